@@ -1,0 +1,6 @@
+export const dynamic = "force-dynamic";
+
+/** Liveness: answers without touching the database or requiring a token. */
+export function GET() {
+  return new Response("ok", { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+}

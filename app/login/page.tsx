@@ -1,0 +1,19 @@
+import { redirect } from "next/navigation";
+import { AuthShell } from "@/components/brand";
+import { LoginForm } from "@/components/setup/login-form";
+import { isSetupDone } from "@/lib/accounts/setup";
+import { getCurrentSession } from "@/lib/auth/current-user";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Sign in" };
+
+export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  if (!(await isSetupDone())) redirect("/setup");
+  if (await getCurrentSession()) redirect("/inbox");
+  const params = await searchParams;
+  return (
+    <AuthShell title="Sign in" subtitle="Answer your business number together with your team.">
+      <LoginForm email={params.email} setupDone={params.setup === "done"} next={params.next} />
+    </AuthShell>
+  );
+}

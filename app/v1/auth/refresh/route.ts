@@ -1,0 +1,7 @@
+import { z } from "zod";
+import { apiRoute, defineRoute } from "@/lib/api/route";
+import { refreshToken } from "@/lib/auth/api-tokens";
+
+export const { GET, POST, PUT, PATCH, DELETE } = defineRoute({
+  POST: apiRoute({ access: { auth: "any" }, body: z.object({}), allowEmptyBody: true }, ({ ctx }) => refreshToken({ ctx })),
+});

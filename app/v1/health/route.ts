@@ -1,0 +1,6 @@
+import { apiRoute, defineRoute } from "@/lib/api/route";
+import { checkHealth } from "@/lib/server/health";
+
+export const { GET, POST, PUT, PATCH, DELETE } = defineRoute({
+  GET: apiRoute({ access: { auth: "any" } }, () => checkHealth()),
+});

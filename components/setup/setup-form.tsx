@@ -1,0 +1,54 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Alert } from "@/components/ui/card";
+import { Field } from "@/components/ui/field";
+import { postJson } from "@/lib/client/api";
+
+export function SetupForm() {
+  const router = useRouter();
+  const [pending, setPending] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string>();
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const body = Object.fromEntries(["account_name", "name", "email", "password"].map((k) => [k, String(form.get(k) ?? "")]));
+    setPending(true);
+    setErrors({});
+    setFormError(undefined);
+    const result = await postJson("/api/setup", body);
+    if (result.ok) {
+      router.push(`/login?setup=done&email=${encodeURIComponent(body.email)}`);
+      return;
+    }
+    setPending(false);
+    setErrors(result.fieldErrors);
+    if (!Object.keys(result.fieldErrors).length) setFormError(result.message);
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
+      {formError ? <Alert>{formError}</Alert> : null}
+      <Field label="Business name" name="account_name" required maxLength={100} error={errors.account_name} autoComplete="organization" />
+      <Field label="Your name" name="name" required maxLength={100} error={errors.name} autoComplete="name" />
+      <Field label="Email" name="email" type="email" required error={errors.email} autoComplete="email" />
+      <Field
+        label="Password"
+        name="password"
+        type="password"
+        required
+        minLength={10}
+        error={errors.password}
+        hint="At least 10 characters."
+        autoComplete="new-password"
+      />
+      <Button type="submit" disabled={pending} aria-busy={pending}>
+        {pending ? "Creating your account…" : "Create account"}
+      </Button>
+    </form>
+  );
+}

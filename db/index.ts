@@ -1,0 +1,110 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import { getEnv } from "@/lib/env";
+import * as schema from "./schema";
+
+type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Anything a query can run on: the database or an open transaction. */
+export type Executor = Db | Tx;
+
+export type DbHandle = {
+  db: Db;
+  kind: "pglite" | "postgres";
+  migrate: () => Promise<void>;
+  close: () => Promise<void>;
+  /** The raw PGlite instance (embedded only), for LISTEN-free in-process setups and tests. */
+  pglite?: PGlite;
+  /** The raw postgres.js client (server only), for LISTEN/NOTIFY. */
+  sql?: postgres.Sql;
+};
+
+export const migrationsFolder = path.join(/*turbopackIgnore: true*/ process.cwd(), "db", "migrations");
+
+// Drizzle's migrator holds no lock; several server processes starting at once on
+// PostgreSQL serialise on this advisory lock instead.
+const MIGRATION_LOCK = 72_531_001;
+
+export function openPglite(pglite: PGlite): DbHandle {
+  const db = drizzlePglite(pglite, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: "pglite",
+    pglite,
+    migrate: async () => {
+      await migratePglite(db as never, { migrationsFolder });
+    },
+    close: async () => {
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+export function openPostgres(url: string, options: { max?: number } = {}): DbHandle {
+  const sql = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
+  const db = drizzlePostgres(sql, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: "postgres",
+    sql,
+    migrate: async () => {
+      const lockClient = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        await lockClient`select pg_advisory_lock(${MIGRATION_LOCK})`;
+        await migratePostgres(drizzlePostgres(lockClient), { migrationsFolder });
+        await lockClient`select pg_advisory_unlock(${MIGRATION_LOCK})`;
+      } finally {
+        await lockClient.end();
+      }
+    },
+    close: async () => {
+      await sql.end({ timeout: 5 });
+    },
+  };
+}
+
+function openFromEnv(): DbHandle {
+  const env = getEnv();
+  if (env.DATABASE_URL) return openPostgres(env.DATABASE_URL);
+  const dir = env.PGLITE_DIR;
+  if (dir.startsWith("memory://")) return openPglite(new PGlite(dir));
+  const absolute = path.resolve(/*turbopackIgnore: true*/ process.cwd(), dir);
+  mkdirSync(absolute, { recursive: true });
+  return openPglite(new PGlite(absolute));
+}
+
+// One handle per process, kept on globalThis so dev hot reload does not open a
+// second PGlite on the same data directory.
+const holder = globalThis as unknown as { __chorusDb?: DbHandle };
+
+/** The process's database, opened on first use (never at import, so `next build` stays offline). */
+export function getDbHandle(): DbHandle {
+  holder.__chorusDb ??= openFromEnv();
+  return holder.__chorusDb;
+}
+
+export function getDb(): Db {
+  return getDbHandle().db;
+}
+
+/** Tests install their own database (a per-file PGlite copy or a PostgreSQL database). */
+export function setDbHandle(handle: DbHandle | undefined) {
+  holder.__chorusDb = handle;
+}
+
+export async function closeDb() {
+  const handle = holder.__chorusDb;
+  holder.__chorusDb = undefined;
+  await handle?.close();
+}
+
+export { schema };

@@ -1,0 +1,79 @@
+import { createHash } from "node:crypto";
+import { and, eq, lt } from "drizzle-orm";
+import { getDb } from "@/db";
+import { idempotencyKeys } from "@/db/schema";
+import { ApiError, ConflictError, invalidField } from "@/lib/errors";
+
+const WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export type StoredResponse = { status: number; body: string };
+
+export function hashRequest(rawBody: string): string {
+  return createHash("sha256").update(rawBody).digest("hex");
+}
+
+export function parseIdempotencyKey(header: string | null): string | undefined {
+  if (header === null) return undefined;
+  if (!/^[\x21-\x7e]{1,255}$/.test(header)) {
+    throw invalidField("Idempotency-Key", "must be 1 to 255 visible ASCII characters");
+  }
+  return header;
+}
+
+type Claim = { accountId: string; route: string; key: string; requestHash: string };
+
+/**
+ * Claims a key before the work runs. Returns the first response for a replay; a key
+ * reused with another body, or still in flight, is a 409.
+ */
+export async function claimIdempotencyKey(claim: Claim): Promise<StoredResponse | null> {
+  const db = getDb();
+  const where = and(
+    eq(idempotencyKeys.accountId, claim.accountId),
+    eq(idempotencyKeys.route, claim.route),
+    eq(idempotencyKeys.key, claim.key),
+  );
+  await db.delete(idempotencyKeys).where(and(where, lt(idempotencyKeys.createdAt, new Date(Date.now() - WINDOW_MS))));
+  const inserted = await db
+    .insert(idempotencyKeys)
+    .values({ ...claim })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key });
+  if (inserted.length > 0) return null;
+
+  const [existing] = await db.select().from(idempotencyKeys).where(where).limit(1);
+  if (!existing) throw new ApiError(409, "conflict", "The idempotency key is being reused concurrently; retry.");
+  if (existing.requestHash !== claim.requestHash) {
+    throw new ConflictError("This Idempotency-Key was already used with a different request body.");
+  }
+  if (existing.responseStatus === null || existing.responseBody === null) {
+    throw new ConflictError("A request with this Idempotency-Key is still being processed.");
+  }
+  return { status: existing.responseStatus, body: existing.responseBody };
+}
+
+export async function completeIdempotencyKey(claim: Claim, response: StoredResponse) {
+  await getDb()
+    .update(idempotencyKeys)
+    .set({ responseStatus: response.status, responseBody: response.body })
+    .where(
+      and(
+        eq(idempotencyKeys.accountId, claim.accountId),
+        eq(idempotencyKeys.route, claim.route),
+        eq(idempotencyKeys.key, claim.key),
+      ),
+    );
+}
+
+/** A request that failed on the server side may be retried with the same key. */
+export async function releaseIdempotencyKey(claim: Claim) {
+  await getDb()
+    .delete(idempotencyKeys)
+    .where(
+      and(
+        eq(idempotencyKeys.accountId, claim.accountId),
+        eq(idempotencyKeys.route, claim.route),
+        eq(idempotencyKeys.key, claim.key),
+      ),
+    );
+}

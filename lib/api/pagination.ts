@@ -1,0 +1,34 @@
+import { type AnyColumn, type SQL, sql } from "drizzle-orm";
+import { z } from "zod";
+import { type CursorPosition, decodeCursor } from "./cursor";
+
+export const limitSchema = z.coerce
+  .number({ error: "must be an integer between 1 and 100" })
+  .int("must be an integer between 1 and 100")
+  .min(1, "must be an integer between 1 and 100")
+  .max(100, "must be an integer between 1 and 100")
+  .default(50);
+
+export const paginationQuery = z.object({
+  limit: limitSchema,
+  cursor: z
+    .string()
+    .min(1)
+    .transform((value) => decodeCursor(value))
+    .optional(),
+});
+
+/**
+ * The keyset condition for the page after `cursor` in (created_at, id) order.
+ * A row comparison keeps it one range scan on the composite index.
+ */
+export function afterCursor(
+  columns: { createdAt: AnyColumn; id: AnyColumn },
+  cursor: CursorPosition | undefined,
+  direction: "asc" | "desc",
+): SQL | undefined {
+  if (!cursor) return undefined;
+  return direction === "desc"
+    ? sql`(${columns.createdAt}, ${columns.id}) < (${cursor.t.toISOString()}::timestamptz, ${cursor.id})`
+    : sql`(${columns.createdAt}, ${columns.id}) > (${cursor.t.toISOString()}::timestamptz, ${cursor.id})`;
+}

@@ -1,0 +1,81 @@
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { getEnv } from "@/lib/env";
+
+export type RateLimitState = { limit: number; remaining: number; resetSeconds: number; limited: boolean };
+
+type Limiters = { perToken: RateLimiterAbstract; login: RateLimiterAbstract };
+
+const holder = globalThis as unknown as { __chorusLimiters?: Promise<Limiters> };
+
+async function createLimiters(): Promise<Limiters> {
+  const env = getEnv();
+  const perToken = { keyPrefix: "rl:token", points: env.RATE_LIMIT_PER_MINUTE, duration: 60 };
+  const login = { keyPrefix: "rl:login", points: 10, duration: 60 };
+  if (env.REDIS_URL) {
+    // Loaded only when configured, so the embedded setup needs no Redis client.
+    const { Redis } = await import("ioredis");
+    const client = new Redis(env.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    // Counting in process memory while Redis is unreachable keeps the API answering.
+    return {
+      perToken: new RateLimiterRedis({ storeClient: client, insuranceLimiter: new RateLimiterMemory(perToken), ...perToken }),
+      login: new RateLimiterRedis({ storeClient: client, insuranceLimiter: new RateLimiterMemory(login), ...login }),
+    };
+  }
+  return { perToken: new RateLimiterMemory(perToken), login: new RateLimiterMemory(login) };
+}
+
+function limiters(): Promise<Limiters> {
+  holder.__chorusLimiters ??= createLimiters();
+  return holder.__chorusLimiters;
+}
+
+export function resetRateLimiters() {
+  holder.__chorusLimiters = undefined;
+}
+
+async function consume(limiter: RateLimiterAbstract, key: string): Promise<RateLimitState> {
+  try {
+    const res = await limiter.consume(key);
+    return {
+      limit: limiter.points,
+      remaining: res.remainingPoints,
+      resetSeconds: Math.ceil(res.msBeforeNext / 1000),
+      limited: false,
+    };
+  } catch (error) {
+    if (error instanceof RateLimiterRes) {
+      return {
+        limit: limiter.points,
+        remaining: 0,
+        resetSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)),
+        limited: true,
+      };
+    }
+    throw error;
+  }
+}
+
+/** One request against the per-token (or per-address, before sign-in) budget. */
+export async function consumeRequest(key: string) {
+  return consume((await limiters()).perToken, key);
+}
+
+/** One sign-in attempt; counted per address and per email so neither can be brute-forced. */
+export async function consumeLoginAttempt({ ip, email }: { ip: string; email: string }) {
+  const { login } = await limiters();
+  const [byIp, byEmail] = await Promise.all([
+    consume(login, `ip:${ip}`),
+    consume(login, `email:${email.toLowerCase()}`),
+  ]);
+  return byIp.limited || byIp.remaining < byEmail.remaining ? byIp : byEmail;
+}
+
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  const headers: Record<string, string> = {
+    "RateLimit-Limit": String(state.limit),
+    "RateLimit-Remaining": String(state.remaining),
+    "RateLimit-Reset": String(state.resetSeconds),
+  };
+  if (state.limited) headers["Retry-After"] = String(state.resetSeconds);
+  return headers;
+}

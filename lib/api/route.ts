@@ -1,0 +1,333 @@
+import { z } from "zod";
+import { authenticateRequest } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { roleAllows, type Scope } from "@/lib/auth/scopes";
+import { ApiError, ForbiddenError, type ErrorDetail } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  hashRequest,
+  parseIdempotencyKey,
+  releaseIdempotencyKey,
+} from "./idempotency";
+import { consumeRequest, type RateLimitState, rateLimitHeaders } from "./rate-limit";
+
+export const JSON_BODY_LIMIT = 64 * 1024;
+export const LARGE_BODY_LIMIT = 32 * 1024 * 1024;
+
+type RouteParams = { params: Promise<Record<string, string | string[]>> };
+type NextHandler = (req: Request, context: RouteParams) => Promise<Response>;
+
+type Access =
+  /** No token needed (login, the OpenAPI document). */
+  | { auth: "none" }
+  /** Any valid token of the account. */
+  | { auth: "any" }
+  | { auth: "scope"; scope: Scope };
+
+type Options<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> = {
+  access: Access;
+  body?: B;
+  query?: Q;
+  /** Only a session (browser cookie or session bearer) may call this route. */
+  sessionOnly?: boolean;
+  maxBodyBytes?: number;
+  /** Honour the Idempotency-Key header. */
+  idempotent?: boolean;
+  /** Accept an empty body as `{}` (refresh). */
+  allowEmptyBody?: boolean;
+};
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export type HandlerArgs<B, Q, A> = {
+  req: Request;
+  ctx: A;
+  body: B;
+  query: Q;
+  params: Record<string, string>;
+  requestId: string;
+};
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+export function errorBody(requestId: string, code: string, message: string, details?: ErrorDetail[]) {
+  return { error: { code, message, ...(details && details.length ? { details } : {}) }, request_id: requestId };
+}
+
+export function errorResponse(
+  requestId: string,
+  status: number,
+  code: string,
+  message: string,
+  details?: ErrorDetail[],
+  headers: Record<string, string> = {},
+) {
+  return Response.json(errorBody(requestId, code, message, details), {
+    status,
+    headers: { "X-Request-Id": requestId, ...headers },
+  });
+}
+
+export function zodDetails(error: z.ZodError, prefix: string[] = []): ErrorDetail[] {
+  return error.issues.map((issue) => ({
+    path: [...prefix, ...issue.path.map(String)].join(".") || "body",
+    message: issue.message,
+  }));
+}
+
+function validationError(details: ErrorDetail[]) {
+  const first = details[0];
+  return new ApiError(
+    400,
+    "validation_error",
+    first ? `${first.path}: ${first.message}` : "The request is not valid.",
+    details,
+  );
+}
+
+export function requestIdOf(req: Request): string {
+  const given = req.headers.get("x-request-id");
+  return given && REQUEST_ID.test(given) ? given : newId("request");
+}
+
+export function clientAddress(req: Request): string {
+  return req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || req.headers.get("x-real-ip") || "local";
+}
+
+/** Reads the body up to `limit` bytes; a larger body is a 413 without reading the rest. */
+async function readBody(req: Request, limit: number): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  const tooLarge = () =>
+    new ApiError(413, "payload_too_large", `The request body is larger than ${limit} bytes.`);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new ApiError(400, "invalid_json", "The request body is not valid UTF-8.");
+  }
+}
+
+async function parseJsonBody(req: Request, options: { limit: number; allowEmpty: boolean }) {
+  const encoding = req.headers.get("content-encoding");
+  if (encoding && encoding.toLowerCase() !== "identity") {
+    throw new ApiError(415, "unsupported_media_type", `Content-Encoding "${encoding}" is not supported.`);
+  }
+  const raw = await readBody(req, options.limit);
+  if (raw.trim() === "" && options.allowEmpty) return { raw, value: {} };
+  const contentType = req.headers.get("content-type") ?? "";
+  if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType)) {
+    throw new ApiError(400, "invalid_json", "Send the body as JSON with Content-Type: application/json.");
+  }
+  try {
+    return { raw, value: JSON.parse(raw) as unknown };
+  } catch {
+    throw new ApiError(400, "invalid_json", "The request body is not valid JSON.");
+  }
+}
+
+function queryObject(url: URL): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of url.searchParams) out[key] = value;
+  return out;
+}
+
+async function flatParams(context: RouteParams | undefined): Promise<Record<string, string>> {
+  const raw = (await context?.params) ?? {};
+  return Object.fromEntries(
+    Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]),
+  );
+}
+
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  for (const [key, value] of Object.entries(headers)) {
+    if (!response.headers.has(key)) response.headers.set(key, value);
+  }
+  return response;
+}
+
+function toResponse(result: unknown): Response {
+  if (result instanceof Response) return result;
+  if (result === undefined || result === null) return new Response(null, { status: 204 });
+  return Response.json(result);
+}
+
+function mapError(error: unknown, requestId: string): Response {
+  if (error instanceof ApiError) {
+    return errorResponse(requestId, error.status, error.code, error.message, error.details, error.headers);
+  }
+  if (error instanceof z.ZodError) {
+    const e = validationError(zodDetails(error));
+    return errorResponse(requestId, 400, e.code, e.message, e.details);
+  }
+  // The detail goes to the log with the request id; the client gets neither stack nor SQL.
+  console.error(`[${requestId}] unhandled error`, error);
+  return errorResponse(requestId, 500, "internal_error", "Something went wrong on our side. Try again later.");
+}
+
+/**
+ * The /v1 wrapper: request id, authentication, rate limit, scope and role, body and
+ * query validation, idempotency, and the SPEC error body for every failure.
+ */
+export function apiRoute<
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  O extends Options<B, Q> = Options<B, Q>,
+>(
+  options: O & Options<B, Q>,
+  handler: (
+    args: HandlerArgs<Infer<B>, Infer<Q>, O["access"] extends { auth: "none" } ? AuthContext | null : AuthContext>,
+  ) => Promise<unknown> | unknown,
+): NextHandler {
+  return async (req, context) => {
+    const requestId = requestIdOf(req);
+    let limitState: RateLimitState | undefined;
+    let claim: Parameters<typeof completeIdempotencyKey>[0] | undefined;
+    try {
+      let ctx: AuthContext | null = null;
+      if (options.access.auth !== "none") {
+        try {
+          ctx = await authenticateRequest(req);
+        } catch (error) {
+          // Failed authentication still spends the caller's address budget.
+          limitState = await consumeRequest(`ip:${clientAddress(req)}`);
+          if (limitState.limited) throw rateLimited(limitState);
+          throw error;
+        }
+        limitState = await consumeRequest(`token:${ctx.token.id}`);
+        if (limitState.limited) throw rateLimited(limitState);
+        if (options.sessionOnly && ctx.token.kind !== "session") {
+          throw new ForbiddenError("Only a signed-in session can do this; API tokens cannot.", [
+            { path: "token_type", message: "requires a session token" },
+          ]);
+        }
+        if (options.access.auth === "scope") authorize(ctx, options.access.scope);
+      }
+
+      const url = new URL(req.url);
+      const params = await flatParams(context);
+      let query: unknown = undefined;
+      if (options.query) {
+        const parsed = options.query.safeParse(queryObject(url));
+        if (!parsed.success) throw validationError(zodDetails(parsed.error));
+        query = parsed.data;
+      }
+
+      let body: unknown = undefined;
+      let raw = "";
+      if (options.body) {
+        const read = await parseJsonBody(req, {
+          limit: options.maxBodyBytes ?? JSON_BODY_LIMIT,
+          allowEmpty: options.allowEmptyBody ?? false,
+        });
+        raw = read.raw;
+        const parsed = options.body.safeParse(read.value);
+        if (!parsed.success) throw validationError(zodDetails(parsed.error));
+        body = parsed.data;
+      }
+
+      if (options.idempotent && ctx) {
+        const key = parseIdempotencyKey(req.headers.get("idempotency-key"));
+        if (key) {
+          claim = { accountId: ctx.accountId, route: `${req.method} ${url.pathname}`, key, requestHash: hashRequest(raw) };
+          const stored = await claimIdempotencyKey(claim);
+          if (stored) {
+            claim = undefined;
+            return finish(
+              new Response(stored.body, {
+                status: stored.status,
+                headers: { "Content-Type": "application/json", "Idempotent-Replayed": "true" },
+              }),
+            );
+          }
+        }
+      }
+
+      const response = toResponse(
+        await handler({
+          req,
+          ctx: ctx as AuthContext,
+          body: body as Infer<B>,
+          query: query as Infer<Q>,
+          params,
+          requestId,
+        }),
+      );
+      if (claim) {
+        const text = await response.clone().text();
+        await completeIdempotencyKey(claim, { status: response.status, body: text });
+        claim = undefined;
+      }
+      return finish(response);
+    } catch (error) {
+      const response = mapError(error, requestId);
+      if (claim) {
+        // Client errors are final answers worth replaying; server errors may be retried.
+        if (response.status >= 500) await releaseIdempotencyKey(claim).catch(() => {});
+        else await completeIdempotencyKey(claim, { status: response.status, body: await response.clone().text() }).catch(() => {});
+      }
+      return finish(response);
+    }
+
+    function finish(response: Response) {
+      return withHeaders(response, {
+        "X-Request-Id": requestId,
+        ...(limitState ? rateLimitHeaders(limitState) : {}),
+      });
+    }
+  };
+}
+
+function rateLimited(state: RateLimitState) {
+  return new ApiError(429, "rate_limited", `Too many requests. Retry in ${state.resetSeconds} s.`);
+}
+
+/** Token scope and the owner's current role must both allow the scope. */
+export function authorize(ctx: AuthContext, scope: Scope) {
+  if (!ctx.token.scopes.includes(scope)) {
+    throw new ApiError(403, "insufficient_scope", `This token lacks the ${scope} scope.`, [
+      { path: "scope", message: `requires ${scope}`, scope },
+    ]);
+  }
+  if (!roleAllows(ctx.user.role, scope)) {
+    throw new ForbiddenError(`The ${ctx.user.role} role does not allow ${scope}.`, [
+      { path: "scope", message: `role ${ctx.user.role} does not allow ${scope}`, scope },
+    ]);
+  }
+}
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Method = (typeof METHODS)[number];
+
+/**
+ * Exports every method for a route file: the given ones, and a SPEC-shaped 405 with
+ * an Allow header for the rest.
+ */
+export function defineRoute(handlers: Partial<Record<Method, NextHandler>>): Record<Method, NextHandler> {
+  const allowed = METHODS.filter((m) => handlers[m]);
+  const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : [])].join(", ");
+  const notAllowed: NextHandler = async (req) =>
+    errorResponse(requestIdOf(req), 405, "method_not_allowed", `${req.method} is not allowed here. Allowed: ${allow}.`, undefined, {
+      Allow: allow,
+    });
+  return Object.fromEntries(METHODS.map((m) => [m, handlers[m] ?? notAllowed])) as Record<Method, NextHandler>;
+}
+
+export const json = (data: unknown, init?: ResponseInit) => Response.json(data, init);
+export const created = (data: unknown) => Response.json(data, { status: 201 });
+export const noContent = () => new Response(null, { status: 204 });

@@ -1,0 +1,187 @@
+import { and, desc, eq } from "drizzle-orm";
+import { z } from "zod";
+import { getDb } from "@/db";
+import { type ApiToken, apiTokens, users } from "@/db/schema";
+import { afterCursor } from "@/lib/api/pagination";
+import { toPage } from "@/lib/api/cursor";
+import type { CursorPosition } from "@/lib/api/cursor";
+import { ForbiddenError, NotFoundError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { roleAllows, type Scope, scopeSchema } from "./scopes";
+import { type AuthContext, SESSION_LIFETIME_MS, signToken } from "./tokens";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+// Clock skew between a client that computed "now + 1 day" and this server.
+const SKEW_MS = 5 * 60 * 1000;
+export const MIN_TOKEN_LIFETIME_MS = DAY_MS;
+export const MAX_TOKEN_LIFETIME_MS = 366 * DAY_MS;
+
+export const isoDateTime = z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2027-01-31T00:00:00Z" });
+
+export const createTokenInput = z.object({
+  name: z.string().trim().min(1, "is required").max(100, "must be at most 100 characters"),
+  permissions: z
+    .array(scopeSchema, { error: "must be a list of scopes" })
+    .min(1, "must name at least one scope")
+    .transform((list) => [...new Set(list)]),
+  expires_at: isoDateTime
+    .transform((value) => new Date(value))
+    .refine((date) => date.getTime() >= Date.now() + MIN_TOKEN_LIFETIME_MS - SKEW_MS, "must be at least 1 day from now")
+    .refine((date) => date.getTime() <= Date.now() + MAX_TOKEN_LIFETIME_MS + SKEW_MS, "must be at most 1 year from now"),
+});
+export type CreateTokenInput = z.infer<typeof createTokenInput>;
+
+export const tokenOutput = z.object({
+  id: z.string(),
+  name: z.string(),
+  token_type: z.enum(["api", "session"]),
+  permissions: z.array(scopeSchema),
+  expires_at: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+  user: z.object({ id: z.string(), name: z.string() }).optional(),
+});
+
+export function presentToken(row: ApiToken, owner?: { id: string; name: string }) {
+  return {
+    id: row.id,
+    name: row.name,
+    token_type: row.kind,
+    permissions: row.scopes as Scope[],
+    expires_at: row.expiresAt.toISOString(),
+    created_at: row.createdAt.toISOString(),
+    last_used_at: row.lastUsedAt?.toISOString() ?? null,
+    revoked_at: row.revokedAt?.toISOString() ?? null,
+    ...(owner ? { user: owner } : {}),
+  };
+}
+
+/** Mints an api token with scopes within the caller's role; the token string is returned only here. */
+export async function createApiToken({ ctx, input }: { ctx: AuthContext; input: CreateTokenInput }) {
+  const outside = input.permissions.filter((scope) => !roleAllows(ctx.user.role, scope));
+  if (outside.length) {
+    throw new ForbiddenError(
+      `The ${ctx.user.role} role cannot grant ${outside.join(", ")}.`,
+      outside.map((scope) => ({ path: "permissions", message: `${scope} is outside your role`, scope })),
+    );
+  }
+  const now = new Date();
+  const id = newId("token", now);
+  const [row] = await getDb()
+    .insert(apiTokens)
+    .values({
+      id,
+      accountId: ctx.accountId,
+      userId: ctx.user.id,
+      kind: "api",
+      name: input.name,
+      scopes: input.permissions,
+      expiresAt: input.expires_at,
+      createdAt: now,
+    })
+    .returning();
+  const token = await signToken({
+    id,
+    userId: ctx.user.id,
+    accountId: ctx.accountId,
+    kind: "api",
+    scopes: input.permissions,
+    issuedAt: now,
+    expiresAt: input.expires_at,
+  });
+  const { id: tokenId, name, token_type, permissions, expires_at, created_at } = presentToken(row);
+  return { id: tokenId, name, token, token_type, permissions, expires_at, created_at };
+}
+
+/**
+ * API tokens visible to the caller: their own, or every token of the account for an
+ * administrator. Newest first.
+ */
+export async function listApiTokens({ ctx, limit, cursor }: { ctx: AuthContext; limit: number; cursor?: CursorPosition }) {
+  const rows = await getDb()
+    .select({ token: apiTokens, owner: { id: users.id, name: users.name } })
+    .from(apiTokens)
+    .innerJoin(users, eq(users.id, apiTokens.userId))
+    .where(
+      and(
+        eq(apiTokens.accountId, ctx.accountId),
+        eq(apiTokens.kind, "api"),
+        ctx.user.role === "admin" ? undefined : eq(apiTokens.userId, ctx.user.id),
+        afterCursor(apiTokens, cursor, "desc"),
+      ),
+    )
+    .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id))
+    .limit(limit + 1);
+  return toPage(
+    rows,
+    limit,
+    (r) => ({ t: r.token.createdAt, id: r.token.id }),
+    (r) => presentToken(r.token, r.owner),
+  );
+}
+
+export async function revokeApiToken({ ctx, id }: { ctx: AuthContext; id: string }) {
+  const db = getDb();
+  const [row] = await db
+    .select()
+    .from(apiTokens)
+    .where(and(eq(apiTokens.id, id), eq(apiTokens.accountId, ctx.accountId), eq(apiTokens.kind, "api")))
+    .limit(1);
+  if (!row || (ctx.user.role !== "admin" && row.userId !== ctx.user.id)) throw new NotFoundError("Token");
+  if (!row.revokedAt) await db.update(apiTokens).set({ revokedAt: new Date() }).where(eq(apiTokens.id, id));
+}
+
+/**
+ * A new token for the bearer: an api token keeps its permissions and lifetime length
+ * (starting now) and the old one is revoked; a session gets a fresh 24 h token.
+ */
+export async function refreshToken({ ctx }: { ctx: AuthContext }) {
+  const db = getDb();
+  const now = new Date();
+  const id = newId("token", now);
+  const lifetime = ctx.token.kind === "api" ? ctx.token.expiresAt.getTime() - ctx.token.createdAt.getTime() : SESSION_LIFETIME_MS;
+  const expiresAt = new Date(now.getTime() + lifetime);
+  const [old] = await db.select().from(apiTokens).where(eq(apiTokens.id, ctx.token.id)).limit(1);
+  const storedScopes = old.scopes as Scope[];
+  await db.transaction(async (tx) => {
+    await tx.insert(apiTokens).values({
+      id,
+      accountId: ctx.accountId,
+      userId: ctx.user.id,
+      kind: ctx.token.kind,
+      name: old.name,
+      scopes: storedScopes,
+      expiresAt,
+      createdAt: now,
+    });
+    if (ctx.token.kind === "api") await tx.update(apiTokens).set({ revokedAt: now }).where(eq(apiTokens.id, ctx.token.id));
+  });
+  const token = await signToken({
+    id,
+    userId: ctx.user.id,
+    accountId: ctx.accountId,
+    kind: ctx.token.kind,
+    scopes: storedScopes,
+    issuedAt: now,
+    expiresAt,
+  });
+  return {
+    token,
+    token_type: ctx.token.kind,
+    permissions: ctx.token.kind === "session" ? ctx.token.scopes : storedScopes,
+    expires_at: expiresAt.toISOString(),
+    created_at: now.toISOString(),
+  };
+}
+
+export function describeToken(ctx: AuthContext) {
+  return {
+    valid: true as const,
+    token_type: ctx.token.kind,
+    permissions: ctx.token.scopes,
+    expires_at: ctx.token.expiresAt.toISOString(),
+    created_at: ctx.token.createdAt.toISOString(),
+  };
+}
+

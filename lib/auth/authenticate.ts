@@ -1,0 +1,44 @@
+import { decode } from "next-auth/jwt";
+import { getEnv } from "@/lib/env";
+import { UnauthenticatedError } from "@/lib/errors";
+import { authenticateBearer, type AuthContext, loadTokenContext } from "./tokens";
+
+export const SESSION_COOKIES = ["__Secure-authjs.session-token", "authjs.session-token"] as const;
+
+function readCookie(header: string | null, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const index = part.indexOf("=");
+    if (index > 0 && part.slice(0, index).trim() === name) return decodeURIComponent(part.slice(index + 1).trim());
+  }
+  return undefined;
+}
+
+/** The browser session behind a sign-in cookie, or null when there is none or it is invalid. */
+export async function authenticateSessionCookie(cookieHeader: string | null): Promise<AuthContext | null> {
+  for (const name of SESSION_COOKIES) {
+    const value = readCookie(cookieHeader, name);
+    if (!value) continue;
+    const claims = await decode({ token: value, secret: getEnv().AUTH_SECRET, salt: name }).catch(() => null);
+    if (!claims || typeof claims.tid !== "string" || typeof claims.sub !== "string" || typeof claims.acc !== "string") {
+      return null;
+    }
+    return loadTokenContext({ jti: claims.tid, userId: claims.sub, accountId: claims.acc, via: "cookie" }).catch(
+      () => null,
+    );
+  }
+  return null;
+}
+
+/** Bearer token first, then the browser's sign-in cookie. */
+export async function authenticateRequest(req: Request): Promise<AuthContext> {
+  const header = req.headers.get("authorization");
+  if (header) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw new UnauthenticatedError("invalid_token", "Use the header Authorization: Bearer <token>.");
+    return authenticateBearer(match[1]);
+  }
+  const session = await authenticateSessionCookie(req.headers.get("cookie"));
+  if (session) return session;
+  throw new UnauthenticatedError("unauthenticated", "Authentication required: send Authorization: Bearer <token>.");
+}

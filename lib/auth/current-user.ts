@@ -1,0 +1,24 @@
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { ForbiddenError } from "@/lib/errors";
+import { authenticateSessionCookie } from "./authenticate";
+import type { AuthContext } from "./tokens";
+
+/** The signed-in browser session of this request, or null. */
+export async function getCurrentSession(): Promise<AuthContext | null> {
+  return authenticateSessionCookie((await headers()).get("cookie"));
+}
+
+/** For signed-in pages: the session, or a redirect to /login. */
+export async function requireSession(): Promise<AuthContext> {
+  const session = await getCurrentSession();
+  if (!session) redirect("/login");
+  return session;
+}
+
+/** For admin-only pages and server actions. */
+export async function requireAdmin(): Promise<AuthContext> {
+  const session = await requireSession();
+  if (session.user.role !== "admin") throw new ForbiddenError("Only administrators can do this.");
+  return session;
+}

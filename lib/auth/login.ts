@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { consumeLoginAttempt, rateLimitHeaders } from "@/lib/api/rate-limit";
+import { ApiError, UnauthenticatedError } from "@/lib/errors";
+import { presentUser } from "@/lib/users/schemas";
+import { createSession, verifyCredentials } from "./sessions";
+
+export const loginInput = z.object({
+  email: z.string().trim().min(1, "is required").max(254),
+  password: z.string().min(1, "is required").max(200),
+});
+
+/** POST /v1/auth/login: the same 401 whether the email exists or not. */
+export async function loginWithPassword({ email, password, ip }: z.infer<typeof loginInput> & { ip: string }) {
+  const limit = await consumeLoginAttempt({ ip, email });
+  if (limit.limited) {
+    throw new ApiError(429, "rate_limited", `Too many sign-in attempts. Retry in ${limit.resetSeconds} s.`, undefined, rateLimitHeaders(limit));
+  }
+  const user = await verifyCredentials({ email, password });
+  if (!user) throw new UnauthenticatedError("unauthenticated", "Wrong email or password.");
+  const session = await createSession({ user });
+  return { token: session.token, token_type: "session" as const, expires_at: session.expiresAt.toISOString(), user: presentUser(user) };
+}

@@ -1,0 +1,52 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { getDb } from "@/db";
+import { apiTokens, type User, users } from "@/db/schema";
+import { newId } from "@/lib/ids";
+import { dummyPasswordHash, verifyPassword } from "./password";
+import { scopesForRole } from "./scopes";
+import { SESSION_LIFETIME_MS, signToken } from "./tokens";
+
+/** The user for these credentials, or null; unknown emails cost the same time as wrong passwords. */
+export async function verifyCredentials({ email, password }: { email: string; password: string }): Promise<User | null> {
+  const [user] = await getDb()
+    .select()
+    .from(users)
+    .where(and(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`, isNull(users.deletedAt)))
+    .limit(1);
+  const ok = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), password);
+  return user && ok ? user : null;
+}
+
+/** Records a 24 h session for the user and returns its signed token. */
+export async function createSession({ user, now = new Date() }: { user: Pick<User, "id" | "accountId" | "role">; now?: Date }) {
+  const id = newId("token", now);
+  const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
+  const scopes = scopesForRole(user.role);
+  await getDb().insert(apiTokens).values({
+    id,
+    accountId: user.accountId,
+    userId: user.id,
+    kind: "session",
+    name: "Session",
+    scopes,
+    expiresAt,
+    createdAt: now,
+  });
+  const token = await signToken({ id, userId: user.id, accountId: user.accountId, kind: "session", scopes, issuedAt: now, expiresAt });
+  return { id, token, expiresAt, createdAt: now, scopes };
+}
+
+export async function revokeSession({ tokenId }: { tokenId: string }) {
+  await getDb()
+    .update(apiTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.kind, "session"), isNull(apiTokens.revokedAt)));
+}
+
+/** Signs the user out everywhere: every session (browser or app) stops working at once. */
+export async function revokeAllSessions({ userId }: { userId: string }) {
+  await getDb()
+    .update(apiTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiTokens.userId, userId), eq(apiTokens.kind, "session"), isNull(apiTokens.revokedAt)));
+}

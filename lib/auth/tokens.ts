@@ -1,0 +1,160 @@
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { getDb } from "@/db";
+import { apiTokens, users } from "@/db/schema";
+import { UnauthenticatedError } from "@/lib/errors";
+import { deriveKey } from "./keys";
+import { type Role, type Scope, scopes as allScopes, scopesForRole } from "./scopes";
+
+export const TOKEN_ISSUER = "chorus";
+export const TOKEN_AUDIENCE = "chorus-api";
+export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+export type TokenKind = "api" | "session";
+
+export type AuthContext = {
+  accountId: string;
+  user: { id: string; name: string; email: string; role: Role };
+  token: {
+    id: string;
+    kind: TokenKind;
+    scopes: Scope[];
+    expiresAt: Date;
+    createdAt: Date;
+  };
+  via: "bearer" | "cookie";
+};
+
+export async function signToken(input: {
+  id: string;
+  userId: string;
+  accountId: string;
+  kind: TokenKind;
+  scopes: Scope[];
+  issuedAt: Date;
+  expiresAt: Date;
+}): Promise<string> {
+  return new SignJWT({ acc: input.accountId, typ: input.kind, scope: input.scopes.join(" ") })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setIssuer(TOKEN_ISSUER)
+    .setAudience(TOKEN_AUDIENCE)
+    .setSubject(input.userId)
+    .setJti(input.id)
+    .setIssuedAt(Math.floor(input.issuedAt.getTime() / 1000))
+    .setExpirationTime(Math.floor(input.expiresAt.getTime() / 1000))
+    .sign(deriveKey("jwt"));
+}
+
+type Claims = { jti: string; sub: string; acc: string; typ: TokenKind };
+
+async function verifySignature(token: string): Promise<Claims> {
+  try {
+    // The algorithm is pinned: alg=none or any other algorithm is refused by jose.
+    const { payload } = await jwtVerify(token, deriveKey("jwt"), {
+      algorithms: ["HS256"],
+      issuer: TOKEN_ISSUER,
+      audience: TOKEN_AUDIENCE,
+      requiredClaims: ["jti", "sub", "exp", "iat"],
+    });
+    const { jti, sub, acc, typ } = payload as Record<string, unknown>;
+    if (
+      typeof jti !== "string" ||
+      typeof sub !== "string" ||
+      typeof acc !== "string" ||
+      (typ !== "api" && typ !== "session")
+    ) {
+      throw new UnauthenticatedError("invalid_token", "The token is malformed.");
+    }
+    return { jti, sub, acc, typ };
+  } catch (error) {
+    if (error instanceof UnauthenticatedError) throw error;
+    if (error instanceof joseErrors.JWTExpired) {
+      throw new UnauthenticatedError("invalid_token", "The token has expired.");
+    }
+    throw new UnauthenticatedError("invalid_token", "The token is invalid.");
+  }
+}
+
+const LAST_USED_GRANULARITY_MS = 60_000;
+
+/**
+ * Checks a token id against its stored row and the owner's current state in one
+ * round trip. Revoked, deleted, expired tokens and deleted users are refused at once.
+ */
+export async function loadTokenContext(input: {
+  jti: string;
+  userId: string;
+  accountId: string;
+  via: AuthContext["via"];
+}): Promise<AuthContext> {
+  const db = getDb();
+  const [row] = await db
+    .select({
+      id: apiTokens.id,
+      kind: apiTokens.kind,
+      scopes: apiTokens.scopes,
+      expiresAt: apiTokens.expiresAt,
+      createdAt: apiTokens.createdAt,
+      revokedAt: apiTokens.revokedAt,
+      lastUsedAt: apiTokens.lastUsedAt,
+      userId: users.id,
+      accountId: users.accountId,
+      name: users.name,
+      email: users.email,
+      role: users.role,
+      deletedAt: users.deletedAt,
+    })
+    .from(apiTokens)
+    .innerJoin(users, eq(users.id, apiTokens.userId))
+    .where(eq(apiTokens.id, input.jti))
+    .limit(1);
+
+  if (!row || row.userId !== input.userId || row.accountId !== input.accountId) {
+    throw new UnauthenticatedError("invalid_token", "The token is not recognised.");
+  }
+  if (row.revokedAt) throw new UnauthenticatedError("invalid_token", "The token has been revoked.");
+  if (row.deletedAt) throw new UnauthenticatedError("invalid_token", "The token's user no longer exists.");
+  const now = new Date();
+  // A browser session's lifetime is carried by its signed cookie, which next-auth renews
+  // while the user is active; bearer tokens expire with their row.
+  if (input.via === "bearer" && row.expiresAt <= now) throw new UnauthenticatedError("invalid_token", "The token has expired.");
+
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
+    // Bookkeeping only: not awaited, so verification stays one round trip.
+    void db
+      .update(apiTokens)
+      .set({ lastUsedAt: now })
+      .where(
+        and(
+          eq(apiTokens.id, row.id),
+          or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, new Date(now.getTime() - LAST_USED_GRANULARITY_MS))),
+        ),
+      )
+      .catch(() => {});
+  }
+
+  const role = row.role as Role;
+  const known = new Set<string>(allScopes);
+  const tokenScopes =
+    row.kind === "session"
+      ? scopesForRole(role)
+      : (row.scopes.filter((s) => known.has(s)) as Scope[]);
+
+  return {
+    accountId: row.accountId,
+    user: { id: row.userId, name: row.name, email: row.email, role },
+    token: {
+      id: row.id,
+      kind: row.kind,
+      scopes: tokenScopes,
+      expiresAt: row.expiresAt,
+      createdAt: row.createdAt,
+    },
+    via: input.via,
+  };
+}
+
+export async function authenticateBearer(token: string): Promise<AuthContext> {
+  const claims = await verifySignature(token);
+  return loadTokenContext({ jti: claims.jti, userId: claims.sub, accountId: claims.acc, via: "bearer" });
+}

@@ -1,0 +1,113 @@
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const bool = z
+  .enum(["true", "false", "1", "0", ""])
+  .default("false")
+  .transform((v) => v === "true" || v === "1");
+
+const intIn = (min: number, max: number, fallback: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+
+const optionalUrl = z
+  .string()
+  .url()
+  .optional()
+  .or(z.literal("").transform(() => undefined));
+
+const envSchema = z.object({
+  NODE_ENV: z.string().default("development"),
+  PORT: intIn(1, 65535, 3000),
+  APP_URL: z.string().url().default("http://localhost:3000"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  PGLITE_DIR: z.string().min(1).default("./.data/pglite"),
+  AUTH_SECRET: z
+    .string()
+    .min(32, "must be at least 32 characters")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  JOBS_BACKEND: z.enum(["local", "inngest"]).default("local"),
+  JOBS_POLL_MS: intIn(10, 60_000, 500),
+  INNGEST_EVENT_KEY: z.string().optional(),
+  INNGEST_SIGNING_KEY: z.string().optional(),
+  INNGEST_BASE_URL: optionalUrl,
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default("60,300,900,3600")
+    .transform((value, ctx) => {
+      const parts = value.split(",").map((p) => Number(p.trim()));
+      if (parts.length !== 4 || parts.some((n) => !Number.isFinite(n) || n < 0)) {
+        ctx.addIssue({ code: "custom", message: "must be 4 comma-separated non-negative numbers of seconds" });
+        return z.NEVER;
+      }
+      return parts;
+    }),
+  WEBHOOK_TIMEOUT_MS: intIn(100, 120_000, 30_000),
+  WEBHOOK_ALLOW_INSECURE_TARGETS: bool,
+  RATE_LIMIT_PER_MINUTE: intIn(1, 1_000_000, 600),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// URL")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  POLISH_LLM_BASE_URL: optionalUrl,
+  POLISH_LLM_API_KEY: z.string().optional(),
+  POLISH_LLM_MODEL: z.string().optional(),
+});
+
+export type Env = Omit<z.infer<typeof envSchema>, "AUTH_SECRET"> & { AUTH_SECRET: string };
+
+export class EnvError extends Error {}
+
+let cached: Env | undefined;
+
+/** Where the embedded database and the generated secret live. */
+export const dataDir = path.resolve(/*turbopackIgnore: true*/ process.cwd(), ".data");
+
+function loadOrCreateAuthSecret(): string {
+  const file = path.join(dataDir, "auth-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString("base64url");
+  writeFileSync(file, secret + "\n", { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new EnvError(`Invalid environment variable ${String(issue.path[0])}: ${issue.message}`);
+  }
+  const env = result.data;
+  let secret = env.AUTH_SECRET;
+  if (!secret) {
+    if (env.DATABASE_URL) {
+      throw new EnvError(
+        "Invalid environment variable AUTH_SECRET: required when DATABASE_URL is set (at least 32 characters)",
+      );
+    }
+    secret = loadOrCreateAuthSecret();
+  }
+  return { ...env, AUTH_SECRET: secret };
+}
+
+/** The parsed environment, read once per process. */
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** Tests change variables between cases; this forgets the parsed copy. */
+export function resetEnvCache() {
+  cached = undefined;
+}
+
+export const isBuildPhase = () => process.env.NEXT_PHASE === "phase-production-build";

@@ -1,0 +1,55 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { events, webhookDeliveries, webhooks } from "@/db/schema";
+import { newId } from "@/lib/ids";
+import { enqueueJob } from "@/lib/jobs/enqueue";
+import type { EventEnvelope, EventType } from "./types";
+
+export const EVENTS_CHANNEL = "chorus_events";
+
+/**
+ * Records an event in the caller's transaction and fans it out: one delivery row (and
+ * its job) per active webhook subscribed to the type, committed with the change itself.
+ * `deliveryBody` replaces the envelope as the webhook body (the New Plant webhook).
+ */
+export async function recordEvent(
+  tx: Executor,
+  input: { accountId: string; type: EventType; data: Record<string, unknown>; deliveryBody?: unknown; excludeWebhookId?: string },
+): Promise<EventEnvelope> {
+  const now = new Date();
+  const id = newId("event", now);
+  await tx.insert(events).values({ id, accountId: input.accountId, type: input.type, data: input.data, createdAt: now });
+  const envelope: EventEnvelope = { id, type: input.type, created_at: now.toISOString(), data: input.data };
+
+  const targets = await tx
+    .select({ id: webhooks.id })
+    .from(webhooks)
+    .where(
+      and(
+        eq(webhooks.accountId, input.accountId),
+        eq(webhooks.status, "active"),
+        sql`(${webhooks.events} @> ${JSON.stringify([input.type])}::jsonb or ${webhooks.events} @> '["*"]'::jsonb)`,
+      ),
+    );
+  const payload = JSON.stringify(input.deliveryBody ?? envelope);
+  for (const target of targets) {
+    if (target.id === input.excludeWebhookId) continue;
+    const deliveryId = newId("delivery", now);
+    await tx.insert(webhookDeliveries).values({
+      id: deliveryId,
+      accountId: input.accountId,
+      webhookId: target.id,
+      eventId: id,
+      eventType: input.type,
+      payload,
+      status: "pending",
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await enqueueJob(tx, { kind: "webhook.deliver", payload: { deliveryId }, accountId: input.accountId, runAt: now });
+  }
+  // Delivered to listeners only when the transaction commits (live updates, other instances).
+  await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ id, account_id: input.accountId })})`);
+  return envelope;
+}

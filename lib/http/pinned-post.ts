@@ -1,0 +1,137 @@
+import http from "node:http";
+import https from "node:https";
+import type { LookupFunction } from "node:net";
+import { isIP } from "node:net";
+
+export type PinnedPostResult =
+  | { ok: true; status: number; body: string; durationMs: number }
+  | { ok: false; status?: number; body?: string; error: string; durationMs: number };
+
+function stripBrackets(hostname: string): string {
+  return hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
+}
+
+function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
+  // Node asks for either one address or, when it races address families, a list; both
+  // answers carry only the pinned address so no other resolution can sneak in.
+  return (_hostname, options, callback) => {
+    if (options.all) {
+      (callback as unknown as (error: null, addresses: { address: string; family: number }[]) => void)(
+        null,
+        [{ address, family }],
+      );
+    } else {
+      callback(null, address, family);
+    }
+  };
+}
+
+/**
+ * POSTs to `url` while connecting only to `address`, the address the URL policy approved.
+ * The URL's host name still travels as the Host header and the TLS server name, so virtual
+ * hosting and certificate checks work as usual. Redirects are never followed. Never throws.
+ */
+export function pinnedPost({
+  url,
+  address,
+  family,
+  headers,
+  body,
+  timeoutMs,
+  maxResponseBytes = 2048,
+}: {
+  url: URL;
+  address: string;
+  family: 4 | 6;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+  maxResponseBytes?: number;
+}): Promise<PinnedPostResult> {
+  const startedAt = performance.now();
+  const elapsed = () => Math.round(performance.now() - startedAt);
+
+  return new Promise<PinnedPostResult>((resolve) => {
+    let settled = false;
+    let request: http.ClientRequest | undefined;
+    let timer: NodeJS.Timeout | undefined;
+
+    const finish = (result: PinnedPostResult) => {
+      if (settled) return;
+      settled = true;
+      if (timer) clearTimeout(timer);
+      request?.destroy();
+      resolve(result);
+    };
+    const fail = (error: string, partial: { status?: number; body?: string } = {}) =>
+      finish({ ok: false, ...partial, error, durationMs: elapsed() });
+
+    try {
+      const isHttps = url.protocol === "https:";
+      if (!isHttps && url.protocol !== "http:") {
+        fail(`unsupported protocol ${url.protocol}`);
+        return;
+      }
+      const hostname = stripBrackets(url.hostname);
+      const hostIsLiteral = isIP(hostname) !== 0;
+      const payload = Buffer.from(body, "utf8");
+
+      const options: https.RequestOptions = {
+        method: "POST",
+        // A literal host needs no lookup, so connect straight to the pinned address instead.
+        host: hostIsLiteral ? address : hostname,
+        port: url.port === "" ? (isHttps ? 443 : 80) : Number(url.port),
+        path: `${url.pathname}${url.search}`,
+        family,
+        lookup: pinnedLookup(address, family),
+        agent: false,
+        headers: {
+          ...headers,
+          "Content-Length": String(payload.length),
+          Host: url.host,
+        },
+      };
+      if (isHttps && !hostIsLiteral) options.servername = hostname;
+
+      request = (isHttps ? https : http).request(options, (response) => {
+        const status = response.statusCode ?? 0;
+        const chunks: Buffer[] = [];
+        let received = 0;
+
+        const complete = () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          if (status >= 200 && status < 300) {
+            finish({ ok: true, status, body: text, durationMs: elapsed() });
+          } else if (status >= 300 && status < 400) {
+            fail("redirect not followed", { status, body: text });
+          } else {
+            fail(`unexpected status ${status}`, { status, body: text });
+          }
+        };
+
+        response.on("data", (chunk: Buffer) => {
+          if (settled) return;
+          const room = maxResponseBytes - received;
+          if (chunk.length >= room) {
+            chunks.push(chunk.subarray(0, room));
+            received += room;
+            // Enough is kept for the log; the rest is not worth waiting for.
+            complete();
+            return;
+          }
+          chunks.push(chunk);
+          received += chunk.length;
+        });
+        response.on("end", complete);
+        response.on("error", (error) => fail(error.message || "response error", { status }));
+        response.on("aborted", () => fail("response aborted", { status }));
+      });
+
+      request.on("error", (error) => fail(error.message || String(error)));
+      timer = setTimeout(() => fail(`timeout after ${timeoutMs} ms`), timeoutMs);
+      request.end(payload);
+    } catch (error) {
+      fail(error instanceof Error ? error.message : String(error));
+    }
+  });
+}

@@ -1,0 +1,30 @@
+import { monotonicFactory } from "ulid";
+
+const nextUlid = monotonicFactory();
+
+export const idPrefixes = {
+  account: "acc",
+  user: "usr",
+  token: "tok",
+  contact: "ctc",
+  conversation: "conv",
+  message: "msg",
+  media: "med",
+  webhook: "wh",
+  event: "evt",
+  delivery: "dlv",
+  attempt: "att",
+  document: "doc",
+  request: "req",
+} as const;
+
+export type IdKind = keyof typeof idPrefixes;
+
+/** A type-prefixed, time-sortable identifier such as `conv_01J...`. */
+export function newId(kind: IdKind, at: Date = new Date()): string {
+  return `${idPrefixes[kind]}_${nextUlid(at.getTime()).toLowerCase()}`;
+}
+
+export function hasPrefix(id: string, kind: IdKind): boolean {
+  return id.startsWith(`${idPrefixes[kind]}_`);
+}

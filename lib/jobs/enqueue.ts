@@ -1,0 +1,28 @@
+import type { Executor } from "@/db";
+import { jobs } from "@/db/schema";
+
+export type JobKind = "webhook.deliver" | "webhook.verify" | "message.send" | "message.simulate-status" | "message.auto-reply";
+
+/**
+ * Writes a job row in the caller's transaction (transactional outbox): the work exists
+ * exactly when the change that caused it is committed.
+ */
+export async function enqueueJob(
+  tx: Executor,
+  job: { kind: JobKind; payload: Record<string, unknown>; accountId?: string; runAt?: Date },
+) {
+  const now = new Date();
+  const [row] = await tx
+    .insert(jobs)
+    .values({
+      kind: job.kind,
+      payload: job.payload,
+      accountId: job.accountId,
+      status: "pending",
+      runAt: job.runAt ?? now,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning({ id: jobs.id });
+  return row.id;
+}

@@ -1,0 +1,405 @@
+import { z } from "zod";
+
+export const weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
+export type Weekday = (typeof weekdays)[number];
+
+export const hoursLanguages = ["en", "es", "pt"] as const;
+export type HoursLanguage = (typeof hoursLanguages)[number];
+
+const maxIntervalsPerDay = 6;
+const minuteMs = 60_000;
+const dayMs = 86_400_000;
+
+const openTimePattern = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
+// "24:00" lets a day run to midnight without an overnight interval.
+const closeTimePattern = /^(?:(?:[01]\d|2[0-3]):[0-5]\d|24:00)$/;
+
+function toMinutes(time: string): number {
+  const [hours, minutes] = time.split(":").map(Number);
+  return hours * 60 + minutes;
+}
+
+export function isValidTimeZone(timeZone: string): boolean {
+  // Intl also accepts offsets such as "+01:00" on newer runtimes; the profile stores IANA names only.
+  if (!timeZone || /^[+-]/.test(timeZone)) return false;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const intervalSchema = z
+  .object({
+    open: z.string().regex(openTimePattern, { error: 'Use 24-hour "HH:MM" from 00:00 to 23:59' }),
+    close: z.string().regex(closeTimePattern, { error: 'Use 24-hour "HH:MM" from 00:01 to 24:00' }),
+  })
+  .refine((interval) => toMinutes(interval.open) < toMinutes(interval.close), {
+    // Overnight hours are not one interval: the day model would be ambiguous about which weekday owns them.
+    error: "Closing time must be later than opening time (split overnight hours across two days)",
+    path: ["close"],
+  });
+export type Interval = z.infer<typeof intervalSchema>;
+
+const dayHoursSchema = z
+  .array(intervalSchema)
+  .max(maxIntervalsPerDay, { error: `At most ${maxIntervalsPerDay} intervals a day` })
+  .superRefine((intervals, ctx) => {
+    for (let later = 1; later < intervals.length; later++) {
+      for (let earlier = 0; earlier < later; earlier++) {
+        const a = intervals[earlier];
+        const b = intervals[later];
+        const overlaps = toMinutes(a.open) < toMinutes(b.close) && toMinutes(b.open) < toMinutes(a.close);
+        if (overlaps) {
+          ctx.addIssue({
+            code: "custom",
+            message: `Overlaps ${a.open}–${a.close} on the same day`,
+            path: [later],
+          });
+          break;
+        }
+      }
+    }
+  });
+
+export const weeklyHoursSchema = z.strictObject({
+  mon: dayHoursSchema.optional(),
+  tue: dayHoursSchema.optional(),
+  wed: dayHoursSchema.optional(),
+  thu: dayHoursSchema.optional(),
+  fri: dayHoursSchema.optional(),
+  sat: dayHoursSchema.optional(),
+  sun: dayHoursSchema.optional(),
+});
+export type WeeklyHours = z.infer<typeof weeklyHoursSchema>;
+
+export const hoursSchema = z.object({
+  timezone: z.string().refine(isValidTimeZone, { error: "Unknown IANA time zone" }),
+  weekly: weeklyHoursSchema,
+});
+export type Hours = z.infer<typeof hoursSchema>;
+
+type WallClock = { year: number; month: number; day: number; hour: number; minute: number; second: number };
+
+const wallClockFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function getWallClockFormatter(timeZone: string): Intl.DateTimeFormat {
+  let formatter = wallClockFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    wallClockFormatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+function getWallClock(instant: number, timeZone: string): WallClock {
+  const values: Record<string, number> = {};
+  for (const part of getWallClockFormatter(timeZone).formatToParts(instant)) {
+    if (part.type !== "literal") values[part.type] = Number(part.value);
+  }
+  return {
+    year: values.year,
+    month: values.month,
+    day: values.day,
+    // Some ICU versions print midnight as 24 even with h23.
+    hour: values.hour % 24,
+    minute: values.minute,
+    second: values.second,
+  };
+}
+
+function getOffsetMs(instant: number, timeZone: string): number {
+  const wall = getWallClock(instant, timeZone);
+  const wallAsUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
+  const wholeSecond = instant - (((instant % 1000) + 1000) % 1000);
+  return wallAsUtc - wholeSecond;
+}
+
+/**
+ * The instant at which the clocks of `timeZone` first show the given wall-clock time. A time repeated
+ * when clocks fall back resolves to its first occurrence; a time skipped when clocks spring forward
+ * resolves to the transition itself, the first instant that is not before it.
+ */
+function getInstantForWallClock({
+  year,
+  month,
+  day,
+  hour,
+  minute,
+  timeZone,
+}: {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  timeZone: string;
+}): number {
+  const wallAsUtc = Date.UTC(year, month - 1, day, hour, minute);
+  const offsets = new Set<number>([
+    getOffsetMs(wallAsUtc - dayMs, timeZone),
+    getOffsetMs(wallAsUtc, timeZone),
+    getOffsetMs(wallAsUtc + dayMs, timeZone),
+  ]);
+  // Each guess can reveal the offset that is really in force there; two rounds settle any real zone.
+  for (let round = 0; round < 2; round++) {
+    for (const offset of [...offsets]) offsets.add(getOffsetMs(wallAsUtc - offset, timeZone));
+  }
+
+  const candidates = [...offsets].map((offset) => wallAsUtc - offset).sort((a, b) => a - b);
+  const exact = candidates.filter((instant) => wallAsUtc - getOffsetMs(instant, timeZone) === instant);
+  if (exact.length > 0) return exact[0];
+
+  // Skipped time: the transition lies between the earliest and latest guesses; find it to the millisecond.
+  let before = candidates[0];
+  let after = candidates[candidates.length - 1];
+  const offsetBefore = getOffsetMs(before, timeZone);
+  while (after - before > 1) {
+    const middle = Math.floor((before + after) / 2);
+    if (getOffsetMs(middle, timeZone) === offsetBefore) before = middle;
+    else after = middle;
+  }
+  return after;
+}
+
+function getWeekday({ year, month, day }: { year: number; month: number; day: number }): Weekday {
+  const sundayFirst = new Date(Date.UTC(year, month - 1, day)).getUTCDay();
+  return weekdays[(sundayFirst + 6) % 7];
+}
+
+function assertValidDate(at: Date): number {
+  const instant = at.getTime();
+  if (Number.isNaN(instant)) throw new RangeError("Invalid date");
+  return instant;
+}
+
+function isOpenAtInstant(hours: Hours, instant: number): boolean {
+  const wall = getWallClock(instant, hours.timezone);
+  const minutes = wall.hour * 60 + wall.minute;
+  const intervals = hours.weekly[getWeekday(wall)] ?? [];
+  return intervals.some((interval) => toMinutes(interval.open) <= minutes && minutes < toMinutes(interval.close));
+}
+
+/** Whether the business is open at `at`, judged by the wall clock of its time zone. */
+export function isOpenAt({ hours, at }: { hours: Hours; at: Date }): boolean {
+  return isOpenAtInstant(hours, assertValidDate(at));
+}
+
+/**
+ * The next instant strictly after `at` at which the business goes from closed to open. Back-to-back
+ * intervals (12:00–14:00 then 14:00–18:00, or 24:00 into 00:00) are one opening. Null when the
+ * business never opens, or never closes.
+ */
+export function nextOpeningAt({ hours, at }: { hours: Hours; at: Date }): Date | null {
+  const from = assertValidDate(at);
+  const today = getWallClock(from, hours.timezone);
+  let best: number | null = null;
+
+  // Eight days covers "same weekday next week" even when a DST change shifts the week by an hour.
+  for (let dayOffset = 0; dayOffset <= 8 && best === null; dayOffset++) {
+    const date = new Date(Date.UTC(today.year, today.month - 1, today.day + dayOffset));
+    const year = date.getUTCFullYear();
+    const month = date.getUTCMonth() + 1;
+    const day = date.getUTCDate();
+    for (const interval of hours.weekly[getWeekday({ year, month, day })] ?? []) {
+      const opensAt = toMinutes(interval.open);
+      const instant = getInstantForWallClock({
+        year,
+        month,
+        day,
+        hour: Math.floor(opensAt / 60),
+        minute: opensAt % 60,
+        timeZone: hours.timezone,
+      });
+      if (instant <= from || isOpenAtInstant(hours, instant - 1)) continue;
+      if (best === null || instant < best) best = instant;
+    }
+  }
+  return best === null ? null : new Date(best);
+}
+
+const hoursWords: Record<
+  HoursLanguage,
+  { today: string; tomorrow: string; closed: string; timeZone: string; nextWeek: (weekday: string) => string }
+> = {
+  en: { today: "today", tomorrow: "tomorrow", closed: "Closed", timeZone: "Time zone", nextWeek: (d) => `next ${d}` },
+  es: { today: "hoy", tomorrow: "mañana", closed: "Cerrado", timeZone: "Zona horaria", nextWeek: (d) => `el próximo ${d}` },
+  pt: {
+    today: "hoje",
+    tomorrow: "amanhã",
+    closed: "Fechado",
+    timeZone: "Fuso horário",
+    // Portuguese weekdays are feminine ("segunda-feira") except sábado and domingo.
+    nextWeek: (d) => (d.endsWith("feira") ? `na próxima ${d}` : `no próximo ${d}`),
+  },
+};
+
+/** Maps any BCP 47 locale ("pt-BR", "es-419", "en") to a language the hours texts are written in. */
+export function resolveHoursLanguage(locale: string | null | undefined): HoursLanguage {
+  const language = (locale ?? "").toLowerCase().split(/[-_]/)[0];
+  return (hoursLanguages as readonly string[]).includes(language) ? (language as HoursLanguage) : "en";
+}
+
+function formatWeekdayName({ language, year, month, day }: { language: HoursLanguage; year: number; month: number; day: number }) {
+  return new Intl.DateTimeFormat(language, { weekday: "long", timeZone: "UTC" }).format(Date.UTC(year, month - 1, day));
+}
+
+function padTime(hour: number, minute: number): string {
+  return `${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}`;
+}
+
+/** "Monday 09:00", "tomorrow 09:00", "lunes 09:00", "amanhã 09:00"... in the business time zone; null when it never opens. */
+export function formatNextOpening({ hours, at, locale }: { hours: Hours; at: Date; locale: string }): string | null {
+  const next = nextOpeningAt({ hours, at });
+  if (!next) return null;
+  const language = resolveHoursLanguage(locale);
+  const words = hoursWords[language];
+  const now = getWallClock(at.getTime(), hours.timezone);
+  const then = getWallClock(next.getTime(), hours.timezone);
+  const time = padTime(then.hour, then.minute);
+  const daysAhead = Math.round(
+    (Date.UTC(then.year, then.month - 1, then.day) - Date.UTC(now.year, now.month - 1, now.day)) / dayMs,
+  );
+  if (daysAhead === 0) return `${words.today} ${time}`;
+  if (daysAhead === 1) return `${words.tomorrow} ${time}`;
+  const weekday = formatWeekdayName({ language, ...then });
+  return daysAhead >= 7 ? `${words.nextWeek(weekday)} ${time}` : `${weekday} ${time}`;
+}
+
+/** One line per day, Monday first, then the time zone; meant to be sent as a message. */
+export function formatWeeklyHours({ hours, locale }: { hours: Hours; locale: string }): string {
+  const language = resolveHoursLanguage(locale);
+  const words = hoursWords[language];
+  const lines = weekdays.map((weekday, index) => {
+    // 2024-01-01 was a Monday.
+    const name = formatWeekdayName({ language, year: 2024, month: 1, day: 1 + index });
+    const intervals = [...(hours.weekly[weekday] ?? [])].sort((a, b) => toMinutes(a.open) - toMinutes(b.open));
+    const text = intervals.length
+      ? intervals.map((interval) => `${interval.open}–${interval.close}`).join(", ")
+      : words.closed;
+    return `${name.charAt(0).toLocaleUpperCase(language)}${name.slice(1)}: ${text}`;
+  });
+  lines.push(`${words.timeZone}: ${hours.timezone}`);
+  return lines.join("\n");
+}
+
+function normalizeForMatching(text: string): string {
+  return text
+    .toLowerCase()
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+}
+
+const englishMarkers = new Set(
+  "the you u your ur what whats when do does are r is open hours time hi hello thanks please my order and to of it can will how this that we have store shop today tomorrow".split(
+    " ",
+  ),
+);
+const spanishMarkers = new Set(
+  "ustedes usted hola gracias hoy manana estan cierran cierra abren atienden tienda cual cuales donde cuando buenos buenas el los las la del y mi muy pero tengo tiene hay quiero es son una con hasta abiertos abierto abierta abiertas local domingos sabados".split(
+    " ",
+  ),
+);
+const portugueseMarkers = new Set(
+  "voces voce vcs vc nao obrigado obrigada hoje amanha estao funcionamento atendimento loja qual quais ate tem oi ola bom boa meu minha muito fecha fecham abrem funciona funcionam uma um com pra sao ja tambem onde quando aberto aberta abertos abertas atendem".split(
+    " ",
+  ),
+);
+
+function scoreLanguages(text: string): Record<HoursLanguage, number> {
+  const scores: Record<HoursLanguage, number> = { en: 0, es: 0, pt: 0 };
+  for (const word of normalizeForMatching(text).split(" ")) {
+    if (englishMarkers.has(word)) scores.en += 1;
+    if (spanishMarkers.has(word)) scores.es += 1;
+    if (portugueseMarkers.has(word)) scores.pt += 1;
+  }
+  const lower = text.toLowerCase();
+  if (/[ñ¿¡]/.test(lower)) scores.es += 2;
+  if (/[ãõç]/.test(lower)) scores.pt += 2;
+  if (/\bhorários?\b/u.test(lower) || /\bvocês\b/u.test(lower)) scores.pt += 2;
+  // Unaccented "horario" is the Spanish spelling, but Portuguese writers often skip accents: a light hint only.
+  if (/\bhorarios?\b/.test(lower)) scores.es += 0.5;
+  return scores;
+}
+
+/** Best guess between English, Spanish and Portuguese for a short message; English when unsure. */
+export function detectLanguage(text: string): HoursLanguage {
+  const scores = scoreLanguages(text);
+  return hoursLanguages.reduce((best, language) => (scores[language] > scores[best] ? language : best), "en");
+}
+
+const subjectEn = String.raw`(?:you|u|ya|y all|you guys|u guys|you all|they|it|the (?:store|shop|office|restaurant|place|business|clinic|salon|bakery|pharmacy|showroom))`;
+const notAnObject = String.raw`(?! (?:the|a|an|my|your|our|it|this|that|up)\b)`;
+const weekdayEn = String.raw`(?:mon|tues|wednes|thurs|fri|satur|sun)days?`;
+const weekdayEs = String.raw`(?:lunes|martes|miercoles|jueves|viernes|sabados?|domingos?)`;
+const weekdayPt = String.raw`(?:segunda|terca|quarta|quinta|sexta|sabados?|domingos?)(?: feira)?`;
+
+// Patterns run on lowercased, accent-free text with punctuation turned into spaces ("what's" → "what s").
+const hoursQuestionPatterns: Record<HoursLanguage, RegExp[]> = {
+  en: [
+    /\b(?:opening|open|business|store|shop|office|working|operating|trading|operation) hours\b/,
+    /\bhours of (?:operation|business)\b/,
+    /\bwhat(?: s| are| r| is)? (?:your|ur|the) (?:(?:opening|business|store|shop|office) )?hours\b/,
+    /^(?:(?:your|ur|the) )?(?:(?:opening|business|store) )?hours$/,
+    new RegExp(String.raw`\b(?:what time|when) (?:(?:do|does|will|are|r|is|d) )?${subjectEn}(?: be)? (?:open|opens|opening|close|closes|closing)\b${notAnObject}`),
+    new RegExp(String.raw`\b(?:are|r) (?:you|u|ya|y all)(?: guys| all)?(?: still| currently)? open\b(?! to\b)`),
+    /\b(?:is|are) (?:the|your) (?:store|shop|office|restaurant|place|business|clinic|salon|stores|shops|offices) (?:still |currently )?open\b/,
+    new RegExp(String.raw`\bdo (?:you|u)(?: guys)? (?:open|close)\b${notAnObject}`),
+    /\bhow late (?:are|r|do|is) (?:you|u|ya|it|the \w+)\b/,
+    /\b(?:until|till|til) what time\b/,
+    /\b(?:opening|closing) times?\b/,
+    new RegExp(String.raw`(?:^|\b(?:you|u|ya|guys|store|shop|office|restaurant|business|place) )(?:be )?open (?:today|tomorrow|tonight|now|this (?:weekend|${weekdayEn})|on (?:${weekdayEn}|weekends?|the weekend|holidays?))\b`),
+  ],
+  es: [
+    /\bhorarios?\b/,
+    /\bhoras? de (?:atencion|apertura|cierre|servicio)\b/,
+    /\b(?:que|q|k) horas? (?:\w+ ){0,2}(?:abren|cierran|cierra|atienden|atiende|abriran|cerraran|abrira|cerrara)\b/,
+    /\b(?:que|q|k) hora (?:\w+ ){0,2}abre\b/,
+    /\b(?:hasta|desde|a partir de) (?:que|q|k) hora\b/,
+    /\bcuando (?:\w+ ){0,2}(?:abren|cierran|abre|cierra|atienden|abriran)\b/,
+    /\b(?:estan|estaran|siguen|estais) abiert[oa]s\b/,
+    new RegExp(String.raw`\b(?:esta|sigue|estara) abiert[oa] (?:hoy|ahora|manana|todavia|el ${weekdayEs}|los ${weekdayEs})\b`),
+    /\b(?:la tienda|el local|la oficina|el negocio|la sucursal) (?:esta|sigue|estara) abiert[oa]\b/,
+    new RegExp(String.raw`\b(?:abren|atienden|trabajan|abre) (?:hoy|manana|el ${weekdayEs}|los ${weekdayEs}|los fines de semana|este fin de semana|en (?:feriados|festivos))\b`),
+    /\b(?:que|q) dias (?:abren|atienden|trabajan|estan abiertos)\b/,
+  ],
+  pt: [
+    /\bhorarios?\b/,
+    /\b(?:horarios?|horas) de (?:funcionamento|atendimento|abertura)\b/,
+    /\b(?:que|q) horas (?:\w+ ){0,2}(?:abre|abrem|fecha|fecham|funciona|funcionam|atende|atendem|abrira|abrirao|fechara|fecharao|comeca|comecam)\b/,
+    /\b(?:ate|a partir de) (?:que|q) horas\b/,
+    /\bquando (?:\w+ ){0,2}(?:abre|abrem|fecha|fecham|funciona|funcionam|atende|atendem|reabre|reabrem)\b/,
+    /\b(?:voces|vcs|voce|vc) (?:\w+ )?(?:abrem|fecham|funcionam|atendem|abre|fecha|funciona|atende)\b/,
+    /\b(?:estao|estarao|ficam) abert[oa]s\b/,
+    new RegExp(String.raw`\besta abert[oa] (?:hoje|agora|amanha|no|aos|${weekdayPt})\b`),
+    new RegExp(String.raw`\b(?:abrem|abre|funcionam|funciona|atendem|atende) (?:hoje|amanha|no (?:feriado|fim de semana|${weekdayPt})|nos (?:fins de semana|feriados)|aos (?:fins de semana|feriados|${weekdayPt})|de ${weekdayPt})\b`),
+    /\b(?:que|quais) dias (?:voces )?(?:abrem|funcionam|atendem)\b/,
+  ],
+};
+
+/**
+ * The language of a message that asks about opening hours, or null when it does not. Phrasings
+ * shared by Spanish and Portuguese ("horario") are settled by the rest of the message.
+ */
+export function detectHoursQuestion(text: string): HoursLanguage | null {
+  const normalized = normalizeForMatching(text);
+  if (!normalized) return null;
+  const matched = hoursLanguages.filter((language) =>
+    hoursQuestionPatterns[language].some((pattern) => pattern.test(normalized)),
+  );
+  if (matched.length === 0) return null;
+  const scores = scoreLanguages(text);
+  return matched.reduce((best, language) => (scores[language] > scores[best] ? language : best));
+}

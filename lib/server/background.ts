@@ -1,0 +1,4 @@
+/** Background work started with the server (the job runner joins here). */
+export async function startBackgroundWork() {}
+
+export async function stopBackgroundWork() {}

@@ -1,0 +1,34 @@
+import { and, inArray, lte, sql } from "drizzle-orm";
+import { getDb } from "@/db";
+import { jobs } from "@/db/schema";
+import { getEnv } from "@/lib/env";
+
+export const APP_VERSION = "0.1.0";
+
+// A job due for longer than this means the runner is stuck or down.
+const STALE_JOB_SECONDS = 300;
+
+export async function checkHealth() {
+  const started = performance.now();
+  let database: { status: "ok" | "error"; latency_ms: number };
+  let jobsCheck: { status: "ok" | "degraded" | "error"; backend: string; due: number; oldest_due_age_s: number };
+  const backend = getEnv().JOBS_BACKEND;
+  try {
+    const [row] = await getDb()
+      .select({ due: sql<number>`count(*)::int`, oldest: sql<string | null>`min(${jobs.runAt})` })
+      .from(jobs)
+      .where(and(inArray(jobs.status, ["pending", "running"]), lte(jobs.runAt, new Date())));
+    database = { status: "ok", latency_ms: Math.round(performance.now() - started) };
+    const oldestAge = row.oldest ? Math.max(0, Math.round((Date.now() - new Date(row.oldest).getTime()) / 1000)) : 0;
+    jobsCheck = { status: oldestAge > STALE_JOB_SECONDS ? "degraded" : "ok", backend, due: row.due, oldest_due_age_s: oldestAge };
+  } catch {
+    database = { status: "error", latency_ms: Math.round(performance.now() - started) };
+    jobsCheck = { status: "error", backend, due: 0, oldest_due_age_s: 0 };
+  }
+  return {
+    status: database.status === "ok" && jobsCheck.status === "ok" ? ("ok" as const) : ("degraded" as const),
+    version: APP_VERSION,
+    time: new Date().toISOString(),
+    checks: { database, jobs: jobsCheck },
+  };
+}

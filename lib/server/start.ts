@@ -1,0 +1,43 @@
+import { closeDb, getDbHandle } from "@/db";
+import { isSetupDone } from "@/lib/accounts/setup";
+import { EnvError, getEnv } from "@/lib/env";
+import { startBackgroundWork, stopBackgroundWork } from "./background";
+
+const holder = globalThis as unknown as { __chorusStarted?: boolean };
+
+/** Runs once per server process: validate the environment, migrate, start background work. */
+export async function startServer() {
+  if (holder.__chorusStarted) return;
+  holder.__chorusStarted = true;
+  let env;
+  try {
+    env = getEnv();
+  } catch (error) {
+    if (error instanceof EnvError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const handle = getDbHandle();
+  await handle.migrate();
+  const database = handle.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite (${env.PGLITE_DIR})`;
+  if (env.WEBHOOK_ALLOW_INSECURE_TARGETS) {
+    console.warn(
+      "WARNING: WEBHOOK_ALLOW_INSECURE_TARGETS=true — webhooks may target http:// and private or loopback addresses. Never use this in production.",
+    );
+  }
+  await startBackgroundWork();
+  const setupDone = await isSetupDone();
+  console.log(`Chorus is running at ${env.APP_URL} on ${database}, jobs: ${env.JOBS_BACKEND}.`);
+  if (!setupDone) console.log(`First run: open ${env.APP_URL}/setup to create your account and first administrator.`);
+
+  const shutdown = async (signal: string) => {
+    console.log(`${signal} received: finishing background work and closing the database.`);
+    await stopBackgroundWork();
+    await closeDb();
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+}

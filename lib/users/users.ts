@@ -1,0 +1,130 @@
+import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
+import { getDb, type Executor } from "@/db";
+import { apiTokens, conversations, type User, users } from "@/db/schema";
+import { assertEmailFree } from "@/lib/accounts/create-account";
+import type { CursorPosition } from "@/lib/api/cursor";
+import { toPage } from "@/lib/api/cursor";
+import { afterCursor } from "@/lib/api/pagination";
+import { hashPassword } from "@/lib/auth/password";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { ConflictError, NotFoundError } from "@/lib/errors";
+import { recordEvent } from "@/lib/events/record-event";
+import { newId } from "@/lib/ids";
+import { type CreateUserInput, presentUser, type UpdateUserInput } from "./schemas";
+
+type Ctx = Pick<AuthContext, "accountId" | "user">;
+
+const live = (accountId: string) => and(eq(users.accountId, accountId), isNull(users.deletedAt));
+
+export async function listUsers({ ctx, limit, cursor }: { ctx: Ctx; limit: number; cursor?: CursorPosition }) {
+  const rows = await getDb()
+    .select()
+    .from(users)
+    .where(and(live(ctx.accountId), afterCursor(users, cursor, "asc")))
+    .orderBy(asc(users.createdAt), asc(users.id))
+    .limit(limit + 1);
+  return toPage(rows, limit, (u) => ({ t: u.createdAt, id: u.id }), presentUser);
+}
+
+async function findUser(tx: Executor, accountId: string, id: string, lock = false): Promise<User> {
+  const query = tx
+    .select()
+    .from(users)
+    .where(and(live(accountId), eq(users.id, id)))
+    .limit(1);
+  const [user] = lock ? await query.for("update") : await query;
+  if (!user) throw new NotFoundError("User");
+  return user;
+}
+
+export async function getUser({ ctx, id }: { ctx: Ctx; id: string }) {
+  return presentUser(await findUser(getDb(), ctx.accountId, id));
+}
+
+export async function createUser({ ctx, input }: { ctx: Ctx; input: CreateUserInput }) {
+  const passwordHash = await hashPassword(input.password);
+  return getDb().transaction(async (tx) => {
+    await assertEmailFree(tx, input.email);
+    const now = new Date();
+    const [user] = await tx
+      .insert(users)
+      .values({ id: newId("user", now), accountId: ctx.accountId, name: input.name, email: input.email, passwordHash, role: input.role, createdAt: now, updatedAt: now })
+      .returning();
+    const output = presentUser(user);
+    await recordEvent(tx, { accountId: ctx.accountId, type: "user.created", data: { user: output } });
+    return output;
+  });
+}
+
+/** Serialises admin-count checks of one account so two demotions cannot both pass. */
+async function lockAdmins(tx: Executor, accountId: string) {
+  await tx.execute(sql`select id from ${users} where ${users.accountId} = ${accountId} and ${users.role} = 'admin' and ${users.deletedAt} is null for update`);
+}
+
+async function otherAdmins(tx: Executor, accountId: string, exceptId: string) {
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(users)
+    .where(and(live(accountId), eq(users.role, "admin"), ne(users.id, exceptId)));
+  return row.n;
+}
+
+export async function updateUser({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateUserInput }) {
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  return getDb().transaction(async (tx) => {
+    await lockAdmins(tx, ctx.accountId);
+    const user = await findUser(tx, ctx.accountId, id, true);
+    if (user.role === "admin" && input.role === "agent" && (await otherAdmins(tx, ctx.accountId, id)) === 0) {
+      throw new ConflictError("The last administrator cannot be demoted. Promote someone else first.");
+    }
+    if (input.email && input.email !== user.email.toLowerCase()) await assertEmailFree(tx, input.email);
+    const [updated] = await tx
+      .update(users)
+      .set({
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.email !== undefined ? { email: input.email } : {}),
+        ...(input.role !== undefined ? { role: input.role } : {}),
+        ...(passwordHash ? { passwordHash } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(users.id, id))
+      .returning();
+    if (passwordHash) {
+      // A new password signs the user out of every session.
+      await tx.update(apiTokens).set({ revokedAt: new Date() }).where(and(eq(apiTokens.userId, id), eq(apiTokens.kind, "session"), isNull(apiTokens.revokedAt)));
+    }
+    const output = presentUser(updated);
+    await recordEvent(tx, { accountId: ctx.accountId, type: "user.updated", data: { user: output } });
+    return output;
+  });
+}
+
+/**
+ * Removes a user: their tokens stop working, their conversations return to the open
+ * queue, and their messages stay attributed to them (the row is kept, marked deleted).
+ */
+export async function deleteUser({ ctx, id }: { ctx: Ctx; id: string }) {
+  await getDb().transaction(async (tx) => {
+    await lockAdmins(tx, ctx.accountId);
+    const user = await findUser(tx, ctx.accountId, id, true);
+    if (user.role === "admin" && (await otherAdmins(tx, ctx.accountId, id)) === 0) {
+      throw new ConflictError("The last administrator cannot be deleted.");
+    }
+    const now = new Date();
+    await tx.update(users).set({ deletedAt: now, updatedAt: now }).where(eq(users.id, id));
+    await tx.update(apiTokens).set({ revokedAt: now }).where(and(eq(apiTokens.userId, id), isNull(apiTokens.revokedAt)));
+    const released = await tx
+      .update(conversations)
+      .set({ assignedTo: null, assignedAt: null, status: sql`case when ${conversations.status} = 'assigned' then 'open' else ${conversations.status} end`, updatedAt: now })
+      .where(and(eq(conversations.accountId, ctx.accountId), eq(conversations.assignedTo, id)))
+      .returning({ id: conversations.id, status: conversations.status, assignedTo: conversations.assignedTo, assignedAt: conversations.assignedAt });
+    for (const conversation of released) {
+      await recordEvent(tx, {
+        accountId: ctx.accountId,
+        type: "conversation.unassigned",
+        data: { conversation: { id: conversation.id, status: conversation.status, assigned_to: null, assigned_at: null }, user: presentUser(user) },
+      });
+    }
+    await recordEvent(tx, { accountId: ctx.accountId, type: "user.deleted", data: { user: presentUser(user) } });
+  });
+}

@@ -1,0 +1,149 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+
+export type SignatureHeaders = {
+  "X-Service-Signature": string;
+  "webhook-id": string;
+  "webhook-timestamp": string;
+  "webhook-signature": string;
+};
+
+type Bytes = string | Uint8Array;
+
+const secretPrefix = "whsec_";
+const base64Pattern = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const sha256HexPattern = /^[0-9a-f]{64}$/i;
+
+export function hmacSha256Hex({ key, body }: { key: Bytes; body: Bytes }): string {
+  return createHmac("sha256", key).update(body).digest("hex");
+}
+
+function hmacSha256Base64({ key, body }: { key: Bytes; body: Bytes }): string {
+  return createHmac("sha256", key).update(body).digest("base64");
+}
+
+/**
+ * Key for the Standard Webhooks signature. Following that convention, a `whsec_` secret is
+ * the base64 encoding of the key bytes, so receivers using a Standard Webhooks library with
+ * the secret as shown at registration verify without extra steps. Any other secret (a
+ * caller-chosen one, or a `whsec_` value whose remainder is not base64) is keyed by its
+ * UTF-8 bytes, which is what such a receiver would have to configure as a raw key.
+ */
+export function standardSigningKey(secret: string): Buffer {
+  if (secret.startsWith(secretPrefix)) {
+    const encoded = secret.slice(secretPrefix.length);
+    if (encoded.length > 0 && base64Pattern.test(encoded)) return Buffer.from(encoded, "base64");
+  }
+  return Buffer.from(secret, "utf8");
+}
+
+/**
+ * Signs one delivery. X-Service-Signature always uses the UTF-8 bytes of the whole secret
+ * string (prefix included) as the key: SPEC.md says "HMAC-SHA256 of the raw body with the
+ * webhook secret", and a receiver written from that sentence uses the string as given.
+ */
+export function signPayload({
+  secret,
+  body,
+  eventId,
+  timestamp,
+}: {
+  secret: string;
+  body: string;
+  eventId: string;
+  timestamp: number;
+}): SignatureHeaders {
+  const seconds = String(Math.floor(timestamp));
+  return {
+    "X-Service-Signature": `sha256=${hmacSha256Hex({ key: secret, body })}`,
+    "webhook-id": eventId,
+    "webhook-timestamp": seconds,
+    "webhook-signature": `v1,${hmacSha256Base64({
+      key: standardSigningKey(secret),
+      body: `${eventId}.${seconds}.${body}`,
+    })}`,
+  };
+}
+
+export function generateWebhookSecret(): string {
+  return secretPrefix + randomBytes(24).toString("base64");
+}
+
+function equalBytes(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function verifySha256Header({ key, body, header }: { key: Bytes; body: Bytes; header: string | null | undefined }): boolean {
+  if (typeof header !== "string" || !header.startsWith("sha256=")) return false;
+  const given = header.slice("sha256=".length).trim();
+  if (!sha256HexPattern.test(given)) return false;
+  const expected = createHmac("sha256", key).update(body).digest();
+  return equalBytes(expected, Buffer.from(given, "hex"));
+}
+
+export function verifyServiceSignature({
+  secret,
+  body,
+  header,
+}: {
+  secret: string;
+  body: Bytes;
+  header: string | null | undefined;
+}): boolean {
+  return verifySha256Header({ key: secret, body, header });
+}
+
+/** Checks the messaging network's X-Hub-Signature-256 header against the raw request body. */
+export function verifyHubSignature({
+  appSecret,
+  rawBody,
+  header,
+}: {
+  appSecret: string;
+  rawBody: Bytes;
+  header: string | null | undefined;
+}): boolean {
+  return verifySha256Header({ key: appSecret, body: rawBody, header });
+}
+
+type HeaderSource = Headers | Record<string, string | string[] | undefined>;
+
+function readHeader(headers: HeaderSource, name: string): string | undefined {
+  if (headers instanceof Headers) return headers.get(name) ?? undefined;
+  const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
+  const value = key === undefined ? undefined : headers[key];
+  return Array.isArray(value) ? value.join(" ") : value;
+}
+
+/**
+ * Verifies the Standard Webhooks headers. The timestamp is signed, so refusing one outside
+ * the tolerance window is what stops a captured delivery from being replayed later.
+ */
+export function verifyStandardSignature({
+  secret,
+  body,
+  headers,
+  toleranceSeconds,
+  nowSeconds = Math.floor(Date.now() / 1000),
+}: {
+  secret: string;
+  body: string;
+  headers: HeaderSource;
+  toleranceSeconds: number;
+  nowSeconds?: number;
+}): boolean {
+  const id = readHeader(headers, "webhook-id");
+  const timestamp = readHeader(headers, "webhook-timestamp");
+  const signatures = readHeader(headers, "webhook-signature");
+  if (!id || !timestamp || !signatures || !/^\d{1,15}$/.test(timestamp)) return false;
+  if (Math.abs(nowSeconds - Number(timestamp)) > toleranceSeconds) return false;
+
+  const expected = createHmac("sha256", standardSigningKey(secret))
+    .update(`${id}.${timestamp}.${body}`)
+    .digest();
+  // The header may list several space-separated signatures (during secret rotation).
+  return signatures.split(" ").some((entry) => {
+    const [version, value] = entry.split(",", 2);
+    if (version !== "v1" || !value || !base64Pattern.test(value)) return false;
+    return equalBytes(expected, Buffer.from(value, "base64"));
+  });
+}

@@ -1,0 +1,12 @@
+import { closeDb, getDbHandle } from "@/db";
+import { EnvError } from "@/lib/env";
+
+try {
+  const handle = getDbHandle();
+  await handle.migrate();
+  console.log(`Migrations applied (${handle.kind}).`);
+  await closeDb();
+} catch (error) {
+  console.error(error instanceof EnvError ? error.message : error);
+  process.exit(1);
+}

@@ -1,0 +1,36 @@
+// `npm start`: build when the sources changed since the last build, then serve.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const buildId = path.join(root, ".next", "BUILD_ID");
+const sources = ["app", "components", "lib", "db", "inngest", "proxy.ts", "instrumentation.ts", "next.config.ts", "package-lock.json"];
+
+function newestMtime(entry) {
+  const full = path.join(root, entry);
+  if (!existsSync(full)) return 0;
+  const stat = statSync(full);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(full).reduce((max, child) => Math.max(max, newestMtime(path.join(entry, child))), stat.mtimeMs);
+}
+
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+const stale = !existsSync(buildId) || sources.some((s) => newestMtime(s) > statSync(buildId).mtimeMs);
+if (stale) {
+  console.log("Building Chorus…");
+  const build = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+    cwd: root,
+    env,
+    stdio: "inherit",
+  });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", process.env.PORT ?? "3000"], {
+  cwd: root,
+  env,
+  stdio: "inherit",
+});
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code) => process.exit(code ?? 0));

@@ -1,0 +1,28 @@
+// `npm test`: typecheck, lint, unit and integration tests (PGlite, and PostgreSQL when
+// TEST_DATABASE_URL is set), then the browser tests against a production build.
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const bin = (name) => path.join(root, "node_modules", ".bin", name);
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+
+function run(title, command, args, extraEnv = {}) {
+  console.log(`\n=== ${title} ===`);
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...env, ...extraEnv } });
+  if (result.status !== 0) {
+    console.error(`\n${title} failed.`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+run("Typecheck", bin("tsc"), ["--noEmit"]);
+run("Lint", bin("eslint"), [".", "--max-warnings=0"]);
+run("Unit and integration tests (PGlite)", bin("vitest"), ["run"], { TEST_DB: "pglite" });
+if (process.env.TEST_DATABASE_URL) {
+  run("Integration tests (PostgreSQL)", bin("vitest"), ["run", "--project", "integration"], { TEST_DB: "postgres" });
+} else {
+  console.log("\n(TEST_DATABASE_URL unset: the integration suite ran on PGlite only.)");
+}
+run("Build", bin("next"), ["build"]);
+run("Browser tests (Playwright, Chromium)", bin("playwright"), ["test"]);

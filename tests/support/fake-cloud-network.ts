@@ -1,0 +1,520 @@
+import { createHash, createHmac, randomBytes, randomInt } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type RecordedRequest = {
+  method: string;
+  /** Path as requested, including the API version prefix (e.g. `/v21.0/123/messages`). */
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  /** Parsed JSON, multipart fields (a file becomes `{filename, mimeType, size}`), raw text, or undefined. */
+  body: unknown;
+};
+
+export type StoredMedia = { id: string; bytes: Buffer; mimeType: string; filename?: string };
+
+export type AcceptedMessage = { id: string; to: string; type: string; body: Record<string, unknown> };
+
+type Failure = { status: number; body?: unknown; times: number; path?: RegExp };
+type Delay = { ms: number; times: number; path?: RegExp };
+
+export type FakeCloudNetwork = {
+  /** Origin of the server, e.g. `http://127.0.0.1:51234`. */
+  baseUrl: string;
+  /** What the adapter should be configured with: the origin plus a Graph version prefix. */
+  apiBaseUrl: string;
+  phoneNumberId: string;
+  accessToken: string;
+  requests: RecordedRequest[];
+  /** Messages the fake accepted, in order. */
+  acceptedMessages: AcceptedMessage[];
+  /** The next `times` (default 1) requests, or those whose path matches, answer with this failure. */
+  failNext(options: { status: number; body?: unknown; times?: number; path?: RegExp }): void;
+  /** Every request fails until `recover()`. */
+  failAll(options: { status: number; body?: unknown }): void;
+  /** Holds the next `times` (default 1) matching requests for `ms` before answering. */
+  delayNext(options: { ms: number; times?: number; path?: RegExp }): void;
+  recover(): void;
+  /** Stores media as if a customer had sent it; returns the media id to put in an inbound payload. */
+  addMedia(options: { bytes: Buffer; mimeType: string; filename?: string }): string;
+  getMedia(mediaId: string): StoredMedia | undefined;
+  close(): Promise<void>;
+};
+
+const SUPPORTED_TYPES = ["text", "image", "document", "audio", "video"] as const;
+
+const MEDIA_MIME_RULES: Record<string, (mimeType: string) => boolean> = {
+  image: (mimeType) => mimeType === "image/jpeg" || mimeType === "image/png",
+  video: (mimeType) => mimeType.startsWith("video/"),
+  audio: (mimeType) => mimeType.startsWith("audio/"),
+  document: () => true,
+};
+
+function createTraceId(): string {
+  return randomBytes(12).toString("base64url");
+}
+
+function createMessageId(): string {
+  return `wamid.${randomBytes(30).toString("base64url")}`;
+}
+
+function createMediaId(): string {
+  return `${randomInt(100_000_000, 999_999_999)}${randomInt(1_000_000, 9_999_999)}`;
+}
+
+function buildGraphError({
+  message,
+  code,
+  subcode,
+  details,
+  type = "OAuthException",
+}: {
+  message: string;
+  code: number;
+  subcode?: number;
+  details?: string;
+  type?: string;
+}): Record<string, unknown> {
+  return {
+    error: {
+      message,
+      type,
+      code,
+      ...(subcode !== undefined ? { error_subcode: subcode } : {}),
+      ...(details ? { error_data: { messaging_product: "whatsapp", details } } : {}),
+      fbtrace_id: createTraceId(),
+    },
+  };
+}
+
+function buildDefaultFailureBody(status: number): Record<string, unknown> {
+  if (status === 401) return buildGraphError({ message: "Invalid OAuth access token.", code: 190 });
+  if (status === 429) return buildGraphError({ message: "(#4) Application request limit reached", code: 4 });
+  if (status === 503) return buildGraphError({ message: "(#2) Service temporarily unavailable", code: 2 });
+  if (status >= 500) return buildGraphError({ message: "An unknown error has occurred.", code: 1 });
+  return buildGraphError({ message: "(#100) Invalid parameter", code: 100 });
+}
+
+function sendJson({ response, status, body }: { response: ServerResponse; status: number; body: unknown }): void {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  response.writeHead(status, {
+    "Content-Type": typeof body === "string" ? "text/html; charset=utf-8" : "application/json",
+    "Content-Length": Buffer.byteLength(text),
+  });
+  response.end(text);
+}
+
+async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+type ParsedBody = { recorded: unknown; json?: unknown; form?: FormData };
+
+async function parseBody({ raw, contentType }: { raw: Buffer; contentType: string }): Promise<ParsedBody> {
+  if (raw.length === 0) return { recorded: undefined };
+  if (contentType.includes("application/json")) {
+    try {
+      const json: unknown = JSON.parse(raw.toString("utf8"));
+      return { recorded: json, json };
+    } catch {
+      return { recorded: raw.toString("utf8") };
+    }
+  }
+  if (contentType.includes("multipart/form-data")) {
+    try {
+      const form = await new Request("http://fake.local/", {
+        method: "POST",
+        headers: { "content-type": contentType },
+        body: new Uint8Array(raw),
+      }).formData();
+      const fields: Record<string, unknown> = {};
+      for (const [key, value] of form.entries()) {
+        fields[key] =
+          typeof value === "string" ? value : { filename: value.name, mimeType: value.type, size: value.size };
+      }
+      return { recorded: fields, form };
+    } catch {
+      return { recorded: raw.toString("utf8") };
+    }
+  }
+  return { recorded: raw.toString("utf8") };
+}
+
+function flattenHeaders(request: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [key, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return headers;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export async function startFakeCloudNetwork({
+  accessToken,
+  phoneNumberId,
+  displayPhoneNumber = "+1 555-010-0199",
+  verifiedName = "Chorus Test Business",
+  apiVersion = "v21.0",
+}: {
+  accessToken: string;
+  phoneNumberId: string;
+  displayPhoneNumber?: string;
+  verifiedName?: string;
+  apiVersion?: string;
+}): Promise<FakeCloudNetwork> {
+  const requests: RecordedRequest[] = [];
+  const acceptedMessages: AcceptedMessage[] = [];
+  const media = new Map<string, StoredMedia>();
+  let failures: Failure[] = [];
+  let delays: Delay[] = [];
+  let persistentFailure: { status: number; body?: unknown } | null = null;
+  const timers = new Set<NodeJS.Timeout>();
+  let baseUrl = "";
+
+  function storeMedia({ bytes, mimeType, filename }: { bytes: Buffer; mimeType: string; filename?: string }): string {
+    let id = createMediaId();
+    while (media.has(id)) id = createMediaId();
+    media.set(id, { id, bytes, mimeType, ...(filename ? { filename } : {}) });
+    return id;
+  }
+
+  function takeMatching<T extends { times: number; path?: RegExp }>(queue: T[], path: string): T | undefined {
+    const match = queue.find((item) => !item.path || item.path.test(path));
+    if (!match) return undefined;
+    match.times -= 1;
+    if (match.times <= 0) queue.splice(queue.indexOf(match), 1);
+    return match;
+  }
+
+  function handleSend({ response, json }: { response: ServerResponse; json: unknown }): void {
+    const invalid = (message: string, details: string) =>
+      sendJson({ response, status: 400, body: buildGraphError({ message, code: 100, details }) });
+    if (!isRecord(json) || json.messaging_product !== "whatsapp") {
+      return invalid(
+        "(#100) The parameter messaging_product is required.",
+        "messaging_product must be \"whatsapp\"",
+      );
+    }
+    const to = json.to;
+    if (typeof to !== "string" || !/^\+?\d{8,15}$/.test(to)) {
+      return invalid("(#100) Invalid parameter", "Parameter 'to' must be a phone number of 8 to 15 digits");
+    }
+    const type = json.type ?? "text";
+    if (typeof type !== "string" || !(SUPPORTED_TYPES as readonly string[]).includes(type)) {
+      return invalid(
+        `(#100) Param type must be one of {${SUPPORTED_TYPES.join(", ").toUpperCase()}} - got "${String(type)}".`,
+        "Unsupported message type",
+      );
+    }
+    const content = json[type];
+    if (!isRecord(content)) return invalid(`(#100) The parameter ${type} is required.`, `${type} object missing`);
+    if (type === "text") {
+      if (typeof content.body !== "string" || content.body.length === 0 || content.body.length > 4096) {
+        return invalid("(#100) Param text['body'] is required.", "text.body must be 1 to 4096 characters");
+      }
+    } else {
+      if (typeof content.id !== "string") {
+        return invalid(`(#100) Param ${type}['id'] is required.`, "Media must be sent by an uploaded media id");
+      }
+      const stored = media.get(content.id);
+      if (!stored) {
+        return invalid("(#100) Invalid parameter", `Media id ${content.id} was not uploaded to this number`);
+      }
+      if (!MEDIA_MIME_RULES[type](stored.mimeType)) {
+        return invalid("(#100) Invalid parameter", `Media of type ${stored.mimeType} cannot be sent as ${type}`);
+      }
+      if (type === "audio" && "caption" in content) {
+        return invalid("(#100) Param audio['caption'] is not a valid parameter.", "Audio has no caption");
+      }
+      if ("caption" in content && (typeof content.caption !== "string" || content.caption.length > 1024)) {
+        return invalid(`(#100) Param ${type}['caption'] is invalid.`, "Caption must be at most 1024 characters");
+      }
+    }
+    const id = createMessageId();
+    const waId = to.replace(/\D/g, "");
+    acceptedMessages.push({ id, to: waId, type, body: json });
+    sendJson({
+      response,
+      status: 200,
+      body: { messaging_product: "whatsapp", contacts: [{ input: to, wa_id: waId }], messages: [{ id }] },
+    });
+  }
+
+  async function handleUpload({ response, form }: { response: ServerResponse; form?: FormData }): Promise<void> {
+    const invalid = (message: string, details: string) =>
+      sendJson({ response, status: 400, body: buildGraphError({ message, code: 100, details }) });
+    if (!form || form.get("messaging_product") !== "whatsapp") {
+      return invalid("(#100) The parameter messaging_product is required.", "multipart field messaging_product missing");
+    }
+    const file = form.get("file");
+    if (!file || typeof file === "string") return invalid("(#100) The parameter file is required.", "file part missing");
+    const type = form.get("type");
+    const mimeType = typeof type === "string" && type ? type : file.type;
+    if (!mimeType) return invalid("(#100) The parameter type is required.", "type field missing");
+    const id = storeMedia({ bytes: Buffer.from(await file.arrayBuffer()), mimeType, filename: file.name || undefined });
+    sendJson({ response, status: 200, body: { id } });
+  }
+
+  function handleMediaInfo({ response, stored }: { response: ServerResponse; stored: StoredMedia }): void {
+    const url = new URL("/whatsapp_business/attachments/", baseUrl);
+    url.searchParams.set("mid", stored.id);
+    url.searchParams.set("ext", String(Math.floor(Date.now() / 1000)));
+    url.searchParams.set("hash", randomBytes(8).toString("hex"));
+    sendJson({
+      response,
+      status: 200,
+      body: {
+        messaging_product: "whatsapp",
+        url: url.toString(),
+        mime_type: stored.mimeType,
+        sha256: createHash("sha256").update(stored.bytes).digest("hex"),
+        file_size: stored.bytes.length,
+        id: stored.id,
+      },
+    });
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? "/", baseUrl);
+    const method = request.method ?? "GET";
+    const headers = flattenHeaders(request);
+    const raw = await readBody(request);
+    const parsed = await parseBody({ raw, contentType: headers["content-type"] ?? "" });
+    requests.push({
+      method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers,
+      body: parsed.recorded,
+    });
+
+    const delay = takeMatching(delays, url.pathname);
+    if (delay) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          resolve();
+        }, delay.ms);
+        timers.add(timer);
+      });
+      if (response.destroyed) return;
+    }
+
+    const failure = takeMatching(failures, url.pathname) ?? persistentFailure;
+    if (failure) {
+      return sendJson({ response, status: failure.status, body: failure.body ?? buildDefaultFailureBody(failure.status) });
+    }
+
+    if (headers.authorization !== `Bearer ${accessToken}`) {
+      return sendJson({
+        response,
+        status: 401,
+        body: buildGraphError({ message: "Invalid OAuth access token.", code: 190 }),
+      });
+    }
+
+    if (method === "GET" && url.pathname === "/whatsapp_business/attachments/") {
+      const stored = media.get(url.searchParams.get("mid") ?? "");
+      if (!stored) return sendJson({ response, status: 404, body: "Not Found" });
+      response.writeHead(200, { "Content-Type": stored.mimeType, "Content-Length": stored.bytes.length });
+      response.end(stored.bytes);
+      return;
+    }
+
+    const segments = url.pathname.split("/").filter(Boolean);
+    if (segments[0] && /^v\d+(\.\d+)?$/.test(segments[0])) segments.shift();
+
+    if (segments.length === 2 && segments[0] === phoneNumberId && method === "POST") {
+      if (segments[1] === "messages") return handleSend({ response, json: parsed.json });
+      if (segments[1] === "media") return handleUpload({ response, form: parsed.form });
+    }
+    if (segments.length === 1 && method === "GET") {
+      if (segments[0] === phoneNumberId) {
+        return sendJson({
+          response,
+          status: 200,
+          body: {
+            verified_name: verifiedName,
+            display_phone_number: displayPhoneNumber,
+            quality_rating: "GREEN",
+            id: phoneNumberId,
+          },
+        });
+      }
+      const stored = media.get(segments[0]);
+      if (stored) return handleMediaInfo({ response, stored });
+      return sendJson({
+        response,
+        status: 400,
+        body: buildGraphError({
+          message: `Unsupported get request. Object with ID '${segments[0]}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+          code: 100,
+          subcode: 33,
+          type: "GraphMethodException",
+        }),
+      });
+    }
+    sendJson({
+      response,
+      status: 400,
+      body: buildGraphError({ message: `Unknown path components: ${url.pathname}`, code: 2500 }),
+    });
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch(() => {
+      if (!response.headersSent) sendJson({ response, status: 500, body: buildDefaultFailureBody(500) });
+      else response.destroy();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  baseUrl = `http://127.0.0.1:${port}`;
+
+  return {
+    baseUrl,
+    apiBaseUrl: `${baseUrl}/${apiVersion}`,
+    phoneNumberId,
+    accessToken,
+    requests,
+    acceptedMessages,
+    failNext({ status, body, times = 1, path }) {
+      failures.push({ status, body, times, path });
+    },
+    failAll({ status, body }) {
+      persistentFailure = { status, body };
+    },
+    delayNext({ ms, times = 1, path }) {
+      delays.push({ ms, times, path });
+    },
+    recover() {
+      failures = [];
+      delays = [];
+      persistentFailure = null;
+    },
+    addMedia: storeMedia,
+    getMedia: (mediaId) => media.get(mediaId),
+    async close() {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    },
+  };
+}
+
+export type InboundMessageInput = {
+  from: string;
+  name?: string;
+  id?: string;
+  timestamp?: Date;
+  /** Any kind the network sends; kinds other than text and media need `payload`. */
+  type: string;
+  text?: string;
+  media?: { id: string; mimeType: string; filename?: string; caption?: string; voice?: boolean };
+  /** Placed under the `type` key as is, e.g. `{message_id, emoji}` for a reaction. */
+  payload?: Record<string, unknown>;
+};
+
+export type InboundStatusInput = {
+  id: string;
+  status: string;
+  recipientId: string;
+  timestamp?: Date;
+  error?: { code: number; title: string; message?: string; details?: string };
+};
+
+function toUnixSeconds(date: Date | undefined): string {
+  return String(Math.floor((date ?? new Date()).getTime() / 1000));
+}
+
+function buildMessage(input: InboundMessageInput): Record<string, unknown> {
+  const message: Record<string, unknown> = {
+    from: input.from,
+    id: input.id ?? createMessageId(),
+    timestamp: toUnixSeconds(input.timestamp),
+    type: input.type,
+  };
+  if (input.type === "text") {
+    message.text = { body: input.text ?? "" };
+  } else if (input.media) {
+    message[input.type] = {
+      ...(input.media.caption !== undefined ? { caption: input.media.caption } : {}),
+      ...(input.media.filename !== undefined ? { filename: input.media.filename } : {}),
+      mime_type: input.media.mimeType,
+      sha256: randomBytes(32).toString("base64"),
+      id: input.media.id,
+      ...(input.media.voice !== undefined ? { voice: input.media.voice } : {}),
+    };
+  } else if (input.payload) {
+    message[input.type] = input.payload;
+  }
+  return message;
+}
+
+function buildStatus(input: InboundStatusInput): Record<string, unknown> {
+  const status: Record<string, unknown> = {
+    id: input.id,
+    status: input.status,
+    timestamp: toUnixSeconds(input.timestamp),
+    recipient_id: input.recipientId,
+  };
+  if (input.status === "sent" || input.status === "delivered") {
+    status.conversation = { id: randomBytes(16).toString("hex"), origin: { type: "service" } };
+    status.pricing = { billable: true, pricing_model: "PMP", category: "service", type: "regular" };
+  }
+  if (input.error) {
+    status.errors = [
+      {
+        code: input.error.code,
+        title: input.error.title,
+        message: input.error.message ?? input.error.title,
+        ...(input.error.details ? { error_data: { details: input.error.details } } : {}),
+        href: "https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes/",
+      },
+    ];
+  }
+  return status;
+}
+
+/** A webhook body shaped like the network's `messages` field notification. */
+export function buildInboundPayload({
+  phoneNumberId,
+  displayPhoneNumber = "15550100199",
+  businessAccountId = "102290129340398",
+  messages,
+  statuses,
+}: {
+  phoneNumberId: string;
+  displayPhoneNumber?: string;
+  businessAccountId?: string;
+  messages?: InboundMessageInput[];
+  statuses?: InboundStatusInput[];
+}): Record<string, unknown> {
+  const value: Record<string, unknown> = {
+    messaging_product: "whatsapp",
+    metadata: { display_phone_number: displayPhoneNumber, phone_number_id: phoneNumberId },
+  };
+  if (messages?.length) {
+    const contacts = new Map<string, string | undefined>();
+    for (const message of messages) if (!contacts.has(message.from)) contacts.set(message.from, message.name);
+    value.contacts = [...contacts].map(([waId, name]) => ({ profile: { name: name ?? "" }, wa_id: waId }));
+    value.messages = messages.map(buildMessage);
+  }
+  if (statuses?.length) value.statuses = statuses.map(buildStatus);
+  return {
+    object: "whatsapp_business_account",
+    entry: [{ id: businessAccountId, changes: [{ value, field: "messages" }] }],
+  };
+}
+
+/** The `X-Hub-Signature-256` header value the network sends with a webhook. */
+export function signHubPayload({ appSecret, rawBody }: { appSecret: string; rawBody: string | Buffer }): string {
+  return `sha256=${createHmac("sha256", appSecret).update(rawBody).digest("hex")}`;
+}

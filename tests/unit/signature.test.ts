@@ -1,0 +1,222 @@
+import { createHmac } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import {
+  generateWebhookSecret,
+  hmacSha256Hex,
+  signPayload,
+  standardSigningKey,
+  verifyHubSignature,
+  verifyServiceSignature,
+  verifyStandardSignature,
+} from "@/lib/webhooks/signature";
+
+const body = JSON.stringify({
+  id: "evt_01JD7ZQ0000000000000000000",
+  type: "message.received",
+  created_at: "2026-11-22T10:15:30.123Z",
+  data: { message: { text: "Olá 👋" } },
+});
+const eventId = "evt_01JD7ZQ0000000000000000000";
+const timestamp = 1_790_000_000;
+
+describe("hmacSha256Hex", () => {
+  it("matches the published HMAC-SHA256 vector", () => {
+    expect(hmacSha256Hex({ key: "key", body: "The quick brown fox jumps over the lazy dog" })).toBe(
+      "f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8",
+    );
+  });
+});
+
+describe("signPayload", () => {
+  it("signs X-Service-Signature with the whole secret string as the key", () => {
+    const secret = generateWebhookSecret();
+    const headers = signPayload({ secret, body, eventId, timestamp });
+    const expected = createHmac("sha256", Buffer.from(secret, "utf8")).update(body, "utf8").digest("hex");
+    expect(headers["X-Service-Signature"]).toBe(`sha256=${expected}`);
+    expect(headers["X-Service-Signature"]).toMatch(/^sha256=[0-9a-f]{64}$/);
+  });
+
+  it("signs webhook-signature with the base64-decoded key of a whsec_ secret", () => {
+    const secret = generateWebhookSecret();
+    const headers = signPayload({ secret, body, eventId, timestamp });
+    const key = Buffer.from(secret.slice("whsec_".length), "base64");
+    const expected = createHmac("sha256", key).update(`${eventId}.${timestamp}.${body}`).digest("base64");
+    expect(headers["webhook-id"]).toBe(eventId);
+    expect(headers["webhook-timestamp"]).toBe(String(timestamp));
+    expect(headers["webhook-signature"]).toBe(`v1,${expected}`);
+  });
+
+  it("signs webhook-signature with the UTF-8 bytes of a caller-chosen secret", () => {
+    const secret = "my-own-secret-of-24-chars";
+    const headers = signPayload({ secret, body, eventId, timestamp });
+    const expected = createHmac("sha256", secret).update(`${eventId}.${timestamp}.${body}`).digest("base64");
+    expect(headers["webhook-signature"]).toBe(`v1,${expected}`);
+  });
+
+  it("reproduces the Standard Webhooks reference vector", () => {
+    const headers = signPayload({
+      secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+      body: '{"test": 2432232314}',
+      eventId: "msg_p5jXN8AQM9LWM0D4loKWxJek",
+      timestamp: 1614265330,
+    });
+    expect(headers["webhook-signature"]).toBe("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
+  });
+
+  it("produces a fixed X-Service-Signature for a fixed secret and body", () => {
+    const headers = signPayload({ secret: "key", body: "The quick brown fox jumps over the lazy dog", eventId, timestamp });
+    expect(headers["X-Service-Signature"]).toBe(
+      "sha256=f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8",
+    );
+  });
+
+  it("falls back to the UTF-8 key when a whsec_ secret is not base64", () => {
+    expect(standardSigningKey("whsec_not base64!!")).toEqual(Buffer.from("whsec_not base64!!", "utf8"));
+    expect(standardSigningKey("whsec_")).toEqual(Buffer.from("whsec_", "utf8"));
+  });
+});
+
+describe("generateWebhookSecret", () => {
+  it("returns whsec_ followed by base64 of 24 random bytes", () => {
+    const secret = generateWebhookSecret();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect(Buffer.from(secret.slice(6), "base64")).toHaveLength(24);
+    expect(generateWebhookSecret()).not.toBe(secret);
+  });
+
+  it("fits the 16..128 character secret rule", () => {
+    const { length } = generateWebhookSecret();
+    expect(length).toBeGreaterThanOrEqual(16);
+    expect(length).toBeLessThanOrEqual(128);
+  });
+});
+
+describe("verifyServiceSignature", () => {
+  const secret = generateWebhookSecret();
+  const header = signPayload({ secret, body, eventId, timestamp })["X-Service-Signature"];
+
+  it("accepts the signature of the raw body", () => {
+    expect(verifyServiceSignature({ secret, body, header })).toBe(true);
+    expect(verifyServiceSignature({ secret, body: Buffer.from(body), header })).toBe(true);
+  });
+
+  it("refuses a tampered body", () => {
+    expect(verifyServiceSignature({ secret, body: body.replace("Olá", "Ola"), header })).toBe(false);
+    expect(verifyServiceSignature({ secret, body: `${body} `, header })).toBe(false);
+  });
+
+  it("refuses a different secret", () => {
+    expect(verifyServiceSignature({ secret: `${secret}x`, body, header })).toBe(false);
+  });
+
+  it("refuses malformed or missing headers", () => {
+    expect(verifyServiceSignature({ secret, body, header: undefined })).toBe(false);
+    expect(verifyServiceSignature({ secret, body, header: "" })).toBe(false);
+    expect(verifyServiceSignature({ secret, body, header: header.slice("sha256=".length) })).toBe(false);
+    expect(verifyServiceSignature({ secret, body, header: header.slice(0, -2) })).toBe(false);
+    expect(verifyServiceSignature({ secret, body, header: `${header}00` })).toBe(false);
+    expect(verifyServiceSignature({ secret, body, header: `sha1=${header.slice(7)}` })).toBe(false);
+  });
+});
+
+describe("verifyHubSignature", () => {
+  const appSecret = "0123456789abcdef0123456789abcdef";
+  const rawBody = Buffer.from('{"object":"whatsapp_business_account","entry":[]}');
+  const header = `sha256=${createHmac("sha256", appSecret).update(rawBody).digest("hex")}`;
+
+  it("accepts the network's signature of the raw body", () => {
+    expect(verifyHubSignature({ appSecret, rawBody, header })).toBe(true);
+  });
+
+  it("accepts upper-case hex digits", () => {
+    expect(verifyHubSignature({ appSecret, rawBody, header: `sha256=${header.slice(7).toUpperCase()}` })).toBe(true);
+  });
+
+  it("refuses a tampered body or the wrong app secret", () => {
+    expect(verifyHubSignature({ appSecret, rawBody: Buffer.concat([rawBody, Buffer.from(" ")]), header })).toBe(false);
+    expect(verifyHubSignature({ appSecret: "another-secret", rawBody, header })).toBe(false);
+    expect(verifyHubSignature({ appSecret, rawBody, header: null })).toBe(false);
+  });
+});
+
+describe("verifyStandardSignature", () => {
+  const secret = generateWebhookSecret();
+  const signed = signPayload({ secret, body, eventId, timestamp });
+  const headers = {
+    "webhook-id": signed["webhook-id"],
+    "webhook-timestamp": signed["webhook-timestamp"],
+    "webhook-signature": signed["webhook-signature"],
+  };
+
+  it("accepts a fresh, untampered delivery", () => {
+    expect(verifyStandardSignature({ secret, body, headers, toleranceSeconds: 300, nowSeconds: timestamp + 10 })).toBe(true);
+  });
+
+  it("reads a Headers object case-insensitively", () => {
+    const fetchHeaders = new Headers({
+      "Webhook-Id": headers["webhook-id"],
+      "Webhook-Timestamp": headers["webhook-timestamp"],
+      "Webhook-Signature": headers["webhook-signature"],
+    });
+    expect(
+      verifyStandardSignature({ secret, body, headers: fetchHeaders, toleranceSeconds: 300, nowSeconds: timestamp }),
+    ).toBe(true);
+  });
+
+  it("accepts when one of several listed signatures matches", () => {
+    const rotated = { ...headers, "webhook-signature": `v1,AAAA ${headers["webhook-signature"]}` };
+    expect(verifyStandardSignature({ secret, body, headers: rotated, toleranceSeconds: 300, nowSeconds: timestamp })).toBe(true);
+  });
+
+  it("refuses a timestamp outside the tolerance in either direction", () => {
+    expect(verifyStandardSignature({ secret, body, headers, toleranceSeconds: 300, nowSeconds: timestamp + 301 })).toBe(false);
+    expect(verifyStandardSignature({ secret, body, headers, toleranceSeconds: 300, nowSeconds: timestamp - 301 })).toBe(false);
+    expect(verifyStandardSignature({ secret, body, headers, toleranceSeconds: 300, nowSeconds: timestamp + 300 })).toBe(true);
+  });
+
+  it("refuses a rewritten timestamp even inside the tolerance", () => {
+    const replayed = { ...headers, "webhook-timestamp": String(timestamp + 60) };
+    expect(verifyStandardSignature({ secret, body, headers: replayed, toleranceSeconds: 300, nowSeconds: timestamp + 60 })).toBe(false);
+  });
+
+  it("refuses a tampered body, another event id or another secret", () => {
+    const now = timestamp;
+    expect(verifyStandardSignature({ secret, body: `${body}\n`, headers, toleranceSeconds: 300, nowSeconds: now })).toBe(false);
+    expect(
+      verifyStandardSignature({
+        secret,
+        body,
+        headers: { ...headers, "webhook-id": "evt_other" },
+        toleranceSeconds: 300,
+        nowSeconds: now,
+      }),
+    ).toBe(false);
+    expect(
+      verifyStandardSignature({ secret: generateWebhookSecret(), body, headers, toleranceSeconds: 300, nowSeconds: now }),
+    ).toBe(false);
+  });
+
+  it("refuses missing headers and unknown signature versions", () => {
+    const now = timestamp;
+    const { "webhook-signature": signature, ...withoutSignature } = headers;
+    expect(verifyStandardSignature({ secret, body, headers: withoutSignature, toleranceSeconds: 300, nowSeconds: now })).toBe(false);
+    expect(
+      verifyStandardSignature({
+        secret,
+        body,
+        headers: { ...headers, "webhook-signature": signature.replace(/^v1,/, "v2,") },
+        toleranceSeconds: 300,
+        nowSeconds: now,
+      }),
+    ).toBe(false);
+    expect(
+      verifyStandardSignature({
+        secret,
+        body,
+        headers: { ...headers, "webhook-timestamp": "not-a-number" },
+        toleranceSeconds: 300,
+        nowSeconds: now,
+      }),
+    ).toBe(false);
+  });
+});
