@@ -1,5 +1,8 @@
+import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { jobs } from "@/db/schema";
+
+export const JOBS_CHANNEL = "chorus_jobs";
 
 export type JobKind = "webhook.deliver" | "webhook.verify" | "message.send" | "message.simulate-status" | "message.auto-reply";
 
@@ -24,5 +27,7 @@ export async function enqueueJob(
       updatedAt: now,
     })
     .returning({ id: jobs.id });
+  // Wakes the local runner as soon as the transaction commits instead of at its next poll.
+  await tx.execute(sql`select pg_notify(${JOBS_CHANNEL}, '')`);
   return row.id;
 }

@@ -13,7 +13,8 @@ declare module "vitest" {
   }
 }
 
-export const POSTGRES_TEMPLATE = "chorus_test_template";
+// Per run, so that test runs of several checkouts can share one server.
+export const POSTGRES_TEMPLATE = `chorus_tpl_${process.pid}`;
 
 /**
  * Migrates one template database per run; each test file then starts from a copy of it
@@ -34,7 +35,11 @@ export default async function globalSetup(project: TestProject) {
     await admin.end();
     project.provide("postgresTemplate", POSTGRES_TEMPLATE);
     project.provide("pgliteTemplate", "");
-    return;
+    return async () => {
+      const cleanup = postgres(url, { max: 1, onnotice: () => {} });
+      await cleanup.unsafe(`drop database if exists ${POSTGRES_TEMPLATE} with (force)`);
+      await cleanup.end();
+    };
   }
   const pglite = new PGlite("memory://");
   const handle = openPglite(pglite);

@@ -1,0 +1,19 @@
+import { settingsNav, visibleTo } from "@/components/app-shell";
+import { NavLink } from "@/components/nav-link";
+import { requireSession } from "@/lib/auth/current-user";
+
+export default async function SettingsLayout({ children }: { children: React.ReactNode }) {
+  const session = await requireSession();
+  return (
+    <div className="mx-auto flex h-full max-w-6xl flex-col gap-6 overflow-y-auto px-4 py-6 md:flex-row">
+      <nav aria-label="Settings" className="flex shrink-0 gap-1 overflow-x-auto text-sm md:w-48 md:flex-col">
+        {settingsNav.filter(visibleTo(session.user.role)).map((item) => (
+          <NavLink key={item.href} href={item.href}>
+            {item.label}
+          </NavLink>
+        ))}
+      </nav>
+      <main className="min-w-0 flex-1">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import Link from "next/link";
+import { Logo } from "@/components/brand";
+import { NavLink } from "@/components/nav-link";
+import type { Role } from "@/lib/auth/scopes";
+
+type NavItem = { href: string; label: string; adminOnly?: boolean };
+
+export const mainNav: NavItem[] = [
+  { href: "/inbox", label: "Inbox" },
+  { href: "/reports", label: "Reports" },
+  { href: "/settings/profile", label: "Settings" },
+  { href: "/docs", label: "API docs" },
+];
+
+export const settingsNav: NavItem[] = [
+  { href: "/settings/profile", label: "Business profile" },
+  { href: "/settings/number", label: "Number", adminOnly: true },
+  { href: "/settings/users", label: "Users", adminOnly: true },
+  { href: "/settings/tokens", label: "API tokens" },
+  { href: "/settings/webhooks", label: "Webhooks", adminOnly: true },
+];
+
+export const visibleTo = (role: Role) => (item: NavItem) => !item.adminOnly || role === "admin";
+
+export function AppShell({
+  user,
+  signOut,
+  children,
+}: {
+  user: { name: string; email: string; role: Role };
+  signOut: React.ReactNode;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className="flex h-full flex-col">
+      <header className="flex h-14 shrink-0 items-center gap-4 border-b border-slate-200 bg-white px-4">
+        <Link href="/inbox" aria-label="Chorus home">
+          <Logo />
+        </Link>
+        <nav aria-label="Main" className="flex items-center gap-1 overflow-x-auto text-sm">
+          {mainNav.map((item) => (
+            <NavLink key={item.href} href={item.href} matchPrefix={item.href === "/settings/profile" ? "/settings" : item.href}>
+              {item.label}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="ml-auto flex items-center gap-3 text-sm">
+          <span className="hidden text-right leading-tight sm:block">
+            <span className="block font-medium text-slate-800">{user.name}</span>
+            <span className="block text-xs text-slate-500">{user.role === "admin" ? "Administrator" : "Agent"}</span>
+          </span>
+          {signOut}
+        </div>
+      </header>
+      <div className="min-h-0 flex-1">{children}</div>
+    </div>
+  );
+}

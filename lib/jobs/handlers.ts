@@ -1,0 +1,4 @@
+import type { JobHandlers } from "./runner";
+
+/** Every kind of background work and the verb that carries it out. */
+export const jobHandlers: JobHandlers = {};
