@@ -1,34 +1,8 @@
 import { isUtf8 } from "node:buffer";
 
-export const mediaTypes = ["image", "document", "audio", "video"] as const;
-export type MediaType = (typeof mediaTypes)[number];
+import { maxCaptionLength, maxFilenameLength, type MediaType, MiB, mediaLimits } from "./media-limits";
 
-const MiB = 1024 * 1024;
-
-export const mediaLimits = {
-  image: { mimeTypes: ["image/jpeg", "image/png"], maxBytes: 5 * MiB },
-  audio: {
-    mimeTypes: ["audio/aac", "audio/mp4", "audio/mpeg", "audio/amr", "audio/ogg"],
-    maxBytes: 16 * MiB,
-  },
-  video: { mimeTypes: ["video/mp4", "video/3gpp"], maxBytes: 16 * MiB },
-  document: {
-    mimeTypes: [
-      "application/pdf",
-      "application/msword",
-      "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-      "application/vnd.ms-excel",
-      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-      "application/vnd.ms-powerpoint",
-      "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-      "text/plain",
-    ],
-    maxBytes: 20 * MiB,
-  },
-} as const satisfies Record<MediaType, { mimeTypes: readonly string[]; maxBytes: number }>;
-
-export const maxCaptionLength = 1024;
-export const maxFilenameLength = 255;
+export { type MediaType, maxCaptionLength, maxFilenameLength, mediaLimits, mediaTypes } from "./media-limits";
 
 export type MediaInput = {
   mime_type: string;

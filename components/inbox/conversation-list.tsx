@@ -1,0 +1,177 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import { formatRelative } from "@/components/ui/format";
+import { type ConversationItem, displayName, type Teammate } from "./types";
+
+export type Filter = "all" | "mine" | "unassigned" | "closed";
+
+const filters: { id: Filter; label: string }[] = [
+  { id: "all", label: "All" },
+  { id: "mine", label: "Mine" },
+  { id: "unassigned", label: "Unassigned" },
+  { id: "closed", label: "Closed" },
+];
+
+export function Avatar({ name, className = "" }: { name: string; className?: string }) {
+  const initials = name
+    .replace(/^\+/, "")
+    .split(/\s+/)
+    .slice(0, 2)
+    .map((p) => p[0]?.toUpperCase() ?? "")
+    .join("");
+  return (
+    <span aria-hidden className={`grid shrink-0 place-items-center rounded-full bg-brand-100 font-semibold text-brand-700 ${className}`}>
+      {initials || "?"}
+    </span>
+  );
+}
+
+export function ConversationList({
+  items,
+  filter,
+  onFilter,
+  query,
+  onQuery,
+  selectedId,
+  onOpen,
+  state,
+  hasMore,
+  onLoadMore,
+  people,
+  live,
+  toolbar,
+}: {
+  items: ConversationItem[];
+  filter: Filter;
+  onFilter: (f: Filter) => void;
+  query: string;
+  onQuery: (q: string) => void;
+  selectedId: string | null;
+  onOpen: (id: string) => void;
+  state: "loading" | "idle" | "more" | "error";
+  hasMore: boolean;
+  onLoadMore: () => void;
+  people: Map<string, Teammate>;
+  live: "connecting" | "live" | "offline";
+  toolbar: React.ReactNode;
+}) {
+  const sentinel = useRef<HTMLLIElement>(null);
+  const loadMore = useRef(onLoadMore);
+  useEffect(() => {
+    loadMore.current = onLoadMore;
+  });
+  useEffect(() => {
+    const node = sentinel.current;
+    if (!node) return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && loadMore.current(), { rootMargin: "200px" });
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [hasMore, items.length]);
+
+  return (
+    <>
+      <div className="flex flex-col gap-3 border-b border-slate-200 p-3">
+        <div className="flex items-center gap-2">
+          <h1 className="text-lg font-semibold">Inbox</h1>
+          <span
+            className={`ml-1 inline-flex items-center gap-1 text-xs ${live === "live" ? "text-emerald-700" : "text-amber-700"}`}
+            role="status"
+            aria-label={live === "live" ? "Live updates on" : live === "connecting" ? "Connecting to live updates" : "Live updates offline"}
+          >
+            <span aria-hidden className={`h-2 w-2 rounded-full ${live === "live" ? "bg-emerald-500" : "bg-amber-500"}`} />
+            {live === "live" ? "Live" : live === "connecting" ? "Connecting…" : "Offline"}
+          </span>
+          <div className="ml-auto">{toolbar}</div>
+        </div>
+        <label className="sr-only" htmlFor="inbox-search">
+          Search by name or number
+        </label>
+        <input
+          id="inbox-search"
+          type="search"
+          value={query}
+          onChange={(e) => onQuery(e.target.value)}
+          placeholder="Search by name or number"
+          className="w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm"
+        />
+        <div role="tablist" aria-label="Filter conversations" className="grid grid-cols-4 gap-1 rounded-lg bg-slate-100 p-1 text-xs font-medium">
+          {filters.map((f) => (
+            <button
+              key={f.id}
+              role="tab"
+              type="button"
+              aria-selected={filter === f.id}
+              onClick={() => onFilter(f.id)}
+              className={`rounded-md px-2 py-1.5 ${filter === f.id ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900"}`}
+            >
+              {f.label}
+            </button>
+          ))}
+        </div>
+      </div>
+      <ul className="min-h-0 flex-1 overflow-y-auto" aria-label="Conversation list" aria-busy={state === "loading"}>
+        {state === "loading" && items.length === 0
+          ? Array.from({ length: 6 }, (_, i) => (
+              <li key={i} className="flex animate-pulse gap-3 border-b border-slate-100 px-3 py-3">
+                <span className="h-10 w-10 rounded-full bg-slate-200" />
+                <span className="flex-1 space-y-2">
+                  <span className="block h-3 w-1/2 rounded bg-slate-200" />
+                  <span className="block h-3 w-3/4 rounded bg-slate-100" />
+                </span>
+              </li>
+            ))
+          : null}
+        {state === "error" ? (
+          <li className="p-4 text-sm text-red-700" role="alert">
+            Could not load conversations. Check your connection; the list retries when you change a filter.
+          </li>
+        ) : null}
+        {state !== "loading" && items.length === 0 ? (
+          <li className="p-6 text-center text-sm text-slate-500">{query ? "No conversation matches your search." : "No conversations here yet."}</li>
+        ) : null}
+        {items.map((c) => {
+          const name = displayName(c.contact);
+          const assignee = c.assigned_to ? people.get(c.assigned_to)?.name : null;
+          return (
+            <li key={c.id}>
+              <button
+                type="button"
+                onClick={() => onOpen(c.id)}
+                aria-current={selectedId === c.id ? "true" : undefined}
+                data-conversation-id={c.id}
+                className={`flex w-full gap-3 border-b border-slate-100 px-3 py-3 text-left hover:bg-slate-50 ${selectedId === c.id ? "bg-brand-50" : ""}`}
+              >
+                <Avatar name={name} className="h-10 w-10 text-sm" />
+                <span className="min-w-0 flex-1">
+                  <span className="flex items-baseline gap-2">
+                    <span className={`truncate text-sm ${c.unread_count ? "font-semibold" : "font-medium"}`}>{name}</span>
+                    <time className="ml-auto shrink-0 text-xs text-slate-500" dateTime={c.last_message_at ?? c.created_at}>
+                      {formatRelative(c.last_message_at ?? c.created_at)}
+                    </time>
+                  </span>
+                  <span className="mt-0.5 flex items-center gap-2">
+                    <span className="truncate text-sm text-slate-600">{c.last_message_preview ?? "No messages yet"}</span>
+                    {c.unread_count ? (
+                      <span className="ml-auto rounded-full bg-brand-600 px-1.5 text-xs font-semibold text-white" aria-label={`${c.unread_count} unread`}>
+                        {c.unread_count}
+                      </span>
+                    ) : null}
+                  </span>
+                  <span className="mt-1 flex gap-2 text-xs text-slate-500">
+                    {c.status === "closed" ? <span>Closed</span> : assignee ? <span>Assigned to {assignee}</span> : <span>Unassigned</span>}
+                  </span>
+                </span>
+              </button>
+            </li>
+          );
+        })}
+        {hasMore ? (
+          <li ref={sentinel} className="p-3 text-center text-xs text-slate-500">
+            {state === "more" ? "Loading more…" : <button type="button" onClick={onLoadMore} className="underline">Load more</button>}
+          </li>
+        ) : null}
+      </ul>
+    </>
+  );
+}

@@ -1,0 +1,228 @@
+"use client";
+
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { requestJson } from "@/lib/client/api";
+import { Avatar } from "./conversation-list";
+import { Composer } from "./composer";
+import { MessageBubble } from "./message-bubble";
+import { type ConversationItem, displayName, type MessageItem, type Teammate } from "./types";
+
+type Page = { data: MessageItem[]; pagination: { next_cursor: string | null; has_more: boolean } };
+
+const dayKey = (iso: string) => new Date(iso).toDateString();
+const dayLabel = (iso: string) => {
+  const date = new Date(iso);
+  const today = new Date();
+  const yesterday = new Date(Date.now() - 86_400_000);
+  if (date.toDateString() === today.toDateString()) return "Today";
+  if (date.toDateString() === yesterday.toDateString()) return "Yesterday";
+  return date.toLocaleDateString(undefined, { weekday: "long", day: "numeric", month: "long", year: date.getFullYear() === today.getFullYear() ? undefined : "numeric" });
+};
+
+function fetchMessages(conversationId: string, cursor?: string) {
+  const params = new URLSearchParams({ limit: "50" });
+  if (cursor) params.set("cursor", cursor);
+  return requestJson<Page>("GET", `/v1/conversations/${conversationId}/messages?${params}`);
+}
+
+const statusLabel: Record<ConversationItem["status"], string> = { open: "Open", assigned: "Assigned", closed: "Closed" };
+
+export function ConversationView({
+  conversation,
+  me,
+  people,
+  messages,
+  setMessages,
+  onConversation,
+  onBack,
+  onDetails,
+}: {
+  conversation: ConversationItem;
+  me: Teammate;
+  people: Map<string, Teammate>;
+  messages: MessageItem[] | undefined;
+  setMessages: (update: (list: MessageItem[] | undefined) => MessageItem[]) => void;
+  onConversation: (c: ConversationItem) => void;
+  onBack: () => void;
+  onDetails: () => void;
+}) {
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [loading, setLoading] = useState<"initial" | "older" | null>(messages ? null : "initial");
+  const [error, setError] = useState<string>();
+  const [acting, setActing] = useState<string>();
+  const scroller = useRef<HTMLDivElement>(null);
+  const stickToBottom = useRef(true);
+  const keepOffset = useRef<number | null>(null);
+
+  const apply = useCallback(
+    (older: boolean, result: Awaited<ReturnType<typeof fetchMessages>>) => {
+      setLoading(null);
+      if (!result.ok) {
+        setError(result.message);
+        return;
+      }
+      // The API pages newest first; the view shows oldest at the top.
+      const page = [...result.data.data].reverse();
+      if (older && scroller.current) keepOffset.current = scroller.current.scrollHeight - scroller.current.scrollTop;
+      setMessages((list) => {
+        const known = new Set((list ?? []).map((m) => m.id));
+        const fresh = page.filter((m) => !known.has(m.id));
+        return older ? [...fresh, ...(list ?? [])] : [...fresh, ...(list ?? []).filter((m) => !page.some((p) => p.id === m.id))];
+      });
+      setCursor(result.data.pagination.next_cursor);
+    },
+    [setMessages],
+  );
+
+  useEffect(() => {
+    let current = true;
+    void fetchMessages(conversation.id).then((result) => current && apply(false, result));
+    return () => {
+      current = false;
+    };
+  }, [conversation.id, apply]);
+
+  function loadOlder(after: string) {
+    setLoading("older");
+    void fetchMessages(conversation.id, after).then((result) => apply(true, result));
+  }
+
+  // Keep the view pinned to the newest message, or steady while older ones load above.
+  useLayoutEffect(() => {
+    const node = scroller.current;
+    if (!node) return;
+    if (keepOffset.current !== null) {
+      node.scrollTop = node.scrollHeight - keepOffset.current;
+      keepOffset.current = null;
+    } else if (stickToBottom.current) {
+      node.scrollTop = node.scrollHeight;
+    }
+  }, [messages]);
+
+  function onScroll() {
+    const node = scroller.current;
+    if (!node) return;
+    stickToBottom.current = node.scrollHeight - node.scrollTop - node.clientHeight < 80;
+    if (node.scrollTop < 120 && cursor && !loading) loadOlder(cursor);
+  }
+
+  async function act(action: "assign" | "unassign" | "close" | "reopen", body?: Record<string, unknown>) {
+    setActing(action);
+    setError(undefined);
+    const result = await requestJson<ConversationItem>("POST", `/v1/conversations/${conversation.id}/${action}`, body ?? {});
+    setActing(undefined);
+    if (result.ok) onConversation(result.data);
+    else setError(result.message);
+  }
+
+  const name = displayName(conversation.contact);
+  const assignee = conversation.assigned_to ? people.get(conversation.assigned_to) : undefined;
+  const teammates = [...people.values()].filter((p) => p.id !== conversation.assigned_to).sort((a, b) => a.name.localeCompare(b.name));
+
+  const list = messages ?? [];
+  return (
+    <>
+      <header className="flex flex-wrap items-center gap-2 border-b border-slate-200 px-3 py-2">
+        <Button type="button" variant="ghost" className="md:hidden" onClick={onBack} aria-label="Back to conversations">
+          ←
+        </Button>
+        <Avatar name={name} className="h-9 w-9 text-sm" />
+        <div className="min-w-0">
+          <h2 className="truncate font-semibold">{name}</h2>
+          <p className="truncate text-xs text-slate-500">
+            +{conversation.contact.phone} ·{" "}
+            <span data-testid="conversation-status">{statusLabel[conversation.status]}</span>
+            {assignee ? <span data-testid="conversation-assignee"> · {assignee.id === me.id ? "Assigned to you" : `Assigned to ${assignee.name}`}</span> : null}
+          </p>
+        </div>
+        <div className="ml-auto flex flex-wrap items-center gap-2">
+          {conversation.status === "closed" ? (
+            <Button type="button" variant="secondary" onClick={() => act("reopen")} disabled={Boolean(acting)}>
+              {acting === "reopen" ? "Reopening…" : "Reopen"}
+            </Button>
+          ) : (
+            <>
+              {conversation.assigned_to !== me.id ? (
+                <Button type="button" variant="secondary" onClick={() => act("assign", { user_id: me.id })} disabled={Boolean(acting)}>
+                  {acting === "assign" ? "Assigning…" : "Assign to me"}
+                </Button>
+              ) : null}
+              <label className="sr-only" htmlFor="assign-to">
+                Assign to a teammate
+              </label>
+              <select
+                id="assign-to"
+                value=""
+                disabled={Boolean(acting)}
+                onChange={(e) => e.target.value && act("assign", { user_id: e.target.value })}
+                className="rounded-md border border-slate-300 bg-white px-2 py-2 text-sm"
+              >
+                <option value="">Assign to…</option>
+                {teammates.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.name}
+                  </option>
+                ))}
+              </select>
+              {conversation.assigned_to ? (
+                <Button type="button" variant="secondary" onClick={() => act("unassign")} disabled={Boolean(acting)}>
+                  {acting === "unassign" ? "Unassigning…" : "Unassign"}
+                </Button>
+              ) : null}
+              <Button type="button" variant="secondary" onClick={() => act("close")} disabled={Boolean(acting)}>
+                {acting === "close" ? "Closing…" : "Close"}
+              </Button>
+            </>
+          )}
+          <Button type="button" variant="ghost" className="lg:hidden" onClick={onDetails}>
+            Details
+          </Button>
+        </div>
+      </header>
+      {error ? (
+        <p role="alert" className="border-b border-red-200 bg-red-50 px-4 py-2 text-sm text-red-800">
+          {error}
+        </p>
+      ) : null}
+      <div
+        ref={scroller}
+        onScroll={onScroll}
+        className="min-h-0 flex-1 overflow-y-auto bg-slate-50 px-3 py-4 sm:px-6"
+        role="log"
+        aria-label={`Messages with ${name}`}
+        aria-busy={Boolean(loading)}
+      >
+        {loading === "older" ? <p className="mb-3 text-center text-xs text-slate-500">Loading earlier messages…</p> : null}
+        {!cursor && messages?.length ? <p className="mb-3 text-center text-xs text-slate-400">Start of the conversation</p> : null}
+        {loading === "initial" && !messages ? <p className="text-center text-sm text-slate-500">Loading messages…</p> : null}
+        <ol className="flex flex-col gap-1.5">
+          {list.map((message, index) => {
+            const separator = index === 0 || dayKey(message.timestamp) !== dayKey(list[index - 1].timestamp);
+            return (
+              <li key={message.id} className="flex flex-col [content-visibility:auto] [contain-intrinsic-size:auto_64px]">
+                {separator ? (
+                  <div className="my-3 flex justify-center" role="separator" aria-label={dayLabel(message.timestamp)}>
+                    <span className="rounded-full bg-white px-3 py-0.5 text-xs text-slate-500 shadow-sm">{dayLabel(message.timestamp)}</span>
+                  </div>
+                ) : null}
+                <MessageBubble message={message} people={people} />
+              </li>
+            );
+          })}
+        </ol>
+      </div>
+      <Composer
+        conversation={conversation}
+        onQueued={(message) => {
+          stickToBottom.current = true;
+          setMessages((list) => [...(list ?? []).filter((m) => m.id !== message.id), message]);
+        }}
+        onReplace={(localId, message) =>
+          // A live update may have brought the stored message first; keep one copy.
+          setMessages((list) => (list ?? []).filter((m) => m.id !== message.id).map((m) => (m.id === localId ? message : m)))
+        }
+      />
+    </>
+  );
+}

@@ -1,0 +1,96 @@
+import type { MessageItem, Teammate } from "./types";
+
+const formatSize = (bytes?: number) =>
+  bytes === undefined ? "" : bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(0)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+const time = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+
+function Ticks({ message }: { message: MessageItem }) {
+  if (message.local?.state === "sending" || message.status === "queued") {
+    return (
+      <span aria-label="Sending" title="Sending" data-status="queued">
+        🕓
+      </span>
+    );
+  }
+  if (message.status === "failed") return null;
+  const label = { sent: "Sent", delivered: "Delivered", read: "Read" }[message.status as "sent" | "delivered" | "read"];
+  if (!label) return null;
+  return (
+    <span aria-label={label} title={label} data-status={message.status} className={message.status === "read" ? "text-sky-500" : "text-slate-400"}>
+      <svg viewBox="0 0 18 12" className="inline h-3 w-4" fill="none" stroke="currentColor" strokeWidth="1.8" aria-hidden>
+        <path d="M1 6.5 4.5 10 11 2" />
+        {message.status !== "sent" ? <path d="M7 9.5 7.5 10 14 2" /> : null}
+      </svg>
+    </span>
+  );
+}
+
+function Media({ message }: { message: MessageItem }) {
+  const media = message.media;
+  if (!media) return null;
+  const url = `/v1/messages/${message.id}/media`;
+  if (message.type === "image") {
+    // eslint-disable-next-line @next/next/no-img-element
+    return <img src={url} alt={media.caption || media.filename || "Image"} loading="lazy" className="max-h-72 rounded-md object-contain" />;
+  }
+  if (message.type === "audio") return <audio controls src={url} className="max-w-full" aria-label={media.filename ?? "Audio message"} />;
+  if (message.type === "video") return <video controls src={url} className="max-h-72 max-w-full rounded-md" aria-label={media.filename ?? "Video"} />;
+  return (
+    <a href={url} download={media.filename ?? undefined} className="flex items-center gap-2 rounded-md border border-slate-200 bg-white/70 px-3 py-2 text-sm hover:bg-white">
+      <span aria-hidden>📄</span>
+      <span className="min-w-0">
+        <span className="block truncate font-medium">{media.filename ?? "Document"}</span>
+        <span className="block text-xs text-slate-500">
+          {media.mime_type}
+          {media.size !== undefined ? ` · ${formatSize(media.size)}` : ""}
+        </span>
+      </span>
+    </a>
+  );
+}
+
+export function MessageBubble({ message, people }: { message: MessageItem; people: Map<string, Teammate> }) {
+  const outbound = message.direction === "outbound";
+  const sender =
+    message.sender.type === "automation"
+      ? "Automation"
+      : message.sender.type === "user"
+        ? (people.get(message.sender.user_id ?? "")?.name ?? "Former teammate")
+        : null;
+  const failed = message.status === "failed" || message.local?.state === "error";
+  return (
+    <div className={`flex ${outbound ? "justify-end" : "justify-start"}`} data-message-id={message.id} data-direction={message.direction}>
+      <div
+        className={`max-w-[85%] rounded-2xl px-3 py-2 text-sm shadow-sm sm:max-w-[70%] ${
+          outbound ? (failed ? "rounded-br-sm bg-red-50 ring-1 ring-red-200" : "rounded-br-sm bg-brand-100") : "rounded-bl-sm bg-white"
+        }`}
+      >
+        {outbound && sender ? <p className="mb-0.5 text-xs font-semibold text-brand-700" data-testid="sender-name">{sender}</p> : null}
+        {message.deleted_at ? (
+          <p className="italic text-slate-500">This message was deleted.</p>
+        ) : (
+          <>
+            <Media message={message} />
+            {message.media?.caption ? <p className="mt-1 whitespace-pre-wrap break-words">{message.media.caption}</p> : null}
+            {message.text ? <p className="whitespace-pre-wrap break-words">{message.text}</p> : null}
+          </>
+        )}
+        <p className="mt-1 flex items-center justify-end gap-1 text-[11px] text-slate-500">
+          <time dateTime={message.timestamp}>{time(message.timestamp)}</time>
+          {outbound ? <Ticks message={message} /> : null}
+        </p>
+        {failed ? (
+          <p className="mt-1 text-xs text-red-700" role="alert">
+            Not delivered{message.error?.message ? `: ${message.error.message}` : message.local?.message ? `: ${message.local.message}` : "."}
+            {message.local?.retry ? (
+              <button type="button" onClick={message.local.retry} className="ml-2 font-semibold underline">
+                Retry
+              </button>
+            ) : null}
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}

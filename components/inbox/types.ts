@@ -1,0 +1,38 @@
+export type Teammate = { id: string; name: string; email: string; role: "admin" | "agent" };
+
+export type ConversationItem = {
+  id: string;
+  status: "open" | "assigned" | "closed";
+  assigned_to: string | null;
+  assigned_at?: string | null;
+  contact: { id: string; phone: string; name: string | null };
+  last_message_at: string | null;
+  last_message_preview?: string | null;
+  unread_count: number;
+  created_at: string;
+  closed_at?: string | null;
+};
+
+export type MessageMedia = { id?: string; mime_type: string; filename?: string | null; caption?: string | null; size?: number };
+
+export type MessageItem = {
+  id: string;
+  conversation_id: string;
+  direction: "inbound" | "outbound";
+  from: string;
+  to: string;
+  type: "text" | "image" | "document" | "audio" | "video";
+  text?: string | null;
+  media?: MessageMedia | null;
+  status: "queued" | "sent" | "delivered" | "read" | "failed" | "received";
+  sender: { type: "user" | "contact" | "automation"; user_id?: string | null };
+  error?: { code: string; message: string } | null;
+  timestamp: string;
+  deleted_at?: string | null;
+  /** Client-only: a send that has not been accepted by the server yet. */
+  local?: { state: "sending" | "error"; message?: string; retry?: () => void };
+};
+
+export type EventEnvelope = { id: string; type: string; created_at: string; data: Record<string, unknown> };
+
+export const displayName = (c: ConversationItem["contact"]) => c.name?.trim() || `+${c.phone}`;

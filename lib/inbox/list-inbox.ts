@@ -1,0 +1,78 @@
+import { and, desc, eq, ilike, isNull, ne, or, sql } from "drizzle-orm";
+import { z } from "zod";
+import { getDb } from "@/db";
+import { contacts, conversations } from "@/db/schema";
+import { limitSchema } from "@/lib/api/pagination";
+import { decodeCursor, encodeCursor } from "@/lib/api/cursor";
+import type { AuthContext } from "@/lib/auth/tokens";
+
+export const inboxFilters = ["all", "mine", "unassigned", "closed"] as const;
+
+export const inboxQuery = z.object({
+  filter: z.enum(inboxFilters).default("all"),
+  q: z.string().trim().max(100).optional(),
+  limit: limitSchema.default(30),
+  cursor: z.string().min(1).transform((c) => decodeCursor(c)).optional(),
+});
+export type InboxQuery = z.infer<typeof inboxQuery>;
+
+export type InboxItem = {
+  id: string;
+  status: "open" | "assigned" | "closed";
+  assigned_to: string | null;
+  contact: { id: string; phone: string; name: string | null };
+  last_message_at: string | null;
+  last_message_preview: string | null;
+  unread_count: number;
+  created_at: string;
+};
+
+/**
+ * The inbox list: most recent activity first (a conversation without messages counts
+ * from its creation), filtered and searched, in keyset pages. Activity moves, so the
+ * inbox re-sorts live updates itself; paging only has to be cheap and never repeat a row.
+ */
+export async function listInbox({ ctx, query }: { ctx: Pick<AuthContext, "accountId" | "user">; query: InboxQuery }) {
+  const activity = sql<Date>`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`;
+  const filter =
+    query.filter === "mine"
+      ? and(eq(conversations.assignedTo, ctx.user.id), ne(conversations.status, "closed"))
+      : query.filter === "unassigned"
+        ? and(isNull(conversations.assignedTo), ne(conversations.status, "closed"))
+        : query.filter === "closed"
+          ? eq(conversations.status, "closed")
+          : ne(conversations.status, "closed");
+  const term = query.q ? `%${query.q.replace(/[%_\\]/g, (c) => `\\${c}`)}%` : undefined;
+  const digits = query.q?.replace(/\D/g, "");
+  const search = term
+    ? or(ilike(contacts.name, term), digits ? ilike(contacts.phone, `%${digits}%`) : undefined)
+    : undefined;
+  const after = query.cursor
+    ? sql`(${activity}, ${conversations.id}) < (${query.cursor.t.toISOString()}::timestamptz, ${query.cursor.id})`
+    : undefined;
+  const rows = await getDb()
+    .select({ conversation: conversations, contact: contacts, activity })
+    .from(conversations)
+    .innerJoin(contacts, eq(contacts.id, conversations.contactId))
+    .where(and(eq(conversations.accountId, ctx.accountId), filter, search, after))
+    .orderBy(desc(activity), desc(conversations.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const last = page[page.length - 1];
+  return {
+    data: page.map(({ conversation: c, contact }): InboxItem => ({
+      id: c.id,
+      status: c.status,
+      assigned_to: c.assignedTo,
+      contact: { id: contact.id, phone: contact.phone, name: contact.name },
+      last_message_at: c.lastMessageAt?.toISOString() ?? null,
+      last_message_preview: c.lastMessagePreview,
+      unread_count: c.unreadCount,
+      created_at: c.createdAt.toISOString(),
+    })),
+    pagination: {
+      has_more: rows.length > query.limit,
+      next_cursor: rows.length > query.limit && last ? encodeCursor({ t: new Date(last.activity), id: last.conversation.id }) : null,
+    },
+  };
+}
