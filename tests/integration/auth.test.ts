@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { base64url, SignJWT } from "jose";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import * as accountRoute from "@/app/v1/account/route";
 import * as health from "@/app/v1/health/route";
 import * as login from "@/app/v1/auth/login/route";
@@ -10,7 +10,7 @@ import * as tokens from "@/app/v1/auth/tokens/route";
 import * as verify from "@/app/v1/auth/verify/route";
 import * as userById from "@/app/v1/users/[id]/route";
 import * as usersRoute from "@/app/v1/users/route";
-import { getDb } from "@/db";
+import { getDb, getDbHandle } from "@/db";
 import { apiTokens } from "@/db/schema";
 import { and } from "drizzle-orm";
 import { resetRateLimiters } from "@/lib/api/rate-limit";
@@ -302,6 +302,25 @@ describe("invalid tokens are all 401 with WWW-Authenticate", () => {
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe("unauthenticated");
     expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
+  });
+});
+
+describe("verification cost", () => {
+  it("takes one database round trip per request (the last-used stamp is written in the background)", async () => {
+    const { adminToken } = await createTestAccount();
+    const t = await mintApiToken(adminToken, ["users:read"]);
+    await verifyWith(t.token); // stamps last_used_at once
+    await new Promise((r) => setTimeout(r, 50));
+    const handle = getDbHandle();
+    const client = (handle.pglite ?? handle.sql) as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const method = handle.pglite ? "query" : "unsafe";
+    const spy = vi.spyOn(client, method);
+    try {
+      expect((await verifyWith(t.token)).status).toBe(200);
+      expect(spy).toHaveBeenCalledTimes(1);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 
