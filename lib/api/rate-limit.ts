@@ -1,9 +1,10 @@
+import { once } from "node:events";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { getEnv } from "@/lib/env";
 
 export type RateLimitState = { limit: number; remaining: number; resetSeconds: number; limited: boolean };
 
-type Limiters = { perToken: RateLimiterAbstract; login: RateLimiterAbstract };
+type Limiters = { perToken: RateLimiterAbstract; login: RateLimiterAbstract; close: () => Promise<void> };
 
 const holder = globalThis as unknown as { __chorusLimiters?: Promise<Limiters> };
 
@@ -15,13 +16,19 @@ async function createLimiters(): Promise<Limiters> {
     // Loaded only when configured, so the embedded setup needs no Redis client.
     const { Redis } = await import("ioredis");
     const client = new Redis(env.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    client.on("error", (error) => console.warn(`rate limits: Redis unavailable (${error.message}); counting in memory meanwhile`));
+    // Without an offline queue, commands before the first connection would all fall back to memory.
+    await Promise.race([once(client, "ready"), new Promise((resolve) => setTimeout(resolve, 2000))]);
     // Counting in process memory while Redis is unreachable keeps the API answering.
     return {
       perToken: new RateLimiterRedis({ storeClient: client, insuranceLimiter: new RateLimiterMemory(perToken), ...perToken }),
       login: new RateLimiterRedis({ storeClient: client, insuranceLimiter: new RateLimiterMemory(login), ...login }),
+      close: async () => {
+        await client.quit().catch(() => client.disconnect());
+      },
     };
   }
-  return { perToken: new RateLimiterMemory(perToken), login: new RateLimiterMemory(login) };
+  return { perToken: new RateLimiterMemory(perToken), login: new RateLimiterMemory(login), close: async () => {} };
 }
 
 function limiters(): Promise<Limiters> {
@@ -29,8 +36,11 @@ function limiters(): Promise<Limiters> {
   return holder.__chorusLimiters;
 }
 
-export function resetRateLimiters() {
+/** Forgets the counters' store (tests change the limits) and closes its Redis connection. */
+export async function resetRateLimiters() {
+  const current = holder.__chorusLimiters;
   holder.__chorusLimiters = undefined;
+  await (await current)?.close();
 }
 
 async function consume(limiter: RateLimiterAbstract, key: string): Promise<RateLimitState> {

@@ -1,0 +1,61 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { connect } from "node:net";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as verify from "@/app/v1/auth/verify/route";
+import { resetRateLimiters } from "@/lib/api/rate-limit";
+import { resetEnvCache } from "@/lib/env";
+import { call } from "@/tests/support/api";
+import { createTestAccount } from "@/tests/support/fixtures";
+
+const REDIS_SERVER = "/usr/bin/redis-server";
+let server: ChildProcess | undefined;
+let url = "";
+
+// .ci/run installs Debian's redis-server; the suite starts its own on a loopback port.
+describe.runIf(existsSync(REDIS_SERVER))("rate limits on Redis (REDIS_URL)", () => {
+  beforeAll(async () => {
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    server = spawn(REDIS_SERVER, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    url = `redis://127.0.0.1:${port}`;
+    for (let i = 0; i < 100; i++) {
+      const open = await new Promise<boolean>((resolve) => {
+        const socket = connect(port, "127.0.0.1", () => resolve(true)).on("error", () => resolve(false));
+        socket.unref();
+        setTimeout(() => socket.destroy(), 200);
+      });
+      if (open) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    process.env.REDIS_URL = url;
+    process.env.RATE_LIMIT_PER_MINUTE = "2";
+    resetEnvCache();
+    await resetRateLimiters();
+  });
+
+  afterAll(async () => {
+    delete process.env.REDIS_URL;
+    delete process.env.RATE_LIMIT_PER_MINUTE;
+    resetEnvCache();
+    await resetRateLimiters();
+    server?.kill();
+  });
+
+  it("counts per token in Redis, shared by every server process", async () => {
+    const { adminToken } = await createTestAccount();
+    expect((await call(verify.GET, { path: "/v1/auth/verify", token: adminToken })).status).toBe(200);
+    // A new limiter (another process) sees the same counter.
+    await resetRateLimiters();
+    const second = await call(verify.GET, { path: "/v1/auth/verify", token: adminToken });
+    expect(second.status).toBe(200);
+    expect(second.headers.get("ratelimit-remaining")).toBe("0");
+    const third = await call(verify.GET, { path: "/v1/auth/verify", token: adminToken });
+    expect(third.status).toBe(429);
+    expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
+    const client = new Redis(url);
+    const keys = await client.keys("rl:token:*");
+    await client.quit();
+    expect(keys.length).toBe(1);
+  });
+});
