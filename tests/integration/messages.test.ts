@@ -124,7 +124,7 @@ describe("POST /v1/messages", () => {
     ["a caption on audio", { to: "447700900123", type: "audio", media: { mime_type: "audio/ogg", data: b64(OGG), caption: "listen" } }, "media.caption"],
     ["a caption of 1,025 characters", { to: "447700900123", type: "image", media: image({ caption: "c".repeat(1025) }) }, "media.caption"],
     ["a malformed conversation_id", { to: "447700900123", type: "text", text: "hi", conversation_id: "abc" }, "conversation_id"],
-  ])("refuses %s with a 400 naming %s and stores nothing", async (_name, body, field) => {
+  ])("refuses %s with a 400 naming the field and stores nothing", async (_name, body, field) => {
     const { account, adminToken } = await createTestAccount();
     const before = await countRows(account.id);
     const res = await send(adminToken, body);

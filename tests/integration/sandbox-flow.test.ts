@@ -127,6 +127,18 @@ describe("POST /api/sandbox/inbound", () => {
     expect(secondReceived.data.conversation).toMatchObject({ id, status: "open" });
   });
 
+  it("opens one conversation when several first messages of a new number arrive at once", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const from = nextPhone();
+    const results = await Promise.all([1, 2, 3, 4, 5].map((i) => simulate(adminToken, { from, type: "text", text: `part ${i}` })));
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+    expect(new Set(results.map((r) => r.body.conversation_id)).size).toBe(1);
+    const rows = await countRows(account.id);
+    expect([rows.contacts, rows.conversations, rows.messages]).toEqual([1, 1, 5]);
+    const conversation = await call(conversationRoute.GET, { path: "/", token: adminToken, params: { id: results[0].body.conversation_id } });
+    expect(conversation.body.unread_count).toBe(5);
+  });
+
   it("refuses bad bodies with a 400 naming the field, storing nothing", async () => {
     const { account, adminToken } = await createTestAccount();
     const before = await countRows(account.id);
