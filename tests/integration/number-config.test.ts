@@ -77,8 +77,7 @@ describe("GET/PUT /v1/config/number", () => {
     const { account, adminToken } = await createTestAccount();
     await put(adminToken, cloud);
     const [before] = await getDb().select().from(numberIntegrations).where(eq(numberIntegrations.accountId, account.id));
-    const { access_token: _a, app_secret: _b, ...rest } = cloud;
-    const res = await put(adminToken, { ...rest, app_secret: "", coexistence: false });
+    const res = await put(adminToken, { ...cloud, access_token: undefined, app_secret: "", coexistence: false });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ access_token_set: true, app_secret_set: true, coexistence: false });
     const [after] = await getDb().select().from(numberIntegrations).where(eq(numberIntegrations.accountId, account.id));
