@@ -7,7 +7,6 @@ export const hoursLanguages = ["en", "es", "pt"] as const;
 export type HoursLanguage = (typeof hoursLanguages)[number];
 
 const maxIntervalsPerDay = 6;
-const minuteMs = 60_000;
 const dayMs = 86_400_000;
 
 const openTimePattern = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
