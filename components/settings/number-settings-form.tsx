@@ -58,7 +58,13 @@ export function NumberSettingsForm({ initial }: { initial: NumberConfigOutput })
         setNotice({ tone: "success", text: provider === "cloud" ? "Saved. Test the connection to check the network accepts these settings." : "Saved." });
       } else {
         setErrors(result.fieldErrors);
-        setNotice({ tone: "error", text: result.status === 403 ? "Only administrators can change the number settings." : result.message });
+        const text =
+          result.status === 403
+            ? "Only administrators can change the number settings."
+            : Object.keys(result.fieldErrors).length
+              ? "Nothing was saved: check the highlighted fields."
+              : result.message;
+        setNotice({ tone: "error", text });
       }
     });
   }
