@@ -343,7 +343,12 @@ export const numberIntegrations = pgTable("number_integrations", {
   status: text("status", { enum: ["sandbox", "pending", "connected", "error"] }).notNull(),
   statusReason: text("status_reason"),
   updatedAt: updatedAt(),
-});
+}, (t) => [
+  // The network's webhook names the number by phone_number_id: it must lead to one account.
+  uniqueIndex("number_integrations_cloud_phone_number_id_idx")
+    .on(t.phoneNumberId)
+    .where(sql`${t.provider} = 'cloud'`),
+]);
 
 export const plants = pgTable(
   "plants",

@@ -1,4 +1,11 @@
+import { simulateSandboxStatus } from "@/lib/messages/apply-status";
+import { sendQueuedMessage } from "@/lib/messages/send-queued-message";
+import { fetchInboundMedia } from "@/lib/network/cloud-webhook";
 import type { JobHandlers } from "./runner";
 
 /** Every kind of background work and the verb that carries it out. */
-export const jobHandlers: JobHandlers = {};
+export const jobHandlers: JobHandlers = {
+  "message.send": (payload, { attempt }) => sendQueuedMessage(payload, { attempt }),
+  "message.simulate-status": (payload) => simulateSandboxStatus(payload),
+  "message.fetch-media": (payload, { attempt }) => fetchInboundMedia(payload, { attempt }),
+};

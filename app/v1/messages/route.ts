@@ -1,0 +1,10 @@
+import { apiRoute, created, defineRoute, LARGE_BODY_LIMIT } from "@/lib/api/route";
+import { sendMessageInput } from "@/lib/messages/schemas";
+import { sendMessage } from "@/lib/messages/send-message";
+
+export const { GET, POST, PUT, PATCH, DELETE } = defineRoute({
+  POST: apiRoute(
+    { access: { auth: "scope", scope: "messages:write" }, body: sendMessageInput, idempotent: true, maxBodyBytes: LARGE_BODY_LIMIT },
+    async ({ ctx, body }) => created(await sendMessage({ ctx, input: body })),
+  ),
+});

@@ -1,0 +1,223 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import { saveNumberSettingsAction, testNumberConnectionAction } from "@/app/(app)/settings/number/actions";
+import { Button } from "@/components/ui/button";
+import { Alert, Card } from "@/components/ui/card";
+import { Field } from "@/components/ui/field";
+import type { NumberConfigOutput } from "@/lib/network/number-config";
+
+const statusLabels: Record<NumberConfigOutput["status"], string> = {
+  sandbox: "Sandbox",
+  pending: "Saved, not tested yet",
+  connected: "Connected",
+  error: "Connection failed",
+};
+
+const statusTones: Record<NumberConfigOutput["status"], string> = {
+  sandbox: "bg-slate-100 text-slate-700",
+  pending: "bg-amber-50 text-amber-800",
+  connected: "bg-emerald-50 text-emerald-800",
+  error: "bg-red-50 text-red-800",
+};
+
+export function NumberSettingsForm({ initial }: { initial: NumberConfigOutput }) {
+  const [config, setConfig] = useState(initial);
+  const [provider, setProvider] = useState(initial.provider);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [notice, setNotice] = useState<{ tone: "error" | "success" | "info"; text: string }>();
+  const [testResult, setTestResult] = useState<{ ok: boolean; message: string }>();
+  const [saving, startSaving] = useTransition();
+  const [testing, startTesting] = useTransition();
+
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    const text = (name: string) => String(form.get(name) ?? "");
+    const input = {
+      provider,
+      phone_number: text("phone_number"),
+      phone_number_id: text("phone_number_id"),
+      business_account_id: text("business_account_id"),
+      // Blank secret inputs keep what is stored.
+      access_token: text("access_token"),
+      app_secret: text("app_secret"),
+      verify_token: text("verify_token"),
+      api_base_url: text("api_base_url"),
+      coexistence: form.get("coexistence") === "on",
+    };
+    setNotice(undefined);
+    setTestResult(undefined);
+    startSaving(async () => {
+      const result = await saveNumberSettingsAction(input);
+      if (result.ok) {
+        setConfig(result.data);
+        setErrors({});
+        formElement.querySelectorAll<HTMLInputElement>("input[type=password]").forEach((el) => (el.value = ""));
+        setNotice({ tone: "success", text: provider === "cloud" ? "Saved. Test the connection to check the network accepts these settings." : "Saved." });
+      } else {
+        setErrors(result.fieldErrors);
+        const text =
+          result.status === 403
+            ? "Only administrators can change the number settings."
+            : Object.keys(result.fieldErrors).length
+              ? "Nothing was saved: check the highlighted fields."
+              : result.message;
+        setNotice({ tone: "error", text });
+      }
+    });
+  }
+
+  function onTest() {
+    setTestResult(undefined);
+    startTesting(async () => {
+      const result = await testNumberConnectionAction();
+      if (result.ok) {
+        setTestResult({ ok: result.data.ok, message: result.data.message });
+        setConfig((current) => ({ ...current, status: result.data.status, status_reason: result.data.ok ? null : result.data.message }));
+      } else {
+        setTestResult({ ok: false, message: result.message });
+      }
+    });
+  }
+
+  const secretHint = (set: boolean) => (set ? "Set — leave blank to keep the current value." : "Write-only: it is stored encrypted and never shown again.");
+  const cloud = provider === "cloud";
+
+  return (
+    <form onSubmit={onSubmit} className="flex flex-col gap-6" noValidate>
+      <Card>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 className="text-base font-semibold text-slate-900">Connection</h2>
+          <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${statusTones[config.status]}`} aria-label={`Status: ${statusLabels[config.status]}`}>
+            {statusLabels[config.status]}
+          </span>
+        </div>
+        {config.status === "error" && config.status_reason ? <p className="mt-2 text-sm text-red-700">{config.status_reason}</p> : null}
+
+        <fieldset className="mt-4 flex flex-col gap-3">
+          <legend className="text-sm font-medium text-slate-700">Provider</legend>
+          {(
+            [
+              ["sandbox", "Sandbox", "No external service. Sends are accepted at once and reach delivered and read a few seconds later; simulate customers from the inbox."],
+              ["cloud", "Cloud API", "A WhatsApp-Cloud-API-compatible network: messages go to your real number's customers."],
+            ] as const
+          ).map(([value, label, description]) => (
+            <label key={value} className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-200 p-3 has-[:checked]:border-brand-500 has-[:checked]:bg-brand-50">
+              <input type="radio" name="provider" value={value} checked={provider === value} onChange={() => setProvider(value)} className="mt-1" />
+              <span>
+                <span className="block text-sm font-medium text-slate-900">{label}</span>
+                <span className="block text-sm text-slate-600">{description}</span>
+              </span>
+            </label>
+          ))}
+          {errors.provider ? <p className="text-xs text-red-600">{errors.provider}</p> : null}
+        </fieldset>
+
+        <div className="mt-4 grid gap-4 sm:grid-cols-2">
+          <Field
+            label={cloud ? "Phone number" : "Phone number (optional)"}
+            name="phone_number"
+            defaultValue={config.phone_number ?? ""}
+            placeholder="+14155552671"
+            inputMode="tel"
+            autoComplete="off"
+            error={errors.phone_number}
+            hint="E.164: + then the country code and number, digits only."
+          />
+        </div>
+      </Card>
+
+      {/* Kept in the form while the sandbox is chosen, so switching back and forth loses nothing. */}
+      <div hidden={!cloud}>
+        <Card>
+          <h2 className="text-base font-semibold text-slate-900">Cloud API settings</h2>
+          <p className="mt-1 text-sm text-slate-600">Copy these from the network&apos;s developer console for your business number.</p>
+          <div className="mt-4 grid gap-4 sm:grid-cols-2">
+            <Field label="Phone number ID" name="phone_number_id" defaultValue={config.phone_number_id ?? ""} autoComplete="off" error={errors.phone_number_id} />
+            <Field
+              label="Business account ID"
+              name="business_account_id"
+              defaultValue={config.business_account_id ?? ""}
+              autoComplete="off"
+              error={errors.business_account_id}
+            />
+            <Field
+              label="Access token"
+              name="access_token"
+              type="password"
+              autoComplete="off"
+              placeholder={config.access_token_set ? "Set — leave blank to keep" : ""}
+              error={errors.access_token}
+              hint={secretHint(config.access_token_set)}
+            />
+            <Field
+              label="App secret"
+              name="app_secret"
+              type="password"
+              autoComplete="off"
+              placeholder={config.app_secret_set ? "Set — leave blank to keep" : ""}
+              error={errors.app_secret}
+              hint={secretHint(config.app_secret_set)}
+            />
+            <Field
+              label="Verify token"
+              name="verify_token"
+              defaultValue={config.verify_token ?? ""}
+              autoComplete="off"
+              error={errors.verify_token}
+              hint="Any string you choose; paste the same value in the network's webhook settings."
+            />
+            <Field
+              label="API base URL"
+              name="api_base_url"
+              defaultValue={config.api_base_url}
+              autoComplete="off"
+              error={errors.api_base_url}
+              hint="Leave the default unless you use a compatible network or a test double."
+            />
+          </div>
+
+          <div className="mt-5 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">
+            <p className="font-medium text-slate-800">Webhook callback URL</p>
+            <p className="mt-1 text-slate-600">Paste this in the network&apos;s console (Webhooks → Callback URL) with your verify token, and subscribe to the “messages” field.</p>
+            <code className="mt-2 block break-all rounded bg-white px-2 py-1 text-slate-900" aria-label="Webhook callback URL">
+              {config.webhook_url}
+            </code>
+          </div>
+        </Card>
+      </div>
+
+      <Card>
+        <label className="flex cursor-pointer items-start gap-3">
+          <input type="checkbox" name="coexistence" defaultChecked={config.coexistence} className="mt-1" />
+          <span>
+            <span className="block text-sm font-medium text-slate-900">Coexistence with the business app</span>
+            <span className="block text-sm text-slate-600">
+              On: the number stays usable in the network&apos;s business app on your phone, and the messages you exchange there are synced into this inbox.
+              Off: the number is used only through this inbox.
+            </span>
+          </span>
+        </label>
+        {errors.coexistence ? <p className="mt-1 text-xs text-red-600">{errors.coexistence}</p> : null}
+      </Card>
+
+      {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
+
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit" disabled={saving} aria-busy={saving}>
+          {saving ? "Saving…" : "Save settings"}
+        </Button>
+        <Button type="button" variant="secondary" onClick={onTest} disabled={testing || saving} aria-busy={testing}>
+          {testing ? "Testing connection…" : "Test connection"}
+        </Button>
+        <span className="text-xs text-slate-500">Tests the saved settings.</span>
+      </div>
+      <div aria-live="polite">
+        {testing ? <Alert tone="info">Contacting the network…</Alert> : null}
+        {testResult ? <Alert tone={testResult.ok ? "success" : "error"}>{testResult.message}</Alert> : null}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "number_integrations_cloud_phone_number_id_idx" ON "number_integrations" USING btree ("phone_number_id") WHERE "number_integrations"."provider" = 'cloud';

@@ -1,0 +1,130 @@
+import { and, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { type Contact, contacts, type Conversation, conversations, media, messages, users } from "@/db/schema";
+import { NotFoundError } from "@/lib/errors";
+import { recordEvent } from "@/lib/events/record-event";
+import { newId } from "@/lib/ids";
+import { type ConversationWithContact, presentConversation } from "./schemas";
+
+/** Conversations joined with the contact fields their public shape shows. */
+export function selectConversations(executor: Executor) {
+  return executor
+    .select({ conversation: conversations, contact: { id: contacts.id, phone: contacts.phone, name: contacts.name } })
+    .from(conversations)
+    .innerJoin(contacts, eq(contacts.id, conversations.contactId));
+}
+
+export const joinContact = (row: { conversation: typeof conversations.$inferSelect; contact: ConversationWithContact["contact"] }): ConversationWithContact => ({
+  ...row.conversation,
+  contact: row.contact,
+});
+
+/** One conversation of the account (locked for the rest of the transaction when `lock`); 404 otherwise. */
+export async function findConversation(executor: Executor, { accountId, id, lock = false }: { accountId: string; id: string; lock?: boolean }) {
+  const query = selectConversations(executor)
+    .where(and(eq(conversations.accountId, accountId), eq(conversations.id, id)))
+    .limit(1);
+  const [row] = lock ? await query.for("update", { of: conversations }) : await query;
+  if (!row) throw new NotFoundError("Conversation");
+  return joinContact(row);
+}
+
+/**
+ * The contact with this number, created when new, and locked until the transaction ends:
+ * two messages from one new number at once then serialise here instead of opening two
+ * conversations.
+ */
+export async function ensureContact(tx: Executor, { accountId, phone, name }: { accountId: string; phone: string; name?: string | null }): Promise<Contact> {
+  const now = new Date();
+  await tx
+    .insert(contacts)
+    .values({ id: newId("contact", now), accountId, phone, name: name ?? null, createdAt: now, updatedAt: now })
+    .onConflictDoNothing();
+  const [contact] = await tx
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.accountId, accountId), eq(contacts.phone, phone)))
+    .for("update");
+  if (name && contact.name !== name) {
+    const [renamed] = await tx.update(contacts).set({ name, updatedAt: now }).where(eq(contacts.id, contact.id)).returning();
+    return renamed;
+  }
+  return contact;
+}
+
+/** The contact's conversation that is not closed (open or assigned), newest first. */
+export async function findActiveConversation(tx: Executor, { accountId, contactId }: { accountId: string; contactId: string }) {
+  const [row] = await tx
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.accountId, accountId), eq(conversations.contactId, contactId), inArray(conversations.status, ["open", "assigned"])))
+    .orderBy(desc(conversations.createdAt), desc(conversations.id))
+    .limit(1)
+    .for("update");
+  return row;
+}
+
+export async function createConversation(tx: Executor, { accountId, contact, at }: { accountId: string; contact: Contact; at: Date }) {
+  const [row] = await tx
+    .insert(conversations)
+    .values({ id: newId("conversation", at), accountId, contactId: contact.id, status: "open", unreadCount: 0, createdAt: at, updatedAt: at })
+    .returning();
+  const conversation = { ...row, contact };
+  await recordEvent(tx, { accountId, type: "conversation.created", data: { conversation: presentConversation(conversation) } });
+  return row;
+}
+
+/**
+ * Reopens a closed conversation in place: `assigned` when its assignee is still a user of the
+ * account, else `open`. `user` is who reopened it (absent when a customer's message did).
+ */
+export async function reopenClosedConversation(
+  tx: Executor,
+  { accountId, conversation, contact, user }: { accountId: string; conversation: Conversation; contact: Pick<Contact, "id" | "phone" | "name">; user?: Record<string, unknown> },
+) {
+  const keep = await assigneeIsLive(tx, { accountId, userId: conversation.assignedTo });
+  const now = new Date();
+  const [row] = await tx
+    .update(conversations)
+    .set(keep ? { status: "assigned", closedAt: null, updatedAt: now } : { status: "open", closedAt: null, assignedTo: null, assignedAt: null, updatedAt: now })
+    .where(eq(conversations.id, conversation.id))
+    .returning();
+  await recordEvent(tx, {
+    accountId,
+    type: "conversation.reopened",
+    data: { conversation: presentConversation({ ...row, contact }), ...(user ? { user } : {}) },
+  });
+  return row;
+}
+
+/** The contact's most recent closed conversation, locked. */
+export async function findLatestClosedConversation(tx: Executor, { accountId, contactId }: { accountId: string; contactId: string }) {
+  const [row] = await tx
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.accountId, accountId), eq(conversations.contactId, contactId), eq(conversations.status, "closed")))
+    .orderBy(desc(conversations.createdAt), desc(conversations.id))
+    .limit(1)
+    .for("update");
+  return row;
+}
+
+/** Whether the conversation's assignee is still a user of the account (deleted users unassign on deletion). */
+export async function assigneeIsLive(tx: Executor, { accountId, userId }: { accountId: string; userId: string | null }) {
+  if (!userId) return false;
+  const [user] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.accountId, accountId), eq(users.id, userId), isNull(users.deletedAt)))
+    .limit(1);
+  return Boolean(user);
+}
+
+/** Deletes the stored media of the given conversation's messages (messages go by cascade). */
+export async function deleteConversationMedia(tx: Executor, { accountId, conversationId }: { accountId: string; conversationId: string }) {
+  await tx.execute(sql`
+    delete from ${media} where ${media.accountId} = ${accountId} and ${media.id} in (
+      select ${messages.mediaId} from ${messages}
+      where ${and(eq(messages.conversationId, conversationId), isNotNull(messages.mediaId))}
+    )`);
+}

@@ -1,0 +1,76 @@
+import { and, desc, eq } from "drizzle-orm";
+import { getDb } from "@/db";
+import { conversations, media, messages } from "@/db/schema";
+import type { CursorPosition } from "@/lib/api/cursor";
+import { toPage } from "@/lib/api/cursor";
+import { afterCursor } from "@/lib/api/pagination";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { findConversation } from "@/lib/conversations/store";
+import { NotFoundError } from "@/lib/errors";
+import { presentMessage } from "./schemas";
+import { findMessage, joinMedia, selectMessages } from "./store";
+
+type Ctx = Pick<AuthContext, "accountId">;
+
+export async function getMessage({ ctx, id }: { ctx: Ctx; id: string }) {
+  return presentMessage(await findMessage(getDb(), { accountId: ctx.accountId, id }));
+}
+
+/** A conversation's messages, newest first, on messages_conversation_created_idx. */
+export async function listConversationMessages({
+  ctx,
+  conversationId,
+  limit,
+  cursor,
+}: {
+  ctx: Ctx;
+  conversationId: string;
+  limit: number;
+  cursor?: CursorPosition;
+}) {
+  const db = getDb();
+  const conversation = await findConversation(db, { accountId: ctx.accountId, id: conversationId });
+  const rows = await selectMessages(db)
+    .where(and(eq(messages.conversationId, conversation.id), eq(messages.accountId, ctx.accountId), afterCursor(messages, cursor, "desc")))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(limit + 1);
+  return toPage(rows.map(joinMedia), limit, (m) => ({ t: m.createdAt, id: m.id }), presentMessage);
+}
+
+/** The media bytes of a message, for download. */
+export async function getMessageMedia({ ctx, id }: { ctx: Ctx; id: string }) {
+  const [row] = await getDb()
+    .select({ type: messages.type, bytes: media.bytes, mimeType: media.mimeType, filename: media.filename })
+    .from(messages)
+    .innerJoin(media, eq(media.id, messages.mediaId))
+    .where(and(eq(messages.accountId, ctx.accountId), eq(messages.id, id)))
+    .limit(1);
+  if (!row) throw new NotFoundError("Media");
+  return row;
+}
+
+const DELETED_PREVIEW = "Message deleted";
+
+/**
+ * Soft delete: the text and the media bytes are erased for good, the message stays in the
+ * thread as a tombstone with `deleted_at`. Deleting a deleted message changes nothing.
+ */
+export async function deleteMessage({ ctx, id }: { ctx: Ctx; id: string }) {
+  await getDb().transaction(async (tx) => {
+    const message = await findMessage(tx, { accountId: ctx.accountId, id, lock: true });
+    if (message.deletedAt) return;
+    const now = new Date();
+    await tx.update(messages).set({ text: null, mediaId: null, deletedAt: now, updatedAt: now }).where(eq(messages.id, message.id));
+    if (message.mediaId) await tx.delete(media).where(and(eq(media.id, message.mediaId), eq(media.accountId, ctx.accountId)));
+    // The inbox's preview must not keep showing the erased words.
+    const [latest] = await tx
+      .select({ id: messages.id })
+      .from(messages)
+      .where(eq(messages.conversationId, message.conversationId))
+      .orderBy(desc(messages.createdAt), desc(messages.id))
+      .limit(1);
+    if (latest?.id === message.id) {
+      await tx.update(conversations).set({ lastMessagePreview: DELETED_PREVIEW, updatedAt: now }).where(eq(conversations.id, message.conversationId));
+    }
+  });
+}

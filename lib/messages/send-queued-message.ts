@@ -1,0 +1,85 @@
+import { and, eq } from "drizzle-orm";
+import { getDb } from "@/db";
+import { media, messages } from "@/db/schema";
+import { recordEvent } from "@/lib/events/record-event";
+import { adapterFor, loadNumberIntegration } from "@/lib/network/number-config";
+import { scheduleSandboxStatuses } from "@/lib/network/sandbox";
+import type { OutboundMessage } from "@/lib/network/types";
+import { presentMessage } from "./schemas";
+import { findMessage } from "./store";
+
+/** Attempts per message before a retryable network error becomes `failed`. */
+export const MAX_SEND_ATTEMPTS = 5;
+/** Wait after attempt n (1-based) before attempt n + 1. */
+export const SEND_RETRY_DELAYS_MS = [10_000, 30_000, 120_000, 600_000];
+
+export type SendOutcome = void | { retryAt: Date; error: string } | { failed: string };
+
+async function markFailed(accountId: string, messageId: string, error: { code: string; message: string }) {
+  await getDb().transaction(async (tx) => {
+    const now = new Date();
+    const [row] = await tx
+      .update(messages)
+      .set({ status: "failed", error, updatedAt: now })
+      .where(and(eq(messages.id, messageId), eq(messages.status, "queued")))
+      .returning();
+    if (!row) return;
+    const { media: meta } = await findMessage(tx, { accountId, id: messageId });
+    await recordEvent(tx, { accountId, type: "message.failed", data: { message: presentMessage({ ...row, media: meta }) } });
+  });
+}
+
+/**
+ * One attempt to hand a queued message to the network (job `message.send`; the Inngest
+ * function calls the same). Idempotent: a message that is no longer `queued` (sent, failed,
+ * deleted) is left alone. Success → `sent` + message.sent; a permanent error → `failed` with
+ * the network's error + message.failed; a temporary one → retry later, up to MAX_SEND_ATTEMPTS.
+ */
+export async function sendQueuedMessage(payload: Record<string, unknown>, { attempt = 1 }: { attempt?: number } = {}): Promise<SendOutcome> {
+  const messageId = typeof payload.messageId === "string" ? payload.messageId : undefined;
+  if (!messageId) return { failed: "message.send needs a messageId" };
+  const db = getDb();
+  const [message] = await db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
+  if (!message || message.status !== "queued" || message.deletedAt) return;
+
+  const integration = await loadNumberIntegration(db, message.accountId);
+  const built = adapterFor(integration);
+  if (!built.ok) {
+    await markFailed(message.accountId, message.id, { code: "number_not_configured", message: built.message });
+    return;
+  }
+
+  const outbound: OutboundMessage = { to: message.toNumber, type: message.type, ...(message.text !== null ? { text: message.text } : {}) };
+  if (message.mediaId) {
+    const [file] = await db.select().from(media).where(eq(media.id, message.mediaId)).limit(1);
+    if (!file) {
+      await markFailed(message.accountId, message.id, { code: "media_missing", message: "The message's media is no longer stored." });
+      return;
+    }
+    outbound.media = { mimeType: file.mimeType, bytes: file.bytes, ...(file.filename ? { filename: file.filename } : {}), ...(file.caption ? { caption: file.caption } : {}) };
+  }
+
+  const result = await built.adapter.send(outbound);
+  if (result.ok) {
+    await db.transaction(async (tx) => {
+      const now = new Date();
+      const [row] = await tx
+        .update(messages)
+        .set({ status: "sent", networkMessageId: result.networkMessageId, error: null, updatedAt: now })
+        .where(and(eq(messages.id, message.id), eq(messages.status, "queued")))
+        .returning();
+      if (!row) return;
+      const { media: meta } = await findMessage(tx, { accountId: message.accountId, id: message.id });
+      await recordEvent(tx, { accountId: message.accountId, type: "message.sent", data: { message: presentMessage({ ...row, media: meta }) } });
+      if (integration.provider === "sandbox") await scheduleSandboxStatuses(tx, { accountId: message.accountId, messageId: message.id, sentAt: now });
+    });
+    return;
+  }
+
+  const error = { code: result.code, message: result.message };
+  if (result.retryable && attempt < MAX_SEND_ATTEMPTS) {
+    const delay = SEND_RETRY_DELAYS_MS[Math.min(attempt, SEND_RETRY_DELAYS_MS.length) - 1];
+    return { retryAt: new Date(Date.now() + delay), error: `${error.code}: ${error.message}` };
+  }
+  await markFailed(message.accountId, message.id, error);
+}

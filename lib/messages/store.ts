@@ -1,0 +1,72 @@
+import { createHash } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { conversations, media, messages } from "@/db/schema";
+import { NotFoundError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import type { DecodedMedia, MessageWithMedia } from "./schemas";
+
+/** Messages with their media's metadata; the bytes are never loaded here. */
+export function selectMessages(executor: Executor) {
+  return executor
+    .select({
+      message: messages,
+      media: { id: media.id, mimeType: media.mimeType, filename: media.filename, caption: media.caption, size: media.size, sha256: media.sha256 },
+    })
+    .from(messages)
+    .leftJoin(media, eq(media.id, messages.mediaId));
+}
+
+export const joinMedia = (row: { message: typeof messages.$inferSelect; media: MessageWithMedia["media"] }): MessageWithMedia => ({
+  ...row.message,
+  media: row.media,
+});
+
+export async function findMessage(executor: Executor, { accountId, id, lock = false }: { accountId: string; id: string; lock?: boolean }) {
+  const query = selectMessages(executor)
+    .where(and(eq(messages.accountId, accountId), eq(messages.id, id)))
+    .limit(1);
+  const [row] = lock ? await query.for("update", { of: messages }) : await query;
+  if (!row) throw new NotFoundError("Message");
+  return joinMedia(row);
+}
+
+export async function storeMedia(tx: Executor, { accountId, file, at }: { accountId: string; file: DecodedMedia; at: Date }) {
+  const [row] = await tx
+    .insert(media)
+    .values({
+      id: newId("media", at),
+      accountId,
+      mimeType: file.mimeType,
+      filename: file.filename ?? null,
+      caption: file.caption ?? null,
+      size: file.bytes.length,
+      sha256: createHash("sha256").update(file.bytes).digest("hex"),
+      bytes: file.bytes,
+      createdAt: at,
+    })
+    .returning({ id: media.id, mimeType: media.mimeType, filename: media.filename, caption: media.caption, size: media.size, sha256: media.sha256 });
+  return row;
+}
+
+/**
+ * Records a new latest message on its conversation. Unread counts what customers sent since
+ * the business last engaged: an inbound message adds one, a person's reply clears it, and
+ * an automated reply leaves it (nobody has looked yet).
+ */
+export async function touchConversation(
+  tx: Executor,
+  { conversationId, at, preview, unread }: { conversationId: string; at: Date; preview: string; unread: "increment" | "reset" | "keep" },
+) {
+  const [row] = await tx
+    .update(conversations)
+    .set({
+      lastMessageAt: sql`greatest(${conversations.lastMessageAt}, ${at.toISOString()}::timestamptz)`,
+      lastMessagePreview: preview,
+      unreadCount: unread === "increment" ? sql`${conversations.unreadCount} + 1` : unread === "reset" ? 0 : sql`${conversations.unreadCount}`,
+      updatedAt: at,
+    })
+    .where(eq(conversations.id, conversationId))
+    .returning();
+  return row;
+}

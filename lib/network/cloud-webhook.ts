@@ -1,0 +1,174 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { z } from "zod";
+import { getDb } from "@/db";
+import { messages, numberIntegrations } from "@/db/schema";
+import { ApiError, ForbiddenError, invalidField, NotFoundError } from "@/lib/errors";
+import { enqueueJob } from "@/lib/jobs/enqueue";
+import { applyMessageStatus } from "@/lib/messages/apply-status";
+import { normalizeMimeType } from "@/lib/messages/media-rules";
+import { receiveInboundMessage } from "@/lib/messages/receive-inbound";
+import { verifyHubSignature } from "@/lib/webhooks/signature";
+import { DEFAULT_API_BASE_URL, loadNumberIntegration, secretsOf } from "./number-config";
+import { downloadCloudMedia, NetworkRequestError, parseCloudWebhook } from "./cloud";
+
+/** Largest customer media stored; bigger files are kept as a message noting the media was too large. */
+export const MAX_INBOUND_MEDIA_BYTES = 32 * 1024 * 1024;
+export const MAX_MEDIA_FETCH_ATTEMPTS = 5;
+const MEDIA_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000];
+
+/**
+ * The network's subscription handshake (GET /api/network/webhook): answers the challenge
+ * when the verify token is the one configured for a cloud number, else 403.
+ */
+export async function answerWebhookChallenge({ mode, verifyToken, challenge }: { mode: string | null; verifyToken: string | null; challenge: string | null }) {
+  if (mode !== "subscribe") throw invalidField("hub.mode", 'must be "subscribe"');
+  if (!challenge) throw invalidField("hub.challenge", "is required");
+  if (!verifyToken) throw new ForbiddenError("The verify token does not match this number's settings.");
+  const [row] = await getDb()
+    .select({ accountId: numberIntegrations.accountId })
+    .from(numberIntegrations)
+    .where(and(eq(numberIntegrations.provider, "cloud"), eq(numberIntegrations.verifyToken, verifyToken)))
+    .limit(1);
+  if (!row) throw new ForbiddenError("The verify token does not match this number's settings.");
+  return challenge;
+}
+
+const inboundMediaJob = z.object({
+  accountId: z.string(),
+  message: z.object({
+    networkMessageId: z.string(),
+    from: z.string(),
+    name: z.string().optional(),
+    type: z.enum(["image", "document", "audio", "video"]),
+    media: z.object({ networkMediaId: z.string(), mimeType: z.string(), filename: z.string().optional(), caption: z.string().optional() }),
+  }),
+});
+
+/**
+ * Handles a notification from the network (POST /api/network/webhook). Nothing is stored
+ * unless the X-Hub-Signature-256 header matches the app secret of every number the batch
+ * concerns. Text messages and statuses are applied at once; media messages are queued so
+ * the answer does not wait for downloads. Everything is idempotent on the network's ids,
+ * so a redelivered batch changes nothing.
+ */
+export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buffer; signature: string | null }) {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(rawBody.toString("utf8"));
+  } catch {
+    throw new ApiError(400, "invalid_json", "The request body is not valid JSON.");
+  }
+  const batch = parseCloudWebhook(payload);
+  const phoneNumberIds = new Set(
+    [batch.phoneNumberId, ...batch.messages.map((m) => m.phoneNumberId), ...batch.statuses.map((s) => s.phoneNumberId)].filter(
+      (id): id is string => Boolean(id),
+    ),
+  );
+  if (phoneNumberIds.size === 0) return { messages: 0, statuses: 0 };
+
+  const db = getDb();
+  const integrations = await db
+    .select()
+    .from(numberIntegrations)
+    .where(and(eq(numberIntegrations.provider, "cloud"), inArray(numberIntegrations.phoneNumberId, [...phoneNumberIds])));
+  if (integrations.length === 0) throw new NotFoundError("Phone number");
+  for (const integration of integrations) {
+    const { appSecret } = secretsOf(integration);
+    if (!appSecret || !verifyHubSignature({ appSecret, rawBody, header: signature })) {
+      throw new ApiError(401, "invalid_signature", "The X-Hub-Signature-256 header does not match the body signed with the app secret.");
+    }
+  }
+  const accountOf = new Map(integrations.map((i) => [i.phoneNumberId!, i.accountId]));
+  const accountFor = (phoneNumberId?: string) => accountOf.get(phoneNumberId ?? batch.phoneNumberId ?? "");
+
+  let stored = 0;
+  for (const message of batch.messages) {
+    const accountId = accountFor(message.phoneNumberId);
+    if (!accountId) continue;
+    const { networkMessageId, from, name } = message;
+    if (message.type === "text" || !message.media) {
+      const result = await receiveInboundMessage({ accountId, inbound: { networkMessageId, from, name, type: "text", text: message.text ?? "" } });
+      if (!result.duplicate) stored++;
+      continue;
+    }
+    const [existing] = await db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.accountId, accountId), eq(messages.networkMessageId, networkMessageId)))
+      .limit(1);
+    if (existing) continue;
+    await db.transaction((tx) =>
+      enqueueJob(tx, {
+        kind: "message.fetch-media",
+        accountId,
+        payload: { accountId, message: { networkMessageId, from, ...(name ? { name } : {}), type: message.type, media: message.media } },
+      }),
+    );
+    stored++;
+  }
+
+  let applied = 0;
+  for (const status of batch.statuses) {
+    const accountId = accountFor(status.phoneNumberId);
+    if (!accountId) continue;
+    const result = await db.transaction((tx) =>
+      applyMessageStatus(tx, { accountId, networkMessageId: status.networkMessageId, status: status.status, error: status.error }),
+    );
+    if (result) applied++;
+  }
+  return { messages: stored, statuses: applied };
+}
+
+/**
+ * Downloads a customer's media from the network and stores the message (job
+ * `message.fetch-media`). Temporary failures retry; a permanent one stores the message
+ * without its media, with `error` saying why, so the conversation still shows it arrived.
+ */
+export async function fetchInboundMedia(payload: Record<string, unknown>, { attempt = 1 }: { attempt?: number } = {}) {
+  const parsed = inboundMediaJob.safeParse(payload);
+  if (!parsed.success) return { failed: "message.fetch-media payload is not valid" };
+  const { accountId, message } = parsed.data;
+  const db = getDb();
+  const [existing] = await db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.accountId, accountId), eq(messages.networkMessageId, message.networkMessageId)))
+    .limit(1);
+  if (existing) return;
+
+  const base = { networkMessageId: message.networkMessageId, from: message.from, name: message.name, type: message.type };
+  const keepWithout = (error: { code: string; message: string }) => receiveInboundMessage({ accountId, inbound: { ...base, error } }).then(() => undefined);
+
+  const integration = await loadNumberIntegration(db, accountId);
+  const { accessToken } = secretsOf(integration);
+  if (integration.provider !== "cloud" || !accessToken) {
+    return keepWithout({ code: "media_unavailable", message: "The media could not be fetched: the cloud number is no longer configured." });
+  }
+  try {
+    const file = await downloadCloudMedia({
+      apiBaseUrl: integration.apiBaseUrl ?? DEFAULT_API_BASE_URL,
+      accessToken,
+      networkMediaId: message.media.networkMediaId,
+      maxBytes: MAX_INBOUND_MEDIA_BYTES,
+    });
+    await receiveInboundMessage({
+      accountId,
+      inbound: {
+        ...base,
+        media: {
+          mimeType: normalizeMimeType(message.media.mimeType || file.mimeType),
+          bytes: file.bytes,
+          ...(message.media.filename ? { filename: message.media.filename } : {}),
+          ...(message.media.caption ? { caption: message.media.caption } : {}),
+        },
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof NetworkRequestError)) throw error;
+    if (error.retryable && attempt < MAX_MEDIA_FETCH_ATTEMPTS) {
+      const delay = MEDIA_RETRY_DELAYS_MS[Math.min(attempt, MEDIA_RETRY_DELAYS_MS.length) - 1];
+      return { retryAt: new Date(Date.now() + delay), error: `${error.code}: ${error.message}` };
+    }
+    return keepWithout({ code: error.code, message: `The media could not be fetched: ${error.message}` });
+  }
+}

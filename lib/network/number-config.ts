@@ -1,0 +1,227 @@
+import { and, eq, ne } from "drizzle-orm";
+import { isValidPhoneNumber } from "libphonenumber-js/max";
+import { z } from "zod";
+import { type Executor, getDb } from "@/db";
+import { type NumberIntegration, numberIntegrations } from "@/db/schema";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { getEnv } from "@/lib/env";
+import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
+import { createCloudAdapter } from "./cloud";
+import { decryptSecret, encryptSecret } from "./secrets";
+import type { NetworkAdapter } from "./types";
+import { sandboxAdapter } from "./sandbox";
+
+type Ctx = Pick<AuthContext, "accountId">;
+
+export const DEFAULT_API_BASE_URL = "https://graph.facebook.com/v21.0";
+/** The business number of a sandbox that has none configured (digits, like every `from`/`to`). */
+export const SANDBOX_BUSINESS_NUMBER = "15550000000";
+
+// A form posts blank inputs as ""; for every field that means "not given".
+const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
+const optionalText = (max: number, pattern?: { regex: RegExp; message: string }) => {
+  let base = z.string().trim().max(max, `must be at most ${max} characters`);
+  if (pattern) base = base.regex(pattern.regex, pattern.message);
+  return z.preprocess(blankToUndefined, base.nullish());
+};
+const networkId = { regex: /^[A-Za-z0-9_-]+$/, message: "must be the id shown in the network's console (letters, digits, - or _)" };
+const noSpaces = { regex: /^\S+$/, message: "must not contain spaces" };
+
+export const e164Schema = z
+  .string()
+  .trim()
+  .refine((value) => /^\+[1-9]\d{6,14}$/.test(value), "must be in E.164 format: + then the country code and number, digits only (e.g. +14155552671)")
+  .refine((value) => !/^\+[1-9]\d{6,14}$/.test(value) || isValidPhoneNumber(value), "is not a valid phone number for its country code");
+
+export const numberConfigInput = z.object({
+  provider: z.enum(["sandbox", "cloud"], { error: "must be sandbox or cloud" }),
+  phone_number: z.preprocess(blankToUndefined, e164Schema.nullish()),
+  phone_number_id: optionalText(64, networkId),
+  business_account_id: optionalText(64, networkId),
+  // Write-only: omitted (or blank) keeps the stored value, null clears it.
+  access_token: optionalText(4096, noSpaces),
+  app_secret: optionalText(256, noSpaces),
+  verify_token: optionalText(256, noSpaces),
+  api_base_url: z.preprocess(
+    blankToUndefined,
+    z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2048, "must be at most 2048 characters").nullish(),
+  ),
+  coexistence: z.boolean({ error: "must be true or false" }).default(false),
+});
+export type NumberConfigInput = z.infer<typeof numberConfigInput>;
+
+export type NumberConfigOutput = {
+  provider: "sandbox" | "cloud";
+  phone_number: string | null;
+  phone_number_id: string | null;
+  business_account_id: string | null;
+  access_token_set: boolean;
+  app_secret_set: boolean;
+  verify_token: string | null;
+  api_base_url: string;
+  coexistence: boolean;
+  status: NumberIntegration["status"];
+  status_reason: string | null;
+  webhook_url: string;
+  updated_at: string;
+};
+
+export function webhookCallbackUrl(): string {
+  return new URL("/api/network/webhook", getEnv().APP_URL).toString();
+}
+
+/** The public shape: secrets are reported as set or not, never returned. */
+export function presentNumberConfig(row: NumberIntegration): NumberConfigOutput {
+  return {
+    provider: row.provider,
+    phone_number: row.phoneNumber,
+    phone_number_id: row.phoneNumberId,
+    business_account_id: row.businessAccountId,
+    access_token_set: Boolean(row.accessTokenEnc),
+    app_secret_set: Boolean(row.appSecretEnc),
+    verify_token: row.verifyToken,
+    api_base_url: row.apiBaseUrl ?? DEFAULT_API_BASE_URL,
+    coexistence: row.coexistence,
+    status: row.status,
+    status_reason: row.statusReason,
+    webhook_url: webhookCallbackUrl(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** The account's integration row; accounts created before it existed get the sandbox default. */
+export async function loadNumberIntegration(executor: Executor, accountId: string): Promise<NumberIntegration> {
+  const [row] = await executor.select().from(numberIntegrations).where(eq(numberIntegrations.accountId, accountId)).limit(1);
+  if (row) return row;
+  const [created] = await executor
+    .insert(numberIntegrations)
+    .values({ accountId, provider: "sandbox", status: "sandbox", updatedAt: new Date() })
+    .onConflictDoNothing()
+    .returning();
+  if (created) return created;
+  const [again] = await executor.select().from(numberIntegrations).where(eq(numberIntegrations.accountId, accountId)).limit(1);
+  if (!again) throw new NotFoundError("Account");
+  return again;
+}
+
+export async function getNumberConfig({ ctx }: { ctx: Ctx }): Promise<NumberConfigOutput> {
+  return presentNumberConfig(await loadNumberIntegration(getDb(), ctx.accountId));
+}
+
+export const secretsOf = (row: NumberIntegration) => ({
+  accessToken: decryptSecret({ stored: row.accessTokenEnc, accountId: row.accountId, field: "access_token" }),
+  appSecret: decryptSecret({ stored: row.appSecretEnc, accountId: row.accountId, field: "app_secret" }),
+});
+
+/** The business number as digits (the `from` of outbound and `to` of inbound messages). */
+export function businessNumberOf(row: Pick<NumberIntegration, "phoneNumber">): string {
+  return row.phoneNumber ? row.phoneNumber.replace(/\D/g, "") : SANDBOX_BUSINESS_NUMBER;
+}
+
+/** Replaces the number integration. Cloud needs every field the network requires, each missing one named. */
+export async function updateNumberConfig({ ctx, input }: { ctx: Ctx; input: NumberConfigInput }): Promise<NumberConfigOutput> {
+  try {
+    return await saveNumberConfig(ctx, input);
+  } catch (error) {
+    // Two accounts saving the same phone_number_id at once: the unique index decides.
+    if (isUniqueViolation(error)) throw new ConflictError("This phone_number_id is already connected to another account.");
+    throw error;
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
+}
+
+async function saveNumberConfig(ctx: Ctx, input: NumberConfigInput): Promise<NumberConfigOutput> {
+  return getDb().transaction(async (tx) => {
+    const current = await loadNumberIntegration(tx, ctx.accountId);
+    const [locked] = await tx.select().from(numberIntegrations).where(eq(numberIntegrations.accountId, ctx.accountId)).for("update");
+    const existing = locked ?? current;
+
+    const keepOrSet = (given: string | null | undefined, stored: string | null, field: string) =>
+      given === undefined ? stored : given === null ? null : encryptSecret({ plaintext: given, accountId: ctx.accountId, field });
+    const accessTokenEnc = keepOrSet(input.access_token, existing.accessTokenEnc, "access_token");
+    const appSecretEnc = keepOrSet(input.app_secret, existing.appSecretEnc, "app_secret");
+
+    if (input.provider === "cloud") {
+      const missing = [
+        ["phone_number", input.phone_number],
+        ["phone_number_id", input.phone_number_id],
+        ["business_account_id", input.business_account_id],
+        ["access_token", accessTokenEnc],
+        ["app_secret", appSecretEnc],
+        ["verify_token", input.verify_token],
+      ]
+        .filter(([, value]) => !value)
+        .map(([path]) => ({ path: path as string, message: "is required for the cloud provider" }));
+      if (missing.length) {
+        throw new ValidationError(missing, `${missing.map((m) => m.path).join(", ")}: required for the cloud provider`);
+      }
+      const [taken] = await tx
+        .select({ accountId: numberIntegrations.accountId })
+        .from(numberIntegrations)
+        .where(
+          and(
+            eq(numberIntegrations.provider, "cloud"),
+            eq(numberIntegrations.phoneNumberId, input.phone_number_id!),
+            ne(numberIntegrations.accountId, ctx.accountId),
+          ),
+        )
+        .limit(1);
+      if (taken) throw new ConflictError("This phone_number_id is already connected to another account.");
+    }
+
+    const [updated] = await tx
+      .update(numberIntegrations)
+      .set({
+        provider: input.provider,
+        phoneNumber: input.phone_number ?? null,
+        phoneNumberId: input.phone_number_id ?? null,
+        businessAccountId: input.business_account_id ?? null,
+        accessTokenEnc,
+        appSecretEnc,
+        verifyToken: input.verify_token ?? null,
+        apiBaseUrl: input.api_base_url ?? null,
+        coexistence: input.coexistence,
+        // A cloud number is "pending" until a connection test reaches the network.
+        status: input.provider === "sandbox" ? "sandbox" : "pending",
+        statusReason: null,
+        updatedAt: new Date(),
+      })
+      .where(eq(numberIntegrations.accountId, ctx.accountId))
+      .returning();
+    return presentNumberConfig(updated);
+  });
+}
+
+/** The adapter that carries this account's messages, or the reason it cannot be built. */
+export function adapterFor(row: NumberIntegration): { ok: true; adapter: NetworkAdapter } | { ok: false; message: string } {
+  if (row.provider === "sandbox") return { ok: true, adapter: sandboxAdapter };
+  const { accessToken } = secretsOf(row);
+  if (!row.phoneNumberId || !accessToken) {
+    return { ok: false, message: "The cloud number is not fully configured (phone_number_id and access_token are needed)." };
+  }
+  return {
+    ok: true,
+    adapter: createCloudAdapter({ apiBaseUrl: row.apiBaseUrl ?? DEFAULT_API_BASE_URL, phoneNumberId: row.phoneNumberId, accessToken }),
+  };
+}
+
+/** Asks the network whether the saved settings work, and records the answer as the number's status. */
+export async function testNumberConnection({ ctx }: { ctx: Ctx }) {
+  const db = getDb();
+  const row = await loadNumberIntegration(db, ctx.accountId);
+  const built = adapterFor(row);
+  const result = built.ok ? await built.adapter.testConnection() : { ok: false, message: built.message };
+  const status = row.provider === "sandbox" ? "sandbox" : result.ok ? "connected" : "error";
+  const [updated] = await db
+    .update(numberIntegrations)
+    .set({ status, statusReason: result.ok ? null : result.message.slice(0, 500), updatedAt: new Date() })
+    .where(eq(numberIntegrations.accountId, ctx.accountId))
+    .returning();
+  return { ok: result.ok, message: result.message, status: updated.status };
+}
