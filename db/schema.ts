@@ -131,7 +131,8 @@ export const conversations = pgTable(
       t.createdAt,
       t.id,
     ),
-    index("conversations_account_activity_idx").on(t.accountId, t.lastMessageAt, t.id),
+    // The inbox orders by latest activity; a conversation without messages counts from its creation.
+    index("conversations_account_activity_idx").on(t.accountId, sql`coalesce(${t.lastMessageAt}, ${t.createdAt})`, t.id),
     index("conversations_contact_idx").on(t.accountId, t.contactId, t.status),
   ],
 );

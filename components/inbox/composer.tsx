@@ -2,6 +2,7 @@
 
 import { useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { PaperclipIcon } from "@/components/ui/icons";
 import { requestJson } from "@/lib/client/api";
 import { mediaLimits, type MediaType } from "@/lib/messages/media-limits";
 import type { ConversationItem, MessageItem } from "./types";
@@ -169,7 +170,8 @@ export function Composer({
       {attachment ? (
         <div className="mb-2 flex items-center gap-2 rounded-md bg-slate-100 px-3 py-1.5 text-xs">
           <span className="truncate">
-            📎 {attachment.file.name} · {attachment.type} · {(attachment.file.size / 1024).toFixed(0)} KB
+            <PaperclipIcon className="mr-1 inline h-3.5 w-3.5" />
+            {attachment.file.name} · {attachment.type} · {(attachment.file.size / 1024).toFixed(0)} KB
           </span>
           <button type="button" className="ml-auto underline" onClick={() => setAttachment(undefined)}>
             Remove
@@ -179,7 +181,7 @@ export function Composer({
       <div className="flex items-end gap-2">
         <input ref={fileInput} type="file" className="sr-only" id="composer-file" onChange={(e) => void onFile(e.target.files?.[0])} />
         <label htmlFor="composer-file" className="cursor-pointer rounded-md border border-slate-300 px-2.5 py-2 text-sm text-slate-700 hover:bg-slate-50" title="Attach a file">
-          <span aria-hidden>📎</span>
+          <PaperclipIcon className="h-5 w-5" />
           <span className="sr-only">Attach a file</span>
         </label>
         <label htmlFor="composer-text" className="sr-only">

@@ -146,7 +146,7 @@ export function ConversationList({
                 <span className="min-w-0 flex-1">
                   <span className="flex items-baseline gap-2">
                     <span className={`truncate text-sm ${c.unread_count ? "font-semibold" : "font-medium"}`}>{name}</span>
-                    <time className="ml-auto shrink-0 text-xs text-slate-500" dateTime={c.last_message_at ?? c.created_at}>
+                    <time className="ml-auto shrink-0 text-xs text-slate-600" dateTime={c.last_message_at ?? c.created_at}>
                       {formatRelative(c.last_message_at ?? c.created_at)}
                     </time>
                   </span>
@@ -158,7 +158,7 @@ export function ConversationList({
                       </span>
                     ) : null}
                   </span>
-                  <span className="mt-1 flex gap-2 text-xs text-slate-500">
+                  <span className="mt-1 flex gap-2 text-xs text-slate-600">
                     {c.status === "closed" ? <span>Closed</span> : assignee ? <span>Assigned to {assignee}</span> : <span>Unassigned</span>}
                   </span>
                 </span>

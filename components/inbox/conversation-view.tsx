@@ -20,11 +20,24 @@ const dayLabel = (iso: string) => {
   return date.toLocaleDateString(undefined, { weekday: "long", day: "numeric", month: "long", year: date.getFullYear() === today.getFullYear() ? undefined : "numeric" });
 };
 
+const order = (a: MessageItem, b: MessageItem) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.id < b.id ? -1 : 1);
+
+function mergeByTime(fetched: MessageItem[], current: MessageItem[]) {
+  const ids = new Set(fetched.map((m) => m.id));
+  return [...fetched, ...current.filter((m) => !ids.has(m.id))].sort(order);
+}
+
 function fetchMessages(conversationId: string, cursor?: string) {
   const params = new URLSearchParams({ limit: "50" });
   if (cursor) params.set("cursor", cursor);
   return requestJson<Page>("GET", `/v1/conversations/${conversationId}/messages?${params}`);
 }
+
+const statusTone: Record<ConversationItem["status"], string> = {
+  open: "bg-sky-100 text-sky-800",
+  assigned: "bg-brand-100 text-brand-700",
+  closed: "bg-slate-200 text-slate-700",
+};
 
 const statusLabel: Record<ConversationItem["status"], string> = { open: "Open", assigned: "Assigned", closed: "Closed" };
 
@@ -65,11 +78,8 @@ export function ConversationView({
       // The API pages newest first; the view shows oldest at the top.
       const page = [...result.data.data].reverse();
       if (older && scroller.current) keepOffset.current = scroller.current.scrollHeight - scroller.current.scrollTop;
-      setMessages((list) => {
-        const known = new Set((list ?? []).map((m) => m.id));
-        const fresh = page.filter((m) => !known.has(m.id));
-        return older ? [...fresh, ...(list ?? [])] : [...fresh, ...(list ?? []).filter((m) => !page.some((p) => p.id === m.id))];
-      });
+      // Fetched rows win over what live updates brought meanwhile; unsent drafts stay.
+      setMessages((list) => mergeByTime(page, list ?? []));
       setCursor(result.data.pagination.next_cursor);
     },
     [setMessages],
@@ -130,10 +140,14 @@ export function ConversationView({
         <Avatar name={name} className="h-9 w-9 text-sm" />
         <div className="min-w-0">
           <h2 className="truncate font-semibold">{name}</h2>
-          <p className="truncate text-xs text-slate-500">
-            +{conversation.contact.phone} ·{" "}
-            <span data-testid="conversation-status">{statusLabel[conversation.status]}</span>
-            {assignee ? <span data-testid="conversation-assignee"> · {assignee.id === me.id ? "Assigned to you" : `Assigned to ${assignee.name}`}</span> : null}
+          <p className="flex items-center gap-2 truncate text-xs text-slate-500">
+            <span>+{conversation.contact.phone}</span>
+            <span data-testid="conversation-status" className={`rounded-full px-2 py-0.5 font-medium ${statusTone[conversation.status]}`}>
+              {statusLabel[conversation.status]}
+            </span>
+            {assignee ? (
+              <span data-testid="conversation-assignee">{assignee.id === me.id ? "Assigned to you" : `Assigned to ${assignee.name}`}</span>
+            ) : null}
           </p>
         </div>
         <div className="ml-auto flex flex-wrap items-center gap-2">
@@ -194,7 +208,7 @@ export function ConversationView({
         aria-busy={Boolean(loading)}
       >
         {loading === "older" ? <p className="mb-3 text-center text-xs text-slate-500">Loading earlier messages…</p> : null}
-        {!cursor && messages?.length ? <p className="mb-3 text-center text-xs text-slate-400">Start of the conversation</p> : null}
+        {!cursor && messages?.length ? <p className="mb-3 text-center text-xs text-slate-500">Start of the conversation</p> : null}
         {loading === "initial" && !messages ? <p className="text-center text-sm text-slate-500">Loading messages…</p> : null}
         <ol className="flex flex-col gap-1.5">
           {list.map((message, index) => {

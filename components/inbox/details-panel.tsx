@@ -62,7 +62,7 @@ export function DetailsPanel({
                   {t.name}
                   {t.id === me.id ? " (you)" : ""}
                 </span>
-                <span className={`text-xs ${isOnline ? "text-emerald-700" : "text-slate-400"}`}>{isOnline ? "Online" : "Offline"}</span>
+                <span className={`text-xs ${isOnline ? "text-emerald-700" : "text-slate-500"}`}>{isOnline ? "Online" : "Offline"}</span>
               </li>
             );
           })}

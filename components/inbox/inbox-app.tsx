@@ -152,6 +152,13 @@ export function InboxApp({
     return () => source.close();
   }, []);
 
+  const setSelectedMessages = useCallback(
+    (update: (list: MessageItem[] | undefined) => MessageItem[]) => {
+      if (selectedId) setMessages((prev) => ({ ...prev, [selectedId]: update(prev[selectedId]) }));
+    },
+    [selectedId],
+  );
+
   function open(id: string) {
     setSelectedId(id);
     setMobilePane("conversation");
@@ -192,7 +199,7 @@ export function InboxApp({
             me={me}
             people={people}
             messages={messages[selected.id]}
-            setMessages={(update) => setMessages((prev) => ({ ...prev, [selected.id]: update(prev[selected.id]) }))}
+            setMessages={setSelectedMessages}
             onConversation={(c) => upsertConversation(c, c)}
             onBack={() => setMobilePane("list")}
             onDetails={() => setMobilePane("details")}

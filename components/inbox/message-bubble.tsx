@@ -1,3 +1,4 @@
+import { ClockIcon, DocumentIcon, TicksIcon } from "@/components/ui/icons";
 import type { MessageItem, Teammate } from "./types";
 
 const formatSize = (bytes?: number) =>
@@ -8,8 +9,8 @@ const time = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour
 function Ticks({ message }: { message: MessageItem }) {
   if (message.local?.state === "sending" || message.status === "queued") {
     return (
-      <span aria-label="Sending" title="Sending" data-status="queued">
-        🕓
+      <span role="img" aria-label="Sending" title="Sending" data-status="queued">
+        <ClockIcon />
       </span>
     );
   }
@@ -17,11 +18,8 @@ function Ticks({ message }: { message: MessageItem }) {
   const label = { sent: "Sent", delivered: "Delivered", read: "Read" }[message.status as "sent" | "delivered" | "read"];
   if (!label) return null;
   return (
-    <span aria-label={label} title={label} data-status={message.status} className={message.status === "read" ? "text-sky-500" : "text-slate-400"}>
-      <svg viewBox="0 0 18 12" className="inline h-3 w-4" fill="none" stroke="currentColor" strokeWidth="1.8" aria-hidden>
-        <path d="M1 6.5 4.5 10 11 2" />
-        {message.status !== "sent" ? <path d="M7 9.5 7.5 10 14 2" /> : null}
-      </svg>
+    <span role="img" aria-label={label} title={label} data-status={message.status} className={message.status === "read" ? "text-sky-600" : "text-slate-500"}>
+      <TicksIcon double={message.status !== "sent"} className="inline h-3 w-4" />
     </span>
   );
 }
@@ -38,7 +36,7 @@ function Media({ message }: { message: MessageItem }) {
   if (message.type === "video") return <video controls src={url} className="max-h-72 max-w-full rounded-md" aria-label={media.filename ?? "Video"} />;
   return (
     <a href={url} download={media.filename ?? undefined} className="flex items-center gap-2 rounded-md border border-slate-200 bg-white/70 px-3 py-2 text-sm hover:bg-white">
-      <span aria-hidden>📄</span>
+      <DocumentIcon className="h-6 w-6 shrink-0 text-slate-500" />
       <span className="min-w-0">
         <span className="block truncate font-medium">{media.filename ?? "Document"}</span>
         <span className="block text-xs text-slate-500">
@@ -76,7 +74,7 @@ export function MessageBubble({ message, people }: { message: MessageItem; peopl
             {message.text ? <p className="whitespace-pre-wrap break-words">{message.text}</p> : null}
           </>
         )}
-        <p className="mt-1 flex items-center justify-end gap-1 text-[11px] text-slate-500">
+        <p className="mt-1 flex items-center justify-end gap-1 text-[11px] text-slate-600">
           <time dateTime={message.timestamp}>{time(message.timestamp)}</time>
           {outbound ? <Ticks message={message} /> : null}
         </p>

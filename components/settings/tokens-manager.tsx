@@ -175,7 +175,7 @@ export function TokensManager({
                 {tokens.map((token) => {
                   const expired = isPast(token.expires_at);
                   return (
-                    <tr key={token.id} className={token.revoked_at || expired ? "text-slate-400" : ""}>
+                    <tr key={token.id} className={token.revoked_at || expired ? "text-slate-500" : ""}>
                       <td className="px-6 py-3 font-medium">{token.name}</td>
                       {showOwner ? <td className="px-3 py-3">{token.user?.name}</td> : null}
                       <td className="max-w-xs px-3 py-3 font-mono text-xs">{token.permissions.join(", ")}</td>

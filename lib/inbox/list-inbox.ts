@@ -5,6 +5,7 @@ import { contacts, conversations } from "@/db/schema";
 import { limitSchema } from "@/lib/api/pagination";
 import { decodeCursor, encodeCursor } from "@/lib/api/cursor";
 import type { AuthContext } from "@/lib/auth/tokens";
+import { presentConversation } from "@/lib/conversations/schemas";
 
 export const inboxFilters = ["all", "mine", "unassigned", "closed"] as const;
 
@@ -15,17 +16,6 @@ export const inboxQuery = z.object({
   cursor: z.string().min(1).transform((c) => decodeCursor(c)).optional(),
 });
 export type InboxQuery = z.infer<typeof inboxQuery>;
-
-export type InboxItem = {
-  id: string;
-  status: "open" | "assigned" | "closed";
-  assigned_to: string | null;
-  contact: { id: string; phone: string; name: string | null };
-  last_message_at: string | null;
-  last_message_preview: string | null;
-  unread_count: number;
-  created_at: string;
-};
 
 /**
  * The inbox list: most recent activity first (a conversation without messages counts
@@ -60,16 +50,7 @@ export async function listInbox({ ctx, query }: { ctx: Pick<AuthContext, "accoun
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
   return {
-    data: page.map(({ conversation: c, contact }): InboxItem => ({
-      id: c.id,
-      status: c.status,
-      assigned_to: c.assignedTo,
-      contact: { id: contact.id, phone: contact.phone, name: contact.name },
-      last_message_at: c.lastMessageAt?.toISOString() ?? null,
-      last_message_preview: c.lastMessagePreview,
-      unread_count: c.unreadCount,
-      created_at: c.createdAt.toISOString(),
-    })),
+    data: page.map(({ conversation, contact }) => presentConversation({ ...conversation, contact })),
     pagination: {
       has_more: rows.length > query.limit,
       next_cursor: rows.length > query.limit && last ? encodeCursor({ t: new Date(last.activity), id: last.conversation.id }) : null,

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { firstAdmin, shot } from "./fixtures";
-import { createTeammate, signIn } from "./helpers";
+import { adminApiToken, createTeammate, signIn } from "./helpers";
 
 async function openInbox(browser: Browser, email: string, password: string, viewport = { width: 1440, height: 900 }) {
   const context = await browser.newContext({ viewport });
@@ -10,6 +10,12 @@ async function openInbox(browser: Browser, email: string, password: string, view
   await expect(page.getByRole("status", { name: "Live updates on" })).toBeVisible();
   return page;
 }
+
+type AxeResults = Awaited<ReturnType<AxeBuilder["analyze"]>>;
+const seriousViolations = (results: AxeResults) =>
+  results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 
 const conversationRow = (page: Page, name: string) => page.getByRole("list", { name: "Conversation list" }).getByRole("button", { name: new RegExp(name) });
 
@@ -47,7 +53,14 @@ test("two teammates work one conversation live: simulated customer, assignment, 
   await expect(reply.getByTestId("sender-name")).toHaveText("Alex Agent");
   await expect(reply.locator('[data-status="read"]')).toBeVisible({ timeout: 15_000 });
   await expect(agentPage.locator('[data-direction="outbound"] [data-status="read"]')).toBeVisible({ timeout: 15_000 });
+  // Both sides of the thread stay on screen through the live updates.
+  for (const page of [admin, agentPage]) {
+    const log = page.getByRole("log", { name: `Messages with ${customer}` });
+    await expect(log.locator('[data-direction="inbound"]')).toHaveCount(1);
+    await expect(log.locator('[data-direction="outbound"]')).toHaveCount(1);
+  }
   await admin.screenshot({ path: shot("inbox-desktop-admin") });
+  expect(seriousViolations(await new AxeBuilder({ page: admin }).analyze())).toEqual([]);
 
   // Presence: each sees the other online.
   await expect(admin.getByTestId("teammate").filter({ hasText: "Alex Agent" })).toHaveAttribute("data-online", "true");
@@ -62,20 +75,25 @@ test("two teammates work one conversation live: simulated customer, assignment, 
   await agentPage.context().close();
 });
 
-test("the inbox collapses to one pane on a phone and passes an accessibility check", async ({ browser }) => {
+test("the inbox collapses to one pane on a phone and passes an accessibility check", async ({ browser, request }) => {
+  const token = await adminApiToken(request);
+  const inbound = await request.post("/api/sandbox/inbound", {
+    headers: { authorization: `Bearer ${token}` },
+    data: { from: "447700900123", name: "Priya Shah", type: "text", text: "Is the monstera still in stock? I'd like two." },
+  });
+  expect(inbound.status()).toBe(201);
   const page = await openInbox(browser, firstAdmin.email, firstAdmin.password, { width: 390, height: 844 });
   await expect(page.getByRole("region", { name: "Conversations" })).toBeVisible();
   await expect(page.getByRole("region", { name: "Conversation", exact: true })).toBeHidden();
   await page.screenshot({ path: shot("inbox-phone-list") });
-  const first = page.getByRole("list", { name: "Conversation list" }).getByRole("button").first();
-  if (await first.isVisible()) {
-    await first.click();
-    await expect(page.getByRole("region", { name: "Conversations" })).toBeHidden();
-    await page.screenshot({ path: shot("inbox-phone-conversation") });
-    await page.getByRole("button", { name: "Back to conversations" }).click();
-  }
+  await conversationRow(page, "Priya Shah").click();
+  await expect(page.getByRole("region", { name: "Conversations" })).toBeHidden();
+  await expect(page.getByRole("log", { name: "Messages with Priya Shah" })).toContainText("monstera");
+  await page.screenshot({ path: shot("inbox-phone-conversation") });
+  const conversationScan = await new AxeBuilder({ page }).analyze();
+  expect(seriousViolations(conversationScan)).toEqual([]);
+  await page.getByRole("button", { name: "Back to conversations" }).click();
   const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`)).toEqual([]);
+  expect(seriousViolations(results)).toEqual([]);
   await page.context().close();
 });

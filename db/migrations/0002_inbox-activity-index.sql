@@ -1,0 +1,2 @@
+DROP INDEX "conversations_account_activity_idx";--> statement-breakpoint
+CREATE INDEX "conversations_account_activity_idx" ON "conversations" USING btree ("account_id",coalesce("last_message_at", "created_at"),"id");

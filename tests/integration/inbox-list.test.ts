@@ -1,0 +1,56 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import * as inbox from "@/app/api/inbox/conversations/route";
+import { getDb } from "@/db";
+import { contacts, conversations } from "@/db/schema";
+import { call } from "@/tests/support/api";
+import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
+import { seedConversation } from "@/tests/support/messaging";
+
+const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+
+async function setup() {
+  const { account, admin, adminToken } = await createTestAccount();
+  const agent = await addTestUser(account.id, "agent");
+  const old = await seedConversation({ accountId: account.id, at: minutesAgo(60), phone: "15550001111" });
+  const mine = await seedConversation({ accountId: account.id, at: minutesAgo(50), status: "assigned", assignedTo: admin.id });
+  const theirs = await seedConversation({ accountId: account.id, at: minutesAgo(40), status: "assigned", assignedTo: agent.user.id });
+  const closed = await seedConversation({ accountId: account.id, at: minutesAgo(30), status: "closed" });
+  // The oldest conversation has the latest message: it comes first.
+  await getDb().update(conversations).set({ lastMessageAt: minutesAgo(1), lastMessagePreview: "Where is my order?" }).where(eq(conversations.id, old.conversation.id));
+  await getDb().update(contacts).set({ name: "Maria Lopez" }).where(eq(contacts.id, old.contact.id));
+  return { account, adminToken, ids: { old: old.conversation.id, mine: mine.conversation.id, theirs: theirs.conversation.id, closed: closed.conversation.id } };
+}
+
+const list = (token: string, query: string) => call(inbox.GET, { path: `/api/inbox/conversations?${query}`, token });
+
+describe("inbox list", () => {
+  it("orders by latest activity and filters all / mine / unassigned / closed", async () => {
+    const { adminToken, ids } = await setup();
+    const ofFilter = async (filter: string) => (await list(adminToken, `filter=${filter}`)).body.data.map((c: { id: string }) => c.id);
+    expect(await ofFilter("all")).toEqual([ids.old, ids.theirs, ids.mine]);
+    expect(await ofFilter("mine")).toEqual([ids.mine]);
+    expect(await ofFilter("unassigned")).toEqual([ids.old]);
+    expect(await ofFilter("closed")).toEqual([ids.closed]);
+  });
+
+  it("searches by name or by number digits", async () => {
+    const { adminToken, ids } = await setup();
+    expect((await list(adminToken, "q=maria")).body.data.map((c: { id: string }) => c.id)).toEqual([ids.old]);
+    expect((await list(adminToken, "q=%2B1%20555-000-1111")).body.data.map((c: { id: string }) => c.id)).toEqual([ids.old]);
+    expect((await list(adminToken, "q=nobody")).body.data).toEqual([]);
+  });
+
+  it("pages with a cursor without repeating rows, and keeps to the account", async () => {
+    const { adminToken, ids } = await setup();
+    const other = await createTestAccount();
+    await seedConversation({ accountId: other.account.id });
+    const first = await list(adminToken, "limit=2");
+    expect(first.body.pagination.has_more).toBe(true);
+    const second = await list(adminToken, `limit=2&cursor=${first.body.pagination.next_cursor}`);
+    expect(second.body.pagination).toEqual({ has_more: false, next_cursor: null });
+    expect([...first.body.data, ...second.body.data].map((c: { id: string }) => c.id)).toEqual([ids.old, ids.theirs, ids.mine]);
+    expect((await list(adminToken, "filter=everything")).status).toBe(400);
+    expect((await list(adminToken, "cursor=forged")).status).toBe(400);
+  });
+});
