@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import * as stream from "@/app/v1/events/stream/route";
 import * as tokens from "@/app/v1/auth/tokens/route";
-import { getDb } from "@/db";
+import { spawnSync } from "node:child_process";
+import { getDb, getDbHandle } from "@/db";
 import { recordEvent } from "@/lib/events/record-event";
 import { listOnlineUserIds, setPresenceGraceMs } from "@/lib/events/presence";
 import type { EventEnvelope, EventType } from "@/lib/events/types";
@@ -119,6 +120,19 @@ describe("GET /v1/events/stream", () => {
   it("requires a valid token", async () => {
     const res = await call(stream.GET, { path: "/v1/events/stream" });
     expect(res.status).toBe(401);
+  });
+
+  it.runIf(process.env.TEST_DB === "postgres")("receives events committed by another server process (LISTEN/NOTIFY)", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const s = await openStream(adminToken);
+    const url = (getDbHandle().sql as unknown as { options: { host: string[]; port: number[]; database: string; user: string; pass: string } }).options;
+    const dsn = `postgres://${url.user}:${encodeURIComponent(url.pass)}@${url.host[0]}:${url.port[0]}/${url.database}`;
+    const child = spawnSync(process.execPath, ["--import", "tsx", "tests/support/scripts/record-event.ts", dsn, account.id, "conversation.created"], { encoding: "utf8" });
+    expect(child.status, child.stderr).toBe(0);
+    const got = await s.waitFor(1);
+    s.close();
+    expect(got.map((e) => e.id)).toEqual([child.stdout.trim()]);
+    expect(got[0].data).toEqual({ from: "another process" });
   });
 
   it("announces presence for signed-in sessions: online on the first connection, offline after the grace period", async () => {
