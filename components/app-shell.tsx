@@ -8,7 +8,7 @@ type NavItem = { href: string; label: string; adminOnly?: boolean };
 export const mainNav: NavItem[] = [
   { href: "/inbox", label: "Inbox" },
   { href: "/reports", label: "Reports" },
-  { href: "/settings/profile", label: "Settings" },
+  { href: "/settings", label: "Settings" },
   { href: "/docs", label: "API docs" },
 ];
 
@@ -39,7 +39,7 @@ export function AppShell({
         </Link>
         <nav aria-label="Main" className="flex items-center gap-1 overflow-x-auto text-sm">
           {mainNav.map((item) => (
-            <NavLink key={item.href} href={item.href} matchPrefix={item.href === "/settings/profile" ? "/settings" : item.href}>
+            <NavLink key={item.href} href={item.href} matchPrefix={item.href}>
               {item.label}
             </NavLink>
           ))}

@@ -7,14 +7,13 @@ export const hoursLanguages = ["en", "es", "pt"] as const;
 export type HoursLanguage = (typeof hoursLanguages)[number];
 
 const maxIntervalsPerDay = 6;
-const minuteMs = 60_000;
 const dayMs = 86_400_000;
 
 const openTimePattern = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
 // "24:00" lets a day run to midnight without an overnight interval.
 const closeTimePattern = /^(?:(?:[01]\d|2[0-3]):[0-5]\d|24:00)$/;
 
-function toMinutes(time: string): number {
+function parseMinutes(time: string): number {
   const [hours, minutes] = time.split(":").map(Number);
   return hours * 60 + minutes;
 }
@@ -35,7 +34,7 @@ export const intervalSchema = z
     open: z.string().regex(openTimePattern, { error: 'Use 24-hour "HH:MM" from 00:00 to 23:59' }),
     close: z.string().regex(closeTimePattern, { error: 'Use 24-hour "HH:MM" from 00:01 to 24:00' }),
   })
-  .refine((interval) => toMinutes(interval.open) < toMinutes(interval.close), {
+  .refine((interval) => parseMinutes(interval.open) < parseMinutes(interval.close), {
     // Overnight hours are not one interval: the day model would be ambiguous about which weekday owns them.
     error: "Closing time must be later than opening time (split overnight hours across two days)",
     path: ["close"],
@@ -50,7 +49,7 @@ const dayHoursSchema = z
       for (let earlier = 0; earlier < later; earlier++) {
         const a = intervals[earlier];
         const b = intervals[later];
-        const overlaps = toMinutes(a.open) < toMinutes(b.close) && toMinutes(b.open) < toMinutes(a.close);
+        const overlaps = parseMinutes(a.open) < parseMinutes(b.close) && parseMinutes(b.open) < parseMinutes(a.close);
         if (overlaps) {
           ctx.addIssue({
             code: "custom",
@@ -187,7 +186,7 @@ function isOpenAtInstant(hours: Hours, instant: number): boolean {
   const wall = getWallClock(instant, hours.timezone);
   const minutes = wall.hour * 60 + wall.minute;
   const intervals = hours.weekly[getWeekday(wall)] ?? [];
-  return intervals.some((interval) => toMinutes(interval.open) <= minutes && minutes < toMinutes(interval.close));
+  return intervals.some((interval) => parseMinutes(interval.open) <= minutes && minutes < parseMinutes(interval.close));
 }
 
 /** Whether the business is open at `at`, judged by the wall clock of its time zone. */
@@ -212,7 +211,7 @@ export function nextOpeningAt({ hours, at }: { hours: Hours; at: Date }): Date |
     const month = date.getUTCMonth() + 1;
     const day = date.getUTCDate();
     for (const interval of hours.weekly[getWeekday({ year, month, day })] ?? []) {
-      const opensAt = toMinutes(interval.open);
+      const opensAt = parseMinutes(interval.open);
       const instant = getInstantForWallClock({
         year,
         month,
@@ -283,7 +282,7 @@ export function formatWeeklyHours({ hours, locale }: { hours: Hours; locale: str
   const lines = weekdays.map((weekday, index) => {
     // 2024-01-01 was a Monday.
     const name = formatWeekdayName({ language, year: 2024, month: 1, day: 1 + index });
-    const intervals = [...(hours.weekly[weekday] ?? [])].sort((a, b) => toMinutes(a.open) - toMinutes(b.open));
+    const intervals = [...(hours.weekly[weekday] ?? [])].sort((a, b) => parseMinutes(a.open) - parseMinutes(b.open));
     const text = intervals.length
       ? intervals.map((interval) => `${interval.open}–${interval.close}`).join(", ")
       : words.closed;

@@ -1,0 +1,39 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { createApiToken, createTokenInput, revokeApiToken } from "@/lib/auth/api-tokens";
+import { requireSession } from "@/lib/auth/current-user";
+import { runAction } from "@/lib/server/action";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The expiry picker sends a number of days or a date; the server turns it into expires_at. */
+function expiryFrom(form: FormData): string {
+  const preset = String(form.get("expires_in_days") ?? "");
+  if (preset && preset !== "custom") return new Date(Date.now() + Number(preset) * DAY_MS).toISOString();
+  const date = String(form.get("expires_on") ?? "");
+  // The end of the chosen day (UTC) keeps "tomorrow" at least one day away.
+  return /^\d{4}-\d{2}-\d{2}$/.test(date) ? `${date}T23:59:59.000Z` : date;
+}
+
+export async function createTokenAction(form: FormData) {
+  return runAction(async () => {
+    const ctx = await requireSession();
+    const input = createTokenInput.parse({
+      name: String(form.get("name") ?? ""),
+      permissions: form.getAll("permissions").map(String),
+      expires_at: expiryFrom(form),
+    });
+    const created = await createApiToken({ ctx, input });
+    revalidatePath("/settings/tokens");
+    return created;
+  });
+}
+
+export async function revokeTokenAction(id: string) {
+  return runAction(async () => {
+    const ctx = await requireSession();
+    await revokeApiToken({ ctx, id });
+    revalidatePath("/settings/tokens");
+  });
+}

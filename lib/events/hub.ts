@@ -1,0 +1,51 @@
+import { eq } from "drizzle-orm";
+import { getDb } from "@/db";
+import { events } from "@/db/schema";
+import { listen } from "@/lib/server/listen";
+import { EVENTS_CHANNEL } from "./record-event";
+import type { EventEnvelope, EventType } from "./types";
+
+type Subscriber = { accountId: string; deliver: (event: EventEnvelope) => void };
+
+type Hub = { subscribers: Set<Subscriber>; ready?: Promise<void>; unlisten?: () => Promise<void> };
+
+const holder = globalThis as unknown as { __chorusEventHub?: Hub };
+const hub = (holder.__chorusEventHub ??= { subscribers: new Set() });
+
+export function toEnvelope(row: typeof events.$inferSelect): EventEnvelope {
+  return { id: row.id, type: row.type as EventType, created_at: row.createdAt.toISOString(), data: row.data };
+}
+
+async function onNotify(payload: string) {
+  let note: { id: string; account_id: string };
+  try {
+    note = JSON.parse(payload);
+  } catch {
+    return;
+  }
+  const interested = [...hub.subscribers].filter((s) => s.accountId === note.account_id);
+  if (!interested.length) return;
+  // One read per event, shared by every open stream of the account on this instance.
+  const [row] = await getDb().select().from(events).where(eq(events.id, note.id)).limit(1);
+  if (!row || row.accountId !== note.account_id) return;
+  const envelope = toEnvelope(row);
+  for (const subscriber of interested) subscriber.deliver(envelope);
+}
+
+/**
+ * Subscribes to the committed events of one account, from every server process (the
+ * database's NOTIFY carries them). Returns the unsubscribe function.
+ */
+export async function subscribeToEvents(accountId: string, deliver: (event: EventEnvelope) => void) {
+  hub.ready ??= listen(EVENTS_CHANNEL, (payload) => {
+    onNotify(payload).catch((error) => console.error("event hub: delivering an event failed", error));
+  }).then((unlisten) => {
+    hub.unlisten = unlisten;
+  });
+  await hub.ready;
+  const subscriber: Subscriber = { accountId, deliver };
+  hub.subscribers.add(subscriber);
+  return () => {
+    hub.subscribers.delete(subscriber);
+  };
+}

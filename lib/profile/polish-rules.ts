@@ -1,0 +1,751 @@
+export const polishStyles = ["concise", "normal", "explanatory"] as const;
+export type PolishStyle = (typeof polishStyles)[number];
+
+type PolishLanguage = "en" | "es";
+
+// Links, numbers, names and similar tokens are swapped for private-use placeholders while the rules
+// run, so no rule can reflow a URL, capitalise an e-mail or split "10:30". Digits are encoded as
+// private-use characters too: a placeholder must never look like a letter, a digit or punctuation.
+type TokenKind = "link" | "name" | "abbreviation" | "emoticon" | "mention" | "number";
+type Token = { value: string; kind: TokenKind };
+type Guarded = { text: string; tokens: Token[] };
+
+const placeholderSource = "\uE000[\uE010-\uE019]+\uE001";
+
+function encodePlaceholder(index: number): string {
+  const digits = [...String(index)].map((digit) => String.fromCharCode(0xe010 + Number(digit))).join("");
+  return `\uE000${digits}\uE001`;
+}
+
+function decodePlaceholder(code: string): number {
+  return Number([...code].map((char) => char.charCodeAt(0) - 0xe010).join(""));
+}
+
+function escapeRegExp(value: string): string {
+  return value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+const linkPattern = new RegExp(
+  [
+    String.raw`(?:https?:\/\/|www\.)[^\s<>"]+`,
+    String.raw`[\w.+-]+@[\w-]+(?:\.[\w-]+)+`,
+    String.raw`(?<![\w@.-])(?:[\w-]+\.)+(?:com|net|org|io|co|app|dev|shop|store|es|mx|ar|cl|pe|br|pt|uk|us|info|me|ly)(?![\w-])(?:\/[^\s<>"]*)?`,
+    String.raw`(?<![\w.-])[\w-]+\.(?:pdf|jpe?g|png|gif|heic|webp|docx?|xlsx?|csv|txt|zip|mp4|mov|js|ts)(?![\w-])`,
+  ].join("|"),
+  "giu",
+);
+
+const tokenPatterns: Array<{ kind: TokenKind; source: string }> = [
+  { kind: "abbreviation", source: String.raw`(?<![\p{L}\p{N}])(?:\p{L}\.){2,}` },
+  { kind: "abbreviation", source: String.raw`\b(?:Mr|Mrs|Ms|Dr|Dra|Jr|Sr|Sra|Srta|Dña|St|Av|Avda|vs|etc|Ud|Uds)\.` },
+  { kind: "abbreviation", source: String.raw`\b(?:No|N[ºo]|n[ºo]|N[uú]m|n[uú]m)\.(?=\s?[#\d])` },
+  { kind: "emoticon", source: String.raw`(?<!\S)(?:[:;]-?[()DPp/]|<3)(?![\p{L}\p{N}])` },
+  { kind: "mention", source: String.raw`(?<![\w@])@\w+` },
+  {
+    kind: "number",
+    source: String.raw`(?:(?:US|R|CA|AU|MX|AR|CL|CO)?[$€£¥]\s?)?(?<![\p{L}\p{N}])\.?(?:[#\p{L}\p{N}]+[-_\/])*#?[\p{L}\p{N}]*\d(?:[\p{L}\p{N}]|[.,](?=\d)|[:\/\-–_#](?=[\p{L}\p{N}]))*(?:\s?[€%])?`,
+  },
+];
+const tokenPattern = new RegExp(tokenPatterns.map(({ source }) => `(${source})`).join("|"), "gu");
+
+// Chat spellings that contain a digit are words to expand, not numbers to keep.
+const digitWords = new Set(["b4", "2day", "2moro", "2morrow", "2nite", "salu2"]);
+
+function guardTokens({ text, businessName }: { text: string; businessName: string | null }): Guarded {
+  const tokens: Token[] = [];
+  const hold = (value: string, kind: TokenKind) => {
+    tokens.push({ value, kind });
+    return encodePlaceholder(tokens.length - 1);
+  };
+
+  let guarded = text.replace(linkPattern, (match) => {
+    const trailing = match.match(/[.,;:!?)\]'"’”]+$/)?.[0] ?? "";
+    return hold(match.slice(0, match.length - trailing.length), "link") + trailing;
+  });
+  if (businessName) {
+    const namePattern = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(businessName)}(?![\\p{L}\\p{N}])`, "giu");
+    guarded = guarded.replace(namePattern, (match) => hold(match, "name"));
+  }
+  guarded = guarded.replace(tokenPattern, (match, ...groups: unknown[]) => {
+    const index = groups.findIndex((group, position) => position < tokenPatterns.length && group !== undefined);
+    const kind = tokenPatterns[index]?.kind ?? "number";
+    if (kind === "number" && digitWords.has(match.toLowerCase())) return match;
+    return hold(match, kind);
+  });
+  return { text: guarded, tokens };
+}
+
+function restoreTokens({ text, tokens }: Guarded): string {
+  return text.replace(new RegExp(placeholderSource, "g"), (placeholder) => tokens[decodePlaceholder(placeholder.slice(1, -1))].value);
+}
+
+function tidyWhitespace(text: string): string {
+  return text
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .map((line) => line.replace(/[\s\u200B]+/gu, " ").trim())
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+function fixSpacing(line: string): string {
+  return line
+    .replace(/\s+([,.;:!?…)\]}»”])/gu, "$1")
+    .replace(/([(\[{¿¡«“])\s+/gu, "$1")
+    .replace(/[!?]{2,}/g, (run) => (run.includes("?") && run.includes("!") ? "?!" : run[0]))
+    .replace(/\.{4,}/g, "...")
+    .replace(/(?<!\.)\.\.(?!\.)/g, ".")
+    .replace(/,{2,}/g, ",")
+    .replace(/,(?=[.!?])/g, "")
+    .replace(/([,;:])(?=[\p{L}\uE000¿¡(“«])/gu, "$1 ")
+    .replace(/([.!?…])(?=[\p{L}\uE000¿¡(“«])/gu, "$1 ")
+    .replace(/ {2,}/g, " ")
+    .trim();
+}
+
+const englishAbbreviations: Record<string, string> = {
+  u: "you",
+  ur: "your",
+  r: "are",
+  pls: "please",
+  plz: "please",
+  plse: "please",
+  thx: "thanks",
+  thnx: "thanks",
+  thanx: "thanks",
+  tnx: "thanks",
+  thks: "thanks",
+  ty: "thank you",
+  tysm: "thank you so much",
+  btw: "by the way",
+  idk: "I don't know",
+  asap: "as soon as possible",
+  msg: "message",
+  msgs: "messages",
+  b4: "before",
+  tmrw: "tomorrow",
+  tmr: "tomorrow",
+  tmrow: "tomorrow",
+  "2moro": "tomorrow",
+  "2morrow": "tomorrow",
+  "2day": "today",
+  "2nite": "tonight",
+  tonite: "tonight",
+  abt: "about",
+  lmk: "let me know",
+  np: "no problem",
+  yw: "you're welcome",
+  fyi: "for your information",
+  pkg: "package",
+  acct: "account",
+  bc: "because",
+  bcoz: "because",
+  bcuz: "because",
+  cuz: "because",
+  coz: "because",
+  wud: "would",
+  cud: "could",
+  shud: "should",
+  wk: "week",
+  hr: "hour",
+  hrs: "hours",
+  ppl: "people",
+  tho: "though",
+  thru: "through",
+  rn: "right now",
+  ofc: "of course",
+  nvm: "never mind",
+  omw: "on my way",
+  im: "I'm",
+  ive: "I've",
+  dont: "don't",
+  cant: "can't",
+  wont: "won't",
+  didnt: "didn't",
+  doesnt: "doesn't",
+  isnt: "isn't",
+  arent: "aren't",
+  wasnt: "wasn't",
+  werent: "weren't",
+  havent: "haven't",
+  hasnt: "hasn't",
+  couldnt: "couldn't",
+  wouldnt: "wouldn't",
+  shouldnt: "shouldn't",
+  youre: "you're",
+  thats: "that's",
+  whats: "what's",
+  theres: "there's",
+  theyre: "they're",
+};
+
+const spanishAbbreviations: Record<string, string> = {
+  q: "que",
+  k: "que",
+  xq: "porque",
+  pq: "porque",
+  xk: "porque",
+  pk: "porque",
+  porq: "porque",
+  tb: "también",
+  tmb: "también",
+  tbn: "también",
+  tmbn: "también",
+  tambn: "también",
+  "x favor": "por favor",
+  xfa: "por favor",
+  xfavor: "por favor",
+  xfis: "por favor",
+  porfa: "por favor",
+  porfis: "por favor",
+  pls: "por favor",
+  plz: "por favor",
+  dnd: "donde",
+  msj: "mensaje",
+  msje: "mensaje",
+  msjs: "mensajes",
+  grax: "gracias",
+  grx: "gracias",
+  grcs: "gracias",
+  bn: "bien",
+  ntp: "no te preocupes",
+  cdo: "cuando",
+  xa: "para",
+  ud: "usted",
+  uds: "ustedes",
+  mñn: "mañana",
+  mñna: "mañana",
+  salu2: "saludos",
+  dsps: "después",
+  dps: "después",
+  hrs: "horas",
+  vdd: "verdad",
+  aki: "aquí",
+  nd: "nada",
+};
+
+// At the start of a question these words take the accent: "¿q pasó?" → "¿Qué pasó?", "¿xq?" → "¿Por qué?".
+const spanishQuestionForms: Record<string, string> = {
+  q: "qué",
+  k: "qué",
+  xq: "por qué",
+  pq: "por qué",
+  xk: "por qué",
+  pk: "por qué",
+  porq: "por qué",
+  dnd: "dónde",
+  cdo: "cuándo",
+};
+
+// Single letters and names only count as chat spellings in lower case ("R&D", "Ty", "HR" stay).
+const lowercaseOnly = new Set(["r", "k", "ty", "hr", "hrs", "bc", "nd", "rn"]);
+
+function buildAbbreviationPattern(keys: string[]): RegExp {
+  const alternation = [...keys].sort((a, b) => b.length - a.length).map(escapeRegExp).join("|");
+  return new RegExp(
+    `(?<![\\p{L}\\p{N}_'’@/.\\-\\uE001])(?:${alternation})(?![\\p{L}\\p{N}_'’@/\\-\\uE000])`,
+    "giu",
+  );
+}
+
+const abbreviationPatterns: Record<PolishLanguage, RegExp> = {
+  en: buildAbbreviationPattern(Object.keys(englishAbbreviations)),
+  es: buildAbbreviationPattern(Object.keys(spanishAbbreviations)),
+};
+const abbreviationMaps: Record<PolishLanguage, Record<string, string>> = {
+  en: englishAbbreviations,
+  es: spanishAbbreviations,
+};
+
+function capitalizeFirst(value: string): string {
+  return value.charAt(0).toLocaleUpperCase() + value.slice(1);
+}
+
+function getQuestionContext({ line, offset }: { line: string; offset: number }): { inQuestion: boolean; atStart: boolean } {
+  const prefix = line.slice(0, offset).split(/[.!?…]\s+/).pop() ?? "";
+  const rest = line.slice(offset);
+  const end = rest.search(/[.!?…](?:\s|$)/);
+  const inQuestion = prefix.includes("¿") || (end >= 0 && rest[end] === "?");
+  return { inQuestion, atStart: /^\s*¿?\s*$/.test(prefix) };
+}
+
+function expandAbbreviations({ line, language }: { line: string; language: PolishLanguage }): string {
+  const map = abbreviationMaps[language];
+  let result = line.replace(abbreviationPatterns[language], (match: string, offset: number, whole: string) => {
+    const key = match.toLowerCase();
+    const isUpperCase = match === match.toUpperCase() && match !== key;
+    if (isUpperCase && match.length < 3 && match !== "U" && match !== "Q") return match;
+    if (lowercaseOnly.has(key) && match !== key) return match;
+    let replacement = map[key];
+    if (replacement === undefined) return match;
+    if (language === "es" && spanishQuestionForms[key]) {
+      const context = getQuestionContext({ line: whole, offset });
+      if (context.inQuestion && (context.atStart || key === "dnd")) replacement = spanishQuestionForms[key];
+    }
+    const isTitleCase = /^\p{Lu}/u.test(match) && (match.length === 1 || match.slice(1) === match.slice(1).toLowerCase());
+    return isTitleCase ? capitalizeFirst(replacement) : replacement;
+  });
+  if (language === "en") {
+    result = result
+      .replace(/\b(?:ur|your) welcome(?=\s*(?:[.!,:)]|$))/gi, (match) => (match[0] === match[0].toUpperCase() ? "You're welcome" : "you're welcome"))
+      .replace(/(?<!\S)w\/o(?!\S)/gi, "without")
+      .replace(/(?<!\S)w\/(?!\S)/gi, "with");
+  } else {
+    // "x" is "por" only between words; next to numbers it is a multiplication sign ("2 x 3").
+    result = result.replace(/(?<=[\p{L}\uE001] )x(?= \p{L})/gu, "por");
+  }
+  return result;
+}
+
+function capitalizeSentences(line: string): string {
+  return line.replace(
+    /(^|[.!?…]["'”’»)\]]*\s+)([\s¿¡"'“‘«(\-–—•*]*)(\p{L})([\p{L}\p{M}'’\-]*)/gu,
+    (_match, lead: string, opening: string, first: string, rest: string) =>
+      // "iPhone", "eBay": a capital later in the word means the brand spells it that way.
+      lead + opening + (/\p{Lu}/u.test(rest) ? first : first.toLocaleUpperCase()) + rest,
+  );
+}
+
+function capitalizePronoun(line: string): string {
+  return line.replace(/(?<![\p{L}\p{N}\p{M}'’\-_\uE001])i(?=$|[\s'’.,!?;:)])/gu, "I");
+}
+
+const englishQuestionStarts = [
+  /^(?:can|could|would|will|do|does|did|is|are|was|were|have|has|should|may|shall|am|isn't|aren't|don't|doesn't|didn't|can't|won't)\s+(?:you|i|we|it|they|he|she|this|that|there|these|those|your|my|our|the|someone|anyone|anybody|somebody)\b/i,
+  /^(?:what|when|where|why|how|who|which|whose)(?:\s+\S+)?\s+(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|much|many|long|often|soon|far)\b/i,
+  /^(?:why|how|what|when|where)(?:\s+not)?$/i,
+];
+const spanishQuestionStart = /^(?:qué|cómo|cuándo|dónde|cuál|cuáles|quién|quiénes|cuánto|cuánta|cuántos|cuántas|por qué)(?![\p{L}])/iu;
+
+function chooseSentenceMark({ sentence, language }: { sentence: string; language: PolishLanguage }): string {
+  if (sentence.startsWith("¿")) return "?";
+  if (sentence.startsWith("¡")) return "!";
+  if (language === "es") return spanishQuestionStart.test(sentence) ? "?" : ".";
+  return englishQuestionStarts.some((pattern) => pattern.test(sentence)) ? "?" : ".";
+}
+
+// Runs after the line has its final mark, so "Qué tal" → "Qué tal?" → "¿Qué tal?" happens in one pass.
+function addSpanishOpeningMarks(line: string): string {
+  return line
+    .split(/(?<=[.!?…]["'”’»)\]]*)\s+/)
+    .map((sentence) => {
+      if (/^[-–—•*]/.test(sentence)) return sentence;
+      if (sentence.endsWith("?") && !sentence.includes("¿")) return `¿${sentence}`;
+      if (sentence.endsWith("!") && !sentence.includes("¡")) return `¡${sentence}`;
+      return sentence;
+    })
+    .join(" ");
+}
+
+const signOffPhrase =
+  /^(?:best regards|kind regards|warm regards|regards|best wishes|all the best|best|cheers|sincerely|many thanks|thanks again|thanks so much|thank you so much|thanks|thank you|talk soon|take care|saludos cordiales|un saludo|saludos|atentamente|cordialmente|un abrazo|abrazos|muchas gracias|gracias)$/i;
+
+function isSignOffLine(line: string): boolean {
+  return signOffPhrase.test(line.replace(/^¡/, "").replace(/[,.!]+$/, "").trim());
+}
+
+function startsSignature(line: string): boolean {
+  return /^(?:—|--)\s*\S/.test(line) || (line.endsWith(",") && isSignOffLine(line));
+}
+
+function countWords(line: string): number {
+  return line.split(/\s+/).filter(Boolean).length;
+}
+
+function punctuateLineEnd({ line, language, tokens }: { line: string; language: PolishLanguage; tokens: Token[] }): string {
+  // List items read better without a full stop, and signature lines are names, not sentences.
+  if (/^(?:[-–—•*]|--)\s/.test(line) || line.startsWith("—")) return line;
+  const trailingToken = line.match(new RegExp(`(${placeholderSource})$`));
+  if (trailingToken) {
+    const token = tokens[decodePlaceholder(trailingToken[1].slice(1, -1))];
+    // A full stop glued to a link breaks it in many clients.
+    if (token.kind === "link" || token.kind === "emoticon" || /[.!?…:;]$/.test(token.value)) return line;
+  } else if (!/[\p{L}\p{N}"'”’»)\]]$/u.test(line)) {
+    return line;
+  }
+  const sentence = line.split(/(?<=[.!?…])\s+/).pop() ?? line;
+  return line + chooseSentenceMark({ sentence, language });
+}
+
+const spanishMarkers = new Set(
+  "que q k de el la los las por para con en es un una su sus tu tus mi mis hola gracias pedido usted ustedes favor porfa porfis xfa xfavor xfis y ya muy esta está estamos están tenemos tiene puede puedes pero porque xq pq xk pk porq tb tmb tbn tmbn tambn también msj msje msjs mensaje mensajes del al lo le te se nos hoy mañana cuando cuándo donde dónde dnd cómo como qué envío saludos buenos buenas días si sí bien bn grax grx grcs ntp preocupes cdo xa ud uds mñn mñna salu2 dsps dps después hrs horas vdd verdad aki aquí nd nada hay fue llega llegó semana pls plz".split(
+    " ",
+  ),
+);
+const englishMarkers = new Set(
+  "the you u your ur yours is are r to and of for we i it this that please pls plz plse thanks thx thnx thanx tnx thks thank ty tysm order will can have be my with on in hi hello was our not do just at if an would could should wud cud shud about abt lmk let know np problem yw welcome fyi information pkg package acct account bc bcoz bcuz cuz coz because wk week hr hrs hour hours ppl people im i'm ive i've dont don't cant can't wont won't didnt doesnt isnt arent wasnt werent havent hasnt couldnt wouldnt shouldnt youre you're thats that's whats what's theres there's theyre tho though thru through rn right now ofc course nvm never mind omw way btw by idk asap soon possible msg msgs message messages b4 before tmrw tmr tmrow 2moro 2morrow tomorrow 2day today 2nite tonite tonight".split(
+    " ",
+  ),
+);
+
+// Every abbreviation and its expansion count for the same language, so polishing never moves a
+// message from one language to the other and a second pass sees what the first one saw.
+function detectPolishLanguage(guardedText: string): PolishLanguage {
+  const words = guardedText.toLowerCase().match(/[\p{L}\p{N}'’]+/gu) ?? [];
+  let spanish = 0;
+  let english = 0;
+  for (const word of words) {
+    const plain = word.replace(/’/g, "'");
+    if (spanishMarkers.has(plain)) spanish += 1;
+    if (englishMarkers.has(plain)) english += 1;
+  }
+  if (/[ñ¿¡]/i.test(guardedText)) spanish += 2;
+  if (/[áéíóú]/i.test(guardedText)) spanish += 1;
+  return spanish > english ? "es" : "en";
+}
+
+function applyNormalStyle({ text, businessName }: { text: string; businessName: string | null }): string {
+  const tidy = tidyWhitespace(text);
+  if (!tidy) return "";
+  const guarded = guardTokens({ text: tidy, businessName });
+  const language = detectPolishLanguage(guarded.text);
+  const lines = guarded.text.split("\n").map((raw) => {
+    let line = expandAbbreviations({ line: fixSpacing(raw), language });
+    line = capitalizeSentences(fixSpacing(line));
+    return language === "en" ? capitalizePronoun(line) : line;
+  });
+
+  const signatureStart = findSignatureStart(lines);
+  const finished = lines.map((line, index) => {
+    if (!line || (signatureStart >= 0 && index > signatureStart) || startsSignature(line)) return line;
+    const punctuated = punctuateLineEnd({ line, language, tokens: guarded.tokens });
+    return language === "es" ? addSpanishOpeningMarks(punctuated) : punctuated;
+  });
+  return restoreTokens({ text: finished.join("\n"), tokens: guarded.tokens });
+}
+
+const greetingPattern =
+  /^¡?\s*(?:hi|hello|hey|hiya|howdy|dear|greetings|good (?:morning|afternoon|evening|day)|hola|buen(?:os|as) (?:d[ií]as|tardes|noches)|buenas|buen d[ií]a|estimad[oa]s?|saludos)(?![\p{L}\p{N}])/iu;
+const greetingAudience =
+  /^\s*(?:there|all|everyone|team|guys|folks|friends?|a todos|a todas|equipo|customer|cliente|sir|madam|señor|señora)(?![\p{L}\p{N}])/iu;
+const greetingName = new RegExp(
+  String.raw`^\s*((?:(?:${placeholderSource}|(?:Mr|Mrs|Ms|Dr|Dra|Sr|Sra|Srta|Don|Doña)\.?)\s*)?\p{Lu}[\p{L}'’\-]*(?:\s+\p{Lu}[\p{L}'’\-]*)?)`,
+  "u",
+);
+
+type Greeting = { head: string; name: string | null; rest: string };
+
+function splitGreeting(line: string): Greeting | null {
+  const greeting = line.match(greetingPattern);
+  if (!greeting) return null;
+  let head = greeting[0];
+  let rest = line.slice(head.length);
+  const audience = rest.match(greetingAudience);
+  if (audience) {
+    head += audience[0];
+    rest = rest.slice(audience[0].length);
+  }
+  const name = rest.match(greetingName);
+  if (name) {
+    head += name[0];
+    rest = rest.slice(name[0].length);
+  }
+  rest = rest.replace(/^\s*[,!.:;?]*\s*/, "");
+  return { head: head.trim(), name: name ? name[1] : null, rest };
+}
+
+const commonSentenceStarters = new Set(
+  "your the we our it this that there here thanks thank unfortunately good great sorry please yes as you tu tus su sus el la los las te le ya hemos estamos gracias lamentablemente por tenemos sí nos acabamos".split(
+    " ",
+  ),
+);
+
+function uncapitalizeCommonStart(text: string): string {
+  const firstWord = text.match(/^\p{L}+/u)?.[0] ?? "";
+  return commonSentenceStarters.has(firstWord.toLowerCase()) ? text.charAt(0).toLocaleLowerCase() + text.slice(1) : text;
+}
+
+const englishFillers: Array<[string, string]> = [
+  ["i (?:just )?wanted to (?:let you know|inform you|tell you|say)(?: that)?", ""],
+  ["just wanted to (?:let you know|say|tell you)(?: that)?", ""],
+  ["(?:i|we)(?: would|'d|’d) like to (?:let you know|inform you)(?: that)?", ""],
+  ["i was (?:just )?wondering if (?:you|u) (?:could|can|would)", "please"],
+  ["i was (?:just )?wondering if", ""],
+  ["(?:please )?(?:note|be advised|be aware|keep in mind) that", ""],
+  ["it is important to note that", ""],
+  ["as you (?:may )?(?:already )?know", ""],
+  ["needless to say|as a matter of fact|to be honest|in my opinion", ""],
+  ["i (?:think|believe|guess|feel like)(?: that)?", ""],
+  ["at this point in time|at the present time", "now"],
+  ["in order to", "to"],
+  ["due to the fact that", "because"],
+  ["in the event that", "if"],
+  ["for the purpose of", "for"],
+  ["each and every", "every"],
+  ["first and foremost", "first"],
+  ["a little bit", "a little"],
+  ["(?:kind|sort) of", ""],
+  ["just|actually|basically|really|literally|honestly|simply|totally|definitely|pretty much", ""],
+];
+
+const spanishFillers: Array<[string, string]> = [
+  [
+    "s[oó]lo (?:quer[ií]a|quiero) (?:decirte|decirle|avisarte|avisarle|comentarte|comentarle|informarte|informarle|contarte)(?: que)?",
+    "",
+  ],
+  ["quer[ií]a (?:decirte|decirle|avisarte|avisarle|comentarte|comentarle|informarte|informarle|contarte) que", ""],
+  ["(?:te|le|les) (?:comento|cuento|informo|comentamos|informamos) que", ""],
+  ["(?:me|nos) gustar[ií]a (?:informarte|informarle|comentarte|comentarle|decirte|decirle) que", ""],
+  ["cabe (?:mencionar|destacar|señalar|aclarar) que", ""],
+  ["(?:por favor,? )?(?:ten|tenga|tengan) en cuenta que", ""],
+  ["la verdad(?: es que)?", ""],
+  ["(?:yo )?creo que", ""],
+  ["en realidad", ""],
+  ["b[aá]sicamente|realmente|simplemente|sinceramente|honestamente|literalmente", ""],
+  ["con el fin de|a fin de", "para"],
+  ["debido a que", "porque"],
+  ["en este momento|en estos momentos", "ahora"],
+  ["a d[ií]a de hoy|el d[ií]a de hoy", "hoy"],
+];
+
+const fillerRules = [...englishFillers, ...spanishFillers].map(([source, replacement]) => ({
+  pattern: new RegExp(`(,\\s*)?(?<![\\p{L}\\p{N}'’])(?:${source})(?![\\p{L}\\p{N}'’])(\\s*,)?`, "giu"),
+  replacement,
+}));
+
+function removeFillers(sentence: string): string {
+  let result = sentence;
+  for (const { pattern, replacement } of fillerRules) {
+    result = result.replace(pattern, (match: string, lead: string | undefined, trail: string | undefined, offset: number, whole: string) => {
+      if (replacement) return (lead ?? "") + replacement + (trail ?? "");
+      if (lead && trail) return " ";
+      // ", just checking" keeps its comma; ", I think." at the end of a sentence loses it.
+      if (lead) return /^\s*(?:[.!?…]|$)/.test(whole.slice(offset + match.length)) ? "" : lead;
+      return "";
+    });
+  }
+  return result.replace(/\s{2,}/g, " ").replace(/^[\s,;:]+/, "").replace(/\s+([,.;:!?…])/g, "$1").trim();
+}
+
+const courtesySentences: RegExp[] = [
+  /^(?:thanks|thank you|many thanks)(?: so much| very much| a lot| again| in advance)?(?: for (?:reaching out|contacting us|getting in touch|writing(?: to us)?|your (?:message|patience|understanding|time|email|question|inquiry|enquiry|order|purchase|business)|waiting|asking))?$/i,
+  /^(?:i |we )?hope (?:this|that|it) helps$/i,
+  /^(?:i |we )?hope (?:you(?:'re|’re| are)(?: doing)? well|all is well|you(?:'re|’re| are) having a (?:great|good|nice|lovely) (?:day|week))$/i,
+  /^(?:please )?(?:let (?:us|me) know|feel free to (?:reach out|contact us|ask|let us know|get in touch)|(?:do not|don't|don’t) hesitate to (?:reach out|contact us|ask|get in touch))(?: (?:if|should) you (?:have|need) (?:any(?:thing)?|more|other|further)(?: (?:other|more|further|else))?(?: questions?| help| assistance)?)?(?: if (?:there(?:'s|’s| is) )?anything else(?: (?:we|i) can (?:help|do)(?: for you)?(?: with)?)?)?$/i,
+  /^have a (?:great|nice|good|lovely|wonderful) (?:day|one|week|weekend|evening)$/i,
+  /^(?:(?:best|kind|warm) )?regards$|^cheers$|^sincerely$|^all the best$|^take care$/i,
+  /^(?:muchas )?gracias(?: de antemano| por (?:tu|su) (?:mensaje|paciencia|comprensi[oó]n|tiempo|consulta|compra|confianza|espera)| por (?:escribirnos|contactarnos|comunicarte|comunicarse|esperar))?$/i,
+  /^(?:un )?saludos?(?: cordiales)?$|^atentamente$|^cordialmente$|^un abrazo$/i,
+  /^espero que (?:te|le|les) (?:sirva|ayude)$/i,
+  /^espero que (?:est[eé]s|est[eé]) (?:muy )?bien$/i,
+  /^(?:quedo|quedamos) (?:atent[oa]s?|a (?:tu|su) disposici[oó]n)$/i,
+  /^cualquier (?:otra )?(?:duda|consulta|pregunta),? (?:me|nos) (?:dices|avisas|escribes|comentas|dice|avisa|escribe|comenta)$/i,
+  /^no (?:dudes|dude) en (?:escribirnos|contactarnos|preguntar|consultarnos)(?: si (?:tienes|tiene) (?:cualquier|alguna) (?:otra )?(?:duda|pregunta|consulta))?$/i,
+  /^(?:qu[eé] tal|c[oó]mo (?:est[aá]s|est[aá]|te va|le va)|how are you(?: doing)?|how(?:'s|’s| is) it going)$/i,
+  /^que (?:tengas|tenga) (?:un )?(?:buen|lindo|excelente|feliz) (?:d[ií]a|fin de semana|tarde)$/i,
+];
+
+function isDroppableCourtesy(sentence: string): boolean {
+  if (new RegExp(placeholderSource).test(sentence)) return false;
+  // A name after the first word ("Thanks so much, Maria!") makes the sentence personal: keep it.
+  const laterWords = sentence.split(/\s+/).slice(1);
+  if (laterWords.some((word) => /^[¡¿"'(]*\p{Lu}/u.test(word) && !/^I(?:['’]|$|[,.!?])/u.test(word))) return false;
+  const core = sentence.replace(/^[¡¿\s]+/, "").replace(/[\s.!?…,]+$/u, "");
+  return courtesySentences.some((pattern) => pattern.test(core));
+}
+
+const nameLinePattern = new RegExp(
+  String.raw`^(?:(?:—|--)\s*)?(?:(?:\p{Lu}[\p{L}'’.\-]*|${placeholderSource}|&|de|del|da|do|y)(?:\s+|$))+$`,
+  "u",
+);
+
+/** Index of the line where a trailing sign-off block ("Best regards," / "Ana") starts, or -1. */
+function findSignatureStart(lines: string[]): number {
+  let last = lines.length - 1;
+  while (last >= 0 && !lines[last]) last--;
+  let start = -1;
+  for (let index = last; index >= 0 && index >= last - 5; index--) {
+    const line = lines[index];
+    if (!line) break;
+    if (startsSignature(line) || isSignOffLine(line)) start = index;
+    else if (countWords(line) > 5 || !nameLinePattern.test(line)) break;
+  }
+  return start;
+}
+
+function condenseSignOff(lines: string[]): string[] {
+  const start = findSignatureStart(lines);
+  if (start >= 0) {
+    const signature = lines.slice(start).filter(Boolean);
+    const names = isSignOffLine(signature[0]) ? signature.slice(1) : signature;
+    if (names.length === 0) return lines.slice(0, start);
+    return [...lines.slice(0, start), `— ${names[0].replace(/^(?:—|--)\s*/, "")}`, ...names.slice(1)];
+  }
+  // "Best regards, Ana" on one line: keep the name as the signature.
+  let last = lines.length - 1;
+  while (last >= 0 && !lines[last]) last--;
+  const inline = lines[last]?.match(/^(.+?),\s+(\p{Lu}[\p{L}'’\-]*(?:\s+\p{Lu}[\p{L}'’\-]*)?)[.!]?$/u);
+  if (inline && isSignOffLine(inline[1]) && !/^(?:thanks|thank you|gracias)/i.test(inline[1])) {
+    return [...lines.slice(0, last), `— ${inline[2]}`];
+  }
+  return lines;
+}
+
+function removeWordiness({ text, businessName }: { text: string; businessName: string | null }): string {
+  const guarded = guardTokens({ text, businessName });
+  let lines = guarded.text.split("\n");
+
+  const first = lines.findIndex(Boolean);
+  const greeting = first >= 0 ? splitGreeting(lines[first]) : null;
+  if (greeting && !greeting.name) lines[first] = greeting.rest;
+  if (greeting?.name) {
+    // The customer's name stays; a salutation alone on its line joins the first sentence.
+    const next = greeting.rest ? -1 : lines.findIndex((line, index) => index > first && Boolean(line));
+    const sentence = greeting.rest || (next >= 0 ? lines[next] : "");
+    lines[first] = sentence ? `${greeting.name}, ${uncapitalizeCommonStart(sentence)}` : `${greeting.name},`;
+    if (next >= 0) lines.splice(first + 1, next - first);
+  }
+  lines = condenseSignOff(lines);
+
+  lines = lines.map((line) =>
+    line
+      .split(/(?<=[.!?…]["'”’»)\]]*)\s+/)
+      .filter((sentence) => !isDroppableCourtesy(sentence))
+      .map(removeFillers)
+      .filter((sentence) => new RegExp(`[\\p{L}]|${placeholderSource}`, "u").test(sentence))
+      .join(" "),
+  );
+  return restoreTokens({ text: tidyWhitespace(lines.join("\n")), tokens: guarded.tokens });
+}
+
+function applyConciseStyle({ text, businessName }: { text: string; businessName: string | null }): string {
+  let current = text;
+  // Dropping one greeting can reveal another ("Hola, buenos días,"): repeat until nothing changes.
+  for (let round = 0; round < 6; round++) {
+    const next = applyNormalStyle({ text: removeWordiness({ text: current, businessName }), businessName });
+    if (!next || next === current) break;
+    current = next;
+  }
+  return current;
+}
+
+type CourtesyPhrases = {
+  greeting: string;
+  thanks: (name: string | null) => string;
+  help: string;
+  signature: (name: string) => string;
+};
+
+const courtesyPhrases: Record<PolishLanguage | "esFormal", CourtesyPhrases> = {
+  en: {
+    greeting: "Hello",
+    thanks: (name) => (name ? `thank you for contacting ${name}${/[.!?]$/.test(name) ? "" : "."}` : "thank you for contacting us."),
+    help: "If you have any other questions, we're happy to help.",
+    signature: (name) => `— ${name} team`,
+  },
+  es: {
+    greeting: "Hola",
+    thanks: (name) => (name ? `gracias por contactar con ${name}${/[.!?]$/.test(name) ? "" : "."}` : "gracias por contactarnos."),
+    help: "Si tienes cualquier otra pregunta, estaremos encantados de ayudarte.",
+    signature: (name) => `— Equipo de ${name}`,
+  },
+  esFormal: {
+    greeting: "Hola",
+    thanks: (name) => (name ? `gracias por contactar con ${name}${/[.!?]$/.test(name) ? "" : "."}` : "gracias por contactarnos."),
+    help: "Si tiene cualquier otra pregunta, estaremos encantados de ayudarle.",
+    signature: (name) => `— Equipo de ${name}`,
+  },
+};
+
+// A reply that already says "usted" should not switch to "tú" in the closing line.
+function chooseCourtesyPhrases({ text, language }: { text: string; language: PolishLanguage }): CourtesyPhrases {
+  if (language === "en") return courtesyPhrases.en;
+  const lower = text.toLowerCase();
+  const formal = /(?<![\p{L}])(?:usted|ustedes|ud|uds|sr|sra|srta|estimad[oa]s?)(?![\p{L}])|(?<![\p{L}])(?:puede|tiene|necesita|desea|quiere)(?![\p{L}])/u.test(lower);
+  const informal = /(?<![\p{L}])(?:tú|te|ti|tu|tus|puedes|tienes|necesitas|deseas|quieres)(?![\p{L}])/u.test(lower);
+  return formal && !informal ? courtesyPhrases.esFormal : courtesyPhrases.es;
+}
+
+const openingThanksPattern =
+  /\b(?:thank you|thanks|many thanks) for (?:contacting|reaching out|getting in touch|writing|your (?:message|email|inquiry|enquiry|question|patience)|waiting)|\bgracias por (?:contactar|contactarnos|escribir|escribirnos|comunicarte|comunicarse|ponerte en contacto|ponerse en contacto|tu (?:mensaje|consulta|paciencia|espera)|su (?:mensaje|consulta|paciencia|espera)|esperar)/i;
+const helpOfferPattern =
+  /\bany (?:other|further|more) questions\b|\bhappy to help\b|\bhere to help\b|\blet (?:us|me) know if\b|\b(?:do not|don't|don’t) hesitate\b|\bfeel free to\b|\b(?:cualquier|alguna) (?:otra )?(?:pregunta|duda|consulta)|\bencantad[oa]s de ayudar|\baqu[ií] para ayudar|\bno dudes? en\b|\bquedamos a (?:tu|su) disposici/i;
+
+function addOpening({ text, phrases, businessName }: { text: string; phrases: CourtesyPhrases; businessName: string | null }): string {
+  const lines = text.split("\n");
+  const firstSentences = lines[0].split(/(?<=[.!?…])\s+/).slice(0, 2).join(" ");
+  if (openingThanksPattern.test(firstSentences)) return text;
+  const greeting = splitGreeting(lines[0]);
+  if (greeting) {
+    // "¡Hola Ana!" becomes "Hola Ana, gracias por...": the exclamation would no longer be closed.
+    const head = greeting.head.replace(/^¡\s*/, "");
+    lines[0] = [`${head}, ${phrases.thanks(businessName)}`, greeting.rest].filter(Boolean).join(" ");
+    return lines.join("\n");
+  }
+  return `${phrases.greeting}, ${phrases.thanks(businessName)}\n\n${text}`;
+}
+
+function addClosing({
+  text,
+  phrases,
+  businessName,
+  mentionsBusiness,
+}: {
+  text: string;
+  phrases: CourtesyPhrases;
+  businessName: string | null;
+  mentionsBusiness: (line: string) => boolean;
+}): string {
+  const lines = text.split("\n");
+  let start = findSignatureStart(lines);
+  if (start < 0) {
+    // "... at www.shop.com. Saludos." : the sign-off moves below the added help line, where it belongs.
+    const last = lines.length - 1;
+    const sentences = lines[last].split(/(?<=[.!?…])\s+/);
+    if (sentences.length > 1 && isSignOffLine(sentences[sentences.length - 1])) {
+      const signOff = sentences.pop() ?? "";
+      // With a business name to sign below it, "Saludos." reads as "Saludos,".
+      lines.splice(last, 1, sentences.join(" "), "", businessName ? signOff.replace(/[.!…]+$/, ",") : signOff);
+      start = last + 2;
+    }
+  }
+  const body = start >= 0 ? lines.slice(0, start) : [...lines];
+  const signature = start >= 0 ? lines.slice(start) : [];
+  while (body.length > 0 && !body[body.length - 1]) body.pop();
+  if (!helpOfferPattern.test(body.join("\n"))) body.push("", phrases.help);
+  if (signature.length === 0) {
+    if (businessName) body.push(phrases.signature(businessName));
+    return body.join("\n");
+  }
+  if (businessName && !signature.some(mentionsBusiness)) {
+    signature.push(businessName);
+  }
+  const separator = lines[start - 1] === "" ? [""] : [];
+  return [...body, ...separator, ...signature].join("\n");
+}
+
+function applyExplanatoryStyle({ text, businessName }: { text: string; businessName: string | null }): string {
+  // Works on guarded text: a business name in any case then reads as a signature line.
+  const guarded = guardTokens({ text, businessName });
+  const language = detectPolishLanguage(guarded.text);
+  const phrases = chooseCourtesyPhrases({ text, language });
+  const mentionsBusiness = (line: string) =>
+    [...line.matchAll(new RegExp(placeholderSource, "g"))].some(
+      ([placeholder]) => guarded.tokens[decodePlaceholder(placeholder.slice(1, -1))].kind === "name",
+    );
+  const opened = addOpening({ text: guarded.text, phrases, businessName });
+  const closed = addClosing({ text: opened, phrases, businessName, mentionsBusiness });
+  const restored = restoreTokens({ text: closed, tokens: guarded.tokens });
+  return applyNormalStyle({ text: restored, businessName });
+}
+
+/**
+ * The built-in, deterministic polishing engine. Polishing its own output again with the same style
+ * returns it unchanged.
+ */
+export function polishWithRules({
+  text,
+  style,
+  businessName,
+}: {
+  text: string;
+  style: PolishStyle;
+  businessName?: string | null;
+}): string {
+  const name = businessName?.trim() || null;
+  const normal = applyNormalStyle({ text, businessName: name });
+  if (!normal || style === "normal") return normal;
+  if (style === "concise") return applyConciseStyle({ text: normal, businessName: name });
+  return applyExplanatoryStyle({ text: normal, businessName: name });
+}

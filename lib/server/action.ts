@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { zodDetails } from "@/lib/api/route";
+import { ApiError } from "@/lib/errors";
+
+export type ActionResult<T = undefined> =
+  | { ok: true; data: T }
+  | { ok: false; status: number; message: string; fieldErrors: Record<string, string> };
+
+/**
+ * Runs a server action's work and turns domain errors into a result the form can show
+ * (the same statuses and messages the API would answer with).
+ */
+export async function runAction<T>(work: () => Promise<T>): Promise<ActionResult<T>> {
+  try {
+    return { ok: true, data: await work() };
+  } catch (error) {
+    if (error instanceof ApiError) {
+      const fieldErrors = Object.fromEntries((error.details ?? []).map((d) => [d.path, d.message]));
+      return { ok: false, status: error.status, message: error.message, fieldErrors };
+    }
+    if (error instanceof z.ZodError) {
+      const details = zodDetails(error);
+      return {
+        ok: false,
+        status: 400,
+        message: details.map((d) => `${d.path}: ${d.message}`).join("; "),
+        fieldErrors: Object.fromEntries(details.map((d) => [d.path, d.message])),
+      };
+    }
+    console.error("server action failed", error);
+    return { ok: false, status: 500, message: "Something went wrong on our side. Try again.", fieldErrors: {} };
+  }
+}

@@ -1,0 +1,142 @@
+import { afterEach, describe, expect, it } from "vitest";
+import * as stream from "@/app/v1/events/stream/route";
+import * as tokens from "@/app/v1/auth/tokens/route";
+import { getDb } from "@/db";
+import { recordEvent } from "@/lib/events/record-event";
+import { listOnlineUserIds, setPresenceGraceMs } from "@/lib/events/presence";
+import type { EventEnvelope, EventType } from "@/lib/events/types";
+import { call } from "@/tests/support/api";
+import { createTestAccount } from "@/tests/support/fixtures";
+
+type Open = { events: EventEnvelope[]; raw: string[]; close: () => void; waitFor: (n: number, ms?: number) => Promise<EventEnvelope[]> };
+
+/** Opens the stream through the route handler and collects the frames it sends. */
+async function openStream(token: string, options: { lastEventId?: string; query?: string } = {}): Promise<Open> {
+  const abort = new AbortController();
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (options.lastEventId) headers["last-event-id"] = options.lastEventId;
+  const res = await stream.GET(new Request(`http://localhost/v1/events/stream${options.query ?? ""}`, { headers, signal: abort.signal }), {
+    params: Promise.resolve({}),
+  });
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+  const events: EventEnvelope[] = [];
+  const raw: string[] = [];
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let pending = "";
+  void (async () => {
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (done) break;
+      pending += decoder.decode(value, { stream: true });
+      let index;
+      while ((index = pending.indexOf("\n\n")) >= 0) {
+        const block = pending.slice(0, index);
+        pending = pending.slice(index + 2);
+        raw.push(block);
+        const data = block.split("\n").find((l) => l.startsWith("data: "));
+        const id = block.split("\n").find((l) => l.startsWith("id: "));
+        if (data) {
+          const event = JSON.parse(data.slice(6)) as EventEnvelope;
+          expect(id?.slice(4)).toBe(event.id);
+          events.push(event);
+        }
+      }
+    }
+  })();
+  const waitFor = async (n: number, ms = 3000) => {
+    const deadline = Date.now() + ms;
+    while (events.length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    return events;
+  };
+  return { events, raw, close: () => abort.abort(), waitFor };
+}
+
+const emit = (accountId: string, type: EventType, data: Record<string, unknown> = {}) =>
+  getDb().transaction((tx) => recordEvent(tx, { accountId, type, data }));
+
+async function apiToken(sessionToken: string, permissions: string[]) {
+  const res = await call(tokens.POST, {
+    method: "POST",
+    path: "/v1/auth/tokens",
+    token: sessionToken,
+    body: { name: "stream", permissions, expires_at: new Date(Date.now() + 3 * 86_400_000).toISOString() },
+  });
+  return res.body.token as string;
+}
+
+describe("GET /v1/events/stream", () => {
+  afterEach(() => setPresenceGraceMs(30_000));
+
+  it("delivers committed events of the account live, and nothing of other accounts", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const other = await createTestAccount();
+    const s = await openStream(adminToken);
+    await emit(other.account.id, "conversation.created", { n: 0 });
+    const first = await emit(account.id, "conversation.created", { n: 1 });
+    const second = await emit(account.id, "message.received", { n: 2 });
+    const got = await s.waitFor(2);
+    s.close();
+    expect(got.map((e) => e.id)).toEqual([first.id, second.id]);
+    expect(got[0]).toEqual(first);
+  });
+
+  it("filters events by the token's scopes", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const messagesOnly = await apiToken(adminToken, ["messages:read"]);
+    const s = await openStream(messagesOnly);
+    await emit(account.id, "conversation.created");
+    await emit(account.id, "user.created");
+    const message = await emit(account.id, "message.received");
+    const plant = await emit(account.id, "plant.created");
+    const got = await s.waitFor(2);
+    await new Promise((r) => setTimeout(r, 200));
+    s.close();
+    expect(got.map((e) => e.id)).toEqual([message.id, plant.id]);
+  });
+
+  it("resumes after Last-Event-ID, then continues live without duplicates", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const a = await emit(account.id, "conversation.created", { n: "a" });
+    const b = await emit(account.id, "conversation.assigned", { n: "b" });
+    const c = await emit(account.id, "conversation.closed", { n: "c" });
+    const s = await openStream(adminToken, { lastEventId: a.id });
+    await s.waitFor(2);
+    const d = await emit(account.id, "conversation.reopened", { n: "d" });
+    const got = await s.waitFor(3);
+    s.close();
+    expect(got.map((e) => e.id)).toEqual([b.id, c.id, d.id]);
+  });
+
+  it("refuses a malformed Last-Event-ID with a 400 naming it", async () => {
+    const { adminToken } = await createTestAccount();
+    const res = await call(stream.GET, { path: "/v1/events/stream", token: adminToken, headers: { "last-event-id": "42; drop table" } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details[0].path).toBe("Last-Event-ID");
+  });
+
+  it("requires a valid token", async () => {
+    const res = await call(stream.GET, { path: "/v1/events/stream" });
+    expect(res.status).toBe(401);
+  });
+
+  it("announces presence for signed-in sessions: online on the first connection, offline after the grace period", async () => {
+    setPresenceGraceMs(100);
+    const { account, admin, adminToken } = await createTestAccount();
+    const watcher = await openStream(adminToken);
+    const inbox1 = await openStream(adminToken, { query: "?presence=1" });
+    const inbox2 = await openStream(adminToken, { query: "?presence=1" });
+    await watcher.waitFor(1);
+    expect(await listOnlineUserIds(account.id)).toEqual([admin.id]);
+    inbox1.close();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(watcher.events.map((e) => e.type)).toEqual(["user.online"]);
+    inbox2.close();
+    await watcher.waitFor(2);
+    watcher.close();
+    expect(watcher.events.map((e) => e.type)).toEqual(["user.online", "user.offline"]);
+    expect(watcher.events[1].data).toMatchObject({ user: { id: admin.id } });
+    expect(await listOnlineUserIds(account.id)).toEqual([]);
+  });
+});
