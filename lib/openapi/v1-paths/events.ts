@@ -95,9 +95,13 @@ export const eventsDomain: V1Domain = {
       get: op({
         operationId: "streamEvents",
         summary: "Stream events (Server-Sent Events)",
-        description: "Every event envelope the token may read (filtered by its scopes), as `text/event-stream`: `id:` is the event id, `event:` its type, `data:` the JSON envelope. Reconnect with `Last-Event-ID` to resume after the last event received.",
+        description: "Every event envelope the token may read (filtered by its scopes), as `text/event-stream`: each event's `id:` is the event id and its `data:` the JSON envelope; comment lines are heartbeats (every 15 s). Reconnect with `Last-Event-ID` (or `?last_event_id=`) to replay what was missed, then continue live.",
         access: { auth: "any" },
         headers: z.object({ "Last-Event-ID": idOf("event", "Resume after this event.").optional() }),
+        query: z.object({
+          last_event_id: idOf("event", "Same as the `Last-Event-ID` header, for clients that cannot set headers.").optional(),
+          presence: z.enum(["1"]).optional().meta({ description: "`1` from the inbox: a session counts as online while connected." }),
+        }),
         success: {
           status: "200",
           description: "An endless stream of events.",
