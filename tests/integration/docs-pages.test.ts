@@ -41,6 +41,9 @@ describe("API reference pages", () => {
     expect(res.text).toContain(`<title>${title}</title>`);
     expect(res.text).toContain(JSON.stringify(documentUrl).slice(1, -1));
     expect(res.text).toMatch(/@scalar\/api-reference/);
+    // Readable when the viewer's script cannot load.
+    expect(res.text).toMatch(new RegExp(`<div id="app">[\\s\\S]*<a href="${documentUrl}">`));
+    expect(res.text).toContain('<html lang="en">');
   });
 
   it("lets the reference's try-it calls reach the plant store with the browser session", async () => {
