@@ -78,7 +78,9 @@ const idError = `id must be an integer from 1 to ${INT64_MAX}`;
 export const plantIdParams = z.object({
   id: z
     .preprocess(digitsToBigInt, z.bigint({ error: idError }).min(1n, idError).max(INT64_MAX, idError))
-    .meta({ minimum: 1, description: "Identification number of the plant.", example: 42 }),
+    // A path parameter is always required; said explicitly because a preprocessed schema
+    // accepts undefined as input, which some generator versions read as optional.
+    .meta({ minimum: 1, description: "Identification number of the plant.", example: 42, param: { required: true } }),
 });
 
 /** The public shape of a stored plant; a plant without a tag has no `tag` field. */
