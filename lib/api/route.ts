@@ -123,7 +123,8 @@ async function readBody(req: Request, limit: number): Promise<string> {
   }
 }
 
-async function parseJsonBody(req: Request, options: { limit: number; allowEmpty: boolean }) {
+/** Reads and parses a JSON body; every failure is an ApiError (400, 413 or 415). */
+export async function parseJsonBody(req: Request, options: { limit: number; allowEmpty: boolean }) {
   const encoding = req.headers.get("content-encoding");
   if (encoding && encoding.toLowerCase() !== "identity") {
     throw new ApiError(415, "unsupported_media_type", `Content-Encoding "${encoding}" is not supported.`);

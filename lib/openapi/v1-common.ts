@@ -1,0 +1,249 @@
+import { z } from "zod";
+import type {
+  ZodOpenApiOperationObject,
+  ZodOpenApiPathsObject,
+  ZodOpenApiRequestBodyObject,
+  ZodOpenApiResponseObject,
+  ZodOpenApiResponsesObject,
+} from "zod-openapi";
+import { paginationQuery as basePaginationQuery } from "@/lib/api/pagination";
+import type { Scope } from "@/lib/auth/scopes";
+import { idPrefixes, type IdKind } from "@/lib/ids";
+
+/**
+ * What a domain adds to the /v1 document: its tag, its paths and, for the events it
+ * emits, its webhooks. `lib/openapi/v1-paths/index.ts` lists every domain.
+ */
+export type V1Domain = {
+  tag: { name: string; description: string };
+  paths: ZodOpenApiPathsObject;
+  webhooks?: ZodOpenApiPathsObject;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Shared schemas
+
+/** A timestamp as the API writes it (ISO 8601 UTC with milliseconds). */
+export const timestamp = (description?: string) =>
+  z.string().meta({ format: "date-time", example: "2026-11-22T10:15:30.123Z", ...(description ? { description } : {}) });
+
+/** A prefixed identifier such as `conv_01jd...`. */
+export const idOf = (kind: IdKind, description?: string) =>
+  z.string().meta({
+    description: description ?? `Identifier (\`${idPrefixes[kind]}_\` and a time-sortable random part).`,
+    example: `${idPrefixes[kind]}_01jd2x8k3f0m6q1v9w4r7t5y2z`,
+  });
+
+export const errorDetailSchema = z
+  .looseObject({
+    path: z.string().meta({ description: "The field (dotted path), or `body`, `scope`, `token_type`.", example: "media.data" }),
+    message: z.string().meta({ example: "is required" }),
+    scope: z.string().optional().meta({ description: "The missing scope (403 only).", example: "users:write" }),
+  })
+  .meta({ id: "ErrorDetail", description: "One problem with the request." });
+
+/** The body of every non-2xx answer of /v1 (SPEC section 2). */
+export const errorBodySchema = z
+  .object({
+    error: z.object({
+      code: z.string().meta({ description: "A stable snake_case code, e.g. `validation_error`.", example: "validation_error" }),
+      message: z.string().meta({ description: "A human sentence.", example: "to: must be 8 to 15 digits" }),
+      details: z.array(errorDetailSchema).optional(),
+    }),
+    request_id: z.string().meta({ description: "The request id, as in the `X-Request-Id` header.", example: "req_01jd2x8k3f0m6q1v9w4r7t5y2z" }),
+  })
+  .meta({ id: "Error", description: "The error body of every non-2xx answer." });
+
+export const paginationSchema = z
+  .object({
+    next_cursor: z.string().nullable().meta({ description: "Pass as `cursor` to get the next page; null on the last page." }),
+    has_more: z.boolean(),
+  })
+  .meta({ id: "Pagination" });
+
+/** A cursor-paginated list of `item`. */
+export const page = (item: z.ZodType) => z.object({ data: z.array(item), pagination: paginationSchema });
+
+/** The handlers' pagination query, with descriptions for the reference. */
+export const paginationQuery = basePaginationQuery.extend({
+  limit: basePaginationQuery.shape.limit.meta({ description: "Page size, 1 to 100.", example: 50 }),
+  cursor: basePaginationQuery.shape.cursor.meta({ description: "`next_cursor` of the previous page." }),
+});
+
+/** Path parameters `{id}` (and others) as plain strings; unknown ids answer 404. */
+export const pathIds = <K extends string>(params: Record<K, IdKind>) =>
+  z.object(Object.fromEntries(Object.entries(params).map(([name, kind]) => [name, idOf(kind as IdKind)])) as Record<K, z.ZodString>);
+
+// ---------------------------------------------------------------------------------------------
+// Headers and responses
+
+const header = (id: string, description: string, example: string) => z.string().meta({ description, example, header: { id } });
+const optionalHeader = (id: string, description: string, example: string) =>
+  z.string().optional().meta({ description, example, header: { id } });
+
+export const requestIdHeader = header("X-Request-Id", "The request id: echoed from the request when given, else generated.", "req_01jd2x8k3f0m6q1v9w4r7t5y2z");
+// Absent on the routes that need no token (login, this document).
+const rateLimitHeaders = {
+  "RateLimit-Limit": optionalHeader("RateLimit-Limit", "Requests allowed per minute for this token.", "600"),
+  "RateLimit-Remaining": optionalHeader("RateLimit-Remaining", "Requests left in the current window.", "599"),
+  "RateLimit-Reset": optionalHeader("RateLimit-Reset", "Seconds until the window resets.", "42"),
+};
+
+/** Headers of every /v1 answer. */
+export const standardHeaders = z.object({ "X-Request-Id": requestIdHeader, ...rateLimitHeaders });
+
+const errorResponse = (id: string, description: string, extraHeaders: Record<string, z.ZodType> = {}): ZodOpenApiResponseObject => ({
+  id,
+  description,
+  headers: z.object({ "X-Request-Id": requestIdHeader, ...rateLimitHeaders, ...extraHeaders }),
+  content: { "application/json": { schema: errorBodySchema } },
+});
+
+export const errorResponses = {
+  400: errorResponse("BadRequest", "`invalid_json` (the body is not JSON, or not sent as `application/json`) or `validation_error` (`details` names each field)."),
+  401: errorResponse("Unauthorized", "`unauthenticated` (no token) or `invalid_token` (malformed, bad signature, expired or revoked).", {
+    "WWW-Authenticate": header("WWW-Authenticate", "The bearer challenge.", 'Bearer realm="chorus", error="invalid_token"'),
+  }),
+  403: errorResponse("Forbidden", "`insufficient_scope` (the token lacks the scope; `details` names it) or `forbidden` (the user's role does not allow it)."),
+  404: errorResponse("NotFound", "`not_found`: no such resource in your account (another account's ids answer the same)."),
+  409: errorResponse("Conflict", "`conflict` or `invalid_transition`: the request conflicts with the current state, or an `Idempotency-Key` was reused with another body."),
+  413: errorResponse("PayloadTooLarge", "`payload_too_large`: the body is over the route's limit."),
+  415: errorResponse("UnsupportedMediaType", "`unsupported_media_type`: a compressed request body or an unsupported file type."),
+  429: errorResponse("TooManyRequests", "`rate_limited`: retry after `Retry-After` seconds.", {
+    "Retry-After": header("Retry-After", "Seconds to wait before retrying.", "12"),
+  }),
+  500: errorResponse("InternalError", "`internal_error`: something failed on our side; no internals are returned."),
+} as const;
+
+export type ErrorStatus = keyof typeof errorResponses;
+
+// ---------------------------------------------------------------------------------------------
+// Operations
+
+export type Access =
+  /** No token: login, the OpenAPI document. */
+  | { auth: "none" }
+  /** Any valid token of the account. */
+  | { auth: "any" }
+  /** A session token (browser cookie or `POST /v1/auth/login`) of any role. */
+  | { auth: "session" }
+  | { scope: Scope };
+
+type Success = {
+  status: "200" | "201" | "202" | "204";
+  description: string;
+  /** JSON body schema; omit for 204. */
+  schema?: z.ZodType;
+  /** Other content (bytes, an event stream) instead of JSON. */
+  content?: ZodOpenApiResponseObject["content"];
+  headers?: Record<string, z.ZodType>;
+};
+
+export type OperationSpec = {
+  operationId: string;
+  summary: string;
+  description?: string;
+  access: Access;
+  query?: z.ZodObject;
+  path?: z.ZodObject;
+  headers?: z.ZodObject;
+  body?: z.ZodType;
+  /** A body that may be empty (`POST /v1/auth/refresh`, assign). */
+  bodyOptional?: boolean;
+  /** Body limit for the description: 64 KiB unless said otherwise. */
+  bodyLimit?: "64 KiB" | "32 MiB";
+  idempotent?: boolean;
+  success: Success;
+  /** Error statuses beyond those implied by access, body and parameters. */
+  errors?: ErrorStatus[];
+};
+
+const idempotencyHeader = z
+  .string()
+  .min(1)
+  .max(255)
+  .optional()
+  .meta({
+    description: "Makes a retry safe: the same key and body within 24 h returns the first answer (with `Idempotent-Replayed: true`); the same key with another body is a 409.",
+    example: "8e03978e-40d5-43e8-bc93-6894a57f9324",
+  });
+
+function accessText(access: Access): string {
+  if ("scope" in access) return `Requires the \`${access.scope}\` scope (and a role that allows it).`;
+  if (access.auth === "none") return "No token needed.";
+  if (access.auth === "session") return "Requires a session token (browser sign-in or `POST /v1/auth/login`); API tokens get 403.";
+  return "Any valid token of the account.";
+}
+
+/** An operation with its security, scopes, standard headers and the error answers that apply. */
+export function operation(tag: string, spec: OperationSpec): ZodOpenApiOperationObject {
+  const statuses = new Set<ErrorStatus>(spec.errors ?? []);
+  const authenticated = !("auth" in spec.access && spec.access.auth === "none");
+  if (authenticated) {
+    statuses.add(401);
+    statuses.add(429);
+  }
+  if ("scope" in spec.access || ("auth" in spec.access && spec.access.auth === "session")) statuses.add(403);
+  if (spec.body) {
+    statuses.add(400);
+    statuses.add(413);
+    statuses.add(415);
+  }
+  if (spec.query) statuses.add(400);
+  if (spec.path) statuses.add(404);
+  if (spec.idempotent) statuses.add(409);
+  statuses.add(500);
+
+  const responses: ZodOpenApiResponsesObject = {
+    [spec.success.status]: {
+      description: spec.success.description,
+      headers: z.object({
+        ...standardHeaders.shape,
+        ...(spec.idempotent
+          ? { "Idempotent-Replayed": z.literal("true").optional().meta({ description: "Present when this is the stored answer of an earlier request with the same key." }) }
+          : {}),
+        ...spec.success.headers,
+      }),
+      ...(spec.success.schema
+        ? { content: { "application/json": { schema: spec.success.schema } } }
+        : spec.success.content
+          ? { content: spec.success.content }
+          : {}),
+    },
+  };
+  for (const status of [...statuses].sort()) responses[String(status) as `${ErrorStatus}`] = errorResponses[status];
+
+  const headerParams = spec.idempotent
+    ? z.object({ ...(spec.headers?.shape ?? {}), "Idempotency-Key": idempotencyHeader })
+    : spec.headers;
+  const requestBody: ZodOpenApiRequestBodyObject | undefined = spec.body
+    ? {
+        required: !spec.bodyOptional,
+        description: `JSON, at most ${spec.bodyLimit ?? "64 KiB"}.`,
+        content: { "application/json": { schema: spec.body } },
+      }
+    : undefined;
+
+  return {
+    operationId: spec.operationId,
+    tags: [tag],
+    summary: spec.summary,
+    description: [spec.description, accessText(spec.access)].filter(Boolean).join("\n\n"),
+    "x-required-scopes": "scope" in spec.access ? [spec.access.scope] : [],
+    ...(authenticated ? {} : { security: [] }),
+    ...(spec.query || spec.path || headerParams
+      ? {
+          requestParams: {
+            ...(spec.query ? { query: spec.query } : {}),
+            ...(spec.path ? { path: spec.path } : {}),
+            ...(headerParams ? { header: headerParams } : {}),
+          },
+        }
+      : {}),
+    ...(requestBody ? { requestBody } : {}),
+    responses,
+  };
+}
+
+/** Binds `operation` to a domain's tag. */
+export const operationsFor = (tag: string) => (spec: OperationSpec) => operation(tag, spec);

@@ -1,0 +1,114 @@
+import { z } from "zod";
+import type { ZodOpenApiPathsObject } from "zod-openapi";
+import type { EventType } from "@/lib/events/types";
+import { newPlantSchema } from "@/lib/plants/schemas";
+import { idOf, operationsFor, timestamp, type V1Domain } from "../v1-common";
+import { webhookDeliveryDescription, webhookDeliveryHeaders } from "../webhook-headers";
+import { conversationRefSchema, conversationSchema } from "./conversations";
+import { messageSchema } from "./messages";
+import { userSchema } from "./users";
+import { eventTypeSchema } from "./webhooks";
+
+const tag = { name: "Events", description: "Every change as an event: streamed to the browser and integrators, and delivered to webhooks." };
+const op = operationsFor(tag.name);
+
+const withUser = z.object({ conversation: conversationRefSchema, user: userSchema.optional() });
+const message = z.object({ message: messageSchema });
+const user = z.object({ user: userSchema });
+
+/** The `data` of each event type (SPEC section 5); plant.created is delivered as the NewPlant itself. */
+export const eventDataSchemas: Record<EventType, { summary: string; data: z.ZodType }> = {
+  "conversation.created": { summary: "A conversation started", data: z.object({ conversation: conversationSchema }) },
+  "conversation.assigned": { summary: "A conversation was assigned", data: z.object({ conversation: conversationRefSchema, user: userSchema }) },
+  "conversation.unassigned": { summary: "A conversation was unassigned", data: withUser },
+  "conversation.closed": { summary: "A conversation was closed", data: withUser },
+  "conversation.reopened": { summary: "A conversation was reopened (by a user or an inbound message)", data: withUser },
+  "message.received": { summary: "A customer's message arrived", data: z.object({ message: messageSchema, conversation: conversationRefSchema }) },
+  "message.sent": { summary: "The network accepted a message", data: message },
+  "message.delivered": { summary: "A message reached the customer's phone", data: message },
+  "message.read": { summary: "The customer read a message", data: message },
+  "message.failed": { summary: "A message could not be sent", data: message },
+  "user.created": { summary: "A user was created", data: user },
+  "user.updated": { summary: "A user changed", data: user },
+  "user.deleted": { summary: "A user was deleted", data: user },
+  "user.online": { summary: "A user opened the inbox", data: user },
+  "user.offline": { summary: "A user's last inbox connection closed (after 30 s)", data: user },
+  "webhook.verified": {
+    summary: "Verification challenge (sent only to the webhook being verified)",
+    data: z.object({ webhook_id: idOf("webhook"), challenge: z.string().meta({ description: "Answer 200 with exactly this text within 10 s." }) }),
+  },
+  "webhook.failed": {
+    summary: "A delivery exhausted its retries",
+    data: z.object({
+      webhook_id: idOf("webhook"),
+      event_id: idOf("event"),
+      delivery_id: idOf("delivery"),
+      attempts: z.int().min(1),
+      last_error: z.string().nullable(),
+    }),
+  },
+  "plant.created": { summary: "A plant was added to the plant store (New Plant)", data: newPlantSchema },
+};
+
+export const eventEnvelopeSchema = z
+  .object({
+    id: idOf("event", "The event id (`evt_...`), the same on every delivery attempt."),
+    type: eventTypeSchema,
+    created_at: timestamp(),
+    data: z.record(z.string(), z.unknown()).meta({ description: "Depends on `type`; see the webhooks of this document." }),
+  })
+  .meta({ id: "EventEnvelope", description: "Every event, as streamed and as delivered to webhooks (except `plant.created`, delivered as the NewPlant)." });
+
+const envelopeOf = (type: EventType, data: z.ZodType) =>
+  z.object({ id: idOf("event"), type: z.literal(type), created_at: timestamp(), data });
+
+function eventWebhooks(): ZodOpenApiPathsObject {
+  const webhooks: ZodOpenApiPathsObject = {};
+  for (const [type, { summary, data }] of Object.entries(eventDataSchemas) as [EventType, { summary: string; data: z.ZodType }][]) {
+    const plant = type === "plant.created";
+    webhooks[type] = {
+      post: {
+        operationId: `event_${type.replace(".", "_")}`,
+        tags: [tag.name],
+        summary: `${type}: ${summary}`,
+        description: [
+          plant ? "The body is the NewPlant itself, not an envelope (the plant store's New Plant webhook)." : `The body is the event envelope with \`type\` = \`${type}\`.`,
+          type === "webhook.verified" ? "Answer 200 with exactly `data.challenge` as the body within 10 s to make the webhook `active`." : webhookDeliveryDescription,
+        ].join(" "),
+        security: [],
+        requestParams: { header: webhookDeliveryHeaders },
+        requestBody: { required: true, content: { "application/json": { schema: plant ? newPlantSchema : envelopeOf(type, data) } } },
+        responses:
+          type === "webhook.verified"
+            ? { "200": { description: "The challenge, verbatim.", content: { "text/plain": { schema: z.string() } } } }
+            : { "2XX": { description: "Any 2xx within 30 s acknowledges the delivery." } },
+      },
+    };
+  }
+  return webhooks;
+}
+
+export const eventsDomain: V1Domain = {
+  tag,
+  paths: {
+    "/v1/events/stream": {
+      get: op({
+        operationId: "streamEvents",
+        summary: "Stream events (Server-Sent Events)",
+        description: "Every event envelope the token may read (filtered by its scopes), as `text/event-stream`: each event's `id:` is the event id and its `data:` the JSON envelope; comment lines are heartbeats (every 15 s). Reconnect with `Last-Event-ID` (or `?last_event_id=`) to replay what was missed, then continue live.",
+        access: { auth: "any" },
+        headers: z.object({ "Last-Event-ID": idOf("event", "Resume after this event.").optional() }),
+        query: z.object({
+          last_event_id: idOf("event", "Same as the `Last-Event-ID` header, for clients that cannot set headers.").optional(),
+          presence: z.enum(["1"]).optional().meta({ description: "`1` from the inbox: a session counts as online while connected." }),
+        }),
+        success: {
+          status: "200",
+          description: "An endless stream of events.",
+          content: { "text/event-stream": { schema: z.string().meta({ description: "Server-Sent Events; each `data:` line is an EventEnvelope." }) } },
+        },
+      }),
+    },
+  },
+  webhooks: eventWebhooks(),
+};

@@ -1,0 +1,23 @@
+import { getDb } from "@/db";
+import { plants } from "@/db/schema";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { recordEvent } from "@/lib/events/record-event";
+import { type NewPlant, type PlantInput, presentPlant } from "./schemas";
+
+type Ctx = Pick<AuthContext, "accountId">;
+
+/**
+ * Stores a plant and, in the same transaction, the plant.created event whose webhook
+ * body is the NewPlant itself (the New Plant webhook), not the event envelope.
+ */
+export async function createPlant({ ctx, input }: { ctx: Ctx; input: PlantInput }): Promise<NewPlant> {
+  return getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .insert(plants)
+      .values({ accountId: ctx.accountId, name: input.name, tag: input.tag ?? null })
+      .returning({ id: plants.id, name: plants.name, tag: plants.tag });
+    const plant = presentPlant(row);
+    await recordEvent(tx, { accountId: ctx.accountId, type: "plant.created", data: plant, deliveryBody: plant });
+    return plant;
+  });
+}

@@ -1,0 +1,133 @@
+import { z } from "zod";
+import { consumeRequest, type RateLimitState, rateLimitHeaders } from "@/lib/api/rate-limit";
+import { clientAddress, JSON_BODY_LIMIT, parseJsonBody, requestIdOf } from "@/lib/api/route";
+import { authenticateRequest } from "@/lib/auth/authenticate";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { ApiError } from "@/lib/errors";
+import type { PlantError } from "./schemas";
+
+type RouteParams = { params: Promise<Record<string, string | string[]>> };
+type NextHandler = (req: Request, context: RouteParams) => Promise<Response>;
+
+type Options<B, Q, P> = {
+  /** The OpenAPI document is public; every plant operation needs a token. */
+  auth?: boolean;
+  body?: B;
+  query?: Q;
+  params?: P;
+};
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+type HandlerArgs<B, Q, P, A> = { req: Request; ctx: A; body: Infer<B>; query: Infer<Q>; params: Infer<P> };
+
+/** The plant store's own error body: `{error: <status>, message}` (not the /v1 one). */
+export function plantErrorResponse(status: number, message: string, headers: Record<string, string> = {}) {
+  const body: PlantError = { error: status, message };
+  return Response.json(body, { status, headers });
+}
+
+/** One sentence naming every invalid field, e.g. "name is required; tag must be a string". */
+function describeIssues(error: z.ZodError): string {
+  const messages = error.issues.map((issue) => {
+    const field = issue.path.map(String).join(".");
+    // Field messages already start with the field name; container-level ones do not.
+    return field && !issue.message.startsWith(field.split(".")[0]) ? `${field}: ${issue.message}` : issue.message;
+  });
+  return [...new Set(messages)].join("; ");
+}
+
+function validate<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new ApiError(400, "validation_error", describeIssues(parsed.error));
+  return parsed.data;
+}
+
+async function flatParams(context: RouteParams | undefined): Promise<Record<string, string>> {
+  const raw = (await context?.params) ?? {};
+  return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]));
+}
+
+function toResponse(result: unknown): Response {
+  if (result instanceof Response) return result;
+  if (result === undefined || result === null) return new Response(null, { status: 204 });
+  return Response.json(result);
+}
+
+/**
+ * The plant store wrapper: bearer token (or the browser session) of any kind, the per-token
+ * rate limit shared with /v1, JSON body, query and path validation with zod, and the
+ * plant store Error body for every failure, never with internals.
+ */
+export function plantRoute<
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  P extends z.ZodType | undefined = undefined,
+  O extends Options<B, Q, P> = Options<B, Q, P>,
+>(
+  options: O & Options<B, Q, P>,
+  handler: (args: HandlerArgs<B, Q, P, O["auth"] extends false ? null : AuthContext>) => Promise<unknown> | unknown,
+): NextHandler {
+  return async (req, context) => {
+    const requestId = requestIdOf(req);
+    let limitState: RateLimitState | undefined;
+    const finish = (response: Response) => {
+      response.headers.set("X-Request-Id", requestId);
+      if (limitState) {
+        for (const [key, value] of Object.entries(rateLimitHeaders(limitState))) response.headers.set(key, value);
+      }
+      return response;
+    };
+    try {
+      let ctx: AuthContext | null = null;
+      if (options.auth !== false) {
+        try {
+          ctx = await authenticateRequest(req);
+        } catch (error) {
+          limitState = await consumeRequest(`ip:${clientAddress(req)}`);
+          if (limitState.limited) throw rateLimited(limitState);
+          throw error;
+        }
+        limitState = await consumeRequest(`token:${ctx.token.id}`);
+        if (limitState.limited) throw rateLimited(limitState);
+      }
+      const url = new URL(req.url);
+      const params = options.params ? validate(options.params, await flatParams(context)) : undefined;
+      const query = options.query ? validate(options.query, Object.fromEntries(url.searchParams)) : undefined;
+      let body: unknown = undefined;
+      if (options.body) {
+        const read = await parseJsonBody(req, { limit: JSON_BODY_LIMIT, allowEmpty: false });
+        body = validate(options.body, read.value);
+      }
+      const result = await handler({
+        req,
+        // Null exactly when the route opted out of authentication, as the handler's type says.
+        ctx: ctx as never,
+        body: body as Infer<B>,
+        query: query as Infer<Q>,
+        params: params as Infer<P>,
+      });
+      return finish(toResponse(result));
+    } catch (error) {
+      if (error instanceof ApiError) return finish(plantErrorResponse(error.status, error.message, error.headers));
+      console.error(`[${requestId}] unhandled plant store error`, error);
+      return finish(plantErrorResponse(500, "Something went wrong on our side. Try again later."));
+    }
+  };
+}
+
+function rateLimited(state: RateLimitState) {
+  return new ApiError(429, "rate_limited", `Too many requests. Retry in ${state.resetSeconds} s.`);
+}
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Method = (typeof METHODS)[number];
+
+/** Every method of a plant store route file: the given ones, and a 405 Error with Allow for the rest. */
+export function definePlantRoute(handlers: Partial<Record<Method, NextHandler>>): Record<Method, NextHandler> {
+  const allowed = METHODS.filter((m) => handlers[m]);
+  const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : [])].join(", ");
+  const notAllowed: NextHandler = async (req) =>
+    plantErrorResponse(405, `${req.method} is not allowed here. Allowed: ${allow}.`, { Allow: allow });
+  return Object.fromEntries(METHODS.map((m) => [m, handlers[m] ?? notAllowed])) as Record<Method, NextHandler>;
+}

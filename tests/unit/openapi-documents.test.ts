@@ -1,0 +1,228 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { describe, expect, it } from "vitest";
+import { roleAllows, scopes } from "@/lib/auth/scopes";
+import { eventTypes } from "@/lib/events/types";
+import { buildPlantStoreDocument } from "@/lib/openapi/plant-store";
+import { buildV1Document } from "@/lib/openapi/v1";
+
+type Operation = {
+  operationId?: string;
+  security?: unknown[];
+  responses: Record<string, unknown>;
+  "x-required-scopes"?: string[];
+  parameters?: { name: string; in: string; required?: boolean }[];
+  requestBody?: { content: Record<string, { schema: unknown }> };
+};
+type Doc = {
+  paths: Record<string, Record<string, Operation>>;
+  webhooks: Record<string, Record<string, Operation>>;
+  components: Record<string, Record<string, any>>;
+  [key: string]: any;
+};
+
+// Every operation of SPEC.md section 4, with its scope ("any" = any valid token, "none" = no token).
+const SPEC_OPERATIONS: [string, string, string][] = [
+  ["post", "/v1/auth/login", "none"],
+  ["post", "/v1/auth/tokens", "session"],
+  ["get", "/v1/auth/tokens", "any"],
+  ["delete", "/v1/auth/tokens/{id}", "any"],
+  ["get", "/v1/auth/verify", "any"],
+  ["post", "/v1/auth/refresh", "any"],
+  ["get", "/v1/health", "any"],
+  ["get", "/v1/account", "any"],
+  ["get", "/v1/conversations", "conversations:read"],
+  ["get", "/v1/conversations/{id}", "conversations:read"],
+  ["post", "/v1/conversations/{id}/assign", "conversations:write"],
+  ["post", "/v1/conversations/{id}/unassign", "conversations:write"],
+  ["post", "/v1/conversations/{id}/close", "conversations:write"],
+  ["post", "/v1/conversations/{id}/reopen", "conversations:write"],
+  ["delete", "/v1/conversations/{id}", "conversations:delete"],
+  ["get", "/v1/conversations/{id}/messages", "messages:read"],
+  ["post", "/v1/messages", "messages:write"],
+  ["get", "/v1/messages/{id}", "messages:read"],
+  ["delete", "/v1/messages/{id}", "messages:delete"],
+  ["get", "/v1/messages/{id}/media", "messages:read"],
+  ["post", "/v1/messages/polish", "messages:write"],
+  ["get", "/v1/users", "users:read"],
+  ["post", "/v1/users", "users:write"],
+  ["get", "/v1/users/{id}", "users:read"],
+  ["patch", "/v1/users/{id}", "users:write"],
+  ["delete", "/v1/users/{id}", "users:delete"],
+  ["get", "/v1/reports/summary", "reports:read"],
+  ["get", "/v1/reports/timeseries", "reports:read"],
+  ["get", "/v1/config/business-profile", "config:read"],
+  ["put", "/v1/config/business-profile", "config:write"],
+  ["get", "/v1/config/documents", "config:read"],
+  ["post", "/v1/config/documents", "config:write"],
+  ["delete", "/v1/config/documents/{id}", "config:write"],
+  ["get", "/v1/config/number", "config:read"],
+  ["put", "/v1/config/number", "config:write"],
+  ["post", "/v1/webhooks", "webhooks:write"],
+  ["get", "/v1/webhooks", "webhooks:read"],
+  ["get", "/v1/webhooks/{id}", "webhooks:read"],
+  ["patch", "/v1/webhooks/{id}", "webhooks:write"],
+  ["delete", "/v1/webhooks/{id}", "webhooks:delete"],
+  ["post", "/v1/webhooks/{id}/verify", "webhooks:write"],
+  ["get", "/v1/webhooks/{id}/logs", "webhooks:read"],
+  ["get", "/v1/webhooks/{id}/stats", "webhooks:read"],
+  ["post", "/v1/webhooks/{id}/deliveries/{delivery_id}/retry", "webhooks:write"],
+  ["get", "/v1/events/stream", "any"],
+  ["get", "/v1/openapi.json", "none"],
+];
+
+const HTTP_METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "options", "trace"]);
+
+function operations(paths: Doc["paths"]) {
+  return Object.entries(paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => HTTP_METHODS.has(method))
+      .map(([method, op]) => ({ path, method, op })),
+  );
+}
+
+async function validate(doc: unknown) {
+  const validator = new Validator();
+  const result = await validator.validate(JSON.parse(JSON.stringify(doc)));
+  return { ...result, version: validator.version };
+}
+
+describe("the plant store OpenAPI document", () => {
+  const doc = buildPlantStoreDocument() as unknown as Doc;
+
+  it("validates against the OpenAPI 3.1 schema", async () => {
+    const result = await validate(doc);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(result.version).toBe("3.1");
+  });
+
+  it("names the API, its version, licence, server and bearer security", () => {
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.info).toMatchObject({ title: "Plant Store", version: "1.0.0", license: { name: "MIT" } });
+    expect(doc.servers).toEqual([expect.objectContaining({ url: "/plant-store" })]);
+    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer", bearerFormat: "JWT" });
+  });
+
+  it("documents exactly the three operations with their statuses", () => {
+    const found = operations(doc.paths).map(({ method, path, op }) => [method, path, Object.keys(op.responses).sort()]);
+    expect(found).toEqual([
+      ["get", "/plants", ["200", "400", "401", "429", "default"]],
+      ["post", "/plants", ["200", "400", "401", "429", "default"]],
+      ["delete", "/plants/{id}", ["204", "400", "401", "404", "429", "default"]],
+    ]);
+    const deleteOp = doc.paths["/plants/{id}"].delete as any;
+    expect(deleteOp.parameters[0]).toMatchObject({ name: "id", in: "path", required: true, schema: { type: "integer", format: "int64", minimum: 1 } });
+    const listOp = doc.paths["/plants"].get as any;
+    expect(listOp.parameters[0]).toMatchObject({ name: "limit", in: "query", schema: { type: "integer", format: "int32", minimum: 1 } });
+    expect(listOp.parameters[0].required).toBeFalsy();
+    expect(doc.paths["/plants"].post.requestBody!.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Plant" });
+  });
+
+  it("defines Plant, NewPlant and Error as SPEC section 8 says", () => {
+    const { Plant, NewPlant, Error } = doc.components.schemas;
+    expect(Plant.required).toEqual(["name"]);
+    expect(Plant.properties.name).toMatchObject({ type: "string", minLength: 1, maxLength: 200 });
+    expect(Plant.properties.tag).toMatchObject({ type: "string", maxLength: 100 });
+    expect(Plant.additionalProperties).toBeUndefined();
+    expect(NewPlant.required.sort()).toEqual(["id", "name"]);
+    expect(NewPlant.properties.id).toMatchObject({ type: "integer", format: "int64" });
+    expect(Error.required.sort()).toEqual(["error", "message"]);
+    expect(Error.properties.error).toMatchObject({ type: "integer", format: "int32" });
+  });
+
+  it("describes the New Plant webhook at /plant/webhook with a NewPlant body", () => {
+    const hook = doc.webhooks["/plant/webhook"].post as any;
+    expect(hook.summary).toBe("New Plant");
+    expect(hook.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/NewPlant" });
+    expect(Object.keys(hook.responses)).toEqual(["200"]);
+    expect(hook.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(["X-Service-Signature", "webhook-id", "webhook-timestamp", "webhook-signature"]),
+    );
+  });
+});
+
+describe("the /v1 OpenAPI document", () => {
+  const doc = buildV1Document() as unknown as Doc;
+  const ops = operations(doc.paths);
+
+  it("validates against the OpenAPI 3.1 schema", async () => {
+    const result = await validate(doc);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(result.version).toBe("3.1");
+  });
+
+  it("documents every operation of SPEC section 4, and nothing else", () => {
+    const documented = ops.map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort();
+    const expected = SPEC_OPERATIONS.map(([method, path]) => `${method.toUpperCase()} ${path}`).sort();
+    expect(documented).toEqual(expected);
+  });
+
+  it("gives each operation a unique operationId, its scope and the error answers that apply", () => {
+    const ids = ops.map(({ op }) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const [method, path, access] of SPEC_OPERATIONS) {
+      const op = doc.paths[path][method];
+      const statuses = Object.keys(op.responses);
+      const label = `${method.toUpperCase()} ${path}`;
+      expect(statuses.some((s) => s.startsWith("2")), label).toBe(true);
+      expect(statuses, label).toContain("500");
+      if (access === "none") {
+        expect(op.security, label).toEqual([]);
+      } else {
+        expect(op.security, label).toBeUndefined();
+        expect(statuses, label).toEqual(expect.arrayContaining(["401", "429"]));
+      }
+      const scope = (scopes as readonly string[]).includes(access) ? access : undefined;
+      expect(op["x-required-scopes"], label).toEqual(scope ? [scope] : []);
+      if (scope || access === "session") expect(statuses, label).toContain("403");
+      if (path.includes("{")) expect(statuses, label).toContain("404");
+      if (op.requestBody) expect(statuses, label).toEqual(expect.arrayContaining(["400", "413", "415"]));
+      for (const status of statuses.filter((s) => /^[45]/.test(s))) {
+        const response = op.responses[status] as { $ref: string };
+        const resolved = doc.components.responses[response.$ref.split("/").pop()!];
+        expect(resolved.content["application/json"].schema, `${label} ${status}`).toEqual({ $ref: "#/components/schemas/Error" });
+      }
+    }
+  });
+
+  it("marks the idempotent routes with the Idempotency-Key header", () => {
+    const idempotent = ops.filter(({ op }) => op.parameters?.some((p) => p.name === "Idempotency-Key" && p.in === "header"));
+    expect(idempotent.map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual([
+      "POST /v1/auth/tokens",
+      "POST /v1/messages",
+      "POST /v1/webhooks",
+    ]);
+  });
+
+  it("shares the SPEC error body as a component", () => {
+    const error = doc.components.schemas.Error;
+    expect(error.required.sort()).toEqual(["error", "request_id"]);
+    expect(error.properties.error.required.sort()).toEqual(["code", "message"]);
+    expect(Object.keys(doc.components.responses).sort()).toEqual(
+      ["BadRequest", "Conflict", "Forbidden", "InternalError", "NotFound", "PayloadTooLarge", "TooManyRequests", "Unauthorized", "UnsupportedMediaType"].sort(),
+    );
+  });
+
+  it("documents each event type as a webhook with its envelope and data", () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...eventTypes].sort());
+    for (const type of eventTypes) {
+      const body = doc.webhooks[type].post.requestBody!.content["application/json"].schema as any;
+      if (type === "plant.created") {
+        expect(body).toEqual({ $ref: "#/components/schemas/NewPlant" });
+        continue;
+      }
+      expect(body.required.sort(), type).toEqual(["created_at", "data", "id", "type"]);
+      expect(body.properties.type, type).toMatchObject({ const: type });
+      expect(body.properties.data.type, type).toBe("object");
+    }
+    expect(doc.components.schemas.EventEnvelope.required.sort()).toEqual(["created_at", "data", "id", "type"]);
+  });
+
+  it("only lists scopes that some role holds", () => {
+    for (const { op } of ops) {
+      for (const scope of op["x-required-scopes"] ?? []) expect(roleAllows("admin", scope as never)).toBe(true);
+    }
+  });
+});
