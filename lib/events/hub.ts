@@ -7,10 +7,10 @@ import type { EventEnvelope, EventType } from "./types";
 
 type Subscriber = { accountId: string; deliver: (event: EventEnvelope) => void };
 
-type Hub = { subscribers: Set<Subscriber>; ready?: Promise<void>; unlisten?: () => Promise<void> };
+type Hub = { subscribers: Set<Subscriber>; ready?: Promise<void>; unlisten?: () => Promise<void>; chain: Promise<void> };
 
 const holder = globalThis as unknown as { __chorusEventHub?: Hub };
-const hub = (holder.__chorusEventHub ??= { subscribers: new Set() });
+const hub = (holder.__chorusEventHub ??= { subscribers: new Set(), chain: Promise.resolve() });
 
 export function toEnvelope(row: typeof events.$inferSelect): EventEnvelope {
   return { id: row.id, type: row.type as EventType, created_at: row.createdAt.toISOString(), data: row.data };
@@ -38,7 +38,8 @@ async function onNotify(payload: string) {
  */
 export async function subscribeToEvents(accountId: string, deliver: (event: EventEnvelope) => void) {
   hub.ready ??= listen(EVENTS_CHANNEL, (payload) => {
-    onNotify(payload).catch((error) => console.error("event hub: delivering an event failed", error));
+    // Notifications arrive in commit order; reading each event in turn keeps that order.
+    hub.chain = hub.chain.then(() => onNotify(payload)).catch((error) => console.error("event hub: delivering an event failed", error));
   }).then((unlisten) => {
     hub.unlisten = unlisten;
   });

@@ -45,11 +45,14 @@ export function openEventStream({
       const write = (text: string) => {
         if (!closed) controller.enqueue(encoder.encode(text));
       };
-      let lastSent = lastEventId ?? "";
+      // Ids sort by creation time, but transactions can commit out of that order, so the live
+      // part de-duplicates by id rather than dropping ids lower than the last one sent.
+      const sent = new Set<string>();
       let buffer: EventEnvelope[] | null = [];
       const send = (event: EventEnvelope) => {
-        if (event.id <= lastSent || !canSeeEvent(ctx, event.type)) return;
-        lastSent = event.id;
+        if (sent.has(event.id) || (lastEventId && event.id <= lastEventId) || !canSeeEvent(ctx, event.type)) return;
+        sent.add(event.id);
+        if (sent.size > 10_000) sent.delete(sent.values().next().value!);
         write(frame(event));
       };
       const unsubscribe = await subscribeToEvents(ctx.accountId, (event) => (buffer ? buffer.push(event) : send(event)));
