@@ -6,6 +6,7 @@ import type { Bench } from "./support";
 // To add a benchmark: write bench/<topic>.ts exporting a Bench, and list it here.
 const benches: Record<string, () => Promise<Bench>> = {
   conversations: async () => (await import("./conversations")).conversationsBench,
+  "inbox-latency": async () => (await import("./inbox-latency")).inboxLatencyBench,
 };
 
 async function main() {
