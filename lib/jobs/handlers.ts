@@ -1,4 +1,7 @@
+import { runDeliveryJob } from "@/lib/webhooks/deliver-job";
 import type { JobHandlers } from "./runner";
 
 /** Every kind of background work and the verb that carries it out. */
-export const jobHandlers: JobHandlers = {};
+export const jobHandlers: JobHandlers = {
+  "webhook.deliver": runDeliveryJob,
+};
