@@ -46,22 +46,34 @@ export async function claimDueJobs(db: Db, { limit = 10, now = new Date() } = {}
       for update skip locked
     )
     returning ${jobs.id} as id, ${jobs.kind} as kind, ${jobs.payload} as payload, ${jobs.attempts} as attempts,
-      ${jobs.createdAt} as created_at`);
+      ${jobs.createdAt} as created_at, ${jobs.runAt} as run_at`);
   const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as {
     id: number | string;
     kind: string;
     payload: Record<string, unknown> | string;
     attempts: number;
     created_at: Date | string;
+    run_at: Date | string;
   }[];
-  return list.map((r) => ({
+  // RETURNING does not keep the subquery's order; due work runs oldest first.
+  const ordered = list
+    .map((r) => ({ ...r, runAt: toDate(r.run_at).getTime(), id: Number(r.id) }))
+    .sort((x, y) => x.runAt - y.runAt || x.id - y.id);
+  return ordered.map((r) => ({
     id: Number(r.id),
     kind: r.kind,
     payload: typeof r.payload === "string" ? JSON.parse(r.payload) : r.payload,
     attempts: Number(r.attempts),
-    createdAt: new Date(r.created_at),
+    createdAt: toDate(r.created_at),
     lockedUntil: lease,
   }));
+}
+
+/** A timestamptz from a raw query: a Date (PGlite) or text such as "2026-11-22 10:15:30.123+00" (postgres.js). */
+function toDate(value: Date | string): Date {
+  if (value instanceof Date) return value;
+  const iso = value.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00");
+  return new Date(iso);
 }
 
 function backoff(attempt: number) {
