@@ -8,7 +8,7 @@ import type { JobKind } from "./enqueue";
  * claimed with, so a handler's "is it due yet" checks agree with the claim (tests and
  * benchmarks drive the runner with a simulated `now`).
  */
-export type JobContext = { jobId: number; attempt: number; now: Date };
+export type JobContext = { jobId: number; attempt: number; now: Date; createdAt?: Date };
 /**
  * What a handler reports: nothing when done, `retryAt` to run again later (the handler's
  * own schedule), `failed` to stop for good. A thrown error retries with backoff.
@@ -87,7 +87,7 @@ function backoff(attempt: number) {
  */
 export async function runJob(
   db: Db,
-  job: Pick<ClaimedJob, "id" | "kind" | "payload" | "attempts"> & { lockedUntil?: Date | null },
+  job: Pick<ClaimedJob, "id" | "kind" | "payload" | "attempts"> & { lockedUntil?: Date | null; createdAt?: Date },
   handlers: JobHandlers,
   { now = new Date() }: { now?: Date } = {},
 ) {
@@ -106,7 +106,7 @@ export async function runJob(
     return;
   }
   try {
-    const outcome = await handler(job.payload, { jobId: job.id, attempt: job.attempts, now });
+    const outcome = await handler(job.payload, { jobId: job.id, attempt: job.attempts, now, createdAt: job.createdAt });
     if (outcome && "retryAt" in outcome) {
       await record({ status: "pending", runAt: outcome.retryAt, lastError: outcome.error ?? null });
     } else if (outcome && "failed" in outcome) {
