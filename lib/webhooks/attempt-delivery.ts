@@ -112,6 +112,34 @@ export async function runAttempt({
       number = attempt;
     }
 
+    const sendable =
+      webhook.status === "active" && (mode === "redelivery" || (delivery.status === "pending" && number <= MAX_DELIVERY_ATTEMPTS));
+    const insertAttempt = async () => {
+      const attemptedAt = new Date();
+      const [inserted] = await tx
+        .insert(webhookAttempts)
+        .values({
+          id: newId("attempt", attemptedAt),
+          accountId: delivery.accountId,
+          webhookId: webhook.id,
+          deliveryId,
+          eventId: delivery.eventId,
+          eventType: delivery.eventType,
+          attempt: number,
+          status: "pending",
+          attemptedAt,
+        })
+        .onConflictDoNothing()
+        .returning();
+      return inserted;
+    };
+
+    // The common case in one statement: this attempt has not been made yet.
+    if (sendable) {
+      const attemptRow = await insertAttempt();
+      if (attemptRow) return { kind: "send" as const, delivery, webhook, attemptRow };
+    }
+
     const [existing] = await tx
       .select()
       .from(webhookAttempts)
@@ -129,17 +157,22 @@ export async function runAttempt({
           }),
         };
       }
-      // Its process died before recording an answer. The receiver may or may not have seen
-      // it; it is sent again, and the row is replaced so that the log's order key (the time
-      // the attempt started) stays immutable.
-      await tx.delete(webhookAttempts).where(eq(webhookAttempts.id, existing.id));
+      // Its process died before recording an answer; the receiver may or may not have seen it.
+      if (sendable) {
+        // Sent again, as a new row so that the log's order key (when the attempt started) stays immutable.
+        await tx.delete(webhookAttempts).where(eq(webhookAttempts.id, existing.id));
+        const attemptRow = await insertAttempt();
+        if (attemptRow) return { kind: "send" as const, delivery, webhook, attemptRow };
+      } else {
+        await tx
+          .update(webhookAttempts)
+          .set({ status: "failed", error: "interrupted: the process stopped during the attempt" })
+          .where(eq(webhookAttempts.id, existing.id));
+      }
     }
 
-    if (mode === "scheduled" && (delivery.status !== "pending" || number > MAX_DELIVERY_ATTEMPTS)) {
-      return { kind: "done" as const, result: outcome(deliveryId, number, { status: "skipped", done: true, error: `the delivery has ${delivery.status}` }) };
-    }
     if (webhook.status !== "active") {
-      if (mode === "scheduled") {
+      if (mode === "scheduled" && delivery.status === "pending") {
         // Deliveries of a disabled (or unverified) webhook stop where they are.
         await tx
           .update(webhookDeliveries)
@@ -148,27 +181,8 @@ export async function runAttempt({
       }
       return { kind: "done" as const, result: outcome(deliveryId, number, { status: "skipped", done: true, error: `the webhook is ${webhook.status}` }) };
     }
-
-    const attemptedAt = new Date();
-    const [attemptRow] = await tx
-      .insert(webhookAttempts)
-      .values({
-        id: newId("attempt", attemptedAt),
-        accountId: delivery.accountId,
-        webhookId: webhook.id,
-        deliveryId,
-        eventId: delivery.eventId,
-        eventType: delivery.eventType,
-        attempt: number,
-        status: "pending",
-        attemptedAt,
-      })
-      .returning();
-    await tx
-      .update(webhookDeliveries)
-      .set({ updatedAt: attemptedAt })
-      .where(eq(webhookDeliveries.id, deliveryId));
-    return { kind: "send" as const, delivery, webhook, attemptRow };
+    const why = delivery.status !== "pending" ? `the delivery has ${delivery.status}` : `attempt ${number} is past the last automatic attempt`;
+    return { kind: "done" as const, result: outcome(deliveryId, number, { status: "skipped", done: true, error: why }) };
   });
 
   if (start.kind === "done") return start.result;
