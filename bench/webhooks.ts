@@ -1,7 +1,7 @@
 // Fan-out benchmark: 2,000 events recorded through recordEvent, each delivered to 5 local
 // HTTP receivers by the local job runner, on a fresh in-memory PGlite. Reports deliveries
 // per second and the first-attempt latency from the event's commit to its arrival.
-//   npx tsx bench/webhooks.ts            (or through `npm run bench`)
+//   npx tsx bench/webhooks.ts [events]   (or through `npm run bench`)
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -17,7 +17,6 @@ import { jobHandlers } from "@/lib/jobs/handlers";
 import { startJobRunner } from "@/lib/jobs/runner";
 import { createWebhook } from "@/lib/webhooks/create-webhook";
 
-const EVENTS = 2_000;
 const RECEIVERS = 5;
 const CONCURRENCY = 16;
 const TIMEOUT_MS = 10 * 60_000;
@@ -30,7 +29,7 @@ function percentile(sorted: number[], p: number) {
   return Math.round(sorted[Math.max(0, index)] * 10) / 10;
 }
 
-export async function run(): Promise<Record<string, unknown>> {
+export async function run({ events: EVENTS = 2_000 }: { events?: number } = {}): Promise<Record<string, unknown>> {
   // Only this benchmark's settings; nothing is written to ./.data.
   const saved = { ...process.env };
   process.env.WEBHOOK_ALLOW_INSECURE_TARGETS = "true";
@@ -137,7 +136,7 @@ export async function run(): Promise<Record<string, unknown>> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  run()
+  run({ events: Number(process.argv[2] ?? 2_000) })
     .then((result) => {
       console.log(JSON.stringify(result, null, 2));
       process.exit(0);
