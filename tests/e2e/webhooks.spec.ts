@@ -50,7 +50,7 @@ test("an administrator adds a webhook, sees the secret once, follows deliveries,
     await page.getByLabel("Endpoint URL").fill(endpoint.url);
     await page.getByRole("button", { name: "Add and verify" }).click();
     await expect(page.getByText("Copy the signing secret now. It is shown only this once.")).toBeVisible();
-    const secret = await page.getByLabel("Signing secret").textContent();
+    const secret = await page.getByLabel("The new signing secret").textContent();
     expect(secret).toMatch(/^whsec_/);
     await expect(page.getByText("The endpoint answered the verification challenge")).toBeVisible();
     await page.screenshot({ path: shot("webhooks-created"), fullPage: true });

@@ -7,6 +7,7 @@ import { createWebhookAction } from "@/app/(app)/settings/webhooks/actions";
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
+import { formatUtc } from "./format";
 import { StatusBadge } from "./status-badge";
 import { WebhookActions } from "./webhook-actions";
 
@@ -51,7 +52,7 @@ function CreatedSecret({ webhook, onDone }: { webhook: Created; onDone: () => vo
           X-Service-Signature and webhook-signature headers of every delivery.
         </Alert>
         <div className="mt-2 flex flex-wrap items-center gap-2">
-          <code className="min-w-0 flex-1 break-all rounded-md border border-slate-200 bg-slate-50 px-3 py-2 font-mono text-sm" aria-label="Signing secret">
+          <code className="min-w-0 flex-1 break-all rounded-md border border-slate-200 bg-slate-50 px-3 py-2 font-mono text-sm" aria-label="The new signing secret">
             {webhook.secret}
           </code>
           <Button type="button" variant="secondary" onClick={copy}>
@@ -149,7 +150,7 @@ export function WebhooksManager({ webhooks, eventGroups, limit }: { webhooks: We
                   </Link>
                 </div>
                 <p className="text-xs text-slate-500">
-                  {w.events.includes("*") ? "All events" : w.events.join(", ")} · added {new Date(w.created_at).toLocaleString()}
+                  {w.events.includes("*") ? "All events" : w.events.join(", ")} · added {formatUtc(w.created_at, { seconds: false })}
                 </p>
                 {w.status_reason && w.status !== "active" ? <p className="text-sm text-slate-700">{w.status_reason}</p> : null}
                 <div className="flex flex-wrap items-start gap-2">

@@ -4,6 +4,7 @@ import { RetryButton } from "@/components/settings/webhooks/retry-button";
 import { StatsChart } from "@/components/settings/webhooks/stats-chart";
 import { StatusBadge } from "@/components/settings/webhooks/status-badge";
 import { WebhookActions } from "@/components/settings/webhooks/webhook-actions";
+import { formatUtc } from "@/components/settings/webhooks/format";
 import { Alert, Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { type CursorPosition, decodeCursor } from "@/lib/api/cursor";
@@ -27,7 +28,6 @@ const filters = [
 
 const percent = (rate: number | null) => (rate === null ? "—" : `${Math.round(rate * 1000) / 10}%`);
 const ms = (value: number | null) => (value === null ? "—" : `${value} ms`);
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "never");
 
 function StatsCard({ stats }: { stats: WebhookStats }) {
   return (
@@ -125,7 +125,7 @@ export default async function WebhookDetailPage({
           </p>
           {webhook.status_reason && webhook.status !== "active" ? <p className="mt-2 text-sm text-slate-700">{webhook.status_reason}</p> : null}
           <p className="mt-2 text-xs text-slate-500">
-            Last success: {when(last.last_success_at)} · last failure: {when(last.last_failure_at)} · consecutive failed deliveries: {last.consecutive_failures}
+            Last success: {formatUtc(last.last_success_at)} · last failure: {formatUtc(last.last_failure_at)} · consecutive failed deliveries: {last.consecutive_failures}
           </p>
           <div className="mt-4">
             <WebhookActions webhook={webhook} afterDelete="/settings/webhooks" />
@@ -197,7 +197,7 @@ export default async function WebhookDetailPage({
                 <tbody className="divide-y divide-slate-100 align-top">
                   {log.data.map((a) => (
                     <tr key={a.id}>
-                      <td className="whitespace-nowrap px-3 py-2 text-slate-700">{new Date(a.attempted_at).toLocaleString()}</td>
+                      <td className="whitespace-nowrap px-3 py-2 text-slate-700">{formatUtc(a.attempted_at)}</td>
                       <td className="px-3 py-2">
                         <code className="text-xs">{a.event_type}</code>
                         <div className="font-mono text-[11px] text-slate-400">{a.event_id}</div>
@@ -205,11 +205,11 @@ export default async function WebhookDetailPage({
                       <td className="px-3 py-2 tabular-nums">{a.attempt}</td>
                       <td className="px-3 py-2">
                         <StatusBadge status={a.status} />
-                        {a.next_attempt_at ? <div className="mt-1 text-xs text-slate-500">next: {new Date(a.next_attempt_at).toLocaleTimeString()}</div> : null}
+                        {a.next_attempt_at ? <div className="mt-1 whitespace-nowrap text-xs text-slate-500">next: {formatUtc(a.next_attempt_at).slice(11)}</div> : null}
                       </td>
                       <td className="max-w-xs px-3 py-2">
                         <span className="tabular-nums">{a.response_status ?? "—"}</span>
-                        {a.error ? <div className="text-xs text-red-700">{a.error}</div> : null}
+                        {a.error && a.error !== `unexpected status ${a.response_status}` ? <div className="text-xs text-red-700">{a.error}</div> : null}
                         {a.response_body ? (
                           <details className="mt-1 text-xs text-slate-600">
                             <summary className="cursor-pointer truncate">{a.response_body.slice(0, 60) || "(empty body)"}</summary>
@@ -218,7 +218,7 @@ export default async function WebhookDetailPage({
                         ) : null}
                       </td>
                       <td className="whitespace-nowrap px-3 py-2 tabular-nums">{ms(a.duration_ms)}</td>
-                      <td className="px-3 py-2">
+                      <td className="min-w-[10rem] px-3 py-2">
                         {a.event_type === "webhook.verified" ? null : (
                           <RetryButton webhookId={id} deliveryId={a.delivery_id} disabled={webhook.status !== "active"} />
                         )}
