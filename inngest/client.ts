@@ -9,6 +9,9 @@ function options() {
     ...(env.INNGEST_EVENT_KEY ? { eventKey: env.INNGEST_EVENT_KEY } : {}),
     ...(env.INNGEST_SIGNING_KEY ? { signingKey: env.INNGEST_SIGNING_KEY } : {}),
     ...(env.INNGEST_BASE_URL ? { baseUrl: env.INNGEST_BASE_URL } : {}),
+    // A base URL without a signing key can only be the local dev server (`inngest dev`);
+    // self-hosted `inngest start` and Inngest Cloud both sign their requests.
+    ...(env.INNGEST_BASE_URL && !env.INNGEST_SIGNING_KEY ? { isDev: true } : {}),
   };
 }
 
