@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, lt } from "drizzle-orm";
 import { getDb } from "@/db";
 import { type Webhook, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
 import { getEnv } from "@/lib/env";
@@ -30,6 +30,12 @@ export async function runVerification({ accountId, webhookId }: { accountId: str
   const challenge = randomBytes(24).toString("base64url");
   const prepared = await db.transaction(async (tx) => {
     const webhook = await findWebhook(tx, accountId, webhookId, { lock: true });
+    // A challenge left unanswered by a server that stopped mid-way would otherwise stay pending forever.
+    const interrupted = "interrupted: the server stopped before the answer was recorded";
+    await tx
+      .update(webhookAttempts)
+      .set({ status: "failed", error: interrupted })
+      .where(and(eq(webhookAttempts.webhookId, webhookId), eq(webhookAttempts.eventType, "webhook.verified"), eq(webhookAttempts.status, "pending"), lt(webhookAttempts.attemptedAt, new Date(Date.now() - VERIFICATION_TIMEOUT_MS - 5_000))));
     const envelope = await recordEvent(tx, { accountId, type: "webhook.verified", data: { webhook_id: webhookId, challenge } });
     const now = new Date();
     const deliveryId = newId("delivery", now);
