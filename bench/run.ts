@@ -7,6 +7,14 @@ import type { Bench } from "./support";
 const benches: Record<string, () => Promise<Bench>> = {
   conversations: async () => (await import("./conversations")).conversationsBench,
   "inbox-latency": async () => (await import("./inbox-latency")).inboxLatencyBench,
+  webhooks: async () => {
+    const { run } = await import("./webhooks");
+    return {
+      name: "webhook-fan-out",
+      description: "2,000 events to 5 local receivers through the local runner: deliveries per second, first-attempt latency",
+      run: async () => ({ name: "webhook-fan-out", ...(await run()) }),
+    };
+  },
 };
 
 async function main() {

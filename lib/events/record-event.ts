@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { events, webhookDeliveries, webhooks } from "@/db/schema";
 import { newId } from "@/lib/ids";
-import { enqueueJob } from "@/lib/jobs/enqueue";
+import { enqueueJobs } from "@/lib/jobs/enqueue";
 import type { EventEnvelope, EventType } from "./types";
 
 export const EVENTS_CHANNEL = "chorus_events";
@@ -11,6 +11,8 @@ export const EVENTS_CHANNEL = "chorus_events";
  * Records an event in the caller's transaction and fans it out: one delivery row (and
  * its job) per active webhook subscribed to the type, committed with the change itself.
  * `deliveryBody` replaces the envelope as the webhook body (the New Plant webhook).
+ * `excludeWebhookId` leaves one webhook out (webhook.failed goes to the others only).
+ * webhook.verified is never fanned out: the verification sends it to its one webhook.
  */
 export async function recordEvent(
   tx: Executor,
@@ -21,33 +23,44 @@ export async function recordEvent(
   await tx.insert(events).values({ id, accountId: input.accountId, type: input.type, data: input.data, createdAt: now });
   const envelope: EventEnvelope = { id, type: input.type, created_at: now.toISOString(), data: input.data };
 
-  const targets = await tx
-    .select({ id: webhooks.id })
-    .from(webhooks)
-    .where(
-      and(
-        eq(webhooks.accountId, input.accountId),
-        eq(webhooks.status, "active"),
-        sql`(${webhooks.events} @> ${JSON.stringify([input.type])}::jsonb or ${webhooks.events} @> '["*"]'::jsonb)`,
-      ),
-    );
-  const payload = JSON.stringify(input.deliveryBody ?? envelope);
-  for (const target of targets) {
-    if (target.id === input.excludeWebhookId) continue;
-    const deliveryId = newId("delivery", now);
-    await tx.insert(webhookDeliveries).values({
-      id: deliveryId,
-      accountId: input.accountId,
-      webhookId: target.id,
-      eventId: id,
-      eventType: input.type,
-      payload,
-      status: "pending",
-      nextAttemptAt: now,
-      createdAt: now,
-      updatedAt: now,
-    });
-    await enqueueJob(tx, { kind: "webhook.deliver", payload: { deliveryId }, accountId: input.accountId, runAt: now });
+  if (input.type !== "webhook.verified") {
+    const targets = await tx
+      .select({ id: webhooks.id })
+      .from(webhooks)
+      .where(
+        and(
+          eq(webhooks.accountId, input.accountId),
+          eq(webhooks.status, "active"),
+          sql`(${webhooks.events} @> ${JSON.stringify([input.type])}::jsonb or ${webhooks.events} @> '["*"]'::jsonb)`,
+          input.excludeWebhookId ? sql`${webhooks.id} <> ${input.excludeWebhookId}` : undefined,
+        ),
+      );
+    if (targets.length > 0) {
+      // The body is frozen now: every attempt, automatic or manual, sends these exact bytes.
+      const payload = JSON.stringify(input.deliveryBody ?? envelope);
+      const deliveries = targets.map((target) => ({
+        id: newId("delivery", now),
+        accountId: input.accountId,
+        webhookId: target.id,
+        eventId: id,
+        eventType: input.type,
+        payload,
+        status: "pending" as const,
+        nextAttemptAt: now,
+        createdAt: now,
+        updatedAt: now,
+      }));
+      await tx.insert(webhookDeliveries).values(deliveries);
+      await enqueueJobs(
+        tx,
+        deliveries.map((delivery) => ({
+          kind: "webhook.deliver" as const,
+          payload: { deliveryId: delivery.id },
+          accountId: input.accountId,
+          runAt: now,
+        })),
+      );
+    }
   }
   // Delivered to listeners only when the transaction commits (live updates, other instances).
   await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ id, account_id: input.accountId })})`);

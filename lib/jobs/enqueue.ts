@@ -6,28 +6,36 @@ export const JOBS_CHANNEL = "chorus_jobs";
 
 export type JobKind = "webhook.deliver" | "webhook.verify" | "message.send" | "message.simulate-status" | "message.fetch-media" | "message.auto-reply";
 
+export type NewJob = { kind: JobKind; payload: Record<string, unknown>; accountId?: string; runAt?: Date };
+
 /**
  * Writes a job row in the caller's transaction (transactional outbox): the work exists
  * exactly when the change that caused it is committed.
  */
-export async function enqueueJob(
-  tx: Executor,
-  job: { kind: JobKind; payload: Record<string, unknown>; accountId?: string; runAt?: Date },
-) {
+export async function enqueueJob(tx: Executor, job: NewJob) {
+  const [id] = await enqueueJobs(tx, [job]);
+  return id;
+}
+
+/** Several job rows in one statement (an event fanned out to many webhooks), one wake-up. */
+export async function enqueueJobs(tx: Executor, list: NewJob[]): Promise<number[]> {
+  if (list.length === 0) return [];
   const now = new Date();
-  const [row] = await tx
+  const rows = await tx
     .insert(jobs)
-    .values({
-      kind: job.kind,
-      payload: job.payload,
-      accountId: job.accountId,
-      status: "pending",
-      runAt: job.runAt ?? now,
-      createdAt: now,
-      updatedAt: now,
-    })
+    .values(
+      list.map((job) => ({
+        kind: job.kind,
+        payload: job.payload,
+        accountId: job.accountId,
+        status: "pending" as const,
+        runAt: job.runAt ?? now,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    )
     .returning({ id: jobs.id });
   // Wakes the local runner as soon as the transaction commits instead of at its next poll.
   await tx.execute(sql`select pg_notify(${JOBS_CHANNEL}, '')`);
-  return row.id;
+  return rows.map((row) => row.id);
 }

@@ -1,6 +1,7 @@
 import { simulateSandboxStatus } from "@/lib/messages/apply-status";
 import { sendQueuedMessage } from "@/lib/messages/send-queued-message";
 import { fetchInboundMedia } from "@/lib/network/cloud-webhook";
+import { runDeliveryJob } from "@/lib/webhooks/deliver-job";
 import type { JobHandlers } from "./runner";
 
 /** Every kind of background work and the verb that carries it out. */
@@ -8,4 +9,5 @@ export const jobHandlers: JobHandlers = {
   "message.send": (payload, { attempt }) => sendQueuedMessage(payload, { attempt }),
   "message.simulate-status": (payload) => simulateSandboxStatus(payload),
   "message.fetch-media": (payload, { attempt }) => fetchInboundMedia(payload, { attempt }),
+  "webhook.deliver": runDeliveryJob,
 };

@@ -1,0 +1,80 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { deleteWebhookAction, updateWebhookAction, verifyWebhookAction } from "@/app/(app)/settings/webhooks/actions";
+import { Button } from "@/components/ui/button";
+import { Alert } from "@/components/ui/card";
+
+type Webhook = { id: string; url: string; status: string; status_reason: string | null };
+type Busy = "verify" | "toggle" | "delete" | null;
+
+/** Verify again, enable/disable and delete (with a confirmation step) for one webhook; every wait shows progress. */
+export function WebhookActions({ webhook, afterDelete }: { webhook: Webhook; afterDelete?: string }) {
+  const router = useRouter();
+  const [busy, setBusy] = useState<Busy>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [message, setMessage] = useState<{ tone: "error" | "success" | "info"; text: string }>();
+
+  async function act(kind: Exclude<Busy, null>) {
+    setBusy(kind);
+    setMessage(undefined);
+    const result =
+      kind === "verify"
+        ? await verifyWebhookAction(webhook.id)
+        : kind === "toggle"
+          ? await updateWebhookAction(webhook.id, { status: webhook.status === "disabled" ? "active" : "disabled" })
+          : await deleteWebhookAction(webhook.id);
+    setBusy(null);
+    setConfirming(false);
+    if (!result.ok) {
+      setMessage({ tone: "error", text: result.message });
+      return;
+    }
+    if (kind === "delete") {
+      if (afterDelete) router.push(afterDelete);
+      else router.refresh();
+      return;
+    }
+    const data = result.data as Webhook;
+    setMessage(
+      data.status === "active"
+        ? { tone: "success", text: kind === "verify" || webhook.status !== "active" ? "The endpoint answered the challenge: the webhook is active." : "Updated." }
+        : data.status === "disabled"
+          ? { tone: "info", text: "Disabled: no events are sent until you enable it again." }
+          : { tone: "error", text: data.status_reason ?? "The verification failed." },
+    );
+    router.refresh();
+  }
+
+  const disabled = busy !== null;
+  const enabling = webhook.status !== "active";
+  return (
+    <div className="flex flex-col gap-2">
+      <div className="flex flex-wrap items-center gap-2">
+        <Button type="button" variant="secondary" disabled={disabled} aria-busy={busy === "verify"} onClick={() => act("verify")}>
+          {busy === "verify" ? "Sending the challenge…" : "Verify again"}
+        </Button>
+        <Button type="button" variant="secondary" disabled={disabled} aria-busy={busy === "toggle"} onClick={() => act("toggle")}>
+          {busy === "toggle" ? (enabling ? "Enabling and verifying…" : "Disabling…") : webhook.status === "disabled" ? "Enable" : "Disable"}
+        </Button>
+        {confirming ? (
+          <span className="flex flex-wrap items-center gap-2 rounded-md border border-red-200 bg-red-50 px-2 py-1 text-sm text-red-800" role="group" aria-label="Confirm deletion">
+            Delete this webhook and its delivery log?
+            <Button type="button" variant="danger" disabled={disabled} aria-busy={busy === "delete"} onClick={() => act("delete")}>
+              {busy === "delete" ? "Deleting…" : "Delete"}
+            </Button>
+            <Button type="button" variant="ghost" disabled={disabled} onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+          </span>
+        ) : (
+          <Button type="button" variant="ghost" className="text-red-700 hover:bg-red-50" disabled={disabled} onClick={() => setConfirming(true)}>
+            Delete…
+          </Button>
+        )}
+      </div>
+      {message ? <Alert tone={message.tone}>{message.text}</Alert> : null}
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+import { count, eq } from "drizzle-orm";
+import { getDb } from "@/db";
+import { accounts, webhooks } from "@/db/schema";
+import { getEnv } from "@/lib/env";
+import { ConflictError, invalidField } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import type { WebhookCtx } from "./find-webhook";
+import { type CreateWebhookInput, MAX_WEBHOOKS_PER_ACCOUNT, presentWebhook, type WebhookOutput } from "./schemas";
+import { generateWebhookSecret } from "./signature";
+import { checkWebhookUrl } from "./url-policy";
+import { runVerification } from "./verify-webhook";
+
+/** Checks a URL against the policy at registration; a refusal is a 400 naming `url`. */
+export async function approvedUrl(url: string): Promise<string> {
+  const check = await checkWebhookUrl({ url, allowInsecure: getEnv().WEBHOOK_ALLOW_INSECURE_TARGETS });
+  if (!check.ok) throw invalidField("url", check.reason);
+  return check.url.href;
+}
+
+/**
+ * Registers a webhook and runs the verification challenge before answering, so the 201
+ * already tells whether the endpoint is `active` or `verification_failed` (and why). The
+ * secret is returned here and never again.
+ */
+export async function createWebhook({ ctx, input }: { ctx: WebhookCtx; input: CreateWebhookInput }): Promise<WebhookOutput & { secret: string }> {
+  const url = await approvedUrl(input.url);
+  const secret = input.secret ?? generateWebhookSecret();
+  const webhook = await getDb().transaction(async (tx) => {
+    // Serialises registrations of one account so two concurrent ones cannot both be the 20th.
+    await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, ctx.accountId)).for("update");
+    const [{ n }] = await tx.select({ n: count() }).from(webhooks).where(eq(webhooks.accountId, ctx.accountId));
+    if (Number(n) >= MAX_WEBHOOKS_PER_ACCOUNT) {
+      throw new ConflictError(`An account can have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks. Delete one first.`);
+    }
+    const now = new Date();
+    const [row] = await tx
+      .insert(webhooks)
+      .values({ id: newId("webhook", now), accountId: ctx.accountId, url, events: input.events, secret, status: "pending", createdAt: now, updatedAt: now })
+      .returning();
+    return row;
+  });
+  const verified = await runVerification({ accountId: ctx.accountId, webhookId: webhook.id });
+  const { id, events, status, status_reason, created_at, updated_at } = presentWebhook(verified);
+  return { id, url: verified.url, events, secret, status, status_reason, created_at, updated_at };
+}

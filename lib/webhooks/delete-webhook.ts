@@ -1,0 +1,17 @@
+import { and, eq } from "drizzle-orm";
+import { getDb } from "@/db";
+import { webhooks } from "@/db/schema";
+import { NotFoundError } from "@/lib/errors";
+import type { WebhookCtx } from "./find-webhook";
+
+/**
+ * Deletes a webhook with its deliveries and log. Scheduled attempts find nothing left and
+ * stop (the local job ends, the Inngest function's next step returns "skipped").
+ */
+export async function deleteWebhook({ ctx, id }: { ctx: WebhookCtx; id: string }) {
+  const deleted = await getDb()
+    .delete(webhooks)
+    .where(and(eq(webhooks.accountId, ctx.accountId), eq(webhooks.id, id)))
+    .returning({ id: webhooks.id });
+  if (deleted.length === 0) throw new NotFoundError("Webhook");
+}

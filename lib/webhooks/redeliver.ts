@@ -1,0 +1,41 @@
+import { and, eq } from "drizzle-orm";
+import { getDb } from "@/db";
+import { webhookAttempts, webhookDeliveries } from "@/db/schema";
+import { ConflictError, NotFoundError } from "@/lib/errors";
+import { runAttempt } from "./attempt-delivery";
+import { findWebhook, type WebhookCtx } from "./find-webhook";
+import { presentAttempt } from "./schemas";
+
+/**
+ * POST /v1/webhooks/{id}/deliveries/{delivery_id}/retry: one more attempt of the same
+ * event (same body, same event id), sent now and answered with its log entry.
+ * A delivery still in its retry ladder has its next scheduled attempt brought forward
+ * (a failure continues the ladder from now); a finished one (succeeded or failed) gets an
+ * extra attempt numbered after the last, which changes nothing if it fails and marks the
+ * delivery succeeded if it works.
+ */
+export async function redeliver({ ctx, id, deliveryId }: { ctx: WebhookCtx; id: string; deliveryId: string }) {
+  const db = getDb();
+  const webhook = await findWebhook(db, ctx.accountId, id);
+  const [delivery] = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, id), eq(webhookDeliveries.accountId, ctx.accountId)));
+  if (!delivery) throw new NotFoundError("Delivery");
+  if (delivery.eventType === "webhook.verified") {
+    throw new ConflictError("A verification challenge is not redelivered; use POST /v1/webhooks/{id}/verify.");
+  }
+  if (webhook.status !== "active") {
+    throw new ConflictError(`The webhook is ${webhook.status.replace("_", " ")}; enable or verify it before redelivering.`);
+  }
+  const result =
+    delivery.status === "pending"
+      ? await runAttempt({ deliveryId, attempt: delivery.attempts + 1, mode: "scheduled" })
+      : await runAttempt({ deliveryId, attempt: "next", mode: "redelivery" });
+  if (result.status === "in_flight") throw new ConflictError("An attempt of this delivery is in progress; try again when it has finished.");
+  if (result.status === "skipped" || !result.attemptId) {
+    throw new ConflictError(`The delivery cannot be retried now: ${result.error ?? "it has changed meanwhile"}.`);
+  }
+  const [row] = await db.select().from(webhookAttempts).where(eq(webhookAttempts.id, result.attemptId));
+  return presentAttempt(row);
+}

@@ -1,0 +1,110 @@
+import { randomBytes } from "node:crypto";
+import { and, eq, lt } from "drizzle-orm";
+import { getDb } from "@/db";
+import { type Webhook, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
+import { getEnv } from "@/lib/env";
+import { recordEvent } from "@/lib/events/record-event";
+import { newId } from "@/lib/ids";
+import { findWebhook, type WebhookCtx } from "./find-webhook";
+import { presentWebhook, VERIFICATION_TIMEOUT_MS } from "./schemas";
+import { type SendResult, sendSigned } from "./send";
+
+function failureReason(result: SendResult, timeoutMs: number): string {
+  if (result.error?.startsWith("refused: ")) return `The URL was refused: ${result.error.slice("refused: ".length)}`;
+  if (result.error?.startsWith("timeout")) return `The endpoint did not answer within ${timeoutMs / 1000} s.`;
+  if (result.status === null) return `The endpoint could not be reached: ${result.error ?? "connection failed"}.`;
+  if (result.status >= 300 && result.status < 400) return `The endpoint answered ${result.status} (a redirect); redirects are not followed.`;
+  if (result.status !== 200) return `The endpoint answered ${result.status}; it must answer 200 with the challenge as the body.`;
+  return "The endpoint answered 200, but the body was not exactly the challenge.";
+}
+
+/**
+ * The verification challenge, run synchronously by the caller (create, PATCH, /verify):
+ * a signed `webhook.verified` event with a random challenge, recorded as an event and as a
+ * delivery of this webhook only (so it shows in the log). A 200 whose body is exactly the
+ * challenge, within 10 s, makes the webhook active; anything else leaves it
+ * `verification_failed` with the reason.
+ */
+export async function runVerification({ accountId, webhookId }: { accountId: string; webhookId: string }): Promise<Webhook> {
+  const db = getDb();
+  const challenge = randomBytes(24).toString("base64url");
+  const prepared = await db.transaction(async (tx) => {
+    const webhook = await findWebhook(tx, accountId, webhookId, { lock: true });
+    // A challenge left unanswered by a server that stopped mid-way would otherwise stay pending forever.
+    const interrupted = "interrupted: the server stopped before the answer was recorded";
+    await tx
+      .update(webhookAttempts)
+      .set({ status: "failed", error: interrupted })
+      .where(and(eq(webhookAttempts.webhookId, webhookId), eq(webhookAttempts.eventType, "webhook.verified"), eq(webhookAttempts.status, "pending"), lt(webhookAttempts.attemptedAt, new Date(Date.now() - VERIFICATION_TIMEOUT_MS - 5_000))));
+    const envelope = await recordEvent(tx, { accountId, type: "webhook.verified", data: { webhook_id: webhookId, challenge } });
+    const now = new Date();
+    const deliveryId = newId("delivery", now);
+    const payload = JSON.stringify(envelope);
+    await tx.insert(webhookDeliveries).values({
+      id: deliveryId,
+      accountId,
+      webhookId,
+      eventId: envelope.id,
+      eventType: envelope.type,
+      payload,
+      status: "pending",
+      attempts: 1,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const [attempt] = await tx
+      .insert(webhookAttempts)
+      .values({ id: newId("attempt", now), accountId, webhookId, deliveryId, eventId: envelope.id, eventType: envelope.type, attempt: 1, status: "pending", attemptedAt: now })
+      .returning();
+    return { webhook, envelope, deliveryId, payload, attemptId: attempt.id };
+  });
+
+  const timeoutMs = Math.min(VERIFICATION_TIMEOUT_MS, getEnv().WEBHOOK_TIMEOUT_MS);
+  const result = await sendSigned({
+    url: prepared.webhook.url,
+    secret: prepared.webhook.secret,
+    body: prepared.payload,
+    eventId: prepared.envelope.id,
+    eventType: prepared.envelope.type,
+    deliveryId: prepared.deliveryId,
+    attempt: 1,
+    timeoutMs,
+  });
+  const answered = result.ok && result.status === 200 && result.body === challenge;
+  const reason = answered ? null : failureReason(result, timeoutMs);
+
+  return db.transaction(async (tx) => {
+    const finishedAt = new Date();
+    await tx
+      .update(webhookAttempts)
+      .set({
+        status: answered ? "succeeded" : "failed",
+        responseStatus: result.status,
+        responseBody: result.body,
+        durationMs: result.durationMs,
+        error: answered ? null : (result.error ?? reason),
+      })
+      .where(eq(webhookAttempts.id, prepared.attemptId));
+    await tx
+      .update(webhookDeliveries)
+      .set({ status: answered ? "succeeded" : "failed", lastError: reason, completedAt: finishedAt, updatedAt: finishedAt })
+      .where(eq(webhookDeliveries.id, prepared.deliveryId));
+    // Only the URL that was challenged is confirmed: a PATCH that changed it meanwhile runs its own.
+    const [updated] = await tx
+      .update(webhooks)
+      .set(
+        answered
+          ? { status: "active", statusReason: null, consecutiveFailures: 0, updatedAt: finishedAt }
+          : { status: "verification_failed", statusReason: reason, updatedAt: finishedAt },
+      )
+      .where(and(eq(webhooks.id, webhookId), eq(webhooks.url, prepared.webhook.url)))
+      .returning();
+    return updated ?? (await findWebhook(tx, accountId, webhookId));
+  });
+}
+
+/** POST /v1/webhooks/{id}/verify: runs the challenge again and answers with the outcome. */
+export async function verifyWebhook({ ctx, id }: { ctx: WebhookCtx; id: string }) {
+  await findWebhook(getDb(), ctx.accountId, id);
+  return presentWebhook(await runVerification({ accountId: ctx.accountId, webhookId: id }));
+}

@@ -1,0 +1,291 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { eq, inArray } from "drizzle-orm";
+import postgres from "postgres";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from "vitest";
+import { type DbHandle, getDb, getDbHandle, openPglite, openPostgres, setDbHandle } from "@/db";
+import { jobs, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
+import { enqueueJob, enqueueJobs } from "@/lib/jobs/enqueue";
+import { jobHandlers } from "@/lib/jobs/handlers";
+import { claimDueJobs, drainJobs, JOB_LEASE_MS, type JobHandlers, runJob, startJobRunner } from "@/lib/jobs/runner";
+import { newId } from "@/lib/ids";
+import { setEnv } from "@/tests/support/env-vars";
+import { createTestAccount } from "@/tests/support/fixtures";
+import { type WebhookReceiver, startReceiver } from "@/tests/support/webhook-receiver";
+import { emit } from "@/tests/support/webhooks";
+
+const root = path.resolve(__dirname, "../..");
+
+async function jobRow(id: number) {
+  const [row] = await getDb().select().from(jobs).where(eq(jobs.id, id));
+  return row;
+}
+
+describe("the job runner", () => {
+  beforeEach(async () => {
+    await getDb().delete(jobs);
+  });
+
+  it("claims due rows oldest first under a lease, and a claimed row is not claimed again until the lease runs out", async () => {
+    const now = new Date();
+    const later = await enqueueJob(getDb(), { kind: "message.send", payload: { n: 2 }, runAt: new Date(now.getTime() - 1000) });
+    const earlier = await enqueueJob(getDb(), { kind: "message.send", payload: { n: 1 }, runAt: new Date(now.getTime() - 5000) });
+    const future = await enqueueJob(getDb(), { kind: "message.send", payload: { n: 3 }, runAt: new Date(now.getTime() + JOB_LEASE_MS - 10) });
+
+    const claimed = await claimDueJobs(getDb(), { now });
+    expect(claimed.map((j) => j.id)).toEqual([earlier, later]);
+    expect(claimed[0]).toMatchObject({ kind: "message.send", payload: { n: 1 }, attempts: 1 });
+    const row = await jobRow(earlier);
+    expect(row.status).toBe("running");
+    expect(row.lockedUntil?.getTime()).toBe(now.getTime() + JOB_LEASE_MS);
+
+    // Only the row that became due meanwhile; the two claimed ones are still leased.
+    expect((await claimDueJobs(getDb(), { now: new Date(now.getTime() + JOB_LEASE_MS - 1) })).map((j) => j.id)).toEqual([future]);
+    const reclaimed = await claimDueJobs(getDb(), { now: new Date(now.getTime() + JOB_LEASE_MS + 1) });
+    expect(reclaimed.map((j) => [j.id, j.attempts])).toEqual([
+      [earlier, 2],
+      [later, 2],
+    ]);
+  });
+
+  it("respects the claim limit", async () => {
+    await enqueueJobs(getDb(), Array.from({ length: 5 }, (_, n) => ({ kind: "message.send" as const, payload: { n } })));
+    expect(await claimDueJobs(getDb(), { limit: 2 })).toHaveLength(2);
+    expect(await claimDueJobs(getDb(), { limit: 10 })).toHaveLength(3);
+  });
+
+  it("records each outcome: done, run again later, failed for good, thrown (backoff), no handler", async () => {
+    const retryAt = new Date(Date.now() + 90_000);
+    const handlers: JobHandlers = {
+      "message.send": async (payload) => {
+        if (payload.outcome === "retry") return { retryAt, error: "not yet" };
+        if (payload.outcome === "fail") return { failed: "refused by the network" };
+        if (payload.outcome === "throw") throw new Error("database hiccup");
+      },
+    };
+    const ids = await enqueueJobs(getDb(), [
+      { kind: "message.send", payload: { outcome: "done" } },
+      { kind: "message.send", payload: { outcome: "retry" } },
+      { kind: "message.send", payload: { outcome: "fail" } },
+      { kind: "message.send", payload: { outcome: "throw" } },
+      { kind: "message.auto-reply", payload: {} },
+    ]);
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const now = new Date();
+    try {
+      await drainJobs(getDb(), handlers, { now });
+    } finally {
+      errors.mockRestore();
+    }
+    const [done, retry, fail, thrown, orphan] = await Promise.all(ids.map(jobRow));
+    expect(done).toMatchObject({ status: "done", lockedUntil: null, lastError: null, attempts: 1 });
+    expect(retry).toMatchObject({ status: "pending", runAt: retryAt, lastError: "not yet", lockedUntil: null });
+    expect(fail).toMatchObject({ status: "failed", lastError: "refused by the network" });
+    expect(thrown).toMatchObject({ status: "pending", lastError: "database hiccup" });
+    expect(thrown.runAt.getTime()).toBe(now.getTime() + 60_000);
+    expect(orphan).toMatchObject({ status: "failed", lastError: "no handler for message.auto-reply" });
+  });
+
+  it("gives up on a job that keeps throwing after 10 runs, backing off each time", async () => {
+    const id = await enqueueJob(getDb(), { kind: "message.send", payload: {} });
+    const handlers: JobHandlers = { "message.send": async () => Promise.reject(new Error("always")) };
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const runAts: number[] = [];
+    try {
+      let clock = Date.now();
+      for (let i = 0; i < 10; i++) {
+        const row = await jobRow(id);
+        clock = Math.max(clock, row.runAt.getTime());
+        await drainJobs(getDb(), handlers, { now: new Date(clock), maxRounds: 1 });
+        runAts.push((await jobRow(id)).runAt.getTime() - clock);
+      }
+    } finally {
+      errors.mockRestore();
+    }
+    const row = await jobRow(id);
+    expect(row).toMatchObject({ status: "failed", attempts: 10, lastError: "always" });
+    expect(runAts.slice(0, 4)).toEqual([60_000, 120_000, 240_000, 480_000]);
+  });
+
+  it("does not let a worker whose lease ran out overwrite the outcome of the worker that took the row over", async () => {
+    const id = await enqueueJob(getDb(), { kind: "message.send", payload: {} });
+    const now = new Date();
+    const [slow] = await claimDueJobs(getDb(), { now });
+    const [fast] = await claimDueJobs(getDb(), { now: new Date(now.getTime() + JOB_LEASE_MS + 1) });
+    await runJob(getDb(), fast, { "message.send": async () => ({ failed: "decided by the second worker" }) });
+    await runJob(getDb(), slow, { "message.send": async () => undefined });
+    expect(await jobRow(id)).toMatchObject({ status: "failed", lastError: "decided by the second worker" });
+  });
+
+  it("never hands one row to two concurrent claimers (FOR UPDATE SKIP LOCKED)", async () => {
+    const ids = await enqueueJobs(getDb(), Array.from({ length: 40 }, (_, n) => ({ kind: "message.send" as const, payload: { n } })));
+    const batches = await Promise.all(Array.from({ length: 4 }, () => claimDueJobs(getDb(), { limit: 15 })));
+    const claimed = batches.flat().map((j) => j.id);
+    expect(new Set(claimed).size).toBe(claimed.length);
+    expect(claimed.sort((x, y) => x - y)).toEqual(ids);
+  });
+
+  it("runs work as soon as it is woken, at most `concurrency` at a time, and waits for jobs in flight on stop", async () => {
+    let running = 0;
+    let peak = 0;
+    const finished: number[] = [];
+    const handlers: JobHandlers = {
+      "message.send": async (payload) => {
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise((r) => setTimeout(r, 50));
+        running--;
+        finished.push(Number(payload.n));
+      },
+    };
+    const runner = startJobRunner({ db: getDb(), handlers, pollMs: 60_000, concurrency: 3 });
+    try {
+      await new Promise((r) => setTimeout(r, 50));
+      await enqueueJobs(getDb(), Array.from({ length: 7 }, (_, n) => ({ kind: "message.send" as const, payload: { n } })));
+      runner.wake();
+      await vi.waitFor(() => expect(finished.length).toBeGreaterThanOrEqual(1), { timeout: 5000 });
+    } finally {
+      await runner.stop();
+    }
+    expect(peak).toBeLessThanOrEqual(3);
+    const rows = await getDb().select().from(jobs);
+    // Whatever was started finished and was recorded; nothing is left running.
+    expect(rows.filter((r) => r.status === "running")).toEqual([]);
+    expect(rows.filter((r) => r.status === "done").length).toBe(finished.length);
+  });
+});
+
+describe("a crash in the middle of a webhook attempt (kill -9)", () => {
+  let receiver: WebhookReceiver;
+  let restoreEnv: () => void;
+  beforeAll(async () => {
+    restoreEnv = setEnv({ WEBHOOK_ALLOW_INSECURE_TARGETS: "true", WEBHOOK_TIMEOUT_MS: "5000" });
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver.close();
+    restoreEnv();
+  });
+
+  /** A database both this process and the worker process can open: a PGlite folder, or a PostgreSQL database. */
+  async function sharedDatabase() {
+    const pgTemplate = inject("postgresTemplate");
+    if (pgTemplate) {
+      const admin = postgres(process.env.TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
+      const name = `chorus_crash_${randomBytes(5).toString("hex")}`;
+      await admin.unsafe(`create database ${name} template ${pgTemplate}`);
+      const url = new URL(process.env.TEST_DATABASE_URL!);
+      url.pathname = `/${name}`;
+      return {
+        env: { DATABASE_URL: url.toString(), PGLITE_DIR: undefined },
+        open: async () => openPostgres(url.toString(), { max: 3 }),
+        cleanup: async () => {
+          await admin.unsafe(`drop database if exists ${name} with (force)`);
+          await admin.end();
+        },
+      };
+    }
+    const dir = mkdtempSync(path.join(tmpdir(), "chorus-crash-"));
+    let migrated = false;
+    return {
+      env: { PGLITE_DIR: dir, DATABASE_URL: undefined },
+      open: async () => {
+        const handle = openPglite(new PGlite(dir));
+        if (!migrated) {
+          await handle.migrate();
+          migrated = true;
+        }
+        return handle;
+      },
+      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+
+  async function using<T>(handle: DbHandle, fn: () => Promise<T>): Promise<T> {
+    const previous = getDbHandle();
+    setDbHandle(handle);
+    try {
+      return await fn();
+    } finally {
+      setDbHandle(previous);
+    }
+  }
+
+  it("loses nothing: a later runner sends the same attempt again, with the same event id", async () => {
+    const shared = await sharedDatabase();
+    let worker: ChildProcess | undefined;
+    try {
+      // Seed: an active webhook at the receiver and one event, committed with its delivery row and job.
+      let handle = await shared.open();
+      const { event, webhookId } = await using(handle, async () => {
+        const { account } = await createTestAccount();
+        const webhookId = newId("webhook");
+        await getDb().insert(webhooks).values({ id: webhookId, accountId: account.id, url: receiver.url, events: ["*"], secret: "crash-test-secret-0123", status: "active" });
+        return { event: await emit(account.id, "conversation.created", { conversation: { id: "conv_1" } }), webhookId };
+      });
+      await handle.close();
+
+      // The worker process claims the job and starts the attempt; the receiver holds it and the worker is killed.
+      receiver.respond(() => ({ hang: true }));
+      const restore = setEnv({ ...shared.env, WEBHOOK_ALLOW_INSECURE_TARGETS: "true" });
+      try {
+        worker = spawn(path.join(root, "node_modules", ".bin", "tsx"), ["tests/support/delivery-worker.ts"], { cwd: root, stdio: "pipe" });
+      } finally {
+        restore();
+      }
+      let output = "";
+      worker.stdout?.on("data", (d) => (output += d));
+      worker.stderr?.on("data", (d) => (output += d));
+      const exited = new Promise<NodeJS.Signals | null>((resolve) => worker!.on("exit", (_code, signal) => resolve(signal)));
+      await receiver.waitForDeliveries(1, 60_000).catch((error) => {
+        throw new Error(`${error.message}; worker output: ${output}`);
+      });
+      worker.kill("SIGKILL");
+      expect(await exited).toBe("SIGKILL");
+
+      const first = receiver.deliveries()[0];
+      expect(first.headers["x-service-event-id"]).toBe(event.id);
+
+      handle = await shared.open();
+      await using(handle, async () => {
+        const [delivery] = await getDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId));
+        expect(delivery.status).toBe("pending");
+        const [job] = await getDb().select().from(jobs).where(eq(jobs.kind, "webhook.deliver"));
+        expect(job.status).toBe("running");
+        const unfinished = await getDb().select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, delivery.id));
+        expect(unfinished.map((a) => [a.attempt, a.status])).toEqual([[1, "pending"]]);
+
+        // While the dead worker's lease lasts, nobody takes the row.
+        receiver.respond(() => ({ status: 200, body: "ok" }));
+        expect(await drainJobs(getDb(), jobHandlers)).toBe(0);
+
+        // A runner started later resumes it.
+        const ran = await drainJobs(getDb(), jobHandlers, { now: new Date(Date.now() + JOB_LEASE_MS + 1000) });
+        expect(ran).toBe(1);
+        const received = receiver.deliveries();
+        expect(received).toHaveLength(2);
+        expect(received[1].headers["x-service-event-id"]).toBe(event.id);
+        expect(received[1].headers["x-service-delivery-id"]).toBe(delivery.id);
+        expect(received[1].headers["x-service-delivery-attempt"]).toBe("1");
+        expect(received[1].raw).toBe(first.raw);
+        expect(JSON.parse(received[1].raw).id).toBe(event.id);
+
+        const [after] = await getDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id));
+        expect(after).toMatchObject({ status: "succeeded", attempts: 1 });
+        const attempts = await getDb().select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, [delivery.id]));
+        expect(attempts.map((a) => [a.attempt, a.status])).toEqual([[1, "succeeded"]]);
+        const [doneJob] = await getDb().select().from(jobs).where(eq(jobs.kind, "webhook.deliver"));
+        expect(doneJob.status).toBe("done");
+      });
+      await handle.close();
+    } finally {
+      if (worker && worker.exitCode === null && worker.signalCode === null) worker.kill("SIGKILL");
+      receiver.respond(() => ({ status: 200, body: "ok" }));
+      await shared.cleanup();
+    }
+  }, 120_000);
+});
