@@ -118,6 +118,8 @@ export const conversations = pgTable(
     lastMessagePreview: text("last_message_preview"),
     unreadCount: integer("unread_count").notNull().default(0),
     lastAutoReplyAt: ts("last_auto_reply_at"),
+    // The newest inbound message the automatic answers have handled: a retried job answers nothing twice.
+    autoReplyHandledMessageId: text("auto_reply_handled_message_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     closedAt: ts("closed_at"),

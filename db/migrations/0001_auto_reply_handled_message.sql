@@ -1,0 +1,1 @@
+ALTER TABLE "conversations" ADD COLUMN "auto_reply_handled_message_id" text;
