@@ -135,6 +135,8 @@ export const conversations = pgTable(
     ),
     index("conversations_account_activity_idx").on(t.accountId, t.lastMessageAt, t.id),
     index("conversations_contact_idx").on(t.accountId, t.contactId, t.status),
+    // Reports: conversations closed in a date range.
+    index("conversations_account_closed_idx").on(t.accountId, t.closedAt),
   ],
 );
 
@@ -186,6 +188,8 @@ export const messages = pgTable(
   (t) => [
     index("messages_conversation_created_idx").on(t.conversationId, t.createdAt, t.id),
     index("messages_account_created_idx").on(t.accountId, t.createdAt, t.id),
+    // Reports: a conversation's first inbound message and the first reply after it.
+    index("messages_conversation_direction_created_idx").on(t.conversationId, t.direction, t.createdAt, t.id),
     uniqueIndex("messages_account_network_id_idx")
       .on(t.accountId, t.networkMessageId)
       .where(sql`${t.networkMessageId} is not null`),
