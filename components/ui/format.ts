@@ -27,7 +27,7 @@ export function formatBytes(bytes: number): string {
     value /= 1024;
     unit++;
   }
-  return `${value >= 100 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
+  return `${value >= 100 ? Math.round(value) : value.toFixed(1).replace(/\.0$/, "")} ${units[unit]}`;
 }
 
 /** "45 s", "3 min 20 s", "2 h 5 min", "3 d 4 h": a duration as people say it; "—" for none. */
