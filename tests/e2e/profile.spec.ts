@@ -108,3 +108,31 @@ test("an agent reads the business profile but cannot change it", async ({ page, 
   await expect(page.getByText("Upload PDF")).toHaveCount(0);
   await page.screenshot({ path: shot("profile-agent"), fullPage: true });
 });
+
+test("the Polish menu previews three different styles of a reply and applies the chosen one", async ({ page }) => {
+  await signIn(page, firstAdmin.email, firstAdmin.password);
+  await page.goto("/settings/profile");
+  const sample = page.getByLabel("Sample reply");
+  await sample.fill("hola q tal, tu pedido #4521 sale mañana xq ayer no llego el camion. cualquier cosa me dices");
+  await page.getByRole("button", { name: "Polish" }).click();
+  const menu = page.getByRole("dialog", { name: "Polish the reply" });
+  await expect(menu).toBeVisible();
+
+  const preview = menu.locator("[aria-live]");
+  const previews: Record<string, string> = {};
+  for (const style of ["Concise", "Normal", "Explanatory"]) {
+    await menu.getByRole("radio", { name: style }).click();
+    await expect(preview).not.toContainText("Polishing…");
+    previews[style] = (await preview.textContent()) ?? "";
+  }
+  expect(new Set(Object.values(previews)).size).toBe(3);
+  expect(previews.Normal).toContain("porque");
+  expect(previews.Normal).toContain("#4521");
+  expect(previews.Concise.length).toBeLessThan(previews.Normal.length);
+  expect(previews.Explanatory).toContain(`gracias por contactar con ${firstAdmin.accountName}`);
+  await page.screenshot({ path: shot("polish-menu") });
+
+  await menu.getByRole("button", { name: "Use this" }).click();
+  await expect(menu).toHaveCount(0);
+  await expect(sample).toHaveValue(previews.Explanatory);
+});

@@ -1,5 +1,6 @@
 import { BusinessProfileEditor } from "@/components/settings/business-profile-editor";
 import { DocumentsManager } from "@/components/settings/documents-manager";
+import { PolishPlayground } from "@/components/settings/polish-playground";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireSession } from "@/lib/auth/current-user";
 import { getBusinessProfile } from "@/lib/profile/business-profile";
@@ -32,6 +33,7 @@ export default async function BusinessProfilePage() {
       <div className="flex flex-col gap-6">
         <BusinessProfileEditor profile={profile} timeZones={timeZoneList(profile.hours?.timezone)} canEdit={canEdit} />
         <DocumentsManager documents={documents.data} canEdit={canEdit} maxBytes={DOCUMENT_MAX_BYTES} maxCount={DOCUMENTS_PER_ACCOUNT} />
+        <PolishPlayground />
       </div>
     </>
   );
