@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { firstAdmin, shot } from "./fixtures";
-import { adminApiToken, signIn } from "./helpers";
+import { adminApiToken, signInAsOwner } from "./helpers";
 
 // Needs the inbound path: POST /api/sandbox/inbound, GET /v1/conversations and their messages.
 
@@ -46,7 +46,7 @@ test("a simulated customer asks 'a que hora abren?' and the automation answers w
   expect(reply?.text).toContain("Domingo: Cerrado");
   expect(reply?.text).toContain("Zona horaria: Europe/Madrid");
 
-  await signIn(page, firstAdmin.email, firstAdmin.password);
+  await signInAsOwner(page);
   await page.goto("/inbox");
   await page.getByText("Lucía Cliente").first().click();
   await expect(page.getByText(/Nuestro horario de atención/).first()).toBeVisible();
@@ -58,7 +58,7 @@ test("the reports count the simulated customer's message and the automatic answe
   const summary = await (await request.get("/v1/reports/summary", { headers: { authorization: `Bearer ${token}` } })).json();
   expect(summary.messages.received).toBeGreaterThanOrEqual(1);
   expect(summary.messages.automated).toBeGreaterThanOrEqual(1);
-  await signIn(page, firstAdmin.email, firstAdmin.password);
+  await signInAsOwner(page);
   await page.goto("/reports");
   await expect(page.getByTestId("stat-messages-received")).toContainText(`${summary.messages.automated} automated`);
 });

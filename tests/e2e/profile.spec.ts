@@ -1,10 +1,10 @@
 import { expect, test } from "@playwright/test";
 import { makePdf } from "../support/pdf";
 import { firstAdmin, shot } from "./fixtures";
-import { adminApiToken, createTeammate, signIn } from "./helpers";
+import { adminApiToken, createTeammate, signIn, signInAsOwner } from "./helpers";
 
 test("an admin sets opening hours with a lunch break, sees the live preview, and they are saved", async ({ page, request }) => {
-  await signIn(page, firstAdmin.email, firstAdmin.password);
+  await signInAsOwner(page);
   await page.getByRole("link", { name: "Settings" }).click();
   await expect(page).toHaveURL(/\/settings\/profile$/);
   await expect(page.getByRole("heading", { name: "Business profile" })).toBeVisible();
@@ -69,7 +69,7 @@ test("an admin sets opening hours with a lunch break, sees the live preview, and
 });
 
 test("an admin uploads a PDF with progress, sees its size and pages, and deletes it", async ({ page }) => {
-  await signIn(page, firstAdmin.email, firstAdmin.password);
+  await signInAsOwner(page);
   await page.goto("/settings/profile");
 
   await page.locator("#document-upload").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a pdf") });
@@ -110,7 +110,7 @@ test("an agent reads the business profile but cannot change it", async ({ page, 
 });
 
 test("the Polish menu previews three different styles of a reply and applies the chosen one", async ({ page }) => {
-  await signIn(page, firstAdmin.email, firstAdmin.password);
+  await signInAsOwner(page);
   await page.goto("/settings/profile");
   const sample = page.getByLabel("Sample reply");
   await sample.fill("hola q tal, tu pedido #4521 sale mañana xq ayer no llego el camion. cualquier cosa me dices");

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { firstAdmin, shot } from "./fixtures";
-import { adminApiToken, signIn } from "./helpers";
+import { adminApiToken, signInAsOwner } from "./helpers";
 
 test.use({ timezoneId: "Europe/Madrid" });
 
@@ -11,7 +11,7 @@ const daysBefore = (date: string, days: number) => {
 };
 
 test("the reports page shows the API's numbers in cards, charts and the team table", async ({ page, request }) => {
-  await signIn(page, firstAdmin.email, firstAdmin.password);
+  await signInAsOwner(page);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Reports" }).click();
   await expect(page.getByRole("heading", { name: "Reports" })).toBeVisible();
 
@@ -56,7 +56,7 @@ test("the reports page shows the API's numbers in cards, charts and the team tab
 
 test("the reports page is usable at phone width", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signIn(page, firstAdmin.email, firstAdmin.password);
+  await signInAsOwner(page);
   await page.goto("/reports");
   await expect(page.getByTestId("chart-messages").locator("svg.recharts-surface").first()).toBeVisible();
   await expect(page.getByTestId("stat-first-response")).toBeVisible();
