@@ -118,6 +118,8 @@ export const conversations = pgTable(
     lastMessagePreview: text("last_message_preview"),
     unreadCount: integer("unread_count").notNull().default(0),
     lastAutoReplyAt: ts("last_auto_reply_at"),
+    // The newest inbound message the automatic answers have handled: a retried job answers nothing twice.
+    autoReplyHandledMessageId: text("auto_reply_handled_message_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     closedAt: ts("closed_at"),
@@ -134,6 +136,8 @@ export const conversations = pgTable(
     // The inbox orders by latest activity; a conversation without messages counts from its creation.
     index("conversations_account_activity_idx").on(t.accountId, sql`coalesce(${t.lastMessageAt}, ${t.createdAt})`, t.id),
     index("conversations_contact_idx").on(t.accountId, t.contactId, t.status),
+    // Reports: conversations closed in a date range.
+    index("conversations_account_closed_idx").on(t.accountId, t.closedAt),
   ],
 );
 
@@ -185,6 +189,8 @@ export const messages = pgTable(
   (t) => [
     index("messages_conversation_created_idx").on(t.conversationId, t.createdAt, t.id),
     index("messages_account_created_idx").on(t.accountId, t.createdAt, t.id),
+    // Reports: a conversation's first inbound message and the first reply after it.
+    index("messages_conversation_direction_created_idx").on(t.conversationId, t.direction, t.createdAt, t.id),
     uniqueIndex("messages_account_network_id_idx")
       .on(t.accountId, t.networkMessageId)
       .where(sql`${t.networkMessageId} is not null`),

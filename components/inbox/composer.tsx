@@ -3,18 +3,11 @@
 import { useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { PaperclipIcon } from "@/components/ui/icons";
-import { requestJson } from "@/lib/client/api";
 import { mediaLimits, type MediaType } from "@/lib/messages/media-limits";
+import { PolishMenu } from "./polish-menu";
 import type { ConversationItem, MessageItem } from "./types";
 
 type Attachment = { file: File; type: MediaType; data: string };
-type PolishStyle = "normal" | "concise" | "explanatory";
-
-const styles: { id: PolishStyle; label: string; hint: string }[] = [
-  { id: "normal", label: "Fix", hint: "Spelling, spacing, capitals and chat abbreviations" },
-  { id: "concise", label: "Shorter", hint: "Drop greetings and filler, keep every fact" },
-  { id: "explanatory", label: "Friendlier", hint: "Courteous opening and closing with your business name" },
-];
 
 /** The WhatsApp message type for a file, from its MIME type, or an explanation of why it cannot be sent. */
 export function pickMediaType(file: File): { type: MediaType } | { error: string } {
@@ -47,9 +40,6 @@ export function Composer({
   const [text, setText] = useState("");
   const [attachment, setAttachment] = useState<Attachment>();
   const [problem, setProblem] = useState<string>();
-  const [polishing, setPolishing] = useState<PolishStyle>();
-  const [preview, setPreview] = useState<{ style: PolishStyle; text: string; engine: string }>();
-  const [menuOpen, setMenuOpen] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
 
   async function onFile(file: File | undefined) {
@@ -117,23 +107,8 @@ export function Composer({
     onQueued(draft);
     setText("");
     setAttachment(undefined);
-    setPreview(undefined);
     if (fileInput.current) fileInput.current.value = "";
     void attempt();
-  }
-
-  async function polish(style: PolishStyle) {
-    setMenuOpen(false);
-    if (!text.trim()) {
-      setProblem("Write a reply first, then polish it.");
-      return;
-    }
-    setProblem(undefined);
-    setPolishing(style);
-    const result = await requestJson<{ text: string; style: PolishStyle; engine: string }>("POST", "/v1/messages/polish", { text, style });
-    setPolishing(undefined);
-    if (result.ok) setPreview({ style, text: result.data.text, engine: result.data.engine });
-    else setProblem(result.status === 404 ? "Polishing is not available yet." : result.message);
   }
 
   return (
@@ -142,30 +117,6 @@ export function Composer({
         <p role="alert" className="mb-2 rounded-md bg-amber-50 px-3 py-1.5 text-xs text-amber-900">
           {problem}
         </p>
-      ) : null}
-      {preview ? (
-        <div className="mb-2 rounded-md border border-brand-200 bg-brand-50 p-3" role="region" aria-label="Polished preview">
-          <p className="text-xs font-semibold text-brand-700">
-            Polished ({styles.find((s) => s.id === preview.style)?.label}, {preview.engine === "llm" ? "AI" : "rules"})
-          </p>
-          <p className="mt-1 whitespace-pre-wrap text-sm" data-testid="polish-preview">
-            {preview.text}
-          </p>
-          <div className="mt-2 flex gap-2">
-            <Button
-              type="button"
-              onClick={() => {
-                setText(preview.text);
-                setPreview(undefined);
-              }}
-            >
-              Use this
-            </Button>
-            <Button type="button" variant="secondary" onClick={() => setPreview(undefined)}>
-              Keep mine
-            </Button>
-          </div>
-        </div>
       ) : null}
       {attachment ? (
         <div className="mb-2 flex items-center gap-2 rounded-md bg-slate-100 px-3 py-1.5 text-xs">
@@ -201,23 +152,7 @@ export function Composer({
           placeholder={attachment ? "Add a caption (optional)" : "Write a reply — Enter sends, Shift+Enter for a new line"}
           className="max-h-40 min-h-10 flex-1 resize-y rounded-md border border-slate-300 px-3 py-2 text-sm"
         />
-        <div className="relative">
-          <Button type="button" variant="secondary" aria-haspopup="menu" aria-expanded={menuOpen} onClick={() => setMenuOpen((o) => !o)} disabled={Boolean(polishing)}>
-            {polishing ? "Polishing…" : "Polish"}
-          </Button>
-          {menuOpen ? (
-            <ul role="menu" aria-label="Polish style" className="absolute bottom-full right-0 z-10 mb-2 w-64 rounded-md border border-slate-200 bg-white p-1 shadow-lg">
-              {styles.map((s) => (
-                <li key={s.id} role="none">
-                  <button type="button" role="menuitem" onClick={() => void polish(s.id)} className="w-full rounded px-3 py-2 text-left hover:bg-slate-50">
-                    <span className="block text-sm font-medium">{s.label}</span>
-                    <span className="block text-xs text-slate-500">{s.hint}</span>
-                  </button>
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
+        <PolishMenu text={text} onApply={setText} />
         <Button type="button" onClick={send} disabled={!text.trim() && !attachment}>
           Send
         </Button>

@@ -1,5 +1,7 @@
 export function Card({ children, className = "" }: { children: React.ReactNode; className?: string }) {
-  return <div className={`rounded-xl border border-slate-200 bg-white p-6 shadow-sm ${className}`}>{children}</div>;
+  // Two padding utilities on one element would be settled by stylesheet order, not by the caller.
+  const padding = /(?:^|\s)p-\d/.test(className) ? "" : "p-6 ";
+  return <div className={`rounded-xl border border-slate-200 bg-white ${padding}shadow-sm ${className}`}>{children}</div>;
 }
 
 export function Alert({ tone = "error", children }: { tone?: "error" | "success" | "info"; children: React.ReactNode }) {

@@ -1,6 +1,8 @@
 import { simulateSandboxStatus } from "@/lib/messages/apply-status";
+import { sendAutomatedMessage } from "@/lib/messages/send-message";
 import { sendQueuedMessage } from "@/lib/messages/send-queued-message";
 import { fetchInboundMedia } from "@/lib/network/cloud-webhook";
+import { createAutoReplyJobHandler } from "@/lib/profile/auto-reply-job";
 import { runDeliveryJob } from "@/lib/webhooks/deliver-job";
 import type { JobHandlers } from "./runner";
 
@@ -9,5 +11,6 @@ export const jobHandlers: JobHandlers = {
   "message.send": (payload, { attempt }) => sendQueuedMessage(payload, { attempt }),
   "message.simulate-status": (payload) => simulateSandboxStatus(payload),
   "message.fetch-media": (payload, { attempt }) => fetchInboundMedia(payload, { attempt }),
+  "message.auto-reply": createAutoReplyJobHandler(sendAutomatedMessage),
   "webhook.deliver": runDeliveryJob,
 };

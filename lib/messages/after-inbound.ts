@@ -1,15 +1,18 @@
 import type { Tx } from "@/db";
 import type { Conversation, Message } from "@/db/schema";
+import { enqueueJob } from "@/lib/jobs/enqueue";
 
 export type InboundContext = { accountId: string; message: Message; conversation: Conversation };
 
 /**
- * Hook point for what follows a customer's message (the automatic replies of the business
- * profile), called inside the transaction that stored the message. Work that leaves the
- * process must be enqueued here as a job (e.g. kind "message.auto-reply"), not done inline.
- * Nothing is attached yet.
+ * What follows a customer's message, inside the transaction that stored it: the automatic
+ * answers of the business profile run as a `message.auto-reply` job, so the network's
+ * webhook is answered fast and a crash loses no answer.
  */
-export async function afterInboundMessage(tx: Tx, inbound: InboundContext): Promise<void> {
-  void tx;
-  void inbound;
+export async function afterInboundMessage(tx: Tx, { accountId, message, conversation }: InboundContext): Promise<void> {
+  await enqueueJob(tx, {
+    kind: "message.auto-reply",
+    accountId,
+    payload: { accountId, conversationId: conversation.id, messageId: message.id },
+  });
 }

@@ -1,4 +1,4 @@
-import { getDb } from "@/db";
+import { type Executor, getDb } from "@/db";
 import { messages } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { actor } from "@/lib/conversations/conversations";
@@ -6,6 +6,7 @@ import { createConversation, ensureContact, findActiveConversation, findConversa
 import { invalidField } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { enqueueJob } from "@/lib/jobs/enqueue";
+import type { SendAutomatedMessage } from "@/lib/profile/auto-replies";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
 import { presentMessage, previewOf, type SendMessageInput } from "./schemas";
 import { storeMedia, touchConversation } from "./store";
@@ -37,34 +38,78 @@ export async function sendMessage({ ctx, input }: { ctx: Ctx; input: SendMessage
       conversationId = active ? active.id : (await createConversation(tx, { accountId, contact, at: new Date() })).id;
     }
 
-    const now = new Date();
-    const stored = input.media ? await storeMedia(tx, { accountId, file: input.media, at: now }) : null;
-    const [message] = await tx
-      .insert(messages)
-      .values({
-        id: newId("message", now),
-        accountId,
-        conversationId,
-        direction: "outbound",
-        fromNumber: businessNumberOf(integration),
-        toNumber: input.to,
-        type: input.type,
-        text: input.text ?? null,
-        mediaId: stored?.id ?? null,
-        status: "queued",
-        senderType: "user",
-        senderUserId: ctx.user.id,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    await touchConversation(tx, {
+    return queueOutboundMessage(tx, {
+      accountId,
       conversationId,
-      at: now,
-      preview: previewOf({ type: input.type, text: input.text, caption: input.media?.caption }),
-      unread: "reset",
+      from: businessNumberOf(integration),
+      to: input.to,
+      type: input.type,
+      text: input.text ?? null,
+      media: input.media,
+      sender: { type: "user", userId: ctx.user.id },
     });
-    await enqueueJob(tx, { kind: "message.send", accountId, payload: { messageId: message.id } });
-    return presentMessage({ ...message, media: stored });
   });
 }
+
+/**
+ * Stores an outbound message as `queued` and enqueues its `message.send` job, in the caller's
+ * transaction: the one send path for people (sendMessage) and for automatic answers.
+ */
+export async function queueOutboundMessage(
+  tx: Executor,
+  input: {
+    accountId: string;
+    conversationId: string;
+    from: string;
+    to: string;
+    type: SendMessageInput["type"];
+    text: string | null;
+    media?: SendMessageInput["media"];
+    sender: { type: "user"; userId: string } | { type: "automation" };
+  },
+) {
+  const now = new Date();
+  const stored = input.media ? await storeMedia(tx, { accountId: input.accountId, file: input.media, at: now }) : null;
+  const [message] = await tx
+    .insert(messages)
+    .values({
+      id: newId("message", now),
+      accountId: input.accountId,
+      conversationId: input.conversationId,
+      direction: "outbound",
+      fromNumber: input.from,
+      toNumber: input.to,
+      type: input.type,
+      text: input.text,
+      mediaId: stored?.id ?? null,
+      status: "queued",
+      senderType: input.sender.type,
+      senderUserId: input.sender.type === "user" ? input.sender.userId : null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  await touchConversation(tx, {
+    conversationId: input.conversationId,
+    at: now,
+    preview: previewOf({ type: input.type, text: input.text ?? undefined, caption: input.media?.caption }),
+    // A person's reply means the conversation was read; an automatic answer does not.
+    unread: input.sender.type === "user" ? "reset" : "keep",
+  });
+  await enqueueJob(tx, { kind: "message.send", accountId: input.accountId, payload: { messageId: message.id } });
+  return presentMessage({ ...message, media: stored });
+}
+
+/** The automatic answers' send path (business profile): a text from "automation". */
+export const sendAutomatedMessage: SendAutomatedMessage = async ({ tx, accountId, conversationId, to, text }) => {
+  const integration = await loadNumberIntegration(tx, accountId);
+  return queueOutboundMessage(tx, {
+    accountId,
+    conversationId,
+    from: businessNumberOf(integration),
+    to,
+    type: "text",
+    text,
+    sender: { type: "automation" },
+  });
+};

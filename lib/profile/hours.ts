@@ -171,6 +171,21 @@ function getInstantForWallClock({
   return after;
 }
 
+/**
+ * The instant a wall-clock time of `timeZone` denotes ("2026-03-29 00:00 in Europe/Madrid"), with
+ * the same rules for repeated and skipped times as opening hours: first occurrence, or the transition.
+ */
+export function zonedTimeToInstant(input: {
+  year: number;
+  month: number;
+  day: number;
+  hour?: number;
+  minute?: number;
+  timeZone: string;
+}): Date {
+  return new Date(getInstantForWallClock({ ...input, hour: input.hour ?? 0, minute: input.minute ?? 0 }));
+}
+
 function getWeekday({ year, month, day }: { year: number; month: number; day: number }): Weekday {
   const sundayFirst = new Date(Date.UTC(year, month - 1, day)).getUTCDay();
   return weekdays[(sundayFirst + 6) % 7];
@@ -333,9 +348,13 @@ function scoreLanguages(text: string): Record<HoursLanguage, number> {
   return scores;
 }
 
-/** Best guess between English, Spanish and Portuguese for a short message; English when unsure. */
-export function detectLanguage(text: string): HoursLanguage {
+/**
+ * Best guess between English, Spanish and Portuguese for a short message; `fallback` (English by
+ * default) when nothing in the text hints at a language ("ok", "👍", a photo without caption).
+ */
+export function detectLanguage(text: string, fallback: HoursLanguage = "en"): HoursLanguage {
   const scores = scoreLanguages(text);
+  if (hoursLanguages.every((language) => scores[language] === 0)) return fallback;
   return hoursLanguages.reduce((best, language) => (scores[language] > scores[best] ? language : best), "en");
 }
 

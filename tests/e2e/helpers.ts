@@ -1,5 +1,25 @@
-import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { type APIRequestContext, type BrowserContext, expect, type Page } from "@playwright/test";
 import { firstAdmin } from "./fixtures";
+
+// Sign-ins are limited to 10 a minute per address and per email, and every test of a run comes
+// from the same address: the first administrator signs in once per run and the session is reused.
+// Kept in the output folder, which Playwright empties at the start of each run (and whose server
+// starts with an empty database), so a worker restarted after a failure reuses it too.
+const sessionDir = path.join("test-results", ".sessions");
+
+async function once<T>(name: string, create: () => Promise<T>): Promise<T> {
+  const file = path.join(sessionDir, `${name}.json`);
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as T;
+  } catch {
+    const value = await create();
+    mkdirSync(sessionDir, { recursive: true });
+    writeFileSync(file, JSON.stringify(value));
+    return value;
+  }
+}
 
 export async function signIn(page: Page, email: string, password: string) {
   await page.goto("/login");
@@ -9,11 +29,25 @@ export async function signIn(page: Page, email: string, password: string) {
   await expect(page).toHaveURL(/\/inbox/);
 }
 
-/** A session token for the first administrator, through the API. */
+/** A session token for the first administrator, through the API (one sign-in per run). */
 export async function adminApiToken(request: APIRequestContext): Promise<string> {
-  const res = await request.post("/v1/auth/login", { data: { email: firstAdmin.email, password: firstAdmin.password } });
-  expect(res.status()).toBe(200);
-  return (await res.json()).token;
+  return once("owner-token", async () => {
+    const res = await request.post("/v1/auth/login", { data: { email: firstAdmin.email, password: firstAdmin.password } });
+    expect(res.status()).toBe(200);
+    return (await res.json()).token as string;
+  });
+}
+
+/** The first administrator's browser session, signed in through the login page once per run. */
+export async function signInAsOwner(page: Page) {
+  type Cookies = Awaited<ReturnType<BrowserContext["cookies"]>>;
+  const cookies = await once<Cookies>("owner-cookies", async () => {
+    await signIn(page, firstAdmin.email, firstAdmin.password);
+    return page.context().cookies();
+  });
+  await page.context().addCookies(cookies);
+  await page.goto("/inbox");
+  await expect(page).toHaveURL(/\/inbox/);
 }
 
 /** Creates a teammate through the users API and returns their credentials. */

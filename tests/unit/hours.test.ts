@@ -8,6 +8,7 @@ import {
   isOpenAt,
   nextOpeningAt,
   type Hours,
+  zonedTimeToInstant,
 } from "@/lib/profile/hours";
 
 const officeWeek = {
@@ -393,5 +394,34 @@ describe("detectLanguage", () => {
     ["", "en"],
   ])("%j → %s", (text, language) => {
     expect(detectLanguage(text)).toBe(language);
+  });
+
+  it.each([
+    ["ok", "es", "es"],
+    ["👍", "pt", "pt"],
+    ["", "es", "es"],
+    ["Hola, ¿tienen envíos?", "pt", "es"],
+    ["Thanks!", "es", "en"],
+  ])("%j with fallback %s → %s", (text, fallback, language) => {
+    expect(detectLanguage(text, fallback as "es" | "pt")).toBe(language);
+  });
+});
+
+describe("zonedTimeToInstant", () => {
+  it.each([
+    // wall clock, zone, instant
+    ["2026-01-15 00:00", "UTC", "2026-01-15T00:00:00.000Z"],
+    ["2026-01-15 00:00", "America/Sao_Paulo", "2026-01-15T03:00:00.000Z"],
+    ["2026-07-01 00:00", "Europe/Madrid", "2026-06-30T22:00:00.000Z"],
+    ["2026-01-01 00:00", "Asia/Kolkata", "2025-12-31T18:30:00.000Z"],
+    // Madrid springs forward at 02:00 on 2026-03-29: 02:30 does not exist and resolves to 03:00 CEST.
+    ["2026-03-29 02:30", "Europe/Madrid", "2026-03-29T01:00:00.000Z"],
+    // New York falls back at 02:00 on 2026-11-01: 01:30 happens twice, the first one counts.
+    ["2026-11-01 01:30", "America/New_York", "2026-11-01T05:30:00.000Z"],
+  ])("%s in %s is %s", (wall, timeZone, expected) => {
+    const [date, time] = wall.split(" ");
+    const [year, month, day] = date.split("-").map(Number);
+    const [hour, minute] = time.split(":").map(Number);
+    expect(zonedTimeToInstant({ year, month, day, hour, minute, timeZone }).toISOString()).toBe(expected);
   });
 });

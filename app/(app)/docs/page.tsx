@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { roleAllows, scopes } from "@/lib/auth/scopes";
@@ -167,7 +168,7 @@ export default function DocsPage() {
 
       <Section id="docs-webhooks" title="Webhooks">
         <p>
-          Register an HTTPS endpoint in <a className="text-brand-700 underline" href="/settings/webhooks">Settings → Webhooks</a> or with{" "}
+          Register an HTTPS endpoint in <Link className="text-brand-700 underline" href="/settings/webhooks">Settings → Webhooks</Link> or with{" "}
           <code className={inlineCode}>POST /v1/webhooks</code>. Each event is POSTed as JSON (the plant store&apos;s New Plant webhook
           sends the plant itself) and retried 1 min, 5 min, 15 min and 1 h after a failure; answer any 2xx within 30 s. Check the{" "}
           <code className={inlineCode}>X-Service-Signature</code> header before trusting a delivery. The Standard Webhooks headers (

@@ -1,0 +1,115 @@
+"use client";
+
+import { useEffect, useId, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { requestJson } from "@/lib/client/api";
+
+const styles = [
+  { value: "concise", label: "Concise", hint: "Shorter, no greetings or filler" },
+  { value: "normal", label: "Normal", hint: "Fixed spelling, punctuation and abbreviations" },
+  { value: "explanatory", label: "Explanatory", hint: "Courteous opening and closing, all the detail" },
+] as const;
+type Style = (typeof styles)[number]["value"];
+type Result = { state: "loading" } | { state: "done"; text: string; engine: "rules" | "llm" } | { state: "error"; message: string };
+
+/**
+ * The composer's Polish menu: previews the draft in the three styles (POST /v1/messages/polish,
+ * signed in by the browser cookie) and hands the chosen version back to the composer.
+ */
+export function PolishMenu({ text, onApply, disabled = false }: { text: string; onApply: (polished: string) => void; disabled?: boolean }) {
+  const [open, setOpen] = useState(false);
+  const [style, setStyle] = useState<Style>("normal");
+  const [results, setResults] = useState<Partial<Record<Style, Result & { source: string }>>>({});
+  const panel = useRef<HTMLDivElement>(null);
+  const id = useId();
+  const empty = text.trim().length === 0;
+
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") setOpen(false);
+    };
+    document.addEventListener("keydown", onKey);
+    panel.current?.querySelector<HTMLElement>("[aria-checked=true]")?.focus();
+    return () => document.removeEventListener("keydown", onKey);
+  }, [open]);
+
+  function start() {
+    setOpen(true);
+    const source = text;
+    setResults(Object.fromEntries(styles.map((s) => [s.value, { state: "loading", source }])));
+    for (const { value } of styles) {
+      requestJson<{ text: string; engine: "rules" | "llm" }>("POST", "/v1/messages/polish", { text: source, style: value }).then((response) => {
+        const result: Result = response.ok ? { state: "done", text: response.data.text, engine: response.data.engine } : { state: "error", message: response.message };
+        // A preview of an older draft is dropped: the menu always shows the text being written.
+        setResults((current) => (current[value]?.source === source ? { ...current, [value]: { ...result, source } } : current));
+      });
+    }
+  }
+
+  const current = results[style];
+  return (
+    <div className="relative">
+      <Button
+        type="button"
+        variant="secondary"
+        disabled={disabled || empty}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        aria-controls={open ? `${id}-panel` : undefined}
+        onClick={() => (open ? setOpen(false) : start())}
+        title={empty ? "Write a reply to polish it" : undefined}
+      >
+        Polish
+      </Button>
+      {open ? (
+        <div
+          ref={panel}
+          id={`${id}-panel`}
+          role="dialog"
+          aria-label="Polish the reply"
+          className="absolute bottom-full right-0 z-30 mb-2 flex w-[min(28rem,calc(100vw-2rem))] flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-lg"
+        >
+          <div role="radiogroup" aria-label="Style" className="flex flex-wrap gap-1">
+            {styles.map((s) => (
+              <button
+                key={s.value}
+                type="button"
+                role="radio"
+                aria-checked={style === s.value}
+                title={s.hint}
+                onClick={() => setStyle(s.value)}
+                className={`rounded-md px-3 py-1.5 text-sm font-medium ${style === s.value ? "bg-brand-600 text-white" : "text-slate-700 hover:bg-slate-100"}`}
+              >
+                {s.label}
+              </button>
+            ))}
+          </div>
+          <p className="text-xs text-slate-500">{styles.find((s) => s.value === style)?.hint}</p>
+          <div aria-live="polite" aria-busy={current?.state === "loading"} className="max-h-64 min-h-16 overflow-y-auto rounded-md bg-slate-50 px-3 py-2 text-sm whitespace-pre-wrap text-slate-800">
+            {!current || current.state === "loading" ? <span className="text-slate-500">Polishing…</span> : current.state === "error" ? <span className="text-red-600">{current.message}</span> : current.text}
+          </div>
+          <div className="flex items-center justify-between gap-2">
+            <span className="text-xs text-slate-500">{current?.state === "done" ? (current.engine === "llm" ? "Written by the language model" : "Built-in rules") : ""}</span>
+            <div className="flex gap-2">
+              <Button type="button" variant="ghost" onClick={() => setOpen(false)}>
+                Cancel
+              </Button>
+              <Button
+                type="button"
+                disabled={current?.state !== "done"}
+                onClick={() => {
+                  if (current?.state !== "done") return;
+                  onApply(current.text);
+                  setOpen(false);
+                }}
+              >
+                Use this
+              </Button>
+            </div>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

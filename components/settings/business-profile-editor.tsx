@@ -1,0 +1,456 @@
+"use client";
+
+import { useMemo, useState, useTransition } from "react";
+import { saveBusinessProfileAction } from "@/app/(app)/settings/profile/actions";
+import { Button } from "@/components/ui/button";
+import { Alert, Card } from "@/components/ui/card";
+import { Field } from "@/components/ui/field";
+import { useBrowserTimeZone, useNow } from "@/components/ui/hooks";
+import { formatNextOpening, type Hours, hoursSchema, isOpenAt, type Weekday, weekdays } from "@/lib/profile/hours";
+import type { BusinessProfileOutput } from "@/lib/profile/schemas";
+
+type Interval = { open: string; close: string };
+type Week = Record<Weekday, Interval[]>;
+
+const dayNames: Record<Weekday, string> = {
+  mon: "Monday",
+  tue: "Tuesday",
+  wed: "Wednesday",
+  thu: "Thursday",
+  fri: "Friday",
+  sat: "Saturday",
+  sun: "Sunday",
+};
+const MAX_INTERVALS = 6;
+const DESCRIPTION_MAX = 5000;
+const MESSAGE_MAX = 1000;
+const DEFAULT_MESSAGE = "Thanks for your message! We're closed right now and will answer as soon as we open.";
+
+// A time input cannot show 24:00: closing at "00:00" means midnight, the end of the day.
+const toInput = (time: string) => (time === "24:00" ? "00:00" : time);
+const fromInput = (interval: Interval): Interval => ({ open: interval.open, close: interval.close === "00:00" ? "24:00" : interval.close });
+
+const defaultWeek = (): Week => ({
+  mon: [{ open: "09:00", close: "18:00" }],
+  tue: [{ open: "09:00", close: "18:00" }],
+  wed: [{ open: "09:00", close: "18:00" }],
+  thu: [{ open: "09:00", close: "18:00" }],
+  fri: [{ open: "09:00", close: "18:00" }],
+  sat: [],
+  sun: [],
+});
+
+function weekFrom(hours: BusinessProfileOutput["hours"]): Week {
+  if (!hours) return defaultWeek();
+  return Object.fromEntries(weekdays.map((day) => [day, hours.weekly[day].map((i) => ({ open: i.open, close: toInput(i.close) }))])) as Week;
+}
+
+function nextInterval(intervals: Interval[]): Interval {
+  const last = intervals[intervals.length - 1];
+  if (!last) return { open: "09:00", close: "18:00" };
+  const [h] = toInput(last.close).split(":").map(Number);
+  const start = Math.min((last.close === "00:00" ? 24 : h) + 1, 22);
+  return { open: `${String(start).padStart(2, "0")}:00`, close: `${String(start + 1).padStart(2, "0")}:00` };
+}
+
+function wallClock(now: Date, timeZone: string) {
+  return new Intl.DateTimeFormat("en", { timeZone, weekday: "long", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(now);
+}
+
+/** Zod issue paths of the hours, prefixed like the API's, so client and server errors land in the same places. */
+function hoursErrors(hours: unknown): Record<string, string> {
+  const result = hoursSchema.safeParse(hours);
+  if (result.success) return {};
+  return Object.fromEntries(result.error.issues.map((issue) => [["hours", ...issue.path.map(String)].join("."), issue.message]));
+}
+
+function TimeZonePicker({
+  id,
+  value,
+  zones,
+  onChange,
+  error,
+}: {
+  id: string;
+  value: string;
+  zones: string[];
+  onChange: (zone: string) => void;
+  error?: string;
+}) {
+  const [query, setQuery] = useState("");
+  const browserZone = useBrowserTimeZone();
+  const filtered = useMemo(() => {
+    const words = query.toLowerCase().replace(/[_/]/g, " ").split(/\s+/).filter(Boolean);
+    const matches = zones.filter((zone) => {
+      const name = zone.toLowerCase().replace(/[_/]/g, " ");
+      return words.every((word) => name.includes(word));
+    });
+    return value && !matches.includes(value) ? [value, ...matches] : matches;
+  }, [query, zones, value]);
+
+  return (
+    <div className="flex flex-col gap-2">
+      <label htmlFor={`${id}-search`} className="text-sm font-medium text-slate-700">
+        Search time zones
+      </label>
+      <input
+        id={`${id}-search`}
+        type="search"
+        value={query}
+        onChange={(event) => setQuery(event.target.value)}
+        placeholder="City or region, e.g. Madrid"
+        className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm"
+      />
+      <label htmlFor={id} className="text-sm font-medium text-slate-700">
+        Time zone
+      </label>
+      <select
+        id={id}
+        size={6}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        className={`rounded-md border bg-white px-2 py-1 text-sm ${error ? "border-red-400" : "border-slate-300"}`}
+      >
+        {filtered.map((zone) => (
+          <option key={zone} value={zone}>
+            {zone.replaceAll("_", " ")}
+          </option>
+        ))}
+      </select>
+      {filtered.length === 0 ? <p className="text-xs text-slate-500">No time zone matches “{query}”.</p> : null}
+      {error ? (
+        <p id={`${id}-error`} className="text-xs text-red-600">
+          {error}
+        </p>
+      ) : null}
+      {browserZone && browserZone !== value ? (
+        <div>
+          <Button type="button" variant="secondary" onClick={() => onChange(browserZone)}>
+            Use my time zone ({browserZone.replaceAll("_", " ")})
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function DayEditor({
+  day,
+  intervals,
+  errors,
+  onChange,
+}: {
+  day: Weekday;
+  intervals: Interval[];
+  errors: Record<string, string>;
+  onChange: (intervals: Interval[]) => void;
+}) {
+  const name = dayNames[day];
+  const open = intervals.length > 0;
+  const dayError = errors[`hours.weekly.${day}`];
+  const update = (index: number, patch: Partial<Interval>) => onChange(intervals.map((interval, i) => (i === index ? { ...interval, ...patch } : interval)));
+  return (
+    <fieldset className="flex flex-col gap-2 border-b border-slate-100 py-3 last:border-b-0 sm:flex-row sm:items-start">
+      <legend className="sr-only">{name}</legend>
+      <label className="flex w-40 shrink-0 items-center gap-2 pt-1.5 text-sm font-medium">
+        <input type="checkbox" checked={open} onChange={(event) => onChange(event.target.checked ? [{ open: "09:00", close: "18:00" }] : [])} className="h-4 w-4 accent-brand-600" />
+        <span>
+          <span className="sr-only">Open on </span>
+          {name}
+        </span>
+      </label>
+      <div className="flex min-w-0 flex-1 flex-col gap-2">
+        {!open ? <p className="pt-1.5 text-sm text-slate-500">Closed</p> : null}
+        {intervals.map((interval, index) => {
+          const prefix = `hours.weekly.${day}.${index}`;
+          const error = errors[prefix] ?? errors[`${prefix}.open`] ?? errors[`${prefix}.close`];
+          return (
+            <div key={index} className="flex flex-col gap-1">
+              <div className="flex flex-wrap items-center gap-2">
+                <input
+                  type="time"
+                  aria-label={`${name} opening time ${index + 1}`}
+                  value={interval.open}
+                  onChange={(event) => update(index, { open: event.target.value })}
+                  aria-invalid={errors[`${prefix}.open`] || errors[prefix] ? true : undefined}
+                  className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
+                  required
+                />
+                <span aria-hidden className="text-slate-400">
+                  –
+                </span>
+                <input
+                  type="time"
+                  aria-label={`${name} closing time ${index + 1}`}
+                  value={interval.close}
+                  onChange={(event) => update(index, { close: event.target.value })}
+                  aria-invalid={errors[`${prefix}.close`] || errors[prefix] ? true : undefined}
+                  className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
+                  required
+                />
+                {interval.close === "00:00" ? <span className="text-xs text-slate-500">midnight</span> : null}
+                <Button type="button" variant="ghost" className="px-2 py-1" aria-label={`Remove ${name} interval ${index + 1}`} onClick={() => onChange(intervals.filter((_, i) => i !== index))}>
+                  Remove
+                </Button>
+              </div>
+              {error ? <p className="text-xs text-red-600">{error}</p> : null}
+            </div>
+          );
+        })}
+        {dayError ? <p className="text-xs text-red-600">{dayError}</p> : null}
+        {open && intervals.length < MAX_INTERVALS ? (
+          <div>
+            <Button type="button" variant="ghost" className="px-2 py-1 text-brand-700" onClick={() => onChange([...intervals, nextInterval(intervals)])} aria-label={`Add an interval on ${name}`}>
+              + Add interval
+            </Button>
+          </div>
+        ) : null}
+      </div>
+    </fieldset>
+  );
+}
+
+function HoursPreview({ hours, hoursOn, errors }: { hours: Hours | null; hoursOn: boolean; errors: Record<string, string> }) {
+  const now = useNow(30_000);
+  let content: React.ReactNode;
+  if (!hoursOn) content = <p className="text-sm text-slate-600">No opening hours: the automatic answers stay off.</p>;
+  else if (!hours || Object.keys(errors).length) content = <p className="text-sm text-slate-600">Fix the highlighted hours to see the preview.</p>;
+  else if (!now) content = <p className="text-sm text-slate-600">Working out the current time…</p>;
+  else {
+    const open = isOpenAt({ hours, at: now });
+    const next = formatNextOpening({ hours, at: now, locale: "en" });
+    content = (
+      <div className="flex flex-col gap-1 text-sm">
+        <p>
+          <span className={`mr-2 inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-semibold ${open ? "bg-emerald-100 text-emerald-800" : "bg-slate-200 text-slate-700"}`}>
+            <span aria-hidden className={`h-1.5 w-1.5 rounded-full ${open ? "bg-emerald-600" : "bg-slate-500"}`} />
+            {open ? "Open now" : "Closed now"}
+          </span>
+          {open ? null : next ? <span>Next opening: {next}</span> : <span>No opening in the week as set.</span>}
+        </p>
+        <p className="text-xs text-slate-500">
+          It is {wallClock(now, hours.timezone)} in {hours.timezone.replaceAll("_", " ")}.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div data-testid="hours-preview" aria-live="polite" className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2">
+      {content}
+    </div>
+  );
+}
+
+export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile: BusinessProfileOutput; timeZones: string[]; canEdit: boolean }) {
+  const [saved, setSaved] = useState(profile);
+  const [name, setName] = useState(profile.name);
+  const [description, setDescription] = useState(profile.description);
+  const [hoursOn, setHoursOn] = useState(profile.hours !== null);
+  const [timezone, setTimezone] = useState(profile.hours?.timezone ?? "");
+  const [week, setWeek] = useState<Week>(() => weekFrom(profile.hours));
+  const [outsideEnabled, setOutsideEnabled] = useState(profile.auto_reply.outside_hours.enabled);
+  const [outsideMessage, setOutsideMessage] = useState(profile.auto_reply.outside_hours.message || DEFAULT_MESSAGE);
+  const [questionEnabled, setQuestionEnabled] = useState(profile.auto_reply.hours_question.enabled);
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string }>();
+  const [pending, startTransition] = useTransition();
+  const browserZone = useBrowserTimeZone();
+  const now = useNow(30_000);
+
+  const effectiveZone = timezone || browserZone || "UTC";
+  const hoursValue = hoursOn ? { timezone: effectiveZone, weekly: Object.fromEntries(weekdays.map((day) => [day, week[day].map(fromInput)])) } : null;
+  const input = {
+    name,
+    description,
+    hours: hoursValue,
+    auto_reply: {
+      outside_hours: { enabled: hoursOn && outsideEnabled, message: outsideMessage },
+      hours_question: { enabled: hoursOn && questionEnabled },
+    },
+  };
+  const clientHoursErrors = hoursOn ? hoursErrors(hoursValue) : {};
+  const parsedHours = hoursOn && !Object.keys(clientHoursErrors).length ? hoursSchema.parse(hoursValue) : null;
+  const errors = { ...serverErrors, ...clientHoursErrors };
+  const dirty =
+    JSON.stringify(input) !==
+    JSON.stringify({
+      name: saved.name,
+      description: saved.description,
+      hours: saved.hours,
+      auto_reply: {
+        outside_hours: { enabled: saved.auto_reply.outside_hours.enabled, message: saved.auto_reply.outside_hours.message || DEFAULT_MESSAGE },
+        hours_question: saved.auto_reply.hours_question,
+      },
+    });
+
+  function setDay(day: Weekday, intervals: Interval[]) {
+    setWeek((current) => ({ ...current, [day]: intervals }));
+  }
+
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (Object.keys(clientHoursErrors).length) {
+      setNotice({ tone: "error", text: "Some opening hours need fixing before saving." });
+      return;
+    }
+    startTransition(async () => {
+      setNotice(undefined);
+      const result = await saveBusinessProfileAction(input);
+      if (result.ok) {
+        setSaved(result.data);
+        setServerErrors({});
+        if (result.data.hours) setTimezone(result.data.hours.timezone);
+        setNotice({ tone: "success", text: "Business profile saved." });
+      } else {
+        setServerErrors(result.fieldErrors);
+        setNotice({ tone: "error", text: result.message });
+      }
+    });
+  }
+
+  const outsidePreview =
+    parsedHours && now ? [outsideMessage.trim(), (() => {
+      const next = formatNextOpening({ hours: parsedHours, at: now, locale: "en" });
+      return next ? `Next opening: ${next} (${parsedHours.timezone}).` : null;
+    })()].filter(Boolean).join("\n") : null;
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Business profile" className="flex flex-col gap-6">
+      {!canEdit ? <Alert tone="info">Only administrators can change the business profile. You can read it here.</Alert> : null}
+      <fieldset disabled={!canEdit || pending} className="flex min-w-0 flex-col gap-6">
+        <Card>
+          <h2 className="text-base font-semibold">About the business</h2>
+          <div className="mt-4 flex flex-col gap-4">
+            <Field label="Business name" name="name" value={name} onChange={(event) => setName(event.target.value)} maxLength={100} required error={errors.name} />
+            <div className="flex flex-col gap-1">
+              <label htmlFor="field-description" className="text-sm font-medium text-slate-700">
+                Description
+              </label>
+              <textarea
+                id="field-description"
+                value={description}
+                onChange={(event) => setDescription(event.target.value)}
+                rows={5}
+                maxLength={DESCRIPTION_MAX}
+                aria-describedby="field-description-hint"
+                aria-invalid={errors.description ? true : undefined}
+                placeholder="What you sell, where you deliver, prices, policies…"
+                className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm"
+              />
+              <p id="field-description-hint" className={`text-xs ${errors.description ? "text-red-600" : "text-slate-500"}`}>
+                {errors.description ?? `Products, coverage, policies. ${description.length.toLocaleString("en")} / ${DESCRIPTION_MAX.toLocaleString("en")} characters.`}
+              </p>
+            </div>
+          </div>
+        </Card>
+
+        <Card>
+          <div className="flex flex-wrap items-start justify-between gap-3">
+            <div>
+              <h2 className="text-base font-semibold">Opening hours</h2>
+              <p className="mt-1 text-sm text-slate-600">Several intervals a day are fine (a lunch break, an evening shift). Days without intervals are closed.</p>
+            </div>
+            <label className="flex items-center gap-2 text-sm font-medium">
+              <input
+                type="checkbox"
+                checked={hoursOn}
+                onChange={(event) => {
+                  setHoursOn(event.target.checked);
+                  if (event.target.checked && !timezone && browserZone) setTimezone(browserZone);
+                }}
+                className="h-4 w-4 accent-brand-600"
+              />
+              Publish opening hours
+            </label>
+          </div>
+          {hoursOn ? (
+            <div className="mt-4 grid gap-6 lg:grid-cols-[minmax(0,18rem)_minmax(0,1fr)]">
+              <div className="flex flex-col gap-4">
+                <TimeZonePicker id="timezone" value={effectiveZone} zones={timeZones} onChange={setTimezone} error={errors["hours.timezone"]} />
+                <HoursPreview hours={parsedHours} hoursOn={hoursOn} errors={clientHoursErrors} />
+              </div>
+              <div className="min-w-0">
+                {weekdays.map((day) => (
+                  <DayEditor key={day} day={day} intervals={week[day]} errors={errors} onChange={(intervals) => setDay(day, intervals)} />
+                ))}
+                <div className="pt-3">
+                  <Button
+                    type="button"
+                    variant="secondary"
+                    onClick={() => setWeek((current) => ({ ...current, tue: [...current.mon], wed: [...current.mon], thu: [...current.mon], fri: [...current.mon] }))}
+                  >
+                    Copy Monday to Tuesday–Friday
+                  </Button>
+                </div>
+                {errors.hours ? <p className="mt-2 text-xs text-red-600">{errors.hours}</p> : null}
+              </div>
+            </div>
+          ) : (
+            <div className="mt-4">
+              <HoursPreview hours={null} hoursOn={false} errors={{}} />
+            </div>
+          )}
+        </Card>
+
+        <Card>
+          <h2 className="text-base font-semibold">Automatic answers</h2>
+          <p className="mt-1 text-sm text-slate-600">Sent by the automation in the customer&apos;s conversation, through the same path as your team&apos;s replies.</p>
+          {!hoursOn ? <p className="mt-3 text-sm text-amber-700">Publish opening hours to turn these on.</p> : null}
+          <div className="mt-4 flex flex-col gap-5">
+            <div className="flex flex-col gap-2">
+              <label className="flex items-center gap-2 text-sm font-medium">
+                <input type="checkbox" checked={hoursOn && outsideEnabled} disabled={!hoursOn} onChange={(event) => setOutsideEnabled(event.target.checked)} className="h-4 w-4 accent-brand-600" />
+                Answer messages that arrive outside opening hours
+              </label>
+              <p className="text-xs text-slate-500">At most once per conversation every 12 hours, followed by the next opening time in your time zone, in the customer&apos;s language (English, Spanish or Portuguese).</p>
+              <label htmlFor="field-outside-message" className="text-sm font-medium text-slate-700">
+                Outside-hours message
+              </label>
+              <textarea
+                id="field-outside-message"
+                value={outsideMessage}
+                onChange={(event) => setOutsideMessage(event.target.value)}
+                rows={3}
+                maxLength={MESSAGE_MAX}
+                disabled={!hoursOn || !outsideEnabled}
+                aria-invalid={errors["auto_reply.outside_hours.message"] ? true : undefined}
+                aria-describedby="field-outside-message-hint"
+                className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm disabled:bg-slate-50 disabled:text-slate-500"
+              />
+              <p id="field-outside-message-hint" className={`text-xs ${errors["auto_reply.outside_hours.message"] ? "text-red-600" : "text-slate-500"}`}>
+                {errors["auto_reply.outside_hours.message"] ?? errors["auto_reply.outside_hours.enabled"] ?? `${outsideMessage.length} / ${MESSAGE_MAX} characters`}
+              </p>
+              {hoursOn && outsideEnabled && outsidePreview ? (
+                <div className="max-w-md rounded-lg rounded-tl-none bg-brand-50 px-3 py-2 text-sm whitespace-pre-line text-slate-800" aria-label="What a customer would receive now">
+                  {outsidePreview}
+                </div>
+              ) : null}
+            </div>
+            <div className="flex flex-col gap-1">
+              <label className="flex items-center gap-2 text-sm font-medium">
+                <input type="checkbox" checked={hoursOn && questionEnabled} disabled={!hoursOn} onChange={(event) => setQuestionEnabled(event.target.checked)} className="h-4 w-4 accent-brand-600" />
+                Answer questions about opening hours
+              </label>
+              <p className="text-xs text-slate-500">
+                “What time do you open?”, “¿a qué hora abren?”, “qual o horário?”… get the weekly hours, in the language of the question.
+                {errors["auto_reply.hours_question.enabled"] ? <span className="block text-red-600">{errors["auto_reply.hours_question.enabled"]}</span> : null}
+              </p>
+            </div>
+          </div>
+        </Card>
+      </fieldset>
+
+      {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
+      {canEdit ? (
+        <div className="sticky bottom-0 -mx-1 flex flex-wrap items-center gap-3 border-t border-slate-200 bg-slate-50/95 px-1 py-3 backdrop-blur">
+          <Button type="submit" disabled={pending} aria-busy={pending}>
+            {pending ? "Saving…" : "Save profile"}
+          </Button>
+          {dirty && !pending ? <span className="text-sm text-slate-500">Unsaved changes</span> : null}
+        </div>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,219 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useRef, useState, useTransition } from "react";
+import { deleteDocumentAction } from "@/app/(app)/settings/profile/actions";
+import { Button } from "@/components/ui/button";
+import { Alert, Card } from "@/components/ui/card";
+import { formatBytes, formatDateTime } from "@/components/ui/format";
+import type { DocumentOutput } from "@/lib/profile/schemas";
+
+type Upload = { filename: string; stage: "reading" | "uploading" | "processing"; percent: number };
+
+function readAsDataUrl(file: File, onProgress: (percent: number) => void): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
+    };
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(new Error("The file could not be read."));
+    reader.readAsDataURL(file);
+  });
+}
+
+type UploadResult = { ok: true; document: DocumentOutput } | { ok: false; message: string };
+
+/** POSTs with XMLHttpRequest, the one browser API that reports upload progress; the sign-in cookie authenticates it. */
+function postDocument(body: string, onProgress: (percent: number) => void): Promise<UploadResult> {
+  return new Promise((resolve) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", "/v1/config/documents");
+    xhr.setRequestHeader("Content-Type", "application/json");
+    xhr.withCredentials = true;
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
+    };
+    xhr.onload = () => {
+      let parsed: { error?: { message?: string } } & Partial<DocumentOutput> = {};
+      try {
+        parsed = JSON.parse(xhr.responseText);
+      } catch {
+        // An answer that is not JSON falls through to the generic message.
+      }
+      if (xhr.status === 201) resolve({ ok: true, document: parsed as DocumentOutput });
+      else resolve({ ok: false, message: parsed.error?.message ?? `The upload failed (${xhr.status}).` });
+    };
+    xhr.onerror = () => resolve({ ok: false, message: "Could not reach the server. Check your connection and try again." });
+    xhr.send(body);
+  });
+}
+
+export function DocumentsManager({
+  documents: initial,
+  canEdit,
+  maxBytes,
+  maxCount,
+}: {
+  documents: DocumentOutput[];
+  canEdit: boolean;
+  maxBytes: number;
+  maxCount: number;
+}) {
+  const router = useRouter();
+  const [documents, setDocuments] = useState(initial);
+  const [upload, setUpload] = useState<Upload>();
+  const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string }>();
+  const [deleting, setDeleting] = useState<string>();
+  const [, startTransition] = useTransition();
+  const input = useRef<HTMLInputElement>(null);
+  const full = documents.length >= maxCount;
+
+  async function onFiles(files: FileList | null) {
+    const file = files?.[0];
+    if (input.current) input.current.value = "";
+    if (!file) return;
+    setNotice(undefined);
+    if (file.type !== "application/pdf" && !/\.pdf$/i.test(file.name)) {
+      setNotice({ tone: "error", text: `“${file.name}” is not a PDF. Only PDF documents can be added.` });
+      return;
+    }
+    if (file.size > maxBytes) {
+      setNotice({ tone: "error", text: `“${file.name}” is ${formatBytes(file.size)}; a document can be at most ${formatBytes(maxBytes)}.` });
+      return;
+    }
+    try {
+      setUpload({ filename: file.name, stage: "reading", percent: 0 });
+      const data = await readAsDataUrl(file, (percent) => setUpload({ filename: file.name, stage: "reading", percent }));
+      setUpload({ filename: file.name, stage: "uploading", percent: 0 });
+      const result = await postDocument(JSON.stringify({ filename: file.name, data }), (percent) =>
+        setUpload({ filename: file.name, stage: percent >= 100 ? "processing" : "uploading", percent }),
+      );
+      if (result.ok) {
+        setDocuments((current) => [...current, result.document]);
+        setNotice({
+          tone: "success",
+          text:
+            result.document.text_length > 0
+              ? `“${result.document.filename}” added: ${result.document.pages} ${result.document.pages === 1 ? "page" : "pages"}, text extracted.`
+              : `“${result.document.filename}” added, but it has no text layer (a scanned PDF?): its content cannot be used.`,
+        });
+        router.refresh();
+      } else {
+        setNotice({ tone: "error", text: result.message });
+      }
+    } catch (error) {
+      setNotice({ tone: "error", text: error instanceof Error ? error.message : "The upload failed." });
+    } finally {
+      setUpload(undefined);
+    }
+  }
+
+  function remove(document: DocumentOutput) {
+    if (!confirm(`Delete “${document.filename}”? Its text will no longer be used.`)) return;
+    setDeleting(document.id);
+    startTransition(async () => {
+      const result = await deleteDocumentAction(document.id);
+      if (result.ok) setDocuments((current) => current.filter((d) => d.id !== document.id));
+      else setNotice({ tone: "error", text: result.message });
+      setDeleting(undefined);
+    });
+  }
+
+  const stageLabel = upload ? { reading: "Reading", uploading: "Uploading", processing: "Extracting text from" }[upload.stage] : "";
+  const overall = upload ? (upload.stage === "reading" ? upload.percent * 0.1 : upload.stage === "uploading" ? 10 + upload.percent * 0.85 : 95) : 0;
+
+  return (
+    <Card className="p-0">
+      <div className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-200 px-6 py-4">
+        <div>
+          <h2 className="text-base font-semibold">Documents</h2>
+          <p className="mt-1 text-sm text-slate-600">
+            PDFs with your catalogue, prices or policies: their text gives the polishing engine context. PDF only, up to {formatBytes(maxBytes)} each, {maxCount} in all ({documents.length} used).
+          </p>
+        </div>
+        {canEdit ? (
+          <div>
+            <input
+              ref={input}
+              id="document-upload"
+              type="file"
+              accept="application/pdf,.pdf"
+              className="sr-only"
+              disabled={Boolean(upload) || full}
+              onChange={(event) => onFiles(event.target.files)}
+            />
+            <label
+              htmlFor="document-upload"
+              aria-disabled={Boolean(upload) || full}
+              className={`inline-flex cursor-pointer items-center rounded-md px-3.5 py-2 text-sm font-medium text-white ${upload || full ? "cursor-not-allowed bg-brand-600/60" : "bg-brand-600 hover:bg-brand-700"}`}
+            >
+              Upload PDF
+            </label>
+          </div>
+        ) : null}
+      </div>
+
+      <div className="flex flex-col gap-3 px-6 py-4">
+        {upload ? (
+          <div className="flex flex-col gap-1" aria-live="polite">
+            <div className="flex justify-between text-sm">
+              <span className="truncate">
+                {stageLabel} “{upload.filename}”…
+              </span>
+              <span className="tabular-nums text-slate-500">{Math.round(overall)}%</span>
+            </div>
+            <div role="progressbar" aria-label="Upload progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(overall)} className="h-2 overflow-hidden rounded-full bg-slate-200">
+              <div className={`h-full rounded-full bg-brand-600 transition-all ${upload.stage === "processing" ? "animate-pulse" : ""}`} style={{ width: `${overall}%` }} />
+            </div>
+          </div>
+        ) : null}
+        {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
+        {full && canEdit ? <p className="text-sm text-amber-700">The account has {maxCount} documents: delete one to add another.</p> : null}
+      </div>
+
+      {documents.length === 0 ? (
+        <p className="px-6 pb-6 text-sm text-slate-500">No documents yet.</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm" aria-label="Documents">
+            <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+              <tr>
+                <th scope="col" className="px-6 py-2 font-medium">File</th>
+                <th scope="col" className="px-3 py-2 font-medium">Size</th>
+                <th scope="col" className="px-3 py-2 font-medium">Pages</th>
+                <th scope="col" className="px-3 py-2 font-medium">Text</th>
+                <th scope="col" className="px-3 py-2 font-medium">Added</th>
+                {canEdit ? <th scope="col" className="px-6 py-2 font-medium"><span className="sr-only">Actions</span></th> : null}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {documents.map((document) => (
+                <tr key={document.id}>
+                  <td className="max-w-56 px-6 py-3 font-medium">
+                    <a href={`/v1/config/documents/${document.id}/file`} target="_blank" rel="noreferrer" className="block truncate text-brand-700 hover:underline">
+                      {document.filename}
+                    </a>
+                  </td>
+                  <td className="whitespace-nowrap px-3 py-3 tabular-nums">{formatBytes(document.size)}</td>
+                  <td className="px-3 py-3 tabular-nums">{document.pages}</td>
+                  <td className="whitespace-nowrap px-3 py-3">
+                    {document.text_length > 0 ? `${document.text_length.toLocaleString("en")} characters` : <span className="text-amber-700">No text (scanned?)</span>}
+                  </td>
+                  <td className="whitespace-nowrap px-3 py-3">{formatDateTime(document.created_at)}</td>
+                  {canEdit ? (
+                    <td className="px-6 py-3 text-right">
+                      <Button type="button" variant="secondary" onClick={() => remove(document)} disabled={deleting === document.id} aria-label={`Delete ${document.filename}`}>
+                        {deleting === document.id ? "Deleting…" : "Delete"}
+                      </Button>
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,170 @@
+import { and, eq } from "drizzle-orm";
+import { type Executor, getDb } from "@/db";
+import { type AutoReplySettings, conversations, messages } from "@/db/schema";
+import { loadBusinessProfile } from "./business-profile";
+import {
+  detectHoursQuestion,
+  detectLanguage,
+  formatNextOpening,
+  formatWeeklyHours,
+  type Hours,
+  type HoursLanguage,
+  isOpenAt,
+} from "./hours";
+
+/** The outside-hours answer goes to one conversation at most once in this long. */
+export const OUTSIDE_HOURS_COOLDOWN_MS = 12 * 60 * 60 * 1000;
+
+/**
+ * An automatic answer decided later than this after the customer wrote is dropped: "we are
+ * closed" sent hours late, when the team may already be answering, does more harm than good.
+ */
+export const AUTO_REPLY_MAX_DELAY_MS = 15 * 60 * 1000;
+
+export type AutoReplyKind = "outside_hours" | "hours_question";
+
+export type AutoReplyDecision = {
+  kind: AutoReplyKind;
+  text: string;
+  language: HoursLanguage;
+  /** This answer is (also) the outside-hours answer: it starts the 12-hour quiet period. */
+  countsAsOutsideHours: boolean;
+};
+
+const phrases: Record<HoursLanguage, { hoursIntro: string; nextOpening: (when: string, timeZone: string) => string }> = {
+  en: { hoursIntro: "Our opening hours:", nextOpening: (when, zone) => `Next opening: ${when} (${zone}).` },
+  es: { hoursIntro: "Nuestro horario de atención:", nextOpening: (when, zone) => `Próxima apertura: ${when} (${zone}).` },
+  pt: { hoursIntro: "Nosso horário de atendimento:", nextOpening: (when, zone) => `Próxima abertura: ${when} (${zone}).` },
+};
+
+function nextOpeningLine({ hours, at, language }: { hours: Hours; at: Date; language: HoursLanguage }): string | null {
+  const when = formatNextOpening({ hours, at, locale: language });
+  return when ? phrases[language].nextOpening(when, hours.timezone) : null;
+}
+
+/**
+ * What the automation answers to one inbound message (pure: same input, same answer).
+ *
+ * - Outside-hours: when the business is closed at `now`, the configured message plus the next
+ *   opening time (business time zone, customer's language), unless the conversation already had an
+ *   outside-hours answer in the last 12 hours.
+ * - Hours question: when the text asks about opening hours (English, Spanish, Portuguese), the
+ *   weekly hours in the question's language; while closed it also says when the business next opens.
+ * - Both at once: a single message answers both: the outside-hours message and next opening, then the
+ *   weekly hours. It counts as the outside-hours answer for the 12-hour rule. An hours question is
+ *   always answered, even inside the quiet period: the customer asked.
+ *
+ * The customer's language comes from their message; a message with no clue ("ok", a photo) is
+ * answered in the language the outside-hours message is written in.
+ */
+export function decideAutoReplies({
+  profile,
+  conversation,
+  message,
+  now,
+}: {
+  profile: { hours: Hours | null; autoReply: AutoReplySettings | null };
+  conversation: { lastAutoReplyAt: Date | null };
+  message: { direction: "inbound" | "outbound"; text: string | null };
+  now: Date;
+}): AutoReplyDecision[] {
+  const { hours, autoReply } = profile;
+  if (message.direction !== "inbound" || !hours || !autoReply) return [];
+  const text = message.text ?? "";
+  const closed = !isOpenAt({ hours, at: now });
+  const outsideMessage = autoReply.outside_hours.message.trim();
+  const quiet =
+    conversation.lastAutoReplyAt !== null && now.getTime() - conversation.lastAutoReplyAt.getTime() < OUTSIDE_HOURS_COOLDOWN_MS;
+  const outsideDue = autoReply.outside_hours.enabled && outsideMessage.length > 0 && closed && !quiet;
+  const questionLanguage = autoReply.hours_question.enabled && text ? detectHoursQuestion(text) : null;
+
+  if (questionLanguage) {
+    const language = questionLanguage;
+    const opening = closed ? nextOpeningLine({ hours, at: now, language }) : null;
+    const head = [outsideDue ? outsideMessage : null, opening].filter(Boolean).join("\n");
+    const answer = `${phrases[language].hoursIntro}\n${formatWeeklyHours({ hours, locale: language })}`;
+    return [{ kind: "hours_question", text: head ? `${head}\n\n${answer}` : answer, language, countsAsOutsideHours: outsideDue }];
+  }
+  if (outsideDue) {
+    const language = detectLanguage(text, detectLanguage(outsideMessage));
+    const opening = nextOpeningLine({ hours, at: now, language });
+    return [{ kind: "outside_hours", text: opening ? `${outsideMessage}\n${opening}` : outsideMessage, language, countsAsOutsideHours: true }];
+  }
+  return [];
+}
+
+/**
+ * Sends one automated text in a conversation. It must store the message with
+ * `sender.type = "automation"` and queue it through the same path as agents' messages, in `tx`
+ * so that the answer exists exactly when this run commits.
+ */
+export type SendAutomatedMessage = (input: {
+  tx: Executor;
+  accountId: string;
+  conversationId: string;
+  to: string;
+  text: string;
+}) => Promise<unknown>;
+
+/**
+ * Decides and sends the automatic answers to one stored inbound message. Runs in `tx` when given
+ * (inside the inbound transaction), else in its own. Safe to run again for the same message: the
+ * conversation row is locked and remembers the newest inbound message handled, so a retried job
+ * (or a late one for an older message) sends nothing.
+ */
+export async function runAutoReplies({
+  tx,
+  accountId,
+  conversationId,
+  messageId,
+  send,
+  now = new Date(),
+}: {
+  tx?: Executor;
+  accountId: string;
+  conversationId: string;
+  messageId: string;
+  send: SendAutomatedMessage;
+  now?: Date;
+}): Promise<{ replies: AutoReplyDecision[]; skipped?: "not_found" | "not_inbound" | "already_handled" | "too_late" }> {
+  const work = async (db: Executor) => {
+    const [conversation] = await db
+      .select({ id: conversations.id, lastAutoReplyAt: conversations.lastAutoReplyAt, handled: conversations.autoReplyHandledMessageId })
+      .from(conversations)
+      .where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId)))
+      .for("update");
+    if (!conversation) return { replies: [], skipped: "not_found" as const };
+    const [message] = await db
+      .select({ id: messages.id, direction: messages.direction, senderType: messages.senderType, fromNumber: messages.fromNumber, text: messages.text, createdAt: messages.createdAt, deletedAt: messages.deletedAt })
+      .from(messages)
+      .where(and(eq(messages.accountId, accountId), eq(messages.conversationId, conversationId), eq(messages.id, messageId)))
+      .limit(1);
+    if (!message) return { replies: [], skipped: "not_found" as const };
+    if (message.direction !== "inbound" || message.senderType !== "contact") return { replies: [], skipped: "not_inbound" as const };
+    // Ids are time-sortable: anything at or before the handled one has had its chance.
+    if (conversation.handled && conversation.handled >= message.id) return { replies: [], skipped: "already_handled" as const };
+
+    const markHandled = (extra: { lastAutoReplyAt?: Date } = {}) =>
+      db.update(conversations).set({ autoReplyHandledMessageId: message.id, ...extra }).where(eq(conversations.id, conversation.id));
+    if (now.getTime() - message.createdAt.getTime() > AUTO_REPLY_MAX_DELAY_MS) {
+      await markHandled();
+      return { replies: [], skipped: "too_late" as const };
+    }
+
+    const profile = await loadBusinessProfile(db, accountId);
+    // Judged at the moment the customer wrote, not when this job happens to run.
+    const at = message.createdAt;
+    const replies = decideAutoReplies({
+      profile: { hours: profile.hours, autoReply: profile.autoReply },
+      conversation: { lastAutoReplyAt: conversation.lastAutoReplyAt },
+      message: { direction: message.direction, text: message.deletedAt ? null : message.text },
+      now: at,
+    });
+    for (const reply of replies) {
+      await send({ tx: db, accountId, conversationId, to: message.fromNumber, text: reply.text });
+    }
+    await markHandled(replies.some((reply) => reply.countsAsOutsideHours) ? { lastAutoReplyAt: at } : {});
+    return { replies };
+  };
+  return tx ? work(tx) : getDb().transaction((inner) => work(inner));
+}

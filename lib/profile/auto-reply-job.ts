@@ -1,0 +1,23 @@
+import { z } from "zod";
+import type { JobHandler } from "@/lib/jobs/runner";
+import { runAutoReplies, type SendAutomatedMessage } from "./auto-replies";
+
+export const autoReplyJobPayload = z.object({
+  accountId: z.string().min(1),
+  conversationId: z.string().min(1),
+  messageId: z.string().min(1),
+});
+export type AutoReplyJobPayload = z.infer<typeof autoReplyJobPayload>;
+
+/**
+ * The `message.auto-reply` job: the inbound path enqueues `{accountId, conversationId, messageId}`
+ * in its transaction, and this answers it with the given send path. A run is idempotent
+ * (see runAutoReplies), so the runner's at-least-once retries send nothing twice.
+ */
+export function createAutoReplyJobHandler(send: SendAutomatedMessage, { clock = () => new Date() }: { clock?: () => Date } = {}): JobHandler {
+  return async (payload) => {
+    const parsed = autoReplyJobPayload.safeParse(payload);
+    if (!parsed.success) return { failed: `invalid payload: ${parsed.error.issues[0]?.message ?? "unknown"}` };
+    await runAutoReplies({ ...parsed.data, send, now: clock() });
+  };
+}

@@ -1,0 +1,41 @@
+import { eq } from "drizzle-orm";
+import { type Executor, getDb } from "@/db";
+import { accounts, type BusinessProfile, businessProfiles } from "@/db/schema";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { NotFoundError } from "@/lib/errors";
+import { type BusinessProfileInput, normalizeHours, presentBusinessProfile } from "./schemas";
+
+type Ctx = Pick<AuthContext, "accountId">;
+
+/**
+ * The account's profile row. Every account gets one at creation; an account created before
+ * profiles existed reads as its name with nothing configured.
+ */
+export async function loadBusinessProfile(db: Executor, accountId: string): Promise<BusinessProfile> {
+  const [row] = await db.select().from(businessProfiles).where(eq(businessProfiles.accountId, accountId)).limit(1);
+  if (row) return row;
+  const [account] = await db.select({ name: accounts.name, createdAt: accounts.createdAt }).from(accounts).where(eq(accounts.id, accountId)).limit(1);
+  if (!account) throw new NotFoundError("Account");
+  return { accountId, name: account.name, description: "", hours: null, autoReply: null, updatedAt: account.createdAt };
+}
+
+export async function getBusinessProfile({ ctx, now = new Date() }: { ctx: Ctx; now?: Date }) {
+  return presentBusinessProfile(await loadBusinessProfile(getDb(), ctx.accountId), now);
+}
+
+/** Replaces the whole profile (PUT semantics); the input is already validated by `businessProfileInput`. */
+export async function updateBusinessProfile({ ctx, input, now = new Date() }: { ctx: Ctx; input: BusinessProfileInput; now?: Date }) {
+  const values = {
+    name: input.name,
+    description: input.description,
+    hours: input.hours ? normalizeHours(input.hours) : null,
+    autoReply: input.auto_reply,
+    updatedAt: now,
+  };
+  const [row] = await getDb()
+    .insert(businessProfiles)
+    .values({ accountId: ctx.accountId, ...values })
+    .onConflictDoUpdate({ target: businessProfiles.accountId, set: values })
+    .returning();
+  return presentBusinessProfile(row, now);
+}

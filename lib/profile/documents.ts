@@ -1,0 +1,184 @@
+import { and, asc, count, eq, sql } from "drizzle-orm";
+import { getDb } from "@/db";
+import { accounts, documents } from "@/db/schema";
+import type { CursorPosition } from "@/lib/api/cursor";
+import { toPage } from "@/lib/api/cursor";
+import { afterCursor } from "@/lib/api/pagination";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { ConflictError, invalidField, NotFoundError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { DOCUMENT_MAX_BYTES, DOCUMENTS_PER_ACCOUNT, documentWithTextOutput, presentDocument, type UploadDocumentInput } from "./schemas";
+
+type Ctx = Pick<AuthContext, "accountId">;
+
+/** Extracted text kept per document; far more than any prompt uses, bounded so one PDF cannot bloat a row. */
+export const DOCUMENT_TEXT_MAX = 500_000;
+
+const formatMiB = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+/** Decodes the upload's Base64 (or data: URL) into bytes, refusing anything over the size limit before decoding it. */
+export function decodeDocumentData(data: string): Buffer {
+  let payload = data;
+  const dataUrl = /^data:([^,]*),/i.exec(payload);
+  if (dataUrl) {
+    if (!/;base64$/i.test(dataUrl[1])) throw invalidField("data", "must be Base64 (a data: URL needs ;base64)");
+    payload = payload.slice(dataUrl[0].length);
+  }
+  payload = payload.replace(/[\r\n\t ]+/g, "");
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(payload) || payload.length % 4 === 1) {
+    throw invalidField("data", "must be valid Base64");
+  }
+  const padding = payload.endsWith("==") ? 2 : payload.endsWith("=") ? 1 : 0;
+  const size = Math.floor((payload.length * 3) / 4) - padding;
+  if (size > DOCUMENT_MAX_BYTES) {
+    throw invalidField("data", `must be at most 10 MiB once decoded (this file is ${formatMiB(size)})`);
+  }
+  if (size === 0) throw invalidField("data", "is empty");
+  return Buffer.from(payload, "base64");
+}
+
+type Extracted = { pages: number; text: string };
+
+function cleanText(text: string): string {
+  return (
+    text
+      // PostgreSQL text cannot hold NUL; other control characters are layout noise.
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, " ")
+      .replace(/[ \t]+/g, " ")
+      .replace(/ *\n */g, "\n")
+      .replace(/\n{3,}/g, "\n\n")
+      .trim()
+  );
+}
+
+/** Page count and text of a PDF, or a 400 naming `data` when the bytes are not a readable PDF. */
+export async function extractPdf(bytes: Buffer): Promise<Extracted> {
+  if (bytes.subarray(0, 5).toString("latin1") !== "%PDF-") {
+    throw invalidField("data", "must be a PDF document (the file does not start with %PDF-)");
+  }
+  // Loaded on first use: the PDF engine is large and most requests never need it.
+  const { extractText, getDocumentProxy } = await import("unpdf");
+  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
+  try {
+    // pdf.js takes ownership of the buffer it is given; it gets a copy.
+    // Nothing but the text is needed: no fonts or scripts are evaluated, and warnings stay quiet.
+    pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0, isEvalSupported: false, disableFontFace: true, stopAtErrors: false });
+  } catch (error) {
+    const name = (error as { name?: string } | null)?.name;
+    if (name === "PasswordException") throw invalidField("data", "is a password-protected PDF; upload it without a password");
+    throw invalidField("data", "could not be read as a PDF (the file is damaged or not a PDF)");
+  }
+  try {
+    const { totalPages, text } = await extractText(pdf, { mergePages: false });
+    const joined = cleanText(text.map(cleanText).filter(Boolean).join("\n\n"));
+    return { pages: totalPages, text: joined.slice(0, DOCUMENT_TEXT_MAX) };
+  } catch {
+    throw invalidField("data", "could not be read as a PDF (its pages could not be read)");
+  } finally {
+    await pdf.destroy().catch(() => {});
+  }
+}
+
+const listColumns = {
+  id: documents.id,
+  filename: documents.filename,
+  size: documents.size,
+  pages: documents.pages,
+  createdAt: documents.createdAt,
+  textLength: sql<number>`length(${documents.text})::int`,
+};
+
+export async function listDocuments({ ctx, limit, cursor }: { ctx: Ctx; limit: number; cursor?: CursorPosition }) {
+  const rows = await getDb()
+    .select(listColumns)
+    .from(documents)
+    .where(and(eq(documents.accountId, ctx.accountId), afterCursor(documents, cursor, "asc")))
+    .orderBy(asc(documents.createdAt), asc(documents.id))
+    .limit(limit + 1);
+  return toPage(rows, limit, (d) => ({ t: d.createdAt, id: d.id }), presentDocument);
+}
+
+/** One document with its extracted text (what the smart features read). */
+export async function getDocument({ ctx, id }: { ctx: Ctx; id: string }) {
+  const [row] = await getDb()
+    .select({ ...listColumns, text: documents.text })
+    .from(documents)
+    .where(and(eq(documents.accountId, ctx.accountId), eq(documents.id, id)))
+    .limit(1);
+  if (!row) throw new NotFoundError("Document");
+  return documentWithTextOutput.parse({ ...presentDocument(row), text: row.text });
+}
+
+export async function getDocumentFile({ ctx, id }: { ctx: Ctx; id: string }) {
+  const [row] = await getDb()
+    .select({ filename: documents.filename, bytes: documents.bytes })
+    .from(documents)
+    .where(and(eq(documents.accountId, ctx.accountId), eq(documents.id, id)))
+    .limit(1);
+  if (!row) throw new NotFoundError("Document");
+  return row;
+}
+
+async function countDocuments(accountId: string, db: Pick<ReturnType<typeof getDb>, "select"> = getDb()) {
+  const [row] = await db.select({ n: count() }).from(documents).where(eq(documents.accountId, accountId));
+  return Number(row.n);
+}
+
+const limitReached = () =>
+  new ConflictError(`An account can keep at most ${DOCUMENTS_PER_ACCOUNT} documents. Delete one before uploading another.`);
+
+export async function uploadDocument({ ctx, input, now = new Date() }: { ctx: Ctx; input: UploadDocumentInput; now?: Date }) {
+  const bytes = decodeDocumentData(input.data);
+  // Checked before the (slow) text extraction, and again under the lock below.
+  if ((await countDocuments(ctx.accountId)) >= DOCUMENTS_PER_ACCOUNT) throw limitReached();
+  const { pages, text } = await extractPdf(bytes);
+  const filename = input.filename.replace(/^.*[\\/]/, "") || "document.pdf";
+
+  return getDb().transaction(async (tx) => {
+    // Serialises uploads of one account so two at once cannot both take the twentieth place.
+    await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, ctx.accountId)).for("update");
+    if ((await countDocuments(ctx.accountId, tx)) >= DOCUMENTS_PER_ACCOUNT) throw limitReached();
+    const [row] = await tx
+      .insert(documents)
+      .values({ id: newId("document", now), accountId: ctx.accountId, filename, size: bytes.length, pages, text, bytes, createdAt: now })
+      .returning({ id: documents.id, filename: documents.filename, size: documents.size, pages: documents.pages, createdAt: documents.createdAt });
+    return presentDocument({ ...row, textLength: text.length });
+  });
+}
+
+export async function deleteDocument({ ctx, id }: { ctx: Ctx; id: string }) {
+  const removed = await getDb()
+    .delete(documents)
+    .where(and(eq(documents.accountId, ctx.accountId), eq(documents.id, id)))
+    .returning({ id: documents.id });
+  if (removed.length === 0) throw new NotFoundError("Document");
+}
+
+/**
+ * The documents' text for a prompt, oldest first, within `budget` characters in all: each
+ * document gets an equal share, and what a short one leaves over goes to the others.
+ */
+export async function loadDocumentContext({ accountId, budget }: { accountId: string; budget: number }) {
+  // Only a prefix of each text leaves the database: never more than the whole budget per document.
+  const rows = await getDb()
+    .select({ filename: documents.filename, text: sql<string>`left(${documents.text}, ${budget})`, length: sql<number>`length(${documents.text})::int` })
+    .from(documents)
+    .where(eq(documents.accountId, accountId))
+    .orderBy(asc(documents.createdAt), asc(documents.id))
+    .limit(DOCUMENTS_PER_ACCOUNT);
+  const withText = rows.filter((row) => row.length > 0);
+  const shares = new Map<number, number>();
+  let remaining = budget;
+  // Smallest first, so a short document's unused share flows to the longer ones.
+  const order = withText.map((row, index) => ({ index, length: row.length })).sort((a, b) => a.length - b.length);
+  order.forEach(({ index, length }, position) => {
+    const share = Math.floor(remaining / (order.length - position));
+    const take = Math.min(length, share);
+    shares.set(index, take);
+    remaining -= take;
+  });
+  return withText.map((row, index) => {
+    const take = shares.get(index) ?? 0;
+    return { filename: row.filename, text: row.text.slice(0, take), truncated: take < row.length };
+  });
+}

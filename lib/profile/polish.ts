@@ -1,0 +1,131 @@
+import { getDb } from "@/db";
+import { getEnv } from "@/lib/env";
+import { loadBusinessProfile } from "./business-profile";
+import { loadDocumentContext } from "./documents";
+import { type PolishStyle, polishWithRules } from "./polish-rules";
+import { POLISH_TEXT_MAX, type PolishOutput } from "./schemas";
+
+/** The optional engine gets this long in all; after it the rules engine answers. */
+export const POLISH_LLM_TIMEOUT_MS = 3000;
+/** Characters of document text sent as context (about 3,000 tokens), shared between documents. */
+export const POLISH_DOCUMENTS_BUDGET = 12_000;
+
+const styleInstructions: Record<PolishStyle, string> = {
+  concise:
+    "concise: make it short and direct. Remove greetings, sign-offs, filler words and hedges (just, actually, I think, basically, la verdad, creo que...). Keep every fact the customer needs.",
+  normal:
+    "normal: keep the wording and length. Fix spacing, capitalisation, sentence punctuation and spelling, and write out chat abbreviations (u → you, pls → please, thx → thanks, q → que, xq → porque, tb → también...).",
+  explanatory:
+    "explanatory: keep every detail and make it warm and clear. Open with a courteous greeting that thanks the customer for contacting {business}, explain anything that could be unclear, and close by offering further help, signed as the {business} team.",
+};
+
+function buildSystemPrompt({
+  businessName,
+  description,
+  documents,
+  style,
+}: {
+  businessName: string;
+  description: string;
+  documents: { filename: string; text: string; truncated: boolean }[];
+  style: PolishStyle;
+}): string {
+  const lines = [
+    `You polish a reply that an employee of ${businessName} is about to send to a customer in a WhatsApp-style chat.`,
+    "Rewrite the message in the style below and answer with the rewritten message only: no quotes, no preface, no notes.",
+    "Write in the language of the message (English stays English, Spanish stays Spanish, Portuguese stays Portuguese).",
+    "Never change or drop numbers, prices, dates, times, names, order numbers, links, email addresses or phone numbers.",
+    "Do not add facts, promises, prices or policies the message does not contain: the business information below is only there so names, products and terms are written correctly.",
+    `At most ${POLISH_TEXT_MAX} characters.`,
+    "",
+    `Style: ${styleInstructions[style].replaceAll("{business}", businessName)}`,
+    "",
+    `Business name: ${businessName}`,
+  ];
+  if (description.trim()) lines.push("About the business:", description.trim());
+  if (documents.length) {
+    lines.push("", "Excerpts of the business's documents:");
+    for (const document of documents) {
+      lines.push(`--- ${document.filename}${document.truncated ? " (excerpt)" : ""} ---`, document.text);
+    }
+  }
+  return lines.join("\n");
+}
+
+type LlmConfig = { baseUrl: string; apiKey: string; model: string };
+
+function llmConfig(): LlmConfig | null {
+  const env = getEnv();
+  if (!env.POLISH_LLM_BASE_URL || !env.POLISH_LLM_API_KEY || !env.POLISH_LLM_MODEL) return null;
+  return { baseUrl: env.POLISH_LLM_BASE_URL.replace(/\/+$/, ""), apiKey: env.POLISH_LLM_API_KEY, model: env.POLISH_LLM_MODEL };
+}
+
+/** Models sometimes wrap the answer in quotes or a code fence although told not to. */
+function unwrapAnswer(content: string): string {
+  let text = content.trim();
+  const fenced = /^```[\w-]*\n([\s\S]*?)\n```$/.exec(text);
+  if (fenced) text = fenced[1].trim();
+  const quoted = /^(["“«])([\s\S]*)(["”»])$/.exec(text);
+  if (quoted && !/["“”«»]/.test(quoted[2])) text = quoted[2].trim();
+  return text;
+}
+
+async function polishWithLlm({
+  config,
+  accountId,
+  text,
+  style,
+  signal,
+}: {
+  config: LlmConfig;
+  accountId: string;
+  text: string;
+  style: PolishStyle;
+  signal: AbortSignal;
+}): Promise<string> {
+  const profile = await loadBusinessProfile(getDb(), accountId);
+  const documents = await loadDocumentContext({ accountId, budget: POLISH_DOCUMENTS_BUDGET });
+  const response = await fetch(`${config.baseUrl}/chat/completions`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${config.apiKey}` },
+    body: JSON.stringify({
+      model: config.model,
+      temperature: 0.2,
+      messages: [
+        { role: "system", content: buildSystemPrompt({ businessName: profile.name, description: profile.description, documents, style }) },
+        { role: "user", content: text },
+      ],
+    }),
+    signal,
+    redirect: "error",
+  });
+  if (!response.ok) throw new Error(`the polishing endpoint answered ${response.status}`);
+  const body = (await response.json()) as { choices?: { message?: { content?: unknown } }[] };
+  const content = body.choices?.[0]?.message?.content;
+  const answer = typeof content === "string" ? unwrapAnswer(content) : "";
+  if (!answer) throw new Error("the polishing endpoint gave an empty answer");
+  if (answer.length > POLISH_TEXT_MAX) throw new Error(`the polishing endpoint's answer is over ${POLISH_TEXT_MAX} characters`);
+  return answer;
+}
+
+/**
+ * Polishes a draft reply in one of three styles. The deterministic rules engine answers unless
+ * POLISH_LLM_BASE_URL, POLISH_LLM_API_KEY and POLISH_LLM_MODEL name an OpenAI-compatible
+ * chat-completions endpoint; that one gets the business profile and document excerpts as context,
+ * and any error, empty or oversized answer, or a wait over 3 s falls back to the rules engine.
+ */
+export async function polishText({ accountId, text, style }: { accountId: string; text: string; style: PolishStyle }): Promise<PolishOutput> {
+  const config = llmConfig();
+  if (config) {
+    try {
+      const polished = await polishWithLlm({ config, accountId, text, style, signal: AbortSignal.timeout(POLISH_LLM_TIMEOUT_MS) });
+      return { text: polished, style, engine: "llm" };
+    } catch (error) {
+      const reason = error instanceof Error && error.name === "TimeoutError" ? `no answer within ${POLISH_LLM_TIMEOUT_MS} ms` : error instanceof Error ? error.message : String(error);
+      console.warn(`polishing: falling back to the rules engine (${reason})`);
+    }
+  }
+  const profile = await loadBusinessProfile(getDb(), accountId);
+  const polished = polishWithRules({ text, style, businessName: profile.name });
+  return { text: polished || text.trim(), style, engine: "rules" };
+}

@@ -1,0 +1,25 @@
+import type { SQL } from "drizzle-orm";
+import { type Executor, getDb } from "@/db";
+import { invalidField } from "@/lib/errors";
+
+/** Rows of a raw query, whichever driver ran it (PGlite answers `{rows}`, postgres.js an array). */
+export async function queryRows<T>(query: SQL, db: Executor = getDb()): Promise<T[]> {
+  try {
+    const result = await db.execute(query);
+    return (Array.isArray(result) ? result : (result as unknown as { rows: T[] }).rows) as T[];
+  } catch (error) {
+    // Intl and the database each ship a time zone list; a name only Intl knows is still the caller's input.
+    if (error instanceof Error && /time zone .* not recognized/i.test(error.message)) {
+      throw invalidField("tz", "is not a time zone the database knows");
+    }
+    throw error;
+  }
+}
+
+export const toNumber = (value: unknown): number => (value === null || value === undefined ? 0 : Number(value));
+
+/** Seconds to the millisecond, or null when there is nothing to measure. */
+export const toSeconds = (value: unknown): number | null =>
+  value === null || value === undefined ? null : Math.round(Number(value) * 1000) / 1000;
+
+export const toIso = (value: unknown): string => (value instanceof Date ? value : new Date(String(value))).toISOString();

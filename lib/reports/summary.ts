@@ -1,0 +1,184 @@
+import { sql } from "drizzle-orm";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { queryRows, toNumber, toSeconds } from "./query";
+import type { AgentReport, ReportRange, SummaryOutput } from "./schemas";
+
+type Ctx = Pick<AuthContext, "accountId">;
+
+/**
+ * For every conversation whose first inbound message lies in [from, to): the first human reply
+ * after it (an outbound message sent by a user, not by the automation) and how long it took.
+ * Driven by the inbound messages of the range, one index lookup per conversation, so the cost
+ * follows the range and not the account's history.
+ */
+function firstResponses({ accountId, from, to }: { accountId: string; from: string; to: string }) {
+  return sql`
+    first_inbound as (
+      select m.conversation_id, m.created_at as first_at
+      from messages m
+      where m.account_id = ${accountId} and m.direction = 'inbound'
+        and m.created_at >= ${from}::timestamptz and m.created_at < ${to}::timestamptz
+        and not exists (
+          select 1 from messages earlier
+          where earlier.conversation_id = m.conversation_id and earlier.direction = 'inbound'
+            and (earlier.created_at, earlier.id) < (m.created_at, m.id)
+        )
+    ),
+    responses as (
+      select f.conversation_id, reply.sender_user_id as user_id,
+        extract(epoch from (reply.created_at - f.first_at))::float8 as seconds
+      from first_inbound f
+      left join lateral (
+        select r.created_at, r.sender_user_id
+        from messages r
+        where r.conversation_id = f.conversation_id and r.direction = 'outbound' and r.sender_type = 'user'
+          and r.created_at >= f.first_at
+        order by r.created_at, r.id
+        limit 1
+      ) reply on true
+    )`;
+}
+
+/**
+ * The numbers of the reports page for [from, to):
+ * - conversations: `created` and `closed` (latest close) in the range; `open_now` (open or
+ *   assigned) and `unassigned_now` (open) right now, whatever the range.
+ * - messages in the range: `received` (inbound), `sent` (every outbound: agents, API and
+ *   automation), `sent_by_agents`, `automated`, and `failed` (outbound that the network refused).
+ * - first_response: per conversation whose first inbound message is in the range, the time from that
+ *   message to the first human reply (median, mean, 90th percentile by linear interpolation).
+ * - agents: every user of the account (and deleted ones with activity in the range), with their
+ *   messages sent, conversations closed while assigned to them, conversations assigned to them now,
+ *   and the first responses they gave.
+ */
+export async function getSummary({ ctx, range }: { ctx: Ctx; range: ReportRange }): Promise<SummaryOutput> {
+  const accountId = ctx.accountId;
+  const from = range.from.toISOString();
+  const to = range.to.toISOString();
+
+  const [totals] = await queryRows<Record<string, number | string | null>>(sql`
+    select
+      (select count(*) from conversations where account_id = ${accountId}
+        and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz)::int as created,
+      (select count(*) from conversations where account_id = ${accountId}
+        and closed_at >= ${from}::timestamptz and closed_at < ${to}::timestamptz)::int as closed,
+      (select count(*) from conversations where account_id = ${accountId} and status in ('open', 'assigned'))::int as open_now,
+      (select count(*) from conversations where account_id = ${accountId} and status = 'open')::int as unassigned_now,
+      m.received, m.sent, m.sent_by_agents, m.automated, m.failed
+    from (
+      select
+        count(*) filter (where direction = 'inbound')::int as received,
+        count(*) filter (where direction = 'outbound')::int as sent,
+        count(*) filter (where direction = 'outbound' and sender_type = 'user')::int as sent_by_agents,
+        count(*) filter (where direction = 'outbound' and sender_type = 'automation')::int as automated,
+        count(*) filter (where direction = 'outbound' and status = 'failed')::int as failed
+      from messages
+      where account_id = ${accountId} and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz
+    ) m`);
+
+  // One pass over the responses gives the account's figures (the empty grouping set) and each agent's.
+  const responseRows = await queryRows<{
+    user_id: string | null;
+    is_total: number;
+    answered: number | string;
+    unanswered: number | string;
+    median: number | null;
+    avg: number | null;
+    p90: number | null;
+  }>(sql`
+    with ${firstResponses({ accountId, from, to })}
+    select user_id, grouping(user_id)::int as is_total,
+      count(seconds)::int as answered,
+      (count(*) - count(seconds))::int as unanswered,
+      percentile_cont(0.5) within group (order by seconds) as median,
+      avg(seconds) as avg,
+      percentile_cont(0.9) within group (order by seconds) as p90
+    from responses
+    group by grouping sets ((), (user_id))`);
+  const total = responseRows.find((row) => toNumber(row.is_total) === 1);
+  const byUser = new Map(responseRows.filter((row) => toNumber(row.is_total) === 0 && row.user_id).map((row) => [row.user_id as string, row]));
+
+  const agentRows = await queryRows<{
+    user_id: string;
+    name: string;
+    role: "admin" | "agent";
+    deleted: boolean;
+    messages_sent: number | string;
+    conversations_closed: number | string;
+    assigned_now: number | string;
+  }>(sql`
+    with sent as (
+      select sender_user_id as user_id, count(*)::int as n
+      from messages
+      where account_id = ${accountId} and direction = 'outbound' and sender_type = 'user'
+        and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz
+      group by 1
+    ),
+    closed as (
+      select assigned_to as user_id, count(*)::int as n
+      from conversations
+      where account_id = ${accountId} and assigned_to is not null
+        and closed_at >= ${from}::timestamptz and closed_at < ${to}::timestamptz
+      group by 1
+    ),
+    assigned as (
+      select assigned_to as user_id, count(*)::int as n
+      from conversations
+      where account_id = ${accountId} and status = 'assigned' and assigned_to is not null
+      group by 1
+    )
+    select u.id as user_id, u.name, u.role, (u.deleted_at is not null) as deleted,
+      coalesce(sent.n, 0) as messages_sent, coalesce(closed.n, 0) as conversations_closed, coalesce(assigned.n, 0) as assigned_now
+    from users u
+    left join sent on sent.user_id = u.id
+    left join closed on closed.user_id = u.id
+    left join assigned on assigned.user_id = u.id
+    where u.account_id = ${accountId}
+      and (u.deleted_at is null or sent.n is not null or closed.n is not null)
+    order by u.created_at, u.id`);
+
+  const agents: AgentReport[] = agentRows.map((row) => {
+    const responses = byUser.get(row.user_id);
+    return {
+      user_id: row.user_id,
+      name: row.name,
+      role: row.role,
+      deleted: Boolean(row.deleted),
+      messages_sent: toNumber(row.messages_sent),
+      conversations_closed: toNumber(row.conversations_closed),
+      assigned_now: toNumber(row.assigned_now),
+      first_responses: toNumber(responses?.answered),
+      median_first_response_seconds: toSeconds(responses?.median),
+      avg_first_response_seconds: toSeconds(responses?.avg),
+    };
+  });
+  // Busiest first; equal ones keep the order in which they joined.
+  agents.sort((a, b) => b.messages_sent - a.messages_sent || b.first_responses - a.first_responses);
+
+  return {
+    from,
+    to,
+    tz: range.tz,
+    conversations: {
+      created: toNumber(totals?.created),
+      closed: toNumber(totals?.closed),
+      open_now: toNumber(totals?.open_now),
+      unassigned_now: toNumber(totals?.unassigned_now),
+    },
+    messages: {
+      received: toNumber(totals?.received),
+      sent: toNumber(totals?.sent),
+      sent_by_agents: toNumber(totals?.sent_by_agents),
+      automated: toNumber(totals?.automated),
+      failed: toNumber(totals?.failed),
+    },
+    first_response: {
+      count: toNumber(total?.answered),
+      unanswered: toNumber(total?.unanswered),
+      median_seconds: toSeconds(total?.median),
+      avg_seconds: toSeconds(total?.avg),
+      p90_seconds: toSeconds(total?.p90),
+    },
+    agents,
+  };
+}
