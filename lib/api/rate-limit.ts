@@ -80,6 +80,15 @@ export async function consumeLoginAttempt({ ip, email }: { ip: string; email: st
   return byIp.limited || byIp.remaining < byEmail.remaining ? byIp : byEmail;
 }
 
+/**
+ * A successful sign-in is not an attack: it gives back its point, so only failed attempts
+ * add up toward the limit (a team signing in from one office address is never locked out).
+ */
+export async function forgiveLoginAttempt({ ip, email }: { ip: string; email: string }) {
+  const { login } = await limiters();
+  await Promise.all([login.reward(`ip:${ip}`, 1), login.delete(`email:${email.toLowerCase()}`)]).catch(() => {});
+}
+
 export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
   const headers: Record<string, string> = {
     "RateLimit-Limit": String(state.limit),

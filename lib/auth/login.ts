@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { consumeLoginAttempt, rateLimitHeaders } from "@/lib/api/rate-limit";
+import { consumeLoginAttempt, forgiveLoginAttempt, rateLimitHeaders } from "@/lib/api/rate-limit";
 import { ApiError, UnauthenticatedError } from "@/lib/errors";
 import { presentUser } from "@/lib/users/schemas";
 import { createSession, verifyCredentials } from "./sessions";
@@ -17,6 +17,7 @@ export async function loginWithPassword({ email, password, ip }: z.infer<typeof 
   }
   const user = await verifyCredentials({ email, password });
   if (!user) throw new UnauthenticatedError("unauthenticated", "Wrong email or password.");
+  await forgiveLoginAttempt({ ip, email });
   const session = await createSession({ user });
   return { token: session.token, token_type: "session" as const, expires_at: session.expiresAt.toISOString(), user: presentUser(user) };
 }

@@ -1,7 +1,7 @@
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
-import { consumeLoginAttempt } from "@/lib/api/rate-limit";
+import { consumeLoginAttempt, forgiveLoginAttempt } from "@/lib/api/rate-limit";
 import { getEnv } from "@/lib/env";
 import { createSession, verifyCredentials } from "./sessions";
 import { SESSION_LIFETIME_MS } from "./tokens";
@@ -29,6 +29,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
         if (limit.limited) throw new TooManyAttempts();
         const user = await verifyCredentials(parsed.data);
         if (!user) return null;
+        await forgiveLoginAttempt({ ip, email: parsed.data.email });
         const session = await createSession({ user });
         return { id: user.id, name: user.name, email: user.email, tid: session.id, acc: user.accountId };
       },

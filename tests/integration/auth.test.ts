@@ -70,6 +70,29 @@ describe("sign-in with POST /v1/auth/login", () => {
     expect(wrong.body.error).toEqual(unknown.body.error);
   });
 
+  it("counts only failed attempts: a successful sign-in gives its point back", async () => {
+    const { admin } = await createTestAccount();
+    for (let i = 0; i < 15; i++) {
+      const res = await call(login.POST, { method: "POST", path: "/v1/auth/login", body: { email: admin.email, password: TEST_PASSWORD } });
+      expect(res.status).toBe(200);
+    }
+  });
+
+  it("limits failed attempts per address across emails", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const res = await call(login.POST, {
+        method: "POST",
+        path: "/v1/auth/login",
+        body: { email: `nobody-${i}@example.com`, password: "wrong password!" },
+        headers: { "x-forwarded-for": "203.0.113.9" },
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
+
   it("limits attempts per email with 429 and Retry-After", async () => {
     const { admin } = await createTestAccount();
     const statuses: number[] = [];
