@@ -100,6 +100,11 @@ export function InboxApp({
     [upsertConversation],
   );
 
+  const markRead = useCallback(async (id: string) => {
+    setItems((prev) => prev.map((c) => (c.id === id ? { ...c, unread_count: 0 } : c)));
+    await requestJson("POST", `/api/inbox/conversations/${id}/read`);
+  }, []);
+
   const mergeMessage = useCallback((message: MessageItem) => {
     setMessages((prev) => {
       const list = prev[message.conversation_id];
@@ -132,7 +137,10 @@ export function InboxApp({
     }
     if (message) mergeMessage(message);
     const conversationId = conversation?.id ?? message?.conversation_id;
-    if (conversationId) void refreshConversation(conversationId);
+    if (!conversationId) return;
+    // A customer message arriving in the conversation on screen is read as it arrives.
+    const seen = message?.direction === "inbound" && conversationId === selectedId && document.visibilityState === "visible";
+    void (seen ? markRead(conversationId) : Promise.resolve()).then(() => refreshConversation(conversationId));
   };
   useEffect(() => {
     handlers.current = onEvent;
@@ -162,6 +170,7 @@ export function InboxApp({
   function open(id: string) {
     setSelectedId(id);
     setMobilePane("conversation");
+    void markRead(id);
   }
 
   return (

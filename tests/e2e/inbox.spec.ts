@@ -38,6 +38,8 @@ test("two teammates work one conversation live: simulated customer, assignment, 
   // The agent takes it and replies.
   await conversationRow(agentPage, customer).click();
   await expect(agentPage.getByRole("log", { name: `Messages with ${customer}` })).toContainText("Do you deliver ferns");
+  // Opening it reads it: the unread badge goes away.
+  await expect(conversationRow(agentPage, customer).getByLabel(/unread/)).toHaveCount(0);
   await agentPage.getByRole("button", { name: "Assign to me" }).click();
   await expect(agentPage.getByTestId("conversation-assignee")).toHaveText(/Assigned to you/);
   await agentPage.getByLabel("Reply").fill("Yes! We deliver ferns across Brooklyn every Tuesday.");

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import * as markRead from "@/app/api/inbox/conversations/[id]/read/route";
 import * as inbox from "@/app/api/inbox/conversations/route";
 import { getDb } from "@/db";
 import { contacts, conversations } from "@/db/schema";
@@ -52,5 +53,18 @@ describe("inbox list", () => {
     expect([...first.body.data, ...second.body.data].map((c: { id: string }) => c.id)).toEqual([ids.old, ids.theirs, ids.mine]);
     expect((await list(adminToken, "filter=everything")).status).toBe(400);
     expect((await list(adminToken, "cursor=forged")).status).toBe(400);
+  });
+
+  it("marks a conversation read for the team when the inbox opens it", async () => {
+    const { account, adminToken, ids } = await setup();
+    await getDb().update(conversations).set({ unreadCount: 3 }).where(eq(conversations.id, ids.old));
+    const res = await call(markRead.POST, { method: "POST", path: "/", token: adminToken, params: { id: ids.old } });
+    expect(res.status).toBe(204);
+    const [row] = await getDb().select().from(conversations).where(eq(conversations.id, ids.old));
+    expect(row.unreadCount).toBe(0);
+    const other = await createTestAccount();
+    const foreign = await call(markRead.POST, { method: "POST", path: "/", token: other.adminToken, params: { id: ids.old } });
+    expect(foreign.status).toBe(404);
+    expect(account.id).toBeTruthy();
   });
 });
