@@ -41,6 +41,53 @@ async function startServer(): Promise<ChildProcess> {
   throw new Error("the server did not start");
 }
 
+const LONG_THREAD = 5_000;
+
+/**
+ * A conversation of 5,000 messages (delivered 100 per webhook POST): the time to open it until
+ * its newest message shows, and to scroll back to its first message, page by page.
+ */
+async function measureLongConversation(page: import("@playwright/test").Page) {
+  const from = "447700999999";
+  for (let batch = 0; batch < LONG_THREAD / 100; batch++) {
+    const messages = Array.from({ length: 100 }, (_, i) => ({
+      from,
+      name: "Long Thread",
+      type: "text",
+      text: `Thread message ${batch * 100 + i + 1}`,
+      timestamp: new Date(Date.now() - (LONG_THREAD - batch * 100 - i) * 1000),
+    }));
+    const body = JSON.stringify(buildInboundPayload({ phoneNumberId: PHONE_NUMBER_ID, messages }));
+    const res = await fetch(`${BASE}/api/network/webhook`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-hub-signature-256": signHubPayload({ appSecret: APP_SECRET, rawBody: body }) },
+      body,
+    });
+    if (!res.ok) throw new Error(`webhook answered ${res.status}`);
+  }
+  log(`  seeded a conversation of ${LONG_THREAD} messages`);
+  await page.reload();
+  await page.getByRole("status", { name: "Live updates on" }).waitFor();
+  const openStarted = performance.now();
+  await page.getByRole("list", { name: "Conversation list" }).getByRole("button", { name: /Long Thread/ }).click();
+  await page.getByText(`Thread message ${LONG_THREAD}`, { exact: true }).waitFor();
+  const openMs = performance.now() - openStarted;
+  const log_ = page.getByRole("log", { name: "Messages with Long Thread" });
+  const scrollStarted = performance.now();
+  let frames = 0;
+  while (!(await page.getByText("Start of the conversation").isVisible())) {
+    await log_.evaluate((node) => node.scrollTo({ top: 0 }));
+    await page.waitForTimeout(16);
+    if (++frames > 5_000) throw new Error("never reached the first message");
+  }
+  await page.getByText("Thread message 1", { exact: true }).waitFor();
+  return {
+    long_thread_messages: LONG_THREAD,
+    long_thread_open_ms: round(openMs, 1),
+    long_thread_scroll_to_first_ms: round(performance.now() - scrollStarted, 1),
+  };
+}
+
 /**
  * From a signed inbound POST on the network webhook to the message text on screen in a
  * signed-in inbox of another browser: the whole live path (store, NOTIFY, SSE, render).
@@ -102,8 +149,10 @@ export const inboxLatencyBench: Bench = {
         samples.push(performance.now() - started);
         if ((i + 1) % 10 === 0) log(`  ${i + 1}/${MESSAGES}`);
       }
+      const long = await measureLongConversation(page);
       return {
         name: this.name,
+        ...long,
         messages: MESSAGES,
         p50_ms: round(percentile(samples, 50), 1),
         p95_ms: round(percentile(samples, 95), 1),

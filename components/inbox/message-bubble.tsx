@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { ClockIcon, DocumentIcon, TicksIcon } from "@/components/ui/icons";
 import type { MessageItem, Teammate } from "./types";
 
@@ -48,7 +49,8 @@ function Media({ message }: { message: MessageItem }) {
   );
 }
 
-export function MessageBubble({ message, people }: { message: MessageItem; people: Map<string, Teammate> }) {
+/** Memoised: a thread of thousands of messages re-renders only the bubbles that changed. */
+export const MessageBubble = memo(function MessageBubble({ message, people }: { message: MessageItem; people: Map<string, Teammate> }) {
   const outbound = message.direction === "outbound";
   const sender =
     message.sender.type === "automation"
@@ -91,4 +93,4 @@ export function MessageBubble({ message, people }: { message: MessageItem; peopl
       </div>
     </div>
   );
-}
+});
