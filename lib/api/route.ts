@@ -202,16 +202,7 @@ export function apiRoute<
     try {
       let ctx: AuthContext | null = null;
       if (options.access.auth !== "none") {
-        try {
-          ctx = await authenticateRequest(req);
-        } catch (error) {
-          // Failed authentication still spends the caller's address budget.
-          limitState = await consumeRequest(`ip:${clientAddress(req)}`);
-          if (limitState.limited) throw rateLimited(limitState);
-          throw error;
-        }
-        limitState = await consumeRequest(`token:${ctx.token.id}`);
-        if (limitState.limited) throw rateLimited(limitState);
+        ctx = await authenticateWithinLimit(req, (state) => (limitState = state));
         if (options.sessionOnly && ctx.token.kind !== "session") {
           throw new ForbiddenError("Only a signed-in session can do this; API tokens cannot.", [
             { path: "token_type", message: "requires a session token" },
@@ -294,8 +285,29 @@ export function apiRoute<
   };
 }
 
-function rateLimited(state: RateLimitState) {
+export function rateLimited(state: RateLimitState) {
   return new ApiError(429, "rate_limited", `Too many requests. Retry in ${state.resetSeconds} s.`);
+}
+
+/**
+ * Authenticates the request and spends one unit of its rate budget: the token's, or the
+ * caller's address when authentication fails (so guessing tokens is throttled too).
+ * `onLimit` receives the budget either way, for the RateLimit headers.
+ */
+export async function authenticateWithinLimit(req: Request, onLimit: (state: RateLimitState) => void): Promise<AuthContext> {
+  let ctx: AuthContext;
+  try {
+    ctx = await authenticateRequest(req);
+  } catch (error) {
+    const state = await consumeRequest(`ip:${clientAddress(req)}`);
+    onLimit(state);
+    if (state.limited) throw rateLimited(state);
+    throw error;
+  }
+  const state = await consumeRequest(`token:${ctx.token.id}`);
+  onLimit(state);
+  if (state.limited) throw rateLimited(state);
+  return ctx;
 }
 
 /** Token scope and the owner's current role must both allow the scope. */
@@ -313,19 +325,24 @@ export function authorize(ctx: AuthContext, scope: Scope) {
 }
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-type Method = (typeof METHODS)[number];
+export type Method = (typeof METHODS)[number];
 
 /**
- * Exports every method for a route file: the given ones, and a SPEC-shaped 405 with
- * an Allow header for the rest.
+ * Exports every method for a route file: the given ones, and a 405 with an Allow header for
+ * the rest (the SPEC error body, or the body `methodNotAllowed` builds for another API).
  */
-export function defineRoute(handlers: Partial<Record<Method, NextHandler>>): Record<Method, NextHandler> {
+export function defineRoute(
+  handlers: Partial<Record<Method, NextHandler>>,
+  { methodNotAllowed }: { methodNotAllowed?: (req: Request, allow: string) => Response } = {},
+): Record<Method, NextHandler> {
   const allowed = METHODS.filter((m) => handlers[m]);
   const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : [])].join(", ");
   const notAllowed: NextHandler = async (req) =>
-    errorResponse(requestIdOf(req), 405, "method_not_allowed", `${req.method} is not allowed here. Allowed: ${allow}.`, undefined, {
-      Allow: allow,
-    });
+    methodNotAllowed
+      ? methodNotAllowed(req, allow)
+      : errorResponse(requestIdOf(req), 405, "method_not_allowed", `${req.method} is not allowed here. Allowed: ${allow}.`, undefined, {
+          Allow: allow,
+        });
   return Object.fromEntries(METHODS.map((m) => [m, handlers[m] ?? notAllowed])) as Record<Method, NextHandler>;
 }
 

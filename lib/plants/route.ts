@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { consumeRequest, type RateLimitState, rateLimitHeaders } from "@/lib/api/rate-limit";
-import { clientAddress, JSON_BODY_LIMIT, parseJsonBody, requestIdOf } from "@/lib/api/route";
-import { authenticateRequest } from "@/lib/auth/authenticate";
+import { type RateLimitState, rateLimitHeaders } from "@/lib/api/rate-limit";
+import { authenticateWithinLimit, defineRoute, JSON_BODY_LIMIT, parseJsonBody, requestIdOf } from "@/lib/api/route";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { ApiError } from "@/lib/errors";
 import type { PlantError } from "./schemas";
@@ -80,17 +79,7 @@ export function plantRoute<
     };
     try {
       let ctx: AuthContext | null = null;
-      if (options.auth !== false) {
-        try {
-          ctx = await authenticateRequest(req);
-        } catch (error) {
-          limitState = await consumeRequest(`ip:${clientAddress(req)}`);
-          if (limitState.limited) throw rateLimited(limitState);
-          throw error;
-        }
-        limitState = await consumeRequest(`token:${ctx.token.id}`);
-        if (limitState.limited) throw rateLimited(limitState);
-      }
+      if (options.auth !== false) ctx = await authenticateWithinLimit(req, (state) => (limitState = state));
       const url = new URL(req.url);
       const params = options.params ? validate(options.params, await flatParams(context)) : undefined;
       const query = options.query ? validate(options.query, Object.fromEntries(url.searchParams)) : undefined;
@@ -116,18 +105,9 @@ export function plantRoute<
   };
 }
 
-function rateLimited(state: RateLimitState) {
-  return new ApiError(429, "rate_limited", `Too many requests. Retry in ${state.resetSeconds} s.`);
-}
-
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-type Method = (typeof METHODS)[number];
-
 /** Every method of a plant store route file: the given ones, and a 405 Error with Allow for the rest. */
-export function definePlantRoute(handlers: Partial<Record<Method, NextHandler>>): Record<Method, NextHandler> {
-  const allowed = METHODS.filter((m) => handlers[m]);
-  const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : [])].join(", ");
-  const notAllowed: NextHandler = async (req) =>
-    plantErrorResponse(405, `${req.method} is not allowed here. Allowed: ${allow}.`, { Allow: allow });
-  return Object.fromEntries(METHODS.map((m) => [m, handlers[m] ?? notAllowed])) as Record<Method, NextHandler>;
+export function definePlantRoute(handlers: Parameters<typeof defineRoute>[0]) {
+  return defineRoute(handlers, {
+    methodNotAllowed: (req, allow) => plantErrorResponse(405, `${req.method} is not allowed here. Allowed: ${allow}.`, { Allow: allow }),
+  });
 }
