@@ -140,7 +140,7 @@ export const messageOutput = z
   .strictObject({
     id: prefixedId("message"),
     conversation_id: prefixedId("conversation"),
-    direction: z.enum(["inbound", "outbound"]),
+    direction: z.enum(["inbound", "outbound"]).meta({ example: "outbound" }),
     from: phoneField("The sender's number, digits only."),
     to: phoneField("The recipient's number, digits only."),
     type: z.enum(messageTypes),
