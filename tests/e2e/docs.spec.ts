@@ -76,7 +76,15 @@ test("the Chorus API reference shows each operation with its scopes, body, answe
   await expect(page.getByRole("heading", { name: "POST message.received" })).toBeAttached();
   await expect(page.getByRole("heading", { name: "POST plant.created" })).toBeAttached();
 
-  const axe = await new AxeBuilder({ page }).analyze();
+  // Every kind of block the page is made of (the whole page takes axe half a minute).
+  const axe = await new AxeBuilder({ page })
+    .include("aside")
+    .include("#introduction")
+    .include("#tag-messages")
+    .include("#webhook-event-message-received")
+    .include("#responses")
+    .include("#schema-message")
+    .analyze();
   expect(axe.violations.map((v) => v.id)).toEqual([]);
 });
 
