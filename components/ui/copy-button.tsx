@@ -3,19 +3,22 @@
 import { useState } from "react";
 import { Button } from "./button";
 
-export function CopyButton({ value, label = "Copy" }: { value: string; label?: string }) {
+/** `ariaLabel` tells several copy buttons on one page apart; it should start with the visible label. */
+export function CopyButton({ value, label = "Copy", ariaLabel, className }: { value: string; label?: string; ariaLabel?: string; className?: string }) {
   const [copied, setCopied] = useState(false);
   return (
     <Button
       type="button"
       variant="secondary"
+      aria-label={ariaLabel}
+      className={className}
       onClick={async () => {
         await navigator.clipboard?.writeText(value).catch(() => {});
         setCopied(true);
         setTimeout(() => setCopied(false), 2000);
       }}
     >
-      {copied ? "Copied" : label}
+      <span aria-live="polite">{copied ? "Copied" : label}</span>
     </Button>
   );
 }

@@ -7,7 +7,8 @@ export const limitSchema = z.coerce
   .int("must be an integer between 1 and 100")
   .min(1, "must be an integer between 1 and 100")
   .max(100, "must be an integer between 1 and 100")
-  .default(50);
+  .default(50)
+  .meta({ description: "Page size, 1 to 100.", example: 50 });
 
 export const paginationQuery = z.object({
   limit: limitSchema,
@@ -15,7 +16,8 @@ export const paginationQuery = z.object({
     .string()
     .min(1)
     .transform((value) => decodeCursor(value))
-    .optional(),
+    .optional()
+    .meta({ description: "`next_cursor` of the previous page." }),
 });
 
 /**

@@ -8,8 +8,8 @@ import type { AuthContext } from "@/lib/auth/tokens";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import type { EventType } from "@/lib/events/types";
-import { presentUser } from "@/lib/users/schemas";
-import { type ConversationStatus, type ConversationWithContact, presentConversation } from "./schemas";
+import { presentUser, type UserRefOutput } from "@/lib/users/schemas";
+import { type ConversationStatus, type ConversationWithContact, presentAssignment, presentConversation } from "./schemas";
 import { deleteConversationMedia, findConversation, joinContact, reopenClosedConversation, selectConversations } from "./store";
 
 type Ctx = Pick<AuthContext, "accountId" | "user">;
@@ -93,7 +93,7 @@ async function transition(
   });
 }
 
-export const actor = (ctx: Ctx) => ({ id: ctx.user.id, name: ctx.user.name, email: ctx.user.email, role: ctx.user.role });
+export const actor = (ctx: Ctx): UserRefOutput => ({ id: ctx.user.id, name: ctx.user.name, email: ctx.user.email, role: ctx.user.role });
 
 /**
  * Assigns to `userId` (default: the caller), who must be a current user of the account.
@@ -119,7 +119,7 @@ export async function assignConversation({ ctx, id, userId }: { ctx: Ctx; id: st
     async (updated) => ({
       type: "conversation.assigned",
       data: {
-        conversation: { id: updated.id, status: updated.status, assigned_to: updated.assignedTo, assigned_at: updated.assignedAt?.toISOString() ?? null },
+        conversation: presentAssignment(updated),
         user: presentUser(assignee!),
       },
     }),

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { Media, Message } from "@/db/schema";
+import { isoTimestamp, phoneDigits as phoneField, prefixedId } from "@/lib/api/fields";
+import { maxCaptionLength, MiB, mediaLimits } from "./media-limits";
 import { decodeBase64Strict, type MediaType, normalizeMimeType, validateMedia } from "./media-rules";
 
 export const messageTypes = ["text", "image", "document", "audio", "video"] as const;
@@ -10,24 +12,39 @@ export const MAX_TEXT_LENGTH = 4096;
 // Counted in Unicode code points, as a person counts characters (an emoji is one).
 const characters = (text: string) => Array.from(text).length;
 
-const mediaInput = z.object({
-  mime_type: z.string({ error: "is required (a string)" }).min(1, "is required"),
-  data: z.string({ error: "is required (Base64 of the file)" }),
-  filename: z.string({ error: "must be a string" }).optional(),
-  caption: z.string({ error: "must be a string" }).optional(),
-});
+const allowedMedia = (Object.entries(mediaLimits) as [MediaType, (typeof mediaLimits)[MediaType]][])
+  .map(([type, limit]) => `${type}: ${limit.mimeTypes.join(", ")} (at most ${limit.maxBytes / MiB} MiB)`)
+  .join("; ");
+
+const mediaInput = z
+  .object({
+    mime_type: z
+      .string({ error: "is required (a string)" })
+      .min(1, "is required")
+      .meta({ description: `The file's type, allowed per message type: ${allowedMedia}.`, example: "image/jpeg" }),
+    data: z
+      .string({ error: "is required (Base64 of the file)" })
+      .meta({ description: "The file, standard Base64. Its first bytes must match `mime_type` where the format has a signature.", contentEncoding: "base64" }),
+    filename: z.string({ error: "must be a string" }).optional().meta({ description: "Required for documents.", example: "menu.pdf" }),
+    caption: z.string({ error: "must be a string" }).optional().meta({ description: `At most ${maxCaptionLength} characters; not for audio.` }),
+  })
+  .meta({ description: "The file of a media message." });
 
 export type DecodedMedia = { mimeType: string; bytes: Buffer; filename?: string; caption?: string };
 
 const phoneDigits = (field: string) =>
   z
     .string({ error: `is required: ${field === "to" ? "the recipient's" : "the sender's"} number, 8 to 15 digits` })
-    .regex(/^\d{8,15}$/, "must be 8 to 15 digits only (E.164 without +, no spaces)");
+    .regex(/^\d{8,15}$/, "must be 8 to 15 digits only (E.164 without +, no spaces)")
+    .meta({ description: `${field === "to" ? "The recipient's" : "The customer's"} number: 8 to 15 digits (E.164 without \`+\`).`, example: "15551234567" });
 
 const contentShape = {
   type: z.enum(messageTypes, { error: `is required: one of ${messageTypes.join(", ")}` }),
-  text: z.string({ error: "must be a string" }).optional(),
-  media: mediaInput.optional(),
+  text: z
+    .string({ error: "must be a string" })
+    .optional()
+    .meta({ description: `Required for \`text\` messages (1 to ${MAX_TEXT_LENGTH} characters); not allowed for the others.`, example: "Your order is on its way." }),
+  media: mediaInput.optional().meta({ description: "Required for image, document, audio and video messages; not allowed for text." }),
 };
 type Content = { type: MessageType; text?: string; media?: z.infer<typeof mediaInput> };
 
@@ -81,10 +98,16 @@ export const sendMessageInput = z
     conversation_id: z
       .string({ error: "must be a conversation id (conv_...)" })
       .regex(/^conv_[0-9a-z]{26}$/, "must be a conversation id (conv_...)")
-      .optional(),
+      .optional()
+      .meta({ description: "Send in this conversation; otherwise the open conversation with `to`, or a new one." }),
   })
   .superRefine(checkContent)
-  .transform(decodeContent);
+  .transform(decodeContent)
+  .meta({
+    id: "SendMessage",
+    description: "A text message (`text`, no `media`) or a media message (`media`, no `text`). Each rule violation is a 400 `validation_error` naming the field.",
+    example: { to: "15551234567", type: "text", text: "Your order is on its way." },
+  });
 export type SendMessageInput = z.output<typeof sendMessageInput>;
 
 export const sandboxInboundInput = z
@@ -100,21 +123,47 @@ export type SandboxInboundInput = z.output<typeof sandboxInboundInput>;
 export type MediaMeta = Pick<Media, "id" | "mimeType" | "filename" | "caption" | "size" | "sha256">;
 export type MessageWithMedia = Message & { media: MediaMeta | null };
 
-export type MessageOutput = {
-  id: string;
-  conversation_id: string;
-  direction: "inbound" | "outbound";
-  from: string;
-  to: string;
-  type: MessageType;
-  text?: string;
-  media?: { id: string; mime_type: string; size: number; sha256: string; filename?: string; caption?: string; url: string };
-  status: Message["status"];
-  sender: { type: "user" | "contact" | "automation"; user_id?: string };
-  error?: { code: string; message: string };
-  timestamp: string;
-  deleted_at?: string;
-};
+export const messageMediaOutput = z
+  .strictObject({
+    id: prefixedId("media"),
+    mime_type: z.string().meta({ example: "image/jpeg" }),
+    size: z.int().min(0).meta({ description: "Bytes." }),
+    sha256: z.string().meta({ description: "Lowercase hex SHA-256 of the bytes." }),
+    filename: z.string().optional(),
+    caption: z.string().optional(),
+    url: z.string().meta({ description: "Where to download the bytes (`GET /v1/messages/{id}/media`).", example: "/v1/messages/msg_01jd2x8k3f0m6q1v9w4r7t5y2z/media" }),
+  })
+  .meta({ id: "MessageMedia", description: "The file of a media message; absent once the message is deleted." });
+
+// Strict: the same component serves answers and the webhook bodies that carry a message.
+export const messageOutput = z
+  .strictObject({
+    id: prefixedId("message"),
+    conversation_id: prefixedId("conversation"),
+    direction: z.enum(["inbound", "outbound"]).meta({ example: "outbound" }),
+    from: phoneField("The sender's number, digits only."),
+    to: phoneField("The recipient's number, digits only."),
+    type: z.enum(messageTypes),
+    text: z.string().optional().meta({ description: "The text of a text message; absent for media and once deleted." }),
+    media: messageMediaOutput.optional(),
+    status: z.enum(["queued", "sent", "delivered", "read", "failed", "received"]).meta({
+      description: "Outbound: `queued` → `sent` → `delivered` → `read`, or `failed`. Inbound: `received`.",
+    }),
+    sender: z
+      .strictObject({
+        type: z.enum(["user", "contact", "automation"]).meta({ description: "`user` (an agent or the API), `contact` (the customer) or `automation` (an automatic answer)." }),
+        user_id: prefixedId("user", "The user who sent it (type `user`).").optional(),
+      })
+      .meta({ description: "Who wrote the message." }),
+    error: z
+      .strictObject({ code: z.string(), message: z.string() })
+      .optional()
+      .meta({ description: "The network's error, when `failed`." }),
+    timestamp: isoTimestamp("When the message was stored."),
+    deleted_at: isoTimestamp("When it was deleted; its text and media are gone.").optional(),
+  })
+  .meta({ id: "Message", description: "A message of a conversation." });
+export type MessageOutput = z.infer<typeof messageOutput>;
 
 export function presentMessage(row: MessageWithMedia): MessageOutput {
   return {

@@ -1,6 +1,4 @@
 import { and, eq, ne } from "drizzle-orm";
-import { isValidPhoneNumber } from "libphonenumber-js/max";
-import { z } from "zod";
 import { type Executor, getDb } from "@/db";
 import { type NumberIntegration, numberIntegrations } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
@@ -8,6 +6,7 @@ import { getEnv } from "@/lib/env";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
 import { createCloudAdapter } from "./cloud";
 import { decryptSecret, encryptSecret } from "./secrets";
+import type { NumberConfigInput, NumberConfigOutput, NumberTestOutput } from "./schemas";
 import type { NetworkAdapter } from "./types";
 import { sandboxAdapter } from "./sandbox";
 
@@ -17,54 +16,7 @@ export const DEFAULT_API_BASE_URL = "https://graph.facebook.com/v21.0";
 /** The business number of a sandbox that has none configured (digits, like every `from`/`to`). */
 export const SANDBOX_BUSINESS_NUMBER = "15550000000";
 
-// A form posts blank inputs as ""; for every field that means "not given".
-const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
-const optionalText = (max: number, pattern?: { regex: RegExp; message: string }) => {
-  let base = z.string().trim().max(max, `must be at most ${max} characters`);
-  if (pattern) base = base.regex(pattern.regex, pattern.message);
-  return z.preprocess(blankToUndefined, base.nullish());
-};
-const networkId = { regex: /^[A-Za-z0-9_-]+$/, message: "must be the id shown in the network's console (letters, digits, - or _)" };
-const noSpaces = { regex: /^\S+$/, message: "must not contain spaces" };
-
-export const e164Schema = z
-  .string()
-  .trim()
-  .refine((value) => /^\+[1-9]\d{6,14}$/.test(value), "must be in E.164 format: + then the country code and number, digits only (e.g. +14155552671)")
-  .refine((value) => !/^\+[1-9]\d{6,14}$/.test(value) || isValidPhoneNumber(value), "is not a valid phone number for its country code");
-
-export const numberConfigInput = z.object({
-  provider: z.enum(["sandbox", "cloud"], { error: "must be sandbox or cloud" }),
-  phone_number: z.preprocess(blankToUndefined, e164Schema.nullish()),
-  phone_number_id: optionalText(64, networkId),
-  business_account_id: optionalText(64, networkId),
-  // Write-only: omitted (or blank) keeps the stored value, null clears it.
-  access_token: optionalText(4096, noSpaces),
-  app_secret: optionalText(256, noSpaces),
-  verify_token: optionalText(256, noSpaces),
-  api_base_url: z.preprocess(
-    blankToUndefined,
-    z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2048, "must be at most 2048 characters").nullish(),
-  ),
-  coexistence: z.boolean({ error: "must be true or false" }).default(false),
-});
-export type NumberConfigInput = z.infer<typeof numberConfigInput>;
-
-export type NumberConfigOutput = {
-  provider: "sandbox" | "cloud";
-  phone_number: string | null;
-  phone_number_id: string | null;
-  business_account_id: string | null;
-  access_token_set: boolean;
-  app_secret_set: boolean;
-  verify_token: string | null;
-  api_base_url: string;
-  coexistence: boolean;
-  status: NumberIntegration["status"];
-  status_reason: string | null;
-  webhook_url: string;
-  updated_at: string;
-};
+export { e164Schema, type NumberConfigInput, numberConfigInput, type NumberConfigOutput, type NumberTestOutput } from "./schemas";
 
 export function webhookCallbackUrl(): string {
   return new URL("/api/network/webhook", getEnv().APP_URL).toString();
@@ -212,7 +164,7 @@ export function adapterFor(row: NumberIntegration): { ok: true; adapter: Network
 }
 
 /** Asks the network whether the saved settings work, and records the answer as the number's status. */
-export async function testNumberConnection({ ctx }: { ctx: Ctx }) {
+export async function testNumberConnection({ ctx }: { ctx: Ctx }): Promise<NumberTestOutput> {
   const db = getDb();
   const row = await loadNumberIntegration(db, ctx.accountId);
   const built = adapterFor(row);

@@ -6,9 +6,10 @@ import type {
   ZodOpenApiResponseObject,
   ZodOpenApiResponsesObject,
 } from "zod-openapi";
-import { paginationQuery as basePaginationQuery } from "@/lib/api/pagination";
+import { isoTimestamp, prefixedId } from "@/lib/api/fields";
+import { paginationQuery } from "@/lib/api/pagination";
 import type { Scope } from "@/lib/auth/scopes";
-import { idPrefixes, type IdKind } from "@/lib/ids";
+import type { IdKind } from "@/lib/ids";
 
 /**
  * What a domain adds to the /v1 document: its tag, its paths and, for the events it
@@ -24,15 +25,10 @@ export type V1Domain = {
 // Shared schemas
 
 /** A timestamp as the API writes it (ISO 8601 UTC with milliseconds). */
-export const timestamp = (description?: string) =>
-  z.string().meta({ format: "date-time", example: "2026-11-22T10:15:30.123Z", ...(description ? { description } : {}) });
+export const timestamp = isoTimestamp;
 
 /** A prefixed identifier such as `conv_01jd...`. */
-export const idOf = (kind: IdKind, description?: string) =>
-  z.string().meta({
-    description: description ?? `Identifier (\`${idPrefixes[kind]}_\` and a time-sortable random part).`,
-    example: `${idPrefixes[kind]}_01jd2x8k3f0m6q1v9w4r7t5y2z`,
-  });
+export const idOf = prefixedId;
 
 export const errorDetailSchema = z
   .looseObject({
@@ -64,11 +60,8 @@ export const paginationSchema = z
 /** A cursor-paginated list of `item`. */
 export const page = (item: z.ZodType) => z.object({ data: z.array(item), pagination: paginationSchema });
 
-/** The handlers' pagination query, with descriptions for the reference. */
-export const paginationQuery = basePaginationQuery.extend({
-  limit: basePaginationQuery.shape.limit.meta({ description: "Page size, 1 to 100.", example: 50 }),
-  cursor: basePaginationQuery.shape.cursor.meta({ description: "`next_cursor` of the previous page." }),
-});
+/** The handlers' pagination query (`limit`, `cursor`). */
+export { paginationQuery };
 
 /** Path parameters `{id}` (and others) as plain strings; unknown ids answer 404. */
 export const pathIds = <K extends string>(params: Record<K, IdKind>) =>

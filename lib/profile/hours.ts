@@ -31,8 +31,8 @@ export function isValidTimeZone(timeZone: string): boolean {
 
 export const intervalSchema = z
   .object({
-    open: z.string().regex(openTimePattern, { error: 'Use 24-hour "HH:MM" from 00:00 to 23:59' }),
-    close: z.string().regex(closeTimePattern, { error: 'Use 24-hour "HH:MM" from 00:01 to 24:00' }),
+    open: z.string().regex(openTimePattern, { error: 'Use 24-hour "HH:MM" from 00:00 to 23:59' }).meta({ description: "Opening time, 24-hour HH:MM.", example: "09:00" }),
+    close: z.string().regex(closeTimePattern, { error: 'Use 24-hour "HH:MM" from 00:01 to 24:00' }).meta({ description: "Closing time, 24-hour HH:MM (24:00 for midnight), later than `open`.", example: "18:00" }),
   })
   .refine((interval) => parseMinutes(interval.open) < parseMinutes(interval.close), {
     // Overnight hours are not one interval: the day model would be ambiguous about which weekday owns them.
@@ -73,10 +73,12 @@ export const weeklyHoursSchema = z.strictObject({
 });
 export type WeeklyHours = z.infer<typeof weeklyHoursSchema>;
 
-export const hoursSchema = z.object({
-  timezone: z.string().refine(isValidTimeZone, { error: "Unknown IANA time zone" }),
-  weekly: weeklyHoursSchema,
-});
+export const hoursSchema = z
+  .object({
+    timezone: z.string().refine(isValidTimeZone, { error: "Unknown IANA time zone" }).meta({ description: "An IANA time zone.", example: "Europe/Madrid" }),
+    weekly: weeklyHoursSchema.meta({ description: "Opening intervals per weekday (at most 6 a day, not overlapping); a missing or empty day is closed." }),
+  })
+  .meta({ description: "Opening hours in the business time zone." });
 export type Hours = z.infer<typeof hoursSchema>;
 
 type WallClock = { year: number; month: number; day: number; hour: number; minute: number; second: number };

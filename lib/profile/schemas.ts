@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { BusinessProfile, DocumentRow } from "@/db/schema";
+import { isoTimestamp, prefixedId } from "@/lib/api/fields";
 import { type Hours, hoursSchema, isOpenAt, nextOpeningAt, weekdays } from "./hours";
 import { polishStyles } from "./polish-rules";
 
@@ -10,14 +11,21 @@ export const autoReplySchema = z.object({
     .object({
       enabled: z.boolean({ error: "must be true or false" }),
       // A disabled reply may keep an empty or draft message; an enabled one needs words to send.
-      message: z.string({ error: "must be a string" }).trim().max(OUTSIDE_HOURS_MESSAGE_MAX, `must be at most ${OUTSIDE_HOURS_MESSAGE_MAX} characters`),
+      message: z
+        .string({ error: "must be a string" })
+        .trim()
+        .max(OUTSIDE_HOURS_MESSAGE_MAX, `must be at most ${OUTSIDE_HOURS_MESSAGE_MAX} characters`)
+        .meta({ description: `Sent with the next opening time (at most ${OUTSIDE_HOURS_MESSAGE_MAX} characters; required when enabled).`, example: "Thanks for writing! We are closed now." }),
     })
+    .meta({ description: "Answer messages that arrive outside opening hours, at most once per conversation every 12 hours." })
     .superRefine((value, ctx) => {
       if (value.enabled && value.message.length === 0) {
         ctx.addIssue({ code: "custom", path: ["message"], message: "is required when the outside-hours reply is enabled" });
       }
     }),
-  hours_question: z.object({ enabled: z.boolean({ error: "must be true or false" }) }),
+  hours_question: z
+    .object({ enabled: z.boolean({ error: "must be true or false" }) })
+    .meta({ description: "Answer questions about opening hours (English, Spanish, Portuguese) with the weekly hours." }),
 });
 export type AutoReply = z.infer<typeof autoReplySchema>;
 
@@ -33,9 +41,12 @@ export const defaultAutoReply: AutoReply = {
  */
 export const businessProfileInput = z
   .object({
-    name: z.string({ error: "is required" }).trim().min(1, "is required").max(100, "must be at most 100 characters"),
-    description: z.string({ error: "is required (send an empty string for none)" }).max(5000, "must be at most 5000 characters"),
-    hours: hoursSchema.nullable(),
+    name: z.string({ error: "is required" }).trim().min(1, "is required").max(100, "must be at most 100 characters").meta({ description: "The business name, 1 to 100 characters.", example: "Green Corner Plants" }),
+    description: z
+      .string({ error: "is required (send an empty string for none)" })
+      .max(5000, "must be at most 5000 characters")
+      .meta({ description: "Products, coverage and policies, at most 5,000 characters; the smart features read it.", example: "Indoor plants and pots. Delivery in the city centre." }),
+    hours: hoursSchema.nullable().meta({ description: "Opening hours, or null for none (both automatic answers need them)." }),
     auto_reply: autoReplySchema,
   })
   .superRefine((value, ctx) => {
@@ -50,23 +61,27 @@ export const businessProfileInput = z
   });
 export type BusinessProfileInput = z.infer<typeof businessProfileInput>;
 
-const intervalOutput = z.object({ open: z.string(), close: z.string() });
+const intervalOutput = z.object({ open: z.string().meta({ example: "09:00" }), close: z.string().meta({ example: "18:00" }) });
 
-export const businessProfileOutput = z.object({
-  name: z.string(),
-  description: z.string(),
-  hours: z
-    .object({
-      timezone: z.string(),
-      weekly: z.object(Object.fromEntries(weekdays.map((day) => [day, z.array(intervalOutput)])) as Record<(typeof weekdays)[number], z.ZodArray<typeof intervalOutput>>),
-    })
-    .nullable(),
-  auto_reply: autoReplySchema,
-  /** Computed at read time from `hours`; null without hours. */
-  open_now: z.boolean().nullable(),
-  next_opening_at: z.string().nullable(),
-  updated_at: z.string(),
-});
+export const businessProfileOutput = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    hours: z
+      .object({
+        timezone: z.string().meta({ example: "Europe/Madrid" }),
+        weekly: z
+          .object(Object.fromEntries(weekdays.map((day) => [day, z.array(intervalOutput)])) as Record<(typeof weekdays)[number], z.ZodArray<typeof intervalOutput>>)
+          .meta({ description: "Every weekday, closed ones as `[]`, intervals in time order." }),
+      })
+      .nullable(),
+    auto_reply: autoReplySchema,
+    /** Computed at read time from `hours`; null without hours. */
+    open_now: z.boolean().nullable().meta({ description: "Whether the business is open now; null without hours." }),
+    next_opening_at: isoTimestamp("The next opening time; null without hours.").nullable(),
+    updated_at: isoTimestamp(),
+  })
+  .meta({ id: "BusinessProfile", description: "What the automatic answers and the polishing know about the business." });
 export type BusinessProfileOutput = z.infer<typeof businessProfileOutput>;
 
 /** Every day present (closed days as []), intervals in time order: one shape for every reader. */
@@ -106,24 +121,32 @@ export const uploadDocumentInput = z.object({
     .trim()
     .min(1, "is required")
     .max(255, "must be at most 255 characters")
-    .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), "must not contain control characters"),
+    .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), "must not contain control characters")
+    .meta({ description: "The file name, 1 to 255 characters.", example: "price-list.pdf" }),
   // Standard Base64 (line breaks allowed), or a data: URL as a browser's FileReader produces it.
-  data: z.string({ error: "is required (the file as Base64)" }).min(1, "is required (the file as Base64)"),
+  data: z
+    .string({ error: "is required (the file as Base64)" })
+    .min(1, "is required (the file as Base64)")
+    .meta({ description: "The PDF as standard Base64 (or a `data:application/pdf;base64,` URL), at most 10 MiB decoded.", contentEncoding: "base64" }),
 });
 export type UploadDocumentInput = z.infer<typeof uploadDocumentInput>;
 
-export const documentOutput = z.object({
-  id: z.string(),
-  filename: z.string(),
-  size: z.number().int(),
-  pages: z.number().int(),
+const documentShape = {
+  id: prefixedId("document"),
+  filename: z.string().meta({ example: "price-list.pdf" }),
+  size: z.int().min(0).meta({ description: "Bytes." }),
+  pages: z.int().min(0),
   /** Characters of text extracted; 0 for a scanned PDF without a text layer. */
-  text_length: z.number().int(),
-  created_at: z.string(),
-});
+  text_length: z.int().min(0).meta({ description: "Characters of text extracted; 0 for a scanned PDF without a text layer." }),
+  created_at: isoTimestamp(),
+};
+
+export const documentOutput = z.object(documentShape).meta({ id: "Document", description: "A PDF whose text the smart features read." });
 export type DocumentOutput = z.infer<typeof documentOutput>;
 
-export const documentWithTextOutput = documentOutput.extend({ text: z.string() });
+export const documentWithTextOutput = z
+  .object({ ...documentShape, text: z.string().meta({ description: "The extracted text." }) })
+  .meta({ id: "DocumentWithText", description: "A document and the text extracted from it." });
 
 export function presentDocument(row: Pick<DocumentRow, "id" | "filename" | "size" | "pages" | "createdAt"> & { textLength: number }): DocumentOutput {
   return documentOutput.parse({
@@ -145,14 +168,19 @@ export const polishInput = z.object({
   text: z
     .string({ error: "is required" })
     .max(POLISH_TEXT_MAX, `must be at most ${POLISH_TEXT_MAX} characters`)
-    .refine((text) => text.trim().length > 0, "must not be empty"),
-  style: z.enum(polishStyles, { error: `must be one of ${polishStyles.join(", ")}` }),
+    .refine((text) => text.trim().length > 0, "must not be empty")
+    .meta({ description: `The draft, at most ${POLISH_TEXT_MAX} characters.`, example: "hi pls send me ur address thx" }),
+  style: z.enum(polishStyles, { error: `must be one of ${polishStyles.join(", ")}` }).meta({
+    description: "`concise` shortens and removes filler; `normal` fixes spacing, capitals, punctuation and chat abbreviations; `explanatory` adds a courteous opening and closing with the business name.",
+  }),
 });
 export type PolishInput = z.infer<typeof polishInput>;
 
-export const polishOutput = z.object({
-  text: z.string(),
-  style: z.enum(polishStyles),
-  engine: z.enum(["rules", "llm"]),
-});
+export const polishOutput = z
+  .object({
+    text: z.string().meta({ example: "Hi, please send me your address. Thanks!" }),
+    style: z.enum(polishStyles),
+    engine: z.enum(["rules", "llm"]).meta({ description: "`rules` (built in) or `llm` (the configured language model)." }),
+  })
+  .meta({ id: "PolishedText" });
 export type PolishOutput = z.infer<typeof polishOutput>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoTimestamp, prefixedId } from "@/lib/api/fields";
 import { isValidTimeZone, zonedTimeToInstant } from "@/lib/profile/hours";
 
 export const MAX_RANGE_DAYS = 366;
@@ -42,13 +43,19 @@ const boundMessage = 'must be an ISO 8601 instant ("2026-11-22T10:15:30.123Z") o
  * `from`/`to` of a report: the half-open range [from, to). Defaults: `to` now, `from` 7 days
  * before `to`. A date without a time is a whole day in `tz` (default UTC). At most 366 days.
  */
-export const reportRangeQuery = z
-  .object({
-    from: z.string().optional(),
-    to: z.string().optional(),
-    tz: z.string().optional(),
-  })
-  .transform((query, ctx) => {
+export const reportRangeFields = z.object({
+  from: z.string().optional().meta({
+    description: "Start (inclusive): an ISO 8601 instant, or a date meaning the start of that day in `tz`. Default: 7 days before `to`.",
+    example: "2026-11-15",
+  }),
+  to: z.string().optional().meta({
+    description: "End (exclusive): an ISO 8601 instant, or a date meaning the end of that day in `tz`. Default: now. At most 366 days after `from`.",
+    example: "2026-11-21",
+  }),
+  tz: z.string().optional().meta({ description: "IANA time zone for dates and day buckets. Default: UTC.", example: "Europe/Madrid" }),
+});
+
+export const reportRangeQuery = reportRangeFields.transform((query, ctx) => {
     const timeZone = query.tz ?? "UTC";
     if (!isValidTimeZone(timeZone)) {
       ctx.addIssue({ code: "custom", path: ["tz"], message: 'must be an IANA time zone such as "Europe/Madrid"' });
@@ -76,15 +83,15 @@ export const reportRangeQuery = z
   });
 export type ReportRange = z.output<typeof reportRangeQuery>;
 
-export const timeseriesQuery = z
-  .object({
-    metric: z.enum(timeseriesMetrics, { error: `must be one of ${timeseriesMetrics.join(", ")}` }),
-    interval: z.enum(timeseriesIntervals, { error: `must be one of ${timeseriesIntervals.join(", ")}` }).default("day"),
-    from: z.string().optional(),
-    to: z.string().optional(),
-    tz: z.string().optional(),
-  })
-  .transform((query, ctx) => {
+export const timeseriesFields = reportRangeFields.extend({
+  metric: z.enum(timeseriesMetrics, { error: `must be one of ${timeseriesMetrics.join(", ")}` }).meta({ description: "What to count." }),
+  interval: z
+    .enum(timeseriesIntervals, { error: `must be one of ${timeseriesIntervals.join(", ")}` })
+    .default("day")
+    .meta({ description: "Bucket size: days start at midnight in `tz`." }),
+});
+
+export const timeseriesQuery = timeseriesFields.transform((query, ctx) => {
     const range = reportRangeQuery.safeParse({ from: query.from, to: query.to, tz: query.tz });
     if (!range.success) {
       for (const issue of range.error.issues) ctx.addIssue({ code: "custom", path: issue.path as PropertyKey[], message: issue.message });
@@ -94,44 +101,72 @@ export const timeseriesQuery = z
   });
 export type TimeseriesQuery = z.output<typeof timeseriesQuery>;
 
-export type TimeseriesOutput = {
-  metric: TimeseriesMetric;
-  interval: TimeseriesInterval;
-  from: string;
-  to: string;
-  tz: string;
-  data: { t: string; value: number }[];
-};
+const seconds = (description: string) => z.number().min(0).nullable().meta({ description });
 
-export type FirstResponseStats = {
-  /** Conversations whose first inbound message lies in the range and that got a human reply. */
-  count: number;
-  /** Conversations whose first inbound message lies in the range and that no human has answered yet. */
-  unanswered: number;
-  median_seconds: number | null;
-  avg_seconds: number | null;
-  p90_seconds: number | null;
-};
+export const timeseriesOutput = z
+  .object({
+    metric: z.enum(timeseriesMetrics),
+    interval: z.enum(timeseriesIntervals),
+    from: isoTimestamp("Start of the range (inclusive)."),
+    to: isoTimestamp("End of the range (exclusive)."),
+    tz: z.string().meta({ example: "UTC" }),
+    data: z.array(
+      z.object({
+        t: isoTimestamp("Start of the bucket (UTC instant)."),
+        value: z.int().min(0),
+      }),
+    ).meta({ description: "One value per bucket, zero-filled, oldest first." }),
+  })
+  .meta({ id: "ReportTimeseries", description: "A metric counted per day or hour." });
+export type TimeseriesOutput = z.infer<typeof timeseriesOutput>;
 
-export type AgentReport = {
-  user_id: string;
-  name: string;
-  role: "admin" | "agent";
-  deleted: boolean;
-  messages_sent: number;
-  conversations_closed: number;
-  assigned_now: number;
-  first_responses: number;
-  median_first_response_seconds: number | null;
-  avg_first_response_seconds: number | null;
-};
+export const firstResponseOutput = z.object({
+  count: z.int().min(0).meta({ description: "Conversations whose first inbound message lies in the range and that got a human reply." }),
+  unanswered: z.int().min(0).meta({ description: "Conversations whose first inbound message lies in the range that no human has answered yet." }),
+  median_seconds: seconds("Median seconds to the first human reply; null without replies."),
+  avg_seconds: seconds("Mean seconds to the first human reply."),
+  p90_seconds: seconds("90th percentile of seconds to the first human reply."),
+});
+export type FirstResponseStats = z.infer<typeof firstResponseOutput>;
 
-export type SummaryOutput = {
-  from: string;
-  to: string;
-  tz: string;
-  conversations: { created: number; closed: number; open_now: number; unassigned_now: number };
-  messages: { received: number; sent: number; sent_by_agents: number; automated: number; failed: number };
-  first_response: FirstResponseStats;
-  agents: AgentReport[];
-};
+export const agentReportOutput = z.object({
+  user_id: prefixedId("user"),
+  name: z.string(),
+  role: z.enum(["admin", "agent"]),
+  deleted: z.boolean().meta({ description: "A deleted user with activity in the range." }),
+  messages_sent: z.int().min(0),
+  conversations_closed: z.int().min(0).meta({ description: "Conversations closed in the range while assigned to them." }),
+  assigned_now: z.int().min(0),
+  first_responses: z.int().min(0),
+  median_first_response_seconds: seconds("Median seconds of their first responses."),
+  avg_first_response_seconds: seconds("Mean seconds of their first responses."),
+});
+export type AgentReport = z.infer<typeof agentReportOutput>;
+
+export const summaryOutput = z
+  .object({
+    from: isoTimestamp("Start of the range (inclusive)."),
+    to: isoTimestamp("End of the range (exclusive)."),
+    tz: z.string().meta({ example: "UTC" }),
+    conversations: z
+      .object({
+        created: z.int().min(0),
+        closed: z.int().min(0),
+        open_now: z.int().min(0).meta({ description: "Open or assigned right now, whatever the range." }),
+        unassigned_now: z.int().min(0).meta({ description: "Open (unassigned) right now." }),
+      })
+      .meta({ description: "Conversations created and closed in the range." }),
+    messages: z
+      .object({
+        received: z.int().min(0),
+        sent: z.int().min(0).meta({ description: "Every outbound message: agents, API and automation." }),
+        sent_by_agents: z.int().min(0),
+        automated: z.int().min(0),
+        failed: z.int().min(0),
+      })
+      .meta({ description: "Messages in the range." }),
+    first_response: firstResponseOutput,
+    agents: z.array(agentReportOutput).meta({ description: "Every user (and deleted ones with activity in the range), busiest first." }),
+  })
+  .meta({ id: "ReportSummary", description: "The figures of the reports page for [from, to)." });
+export type SummaryOutput = z.infer<typeof summaryOutput>;

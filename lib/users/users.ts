@@ -8,6 +8,7 @@ import { afterCursor } from "@/lib/api/pagination";
 import { hashPassword } from "@/lib/auth/password";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { ConflictError, NotFoundError } from "@/lib/errors";
+import { presentAssignment } from "@/lib/conversations/schemas";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
 import { type CreateUserInput, presentUser, type UpdateUserInput } from "./schemas";
@@ -122,7 +123,7 @@ export async function deleteUser({ ctx, id }: { ctx: Ctx; id: string }) {
       await recordEvent(tx, {
         accountId: ctx.accountId,
         type: "conversation.unassigned",
-        data: { conversation: { id: conversation.id, status: conversation.status, assigned_to: null, assigned_at: null }, user: presentUser(user) },
+        data: { conversation: presentAssignment(conversation), user: presentUser(user) },
       });
     }
     await recordEvent(tx, { accountId: ctx.accountId, type: "user.deleted", data: { user: presentUser(user) } });

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { Webhook, WebhookAttempt } from "@/db/schema";
+import { isoTimestamp, prefixedId } from "@/lib/api/fields";
 import { paginationQuery } from "@/lib/api/pagination";
-import { subscribableEventTypes } from "@/lib/events/types";
+import { type EventType, eventTypes, subscribableEventTypes } from "@/lib/events/types";
 
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
 /** Automatic attempts per delivery: the first one and four retries. */
@@ -26,10 +27,20 @@ export const webhookUrlSchema = z
   .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
   .trim()
   .min(1, "is required")
-  .max(2048, "must be at most 2048 characters");
+  .max(2048, "must be at most 2048 characters")
+  .meta({
+    format: "uri",
+    description: "`https` only, no user-info, and a host that resolves to public addresses only (checked again at every delivery; redirects are not followed).",
+    example: "https://hooks.example.com/chorus",
+  });
+
+// The document lists the accepted values; the check itself names the wrong one in its message.
+const subscribableType = z
+  .string({ error: "must be an event type" })
+  .meta({ description: 'An event type, or "*" (alone) for every event.', override: { enum: ["*", ...subscribableEventTypes] } });
 
 export const webhookEventsSchema = z
-  .array(z.string({ error: "must be an event type" }), {
+  .array(subscribableType, {
     error: (issue) => (issue.input === undefined ? "is required" : "must be a list of event types"),
   })
   .min(1, 'must list at least one event type, or ["*"] for all')
@@ -44,13 +55,15 @@ export const webhookEventsSchema = z
       }
     });
   })
-  .transform((list) => [...new Set(list)]);
+  .transform((list) => [...new Set(list)])
+  .meta({ description: 'The event types to receive, or `["*"]` for all. `webhook.verified` goes only to the webhook being verified.', example: ["message.received", "conversation.created"] });
 
 export const webhookSecretSchema = z
   .string({ error: "must be a string" })
   .min(16, "must be 16 to 128 characters")
   .max(128, "must be 16 to 128 characters")
-  .regex(/^[^\u0000-\u001f\u007f]+$/, "must not contain control characters");
+  .regex(/^[^\u0000-\u001f\u007f]+$/, "must not contain control characters")
+  .meta({ description: "Signs every delivery, 16 to 128 characters; generated as `whsec_...` when absent." });
 
 export const createWebhookInput = z.object({
   url: webhookUrlSchema,
@@ -63,7 +76,10 @@ export const updateWebhookInput = z
   .object({
     url: webhookUrlSchema.optional(),
     events: webhookEventsSchema.optional(),
-    status: z.enum(["active", "disabled"], { error: 'must be "active" or "disabled"' }).optional(),
+    status: z
+      .enum(["active", "disabled"], { error: 'must be "active" or "disabled"' })
+      .optional()
+      .meta({ description: "`disabled` stops deliveries at once; `active` re-runs the verification challenge." }),
   })
   .refine((v) => v.url !== undefined || v.events !== undefined || v.status !== undefined, {
     message: "send at least one of url, events, status",
@@ -71,23 +87,36 @@ export const updateWebhookInput = z
 export type UpdateWebhookInput = z.infer<typeof updateWebhookInput>;
 
 export const webhookLogsQuery = paginationQuery.extend({
-  status: z.enum(attemptStatuses, { error: "must be succeeded, failed or pending" }).optional(),
+  status: z.enum(attemptStatuses, { error: "must be succeeded, failed or pending" }).optional().meta({ description: "Only attempts with this outcome." }),
 });
 
 export const webhookStatsQuery = z.object({
-  window: z.enum(["24h", "7d", "30d"], { error: "must be 24h, 7d or 30d" }).default("24h"),
+  window: z.enum(["24h", "7d", "30d"], { error: "must be 24h, 7d or 30d" }).default("24h").meta({ description: "The period the counts cover." }),
 });
 
-export const webhookOutput = z.object({
-  id: z.string(),
-  url: z.string(),
-  events: z.array(z.string()),
-  status: z.enum(webhookStatuses),
-  status_reason: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+const webhookShape = {
+  id: prefixedId("webhook"),
+  url: z.string().meta({ format: "uri", example: "https://hooks.example.com/chorus" }),
+  events: z.array(z.string()).meta({ description: 'The subscribed event types, or `["*"]`.', example: ["message.received"] }),
+  status: z.enum(webhookStatuses).meta({
+    description: "`pending` (challenge running), `active` (receives events), `verification_failed` (retry with /verify) or `disabled` (by a user, a 410 answer or 10 failed deliveries in a row).",
+  }),
+  status_reason: z.string().nullable().meta({ description: "Why it is not active, when it is not." }),
+  created_at: isoTimestamp(),
+  updated_at: isoTimestamp(),
+};
+
+export const webhookOutput = z.object(webhookShape).meta({ id: "Webhook", description: "An endpoint that receives events. Only `active` webhooks receive them." });
 export type WebhookOutput = z.infer<typeof webhookOutput>;
+
+/** The answer of `POST /v1/webhooks`: the only one that contains the secret. */
+export const createdWebhookOutput = z
+  .object({
+    ...webhookShape,
+    secret: z.string().meta({ description: "Signs every delivery. Shown only in this answer.", example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }),
+  })
+  .meta({ id: "CreatedWebhook", description: "The registered webhook, with its secret." });
+export type CreatedWebhookOutput = z.infer<typeof createdWebhookOutput>;
 
 /** The public shape of a webhook; the secret never leaves through here. */
 export function presentWebhook(webhook: Webhook): WebhookOutput {
@@ -102,20 +131,22 @@ export function presentWebhook(webhook: Webhook): WebhookOutput {
   };
 }
 
-export const attemptOutput = z.object({
-  id: z.string(),
-  delivery_id: z.string(),
-  event_id: z.string(),
-  event_type: z.string(),
-  attempt: z.number().int(),
-  status: z.enum(attemptStatuses),
-  response_status: z.number().int().nullable(),
-  response_body: z.string().nullable(),
-  duration_ms: z.number().int().nullable(),
-  error: z.string().nullable(),
-  attempted_at: z.string(),
-  next_attempt_at: z.string().nullable(),
-});
+export const attemptOutput = z
+  .object({
+    id: prefixedId("attempt"),
+    delivery_id: prefixedId("delivery"),
+    event_id: prefixedId("event"),
+    event_type: z.enum(eventTypes),
+    attempt: z.int().min(1).meta({ description: "1 to 5 on the schedule; a manual redelivery of a finished delivery counts on." }),
+    status: z.enum(attemptStatuses),
+    response_status: z.int().nullable().meta({ description: "The HTTP status the endpoint answered; null without an answer." }),
+    response_body: z.string().nullable().meta({ description: "The first 2 KiB of the answer." }),
+    duration_ms: z.int().min(0).nullable(),
+    error: z.string().nullable().meta({ description: "Why the attempt failed (timeout, refused address, connection error, status)." }),
+    attempted_at: isoTimestamp(),
+    next_attempt_at: isoTimestamp("When the next attempt is due, after a failure.").nullable(),
+  })
+  .meta({ id: "DeliveryAttempt", description: "One attempt to deliver an event to a webhook." });
 export type AttemptOutput = z.infer<typeof attemptOutput>;
 
 export function presentAttempt(row: WebhookAttempt): AttemptOutput {
@@ -123,7 +154,8 @@ export function presentAttempt(row: WebhookAttempt): AttemptOutput {
     id: row.id,
     delivery_id: row.deliveryId,
     event_id: row.eventId,
-    event_type: row.eventType,
+    // Written only from recorded events, whose types are EventType.
+    event_type: row.eventType as EventType,
     attempt: row.attempt,
     status: row.status,
     response_status: row.responseStatus,
@@ -135,16 +167,19 @@ export function presentAttempt(row: WebhookAttempt): AttemptOutput {
   };
 }
 
-export type WebhookStats = {
-  window: StatsWindow;
-  total: number;
-  succeeded: number;
-  failed: number;
-  pending: number;
-  success_rate: number | null;
-  avg_duration_ms: number | null;
-  p95_duration_ms: number | null;
-  last_success_at: string | null;
-  last_failure_at: string | null;
-  consecutive_failures: number;
-};
+export const webhookStatsOutput = z
+  .object({
+    window: z.enum(["24h", "7d", "30d"]),
+    total: z.int().min(0).meta({ description: "Attempts started in the window." }),
+    succeeded: z.int().min(0),
+    failed: z.int().min(0),
+    pending: z.int().min(0),
+    success_rate: z.number().min(0).max(1).nullable().meta({ description: "Succeeded over finished attempts, 0 to 1; null when none finished." }),
+    avg_duration_ms: z.number().min(0).nullable(),
+    p95_duration_ms: z.number().min(0).nullable(),
+    last_success_at: isoTimestamp("The webhook's last successful attempt, whatever the window.").nullable(),
+    last_failure_at: isoTimestamp("The webhook's last failed attempt, whatever the window.").nullable(),
+    consecutive_failures: z.int().min(0).meta({ description: "Failed deliveries in a row; 10 disable the webhook." }),
+  })
+  .meta({ id: "WebhookStats", description: "Delivery statistics of a webhook." });
+export type WebhookStats = z.infer<typeof webhookStatsOutput>;

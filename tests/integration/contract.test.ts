@@ -1,11 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import * as sandboxInboundRoute from "@/app/api/sandbox/inbound/route";
+import { getDb } from "@/db";
+import { events } from "@/db/schema";
 import { resetRateLimiters } from "@/lib/api/rate-limit";
 import { createApiToken } from "@/lib/auth/api-tokens";
+import type { Scope } from "@/lib/auth/scopes";
 import { authenticateBearer } from "@/lib/auth/tokens";
 import { resetEnvCache } from "@/lib/env";
+import { setPresenceGraceMs } from "@/lib/events/presence";
+import { eventTypes } from "@/lib/events/types";
+import { uploadDocument } from "@/lib/profile/documents";
+import { call as callHandler } from "@/tests/support/api";
 import { Contract, type OpenApiDocument } from "@/tests/support/contract";
+import { setEnv } from "@/tests/support/env-vars";
+import { startFakeCloudNetwork } from "@/tests/support/fake-cloud-network";
 import { addTestUser, createTestAccount, TEST_PASSWORD } from "@/tests/support/fixtures";
+import { JPEG, nextPhone, PNG } from "@/tests/support/messaging";
+import { makePdf } from "@/tests/support/pdf";
 import { createDispatchFetch, ROUTE_METHODS, routeTable } from "@/tests/support/route-table";
+import { startReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
+import { drain } from "@/tests/support/webhooks";
 
 /**
  * Runs the real route handlers and checks every answer against the served OpenAPI
@@ -59,6 +74,20 @@ async function withRateLimit<T>(perMinute: number, run: () => Promise<T>): Promi
 }
 
 const days = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString();
+const HOUR = 3_600_000;
+
+/** An api token of the admin's account with only these scopes. */
+async function scopedToken(adminToken: string, permissions: Scope[]) {
+  const ctx = await authenticateBearer(adminToken);
+  return (await createApiToken({ ctx, input: { name: `only ${permissions.join(" ")}`, permissions, expires_at: new Date(days(3)) } })).token;
+}
+
+/** A customer's message through the sandbox's inbound route (outside /v1, so not part of the contract). */
+async function simulateCustomer(token: string, body: Record<string, unknown>) {
+  const res = await callHandler(sandboxInboundRoute.POST, { method: "POST", path: "/api/sandbox/inbound", token, body });
+  expect(res.status, res.text).toBe(201);
+  return res.body as { id: string; conversation_id: string };
+}
 
 beforeAll(async () => {
   // The documents as served, not as built: what a client generator would download.
@@ -97,6 +126,15 @@ describe("the contract checker", () => {
     expect((await plants.check("DELETE", "/plant-store/plants/1", json({ error: 400 }, 400))).problems).toEqual([
       expect.stringMatching(/required property 'message'/),
     ]);
+
+    const user = { id: "usr_1", name: "Ada", email: "ada@example.com", role: "admin", created_at: "2026-11-22T10:15:30.123Z", updated_at: "2026-11-22T10:15:30.123Z" };
+    const envelope = { id: "evt_1", type: "user.created", created_at: "2026-11-22T10:15:30.123Z", data: { user } };
+    expect(v1.checkWebhook("user.created", envelope)).toEqual([]);
+    expect(v1.checkWebhook("user.created", { ...envelope, data: { user: { ...user, password_hash: "x" } } })).toEqual([expect.stringMatching(/additional properties/)]);
+    expect(v1.checkWebhook("user.deleted", envelope)).toEqual([expect.stringMatching(/constant/)]);
+    expect(v1.checkWebhook("plant.created", { id: 1, name: "Fern" })).toEqual([]);
+    expect(v1.checkWebhook("plant.created", { id: "1", name: "Fern" })).toEqual([expect.stringMatching(/must be integer/)]);
+    expect(v1.checkWebhook("user.vanished", envelope)).toEqual([expect.stringMatching(/not documented/)]);
   });
 });
 
@@ -187,6 +225,7 @@ describe("/v1 contract", () => {
     const refreshed = await expectStatus(200, "POST", "/v1/auth/refresh", { token: created.body.token, body: {} });
     await expectStatus(200, "POST", "/v1/auth/refresh", { token: adminToken });
     await expectStatus(401, "POST", "/v1/auth/refresh", { token: created.body.token, body: {} });
+    await expectStatus(400, "POST", "/v1/auth/refresh", { token: adminToken, rawBody: "{", headers: { "content-type": "application/json" } });
 
     const refreshedId = (await authenticateBearer(refreshed.body.token)).token.id;
     await expectStatus(204, "DELETE", `/v1/auth/tokens/${refreshedId}`, { token: adminToken });
@@ -200,6 +239,17 @@ describe("/v1 contract", () => {
     await expectStatus(200, "GET", "/v1/health", { token: adminToken });
     const stream = await expectStatus(200, "GET", "/v1/events/stream", { token: adminToken });
     expect(stream.text).toMatch(/^retry: /);
+    // From the inbox a session counts as present: online while connected, offline after the grace period.
+    setPresenceGraceMs(0);
+    try {
+      await expectStatus(200, "GET", "/v1/events/stream?presence=1", { token: adminToken });
+      await vi.waitFor(async () => {
+        const types = (await getDb().select({ type: events.type }).from(events).where(eq(events.accountId, account.id))).map((e) => e.type);
+        expect(types.filter((type) => type.startsWith("user.o"))).toEqual(["user.online", "user.offline"]);
+      });
+    } finally {
+      setPresenceGraceMs(30_000);
+    }
     await expectStatus(400, "GET", "/v1/events/stream", { token: adminToken, headers: { "last-event-id": "nope" } });
 
     await withRateLimit(1, async () => {
@@ -228,8 +278,11 @@ describe("/v1 contract", () => {
 
     await expectStatus(200, "GET", `/v1/users/${created.body.id}`, { token: adminToken });
     await expectStatus(404, "GET", "/v1/users/usr_unknown", { token: adminToken });
+    await expectStatus(403, "GET", `/v1/users/${created.body.id}`, { token: readOnly.token });
     await expectStatus(200, "PATCH", `/v1/users/${created.body.id}`, { token: adminToken, body: { name: "Nina B." } });
     await expectStatus(400, "PATCH", `/v1/users/${created.body.id}`, { token: adminToken, body: {} });
+    await expectStatus(403, "PATCH", `/v1/users/${created.body.id}`, { token: agent.token, body: { name: "Not allowed" } });
+    await expectStatus(404, "PATCH", "/v1/users/usr_unknown", { token: adminToken, body: { name: "Nobody" } });
     await expectStatus(409, "PATCH", `/v1/users/${admin.id}`, { token: adminToken, body: { role: "agent" } });
     await expectStatus(409, "DELETE", `/v1/users/${admin.id}`, { token: adminToken });
     await expectStatus(403, "DELETE", `/v1/users/${created.body.id}`, { token: agent.token });
@@ -237,10 +290,359 @@ describe("/v1 contract", () => {
     await expectStatus(404, "DELETE", `/v1/users/${created.body.id}`, { token: adminToken });
   });
 
+  it("conversation and message routes answer as documented", async () => {
+    const { account, admin, adminToken } = await createTestAccount();
+    const agent = await addTestUser(account.id, "agent");
+    const other = await createTestAccount();
+    const reportsOnly = await scopedToken(adminToken, ["reports:read"]);
+    const phone = nextPhone();
+    const photo = await simulateCustomer(adminToken, {
+      from: phone,
+      name: "María",
+      type: "image",
+      media: { mime_type: "image/jpeg", data: JPEG.toString("base64"), caption: "This one?" },
+    });
+    const question = await simulateCustomer(adminToken, { from: phone, type: "text", text: "Do you have it in stock?" });
+    const conversationId = photo.conversation_id;
+    const theirs = await simulateCustomer(other.adminToken, { from: nextPhone(), type: "text", text: "Hello" });
+
+    const list = await expectStatus(200, "GET", "/v1/conversations?status=open&limit=10", { token: adminToken });
+    expect(list.body.data.map((c: { id: string }) => c.id)).toEqual([conversationId]);
+    expect(list.body.data[0]).toMatchObject({ status: "open", unread_count: 2, contact: { phone, name: "María" } });
+    await expectStatus(200, "GET", "/v1/conversations?assigned_to=none", { token: adminToken });
+    await expectStatus(400, "GET", "/v1/conversations?status=pending", { token: adminToken });
+    await expectStatus(400, "GET", "/v1/conversations?assigned_to=bob", { token: adminToken });
+    await expectStatus(401, "GET", "/v1/conversations");
+    await expectStatus(403, "GET", "/v1/conversations", { token: reportsOnly });
+
+    await expectStatus(200, "GET", `/v1/conversations/${conversationId}`, { token: agent.token });
+    await expectStatus(404, "GET", `/v1/conversations/${theirs.conversation_id}`, { token: adminToken });
+    await expectStatus(403, "GET", `/v1/conversations/${conversationId}`, { token: reportsOnly });
+
+    const newest = await expectStatus(200, "GET", `/v1/conversations/${conversationId}/messages?limit=1`, { token: adminToken });
+    expect(newest.body.data.map((m: { id: string }) => m.id)).toEqual([question.id]);
+    expect(newest.body.pagination.has_more).toBe(true);
+    const cursor = encodeURIComponent(newest.body.pagination.next_cursor);
+    const older = await expectStatus(200, "GET", `/v1/conversations/${conversationId}/messages?limit=1&cursor=${cursor}`, { token: adminToken });
+    expect(older.body.data.map((m: { id: string }) => m.id)).toEqual([photo.id]);
+    await expectStatus(400, "GET", `/v1/conversations/${conversationId}/messages?limit=0`, { token: adminToken });
+    await expectStatus(404, "GET", `/v1/conversations/${theirs.conversation_id}/messages`, { token: adminToken });
+    await expectStatus(403, "GET", `/v1/conversations/${conversationId}/messages`, { token: reportsOnly });
+
+    const inbound = await expectStatus(200, "GET", `/v1/messages/${photo.id}`, { token: agent.token });
+    expect(inbound.body).toMatchObject({ direction: "inbound", status: "received", sender: { type: "contact" }, media: { mime_type: "image/jpeg", caption: "This one?" } });
+    await expectStatus(404, "GET", `/v1/messages/${theirs.id}`, { token: adminToken });
+    await expectStatus(403, "GET", `/v1/messages/${photo.id}`, { token: reportsOnly });
+    const media = await expectStatus(200, "GET", `/v1/messages/${photo.id}/media`, { token: agent.token });
+    expect(media.headers.get("content-type")).toBe("image/jpeg");
+    await expectStatus(404, "GET", `/v1/messages/${question.id}/media`, { token: adminToken });
+    await expectStatus(403, "GET", `/v1/messages/${photo.id}/media`, { token: reportsOnly });
+
+    const taken = await expectStatus(200, "POST", `/v1/conversations/${conversationId}/assign`, { token: agent.token });
+    expect(taken.body).toMatchObject({ status: "assigned", assigned_to: agent.user.id, unread_count: 0 });
+    const handedOver = await expectStatus(200, "POST", `/v1/conversations/${conversationId}/assign`, { token: agent.token, body: { user_id: admin.id } });
+    expect(handedOver.body.assigned_to).toBe(admin.id);
+    await expectStatus(400, "POST", `/v1/conversations/${conversationId}/assign`, { token: adminToken, body: { user_id: "bob" } });
+    await expectStatus(404, "POST", `/v1/conversations/${conversationId}/assign`, { token: adminToken, body: { user_id: `usr_${"0".repeat(26)}` } });
+    await expectStatus(404, "POST", `/v1/conversations/${theirs.conversation_id}/assign`, { token: adminToken });
+    await expectStatus(403, "POST", `/v1/conversations/${conversationId}/assign`, { token: reportsOnly });
+    const released = await expectStatus(200, "POST", `/v1/conversations/${conversationId}/unassign`, { token: adminToken });
+    expect(released.body).toMatchObject({ status: "open", assigned_to: null });
+    await expectStatus(409, "POST", `/v1/conversations/${conversationId}/unassign`, { token: adminToken });
+    await expectStatus(404, "POST", `/v1/conversations/${theirs.conversation_id}/unassign`, { token: adminToken });
+    await expectStatus(403, "POST", `/v1/conversations/${conversationId}/unassign`, { token: reportsOnly });
+    const closed = await expectStatus(200, "POST", `/v1/conversations/${conversationId}/close`, { token: agent.token });
+    expect(closed.body.closed_at).toEqual(expect.any(String));
+    await expectStatus(409, "POST", `/v1/conversations/${conversationId}/close`, { token: adminToken });
+    await expectStatus(409, "POST", `/v1/conversations/${conversationId}/assign`, { token: adminToken });
+    await expectStatus(404, "POST", `/v1/conversations/${theirs.conversation_id}/close`, { token: adminToken });
+    await expectStatus(403, "POST", `/v1/conversations/${conversationId}/close`, { token: reportsOnly });
+    const reopened = await expectStatus(200, "POST", `/v1/conversations/${conversationId}/reopen`, { token: agent.token });
+    expect(reopened.body).toMatchObject({ status: "open", closed_at: null });
+    await expectStatus(409, "POST", `/v1/conversations/${conversationId}/reopen`, { token: adminToken });
+    await expectStatus(404, "POST", `/v1/conversations/${theirs.conversation_id}/reopen`, { token: adminToken });
+    await expectStatus(403, "POST", `/v1/conversations/${conversationId}/reopen`, { token: reportsOnly });
+
+    // The customer writes into a closed conversation: it reopens without a user.
+    await expectStatus(200, "POST", `/v1/conversations/${conversationId}/close`, { token: adminToken });
+    await simulateCustomer(adminToken, { from: phone, type: "text", text: "One more thing" });
+
+    const reply = { to: phone, type: "text", text: "Yes, we have it.", conversation_id: conversationId };
+    const key = { "idempotency-key": `reply-${conversationId}` };
+    const sent = await expectStatus(201, "POST", "/v1/messages", { token: agent.token, body: reply, headers: key });
+    expect(sent.body).toMatchObject({ status: "queued", direction: "outbound", to: phone, text: reply.text, sender: { type: "user", user_id: agent.user.id } });
+    const replayed = await expectStatus(201, "POST", "/v1/messages", { token: agent.token, body: reply, headers: key });
+    expect(replayed.body.id).toBe(sent.body.id);
+    expect(replayed.headers.get("idempotent-replayed")).toBe("true");
+    await expectStatus(409, "POST", "/v1/messages", { token: agent.token, body: { ...reply, text: "Something else" }, headers: key });
+    await expectStatus(400, "POST", "/v1/messages", { token: adminToken, body: { to: "12", type: "text", text: "Hi" } });
+    await expectStatus(400, "POST", "/v1/messages", { token: adminToken, body: { to: phone, type: "image", text: "no media" } });
+    await expectStatus(404, "POST", "/v1/messages", { token: adminToken, body: { ...reply, conversation_id: theirs.conversation_id } });
+    await expectStatus(403, "POST", "/v1/messages", { token: reportsOnly, body: reply });
+    await expectStatus(401, "POST", "/v1/messages", { body: reply });
+    const picture = await expectStatus(201, "POST", "/v1/messages", {
+      token: adminToken,
+      body: { to: nextPhone(), type: "image", media: { mime_type: "image/png", data: PNG.toString("base64"), caption: "Our shop" } },
+    });
+    expect(picture.body.media).toMatchObject({ mime_type: "image/png", caption: "Our shop", url: `/v1/messages/${picture.body.id}/media` });
+
+    // The sandbox sends, then reports delivered and read a few seconds later.
+    await drain(10_000);
+    const read = await expectStatus(200, "GET", `/v1/messages/${sent.body.id}`, { token: adminToken });
+    expect(read.body.status).toBe("read");
+
+    const polished = await expectStatus(200, "POST", "/v1/messages/polish", { token: agent.token, body: { text: "hi pls send me ur address thx", style: "normal" } });
+    expect(polished.body).toMatchObject({ style: "normal", engine: "rules" });
+    await expectStatus(400, "POST", "/v1/messages/polish", { token: agent.token, body: { text: "hi", style: "shouty" } });
+    await expectStatus(403, "POST", "/v1/messages/polish", { token: reportsOnly, body: { text: "hi", style: "normal" } });
+
+    await expectStatus(403, "DELETE", `/v1/messages/${photo.id}`, { token: agent.token });
+    await expectStatus(204, "DELETE", `/v1/messages/${photo.id}`, { token: adminToken });
+    const tombstone = await expectStatus(200, "GET", `/v1/messages/${photo.id}`, { token: adminToken });
+    expect(tombstone.body.deleted_at).toEqual(expect.any(String));
+    expect(tombstone.body).not.toHaveProperty("media");
+    await expectStatus(404, "GET", `/v1/messages/${photo.id}/media`, { token: adminToken });
+    await expectStatus(404, "DELETE", `/v1/messages/${theirs.id}`, { token: adminToken });
+
+    // Deleting the assignee releases the conversation (conversation.unassigned with the deleted user).
+    await expectStatus(200, "POST", `/v1/conversations/${conversationId}/assign`, { token: adminToken, body: { user_id: agent.user.id } });
+    await expectStatus(403, "DELETE", `/v1/conversations/${conversationId}`, { token: agent.token });
+    await expectStatus(204, "DELETE", `/v1/users/${agent.user.id}`, { token: adminToken });
+    const unassigned = await expectStatus(200, "GET", `/v1/conversations/${conversationId}`, { token: adminToken });
+    expect(unassigned.body).toMatchObject({ status: "open", assigned_to: null });
+
+    await expectStatus(204, "DELETE", `/v1/conversations/${conversationId}`, { token: adminToken });
+    await expectStatus(404, "GET", `/v1/conversations/${conversationId}`, { token: adminToken });
+    await expectStatus(404, "DELETE", `/v1/conversations/${conversationId}`, { token: adminToken });
+  });
+
+  it("configuration routes answer as documented", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const agent = await addTestUser(account.id, "agent");
+    const usersOnly = await scopedToken(adminToken, ["users:read"]);
+
+    const profile = await expectStatus(200, "GET", "/v1/config/business-profile", { token: agent.token });
+    await expectStatus(403, "GET", "/v1/config/business-profile", { token: usersOnly });
+    const hours = { timezone: "Europe/Madrid", weekly: { mon: [{ open: "09:00", close: "18:00" }], sat: [{ open: "10:00", close: "14:00" }] } };
+    // What was read can be sent back: the read-only fields are ignored.
+    const saved = await expectStatus(200, "PUT", "/v1/config/business-profile", {
+      token: adminToken,
+      body: {
+        ...profile.body,
+        name: "Green Corner",
+        description: "Indoor plants and pots.",
+        hours,
+        auto_reply: { outside_hours: { enabled: true, message: "We are closed now." }, hours_question: { enabled: true } },
+      },
+    });
+    expect(saved.body).toMatchObject({ name: "Green Corner", hours: { timezone: "Europe/Madrid", weekly: { sun: [] } }, open_now: expect.any(Boolean) });
+    await expectStatus(400, "PUT", "/v1/config/business-profile", { token: adminToken, body: { name: "" } });
+    await expectStatus(403, "PUT", "/v1/config/business-profile", { token: agent.token, body: saved.body });
+    await expectStatus(401, "GET", "/v1/config/business-profile");
+
+    const pdf = makePdf(["Opening hours: Monday to Saturday.", "Prices: ferns 12 EUR."]).toString("base64");
+    const uploaded = await expectStatus(201, "POST", "/v1/config/documents", { token: adminToken, body: { filename: "guide.pdf", data: pdf } });
+    expect(uploaded.body).toMatchObject({ filename: "guide.pdf", pages: 2, text_length: expect.any(Number) });
+    await expectStatus(400, "POST", "/v1/config/documents", { token: adminToken, body: { filename: "notes.pdf", data: Buffer.from("not a pdf").toString("base64") } });
+    await expectStatus(403, "POST", "/v1/config/documents", { token: agent.token, body: { filename: "guide.pdf", data: pdf } });
+    const documents = await expectStatus(200, "GET", "/v1/config/documents", { token: agent.token });
+    expect(documents.body.data.map((d: { id: string }) => d.id)).toEqual([uploaded.body.id]);
+    await expectStatus(400, "GET", "/v1/config/documents?limit=101", { token: adminToken });
+    await expectStatus(403, "GET", "/v1/config/documents", { token: usersOnly });
+    const document = await expectStatus(200, "GET", `/v1/config/documents/${uploaded.body.id}`, { token: agent.token });
+    expect(document.body.text).toContain("ferns 12 EUR");
+    await expectStatus(404, "GET", "/v1/config/documents/doc_unknown", { token: adminToken });
+    await expectStatus(403, "GET", `/v1/config/documents/${uploaded.body.id}`, { token: usersOnly });
+    const file = await expectStatus(200, "GET", `/v1/config/documents/${uploaded.body.id}/file`, { token: agent.token });
+    expect(file.headers.get("content-type")).toBe("application/pdf");
+    expect(file.text.startsWith("%PDF-")).toBe(true);
+    await expectStatus(404, "GET", "/v1/config/documents/doc_unknown/file", { token: adminToken });
+    await expectStatus(403, "GET", `/v1/config/documents/${uploaded.body.id}/file`, { token: usersOnly });
+    for (let i = 2; i <= 20; i++) await uploadDocument({ ctx: { accountId: account.id }, input: { filename: `page-${i}.pdf`, data: pdf } });
+    await expectStatus(409, "POST", "/v1/config/documents", { token: adminToken, body: { filename: "one-too-many.pdf", data: pdf } });
+    await expectStatus(403, "DELETE", `/v1/config/documents/${uploaded.body.id}`, { token: agent.token });
+    await expectStatus(204, "DELETE", `/v1/config/documents/${uploaded.body.id}`, { token: adminToken });
+    await expectStatus(404, "DELETE", `/v1/config/documents/${uploaded.body.id}`, { token: adminToken });
+
+    const sandbox = await expectStatus(200, "GET", "/v1/config/number", { token: agent.token });
+    expect(sandbox.body).toMatchObject({ provider: "sandbox", status: "sandbox", access_token_set: false });
+    await expectStatus(403, "GET", "/v1/config/number", { token: usersOnly });
+    const sandboxTest = await expectStatus(200, "POST", "/v1/config/number/test", { token: adminToken });
+    expect(sandboxTest.body).toMatchObject({ ok: true, status: "sandbox" });
+    await expectStatus(403, "POST", "/v1/config/number/test", { token: agent.token });
+    await expectStatus(200, "PUT", "/v1/config/number", { token: adminToken, body: { provider: "sandbox" } });
+    await expectStatus(400, "PUT", "/v1/config/number", { token: adminToken, body: { provider: "cloud" } });
+    await expectStatus(403, "PUT", "/v1/config/number", { token: agent.token, body: { provider: "sandbox" } });
+
+    const accessToken = "EAAG-contract-network-token-123456";
+    const phoneNumberId = `3065403522${Date.now() % 100_000}`;
+    const network = await startFakeCloudNetwork({ accessToken, phoneNumberId });
+    try {
+      const cloud = {
+        provider: "cloud",
+        phone_number: "+14155552671",
+        phone_number_id: phoneNumberId,
+        business_account_id: "102290129340398",
+        access_token: accessToken,
+        app_secret: "contract-app-secret-0123456789",
+        verify_token: `contract-verify-${phoneNumberId}`,
+        api_base_url: network.apiBaseUrl,
+      };
+      const configured = await expectStatus(200, "PUT", "/v1/config/number", { token: adminToken, body: cloud });
+      expect(configured.body).toMatchObject({ provider: "cloud", status: "pending", access_token_set: true, app_secret_set: true });
+      expect(configured.body).not.toHaveProperty("access_token");
+      const connected = await expectStatus(200, "POST", "/v1/config/number/test", { token: adminToken });
+      expect(connected.body).toMatchObject({ ok: true, status: "connected" });
+      const rival = await createTestAccount();
+      await expectStatus(409, "PUT", "/v1/config/number", { token: rival.adminToken, body: cloud });
+
+      // A send the network refuses for good ends as failed, with the network's error.
+      network.failAll({ status: 400, body: { error: { message: "Recipient is not on the network", type: "OAuthException", code: 131026 } } });
+      const refused = await expectStatus(201, "POST", "/v1/messages", { token: adminToken, body: { to: nextPhone(), type: "text", text: "Hello?" } });
+      await drain();
+      const failed = await expectStatus(200, "GET", `/v1/messages/${refused.body.id}`, { token: adminToken });
+      expect(failed.body).toMatchObject({ status: "failed", error: { code: "131026" } });
+    } finally {
+      await network.close();
+    }
+  });
+
+  it("report routes answer as documented", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const agent = await addTestUser(account.id, "agent");
+    const usersOnly = await scopedToken(adminToken, ["users:read"]);
+    await simulateCustomer(adminToken, { from: nextPhone(), type: "text", text: "Hi there" });
+
+    const summary = await expectStatus(200, "GET", "/v1/reports/summary", { token: agent.token });
+    expect(summary.body).toMatchObject({ tz: "UTC", conversations: { created: 1, open_now: 1 }, messages: { received: 1 } });
+    expect(summary.body.agents.map((a: { user_id: string }) => a.user_id)).toContain(agent.user.id);
+    await expectStatus(200, "GET", "/v1/reports/summary?from=2026-01-01&to=2026-01-31&tz=Europe/Madrid", { token: adminToken });
+    await expectStatus(400, "GET", "/v1/reports/summary?from=yesterday", { token: adminToken });
+    await expectStatus(403, "GET", "/v1/reports/summary", { token: usersOnly });
+
+    const series = await expectStatus(200, "GET", "/v1/reports/timeseries?metric=messages_received&interval=hour", { token: adminToken });
+    expect(series.body.data.reduce((sum: number, point: { value: number }) => sum + point.value, 0)).toBe(1);
+    await expectStatus(400, "GET", "/v1/reports/timeseries", { token: adminToken });
+    await expectStatus(403, "GET", "/v1/reports/timeseries?metric=messages_sent", { token: usersOnly });
+  });
+
+  describe("webhook routes", () => {
+    let restoreEnv: () => void;
+    let healthy: WebhookReceiver;
+    let broken: WebhookReceiver;
+
+    beforeAll(async () => {
+      restoreEnv = setEnv({ WEBHOOK_ALLOW_INSECURE_TARGETS: "true", WEBHOOK_TIMEOUT_MS: "2000", WEBHOOK_RETRY_SCHEDULE: undefined });
+      healthy = await startReceiver();
+      broken = await startReceiver();
+      broken.respond(() => ({ status: 503, body: "down for maintenance" }));
+    });
+
+    afterAll(async () => {
+      await healthy?.close();
+      await broken?.close();
+      restoreEnv?.();
+    });
+
+    it("answer as documented, and every delivered body matches its documented webhook", async () => {
+      const { account, adminToken } = await createTestAccount();
+      const agent = await addTestUser(account.id, "agent");
+
+      const body = { url: healthy.url, events: ["*"] };
+      const key = { "idempotency-key": `hook-${account.id}` };
+      const watcher = await expectStatus(201, "POST", "/v1/webhooks", { token: adminToken, body, headers: key });
+      expect(watcher.body).toMatchObject({ url: healthy.url, events: ["*"], status: "active", secret: expect.stringMatching(/^whsec_/) });
+      const replayed = await expectStatus(201, "POST", "/v1/webhooks", { token: adminToken, body, headers: key });
+      expect(replayed.body.id).toBe(watcher.body.id);
+      await expectStatus(409, "POST", "/v1/webhooks", { token: adminToken, body: { ...body, events: ["plant.created"] }, headers: key });
+      await expectStatus(400, "POST", "/v1/webhooks", { token: adminToken, body: { url: healthy.url, events: ["plant.grown"] } });
+      await expectStatus(400, "POST", "/v1/webhooks", { token: adminToken, body: { url: "ftp://example.com/hook", events: ["*"] } });
+      await expectStatus(403, "POST", "/v1/webhooks", { token: agent.token, body });
+      // The broken endpoint answers its challenge, then fails every delivery.
+      const failing = await expectStatus(201, "POST", "/v1/webhooks", { token: adminToken, body: { url: broken.url, events: ["plant.created"] } });
+      expect(failing.body.status).toBe("active");
+
+      const list = await expectStatus(200, "GET", "/v1/webhooks?limit=10", { token: adminToken });
+      expect(list.body.data.map((w: { id: string }) => w.id)).toEqual([watcher.body.id, failing.body.id]);
+      expect(list.body.data[0]).not.toHaveProperty("secret");
+      await expectStatus(400, "GET", "/v1/webhooks?limit=abc", { token: adminToken });
+      await expectStatus(403, "GET", "/v1/webhooks", { token: agent.token });
+      await expectStatus(200, "GET", `/v1/webhooks/${watcher.body.id}`, { token: adminToken });
+      await expectStatus(404, "GET", "/v1/webhooks/wh_unknown", { token: adminToken });
+      await expectStatus(403, "GET", `/v1/webhooks/${watcher.body.id}`, { token: agent.token });
+
+      const patched = await expectStatus(200, "PATCH", `/v1/webhooks/${watcher.body.id}`, {
+        token: adminToken,
+        body: { events: ["plant.created", "webhook.failed"] },
+      });
+      expect(patched.body.events).toEqual(["plant.created", "webhook.failed"]);
+      await expectStatus(400, "PATCH", `/v1/webhooks/${watcher.body.id}`, { token: adminToken, body: {} });
+      await expectStatus(404, "PATCH", "/v1/webhooks/wh_unknown", { token: adminToken, body: { status: "disabled" } });
+      await expectStatus(403, "PATCH", `/v1/webhooks/${watcher.body.id}`, { token: agent.token, body: { status: "disabled" } });
+      const verified = await expectStatus(200, "POST", `/v1/webhooks/${watcher.body.id}/verify`, { token: adminToken });
+      expect(verified.body.status).toBe("active");
+      await expectStatus(404, "POST", "/v1/webhooks/wh_unknown/verify", { token: adminToken });
+      await expectStatus(403, "POST", `/v1/webhooks/${watcher.body.id}/verify`, { token: agent.token });
+
+      // A new plant goes to both; the broken endpoint fails five times and the watcher hears of it.
+      await expectStatus(200, "POST", "/plant-store/plants", { token: adminToken, body: { name: "Fern" } });
+      await drain();
+      await drain(5 * HOUR);
+      expect(healthy.deliveries().map((r) => r.headers["x-service-event-type"]).sort()).toEqual(["plant.created", "webhook.failed"]);
+      expect(broken.deliveries()).toHaveLength(5);
+
+      const logs = await expectStatus(200, "GET", `/v1/webhooks/${watcher.body.id}/logs?status=succeeded`, { token: adminToken });
+      const plantAttempt = logs.body.data.find((a: { event_type: string }) => a.event_type === "plant.created");
+      const challenge = logs.body.data.find((a: { event_type: string }) => a.event_type === "webhook.verified");
+      expect(plantAttempt).toMatchObject({ attempt: 1, status: "succeeded", response_status: 200 });
+      const failures = await expectStatus(200, "GET", `/v1/webhooks/${failing.body.id}/logs?status=failed&limit=10`, { token: adminToken });
+      expect(failures.body.data.map((a: { attempt: number }) => a.attempt)).toEqual([5, 4, 3, 2, 1]);
+      await expectStatus(400, "GET", `/v1/webhooks/${failing.body.id}/logs?status=lost`, { token: adminToken });
+      await expectStatus(404, "GET", "/v1/webhooks/wh_unknown/logs", { token: adminToken });
+      await expectStatus(403, "GET", `/v1/webhooks/${failing.body.id}/logs`, { token: agent.token });
+
+      const stats = await expectStatus(200, "GET", `/v1/webhooks/${failing.body.id}/stats?window=7d`, { token: adminToken });
+      expect(stats.body).toMatchObject({ window: "7d", failed: 5, consecutive_failures: 1 });
+      await expectStatus(400, "GET", `/v1/webhooks/${failing.body.id}/stats?window=1y`, { token: adminToken });
+      await expectStatus(404, "GET", "/v1/webhooks/wh_unknown/stats", { token: adminToken });
+      await expectStatus(403, "GET", `/v1/webhooks/${failing.body.id}/stats`, { token: agent.token });
+
+      const retry = (hook: string, delivery: string) => `/v1/webhooks/${hook}/deliveries/${delivery}/retry`;
+      const again = await expectStatus(201, "POST", retry(watcher.body.id, plantAttempt.delivery_id), { token: adminToken });
+      expect(again.body).toMatchObject({ delivery_id: plantAttempt.delivery_id, event_id: plantAttempt.event_id, attempt: 2, status: "succeeded" });
+      await expectStatus(409, "POST", retry(watcher.body.id, challenge.delivery_id), { token: adminToken });
+      await expectStatus(404, "POST", retry(watcher.body.id, "dlv_unknown"), { token: adminToken });
+      await expectStatus(403, "POST", retry(watcher.body.id, plantAttempt.delivery_id), { token: agent.token });
+
+      const received = [...healthy.requests, ...broken.requests];
+      expect(received.length).toBeGreaterThan(8);
+      for (const request of received) expect(v1.checkWebhook(request.headers["x-service-event-type"], request.json)).toEqual([]);
+
+      await expectStatus(403, "DELETE", `/v1/webhooks/${failing.body.id}`, { token: agent.token });
+      await expectStatus(204, "DELETE", `/v1/webhooks/${failing.body.id}`, { token: adminToken });
+      await expectStatus(404, "DELETE", `/v1/webhooks/${failing.body.id}`, { token: adminToken });
+    });
+  });
+
   it("answers 405 with the error body for an undocumented method", async () => {
     const res = await request("PUT", "/v1/account");
     expect(res.status).toBe(405);
     expect((await res.json()).error.code).toBe("method_not_allowed");
+  });
+});
+
+describe("recorded events", () => {
+  // Runs after the scenarios above, which recorded every kind of event through the real verbs.
+  it("each matches the documented webhook body of its type", async () => {
+    const rows = await getDb().select().from(events);
+    const problems = rows.flatMap((row) => {
+      const envelope = { id: row.id, type: row.type, created_at: row.createdAt.toISOString(), data: row.data };
+      // The New Plant webhook delivers the plant itself.
+      return v1.checkWebhook(row.type, row.type === "plant.created" ? row.data : envelope);
+    });
+    expect(problems).toEqual([]);
+    const seen = new Set(rows.map((row) => row.type));
+    expect(eventTypes.filter((type) => !seen.has(type))).toEqual([]);
   });
 });
 

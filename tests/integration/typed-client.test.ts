@@ -4,13 +4,17 @@ import path from "node:path";
 import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as sandboxInboundRoute from "@/app/api/sandbox/inbound/route";
+import * as conversationMessagesRoute from "@/app/v1/conversations/[id]/messages/route";
+import { call } from "@/tests/support/api";
 import { createTestAccount } from "@/tests/support/fixtures";
+import { JPEG, nextPhone, PNG } from "@/tests/support/messaging";
 import { createDispatchFetch } from "@/tests/support/route-table";
 
 /**
  * Generates TypeScript types from the served documents with openapi-typescript, compiles a
- * small openapi-fetch client against them, and runs the plant store part of it against the
- * real route handlers: a client generated from either document works without hand edits.
+ * small openapi-fetch client against them, and runs it against the real route handlers: a
+ * client generated from either document works without hand edits.
  */
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -97,7 +101,10 @@ export async function mistakes() {
 `;
 
 type ClientOptions = { baseUrl: string; token: string; fetch: (request: Request) => Promise<Response> };
+type SentMessage = { id: string; conversation_id: string; to: string; type: string; text?: string; status: string; media?: { mime_type: string; caption?: string } };
 type GeneratedClient = {
+  answerFirstOpenConversation(options: ClientOptions): Promise<SentMessage | null>;
+  sendPhoto(options: ClientOptions, to: string, jpegBase64: string): Promise<{ data?: SentMessage; error?: { error: { code: string; details?: { path: string }[] } }; response: Response }>;
   accountName(options: ClientOptions): Promise<string>;
   tendGarden(options: ClientOptions): Promise<{
     created: unknown[];
@@ -155,6 +162,45 @@ describe("a client generated from the served documents", () => {
     const lines = compile(path.join(dir, "wrong.ts")).map((d) => d.file!.getLineAndCharacterOfPosition(d.start ?? 0).line + 1);
     expect([...new Set(lines)].sort((a, b) => a - b)).toEqual([9, 10, 11, 12, 13]);
   }, 60_000);
+
+  it("lists conversations and sends messages through the real /v1 handlers without hand edits", async () => {
+    const { admin, adminToken } = await createTestAccount();
+    const client = (await import(/* @vite-ignore */ path.join(dir, "client.ts"))) as GeneratedClient;
+    const options = { baseUrl: "http://localhost", token: adminToken, fetch: dispatch };
+
+    expect(await client.answerFirstOpenConversation(options)).toBeNull();
+
+    const customer = nextPhone();
+    const inbound = await call(sandboxInboundRoute.POST, {
+      method: "POST",
+      path: "/api/sandbox/inbound",
+      token: adminToken,
+      body: { from: customer, type: "text", text: "Is the fern still available?" },
+    });
+    expect(inbound.status).toBe(201);
+
+    const answer = await client.answerFirstOpenConversation(options);
+    expect(answer).toMatchObject({
+      conversation_id: inbound.body.conversation_id,
+      to: customer,
+      type: "text",
+      text: "Thanks for writing!",
+      status: "queued",
+      direction: "outbound",
+      sender: { type: "user", user_id: admin.id },
+    });
+    // The Idempotency-Key the client sends makes a retry return the same message.
+    expect((await client.answerFirstOpenConversation(options))?.id).toBe(answer!.id);
+    const thread = await call(conversationMessagesRoute.GET, { path: "/", token: adminToken, params: { id: inbound.body.conversation_id } });
+    expect(thread.body.data.map((m: { id: string }) => m.id)).toEqual([answer!.id, inbound.body.id]);
+
+    const photo = await client.sendPhoto(options, nextPhone(), JPEG.toString("base64"));
+    expect(photo.response.status).toBe(201);
+    expect(photo.data).toMatchObject({ type: "image", status: "queued", media: { mime_type: "image/jpeg", caption: "Our menu" } });
+    const notAPhoto = await client.sendPhoto(options, nextPhone(), PNG.toString("base64"));
+    expect(notAPhoto.response.status).toBe(400);
+    expect(notAPhoto.error?.error.code).toBe("validation_error");
+  });
 
   it("works against the real plant store and /v1 handlers without hand edits", async () => {
     const { account, adminToken } = await createTestAccount();

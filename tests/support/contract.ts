@@ -4,6 +4,7 @@ import addFormats from "ajv-formats";
 export type OpenApiDocument = {
   servers?: { url: string }[];
   paths: Record<string, Record<string, any>>;
+  webhooks?: Record<string, Record<string, any>>;
   components?: Record<string, Record<string, any>>;
   [key: string]: unknown;
 };
@@ -34,6 +35,8 @@ async function readBody(res: Response): Promise<string> {
  */
 export class Contract {
   readonly checked = new Set<string>();
+  /** Webhook (event type) names whose bodies were checked. */
+  readonly checkedWebhooks = new Set<string>();
   private readonly ajv: Ajv2020;
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly prefix: string;
@@ -83,6 +86,21 @@ export class Contract {
       this.validators.set(ref, validate);
     }
     return validate;
+  }
+
+  /**
+   * Checks a body sent to a webhook receiver against the document's `webhooks` entry of
+   * that name (its JSON request body); returns the problems found.
+   */
+  checkWebhook(name: string, body: unknown): string[] {
+    const operation = this.doc.webhooks?.[name]?.post;
+    if (!operation) return [`webhook ${name}: not documented`];
+    const content = this.resolve(operation.requestBody)?.content as Record<string, unknown> | undefined;
+    if (!content?.["application/json"]) return [`webhook ${name}: no JSON body documented`];
+    this.checkedWebhooks.add(name);
+    const validate = this.validator(pointer("webhooks", name, "post", "requestBody", "content", "application/json", "schema"));
+    if (validate(body)) return [];
+    return [`webhook ${name}: body does not match the schema: ${this.ajv.errorsText(validate.errors, { separator: "; " })} — body ${JSON.stringify(body).slice(0, 300)}`];
   }
 
   /** Checks one answer; returns the problems found (none when it matches the document). */

@@ -80,7 +80,7 @@ export default function DocsPage() {
     <main className="mx-auto h-full max-w-4xl overflow-y-auto px-4 py-6">
       <PageHeader
         title="API docs"
-        description="Integrate with Chorus over HTTP. Both references are interactive: sign in there with a token to try requests against this server."
+        description="Integrate with Chorus over HTTP. Each reference lists every operation with its scopes, parameters, bodies, answers and errors, the webhooks, and a curl example to copy."
       />
 
       <div className="grid gap-4 md:grid-cols-2">

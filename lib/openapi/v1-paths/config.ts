@@ -1,79 +1,12 @@
 import { z } from "zod";
-import { hoursSchema } from "@/lib/profile/hours";
-import { idOf, operationsFor, page, paginationQuery, pathIds, timestamp, type V1Domain } from "../v1-common";
-
-// Written from SPEC sections 4, 6 and 7. When lib/profile/schemas.ts and
-// lib/network/schemas.ts exist, their public schemas replace these.
+import { numberConfigInput, numberConfigOutput, numberTestOutput } from "@/lib/network/schemas";
+import { businessProfileInput, businessProfileOutput, documentOutput, documentWithTextOutput, uploadDocumentInput } from "@/lib/profile/schemas";
+import { operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
 
 const tag = { name: "Configuration", description: "Business profile, knowledge documents and the number integration." };
 const op = operationsFor(tag.name);
 
-export const autoReplySchema = z.object({
-  outside_hours: z.object({ enabled: z.boolean(), message: z.string().max(1024) }),
-  hours_question: z.object({ enabled: z.boolean() }),
-});
-
-export const businessProfileSchema = z
-  .object({
-    name: z.string().min(1).max(100),
-    description: z.string().max(5000),
-    hours: hoursSchema.nullable(),
-    auto_reply: autoReplySchema.nullable(),
-    updated_at: timestamp().optional(),
-  })
-  .meta({ id: "BusinessProfile" });
-
-export const businessProfileInput = z.object({
-  name: z.string().min(1).max(100),
-  description: z.string().max(5000).optional(),
-  hours: hoursSchema.nullable().optional(),
-  auto_reply: autoReplySchema.nullable().optional(),
-});
-
-export const documentSchema = z
-  .object({
-    id: idOf("document"),
-    filename: z.string(),
-    size: z.int().min(0).meta({ description: "Bytes." }),
-    pages: z.int().min(0),
-    created_at: timestamp(),
-  })
-  .meta({ id: "Document", description: "A PDF whose text the smart features use." });
-
-export const documentInput = z.object({
-  filename: z.string().min(1).max(255).meta({ example: "price-list.pdf" }),
-  data: z.string().min(1).meta({ description: "The PDF, standard Base64 (at most 10 MiB decoded).", contentEncoding: "base64" }),
-});
-
-const provider = z.enum(["sandbox", "cloud"]);
-
-export const numberConfigSchema = z
-  .looseObject({
-    provider,
-    phone_number: z.string().nullable().meta({ description: "E.164 with `+`.", example: "+15550100199" }),
-    phone_number_id: z.string().nullable(),
-    business_account_id: z.string().nullable(),
-    verify_token: z.string().nullable(),
-    api_base_url: z.string().nullable(),
-    coexistence: z.boolean(),
-    status: z.enum(["sandbox", "pending", "connected", "error"]),
-    status_reason: z.string().nullable().optional(),
-    access_token_set: z.boolean().optional().meta({ description: "Whether an access token is stored (it is never returned)." }),
-    app_secret_set: z.boolean().optional().meta({ description: "Whether an app secret is stored (it is never returned)." }),
-  })
-  .meta({ id: "NumberConfig", description: "The number integration. `access_token` and `app_secret` are write-only." });
-
-export const numberConfigInput = z.object({
-  provider,
-  phone_number: z.string().optional().meta({ description: "E.164 with `+`.", example: "+15550100199" }),
-  phone_number_id: z.string().optional(),
-  business_account_id: z.string().optional(),
-  access_token: z.string().optional().meta({ description: "Write-only." }),
-  app_secret: z.string().optional().meta({ description: "Write-only." }),
-  verify_token: z.string().optional(),
-  api_base_url: z.url().optional(),
-  coexistence: z.boolean().optional(),
-});
+const documentId = pathIds({ id: "document" });
 
 export const configDomain: V1Domain = {
   tag,
@@ -83,43 +16,68 @@ export const configDomain: V1Domain = {
         operationId: "getBusinessProfile",
         summary: "Get the business profile",
         access: { scope: "config:read" },
-        success: { status: "200", description: "The profile.", schema: businessProfileSchema },
+        success: { status: "200", description: "The profile, with whether the business is open now.", schema: businessProfileOutput },
       }),
       put: op({
         operationId: "updateBusinessProfile",
         summary: "Replace the business profile",
-        description: "Name (1 to 100 characters), description (at most 5,000), opening hours in an IANA time zone, and the automatic answers.",
+        description:
+          "Replaces the whole profile: send every field (`hours: null` removes the opening hours). Unknown fields, such as the read-only ones of the GET answer, are ignored, so you can send back what you read. Both automatic answers need opening hours.",
         access: { scope: "config:write" },
         body: businessProfileInput,
-        success: { status: "200", description: "The saved profile.", schema: businessProfileSchema },
+        success: { status: "200", description: "The saved profile.", schema: businessProfileOutput },
       }),
     },
     "/v1/config/documents": {
       get: op({
         operationId: "listDocuments",
         summary: "List documents",
+        description: "Oldest first.",
         access: { scope: "config:read" },
         query: paginationQuery,
-        success: { status: "200", description: "A page of documents.", schema: page(documentSchema) },
+        success: { status: "200", description: "A page of documents.", schema: page(documentOutput) },
       }),
       post: op({
         operationId: "uploadDocument",
         summary: "Upload a PDF document",
-        description: "PDF only, at most 10 MiB, at most 20 per account; its text is extracted and stored.",
+        description: "PDF only, at most 10 MiB, at most 20 per account (409 beyond). Its text is extracted and stored for the smart features; a damaged or password-protected PDF is a 400 naming `data`.",
         access: { scope: "config:write" },
-        body: documentInput,
+        body: uploadDocumentInput,
         bodyLimit: "32 MiB",
-        success: { status: "201", description: "The stored document.", schema: documentSchema },
+        success: { status: "201", description: "The stored document.", schema: documentOutput },
         errors: [409],
       }),
     },
     "/v1/config/documents/{id}": {
+      get: op({
+        operationId: "getDocument",
+        summary: "Get a document and its text",
+        access: { scope: "config:read" },
+        path: documentId,
+        success: { status: "200", description: "The document, with the text extracted from it.", schema: documentWithTextOutput },
+      }),
       delete: op({
         operationId: "deleteDocument",
         summary: "Delete a document",
         access: { scope: "config:write" },
-        path: pathIds({ id: "document" }),
+        path: documentId,
         success: { status: "204", description: "Deleted." },
+      }),
+    },
+    "/v1/config/documents/{id}/file": {
+      get: op({
+        operationId: "getDocumentFile",
+        summary: "Download a document's PDF",
+        access: { scope: "config:read" },
+        path: documentId,
+        success: {
+          status: "200",
+          description: "The PDF as uploaded.",
+          headers: {
+            "Content-Disposition": z.string().meta({ description: "`inline`, with the file name.", example: 'inline; filename="price-list.pdf"' }),
+          },
+          content: { "application/pdf": { schema: { type: "string", contentMediaType: "application/pdf", description: "The PDF bytes." } } },
+        },
       }),
     },
     "/v1/config/number": {
@@ -127,15 +85,26 @@ export const configDomain: V1Domain = {
         operationId: "getNumberConfig",
         summary: "Get the number integration",
         access: { scope: "config:read" },
-        success: { status: "200", description: "The integration, without secrets.", schema: numberConfigSchema },
+        success: { status: "200", description: "The integration, without secrets.", schema: numberConfigOutput },
       }),
       put: op({
         operationId: "updateNumberConfig",
         summary: "Configure the number integration",
-        description: "`sandbox` needs nothing else; `cloud` needs the phone number, its ids and the access token and app secret (write-only).",
+        description:
+          "`sandbox` needs nothing else. `cloud` needs the phone number, its ids, the access token and the app secret (write-only: omit them to keep the stored ones) and a verify token; its status is `pending` until a connection test. A `phone_number_id` already connected to another account is a 409.",
         access: { scope: "config:write" },
         body: numberConfigInput,
-        success: { status: "200", description: "The saved integration, without secrets.", schema: numberConfigSchema },
+        success: { status: "200", description: "The saved integration, without secrets.", schema: numberConfigOutput },
+        errors: [409],
+      }),
+    },
+    "/v1/config/number/test": {
+      post: op({
+        operationId: "testNumberConnection",
+        summary: "Test the number integration",
+        description: "Asks the network whether the saved settings work and records the answer as the number's status (`connected` or `error`; the sandbox always works). No body.",
+        access: { scope: "config:write" },
+        success: { status: "200", description: "What the network answered.", schema: numberTestOutput },
       }),
     },
   },

@@ -1,59 +1,8 @@
-import { z } from "zod";
-import { idOf, operationsFor, page, paginationQuery, pathIds, timestamp, type V1Domain } from "../v1-common";
-
-// Written from SPEC section 4. When lib/conversations/schemas.ts exists, its public
-// schemas replace these so the document and the handlers share one definition.
+import { assignConversationInput, conversationOutput, listConversationsQuery } from "@/lib/conversations/schemas";
+import { operationsFor, page, pathIds, type V1Domain } from "../v1-common";
 
 const tag = { name: "Conversations", description: "One conversation per customer number at a time; assign, close and reopen them." };
 const op = operationsFor(tag.name);
-
-export const conversationStatusSchema = z.enum(["open", "assigned", "closed"]);
-
-export const contactSchema = z
-  .strictObject({
-    id: idOf("contact"),
-    phone: z.string().meta({ description: "Digits only (E.164 without `+`).", example: "15551234567" }),
-    name: z.string().nullable().meta({ example: "María López" }),
-  })
-  .meta({ id: "Contact" });
-
-export const conversationSchema = z
-  .strictObject({
-    id: idOf("conversation"),
-    status: conversationStatusSchema,
-    assigned_to: idOf("user", "The assigned user's id, or null.").nullable(),
-    assigned_at: timestamp().nullable(),
-    contact: contactSchema,
-    last_message_at: timestamp().nullable(),
-    unread_count: z.int().min(0),
-    created_at: timestamp(),
-    updated_at: timestamp(),
-    closed_at: timestamp().nullable(),
-  })
-  .meta({
-    id: "Conversation",
-    description: "Status machine: new → `open`; assign → `assigned`; unassign → `open`; close (from open or assigned) → `closed`; reopen → `open` (or `assigned` when it still has an assignee). An inbound message reopens a closed conversation.",
-  });
-
-/** The short conversation of assignment events and `message.received`. */
-export const conversationRefSchema = z
-  .looseObject({
-    id: idOf("conversation"),
-    status: conversationStatusSchema,
-    assigned_to: idOf("user").nullable().optional(),
-    assigned_at: timestamp().nullable().optional(),
-    created_at: timestamp().optional(),
-  })
-  .meta({ id: "ConversationRef" });
-
-const listConversationsQuery = paginationQuery.extend({
-  status: conversationStatusSchema.optional(),
-  assigned_to: z.string().optional().meta({ description: "A user id, or `none` for unassigned conversations.", example: "none" }),
-});
-
-const assignInput = z.object({
-  user_id: idOf("user", "The user to assign; the caller when absent.").optional(),
-});
 
 const byId = pathIds({ id: "conversation" });
 
@@ -64,7 +13,7 @@ const transition = (operationId: string, summary: string, description: string) =
     description,
     access: { scope: "conversations:write" },
     path: byId,
-    success: { status: "200", description: "The conversation after the change.", schema: conversationSchema },
+    success: { status: "200", description: "The conversation after the change.", schema: conversationOutput },
     errors: [409],
   });
 
@@ -75,9 +24,10 @@ export const conversationsDomain: V1Domain = {
       get: op({
         operationId: "listConversations",
         summary: "List conversations",
+        description: "Newest first (by creation).",
         access: { scope: "conversations:read" },
         query: listConversationsQuery,
-        success: { status: "200", description: "A page of conversations.", schema: page(conversationSchema) },
+        success: { status: "200", description: "A page of conversations.", schema: page(conversationOutput) },
       }),
     },
     "/v1/conversations/{id}": {
@@ -86,12 +36,12 @@ export const conversationsDomain: V1Domain = {
         summary: "Get a conversation",
         access: { scope: "conversations:read" },
         path: byId,
-        success: { status: "200", description: "The conversation.", schema: conversationSchema },
+        success: { status: "200", description: "The conversation.", schema: conversationOutput },
       }),
       delete: op({
         operationId: "deleteConversation",
         summary: "Delete a conversation",
-        description: "Deletes the conversation and its messages.",
+        description: "Deletes the conversation, its messages and their media for good.",
         access: { scope: "conversations:delete" },
         path: byId,
         success: { status: "204", description: "Deleted." },
@@ -101,12 +51,13 @@ export const conversationsDomain: V1Domain = {
       post: op({
         operationId: "assignConversation",
         summary: "Assign a conversation",
-        description: "Assigns to `user_id`, or to the caller without a body. Emits `conversation.assigned`. A closed conversation answers 409 `invalid_transition`.",
+        description:
+          "Assigns to `user_id`, or to the caller with an empty body or `{}`; taking a conversation resets its unread count. Assigning to the current assignee changes nothing. An unknown `user_id` is a 404; a closed conversation answers 409 `invalid_transition`. Emits `conversation.assigned`.",
         access: { scope: "conversations:write" },
         path: byId,
-        body: assignInput,
+        body: assignConversationInput,
         bodyOptional: true,
-        success: { status: "200", description: "The assigned conversation.", schema: conversationSchema },
+        success: { status: "200", description: "The assigned conversation.", schema: conversationOutput },
         errors: [409],
       }),
     },
@@ -114,10 +65,18 @@ export const conversationsDomain: V1Domain = {
       post: transition("unassignConversation", "Unassign a conversation", "Back to `open`. Emits `conversation.unassigned`; 409 `invalid_transition` unless assigned."),
     },
     "/v1/conversations/{id}/close": {
-      post: transition("closeConversation", "Close a conversation", "From `open` or `assigned`. Emits `conversation.closed`; 409 `invalid_transition` when already closed."),
+      post: transition(
+        "closeConversation",
+        "Close a conversation",
+        "From `open` or `assigned`; the assignee is kept, so a reopen returns it to them. Emits `conversation.closed`; 409 `invalid_transition` when already closed.",
+      ),
     },
     "/v1/conversations/{id}/reopen": {
-      post: transition("reopenConversation", "Reopen a conversation", "From `closed` to `open` (or `assigned` when it still has an assignee). Emits `conversation.reopened`; 409 `invalid_transition` unless closed."),
+      post: transition(
+        "reopenConversation",
+        "Reopen a conversation",
+        "From `closed` to `open`, or `assigned` when its assignee is still a user. Emits `conversation.reopened`; 409 `invalid_transition` unless closed.",
+      ),
     },
   },
 };

@@ -1,50 +1,77 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
+import { conversationAssignmentOutput, conversationOutput, conversationSummaryOutput } from "@/lib/conversations/schemas";
 import type { EventType } from "@/lib/events/types";
+import { messageOutput } from "@/lib/messages/schemas";
 import { newPlantSchema } from "@/lib/plants/schemas";
+import { userOutput, userRefOutput } from "@/lib/users/schemas";
 import { idOf, operationsFor, timestamp, type V1Domain } from "../v1-common";
 import { webhookDeliveryDescription, webhookDeliveryHeaders } from "../webhook-headers";
-import { conversationRefSchema, conversationSchema } from "./conversations";
-import { messageSchema } from "./messages";
-import { userSchema } from "./users";
 import { eventTypeSchema } from "./webhooks";
 
 const tag = { name: "Events", description: "Every change as an event: streamed to the browser and integrators, and delivered to webhooks." };
 const op = operationsFor(tag.name);
 
-const withUser = z.object({ conversation: conversationRefSchema, user: userSchema.optional() });
-const message = z.object({ message: messageSchema });
-const user = z.object({ user: userSchema });
+const byUser = (conversation: z.ZodType) => z.object({ conversation, user: userRefOutput });
+const message = z.object({ message: messageOutput });
+const user = z.object({ user: userOutput });
 
-/** The `data` of each event type (SPEC section 5); plant.created is delivered as the NewPlant itself. */
-export const eventDataSchemas: Record<EventType, { summary: string; data: z.ZodType }> = {
-  "conversation.created": { summary: "A conversation started", data: z.object({ conversation: conversationSchema }) },
-  "conversation.assigned": { summary: "A conversation was assigned", data: z.object({ conversation: conversationRefSchema, user: userSchema }) },
-  "conversation.unassigned": { summary: "A conversation was unassigned", data: withUser },
-  "conversation.closed": { summary: "A conversation was closed", data: withUser },
-  "conversation.reopened": { summary: "A conversation was reopened (by a user or an inbound message)", data: withUser },
-  "message.received": { summary: "A customer's message arrived", data: z.object({ message: messageSchema, conversation: conversationRefSchema }) },
+/**
+ * The `data` of each event type, as the domain verbs record it (the contract test checks
+ * every recorded event against these). plant.created is delivered as the NewPlant itself.
+ */
+export const eventDataSchemas: Record<EventType, { summary: string; description?: string; data: z.ZodType }> = {
+  "conversation.created": {
+    summary: "A conversation started",
+    description: "The first message with a new contact, or a send to a number without an open conversation.",
+    data: z.object({ conversation: conversationOutput }),
+  },
+  "conversation.assigned": {
+    summary: "A conversation was assigned",
+    description: "`user` is the assignee.",
+    data: z.object({ conversation: conversationAssignmentOutput, user: userOutput }),
+  },
+  "conversation.unassigned": {
+    summary: "A conversation was unassigned",
+    description: "By a user (the full conversation and who did it), or because its assignee was deleted (the assignment and the deleted user).",
+    data: z.object({
+      conversation: z.union([conversationOutput, conversationAssignmentOutput]),
+      user: z.union([userRefOutput, userOutput]),
+    }),
+  },
+  "conversation.closed": { summary: "A conversation was closed", data: byUser(conversationOutput) },
+  "conversation.reopened": {
+    summary: "A conversation was reopened",
+    description: "By a user (`user` is who), by a message sent into it, or by a customer's message (no `user`).",
+    data: z.object({ conversation: conversationOutput, user: userRefOutput.optional() }),
+  },
+  "message.received": { summary: "A customer's message arrived", data: z.object({ message: messageOutput, conversation: conversationSummaryOutput }) },
   "message.sent": { summary: "The network accepted a message", data: message },
   "message.delivered": { summary: "A message reached the customer's phone", data: message },
   "message.read": { summary: "The customer read a message", data: message },
-  "message.failed": { summary: "A message could not be sent", data: message },
+  "message.failed": { summary: "A message could not be sent", description: "`message.error` carries the network's error.", data: message },
   "user.created": { summary: "A user was created", data: user },
   "user.updated": { summary: "A user changed", data: user },
   "user.deleted": { summary: "A user was deleted", data: user },
   "user.online": { summary: "A user opened the inbox", data: user },
   "user.offline": { summary: "A user's last inbox connection closed (after 30 s)", data: user },
   "webhook.verified": {
-    summary: "Verification challenge (sent only to the webhook being verified)",
-    data: z.object({ webhook_id: idOf("webhook"), challenge: z.string().meta({ description: "Answer 200 with exactly this text within 10 s." }) }),
+    summary: "Verification challenge",
+    description: "Sent only to the webhook being verified, on registration and by `POST /v1/webhooks/{id}/verify`.",
+    data: z.object({
+      webhook_id: idOf("webhook"),
+      challenge: z.string().meta({ description: "Answer 200 with exactly this text within 10 s." }),
+    }),
   },
   "webhook.failed": {
     summary: "A delivery exhausted its retries",
+    description: "Sent to the account's other webhooks subscribed to it (never to the failing one).",
     data: z.object({
-      webhook_id: idOf("webhook"),
-      event_id: idOf("event"),
+      webhook_id: idOf("webhook", "The webhook whose delivery failed."),
+      event_id: idOf("event", "The event that could not be delivered."),
       delivery_id: idOf("delivery"),
       attempts: z.int().min(1),
-      last_error: z.string().nullable(),
+      last_error: z.string().meta({ description: "The last attempt's error." }),
     }),
   },
   "plant.created": { summary: "A plant was added to the plant store (New Plant)", data: newPlantSchema },
@@ -64,7 +91,7 @@ const envelopeOf = (type: EventType, data: z.ZodType) =>
 
 function eventWebhooks(): ZodOpenApiPathsObject {
   const webhooks: ZodOpenApiPathsObject = {};
-  for (const [type, { summary, data }] of Object.entries(eventDataSchemas) as [EventType, { summary: string; data: z.ZodType }][]) {
+  for (const [type, { summary, description, data }] of Object.entries(eventDataSchemas) as [EventType, (typeof eventDataSchemas)[EventType]][]) {
     const plant = type === "plant.created";
     webhooks[type] = {
       post: {
@@ -72,9 +99,12 @@ function eventWebhooks(): ZodOpenApiPathsObject {
         tags: [tag.name],
         summary: `${type}: ${summary}`,
         description: [
+          description,
           plant ? "The body is the NewPlant itself, not an envelope (the plant store's New Plant webhook)." : `The body is the event envelope with \`type\` = \`${type}\`.`,
           type === "webhook.verified" ? "Answer 200 with exactly `data.challenge` as the body within 10 s to make the webhook `active`." : webhookDeliveryDescription,
-        ].join(" "),
+        ]
+          .filter(Boolean)
+          .join(" "),
         security: [],
         requestParams: { header: webhookDeliveryHeaders },
         requestBody: { required: true, content: { "application/json": { schema: plant ? newPlantSchema : envelopeOf(type, data) } } },

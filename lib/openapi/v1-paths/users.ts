@@ -1,14 +1,8 @@
-import { z } from "zod";
 import { createUserInput, updateUserInput, userOutput } from "@/lib/users/schemas";
 import { operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
 
 const tag = { name: "Users", description: "The account's administrators and agents." };
 const op = operationsFor(tag.name);
-
-// Strict so that responses and webhook bodies (rendered as requests) share one component.
-export const userSchema = z
-  .strictObject(userOutput.shape)
-  .meta({ id: "User", description: "A user of the account. Passwords are never returned." });
 
 export const usersDomain: V1Domain = {
   tag,
@@ -20,7 +14,7 @@ export const usersDomain: V1Domain = {
         description: "Oldest first.",
         access: { scope: "users:read" },
         query: paginationQuery,
-        success: { status: "200", description: "A page of users.", schema: page(userSchema) },
+        success: { status: "200", description: "A page of users.", schema: page(userOutput) },
       }),
       post: op({
         operationId: "createUser",
@@ -28,7 +22,7 @@ export const usersDomain: V1Domain = {
         description: "Emits `user.created`. An email already used by another user is a 400 naming `email`.",
         access: { scope: "users:write" },
         body: createUserInput,
-        success: { status: "201", description: "The new user.", schema: userSchema },
+        success: { status: "201", description: "The new user.", schema: userOutput },
       }),
     },
     "/v1/users/{id}": {
@@ -37,7 +31,7 @@ export const usersDomain: V1Domain = {
         summary: "Get a user",
         access: { scope: "users:read" },
         path: pathIds({ id: "user" }),
-        success: { status: "200", description: "The user.", schema: userSchema },
+        success: { status: "200", description: "The user.", schema: userOutput },
       }),
       patch: op({
         operationId: "updateUser",
@@ -46,7 +40,7 @@ export const usersDomain: V1Domain = {
         access: { scope: "users:write" },
         path: pathIds({ id: "user" }),
         body: updateUserInput,
-        success: { status: "200", description: "The updated user.", schema: userSchema },
+        success: { status: "200", description: "The updated user.", schema: userOutput },
         errors: [409],
       }),
       delete: op({

@@ -1,84 +1,21 @@
 import { z } from "zod";
-import { eventTypes, subscribableEventTypes } from "@/lib/events/types";
-import { idOf, operationsFor, page, paginationQuery, pathIds, timestamp, type V1Domain } from "../v1-common";
-
-// Written from SPEC section 5. When lib/webhooks/schemas.ts exists, its public schemas
-// replace these so the document and the handlers share one definition.
+import { eventTypes } from "@/lib/events/types";
+import {
+  attemptOutput,
+  createdWebhookOutput,
+  createWebhookInput,
+  updateWebhookInput,
+  webhookLogsQuery,
+  webhookOutput,
+  webhookStatsOutput,
+  webhookStatsQuery,
+} from "@/lib/webhooks/schemas";
+import { operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
 
 const tag = { name: "Webhooks", description: "Signed, retried deliveries of events to your HTTPS endpoints." };
 const op = operationsFor(tag.name);
 
 export const eventTypeSchema = z.enum(eventTypes).meta({ id: "EventType" });
-const subscribable = z.enum(["*", ...subscribableEventTypes]);
-
-const webhookStatus = z.enum(["pending", "active", "verification_failed", "disabled"]);
-
-export const webhookSchema = z
-  .object({
-    id: idOf("webhook"),
-    url: z.string().meta({ format: "uri", example: "https://hooks.example.com/chorus" }),
-    events: z.array(subscribable),
-    status: webhookStatus,
-    status_reason: z.string().nullable().optional(),
-    created_at: timestamp(),
-    updated_at: timestamp().optional(),
-  })
-  .meta({ id: "Webhook", description: "Only `active` webhooks receive events." });
-
-export const createdWebhookSchema = webhookSchema
-  .extend({ secret: z.string().meta({ description: "Signs every delivery. Shown only in this answer.", example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }) })
-  .meta({ id: "CreatedWebhook" });
-
-export const createWebhookInput = z.object({
-  url: z.string().meta({ format: "uri", description: "`https` only, with a host that resolves to public addresses.", example: "https://hooks.example.com/chorus" }),
-  events: z.array(subscribable).min(1).meta({ description: 'Event types, or `["*"]` for all.', example: ["message.received", "conversation.created"] }),
-  secret: z.string().min(16).max(128).optional().meta({ description: "Generated as `whsec_...` when absent." }),
-});
-
-export const updateWebhookInput = z.object({
-  url: createWebhookInput.shape.url.optional(),
-  events: createWebhookInput.shape.events.optional(),
-  status: z.enum(["active", "disabled"]).optional(),
-});
-
-const attemptStatus = z.enum(["succeeded", "failed", "pending"]);
-
-export const deliveryAttemptSchema = z
-  .object({
-    id: z.string(),
-    delivery_id: idOf("delivery"),
-    event_id: idOf("event"),
-    event_type: eventTypeSchema,
-    attempt: z.int().min(1).max(5),
-    status: attemptStatus,
-    response_status: z.int().nullable(),
-    response_body: z.string().nullable().meta({ description: "The first 2 KiB of the answer." }),
-    duration_ms: z.int().nullable(),
-    error: z.string().nullable(),
-    attempted_at: timestamp(),
-    next_attempt_at: timestamp().nullable(),
-  })
-  .meta({ id: "DeliveryAttempt" });
-
-export const webhookStatsSchema = z
-  .object({
-    window: z.enum(["24h", "7d", "30d"]),
-    total: z.int().min(0),
-    succeeded: z.int().min(0),
-    failed: z.int().min(0),
-    pending: z.int().min(0),
-    success_rate: z.number().nullable().meta({ description: "Succeeded over finished attempts, 0 to 1; null without any." }),
-    avg_duration_ms: z.number().nullable(),
-    p95_duration_ms: z.number().nullable(),
-    last_success_at: timestamp().nullable(),
-    last_failure_at: timestamp().nullable(),
-    consecutive_failures: z.int().min(0),
-  })
-  .meta({ id: "WebhookStats" });
-
-export const retryOutput = z
-  .looseObject({ delivery_id: idOf("delivery"), event_id: idOf("event"), status: attemptStatus })
-  .meta({ id: "DeliveryRetry" });
 
 const byId = pathIds({ id: "webhook" });
 
@@ -89,18 +26,20 @@ export const webhooksDomain: V1Domain = {
       post: op({
         operationId: "createWebhook",
         summary: "Register a webhook",
-        description: "The server at once POSTs a signed `webhook.verified` event with a `challenge`; answering 200 with exactly the challenge within 10 s makes the webhook `active`, otherwise it is `verification_failed` (retry with `/verify`). At most 20 webhooks per account.",
+        description:
+          "Before answering, the server POSTs a signed `webhook.verified` event with a `challenge` to the URL; answering 200 with exactly the challenge within 10 s makes the webhook `active`, otherwise it is created as `verification_failed` with a `status_reason` (retry with `/verify`). At most 20 webhooks per account (409 beyond).",
         access: { scope: "webhooks:write" },
         body: createWebhookInput,
         idempotent: true,
-        success: { status: "201", description: "The webhook, with its secret.", schema: createdWebhookSchema },
+        success: { status: "201", description: "The webhook, with its secret.", schema: createdWebhookOutput },
       }),
       get: op({
         operationId: "listWebhooks",
         summary: "List webhooks",
+        description: "Oldest first. Secrets are never returned again.",
         access: { scope: "webhooks:read" },
         query: paginationQuery,
-        success: { status: "200", description: "A page of webhooks.", schema: page(webhookSchema) },
+        success: { status: "200", description: "A page of webhooks.", schema: page(webhookOutput) },
       }),
     },
     "/v1/webhooks/{id}": {
@@ -109,19 +48,21 @@ export const webhooksDomain: V1Domain = {
         summary: "Get a webhook",
         access: { scope: "webhooks:read" },
         path: byId,
-        success: { status: "200", description: "The webhook.", schema: webhookSchema },
+        success: { status: "200", description: "The webhook.", schema: webhookOutput },
       }),
       patch: op({
         operationId: "updateWebhook",
         summary: "Update a webhook",
+        description: "Send at least one field. Disabling stops deliveries at once. Re-enabling, or a new URL for a live webhook, re-runs the verification challenge before answering.",
         access: { scope: "webhooks:write" },
         path: byId,
         body: updateWebhookInput,
-        success: { status: "200", description: "The updated webhook.", schema: webhookSchema },
+        success: { status: "200", description: "The updated webhook.", schema: webhookOutput },
       }),
       delete: op({
         operationId: "deleteWebhook",
         summary: "Delete a webhook",
+        description: "Deletes the webhook with its deliveries and log; scheduled attempts stop.",
         access: { scope: "webhooks:delete" },
         path: byId,
         success: { status: "204", description: "Deleted." },
@@ -131,9 +72,10 @@ export const webhooksDomain: V1Domain = {
       post: op({
         operationId: "verifyWebhook",
         summary: "Re-run the verification challenge",
+        description: "Sends a new `webhook.verified` challenge and answers with the outcome: `active`, or `verification_failed` with the reason. No body.",
         access: { scope: "webhooks:write" },
         path: byId,
-        success: { status: "200", description: "The webhook with its new status.", schema: webhookSchema },
+        success: { status: "200", description: "The webhook with its new status.", schema: webhookOutput },
       }),
     },
     "/v1/webhooks/{id}/logs": {
@@ -143,8 +85,8 @@ export const webhooksDomain: V1Domain = {
         description: "Newest first.",
         access: { scope: "webhooks:read" },
         path: byId,
-        query: paginationQuery.extend({ status: attemptStatus.optional() }),
-        success: { status: "200", description: "A page of attempts.", schema: page(deliveryAttemptSchema) },
+        query: webhookLogsQuery,
+        success: { status: "200", description: "A page of attempts.", schema: page(attemptOutput) },
       }),
     },
     "/v1/webhooks/{id}/stats": {
@@ -153,18 +95,20 @@ export const webhooksDomain: V1Domain = {
         summary: "Delivery statistics",
         access: { scope: "webhooks:read" },
         path: byId,
-        query: z.object({ window: z.enum(["24h", "7d", "30d"]).optional() }),
-        success: { status: "200", description: "Statistics of the window.", schema: webhookStatsSchema },
+        query: webhookStatsQuery,
+        success: { status: "200", description: "Statistics of the window.", schema: webhookStatsOutput },
       }),
     },
     "/v1/webhooks/{id}/deliveries/{delivery_id}/retry": {
       post: op({
         operationId: "retryWebhookDelivery",
         summary: "Redeliver now",
-        description: "A new attempt of the same event, with the same event id.",
+        description:
+          "Sends the same event again (same body and event id) now and answers with the attempt. A delivery still on its retry schedule has its next attempt brought forward; a finished one gets an extra attempt. 409 for a verification challenge, a webhook that is not active, or an attempt already in progress. No body.",
         access: { scope: "webhooks:write" },
         path: pathIds({ id: "webhook", delivery_id: "delivery" }),
-        success: { status: "202", description: "The attempt is queued.", schema: retryOutput },
+        success: { status: "201", description: "The attempt just made.", schema: attemptOutput },
+        errors: [409],
       }),
     },
   },

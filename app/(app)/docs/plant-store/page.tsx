@@ -1,0 +1,12 @@
+import { ApiReference } from "@/components/docs/api-reference";
+import { getEnv } from "@/lib/env";
+import { buildReference, type OpenApiDoc } from "@/lib/openapi/reference";
+import { plantStoreDocument } from "@/lib/openapi/plant-store";
+
+export const metadata = { title: "Plant Store API reference" };
+
+/** The reference of the document GET /plant-store/openapi.json serves. */
+export default function PlantStoreReferencePage() {
+  const reference = buildReference(plantStoreDocument() as OpenApiDoc, { origin: getEnv().APP_URL });
+  return <ApiReference reference={reference} documentUrl="/plant-store/openapi.json" />;
+}

@@ -1,0 +1,12 @@
+import { ApiReference } from "@/components/docs/api-reference";
+import { getEnv } from "@/lib/env";
+import { buildReference, type OpenApiDoc } from "@/lib/openapi/reference";
+import { v1Document } from "@/lib/openapi/v1";
+
+export const metadata = { title: "Chorus API reference" };
+
+/** The reference of the document GET /v1/openapi.json serves. */
+export default function V1ReferencePage() {
+  const reference = buildReference(v1Document() as OpenApiDoc, { origin: getEnv().APP_URL });
+  return <ApiReference reference={reference} documentUrl="/v1/openapi.json" />;
+}

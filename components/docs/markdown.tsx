@@ -1,0 +1,83 @@
+import { Fragment } from "react";
+
+// The documents' descriptions use a small part of Markdown: paragraphs, "- " lists,
+// `code`, **bold** and [links](url). Rendered as React elements, never as raw HTML.
+
+const inlinePattern = /(`[^`]+`|\*\*[^*]+\*\*|\[[^\]]+\]\([^)\s]+\))/g;
+
+
+function safeHref(href: string) {
+  return /^(https?:|mailto:|\/|#)/i.test(href) ? href : undefined;
+}
+
+export function Inline({ text }: { text: string }) {
+  const parts = text.split(inlinePattern);
+  return (
+    <>
+      {parts.map((part, index) => {
+        if (part.startsWith("`") && part.endsWith("`") && part.length > 1) {
+          return (
+            <code key={index} className="ref-code">
+              {part.slice(1, -1)}
+            </code>
+          );
+        }
+        if (part.startsWith("**") && part.endsWith("**") && part.length > 4) {
+          return (
+            <strong key={index} className="font-semibold text-slate-900">
+              {part.slice(2, -2)}
+            </strong>
+          );
+        }
+        const link = /^\[([^\]]+)\]\(([^)\s]+)\)$/.exec(part);
+        if (link) {
+          const href = safeHref(link[2]);
+          return href ? (
+            <a key={index} href={href} className="ref-link">
+              {link[1]}
+            </a>
+          ) : (
+            <Fragment key={index}>{link[1]}</Fragment>
+          );
+        }
+        return <Fragment key={index}>{part}</Fragment>;
+      })}
+    </>
+  );
+}
+
+export function Markdown({ text, className = "" }: { text: string; className?: string }) {
+  const blocks = text.split(/\n\s*\n/).map((block) => block.trim()).filter(Boolean);
+  const cls = className ? `ref-prose ${className}` : "ref-prose";
+  // One paragraph (most descriptions) needs no wrapper.
+  if (blocks.length === 1 && !blocks[0].split("\n").every((line) => /^\s*[-*] /.test(line))) {
+    return (
+      <p className={cls}>
+        <Inline text={blocks[0].split("\n").join(" ")} />
+      </p>
+    );
+  }
+  return (
+    <div className={cls}>
+      {blocks.map((block, index) => {
+        const lines = block.split("\n");
+        if (lines.every((line) => /^\s*[-*] /.test(line))) {
+          return (
+            <ul key={index} className="list-disc space-y-1 pl-5">
+              {lines.map((line, i) => (
+                <li key={i}>
+                  <Inline text={line.replace(/^\s*[-*] /, "")} />
+                </li>
+              ))}
+            </ul>
+          );
+        }
+        return (
+          <p key={index}>
+            <Inline text={lines.join(" ")} />
+          </p>
+        );
+      })}
+    </div>
+  );
+}

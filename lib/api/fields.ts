@@ -1,0 +1,20 @@
+import { z } from "zod";
+import "zod-openapi";
+import { type IdKind, idPrefixes } from "@/lib/ids";
+
+// Building blocks of the public output schemas: plain strings at run time, described for the
+// OpenAPI document.
+
+/** A timestamp as the API writes it: ISO 8601 UTC with milliseconds. */
+export const isoTimestamp = (description?: string) =>
+  z.string().meta({ format: "date-time", example: "2026-11-22T10:15:30.123Z", ...(description ? { description } : {}) });
+
+/** A prefixed identifier such as `conv_01jd...`. */
+export const prefixedId = (kind: IdKind, description?: string) =>
+  z.string().meta({
+    description: description ?? `Identifier (\`${idPrefixes[kind]}_\` and a time-sortable random part).`,
+    example: `${idPrefixes[kind]}_01jd2x8k3f0m6q1v9w4r7t5y2z`,
+  });
+
+/** A phone number as digits only (E.164 without `+`), as messages carry it. */
+export const phoneDigits = (description: string) => z.string().meta({ description, example: "15551234567" });
