@@ -8,7 +8,9 @@ import { afterCursor } from "@/lib/api/pagination";
 import { hashPassword } from "@/lib/auth/password";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { ConflictError, NotFoundError } from "@/lib/errors";
-import { presentAssignment } from "@/lib/conversations/schemas";
+import { actor } from "@/lib/conversations/conversations";
+import { presentConversation } from "@/lib/conversations/schemas";
+import { findConversation } from "@/lib/conversations/store";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
 import { type CreateUserInput, presentUser, type UpdateUserInput } from "./schemas";
@@ -119,11 +121,13 @@ export async function deleteUser({ ctx, id }: { ctx: Ctx; id: string }) {
       .set({ assignedTo: null, assignedAt: null, status: sql`case when ${conversations.status} = 'assigned' then 'open' else ${conversations.status} end`, updatedAt: now })
       .where(and(eq(conversations.accountId, ctx.accountId), eq(conversations.assignedTo, id)))
       .returning({ id: conversations.id, status: conversations.status, assignedTo: conversations.assignedTo, assignedAt: conversations.assignedAt });
-    for (const conversation of released) {
+    // The same event as an unassign by hand: the whole conversation and who acted.
+    for (const { id: conversationId } of released) {
+      const conversation = await findConversation(tx, { accountId: ctx.accountId, id: conversationId });
       await recordEvent(tx, {
         accountId: ctx.accountId,
         type: "conversation.unassigned",
-        data: { conversation: presentAssignment(conversation), user: presentUser(user) },
+        data: { conversation: presentConversation(conversation), user: actor(ctx) },
       });
     }
     await recordEvent(tx, { accountId: ctx.accountId, type: "user.deleted", data: { user: presentUser(user) } });

@@ -33,11 +33,8 @@ export const eventDataSchemas: Record<EventType, { summary: string; description?
   },
   "conversation.unassigned": {
     summary: "A conversation was unassigned",
-    description: "By a user (the full conversation and who did it), or because its assignee was deleted (the assignment and the deleted user).",
-    data: z.object({
-      conversation: z.union([conversationOutput, conversationAssignmentOutput]),
-      user: z.union([userRefOutput, userOutput]),
-    }),
+    description: "By a user, or because its assignee was deleted (then `user` is who deleted them).",
+    data: byUser(conversationOutput),
   },
   "conversation.closed": { summary: "A conversation was closed", data: byUser(conversationOutput) },
   "conversation.reopened": {
