@@ -33,11 +33,21 @@ type Options<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> =
   /** Only a session (browser cookie or session bearer) may call this route. */
   sessionOnly?: boolean;
   maxBodyBytes?: number;
-  /** Honour the Idempotency-Key header. */
-  idempotent?: boolean;
+  /**
+   * Honour the Idempotency-Key header. A route whose answer carries a secret names how to
+   * store the answer without it and how to put it back on a replay, so no secret is kept.
+   */
+  idempotent?: boolean | IdempotentSecrets;
   /** Accept an empty body as `{}` (refresh). */
   allowEmptyBody?: boolean;
 };
+
+export type IdempotentSecrets = {
+  withoutSecret: (body: Record<string, unknown>) => Record<string, unknown>;
+  restoreSecret: (body: Record<string, unknown>, ctx: AuthContext) => Promise<Record<string, unknown>>;
+};
+
+export const omit = (body: Record<string, unknown>, key: string) => Object.fromEntries(Object.entries(body).filter(([k]) => k !== key));
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -240,8 +250,11 @@ export function apiRoute<
           const stored = await claimIdempotencyKey(claim);
           if (stored) {
             claim = undefined;
+            const secrets = typeof options.idempotent === "object" ? options.idempotent : undefined;
+            const body =
+              secrets && stored.status < 300 ? JSON.stringify(await secrets.restoreSecret(JSON.parse(stored.body), ctx)) : stored.body;
             return finish(
-              new Response(stored.body, {
+              new Response(body, {
                 status: stored.status,
                 headers: { "Content-Type": "application/json", "Idempotent-Replayed": "true" },
               }),
@@ -262,7 +275,9 @@ export function apiRoute<
       );
       if (claim) {
         const text = await response.clone().text();
-        await completeIdempotencyKey(claim, { status: response.status, body: text });
+        const secrets = typeof options.idempotent === "object" ? options.idempotent : undefined;
+        const storable = secrets && response.ok && text ? JSON.stringify(secrets.withoutSecret(JSON.parse(text))) : text;
+        await completeIdempotencyKey(claim, { status: response.status, body: storable });
         claim = undefined;
       }
       return finish(response);

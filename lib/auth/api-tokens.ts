@@ -4,6 +4,7 @@ import { getDb } from "@/db";
 import { type ApiToken, apiTokens, users } from "@/db/schema";
 import { afterCursor } from "@/lib/api/pagination";
 import { toPage } from "@/lib/api/cursor";
+import { omit } from "@/lib/api/route";
 import type { CursorPosition } from "@/lib/api/cursor";
 import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
@@ -93,6 +94,35 @@ export async function createApiToken({ ctx, input }: { ctx: AuthContext; input: 
   const { id: tokenId, name, token_type, permissions, expires_at, created_at } = presentToken(row);
   return { id: tokenId, name, token, token_type, permissions, expires_at, created_at };
 }
+
+/**
+ * The token string of an api token the caller created, signed again from its stored claims:
+ * HS256 over the same claims gives the same string, so an Idempotency-Key replay returns the
+ * first answer although only the token id was ever stored.
+ */
+export async function reissueApiToken({ ctx, id }: { ctx: AuthContext; id: string }): Promise<string> {
+  const [row] = await getDb()
+    .select()
+    .from(apiTokens)
+    .where(and(eq(apiTokens.id, id), eq(apiTokens.accountId, ctx.accountId), eq(apiTokens.userId, ctx.user.id), eq(apiTokens.kind, "api")))
+    .limit(1);
+  if (!row) throw new NotFoundError("Token");
+  return signToken({
+    id: row.id,
+    userId: row.userId,
+    accountId: row.accountId,
+    kind: "api",
+    scopes: row.scopes as Scope[],
+    issuedAt: row.createdAt,
+    expiresAt: row.expiresAt,
+  });
+}
+
+/** Idempotency storage of a token creation: the answer is kept without the token string. */
+export const tokenCreationSecrets = {
+  withoutSecret: (body: Record<string, unknown>) => omit(body, "token"),
+  restoreSecret: async (body: Record<string, unknown>, ctx: AuthContext) => ({ ...body, token: await reissueApiToken({ ctx, id: String(body.id) }) }),
+};
 
 /**
  * API tokens visible to the caller: their own, or every token of the account for an

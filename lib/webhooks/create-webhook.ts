@@ -1,10 +1,12 @@
 import { count, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { accounts, webhooks } from "@/db/schema";
+import { omit } from "@/lib/api/route";
 import { getEnv } from "@/lib/env";
 import { ConflictError, invalidField } from "@/lib/errors";
 import { newId } from "@/lib/ids";
-import type { WebhookCtx } from "./find-webhook";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { findWebhook, type WebhookCtx } from "./find-webhook";
 import { type CreatedWebhookOutput, type CreateWebhookInput, MAX_WEBHOOKS_PER_ACCOUNT, presentWebhook } from "./schemas";
 import { generateWebhookSecret } from "./signature";
 import { checkWebhookUrl } from "./url-policy";
@@ -43,3 +45,15 @@ export async function createWebhook({ ctx, input }: { ctx: WebhookCtx; input: Cr
   const { id, events, status, status_reason, created_at, updated_at } = presentWebhook(verified);
   return { id, url: verified.url, events, secret, status, status_reason, created_at, updated_at };
 }
+
+/**
+ * Idempotency storage of a registration: the answer is kept without the secret, which a
+ * replay reads back from the webhook itself (where delivery signing needs it anyway).
+ */
+export const webhookCreationSecrets = {
+  withoutSecret: (body: Record<string, unknown>) => omit(body, "secret"),
+  restoreSecret: async (body: Record<string, unknown>, ctx: AuthContext) => {
+    const webhook = await findWebhook(getDb(), ctx.accountId, String(body.id));
+    return { ...body, secret: webhook.secret };
+  },
+};

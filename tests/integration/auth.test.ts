@@ -11,7 +11,7 @@ import * as verify from "@/app/v1/auth/verify/route";
 import * as userById from "@/app/v1/users/[id]/route";
 import * as usersRoute from "@/app/v1/users/route";
 import { getDb, getDbHandle } from "@/db";
-import { apiTokens } from "@/db/schema";
+import { apiTokens, idempotencyKeys } from "@/db/schema";
 import { and } from "drizzle-orm";
 import { resetRateLimiters } from "@/lib/api/rate-limit";
 import { apiRoute } from "@/lib/api/route";
@@ -204,7 +204,13 @@ describe("API tokens", () => {
     const a = await call(tokens.POST, { method: "POST", path: "/v1/auth/tokens", token: adminToken, body, headers });
     const b = await call(tokens.POST, { method: "POST", path: "/v1/auth/tokens", token: adminToken, body, headers });
     expect(b.body.id).toBe(a.body.id);
+    expect(b.body.token).toBe(a.body.token);
+    expect(b.headers.get("idempotent-replayed")).toBe("true");
     expect(await apiTokensOf(account.id)).toHaveLength(1);
+    // Only the token id is stored, in the replay store too.
+    const stored = await getDb().select().from(idempotencyKeys).where(eq(idempotencyKeys.accountId, account.id));
+    expect(stored).toHaveLength(1);
+    expect(JSON.stringify(stored)).not.toContain(a.body.token);
   });
 });
 

@@ -7,7 +7,7 @@ import * as logs from "@/app/v1/webhooks/[id]/logs/route";
 import * as stats from "@/app/v1/webhooks/[id]/stats/route";
 import * as retry from "@/app/v1/webhooks/[id]/deliveries/[delivery_id]/retry/route";
 import { getDb } from "@/db";
-import { events, webhookDeliveries, webhooks } from "@/db/schema";
+import { events, idempotencyKeys, webhookDeliveries, webhooks } from "@/db/schema";
 import { call } from "@/tests/support/api";
 import { setEnv } from "@/tests/support/env-vars";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
@@ -161,7 +161,11 @@ describe("POST /v1/webhooks", () => {
     expect(second.status).toBe(201);
     expect(second.body).toEqual(first.body);
     expect(second.headers.get("idempotent-replayed")).toBe("true");
+    expect(second.body.secret).toMatch(/^whsec_/);
     expect(await webhookCount(account.id)).toBe(1);
+    // The replay store keeps the answer without the secret.
+    const stored = await getDb().select().from(idempotencyKeys).where(eq(idempotencyKeys.accountId, account.id));
+    expect(JSON.stringify(stored)).not.toContain(first.body.secret);
     const other = await create(adminToken, { ...body, events: ["user.deleted"] }, { "idempotency-key": "create-hook-1" });
     expect(other.status).toBe(409);
     expect(await webhookCount(account.id)).toBe(1);
