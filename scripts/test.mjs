@@ -1,6 +1,7 @@
 // `npm test`: typecheck, lint, unit and integration tests (PGlite, and PostgreSQL when
 // TEST_DATABASE_URL is set), then the browser tests against a production build.
 import { spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -16,6 +17,8 @@ function run(title, command, args, extraEnv = {}) {
   }
 }
 
+// Route types from an earlier build can name pages that no longer exist; a clean clone has none.
+for (const dir of [".next/types", ".next/dev/types"]) rmSync(path.join(root, dir), { recursive: true, force: true });
 run("Typecheck", bin("tsc"), ["--noEmit"]);
 run("Lint", bin("eslint"), [".", "--max-warnings=0"]);
 run("Unit and integration tests (PGlite)", bin("vitest"), ["run"], { TEST_DB: "pglite" });
