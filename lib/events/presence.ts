@@ -16,7 +16,21 @@ export function setPresenceGraceMs(ms: number) {
   presence.graceMs = ms;
 }
 
-async function announce(ctx: AuthContext, type: "user.online" | "user.offline") {
+// One user's announcements are recorded in the order they happen (online before offline),
+// even when a connection closes while its "online" is still being written.
+const announcements = new Map<string, Promise<void>>();
+
+function announce(ctx: AuthContext, type: "user.online" | "user.offline"): Promise<void> {
+  const previous = announcements.get(ctx.user.id) ?? Promise.resolve();
+  const next = previous.catch(() => {}).then(() => record(ctx, type));
+  announcements.set(ctx.user.id, next);
+  void next.finally(() => {
+    if (announcements.get(ctx.user.id) === next) announcements.delete(ctx.user.id);
+  });
+  return next;
+}
+
+async function record(ctx: AuthContext, type: "user.online" | "user.offline") {
   const db = getDb();
   const [user] = await db.select().from(users).where(eq(users.id, ctx.user.id)).limit(1);
   if (!user) return;

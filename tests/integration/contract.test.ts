@@ -244,7 +244,7 @@ describe("/v1 contract", () => {
     try {
       await expectStatus(200, "GET", "/v1/events/stream?presence=1", { token: adminToken });
       await vi.waitFor(async () => {
-        const types = (await getDb().select({ type: events.type }).from(events).where(eq(events.accountId, account.id))).map((e) => e.type);
+        const types = (await getDb().select({ type: events.type }).from(events).where(eq(events.accountId, account.id)).orderBy(events.id)).map((e) => e.type);
         expect(types.filter((type) => type.startsWith("user.o"))).toEqual(["user.online", "user.offline"]);
       });
     } finally {
