@@ -68,13 +68,17 @@ test("GET /v1/events/stream over HTTP: live, filtered by scope, resumable with L
   });
   expect(inbound.status()).toBe(201);
 
+  // An automatic answer may follow in the same read; the first two are the customer's.
   const all = await everything.done();
-  expect(all.map((e) => e.type)).toEqual(["conversation.created", "message.received"]);
+  expect(all.slice(0, 2).map((e) => e.type)).toEqual(["conversation.created", "message.received"]);
   const onlyMessages = await scoped.done();
-  expect(onlyMessages.map((e) => e.type)).toEqual(["message.received"]);
   expect(onlyMessages[0].id).toBe(all[1].id);
+  expect(onlyMessages.every((e) => e.type.startsWith("message."))).toBe(true);
 
-  // Resuming after the first event replays the second one.
+  // Resuming after the first event replays from the second one on (later events, such as an
+  // automatic answer, may follow it), and never the first again.
   const resumed = await readEvents(session, 1, { lastEventId: all[0].id });
-  expect((await resumed.done()).map((e) => e.id)).toEqual([all[1].id]);
+  const replayed = (await resumed.done()).map((e) => e.id);
+  expect(replayed[0]).toBe(all[1].id);
+  expect(replayed).not.toContain(all[0].id);
 });
