@@ -20,7 +20,8 @@ const optionalUrl = z
 const envSchema = z.object({
   NODE_ENV: z.string().default("development"),
   PORT: intIn(1, 65535, 3000),
-  APP_URL: z.string().url().default("http://localhost:3000"),
+  // Unset: http://localhost:<PORT> (so `PORT=8080 npm start` prints and links the right address).
+  APP_URL: z.string().url().optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
@@ -61,7 +62,7 @@ const envSchema = z.object({
   POLISH_LLM_MODEL: z.string().optional(),
 });
 
-export type Env = Omit<z.infer<typeof envSchema>, "AUTH_SECRET"> & { AUTH_SECRET: string };
+export type Env = Omit<z.infer<typeof envSchema>, "AUTH_SECRET" | "APP_URL"> & { AUTH_SECRET: string; APP_URL: string };
 
 export class EnvError extends Error {}
 
@@ -96,7 +97,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     }
     secret = loadOrCreateAuthSecret();
   }
-  return { ...env, AUTH_SECRET: secret };
+  return { ...env, AUTH_SECRET: secret, APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "") };
 }
 
 /** The parsed environment, read once per process. */

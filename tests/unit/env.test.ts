@@ -47,6 +47,11 @@ describe("environment", () => {
     expect(message.split("\n")).toHaveLength(1);
   });
 
+  it("derives APP_URL from PORT when unset, and keeps a given one", () => {
+    expect(parseEnv({ ...base, PORT: "8080" }).APP_URL).toBe("http://localhost:8080");
+    expect(parseEnv({ ...base, PORT: "8080", APP_URL: "https://inbox.example.com/" }).APP_URL).toBe("https://inbox.example.com");
+  });
+
   it("requires AUTH_SECRET with DATABASE_URL", () => {
     expect(() => parseEnv({ DATABASE_URL: "postgres://u:p@127.0.0.1/db" })).toThrow(/AUTH_SECRET/);
   });
