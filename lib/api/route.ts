@@ -205,6 +205,7 @@ export function apiRoute<
     args: HandlerArgs<Infer<B>, Infer<Q>, O["access"] extends { auth: "none" } ? AuthContext | null : AuthContext>,
   ) => Promise<unknown> | unknown,
 ): NextHandler {
+  const secrets = typeof options.idempotent === "object" ? options.idempotent : undefined;
   return async (req, context) => {
     const requestId = requestIdOf(req);
     let limitState: RateLimitState | undefined;
@@ -250,7 +251,6 @@ export function apiRoute<
           const stored = await claimIdempotencyKey(claim);
           if (stored) {
             claim = undefined;
-            const secrets = typeof options.idempotent === "object" ? options.idempotent : undefined;
             const body =
               secrets && stored.status < 300 ? JSON.stringify(await secrets.restoreSecret(JSON.parse(stored.body), ctx)) : stored.body;
             return finish(
@@ -275,7 +275,6 @@ export function apiRoute<
       );
       if (claim) {
         const text = await response.clone().text();
-        const secrets = typeof options.idempotent === "object" ? options.idempotent : undefined;
         const storable = secrets && response.ok && text ? JSON.stringify(secrets.withoutSecret(JSON.parse(text))) : text;
         await completeIdempotencyKey(claim, { status: response.status, body: storable });
         claim = undefined;

@@ -64,7 +64,7 @@ export const conversationOutput = z
   .meta({ id: "Conversation", description: "One conversation with one customer number." });
 export type ConversationOutput = z.infer<typeof conversationOutput>;
 
-/** The conversation as `conversation.assigned` (and the release of a deleted user's conversations) carry it. */
+/** The conversation as `conversation.assigned` carries it. */
 export const conversationAssignmentOutput = z
   .strictObject({
     id: prefixedId("conversation"),

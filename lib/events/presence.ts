@@ -1,9 +1,8 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb } from "@/db";
-import { events } from "@/db/schema";
+import { events, users } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { presentUser } from "@/lib/users/schemas";
-import { users } from "@/db/schema";
 import { recordEvent } from "./record-event";
 
 type Presence = { connections: Map<string, number>; offlineTimers: Map<string, NodeJS.Timeout>; graceMs: number };

@@ -1,9 +1,10 @@
+import packageJson from "@/package.json";
 import { and, inArray, lte, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { jobs } from "@/db/schema";
 import { getEnv } from "@/lib/env";
 
-export const APP_VERSION = "0.1.0";
+export const APP_VERSION = packageJson.version;
 
 // A job due for longer than this means the runner is stuck or down.
 const STALE_JOB_SECONDS = 300;
