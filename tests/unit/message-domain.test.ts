@@ -29,8 +29,15 @@ describe("secrets at rest", () => {
     expect(decryptSecret({ stored, accountId: "acc_1", field: "access_token" })).toBe("EAAG-token");
     expect(decryptSecret({ stored, accountId: "acc_2", field: "access_token" })).toBeNull();
     expect(decryptSecret({ stored, accountId: "acc_1", field: "app_secret" })).toBeNull();
-    const altered = stored.slice(0, -2) + (stored.endsWith("A") ? "BB" : "AA");
-    expect(decryptSecret({ stored: altered, accountId: "acc_1", field: "access_token" })).toBeNull();
+    // Flip one bit of a decoded byte in each part (editing base64 characters can land on padding bits).
+    const parts = stored.split(".");
+    for (const index of [1, 2, 3]) {
+      const bytes = Buffer.from(parts[index]!, "base64url");
+      bytes[0] = bytes[0]! ^ 0x01;
+      const altered = parts.map((part, i) => (i === index ? bytes.toString("base64url") : part)).join(".");
+      expect(altered).not.toBe(stored);
+      expect(decryptSecret({ stored: altered, accountId: "acc_1", field: "access_token" })).toBeNull();
+    }
     expect(encryptSecret({ plaintext: "EAAG-token", accountId: "acc_1", field: "access_token" })).not.toBe(stored);
   });
 });
