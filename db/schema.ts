@@ -211,6 +211,10 @@ export const events = pgTable(
   (t) => [
     index("events_account_id_idx").on(t.accountId, t.id),
     index("events_account_created_idx").on(t.accountId, t.createdAt, t.id),
+    // Who is online: the latest presence event of one user is one index lookup.
+    index("events_presence_idx")
+      .on(t.accountId, sql`(${t.data}->'user'->>'id')`, t.id)
+      .where(sql`${t.type} in ('user.online', 'user.offline')`),
   ],
 );
 

@@ -15,6 +15,14 @@ function newestMtime(entry) {
   return readdirSync(full).reduce((max, child) => Math.max(max, newestMtime(path.join(entry, child))), stat.mtimeMs);
 }
 
+// PORT is handed to `next start` before the app's own environment check runs, so it is
+// checked here with the same rule as lib/env.ts, in the same one-line form.
+const port = process.env.PORT ?? "3000";
+if (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535) {
+  console.error("Invalid environment variable PORT: must be an integer from 1 to 65535");
+  process.exit(1);
+}
+
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 const stale = !existsSync(buildId) || sources.some((s) => newestMtime(s) > statSync(buildId).mtimeMs);
 if (stale) {
@@ -27,7 +35,7 @@ if (stale) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", process.env.PORT ?? "3000"], {
+const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", port], {
   cwd: root,
   env,
   stdio: "inherit",

@@ -57,6 +57,8 @@ export function Composer({
   function send() {
     const body = text.trim();
     if (!body && !attachment) return;
+    // Audio carries no caption on the network: typed text stays in the box for its own message.
+    const caption = attachment && attachment.type !== "audio" ? body : "";
     const payload: Record<string, unknown> = { to: conversation.contact.phone, conversation_id: conversation.id };
     if (attachment) {
       payload.type = attachment.type;
@@ -64,7 +66,7 @@ export function Composer({
         mime_type: attachment.file.type,
         data: attachment.data,
         ...(attachment.type === "document" ? { filename: attachment.file.name } : {}),
-        ...(body && attachment.type !== "audio" ? { caption: body } : {}),
+        ...(caption ? { caption } : {}),
       };
     } else {
       payload.type = "text";
@@ -81,7 +83,7 @@ export function Composer({
       to: conversation.contact.phone,
       type: payload.type as MessageItem["type"],
       text: attachment ? null : body,
-      media: attachment ? { mime_type: attachment.file.type, filename: attachment.file.name, size: attachment.file.size, caption: body || null } : null,
+      media: attachment ? { mime_type: attachment.file.type, filename: attachment.file.name, size: attachment.file.size, caption: caption || null } : null,
       status: "queued",
       sender: { type: "user" },
       timestamp: new Date().toISOString(),
@@ -105,7 +107,7 @@ export function Composer({
       });
     };
     onQueued(draft);
-    setText("");
+    if (!attachment || caption) setText("");
     setAttachment(undefined);
     if (fileInput.current) fileInput.current.value = "";
     void attempt();
@@ -149,7 +151,7 @@ export function Composer({
               send();
             }
           }}
-          placeholder={attachment ? "Add a caption (optional)" : "Write a reply — Enter sends, Shift+Enter for a new line"}
+          placeholder={attachment?.type === "audio" ? "Audio is sent without a caption — write a reply after it" : attachment ? "Add a caption (optional)" : "Write a reply — Enter sends, Shift+Enter for a new line"}
           className="max-h-40 min-h-10 flex-1 resize-y rounded-md border border-slate-300 px-3 py-2 text-sm"
         />
         <PolishMenu text={text} onApply={setText} />

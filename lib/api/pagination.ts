@@ -34,3 +34,20 @@ export function afterCursor(
     ? sql`(${columns.createdAt}, ${columns.id}) < (${cursor.t.toISOString()}::timestamptz, ${cursor.id})`
     : sql`(${columns.createdAt}, ${columns.id}) > (${cursor.t.toISOString()}::timestamptz, ${cursor.id})`;
 }
+
+/**
+ * Every row of a keyset-paged list, page by page: for server-rendered settings pages whose
+ * lists are small but must never stop silently at one page.
+ */
+export async function collectPages<T>(
+  fetchPage: (cursor: CursorPosition | undefined) => Promise<{ data: T[]; pagination: { next_cursor: string | null } }>,
+): Promise<T[]> {
+  const all: T[] = [];
+  let cursor: CursorPosition | undefined;
+  for (;;) {
+    const page = await fetchPage(cursor);
+    all.push(...page.data);
+    if (!page.pagination.next_cursor) return all;
+    cursor = decodeCursor(page.pagination.next_cursor);
+  }
+}

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { events, users } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
@@ -67,13 +67,22 @@ export function leavePresence(ctx: AuthContext) {
   presence.offlineTimers.set(ctx.user.id, timer);
 }
 
-/** Users of the account whose latest presence event is user.online (shared by every instance). */
+/**
+ * Users of the account whose latest presence event is user.online (shared by every instance).
+ * One lookup per teammate on events_presence_idx, however many presence events piled up.
+ */
 export async function listOnlineUserIds(accountId: string): Promise<string[]> {
-  const userId = sql<string>`${events.data}->'user'->>'id'`;
+  const latest = sql<string | null>`(
+    select ${events.type} from ${events}
+    where ${events.accountId} = ${accountId}
+      and ${events.type} in ('user.online', 'user.offline')
+      and (${events.data}->'user'->>'id') = "users"."id"
+    order by ${events.id} desc
+    limit 1
+  )`;
   const rows = await getDb()
-    .selectDistinctOn([userId], { userId, type: events.type })
-    .from(events)
-    .where(and(eq(events.accountId, accountId), inArray(events.type, ["user.online", "user.offline"])))
-    .orderBy(userId, sql`${events.id} desc`);
+    .select({ userId: users.id, type: latest })
+    .from(users)
+    .where(and(eq(users.accountId, accountId), isNull(users.deletedAt)));
   return rows.filter((r) => r.type === "user.online").map((r) => r.userId);
 }

@@ -109,3 +109,12 @@ test("the Plant Store reference works at phone width", async ({ page }) => {
   const axe = await new AxeBuilder({ page }).analyze();
   expect(axe.violations.map((v) => v.id)).toEqual([]);
 });
+
+test("paths of the plant store that do not exist answer its JSON Error, the bare prefix included", async ({ request }) => {
+  for (const path of ["/plant-store", "/plant-store/pets"]) {
+    const res = await request.get(path, { maxRedirects: 0 });
+    expect(res.status(), path).toBe(404);
+    expect(res.headers()["content-type"], path).toContain("application/json");
+    expect(await res.json(), path).toEqual({ error: 404, message: expect.any(String) });
+  }
+});

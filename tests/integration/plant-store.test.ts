@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import * as plantById from "@/app/plant-store/plants/[id]/route";
 import * as plantsRoute from "@/app/plant-store/plants/route";
-import * as catchAll from "@/app/plant-store/[...path]/route";
+import * as catchAll from "@/app/plant-store/[[...path]]/route";
 import { getDb } from "@/db";
 import { events, jobs, plants, webhookDeliveries, webhooks } from "@/db/schema";
 import { resetRateLimiters } from "@/lib/api/rate-limit";

@@ -1,27 +1,26 @@
-import { eq } from "drizzle-orm";
 import { InboxApp } from "@/components/inbox/inbox-app";
-import { getDb } from "@/db";
-import { numberIntegrations } from "@/db/schema";
+import { collectPages } from "@/lib/api/pagination";
 import { requireSession } from "@/lib/auth/current-user";
 import { listOnlineUserIds } from "@/lib/events/presence";
+import { getNumberConfig } from "@/lib/network/number-config";
 import { listUsers } from "@/lib/users/users";
 
 export const metadata = { title: "Inbox" };
 
 export default async function InboxPage() {
   const session = await requireSession();
-  const [team, online, [number]] = await Promise.all([
-    listUsers({ ctx: session, limit: 100 }),
+  const [team, online, number] = await Promise.all([
+    collectPages((cursor) => listUsers({ ctx: session, limit: 100, cursor })),
     listOnlineUserIds(session.accountId),
-    getDb().select({ provider: numberIntegrations.provider }).from(numberIntegrations).where(eq(numberIntegrations.accountId, session.accountId)).limit(1),
+    getNumberConfig({ ctx: session }),
   ]);
-  const me = team.data.find((u) => u.id === session.user.id) ?? { ...session.user, created_at: "", updated_at: "" };
+  const me = team.find((u) => u.id === session.user.id) ?? { ...session.user, created_at: "", updated_at: "" };
   return (
     <InboxApp
       me={me}
-      teammates={team.data}
+      teammates={team}
       onlineIds={online}
-      canSimulate={session.user.role === "admin" && (number?.provider ?? "sandbox") === "sandbox"}
+      canSimulate={session.user.role === "admin" && number.provider === "sandbox"}
     />
   );
 }

@@ -1,6 +1,7 @@
 import { UsersManager } from "@/components/settings/users-manager";
 import { AdminOnlyNotice } from "@/components/settings/admin-only";
 import { PageHeader } from "@/components/ui/page-header";
+import { collectPages } from "@/lib/api/pagination";
 import { requireSession } from "@/lib/auth/current-user";
 import { listUsers } from "@/lib/users/users";
 
@@ -9,14 +10,14 @@ export const metadata = { title: "Users" };
 export default async function UsersPage() {
   const session = await requireSession();
   if (session.user.role !== "admin") return <AdminOnlyNotice what="manage users" />;
-  const page = await listUsers({ ctx: session, limit: 100 });
+  const users = await collectPages((cursor) => listUsers({ ctx: session, limit: 100, cursor }));
   return (
     <>
       <PageHeader
         title="Users"
         description="Everyone here sees and answers every conversation. Administrators also manage the number, users, webhooks and settings; agents do not."
       />
-      <UsersManager users={page.data} currentUserId={session.user.id} />
+      <UsersManager users={users} currentUserId={session.user.id} />
     </>
   );
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "events_presence_idx" ON "events" USING btree ("account_id",("data"->'user'->>'id'),"id") WHERE "events"."type" in ('user.online', 'user.offline');
