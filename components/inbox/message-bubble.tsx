@@ -27,7 +27,17 @@ function Ticks({ message }: { message: MessageItem }) {
 
 function Media({ message }: { message: MessageItem }) {
   const media = message.media;
-  if (!media) return null;
+  if (!media) {
+    // A file that was never stored here: a customer's media the network would not hand over,
+    // or one sent from the business app. The message says so instead of showing nothing.
+    if (message.type === "text") return null;
+    return (
+      <p className="flex items-center gap-2 rounded-md border border-dashed border-slate-300 px-3 py-2 text-xs text-slate-600" data-testid="media-missing">
+        <DocumentIcon className="h-5 w-5 shrink-0 text-slate-500" />
+        <span>{message.error?.message ?? `This ${message.type} is not available.`}</span>
+      </p>
+    );
+  }
   const url = `/v1/messages/${message.id}/media`;
   if (message.type === "image") {
     // eslint-disable-next-line @next/next/no-img-element
@@ -56,7 +66,9 @@ export const MessageBubble = memo(function MessageBubble({ message, people }: { 
     message.sender.type === "automation"
       ? "Automation"
       : message.sender.type === "user"
-        ? (people.get(message.sender.user_id ?? "")?.name ?? "Former teammate")
+        ? message.sender.user_id
+          ? (people.get(message.sender.user_id)?.name ?? "Former teammate")
+          : "Business app"
         : null;
   const failed = message.status === "failed" || message.local?.state === "error";
   return (

@@ -1,0 +1,71 @@
+import { and, eq, sql } from "drizzle-orm";
+import { getDb } from "@/db";
+import { messages } from "@/db/schema";
+import { createConversation, ensureContact, findActiveConversation } from "@/lib/conversations/store";
+import { recordEvent } from "@/lib/events/record-event";
+import { newId } from "@/lib/ids";
+import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
+import type { BusinessAppEcho } from "@/lib/network/cloud-echoes";
+import { presentMessage, previewOf } from "./schemas";
+import { findMessage, touchConversation } from "./store";
+
+/**
+ * Stores a message sent from the business app (coexistence) as an outbound message that the
+ * network already accepted: status `sent`, sender a person of the business with no Chorus
+ * user (`sender: {type: "user"}` without `user_id`), `message.sent` emitted. Its media stays
+ * on the phone: the message keeps its type and caption, with `error` saying the file was not
+ * synced. Idempotent on the network message id, like inbound messages.
+ */
+export async function receiveBusinessAppEcho({ accountId, echo }: { accountId: string; echo: BusinessAppEcho }) {
+  return getDb().transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`inbound:${accountId}:${echo.networkMessageId}`}))`);
+    const [existing] = await tx
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.accountId, accountId), eq(messages.networkMessageId, echo.networkMessageId)))
+      .limit(1);
+    if (existing) return { duplicate: true, message: presentMessage(await findMessage(tx, { accountId, id: existing.id })) };
+
+    const integration = await loadNumberIntegration(tx, accountId);
+    const contact = await ensureContact(tx, { accountId, phone: echo.to });
+    const now = new Date();
+    const conversation =
+      (await findActiveConversation(tx, { accountId, contactId: contact.id })) ?? (await createConversation(tx, { accountId, contact, at: now }));
+    const [message] = await tx
+      .insert(messages)
+      .values({
+        id: newId("message", now),
+        accountId,
+        conversationId: conversation.id,
+        direction: "outbound",
+        fromNumber: businessNumberOf(integration),
+        toNumber: echo.to,
+        type: echo.type,
+        text: echo.type === "text" ? (echo.text ?? "") : null,
+        mediaId: null,
+        status: "sent",
+        senderType: "user",
+        senderUserId: null,
+        error:
+          echo.type === "text"
+            ? null
+            : {
+                code: "media_not_synced",
+                message: `Sent from the business app${echo.filename ? ` (${echo.filename})` : ""}${echo.caption ? `: ${echo.caption}` : ""}; the file stays on the phone.`,
+              },
+        networkMessageId: echo.networkMessageId,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    await touchConversation(tx, {
+      conversationId: conversation.id,
+      at: now,
+      preview: previewOf({ type: echo.type, text: echo.text, caption: echo.caption }),
+      unread: "keep",
+    });
+    const output = presentMessage({ ...message, media: null });
+    await recordEvent(tx, { accountId, type: "message.sent", data: { message: output } });
+    return { duplicate: false, message: output };
+  });
+}
