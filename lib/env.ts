@@ -17,6 +17,12 @@ const optionalUrl = z
   .optional()
   .or(z.literal("").transform(() => undefined));
 
+const optionalText = z
+  .string()
+  .min(1)
+  .optional()
+  .or(z.literal("").transform(() => undefined));
+
 const envSchema = z.object({
   NODE_ENV: z.string().default("development"),
   PORT: intIn(1, 65535, 3000),
@@ -35,9 +41,21 @@ const envSchema = z.object({
     .or(z.literal("").transform(() => undefined)),
   JOBS_BACKEND: z.enum(["local", "inngest"]).default("local"),
   JOBS_POLL_MS: intIn(10, 60_000, 500),
-  INNGEST_EVENT_KEY: z.string().optional(),
-  INNGEST_SIGNING_KEY: z.string().optional(),
+  INNGEST_EVENT_KEY: optionalText,
+  INNGEST_SIGNING_KEY: optionalText,
   INNGEST_BASE_URL: optionalUrl,
+  // The Inngest SDK's own switch for the local dev server: "1"/"true" (or the dev server's URL)
+  // turns dev mode on, which sends events without a key and accepts unsigned calls.
+  INNGEST_DEV: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const text = value?.trim().toLowerCase() ?? "";
+      if (text === "" || text === "0" || text === "false") return false;
+      if (text === "1" || text === "true" || /^https?:\/\/\S+$/.test(text)) return true;
+      ctx.addIssue({ code: "custom", message: "must be 1, true, 0, false or the dev server's http(s) URL" });
+      return z.NEVER;
+    }),
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
     .default("60,300,900,3600")
@@ -96,6 +114,16 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       );
     }
     secret = loadOrCreateAuthSecret();
+  }
+  if (env.JOBS_BACKEND === "inngest" && !env.INNGEST_DEV) {
+    // Without the signing key /api/inngest could not tell Inngest's calls from anyone else's.
+    for (const name of ["INNGEST_EVENT_KEY", "INNGEST_SIGNING_KEY"] as const) {
+      if (!env[name]) {
+        throw new EnvError(
+          `Invalid environment variable ${name}: required when JOBS_BACKEND=inngest (set INNGEST_DEV=1 only for the local Inngest dev server)`,
+        );
+      }
+    }
   }
   return { ...env, AUTH_SECRET: secret, APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "") };
 }

@@ -4,6 +4,7 @@ import { events, webhookDeliveries, webhooks } from "@/db/schema";
 import { newId } from "@/lib/ids";
 import { enqueueJobs } from "@/lib/jobs/enqueue";
 import type { EventEnvelope, EventType } from "./types";
+import { isStreamedEvent } from "./visibility";
 
 export const EVENTS_CHANNEL = "chorus_events";
 
@@ -12,7 +13,8 @@ export const EVENTS_CHANNEL = "chorus_events";
  * its job) per active webhook subscribed to the type, committed with the change itself.
  * `deliveryBody` replaces the envelope as the webhook body (the New Plant webhook).
  * `excludeWebhookId` leaves one webhook out (webhook.failed goes to the others only).
- * webhook.verified is never fanned out: the verification sends it to its one webhook.
+ * webhook.verified is never fanned out nor announced to live listeners: the verification
+ * sends it to its one webhook.
  */
 export async function recordEvent(
   tx: Executor,
@@ -63,6 +65,6 @@ export async function recordEvent(
     }
   }
   // Delivered to listeners only when the transaction commits (live updates, other instances).
-  await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ id, account_id: input.accountId })})`);
+  if (isStreamedEvent(input.type)) await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ id, account_id: input.accountId })})`);
   return envelope;
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt, notInArray } from "drizzle-orm";
 import { getDb } from "@/db";
 import { events } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
@@ -6,7 +6,7 @@ import { invalidField } from "@/lib/errors";
 import { subscribeToEvents, toEnvelope } from "./hub";
 import { joinPresence, leavePresence } from "./presence";
 import type { EventEnvelope } from "./types";
-import { canSeeEvent } from "./visibility";
+import { canSeeEvent, UNSTREAMED_EVENT_TYPES } from "./visibility";
 
 const HEARTBEAT_MS = 15_000;
 const REPLAY_PAGE = 500;
@@ -21,7 +21,8 @@ export function parseLastEventId(value: string | null): string | undefined {
 const frame = (event: EventEnvelope) => `id: ${event.id}\ndata: ${JSON.stringify(event)}\n\n`;
 
 /**
- * Server-Sent Events of the account, filtered to what the token may read. With a
+ * Server-Sent Events of the account, filtered to what the token may read (never
+ * webhook.verified, which goes only to the webhook being verified). With a
  * Last-Event-ID the stream first replays what was missed (ids sort by time), then goes
  * live; events arriving during the replay are buffered and de-duplicated.
  */
@@ -76,7 +77,7 @@ export function openEventStream({
         const missed = await getDb()
           .select()
           .from(events)
-          .where(and(eq(events.accountId, ctx.accountId), gt(events.id, after)))
+          .where(and(eq(events.accountId, ctx.accountId), gt(events.id, after), notInArray(events.type, [...UNSTREAMED_EVENT_TYPES])))
           .orderBy(asc(events.id))
           .limit(REPLAY_PAGE);
         for (const row of missed) send(toEnvelope(row));

@@ -15,7 +15,18 @@ export function scopeForEvent(type: EventType | string): Scope | null {
   return scopeByPrefix[type.split(".")[0]] ?? null;
 }
 
+/**
+ * Events that never reach the live stream: webhook.verified carries a webhook's challenge
+ * and is sent only to that webhook.
+ */
+export const UNSTREAMED_EVENT_TYPES: readonly EventType[] = ["webhook.verified"];
+
+export function isStreamedEvent(type: string): boolean {
+  return !(UNSTREAMED_EVENT_TYPES as readonly string[]).includes(type);
+}
+
 export function canSeeEvent(ctx: AuthContext, type: string): boolean {
+  if (!isStreamedEvent(type)) return false;
   const scope = scopeForEvent(type);
   if (!scope) return true;
   return ctx.token.scopes.includes(scope) && roleAllows(ctx.user.role, scope);

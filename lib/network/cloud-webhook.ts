@@ -2,13 +2,13 @@ import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/db";
 import { messages, numberIntegrations } from "@/db/schema";
-import { ApiError, ForbiddenError, invalidField, NotFoundError } from "@/lib/errors";
+import { ApiError, ForbiddenError, invalidField } from "@/lib/errors";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { applyMessageStatus } from "@/lib/messages/apply-status";
 import { normalizeMimeType } from "@/lib/messages/media-rules";
 import { receiveInboundMessage } from "@/lib/messages/receive-inbound";
 import { verifyHubSignature } from "@/lib/webhooks/signature";
-import { DEFAULT_API_BASE_URL, loadNumberIntegration, secretsOf } from "./number-config";
+import { DEFAULT_API_BASE_URL, loadNumberIntegration, networkUrlPolicy, secretsOf } from "./number-config";
 import { downloadCloudMedia, NetworkRequestError, parseCloudWebhook } from "./cloud";
 
 /** Largest customer media stored; bigger files are kept as a message noting the media was too large. */
@@ -47,7 +47,8 @@ const inboundMediaJob = z.object({
 /**
  * Handles a notification from the network (POST /api/network/webhook). Nothing is stored
  * unless the X-Hub-Signature-256 header matches the app secret of every number the batch
- * concerns. Text messages and statuses are applied at once; media messages are queued so
+ * concerns. Notifications for a phone_number_id no account has connected are ignored (and
+ * answered 200, so the network stops redelivering them). Text messages and statuses are applied at once; media messages are queued so
  * the answer does not wait for downloads. Everything is idempotent on the network's ids,
  * so a redelivered batch changes nothing.
  */
@@ -71,7 +72,14 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
     .select()
     .from(numberIntegrations)
     .where(and(eq(numberIntegrations.provider, "cloud"), inArray(numberIntegrations.phoneNumberId, [...phoneNumberIds])));
-  if (integrations.length === 0) throw new NotFoundError("Phone number");
+  const unknown = [...phoneNumberIds].filter((id) => !integrations.some((i) => i.phoneNumberId === id));
+  if (unknown.length > 0) {
+    // Answered 200 all the same: an error would make the network redeliver the batch for ever.
+    // The ids come from an unauthenticated body, so only their safe characters are logged.
+    const shown = unknown.slice(0, 5).map((id) => id.replace(/[^\w-]/g, "?").slice(0, 64));
+    console.warn(`network webhook: ignored notifications for unknown phone_number_id ${shown.join(", ")}${unknown.length > 5 ? ", …" : ""}`);
+  }
+  if (integrations.length === 0) return { messages: 0, statuses: 0 };
   for (const integration of integrations) {
     const { appSecret } = secretsOf(integration);
     if (!appSecret || !verifyHubSignature({ appSecret, rawBody, header: signature })) {
@@ -149,6 +157,7 @@ export async function fetchInboundMedia(payload: Record<string, unknown>, { atte
       apiBaseUrl: integration.apiBaseUrl ?? DEFAULT_API_BASE_URL,
       accessToken,
       networkMediaId: message.media.networkMediaId,
+      urlPolicy: networkUrlPolicy(),
       maxBytes: MAX_INBOUND_MEDIA_BYTES,
     });
     await receiveInboundMessage({

@@ -7,6 +7,7 @@ import type {
   SendResult,
   StatusUpdate,
 } from "@/lib/network/types";
+import { checkWebhookUrl, type LookupAll } from "@/lib/webhooks/url-policy";
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 // The network's own ceiling for any media kind (documents) is 100 MB.
@@ -20,10 +21,18 @@ type SendFailure = Extract<SendResult, { ok: false }>;
 
 type GraphResponse = { ok: true; status: number; body: unknown } | { ok: false; failure: SendFailure };
 
+/**
+ * The outgoing URL policy of webhooks (SPEC section 5) applied to the network's addresses:
+ * `allowInsecure` is WEBHOOK_ALLOW_INSECURE_TARGETS (http and loopback/private targets for
+ * development and tests); `lookup` replaces DNS in tests.
+ */
+export type UrlPolicy = { allowInsecure: boolean; lookup?: LookupAll };
+
 export type CloudAdapterOptions = {
   apiBaseUrl: string;
   phoneNumberId: string;
   accessToken: string;
+  urlPolicy: UrlPolicy;
   timeoutMs?: number;
 };
 
@@ -132,19 +141,47 @@ function parseBodyText(text: string): unknown {
   }
 }
 
+/**
+ * Checks an address the network or the account supplied before the access token is sent
+ * there. A refused address is a permanent failure; a host name that does not resolve now
+ * may be a passing DNS fault, so it is retried like an unreachable network.
+ */
+async function refusedUrl({ url, policy, subject }: { url: string; policy: UrlPolicy; subject: string }): Promise<SendFailure | null> {
+  const check = await checkWebhookUrl({ url, allowInsecure: policy.allowInsecure, lookup: policy.lookup, subject });
+  if (check.ok) return null;
+  if (check.unresolved) return { ok: false, retryable: true, code: "network_error", message: `Could not reach the network (${check.reason})` };
+  return { ok: false, retryable: false, code: "url_refused", message: check.reason };
+}
+
+function redirectFailure(status: number): SendFailure {
+  return {
+    ok: false,
+    retryable: false,
+    status,
+    code: "redirect",
+    message: `The network answered HTTP ${status} (a redirect); redirects are not followed.`,
+  };
+}
+
+const isRedirect = (status: number) => status >= 300 && status < 400;
+
 async function callGraph({
   url,
   method,
   accessToken,
   body,
   timeoutMs,
+  policy,
 }: {
   url: string;
   method: "GET" | "POST";
   accessToken: string;
   body?: { json: unknown } | { form: FormData };
   timeoutMs: number;
+  policy: UrlPolicy;
 }): Promise<GraphResponse> {
+  const refused = await refusedUrl({ url, policy, subject: "The network's API base URL" });
+  if (refused) return { ok: false, failure: refused };
   const headers: Record<string, string> = { Authorization: `Bearer ${accessToken}`, Accept: "application/json" };
   let requestBody: string | FormData | undefined;
   if (body && "json" in body) {
@@ -155,12 +192,18 @@ async function callGraph({
     requestBody = body.form;
   }
   try {
+    // A redirect could carry the bearer token to an address the policy never saw.
     const response = await fetch(url, {
       method,
       headers,
       body: requestBody,
+      redirect: "manual",
       signal: AbortSignal.timeout(timeoutMs),
     });
+    if (isRedirect(response.status)) {
+      await response.body?.cancel();
+      return { ok: false, failure: redirectFailure(response.status) };
+    }
     const parsed = parseBodyText(await response.text());
     if (!response.ok) return { ok: false, failure: describeGraphError({ status: response.status, body: parsed }) };
     return { ok: true, status: response.status, body: parsed };
@@ -204,6 +247,7 @@ export function createCloudAdapter({
   apiBaseUrl,
   phoneNumberId,
   accessToken,
+  urlPolicy,
   timeoutMs = DEFAULT_TIMEOUT_MS,
 }: CloudAdapterOptions): NetworkAdapter {
   async function uploadMedia(
@@ -219,6 +263,7 @@ export function createCloudAdapter({
       accessToken,
       body: { form },
       timeoutMs,
+      policy: urlPolicy,
     });
     if (!response.ok) return response;
     const parsed = uploadResponseSchema.safeParse(response.body);
@@ -269,6 +314,7 @@ export function createCloudAdapter({
       accessToken,
       body: { json: payload },
       timeoutMs,
+      policy: urlPolicy,
     });
     if (!response.ok) return response.failure;
     const parsed = sendResponseSchema.safeParse(response.body);
@@ -284,7 +330,7 @@ export function createCloudAdapter({
 
     async testConnection() {
       const url = `${joinUrl({ apiBaseUrl, segments: [phoneNumberId] })}?fields=display_phone_number,verified_name`;
-      const response = await callGraph({ url, method: "GET", accessToken, timeoutMs });
+      const response = await callGraph({ url, method: "GET", accessToken, timeoutMs, policy: urlPolicy });
       if (!response.ok) {
         const { failure } = response;
         const message =
@@ -531,16 +577,22 @@ async function readLimitedBody({ response, maxBytes }: { response: Response; max
   return Buffer.concat(chunks);
 }
 
+/**
+ * Asks the network where a media file is, then downloads it. The download address points at
+ * another host chosen by the network's answer, so it passes the same URL policy first.
+ */
 export async function downloadCloudMedia({
   apiBaseUrl,
   accessToken,
   networkMediaId,
+  urlPolicy,
   timeoutMs = DEFAULT_TIMEOUT_MS,
   maxBytes = DEFAULT_MAX_MEDIA_BYTES,
 }: {
   apiBaseUrl: string;
   accessToken: string;
   networkMediaId: string;
+  urlPolicy: UrlPolicy;
   timeoutMs?: number;
   maxBytes?: number;
 }): Promise<{ bytes: Buffer; mimeType: string }> {
@@ -549,6 +601,7 @@ export async function downloadCloudMedia({
     method: "GET",
     accessToken,
     timeoutMs,
+    policy: urlPolicy,
   });
   if (!info.ok) throw new NetworkRequestError(redactFailure({ failure: info.failure, accessToken }));
   const parsed = mediaInfoResponseSchema.safeParse(info.body);
@@ -561,12 +614,24 @@ export async function downloadCloudMedia({
     });
   }
 
+  const refused = await refusedUrl({ url: parsed.data.url, policy: urlPolicy, subject: "The media download URL" });
+  if (refused) {
+    throw new NetworkRequestError(
+      redactFailure({ failure: refused.code === "url_refused" ? { ...refused, code: "media_url_refused" } : refused, accessToken }),
+    );
+  }
+
   try {
     // The download address only answers with the same Bearer token as the Graph API.
     const response = await fetch(parsed.data.url, {
       headers: { Authorization: `Bearer ${accessToken}` },
+      redirect: "manual",
       signal: AbortSignal.timeout(timeoutMs),
     });
+    if (isRedirect(response.status)) {
+      await response.body?.cancel();
+      throw new NetworkRequestError(redirectFailure(response.status));
+    }
     if (!response.ok) {
       const failure = describeGraphError({ status: response.status, body: parseBodyText(await response.text()) });
       throw new NetworkRequestError(redactFailure({ failure, accessToken }));

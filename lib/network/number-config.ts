@@ -3,8 +3,9 @@ import { type Executor, getDb } from "@/db";
 import { type NumberIntegration, numberIntegrations } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { getEnv } from "@/lib/env";
-import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
-import { createCloudAdapter } from "./cloud";
+import { ConflictError, invalidField, NotFoundError, ValidationError } from "@/lib/errors";
+import { checkWebhookUrl } from "@/lib/webhooks/url-policy";
+import { createCloudAdapter, type UrlPolicy } from "./cloud";
 import { decryptSecret, encryptSecret } from "./secrets";
 import type { NumberConfigInput, NumberConfigOutput, NumberTestOutput } from "./schemas";
 import type { NetworkAdapter } from "./types";
@@ -17,6 +18,22 @@ export const DEFAULT_API_BASE_URL = "https://graph.facebook.com/v21.0";
 export const SANDBOX_BUSINESS_NUMBER = "15550000000";
 
 export { e164Schema, type NumberConfigInput, numberConfigInput, type NumberConfigOutput, type NumberTestOutput } from "./schemas";
+
+/** Outgoing calls to the network follow the webhook URL policy (and its development switch). */
+export function networkUrlPolicy(): UrlPolicy {
+  return { allowInsecure: getEnv().WEBHOOK_ALLOW_INSECURE_TARGETS };
+}
+
+/**
+ * Checks a given api_base_url against the webhook URL policy before it is saved, so the
+ * access token is never sent to an internal address; a refusal is a 400 naming the field.
+ * The built-in default needs no check.
+ */
+async function approvedApiBaseUrl(url: string | null | undefined): Promise<void> {
+  if (!url || url === DEFAULT_API_BASE_URL) return;
+  const check = await checkWebhookUrl({ url, allowInsecure: networkUrlPolicy().allowInsecure, subject: "The API base URL" });
+  if (!check.ok) throw invalidField("api_base_url", check.reason);
+}
 
 export function webhookCallbackUrl(): string {
   return new URL("/api/network/webhook", getEnv().APP_URL).toString();
@@ -72,6 +89,7 @@ export function businessNumberOf(row: Pick<NumberIntegration, "phoneNumber">): s
 
 /** Replaces the number integration. Cloud needs every field the network requires, each missing one named. */
 export async function updateNumberConfig({ ctx, input }: { ctx: Ctx; input: NumberConfigInput }): Promise<NumberConfigOutput> {
+  await approvedApiBaseUrl(input.api_base_url);
   try {
     return await saveNumberConfig(ctx, input);
   } catch (error) {
@@ -159,7 +177,12 @@ export function adapterFor(row: NumberIntegration): { ok: true; adapter: Network
   }
   return {
     ok: true,
-    adapter: createCloudAdapter({ apiBaseUrl: row.apiBaseUrl ?? DEFAULT_API_BASE_URL, phoneNumberId: row.phoneNumberId, accessToken }),
+    adapter: createCloudAdapter({
+      apiBaseUrl: row.apiBaseUrl ?? DEFAULT_API_BASE_URL,
+      phoneNumberId: row.phoneNumberId,
+      accessToken,
+      urlPolicy: networkUrlPolicy(),
+    }),
   };
 }
 

@@ -7,7 +7,7 @@ import "zod-openapi";
  */
 export const webhookDeliveryHeaders = z.object({
   "X-Service-Signature": z.string().meta({
-    description: "`sha256=` and the lowercase hex HMAC-SHA256 of the raw body, keyed with the webhook secret.",
+    description: "`sha256=` and the lowercase hex HMAC-SHA256 of the raw body, keyed with the UTF-8 bytes of the webhook secret string as shown (prefix included).",
     example: "sha256=5d1e0f2a9c7b3e8d4f6a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6a",
   }),
   "X-Service-Event-Id": z.string().meta({ description: "The event id (`evt_...`); the same on every attempt. De-duplicate on it.", example: "evt_01jd2x8k3f0m6q1v9w4r7t5y2z" }),
@@ -17,7 +17,8 @@ export const webhookDeliveryHeaders = z.object({
   "webhook-id": z.string().meta({ description: "Standard Webhooks: the event id.", example: "evt_01jd2x8k3f0m6q1v9w4r7t5y2z" }),
   "webhook-timestamp": z.string().meta({ description: "Standard Webhooks: unix seconds of the attempt; refuse old ones to stop replays.", example: "1795342530" }),
   "webhook-signature": z.string().meta({
-    description: 'Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `"<webhook-id>.<webhook-timestamp>.<body>"` with the secret.',
+    description:
+      'Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `"<webhook-id>.<webhook-timestamp>.<body>"`, keyed with the UTF-8 bytes of the webhook secret string as shown (prefix included, not decoded). A Standard Webhooks library takes the base64 of the secret string as its key.',
     example: "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
   }),
   "User-Agent": z.literal("Chorus-Webhooks/1").meta({ description: "Identifies the sender." }),

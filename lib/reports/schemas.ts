@@ -67,7 +67,8 @@ export const reportRangeQuery = reportRangeFields.transform((query, ctx) => {
     if (to === null) ctx.addIssue({ code: "custom", path: ["to"], message: boundMessage });
     if (from === null || to === null) return z.NEVER;
 
-    const end = to?.at ?? (from ? new Date(Math.min(Date.now(), from.at.getTime() + DEFAULT_RANGE_DAYS * DAY_MS)) : new Date());
+    // `to` defaults to now whether or not `from` is given; `from` defaults to 7 days before `to`.
+    const end = to?.at ?? new Date();
     const start = from?.at ?? new Date(end.getTime() - DEFAULT_RANGE_DAYS * DAY_MS);
     if (start.getTime() >= end.getTime()) {
       ctx.addIssue({ code: "custom", path: ["from"], message: "must be earlier than to" });

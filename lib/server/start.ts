@@ -27,6 +27,11 @@ export async function startServer() {
       "WARNING: WEBHOOK_ALLOW_INSECURE_TARGETS=true — webhooks may target http:// and private or loopback addresses. Never use this in production.",
     );
   }
+  if (env.JOBS_BACKEND === "inngest" && env.INNGEST_DEV) {
+    console.warn(
+      "WARNING: INNGEST_DEV is set — Inngest runs in dev mode and /api/inngest accepts unsigned calls. Use it only with the local Inngest dev server.",
+    );
+  }
   await startBackgroundWork();
   const setupDone = await isSetupDone();
   console.log(`Chorus is running at ${env.APP_URL} on ${database}, jobs: ${env.JOBS_BACKEND}.`);

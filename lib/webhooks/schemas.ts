@@ -63,7 +63,7 @@ export const webhookSecretSchema = z
   .min(16, "must be 16 to 128 characters")
   .max(128, "must be 16 to 128 characters")
   .regex(/^[^\u0000-\u001f\u007f]+$/, "must not contain control characters")
-  .meta({ description: "Signs every delivery, 16 to 128 characters; generated as `whsec_...` when absent." });
+  .meta({ description: "Signs every delivery, 16 to 128 characters; generated as `whsec_...` when absent. Both signatures use the UTF-8 bytes of this string, as given, as the HMAC key." });
 
 export const createWebhookInput = z.object({
   url: webhookUrlSchema,
@@ -113,7 +113,7 @@ export type WebhookOutput = z.infer<typeof webhookOutput>;
 export const createdWebhookOutput = z
   .object({
     ...webhookShape,
-    secret: z.string().meta({ description: "Signs every delivery. Shown only in this answer.", example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }),
+    secret: z.string().meta({ description: "Signs every delivery: both signatures use the UTF-8 bytes of this string, as shown (prefix included), as the HMAC key. Shown only in this answer.", example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }),
   })
   .meta({ id: "CreatedWebhook", description: "The registered webhook, with its secret." });
 export type CreatedWebhookOutput = z.infer<typeof createdWebhookOutput>;

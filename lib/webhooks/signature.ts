@@ -22,24 +22,11 @@ function hmacSha256Base64({ key, body }: { key: Bytes; body: Bytes }): string {
 }
 
 /**
- * Key for the Standard Webhooks signature. Following that convention, a `whsec_` secret is
- * the base64 encoding of the key bytes, so receivers using a Standard Webhooks library with
- * the secret as shown at registration verify without extra steps. Any other secret (a
- * caller-chosen one, or a `whsec_` value whose remainder is not base64) is keyed by its
- * UTF-8 bytes, which is what such a receiver would have to configure as a raw key.
- */
-export function standardSigningKey(secret: string): Buffer {
-  if (secret.startsWith(secretPrefix)) {
-    const encoded = secret.slice(secretPrefix.length);
-    if (encoded.length > 0 && base64Pattern.test(encoded)) return Buffer.from(encoded, "base64");
-  }
-  return Buffer.from(secret, "utf8");
-}
-
-/**
- * Signs one delivery. X-Service-Signature always uses the UTF-8 bytes of the whole secret
- * string (prefix included) as the key: SPEC.md says "HMAC-SHA256 of the raw body with the
- * webhook secret", and a receiver written from that sentence uses the string as given.
+ * Signs one delivery. Both signatures use the UTF-8 bytes of the whole secret string as
+ * shown at registration (prefix included) as the HMAC key, for every secret: SPEC.md says
+ * "HMAC-SHA256 ... with the webhook secret", and a receiver written from that sentence uses
+ * the string as given. A receiver using a Standard Webhooks library, which expects the
+ * base64 of the key, passes the base64 of the secret string.
  */
 export function signPayload({
   secret,
@@ -53,14 +40,12 @@ export function signPayload({
   timestamp: number;
 }): SignatureHeaders {
   const seconds = String(Math.floor(timestamp));
+  const key = Buffer.from(secret, "utf8");
   return {
-    "X-Service-Signature": `sha256=${hmacSha256Hex({ key: secret, body })}`,
+    "X-Service-Signature": `sha256=${hmacSha256Hex({ key, body })}`,
     "webhook-id": eventId,
     "webhook-timestamp": seconds,
-    "webhook-signature": `v1,${hmacSha256Base64({
-      key: standardSigningKey(secret),
-      body: `${eventId}.${seconds}.${body}`,
-    })}`,
+    "webhook-signature": `v1,${hmacSha256Base64({ key, body: `${eventId}.${seconds}.${body}` })}`,
   };
 }
 
@@ -137,7 +122,7 @@ export function verifyStandardSignature({
   if (!id || !timestamp || !signatures || !/^\d{1,15}$/.test(timestamp)) return false;
   if (Math.abs(nowSeconds - Number(timestamp)) > toleranceSeconds) return false;
 
-  const expected = createHmac("sha256", standardSigningKey(secret))
+  const expected = createHmac("sha256", Buffer.from(secret, "utf8"))
     .update(`${id}.${timestamp}.${body}`)
     .digest();
   // The header may list several space-separated signatures (during secret rotation).

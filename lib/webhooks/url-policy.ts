@@ -11,7 +11,8 @@ export type LookupAll = (
 
 export type WebhookUrlCheck =
   | { ok: true; url: URL; address: string; family: 4 | 6 }
-  | { ok: false; reason: string };
+  // `unresolved`: the host name did not resolve (possibly a passing DNS fault), nothing was refused.
+  | { ok: false; reason: string; unresolved?: true };
 
 // 2000::/3 is the only IPv6 block IANA hands out as global unicast; everything outside it is
 // either special-purpose or unassigned, so nothing legitimate can live there.
@@ -81,39 +82,43 @@ function stripBrackets(hostname: string): string {
  * Checks a webhook target against the URL policy and resolves the address to connect to.
  * Deliveries must connect to the returned address (see pinnedPost) so the name cannot be
  * re-resolved to a different, internal address between this check and the connection.
+ * The same policy guards every other outgoing request to an address an account chose (the
+ * messaging network's API base URL and media downloads); `subject` names the URL in reasons.
  */
 export async function checkWebhookUrl({
   url,
   allowInsecure,
   lookup = dns.lookup as LookupAll,
+  subject = "The webhook URL",
 }: {
   url: string;
   allowInsecure: boolean;
   lookup?: LookupAll;
+  subject?: string;
 }): Promise<WebhookUrlCheck> {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return { ok: false, reason: "The webhook URL is not a valid absolute URL." };
+    return { ok: false, reason: `${subject} is not a valid absolute URL.` };
   }
 
   if (parsed.protocol !== "https:" && !(allowInsecure && parsed.protocol === "http:")) {
     return {
       ok: false,
       reason: allowInsecure
-        ? "The webhook URL must use https or http."
-        : "The webhook URL must use https.",
+        ? `${subject} must use https or http.`
+        : `${subject} must use https.`,
     };
   }
   if (parsed.username !== "" || parsed.password !== "") {
-    return { ok: false, reason: "The webhook URL must not contain a user name or password." };
+    return { ok: false, reason: `${subject} must not contain a user name or password.` };
   }
 
   // WHATWG URL has already turned decimal, hex and octal IPv4 spellings into dotted quads
   // and compressed IPv6 literals, so only canonical literals reach this point.
   const host = stripBrackets(parsed.hostname);
-  if (host === "") return { ok: false, reason: "The webhook URL has no host." };
+  if (host === "") return { ok: false, reason: `${subject} has no host.` };
 
   let addresses: ResolvedAddress[];
   const literalFamily = isIP(host);
@@ -123,16 +128,16 @@ export async function checkWebhookUrl({
     try {
       addresses = await lookup(host, { all: true, verbatim: true });
     } catch {
-      return { ok: false, reason: "The webhook URL's host name could not be resolved." };
+      return { ok: false, reason: `${subject}'s host name could not be resolved.`, unresolved: true };
     }
     if (addresses.length === 0) {
-      return { ok: false, reason: "The webhook URL's host name could not be resolved." };
+      return { ok: false, reason: `${subject}'s host name could not be resolved.`, unresolved: true };
     }
   }
 
   for (const { address } of addresses) {
     if (isIP(address) === 0) {
-      return { ok: false, reason: "The webhook URL's host name could not be resolved." };
+      return { ok: false, reason: `${subject}'s host name could not be resolved.` };
     }
   }
 
@@ -143,8 +148,8 @@ export async function checkWebhookUrl({
       ok: false,
       reason:
         literalFamily !== 0
-          ? "The webhook URL points to an address that is not on the public internet (loopback, private, link-local or reserved)."
-          : "The webhook URL's host resolves to an address that is not on the public internet (loopback, private, link-local or reserved).",
+          ? `${subject} points to an address that is not on the public internet (loopback, private, link-local or reserved).`
+          : `${subject}'s host resolves to an address that is not on the public internet (loopback, private, link-local or reserved).`,
     };
   }
 

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as webhookRoute from "@/app/api/network/webhook/route";
 import * as testRoute from "@/app/v1/config/number/test/route";
 import * as numberRoute from "@/app/v1/config/number/route";
@@ -13,6 +13,7 @@ import { resetRateLimiters } from "@/lib/api/rate-limit";
 import { jobHandlers } from "@/lib/jobs/handlers";
 import { drainJobs } from "@/lib/jobs/runner";
 import { call } from "@/tests/support/api";
+import { setEnv } from "@/tests/support/env-vars";
 import {
   buildInboundPayload,
   type FakeCloudNetwork,
@@ -31,6 +32,13 @@ let idSeq = 0;
 
 let network: FakeCloudNetwork;
 let account: Awaited<ReturnType<typeof createTestAccount>>;
+let restoreEnv: () => void;
+
+// The fake network listens on loopback, which the URL policy allows only with this switch.
+beforeAll(() => {
+  restoreEnv = setEnv({ WEBHOOK_ALLOW_INSECURE_TARGETS: "true" });
+});
+afterAll(() => restoreEnv());
 
 beforeEach(async () => {
   resetRateLimiters();
@@ -273,6 +281,21 @@ describe("the network's webhook", () => {
     expect(await countRows(account.account.id)).toEqual(before);
   });
 
+  it("still answers 401 to a bad signature when a known number shares the batch with an unknown one", async () => {
+    const before = await countRows(account.account.id);
+    const payload = inbound([{ from: nextPhone(), type: "text", text: "forged" }]) as { entry: unknown[] };
+    const stranger = buildInboundPayload({ phoneNumberId: "555000222", messages: [{ from: nextPhone(), type: "text", text: "hi" }] }) as { entry: unknown[] };
+    const mixed = { ...payload, entry: [...payload.entry, ...stranger.entry] };
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const res = await postWebhook(mixed, { secret: "not-the-app-secret" });
+      expect(res.status).toBe(401);
+    } finally {
+      warn.mockRestore();
+    }
+    expect(await countRows(account.account.id)).toEqual(before);
+  });
+
   it("answers 401 to a signed body that was altered afterwards", async () => {
     const payload = inbound([{ from: nextPhone(), type: "text", text: "original" }]);
     const signature = signHubPayload({ appSecret: APP_SECRET, rawBody: JSON.stringify(payload) });
@@ -282,9 +305,25 @@ describe("the network's webhook", () => {
     expect((await countRows(account.account.id)).messages).toBe(0);
   });
 
-  it("answers 404 for a number no account has connected, and 400 for a body that is not JSON", async () => {
-    const res = await postWebhook(buildInboundPayload({ phoneNumberId: "555000111", messages: [{ from: nextPhone(), type: "text", text: "hi" }] }));
-    expect(res.status).toBe(404);
+  it("answers 200 and ignores a number no account has connected, and 400 for a body that is not JSON", async () => {
+    const before = await countRows(account.account.id);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const unknownNumber = buildInboundPayload({ phoneNumberId: "555000111", messages: [{ from: nextPhone(), type: "text", text: "hi" }] });
+      const res = await postWebhook(unknownNumber, { secret: "whatever-the-sender-used" });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ received: true, messages: 0, statuses: 0 });
+      expect(warn).toHaveBeenCalledTimes(1);
+      const [line] = warn.mock.calls[0] as [string];
+      expect(line).toContain("555000111");
+      expect(line).not.toContain("whatever-the-sender-used");
+      expect(line.split("\n")).toHaveLength(1);
+      // Unsigned or not, nothing is stored for it, and no known number is touched.
+      expect((await postWebhook(unknownNumber, { signature: null })).status).toBe(200);
+    } finally {
+      warn.mockRestore();
+    }
+    expect(await countRows(account.account.id)).toEqual(before);
     const bad = await call(webhookRoute.POST, { method: "POST", path: "/", rawBody: "{nope", headers: { "content-type": "application/json" } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe("invalid_json");

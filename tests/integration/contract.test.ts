@@ -477,6 +477,8 @@ describe("/v1 contract", () => {
     const accessToken = "EAAG-contract-network-token-123456";
     const phoneNumberId = `3065403522${Date.now() % 100_000}`;
     const network = await startFakeCloudNetwork({ accessToken, phoneNumberId });
+    // The fake network listens on loopback, which the URL policy allows only with this switch.
+    const restoreEnv = setEnv({ WEBHOOK_ALLOW_INSECURE_TARGETS: "true" });
     try {
       const cloud = {
         provider: "cloud",
@@ -503,6 +505,7 @@ describe("/v1 contract", () => {
       const failed = await expectStatus(200, "GET", `/v1/messages/${refused.body.id}`, { token: adminToken });
       expect(failed.body).toMatchObject({ status: "failed", error: { code: "131026" } });
     } finally {
+      restoreEnv();
       await network.close();
     }
   });

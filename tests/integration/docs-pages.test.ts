@@ -3,6 +3,7 @@ import { NextRequest } from "next/server";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import DocsPage from "@/app/(app)/docs/page";
 import PlantStoreReferencePage from "@/app/(app)/docs/plant-store/page";
 import V1ReferencePage from "@/app/(app)/docs/v1/page";
 import * as plantsRoute from "@/app/plant-store/plants/route";
@@ -59,6 +60,17 @@ function operationsOf(doc: { paths: Record<string, Record<string, any>> }) {
     METHODS.filter((method) => item[method]).map((method) => ({ method: method.toUpperCase(), path, op: item[method] })),
   );
 }
+
+describe("the /docs overview", () => {
+  it("says both signatures are keyed by the secret string as shown, and a mismatch is answered 400", () => {
+    const text = decode(renderToString(createElement(DocsPage)));
+    expect(text).toMatch(/Both HMACs, X-Service-Signature and webhook-signature, use the secret string as the key/);
+    expect(text).toContain('new Webhook(Buffer.from(secret).toString("base64"))');
+    expect(text).toContain("return 400;");
+    expect(text).not.toMatch(/return 401/);
+    expect(text).not.toMatch(/base64-decoded|part after whsec_/);
+  });
+});
 
 describe("API reference pages", () => {
   it.each(["/docs", "/docs/v1", "/docs/plant-store"])("%s sends signed-out visitors to /login and back", (page) => {

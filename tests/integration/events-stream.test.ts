@@ -110,6 +110,28 @@ describe("GET /v1/events/stream", () => {
     expect(got.map((e) => e.id)).toEqual([b.id, c.id, d.id]);
   });
 
+  it("never streams webhook.verified, live or on a Last-Event-ID replay", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const live = await openStream(adminToken);
+    await emit(account.id, "webhook.verified", { webhook_id: "wh_live", challenge: "secret-challenge-live" });
+    const after = await emit(account.id, "webhook.failed", { webhook_id: "wh_live" });
+    await live.waitFor(1);
+    await new Promise((r) => setTimeout(r, 200));
+    live.close();
+    expect(live.events.map((e) => e.id)).toEqual([after.id]);
+    expect(live.raw.join("\n")).not.toContain("secret-challenge-live");
+
+    const before = await emit(account.id, "conversation.created", { n: "before" });
+    await emit(account.id, "webhook.verified", { webhook_id: "wh_replay", challenge: "secret-challenge-replay" });
+    const next = await emit(account.id, "conversation.closed", { n: "next" });
+    const replay = await openStream(adminToken, { lastEventId: before.id });
+    await replay.waitFor(1);
+    await new Promise((r) => setTimeout(r, 200));
+    replay.close();
+    expect(replay.events.map((e) => e.id)).toEqual([next.id]);
+    expect(replay.raw.join("\n")).not.toContain("secret-challenge-replay");
+  });
+
   it("refuses a malformed Last-Event-ID with a 400 naming it", async () => {
     const { adminToken } = await createTestAccount();
     const res = await call(stream.GET, { path: "/v1/events/stream", token: adminToken, headers: { "last-event-id": "42; drop table" } });

@@ -6,6 +6,7 @@ import { getDb } from "@/db";
 import { numberIntegrations } from "@/db/schema";
 import { resetRateLimiters } from "@/lib/api/rate-limit";
 import { call } from "@/tests/support/api";
+import { setEnv } from "@/tests/support/env-vars";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
 
 beforeEach(() => resetRateLimiters());
@@ -124,6 +125,57 @@ describe("GET/PUT /v1/config/number", () => {
     const res = await put(adminToken, body);
     expect(res.status).toBe(400);
     expect(res.body.error.details[0].path).toBe(field);
+  });
+
+  describe("api_base_url and the outgoing URL policy", () => {
+    it.each([
+      ["http://169.254.169.254/latest/meta-data", /must use https/],
+      ["https://169.254.169.254/v21.0", /not on the public internet/],
+      ["https://127.0.0.1:8443/v21.0", /not on the public internet/],
+      ["https://10.0.0.5/v21.0", /not on the public internet/],
+      ["https://[::ffff:169.254.169.254]/v21.0", /not on the public internet/],
+      ["https://user:pass@graph.example.com/v21.0", /user name or password/],
+    ])("refuses %s with a 400 naming api_base_url, and saves nothing", async (url, reason) => {
+      const restore = setEnv({ WEBHOOK_ALLOW_INSECURE_TARGETS: undefined });
+      try {
+        const { account, adminToken } = await createTestAccount();
+        const res = await put(adminToken, { ...cloudSettings(), api_base_url: url });
+        expect(res.status).toBe(400);
+        expect(res.body.error.code).toBe("validation_error");
+        expect(res.body.error.details).toEqual([{ path: "api_base_url", message: expect.stringMatching(reason) }]);
+        const [row] = await getDb().select().from(numberIntegrations).where(eq(numberIntegrations.accountId, account.id));
+        expect(row).toMatchObject({ provider: "sandbox", apiBaseUrl: null });
+      } finally {
+        restore();
+      }
+    });
+
+    it("allows a loopback test network only with WEBHOOK_ALLOW_INSECURE_TARGETS", async () => {
+      const restore = setEnv({ WEBHOOK_ALLOW_INSECURE_TARGETS: "true" });
+      try {
+        const { adminToken } = await createTestAccount();
+        const res = await put(adminToken, { ...cloudSettings(), api_base_url: "http://127.0.0.1:9/v21.0" });
+        expect(res.status).toBe(200);
+        expect(res.body.api_base_url).toBe("http://127.0.0.1:9/v21.0");
+      } finally {
+        restore();
+      }
+    });
+
+    it("tests a stored internal api_base_url without sending the token there", async () => {
+      const restore = setEnv({ WEBHOOK_ALLOW_INSECURE_TARGETS: undefined });
+      try {
+        const { account, adminToken } = await createTestAccount();
+        await put(adminToken, cloudSettings());
+        // As if saved before the policy applied to this field.
+        await getDb().update(numberIntegrations).set({ apiBaseUrl: "https://169.254.169.254/latest" }).where(eq(numberIntegrations.accountId, account.id));
+        const res = await call(testRoute.POST, { method: "POST", path: "/v1/config/number/test", token: adminToken });
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({ ok: false, status: "error", message: expect.stringContaining("not on the public internet") });
+      } finally {
+        restore();
+      }
+    });
   });
 
   it("accepts a sandbox with an optional number and switches back from cloud", async () => {

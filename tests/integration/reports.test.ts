@@ -224,6 +224,24 @@ describe("GET /v1/reports/summary", () => {
     expect(to - new Date(res.body.from).getTime()).toBe(7 * 86_400_000);
   });
 
+  it("with only from, reports up to now", async () => {
+    const from = new Date(Date.now() - 30 * 86_400_000);
+    const before = Date.now();
+    const res = await summary(`from=${from.toISOString()}`);
+    const after = Date.now();
+    expect(res.status).toBe(200);
+    expect(res.body.from).toBe(from.toISOString());
+    const to = new Date(res.body.to).getTime();
+    expect(to).toBeGreaterThanOrEqual(before - 1000);
+    expect(to).toBeLessThanOrEqual(after + 1000);
+  });
+
+  it("with only to, reports the 7 days before it", async () => {
+    const res = await summary("to=2026-03-10T12:00:00Z");
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ from: "2026-03-03T12:00:00.000Z", to: "2026-03-10T12:00:00.000Z" });
+  });
+
   it("reads date-only bounds as whole days of the report's time zone", async () => {
     const res = await summary("from=2026-10-20&to=2026-11-02&tz=Europe/Madrid");
     expect(res.status).toBe(200);
@@ -333,6 +351,7 @@ describe("report input checks", () => {
     ["an unknown time zone", `tz=Mars/Olympus`, "tz"],
     ["an offset instead of a zone", `tz=%2B02:00`, "tz"],
     ["a future from without to", `from=2099-01-01T00:00:00Z`, "from"],
+    ["a from over 366 days ago without to", `from=${new Date(Date.now() - 367 * 86_400_000).toISOString()}`, "from"],
   ])("summary refuses %s with a 400 naming the field", async (_name, query, field) => {
     const res = await summary(query);
     expect(res.status).toBe(400);

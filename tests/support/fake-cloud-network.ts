@@ -18,6 +18,7 @@ export type AcceptedMessage = { id: string; to: string; type: string; body: Reco
 
 type Failure = { status: number; body?: unknown; times: number; path?: RegExp };
 type Delay = { ms: number; times: number; path?: RegExp };
+type Redirect = { location: string; status: number; times: number; path?: RegExp };
 
 export type FakeCloudNetwork = {
   /** Origin of the server, e.g. `http://127.0.0.1:51234`. */
@@ -33,6 +34,8 @@ export type FakeCloudNetwork = {
   failNext(options: { status: number; body?: unknown; times?: number; path?: RegExp }): void;
   /** Every request fails until `recover()`. */
   failAll(options: { status: number; body?: unknown }): void;
+  /** The next `times` (default 1) matching requests answer with a redirect (302 by default) to `location`. */
+  redirectNext(options: { location: string; status?: number; times?: number; path?: RegExp }): void;
   /** Holds the next `times` (default 1) matching requests for `ms` before answering. */
   delayNext(options: { ms: number; times?: number; path?: RegExp }): void;
   recover(): void;
@@ -173,6 +176,7 @@ export async function startFakeCloudNetwork({
   const media = new Map<string, StoredMedia>();
   let failures: Failure[] = [];
   let delays: Delay[] = [];
+  let redirects: Redirect[] = [];
   let persistentFailure: { status: number; body?: unknown } | null = null;
   const timers = new Set<NodeJS.Timeout>();
   let baseUrl = "";
@@ -306,6 +310,13 @@ export async function startFakeCloudNetwork({
       if (response.destroyed) return;
     }
 
+    const redirect = takeMatching(redirects, url.pathname);
+    if (redirect) {
+      response.writeHead(redirect.status, { Location: redirect.location, "Content-Length": 0 });
+      response.end();
+      return;
+    }
+
     const failure = takeMatching(failures, url.pathname) ?? persistentFailure;
     if (failure) {
       return sendJson({ response, status: failure.status, body: failure.body ?? buildDefaultFailureBody(failure.status) });
@@ -393,9 +404,13 @@ export async function startFakeCloudNetwork({
     delayNext({ ms, times = 1, path }) {
       delays.push({ ms, times, path });
     },
+    redirectNext({ location, status = 302, times = 1, path }) {
+      redirects.push({ location, status, times, path });
+    },
     recover() {
       failures = [];
       delays = [];
+      redirects = [];
       persistentFailure = null;
     },
     addMedia: storeMedia,

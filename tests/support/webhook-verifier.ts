@@ -6,7 +6,7 @@ import type { ReceivedRequest } from "./webhook-receiver";
  * nothing from the application:
  * - X-Service-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed by the secret string>
  * - webhook-signature: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">,
- *   keyed the Standard Webhooks way: a whsec_ secret is base64 of the key bytes.
+ *   keyed by the same secret string (its UTF-8 bytes, whsec_ prefix included).
  */
 export function verifyDelivery(request: ReceivedRequest, secret: string, { toleranceSeconds = 300 } = {}) {
   const problems: string[] = [];
@@ -25,8 +25,7 @@ export function verifyDelivery(request: ReceivedRequest, secret: string, { toler
   const signature = request.headers["webhook-signature"] ?? "";
   if (!id || !timestamp || !/^\d+$/.test(timestamp)) problems.push("Standard Webhooks id/timestamp missing");
   if (Math.abs(Date.now() / 1000 - Number(timestamp)) > toleranceSeconds) problems.push("webhook-timestamp outside tolerance");
-  const key = secret.startsWith("whsec_") ? Buffer.from(secret.slice(6), "base64") : Buffer.from(secret, "utf8");
-  const expectedB64 = createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64");
+  const expectedB64 = createHmac("sha256", secret).update(`${id}.${timestamp}.${body}`).digest("base64");
   const ok = signature.split(" ").some((part) => part === `v1,${expectedB64}`);
   if (!ok) problems.push("webhook-signature does not match");
   return problems;

@@ -1,11 +1,12 @@
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   createCloudAdapter,
   downloadCloudMedia,
   NetworkRequestError,
   parseCloudWebhook,
+  type UrlPolicy,
 } from "@/lib/network/cloud";
 import {
   buildInboundPayload,
@@ -29,11 +30,15 @@ afterEach(async () => {
   await network.close();
 });
 
-function createAdapter(overrides: { accessToken?: string; apiBaseUrl?: string; timeoutMs?: number } = {}) {
+// The fake network listens on loopback, which only the development switch of the URL policy allows.
+const LOOPBACK_ALLOWED: UrlPolicy = { allowInsecure: true };
+
+function createAdapter(overrides: { accessToken?: string; apiBaseUrl?: string; timeoutMs?: number; urlPolicy?: UrlPolicy } = {}) {
   return createCloudAdapter({
     apiBaseUrl: network.apiBaseUrl,
     phoneNumberId: PHONE_NUMBER_ID,
     accessToken: ACCESS_TOKEN,
+    urlPolicy: LOOPBACK_ALLOWED,
     ...overrides,
   });
 }
@@ -250,6 +255,7 @@ describe("testing the cloud connection", () => {
       apiBaseUrl: network.apiBaseUrl,
       phoneNumberId: "000000000000",
       accessToken: ACCESS_TOKEN,
+      urlPolicy: LOOPBACK_ALLOWED,
     }).testConnection();
 
     expect(result.ok).toBe(false);
@@ -397,6 +403,7 @@ describe("downloading inbound media", () => {
       apiBaseUrl: network.apiBaseUrl,
       accessToken: ACCESS_TOKEN,
       networkMediaId: mediaId,
+      urlPolicy: LOOPBACK_ALLOWED,
     });
 
     expect(media.mimeType).toBe("image/png");
@@ -415,6 +422,7 @@ describe("downloading inbound media", () => {
       apiBaseUrl: network.apiBaseUrl,
       accessToken: ACCESS_TOKEN,
       networkMediaId: "123",
+      urlPolicy: LOOPBACK_ALLOWED,
     });
 
     await expect(download).rejects.toBeInstanceOf(NetworkRequestError);
@@ -425,8 +433,81 @@ describe("downloading inbound media", () => {
     const mediaId = network.addMedia({ bytes: Buffer.alloc(2048), mimeType: "video/mp4" });
 
     await expect(
-      downloadCloudMedia({ apiBaseUrl: network.apiBaseUrl, accessToken: ACCESS_TOKEN, networkMediaId: mediaId, maxBytes: 1024 }),
+      downloadCloudMedia({
+        apiBaseUrl: network.apiBaseUrl,
+        accessToken: ACCESS_TOKEN,
+        networkMediaId: mediaId,
+        urlPolicy: LOOPBACK_ALLOWED,
+        maxBytes: 1024,
+      }),
     ).rejects.toMatchObject({ code: "media_too_large" });
+  });
+});
+
+describe("the URL policy on the network's addresses", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("sends nothing, not even the token, to a loopback API base URL without the development switch", async () => {
+    const strict = createAdapter({ urlPolicy: { allowInsecure: false } });
+
+    const sent = await strict.send({ to: "15551234567", type: "text", text: "Hello" });
+    const tested = await strict.testConnection();
+
+    expect(sent).toMatchObject({ ok: false, retryable: false, code: "url_refused" });
+    expect(tested.ok).toBe(false);
+    expect(tested.message).toMatch(/API base URL must use https/);
+    expect(network.requests).toEqual([]);
+  });
+
+  it("refuses the cloud metadata address", async () => {
+    const result = await createAdapter({ apiBaseUrl: "https://169.254.169.254/latest", urlPolicy: { allowInsecure: false } }).send({
+      to: "15551234567",
+      type: "text",
+      text: "Hello",
+    });
+
+    expect(result).toMatchObject({ ok: false, retryable: false, code: "url_refused" });
+    if (!result.ok) expect(result.message).toContain("not on the public internet");
+  });
+
+  it("treats a redirect from the API as a failure and does not follow it", async () => {
+    network.redirectNext({ location: `${network.baseUrl}/followed`, path: /messages$/ });
+
+    const result = await createAdapter().send({ to: "15551234567", type: "text", text: "Hello" });
+
+    expect(result).toMatchObject({ ok: false, retryable: false, status: 302, code: "redirect" });
+    expect(network.requests.map((request) => request.path)).toEqual([`/v21.0/${PHONE_NUMBER_ID}/messages`]);
+  });
+
+  it("treats a redirect of the media download as a failure and does not follow it", async () => {
+    const mediaId = network.addMedia({ bytes: PNG_BYTES, mimeType: "image/png" });
+    network.redirectNext({ location: `${network.baseUrl}/followed`, status: 307, path: /attachments/ });
+
+    await expect(
+      downloadCloudMedia({ apiBaseUrl: network.apiBaseUrl, accessToken: ACCESS_TOKEN, networkMediaId: mediaId, urlPolicy: LOOPBACK_ALLOWED }),
+    ).rejects.toMatchObject({ code: "redirect", status: 307, retryable: false });
+    expect(network.requests.map((request) => request.path)).toEqual([`/v21.0/${mediaId}`, "/whatsapp_business/attachments/"]);
+  });
+
+  it("checks the media download address before sending the token there", async () => {
+    // A public API host whose answer points the download at the metadata address.
+    const lookup = async (hostname: string) =>
+      hostname === "graph.example.test" ? [{ address: "93.184.216.34", family: 4 }] : [{ address: "169.254.169.254", family: 4 }];
+    const fetchMock = vi.spyOn(globalThis, "fetch").mockImplementation(async () =>
+      Response.json({ url: "https://media.example.test/attachment?mid=1", mime_type: "image/png" }),
+    );
+
+    const download = downloadCloudMedia({
+      apiBaseUrl: "https://graph.example.test/v21.0",
+      accessToken: ACCESS_TOKEN,
+      networkMediaId: "1234",
+      urlPolicy: { allowInsecure: false, lookup },
+    });
+
+    await expect(download).rejects.toMatchObject({ code: "media_url_refused", retryable: false });
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).toEqual(["https://graph.example.test/v21.0/1234"]);
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { inngestClientOptions } from "@/inngest/client";
 import { EnvError, parseEnv } from "@/lib/env";
 
 const base = { AUTH_SECRET: "x".repeat(40) };
@@ -35,6 +36,7 @@ describe("environment", () => {
     ["RATE_LIMIT_PER_MINUTE", "0"],
     ["REDIS_URL", "http://cache"],
     ["AUTH_SECRET", "short"],
+    ["INNGEST_DEV", "yes"],
   ])("stops with one line naming %s=%s", (name, value) => {
     let message = "";
     try {
@@ -58,5 +60,50 @@ describe("environment", () => {
 
   it("reads a shortened retry schedule", () => {
     expect(parseEnv({ ...base, WEBHOOK_RETRY_SCHEDULE: "1, 2,3,4" }).WEBHOOK_RETRY_SCHEDULE).toEqual([1, 2, 3, 4]);
+  });
+
+  describe("with JOBS_BACKEND=inngest", () => {
+    const inngest = { ...base, JOBS_BACKEND: "inngest" };
+    const keys = { INNGEST_EVENT_KEY: "event-key", INNGEST_SIGNING_KEY: "signkey-prod-0123456789abcdef" };
+
+    it.each([
+      ["INNGEST_EVENT_KEY", {}],
+      ["INNGEST_EVENT_KEY", { INNGEST_EVENT_KEY: "", INNGEST_SIGNING_KEY: keys.INNGEST_SIGNING_KEY }],
+      ["INNGEST_SIGNING_KEY", { INNGEST_EVENT_KEY: keys.INNGEST_EVENT_KEY }],
+      ["INNGEST_SIGNING_KEY", { INNGEST_EVENT_KEY: keys.INNGEST_EVENT_KEY, INNGEST_BASE_URL: "http://127.0.0.1:8288" }],
+      ["INNGEST_SIGNING_KEY", { INNGEST_EVENT_KEY: keys.INNGEST_EVENT_KEY, INNGEST_DEV: "0" }],
+    ])("stops with one line naming %s when it is missing", (name, vars) => {
+      let message = "";
+      try {
+        parseEnv({ ...inngest, ...vars });
+      } catch (error) {
+        expect(error).toBeInstanceOf(EnvError);
+        message = (error as Error).message;
+      }
+      expect(message).toContain(name);
+      expect(message.split("\n")).toHaveLength(1);
+    });
+
+    it("starts with both keys, in cloud mode", () => {
+      const env = parseEnv({ ...inngest, ...keys, INNGEST_BASE_URL: "http://127.0.0.1:8288" });
+      expect(env.INNGEST_DEV).toBe(false);
+      expect(inngestClientOptions(env)).toEqual({
+        isDev: false,
+        eventKey: keys.INNGEST_EVENT_KEY,
+        signingKey: keys.INNGEST_SIGNING_KEY,
+        baseUrl: "http://127.0.0.1:8288",
+      });
+    });
+
+    it.each(["1", "true", "http://127.0.0.1:8288"])("needs no keys with INNGEST_DEV=%s, in dev mode", (value) => {
+      const env = parseEnv({ ...inngest, INNGEST_DEV: value });
+      expect(env.INNGEST_DEV).toBe(true);
+      expect(inngestClientOptions(env).isDev).toBe(true);
+    });
+  });
+
+  it("never turns dev mode on from INNGEST_BASE_URL alone", () => {
+    const env = parseEnv({ ...base, INNGEST_BASE_URL: "http://127.0.0.1:8288" });
+    expect(inngestClientOptions(env)).toEqual({ isDev: false, baseUrl: "http://127.0.0.1:8288" });
   });
 });

@@ -4,7 +4,6 @@ import {
   generateWebhookSecret,
   hmacSha256Hex,
   signPayload,
-  standardSigningKey,
   verifyHubSignature,
   verifyServiceSignature,
   verifyStandardSignature,
@@ -36,14 +35,18 @@ describe("signPayload", () => {
     expect(headers["X-Service-Signature"]).toMatch(/^sha256=[0-9a-f]{64}$/);
   });
 
-  it("signs webhook-signature with the base64-decoded key of a whsec_ secret", () => {
+  it("signs webhook-signature with the UTF-8 bytes of a whsec_ secret string, prefix included", () => {
     const secret = generateWebhookSecret();
     const headers = signPayload({ secret, body, eventId, timestamp });
-    const key = Buffer.from(secret.slice("whsec_".length), "base64");
-    const expected = createHmac("sha256", key).update(`${eventId}.${timestamp}.${body}`).digest("base64");
+    const expected = createHmac("sha256", Buffer.from(secret, "utf8"))
+      .update(`${eventId}.${timestamp}.${body}`)
+      .digest("base64");
     expect(headers["webhook-id"]).toBe(eventId);
     expect(headers["webhook-timestamp"]).toBe(String(timestamp));
     expect(headers["webhook-signature"]).toBe(`v1,${expected}`);
+    const decodedKey = Buffer.from(secret.slice("whsec_".length), "base64");
+    const decodedSignature = createHmac("sha256", decodedKey).update(`${eventId}.${timestamp}.${body}`).digest("base64");
+    expect(headers["webhook-signature"]).not.toBe(`v1,${decodedSignature}`);
   });
 
   it("signs webhook-signature with the UTF-8 bytes of a caller-chosen secret", () => {
@@ -53,14 +56,27 @@ describe("signPayload", () => {
     expect(headers["webhook-signature"]).toBe(`v1,${expected}`);
   });
 
-  it("reproduces the Standard Webhooks reference vector", () => {
+  it("produces fixed signatures for a fixed whsec_ secret, keyed by the secret string", () => {
     const headers = signPayload({
       secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
       body: '{"test": 2432232314}',
       eventId: "msg_p5jXN8AQM9LWM0D4loKWxJek",
       timestamp: 1614265330,
     });
-    expect(headers["webhook-signature"]).toBe("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
+    expect(headers["X-Service-Signature"]).toBe("sha256=80ec8a89ce3cd22133a1066caecb4d04fea7467657c8514d717ec42c38a5c94c");
+    expect(headers["webhook-signature"]).toBe("v1,TcxlhK9b6UD6iVI1ZU2tTqp8PEVfYRseNNfa6b+LcUg=");
+  });
+
+  it("verifies with a Standard Webhooks library given the base64 of the secret string", () => {
+    // Such a library strips an optional whsec_ prefix and base64-decodes the rest into the key.
+    const librarySecret = (configured: string) =>
+      Buffer.from(configured.startsWith("whsec_") ? configured.slice("whsec_".length) : configured, "base64");
+    for (const secret of [generateWebhookSecret(), "whsec_not base64!!", "my-own-secret-of-24-chars"]) {
+      const headers = signPayload({ secret, body, eventId, timestamp });
+      const key = librarySecret(Buffer.from(secret).toString("base64"));
+      const expected = createHmac("sha256", key).update(`${eventId}.${timestamp}.${body}`).digest("base64");
+      expect(headers["webhook-signature"]).toBe(`v1,${expected}`);
+    }
   });
 
   it("produces a fixed X-Service-Signature for a fixed secret and body", () => {
@@ -70,9 +86,12 @@ describe("signPayload", () => {
     );
   });
 
-  it("falls back to the UTF-8 key when a whsec_ secret is not base64", () => {
-    expect(standardSigningKey("whsec_not base64!!")).toEqual(Buffer.from("whsec_not base64!!", "utf8"));
-    expect(standardSigningKey("whsec_")).toEqual(Buffer.from("whsec_", "utf8"));
+  it("keys a whsec_ secret whose remainder is not base64 by its UTF-8 bytes too", () => {
+    for (const secret of ["whsec_not base64!!", "whsec_"]) {
+      const headers = signPayload({ secret, body, eventId, timestamp });
+      const expected = createHmac("sha256", secret).update(`${eventId}.${timestamp}.${body}`).digest("base64");
+      expect(headers["webhook-signature"]).toBe(`v1,${expected}`);
+    }
   });
 });
 
@@ -194,6 +213,19 @@ describe("verifyStandardSignature", () => {
     expect(
       verifyStandardSignature({ secret: generateWebhookSecret(), body, headers, toleranceSeconds: 300, nowSeconds: now }),
     ).toBe(false);
+  });
+
+  it("refuses a signature keyed with the base64-decoded part after whsec_", () => {
+    const decodedKey = Buffer.from(secret.slice("whsec_".length), "base64");
+    const value = createHmac("sha256", decodedKey).update(`${eventId}.${timestamp}.${body}`).digest("base64");
+    const decoded = { ...headers, "webhook-signature": `v1,${value}` };
+    expect(verifyStandardSignature({ secret, body, headers: decoded, toleranceSeconds: 300, nowSeconds: timestamp })).toBe(false);
+  });
+
+  it("accepts a signature keyed with the UTF-8 bytes of the secret string", () => {
+    const value = createHmac("sha256", Buffer.from(secret, "utf8")).update(`${eventId}.${timestamp}.${body}`).digest("base64");
+    const raw = { ...headers, "webhook-signature": `v1,${value}` };
+    expect(verifyStandardSignature({ secret, body, headers: raw, toleranceSeconds: 300, nowSeconds: timestamp })).toBe(true);
   });
 
   it("refuses missing headers and unknown signature versions", () => {

@@ -170,7 +170,7 @@ describe("checkWebhookUrl", () => {
       throw Object.assign(new Error("getaddrinfo ENOTFOUND nowhere.invalid"), { code: "ENOTFOUND" });
     };
     const result = await checkWebhookUrl({ url: "https://nowhere.invalid/", allowInsecure: false, lookup });
-    expect(result).toEqual({ ok: false, reason: "The webhook URL's host name could not be resolved." });
+    expect(result).toEqual({ ok: false, reason: "The webhook URL's host name could not be resolved.", unresolved: true });
   });
 
   it("refuses a host name that resolves to nothing", async () => {

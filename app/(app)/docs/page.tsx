@@ -8,7 +8,8 @@ export const metadata = { title: "API docs" };
 const verifySnippet = `import { createHmac, timingSafeEqual } from "node:crypto";
 
 // rawBody: the exact bytes received (before any JSON parsing).
-// secret: the webhook's secret, as shown once when you registered it.
+// secret: the webhook's secret string, exactly as shown once when you registered it
+// (whsec_ prefix included). Both signatures use it as the HMAC key, as is: no decoding.
 export function isFromChorus(rawBody, signatureHeader, secret) {
   const expected = Buffer.from(
     "sha256=" + createHmac("sha256", secret).update(rawBody).digest("hex"),
@@ -18,8 +19,12 @@ export function isFromChorus(rawBody, signatureHeader, secret) {
 }
 
 // In your handler:
-// if (!isFromChorus(rawBody, req.headers["x-service-signature"], SECRET)) return 401;
-// then de-duplicate on the X-Service-Event-Id header before acting.`;
+// if (!isFromChorus(rawBody, req.headers["x-service-signature"], SECRET)) return 400;
+// then de-duplicate on the X-Service-Event-Id header before acting.
+
+// With a Standard Webhooks library, which expects the base64 of the key,
+// pass the base64 of the secret string:
+// new Webhook(Buffer.from(SECRET).toString("base64")).verify(rawBody, req.headers);`;
 
 const loginSnippet = `curl -X POST $CHORUS/v1/auth/login \\
   -H "Content-Type: application/json" \\
@@ -171,9 +176,14 @@ export default function DocsPage() {
           Register an HTTPS endpoint in <Link className="text-brand-700 underline" href="/settings/webhooks">Settings → Webhooks</Link> or with{" "}
           <code className={inlineCode}>POST /v1/webhooks</code>. Each event is POSTed as JSON (the plant store&apos;s New Plant webhook
           sends the plant itself) and retried 1 min, 5 min, 15 min and 1 h after a failure; answer any 2xx within 30 s. Check the{" "}
-          <code className={inlineCode}>X-Service-Signature</code> header before trusting a delivery. The Standard Webhooks headers (
+          <code className={inlineCode}>X-Service-Signature</code> header before trusting a delivery, and answer 400 when it does not
+          match. Both HMACs, <code className={inlineCode}>X-Service-Signature</code> and{" "}
+          <code className={inlineCode}>webhook-signature</code>, use the secret string as the key, exactly as shown when you registered
+          the webhook (<code className={inlineCode}>whsec_</code> prefix included, nothing decoded). The Standard Webhooks headers (
           <code className={inlineCode}>webhook-id</code>, <code className={inlineCode}>webhook-timestamp</code>,{" "}
-          <code className={inlineCode}>webhook-signature</code>) let a Standard Webhooks library verify it too and refuse replays.
+          <code className={inlineCode}>webhook-signature</code>) let a Standard Webhooks library verify it too and refuse replays: such a
+          library expects the base64 of the key, so pass it the base64 of the secret string, e.g.{" "}
+          <code className={inlineCode}>{'new Webhook(Buffer.from(secret).toString("base64"))'}</code>.
         </p>
         <Code label="Verifying a webhook signature in Node.js">{verifySnippet}</Code>
       </Section>
