@@ -6,9 +6,11 @@ import { ApiError, ForbiddenError, invalidField } from "@/lib/errors";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { applyMessageStatus } from "@/lib/messages/apply-status";
 import { normalizeMimeType } from "@/lib/messages/media-rules";
+import { receiveBusinessAppEcho } from "@/lib/messages/receive-echo";
 import { receiveInboundMessage } from "@/lib/messages/receive-inbound";
 import { verifyHubSignature } from "@/lib/webhooks/signature";
 import { DEFAULT_API_BASE_URL, loadNumberIntegration, networkUrlPolicy, secretsOf } from "./number-config";
+import { parseBusinessAppEchoes } from "./cloud-echoes";
 import { downloadCloudMedia, NetworkRequestError, parseCloudWebhook } from "./cloud";
 
 /** Largest customer media stored; bigger files are kept as a message noting the media was too large. */
@@ -60,8 +62,14 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
     throw new ApiError(400, "invalid_json", "The request body is not valid JSON.");
   }
   const batch = parseCloudWebhook(payload);
+  const echoes = parseBusinessAppEchoes(payload);
   const phoneNumberIds = new Set(
-    [batch.phoneNumberId, ...batch.messages.map((m) => m.phoneNumberId), ...batch.statuses.map((s) => s.phoneNumberId)].filter(
+    [
+      batch.phoneNumberId,
+      ...batch.messages.map((m) => m.phoneNumberId),
+      ...batch.statuses.map((s) => s.phoneNumberId),
+      ...echoes.map((e) => e.phoneNumberId),
+    ].filter(
       (id): id is string => Boolean(id),
     ),
   );
@@ -87,6 +95,7 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
     }
   }
   const accountOf = new Map(integrations.map((i) => [i.phoneNumberId!, i.accountId]));
+  const coexisting = new Set(integrations.filter((i) => i.coexistence).map((i) => i.accountId));
   const accountFor = (phoneNumberId?: string) => accountOf.get(phoneNumberId ?? batch.phoneNumberId ?? "");
 
   let stored = 0;
@@ -113,6 +122,14 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
       }),
     );
     stored++;
+  }
+
+  // Messages the business sent from the business app sync in only while coexistence is on.
+  for (const echo of echoes) {
+    const accountId = accountFor(echo.phoneNumberId);
+    if (!accountId || !coexisting.has(accountId)) continue;
+    const result = await receiveBusinessAppEcho({ accountId, echo });
+    if (!result.duplicate) stored++;
   }
 
   let applied = 0;
