@@ -39,20 +39,21 @@ export function routeTable(base: string): RouteFile[] {
       .split(path.sep)
       .filter((s) => !/^\(.*\)$/.test(s));
     const names: string[] = [];
+    // Each segment with its leading slash; an optional catch-all ([[...x]]) also matches nothing.
     const patterns = segments.map((segment) => {
-      const catchAll = /^\[\.\.\.(\w+)\]$/.exec(segment);
+      const catchAll = /^\[(\[)?\.\.\.(\w+)\]\]?$/.exec(segment);
       if (catchAll) {
-        names.push(`...${catchAll[1]}`);
-        return "(.+)";
+        names.push(`...${catchAll[2]}`);
+        return catchAll[1] ? "(?:/(.+))?" : "/(.+)";
       }
       const dynamic = /^\[(\w+)\]$/.exec(segment);
       if (dynamic) {
         names.push(dynamic[1]);
-        return "([^/]+)";
+        return "/([^/]+)";
       }
-      return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      return "/" + segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     });
-    const regex = new RegExp(`^/${patterns.join("/")}$`);
+    const regex = new RegExp(`^${patterns.join("")}$`);
     return {
       file: path.relative(root, full),
       template: `/${segments.map((s) => s.replace(/^\[(\w+)\]$/, "{$1}")).join("/")}`,
@@ -63,8 +64,8 @@ export function routeTable(base: string): RouteFile[] {
         if (!found) return null;
         return Object.fromEntries(
           names.map((name, i) => {
-            const value = decodeURIComponent(found[i + 1]);
-            return name.startsWith("...") ? [name.slice(3), value.split("/")] : [name, value];
+            const value = found[i + 1] === undefined ? "" : decodeURIComponent(found[i + 1]);
+            return name.startsWith("...") ? [name.slice(3), value ? value.split("/") : []] : [name, value];
           }),
         );
       },
