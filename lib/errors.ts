@@ -41,13 +41,11 @@ export class ForbiddenError extends ApiError {
   }
 }
 
+/** A 401; every one carries the bearer challenge `error="invalid_token"`, a missing token too. */
 export class UnauthenticatedError extends ApiError {
   constructor(code: "unauthenticated" | "invalid_token", message: string) {
     super(401, code, message, undefined, {
-      "WWW-Authenticate":
-        code === "unauthenticated"
-          ? 'Bearer realm="chorus"'
-          : `Bearer realm="chorus", error="invalid_token", error_description="${message.replace(/"/g, "'")}"`,
+      "WWW-Authenticate": `Bearer realm="chorus", error="invalid_token", error_description="${message.replace(/["\\]/g, "'")}"`,
     });
   }
 }

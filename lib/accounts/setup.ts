@@ -20,6 +20,8 @@ export async function isSetupDone(): Promise<boolean> {
   return rows.length > 0;
 }
 
+export const setupDone = () => new ConflictError("Setup is already complete. Sign in instead.");
+
 // Two first-run requests racing must not both create an account.
 const SETUP_LOCK = 72_531_002;
 
@@ -28,7 +30,7 @@ export async function setupFirstAccount(input: SetupInput) {
   return getDb().transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SETUP_LOCK})`);
     const existing = await tx.select({ one: sql`1` }).from(users).limit(1);
-    if (existing.length) throw new ConflictError("Setup is already complete. Sign in instead.");
+    if (existing.length) throw setupDone();
     const { account, user } = await createAccountWithUser(tx, {
       accountName: input.account_name,
       name: input.name,

@@ -1,10 +1,13 @@
 import { createHash } from "node:crypto";
-import { and, eq, lt } from "drizzle-orm";
+import { and, eq, isNull, lt } from "drizzle-orm";
 import { getDb } from "@/db";
 import { idempotencyKeys } from "@/db/schema";
 import { ApiError, ConflictError, invalidField } from "@/lib/errors";
 
 const WINDOW_MS = 24 * 60 * 60 * 1000;
+// A claim left uncompleted this long belongs to a request that never finished (the process
+// stopped mid-way): a retry takes it over instead of waiting out the window.
+export const ABANDONED_CLAIM_MS = 60 * 1000;
 
 export type StoredResponse = { status: number; body: string };
 
@@ -24,7 +27,8 @@ type Claim = { accountId: string; route: string; key: string; requestHash: strin
 
 /**
  * Claims a key before the work runs. Returns the first response for a replay; a key
- * reused with another body, or still in flight, is a 409.
+ * reused with another body, or still in flight, is a 409. An uncompleted claim older than
+ * ABANDONED_CLAIM_MS is taken over, so the retry runs.
  */
 export async function claimIdempotencyKey(claim: Claim): Promise<StoredResponse | null> {
   const db = getDb();
@@ -47,6 +51,21 @@ export async function claimIdempotencyKey(claim: Claim): Promise<StoredResponse 
     throw new ConflictError("This Idempotency-Key was already used with a different request body.");
   }
   if (existing.responseStatus === null || existing.responseBody === null) {
+    // Conditional, so that of two retries racing for an abandoned claim only one runs.
+    const now = new Date();
+    const taken = await db
+      .update(idempotencyKeys)
+      .set({ createdAt: now })
+      .where(
+        and(
+          where,
+          isNull(idempotencyKeys.responseStatus),
+          eq(idempotencyKeys.requestHash, claim.requestHash),
+          lt(idempotencyKeys.createdAt, new Date(now.getTime() - ABANDONED_CLAIM_MS)),
+        ),
+      )
+      .returning({ key: idempotencyKeys.key });
+    if (taken.length > 0) return null;
     throw new ConflictError("A request with this Idempotency-Key is still being processed.");
   }
   return { status: existing.responseStatus, body: existing.responseBody };

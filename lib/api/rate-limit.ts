@@ -80,13 +80,34 @@ export async function consumeLoginAttempt({ ip, email }: { ip: string; email: st
   return byIp.limited || byIp.remaining < byEmail.remaining ? byIp : byEmail;
 }
 
+/** The sign-in budget left for an address, without spending any. */
+export async function peekLoginBudget(ip: string): Promise<RateLimitState> {
+  const { login } = await limiters();
+  const res = await login.get(`ip:${ip}`);
+  if (!res) return { limit: login.points, remaining: login.points, resetSeconds: 0, limited: false };
+  const remaining = Math.max(0, login.points - res.consumedPoints);
+  return { limit: login.points, remaining, resetSeconds: Math.max(0, Math.ceil(res.msBeforeNext / 1000)), limited: false };
+}
+
 /**
  * A successful sign-in is not an attack: it gives back its point, so only failed attempts
  * add up toward the limit (a team signing in from one office address is never locked out).
+ * Returns the budget left afterwards (the address's, as the email's starts over), or
+ * undefined when the store could not say.
  */
-export async function forgiveLoginAttempt({ ip, email }: { ip: string; email: string }) {
+export async function forgiveLoginAttempt({ ip, email }: { ip: string; email: string }): Promise<RateLimitState | undefined> {
   const { login } = await limiters();
-  await Promise.all([login.reward(`ip:${ip}`, 1), login.delete(`email:${email.toLowerCase()}`)]).catch(() => {});
+  try {
+    const [byIp] = await Promise.all([login.reward(`ip:${ip}`, 1), login.delete(`email:${email.toLowerCase()}`)]);
+    return {
+      limit: login.points,
+      remaining: Math.min(login.points, Math.max(0, byIp.remainingPoints)),
+      resetSeconds: Math.max(0, Math.ceil(byIp.msBeforeNext / 1000)),
+      limited: false,
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 export function rateLimitHeaders(state: RateLimitState): Record<string, string> {

@@ -1,3 +1,4 @@
+import { DrizzleQueryError } from "drizzle-orm";
 import { z } from "zod";
 import { authenticateRequest } from "@/lib/auth/authenticate";
 import type { AuthContext } from "@/lib/auth/tokens";
@@ -40,6 +41,12 @@ type Options<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> =
   idempotent?: boolean | IdempotentSecrets;
   /** Accept an empty body as `{}` (refresh). */
   allowEmptyBody?: boolean;
+  /**
+   * For a route that needs no token: the handler counts the request against its own budget
+   * and reports it with `reportRateLimit` (sign-in), instead of the caller's address budget.
+   * `peek` reads that budget without spending it, for answers given before the handler runs.
+   */
+  ownRateLimit?: { peek: (req: Request) => Promise<RateLimitState> };
 };
 
 export type IdempotentSecrets = {
@@ -58,6 +65,8 @@ export type HandlerArgs<B, Q, A> = {
   query: Q;
   params: Record<string, string>;
   requestId: string;
+  /** The budget this request was counted against, for the RateLimit headers (see `ownRateLimit`). */
+  reportRateLimit: (state: RateLimitState) => void;
 };
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -178,6 +187,35 @@ function toResponse(result: unknown): Response {
   return Response.json(result);
 }
 
+type DatabaseFailure = { code?: unknown; message?: unknown; cause?: unknown };
+
+/** The PostgreSQL error code (SQLSTATE) of a failed query, on PGlite and postgres.js alike. */
+function sqlState(error: unknown): string | undefined {
+  for (let e = error as DatabaseFailure | undefined, depth = 0; e && typeof e === "object" && depth < 5; e = e.cause as DatabaseFailure, depth++) {
+    if (typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
+
+/**
+ * What the log may say about an unexpected error. A failed query's message carries its
+ * parameters (emails, password hashes, message text): only the statement, the database's
+ * own message and its code are kept.
+ */
+function loggable(error: unknown): unknown {
+  if (!(error instanceof DrizzleQueryError)) return error;
+  const cause = error.cause as DatabaseFailure | undefined;
+  return {
+    name: "DrizzleQueryError",
+    query: error.query,
+    code: sqlState(error),
+    cause: cause instanceof Error ? `${cause.name}: ${cause.message}` : undefined,
+  };
+}
+
+// unique_violation: a row created at the same time by another request won the race.
+const UNIQUE_VIOLATION = "23505";
+
 function mapError(error: unknown, requestId: string): Response {
   if (error instanceof ApiError) {
     return errorResponse(requestId, error.status, error.code, error.message, error.details, error.headers);
@@ -186,8 +224,12 @@ function mapError(error: unknown, requestId: string): Response {
     const e = validationError(zodDetails(error));
     return errorResponse(requestId, 400, e.code, e.message, e.details);
   }
+  if (sqlState(error) === UNIQUE_VIOLATION) {
+    console.warn(`[${requestId}] conflicting write`, loggable(error));
+    return errorResponse(requestId, 409, "conflict", "The request conflicts with a record created at the same time. Check the current state and retry.");
+  }
   // The detail goes to the log with the request id; the client gets neither stack nor SQL.
-  console.error(`[${requestId}] unhandled error`, error);
+  console.error(`[${requestId}] unhandled error`, loggable(error));
   return errorResponse(requestId, 500, "internal_error", "Something went wrong on our side. Try again later.");
 }
 
@@ -212,7 +254,9 @@ export function apiRoute<
     let claim: Parameters<typeof completeIdempotencyKey>[0] | undefined;
     try {
       let ctx: AuthContext | null = null;
-      if (options.access.auth !== "none") {
+      if (options.access.auth === "none") {
+        if (!options.ownRateLimit) limitState = await spendAddressBudget(req);
+      } else {
         ctx = await authenticateWithinLimit(req, (state) => (limitState = state));
         if (options.sessionOnly && ctx.token.kind !== "session") {
           throw new ForbiddenError("Only a signed-in session can do this; API tokens cannot.", [
@@ -247,10 +291,12 @@ export function apiRoute<
       if (options.idempotent && ctx) {
         const key = parseIdempotencyKey(req.headers.get("idempotency-key"));
         if (key) {
-          claim = { accountId: ctx.accountId, route: `${req.method} ${url.pathname}`, key, requestHash: hashRequest(raw) };
-          const stored = await claimIdempotencyKey(claim);
-          if (stored) {
-            claim = undefined;
+          const candidate = { accountId: ctx.accountId, route: `${req.method} ${url.pathname}`, key, requestHash: hashRequest(raw) };
+          // A refused claim (another body, or still in flight) belongs to another request:
+          // its row must keep that request's answer, so only a won claim is completed here.
+          const stored = await claimIdempotencyKey(candidate);
+          if (!stored) claim = candidate;
+          else {
             const body =
               secrets && stored.status < 300 ? JSON.stringify(await secrets.restoreSecret(JSON.parse(stored.body), ctx)) : stored.body;
             return finish(
@@ -271,6 +317,7 @@ export function apiRoute<
           query: query as Infer<Q>,
           params,
           requestId,
+          reportRateLimit: (state) => (limitState = state),
         }),
       );
       if (claim) {
@@ -282,6 +329,7 @@ export function apiRoute<
       return finish(response);
     } catch (error) {
       const response = mapError(error, requestId);
+      if (!limitState && options.ownRateLimit) limitState = await options.ownRateLimit.peek(req).catch(() => undefined);
       if (claim) {
         // Client errors are final answers worth replaying; server errors may be retried.
         if (response.status >= 500) await releaseIdempotencyKey(claim).catch(() => {});
@@ -299,8 +347,30 @@ export function apiRoute<
   };
 }
 
+/** A 429 carrying the exhausted budget's RateLimit headers and Retry-After. */
 export function rateLimited(state: RateLimitState) {
-  return new ApiError(429, "rate_limited", `Too many requests. Retry in ${state.resetSeconds} s.`);
+  return new ApiError(429, "rate_limited", `Too many requests. Retry in ${state.resetSeconds} s.`, undefined, rateLimitHeaders(state));
+}
+
+/** Spends one unit of the caller's address budget (requests made without a valid token). */
+async function spendAddressBudget(req: Request): Promise<RateLimitState> {
+  const state = await consumeRequest(`ip:${clientAddress(req)}`);
+  if (state.limited) throw rateLimited(state);
+  return state;
+}
+
+/**
+ * An answer given without a handler (an unknown /v1 path, a method the route lacks), counted
+ * against the caller's address budget like any request without a token.
+ */
+export async function answerWithoutHandler(req: Request, answer: (requestId: string) => Response): Promise<Response> {
+  const requestId = requestIdOf(req);
+  try {
+    const state = await spendAddressBudget(req);
+    return withHeaders(answer(requestId), { "X-Request-Id": requestId, ...rateLimitHeaders(state) });
+  } catch (error) {
+    return withHeaders(mapError(error, requestId), { "X-Request-Id": requestId });
+  }
 }
 
 /**
@@ -324,16 +394,19 @@ export async function authenticateWithinLimit(req: Request, onLimit: (state: Rat
   return ctx;
 }
 
-/** Token scope and the owner's current role must both allow the scope. */
+/**
+ * The owner's current role must allow the scope (a demoted user loses admin powers on the
+ * tokens they hold: forbidden), and then the token must hold it (insufficient_scope).
+ */
 export function authorize(ctx: AuthContext, scope: Scope) {
-  if (!ctx.token.scopes.includes(scope)) {
-    throw new ApiError(403, "insufficient_scope", `This token lacks the ${scope} scope.`, [
-      { path: "scope", message: `requires ${scope}`, scope },
-    ]);
-  }
   if (!roleAllows(ctx.user.role, scope)) {
     throw new ForbiddenError(`The ${ctx.user.role} role does not allow ${scope}.`, [
       { path: "scope", message: `role ${ctx.user.role} does not allow ${scope}`, scope },
+    ]);
+  }
+  if (!ctx.token.scopes.includes(scope)) {
+    throw new ApiError(403, "insufficient_scope", `This token lacks the ${scope} scope.`, [
+      { path: "scope", message: `requires ${scope}`, scope },
     ]);
   }
 }
@@ -354,9 +427,11 @@ export function defineRoute(
   const notAllowed: NextHandler = async (req) =>
     methodNotAllowed
       ? methodNotAllowed(req, allow)
-      : errorResponse(requestIdOf(req), 405, "method_not_allowed", `${req.method} is not allowed here. Allowed: ${allow}.`, undefined, {
-          Allow: allow,
-        });
+      : answerWithoutHandler(req, (requestId) =>
+          errorResponse(requestId, 405, "method_not_allowed", `${req.method} is not allowed here. Allowed: ${allow}.`, undefined, {
+            Allow: allow,
+          }),
+        );
   return Object.fromEntries(METHODS.map((m) => [m, handlers[m] ?? notAllowed])) as Record<Method, NextHandler>;
 }
 

@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/db";
 import { type ApiToken, apiTokens, users } from "@/db/schema";
@@ -6,16 +6,22 @@ import { afterCursor } from "@/lib/api/pagination";
 import { toPage } from "@/lib/api/cursor";
 import { omit } from "@/lib/api/route";
 import type { CursorPosition } from "@/lib/api/cursor";
-import { ForbiddenError, NotFoundError } from "@/lib/errors";
+import { ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { roleAllows, type Scope, scopeSchema } from "./scopes";
 import { type AuthContext, SESSION_LIFETIME_MS, signToken } from "./tokens";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-// Clock skew between a client that computed "now + 1 day" and this server.
-const SKEW_MS = 5 * 60 * 1000;
+// Clock skew between a client that computed "now + 1 day" (or "+ 1 year") and this server.
+const SKEW_MS = 60 * 1000;
 export const MIN_TOKEN_LIFETIME_MS = DAY_MS;
-export const MAX_TOKEN_LIFETIME_MS = 366 * DAY_MS;
+
+/** The latest expiry a new token may have: the same instant one calendar year (UTC) later. */
+export function maxTokenExpiry(now = new Date()): Date {
+  const max = new Date(now);
+  max.setUTCFullYear(max.getUTCFullYear() + 1);
+  return max;
+}
 
 export const isoDateTime = z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2027-01-31T00:00:00Z" });
 
@@ -28,7 +34,7 @@ export const createTokenInput = z.object({
   expires_at: isoDateTime
     .transform((value) => new Date(value))
     .refine((date) => date.getTime() >= Date.now() + MIN_TOKEN_LIFETIME_MS - SKEW_MS, "must be at least 1 day from now")
-    .refine((date) => date.getTime() <= Date.now() + MAX_TOKEN_LIFETIME_MS + SKEW_MS, "must be at most 1 year from now"),
+    .refine((date) => date.getTime() <= maxTokenExpiry().getTime() + SKEW_MS, "must be at most 1 year from now"),
 });
 export type CreateTokenInput = z.infer<typeof createTokenInput>;
 
@@ -151,7 +157,16 @@ export async function listApiTokens({ ctx, limit, cursor }: { ctx: AuthContext; 
   );
 }
 
+/**
+ * Revokes an api token. A session revokes the user's own tokens (an administrator's, any of
+ * the account); an api token may revoke only itself, so a leaked token cannot revoke others.
+ */
 export async function revokeApiToken({ ctx, id }: { ctx: AuthContext; id: string }) {
+  if (ctx.token.kind === "api" && id !== ctx.token.id) {
+    throw new ForbiddenError("Revoking another token requires a signed-in session; an API token can revoke only itself.", [
+      { path: "token_type", message: "requires a session token" },
+    ]);
+  }
   const db = getDb();
   const [row] = await db
     .select()
@@ -165,27 +180,35 @@ export async function revokeApiToken({ ctx, id }: { ctx: AuthContext; id: string
 /**
  * A new token for the bearer: an api token keeps its permissions and lifetime length
  * (starting now) and the old one is revoked; a session gets a fresh 24 h token.
+ * The revocation is conditional, so of two refreshes of one api token only the first mints
+ * a token; the other is a 401 as if it came after.
  */
 export async function refreshToken({ ctx }: { ctx: AuthContext }) {
-  const db = getDb();
   const now = new Date();
   const id = newId("token", now);
   const lifetime = ctx.token.kind === "api" ? ctx.token.expiresAt.getTime() - ctx.token.createdAt.getTime() : SESSION_LIFETIME_MS;
   const expiresAt = new Date(now.getTime() + lifetime);
-  const [old] = await db.select().from(apiTokens).where(eq(apiTokens.id, ctx.token.id)).limit(1);
-  const storedScopes = old.scopes as Scope[];
-  await db.transaction(async (tx) => {
+  const storedScopes = await getDb().transaction(async (tx) => {
+    const [old] =
+      ctx.token.kind === "api"
+        ? await tx
+            .update(apiTokens)
+            .set({ revokedAt: now })
+            .where(and(eq(apiTokens.id, ctx.token.id), isNull(apiTokens.revokedAt)))
+            .returning()
+        : await tx.select().from(apiTokens).where(eq(apiTokens.id, ctx.token.id)).limit(1);
+    if (!old) throw new UnauthenticatedError("invalid_token", "The token has been revoked.");
     await tx.insert(apiTokens).values({
       id,
       accountId: ctx.accountId,
       userId: ctx.user.id,
       kind: ctx.token.kind,
       name: old.name,
-      scopes: storedScopes,
+      scopes: old.scopes,
       expiresAt,
       createdAt: now,
     });
-    if (ctx.token.kind === "api") await tx.update(apiTokens).set({ revokedAt: now }).where(eq(apiTokens.id, ctx.token.id));
+    return old.scopes as Scope[];
   });
   const token = await signToken({
     id,

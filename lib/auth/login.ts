@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { consumeLoginAttempt, forgiveLoginAttempt, rateLimitHeaders } from "@/lib/api/rate-limit";
+import { consumeLoginAttempt, forgiveLoginAttempt, type RateLimitState, rateLimitHeaders } from "@/lib/api/rate-limit";
 import { ApiError, UnauthenticatedError } from "@/lib/errors";
 import { presentUser } from "@/lib/users/schemas";
 import { createSession, verifyCredentials } from "./sessions";
@@ -9,15 +9,25 @@ export const loginInput = z.object({
   password: z.string().min(1, "is required").max(200),
 });
 
-/** POST /v1/auth/login: the same 401 whether the email exists or not. */
-export async function loginWithPassword({ email, password, ip }: z.infer<typeof loginInput> & { ip: string }) {
+/**
+ * POST /v1/auth/login: the same 401 whether the email exists or not. `onLimit` receives the
+ * sign-in budget (per address and email) for the RateLimit headers of every answer.
+ */
+export async function loginWithPassword({
+  email,
+  password,
+  ip,
+  onLimit = () => {},
+}: z.infer<typeof loginInput> & { ip: string; onLimit?: (state: RateLimitState) => void }) {
   const limit = await consumeLoginAttempt({ ip, email });
+  onLimit(limit);
   if (limit.limited) {
     throw new ApiError(429, "rate_limited", `Too many sign-in attempts. Retry in ${limit.resetSeconds} s.`, undefined, rateLimitHeaders(limit));
   }
   const user = await verifyCredentials({ email, password });
   if (!user) throw new UnauthenticatedError("unauthenticated", "Wrong email or password.");
-  await forgiveLoginAttempt({ ip, email });
+  const forgiven = await forgiveLoginAttempt({ ip, email });
+  if (forgiven) onLimit(forgiven);
   const session = await createSession({ user });
   return { token: session.token, token_type: "session" as const, expires_at: session.expiresAt.toISOString(), user: presentUser(user) };
 }

@@ -8,7 +8,7 @@ import type { AuthContext } from "@/lib/auth/tokens";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import type { EventType } from "@/lib/events/types";
-import { presentUser, type UserRefOutput } from "@/lib/users/schemas";
+import { presentUserRef, type UserRefOutput } from "@/lib/users/schemas";
 import { type ConversationStatus, type ConversationWithContact, presentAssignment, presentConversation } from "./schemas";
 import { deleteConversationMedia, findConversation, joinContact, reopenClosedConversation, selectConversations } from "./store";
 
@@ -120,7 +120,7 @@ export async function assignConversation({ ctx, id, userId }: { ctx: Ctx; id: st
       type: "conversation.assigned",
       data: {
         conversation: presentAssignment(updated),
-        user: presentUser(assignee!),
+        user: presentUserRef(assignee!),
       },
     }),
   );

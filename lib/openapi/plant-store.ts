@@ -23,7 +23,7 @@ const badRequest = error("BadRequest", "The request is not valid: a field, the l
 const unauthorized = error(
   "Unauthorized",
   "No valid bearer token: missing, malformed, expired or revoked.",
-  z.object({ "WWW-Authenticate": z.string().meta({ example: 'Bearer realm="chorus"' }) }),
+  z.object({ "WWW-Authenticate": z.string().meta({ example: 'Bearer realm="chorus", error="invalid_token"' }) }),
 );
 const notFound = error("NotFound", "No plant with this id in your account.");
 const tooManyRequests = error(

@@ -71,15 +71,14 @@ export const pathIds = <K extends string>(params: Record<K, IdKind>) =>
 // Headers and responses
 
 const header = (id: string, description: string, example: string) => z.string().meta({ description, example, header: { id } });
-const optionalHeader = (id: string, description: string, example: string) =>
-  z.string().optional().meta({ description, example, header: { id } });
 
 export const requestIdHeader = header("X-Request-Id", "The request id: echoed from the request when given, else generated.", "req_01jd2x8k3f0m6q1v9w4r7t5y2z");
-// Absent on the routes that need no token (login, this document).
+// On every answer: the token's budget, the caller address's budget for requests without a
+// token, or the sign-in budget (per address and email) on POST /v1/auth/login.
 const rateLimitHeaders = {
-  "RateLimit-Limit": optionalHeader("RateLimit-Limit", "Requests allowed per minute for this token.", "600"),
-  "RateLimit-Remaining": optionalHeader("RateLimit-Remaining", "Requests left in the current window.", "599"),
-  "RateLimit-Reset": optionalHeader("RateLimit-Reset", "Seconds until the window resets.", "42"),
+  "RateLimit-Limit": header("RateLimit-Limit", "Requests allowed per minute for this token (or address, or sign-in).", "600"),
+  "RateLimit-Remaining": header("RateLimit-Remaining", "Requests left in the current window.", "599"),
+  "RateLimit-Reset": header("RateLimit-Reset", "Seconds until the window resets.", "42"),
 };
 
 /** Headers of every /v1 answer. */
@@ -97,9 +96,9 @@ export const errorResponses = {
   401: errorResponse("Unauthorized", "`unauthenticated` (no token) or `invalid_token` (malformed, bad signature, expired or revoked).", {
     "WWW-Authenticate": header("WWW-Authenticate", "The bearer challenge.", 'Bearer realm="chorus", error="invalid_token"'),
   }),
-  403: errorResponse("Forbidden", "`insufficient_scope` (the token lacks the scope; `details` names it) or `forbidden` (the user's role does not allow it)."),
+  403: errorResponse("Forbidden", "`forbidden` (the token owner's current role does not allow the scope) or `insufficient_scope` (the role allows it but the token lacks it); `details` names the scope."),
   404: errorResponse("NotFound", "`not_found`: no such resource in your account (another account's ids answer the same)."),
-  409: errorResponse("Conflict", "`conflict` or `invalid_transition`: the request conflicts with the current state, or an `Idempotency-Key` was reused with another body."),
+  409: errorResponse("Conflict", "`conflict` or `invalid_transition`: the request conflicts with the current state (or with a record created at the same time), or an `Idempotency-Key` was reused with another body or is still in use."),
   413: errorResponse("PayloadTooLarge", "`payload_too_large`: the body is over the route's limit."),
   415: errorResponse("UnsupportedMediaType", "`unsupported_media_type`: a compressed request body or an unsupported file type."),
   429: errorResponse("TooManyRequests", "`rate_limited`: retry after `Retry-After` seconds.", {
@@ -172,10 +171,9 @@ function accessText(access: Access): string {
 export function operation(tag: string, spec: OperationSpec): ZodOpenApiOperationObject {
   const statuses = new Set<ErrorStatus>(spec.errors ?? []);
   const authenticated = !("auth" in spec.access && spec.access.auth === "none");
-  if (authenticated) {
-    statuses.add(401);
-    statuses.add(429);
-  }
+  // Requests without a token count against the caller's address.
+  statuses.add(429);
+  if (authenticated) statuses.add(401);
   if ("scope" in spec.access || ("auth" in spec.access && spec.access.auth === "session")) statuses.add(403);
   if (spec.body) {
     statuses.add(400);

@@ -1,5 +1,5 @@
 import packageJson from "@/package.json";
-import { and, inArray, lte, sql } from "drizzle-orm";
+import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { jobs } from "@/db/schema";
 import { getEnv } from "@/lib/env";
@@ -9,7 +9,11 @@ export const APP_VERSION = packageJson.version;
 // A job due for longer than this means the runner is stuck or down.
 const STALE_JOB_SECONDS = 300;
 
-export async function checkHealth() {
+/**
+ * The database and the background jobs as one account sees them: only its own jobs are
+ * counted, so the report says nothing about other tenants' activity.
+ */
+export async function checkHealth({ accountId }: { accountId: string }) {
   const started = performance.now();
   let database: { status: "ok" | "error"; latency_ms: number };
   let jobsCheck: { status: "ok" | "degraded" | "error"; backend: string; due: number; oldest_due_age_s: number };
@@ -18,7 +22,7 @@ export async function checkHealth() {
     const [row] = await getDb()
       .select({ due: sql<number>`count(*)::int`, oldest: sql<string | null>`min(${jobs.runAt})` })
       .from(jobs)
-      .where(and(inArray(jobs.status, ["pending", "running"]), lte(jobs.runAt, new Date())));
+      .where(and(eq(jobs.accountId, accountId), inArray(jobs.status, ["pending", "running"]), lte(jobs.runAt, new Date())));
     database = { status: "ok", latency_ms: Math.round(performance.now() - started) };
     const oldestAge = row.oldest ? Math.max(0, Math.round((Date.now() - new Date(row.oldest).getTime()) / 1000)) : 0;
     jobsCheck = { status: oldestAge > STALE_JOB_SECONDS ? "degraded" : "ok", backend, due: row.due, oldest_due_age_s: oldestAge };

@@ -12,8 +12,8 @@ export const healthOutput = z.object({
     jobs: z.object({
       status: check,
       backend: z.enum(["local", "inngest"]),
-      due: z.int().min(0).meta({ description: "Background jobs due now." }),
-      oldest_due_age_s: z.int().min(0).meta({ description: "Seconds the oldest due job has waited." }),
+      due: z.int().min(0).meta({ description: "Background jobs of your account due now." }),
+      oldest_due_age_s: z.int().min(0).meta({ description: "Seconds the oldest due job of your account has waited." }),
     }),
   }),
 });

@@ -51,6 +51,11 @@ export type UserOutput = z.infer<typeof userOutput>;
 export const userRefOutput = z.strictObject(userRefShape).meta({ id: "UserRef", description: "The user who made the change." });
 export type UserRefOutput = z.infer<typeof userRefOutput>;
 
+/** A user as conversation events name them (no timestamps). */
+export function presentUserRef(user: Pick<User, "id" | "name" | "email" | "role">): UserRefOutput {
+  return { id: user.id, name: user.name, email: user.email, role: user.role };
+}
+
 /** The public shape of a user; the password hash never leaves through here. */
 export function presentUser(user: Pick<User, "id" | "name" | "email" | "role" | "createdAt" | "updatedAt">): UserOutput {
   return {

@@ -1,9 +1,15 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import * as catchAll from "@/app/v1/[...path]/route";
+import * as openapi from "@/app/v1/openapi.json/route";
+import { getDb } from "@/db";
+import { apiTokens, idempotencyKeys, users } from "@/db/schema";
+import { ABANDONED_CLAIM_MS, hashRequest } from "@/lib/api/idempotency";
 import { resetRateLimiters } from "@/lib/api/rate-limit";
 import { apiRoute, created, defineRoute } from "@/lib/api/route";
 import { resetEnvCache } from "@/lib/env";
+import { newId } from "@/lib/ids";
 import { call } from "@/tests/support/api";
 import { createTestAccount } from "@/tests/support/fixtures";
 
@@ -113,11 +119,11 @@ describe("the /v1 wrapper", () => {
     expect(res.text).not.toMatch(/select|users_pkey|Error:|at /);
   });
 
-  it("answers a missing token with 401 and WWW-Authenticate", async () => {
+  it("answers a missing token with 401 and WWW-Authenticate naming invalid_token", async () => {
     const res = await call(echo.POST, { method: "POST", path: "/v1/echo", body: { text: "hi" } });
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe("unauthenticated");
-    expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    expect(res.headers.get("www-authenticate")).toMatch(/^Bearer .*error="invalid_token"/);
   });
 
   it("replays an idempotent request and refuses the key with another body", async () => {
@@ -132,6 +138,10 @@ describe("the /v1 wrapper", () => {
     const other = await call(echo.POST, { method: "POST", path: "/v1/echo", token: adminToken, body: { text: "bye" }, headers });
     expect(other.status).toBe(409);
     expect(other.body.error.code).toBe("conflict");
+    // The refused request leaves the first one's answer in place.
+    const third = await call(echo.POST, { method: "POST", path: "/v1/echo", token: adminToken, body: { text: "hi" }, headers });
+    expect(third.status).toBe(201);
+    expect(third.body).toEqual(first.body);
     const fresh = await call(echo.POST, { method: "POST", path: "/v1/echo", token: adminToken, body: { text: "hi" }, headers: { "idempotency-key": "key-2" } });
     expect(fresh.body.at).not.toBe(first.body.at);
   });
@@ -162,5 +172,112 @@ describe("the /v1 wrapper", () => {
     expect(last!.body.error.code).toBe("rate_limited");
     expect(last!.headers.get("ratelimit-remaining")).toBe("0");
     expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("takes over a claim whose request never completed after a minute, and still refuses a fresh one", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const body = { text: "hi" };
+    const claim = (key: string, age: number) =>
+      getDb()
+        .insert(idempotencyKeys)
+        .values({ accountId: account.id, route: "POST /v1/echo", key, requestHash: hashRequest(JSON.stringify(body)), createdAt: new Date(Date.now() - age) });
+    await claim("crashed", ABANDONED_CLAIM_MS + 5_000);
+    await claim("running", 5_000);
+
+    const retried = await call(echo.POST, { method: "POST", path: "/v1/echo", token: adminToken, body, headers: { "idempotency-key": "crashed" } });
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get("idempotent-replayed")).toBeNull();
+    const replay = await call(echo.POST, { method: "POST", path: "/v1/echo", token: adminToken, body, headers: { "idempotency-key": "crashed" } });
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.body).toEqual(retried.body);
+
+    const busy = await call(echo.POST, { method: "POST", path: "/v1/echo", token: adminToken, body, headers: { "idempotency-key": "running" } });
+    expect(busy.status).toBe(409);
+    expect(busy.body.error.message).toMatch(/still being processed/);
+    const [row] = await getDb()
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.accountId, account.id), eq(idempotencyKeys.key, "running")));
+    expect(row.responseStatus).toBeNull();
+  });
+
+  it("answers a write that lost a race to a unique row with 409 conflict, logging no query parameters", async () => {
+    const { account, admin } = await createTestAccount();
+    const hash = "$argon2id$v=19$secret-hash-never-logged";
+    // What a concurrent duplicate meets once both passed the application's own check.
+    const duplicate = apiRoute({ access: { auth: "none" } }, async () => {
+      const now = new Date();
+      await getDb()
+        .insert(users)
+        .values({ id: newId("user", now), accountId: account.id, name: "Twin", email: admin.email, passwordHash: hash, role: "agent", createdAt: now, updatedAt: now });
+    });
+    const logged = [vi.spyOn(console, "error").mockImplementation(() => {}), vi.spyOn(console, "warn").mockImplementation(() => {})];
+    try {
+      const res = await call(duplicate, { method: "POST", path: "/v1/users" });
+      expect(res.status).toBe(409);
+      expect(res.body.error.code).toBe("conflict");
+      expect(res.text).not.toMatch(/insert|users_email|argon2/);
+      const log = JSON.stringify(logged.flatMap((spy) => spy.mock.calls));
+      expect(log).toMatch(/23505/);
+      expect(log).not.toContain(hash);
+      expect(log).not.toContain(admin.email);
+    } finally {
+      logged.forEach((spy) => spy.mockRestore());
+    }
+  });
+
+  it("logs a failed query without its parameters", async () => {
+    const secret = "name-that-must-not-be-logged";
+    const failing = apiRoute({ access: { auth: "none" } }, async () => {
+      const now = new Date();
+      // No such user: a foreign key violation, which is not the client's doing.
+      await getDb()
+        .insert(apiTokens)
+        .values({ id: newId("token", now), accountId: "acc_missing", userId: "usr_missing", kind: "api", name: secret, scopes: [], expiresAt: now, createdAt: now });
+    });
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const res = await call(failing, { method: "POST", path: "/v1/x" });
+      expect(res.status).toBe(500);
+      expect(spy).toHaveBeenCalledTimes(1);
+      const log = JSON.stringify(spy.mock.calls, (_key, value) => (value instanceof Error ? `${value.name}: ${value.message} ${value.stack}` : value));
+      expect(log).toMatch(/23503/);
+      expect(log).not.toContain(secret);
+      expect(log).not.toContain("usr_missing");
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it("sends RateLimit headers from the caller's address budget on 404, 405 and routes without a token", async () => {
+    process.env.RATE_LIMIT_PER_MINUTE = "3";
+    resetEnvCache();
+    resetRateLimiters();
+    const headers = { "x-forwarded-for": "192.0.2.44" };
+    const answers = [
+      await call(catchAll.GET, { path: "/v1/nothing/here", headers }),
+      await call(echo.DELETE, { method: "DELETE", path: "/v1/echo", headers }),
+      await call(openapi.GET, { path: "/v1/openapi.json", headers }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([404, 405, 200]);
+    expect(answers.map((r) => [r.headers.get("ratelimit-limit"), r.headers.get("ratelimit-remaining")])).toEqual([
+      ["3", "2"],
+      ["3", "1"],
+      ["3", "0"],
+    ]);
+    for (const r of answers) expect(Number(r.headers.get("ratelimit-reset"))).toBeGreaterThan(0);
+    for (const limited of [
+      await call(catchAll.GET, { path: "/v1/nothing/here", headers }),
+      await call(echo.DELETE, { method: "DELETE", path: "/v1/echo", headers }),
+      await call(echo.GET, { path: "/v1/echo", headers }),
+    ]) {
+      expect(limited.status).toBe(429);
+      expect(limited.body.error.code).toBe("rate_limited");
+      expect(limited.headers.get("ratelimit-remaining")).toBe("0");
+      expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(limited.headers.get("x-request-id")).toBe(limited.body.request_id);
+    }
+    // Another address has its own budget.
+    expect((await call(echo.GET, { path: "/v1/echo", headers: { "x-forwarded-for": "192.0.2.45" } })).status).toBe(200);
   });
 });

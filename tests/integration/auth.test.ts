@@ -11,7 +11,7 @@ import * as verify from "@/app/v1/auth/verify/route";
 import * as userById from "@/app/v1/users/[id]/route";
 import * as usersRoute from "@/app/v1/users/route";
 import { getDb, getDbHandle } from "@/db";
-import { apiTokens, idempotencyKeys } from "@/db/schema";
+import { apiTokens, idempotencyKeys, jobs } from "@/db/schema";
 import { and } from "drizzle-orm";
 import { resetRateLimiters } from "@/lib/api/rate-limit";
 import { apiRoute } from "@/lib/api/route";
@@ -23,6 +23,12 @@ import { addTestUser, createTestAccount, TEST_PASSWORD } from "@/tests/support/f
 
 const DAY = 24 * 60 * 60 * 1000;
 const inDays = (days: number) => new Date(Date.now() + days * DAY).toISOString();
+/** One calendar year (UTC) from now, shifted by `ms`. */
+const aYearFromNow = (ms = 0) => {
+  const date = new Date();
+  date.setUTCFullYear(date.getUTCFullYear() + 1);
+  return new Date(date.getTime() + ms).toISOString();
+};
 
 async function mintApiToken(sessionToken: string, permissions: string[], days = 30) {
   const res = await call(tokens.POST, {
@@ -76,6 +82,27 @@ describe("sign-in with POST /v1/auth/login", () => {
       const res = await call(login.POST, { method: "POST", path: "/v1/auth/login", body: { email: admin.email, password: TEST_PASSWORD } });
       expect(res.status).toBe(200);
     }
+  });
+
+  it("carries the sign-in budget in RateLimit headers on every answer; only failed attempts spend it", async () => {
+    const { admin } = await createTestAccount();
+    const headers = { "x-forwarded-for": "198.51.100.7" };
+    const attempt = (body: unknown) => call(login.POST, { method: "POST", path: "/v1/auth/login", body, headers });
+    const budget = (res: Awaited<ReturnType<typeof call>>) => [res.headers.get("ratelimit-limit"), res.headers.get("ratelimit-remaining")];
+
+    const failed = await attempt({ email: admin.email, password: "wrong password!" });
+    expect(failed.status).toBe(401);
+    expect(budget(failed)).toEqual(["10", "9"]);
+    expect(Number(failed.headers.get("ratelimit-reset"))).toBeGreaterThan(0);
+    const signedIn = await attempt({ email: admin.email, password: TEST_PASSWORD });
+    expect(signedIn.status).toBe(200);
+    expect(budget(signedIn)).toEqual(["10", "9"]);
+    const malformed = await attempt({ email: admin.email });
+    expect(malformed.status).toBe(400);
+    expect(budget(malformed)).toEqual(["10", "9"]);
+    const again = await attempt({ email: "nobody@example.com", password: "wrong password!" });
+    expect(again.status).toBe(401);
+    expect(budget(again)).toEqual(["10", "8"]);
   });
 
   it("limits failed attempts per address across emails", async () => {
@@ -164,6 +191,9 @@ describe("API tokens", () => {
     ["an expiry in the past", { expires_at: inDays(-1) }, "expires_at"],
     ["an expiry under one day", { expires_at: inDays(0.5) }, "expires_at"],
     ["an expiry beyond one year", { expires_at: inDays(400) }, "expires_at"],
+    ["an expiry one year and one day away", { expires_at: aYearFromNow(DAY) }, "expires_at"],
+    ["an expiry one year and two minutes away", { expires_at: aYearFromNow(2 * 60_000) }, "expires_at"],
+    ["an expiry 23 hours away", { expires_at: inDays(23 / 24) }, "expires_at"],
     ["a non-ISO date", { expires_at: "next tuesday" }, "expires_at"],
     ["a date without time", { expires_at: "2027-01-01" }, "expires_at"],
     ["an empty name", { name: "" }, "name"],
@@ -182,6 +212,13 @@ describe("API tokens", () => {
     const { adminToken } = await createTestAccount();
     await mintApiToken(adminToken, ["users:read"], 1.001);
     await mintApiToken(adminToken, ["users:read"], 365);
+    const res = await call(tokens.POST, {
+      method: "POST",
+      path: "/v1/auth/tokens",
+      token: adminToken,
+      body: { name: "a year", permissions: ["users:read"], expires_at: aYearFromNow(-60_000) },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
   });
 
   it("stop working at once when revoked, and revoking another account's token is a 404", async () => {
@@ -195,6 +232,23 @@ describe("API tokens", () => {
     expectInvalidToken(await verifyWith(created.token));
     const list = await call(tokens.GET, { path: "/v1/auth/tokens", token: adminToken });
     expect(list.body.data[0].revoked_at).not.toBeNull();
+  });
+
+  it("can be revoked by an api token only when it is that token; another id needs a session", async () => {
+    const { adminToken } = await createTestAccount();
+    const a = await mintApiToken(adminToken, ["users:read"]);
+    const b = await mintApiToken(adminToken, ["users:read"]);
+    const other = await call(tokenById.DELETE, { method: "DELETE", path: `/v1/auth/tokens/${b.id}`, token: a.token, params: { id: b.id } });
+    expect(other.status).toBe(403);
+    expect(other.body.error.code).toBe("forbidden");
+    expect(other.body.error.message).toMatch(/session/);
+    expect((await verifyWith(b.token)).status).toBe(200);
+    const self = await call(tokenById.DELETE, { method: "DELETE", path: `/v1/auth/tokens/${a.id}`, token: a.token, params: { id: a.id } });
+    expect(self.status).toBe(204);
+    expectInvalidToken(await verifyWith(a.token));
+    const bySession = await call(tokenById.DELETE, { method: "DELETE", path: `/v1/auth/tokens/${b.id}`, token: adminToken, params: { id: b.id } });
+    expect(bySession.status).toBe(204);
+    expectInvalidToken(await verifyWith(b.token));
   });
 
   it("honour Idempotency-Key on creation", async () => {
@@ -226,6 +280,37 @@ describe("refresh", () => {
     expect(newLifetime).toBe(oldLifetime);
     expectInvalidToken(await verifyWith(old.token));
     expect((await verifyWith(res.body.token)).status).toBe(200);
+  });
+
+  it("of one api token twice at once mints one token; the other answer is 401 invalid_token", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const old = await mintApiToken(adminToken, ["users:read"], 10);
+    const send = () => call(refresh.POST, { method: "POST", path: "/v1/auth/refresh", token: old.token, body: {} });
+    // Both requests pass authentication before either writes, as they can on a server with
+    // many connections: each waits at its transaction until the other arrives there too.
+    const db = getDb();
+    const transaction = db.transaction.bind(db);
+    let arrived = 0;
+    let bothArrived!: () => void;
+    const barrier = new Promise<void>((resolve) => (bothArrived = resolve));
+    const spy = vi.spyOn(db, "transaction").mockImplementation((async (...args: Parameters<typeof transaction>) => {
+      if (++arrived === 2) bothArrived();
+      await Promise.race([barrier, new Promise((resolve) => setTimeout(resolve, 2000))]);
+      return transaction(...args);
+    }) as typeof db.transaction);
+    let results;
+    try {
+      results = await Promise.all([send(), send()]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(arrived).toBe(2);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 401]);
+    expectInvalidToken(results.find((r) => r.status === 401)!);
+    const rows = await apiTokensOf(account.id);
+    expect(rows).toHaveLength(2);
+    expect(rows.filter((r) => r.revokedAt === null)).toHaveLength(1);
+    expect((await verifyWith(results.find((r) => r.status === 200)!.body.token)).status).toBe(200);
   });
 
   it("accepts {} as the body and gives a session a fresh 24 h token", async () => {
@@ -326,11 +411,17 @@ describe("invalid tokens are all 401 with WWW-Authenticate", () => {
     expectInvalidToken(res);
   });
 
-  it("missing: 401 unauthenticated", async () => {
+  it("missing: 401 unauthenticated, with the same invalid_token challenge", async () => {
     const res = await call(verify.GET, { path: "/v1/auth/verify" });
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe("unauthenticated");
-    expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    expect(res.headers.get("www-authenticate")).toMatch(/^Bearer .*error="invalid_token"/);
+  });
+
+  it("wrong sign-in credentials: 401 with the invalid_token challenge", async () => {
+    const res = await call(login.POST, { method: "POST", path: "/v1/auth/login", body: { email: "nobody@example.com", password: "wrong password!" } });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toMatch(/^Bearer .*error="invalid_token"/);
   });
 });
 
@@ -367,11 +458,33 @@ describe("scopes and roles", () => {
       const allowed = role === "admin" || !adminOnly.has(scope);
       expect(res.status).toBe(allowed ? 200 : 403);
       if (!allowed) {
-        expect(res.body.error.code).toBe("insufficient_scope");
+        // A session holds what its role allows, so the role is what forbids it.
+        expect(res.body.error.code).toBe("forbidden");
         expect(res.body.error.details[0].scope).toBe(scope);
       }
     },
   );
+
+  it("a demoted admin's session on an admin route is 403 forbidden naming the scope", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const second = await addTestUser(account.id, "admin");
+    expect((await call(routeFor("users:write"), { path: "/v1/x", token: second.token })).status).toBe(200);
+    const demote = await call(userById.PATCH, { method: "PATCH", path: `/v1/users/${second.user.id}`, token: adminToken, params: { id: second.user.id }, body: { role: "agent" } });
+    expect(demote.status).toBe(200);
+    const res = await call(routeFor("users:write"), { path: "/v1/x", token: second.token });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toMatchObject({ code: "forbidden", details: [{ scope: "users:write" }] });
+  });
+
+  it("a demoted admin's api token lacking an admin scope is 403 forbidden, not insufficient_scope", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const second = await addTestUser(account.id, "admin");
+    const t = await mintApiToken(second.token, ["users:read"]);
+    await call(userById.PATCH, { method: "PATCH", path: `/v1/users/${second.user.id}`, token: adminToken, params: { id: second.user.id }, body: { role: "agent" } });
+    const res = await call(routeFor("webhooks:read"), { path: "/v1/x", token: t.token });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toMatchObject({ code: "forbidden", details: [{ scope: "webhooks:read" }] });
+  });
 
   it("an api token without the scope is 403 insufficient_scope naming it", async () => {
     const { adminToken } = await createTestAccount();
@@ -406,6 +519,26 @@ describe("health and account", () => {
       checks: { database: { status: "ok", latency_ms: expect.any(Number) }, jobs: { status: "ok", backend: "local", due: 0, oldest_due_age_s: 0 } },
     });
     expect((await call(health.GET, { path: "/v1/health" })).status).toBe(401);
+  });
+
+  it("GET /v1/health counts only the caller's account's jobs", async () => {
+    const mine = await createTestAccount();
+    const other = await createTestAccount();
+    const ago = (ms: number) => new Date(Date.now() - ms);
+    await getDb()
+      .insert(jobs)
+      .values([
+        { kind: "message.send", payload: {}, accountId: other.account.id, status: "pending", runAt: ago(10 * 60_000) },
+        { kind: "message.send", payload: {}, accountId: other.account.id, status: "pending", runAt: ago(20 * 60_000) },
+        { kind: "message.send", payload: {}, accountId: mine.account.id, status: "pending", runAt: ago(30_000) },
+      ]);
+    const res = await call(health.GET, { path: "/v1/health", token: mine.adminToken });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe("ok");
+    expect(res.body.checks.jobs).toMatchObject({ status: "ok", due: 1 });
+    expect(res.body.checks.jobs.oldest_due_age_s).toBeLessThan(120);
+    const theirs = await call(health.GET, { path: "/v1/health", token: other.adminToken });
+    expect(theirs.body.checks.jobs).toMatchObject({ status: "degraded", due: 2 });
   });
 
   it("GET /v1/account describes the account and counts its users", async () => {

@@ -104,16 +104,26 @@ afterAll(() => resetRateLimiters());
 
 describe("the contract checker", () => {
   it("reports a body, a status, a content type or a header that the document does not allow", async () => {
-    const json = (body: unknown, status = 200, headers: Record<string, string> = { "x-request-id": "req_1" }) =>
-      Response.json(body, { status, headers });
+    const standard = { "x-request-id": "req_1", "ratelimit-limit": "600", "ratelimit-remaining": "599", "ratelimit-reset": "42" };
+    const json = (body: unknown, status = 200, headers: Record<string, string> = standard) => Response.json(body, { status, headers });
     const account = { id: "acc_1", name: "A", phone_number: null, number_status: "sandbox", coexistence: false, created_at: "2026-11-22T10:15:30.123Z", users: { total: 1, admins: 1, agents: 0 } };
     expect((await v1.check("GET", "/v1/account", json(account))).problems).toEqual([]);
     const problems = async (res: Response, method = "GET", path = "/v1/account") => (await v1.check(method, path, res)).problems;
     expect(await problems(json({ ...account, secret: "leak" }))).toEqual([expect.stringMatching(/additional properties/)]);
     expect(await problems(json({ ...account, users: { total: "1", admins: 1, agents: 0 } }))).toEqual([expect.stringMatching(/must be integer/)]);
     expect(await problems(json(account, 418))).toEqual([expect.stringMatching(/status not documented/)]);
-    expect(await problems(json(account, 200, {}))).toEqual([expect.stringMatching(/missing required header X-Request-Id/)]);
-    expect(await problems(new Response("ok", { headers: { "x-request-id": "r", "content-type": "text/plain" } }))).toEqual([
+    expect(await problems(json(account, 200, {}))).toEqual([
+      expect.stringMatching(/missing required header X-Request-Id/),
+      expect.stringMatching(/missing required header RateLimit-Limit/),
+      expect.stringMatching(/missing required header RateLimit-Remaining/),
+      expect.stringMatching(/missing required header RateLimit-Reset/),
+    ]);
+    expect(await problems(json(account, 200, { "x-request-id": "req_1" }))).toEqual([
+      expect.stringMatching(/missing required header RateLimit-Limit/),
+      expect.stringMatching(/missing required header RateLimit-Remaining/),
+      expect.stringMatching(/missing required header RateLimit-Reset/),
+    ]);
+    expect(await problems(new Response("ok", { headers: { ...standard, "content-type": "text/plain" } }))).toEqual([
       expect.stringMatching(/content type "text\/plain" not documented/),
     ]);
     expect(await problems(json({ error: { code: "x" }, request_id: "r" }, 404), "GET", "/v1/users/usr_1")).toEqual([
@@ -228,6 +238,7 @@ describe("/v1 contract", () => {
     await expectStatus(400, "POST", "/v1/auth/refresh", { token: adminToken, rawBody: "{", headers: { "content-type": "application/json" } });
 
     const refreshedId = (await authenticateBearer(refreshed.body.token)).token.id;
+    await expectStatus(403, "DELETE", `/v1/auth/tokens/${created.body.id}`, { token: refreshed.body.token });
     await expectStatus(204, "DELETE", `/v1/auth/tokens/${refreshedId}`, { token: adminToken });
     await expectStatus(404, "DELETE", "/v1/auth/tokens/tok_unknown", { token: adminToken });
   });
@@ -258,6 +269,10 @@ describe("/v1 contract", () => {
       expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
       await expectStatus(429, "GET", "/v1/health", { token: adminToken });
       await expectStatus(429, "GET", "/v1/users", { token: adminToken });
+      // Requests without a token spend the caller's address budget.
+      await expectStatus(200, "GET", "/v1/openapi.json");
+      const anonymous = await expectStatus(429, "GET", "/v1/openapi.json");
+      expect(Number(anonymous.headers.get("retry-after"))).toBeGreaterThan(0);
     });
   });
 

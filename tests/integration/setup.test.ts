@@ -41,6 +41,20 @@ describe("first run", () => {
     expect(await countRows()).toEqual({ accounts: 1, users: 1 });
   });
 
+  it("answers 409 once set up, whatever the body", async () => {
+    await call(setupRoute.POST, { method: "POST", path: "/api/setup", body: valid });
+    for (const request of [
+      { body: { ...valid, password: "short" } },
+      { body: {} },
+      { rawBody: "{", headers: { "content-type": "application/json" } },
+    ]) {
+      const res = await call(setupRoute.POST, { method: "POST", path: "/api/setup", ...request });
+      expect(res.status).toBe(409);
+      expect(res.body.error.code).toBe("conflict");
+    }
+    expect(await countRows()).toEqual({ accounts: 1, users: 1 });
+  });
+
   it("answers other methods with 405", async () => {
     const res = await call(setupRoute.GET, { path: "/api/setup" });
     expect(res.status).toBe(405);

@@ -386,7 +386,7 @@ describe("GET, PATCH, DELETE /v1/webhooks/{id}", () => {
     const agent = await addTestUser(account.id, "agent");
     const list = await call(collection.GET, { path: "/v1/webhooks", token: agent.token });
     expect(list.status).toBe(403);
-    expect(list.body.error.code).toMatch(/^(insufficient_scope|forbidden)$/);
+    expect(list.body.error.code).toBe("forbidden");
     const post = await create(agent.token, { url: receiver.url, events: ["*"] });
     expect(post.status).toBe(403);
     expect(await webhookCount(account.id)).toBe(0);

@@ -1,6 +1,11 @@
-import { setupFirstAccount, setupInput } from "@/lib/accounts/setup";
-import { apiRoute, created, defineRoute } from "@/lib/api/route";
+import { isSetupDone, setupDone, setupFirstAccount, setupInput } from "@/lib/accounts/setup";
+import { apiRoute, created, defineRoute, JSON_BODY_LIMIT, parseJsonBody } from "@/lib/api/route";
 
 export const { GET, POST, PUT, PATCH, DELETE } = defineRoute({
-  POST: apiRoute({ access: { auth: "none" }, body: setupInput }, async ({ body }) => created(await setupFirstAccount(body))),
+  // Once set up, every call is a 409, whatever its body: the body is read only before that.
+  POST: apiRoute({ access: { auth: "none" } }, async ({ req }) => {
+    if (await isSetupDone()) throw setupDone();
+    const { value } = await parseJsonBody(req, { limit: JSON_BODY_LIMIT, allowEmpty: false });
+    return created(await setupFirstAccount(setupInput.parse(value)));
+  }),
 });

@@ -2,5 +2,5 @@ import { apiRoute, defineRoute } from "@/lib/api/route";
 import { checkHealth } from "@/lib/server/health";
 
 export const { GET, POST, PUT, PATCH, DELETE } = defineRoute({
-  GET: apiRoute({ access: { auth: "any" } }, () => checkHealth()),
+  GET: apiRoute({ access: { auth: "any" } }, ({ ctx }) => checkHealth({ accountId: ctx.accountId })),
 });

@@ -41,10 +41,11 @@ export const authDomain: V1Domain = {
       delete: op({
         operationId: "revokeApiToken",
         summary: "Revoke an API token",
-        description: "The token stops working at once. Agents may revoke their own tokens; administrators any of the account's.",
+        description: "The token stops working at once. With a session, agents may revoke their own tokens and administrators any of the account's; an API token may revoke only itself (another id is a 403).",
         access: { auth: "any" },
         path: pathIds({ id: "token" }),
         success: { status: "204", description: "Revoked." },
+        errors: [403],
       }),
     },
     "/v1/auth/verify": {
@@ -59,7 +60,7 @@ export const authDomain: V1Domain = {
       post: op({
         operationId: "refreshToken",
         summary: "Renew the bearer token",
-        description: "An API token is replaced by a new one with the same permissions and lifetime length starting now (the old one is revoked); a session token gets a fresh 24 h token. Send an empty body or `{}`.",
+        description: "An API token is replaced by a new one with the same permissions and lifetime length starting now (the old one is revoked, so of two refreshes of the same API token only one succeeds, the other is a 401); a session token gets a fresh 24 h token. Send an empty body or `{}`.",
         access: { auth: "any" },
         body: refreshInput,
         bodyOptional: true,

@@ -29,7 +29,7 @@ export const eventDataSchemas: Record<EventType, { summary: string; description?
   "conversation.assigned": {
     summary: "A conversation was assigned",
     description: "`user` is the assignee.",
-    data: z.object({ conversation: conversationAssignmentOutput, user: userOutput }),
+    data: z.object({ conversation: conversationAssignmentOutput, user: userRefOutput }),
   },
   "conversation.unassigned": {
     summary: "A conversation was unassigned",

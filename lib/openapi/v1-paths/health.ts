@@ -11,7 +11,7 @@ export const healthDomain: V1Domain = {
       get: op({
         operationId: "getHealth",
         summary: "Check health",
-        description: "`degraded` when the database fails or background jobs wait for more than 5 minutes. For an unauthenticated liveness probe use `GET /healthz` (answers `ok`).",
+        description: "`degraded` when the database fails or your account's background jobs wait for more than 5 minutes. Only your account's jobs are counted. For an unauthenticated liveness probe use `GET /healthz` (answers `ok`).",
         access: { auth: "any" },
         success: { status: "200", description: "The health report.", schema: healthOutput.meta({ id: "Health" }) },
       }),

@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { createApiToken, createTokenInput, revokeApiToken } from "@/lib/auth/api-tokens";
+import { createApiToken, createTokenInput, maxTokenExpiry, revokeApiToken } from "@/lib/auth/api-tokens";
 import { requireSession } from "@/lib/auth/current-user";
 import { runAction } from "@/lib/server/action";
 
@@ -12,8 +12,11 @@ function expiryFrom(form: FormData): string {
   const preset = String(form.get("expires_in_days") ?? "");
   if (preset && preset !== "custom") return new Date(Date.now() + Number(preset) * DAY_MS).toISOString();
   const date = String(form.get("expires_on") ?? "");
-  // The end of the chosen day (UTC) keeps "tomorrow" at least one day away.
-  return /^\d{4}-\d{2}-\d{2}$/.test(date) ? `${date}T23:59:59.000Z` : date;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return date;
+  // The end of the chosen day (UTC) keeps "tomorrow" at least one day away; on the last day
+  // allowed, the token lasts until one year from now.
+  const max = maxTokenExpiry();
+  return date === max.toISOString().slice(0, 10) ? max.toISOString() : `${date}T23:59:59.000Z`;
 }
 
 export async function createTokenAction(form: FormData) {

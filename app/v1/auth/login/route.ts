@@ -1,8 +1,10 @@
+import { peekLoginBudget } from "@/lib/api/rate-limit";
 import { apiRoute, clientAddress, defineRoute } from "@/lib/api/route";
 import { loginInput, loginWithPassword } from "@/lib/auth/login";
 
 export const { GET, POST, PUT, PATCH, DELETE } = defineRoute({
-  POST: apiRoute({ access: { auth: "none" }, body: loginInput }, ({ req, body }) =>
-    loginWithPassword({ ...body, ip: clientAddress(req) }),
+  POST: apiRoute(
+    { access: { auth: "none" }, ownRateLimit: { peek: (req) => peekLoginBudget(clientAddress(req)) }, body: loginInput },
+    ({ req, body, reportRateLimit }) => loginWithPassword({ ...body, ip: clientAddress(req), onLimit: reportRateLimit }),
   ),
 });
