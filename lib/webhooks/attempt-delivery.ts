@@ -6,6 +6,7 @@ import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
 import { MAX_DELIVERY_ATTEMPTS } from "./schemas";
 import { sendSigned } from "./send";
+import { openWebhookSecret } from "./secret-at-rest";
 
 /** What one call of the attempt function did; JSON-safe, because Inngest stores it as step output. */
 export type AttemptOutcome = {
@@ -190,7 +191,7 @@ export async function runAttempt({
 
   const result = await sendSigned({
     url: webhook.url,
-    secret: webhook.secret,
+    secret: openWebhookSecret(webhook),
     body: delivery.payload,
     eventId: delivery.eventId,
     eventType: delivery.eventType,

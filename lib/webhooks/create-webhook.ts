@@ -11,6 +11,7 @@ import { type CreatedWebhookOutput, type CreateWebhookInput, MAX_WEBHOOKS_PER_AC
 import { generateWebhookSecret } from "./signature";
 import { checkWebhookUrl } from "./url-policy";
 import { runVerification } from "./verify-webhook";
+import { openWebhookSecret, sealWebhookSecret } from "./secret-at-rest";
 
 /** Checks a URL against the policy at registration; a refusal is a 400 naming `url`. */
 export async function approvedUrl(url: string): Promise<string> {
@@ -35,9 +36,11 @@ export async function createWebhook({ ctx, input }: { ctx: WebhookCtx; input: Cr
       throw new ConflictError(`An account can have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks. Delete one first.`);
     }
     const now = new Date();
+    const id = newId("webhook", now);
+    const sealed = sealWebhookSecret({ secret, accountId: ctx.accountId, webhookId: id });
     const [row] = await tx
       .insert(webhooks)
-      .values({ id: newId("webhook", now), accountId: ctx.accountId, url, events: input.events, secret, status: "pending", createdAt: now, updatedAt: now })
+      .values({ id, accountId: ctx.accountId, url, events: input.events, secret: sealed, status: "pending", createdAt: now, updatedAt: now })
       .returning();
     return row;
   });
@@ -54,6 +57,8 @@ export const webhookCreationSecrets = {
   withoutSecret: (body: Record<string, unknown>) => omit(body, "secret"),
   restoreSecret: async (body: Record<string, unknown>, ctx: AuthContext) => {
     const webhook = await findWebhook(getDb(), ctx.accountId, String(body.id));
-    return { ...body, secret: webhook.secret };
+    const secret = openWebhookSecret(webhook);
+    if (secret === null) throw new Error("The webhook secret cannot be read: AUTH_SECRET changed since it was stored.");
+    return { ...body, secret };
   },
 };

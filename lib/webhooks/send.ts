@@ -63,7 +63,8 @@ export async function sendSigned({
   lookup,
 }: {
   url: string;
-  secret: string;
+  /** null when the stored secret cannot be read: the attempt fails without sending. */
+  secret: string | null;
   body: string;
   eventId: string;
   eventType: string;
@@ -74,6 +75,9 @@ export async function sendSigned({
 }): Promise<SendResult> {
   const env = getEnv();
   const startedAt = performance.now();
+  if (secret === null) {
+    return { ok: false, status: null, body: null, error: "the signing secret cannot be read: AUTH_SECRET changed since the webhook was registered", durationMs: 0 };
+  }
   try {
     const check = await checkWebhookUrl({ url, allowInsecure: env.WEBHOOK_ALLOW_INSECURE_TARGETS, lookup });
     if (!check.ok) {

@@ -8,6 +8,7 @@ import { newId } from "@/lib/ids";
 import { findWebhook, type WebhookCtx } from "./find-webhook";
 import { presentWebhook, VERIFICATION_TIMEOUT_MS } from "./schemas";
 import { type SendResult, sendSigned } from "./send";
+import { openWebhookSecret } from "./secret-at-rest";
 
 function failureReason(result: SendResult, timeoutMs: number): string {
   if (result.error?.startsWith("refused: ")) return `The URL was refused: ${result.error.slice("refused: ".length)}`;
@@ -62,7 +63,7 @@ export async function runVerification({ accountId, webhookId }: { accountId: str
   const timeoutMs = Math.min(VERIFICATION_TIMEOUT_MS, getEnv().WEBHOOK_TIMEOUT_MS);
   const result = await sendSigned({
     url: prepared.webhook.url,
-    secret: prepared.webhook.secret,
+    secret: openWebhookSecret(prepared.webhook),
     body: prepared.payload,
     eventId: prepared.envelope.id,
     eventType: prepared.envelope.type,

@@ -171,6 +171,28 @@ describe("POST /v1/webhooks", () => {
     expect(await webhookCount(account.id)).toBe(1);
   });
 
+  it("stores the secret sealed: not in clear, bound to its webhook, and still signing deliveries", async () => {
+    const { adminToken } = await createTestAccount();
+    const chosen = "a-chosen-secret-for-sealing-0123";
+    const res = await create(adminToken, { url: receiver.url, events: ["user.created"], secret: chosen });
+    expect(res.status).toBe(201);
+    expect(res.body.status).toBe("active");
+    const [row] = await getDb().select().from(webhooks).where(eq(webhooks.id, res.body.id));
+    expect(row.secret).not.toContain(chosen);
+    expect(row.secret).toMatch(/^sealed:/);
+    // The challenge went out signed with the secret in clear.
+    const challenge = receiver.requests.filter((r) => r.json?.type === "webhook.verified").at(-1)!;
+    expect(verifyDelivery(challenge, chosen)).toEqual([]);
+
+    // Copied onto another webhook the sealed value does not open: the attempt fails, nothing is sent unsigned.
+    const other = await create(adminToken, { url: receiver.url, events: ["user.created"] });
+    await getDb().update(webhooks).set({ secret: row.secret }).where(eq(webhooks.id, other.body.id));
+    const before = receiver.requests.length;
+    const again = await call(verify.POST, { method: "POST", path: "/", token: adminToken, params: { id: other.body.id } });
+    expect(again.body).toMatchObject({ status: "verification_failed", status_reason: expect.stringContaining("signing secret cannot be read") });
+    expect(receiver.requests.length).toBe(before);
+  });
+
   it("refuses the 21st webhook of an account with 409", async () => {
     const { account, adminToken } = await createTestAccount();
     for (let i = 0; i < 20; i++) {
