@@ -13,6 +13,9 @@ import {
   releaseIdempotencyKey,
 } from "./idempotency";
 import { consumeRequest, type RateLimitState, rateLimitHeaders } from "./rate-limit";
+import { clientAddress } from "./client-address";
+
+export { clientAddress };
 
 export const JSON_BODY_LIMIT = 64 * 1024;
 export const LARGE_BODY_LIMIT = 32 * 1024 * 1024;
@@ -111,9 +114,6 @@ export function requestIdOf(req: Request): string {
   return given && REQUEST_ID.test(given) ? given : newId("request");
 }
 
-export function clientAddress(req: Request): string {
-  return req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || req.headers.get("x-real-ip") || "local";
-}
 
 /** Reads the body up to `limit` bytes; a larger body is a 413 without reading the rest. */
 async function readBody(req: Request, limit: number): Promise<string> {

@@ -1,6 +1,7 @@
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
+import { clientAddress } from "@/lib/api/client-address";
 import { consumeLoginAttempt, forgiveLoginAttempt } from "@/lib/api/rate-limit";
 import { getEnv } from "@/lib/env";
 import { createSession, verifyCredentials } from "./sessions";
@@ -24,7 +25,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
       async authorize(raw, request) {
         const parsed = credentials.safeParse(raw);
         if (!parsed.success) return null;
-        const ip = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "local";
+        const ip = clientAddress(request);
         const limit = await consumeLoginAttempt({ ip, email: parsed.data.email });
         if (limit.limited) throw new TooManyAttempts();
         const user = await verifyCredentials(parsed.data);

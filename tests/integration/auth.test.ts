@@ -112,7 +112,8 @@ describe("sign-in with POST /v1/auth/login", () => {
         method: "POST",
         path: "/v1/auth/login",
         body: { email: `nobody-${i}@example.com`, password: "wrong password!" },
-        headers: { "x-forwarded-for": "203.0.113.9" },
+        // A client rotating what it puts before the proxy's entry is still the proxy's one address.
+        headers: { "x-forwarded-for": `192.0.2.${i}, 203.0.113.9` },
       });
       statuses.push(res.status);
     }
