@@ -43,15 +43,20 @@ export async function resetRateLimiters() {
   await (await current)?.close();
 }
 
+/** The budget a limiter answer leaves (none yet spent when there is no answer for the key). */
+function budgetLeft(limiter: RateLimiterAbstract, res: RateLimiterRes | null): RateLimitState {
+  if (!res) return { limit: limiter.points, remaining: limiter.points, resetSeconds: 0, limited: false };
+  return {
+    limit: limiter.points,
+    remaining: Math.min(limiter.points, Math.max(0, res.remainingPoints)),
+    resetSeconds: Math.max(0, Math.ceil(res.msBeforeNext / 1000)),
+    limited: false,
+  };
+}
+
 async function consume(limiter: RateLimiterAbstract, key: string): Promise<RateLimitState> {
   try {
-    const res = await limiter.consume(key);
-    return {
-      limit: limiter.points,
-      remaining: res.remainingPoints,
-      resetSeconds: Math.ceil(res.msBeforeNext / 1000),
-      limited: false,
-    };
+    return budgetLeft(limiter, await limiter.consume(key));
   } catch (error) {
     if (error instanceof RateLimiterRes) {
       return {
@@ -83,10 +88,7 @@ export async function consumeLoginAttempt({ ip, email }: { ip: string; email: st
 /** The sign-in budget left for an address, without spending any. */
 export async function peekLoginBudget(ip: string): Promise<RateLimitState> {
   const { login } = await limiters();
-  const res = await login.get(`ip:${ip}`);
-  if (!res) return { limit: login.points, remaining: login.points, resetSeconds: 0, limited: false };
-  const remaining = Math.max(0, login.points - res.consumedPoints);
-  return { limit: login.points, remaining, resetSeconds: Math.max(0, Math.ceil(res.msBeforeNext / 1000)), limited: false };
+  return budgetLeft(login, await login.get(`ip:${ip}`));
 }
 
 /**
@@ -99,12 +101,7 @@ export async function forgiveLoginAttempt({ ip, email }: { ip: string; email: st
   const { login } = await limiters();
   try {
     const [byIp] = await Promise.all([login.reward(`ip:${ip}`, 1), login.delete(`email:${email.toLowerCase()}`)]);
-    return {
-      limit: login.points,
-      remaining: Math.min(login.points, Math.max(0, byIp.remainingPoints)),
-      resetSeconds: Math.max(0, Math.ceil(byIp.msBeforeNext / 1000)),
-      limited: false,
-    };
+    return budgetLeft(login, byIp);
   } catch {
     return undefined;
   }

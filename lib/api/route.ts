@@ -114,7 +114,6 @@ export function requestIdOf(req: Request): string {
   return given && REQUEST_ID.test(given) ? given : newId("request");
 }
 
-
 /** Reads the body up to `limit` bytes; a larger body is a 413 without reading the rest. */
 async function readBody(req: Request, limit: number): Promise<string> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");

@@ -76,6 +76,7 @@ export async function listOnlineUserIds(accountId: string): Promise<string[]> {
     select ${events.type} from ${events}
     where ${events.accountId} = ${accountId}
       and ${events.type} in ('user.online', 'user.offline')
+      -- Qualified by hand: inside this subquery a bare "id" would be the event's.
       and (${events.data}->'user'->>'id') = "users"."id"
     order by ${events.id} desc
     limit 1

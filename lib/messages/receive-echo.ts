@@ -1,4 +1,3 @@
-import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { messages } from "@/db/schema";
 import { createConversation, ensureContact, findActiveConversation } from "@/lib/conversations/store";
@@ -7,7 +6,7 @@ import { newId } from "@/lib/ids";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
 import type { BusinessAppEcho } from "@/lib/network/cloud-echoes";
 import { presentMessage, previewOf } from "./schemas";
-import { findMessage, touchConversation } from "./store";
+import { findIdByNetworkId, findMessage, touchConversation } from "./store";
 
 /**
  * Stores a message sent from the business app (coexistence) as an outbound message that the
@@ -18,13 +17,8 @@ import { findMessage, touchConversation } from "./store";
  */
 export async function receiveBusinessAppEcho({ accountId, echo }: { accountId: string; echo: BusinessAppEcho }) {
   return getDb().transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`inbound:${accountId}:${echo.networkMessageId}`}))`);
-    const [existing] = await tx
-      .select({ id: messages.id })
-      .from(messages)
-      .where(and(eq(messages.accountId, accountId), eq(messages.networkMessageId, echo.networkMessageId)))
-      .limit(1);
-    if (existing) return { duplicate: true, message: presentMessage(await findMessage(tx, { accountId, id: existing.id })) };
+    const existing = await findIdByNetworkId(tx, { accountId, networkMessageId: echo.networkMessageId, lock: true });
+    if (existing) return { duplicate: true, message: presentMessage(await findMessage(tx, { accountId, id: existing })) };
 
     const integration = await loadNumberIntegration(tx, accountId);
     const contact = await ensureContact(tx, { accountId, phone: echo.to });

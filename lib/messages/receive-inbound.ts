@@ -1,4 +1,3 @@
-import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { messages } from "@/db/schema";
 import { conversationSummary } from "@/lib/conversations/schemas";
@@ -14,7 +13,7 @@ import { newId } from "@/lib/ids";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
 import { afterInboundMessage } from "./after-inbound";
 import { type DecodedMedia, type MessageOutput, type MessageType, presentMessage, previewOf } from "./schemas";
-import { findMessage, storeMedia, touchConversation } from "./store";
+import { findIdByNetworkId, findMessage, storeMedia, touchConversation } from "./store";
 
 export type InboundInput = {
   /** The network's id; a second delivery with the same id is not stored again. */
@@ -39,14 +38,8 @@ export async function receiveInboundMessage({ accountId, inbound }: { accountId:
   message: MessageOutput;
 }> {
   return getDb().transaction(async (tx) => {
-    // Serialises two deliveries of the same message; the unique index is the backstop.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`inbound:${accountId}:${inbound.networkMessageId}`}))`);
-    const [existing] = await tx
-      .select({ id: messages.id })
-      .from(messages)
-      .where(and(eq(messages.accountId, accountId), eq(messages.networkMessageId, inbound.networkMessageId)))
-      .limit(1);
-    if (existing) return { duplicate: true, message: presentMessage(await findMessage(tx, { accountId, id: existing.id })) };
+    const existing = await findIdByNetworkId(tx, { accountId, networkMessageId: inbound.networkMessageId, lock: true });
+    if (existing) return { duplicate: true, message: presentMessage(await findMessage(tx, { accountId, id: existing })) };
 
     const integration = await loadNumberIntegration(tx, accountId);
     const contact = await ensureContact(tx, { accountId, phone: inbound.from, name: inbound.name });

@@ -6,6 +6,24 @@ import { NotFoundError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import type { DecodedMedia, MessageWithMedia } from "./schemas";
 
+/**
+ * The id of the account's message with this network message id, or undefined. With `lock`,
+ * two deliveries of the same network message wait for each other until the transaction ends
+ * (the unique index is the backstop), so the one that comes second finds the first.
+ */
+export async function findIdByNetworkId(
+  executor: Executor,
+  { accountId, networkMessageId, lock = false }: { accountId: string; networkMessageId: string; lock?: boolean },
+): Promise<string | undefined> {
+  if (lock) await executor.execute(sql`select pg_advisory_xact_lock(hashtext(${`inbound:${accountId}:${networkMessageId}`}))`);
+  const [row] = await executor
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.accountId, accountId), eq(messages.networkMessageId, networkMessageId)))
+    .limit(1);
+  return row?.id;
+}
+
 /** Messages with their media's metadata; the bytes are never loaded here. */
 export function selectMessages(executor: Executor) {
   return executor

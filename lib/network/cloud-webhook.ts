@@ -1,13 +1,14 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/db";
-import { messages, numberIntegrations } from "@/db/schema";
+import { numberIntegrations } from "@/db/schema";
 import { ApiError, ForbiddenError, invalidField } from "@/lib/errors";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { applyMessageStatus } from "@/lib/messages/apply-status";
 import { normalizeMimeType } from "@/lib/messages/media-rules";
 import { receiveBusinessAppEcho } from "@/lib/messages/receive-echo";
 import { receiveInboundMessage } from "@/lib/messages/receive-inbound";
+import { findIdByNetworkId } from "@/lib/messages/store";
 import { verifyHubSignature } from "@/lib/webhooks/signature";
 import { DEFAULT_API_BASE_URL, loadNumberIntegration, networkUrlPolicy, secretsOf } from "./number-config";
 import { parseBusinessAppEchoes } from "./cloud-echoes";
@@ -108,12 +109,7 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
       if (!result.duplicate) stored++;
       continue;
     }
-    const [existing] = await db
-      .select({ id: messages.id })
-      .from(messages)
-      .where(and(eq(messages.accountId, accountId), eq(messages.networkMessageId, networkMessageId)))
-      .limit(1);
-    if (existing) continue;
+    if (await findIdByNetworkId(db, { accountId, networkMessageId })) continue;
     await db.transaction((tx) =>
       enqueueJob(tx, {
         kind: "message.fetch-media",
@@ -154,12 +150,7 @@ export async function fetchInboundMedia(payload: Record<string, unknown>, { atte
   if (!parsed.success) return { failed: "message.fetch-media payload is not valid" };
   const { accountId, message } = parsed.data;
   const db = getDb();
-  const [existing] = await db
-    .select({ id: messages.id })
-    .from(messages)
-    .where(and(eq(messages.accountId, accountId), eq(messages.networkMessageId, message.networkMessageId)))
-    .limit(1);
-  if (existing) return;
+  if (await findIdByNetworkId(db, { accountId, networkMessageId: message.networkMessageId })) return;
 
   const base = { networkMessageId: message.networkMessageId, from: message.from, name: message.name, type: message.type };
   const keepWithout = (error: { code: string; message: string }) => receiveInboundMessage({ accountId, inbound: { ...base, error } }).then(() => undefined);
