@@ -174,6 +174,8 @@ export const messages = pgTable(
     toNumber: text("to_number").notNull(),
     type: text("type", { enum: ["text", "image", "document", "audio", "video"] }).notNull(),
     text: text("text"),
+    /** The customer's language, detected from an inbound text or caption; null when unsure. */
+    language: text("language", { enum: ["en", "es", "pt"] }),
     mediaId: text("media_id").references(() => media.id, { onDelete: "set null" }),
     status: text("status", {
       enum: ["queued", "sent", "delivered", "read", "failed", "received"],
@@ -305,7 +307,7 @@ export type WeeklyHours = Partial<
   Record<"mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun", OpeningInterval[]>
 >;
 export type AutoReplySettings = {
-  outside_hours: { enabled: boolean; message: string };
+  outside_hours: { enabled: boolean; message: string; translations?: Partial<Record<"en" | "es" | "pt", string>> };
   hours_question: { enabled: boolean };
 };
 
@@ -315,6 +317,8 @@ export const businessProfiles = pgTable("business_profiles", {
     .references(() => accounts.id, { onDelete: "cascade" }),
   name: text("name").notNull(),
   description: text("description").notNull().default(""),
+  /** The business's own language: automatic answers fall back to it. */
+  language: text("language", { enum: ["en", "es", "pt"] }).notNull().default("en"),
   hours: jsonb("hours").$type<{ timezone: string; weekly: WeeklyHours } | null>(),
   autoReply: jsonb("auto_reply").$type<AutoReplySettings | null>(),
   updatedAt: updatedAt(),
@@ -435,3 +439,34 @@ export type DocumentRow = typeof documents.$inferSelect;
 export type NumberIntegration = typeof numberIntegrations.$inferSelect;
 export type Plant = typeof plants.$inferSelect;
 export type Job = typeof jobs.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------
+// Smart features: passages of the business's own knowledge (the profile description and the
+// documents' text), searched with PostgreSQL full-text search in the customer's language.
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+export const knowledgePassages = pgTable(
+  "knowledge_passages",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    sourceType: text("source_type", { enum: ["description", "document"] }).notNull(),
+    documentId: text("document_id").references(() => documents.id, { onDelete: "cascade" }),
+    page: integer("page"),
+    position: integer("position").notNull(),
+    text: text("text").notNull(),
+    // One vector per language (accent-free text), so a query in the customer's language uses its stemmer.
+    searchEn: tsvector("search_en").notNull(),
+    searchEs: tsvector("search_es").notNull(),
+    searchPt: tsvector("search_pt").notNull(),
+  },
+  (t) => [
+    index("knowledge_passages_account_idx").on(t.accountId, t.sourceType, t.documentId),
+    index("knowledge_passages_search_en_idx").using("gin", t.searchEn),
+    index("knowledge_passages_search_es_idx").using("gin", t.searchEs),
+    index("knowledge_passages_search_pt_idx").using("gin", t.searchPt),
+  ],
+);

@@ -15,6 +15,7 @@ export const idPrefixes = {
   delivery: "dlv",
   attempt: "att",
   document: "doc",
+  passage: "psg",
   request: "req",
 } as const;
 

@@ -1,3 +1,4 @@
+import { detectMessageLanguage } from "@/lib/profile/language";
 import { getDb } from "@/db";
 import { messages } from "@/db/schema";
 import { conversationSummary } from "@/lib/conversations/schemas";
@@ -64,6 +65,7 @@ export async function receiveInboundMessage({ accountId, inbound }: { accountId:
         toNumber: businessNumberOf(integration),
         type: inbound.type,
         text: inbound.text ?? null,
+        language: detectMessageLanguage(inbound.text ?? inbound.media?.caption),
         mediaId: stored?.id ?? null,
         status: "received",
         senderType: "contact",

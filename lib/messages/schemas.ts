@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { languages } from "@/lib/profile/language";
 import type { Media, Message } from "@/db/schema";
 import { isoTimestamp, phoneDigits as phoneField, prefixedId } from "@/lib/api/fields";
 import { maxCaptionLength, MiB, mediaLimits } from "./media-limits";
@@ -146,6 +147,11 @@ export const messageOutput = z
     type: z.enum(messageTypes),
     text: z.string().optional().meta({ description: "The text of a text message; absent for media and once deleted." }),
     media: messageMediaOutput.optional(),
+    language: z
+      .enum(languages)
+      .nullable()
+      .optional()
+      .meta({ description: "Inbound only: the customer's language detected from the text or caption (`en`, `es`, `pt`), null when unsure." }),
     status: z.enum(["queued", "sent", "delivered", "read", "failed", "received"]).meta({
       description: "Outbound: `queued` → `sent` → `delivered` → `read`, or `failed`. Inbound: `received`.",
     }),
@@ -187,6 +193,7 @@ export function presentMessage(row: MessageWithMedia): MessageOutput {
           },
         }
       : {}),
+    ...(row.direction === "inbound" ? { language: row.language ?? null } : {}),
     status: row.status,
     sender: { type: row.senderType, ...(row.senderUserId ? { user_id: row.senderUserId } : {}) },
     ...(row.error ? { error: row.error } : {}),

@@ -2,9 +2,9 @@ import { and, eq } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { type AutoReplySettings, conversations, messages } from "@/db/schema";
 import { loadBusinessProfile } from "./business-profile";
+import { detectMessageLanguage } from "./language";
 import {
   detectHoursQuestion,
-  detectLanguage,
   formatNextOpening,
   formatWeeklyHours,
   type Hours,
@@ -42,20 +42,29 @@ function nextOpeningLine({ hours, at, language }: { hours: Hours; at: Date; lang
   return when ? phrases[language].nextOpening(when, hours.timezone) : null;
 }
 
+/** Fills the variables the automatic messages may use. */
+function fillVariables(text: string, businessName: string | undefined): string {
+  return businessName ? text.replaceAll("{{business.name}}", businessName) : text;
+}
+
 /**
  * What the automation answers to one inbound message (pure: same input, same answer).
  *
  * - Outside-hours: when the business is closed at `now`, the configured message plus the next
- *   opening time (business time zone, customer's language), unless the conversation already had an
- *   outside-hours answer in the last 12 hours.
+ *   opening time (business time zone), unless the conversation already had an outside-hours answer
+ *   in the last 12 hours.
  * - Hours question: when the text asks about opening hours (English, Spanish, Portuguese), the
- *   weekly hours in the question's language; while closed it also says when the business next opens.
+ *   weekly hours; while closed it also says when the business next opens.
  * - Both at once: a single message answers both: the outside-hours message and next opening, then the
  *   weekly hours. It counts as the outside-hours answer for the 12-hour rule. An hours question is
  *   always answered, even inside the quiet period: the customer asked.
  *
- * The customer's language comes from their message; a message with no clue ("ok", a photo) is
- * answered in the language the outside-hours message is written in.
+ * Language: one answer is wholly in one language, never a mix. The customer's language comes from
+ * their message. An answer that carries the outside-hours message is in the customer's language
+ * when the message exists in it (the message itself, or one of its translations); otherwise in the
+ * language the message is written in (detected, else the business's language), product sentences
+ * included. An answer made only of product sentences (weekly hours, next opening) is in the
+ * customer's language. A message with no clue ("ok", a photo) is answered in the business's language.
  */
 export function decideAutoReplies({
   profile,
@@ -63,7 +72,7 @@ export function decideAutoReplies({
   message,
   now,
 }: {
-  profile: { hours: Hours | null; autoReply: AutoReplySettings | null };
+  profile: { name?: string; language?: HoursLanguage; hours: Hours | null; autoReply: AutoReplySettings | null };
   conversation: { lastAutoReplyAt: Date | null };
   message: { direction: "inbound" | "outbound"; text: string | null };
   now: Date;
@@ -78,17 +87,31 @@ export function decideAutoReplies({
   const outsideDue = autoReply.outside_hours.enabled && outsideMessage.length > 0 && closed && !quiet;
   const questionLanguage = autoReply.hours_question.enabled && text ? detectHoursQuestion(text) : null;
 
+  const businessLanguage = profile.language ?? detectMessageLanguage(outsideMessage) ?? "en";
+  const messageLanguage = detectMessageLanguage(outsideMessage) ?? businessLanguage;
+  const customerLanguage = questionLanguage ?? detectMessageLanguage(text);
+  const translations = autoReply.outside_hours.translations ?? {};
+  const outsideTextIn = (language: HoursLanguage): string | null => {
+    const translated = translations[language]?.trim();
+    if (translated) return translated;
+    return language === messageLanguage ? outsideMessage : null;
+  };
+  // The language of an answer that carries the outside-hours message.
+  const outsideLanguage = customerLanguage && outsideTextIn(customerLanguage) ? customerLanguage : messageLanguage;
+  const outsideText = (language: HoursLanguage) => fillVariables(outsideTextIn(language) ?? outsideMessage, profile.name);
+
   if (questionLanguage) {
-    const language = questionLanguage;
+    const language = outsideDue ? outsideLanguage : questionLanguage;
     const opening = closed ? nextOpeningLine({ hours, at: now, language }) : null;
-    const head = [outsideDue ? outsideMessage : null, opening].filter(Boolean).join("\n");
+    const head = [outsideDue ? outsideText(language) : null, opening].filter(Boolean).join("\n");
     const answer = `${phrases[language].hoursIntro}\n${formatWeeklyHours({ hours, locale: language })}`;
     return [{ kind: "hours_question", text: head ? `${head}\n\n${answer}` : answer, language, countsAsOutsideHours: outsideDue }];
   }
   if (outsideDue) {
-    const language = detectLanguage(text, detectLanguage(outsideMessage));
+    const language = customerLanguage ? outsideLanguage : outsideTextIn(businessLanguage) ? businessLanguage : messageLanguage;
     const opening = nextOpeningLine({ hours, at: now, language });
-    return [{ kind: "outside_hours", text: opening ? `${outsideMessage}\n${opening}` : outsideMessage, language, countsAsOutsideHours: true }];
+    const reply = outsideText(language);
+    return [{ kind: "outside_hours", text: opening ? `${reply}\n${opening}` : reply, language, countsAsOutsideHours: true }];
   }
   return [];
 }
@@ -155,7 +178,7 @@ export async function runAutoReplies({
     // Judged at the moment the customer wrote, not when this job happens to run.
     const at = message.createdAt;
     const replies = decideAutoReplies({
-      profile: { hours: profile.hours, autoReply: profile.autoReply },
+      profile: { name: profile.name, language: profile.language, hours: profile.hours, autoReply: profile.autoReply },
       conversation: { lastAutoReplyAt: conversation.lastAutoReplyAt },
       message: { direction: message.direction, text: message.deletedAt ? null : message.text },
       now: at,

@@ -3,6 +3,7 @@ import { type Executor, getDb } from "@/db";
 import { accounts, type BusinessProfile, businessProfiles } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { NotFoundError } from "@/lib/errors";
+import { indexDescription } from "./knowledge";
 import { type BusinessProfileInput, normalizeHours, presentBusinessProfile } from "./schemas";
 
 type Ctx = Pick<AuthContext, "accountId">;
@@ -16,7 +17,7 @@ export async function loadBusinessProfile(db: Executor, accountId: string): Prom
   if (row) return row;
   const [account] = await db.select({ name: accounts.name, createdAt: accounts.createdAt }).from(accounts).where(eq(accounts.id, accountId)).limit(1);
   if (!account) throw new NotFoundError("Account");
-  return { accountId, name: account.name, description: "", hours: null, autoReply: null, updatedAt: account.createdAt };
+  return { accountId, name: account.name, description: "", language: "en", hours: null, autoReply: null, updatedAt: account.createdAt };
 }
 
 export async function getBusinessProfile({ ctx, now = new Date() }: { ctx: Ctx; now?: Date }) {
@@ -31,11 +32,17 @@ export async function updateBusinessProfile({ ctx, input, now = new Date() }: { 
     hours: input.hours ? normalizeHours(input.hours) : null,
     autoReply: input.auto_reply,
     updatedAt: now,
+    ...(input.language ? { language: input.language } : {}),
   };
-  const [row] = await getDb()
-    .insert(businessProfiles)
-    .values({ accountId: ctx.accountId, ...values })
-    .onConflictDoUpdate({ target: businessProfiles.accountId, set: values })
-    .returning();
+  const row = await getDb().transaction(async (tx) => {
+    const [previous] = await tx.select({ description: businessProfiles.description }).from(businessProfiles).where(eq(businessProfiles.accountId, ctx.accountId)).for("update");
+    const [saved] = await tx
+      .insert(businessProfiles)
+      .values({ accountId: ctx.accountId, ...values })
+      .onConflictDoUpdate({ target: businessProfiles.accountId, set: values })
+      .returning();
+    if (previous?.description !== saved.description) await indexDescription(tx, { accountId: ctx.accountId, description: saved.description });
+    return saved;
+  });
   return presentBusinessProfile(row, now);
 }

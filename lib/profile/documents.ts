@@ -7,6 +7,7 @@ import { afterCursor } from "@/lib/api/pagination";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { ConflictError, invalidField, NotFoundError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
+import { indexDocument } from "./knowledge";
 import { DOCUMENT_MAX_BYTES, DOCUMENTS_PER_ACCOUNT, documentWithTextOutput, presentDocument, type UploadDocumentInput } from "./schemas";
 
 type Ctx = Pick<AuthContext, "accountId">;
@@ -37,7 +38,7 @@ export function decodeDocumentData(data: string): Buffer {
   return Buffer.from(payload, "base64");
 }
 
-type Extracted = { pages: number; text: string };
+type Extracted = { pages: number; text: string; pageTexts: string[] };
 
 function cleanText(text: string): string {
   return (
@@ -70,8 +71,15 @@ export async function extractPdf(bytes: Buffer): Promise<Extracted> {
   }
   try {
     const { totalPages, text } = await extractText(pdf, { mergePages: false });
-    const joined = cleanText(text.map(cleanText).filter(Boolean).join("\n\n"));
-    return { pages: totalPages, text: joined.slice(0, DOCUMENT_TEXT_MAX) };
+    const pageTexts = text.map(cleanText);
+    const joined = cleanText(pageTexts.filter(Boolean).join("\n\n"));
+    let budget = DOCUMENT_TEXT_MAX;
+    const keptPages = pageTexts.map((page) => {
+      const kept = page.slice(0, Math.max(0, budget));
+      budget -= kept.length;
+      return kept;
+    });
+    return { pages: totalPages, text: joined.slice(0, DOCUMENT_TEXT_MAX), pageTexts: keptPages };
   } catch {
     throw invalidField("data", "could not be read as a PDF (its pages could not be read)");
   } finally {
@@ -131,7 +139,7 @@ export async function uploadDocument({ ctx, input, now = new Date() }: { ctx: Ct
   const bytes = decodeDocumentData(input.data);
   // Checked before the (slow) text extraction, and again under the lock below.
   if ((await countDocuments(ctx.accountId)) >= DOCUMENTS_PER_ACCOUNT) throw limitReached();
-  const { pages, text } = await extractPdf(bytes);
+  const { pages, text, pageTexts } = await extractPdf(bytes);
   const filename = input.filename.replace(/^.*[\\/]/, "") || "document.pdf";
 
   return getDb().transaction(async (tx) => {
@@ -142,6 +150,7 @@ export async function uploadDocument({ ctx, input, now = new Date() }: { ctx: Ct
       .insert(documents)
       .values({ id: newId("document", now), accountId: ctx.accountId, filename, size: bytes.length, pages, text, bytes, createdAt: now })
       .returning({ id: documents.id, filename: documents.filename, size: documents.size, pages: documents.pages, createdAt: documents.createdAt });
+    await indexDocument(tx, { accountId: ctx.accountId, documentId: row.id, pages: pageTexts });
     return presentDocument({ ...row, textLength: text.length });
   });
 }

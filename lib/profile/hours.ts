@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { detectMessageLanguage, type Language, languages, normalizeForMatching, scoreLanguageMarkers } from "./language";
 
 export const weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 export type Weekday = (typeof weekdays)[number];
 
-export const hoursLanguages = ["en", "es", "pt"] as const;
-export type HoursLanguage = (typeof hoursLanguages)[number];
+export const hoursLanguages = languages;
+export type HoursLanguage = Language;
 
 const maxIntervalsPerDay = 6;
 const dayMs = 86_400_000;
@@ -309,55 +310,12 @@ export function formatWeeklyHours({ hours, locale }: { hours: Hours; locale: str
   return lines.join("\n");
 }
 
-function normalizeForMatching(text: string): string {
-  return text
-    .toLowerCase()
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .trim();
-}
-
-const englishMarkers = new Set(
-  "the you u your ur what whats when do does are r is open hours time hi hello thanks please my order and to of it can will how this that we have store shop today tomorrow".split(
-    " ",
-  ),
-);
-const spanishMarkers = new Set(
-  "ustedes usted hola gracias hoy manana estan cierran cierra abren atienden tienda cual cuales donde cuando buenos buenas el los las la del y mi muy pero tengo tiene hay quiero es son una con hasta abiertos abierto abierta abiertas local domingos sabados".split(
-    " ",
-  ),
-);
-const portugueseMarkers = new Set(
-  "voces voce vcs vc nao obrigado obrigada hoje amanha estao funcionamento atendimento loja qual quais ate tem oi ola bom boa meu minha muito fecha fecham abrem funciona funcionam uma um com pra sao ja tambem onde quando aberto aberta abertos abertas atendem".split(
-    " ",
-  ),
-);
-
-function scoreLanguages(text: string): Record<HoursLanguage, number> {
-  const scores: Record<HoursLanguage, number> = { en: 0, es: 0, pt: 0 };
-  for (const word of normalizeForMatching(text).split(" ")) {
-    if (englishMarkers.has(word)) scores.en += 1;
-    if (spanishMarkers.has(word)) scores.es += 1;
-    if (portugueseMarkers.has(word)) scores.pt += 1;
-  }
-  const lower = text.toLowerCase();
-  if (/[ñ¿¡]/.test(lower)) scores.es += 2;
-  if (/[ãõç]/.test(lower)) scores.pt += 2;
-  if (/\bhorários?\b/u.test(lower) || /\bvocês\b/u.test(lower)) scores.pt += 2;
-  // Unaccented "horario" is the Spanish spelling, but Portuguese writers often skip accents: a light hint only.
-  if (/\bhorarios?\b/.test(lower)) scores.es += 0.5;
-  return scores;
-}
-
 /**
  * Best guess between English, Spanish and Portuguese for a short message; `fallback` (English by
  * default) when nothing in the text hints at a language ("ok", "👍", a photo without caption).
  */
 export function detectLanguage(text: string, fallback: HoursLanguage = "en"): HoursLanguage {
-  const scores = scoreLanguages(text);
-  if (hoursLanguages.every((language) => scores[language] === 0)) return fallback;
-  return hoursLanguages.reduce((best, language) => (scores[language] > scores[best] ? language : best), "en");
+  return detectMessageLanguage(text) ?? fallback;
 }
 
 const subjectEn = String.raw`(?:you|u|ya|y all|you guys|u guys|you all|they|it|the (?:store|shop|office|restaurant|place|business|clinic|salon|bakery|pharmacy|showroom))`;
@@ -420,6 +378,9 @@ export function detectHoursQuestion(text: string): HoursLanguage | null {
     hoursQuestionPatterns[language].some((pattern) => pattern.test(normalized)),
   );
   if (matched.length === 0) return null;
-  const scores = scoreLanguages(text);
+  if (matched.length === 1) return matched[0];
+  const detected = detectMessageLanguage(text);
+  if (detected && matched.includes(detected)) return detected;
+  const scores = scoreLanguageMarkers(text);
   return matched.reduce((best, language) => (scores[language] > scores[best] ? language : best));
 }

@@ -1,7 +1,7 @@
 export const polishStyles = ["concise", "normal", "explanatory"] as const;
 export type PolishStyle = (typeof polishStyles)[number];
 
-type PolishLanguage = "en" | "es";
+export type PolishLanguage = "en" | "es" | "pt";
 
 // Links, numbers, names and similar tokens are swapped for private-use placeholders while the rules
 // run, so no rule can reflow a URL, capitalise an e-mail or split "10:30". Digits are encoded as
@@ -238,6 +238,78 @@ const spanishQuestionForms: Record<string, string> = {
   cdo: "cuándo",
 };
 
+const portugueseAbbreviations: Record<string, string> = {
+  vc: "você",
+  vcs: "vocês",
+  voce: "você",
+  voces: "vocês",
+  q: "que",
+  pq: "porque",
+  tb: "também",
+  tbm: "também",
+  tambem: "também",
+  obg: "obrigado",
+  brigado: "obrigado",
+  blz: "beleza",
+  td: "tudo",
+  hj: "hoje",
+  msg: "mensagem",
+  msgs: "mensagens",
+  cmg: "comigo",
+  ctz: "certeza",
+  naum: "não",
+  nao: "não",
+  mt: "muito",
+  mto: "muito",
+  mta: "muita",
+  qdo: "quando",
+  qnd: "quando",
+  pfv: "por favor",
+  pf: "por favor",
+  pls: "por favor",
+  plz: "por favor",
+  vlw: "valeu",
+  abs: "abraços",
+  att: "atenciosamente",
+  entao: "então",
+  amanha: "amanhã",
+  agr: "agora",
+  sdds: "saudades",
+  dps: "depois",
+  fds: "fim de semana",
+  hrs: "horas",
+  info: "informação",
+  infos: "informações",
+};
+
+// At the start of a question: "pq?" → "Por que?".
+const portugueseQuestionForms: Record<string, string> = {
+  pq: "por que",
+};
+
+// Question words written without their accent, restored at the start of a Spanish question:
+// "hola, que hora abren?" → "Hola, ¿qué hora abren?".
+const spanishInterrogatives: Record<string, string> = {
+  que: "qué",
+  como: "cómo",
+  cuando: "cuándo",
+  donde: "dónde",
+  adonde: "adónde",
+  cual: "cuál",
+  cuales: "cuáles",
+  cuanto: "cuánto",
+  cuanta: "cuánta",
+  cuantos: "cuántos",
+  cuantas: "cuántas",
+  quien: "quién",
+  quienes: "quiénes",
+  "por que": "por qué",
+};
+const spanishInterrogativePattern = new RegExp(
+  String.raw`(^|¿\s*)(por que|${Object.keys(spanishInterrogatives).filter((key) => key !== "por que").join("|")})(?![\p{L}\p{N}])`,
+  "iu",
+);
+
 // Single letters and names only count as chat spellings in lower case ("R&D", "Ty", "HR" stay).
 const lowercaseOnly = new Set(["r", "k", "ty", "hr", "hrs", "bc", "nd", "rn"]);
 
@@ -252,11 +324,16 @@ function buildAbbreviationPattern(keys: string[]): RegExp {
 const abbreviationPatterns: Record<PolishLanguage, RegExp> = {
   en: buildAbbreviationPattern(Object.keys(englishAbbreviations)),
   es: buildAbbreviationPattern(Object.keys(spanishAbbreviations)),
+  pt: buildAbbreviationPattern(Object.keys(portugueseAbbreviations)),
 };
 const abbreviationMaps: Record<PolishLanguage, Record<string, string>> = {
   en: englishAbbreviations,
   es: spanishAbbreviations,
+  pt: portugueseAbbreviations,
 };
+
+// A greeting before a question does not stop it being the question's start: "hola, q hora abren?".
+const leadingGreeting = /^\s*(?:¡?\s*(?:hola|buenas|buen(?:os|as) (?:d[ií]as|tardes|noches)|buen d[ií]a|oi|ol[aá]|bom dia|boa (?:tarde|noite))(?:\s+\p{Lu}[\p{L}'’-]*)?\s*[,!]*\s*)/iu;
 
 function capitalizeFirst(value: string): string {
   return value.charAt(0).toLocaleUpperCase() + value.slice(1);
@@ -267,7 +344,7 @@ function getQuestionContext({ line, offset }: { line: string; offset: number }):
   const rest = line.slice(offset);
   const end = rest.search(/[.!?…](?:\s|$)/);
   const inQuestion = prefix.includes("¿") || (end >= 0 && rest[end] === "?");
-  return { inQuestion, atStart: /^\s*¿?\s*$/.test(prefix) };
+  return { inQuestion, atStart: /^\s*¿?\s*$/.test(prefix.replace(leadingGreeting, "")) };
 }
 
 function expandAbbreviations({ line, language }: { line: string; language: PolishLanguage }): string {
@@ -283,6 +360,10 @@ function expandAbbreviations({ line, language }: { line: string; language: Polis
       const context = getQuestionContext({ line: whole, offset });
       if (context.inQuestion && (context.atStart || key === "dnd")) replacement = spanishQuestionForms[key];
     }
+    if (language === "pt" && portugueseQuestionForms[key]) {
+      const context = getQuestionContext({ line: whole, offset });
+      if (context.inQuestion && context.atStart) replacement = portugueseQuestionForms[key];
+    }
     const isTitleCase = /^\p{Lu}/u.test(match) && (match.length === 1 || match.slice(1) === match.slice(1).toLowerCase());
     return isTitleCase ? capitalizeFirst(replacement) : replacement;
   });
@@ -291,11 +372,29 @@ function expandAbbreviations({ line, language }: { line: string; language: Polis
       .replace(/\b(?:ur|your) welcome(?=\s*(?:[.!,:)]|$))/gi, (match) => (match[0] === match[0].toUpperCase() ? "You're welcome" : "you're welcome"))
       .replace(/(?<!\S)w\/o(?!\S)/gi, "without")
       .replace(/(?<!\S)w\/(?!\S)/gi, "with");
-  } else {
+  } else if (language === "es") {
+    result = restoreSpanishInterrogatives(result);
     // "x" is "por" only between words; next to numbers it is a multiplication sign ("2 x 3").
     result = result.replace(/(?<=[\p{L}\uE001] )x(?= \p{L})/gu, "por");
   }
   return result;
+}
+
+/** "que hora abren?" → "qué hora abren?": the question word at the start of each question takes its accent. */
+function restoreSpanishInterrogatives(line: string): string {
+  return line
+    .split(/(?<=[.!?…]["'”’»)\]]*)\s+/)
+    .map((sentence) => {
+      const greeting = sentence.match(leadingGreeting)?.[0] ?? "";
+      const rest = sentence.slice(greeting.length);
+      if (!/\?\s*$/.test(rest) && !rest.includes("¿")) return sentence;
+      const fixed = rest.replace(spanishInterrogativePattern, (_match, lead: string, word: string) => {
+        const accented = spanishInterrogatives[word.toLowerCase()];
+        return lead + (/^\p{Lu}/u.test(word) ? capitalizeFirst(accented) : accented);
+      });
+      return greeting + fixed;
+    })
+    .join(" ");
 }
 
 function capitalizeSentences(line: string): string {
@@ -316,12 +415,14 @@ const englishQuestionStarts = [
   /^(?:what|when|where|why|how|who|which|whose)(?:\s+\S+)?\s+(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|much|many|long|often|soon|far)\b/i,
   /^(?:why|how|what|when|where)(?:\s+not)?$/i,
 ];
+const portugueseQuestionStart = /^(?:o que|que|qual|quais|quando|onde|aonde|como|quanto|quanta|quantos|quantas|quem|por que|por quê|será que|tem como|dá pra|da pra|posso|pode|podem|vocês? (?:tem|têm|fazem|entregam|abrem|aceitam|atendem|vendem|podem|sabem))(?![\p{L}])/iu;
 const spanishQuestionStart = /^(?:qué|cómo|cuándo|dónde|cuál|cuáles|quién|quiénes|cuánto|cuánta|cuántos|cuántas|por qué)(?![\p{L}])/iu;
 
 function chooseSentenceMark({ sentence, language }: { sentence: string; language: PolishLanguage }): string {
   if (sentence.startsWith("¿")) return "?";
   if (sentence.startsWith("¡")) return "!";
-  if (language === "es") return spanishQuestionStart.test(sentence) ? "?" : ".";
+  if (language === "es") return spanishQuestionStart.test(sentence.replace(leadingGreeting, "")) ? "?" : ".";
+  if (language === "pt") return portugueseQuestionStart.test(sentence.replace(leadingGreeting, "")) ? "?" : ".";
   return englishQuestionStarts.some((pattern) => pattern.test(sentence)) ? "?" : ".";
 }
 
@@ -331,15 +432,18 @@ function addSpanishOpeningMarks(line: string): string {
     .split(/(?<=[.!?…]["'”’»)\]]*)\s+/)
     .map((sentence) => {
       if (/^[-–—•*]/.test(sentence)) return sentence;
-      if (sentence.endsWith("?") && !sentence.includes("¿")) return `¿${sentence}`;
-      if (sentence.endsWith("!") && !sentence.includes("¡")) return `¡${sentence}`;
+      // "Hola, ¿qué tal?": the question starts after the greeting.
+      const greeting = sentence.match(/^(?:hola|buenas|buen(?:os|as) (?:d[ií]as|tardes|noches)|buen d[ií]a)(?:\s+\p{Lu}[\p{L}'’-]*)?,\s+/iu)?.[0] ?? "";
+      const rest = sentence.slice(greeting.length);
+      if (rest.endsWith("?") && !sentence.includes("¿")) return `${greeting}¿${rest}`;
+      if (rest.endsWith("!") && !sentence.includes("¡")) return `${greeting}¡${rest}`;
       return sentence;
     })
     .join(" ");
 }
 
 const signOffPhrase =
-  /^(?:best regards|kind regards|warm regards|regards|best wishes|all the best|best|cheers|sincerely|many thanks|thanks again|thanks so much|thank you so much|thanks|thank you|talk soon|take care|saludos cordiales|un saludo|saludos|atentamente|cordialmente|un abrazo|abrazos|muchas gracias|gracias)$/i;
+  /^(?:best regards|kind regards|warm regards|regards|best wishes|all the best|best|cheers|sincerely|many thanks|thanks again|thanks so much|thank you so much|thanks|thank you|talk soon|take care|saludos cordiales|un saludo|saludos|atentamente|cordialmente|un abrazo|abrazos|muchas gracias|gracias|abraços|um abraço|abs|atenciosamente|att|obrigad[oa]|muito obrigad[oa]|até mais)$/i;
 
 function isSignOffLine(line: string): boolean {
   return signOffPhrase.test(line.replace(/^¡/, "").replace(/[,.!]+$/, "").trim());
@@ -381,7 +485,15 @@ const englishMarkers = new Set(
 
 // Every abbreviation and its expansion count for the same language, so polishing never moves a
 // message from one language to the other and a second pass sees what the first one saw.
-function detectPolishLanguage(guardedText: string): PolishLanguage {
+const portugueseMarkers = new Set(
+  "você vocês vc vcs não nao obrigado obrigada obg também tbm hoje amanhã amanha tudo td bem beleza blz oi olá pra pro para com uma um meu minha seu sua está estão estamos temos tem pode podem porque pq quando onde como qual quais muito mt mto mensagem msg entrega pedido então entao já ja agora agr depois dps ainda aqui isso esse essa esta este nós gente vou vai ficou fico atenciosamente abraços abs valeu vlw".split(
+    " ",
+  ),
+);
+
+function detectPolishLanguage(guardedText: string, given?: PolishLanguage): PolishLanguage {
+  if (given) return given;
+  const portuguese = (guardedText.toLowerCase().match(/[\p{L}\p{N}'’]+/gu) ?? []).filter((word) => portugueseMarkers.has(word)).length + (/[ãõç]|ê|ô/i.test(guardedText) ? 2 : 0);
   const words = guardedText.toLowerCase().match(/[\p{L}\p{N}'’]+/gu) ?? [];
   let spanish = 0;
   let english = 0;
@@ -392,14 +504,20 @@ function detectPolishLanguage(guardedText: string): PolishLanguage {
   }
   if (/[ñ¿¡]/i.test(guardedText)) spanish += 2;
   if (/[áéíóú]/i.test(guardedText)) spanish += 1;
+  if (portuguese > spanish && portuguese > english) return "pt";
   return spanish > english ? "es" : "en";
 }
 
-function applyNormalStyle({ text, businessName }: { text: string; businessName: string | null }): string {
+/** The language the rules engine would polish a draft in, when the caller does not say. */
+export function detectDraftLanguage(text: string): PolishLanguage {
+  return detectPolishLanguage(guardTokens({ text: tidyWhitespace(text), businessName: null }).text);
+}
+
+function applyNormalStyle({ text, businessName, language: given }: { text: string; businessName: string | null; language?: PolishLanguage }): string {
   const tidy = tidyWhitespace(text);
   if (!tidy) return "";
   const guarded = guardTokens({ text: tidy, businessName });
-  const language = detectPolishLanguage(guarded.text);
+  const language = detectPolishLanguage(guarded.text, given);
   const lines = guarded.text.split("\n").map((raw) => {
     let line = expandAbbreviations({ line: fixSpacing(raw), language });
     line = capitalizeSentences(fixSpacing(line));
@@ -416,9 +534,9 @@ function applyNormalStyle({ text, businessName }: { text: string; businessName: 
 }
 
 const greetingPattern =
-  /^¡?\s*(?:hi|hello|hey|hiya|howdy|dear|greetings|good (?:morning|afternoon|evening|day)|hola|buen(?:os|as) (?:d[ií]as|tardes|noches)|buenas|buen d[ií]a|estimad[oa]s?|saludos)(?![\p{L}\p{N}])/iu;
+  /^¡?\s*(?:hi|hello|hey|hiya|howdy|dear|greetings|good (?:morning|afternoon|evening|day)|hola|buen(?:os|as) (?:d[ií]as|tardes|noches)|buenas|buen d[ií]a|estimad[oa]s?|saludos|oi|ol[aá]|bom dia|boa tarde|boa noite|prezad[oa]s?|e a[ií])(?![\p{L}\p{N}])/iu;
 const greetingAudience =
-  /^\s*(?:there|all|everyone|team|guys|folks|friends?|a todos|a todas|equipo|customer|cliente|sir|madam|señor|señora)(?![\p{L}\p{N}])/iu;
+  /^\s*(?:there|all|everyone|team|guys|folks|friends?|a todos|a todas|equipo|customer|cliente|sir|madam|señor|señora|pessoal|gente|equipe|senhor|senhora)(?![\p{L}\p{N}])/iu;
 const greetingName = new RegExp(
   String.raw`^\s*((?:(?:${placeholderSource}|(?:Mr|Mrs|Ms|Dr|Dra|Sr|Sra|Srta|Don|Doña)\.?)\s*)?\p{Lu}[\p{L}'’\-]*(?:\s+\p{Lu}[\p{L}'’\-]*)?)`,
   "u",
@@ -499,7 +617,19 @@ const spanishFillers: Array<[string, string]> = [
   ["a d[ií]a de hoy|el d[ií]a de hoy", "hoy"],
 ];
 
-const fillerRules = [...englishFillers, ...spanishFillers].map(([source, replacement]) => ({
+const portugueseFillers: Array<[string, string]> = [
+  ["s[oó] (?:queria|quero|gostaria de) (?:te |lhe )?(?:dizer|avisar|informar|falar|comentar)(?: que)?", ""],
+  ["(?:queria|gostaria de) (?:te |lhe )?(?:avisar|informar|dizer|comentar) que", ""],
+  ["(?:eu )?acho que", ""],
+  ["na verdade", ""],
+  ["(?:vale|cabe) (?:ressaltar|lembrar|destacar|mencionar) que", ""],
+  ["basicamente|realmente|simplesmente|sinceramente|literalmente", ""],
+  ["com o objetivo de|a fim de", "para"],
+  ["devido ao fato de que", "porque"],
+  ["neste momento|no momento", "agora"],
+];
+
+const fillerRules = [...englishFillers, ...spanishFillers, ...portugueseFillers].map(([source, replacement]) => ({
   pattern: new RegExp(`(,\\s*)?(?<![\\p{L}\\p{N}'’])(?:${source})(?![\\p{L}\\p{N}'’])(\\s*,)?`, "giu"),
   replacement,
 }));
@@ -534,6 +664,14 @@ const courtesySentences: RegExp[] = [
   /^no (?:dudes|dude) en (?:escribirnos|contactarnos|preguntar|consultarnos)(?: si (?:tienes|tiene) (?:cualquier|alguna) (?:otra )?(?:duda|pregunta|consulta))?$/i,
   /^(?:qu[eé] tal|c[oó]mo (?:est[aá]s|est[aá]|te va|le va)|how are you(?: doing)?|how(?:'s|’s| is) it going)$/i,
   /^que (?:tengas|tenga) (?:un )?(?:buen|lindo|excelente|feliz) (?:d[ií]a|fin de semana|tarde)$/i,
+  /^(?:muito )?obrigad[oa](?: desde já| pela (?:mensagem|paciência|compreensão|preferência|atenção|espera)| por (?:entrar em contato|escrever|esperar|aguardar|sua (?:mensagem|paciência|compreensão)))?$/iu,
+  /^(?:um )?abraços?$|^abs$|^atenciosamente$|^att$|^até mais$/iu,
+  /^espero (?:ter ajudado|que (?:isso )?(?:ajude|sirva))$/iu,
+  /^espero que (?:você|vc) (?:esteja )?bem$/iu,
+  /^(?:fico|ficamos|estou|estamos) (?:à|a) (?:sua )?disposição$/iu,
+  /^qualquer (?:outra )?(?:dúvida|duvida|coisa|pergunta),? (?:é só )?(?:chamar|falar|avisar|perguntar)$/iu,
+  /^(?:tudo bem|tudo bom|tudo certo|como vai|como (?:você|vc) está)$/iu,
+  /^(?:tenha|tenham) (?:um )?(?:ótimo|otimo|bom|excelente) (?:dia|fim de semana|final de semana|tarde)$/iu,
 ];
 
 function isDroppableCourtesy(sentence: string): boolean {
@@ -582,7 +720,7 @@ function condenseSignOff(lines: string[]): string[] {
   return lines;
 }
 
-function removeWordiness({ text, businessName }: { text: string; businessName: string | null }): string {
+function removeWordiness({ text, businessName }: { text: string; businessName: string | null; language?: PolishLanguage }): string {
   const guarded = guardTokens({ text, businessName });
   let lines = guarded.text.split("\n");
 
@@ -609,11 +747,11 @@ function removeWordiness({ text, businessName }: { text: string; businessName: s
   return restoreTokens({ text: tidyWhitespace(lines.join("\n")), tokens: guarded.tokens });
 }
 
-function applyConciseStyle({ text, businessName }: { text: string; businessName: string | null }): string {
+function applyConciseStyle({ text, businessName, language }: { text: string; businessName: string | null; language?: PolishLanguage }): string {
   let current = text;
   // Dropping one greeting can reveal another ("Hola, buenos días,"): repeat until nothing changes.
   for (let round = 0; round < 6; round++) {
-    const next = applyNormalStyle({ text: removeWordiness({ text: current, businessName }), businessName });
+    const next = applyNormalStyle({ text: removeWordiness({ text: current, businessName }), businessName, language });
     if (!next || next === current) break;
     current = next;
   }
@@ -640,6 +778,12 @@ const courtesyPhrases: Record<PolishLanguage | "esFormal", CourtesyPhrases> = {
     help: "Si tienes cualquier otra pregunta, estaremos encantados de ayudarte.",
     signature: (name) => `— Equipo de ${name}`,
   },
+  pt: {
+    greeting: "Olá",
+    thanks: (name) => (name ? `obrigado por entrar em contato com ${name}${/[.!?]$/.test(name) ? "" : "."}` : "obrigado por entrar em contato."),
+    help: "Se tiver qualquer outra dúvida, estamos à disposição para ajudar.",
+    signature: (name) => `— Equipe ${name}`,
+  },
   esFormal: {
     greeting: "Hola",
     thanks: (name) => (name ? `gracias por contactar con ${name}${/[.!?]$/.test(name) ? "" : "."}` : "gracias por contactarnos."),
@@ -650,7 +794,7 @@ const courtesyPhrases: Record<PolishLanguage | "esFormal", CourtesyPhrases> = {
 
 // A reply that already says "usted" should not switch to "tú" in the closing line.
 function chooseCourtesyPhrases({ text, language }: { text: string; language: PolishLanguage }): CourtesyPhrases {
-  if (language === "en") return courtesyPhrases.en;
+  if (language === "en" || language === "pt") return courtesyPhrases[language];
   const lower = text.toLowerCase();
   const formal = /(?<![\p{L}])(?:usted|ustedes|ud|uds|sr|sra|srta|estimad[oa]s?)(?![\p{L}])|(?<![\p{L}])(?:puede|tiene|necesita|desea|quiere)(?![\p{L}])/u.test(lower);
   const informal = /(?<![\p{L}])(?:tú|te|ti|tu|tus|puedes|tienes|necesitas|deseas|quieres)(?![\p{L}])/u.test(lower);
@@ -658,9 +802,9 @@ function chooseCourtesyPhrases({ text, language }: { text: string; language: Pol
 }
 
 const openingThanksPattern =
-  /\b(?:thank you|thanks|many thanks) for (?:contacting|reaching out|getting in touch|writing|your (?:message|email|inquiry|enquiry|question|patience)|waiting)|\bgracias por (?:contactar|contactarnos|escribir|escribirnos|comunicarte|comunicarse|ponerte en contacto|ponerse en contacto|tu (?:mensaje|consulta|paciencia|espera)|su (?:mensaje|consulta|paciencia|espera)|esperar)/i;
+  /\b(?:thank you|thanks|many thanks) for (?:contacting|reaching out|getting in touch|writing|your (?:message|email|inquiry|enquiry|question|patience)|waiting)|\bgracias por (?:contactar|contactarnos|escribir|escribirnos|comunicarte|comunicarse|ponerte en contacto|ponerse en contacto|tu (?:mensaje|consulta|paciencia|espera)|su (?:mensaje|consulta|paciencia|espera)|esperar)|\bobrigad[oa] (?:por|pela) (?:entrar em contato|escrever|sua mensagem|mensagem|contato|paciência|espera)/iu;
 const helpOfferPattern =
-  /\bany (?:other|further|more) questions\b|\bhappy to help\b|\bhere to help\b|\blet (?:us|me) know if\b|\b(?:do not|don't|don’t) hesitate\b|\bfeel free to\b|\b(?:cualquier|alguna) (?:otra )?(?:pregunta|duda|consulta)|\bencantad[oa]s de ayudar|\baqu[ií] para ayudar|\bno dudes? en\b|\bquedamos a (?:tu|su) disposici/i;
+  /\bany (?:other|further|more) questions\b|\bhappy to help\b|\bhere to help\b|\blet (?:us|me) know if\b|\b(?:do not|don't|don’t) hesitate\b|\bfeel free to\b|\b(?:cualquier|alguna) (?:otra )?(?:pregunta|duda|consulta)|\bencantad[oa]s de ayudar|\baqu[ií] para ayudar|\bno dudes? en\b|\bquedamos a (?:tu|su) disposici|\bqualquer (?:outra )?(?:dúvida|pergunta)|\b(?:à|a) disposição|\bestamos aqui para ajudar/iu;
 
 function addOpening({ text, phrases, businessName }: { text: string; phrases: CourtesyPhrases; businessName: string | null }): string {
   const lines = text.split("\n");
@@ -715,10 +859,10 @@ function addClosing({
   return [...body, ...separator, ...signature].join("\n");
 }
 
-function applyExplanatoryStyle({ text, businessName }: { text: string; businessName: string | null }): string {
+function applyExplanatoryStyle({ text, businessName, language: given }: { text: string; businessName: string | null; language?: PolishLanguage }): string {
   // Works on guarded text: a business name in any case then reads as a signature line.
   const guarded = guardTokens({ text, businessName });
-  const language = detectPolishLanguage(guarded.text);
+  const language = detectPolishLanguage(guarded.text, given);
   const phrases = chooseCourtesyPhrases({ text, language });
   const mentionsBusiness = (line: string) =>
     [...line.matchAll(new RegExp(placeholderSource, "g"))].some(
@@ -727,7 +871,7 @@ function applyExplanatoryStyle({ text, businessName }: { text: string; businessN
   const opened = addOpening({ text: guarded.text, phrases, businessName });
   const closed = addClosing({ text: opened, phrases, businessName, mentionsBusiness });
   const restored = restoreTokens({ text: closed, tokens: guarded.tokens });
-  return applyNormalStyle({ text: restored, businessName });
+  return applyNormalStyle({ text: restored, businessName, language });
 }
 
 /**
@@ -738,14 +882,17 @@ export function polishWithRules({
   text,
   style,
   businessName,
+  language,
 }: {
   text: string;
   style: PolishStyle;
   businessName?: string | null;
+  /** The draft's language; detected from the text when absent. */
+  language?: PolishLanguage;
 }): string {
   const name = businessName?.trim() || null;
-  const normal = applyNormalStyle({ text, businessName: name });
+  const normal = applyNormalStyle({ text, businessName: name, language });
   if (!normal || style === "normal") return normal;
-  if (style === "concise") return applyConciseStyle({ text: normal, businessName: name });
-  return applyExplanatoryStyle({ text: normal, businessName: name });
+  if (style === "concise") return applyConciseStyle({ text: normal, businessName: name, language });
+  return applyExplanatoryStyle({ text: normal, businessName: name, language });
 }

@@ -2,7 +2,8 @@ import { getDb } from "@/db";
 import { getEnv } from "@/lib/env";
 import { loadBusinessProfile } from "./business-profile";
 import { loadDocumentContext } from "./documents";
-import { type PolishStyle, polishWithRules } from "./polish-rules";
+import { detectMessageLanguage, type Language } from "./language";
+import { detectDraftLanguage, type PolishStyle, polishWithRules } from "./polish-rules";
 import { POLISH_TEXT_MAX, type PolishOutput } from "./schemas";
 
 /** The optional engine gets this long in all; after it the rules engine answers. */
@@ -24,16 +25,18 @@ function buildSystemPrompt({
   description,
   documents,
   style,
+  language,
 }: {
   businessName: string;
   description: string;
   documents: { filename: string; text: string; truncated: boolean }[];
   style: PolishStyle;
+  language: Language;
 }): string {
   const lines = [
     `You polish a reply that an employee of ${businessName} is about to send to a customer in a WhatsApp-style chat.`,
     "Rewrite the message in the style below and answer with the rewritten message only: no quotes, no preface, no notes.",
-    "Write in the language of the message (English stays English, Spanish stays Spanish, Portuguese stays Portuguese).",
+    `The message is in ${languageNames[language]}: answer in ${languageNames[language]} only, with its accents (Portuguese stays Portuguese, never Spanish; Spanish stays Spanish).`,
     "Never change or drop numbers, prices, dates, times, names, order numbers, links, email addresses or phone numbers.",
     "Do not add facts, promises, prices or policies the message does not contain: the business information below is only there so names, products and terms are written correctly.",
     `At most ${POLISH_TEXT_MAX} characters.`,
@@ -51,6 +54,8 @@ function buildSystemPrompt({
   }
   return lines.join("\n");
 }
+
+const languageNames: Record<Language, string> = { en: "English", es: "Spanish", pt: "Portuguese" };
 
 type LlmConfig = { baseUrl: string; apiKey: string; model: string };
 
@@ -75,12 +80,14 @@ async function polishWithLlm({
   accountId,
   text,
   style,
+  language,
   signal,
 }: {
   config: LlmConfig;
   accountId: string;
   text: string;
   style: PolishStyle;
+  language: Language;
   signal: AbortSignal;
 }): Promise<string> {
   const profile = await loadBusinessProfile(getDb(), accountId);
@@ -92,7 +99,7 @@ async function polishWithLlm({
       model: config.model,
       temperature: 0.2,
       messages: [
-        { role: "system", content: buildSystemPrompt({ businessName: profile.name, description: profile.description, documents, style }) },
+        { role: "system", content: buildSystemPrompt({ businessName: profile.name, description: profile.description, documents, style, language }) },
         { role: "user", content: text },
       ],
     }),
@@ -114,18 +121,30 @@ async function polishWithLlm({
  * chat-completions endpoint; that one gets the business profile and document excerpts as context,
  * and any error, empty or oversized answer, or a wait over 3 s falls back to the rules engine.
  */
-export async function polishText({ accountId, text, style }: { accountId: string; text: string; style: PolishStyle }): Promise<PolishOutput> {
+export async function polishText({
+  accountId,
+  text,
+  style,
+  language: given,
+}: {
+  accountId: string;
+  text: string;
+  style: PolishStyle;
+  language?: Language;
+}): Promise<PolishOutput> {
+  const profile = await loadBusinessProfile(getDb(), accountId);
+  // Chat drafts are short: the engine's own word lists settle what the detector is unsure of.
+  const language = given ?? detectMessageLanguage(text) ?? detectDraftLanguage(text);
   const config = llmConfig();
   if (config) {
     try {
-      const polished = await polishWithLlm({ config, accountId, text, style, signal: AbortSignal.timeout(POLISH_LLM_TIMEOUT_MS) });
-      return { text: polished, style, engine: "llm" };
+      const polished = await polishWithLlm({ config, accountId, text, style, language, signal: AbortSignal.timeout(POLISH_LLM_TIMEOUT_MS) });
+      return { text: polished, style, language, engine: "llm" };
     } catch (error) {
       const reason = error instanceof Error && error.name === "TimeoutError" ? `no answer within ${POLISH_LLM_TIMEOUT_MS} ms` : error instanceof Error ? error.message : String(error);
       console.warn(`polishing: falling back to the rules engine (${reason})`);
     }
   }
-  const profile = await loadBusinessProfile(getDb(), accountId);
-  const polished = polishWithRules({ text, style, businessName: profile.name });
-  return { text: polished || text.trim(), style, engine: "rules" };
+  const polished = polishWithRules({ text, style, businessName: profile.name, language });
+  return { text: polished || text.trim(), style, language, engine: "rules" };
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { BusinessProfile, DocumentRow } from "@/db/schema";
 import { isoTimestamp, prefixedId } from "@/lib/api/fields";
 import { type Hours, hoursSchema, isOpenAt, nextOpeningAt, weekdays } from "./hours";
+import { type Language, languages } from "./language";
 import { polishStyles } from "./polish-rules";
 
 export const OUTSIDE_HOURS_MESSAGE_MAX = 1000;
@@ -15,7 +16,29 @@ export const autoReplySchema = z.object({
         .string({ error: "must be a string" })
         .trim()
         .max(OUTSIDE_HOURS_MESSAGE_MAX, `must be at most ${OUTSIDE_HOURS_MESSAGE_MAX} characters`)
-        .meta({ description: `Sent with the next opening time (at most ${OUTSIDE_HOURS_MESSAGE_MAX} characters; required when enabled).`, example: "Thanks for writing! We are closed now." }),
+        .meta({ description: `Sent with the next opening time (at most ${OUTSIDE_HOURS_MESSAGE_MAX} characters; required when enabled), in the business's language. \`{{business.name}}\` is replaced by the business name.`, example: "Thanks for writing! We are closed now." }),
+      translations: z
+        .strictObject(
+          Object.fromEntries(
+            languages.map((language) => [
+              language,
+              z
+                .string({ error: "must be a string" })
+                .trim()
+                .max(OUTSIDE_HOURS_MESSAGE_MAX, `must be at most ${OUTSIDE_HOURS_MESSAGE_MAX} characters`)
+                .optional(),
+            ]),
+          ) as Record<Language, z.ZodOptional<z.ZodString>>,
+          {
+            error: (issue) =>
+              issue.code === "unrecognized_keys" ? `has an unknown language code (${issue.keys.join(", ")}); use ${languages.join(", ")}` : undefined,
+          },
+        )
+        .optional()
+        .meta({
+          description: `The same message in other languages (\`en\`, \`es\`, \`pt\`; each at most ${OUTSIDE_HOURS_MESSAGE_MAX} characters). A customer writing in one of them gets the whole answer in it; otherwise the answer is in the business's language.`,
+          example: { es: "¡Gracias por escribir! Ahora estamos cerrados.", pt: "Obrigado pela mensagem! Estamos fechados agora." },
+        }),
     })
     .meta({ description: "Answer messages that arrive outside opening hours, at most once per conversation every 12 hours." })
     .superRefine((value, ctx) => {
@@ -46,6 +69,10 @@ export const businessProfileInput = z
       .string({ error: "is required (send an empty string for none)" })
       .max(5000, "must be at most 5000 characters")
       .meta({ description: "Products, coverage and policies, at most 5,000 characters; the smart features read it.", example: "Indoor plants and pots. Delivery in the city centre." }),
+    language: z
+      .enum(languages, { error: `must be one of ${languages.join(", ")}` })
+      .optional()
+      .meta({ description: "The business's own language (`en`, `es`, `pt`): automatic answers fall back to it. Unchanged when absent." }),
     hours: hoursSchema.nullable().meta({ description: "Opening hours, or null for none (both automatic answers need them)." }),
     auto_reply: autoReplySchema,
   })
@@ -67,6 +94,7 @@ export const businessProfileOutput = z
   .object({
     name: z.string(),
     description: z.string(),
+    language: z.enum(languages).meta({ description: "The business's own language." }),
     hours: z
       .object({
         timezone: z.string().meta({ example: "Europe/Madrid" }),
@@ -95,12 +123,13 @@ export function normalizeHours(hours: Hours): Hours & { weekly: Record<(typeof w
   return { timezone: hours.timezone, weekly };
 }
 
-export function presentBusinessProfile(row: Pick<BusinessProfile, "name" | "description" | "hours" | "autoReply" | "updatedAt">, now = new Date()): BusinessProfileOutput {
+export function presentBusinessProfile(row: Pick<BusinessProfile, "name" | "description" | "language" | "hours" | "autoReply" | "updatedAt">, now = new Date()): BusinessProfileOutput {
   const hours = row.hours ? normalizeHours(row.hours) : null;
   const next = hours ? nextOpeningAt({ hours, at: now }) : null;
   return businessProfileOutput.parse({
     name: row.name,
     description: row.description,
+    language: row.language,
     hours,
     auto_reply: row.autoReply ?? defaultAutoReply,
     open_now: hours ? isOpenAt({ hours, at: now }) : null,
@@ -170,6 +199,10 @@ export const polishInput = z.object({
     .max(POLISH_TEXT_MAX, `must be at most ${POLISH_TEXT_MAX} characters`)
     .refine((text) => text.trim().length > 0, "must not be empty")
     .meta({ description: `The draft, at most ${POLISH_TEXT_MAX} characters.`, example: "hi pls send me ur address thx" }),
+  language: z
+    .enum(languages, { error: `must be one of ${languages.join(", ")}` })
+    .optional()
+    .meta({ description: "The draft's language (`en`, `es`, `pt`); detected when absent. The polished text stays in it." }),
   style: z.enum(polishStyles, { error: `must be one of ${polishStyles.join(", ")}` }).meta({
     description: "`concise` shortens and removes filler; `normal` fixes spacing, capitals, punctuation and chat abbreviations; `explanatory` adds a courteous opening and closing with the business name.",
   }),
@@ -180,7 +213,36 @@ export const polishOutput = z
   .object({
     text: z.string().meta({ example: "Hi, please send me your address. Thanks!" }),
     style: z.enum(polishStyles),
+    language: z.enum(languages).meta({ description: "The language the draft was polished in." }),
     engine: z.enum(["rules", "llm"]).meta({ description: "`rules` (built in) or `llm` (the configured language model)." }),
   })
   .meta({ id: "PolishedText" });
 export type PolishOutput = z.infer<typeof polishOutput>;
+
+// ---------------------------------------------------------------------------------------------
+// Suggested answers from the business's own knowledge
+
+/** POST /v1/conversations/{id}/suggestions takes an empty object: the conversation says it all. */
+export const suggestionsInput = z.object({}).meta({ description: "Send `{}`." });
+
+export const suggestionOutput = z
+  .object({
+    text: z.string().meta({ description: "A passage of the profile description or of a document, to insert into a reply.", example: "We ship to the whole country: 3 to 5 working days, free over $50." }),
+    source: z
+      .object({
+        type: z.enum(["description", "document"]).meta({ description: "`description` (the business profile) or `document` (an uploaded PDF)." }),
+        document_id: prefixedId("document", "The document, for `document`.").optional(),
+        page: z.int().min(1).optional().meta({ description: "The page of the document, when known." }),
+      })
+      .meta({ description: "Where the passage comes from." }),
+    score: z.number().min(0).meta({ description: "Full-text rank (higher is better); only comparable within one answer.", example: 0.4821 }),
+  })
+  .meta({ id: "Suggestion" });
+
+export const suggestionsOutput = z
+  .object({
+    data: z.array(suggestionOutput).meta({ description: "Best first, at most 3; empty when the customer has written no text or nothing matches." }),
+    language: z.enum(languages).optional().meta({ description: "The language the customer's last message was searched in." }),
+  })
+  .meta({ id: "SuggestionList" });
+export type SuggestionsOutput = z.infer<typeof suggestionsOutput>;

@@ -161,7 +161,7 @@ describe("POST /v1/messages/polish with an OpenAI-compatible engine", () => {
     llm.answer('"Hello! Your order #77 ships tomorrow."');
     const res = await polish(adminToken, { text: "ur order #77 ships tmrw", style: "explanatory" });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ text: "Hello! Your order #77 ships tomorrow.", style: "explanatory", engine: "llm" });
+    expect(res.body).toEqual({ text: "Hello! Your order #77 ships tomorrow.", style: "explanatory", language: "en", engine: "llm" });
 
     expect(llm.requests).toHaveLength(1);
     const [request] = llm.requests;

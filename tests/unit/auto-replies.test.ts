@@ -52,11 +52,11 @@ describe("decideAutoReplies: the outside-hours answer", () => {
   it.each([
     // zone, instant (UTC), customer text, expected answer (null: none) — what the local clock shows
     ["madrid", "2026-11-23T09:00:00Z", "hola", null], // Mon 10:00 CET, open
-    ["madrid", "2026-11-23T19:00:00Z", "Hola, ¿tienen macetas grandes?", "Thanks for writing! We are closed right now.\nPróxima apertura: mañana 09:00 (Europe/Madrid)."], // Mon 20:00
+    ["madrid", "2026-11-23T19:00:00Z", "Hola, ¿tienen macetas grandes?", "Thanks for writing! We are closed right now.\nNext opening: tomorrow 09:00 (Europe/Madrid)."], // Mon 20:00
     ["madrid", "2026-11-23T07:59:00Z", "Hi, is my order ready?", "Thanks for writing! We are closed right now.\nNext opening: today 09:00 (Europe/Madrid)."], // Mon 08:59
     ["madrid", "2026-11-28T14:00:00Z", "Do you deliver to Toledo?", "Thanks for writing! We are closed right now.\nNext opening: Monday 09:00 (Europe/Madrid)."], // Sat 15:00
     ["madrid", "2026-11-28T12:59:00Z", "hola", null], // Sat 13:59, open
-    ["madrid", "2026-11-28T13:00:00Z", "hola", "Thanks for writing! We are closed right now.\nPróxima apertura: lunes 09:00 (Europe/Madrid)."], // Sat 14:00, just closed
+    ["madrid", "2026-11-28T13:00:00Z", "hola", "Thanks for writing! We are closed right now.\nNext opening: Monday 09:00 (Europe/Madrid)."], // Sat 14:00, just closed
     // Spring forward on Sunday 2026-03-29: the same UTC time is 08:30 CET one Monday and 09:30 CEST the next.
     ["madrid", "2026-03-23T07:30:00Z", "hello there", "Thanks for writing! We are closed right now.\nNext opening: today 09:00 (Europe/Madrid)."],
     ["madrid", "2026-03-30T07:30:00Z", "hello there", null],
@@ -67,11 +67,11 @@ describe("decideAutoReplies: the outside-hours answer", () => {
     ["newYork", "2026-11-01T00:30:00Z", "what's up", "Thanks for writing! We are closed right now.\nNext opening: Monday 09:00 (America/New_York)."],
     ["newYork", "2026-11-02T13:59:00Z", "what's up", "Thanks for writing! We are closed right now.\nNext opening: today 09:00 (America/New_York)."], // Mon 08:59 EST
     ["newYork", "2026-11-02T14:00:00Z", "what's up", null], // Mon 09:00 EST
-    ["saoPaulo", "2026-11-27T23:00:00Z", "Oi, tudo bem? Vocês entregam hoje?", "Thanks for writing! We are closed right now.\nPróxima abertura: segunda-feira 08:00 (America/Sao_Paulo)."], // Fri 20:00
+    ["saoPaulo", "2026-11-27T23:00:00Z", "Oi, tudo bem? Vocês entregam hoje?", "Thanks for writing! We are closed right now.\nNext opening: Monday 08:00 (America/Sao_Paulo)."], // Fri 20:00
     ["saoPaulo", "2026-11-27T11:00:00Z", "Oi", null], // Fri 08:00, open
     ["kolkata", "2026-11-23T03:29:00Z", "hello", "Thanks for writing! We are closed right now.\nNext opening: today 09:00 (Asia/Kolkata)."], // Mon 08:59 IST
     ["kolkata", "2026-11-23T03:30:00Z", "hello", null], // Mon 09:00 IST
-    ["lunchBreak", "2026-11-23T14:00:00Z", "hola", "Thanks for writing! We are closed right now.\nPróxima apertura: hoy 16:00 (Europe/Madrid)."], // Mon 15:00, lunch
+    ["lunchBreak", "2026-11-23T14:00:00Z", "hola", "Thanks for writing! We are closed right now.\nNext opening: today 16:00 (Europe/Madrid)."], // Mon 15:00, lunch
   ] as const)("%s at %s, %j → %j", (zone, at, text, expected) => {
     const replies = decide({ zone, at, text });
     if (expected === null) expect(replies).toEqual([]);
@@ -105,6 +105,17 @@ describe("decideAutoReplies: the outside-hours answer", () => {
     ).toEqual([]);
   });
 });
+
+const madridWeekEn = [
+  "Monday: 09:00–18:00",
+  "Tuesday: 09:00–18:00",
+  "Wednesday: 09:00–18:00",
+  "Thursday: 09:00–18:00",
+  "Friday: 09:00–18:00",
+  "Saturday: 10:00–14:00",
+  "Sunday: Closed",
+  "Time zone: Europe/Madrid",
+].join("\n");
 
 const madridWeekEs = [
   "Lunes: 09:00–18:00",
@@ -143,9 +154,10 @@ describe("decideAutoReplies: the hours question", () => {
     expect(replies).toEqual([
       {
         kind: "hours_question",
-        language: "es",
+        // The outside-hours message exists in English only, so the whole answer is in English.
+        language: "en",
         countsAsOutsideHours: true,
-        text: `Thanks for writing! We are closed right now.\nPróxima apertura: mañana 09:00 (Europe/Madrid).\n\nNuestro horario de atención:\n${madridWeekEs}`,
+        text: `Thanks for writing! We are closed right now.\nNext opening: tomorrow 09:00 (Europe/Madrid).\n\nOur opening hours:\n${madridWeekEn}`,
       },
     ]);
   });
@@ -167,5 +179,52 @@ describe("decideAutoReplies: the hours question", () => {
   it("ignores questions when disabled, and other texts", () => {
     expect(decide({ zone: "madrid", at: "2026-11-23T09:00:00Z", text: "a que hora abren?", autoReply: settings({ question: false }) })).toEqual([]);
     expect(decide({ zone: "madrid", at: "2026-11-23T09:00:00Z", text: "¿Tienen macetas de 30 cm?" })).toEqual([]);
+  });
+});
+
+describe("decideAutoReplies: the customer's language, never a mix", () => {
+  const translated: AutoReplySettings = {
+    outside_hours: {
+      enabled: true,
+      message: "Thanks for writing to {{business.name}}! We are closed right now.",
+      translations: { es: "¡Gracias por escribir a {{business.name}}! Ahora estamos cerrados.", pt: "Obrigado por escrever para {{business.name}}! Estamos fechados agora." },
+    },
+    hours_question: { enabled: true },
+  };
+  const at = new Date("2026-11-23T19:00:00Z"); // Monday 20:00 in Madrid: closed
+  const answer = (text: string | null, profile: { language?: "en" | "es" | "pt"; autoReply?: AutoReplySettings } = {}) =>
+    decideAutoReplies({
+      profile: { name: "Vivero Sol", language: profile.language ?? "en", hours: zones.madrid, autoReply: profile.autoReply ?? translated },
+      conversation: { lastAutoReplyAt: null },
+      message: { direction: "inbound", text },
+      now: at,
+    });
+
+  it.each([
+    ["Oi, vocês entregam no interior?", "pt", "Obrigado por escrever para Vivero Sol! Estamos fechados agora.\nPróxima abertura: amanhã 09:00 (Europe/Madrid)."],
+    ["Hola, ¿hacen envíos al interior?", "es", "¡Gracias por escribir a Vivero Sol! Ahora estamos cerrados.\nPróxima apertura: mañana 09:00 (Europe/Madrid)."],
+    ["Hi, do you ship to the countryside?", "en", "Thanks for writing to Vivero Sol! We are closed right now.\nNext opening: tomorrow 09:00 (Europe/Madrid)."],
+  ] as const)("%j is answered wholly in %s", (text, language, expected) => {
+    expect(answer(text)).toEqual([{ kind: "outside_hours", language, text: expected, countsAsOutsideHours: true }]);
+  });
+
+  it("a Portuguese customer of a Spanish-speaking business without a Portuguese message gets the Spanish answer, all of it", () => {
+    const spanishOnly: AutoReplySettings = { outside_hours: { enabled: true, message: "¡Gracias por escribirnos! Ahora mismo estamos cerrados." }, hours_question: { enabled: true } };
+    const [reply] = answer("Oi, tudo bem? Vocês entregam hoje?", { language: "es", autoReply: spanishOnly });
+    expect(reply).toEqual({ kind: "outside_hours", language: "es", countsAsOutsideHours: true, text: "¡Gracias por escribirnos! Ahora mismo estamos cerrados.\nPróxima apertura: mañana 09:00 (Europe/Madrid)." });
+    const [withPt] = answer("Oi, tudo bem? Vocês entregam hoje?", { language: "es", autoReply: { ...spanishOnly, outside_hours: { ...spanishOnly.outside_hours, translations: { pt: "Obrigado! Estamos fechados agora." } } } });
+    expect(withPt).toMatchObject({ language: "pt", text: "Obrigado! Estamos fechados agora.\nPróxima abertura: amanhã 09:00 (Europe/Madrid)." });
+  });
+
+  it("a message without words is answered in the business's language", () => {
+    expect(answer("👍", { language: "pt" })[0]).toMatchObject({ language: "pt", text: expect.stringMatching(/^Obrigado por escrever para Vivero Sol!/) });
+    expect(answer(null, { language: "es" })[0]).toMatchObject({ language: "es", text: expect.stringMatching(/Próxima apertura: mañana/) });
+  });
+
+  it("an hours question while closed is answered in one language with the translated message", () => {
+    const [reply] = answer("Que horas vocês abrem amanhã?");
+    expect(reply.language).toBe("pt");
+    expect(reply.text).toMatch(/^Obrigado por escrever para Vivero Sol! Estamos fechados agora\.\nPróxima abertura: amanhã 09:00 \(Europe\/Madrid\)\.\n\nNosso horário de atendimento:\nSegunda-feira: 09:00–18:00/);
+    expect(reply.text).not.toMatch(/Monday|Lunes|Next|Próxima apertura/);
   });
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { messageOutput, sendMessageInput } from "@/lib/messages/schemas";
-import { polishInput, polishOutput } from "@/lib/profile/schemas";
+import { polishInput, polishOutput, suggestionsInput, suggestionsOutput } from "@/lib/profile/schemas";
 import { operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
 
 const tag = { name: "Messages", description: "Send and read messages; media travel as Base64." };
@@ -78,10 +78,22 @@ export const messagesDomain: V1Domain = {
         operationId: "polishText",
         summary: "Polish a draft",
         description:
-          "Rewrites a draft in one of three styles. The built-in rules answer at once (`engine: \"rules\"`); when a language model is configured it is used with the business profile as context (`engine: \"llm\"`), falling back to the rules on error or after 3 s.",
+          "Rewrites a draft in one of three styles. The built-in rules answer at once (`engine: \"rules\"`); when a language model is configured it is used with the business profile as context (`engine: \"llm\"`), falling back to the rules on error or after 3 s. The draft keeps its language (`language`, detected when absent): Portuguese stays Portuguese, Spanish keeps or gets its accents.",
         access: { scope: "messages:write" },
         body: polishInput,
         success: { status: "200", description: "The polished text.", schema: polishOutput },
+      }),
+    },
+    "/v1/conversations/{id}/suggestions": {
+      post: op({
+        operationId: "suggestAnswers",
+        summary: "Suggest answers from the business's knowledge",
+        description:
+          "Passages of the business profile's description and of the uploaded PDFs' text that answer the customer's last text message, ranked with PostgreSQL full-text search in that message's language (English, Spanish or Portuguese; accents ignored). No external service is involved. An empty list when the customer has written no text or nothing matches.",
+        access: { scope: "messages:read" },
+        path: pathIds({ id: "conversation" }),
+        body: suggestionsInput,
+        success: { status: "200", description: "The suggestions, best first.", schema: suggestionsOutput },
       }),
     },
   },

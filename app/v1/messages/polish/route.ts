@@ -4,6 +4,6 @@ import { polishInput } from "@/lib/profile/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE } = defineRoute({
   POST: apiRoute({ access: { auth: "scope", scope: "messages:write" }, body: polishInput }, ({ ctx, body }) =>
-    polishText({ accountId: ctx.accountId, text: body.text, style: body.style }),
+    polishText({ accountId: ctx.accountId, text: body.text, style: body.style, language: body.language }),
   ),
 });
