@@ -25,10 +25,10 @@ const markerWords: Record<Language, Set<string>> = {
     "the you u your ur what whats when do does are r is open hours time hi hello thanks thank please pls my order and to of it can will how this that we have store shop today tomorrow yes no hey ship shipping delivery deliver need want where why much price".split(" "),
   ),
   es: new Set(
-    "ustedes usted hola gracias hoy manana estan cierran cierra abren atienden tienda cual cuales donde cuando buenos buenas el los las del y mi muy pero tengo tiene hay quiero es son una con hasta abiertos abierto abierta abiertas local domingos sabados hacen envios envio necesito cuanto cuesta precio pedido puedo quisiera porque pues vale dia senor senora ahora todavia".split(" "),
+    "ustedes usted hola gracias hoy manana estan cierran cierra abren atienden tienda cual cuales donde cuando buenos buenas el los las del y mi muy pero tengo tiene hay quiero es son una con hasta abiertos abierto abierta abiertas local domingos sabados hacen envios envio necesito cuanto cuesta precio pedido puedo quisiera porque pues vale dia senor senora ahora todavia xq porfa perdon anda ayer nadie estoy vos podes che dale llamada contestan llego".split(" "),
   ),
   pt: new Set(
-    "voces voce vcs vc nao obrigado obrigada hoje amanha estao funcionamento atendimento loja qual quais ate tem oi ola bom boa meu minha muito fecha fecham abrem funciona funcionam uma um com pra sao ja tambem onde quando aberto aberta abertos abertas atendem fazem entrega entregas preciso quanto custa preco pedido posso gostaria porque entao dia senhor senhora agora ainda tudo bem tchau obg vlw blz".split(" "),
+    "voces voce vcs vc nao obrigado obrigada hoje amanha estao funcionamento atendimento loja qual quais ate tem oi ola bom boa meu minha muito fecha fecham abrem funciona funcionam uma um com pra sao ja tambem onde quando aberto aberta abertos abertas atendem fazem entrega entregas preciso quanto custa preco pedido posso gostaria porque entao dia senhor senhora agora ainda tudo bem tchau obg vlw blz ontem estou ta pra ninguem ligacao chegou".split(" "),
   ),
 };
 
@@ -57,6 +57,8 @@ const MARGIN = 0.35;
  */
 export function detectMessageLanguage(text: string | null | undefined): Language | null {
   if (!text) return null;
+  // Links and addresses say nothing about the language and confuse the trigram model.
+  text = text.replace(/\b(?:https?:\/\/|www\.)\S+|\S+@\S+\.\S+/giu, " ");
   const letters = text.replace(/[^\p{L}]/gu, "");
   if (letters.length < 2) return null;
   const scores = scoreLanguageMarkers(text);

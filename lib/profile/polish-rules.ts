@@ -223,6 +223,36 @@ const spanishAbbreviations: Record<string, string> = {
   vdd: "verdad",
   aki: "aquí",
   nd: "nada",
+  // Words with one spelling only, written without their accent.
+  todavia: "todavía",
+  numero: "número",
+  envio: "envío",
+  envios: "envíos",
+  direccion: "dirección",
+  telefono: "teléfono",
+  dias: "días",
+  rapida: "rápida",
+  rapido: "rápido",
+  atencion: "atención",
+  informacion: "información",
+  tambien: "también",
+  despues: "después",
+  aqui: "aquí",
+  ademas: "además",
+  facil: "fácil",
+  ultimo: "último",
+  ultima: "última",
+  proximo: "próximo",
+  proxima: "próxima",
+  pagina: "página",
+  codigo: "código",
+  credito: "crédito",
+  debito: "débito",
+  sabado: "sábado",
+  miercoles: "miércoles",
+  perdon: "perdón",
+  orquidea: "orquídea",
+  pedi: "pedí",
 };
 
 // At the start of a question these words take the accent: "¿q pasó?" → "¿Qué pasó?", "¿xq?" → "¿Por qué?".
@@ -280,6 +310,34 @@ const portugueseAbbreviations: Record<string, string> = {
   hrs: "horas",
   info: "informação",
   infos: "informações",
+  // Words with one spelling only, written without their accent.
+  ola: "olá",
+  ate: "até",
+  so: "só",
+  ja: "já",
+  ta: "tá",
+  sao: "são",
+  dao: "dão",
+  ninguem: "ninguém",
+  codigo: "código",
+  cartao: "cartão",
+  ligacao: "ligação",
+  horario: "horário",
+  horarios: "horários",
+  duvida: "dúvida",
+  duvidas: "dúvidas",
+  preco: "preço",
+  precos: "preços",
+  rapida: "rápida",
+  rapido: "rápido",
+  orquidea: "orquídea",
+  endereco: "endereço",
+  informacao: "informação",
+  numero: "número",
+  ultimo: "último",
+  proximo: "próximo",
+  pagina: "página",
+  sabado: "sábado",
 };
 
 // At the start of a question: "pq?" → "Por que?".
@@ -306,7 +364,7 @@ const spanishInterrogatives: Record<string, string> = {
   "por que": "por qué",
 };
 const spanishInterrogativePattern = new RegExp(
-  String.raw`(^|¿\s*)(por que|${Object.keys(spanishInterrogatives).filter((key) => key !== "por que").join("|")})(?![\p{L}\p{N}])`,
+  String.raw`(^|¿\s*)((?:a|hasta|desde|cada|de|para|con|en)\s+)?(por que|${Object.keys(spanishInterrogatives).filter((key) => key !== "por que").join("|")})(?![\p{L}\p{N}])`,
   "iu",
 );
 
@@ -333,7 +391,8 @@ const abbreviationMaps: Record<PolishLanguage, Record<string, string>> = {
 };
 
 // A greeting before a question does not stop it being the question's start: "hola, q hora abren?".
-const leadingGreeting = /^\s*(?:¡?\s*(?:hola|buenas|buen(?:os|as) (?:d[ií]as|tardes|noches)|buen d[ií]a|oi|ol[aá]|bom dia|boa (?:tarde|noite))(?:\s+\p{Lu}[\p{L}'’-]*)?\s*[,!]*\s*)/iu;
+// (Written without the i flag: with it, \p{Lu} would match any letter and "hola que" would read as a name.)
+const leadingGreeting = /^\s*(?:¡?\s*(?:[Hh]ola|[Bb]uen(?:os|as) (?:d[ií]as|tardes|noches)|[Bb]uenas(?! (?:d[ií]as|tardes|noches))|[Bb]uen d[ií]a|[Oo]i|[Oo]l[aá]|[Bb]om dia|[Bb]oa (?:tarde|noite))(?:\s+\p{Lu}[\p{L}'’-]*)?\s*[,!]*\s*)/u;
 
 function capitalizeFirst(value: string): string {
   return value.charAt(0).toLocaleUpperCase() + value.slice(1);
@@ -344,7 +403,7 @@ function getQuestionContext({ line, offset }: { line: string; offset: number }):
   const rest = line.slice(offset);
   const end = rest.search(/[.!?…](?:\s|$)/);
   const inQuestion = prefix.includes("¿") || (end >= 0 && rest[end] === "?");
-  return { inQuestion, atStart: /^\s*¿?\s*$/.test(prefix.replace(leadingGreeting, "")) };
+  return { inQuestion, atStart: /^\s*¿?\s*(?:(?:y|e|o|pero|mas)\s+)?$/i.test(prefix.replace(leadingGreeting, "")) };
 }
 
 function expandAbbreviations({ line, language }: { line: string; language: PolishLanguage }): string {
@@ -373,7 +432,6 @@ function expandAbbreviations({ line, language }: { line: string; language: Polis
       .replace(/(?<!\S)w\/o(?!\S)/gi, "without")
       .replace(/(?<!\S)w\/(?!\S)/gi, "with");
   } else if (language === "es") {
-    result = restoreSpanishInterrogatives(result);
     // "x" is "por" only between words; next to numbers it is a multiplication sign ("2 x 3").
     result = result.replace(/(?<=[\p{L}\uE001] )x(?= \p{L})/gu, "por");
   }
@@ -388,9 +446,9 @@ function restoreSpanishInterrogatives(line: string): string {
       const greeting = sentence.match(leadingGreeting)?.[0] ?? "";
       const rest = sentence.slice(greeting.length);
       if (!/\?\s*$/.test(rest) && !rest.includes("¿")) return sentence;
-      const fixed = rest.replace(spanishInterrogativePattern, (_match, lead: string, word: string) => {
+      const fixed = rest.replace(spanishInterrogativePattern, (_match, lead: string, preposition: string | undefined, word: string) => {
         const accented = spanishInterrogatives[word.toLowerCase()];
-        return lead + (/^\p{Lu}/u.test(word) ? capitalizeFirst(accented) : accented);
+        return lead + (preposition ?? "") + (/^\p{Lu}/u.test(word) ? capitalizeFirst(accented) : accented);
       });
       return greeting + fixed;
     })
@@ -415,15 +473,26 @@ const englishQuestionStarts = [
   /^(?:what|when|where|why|how|who|which|whose)(?:\s+\S+)?\s+(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|much|many|long|often|soon|far)\b/i,
   /^(?:why|how|what|when|where)(?:\s+not)?$/i,
 ];
-const portugueseQuestionStart = /^(?:o que|que|qual|quais|quando|onde|aonde|como|quanto|quanta|quantos|quantas|quem|por que|por quê|será que|tem como|dá pra|da pra|posso|pode|podem|vocês? (?:tem|têm|fazem|entregam|abrem|aceitam|atendem|vendem|podem|sabem))(?![\p{L}])/iu;
+const portugueseQuestionStart = /^(?:o que|que|qual|quais|quando|onde|aonde|como|quanto|quanta|quantos|quantas|quem|por que|por quê|será que|tem como|dá pra|da pra|posso|pode|podem|de quanto em quanto|vocês? \p{L}+(?:am|em|ão)|vocês? (?:tem|têm))(?![\p{L}])/iu;
 const spanishQuestionStart = /^(?:qué|cómo|cuándo|dónde|cuál|cuáles|quién|quiénes|cuánto|cuánta|cuántos|cuántas|por qué)(?![\p{L}])/iu;
+
+const englishGreeting = /^\s*(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening))(?:\s+there)?\s*[,!]+\s*/i;
+const spanishUnaccentedQuestionStart = /^(?:a qu[eé] hora|hasta qu[eé] hora|desde qu[eé] hora|cu[aá]nt[oa]s?|cu[aá]l(?:es)?|d[oó]nde|qui[eé]n(?:es)?|cada cu[aá]nto)(?![\p{L}])/iu;
+
+function isQuestionStart({ clause, language }: { clause: string; language: PolishLanguage }): boolean {
+  const text = clause.replace(language === "en" ? englishGreeting : leadingGreeting, "");
+  if (language === "es") return spanishQuestionStart.test(text) || spanishUnaccentedQuestionStart.test(text);
+  if (language === "pt") return portugueseQuestionStart.test(text);
+  return englishQuestionStarts.some((pattern) => pattern.test(text));
+}
 
 function chooseSentenceMark({ sentence, language }: { sentence: string; language: PolishLanguage }): string {
   if (sentence.startsWith("¿")) return "?";
   if (sentence.startsWith("¡")) return "!";
-  if (language === "es") return spanishQuestionStart.test(sentence.replace(leadingGreeting, "")) ? "?" : ".";
-  if (language === "pt") return portugueseQuestionStart.test(sentence.replace(leadingGreeting, "")) ? "?" : ".";
-  return englishQuestionStarts.some((pattern) => pattern.test(sentence)) ? "?" : ".";
+  // "The pot is cracked, can you replace it": the last clause asks.
+  const lastClause = sentence.split(/,\s+/).pop() ?? sentence;
+  if (isQuestionStart({ clause: sentence, language }) || (lastClause !== sentence && isQuestionStart({ clause: lastClause, language }))) return "?";
+  return ".";
 }
 
 // Runs after the line has its final mark, so "Qué tal" → "Qué tal?" → "¿Qué tal?" happens in one pass.
@@ -433,10 +502,20 @@ function addSpanishOpeningMarks(line: string): string {
     .map((sentence) => {
       if (/^[-–—•*]/.test(sentence)) return sentence;
       // "Hola, ¿qué tal?": the question starts after the greeting.
-      const greeting = sentence.match(/^(?:hola|buenas|buen(?:os|as) (?:d[ií]as|tardes|noches)|buen d[ií]a)(?:\s+\p{Lu}[\p{L}'’-]*)?,\s+/iu)?.[0] ?? "";
-      const rest = sentence.slice(greeting.length);
-      if (rest.endsWith("?") && !sentence.includes("¿")) return `${greeting}¿${rest}`;
-      if (rest.endsWith("!") && !sentence.includes("¡")) return `${greeting}¡${rest}`;
+      const greetingMatch = sentence.match(/^([Hh]ola|[Bb]uen(?:os|as) (?:d[ií]as|tardes|noches)|[Bb]uenas(?! (?:d[ií]as|tardes|noches))|[Bb]uen d[ií]a)((?:\s+\p{Lu}[\p{L}'’-]*)?),?\s+(?=\S)/u);
+      const greeting = greetingMatch ? `${greetingMatch[1]}${greetingMatch[2]}, ` : "";
+      let rest = greetingMatch ? sentence.slice(greetingMatch[0].length) : sentence;
+      if (greetingMatch && /^\p{L}/u.test(rest)) rest = rest.charAt(0).toLocaleLowerCase() + rest.slice(1);
+      if (sentence.endsWith("?") && !sentence.includes("¿")) {
+        // "La maceta vino rajada, ¿me la cambian?": a statement first, the question after the last comma.
+        const comma = rest.lastIndexOf(", ");
+        const head = comma > 0 ? rest.slice(0, comma) : "";
+        if (head && !isQuestionStart({ clause: rest, language: "es" }) && countWords(head) >= 3 && countWords(rest.slice(comma + 2)) >= 2) {
+          return `${greeting}${head}, ¿${rest.slice(comma + 2)}`;
+        }
+        return `${greeting}¿${rest}`;
+      }
+      if (sentence.endsWith("!") && !sentence.includes("¡")) return `¡${sentence}`;
       return sentence;
     })
     .join(" ");
@@ -528,7 +607,7 @@ function applyNormalStyle({ text, businessName, language: given }: { text: strin
   const finished = lines.map((line, index) => {
     if (!line || (signatureStart >= 0 && index > signatureStart) || startsSignature(line)) return line;
     const punctuated = punctuateLineEnd({ line, language, tokens: guarded.tokens });
-    return language === "es" ? addSpanishOpeningMarks(punctuated) : punctuated;
+    return language === "es" ? addSpanishOpeningMarks(restoreSpanishInterrogatives(punctuated)) : punctuated;
   });
   return restoreTokens({ text: finished.join("\n"), tokens: guarded.tokens });
 }
