@@ -410,6 +410,17 @@ describe("/v1 contract", () => {
     expect(polished.body).toMatchObject({ style: "normal", engine: "rules" });
     await expectStatus(400, "POST", "/v1/messages/polish", { token: agent.token, body: { text: "hi", style: "shouty" } });
     await expectStatus(403, "POST", "/v1/messages/polish", { token: reportsOnly, body: { text: "hi", style: "normal" } });
+    const polishedPt = await expectStatus(200, "POST", "/v1/messages/polish", { token: agent.token, body: { text: "oi vc tem vaso grande?", style: "concise", language: "pt" } });
+    expect(polishedPt.body).toMatchObject({ language: "pt" });
+    await expectStatus(400, "POST", "/v1/messages/polish", { token: agent.token, body: { text: "hi", style: "normal", language: "fr" } });
+
+    // Suggested answers from the business's knowledge (the customer's last text is "One more thing").
+    const suggestions = await expectStatus(200, "POST", `/v1/conversations/${conversationId}/suggestions`, { token: agent.token, body: {} });
+    expect(Array.isArray(suggestions.body.data)).toBe(true);
+    await expectStatus(400, "POST", `/v1/conversations/${conversationId}/suggestions`, { token: agent.token, body: [1] });
+    await expectStatus(404, "POST", `/v1/conversations/${theirs.conversation_id}/suggestions`, { token: agent.token, body: {} });
+    await expectStatus(403, "POST", `/v1/conversations/${conversationId}/suggestions`, { token: reportsOnly, body: {} });
+    await expectStatus(401, "POST", `/v1/conversations/${conversationId}/suggestions`, { body: {} });
 
     await expectStatus(403, "DELETE", `/v1/messages/${photo.id}`, { token: agent.token });
     await expectStatus(204, "DELETE", `/v1/messages/${photo.id}`, { token: adminToken });
