@@ -1,9 +1,10 @@
 "use client";
 
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { PaperclipIcon } from "@/components/ui/icons";
 import { mediaLimits, type MediaType } from "@/lib/messages/media-limits";
+import { COMPOSER_INSERT_EVENT, type ComposerInsertDetail } from "./knowledge-suggestions";
 import { PolishMenu } from "./polish-menu";
 import type { ConversationItem, MessageItem } from "./types";
 
@@ -41,6 +42,18 @@ export function Composer({
   const [attachment, setAttachment] = useState<Attachment>();
   const [problem, setProblem] = useState<string>();
   const fileInput = useRef<HTMLInputElement>(null);
+
+  // A suggested answer ("From your documents") joins what is already typed.
+  useEffect(() => {
+    const onInsert = (event: Event) => {
+      const { conversationId, text: inserted } = (event as CustomEvent<ComposerInsertDetail>).detail;
+      if (conversationId !== conversation.id) return;
+      setText((current) => (current.trim() ? `${current.trimEnd()}\n${inserted}` : inserted));
+      document.getElementById("composer-text")?.focus();
+    };
+    window.addEventListener(COMPOSER_INSERT_EVENT, onInsert);
+    return () => window.removeEventListener(COMPOSER_INSERT_EVENT, onInsert);
+  }, [conversation.id]);
 
   async function onFile(file: File | undefined) {
     setProblem(undefined);

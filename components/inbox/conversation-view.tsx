@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { requestJson } from "@/lib/client/api";
 import { Avatar } from "./conversation-list";
 import { Composer } from "./composer";
+import { KnowledgeSuggestions } from "./knowledge-suggestions";
 import { MessageBubble } from "./message-bubble";
 import { type ConversationItem, displayName, type MessageItem, type Teammate } from "./types";
 
@@ -226,6 +227,10 @@ export function ConversationView({
           })}
         </ol>
       </div>
+      <KnowledgeSuggestions
+        conversationId={conversation.id}
+        lastInboundId={list.findLast((message) => message.direction === "inbound" && message.type === "text" && !message.deleted_at)?.id ?? null}
+      />
       <Composer
         conversation={conversation}
         onQueued={(message) => {

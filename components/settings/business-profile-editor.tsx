@@ -6,7 +6,8 @@ import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { useBrowserTimeZone, useNow } from "@/components/ui/hooks";
-import { formatNextOpening, type Hours, hoursSchema, isOpenAt, type Weekday, weekdays } from "@/lib/profile/hours";
+import { formatNextOpening, type Hours, hoursSchema, isOpenAt, nextOpeningSentence, type Weekday, weekdays } from "@/lib/profile/hours";
+import { type Language, languages } from "@/lib/profile/language";
 import type { BusinessProfileOutput } from "@/lib/profile/schemas";
 
 type Interval = { open: string; close: string };
@@ -25,6 +26,15 @@ const MAX_INTERVALS = 6;
 const DESCRIPTION_MAX = 5000;
 const MESSAGE_MAX = 1000;
 const DEFAULT_MESSAGE = "Thanks for your message! We're closed right now and will answer as soon as we open.";
+const languageNames: Record<Language, string> = { en: "English", es: "Spanish (Español)", pt: "Portuguese (Português)" };
+type Translations = Partial<Record<Language, string>>;
+
+/** Only the translations that say something are sent; the business language's own is the message itself. */
+function filledTranslations(translations: Translations, businessLanguage: Language): Translations {
+  return Object.fromEntries(
+    languages.filter((language) => language !== businessLanguage && translations[language]?.trim()).map((language) => [language, translations[language]!.trim()]),
+  );
+}
 
 // A time input cannot show 24:00: closing at "00:00" means midnight, the end of the day.
 const toInput = (time: string) => (time === "24:00" ? "00:00" : time);
@@ -252,6 +262,8 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
   const [week, setWeek] = useState<Week>(() => weekFrom(profile.hours));
   const [outsideEnabled, setOutsideEnabled] = useState(profile.auto_reply.outside_hours.enabled);
   const [outsideMessage, setOutsideMessage] = useState(profile.auto_reply.outside_hours.message || DEFAULT_MESSAGE);
+  const [language, setLanguage] = useState<Language>(profile.language);
+  const [translations, setTranslations] = useState<Translations>(profile.auto_reply.outside_hours.translations ?? {});
   const [questionEnabled, setQuestionEnabled] = useState(profile.auto_reply.hours_question.enabled);
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string }>();
@@ -264,9 +276,10 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
   const input = {
     name,
     description,
+    language,
     hours: hoursValue,
     auto_reply: {
-      outside_hours: { enabled: hoursOn && outsideEnabled, message: outsideMessage },
+      outside_hours: { enabled: hoursOn && outsideEnabled, message: outsideMessage, translations: filledTranslations(translations, language) },
       hours_question: { enabled: hoursOn && questionEnabled },
     },
   };
@@ -278,9 +291,14 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
     JSON.stringify({
       name: saved.name,
       description: saved.description,
+      language: saved.language,
       hours: saved.hours,
       auto_reply: {
-        outside_hours: { enabled: saved.auto_reply.outside_hours.enabled, message: saved.auto_reply.outside_hours.message || DEFAULT_MESSAGE },
+        outside_hours: {
+          enabled: saved.auto_reply.outside_hours.enabled,
+          message: saved.auto_reply.outside_hours.message || DEFAULT_MESSAGE,
+          translations: filledTranslations(saved.auto_reply.outside_hours.translations ?? {}, saved.language),
+        },
         hours_question: saved.auto_reply.hours_question,
       },
     });
@@ -310,11 +328,11 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
     });
   }
 
+  // The answer a customer writing in the business's language would get now: one language throughout.
   const outsidePreview =
-    parsedHours && now ? [outsideMessage.trim(), (() => {
-      const next = formatNextOpening({ hours: parsedHours, at: now, locale: "en" });
-      return next ? `Next opening: ${next} (${parsedHours.timezone}).` : null;
-    })()].filter(Boolean).join("\n") : null;
+    parsedHours && now
+      ? [outsideMessage.trim().replaceAll("{{business.name}}", name), nextOpeningSentence({ hours: parsedHours, at: now, language })].filter(Boolean).join("\n")
+      : null;
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Business profile" className="flex flex-col gap-6">
@@ -324,6 +342,27 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
           <h2 className="text-base font-semibold">About the business</h2>
           <div className="mt-4 flex flex-col gap-4">
             <Field label="Business name" name="name" value={name} onChange={(event) => setName(event.target.value)} maxLength={100} required error={errors.name} />
+            <div className="flex flex-col gap-1">
+              <label htmlFor="field-language" className="text-sm font-medium text-slate-700">
+                Business language
+              </label>
+              <select
+                id="field-language"
+                value={language}
+                onChange={(event) => setLanguage(event.target.value as Language)}
+                aria-describedby="field-language-hint"
+                className="w-full max-w-xs rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm"
+              >
+                {languages.map((code) => (
+                  <option key={code} value={code}>
+                    {languageNames[code]}
+                  </option>
+                ))}
+              </select>
+              <p id="field-language-hint" className={`text-xs ${errors.language ? "text-red-600" : "text-slate-500"}`}>
+                {errors.language ?? "The language your messages are written in. Customers writing in another language get it when no translation exists."}
+              </p>
+            </div>
             <div className="flex flex-col gap-1">
               <label htmlFor="field-description" className="text-sm font-medium text-slate-700">
                 Description
@@ -422,6 +461,41 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
               <p id="field-outside-message-hint" className={`text-xs ${errors["auto_reply.outside_hours.message"] ? "text-red-600" : "text-slate-500"}`}>
                 {errors["auto_reply.outside_hours.message"] ?? errors["auto_reply.outside_hours.enabled"] ?? `${outsideMessage.length} / ${MESSAGE_MAX} characters`}
               </p>
+              <details className="rounded-md border border-slate-200 bg-white px-3 py-2" open={Object.keys(filledTranslations(translations, language)).length > 0}>
+                <summary className="cursor-pointer text-sm font-medium text-slate-700">Translations for customers who write in another language</summary>
+                <p className="mt-1 text-xs text-slate-500">
+                  A customer writing in one of these languages gets the whole answer in it, next opening time included. Without a translation, the answer is all in {languageNames[language]}. {"{{business.name}}"} is replaced by the business name.
+                </p>
+                <div className="mt-2 flex flex-col gap-3">
+                  {languages
+                    .filter((code) => code !== language)
+                    .map((code) => {
+                      const field = `auto_reply.outside_hours.translations.${code}`;
+                      const value = translations[code] ?? "";
+                      return (
+                        <div key={code} className="flex flex-col gap-1">
+                          <label htmlFor={`field-translation-${code}`} className="text-sm text-slate-700">
+                            {languageNames[code]}
+                          </label>
+                          <textarea
+                            id={`field-translation-${code}`}
+                            value={value}
+                            onChange={(event) => setTranslations((current) => ({ ...current, [code]: event.target.value }))}
+                            rows={2}
+                            maxLength={MESSAGE_MAX}
+                            disabled={!hoursOn || !outsideEnabled}
+                            aria-invalid={errors[field] ? true : undefined}
+                            aria-describedby={`field-translation-${code}-hint`}
+                            className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm disabled:bg-slate-50 disabled:text-slate-500"
+                          />
+                          <p id={`field-translation-${code}-hint`} className={`text-xs ${errors[field] ? "text-red-600" : "text-slate-500"}`}>
+                            {errors[field] ?? `${value.length} / ${MESSAGE_MAX} characters (optional)`}
+                          </p>
+                        </div>
+                      );
+                    })}
+                </div>
+              </details>
               {hoursOn && outsideEnabled && outsidePreview ? (
                 <div className="max-w-md rounded-lg rounded-tl-none bg-brand-50 px-3 py-2 text-sm whitespace-pre-line text-slate-800" aria-label="What a customer would receive now">
                   {outsidePreview}

@@ -1,4 +1,4 @@
-import { detectMessageLanguage } from "@/lib/profile/language";
+import { detectMessageLanguage } from "@/lib/profile/detect-language";
 import { getDb } from "@/db";
 import { messages } from "@/db/schema";
 import { conversationSummary } from "@/lib/conversations/schemas";

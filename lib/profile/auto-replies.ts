@@ -2,10 +2,11 @@ import { and, eq } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { type AutoReplySettings, conversations, messages } from "@/db/schema";
 import { loadBusinessProfile } from "./business-profile";
-import { detectMessageLanguage } from "./language";
+import { detectMessageLanguage } from "./detect-language";
+import { detectHoursQuestion } from "./hours-question";
 import {
-  detectHoursQuestion,
-  formatNextOpening,
+  hoursAnswerIntro,
+  nextOpeningSentence,
   formatWeeklyHours,
   type Hours,
   type HoursLanguage,
@@ -31,16 +32,7 @@ export type AutoReplyDecision = {
   countsAsOutsideHours: boolean;
 };
 
-const phrases: Record<HoursLanguage, { hoursIntro: string; nextOpening: (when: string, timeZone: string) => string }> = {
-  en: { hoursIntro: "Our opening hours:", nextOpening: (when, zone) => `Next opening: ${when} (${zone}).` },
-  es: { hoursIntro: "Nuestro horario de atención:", nextOpening: (when, zone) => `Próxima apertura: ${when} (${zone}).` },
-  pt: { hoursIntro: "Nosso horário de atendimento:", nextOpening: (when, zone) => `Próxima abertura: ${when} (${zone}).` },
-};
-
-function nextOpeningLine({ hours, at, language }: { hours: Hours; at: Date; language: HoursLanguage }): string | null {
-  const when = formatNextOpening({ hours, at, locale: language });
-  return when ? phrases[language].nextOpening(when, hours.timezone) : null;
-}
+const nextOpeningLine = nextOpeningSentence;
 
 /** Fills the variables the automatic messages may use. */
 function fillVariables(text: string, businessName: string | undefined): string {
@@ -104,7 +96,7 @@ export function decideAutoReplies({
     const language = outsideDue ? outsideLanguage : questionLanguage;
     const opening = closed ? nextOpeningLine({ hours, at: now, language }) : null;
     const head = [outsideDue ? outsideText(language) : null, opening].filter(Boolean).join("\n");
-    const answer = `${phrases[language].hoursIntro}\n${formatWeeklyHours({ hours, locale: language })}`;
+    const answer = `${hoursAnswerIntro[language]}\n${formatWeeklyHours({ hours, locale: language })}`;
     return [{ kind: "hours_question", text: head ? `${head}\n\n${answer}` : answer, language, countsAsOutsideHours: outsideDue }];
   }
   if (outsideDue) {

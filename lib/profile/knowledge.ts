@@ -4,7 +4,8 @@ import { businessProfiles, conversations, documents, knowledgePassages, messages
 import type { AuthContext } from "@/lib/auth/tokens";
 import { NotFoundError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
-import { detectMessageLanguage, type Language, textSearchConfig } from "./language";
+import { type Language, textSearchConfig } from "./language";
+import { detectMessageLanguage } from "./detect-language";
 import type { SuggestionsOutput } from "./schemas";
 
 type Ctx = Pick<AuthContext, "accountId">;
@@ -156,8 +157,9 @@ export async function suggestAnswers({ ctx, conversationId }: { ctx: Ctx; conver
   const query = sql`replace(plainto_tsquery(${config}::regconfig, ${plain(last.text)})::text, '&', '|')::tsquery`;
   const rank = sql<number>`ts_rank_cd(${column}, ${query}, 1)`;
   const rows = await db
-    .select({ text: knowledgePassages.text, sourceType: knowledgePassages.sourceType, documentId: knowledgePassages.documentId, page: knowledgePassages.page, score: rank })
+    .select({ text: knowledgePassages.text, sourceType: knowledgePassages.sourceType, documentId: knowledgePassages.documentId, filename: documents.filename, page: knowledgePassages.page, score: rank })
     .from(knowledgePassages)
+    .leftJoin(documents, and(eq(documents.id, knowledgePassages.documentId), eq(documents.accountId, ctx.accountId)))
     .where(and(eq(knowledgePassages.accountId, ctx.accountId), sql`numnode(${query}) > 0`, sql`${column} @@ ${query}`))
     .orderBy(desc(rank), knowledgePassages.sourceType, knowledgePassages.position)
     .limit(SUGGESTIONS_MAX);
@@ -166,7 +168,7 @@ export async function suggestAnswers({ ctx, conversationId }: { ctx: Ctx; conver
       text: row.text,
       source:
         row.sourceType === "document" && row.documentId
-          ? { type: "document" as const, document_id: row.documentId, ...(row.page !== null ? { page: row.page } : {}) }
+          ? { type: "document" as const, document_id: row.documentId, ...(row.filename ? { filename: row.filename } : {}), ...(row.page !== null ? { page: row.page } : {}) }
           : { type: "description" as const },
       score: Math.round(Number(row.score) * 10_000) / 10_000,
     })),

@@ -2,7 +2,8 @@ import { getDb } from "@/db";
 import { getEnv } from "@/lib/env";
 import { loadBusinessProfile } from "./business-profile";
 import { loadDocumentContext } from "./documents";
-import { detectMessageLanguage, type Language } from "./language";
+import { type Language } from "./language";
+import { detectMessageLanguage } from "./detect-language";
 import { detectDraftLanguage, type PolishStyle, polishWithRules } from "./polish-rules";
 import { POLISH_TEXT_MAX, type PolishOutput } from "./schemas";
 

@@ -232,6 +232,7 @@ export const suggestionOutput = z
       .object({
         type: z.enum(["description", "document"]).meta({ description: "`description` (the business profile) or `document` (an uploaded PDF)." }),
         document_id: prefixedId("document", "The document, for `document`.").optional(),
+        filename: z.string().optional().meta({ description: "The document's file name, for `document`.", example: "envios.pdf" }),
         page: z.int().min(1).optional().meta({ description: "The page of the document, when known." }),
       })
       .meta({ description: "Where the passage comes from." }),

@@ -39,7 +39,7 @@ describe("the language of inbound messages", () => {
     const message = await call(messageRoute.GET, { path: "/", token: adminToken, params: { id: res.body.id } });
     expect(message.body.language).toBe(language);
     const [event] = await eventsOf(account.id, "message.received");
-    expect(event.data.message.language).toBe(language);
+    expect((event.data as { message: { language: string | null } }).message.language).toBe(language);
   });
 });
 
@@ -127,7 +127,8 @@ describe("business profile: language and translations", () => {
     expect(res.status).toBe(200);
     expect(res.body.language).toBe("es");
     expect(res.body.auto_reply.outside_hours.translations).toEqual({ pt: "Fechado", en: "Closed" });
-    const { language: _omitted, ...withoutLanguage } = valid();
+    const withoutLanguage: Partial<ReturnType<typeof valid>> = valid();
+    delete withoutLanguage.language;
     const again = await putProfile(adminToken, withoutLanguage);
     expect(again.body.language).toBe("es");
   });
@@ -202,7 +203,7 @@ describe("suggested answers from the business's own knowledge", () => {
     expect(res.body.language).toBe("es");
     expect(res.body.data[0]).toEqual({
       text: expect.stringContaining("Envíos al interior: llegamos a todas las provincias"),
-      source: { type: "document", document_id: documentId, page: 2 },
+      source: { type: "document", document_id: documentId, filename: "envios.pdf", page: 2 },
       score: expect.any(Number),
     });
     const scores = res.body.data.map((item: { score: number }) => item.score);

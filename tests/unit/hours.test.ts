@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { detectHoursQuestion, detectLanguage } from "@/lib/profile/hours-question";
 import {
-  detectHoursQuestion,
-  detectLanguage,
   formatNextOpening,
   formatWeeklyHours,
   hoursSchema,
