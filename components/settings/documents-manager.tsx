@@ -6,6 +6,7 @@ import { deleteDocumentAction } from "@/app/(app)/settings/profile/actions";
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
 import { formatBytes, formatDateTime } from "@/components/ui/format";
+import { requestJson } from "@/lib/client/api";
 import type { DocumentOutput } from "@/lib/profile/schemas";
 
 type Upload = { filename: string; stage: "reading" | "uploading" | "processing"; percent: number };
@@ -54,11 +55,14 @@ export function DocumentsManager({
   canEdit,
   maxBytes,
   maxCount,
+  languageModel,
 }: {
   documents: DocumentOutput[];
   canEdit: boolean;
   maxBytes: number;
   maxCount: number;
+  /** Whether a language model is configured (POLISH_LLM_*): only then does polishing read the documents. */
+  languageModel: boolean;
 }) {
   const router = useRouter();
   const [documents, setDocuments] = useState(initial);
@@ -129,8 +133,20 @@ export function DocumentsManager({
         <div>
           <h2 className="text-base font-semibold">Documents</h2>
           <p className="mt-1 text-sm text-slate-600">
-            PDFs with your catalogue, prices or policies: their text gives the polishing engine context. PDF only, up to {formatBytes(maxBytes)} each, {maxCount} in all ({documents.length} used).
+            PDFs with your catalogue, prices or policies. PDF only, up to {formatBytes(maxBytes)} each, {maxCount} in all ({documents.length} used).
           </p>
+          <ul className="mt-2 list-disc pl-5 text-sm text-slate-600" aria-label="What the documents feed">
+            <li>
+              <strong className="font-medium text-slate-800">Suggested answers</strong> in the inbox: when a customer asks something your documents or description answer, the
+              reply box shows the passage under “From your documents”, ready to insert. Works in English, Spanish and Portuguese, with no outside service.
+            </li>
+            <li>
+              <strong className="font-medium text-slate-800">Polishing</strong>:{" "}
+              {languageModel
+                ? "the language model gets excerpts of these documents as context, so names and products are written correctly."
+                : "not used — the built-in polishing rules do not read documents. Configure a language model (POLISH_LLM_BASE_URL, POLISH_LLM_API_KEY, POLISH_LLM_MODEL) to give it this context."}
+            </li>
+          </ul>
         </div>
         {canEdit ? (
           <div>
@@ -198,7 +214,11 @@ export function DocumentsManager({
                   <td className="whitespace-nowrap px-3 py-3 tabular-nums">{formatBytes(document.size)}</td>
                   <td className="px-3 py-3 tabular-nums">{document.pages}</td>
                   <td className="whitespace-nowrap px-3 py-3">
-                    {document.text_length > 0 ? `${document.text_length.toLocaleString("en")} characters` : <span className="text-amber-700">No text (scanned?)</span>}
+                    {document.text_length > 0 ? (
+                      <ExtractedText document={document} />
+                    ) : (
+                      <span className="text-amber-700">No text (scanned?)</span>
+                    )}
                   </td>
                   <td className="whitespace-nowrap px-3 py-3">{formatDateTime(document.created_at)}</td>
                   {canEdit ? (
@@ -215,5 +235,43 @@ export function DocumentsManager({
         </div>
       )}
     </Card>
+  );
+}
+
+/** The characters count, and on demand the text the smart features read, in a dialog-like panel. */
+function ExtractedText({ document }: { document: DocumentOutput }) {
+  const [state, setState] = useState<{ status: "closed" } | { status: "loading" } | { status: "open"; text: string } | { status: "error"; message: string }>({ status: "closed" });
+  const label = `${document.text_length.toLocaleString("en")} characters`;
+
+  async function open() {
+    setState({ status: "loading" });
+    const result = await requestJson<{ text: string }>("GET", `/v1/config/documents/${document.id}`);
+    setState(result.ok ? { status: "open", text: result.data.text } : { status: "error", message: result.message });
+  }
+
+  return (
+    <div className="flex flex-col items-start gap-1">
+      <span>{label}</span>
+      {state.status === "closed" || state.status === "error" ? (
+        <button type="button" className="text-xs text-brand-700 underline" onClick={() => void open()}>
+          View extracted text
+        </button>
+      ) : null}
+      {state.status === "loading" ? <span className="text-xs text-slate-500">Loading the text…</span> : null}
+      {state.status === "error" ? <span className="text-xs text-red-600">{state.message}</span> : null}
+      {state.status === "open" ? (
+        <div className="w-[min(36rem,80vw)] whitespace-normal">
+          <div className="flex items-center justify-between">
+            <span className="text-xs font-medium text-slate-700">Text of “{document.filename}”</span>
+            <button type="button" className="text-xs text-brand-700 underline" onClick={() => setState({ status: "closed" })}>
+              Hide
+            </button>
+          </div>
+          <pre tabIndex={0} aria-label={`Extracted text of ${document.filename}`} className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded-md border border-slate-200 bg-slate-50 p-2 font-sans text-xs text-slate-800">
+            {state.text}
+          </pre>
+        </div>
+      ) : null}
+    </div>
   );
 }

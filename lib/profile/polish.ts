@@ -60,6 +60,11 @@ const languageNames: Record<Language, string> = { en: "English", es: "Spanish", 
 
 type LlmConfig = { baseUrl: string; apiKey: string; model: string };
 
+/** Whether polishing (and the document excerpts it sends) goes to a configured language model. */
+export function isLanguageModelConfigured(): boolean {
+  return llmConfig() !== null;
+}
+
 function llmConfig(): LlmConfig | null {
   const env = getEnv();
   if (!env.POLISH_LLM_BASE_URL || !env.POLISH_LLM_API_KEY || !env.POLISH_LLM_MODEL) return null;

@@ -5,6 +5,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { requireSession } from "@/lib/auth/current-user";
 import { getBusinessProfile } from "@/lib/profile/business-profile";
 import { listDocuments } from "@/lib/profile/documents";
+import { isLanguageModelConfigured } from "@/lib/profile/polish";
 import { DOCUMENT_MAX_BYTES, DOCUMENTS_PER_ACCOUNT } from "@/lib/profile/schemas";
 
 export const metadata = { title: "Business profile" };
@@ -28,11 +29,17 @@ export default async function BusinessProfilePage() {
     <>
       <PageHeader
         title="Business profile"
-        description="Describe the business once: the automatic answers about opening hours and the polishing of replies use what you write here."
+        description="Describe the business once: the automatic answers, the suggested answers in the inbox and the polishing of replies use what you write here."
       />
       <div className="flex flex-col gap-6">
         <BusinessProfileEditor profile={profile} timeZones={timeZoneList(profile.hours?.timezone)} canEdit={canEdit} />
-        <DocumentsManager documents={documents.data} canEdit={canEdit} maxBytes={DOCUMENT_MAX_BYTES} maxCount={DOCUMENTS_PER_ACCOUNT} />
+        <DocumentsManager
+          documents={documents.data}
+          canEdit={canEdit}
+          maxBytes={DOCUMENT_MAX_BYTES}
+          maxCount={DOCUMENTS_PER_ACCOUNT}
+          languageModel={isLanguageModelConfigured()}
+        />
         <PolishPlayground />
       </div>
     </>
