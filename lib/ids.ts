@@ -16,6 +16,12 @@ export const idPrefixes = {
   attempt: "att",
   document: "doc",
   request: "req",
+  app: "app",
+  grant: "grt",
+  invitation: "inv",
+  passwordReset: "pwr",
+  recoveryCode: "rcv",
+  audit: "aud",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { accounts, type BusinessProfile, businessProfiles } from "@/db/schema";
+import { actorOf, recordAudit } from "@/lib/audit/record-audit";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { NotFoundError } from "@/lib/errors";
 import { type BusinessProfileInput, normalizeHours, presentBusinessProfile } from "./schemas";
@@ -37,5 +38,6 @@ export async function updateBusinessProfile({ ctx, input, now = new Date() }: { 
     .values({ accountId: ctx.accountId, ...values })
     .onConflictDoUpdate({ target: businessProfiles.accountId, set: values })
     .returning();
+  await recordAudit(null, { accountId: ctx.accountId, actor: actorOf(ctx), action: "profile.updated", target: { type: "account", id: ctx.accountId } });
   return presentBusinessProfile(row, now);
 }
