@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 
-export function LoginForm({ email, setupDone, next }: { email?: string; setupDone?: boolean; next?: string }) {
+export function LoginForm({ email, setupDone, notice, next }: { email?: string; setupDone?: boolean; notice?: string; next?: string }) {
   const [state, action, pending] = useActionState<LoginState, FormData>(loginAction, { email });
   // Controlled, so the email and password stay filled in when the second step asks for a code.
   const [emailValue, setEmail] = useState(email ?? "");
@@ -15,6 +15,7 @@ export function LoginForm({ email, setupDone, next }: { email?: string; setupDon
   return (
     <form action={action} className="flex flex-col gap-4">
       {setupDone && !state.error ? <Alert tone="success">Your account is ready. Sign in to open the inbox.</Alert> : null}
+      {notice && !state.error ? <Alert tone="success">{notice}</Alert> : null}
       {state.error ? <Alert tone={askCode && !state.error.startsWith("That") ? "info" : "error"}>{state.error}</Alert> : null}
       <input type="hidden" name="next" value={next ?? "/inbox"} />
       <Field label="Email" name="email" type="email" required value={emailValue} onChange={(e) => setEmail(e.target.value)} autoComplete="email" readOnly={askCode} />

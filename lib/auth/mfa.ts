@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { randomBytes } from "node:crypto";
 import { getDb } from "@/db";
@@ -185,4 +185,13 @@ export async function setMfaRequirement({ ctx, required }: { ctx: Who; required:
 export async function mfaRequired({ accountId }: { accountId: string }) {
   const [row] = await getDb().select({ requireMfa: accounts.requireMfa }).from(accounts).where(eq(accounts.id, accountId)).limit(1);
   return row?.requireMfa ?? false;
+}
+
+/** Who in the account signs in with a second factor (for Settings → Users). */
+export async function mfaEnrolledUserIds({ accountId }: { accountId: string }): Promise<Set<string>> {
+  const rows = await getDb()
+    .select({ userId: userMfa.userId })
+    .from(userMfa)
+    .where(and(eq(userMfa.accountId, accountId), isNotNull(userMfa.enabledAt)));
+  return new Set(rows.map((r) => r.userId));
 }
