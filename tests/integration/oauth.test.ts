@@ -156,7 +156,8 @@ describe("the token endpoint refuses bad input with RFC 6749 errors, granting no
 
   it("a missing or wrong PKCE verifier", async () => {
     const { base } = await codeFor();
-    const { code_verifier: _omit, ...withoutVerifier } = base;
+    const withoutVerifier: Record<string, string> = { ...base };
+    delete withoutVerifier.code_verifier;
     const missing = await postForm("/oauth/token", withoutVerifier);
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ error: "invalid_request", error_description: expect.stringMatching(/code_verifier/) });
