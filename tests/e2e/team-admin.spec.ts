@@ -110,7 +110,7 @@ test("an unknown redirect_uri shows an error page and never redirects", async ({
 test("an admin registers an app in Settings → Apps and sees the secret once", async ({ page }) => {
   await signInAsOwner(page);
   await page.goto("/settings/apps");
-  await page.getByLabel("Name").fill("Helpdesk sync");
+  await page.getByRole("textbox", { name: "Name" }).fill("Helpdesk sync");
   await page.getByLabel("Redirect URIs").fill("https://helpdesk.example.com/oauth/callback");
   await page.getByRole("checkbox", { name: /Read conversations/ }).check();
   await page.getByRole("button", { name: "Register app" }).click();
@@ -128,7 +128,7 @@ test("an admin invites a teammate who joins through the link", async ({ page, br
   const email = `invited.${Date.now()}@greenleaf.example`;
   await page.getByLabel("Email").first().fill(email);
   await page.getByRole("button", { name: "Invite", exact: true }).click();
-  const link = page.getByLabel("Link");
+  const link = page.getByLabel("Link", { exact: true });
   await expect(link).toHaveValue(/\/invite\/chorus_invite_/);
   const url = await link.inputValue();
   await page.setViewportSize({ width: 390, height: 844 });

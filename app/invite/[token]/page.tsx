@@ -7,7 +7,7 @@ import { describeInvitation } from "@/lib/users/invitations";
 import { acceptInvitationAction } from "./actions";
 
 export const dynamic = "force-dynamic";
-export const metadata = { title: "Join your team", referrer: "no-referrer" };
+export const metadata = { title: "Join your team", referrer: "same-origin" };
 
 export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;

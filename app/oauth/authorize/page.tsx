@@ -7,7 +7,7 @@ import { scopeLabels } from "@/lib/auth/scope-labels";
 import { checkAuthorizeRequest, signConsent } from "@/lib/oauth/authorize";
 
 export const dynamic = "force-dynamic";
-export const metadata = { title: "Allow access", referrer: "no-referrer" };
+export const metadata = { title: "Allow access" };
 
 type Params = Record<string, string | string[] | undefined>;
 

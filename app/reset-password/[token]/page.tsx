@@ -7,7 +7,7 @@ import { describePasswordReset } from "@/lib/users/passwords";
 import { resetPasswordAction } from "./actions";
 
 export const dynamic = "force-dynamic";
-export const metadata = { title: "Choose a new password", referrer: "no-referrer" };
+export const metadata = { title: "Choose a new password", referrer: "same-origin" };
 
 export default async function ResetPasswordPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
