@@ -23,7 +23,7 @@ export default async function SignedInLayout({ children }: { children: React.Rea
           <div className="absolute right-0 z-20 mt-2 w-56 rounded-md border border-slate-200 bg-white p-2 shadow-lg">
             <p className="truncate px-2 py-1 text-xs text-slate-500">{session.user.email}</p>
             <Link href="/settings/account" className="block rounded-md px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
-              Account settings
+              Password and sign-in
             </Link>
             <form action={signOutAction}>
               <Button type="submit" variant="ghost" className="w-full justify-start">

@@ -122,7 +122,16 @@ export function UsersManager({
         <h2 className="text-base font-semibold">Invite a teammate</h2>
         <p className="mt-1 text-sm text-slate-600">They get a link, valid for 7 days, to choose their name and password.</p>
         <form onSubmit={onSendInvitation} className="mt-4 flex flex-col gap-4 sm:flex-row sm:items-start" noValidate>
-          <Field label="Email" name="email" type="email" required error={inviteErrors.email} className="sm:flex-1" id="invitation-email" />
+          <Field
+            label="Send the invitation to"
+            name="email"
+            type="email"
+            required
+            placeholder="name@company.com"
+            error={inviteErrors.email}
+            className="sm:flex-1"
+            id="invitation-email"
+          />
           <div className="flex flex-col gap-1">
             <label htmlFor="invitation-role" className="text-sm font-medium text-slate-700">
               Role

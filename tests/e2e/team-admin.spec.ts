@@ -126,7 +126,7 @@ test("an admin invites a teammate who joins through the link", async ({ page, br
   await signInAsOwner(page);
   await page.goto("/settings/users");
   const email = `invited.${Date.now()}@greenleaf.example`;
-  await page.getByLabel("Email").first().fill(email);
+  await page.getByLabel("Send the invitation to").fill(email);
   await page.getByRole("button", { name: "Invite", exact: true }).click();
   const link = page.getByLabel("Link", { exact: true });
   await expect(link).toHaveValue(/\/invite\/chorus_invite_/);
