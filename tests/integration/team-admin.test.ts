@@ -202,6 +202,16 @@ describe("two-factor sign-in (TOTP)", () => {
     await disableMfa({ ctx, userId: admin.id, code: codeAt(secret, admin.email, 1) });
     resetRateLimiters();
     expect((await login({ email: admin.email, password: TEST_PASSWORD }, "203.0.113.12")).status).toBe(200);
+
+    // A teammate who lost their phone: an administrator turns it off without a code.
+    const mate = await addTestUser(admin.accountId, "agent");
+    const mateCtx = ctxOf(mate.user);
+    const enrolment = await startMfaEnrolment({ ctx: mateCtx });
+    await confirmMfaEnrolment({ ctx: mateCtx, code: codeAt(enrolment.secret, mate.user.email) });
+    expect((await login({ email: mate.user.email, password: TEST_PASSWORD }, "203.0.113.12")).body.error.code).toBe("mfa_required");
+    await disableMfa({ ctx, userId: mate.user.id, byAdmin: true });
+    expect((await login({ email: mate.user.email, password: TEST_PASSWORD }, "203.0.113.12")).status).toBe(200);
+    expect(await audit(admin.accountId)).toContain("mfa.disabled");
   });
 
   it("the account-wide requirement makes API sign-in without 2FA a 403 until the user enrols", async () => {
