@@ -1,6 +1,7 @@
 import { type NextRequest, NextResponse } from "next/server";
 
-const PUBLIC_PAGES = ["/login", "/setup"];
+// Invitation and reset links are opened signed out; the OAuth endpoints are called by apps.
+const PUBLIC_PAGES = ["/login", "/setup", "/invite", "/reset-password", "/oauth/token", "/oauth/revoke", "/oauth/consent", "/.well-known"];
 
 /**
  * Signed-out visitors of app pages go to /login. This only looks for the cookie;

@@ -18,6 +18,9 @@ export const settingsNav: NavItem[] = [
   { href: "/settings/users", label: "Users", adminOnly: true },
   { href: "/settings/tokens", label: "API tokens" },
   { href: "/settings/webhooks", label: "Webhooks", adminOnly: true },
+  { href: "/settings/apps", label: "Apps", adminOnly: true },
+  { href: "/settings/audit-log", label: "Audit log", adminOnly: true },
+  { href: "/settings/account", label: "Account" },
 ];
 
 export const visibleTo = (role: Role) => (item: NavItem) => !item.adminOnly || role === "admin";

@@ -75,6 +75,13 @@ const envSchema = z.object({
     .regex(/^rediss?:\/\//, "must be a redis:// URL")
     .optional()
     .or(z.literal("").transform(() => undefined)),
+  // Invitations are emailed through this SMTP server (smtp:// or smtps://); unset, the admin copies the link.
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/\S+$/, "must be an smtp:// or smtps:// URL")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  SMTP_FROM: optionalText,
   POLISH_LLM_BASE_URL: optionalUrl,
   POLISH_LLM_API_KEY: z.string().optional(),
   POLISH_LLM_MODEL: z.string().optional(),

@@ -17,6 +17,12 @@ export const idPrefixes = {
   document: "doc",
   passage: "psg",
   request: "req",
+  app: "app",
+  grant: "grt",
+  invitation: "inv",
+  passwordReset: "pwr",
+  recoveryCode: "rcv",
+  audit: "aud",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

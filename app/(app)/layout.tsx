@@ -1,12 +1,17 @@
+import Link from "next/link";
 import { AppShell } from "@/components/app-shell";
+import { TwoFactorCard } from "@/components/settings/account-settings";
 import { Button } from "@/components/ui/button";
 import { requireSession } from "@/lib/auth/current-user";
+import { secondFactorNeeded } from "@/lib/auth/mfa";
 import { signOutAction, signOutEverywhereAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
 export default async function SignedInLayout({ children }: { children: React.ReactNode }) {
   const session = await requireSession();
+  // The account requires a second factor and this user has none yet: set-up comes first.
+  const mustEnrol = (await secondFactorNeeded({ userId: session.user.id, accountId: session.accountId })) === "enrolment";
   return (
     <AppShell
       user={session.user}
@@ -17,6 +22,9 @@ export default async function SignedInLayout({ children }: { children: React.Rea
           </summary>
           <div className="absolute right-0 z-20 mt-2 w-56 rounded-md border border-slate-200 bg-white p-2 shadow-lg">
             <p className="truncate px-2 py-1 text-xs text-slate-500">{session.user.email}</p>
+            <Link href="/settings/account" className="block rounded-md px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+              Password and sign-in
+            </Link>
             <form action={signOutAction}>
               <Button type="submit" variant="ghost" className="w-full justify-start">
                 Sign out
@@ -31,7 +39,19 @@ export default async function SignedInLayout({ children }: { children: React.Rea
         </details>
       }
     >
-      {children}
+      {mustEnrol ? <RequiredMfaSetup /> : children}
     </AppShell>
+  );
+}
+
+function RequiredMfaSetup() {
+  return (
+    <div className="mx-auto flex h-full max-w-2xl flex-col gap-4 overflow-y-auto px-4 py-6">
+      <h1 className="text-xl font-semibold text-slate-900">Set up two-factor sign-in</h1>
+      <p className="text-sm text-slate-600">
+        Your administrator requires a code from an authenticator app at every sign-in. Set it up to continue; then reload the page.
+      </p>
+      <TwoFactorCard enabled={false} recoveryCodesLeft={0} required />
+    </div>
   );
 }

@@ -3,24 +3,26 @@
 import { AuthError } from "next-auth";
 import { signIn } from "@/lib/auth/next-auth";
 
-export type LoginState = { error?: string; email?: string };
+export type LoginState = { error?: string; email?: string; mfa?: boolean };
+
+const messages: Record<string, string> = {
+  rate_limited: "Too many sign-in attempts. Wait a minute and try again.",
+  mfa_required: "Enter the 6-digit code from your authenticator app.",
+  invalid_otp: "That code is wrong or was already used. Enter the current code, or a recovery code.",
+};
 
 export async function loginAction(_prev: LoginState, form: FormData): Promise<LoginState> {
   const email = String(form.get("email") ?? "");
   const password = String(form.get("password") ?? "");
+  const otp = String(form.get("otp") ?? "");
   const next = String(form.get("next") ?? "/inbox");
   try {
-    await signIn("credentials", { email, password, redirectTo: next.startsWith("/") && !next.startsWith("//") ? next : "/inbox" });
+    await signIn("credentials", { email, password, otp, redirectTo: next.startsWith("/") && !next.startsWith("//") ? next : "/inbox" });
   } catch (error) {
     if (error instanceof AuthError) {
-      const code = (error as AuthError & { code?: string }).code;
-      return {
-        email,
-        error:
-          code === "rate_limited"
-            ? "Too many sign-in attempts. Wait a minute and try again."
-            : "Wrong email or password.",
-      };
+      const code = (error as AuthError & { code?: string }).code ?? "";
+      const mfa = code === "mfa_required" || code === "invalid_otp";
+      return { email, mfa, error: messages[code] ?? "Wrong email or password." };
     }
     throw error;
   }

@@ -13,7 +13,12 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   const params = await searchParams;
   return (
     <AuthShell title="Sign in" subtitle="Answer your business number together with your team.">
-      <LoginForm email={params.email} setupDone={params.setup === "done"} next={params.next} />
+      <LoginForm
+        email={params.email}
+        setupDone={params.setup === "done"}
+        notice={params.joined ? "Welcome to the team. Sign in with your new password." : params.reset ? "Your password is saved. Sign in with it." : undefined}
+        next={params.next}
+      />
     </AuthShell>
   );
 }

@@ -1,15 +1,56 @@
 "use client";
 
 import { useState, useTransition } from "react";
-import { changeRoleAction, inviteUserAction, removeUserAction } from "@/app/(app)/settings/users/actions";
+import {
+  changeRoleAction,
+  inviteUserAction,
+  issueResetLinkAction,
+  removeUserAction,
+  removeUserMfaAction,
+  sendInvitationAction,
+  setMfaRequirementAction,
+} from "@/app/(app)/settings/users/actions";
+import { CopyButton } from "@/components/ui/copy-button";
+import { formatDateTime } from "@/components/ui/format";
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 
 type User = { id: string; name: string; email: string; role: "admin" | "agent"; created_at: string };
 
-export function UsersManager({ users, currentUserId }: { users: User[]; currentUserId: string }) {
+/** A secret link to pass on once (invitation or password reset), with its copy button. */
+function LinkNotice({ title, url, expiresAt, emailed }: { title: string; url: string; expiresAt: string; emailed?: boolean }) {
+  return (
+    <Card className="border-brand-200 bg-brand-50">
+      <p role="status" className="text-sm font-medium text-slate-900">
+        {title}
+      </p>
+      <p className="mt-1 text-sm text-slate-600">
+        {emailed ? "We emailed this link. " : "Copy this link and send it to them yourself. "}It works once, until {formatDateTime(expiresAt)}, and is not shown again.
+      </p>
+      <div className="mt-3 flex flex-col gap-2 sm:flex-row">
+        <input readOnly value={url} aria-label="Link" className="min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-xs" />
+        <CopyButton value={url} label="Copy link" />
+      </div>
+    </Card>
+  );
+}
+
+export function UsersManager({
+  users,
+  currentUserId,
+  mfaUserIds = [],
+  requireMfa = false,
+}: {
+  users: User[];
+  currentUserId: string;
+  mfaUserIds?: string[];
+  requireMfa?: boolean;
+}) {
   const [pending, startTransition] = useTransition();
+  const [inviteErrors, setInviteErrors] = useState<Record<string, string>>({});
+  const [link, setLink] = useState<{ title: string; url: string; expiresAt: string; emailed?: boolean }>();
+  const [inviting, setInviting] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string }>();
   const [busy, setBusy] = useState<string>();
@@ -32,6 +73,38 @@ export function UsersManager({ users, currentUserId }: { users: User[]; currentU
     });
   }
 
+  function onSendInvitation(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    setInviting(true);
+    startTransition(async () => {
+      setInviteErrors({});
+      setNotice(undefined);
+      setLink(undefined);
+      const result = await sendInvitationAction(data);
+      setInviting(false);
+      if (result.ok) {
+        form.reset();
+        setLink({ title: `Invitation for ${result.data.email}`, url: result.data.url, expiresAt: result.data.expires_at, emailed: result.data.email_sent });
+      } else {
+        setInviteErrors(result.fieldErrors);
+        if (!Object.keys(result.fieldErrors).length) setNotice({ tone: "error", text: result.message });
+      }
+    });
+  }
+
+  function resetLink(user: User) {
+    setBusy(user.id);
+    startTransition(async () => {
+      setLink(undefined);
+      const result = await issueResetLinkAction(user.id);
+      setBusy(undefined);
+      if (result.ok) setLink({ title: `Password reset link for ${user.name}`, url: result.data.url, expiresAt: result.data.expires_at });
+      else setNotice({ tone: "error", text: result.message });
+    });
+  }
+
   function run(id: string, work: () => Promise<{ ok: boolean; message?: string }>) {
     setBusy(id);
     startTransition(async () => {
@@ -44,6 +117,35 @@ export function UsersManager({ users, currentUserId }: { users: User[]; currentU
   return (
     <div className="flex flex-col gap-6">
       {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
+      {link ? <LinkNotice {...link} /> : null}
+      <Card>
+        <h2 className="text-base font-semibold">Invite a teammate</h2>
+        <p className="mt-1 text-sm text-slate-600">They get a link, valid for 7 days, to choose their name and password.</p>
+        <form onSubmit={onSendInvitation} className="mt-4 flex flex-col gap-4 sm:flex-row sm:items-start" noValidate>
+          <Field
+            label="Send the invitation to"
+            name="email"
+            type="email"
+            required
+            placeholder="name@company.com"
+            error={inviteErrors.email}
+            className="sm:flex-1"
+            id="invitation-email"
+          />
+          <div className="flex flex-col gap-1">
+            <label htmlFor="invitation-role" className="text-sm font-medium text-slate-700">
+              Role
+            </label>
+            <select id="invitation-role" name="role" defaultValue="agent" className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm">
+              <option value="agent">Agent</option>
+              <option value="admin">Administrator</option>
+            </select>
+          </div>
+          <Button type="submit" disabled={inviting} aria-busy={inviting} className="sm:mt-6">
+            {inviting ? "Inviting…" : "Invite"}
+          </Button>
+        </form>
+      </Card>
       <Card className="p-0">
         <ul className="divide-y divide-slate-100" aria-label="Users">
           {users.map((user) => (
@@ -55,7 +157,10 @@ export function UsersManager({ users, currentUserId }: { users: User[]; currentU
                 <p className="truncate font-medium">
                   {user.name} {user.id === currentUserId ? <span className="text-xs text-slate-500">(you)</span> : null}
                 </p>
-                <p className="truncate text-sm text-slate-500">{user.email}</p>
+                <p className="truncate text-sm text-slate-500">
+                  {user.email}
+                  {mfaUserIds.includes(user.id) ? <span className="ml-2 rounded bg-emerald-50 px-1.5 py-0.5 text-xs text-emerald-700">2FA on</span> : null}
+                </p>
               </div>
               <label className="sr-only" htmlFor={`role-${user.id}`}>
                 Role of {user.name}
@@ -70,6 +175,22 @@ export function UsersManager({ users, currentUserId }: { users: User[]; currentU
                 <option value="admin">Administrator</option>
                 <option value="agent">Agent</option>
               </select>
+              <Button type="button" variant="secondary" disabled={busy === user.id} aria-label={`Reset link for ${user.name}`} onClick={() => resetLink(user)}>
+                Reset link
+              </Button>
+              {mfaUserIds.includes(user.id) && user.id !== currentUserId ? (
+                <Button
+                  type="button"
+                  variant="ghost"
+                  disabled={busy === user.id}
+                  aria-label={`Turn off 2FA for ${user.name}`}
+                  onClick={() => {
+                    if (confirm(`Turn off two-factor sign-in for ${user.name}? Do this when they lost their authenticator.`)) run(user.id, () => removeUserMfaAction(user.id));
+                  }}
+                >
+                  Turn off 2FA
+                </Button>
+              ) : null}
               <Button
                 type="button"
                 variant="secondary"
@@ -86,6 +207,25 @@ export function UsersManager({ users, currentUserId }: { users: User[]; currentU
             </li>
           ))}
         </ul>
+      </Card>
+      <Card>
+        <h2 className="text-base font-semibold">Two-factor sign-in</h2>
+        <label className="mt-3 flex items-start gap-3 text-sm">
+          <input
+            type="checkbox"
+            className="mt-0.5 h-4 w-4"
+            checked={requireMfa}
+            disabled={busy === "require-mfa"}
+            onChange={(e) => {
+              const required = e.target.checked;
+              run("require-mfa", () => setMfaRequirementAction(required));
+            }}
+          />
+          <span>
+            <span className="font-medium text-slate-800">Require two-factor sign-in for everyone</span>
+            <span className="block text-slate-600">Whoever has not set it up is asked to at their next visit, before anything else; API sign-in is refused until then.</span>
+          </span>
+        </label>
       </Card>
       <Card>
         <h2 className="text-base font-semibold">Add a teammate</h2>

@@ -4,6 +4,7 @@ import { authenticateRequest } from "@/lib/auth/authenticate";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { roleAllows, type Scope } from "@/lib/auth/scopes";
 import { ApiError, ForbiddenError, type ErrorDetail } from "@/lib/errors";
+import { requestInfoOf, withRequestInfo } from "@/lib/http/request-info";
 import { newId } from "@/lib/ids";
 import {
   claimIdempotencyKey,
@@ -309,15 +310,18 @@ export function apiRoute<
       }
 
       const response = toResponse(
-        await handler({
-          req,
-          ctx: ctx as AuthContext,
-          body: body as Infer<B>,
-          query: query as Infer<Q>,
-          params,
-          requestId,
-          reportRateLimit: (state) => (limitState = state),
-        }),
+        // The caller's address and client travel with the request for the audit log.
+        await withRequestInfo(requestInfoOf(req), () =>
+          handler({
+            req,
+            ctx: ctx as AuthContext,
+            body: body as Infer<B>,
+            query: query as Infer<Q>,
+            params,
+            requestId,
+            reportRateLimit: (state) => (limitState = state),
+          }),
+        ),
       );
       if (claim) {
         const text = await response.clone().text();

@@ -7,6 +7,7 @@ import { toPage } from "@/lib/api/cursor";
 import { omit } from "@/lib/api/route";
 import type { CursorPosition } from "@/lib/api/cursor";
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors";
+import { recordAudit, userActor } from "@/lib/audit/record-audit";
 import { newId } from "@/lib/ids";
 import { roleAllows, type Scope, scopeSchema } from "./scopes";
 import { type AuthContext, SESSION_LIFETIME_MS, signToken } from "./tokens";
@@ -97,6 +98,7 @@ export async function createApiToken({ ctx, input }: { ctx: AuthContext; input: 
     issuedAt: now,
     expiresAt: input.expires_at,
   });
+  await recordAudit(null, { accountId: ctx.accountId, actor: userActor(ctx), action: "token.created", target: { type: "token", id } });
   const { id: tokenId, name, token_type, permissions, expires_at, created_at } = presentToken(row);
   return { id: tokenId, name, token, token_type, permissions, expires_at, created_at };
 }
@@ -162,7 +164,7 @@ export async function listApiTokens({ ctx, limit, cursor }: { ctx: AuthContext; 
  * the account); an api token may revoke only itself, so a leaked token cannot revoke others.
  */
 export async function revokeApiToken({ ctx, id }: { ctx: AuthContext; id: string }) {
-  if (ctx.token.kind === "api" && id !== ctx.token.id) {
+  if (ctx.token.kind !== "session" && id !== ctx.token.id) {
     throw new ForbiddenError("Revoking another token requires a signed-in session; an API token can revoke only itself.", [
       { path: "token_type", message: "requires a session token" },
     ]);
@@ -174,7 +176,10 @@ export async function revokeApiToken({ ctx, id }: { ctx: AuthContext; id: string
     .where(and(eq(apiTokens.id, id), eq(apiTokens.accountId, ctx.accountId), eq(apiTokens.kind, "api")))
     .limit(1);
   if (!row || (ctx.user.role !== "admin" && row.userId !== ctx.user.id)) throw new NotFoundError("Token");
-  if (!row.revokedAt) await db.update(apiTokens).set({ revokedAt: new Date() }).where(eq(apiTokens.id, id));
+  if (!row.revokedAt) {
+    await db.update(apiTokens).set({ revokedAt: new Date() }).where(eq(apiTokens.id, id));
+    await recordAudit(null, { accountId: ctx.accountId, actor: userActor(ctx), action: "token.revoked", target: { type: "token", id } });
+  }
 }
 
 /**
@@ -184,6 +189,11 @@ export async function revokeApiToken({ ctx, id }: { ctx: AuthContext; id: string
  * a token; the other is a 401 as if it came after.
  */
 export async function refreshToken({ ctx }: { ctx: AuthContext }) {
+  if (ctx.token.kind === "oauth") {
+    throw new ForbiddenError("An app's access token is renewed with its refresh token at POST /oauth/token.", [
+      { path: "token_type", message: "oauth tokens renew at /oauth/token" },
+    ]);
+  }
   const now = new Date();
   const id = newId("token", now);
   const lifetime = ctx.token.kind === "api" ? ctx.token.expiresAt.getTime() - ctx.token.createdAt.getTime() : SESSION_LIFETIME_MS;

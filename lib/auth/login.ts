@@ -2,11 +2,20 @@ import { z } from "zod";
 import { consumeLoginAttempt, forgiveLoginAttempt, type RateLimitState, rateLimitHeaders } from "@/lib/api/rate-limit";
 import { ApiError, UnauthenticatedError } from "@/lib/errors";
 import { presentUser } from "@/lib/users/schemas";
+import { checkSecondFactor } from "./mfa";
 import { createSession, verifyCredentials } from "./sessions";
+import { recordSignIn, recordSignInFailure } from "./sign-in-audit";
 
 export const loginInput = z.object({
   email: z.string().trim().min(1, "is required").max(254),
   password: z.string().min(1, "is required").max(200),
+  otp: z
+    .string()
+    .trim()
+    .min(1, "is required")
+    .max(64)
+    .optional()
+    .meta({ description: "With two-factor sign-in on: the 6-digit code of the authenticator app, or a recovery code (each works once)." }),
 });
 
 /**
@@ -16,6 +25,7 @@ export const loginInput = z.object({
 export async function loginWithPassword({
   email,
   password,
+  otp,
   ip,
   onLimit = () => {},
 }: z.infer<typeof loginInput> & { ip: string; onLimit?: (state: RateLimitState) => void }) {
@@ -25,9 +35,17 @@ export async function loginWithPassword({
     throw new ApiError(429, "rate_limited", `Too many sign-in attempts. Retry in ${limit.resetSeconds} s.`, undefined, rateLimitHeaders(limit));
   }
   const user = await verifyCredentials({ email, password });
-  if (!user) throw new UnauthenticatedError("unauthenticated", "Wrong email or password.");
+  if (!user) {
+    await recordSignInFailure({ email });
+    throw new UnauthenticatedError("unauthenticated", "Wrong email or password.");
+  }
+  await checkSecondFactor({ user, otp }).catch(async (error: unknown) => {
+    if (error instanceof ApiError && error.code === "invalid_otp") await recordSignInFailure({ email });
+    throw error;
+  });
   const forgiven = await forgiveLoginAttempt({ ip, email });
   if (forgiven) onLimit(forgiven);
   const session = await createSession({ user });
+  await recordSignIn({ user });
   return { token: session.token, token_type: "session" as const, expires_at: session.expiresAt.toISOString(), user: presentUser(user) };
 }

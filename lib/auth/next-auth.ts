@@ -4,14 +4,29 @@ import { z } from "zod";
 import { clientAddress } from "@/lib/api/client-address";
 import { consumeLoginAttempt, forgiveLoginAttempt } from "@/lib/api/rate-limit";
 import { getEnv } from "@/lib/env";
+import { requestInfoOf, withRequestInfo } from "@/lib/http/request-info";
+import { secondFactorNeeded, verifySecondFactor } from "./mfa";
 import { createSession, verifyCredentials } from "./sessions";
+import { recordSignIn, recordSignInFailure } from "./sign-in-audit";
 import { SESSION_LIFETIME_MS } from "./tokens";
 
 class TooManyAttempts extends CredentialsSignin {
   code = "rate_limited";
 }
 
-const credentials = z.object({ email: z.string().min(1).max(254), password: z.string().min(1).max(200) });
+class SecondFactorRequired extends CredentialsSignin {
+  code = "mfa_required";
+}
+
+class WrongSecondFactor extends CredentialsSignin {
+  code = "invalid_otp";
+}
+
+const credentials = z.object({
+  email: z.string().min(1).max(254),
+  password: z.string().min(1).max(200),
+  otp: z.string().trim().max(64).optional().transform((v) => v || undefined),
+});
 
 // Lazy so the build never reads the environment; next-auth calls this per request.
 export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
@@ -21,18 +36,33 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   session: { strategy: "jwt", maxAge: SESSION_LIFETIME_MS / 1000, updateAge: 15 * 60 },
   providers: [
     Credentials({
-      credentials: { email: {}, password: {} },
+      credentials: { email: {}, password: {}, otp: {} },
       async authorize(raw, request) {
         const parsed = credentials.safeParse(raw);
         if (!parsed.success) return null;
         const ip = clientAddress(request);
         const limit = await consumeLoginAttempt({ ip, email: parsed.data.email });
         if (limit.limited) throw new TooManyAttempts();
-        const user = await verifyCredentials(parsed.data);
-        if (!user) return null;
-        await forgiveLoginAttempt({ ip, email: parsed.data.email });
-        const session = await createSession({ user });
-        return { id: user.id, name: user.name, email: user.email, tid: session.id, acc: user.accountId };
+        return withRequestInfo(requestInfoOf(request), async () => {
+          const user = await verifyCredentials(parsed.data);
+          if (!user) {
+            await recordSignInFailure({ email: parsed.data.email });
+            return null;
+          }
+          // With two-factor sign-in on, the password alone is not enough. A user whose account
+          // requires it but who has not set it up signs in and is taken to the set-up.
+          if ((await secondFactorNeeded({ userId: user.id, accountId: user.accountId })) === "code") {
+            if (!parsed.data.otp) throw new SecondFactorRequired();
+            if (!(await verifySecondFactor({ user, otp: parsed.data.otp }))) {
+              await recordSignInFailure({ email: parsed.data.email });
+              throw new WrongSecondFactor();
+            }
+          }
+          await forgiveLoginAttempt({ ip, email: parsed.data.email });
+          const session = await createSession({ user });
+          await recordSignIn({ user });
+          return { id: user.id, name: user.name, email: user.email, tid: session.id, acc: user.accountId };
+        });
       },
     }),
   ],

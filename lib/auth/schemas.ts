@@ -8,7 +8,7 @@ export { createTokenInput, loginInput, tokenOutput };
 
 const when = (description: string) => z.string().meta({ format: "date-time", description, example: "2026-11-23T10:15:30.123Z" });
 const jwt = z.string().meta({ description: "The bearer token (a JWT).", example: "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c3JfMDEifQ.c2lnbmF0dXJl" });
-const tokenType = z.enum(["api", "session"]);
+const tokenType = z.enum(["api", "session", "oauth"]);
 
 /** `POST /v1/auth/login` */
 export const loginOutput = z.object({

@@ -16,6 +16,9 @@ export const scopes = [
   "webhooks:delete",
   "config:read",
   "config:write",
+  "audit:read",
+  "apps:read",
+  "apps:write",
 ] as const;
 
 export type Scope = (typeof scopes)[number];
@@ -34,6 +37,9 @@ const adminOnly = new Set<Scope>([
   "webhooks:write",
   "webhooks:delete",
   "config:write",
+  "audit:read",
+  "apps:read",
+  "apps:write",
 ]);
 
 /** The scope table of SPEC.md section 3. */

@@ -4,13 +4,13 @@ import { getDb } from "@/db";
 import { apiTokens, users } from "@/db/schema";
 import { UnauthenticatedError } from "@/lib/errors";
 import { deriveKey } from "./keys";
-import { type Role, type Scope, scopes as allScopes, scopesForRole } from "./scopes";
+import { type Role, roleAllows, type Scope, scopes as allScopes, scopesForRole } from "./scopes";
 
 export const TOKEN_ISSUER = "chorus";
 export const TOKEN_AUDIENCE = "chorus-api";
 export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
-export type TokenKind = "api" | "session";
+export type TokenKind = "api" | "session" | "oauth";
 
 export type AuthContext = {
   accountId: string;
@@ -61,7 +61,7 @@ async function verifySignature(token: string): Promise<Claims> {
       typeof jti !== "string" ||
       typeof sub !== "string" ||
       typeof acc !== "string" ||
-      (typ !== "api" && typ !== "session")
+      (typ !== "api" && typ !== "session" && typ !== "oauth")
     ) {
       throw new UnauthenticatedError("invalid_token", "The token is malformed.");
     }
@@ -135,10 +135,10 @@ export async function loadTokenContext(input: {
 
   const role = row.role as Role;
   const known = new Set<string>(allScopes);
+  const stored = row.scopes.filter((s) => known.has(s)) as Scope[];
+  // An app's grant is intersected with what the user's role allows now, on every request.
   const tokenScopes =
-    row.kind === "session"
-      ? scopesForRole(role)
-      : (row.scopes.filter((s) => known.has(s)) as Scope[]);
+    row.kind === "session" ? scopesForRole(role) : row.kind === "oauth" ? stored.filter((s) => roleAllows(role, s)) : stored;
 
   return {
     accountId: row.accountId,

@@ -1,5 +1,6 @@
 import { and, eq, ne } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
+import { actorOf, recordAudit } from "@/lib/audit/record-audit";
 import { type NumberIntegration, numberIntegrations } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { getEnv } from "@/lib/env";
@@ -164,6 +165,7 @@ async function saveNumberConfig(ctx: Ctx, input: NumberConfigInput): Promise<Num
       })
       .where(eq(numberIntegrations.accountId, ctx.accountId))
       .returning();
+    await recordAudit(tx, { accountId: ctx.accountId, actor: actorOf(ctx), action: "number.updated", target: { type: "account", id: ctx.accountId } });
     return presentNumberConfig(updated);
   });
 }

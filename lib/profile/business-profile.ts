@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { accounts, type BusinessProfile, businessProfiles } from "@/db/schema";
+import { actorOf, recordAudit } from "@/lib/audit/record-audit";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { NotFoundError } from "@/lib/errors";
 import { indexDescription } from "./knowledge";
@@ -42,6 +43,7 @@ export async function updateBusinessProfile({ ctx, input, now = new Date() }: { 
       .onConflictDoUpdate({ target: businessProfiles.accountId, set: values })
       .returning();
     if (previous?.description !== saved.description) await indexDescription(tx, { accountId: ctx.accountId, description: saved.description });
+    await recordAudit(tx, { accountId: ctx.accountId, actor: actorOf(ctx), action: "profile.updated", target: { type: "account", id: ctx.accountId } });
     return saved;
   });
   return presentBusinessProfile(row, now);

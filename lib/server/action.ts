@@ -1,6 +1,17 @@
 import { z } from "zod";
 import { zodDetails } from "@/lib/api/route";
 import { ApiError } from "@/lib/errors";
+import { type RequestInfo, requestInfoOf, withRequestInfo } from "@/lib/http/request-info";
+
+async function actionRequestInfo(): Promise<RequestInfo> {
+  try {
+    const { headers } = await import("next/headers");
+    return requestInfoOf(new Request("http://action.local", { headers: await headers() }));
+  } catch {
+    // Called outside a request (tests, scripts): nobody to name.
+    return { ip: null, userAgent: null };
+  }
+}
 
 export type ActionResult<T = undefined> =
   | { ok: true; data: T }
@@ -12,7 +23,8 @@ export type ActionResult<T = undefined> =
  */
 export async function runAction<T>(work: () => Promise<T>): Promise<ActionResult<T>> {
   try {
-    return { ok: true, data: await work() };
+    // The caller's address and browser travel with the action for the audit log.
+    return { ok: true, data: await withRequestInfo(await actionRequestInfo(), work) };
   } catch (error) {
     if (error instanceof ApiError) {
       const fieldErrors = Object.fromEntries((error.details ?? []).map((d) => [d.path, d.message]));

@@ -11,6 +11,7 @@ import { ConflictError, NotFoundError } from "@/lib/errors";
 import { actor } from "@/lib/conversations/conversations";
 import { presentConversation } from "@/lib/conversations/schemas";
 import { findConversation } from "@/lib/conversations/store";
+import { recordAudit, userActor } from "@/lib/audit/record-audit";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
 import { type CreateUserInput, presentUser, type UpdateUserInput } from "./schemas";
@@ -55,6 +56,7 @@ export async function createUser({ ctx, input }: { ctx: Ctx; input: CreateUserIn
       .returning();
     const output = presentUser(user);
     await recordEvent(tx, { accountId: ctx.accountId, type: "user.created", data: { user: output } });
+    await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "user.created", target: { type: "user", id: user.id } });
     return output;
   });
 }
@@ -98,6 +100,8 @@ export async function updateUser({ ctx, id, input }: { ctx: Ctx; id: string; inp
     }
     const output = presentUser(updated);
     await recordEvent(tx, { accountId: ctx.accountId, type: "user.updated", data: { user: output } });
+    const roleChanged = input.role !== undefined && input.role !== user.role;
+    await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: roleChanged ? "user.role_changed" : "user.updated", target: { type: "user", id } });
     return output;
   });
 }
@@ -131,5 +135,6 @@ export async function deleteUser({ ctx, id }: { ctx: Ctx; id: string }) {
       });
     }
     await recordEvent(tx, { accountId: ctx.accountId, type: "user.deleted", data: { user: presentUser(user) } });
+    await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "user.deleted", target: { type: "user", id } });
   });
 }

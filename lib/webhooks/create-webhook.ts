@@ -1,5 +1,6 @@
 import { count, eq } from "drizzle-orm";
 import { getDb } from "@/db";
+import { actorOf, recordAudit } from "@/lib/audit/record-audit";
 import { accounts, webhooks } from "@/db/schema";
 import { omit } from "@/lib/api/route";
 import { getEnv } from "@/lib/env";
@@ -42,6 +43,7 @@ export async function createWebhook({ ctx, input }: { ctx: WebhookCtx; input: Cr
       .insert(webhooks)
       .values({ id, accountId: ctx.accountId, url, events: input.events, secret: sealed, status: "pending", createdAt: now, updatedAt: now })
       .returning();
+    await recordAudit(tx, { accountId: ctx.accountId, actor: actorOf(ctx), action: "webhook.created", target: { type: "webhook", id } });
     return row;
   });
   const verified = await runVerification({ accountId: ctx.accountId, webhookId: webhook.id });

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db";
+import { actorOf, recordAudit } from "@/lib/audit/record-audit";
 import { webhooks } from "@/db/schema";
 import { NotFoundError } from "@/lib/errors";
 import type { WebhookCtx } from "./find-webhook";
@@ -14,4 +15,5 @@ export async function deleteWebhook({ ctx, id }: { ctx: WebhookCtx; id: string }
     .where(and(eq(webhooks.accountId, ctx.accountId), eq(webhooks.id, id)))
     .returning({ id: webhooks.id });
   if (deleted.length === 0) throw new NotFoundError("Webhook");
+  await recordAudit(null, { accountId: ctx.accountId, actor: actorOf(ctx), action: "webhook.deleted", target: { type: "webhook", id } });
 }

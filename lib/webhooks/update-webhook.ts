@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db";
+import { actorOf, recordAudit } from "@/lib/audit/record-audit";
 import { webhooks } from "@/db/schema";
 import { approvedUrl } from "./create-webhook";
 import { findWebhook, type WebhookCtx } from "./find-webhook";
@@ -34,6 +35,7 @@ export async function updateWebhook({ ctx, id, input }: { ctx: WebhookCtx; id: s
       })
       .where(eq(webhooks.id, id))
       .returning();
+    await recordAudit(tx, { accountId: ctx.accountId, actor: actorOf(ctx), action: "webhook.updated", target: { type: "webhook", id } });
     return { webhook: row, verify };
   });
   if (!verify) return presentWebhook(webhook);

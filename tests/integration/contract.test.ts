@@ -7,6 +7,9 @@ import { resetRateLimiters } from "@/lib/api/rate-limit";
 import { createApiToken } from "@/lib/auth/api-tokens";
 import type { Scope } from "@/lib/auth/scopes";
 import { authenticateBearer } from "@/lib/auth/tokens";
+import { confirmMfaEnrolment, setMfaRequirement, startMfaEnrolment } from "@/lib/auth/mfa";
+import { checkAuthorizeRequest, signConsent } from "@/lib/oauth/authorize";
+import { s256 } from "@/lib/oauth/secrets";
 import { resetEnvCache } from "@/lib/env";
 import { setPresenceGraceMs } from "@/lib/events/presence";
 import { eventTypes } from "@/lib/events/types";
@@ -21,6 +24,8 @@ import { makePdf } from "@/tests/support/pdf";
 import { createDispatchFetch, ROUTE_METHODS, routeTable } from "@/tests/support/route-table";
 import { startReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
 import { drain } from "@/tests/support/webhooks";
+import { postConsent, postForm, sessionCookie } from "@/tests/support/oauth";
+import { Secret, TOTP } from "otpauth";
 
 /**
  * Runs the real route handlers and checks every answer against the served OpenAPI
@@ -651,6 +656,76 @@ describe("/v1 contract", () => {
       await expectStatus(204, "DELETE", `/v1/webhooks/${failing.body.id}`, { token: adminToken });
       await expectStatus(404, "DELETE", `/v1/webhooks/${failing.body.id}`, { token: adminToken });
     });
+  });
+
+  it("team administration routes answer as documented", async () => {
+    const { account, admin, adminToken } = await createTestAccount();
+    const agent = await addTestUser(account.id, "agent");
+    const usersOnly = await scopedToken(adminToken, ["users:read"]);
+    const redirect = "https://crm.example.com/callback";
+
+    const app = await expectStatus(201, "POST", "/v1/apps", {
+      token: adminToken,
+      body: { name: "Acme CRM", redirect_uris: [redirect], allowed_scopes: ["users:read", "conversations:read"], client_type: "confidential" },
+    });
+    expect(app.body.client_secret).toEqual(expect.any(String));
+    await expectStatus(400, "POST", "/v1/apps", { token: adminToken, body: { name: "Bad", redirect_uris: ["http://crm.example.com/cb"], allowed_scopes: ["users:read"] } });
+    await expectStatus(403, "POST", "/v1/apps", { token: agent.token, body: { name: "A", redirect_uris: [redirect], allowed_scopes: ["users:read"] } });
+    await expectStatus(401, "POST", "/v1/apps", { body: { name: "A", redirect_uris: [redirect], allowed_scopes: ["users:read"] } });
+    const apps = await expectStatus(200, "GET", "/v1/apps?limit=10", { token: adminToken });
+    expect(apps.body.data[0]).not.toHaveProperty("client_secret");
+    await expectStatus(400, "GET", "/v1/apps?limit=0", { token: adminToken });
+    await expectStatus(403, "GET", "/v1/apps", { token: usersOnly });
+
+    // An app's access token (through the consent flow) cannot use /v1/auth/refresh.
+    const verifier = "v".repeat(43);
+    const check = await checkAuthorizeRequest(
+      { client_id: app.body.client_id, redirect_uri: redirect, response_type: "code", scope: "users:read", state: "s", code_challenge: s256(verifier), code_challenge_method: "S256" },
+      { role: "admin", accountId: account.id },
+    );
+    if (!check.ok) throw new Error(check.message);
+    const { cookie } = await sessionCookie(admin);
+    const consented = await postConsent({ cookie, consent: await signConsent(check.request, admin.id), decision: "allow" });
+    const code = new URL(consented.headers.get("location")!).searchParams.get("code")!;
+    const tokens = await postForm("/oauth/token", { grant_type: "authorization_code", code, redirect_uri: redirect, code_verifier: verifier, client_id: app.body.client_id, client_secret: app.body.client_secret });
+    expect(tokens.status).toBe(200);
+    await expectStatus(200, "GET", "/v1/users", { token: tokens.body.access_token });
+    await expectStatus(403, "POST", "/v1/auth/refresh", { token: tokens.body.access_token, body: {} });
+
+    await expectStatus(403, "DELETE", `/v1/apps/${app.body.id}`, { token: agent.token });
+    await expectStatus(204, "DELETE", `/v1/apps/${app.body.id}`, { token: adminToken });
+    await expectStatus(404, "DELETE", `/v1/apps/${app.body.id}`, { token: adminToken });
+
+    const invited = await expectStatus(201, "POST", "/v1/invitations", { token: adminToken, body: { email: `new-${Date.now()}@example.com`, role: "agent" } });
+    expect(invited.body.url).toMatch(/\/invite\//);
+    await expectStatus(400, "POST", "/v1/invitations", { token: adminToken, body: { email: admin.email, role: "agent" } });
+    await expectStatus(403, "POST", "/v1/invitations", { token: agent.token, body: { email: "x@example.com", role: "agent" } });
+
+    const reset = await expectStatus(201, "POST", `/v1/users/${agent.user.id}/password-reset`, { token: adminToken });
+    expect(reset.body.url).toMatch(/\/reset-password\//);
+    await expectStatus(404, "POST", "/v1/users/usr_unknown/password-reset", { token: adminToken });
+    await expectStatus(403, "POST", `/v1/users/${agent.user.id}/password-reset`, { token: agent.token });
+
+    await expectStatus(400, "POST", "/v1/auth/password", { token: agent.token, body: { current_password: "not the password", new_password: "a brand new passphrase" } });
+    await expectStatus(403, "POST", "/v1/auth/password", { token: usersOnly, body: { current_password: TEST_PASSWORD, new_password: "a brand new passphrase" } });
+    await expectStatus(204, "POST", "/v1/auth/password", { token: agent.token, body: { current_password: TEST_PASSWORD, new_password: "a brand new passphrase" } });
+
+    const log = await expectStatus(200, "GET", "/v1/audit-log?limit=50", { token: adminToken });
+    expect(log.body.data.map((e: { action: string }) => e.action)).toEqual(
+      expect.arrayContaining(["app.created", "app.authorized", "app.deleted", "user.invited", "auth.password_reset_issued", "auth.password_changed"]),
+    );
+    await expectStatus(200, "GET", `/v1/audit-log?action=app.created&actor=${admin.id}&from=2026-01-01T00:00:00Z&to=2099-01-01T00:00:00Z`, { token: adminToken });
+    await expectStatus(400, "GET", "/v1/audit-log?action=nothing", { token: adminToken });
+    await expectStatus(403, "GET", "/v1/audit-log", { token: agent.token });
+
+    // Two-factor sign-in: the second step and the account-wide requirement.
+    const { secret } = await startMfaEnrolment({ ctx: { accountId: account.id, user: admin } });
+    await confirmMfaEnrolment({ ctx: { accountId: account.id, user: admin }, code: new TOTP({ issuer: "Chorus", label: admin.email, secret: Secret.fromBase32(secret) }).generate() });
+    const mfa = await expectStatus(401, "POST", "/v1/auth/login", { body: { email: admin.email, password: TEST_PASSWORD }, headers: { "x-forwarded-for": "192.0.2.44" } });
+    expect(mfa.body.error.code).toBe("mfa_required");
+    await setMfaRequirement({ ctx: { accountId: account.id, user: admin }, required: true });
+    const enrol = await expectStatus(403, "POST", "/v1/auth/login", { body: { email: agent.user.email, password: "a brand new passphrase" }, headers: { "x-forwarded-for": "192.0.2.44" } });
+    expect(enrol.body.error.code).toBe("mfa_enrollment_required");
   });
 
   it("answers 405 with the error body for an undocumented method", async () => {

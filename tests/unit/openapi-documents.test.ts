@@ -77,7 +77,18 @@ const EXTRA_OPERATIONS: [string, string, string][] = [
   ["post", "/v1/config/number/test", "config:write"],
 ];
 
-const ALL_OPERATIONS = [...SPEC_OPERATIONS, ...EXTRA_OPERATIONS];
+// SPEC.md section 17 (integrations and team administration).
+const TEAM_ADMIN_OPERATIONS: [string, string, string][] = [
+  ["get", "/v1/apps", "apps:read"],
+  ["post", "/v1/apps", "apps:write"],
+  ["delete", "/v1/apps/{id}", "apps:write"],
+  ["post", "/v1/invitations", "users:write"],
+  ["post", "/v1/auth/password", "session"],
+  ["post", "/v1/users/{id}/password-reset", "users:write"],
+  ["get", "/v1/audit-log", "audit:read"],
+];
+
+const ALL_OPERATIONS = [...SPEC_OPERATIONS, ...EXTRA_OPERATIONS, ...TEAM_ADMIN_OPERATIONS];
 
 const HTTP_METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "options", "trace"]);
 

@@ -11,11 +11,11 @@ export const authDomain: V1Domain = {
       post: op({
         operationId: "login",
         summary: "Sign in with email and password",
-        description: "Returns a 24 h session token for apps and command-line tools. Wrong credentials answer the same 401 whether the email exists or not. At most 10 attempts per minute per address and per email.",
+        description: "Returns a 24 h session token for apps and command-line tools. Wrong credentials answer the same 401 whether the email exists or not. At most 10 attempts per minute per address and per email. With two-factor sign-in on, a correct password without `otp` is a 401 `mfa_required`; a wrong or reused code is a 401 `invalid_otp`. When the account requires two-factor sign-in and the user has not set it up, the answer is a 403 `mfa_enrollment_required` (set it up in the browser, Settings → Account).",
         access: { auth: "none" },
         body: loginInput,
         success: { status: "200", description: "Signed in.", schema: loginOutput },
-        errors: [401, 429],
+        errors: [401, 403, 429],
       }),
     },
     "/v1/auth/tokens": {
@@ -60,11 +60,12 @@ export const authDomain: V1Domain = {
       post: op({
         operationId: "refreshToken",
         summary: "Renew the bearer token",
-        description: "An API token is replaced by a new one with the same permissions and lifetime length starting now (the old one is revoked, so of two refreshes of the same API token only one succeeds, the other is a 401); a session token gets a fresh 24 h token. Send an empty body or `{}`.",
+        description: "An API token is replaced by a new one with the same permissions and lifetime length starting now (the old one is revoked, so of two refreshes of the same API token only one succeeds, the other is a 401); a session token gets a fresh 24 h token. An OAuth app's access token is a 403: apps renew with their refresh token at `POST /oauth/token`. Send an empty body or `{}`.",
         access: { auth: "any" },
         body: refreshInput,
         bodyOptional: true,
         success: { status: "200", description: "The new token.", schema: refreshOutput },
+        errors: [403],
       }),
     },
   },

@@ -5,6 +5,7 @@ import { configDomain } from "./config";
 import { conversationsDomain } from "./conversations";
 import { eventsDomain } from "./events";
 import { healthDomain } from "./health";
+import { identityDomain } from "./identity";
 import { messagesDomain } from "./messages";
 import { openapiDomain } from "./openapi";
 import { reportsDomain } from "./reports";
@@ -21,6 +22,7 @@ export const v1Domains: V1Domain[] = [
   reportsDomain,
   configDomain,
   webhooksDomain,
+  identityDomain,
   eventsDomain,
   healthDomain,
   openapiDomain,

@@ -3,6 +3,9 @@
 import { revalidatePath } from "next/cache";
 import { requireAdmin } from "@/lib/auth/current-user";
 import { runAction } from "@/lib/server/action";
+import { disableMfa, setMfaRequirement } from "@/lib/auth/mfa";
+import { createInvitation, createInvitationInput } from "@/lib/users/invitations";
+import { issuePasswordReset } from "@/lib/users/passwords";
 import { createUserInput, updateUserInput } from "@/lib/users/schemas";
 import { createUser, deleteUser, updateUser } from "@/lib/users/users";
 
@@ -30,6 +33,39 @@ export async function removeUserAction(id: string) {
   return runAction(async () => {
     const ctx = await requireAdmin();
     await deleteUser({ ctx, id });
+    revalidatePath("/settings/users");
+  });
+}
+
+/** An invitation link (emailed when SMTP_URL is set) for the invited person to choose a name and password. */
+export async function sendInvitationAction(form: FormData) {
+  return runAction(async () => {
+    const ctx = await requireAdmin();
+    const input = createInvitationInput.parse({ email: String(form.get("email") ?? ""), role: String(form.get("role") ?? "") });
+    return createInvitation({ ctx, input });
+  });
+}
+
+export async function issueResetLinkAction(id: string) {
+  return runAction(async () => {
+    const ctx = await requireAdmin();
+    return issuePasswordReset({ ctx, userId: id });
+  });
+}
+
+/** For a user who lost their authenticator: they sign in with the password alone (or enrol again if required). */
+export async function removeUserMfaAction(id: string) {
+  return runAction(async () => {
+    const ctx = await requireAdmin();
+    await disableMfa({ ctx, userId: id, byAdmin: true });
+    revalidatePath("/settings/users");
+  });
+}
+
+export async function setMfaRequirementAction(required: boolean) {
+  return runAction(async () => {
+    const ctx = await requireAdmin();
+    await setMfaRequirement({ ctx, required });
     revalidatePath("/settings/users");
   });
 }

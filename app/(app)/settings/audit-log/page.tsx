@@ -1,0 +1,141 @@
+import Link from "next/link";
+import { AdminOnlyNotice } from "@/components/settings/admin-only";
+import { Button } from "@/components/ui/button";
+import { Alert, Card } from "@/components/ui/card";
+import { formatDateTime } from "@/components/ui/format";
+import { PageHeader } from "@/components/ui/page-header";
+import { collectPages } from "@/lib/api/pagination";
+import { auditActions } from "@/lib/audit/actions";
+import { listAuditLog } from "@/lib/audit/list-audit-log";
+import { auditLogQuery } from "@/lib/audit/schemas";
+import { requireSession } from "@/lib/auth/current-user";
+import { listUsers } from "@/lib/users/users";
+
+export const metadata = { title: "Audit log" };
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const actionLabel = (action: string) => action.replace(".", ": ").replace(/_/g, " ");
+
+export default async function AuditLogPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const session = await requireSession();
+  if (session.user.role !== "admin") return <AdminOnlyNotice what="read the audit log" />;
+  const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])) as Record<string, string | undefined>;
+  const filters = { actor: raw.actor || undefined, action: raw.action || undefined, from: raw.from || undefined, to: raw.to || undefined };
+  const parsed = auditLogQuery.safeParse({
+    limit: 50,
+    cursor: raw.cursor || undefined,
+    actor: filters.actor,
+    action: filters.action,
+    // Days are read as whole UTC days.
+    from: filters.from && DAY.test(filters.from) ? `${filters.from}T00:00:00.000Z` : filters.from,
+    to: filters.to && DAY.test(filters.to) ? `${filters.to}T23:59:59.999Z` : filters.to,
+  });
+  const [page, users] = await Promise.all([
+    parsed.success ? listAuditLog({ ctx: session, query: parsed.data }) : null,
+    collectPages((cursor) => listUsers({ ctx: session, limit: 100, cursor })),
+  ]);
+  const next = page?.pagination.next_cursor
+    ? `?${new URLSearchParams(Object.entries({ ...filters, cursor: page.pagination.next_cursor }).filter((e): e is [string, string] => Boolean(e[1])))}`
+    : null;
+  const select = "rounded-md border border-slate-300 bg-white px-3 py-2 text-sm";
+
+  return (
+    <>
+      <PageHeader title="Audit log" description="Who did what in this account: sign-ins, tokens, apps, webhooks, users, settings and two-factor changes. Entries cannot be changed or removed." />
+      <Card className="mb-6">
+        <form method="get" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end" aria-label="Filter the audit log">
+          <div className="flex flex-col gap-1">
+            <label htmlFor="audit-actor" className="text-sm font-medium text-slate-700">
+              Who
+            </label>
+            <select id="audit-actor" name="actor" defaultValue={filters.actor ?? ""} className={select}>
+              <option value="">Anyone</option>
+              {users.map((u) => (
+                <option key={u.id} value={u.id}>
+                  {u.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor="audit-action" className="text-sm font-medium text-slate-700">
+              What
+            </label>
+            <select id="audit-action" name="action" defaultValue={filters.action ?? ""} className={select}>
+              <option value="">Every action</option>
+              {auditActions.map((a) => (
+                <option key={a} value={a}>
+                  {actionLabel(a)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor="audit-from" className="text-sm font-medium text-slate-700">
+              From (UTC)
+            </label>
+            <input id="audit-from" type="date" name="from" defaultValue={filters.from} className={select} />
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor="audit-to" className="text-sm font-medium text-slate-700">
+              To (UTC)
+            </label>
+            <input id="audit-to" type="date" name="to" defaultValue={filters.to} className={select} />
+          </div>
+          <div className="flex gap-2">
+            <Button type="submit">Filter</Button>
+            <Link href="/settings/audit-log" className="inline-flex items-center rounded-md px-3 py-2 text-sm text-slate-600 hover:bg-slate-100">
+              Clear
+            </Link>
+          </div>
+        </form>
+      </Card>
+      {!parsed.success ? (
+        <Alert>
+          {parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}
+        </Alert>
+      ) : page && page.data.length === 0 ? (
+        <Card>
+          <p className="text-sm text-slate-500">Nothing matches these filters.</p>
+        </Card>
+      ) : page ? (
+        <Card className="p-0">
+          <ol className="divide-y divide-slate-100" aria-label="Audit log entries">
+            {page.data.map((entry) => (
+              <li key={entry.id} className="grid gap-1 px-4 py-3 text-sm md:grid-cols-[11rem_1fr_1fr_10rem] md:items-center md:gap-4 md:px-6">
+                <time dateTime={entry.created_at} className="text-xs text-slate-500 md:text-sm">
+                  {formatDateTime(entry.created_at)}
+                </time>
+                <span className="font-medium text-slate-900">{actionLabel(entry.action)}</span>
+                <span className="min-w-0 text-slate-700">
+                  <span className="block truncate">
+                    {entry.actor.name ?? (entry.actor.type === "system" ? "Chorus" : "Unknown")}
+                    {entry.actor.type === "anonymous" ? <span className="ml-1 text-xs text-slate-500">(not signed in)</span> : null}
+                  </span>
+                  {entry.target ? (
+                    <span className="block truncate font-mono text-xs text-slate-500">
+                      {entry.target.type} {entry.target.id}
+                    </span>
+                  ) : null}
+                </span>
+                <span className="min-w-0 text-xs text-slate-500">
+                  <span className="block truncate">{entry.ip ?? "—"}</span>
+                  <span className="block truncate" title={entry.user_agent ?? undefined}>
+                    {entry.user_agent ?? ""}
+                  </span>
+                </span>
+              </li>
+            ))}
+          </ol>
+          {next ? (
+            <div className="border-t border-slate-100 px-6 py-3 text-right">
+              <Link href={next} className="text-sm font-medium text-brand-700 hover:underline">
+                Older entries →
+              </Link>
+            </div>
+          ) : null}
+        </Card>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,8 @@
+import { authorizationServerMetadata } from "@/lib/oauth/metadata";
+
+export const dynamic = "force-dynamic";
+
+/** RFC 8414 authorization server metadata. */
+export function GET() {
+  return Response.json(authorizationServerMetadata(), { headers: { "Cache-Control": "public, max-age=300" } });
+}

@@ -1,0 +1,48 @@
+import { authenticateSessionCookie } from "@/lib/auth/authenticate";
+import { getEnv } from "@/lib/env";
+import { withRequestInfo, requestInfoOf } from "@/lib/http/request-info";
+import { approveAuthorization, checkAuthorizeRequest, errorRedirect, readConsent } from "@/lib/oauth/authorize";
+
+const page = (status: number, message: string) =>
+  new Response(`<!doctype html><meta charset="utf-8"><title>Chorus</title><p>${message}</p><p><a href="/inbox">Back to Chorus</a></p>`, {
+    status,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+  });
+
+const redirect = (location: string) => new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store" } });
+
+/** The consent page's Allow / Deny: back to the app with a code, or with error=access_denied. */
+export async function POST(req: Request) {
+  const origin = req.headers.get("origin");
+  if (origin && origin !== new URL(getEnv().APP_URL).origin && origin !== new URL(req.url).origin) {
+    return page(403, "This request did not come from the Chorus consent page.");
+  }
+  const session = await authenticateSessionCookie(req.headers.get("cookie"));
+  if (!session) return page(401, "Your session has ended. Sign in and start again from the app.");
+  let form: FormData;
+  try {
+    form = await req.formData();
+  } catch {
+    return page(400, "The consent form was not sent correctly.");
+  }
+  const consent = await readConsent(String(form.get("consent") ?? ""), session.user.id);
+  if (!consent) return page(400, "This consent form has expired or is not yours. Start again from the app.");
+  // Checked again: the app may have been deleted, or the user's role changed, since the page was shown.
+  const check = await checkAuthorizeRequest(
+    {
+      client_id: consent.clientId,
+      redirect_uri: consent.redirectUri,
+      response_type: "code",
+      scope: consent.scopes.join(" "),
+      state: consent.state ?? undefined,
+      code_challenge: consent.codeChallenge,
+      code_challenge_method: "S256",
+    },
+    { role: session.user.role, accountId: session.accountId },
+  );
+  if (!check.ok) return check.redirect ? redirect(check.redirect) : page(400, check.message);
+  if (form.get("decision") !== "allow") {
+    return redirect(errorRedirect(consent.redirectUri, "access_denied", "The user denied the request.", consent.state));
+  }
+  return redirect(await withRequestInfo(requestInfoOf(req), () => approveAuthorization({ ctx: session, request: check.request })));
+}

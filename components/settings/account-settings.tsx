@@ -1,0 +1,220 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import { changePasswordAction, confirmMfaAction, disableMfaAction, revokeAppAction, startMfaAction } from "@/app/(app)/settings/account/actions";
+import { Button } from "@/components/ui/button";
+import { Alert, Card } from "@/components/ui/card";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Field } from "@/components/ui/field";
+import { formatDateTime } from "@/components/ui/format";
+import { QrCode } from "./qr-code";
+
+type Grant = { id: string; app: { id: string; name: string; host: string }; scopes: string[]; created_at: string };
+
+export function PasswordCard() {
+  const [pending, startTransition] = useTransition();
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string }>();
+  return (
+    <Card>
+      <h2 className="text-base font-semibold">Password</h2>
+      <p className="mt-1 text-sm text-slate-600">Changing it signs you out of every other browser and app session.</p>
+      {notice ? (
+        <div className="mt-3">
+          <Alert tone={notice.tone}>{notice.text}</Alert>
+        </div>
+      ) : null}
+      <form
+        className="mt-4 grid gap-4 sm:grid-cols-2"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          const form = event.currentTarget;
+          const data = new FormData(form);
+          startTransition(async () => {
+            setErrors({});
+            setNotice(undefined);
+            const result = await changePasswordAction(data);
+            if (result.ok) {
+              form.reset();
+              setNotice({ tone: "success", text: "Password changed. Your other sessions were signed out." });
+            } else {
+              setErrors(result.fieldErrors);
+              if (!Object.keys(result.fieldErrors).length) setNotice({ tone: "error", text: result.message });
+            }
+          });
+        }}
+      >
+        <Field label="Current password" name="current_password" type="password" required autoComplete="current-password" error={errors.current_password} />
+        <Field label="New password" name="new_password" type="password" required minLength={10} autoComplete="new-password" hint="At least 10 characters." error={errors.new_password} />
+        <div className="sm:col-span-2">
+          <Button type="submit" disabled={pending} aria-busy={pending}>
+            {pending ? "Saving…" : "Change password"}
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+export function TwoFactorCard({ enabled, recoveryCodesLeft, required }: { enabled: boolean; recoveryCodesLeft: number; required: boolean }) {
+  const [pending, startTransition] = useTransition();
+  const [setup, setSetup] = useState<{ secret: string; uri: string }>();
+  const [codes, setCodes] = useState<string[]>();
+  const [error, setError] = useState<string>();
+  const [isOn, setOn] = useState(enabled);
+
+  const start = () =>
+    startTransition(async () => {
+      setError(undefined);
+      const result = await startMfaAction();
+      if (result.ok) setSetup(result.data);
+      else setError(result.message);
+    });
+
+  return (
+    <Card>
+      <h2 className="text-base font-semibold">Two-factor sign-in</h2>
+      {error ? (
+        <div className="mt-3">
+          <Alert>{error}</Alert>
+        </div>
+      ) : null}
+      {codes ? (
+        <div className="mt-3 flex flex-col gap-3">
+          <Alert tone="success">Two-factor sign-in is on. Keep these recovery codes somewhere safe: each signs you in once without your phone. They are not shown again.</Alert>
+          <ol aria-label="Recovery codes" className="grid grid-cols-1 gap-1 rounded-md border border-slate-200 bg-slate-50 p-3 font-mono text-sm sm:grid-cols-2">
+            {codes.map((code) => (
+              <li key={code}>{code}</li>
+            ))}
+          </ol>
+          <div>
+            <CopyButton value={codes.join("\n")} label="Copy codes" />
+          </div>
+        </div>
+      ) : isOn ? (
+        <div className="mt-2 text-sm text-slate-600">
+          <p>
+            <span className="rounded bg-emerald-50 px-1.5 py-0.5 text-emerald-700">On</span> You sign in with your password and a code from your authenticator app.{" "}
+            {recoveryCodesLeft} recovery code{recoveryCodesLeft === 1 ? "" : "s"} left.
+          </p>
+          {required ? (
+            <p className="mt-2">Your account requires two-factor sign-in, so it stays on.</p>
+          ) : (
+            <form
+              className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end"
+              onSubmit={(event) => {
+                event.preventDefault();
+                const code = String(new FormData(event.currentTarget).get("code") ?? "");
+                startTransition(async () => {
+                  setError(undefined);
+                  const result = await disableMfaAction(code);
+                  if (result.ok) setOn(false);
+                  else setError(result.message);
+                });
+              }}
+            >
+              <Field label="Current code to turn it off" name="code" inputMode="numeric" autoComplete="one-time-code" required id="disable-code" />
+              <Button type="submit" variant="secondary" disabled={pending}>
+                Turn off
+              </Button>
+            </form>
+          )}
+        </div>
+      ) : setup ? (
+        <div className="mt-3 flex flex-col gap-4 sm:flex-row">
+          <QrCode text={setup.uri} label="QR code for your authenticator app" />
+          <div className="flex min-w-0 flex-1 flex-col gap-3 text-sm">
+            <p className="text-slate-600">Scan the code with an authenticator app (Google Authenticator, 1Password, Authy…), or enter this key:</p>
+            <code className="break-all rounded bg-slate-100 px-2 py-1 text-xs" data-testid="totp-secret">
+              {setup.secret}
+            </code>
+            <form
+              className="flex flex-col gap-3"
+              onSubmit={(event) => {
+                event.preventDefault();
+                const code = String(new FormData(event.currentTarget).get("code") ?? "");
+                startTransition(async () => {
+                  setError(undefined);
+                  const result = await confirmMfaAction(code);
+                  if (result.ok) {
+                    setCodes(result.data.recoveryCodes);
+                    setOn(true);
+                    setSetup(undefined);
+                  } else setError(result.fieldErrors.code ? `The code ${result.fieldErrors.code}. Try the code your app shows now.` : result.message);
+                });
+              }}
+            >
+              <Field label="Code from the app" name="code" inputMode="numeric" autoComplete="one-time-code" required id="confirm-code" />
+              <div>
+                <Button type="submit" disabled={pending} aria-busy={pending}>
+                  {pending ? "Checking…" : "Turn on"}
+                </Button>
+              </div>
+            </form>
+          </div>
+        </div>
+      ) : (
+        <div className="mt-2 text-sm text-slate-600">
+          <p>Sign in with your password and a code from an app on your phone, so a stolen password is not enough.</p>
+          <Button type="button" className="mt-4" onClick={start} disabled={pending} aria-busy={pending}>
+            {pending ? "Preparing…" : "Set up two-factor sign-in"}
+          </Button>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+export function AuthorizedAppsCard({ grants }: { grants: Grant[] }) {
+  const [pending, startTransition] = useTransition();
+  const [busy, setBusy] = useState<string>();
+  const [error, setError] = useState<string>();
+  return (
+    <Card className="p-0">
+      <div className="px-6 pt-6">
+        <h2 className="text-base font-semibold">Apps you allowed</h2>
+        <p className="mt-1 text-sm text-slate-600">Third-party apps that act for you. Removing one stops it at once.</p>
+        {error ? (
+          <div className="mt-3">
+            <Alert>{error}</Alert>
+          </div>
+        ) : null}
+      </div>
+      {grants.length ? (
+        <ul className="mt-4 divide-y divide-slate-100 border-t border-slate-100" aria-label="Apps you allowed">
+          {grants.map((grant) => (
+            <li key={grant.id} className="flex flex-wrap items-center gap-3 px-6 py-3">
+              <div className="min-w-0 flex-1">
+                <p className="font-medium">{grant.app.name}</p>
+                <p className="text-xs text-slate-500">
+                  {grant.app.host} · allowed {formatDateTime(grant.created_at)}
+                </p>
+                <p className="mt-1 break-words text-xs text-slate-600">{grant.scopes.join(", ")}</p>
+              </div>
+              <Button
+                type="button"
+                variant="secondary"
+                disabled={pending && busy === grant.id}
+                aria-label={`Remove ${grant.app.name}`}
+                onClick={() => {
+                  if (!confirm(`Remove ${grant.app.name}'s access? It stops working for you at once.`)) return;
+                  setBusy(grant.id);
+                  startTransition(async () => {
+                    const result = await revokeAppAction(grant.id);
+                    if (!result.ok) setError(result.message);
+                    setBusy(undefined);
+                  });
+                }}
+              >
+                {pending && busy === grant.id ? "Removing…" : "Remove"}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="px-6 pb-6 pt-3 text-sm text-slate-500">You have not allowed any app.</p>
+      )}
+    </Card>
+  );
+}

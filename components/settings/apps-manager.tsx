@@ -1,0 +1,171 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import { createAppAction, deleteAppAction } from "@/app/(app)/settings/apps/actions";
+import { Button } from "@/components/ui/button";
+import { Alert, Card } from "@/components/ui/card";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Field } from "@/components/ui/field";
+import { formatDateTime } from "@/components/ui/format";
+
+type App = { id: string; name: string; redirect_uris: string[]; allowed_scopes: string[]; client_id: string; client_type: "confidential" | "public"; created_at: string };
+type Group = { area: string; scopes: { scope: string; label: string }[] };
+
+function Secret({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="flex flex-col gap-1">
+      <span className="text-xs font-medium text-slate-600">{label}</span>
+      <div className="flex flex-col gap-2 sm:flex-row">
+        <input readOnly value={value} aria-label={label} className="min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-xs" />
+        <CopyButton value={value} label="Copy" ariaLabel={`Copy ${label}`} />
+      </div>
+    </div>
+  );
+}
+
+export function AppsManager({ apps, groups, issuer }: { apps: App[]; groups: Group[]; issuer: string }) {
+  const [pending, startTransition] = useTransition();
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string>();
+  const [created, setCreated] = useState<App & { client_secret: string | null }>();
+  const [busy, setBusy] = useState<string>();
+
+  return (
+    <div className="flex flex-col gap-6">
+      {message ? <Alert>{message}</Alert> : null}
+      {created ? (
+        <Card className="border-brand-200 bg-brand-50">
+          <p role="status" className="text-sm font-medium text-slate-900">
+            {created.name} is registered.
+          </p>
+          <p className="mt-1 text-sm text-slate-600">
+            {created.client_secret ? "Copy the client secret now: it is not shown again." : "A public client has no secret: it proves itself with PKCE."} The server&apos;s metadata is at{" "}
+            <code className="break-all text-xs">{issuer}/.well-known/oauth-authorization-server</code>.
+          </p>
+          <div className="mt-3 flex flex-col gap-3">
+            <Secret label="Client ID" value={created.client_id} />
+            {created.client_secret ? <Secret label="Client secret" value={created.client_secret} /> : null}
+          </div>
+        </Card>
+      ) : null}
+
+      <Card className="p-0">
+        {apps.length ? (
+          <ul className="divide-y divide-slate-100" aria-label="Apps">
+            {apps.map((app) => (
+              <li key={app.id} className="flex flex-wrap items-start gap-3 px-6 py-4">
+                <div className="min-w-0 flex-1">
+                  <p className="font-medium">
+                    {app.name} <span className="ml-1 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-normal text-slate-600">{app.client_type}</span>
+                  </p>
+                  <p className="mt-1 break-all font-mono text-xs text-slate-500">{app.client_id}</p>
+                  <p className="mt-1 break-all text-xs text-slate-600">{app.redirect_uris.join(", ")}</p>
+                  <p className="mt-1 break-words text-xs text-slate-600">{app.allowed_scopes.join(", ")}</p>
+                  <p className="mt-1 text-xs text-slate-400">Registered {formatDateTime(app.created_at)}</p>
+                </div>
+                <Button
+                  type="button"
+                  variant="secondary"
+                  disabled={busy === app.id}
+                  aria-label={`Delete ${app.name}`}
+                  onClick={() => {
+                    if (!confirm(`Delete ${app.name}? Every user's access through it ends at once.`)) return;
+                    setBusy(app.id);
+                    startTransition(async () => {
+                      const result = await deleteAppAction(app.id);
+                      if (!result.ok) setMessage(result.message);
+                      setBusy(undefined);
+                    });
+                  }}
+                >
+                  {busy === app.id ? "Deleting…" : "Delete"}
+                </Button>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="px-6 py-6 text-sm text-slate-500">No app yet. Register one below.</p>
+        )}
+      </Card>
+
+      <Card>
+        <h2 className="text-base font-semibold">Register an app</h2>
+        <form
+          className="mt-4 flex flex-col gap-4"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            const form = event.currentTarget;
+            const data = new FormData(form);
+            startTransition(async () => {
+              setErrors({});
+              setMessage(undefined);
+              const result = await createAppAction(data);
+              if (result.ok) {
+                setCreated(result.data);
+                form.reset();
+              } else {
+                setErrors(result.fieldErrors);
+                if (!Object.keys(result.fieldErrors).length) setMessage(result.message);
+              }
+            });
+          }}
+        >
+          <Field label="Name" name="name" required maxLength={100} error={errors.name} hint="Users see it on the consent page." id="app-name" />
+          <div className="flex flex-col gap-1">
+            <label htmlFor="app-redirects" className="text-sm font-medium text-slate-700">
+              Redirect URIs
+            </label>
+            <textarea
+              id="app-redirects"
+              name="redirect_uris"
+              rows={2}
+              required
+              placeholder="https://app.example.com/oauth/callback"
+              aria-describedby="app-redirects-hint"
+              className="rounded-md border border-slate-300 px-3 py-2 font-mono text-sm"
+            />
+            <p id="app-redirects-hint" className={`text-xs ${Object.keys(errors).some((k) => k.startsWith("redirect_uris")) ? "text-red-600" : "text-slate-500"}`}>
+              {Object.entries(errors).find(([k]) => k.startsWith("redirect_uris"))?.[1] ?? "One per line: https, or http://localhost:PORT/… for development. Matched exactly."}
+            </p>
+          </div>
+          <fieldset>
+            <legend className="text-sm font-medium text-slate-700">Scopes the app may ask for</legend>
+            {errors.allowed_scopes ? <p className="text-xs text-red-600">{errors.allowed_scopes}</p> : null}
+            <div className="mt-2 grid gap-3 sm:grid-cols-2">
+              {groups.map((group) => (
+                <div key={group.area} className="rounded-md border border-slate-200 p-3">
+                  <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">{group.area}</p>
+                  {group.scopes.map(({ scope, label }) => (
+                    <label key={scope} className="mt-1 flex items-start gap-2 text-sm">
+                      <input type="checkbox" name="allowed_scopes" value={scope} className="mt-1" />
+                      <span>
+                        {label} <code className="text-xs text-slate-500">{scope}</code>
+                      </span>
+                    </label>
+                  ))}
+                </div>
+              ))}
+            </div>
+          </fieldset>
+          <fieldset>
+            <legend className="text-sm font-medium text-slate-700">Client type</legend>
+            <label className="mt-2 flex items-start gap-2 text-sm">
+              <input type="radio" name="client_type" value="confidential" defaultChecked className="mt-1" />
+              <span>Confidential: a server that can keep a client secret</span>
+            </label>
+            <label className="mt-1 flex items-start gap-2 text-sm">
+              <input type="radio" name="client_type" value="public" className="mt-1" />
+              <span>Public: a browser, desktop or mobile app (PKCE, no secret)</span>
+            </label>
+          </fieldset>
+          <div>
+            <Button type="submit" disabled={pending} aria-busy={pending}>
+              {pending ? "Registering…" : "Register app"}
+            </Button>
+          </div>
+        </form>
+      </Card>
+    </div>
+  );
+}

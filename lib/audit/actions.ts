@@ -1,0 +1,30 @@
+/** Every action the audit log records (SPEC section 17). */
+export const auditActions = [
+  "auth.sign_in",
+  "auth.sign_in_failed",
+  "auth.password_changed",
+  "auth.password_reset_issued",
+  "auth.password_reset",
+  "token.created",
+  "token.revoked",
+  "app.created",
+  "app.deleted",
+  "app.authorized",
+  "app.revoked",
+  "webhook.created",
+  "webhook.updated",
+  "webhook.deleted",
+  "user.invited",
+  "user.created",
+  "user.role_changed",
+  "user.updated",
+  "user.deleted",
+  "number.updated",
+  "profile.updated",
+  "mfa.enabled",
+  "mfa.disabled",
+  "mfa.recovery_code_used",
+  "mfa.requirement_changed",
+] as const;
+
+export type AuditAction = (typeof auditActions)[number];

@@ -1,0 +1,87 @@
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { getDb, type Executor } from "@/db";
+import { apiTokens, oauthApps, oauthGrants } from "@/db/schema";
+import { type CursorPosition, toPage } from "@/lib/api/cursor";
+import { afterCursor } from "@/lib/api/pagination";
+import { recordAudit, userActor } from "@/lib/audit/record-audit";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { NotFoundError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { type CreateAppInput, presentApp } from "./schemas";
+import { hashSecret, newSecret } from "./secrets";
+
+type Ctx = Pick<AuthContext, "accountId" | "user">;
+
+/** Registers an app; a confidential client's secret is returned only here. */
+export async function createApp({ ctx, input }: { ctx: Ctx; input: CreateAppInput }) {
+  const now = new Date();
+  const clientSecret = input.client_type === "confidential" ? newSecret("chorus_secret_") : null;
+  return getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .insert(oauthApps)
+      .values({
+        id: newId("app", now),
+        accountId: ctx.accountId,
+        name: input.name,
+        clientId: newSecret("chorus_", 18),
+        clientType: input.client_type,
+        clientSecretHash: clientSecret ? hashSecret(clientSecret) : null,
+        redirectUris: input.redirect_uris,
+        allowedScopes: input.allowed_scopes,
+        createdBy: ctx.user.id,
+        createdAt: now,
+      })
+      .returning();
+    await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "app.created", target: { type: "app", id: row.id } });
+    return { ...presentApp(row), client_secret: clientSecret };
+  });
+}
+
+/** The account's apps, newest first. */
+export async function listApps({ ctx, limit, cursor }: { ctx: Pick<Ctx, "accountId">; limit: number; cursor?: CursorPosition }) {
+  const rows = await getDb()
+    .select()
+    .from(oauthApps)
+    .where(and(eq(oauthApps.accountId, ctx.accountId), isNull(oauthApps.deletedAt), afterCursor(oauthApps, cursor, "desc")))
+    .orderBy(desc(oauthApps.createdAt), desc(oauthApps.id))
+    .limit(limit + 1);
+  return toPage(rows, limit, (r) => ({ t: r.createdAt, id: r.id }), presentApp);
+}
+
+/** Ends every grant of one app (or one grant): its access tokens stop working at once, its refresh tokens too. */
+export async function revokeGrants(tx: Executor, where: { appId: string } | { grantId: string }, reason: string) {
+  const now = new Date();
+  const revoked = await tx
+    .update(oauthGrants)
+    .set({ revokedAt: now, revokedReason: reason })
+    .where(and("appId" in where ? eq(oauthGrants.appId, where.appId) : eq(oauthGrants.id, where.grantId), isNull(oauthGrants.revokedAt)))
+    .returning({ id: oauthGrants.id });
+  for (const { id } of revoked) {
+    await tx.update(apiTokens).set({ revokedAt: now }).where(and(eq(apiTokens.oauthGrantId, id), isNull(apiTokens.revokedAt)));
+  }
+  return revoked.length;
+}
+
+/** Removes an app: its client id stops working and every user's grant to it ends. */
+export async function deleteApp({ ctx, id }: { ctx: Ctx; id: string }) {
+  await getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .update(oauthApps)
+      .set({ deletedAt: new Date() })
+      .where(and(eq(oauthApps.id, id), eq(oauthApps.accountId, ctx.accountId), isNull(oauthApps.deletedAt)))
+      .returning({ id: oauthApps.id });
+    if (!row) throw new NotFoundError("App");
+    await revokeGrants(tx, { appId: id }, "app_deleted");
+    await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "app.deleted", target: { type: "app", id } });
+  });
+}
+
+/** A live app by its client id (any account: the client id alone names it). */
+export async function findAppByClientId(clientId: string) {
+  const [row] = await getDb()
+    .select()
+    .from(oauthApps)
+    .where(and(eq(oauthApps.clientId, clientId), isNull(oauthApps.deletedAt)))
+    .limit(1);
+  return row ?? null;
+}

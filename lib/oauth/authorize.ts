@@ -1,0 +1,123 @@
+import { jwtVerify, SignJWT } from "jose";
+import { getDb } from "@/db";
+import { oauthCodes, oauthGrants, type OauthApp } from "@/db/schema";
+import { recordAudit, userActor } from "@/lib/audit/record-audit";
+import { deriveKey } from "@/lib/auth/keys";
+import { roleAllows, type Scope, scopes as knownScopes } from "@/lib/auth/scopes";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { newId } from "@/lib/ids";
+import { findAppByClientId } from "./apps";
+import { oauthIssuer } from "./metadata";
+import { hashSecret, newSecret } from "./secrets";
+
+export const CODE_LIFETIME_MS = 10 * 60 * 1000;
+const CONSENT_AUDIENCE = "chorus-oauth-consent";
+
+export type AuthorizeRequest = {
+  app: Pick<OauthApp, "id" | "accountId" | "name" | "clientId">;
+  redirectUri: string;
+  scopes: Scope[];
+  state: string | null;
+  codeChallenge: string;
+};
+
+export type AuthorizeCheck =
+  | { ok: true; request: AuthorizeRequest }
+  /** The client or its redirect URI cannot be trusted: say so on the page, never redirect. */
+  | { ok: false; redirect: null; message: string }
+  /** Anything else goes back to the app as `error=` (RFC 6749 section 4.1.2.1). */
+  | { ok: false; redirect: string; message: string };
+
+/** The redirect back to the app carrying an error, with the state it sent and our issuer (RFC 9207). */
+export function errorRedirect(redirectUri: string, error: string, description: string, state: string | null): string {
+  const url = new URL(redirectUri);
+  url.searchParams.set("error", error);
+  url.searchParams.set("error_description", description);
+  if (state !== null) url.searchParams.set("state", state);
+  url.searchParams.set("iss", oauthIssuer());
+  return url.toString();
+}
+
+const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+
+/** Checks `GET /oauth/authorize` parameters in the order RFC 6749 asks (client and redirect URI first). */
+export async function checkAuthorizeRequest(params: Record<string, string | undefined>, user: Pick<AuthContext["user"], "role"> & { accountId: string }): Promise<AuthorizeCheck> {
+  const clientId = params.client_id;
+  if (!clientId) return { ok: false, redirect: null, message: "The link is missing client_id." };
+  const app = await findAppByClientId(clientId);
+  if (!app) return { ok: false, redirect: null, message: "No app is registered with this client_id (it may have been deleted)." };
+  const redirectUri = params.redirect_uri;
+  if (!redirectUri) return { ok: false, redirect: null, message: "The link is missing redirect_uri." };
+  if (!app.redirectUris.includes(redirectUri)) {
+    return { ok: false, redirect: null, message: "The redirect_uri is not one registered for this app." };
+  }
+  const state = params.state ?? null;
+  const fail = (error: string, message: string): AuthorizeCheck => ({ ok: false, redirect: errorRedirect(redirectUri, error, message, state), message });
+  if (app.accountId !== user.accountId) return fail("access_denied", "The app is not registered for the signed-in user's account.");
+  if (params.response_type !== "code") return fail("unsupported_response_type", "response_type must be code.");
+  if (!params.code_challenge) return fail("invalid_request", "code_challenge is required (PKCE).");
+  if (params.code_challenge_method !== "S256") return fail("invalid_request", "code_challenge_method must be S256.");
+  if (!CHALLENGE.test(params.code_challenge)) return fail("invalid_request", "code_challenge must be 43 base64url characters.");
+  const requested = (params.scope ?? "").split(" ").filter(Boolean);
+  const asked = requested.length ? [...new Set(requested)] : app.allowedScopes;
+  const unknown = asked.filter((s) => !(knownScopes as readonly string[]).includes(s) || !app.allowedScopes.includes(s));
+  if (unknown.length) return fail("invalid_scope", `The app may not ask for ${unknown.join(", ")}.`);
+  const scopes = (asked as Scope[]).filter((s) => roleAllows(user.role, s));
+  if (!scopes.length) return fail("invalid_scope", "None of the requested scopes is allowed for the user's role.");
+  return {
+    ok: true,
+    request: { app: { id: app.id, accountId: app.accountId, name: app.name, clientId: app.clientId }, redirectUri, scopes, state, codeChallenge: params.code_challenge },
+  };
+}
+
+/**
+ * The consent page's form carries the checked request, signed and bound to the user, so the
+ * decision cannot be forged by another site (it cannot read the page) nor replayed by another user.
+ */
+export async function signConsent(request: AuthorizeRequest, userId: string): Promise<string> {
+  return new SignJWT({ app: request.app.id, cid: request.app.clientId, ru: request.redirectUri, sc: request.scopes, st: request.state, cc: request.codeChallenge })
+    .setProtectedHeader({ alg: "HS256" })
+    .setAudience(CONSENT_AUDIENCE)
+    .setSubject(userId)
+    .setIssuedAt()
+    .setExpirationTime("10m")
+    .sign(deriveKey("jwt"));
+}
+
+export type SignedConsent = { clientId: string; redirectUri: string; scopes: Scope[]; state: string | null; codeChallenge: string };
+
+export async function readConsent(token: string, userId: string): Promise<SignedConsent | null> {
+  try {
+    const { payload } = await jwtVerify(token, deriveKey("jwt"), { algorithms: ["HS256"], audience: CONSENT_AUDIENCE, subject: userId });
+    const p = payload as Record<string, unknown>;
+    if (typeof p.cid !== "string" || typeof p.ru !== "string" || !Array.isArray(p.sc) || typeof p.cc !== "string") return null;
+    return { clientId: p.cid, redirectUri: p.ru, scopes: p.sc as Scope[], state: typeof p.st === "string" ? p.st : null, codeChallenge: p.cc };
+  } catch {
+    return null;
+  }
+}
+
+/** The user said yes: a grant and a one-time code (10 minutes) for the app, sent back on its redirect URI. */
+export async function approveAuthorization({ ctx, request }: { ctx: Pick<AuthContext, "accountId" | "user">; request: AuthorizeRequest }): Promise<string> {
+  const now = new Date();
+  const code = newSecret("chorus_code_");
+  await getDb().transaction(async (tx) => {
+    const grantId = newId("grant", now);
+    await tx.insert(oauthGrants).values({ id: grantId, accountId: ctx.accountId, appId: request.app.id, userId: ctx.user.id, scopes: request.scopes, createdAt: now });
+    await tx.insert(oauthCodes).values({
+      codeHash: hashSecret(code),
+      accountId: ctx.accountId,
+      grantId,
+      redirectUri: request.redirectUri,
+      codeChallenge: request.codeChallenge,
+      expiresAt: new Date(now.getTime() + CODE_LIFETIME_MS),
+      createdAt: now,
+    });
+    await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "app.authorized", target: { type: "app", id: request.app.id } });
+  });
+  const url = new URL(request.redirectUri);
+  url.searchParams.set("code", code);
+  if (request.state !== null) url.searchParams.set("state", request.state);
+  url.searchParams.set("iss", oauthIssuer());
+  return url.toString();
+}

@@ -1,0 +1,209 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { errors as joseErrors, decodeJwt } from "jose";
+import { getDb, type Executor } from "@/db";
+import { apiTokens, type OauthApp, oauthCodes, oauthGrants, oauthRefreshTokens, users } from "@/db/schema";
+import { type Scope, scopes as knownScopes, roleAllows } from "@/lib/auth/scopes";
+import { signToken } from "@/lib/auth/tokens";
+import { newId } from "@/lib/ids";
+import { findAppByClientId, revokeGrants } from "./apps";
+import { hashSecret, newSecret, s256, secretMatches } from "./secrets";
+
+export const ACCESS_TOKEN_LIFETIME_S = 60 * 60;
+export const REFRESH_TOKEN_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** An error of the token and revocation endpoints, answered as RFC 6749 section 5.2 says. */
+export class OAuthError extends Error {
+  constructor(
+    readonly error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "unsupported_token_type",
+    readonly description: string,
+    readonly status = error === "invalid_client" ? 401 : 400,
+  ) {
+    super(description);
+  }
+}
+
+export type ClientCredentials = { clientId: string; clientSecret: string | null; method: "client_secret_basic" | "client_secret_post" | "none" };
+
+const formDecode = (value: string) => decodeURIComponent(value.replace(/\+/g, " "));
+
+/** The client's credentials from HTTP Basic (form-encoded parts, RFC 6749 section 2.3.1) or the form. */
+export function readClientCredentials(authorization: string | null, form: URLSearchParams): ClientCredentials {
+  if (authorization) {
+    const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
+    if (!match) throw new OAuthError("invalid_client", "The Authorization header must be HTTP Basic with the client id and secret.");
+    const decoded = Buffer.from(match[1], "base64").toString("utf8");
+    const colon = decoded.indexOf(":");
+    if (colon < 0) throw new OAuthError("invalid_client", "The Authorization header must carry client_id:client_secret.");
+    if (form.has("client_secret")) throw new OAuthError("invalid_request", "Send the client secret in one place only.");
+    try {
+      return { clientId: formDecode(decoded.slice(0, colon)), clientSecret: formDecode(decoded.slice(colon + 1)), method: "client_secret_basic" };
+    } catch {
+      throw new OAuthError("invalid_client", "The Authorization header is not well encoded.");
+    }
+  }
+  const clientId = form.get("client_id");
+  if (!clientId) throw new OAuthError("invalid_client", "Client authentication is required: send client_id (and client_secret for a confidential client).");
+  const clientSecret = form.get("client_secret");
+  return { clientId, clientSecret, method: clientSecret === null ? "none" : "client_secret_post" };
+}
+
+/** The app behind these credentials: a confidential client must prove its secret, a public one has none. */
+export async function authenticateClient(credentials: ClientCredentials): Promise<OauthApp> {
+  const app = await findAppByClientId(credentials.clientId);
+  if (!app) throw new OAuthError("invalid_client", "Unknown client.");
+  if (app.clientType === "confidential") {
+    if (credentials.clientSecret === null || !secretMatches(credentials.clientSecret, app.clientSecretHash)) {
+      throw new OAuthError("invalid_client", "The client secret is missing or wrong.");
+    }
+  } else if (credentials.clientSecret !== null && credentials.clientSecret !== "") {
+    throw new OAuthError("invalid_client", "A public client has no secret.");
+  }
+  return app;
+}
+
+function required(form: URLSearchParams, name: string): string {
+  const value = form.get(name);
+  if (!value) throw new OAuthError("invalid_request", `${name} is required.`);
+  return value;
+}
+
+type Grant = typeof oauthGrants.$inferSelect;
+
+/** A 1 h access token (JWT, typ "oauth") and a new refresh token for the grant. */
+async function issueTokens(tx: Executor, { app, grant, scopes }: { app: OauthApp; grant: Grant; scopes: Scope[] }) {
+  const now = new Date();
+  const id = newId("token", now);
+  const expiresAt = new Date(now.getTime() + ACCESS_TOKEN_LIFETIME_S * 1000);
+  await tx.insert(apiTokens).values({
+    id,
+    accountId: grant.accountId,
+    userId: grant.userId,
+    kind: "oauth",
+    name: app.name,
+    scopes,
+    oauthGrantId: grant.id,
+    expiresAt,
+    createdAt: now,
+  });
+  const refreshToken = newSecret("chorus_refresh_");
+  await tx.insert(oauthRefreshTokens).values({
+    tokenHash: hashSecret(refreshToken),
+    accountId: grant.accountId,
+    grantId: grant.id,
+    expiresAt: new Date(now.getTime() + REFRESH_TOKEN_LIFETIME_MS),
+    createdAt: now,
+  });
+  const accessToken = await signToken({ id, userId: grant.userId, accountId: grant.accountId, kind: "oauth", scopes, issuedAt: now, expiresAt });
+  return { access_token: accessToken, token_type: "Bearer" as const, expires_in: ACCESS_TOKEN_LIFETIME_S, refresh_token: refreshToken, scope: scopes.join(" ") };
+}
+
+/** The grant's user must still exist; the scopes are what their role allows today. */
+async function liveGrantScopes(tx: Executor, grant: Grant): Promise<Scope[]> {
+  const [user] = await tx.select({ role: users.role, deletedAt: users.deletedAt }).from(users).where(eq(users.id, grant.userId)).limit(1);
+  if (!user || user.deletedAt) throw new OAuthError("invalid_grant", "The user of this grant no longer exists.");
+  const known = new Set<string>(knownScopes);
+  const scopes = (grant.scopes.filter((s) => known.has(s)) as Scope[]).filter((s) => roleAllows(user.role, s));
+  if (!scopes.length) throw new OAuthError("invalid_grant", "The user's role no longer allows any scope of this grant.");
+  return scopes;
+}
+
+/** grant_type=authorization_code: the code works once, within 10 minutes, with its redirect URI and PKCE verifier. */
+export async function exchangeCode({ app, form }: { app: OauthApp; form: URLSearchParams }) {
+  const code = required(form, "code");
+  const redirectUri = required(form, "redirect_uri");
+  const verifier = required(form, "code_verifier");
+  if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier)) throw new OAuthError("invalid_request", "code_verifier must be 43 to 128 unreserved characters (RFC 7636).");
+  const outcome = await getDb().transaction(async (tx) => {
+    // The code is spent by the first attempt, whatever its outcome: a guessed verifier gets one try.
+    const [spent] = await tx
+      .update(oauthCodes)
+      .set({ usedAt: new Date() })
+      .where(and(eq(oauthCodes.codeHash, hashSecret(code)), isNull(oauthCodes.usedAt)))
+      .returning();
+    if (!spent) {
+      const [earlier] = await tx.select().from(oauthCodes).where(eq(oauthCodes.codeHash, hashSecret(code))).limit(1);
+      if (!earlier) return { error: "The authorization code is not valid." };
+      // A code presented twice may have been stolen: the tokens issued from it end (RFC 6749 section 4.1.2).
+      const [owner] = await tx.select({ appId: oauthGrants.appId }).from(oauthGrants).where(eq(oauthGrants.id, earlier.grantId)).limit(1);
+      if (owner?.appId === app.id) await revokeGrants(tx, { grantId: earlier.grantId }, "code_reused");
+      return { error: "The authorization code was already used." };
+    }
+    const [grant] = await tx.select().from(oauthGrants).where(eq(oauthGrants.id, spent.grantId)).limit(1);
+    if (!grant || grant.appId !== app.id) return { error: "The authorization code was issued to another client." };
+    if (grant.revokedAt) return { error: "The grant has been revoked." };
+    if (spent.expiresAt.getTime() <= Date.now()) return { error: "The authorization code has expired." };
+    if (spent.redirectUri !== redirectUri) return { error: "redirect_uri does not match the one of the authorization request." };
+    if (s256(verifier) !== spent.codeChallenge) return { error: "code_verifier does not match the code_challenge." };
+    return { tokens: await issueTokens(tx, { app, grant, scopes: await liveGrantScopes(tx, grant) }) };
+  });
+  if ("error" in outcome) throw new OAuthError("invalid_grant", outcome.error ?? "invalid grant");
+  return outcome.tokens;
+}
+
+/**
+ * grant_type=refresh_token: each refresh token works once and is replaced (rotation). A refresh
+ * token presented again means two parties hold it: the whole grant is revoked.
+ */
+export async function exchangeRefreshToken({ app, form }: { app: OauthApp; form: URLSearchParams }) {
+  const presented = required(form, "refresh_token");
+  const narrowed = form.get("scope");
+  const outcome = await getDb().transaction(async (tx) => {
+    const [row] = await tx.select().from(oauthRefreshTokens).where(eq(oauthRefreshTokens.tokenHash, hashSecret(presented))).limit(1);
+    if (!row) return { error: "The refresh token is not valid." };
+    const [grant] = await tx.select().from(oauthGrants).where(eq(oauthGrants.id, row.grantId)).limit(1);
+    if (!grant || grant.appId !== app.id) return { error: "The refresh token was issued to another client." };
+    if (grant.revokedAt) return { error: "The grant has been revoked." };
+    const [spent] = await tx
+      .update(oauthRefreshTokens)
+      .set({ usedAt: new Date() })
+      .where(and(eq(oauthRefreshTokens.tokenHash, row.tokenHash), isNull(oauthRefreshTokens.usedAt)))
+      .returning();
+    if (!spent) {
+      await revokeGrants(tx, { grantId: grant.id }, "refresh_token_reused");
+      return { error: "The refresh token was already used; the grant has been revoked.", commit: true };
+    }
+    if (row.expiresAt.getTime() <= Date.now()) return { error: "The refresh token has expired." };
+    let scopes = await liveGrantScopes(tx, grant);
+    if (narrowed !== null) {
+      const asked = narrowed.split(" ").filter(Boolean);
+      const extra = asked.filter((s) => !scopes.includes(s as Scope));
+      if (extra.length) return { scopeError: `The grant does not include ${extra.join(", ")}.` };
+      scopes = asked as Scope[];
+    }
+    return { tokens: await issueTokens(tx, { app, grant, scopes }) };
+  });
+  if ("scopeError" in outcome) throw new OAuthError("invalid_scope", outcome.scopeError ?? "invalid scope");
+  if ("error" in outcome) throw new OAuthError("invalid_grant", outcome.error ?? "invalid grant");
+  return outcome.tokens;
+}
+
+/**
+ * RFC 7009: a refresh token ends its whole grant, an access token only itself. Unknown tokens
+ * and tokens of other clients are ignored (the answer is the same 200).
+ */
+export async function revokeOAuthToken({ app, form }: { app: OauthApp; form: URLSearchParams }) {
+  const token = required(form, "token");
+  await getDb().transaction(async (tx) => {
+    const [refresh] = await tx.select().from(oauthRefreshTokens).where(eq(oauthRefreshTokens.tokenHash, hashSecret(token))).limit(1);
+    if (refresh) {
+      const [grant] = await tx.select({ appId: oauthGrants.appId }).from(oauthGrants).where(eq(oauthGrants.id, refresh.grantId)).limit(1);
+      if (grant?.appId === app.id) await revokeGrants(tx, { grantId: refresh.grantId }, "revoked_by_app");
+      return;
+    }
+    let jti: unknown;
+    try {
+      ({ jti } = decodeJwt(token));
+    } catch (error) {
+      if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return;
+      throw error;
+    }
+    if (typeof jti !== "string") return;
+    const [row] = await tx
+      .select({ id: apiTokens.id, grantId: apiTokens.oauthGrantId, appId: oauthGrants.appId })
+      .from(apiTokens)
+      .innerJoin(oauthGrants, eq(oauthGrants.id, apiTokens.oauthGrantId))
+      .where(and(eq(apiTokens.id, jti), eq(apiTokens.kind, "oauth")))
+      .limit(1);
+    if (row?.appId === app.id) await tx.update(apiTokens).set({ revokedAt: new Date() }).where(and(eq(apiTokens.id, row.id), isNull(apiTokens.revokedAt)));
+  });
+}

@@ -1,0 +1,89 @@
+import { auditEntryOutput, auditLogQuery } from "@/lib/audit/schemas";
+import { appOutput, createAppInput, createdAppOutput } from "@/lib/oauth/schemas";
+import { createInvitationInput, invitationOutput } from "@/lib/users/invitations";
+import { changePasswordInput, resetLinkOutput } from "@/lib/users/passwords";
+import { operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
+
+const tag = {
+  name: "Team administration",
+  description:
+    "OAuth apps, invitations, passwords and the audit log. The OAuth 2.0 endpoints themselves (`/oauth/authorize`, `/oauth/token`, `/oauth/revoke`, `/.well-known/oauth-authorization-server`) follow RFC 6749, 7636, 7009 and 8414 and are described in the guide.",
+};
+const op = operationsFor(tag.name);
+
+export const identityDomain: V1Domain = {
+  tag,
+  paths: {
+    "/v1/apps": {
+      get: op({
+        operationId: "listApps",
+        summary: "List OAuth apps",
+        description: "The account's registered apps, newest first. Client secrets are never returned again.",
+        access: { scope: "apps:read" },
+        query: paginationQuery,
+        success: { status: "200", description: "A page of apps.", schema: page(appOutput) },
+      }),
+      post: op({
+        operationId: "createApp",
+        summary: "Register an OAuth app",
+        description:
+          "A third-party app that asks users for access with the authorization-code flow and PKCE (S256). `redirect_uris` are https, or http://localhost… for native and development apps, and are matched exactly. A confidential client's `client_secret` appears only in this answer.",
+        access: { scope: "apps:write" },
+        body: createAppInput,
+        success: { status: "201", description: "The app, with its client secret.", schema: createdAppOutput },
+      }),
+    },
+    "/v1/apps/{id}": {
+      delete: op({
+        operationId: "deleteApp",
+        summary: "Delete an OAuth app",
+        description: "Its client id stops working and every user's grant to it ends: its access and refresh tokens stop working at once.",
+        access: { scope: "apps:write" },
+        path: pathIds({ id: "app" }),
+        success: { status: "204", description: "Deleted." },
+      }),
+    },
+    "/v1/invitations": {
+      post: op({
+        operationId: "createInvitation",
+        summary: "Invite a user",
+        description:
+          "A single-use link, valid 7 days, that opens a page where the invited person chooses their name and password. Emailed when the server has `SMTP_URL`; otherwise (or when the mail server refuses) pass the `url` on yourself. An email already used by a user is a 400 naming `email`.",
+        access: { scope: "users:write" },
+        body: createInvitationInput,
+        success: { status: "201", description: "The invitation, with its link.", schema: invitationOutput },
+      }),
+    },
+    "/v1/users/{id}/password-reset": {
+      post: op({
+        operationId: "issuePasswordReset",
+        summary: "Issue a password reset link",
+        description: "A one-time link, valid 1 hour, for the user to choose a new password; an earlier unused link stops working. Setting the new password ends every session of the user.",
+        access: { scope: "users:write" },
+        path: pathIds({ id: "user" }),
+        success: { status: "201", description: "The link.", schema: resetLinkOutput },
+      }),
+    },
+    "/v1/auth/password": {
+      post: op({
+        operationId: "changePassword",
+        summary: "Change your password",
+        description: "A wrong `current_password` is a 400 naming it. Your other sessions end; this one stays signed in.",
+        access: { auth: "session" },
+        body: changePasswordInput,
+        success: { status: "204", description: "Changed." },
+      }),
+    },
+    "/v1/audit-log": {
+      get: op({
+        operationId: "listAuditLog",
+        summary: "Read the audit log",
+        description:
+          "Who did what, newest first: sign-ins (successful and failed), API tokens and apps created or revoked, webhooks created, changed or deleted, users invited, created, changed or deleted, number and profile changes, two-factor changes. Append-only: no route changes or removes an entry.",
+        access: { scope: "audit:read" },
+        query: auditLogQuery,
+        success: { status: "200", description: "A page of entries.", schema: page(auditEntryOutput) },
+      }),
+    },
+  },
+};

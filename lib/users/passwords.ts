@@ -1,0 +1,104 @@
+import { and, eq, isNull, ne } from "drizzle-orm";
+import { z } from "zod";
+import { getDb, type Executor } from "@/db";
+import { apiTokens, passwordResets, users } from "@/db/schema";
+import { recordAudit, userActor } from "@/lib/audit/record-audit";
+import { hashPassword, passwordSchema, verifyPassword } from "@/lib/auth/password";
+import { hashSecret, newSecret } from "@/lib/auth/secret-hash";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { getEnv } from "@/lib/env";
+import { ApiError, invalidField, NotFoundError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+
+export const RESET_LINK_LIFETIME_MS = 60 * 60 * 1000;
+
+export const changePasswordInput = z.object({
+  current_password: z.string().min(1, "is required").max(200).meta({ description: "Your password now." }),
+  new_password: passwordSchema.meta({ description: "10 to 200 characters." }),
+});
+
+export const resetLinkOutput = z
+  .object({
+    url: z.string().meta({ description: "The one-time link to pass to the user; it opens a page to choose a new password.", example: "https://chorus.example.com/reset-password/chorus_reset_…" }),
+    expires_at: z.string().meta({ format: "date-time", description: "1 hour after issue.", example: "2026-11-23T11:15:30.123Z" }),
+  })
+  .meta({ id: "PasswordResetLink" });
+
+export const resetPasswordInput = z.object({ password: passwordSchema });
+
+/** Ends the user's sessions (all but `keep`): a new password signs them out elsewhere. */
+async function endSessions(tx: Executor, userId: string, keep?: string) {
+  await tx
+    .update(apiTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiTokens.userId, userId), eq(apiTokens.kind, "session"), isNull(apiTokens.revokedAt), keep ? ne(apiTokens.id, keep) : undefined));
+}
+
+/** `POST /v1/auth/password`: the signed-in user changes their password; their other sessions end. */
+export async function changePassword({ ctx, input }: { ctx: AuthContext; input: z.infer<typeof changePasswordInput> }) {
+  const [user] = await getDb().select().from(users).where(and(eq(users.id, ctx.user.id), isNull(users.deletedAt))).limit(1);
+  if (!user) throw new NotFoundError("User");
+  if (!(await verifyPassword(user.passwordHash, input.current_password))) throw invalidField("current_password", "is wrong");
+  const passwordHash = await hashPassword(input.new_password);
+  await getDb().transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
+    await endSessions(tx, user.id, ctx.token.id);
+    await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "auth.password_changed", target: { type: "user", id: user.id } });
+  });
+}
+
+/** An administrator's one-time reset link for a user (1 hour); an earlier unused link stops working. */
+export async function issuePasswordReset({ ctx, userId }: { ctx: Pick<AuthContext, "accountId" | "user">; userId: string }) {
+  const [user] = await getDb()
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.accountId, ctx.accountId), isNull(users.deletedAt)))
+    .limit(1);
+  if (!user) throw new NotFoundError("User");
+  const now = new Date();
+  const token = newSecret("chorus_reset_");
+  const expiresAt = new Date(now.getTime() + RESET_LINK_LIFETIME_MS);
+  await getDb().transaction(async (tx) => {
+    await tx.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
+    await tx.insert(passwordResets).values({ id: newId("passwordReset", now), accountId: ctx.accountId, userId, tokenHash: hashSecret(token), createdBy: ctx.user.id, expiresAt, createdAt: now });
+    await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "auth.password_reset_issued", target: { type: "user", id: userId } });
+  });
+  return { url: `${getEnv().APP_URL}/reset-password/${token}`, expires_at: expiresAt.toISOString() };
+}
+
+async function findReset(token: string) {
+  const [row] = await getDb()
+    .select({ reset: passwordResets, user: { id: users.id, name: users.name, email: users.email, deletedAt: users.deletedAt } })
+    .from(passwordResets)
+    .innerJoin(users, eq(users.id, passwordResets.userId))
+    .where(eq(passwordResets.tokenHash, hashSecret(token)))
+    .limit(1);
+  if (!row || row.user.deletedAt) throw new ApiError(404, "not_found", "This reset link is not valid. Ask your administrator for a new one.");
+  if (row.reset.usedAt) throw new ApiError(410, "link_used", "This reset link was already used or replaced by a newer one. Ask your administrator for a new one.");
+  if (row.reset.expiresAt.getTime() <= Date.now()) throw new ApiError(410, "link_expired", "This reset link has expired (links last 1 hour). Ask your administrator for a new one.");
+  return row;
+}
+
+/** Whose password a reset link sets (for the page), or the reason it does not work. */
+export async function describePasswordReset({ token }: { token: string }) {
+  const { user, reset } = await findReset(token);
+  return { name: user.name, email: user.email, expiresAt: reset.expiresAt };
+}
+
+/** Sets a new password with a reset link (once); every session of the user ends. */
+export async function resetPassword({ token, password }: { token: string; password: string }) {
+  const { reset, user } = await findReset(token);
+  const passwordHash = await hashPassword(password);
+  await getDb().transaction(async (tx) => {
+    const [spent] = await tx
+      .update(passwordResets)
+      .set({ usedAt: new Date() })
+      .where(and(eq(passwordResets.id, reset.id), isNull(passwordResets.usedAt)))
+      .returning({ id: passwordResets.id });
+    if (!spent) throw new ApiError(410, "link_used", "This reset link was already used.");
+    await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
+    await endSessions(tx, user.id);
+    await recordAudit(tx, { accountId: reset.accountId, actor: { type: "user", id: user.id, name: user.name }, action: "auth.password_reset", target: { type: "user", id: user.id } });
+  });
+  return { email: user.email };
+}
