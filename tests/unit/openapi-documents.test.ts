@@ -43,6 +43,7 @@ const SPEC_OPERATIONS: [string, string, string][] = [
   ["delete", "/v1/messages/{id}", "messages:delete"],
   ["get", "/v1/messages/{id}/media", "messages:read"],
   ["post", "/v1/messages/polish", "messages:write"],
+  ["post", "/v1/conversations/{id}/suggestions", "messages:read"],
   ["get", "/v1/users", "users:read"],
   ["post", "/v1/users", "users:write"],
   ["get", "/v1/users/{id}", "users:read"],
