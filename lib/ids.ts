@@ -16,6 +16,10 @@ export const idPrefixes = {
   attempt: "att",
   document: "doc",
   request: "req",
+  note: "note",
+  notification: "ntf",
+  activity: "act",
+  cannedReply: "cr",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

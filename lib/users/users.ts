@@ -13,6 +13,8 @@ import { presentConversation } from "@/lib/conversations/schemas";
 import { findConversation } from "@/lib/conversations/store";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
+import { recordActivity } from "@/lib/activity/record-activity";
+import { userActor } from "@/lib/activity/schemas";
 import { type CreateUserInput, presentUser, type UpdateUserInput } from "./schemas";
 
 type Ctx = Pick<AuthContext, "accountId" | "user">;
@@ -124,6 +126,14 @@ export async function deleteUser({ ctx, id }: { ctx: Ctx; id: string }) {
     // The same event as an unassign by hand: the whole conversation and who acted.
     for (const { id: conversationId } of released) {
       const conversation = await findConversation(tx, { accountId: ctx.accountId, id: conversationId });
+      await recordActivity(tx, {
+        accountId: ctx.accountId,
+        conversationId,
+        type: "unassigned",
+        actor: userActor(ctx.user),
+        data: { previous_assignee: { id: user.id, name: user.name }, reason: "user_deleted" },
+        at: now,
+      });
       await recordEvent(tx, {
         accountId: ctx.accountId,
         type: "conversation.unassigned",
