@@ -239,8 +239,12 @@ export function ConversationView({
           setMessages((list) => [...(list ?? []).filter((m) => m.id !== message.id), message]);
         }}
         onReplace={(localId, message) =>
-          // A live update may have brought the stored message first; keep one copy.
-          setMessages((list) => (list ?? []).filter((m) => m.id !== message.id).map((m) => (m.id === localId ? message : m)))
+          // A live update may have brought the stored message first; keep one copy. A draft no
+          // longer in the list (replaced already) must not take the stored message with it.
+          setMessages((list) => {
+            const rest = (list ?? []).filter((m) => m.id !== message.id || m.id === localId);
+            return rest.some((m) => m.id === localId) ? rest.map((m) => (m.id === localId ? message : m)) : [...rest, message];
+          })
         }
       />
       )}

@@ -34,7 +34,10 @@ export function NoteBubble({ note, people, meId }: { note: NoteItem; people: Map
         }`}
       >
         <p className="mb-0.5 flex items-center gap-1 text-xs font-medium text-amber-800">
-          <span aria-hidden>🔒</span>
+          <svg aria-hidden viewBox="0 0 24 24" className="h-3.5 w-3.5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+            <rect x="4" y="11" width="16" height="10" rx="2" />
+            <path d="M8 11V7a4 4 0 0 1 8 0v4" />
+          </svg>
           <span>Internal note · {note.author.id === meId ? "You" : note.author.name}</span>
         </p>
         <p className="whitespace-pre-wrap break-words text-slate-900">{withMentions(note.text, names)}</p>

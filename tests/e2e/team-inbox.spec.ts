@@ -77,6 +77,9 @@ test("teammates discuss a conversation: a mention reaches the other agent live, 
   await expect(anaPage.getByTestId("conversation-assignee")).toHaveText("Assigned to you");
   await expect(anaThread.getByTestId("activity-item").last()).toContainText("You replied first and took this conversation");
   await expect(brunoThread.getByTestId("activity-item").last()).toContainText(`${ana.name} replied first and took this conversation`);
+  // The reply stays in the thread once the live updates about it have arrived.
+  await expect(brunoThread).toContainText(`Hola ${customer}, soy ${ana.name}.`);
+  await expect(anaThread).toContainText(`Hola ${customer}, soy ${ana.name}.`);
   await anaPage.screenshot({ path: shot("team-inbox-desktop-thread") });
 
   // On a phone the bell sits above the list: it lists the mention and opens the conversation.
