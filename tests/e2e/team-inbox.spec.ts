@@ -29,6 +29,12 @@ test("teammates discuss a conversation: a mention reaches the other agent live, 
     data: { from: `3491${String(run).padStart(7, "0")}`, name: customer, type: "text", text: "¿Tienen macetas de barro grandes?" },
   });
   expect(inbound.status()).toBe(201);
+  const bystander = `Otro Cliente ${run}`;
+  const other = await request.post("/api/sandbox/inbound", {
+    headers: auth,
+    data: { from: `3492${String(run).padStart(7, "0")}`, name: bystander, type: "text", text: "Hola" },
+  });
+  expect(other.status()).toBe(201);
 
   const anaPage = await openInbox(browser, ana.email, ana.password);
   const brunoPage = await openInbox(browser, bruno.email, bruno.password, phone);
@@ -94,7 +100,9 @@ test("teammates discuss a conversation: a mention reaches the other agent live, 
   await expect(brunoThread).toBeVisible();
   await brunoPage.getByRole("button", { name: "Back to conversations" }).click();
   await expect(brunoPage.getByTestId("notifications-unread")).toHaveCount(0);
+  await expect(conversationRow(brunoPage, bystander)).toBeVisible();
   await brunoPage.getByRole("tab", { name: "Mentions" }).click();
+  await expect(conversationRow(brunoPage, bystander)).toHaveCount(0);
   await expect(conversationRow(brunoPage, customer)).toBeVisible();
   await brunoPage.screenshot({ path: shot("team-inbox-phone-mentions") });
 
@@ -103,6 +111,8 @@ test("teammates discuss a conversation: a mention reaches the other agent live, 
 });
 
 test("an administrator manages canned replies and the auto-assign setting in settings", async ({ browser, request }) => {
+  // Two sign-ins and two page sizes.
+  test.setTimeout(120_000);
   const admin = await createTeammate(request, "admin", `Carla Admin ${Date.now() % 100_000}`);
   for (const viewport of [desktop, phone]) {
     const page = await openInbox(browser, admin.email, admin.password, viewport);
