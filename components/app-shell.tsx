@@ -16,6 +16,8 @@ export const settingsNav: NavItem[] = [
   { href: "/settings/profile", label: "Business profile" },
   { href: "/settings/number", label: "Number", adminOnly: true },
   { href: "/settings/users", label: "Users", adminOnly: true },
+  { href: "/settings/inbox", label: "Inbox" },
+  { href: "/settings/canned-replies", label: "Canned replies" },
   { href: "/settings/tokens", label: "API tokens" },
   { href: "/settings/webhooks", label: "Webhooks", adminOnly: true },
   { href: "/settings/apps", label: "Apps", adminOnly: true },

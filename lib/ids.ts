@@ -23,6 +23,10 @@ export const idPrefixes = {
   passwordReset: "pwr",
   recoveryCode: "rcv",
   audit: "aud",
+  note: "note",
+  notification: "ntf",
+  activity: "act",
+  cannedReply: "cr",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -5,8 +5,10 @@ import { Button } from "@/components/ui/button";
 import { PaperclipIcon } from "@/components/ui/icons";
 import { mediaLimits, type MediaType } from "@/lib/messages/media-limits";
 import { COMPOSER_INSERT_EVENT, type ComposerInsertDetail } from "./knowledge-suggestions";
+import { useCannedSuggest } from "./canned-suggest";
 import { PolishMenu } from "./polish-menu";
-import type { ConversationItem, MessageItem } from "./types";
+import { useTypingAnnouncer } from "./typing";
+import type { ConversationItem, MessageItem, Teammate } from "./types";
 
 type Attachment = { file: File; type: MediaType; data: string };
 
@@ -30,10 +32,12 @@ function readBase64(file: File): Promise<string> {
 }
 
 export function Composer({
+  me,
   conversation,
   onQueued,
   onReplace,
 }: {
+  me?: Teammate;
   conversation: ConversationItem;
   onQueued: (message: MessageItem) => void;
   onReplace: (localId: string, message: MessageItem) => void;
@@ -42,6 +46,8 @@ export function Composer({
   const [attachment, setAttachment] = useState<Attachment>();
   const [problem, setProblem] = useState<string>();
   const fileInput = useRef<HTMLInputElement>(null);
+  const canned = useCannedSuggest({ text, setText, conversation, agentName: me?.name ?? "" });
+  const announceTyping = useTypingAnnouncer(conversation.id);
 
   // A suggested answer ("From your documents") joins what is already typed.
   useEffect(() => {
@@ -144,7 +150,8 @@ export function Composer({
           </button>
         </div>
       ) : null}
-      <div className="flex items-end gap-2">
+      <div className="relative flex items-end gap-2">
+        {canned.popover}
         <input ref={fileInput} type="file" className="sr-only" id="composer-file" onChange={(e) => void onFile(e.target.files?.[0])} />
         <label htmlFor="composer-file" className="cursor-pointer rounded-md border border-slate-300 px-2.5 py-2 text-sm text-slate-700 hover:bg-slate-50" title="Attach a file">
           <PaperclipIcon className="h-5 w-5" />
@@ -157,8 +164,12 @@ export function Composer({
           id="composer-text"
           rows={1}
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value);
+            announceTyping();
+          }}
           onKeyDown={(e) => {
+            if (canned.onKeyDown(e)) return;
             if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
               send();

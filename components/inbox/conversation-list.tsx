@@ -4,13 +4,14 @@ import { useEffect, useRef } from "react";
 import { formatRelative } from "@/components/ui/format";
 import { type ConversationItem, displayName, type Teammate } from "./types";
 
-export type Filter = "all" | "mine" | "unassigned" | "closed";
+export type Filter = "all" | "mine" | "unassigned" | "closed" | "mentions";
 
 const filters: { id: Filter; label: string }[] = [
   { id: "all", label: "All" },
   { id: "mine", label: "Mine" },
   { id: "unassigned", label: "Unassigned" },
   { id: "closed", label: "Closed" },
+  { id: "mentions", label: "Mentions" },
 ];
 
 export function Avatar({ name, className = "" }: { name: string; className?: string }) {
@@ -95,7 +96,7 @@ export function ConversationList({
           placeholder="Search by name or number"
           className="w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm"
         />
-        <div role="tablist" aria-label="Filter conversations" className="grid grid-cols-4 gap-1 rounded-lg bg-slate-100 p-1 text-xs font-medium">
+        <div role="tablist" aria-label="Filter conversations" className="flex gap-1 overflow-x-auto rounded-lg bg-slate-100 p-1 text-xs font-medium">
           {filters.map((f) => (
             <button
               key={f.id}
@@ -103,7 +104,7 @@ export function ConversationList({
               type="button"
               aria-selected={filter === f.id}
               onClick={() => onFilter(f.id)}
-              className={`rounded-md px-2 py-1.5 ${filter === f.id ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900"}`}
+              className={`flex-1 whitespace-nowrap rounded-md px-2 py-1.5 ${filter === f.id ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900"}`}
             >
               {f.label}
             </button>

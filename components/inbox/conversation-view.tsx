@@ -7,19 +7,13 @@ import { Avatar } from "./conversation-list";
 import { Composer } from "./composer";
 import { KnowledgeSuggestions } from "./knowledge-suggestions";
 import { MessageBubble } from "./message-bubble";
+import { ComposerModeSwitch, type ComposerMode, NoteComposer } from "./note-composer";
+import { ThreadItems } from "./thread-items";
+import { TypingIndicator } from "./typing";
+import { useTeamThread } from "./use-team-thread";
 import { type ConversationItem, displayName, type MessageItem, type Teammate } from "./types";
 
 type Page = { data: MessageItem[]; pagination: { next_cursor: string | null; has_more: boolean } };
-
-const dayKey = (iso: string) => new Date(iso).toDateString();
-const dayLabel = (iso: string) => {
-  const date = new Date(iso);
-  const today = new Date();
-  const yesterday = new Date(Date.now() - 86_400_000);
-  if (date.toDateString() === today.toDateString()) return "Today";
-  if (date.toDateString() === yesterday.toDateString()) return "Yesterday";
-  return date.toLocaleDateString(undefined, { weekday: "long", day: "numeric", month: "long", year: date.getFullYear() === today.getFullYear() ? undefined : "numeric" });
-};
 
 const order = (a: MessageItem, b: MessageItem) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.id < b.id ? -1 : 1);
 
@@ -68,6 +62,8 @@ export function ConversationView({
   const scroller = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
   const keepOffset = useRef<number | null>(null);
+  const team = useTeamThread(conversation.id);
+  const [mode, setMode] = useState<ComposerMode>("reply");
 
   const apply = useCallback(
     (older: boolean, result: Awaited<ReturnType<typeof fetchMessages>>) => {
@@ -109,7 +105,7 @@ export function ConversationView({
     } else if (stickToBottom.current) {
       node.scrollTop = node.scrollHeight;
     }
-  }, [messages]);
+  }, [messages, team.notes, team.activity]);
 
   function onScroll() {
     const node = scroller.current;
@@ -212,36 +208,51 @@ export function ConversationView({
         {!cursor && messages?.length ? <p className="mb-3 text-center text-xs text-slate-500">Start of the conversation</p> : null}
         {loading === "initial" && !messages ? <p className="text-center text-sm text-slate-500">Loading messages…</p> : null}
         <ol className="flex flex-col gap-1.5">
-          {list.map((message, index) => {
-            const separator = index === 0 || dayKey(message.timestamp) !== dayKey(list[index - 1].timestamp);
-            return (
-              <li key={message.id} className="flex flex-col [content-visibility:auto] [contain-intrinsic-size:auto_64px]">
-                {separator ? (
-                  <div className="my-3 flex justify-center" role="separator" aria-label={dayLabel(message.timestamp)}>
-                    <span className="rounded-full bg-white px-3 py-0.5 text-xs text-slate-500 shadow-sm">{dayLabel(message.timestamp)}</span>
-                  </div>
-                ) : null}
-                <MessageBubble message={message} people={people} />
-              </li>
-            );
-          })}
+          <ThreadItems
+            messages={list}
+            notes={team.notes}
+            activity={team.activity}
+            people={people}
+            meId={me.id}
+            hasOlder={Boolean(cursor)}
+            renderMessage={(message) => <MessageBubble message={message} people={people} />}
+          />
         </ol>
       </div>
       <KnowledgeSuggestions
         conversationId={conversation.id}
         lastInboundId={list.findLast((message) => message.direction === "inbound" && message.type === "text" && !message.deleted_at)?.id ?? null}
       />
+      <TypingIndicator conversationId={conversation.id} me={me} />
+      <ComposerModeSwitch mode={mode} onMode={setMode} />
+      {mode === "note" ? (
+        <NoteComposer
+          conversation={conversation}
+          teammates={[...people.values()]}
+          me={me}
+          onSaved={(note) => {
+            stickToBottom.current = true;
+            team.addNote(note);
+          }}
+        />
+      ) : (
       <Composer
+        me={me}
         conversation={conversation}
         onQueued={(message) => {
           stickToBottom.current = true;
           setMessages((list) => [...(list ?? []).filter((m) => m.id !== message.id), message]);
         }}
         onReplace={(localId, message) =>
-          // A live update may have brought the stored message first; keep one copy.
-          setMessages((list) => (list ?? []).filter((m) => m.id !== message.id).map((m) => (m.id === localId ? message : m)))
+          // A live update may have brought the stored message first; keep one copy. A draft no
+          // longer in the list (replaced already) must not take the stored message with it.
+          setMessages((list) => {
+            const rest = (list ?? []).filter((m) => m.id !== message.id || m.id === localId);
+            return rest.some((m) => m.id === localId) ? rest.map((m) => (m.id === localId ? message : m)) : [...rest, message];
+          })
         }
       />
+      )}
     </>
   );
 }

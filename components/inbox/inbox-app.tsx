@@ -5,6 +5,8 @@ import { requestJson } from "@/lib/client/api";
 import { ConversationList, type Filter } from "./conversation-list";
 import { ConversationView } from "./conversation-view";
 import { DetailsPanel } from "./details-panel";
+import { publishLiveEvent } from "./live-events";
+import { NotificationsBell } from "./notifications-bell";
 import { SimulateCustomer } from "./simulate-customer";
 import type { ConversationItem, EventEnvelope, MessageItem, Teammate } from "./types";
 
@@ -15,6 +17,8 @@ const byActivity = (a: ConversationItem, b: ConversationItem) => (activityOf(b) 
 
 function matches(filter: Filter, c: ConversationItem, me: string) {
   if (filter === "closed") return c.status === "closed";
+  // Who is mentioned where is known to the server only: the list keeps what it loaded.
+  if (filter === "mentions") return true;
   if (c.status === "closed") return false;
   if (filter === "mine") return c.assigned_to === me;
   if (filter === "unassigned") return !c.assigned_to;
@@ -84,7 +88,7 @@ export function InboxApp({
         if (!next) return prev;
         const rest = prev.filter((c) => c.id !== patch.id);
         if (!matches(filter, next, me.id) && next.id !== selectedId) return rest;
-        if (query.trim() && !existing) return rest;
+        if ((query.trim() || filter === "mentions") && !existing) return rest;
         return [...rest, next].sort(byActivity);
       });
     },
@@ -119,7 +123,11 @@ export function InboxApp({
   // Live updates: one EventSource per tab; the browser reconnects with Last-Event-ID itself.
   const handlers = useRef<(event: EventEnvelope) => void>(() => {});
   const onEvent = (event: EventEnvelope) => {
+    publishLiveEvent(event);
     const data = event.data as Record<string, unknown>;
+    if (event.type === "note.created" && filter === "mentions" && ((data.note as { mentions?: string[] } | undefined)?.mentions ?? []).includes(me.id)) {
+      void loadList(true);
+    }
     const conversation = data.conversation as (Partial<ConversationItem> & { id: string }) | undefined;
     const message = data.message as MessageItem | undefined;
     if (event.type.startsWith("user.")) {
@@ -167,6 +175,14 @@ export function InboxApp({
     [selectedId],
   );
 
+  /** Opens a conversation that may not be in the list's current filter (from a notification). */
+  async function openAnywhere(id: string) {
+    open(id);
+    if (items.some((c) => c.id === id)) return;
+    const result = await requestJson<ConversationItem>("GET", `/v1/conversations/${id}`);
+    if (result.ok) setItems((prev) => (prev.some((c) => c.id === id) ? prev : [...prev, result.data].sort(byActivity)));
+  }
+
   function open(id: string) {
     setSelectedId(id);
     setMobilePane("conversation");
@@ -194,7 +210,12 @@ export function InboxApp({
           onLoadMore={() => listState === "idle" && cursor && void loadList(false, cursor)}
           people={people}
           live={live}
-          toolbar={canSimulate ? <SimulateCustomer onSent={(id: string | undefined) => id && open(id)} /> : null}
+          toolbar={
+            <div className="flex items-center gap-1">
+              {canSimulate ? <SimulateCustomer onSent={(id: string | undefined) => id && open(id)} /> : null}
+              <NotificationsBell me={me} onOpen={(id) => void openAnywhere(id)} />
+            </div>
+          }
         />
       </section>
       <section

@@ -6,8 +6,11 @@ import { toPage } from "@/lib/api/cursor";
 import { afterCursor } from "@/lib/api/pagination";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { ConflictError, NotFoundError } from "@/lib/errors";
+import { recordActivity } from "@/lib/activity/record-activity";
+import { userActor } from "@/lib/activity/schemas";
 import { recordEvent } from "@/lib/events/record-event";
 import type { EventType } from "@/lib/events/types";
+import type { ActivityType } from "@/lib/activity/schemas";
 import { presentUserRef, type UserRefOutput } from "@/lib/users/schemas";
 import { type ConversationStatus, type ConversationWithContact, presentAssignment, presentConversation } from "./schemas";
 import { deleteConversationMedia, findConversation, joinContact, reopenClosedConversation, selectConversations } from "./store";
@@ -73,6 +76,7 @@ async function transition(
   action: TransitionAction,
   change: (tx: Tx, current: ConversationWithContact, now: Date) => Promise<Partial<typeof conversations.$inferInsert> | null>,
   event: (updated: ConversationWithContact, tx: Tx) => Promise<{ type: EventType; data: Record<string, unknown> }>,
+  activity: (before: ConversationWithContact, tx: Tx) => Promise<{ type: ActivityType; data?: Record<string, unknown> }>,
 ) {
   return getDb().transaction(async (tx) => {
     const current = await findConversation(tx, { accountId: ctx.accountId, id, lock: true });
@@ -89,8 +93,21 @@ async function transition(
     const updated = { ...row, contact: current.contact };
     const { type, data } = await event(updated, tx);
     await recordEvent(tx, { accountId: ctx.accountId, type, data });
+    const trail = await activity(current, tx);
+    await recordActivity(tx, { accountId: ctx.accountId, conversationId: current.id, type: trail.type, actor: userActor(ctx.user), data: trail.data, at: now });
     return presentConversation(updated);
   });
+}
+
+/** `{id, name}` of a user of the account (deleted ones too), for the activity trail. */
+async function userSummary(tx: Tx, accountId: string, userId: string | null) {
+  if (!userId) return null;
+  const [row] = await tx
+    .select({ id: users.id, name: users.name })
+    .from(users)
+    .where(and(eq(users.accountId, accountId), eq(users.id, userId)))
+    .limit(1);
+  return row ?? null;
 }
 
 export const actor = (ctx: Ctx): UserRefOutput => ({ id: ctx.user.id, name: ctx.user.name, email: ctx.user.email, role: ctx.user.role });
@@ -123,6 +140,7 @@ export async function assignConversation({ ctx, id, userId }: { ctx: Ctx; id: st
         user: presentUserRef(assignee!),
       },
     }),
+    async () => ({ type: "assigned", data: { assignee: { id: assignee!.id, name: assignee!.name } } }),
   );
 }
 
@@ -133,6 +151,7 @@ export async function unassignConversation({ ctx, id }: { ctx: Ctx; id: string }
     "unassign",
     async () => ({ status: "open", assignedTo: null, assignedAt: null }),
     async (updated) => ({ type: "conversation.unassigned", data: { conversation: presentConversation(updated), user: actor(ctx) } }),
+    async (before, tx) => ({ type: "unassigned", data: { previous_assignee: await userSummary(tx, ctx.accountId, before.assignedTo) } }),
   );
 }
 
@@ -144,6 +163,7 @@ export async function closeConversation({ ctx, id }: { ctx: Ctx; id: string }) {
     "close",
     async (_tx, _current, now) => ({ status: "closed", closedAt: now, unreadCount: 0 }),
     async (updated) => ({ type: "conversation.closed", data: { conversation: presentConversation(updated), user: actor(ctx) } }),
+    async () => ({ type: "closed" }),
   );
 }
 

@@ -2,6 +2,8 @@ import { and, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { type Contact, contacts, type Conversation, conversations, media, messages, users } from "@/db/schema";
 import { NotFoundError } from "@/lib/errors";
+import { recordActivity } from "@/lib/activity/record-activity";
+import type { ActivityActor } from "@/lib/activity/schemas";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
 import { type ConversationWithContact, presentConversation } from "./schemas";
@@ -64,13 +66,24 @@ export async function findActiveConversation(tx: Executor, { accountId, contactI
   return row;
 }
 
-export async function createConversation(tx: Executor, { accountId, contact, at }: { accountId: string; contact: Contact; at: Date }) {
+/** Starts a conversation; `actor` is who started it (the customer when absent). */
+export async function createConversation(
+  tx: Executor,
+  { accountId, contact, at, actor }: { accountId: string; contact: Contact; at: Date; actor?: ActivityActor },
+) {
   const [row] = await tx
     .insert(conversations)
     .values({ id: newId("conversation", at), accountId, contactId: contact.id, status: "open", unreadCount: 0, createdAt: at, updatedAt: at })
     .returning();
   const conversation = { ...row, contact };
   await recordEvent(tx, { accountId, type: "conversation.created", data: { conversation: presentConversation(conversation) } });
+  await recordActivity(tx, {
+    accountId,
+    conversationId: row.id,
+    type: "created",
+    actor: actor ?? { type: "contact", id: contact.id, name: contact.name },
+    at,
+  });
   return row;
 }
 
@@ -80,7 +93,12 @@ export async function createConversation(tx: Executor, { accountId, contact, at 
  */
 export async function reopenClosedConversation(
   tx: Executor,
-  { accountId, conversation, contact, user }: { accountId: string; conversation: Conversation; contact: Pick<Contact, "id" | "phone" | "name">; user?: Record<string, unknown> },
+  {
+    accountId,
+    conversation,
+    contact,
+    user,
+  }: { accountId: string; conversation: Conversation; contact: Pick<Contact, "id" | "phone" | "name">; user?: { id: string; name: string } & Record<string, unknown> },
 ) {
   const keep = await assigneeIsLive(tx, { accountId, userId: conversation.assignedTo });
   const now = new Date();
@@ -93,6 +111,13 @@ export async function reopenClosedConversation(
     accountId,
     type: "conversation.reopened",
     data: { conversation: presentConversation({ ...row, contact }), ...(user ? { user } : {}) },
+  });
+  await recordActivity(tx, {
+    accountId,
+    conversationId: row.id,
+    type: "reopened",
+    actor: user ? { type: "user", id: user.id, name: user.name } : { type: "contact", id: contact.id, name: contact.name },
+    at: now,
   });
   return row;
 }

@@ -3,7 +3,7 @@ import type { Executor } from "@/db";
 import { events, webhookDeliveries, webhooks } from "@/db/schema";
 import { newId } from "@/lib/ids";
 import { enqueueJobs } from "@/lib/jobs/enqueue";
-import type { EventEnvelope, EventType } from "./types";
+import { type EventEnvelope, type EventType, streamOnlyEventTypes } from "./types";
 import { isStreamedEvent } from "./visibility";
 
 export const EVENTS_CHANNEL = "chorus_events";
@@ -14,7 +14,7 @@ export const EVENTS_CHANNEL = "chorus_events";
  * `deliveryBody` replaces the envelope as the webhook body (the New Plant webhook).
  * `excludeWebhookId` leaves one webhook out (webhook.failed goes to the others only).
  * webhook.verified is never fanned out nor announced to live listeners: the verification
- * sends it to its one webhook.
+ * sends it to its one webhook. Stream-only events (agent.typing) reach live listeners only.
  */
 export async function recordEvent(
   tx: Executor,
@@ -25,7 +25,7 @@ export async function recordEvent(
   await tx.insert(events).values({ id, accountId: input.accountId, type: input.type, data: input.data, createdAt: now });
   const envelope: EventEnvelope = { id, type: input.type, created_at: now.toISOString(), data: input.data };
 
-  if (input.type !== "webhook.verified") {
+  if (input.type !== "webhook.verified" && !streamOnlyEventTypes.includes(input.type)) {
     const targets = await tx
       .select({ id: webhooks.id })
       .from(webhooks)

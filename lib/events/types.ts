@@ -9,6 +9,7 @@ export const eventTypes = [
   "message.delivered",
   "message.read",
   "message.failed",
+  "note.created",
   "user.created",
   "user.updated",
   "user.deleted",
@@ -17,11 +18,18 @@ export const eventTypes = [
   "webhook.verified",
   "webhook.failed",
   "plant.created",
+  "agent.typing",
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];
 
-/** Event types a webhook may subscribe to (webhook.verified goes only to the webhook being verified). */
-export const subscribableEventTypes = eventTypes.filter((t) => t !== "webhook.verified");
+/** Events for the live stream only, never delivered to webhooks: they matter only while they happen. */
+export const streamOnlyEventTypes: readonly EventType[] = ["agent.typing"];
+
+/**
+ * Event types a webhook may subscribe to (webhook.verified goes only to the webhook being
+ * verified; stream-only events to no webhook).
+ */
+export const subscribableEventTypes = eventTypes.filter((t) => t !== "webhook.verified" && !streamOnlyEventTypes.includes(t));
 
 export type EventEnvelope = { id: string; type: EventType; created_at: string; data: Record<string, unknown> };

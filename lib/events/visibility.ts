@@ -8,6 +8,8 @@ const scopeByPrefix: Record<string, Scope> = {
   message: "messages:read",
   user: "users:read",
   webhook: "webhooks:read",
+  note: "conversations:read",
+  agent: "conversations:read",
 };
 
 /** The scope a reader needs to see an event of this type (none for plant.created). */

@@ -1,13 +1,13 @@
 import { and, desc, eq, ilike, isNull, ne, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/db";
-import { contacts, conversations } from "@/db/schema";
+import { contacts, conversations, notifications } from "@/db/schema";
 import { limitSchema } from "@/lib/api/pagination";
 import { decodeCursor, encodeCursor } from "@/lib/api/cursor";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { presentConversation } from "@/lib/conversations/schemas";
 
-export const inboxFilters = ["all", "mine", "unassigned", "closed"] as const;
+export const inboxFilters = ["all", "mine", "unassigned", "closed", "mentions"] as const;
 
 export const inboxQuery = z.object({
   filter: z.enum(inboxFilters).default("all"),
@@ -31,7 +31,10 @@ export async function listInbox({ ctx, query }: { ctx: Pick<AuthContext, "accoun
         ? and(isNull(conversations.assignedTo), ne(conversations.status, "closed"))
         : query.filter === "closed"
           ? eq(conversations.status, "closed")
-          : ne(conversations.status, "closed");
+          : query.filter === "mentions"
+            ? // Where a teammate mentioned me in a note, whatever the status.
+              sql`exists (select 1 from ${notifications} where ${notifications.userId} = ${ctx.user.id} and ${notifications.conversationId} = ${conversations.id})`
+            : ne(conversations.status, "closed");
   const term = query.q ? `%${query.q.replace(/[%_\\]/g, (c) => `\\${c}`)}%` : undefined;
   const digits = query.q?.replace(/\D/g, "");
   const search = term

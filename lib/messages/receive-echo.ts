@@ -24,7 +24,7 @@ export async function receiveBusinessAppEcho({ accountId, echo }: { accountId: s
     const contact = await ensureContact(tx, { accountId, phone: echo.to });
     const now = new Date();
     const conversation =
-      (await findActiveConversation(tx, { accountId, contactId: contact.id })) ?? (await createConversation(tx, { accountId, contact, at: now }));
+      (await findActiveConversation(tx, { accountId, contactId: contact.id })) ?? (await createConversation(tx, { accountId, contact, at: now, actor: { type: "user", name: "Business app" } }));
     const [message] = await tx
       .insert(messages)
       .values({

@@ -1,6 +1,8 @@
 import { type Executor, getDb } from "@/db";
 import { messages } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
+import { userActor } from "@/lib/activity/schemas";
+import { autoAssignOnReply } from "@/lib/conversations/auto-assign";
 import { actor } from "@/lib/conversations/conversations";
 import { createConversation, ensureContact, findActiveConversation, findConversation, reopenClosedConversation } from "@/lib/conversations/store";
 import { invalidField } from "@/lib/errors";
@@ -16,7 +18,8 @@ type Ctx = Pick<AuthContext, "accountId" | "user">;
 /**
  * Records a message from the calling user as `queued` and, in the same transaction, the job
  * that sends it to the network. The conversation is the given one, else the number's open
- * (or assigned) conversation, else a new one. Sending into a closed conversation reopens it.
+ * (or assigned) conversation, else a new one. Sending into a closed conversation reopens it;
+ * sending into an unassigned one assigns it to the sender (the account's auto-assign setting).
  */
 export async function sendMessage({ ctx, input }: { ctx: Ctx; input: SendMessageInput }) {
   return getDb().transaction(async (tx) => {
@@ -35,8 +38,11 @@ export async function sendMessage({ ctx, input }: { ctx: Ctx; input: SendMessage
     } else {
       const contact = await ensureContact(tx, { accountId, phone: input.to });
       const active = await findActiveConversation(tx, { accountId, contactId: contact.id });
-      conversationId = active ? active.id : (await createConversation(tx, { accountId, contact, at: new Date() })).id;
+      conversationId = active
+        ? active.id
+        : (await createConversation(tx, { accountId, contact, at: new Date(), actor: userActor(ctx.user) })).id;
     }
+    await autoAssignOnReply(tx, { ctx, conversationId });
 
     return queueOutboundMessage(tx, {
       accountId,

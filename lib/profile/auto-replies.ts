@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { type AutoReplySettings, conversations, messages } from "@/db/schema";
+import { recordActivity } from "@/lib/activity/record-activity";
 import { loadBusinessProfile } from "./business-profile";
 import { detectMessageLanguage } from "./detect-language";
 import { detectHoursQuestion } from "./hours-question";
@@ -177,6 +178,7 @@ export async function runAutoReplies({
     });
     for (const reply of replies) {
       await send({ tx: db, accountId, conversationId, to: message.fromNumber, text: reply.text });
+      await recordActivity(db, { accountId, conversationId, type: "auto_reply", actor: { type: "automation" }, data: { kind: reply.kind } });
     }
     await markHandled(replies.some((reply) => reply.countsAsOutsideHours) ? { lastAutoReplyAt: at } : {});
     return { replies };

@@ -11,9 +11,11 @@ import { ConflictError, NotFoundError } from "@/lib/errors";
 import { actor } from "@/lib/conversations/conversations";
 import { presentConversation } from "@/lib/conversations/schemas";
 import { findConversation } from "@/lib/conversations/store";
-import { recordAudit, userActor } from "@/lib/audit/record-audit";
+import { recordAudit, userActor as auditActor } from "@/lib/audit/record-audit";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
+import { recordActivity } from "@/lib/activity/record-activity";
+import { userActor } from "@/lib/activity/schemas";
 import { type CreateUserInput, presentUser, type UpdateUserInput } from "./schemas";
 
 type Ctx = Pick<AuthContext, "accountId" | "user">;
@@ -56,7 +58,7 @@ export async function createUser({ ctx, input }: { ctx: Ctx; input: CreateUserIn
       .returning();
     const output = presentUser(user);
     await recordEvent(tx, { accountId: ctx.accountId, type: "user.created", data: { user: output } });
-    await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "user.created", target: { type: "user", id: user.id } });
+    await recordAudit(tx, { accountId: ctx.accountId, actor: auditActor(ctx), action: "user.created", target: { type: "user", id: user.id } });
     return output;
   });
 }
@@ -101,7 +103,7 @@ export async function updateUser({ ctx, id, input }: { ctx: Ctx; id: string; inp
     const output = presentUser(updated);
     await recordEvent(tx, { accountId: ctx.accountId, type: "user.updated", data: { user: output } });
     const roleChanged = input.role !== undefined && input.role !== user.role;
-    await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: roleChanged ? "user.role_changed" : "user.updated", target: { type: "user", id } });
+    await recordAudit(tx, { accountId: ctx.accountId, actor: auditActor(ctx), action: roleChanged ? "user.role_changed" : "user.updated", target: { type: "user", id } });
     return output;
   });
 }
@@ -128,6 +130,14 @@ export async function deleteUser({ ctx, id }: { ctx: Ctx; id: string }) {
     // The same event as an unassign by hand: the whole conversation and who acted.
     for (const { id: conversationId } of released) {
       const conversation = await findConversation(tx, { accountId: ctx.accountId, id: conversationId });
+      await recordActivity(tx, {
+        accountId: ctx.accountId,
+        conversationId,
+        type: "unassigned",
+        actor: userActor(ctx.user),
+        data: { previous_assignee: { id: user.id, name: user.name }, reason: "user_deleted" },
+        at: now,
+      });
       await recordEvent(tx, {
         accountId: ctx.accountId,
         type: "conversation.unassigned",
@@ -135,6 +145,6 @@ export async function deleteUser({ ctx, id }: { ctx: Ctx; id: string }) {
       });
     }
     await recordEvent(tx, { accountId: ctx.accountId, type: "user.deleted", data: { user: presentUser(user) } });
-    await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "user.deleted", target: { type: "user", id } });
+    await recordAudit(tx, { accountId: ctx.accountId, actor: auditActor(ctx), action: "user.deleted", target: { type: "user", id } });
   });
 }

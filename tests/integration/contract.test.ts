@@ -728,6 +728,73 @@ describe("/v1 contract", () => {
     expect(enrol.body.error.code).toBe("mfa_enrollment_required");
   });
 
+  it("team inbox routes answer as documented", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const agent = await addTestUser(account.id, "agent");
+    const other = await createTestAccount();
+    const stranger = await addTestUser(other.account.id, "agent");
+    const reportsOnly = await scopedToken(adminToken, ["reports:read"]);
+    const phone = nextPhone();
+    const { conversation_id: id } = await simulateCustomer(adminToken, { from: phone, name: "María", type: "text", text: "Hola" });
+    const theirs = await simulateCustomer(other.adminToken, { from: nextPhone(), type: "text", text: "Hello" });
+
+    const note = await expectStatus(201, "POST", `/v1/conversations/${id}/notes`, { token: adminToken, body: { text: "@Alex please call back", mentions: [agent.user.id] } });
+    expect(note.body).toMatchObject({ id: expect.stringMatching(/^note_/), mentions: [agent.user.id] });
+    await expectStatus(400, "POST", `/v1/conversations/${id}/notes`, { token: adminToken, body: { text: "hi", mentions: [stranger.user.id] } });
+    await expectStatus(404, "POST", `/v1/conversations/${theirs.conversation_id}/notes`, { token: adminToken, body: { text: "hi" } });
+    await expectStatus(403, "POST", `/v1/conversations/${id}/notes`, { token: reportsOnly, body: { text: "hi" } });
+    await expectStatus(401, "POST", `/v1/conversations/${id}/notes`, { body: { text: "hi" } });
+    await expectStatus(200, "GET", `/v1/conversations/${id}/notes?limit=1`, { token: agent.token });
+    await expectStatus(400, "GET", `/v1/conversations/${id}/notes?limit=0`, { token: agent.token });
+    await expectStatus(404, "GET", `/v1/conversations/${theirs.conversation_id}/notes`, { token: agent.token });
+
+    const notices = await expectStatus(200, "GET", "/v1/notifications", { token: agent.token });
+    expect(notices.body).toMatchObject({ unread_count: 1, data: [{ type: "mention", note_id: note.body.id }] });
+    await expectStatus(400, "GET", "/v1/notifications?unread=yes", { token: agent.token });
+    await expectStatus(401, "GET", "/v1/notifications");
+    const read = await expectStatus(200, "POST", "/v1/notifications/read", { token: agent.token, body: { ids: [notices.body.data[0].id] } });
+    expect(read.body).toEqual({ updated: 1, unread_count: 0 });
+    await expectStatus(200, "POST", "/v1/notifications/read", { token: agent.token, body: { all: true } });
+    await expectStatus(400, "POST", "/v1/notifications/read", { token: agent.token, body: { all: false } });
+
+    await expectStatus(204, "POST", `/v1/conversations/${id}/typing`, { token: agent.token, body: {} });
+    await expectStatus(404, "POST", `/v1/conversations/${theirs.conversation_id}/typing`, { token: agent.token, body: {} });
+    await expectStatus(403, "POST", `/v1/conversations/${id}/typing`, { token: reportsOnly, body: {} });
+
+    const settings = await expectStatus(200, "GET", "/v1/config/inbox", { token: agent.token });
+    expect(settings.body).toEqual({ auto_assign_on_reply: true });
+    await expectStatus(403, "PUT", "/v1/config/inbox", { token: agent.token, body: { auto_assign_on_reply: false } });
+    await expectStatus(400, "PUT", "/v1/config/inbox", { token: adminToken, body: { auto_assign_on_reply: "no" } });
+    // The first reply assigns the conversation to whoever sent it.
+    await expectStatus(201, "POST", "/v1/messages", { token: agent.token, body: { to: phone, type: "text", text: "On it", conversation_id: id } });
+    await expectStatus(200, "POST", `/v1/conversations/${id}/close`, { token: adminToken });
+    await expectStatus(200, "POST", `/v1/conversations/${id}/reopen`, { token: adminToken });
+    await expectStatus(200, "PUT", "/v1/config/inbox", { token: adminToken, body: { auto_assign_on_reply: false } });
+
+    const trail = await expectStatus(200, "GET", `/v1/conversations/${id}/activity`, { token: agent.token });
+    expect(trail.body.data.map((a: { type: string }) => a.type)).toEqual(["reopened", "closed", "assigned", "created"]);
+    expect(trail.body.data[2]).toMatchObject({ actor: { type: "user", id: agent.user.id }, data: { auto: true } });
+    await expectStatus(400, "GET", `/v1/conversations/${id}/activity?cursor=forged`, { token: agent.token });
+    await expectStatus(404, "GET", `/v1/conversations/${theirs.conversation_id}/activity`, { token: agent.token });
+    await expectStatus(403, "GET", `/v1/conversations/${id}/activity`, { token: reportsOnly });
+
+    const canned = await expectStatus(201, "POST", "/v1/canned-replies", { token: adminToken, body: { shortcut: "hours", text: "Hi {{contact.name}}, we open at 9." } });
+    await expectStatus(409, "POST", "/v1/canned-replies", { token: adminToken, body: { shortcut: "hours", text: "Again" } });
+    await expectStatus(400, "POST", "/v1/canned-replies", { token: adminToken, body: { shortcut: "No Caps", text: "x" } });
+    await expectStatus(403, "POST", "/v1/canned-replies", { token: agent.token, body: { shortcut: "mine", text: "x" } });
+    await expectStatus(200, "GET", "/v1/canned-replies?limit=10", { token: agent.token });
+    await expectStatus(403, "GET", "/v1/canned-replies", { token: reportsOnly });
+    const second = await expectStatus(201, "POST", "/v1/canned-replies", { token: adminToken, body: { shortcut: "bye", text: "Bye {{contact.name}}" } });
+    await expectStatus(200, "PATCH", `/v1/canned-replies/${canned.body.id}`, { token: adminToken, body: { text: "We open at 9, {{contact.name}}." } });
+    await expectStatus(409, "PATCH", `/v1/canned-replies/${second.body.id}`, { token: adminToken, body: { shortcut: "hours" } });
+    await expectStatus(400, "PATCH", `/v1/canned-replies/${second.body.id}`, { token: adminToken, body: {} });
+    await expectStatus(404, "PATCH", "/v1/canned-replies/cr_unknown", { token: adminToken, body: { text: "x" } });
+    await expectStatus(403, "PATCH", `/v1/canned-replies/${second.body.id}`, { token: agent.token, body: { text: "x" } });
+    await expectStatus(204, "DELETE", `/v1/canned-replies/${second.body.id}`, { token: adminToken });
+    await expectStatus(404, "DELETE", `/v1/canned-replies/${second.body.id}`, { token: adminToken });
+    await expectStatus(403, "DELETE", `/v1/canned-replies/${canned.body.id}`, { token: agent.token });
+  });
+
   it("answers 405 with the error body for an undocumented method", async () => {
     const res = await request("PUT", "/v1/account");
     expect(res.status).toBe(405);

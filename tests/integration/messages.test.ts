@@ -56,14 +56,16 @@ describe("POST /v1/messages", () => {
     expect(await eventsOf(account.id, "conversation.created")).toHaveLength(1);
   });
 
-  it("reopens a closed conversation it is sent into", async () => {
-    const { account, adminToken } = await createTestAccount();
+  it("reopens a closed conversation it is sent into (and the reply assigns it to the sender)", async () => {
+    const { account, admin, adminToken } = await createTestAccount();
     const { conversation, contact } = await seedConversation({ accountId: account.id, status: "closed" });
     const res = await send(adminToken, { to: contact.phone, type: "text", text: "Following up", conversation_id: conversation.id });
     expect(res.status).toBe(201);
     const after = await call(conversationRoute.GET, { path: "/", token: adminToken, params: { id: conversation.id } });
-    expect(after.body.status).toBe("open");
+    // Reopened without an assignee, then auto-assigned on reply (SPEC section 12).
+    expect(after.body).toMatchObject({ status: "assigned", assigned_to: admin.id });
     expect(await eventsOf(account.id, "conversation.reopened")).toHaveLength(1);
+    expect(await eventsOf(account.id, "conversation.assigned")).toHaveLength(1);
   });
 
   it("sends each media type, and serves the bytes back with their type", async () => {

@@ -6,6 +6,7 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as sandboxInboundRoute from "@/app/api/sandbox/inbound/route";
 import * as conversationMessagesRoute from "@/app/v1/conversations/[id]/messages/route";
+import { updateInboxSettings } from "@/lib/inbox/inbox-settings";
 import { call } from "@/tests/support/api";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { JPEG, nextPhone, PNG } from "@/tests/support/messaging";
@@ -164,7 +165,10 @@ describe("a client generated from the served documents", () => {
   }, 60_000);
 
   it("lists conversations and sends messages through the real /v1 handlers without hand edits", async () => {
-    const { admin, adminToken } = await createTestAccount();
+    const { account, admin, adminToken } = await createTestAccount();
+    // The client answers the first *open* conversation, twice to show the Idempotency-Key at work;
+    // auto-assign on reply would move it out of the open ones after the first answer.
+    await updateInboxSettings({ ctx: { accountId: account.id }, input: { auto_assign_on_reply: false } });
     const client = (await import(/* @vite-ignore */ path.join(dir, "client.ts"))) as GeneratedClient;
     const options = { baseUrl: "http://localhost", token: adminToken, fetch: dispatch };
 

@@ -69,6 +69,19 @@ const SPEC_OPERATIONS: [string, string, string][] = [
   ["post", "/v1/webhooks/{id}/deliveries/{delivery_id}/retry", "webhooks:write"],
   ["get", "/v1/events/stream", "any"],
   ["get", "/v1/openapi.json", "none"],
+  // Section 12: team inbox.
+  ["get", "/v1/conversations/{id}/notes", "conversations:read"],
+  ["post", "/v1/conversations/{id}/notes", "conversations:write"],
+  ["get", "/v1/conversations/{id}/activity", "conversations:read"],
+  ["post", "/v1/conversations/{id}/typing", "conversations:write"],
+  ["get", "/v1/notifications", "any"],
+  ["post", "/v1/notifications/read", "any"],
+  ["get", "/v1/config/inbox", "config:read"],
+  ["put", "/v1/config/inbox", "config:write"],
+  ["get", "/v1/canned-replies", "config:read"],
+  ["post", "/v1/canned-replies", "config:write"],
+  ["patch", "/v1/canned-replies/{id}", "config:write"],
+  ["delete", "/v1/canned-replies/{id}", "config:write"],
 ];
 
 // Routes the app serves beyond SPEC section 4 (the settings pages use them too).

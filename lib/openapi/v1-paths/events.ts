@@ -1,8 +1,9 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { conversationAssignmentOutput, conversationOutput, conversationSummaryOutput } from "@/lib/conversations/schemas";
-import type { EventType } from "@/lib/events/types";
+import { type EventType, streamOnlyEventTypes } from "@/lib/events/types";
 import { messageOutput } from "@/lib/messages/schemas";
+import { noteOutput } from "@/lib/notes/schemas";
 import { newPlantSchema } from "@/lib/plants/schemas";
 import { userOutput, userRefOutput } from "@/lib/users/schemas";
 import { idOf, operationsFor, timestamp, type V1Domain } from "../v1-common";
@@ -72,6 +73,17 @@ export const eventDataSchemas: Record<EventType, { summary: string; description?
     }),
   },
   "plant.created": { summary: "A plant was added to the plant store (New Plant)", data: newPlantSchema },
+  "note.created": {
+    summary: "A teammate added an internal note",
+    description: "Notes are never sent to the customer; `note.mentions` lists the users notified.",
+    data: z.object({ note: noteOutput, conversation: conversationSummaryOutput }),
+  },
+  "agent.typing": {
+    summary: "A teammate is writing a reply",
+    description:
+      "Stream only (`GET /v1/events/stream`): never delivered to webhooks and not a choice of a webhook's `events`. Show “… is replying” for 6 s after the last one.",
+    data: z.object({ conversation_id: idOf("conversation"), user: userRefOutput }),
+  },
 };
 
 export const eventEnvelopeSchema = z
@@ -98,7 +110,11 @@ function eventWebhooks(): ZodOpenApiPathsObject {
         description: [
           description,
           plant ? "The body is the NewPlant itself, not an envelope (the plant store's New Plant webhook)." : `The body is the event envelope with \`type\` = \`${type}\`.`,
-          type === "webhook.verified" ? "Answer 200 with exactly `data.challenge` as the body within 10 s to make the webhook `active`." : webhookDeliveryDescription,
+          type === "webhook.verified"
+            ? "Answer 200 with exactly `data.challenge` as the body within 10 s to make the webhook `active`."
+            : streamOnlyEventTypes.includes(type)
+              ? undefined
+              : webhookDeliveryDescription,
         ]
           .filter(Boolean)
           .join(" "),

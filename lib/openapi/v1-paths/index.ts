@@ -9,6 +9,7 @@ import { identityDomain } from "./identity";
 import { messagesDomain } from "./messages";
 import { openapiDomain } from "./openapi";
 import { reportsDomain } from "./reports";
+import { teamDomain } from "./team";
 import { usersDomain } from "./users";
 import { webhooksDomain } from "./webhooks";
 
@@ -17,6 +18,7 @@ export const v1Domains: V1Domain[] = [
   authDomain,
   accountDomain,
   conversationsDomain,
+  teamDomain,
   messagesDomain,
   usersDomain,
   reportsDomain,

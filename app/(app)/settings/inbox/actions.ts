@@ -1,0 +1,16 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { requireAdmin } from "@/lib/auth/current-user";
+import { updateInboxSettings } from "@/lib/inbox/inbox-settings";
+import { inboxSettingsInput } from "@/lib/inbox/settings-schemas";
+import { runAction } from "@/lib/server/action";
+
+export async function updateInboxSettingsAction(input: { auto_assign_on_reply: boolean }) {
+  return runAction(async () => {
+    const ctx = await requireAdmin();
+    const saved = await updateInboxSettings({ ctx, input: inboxSettingsInput.parse(input) });
+    revalidatePath("/settings/inbox");
+    return saved;
+  });
+}

@@ -1,0 +1,193 @@
+"use client";
+
+import { useCallback, useEffect, useRef, useState } from "react";
+import { formatRelative } from "@/components/ui/format";
+import { type ApiResult, requestJson } from "@/lib/client/api";
+import { useLiveEvents } from "./live-events";
+import type { NoteItem, NotificationItem } from "./team-types";
+import { displayName, type Teammate } from "./types";
+
+type Page = { data: NotificationItem[]; pagination: { next_cursor: string | null; has_more: boolean }; unread_count: number };
+
+const DESKTOP_KEY = "chorus:desktop-notifications:mentions";
+
+const fetchNotifications = () => requestJson<Page>("GET", "/v1/notifications?limit=20");
+
+function desktopState(): "on" | "off" | "blocked" | "unsupported" {
+  if (typeof Notification === "undefined") return "unsupported";
+  if (Notification.permission === "denied") return "blocked";
+  return desktopAllowed() ? "on" : "off";
+}
+
+function desktopAllowed() {
+  return typeof Notification !== "undefined" && Notification.permission === "granted" && localStorage.getItem(DESKTOP_KEY) === "on";
+}
+
+/**
+ * The bell: my notifications (mentions in notes), live. A new mention also shows a desktop
+ * notification when I turned them on here and the browser allows it.
+ */
+export function NotificationsBell({ me, onOpen }: { me: Teammate; onOpen: (conversationId: string) => void }) {
+  const [open, setOpen] = useState(false);
+  const [items, setItems] = useState<NotificationItem[]>([]);
+  const [unread, setUnread] = useState(0);
+  const [state, setState] = useState<"loading" | "idle" | "error">("loading");
+  const [desktop, setDesktop] = useState<"on" | "off" | "blocked" | "unsupported">("off");
+  const panel = useRef<HTMLDivElement>(null);
+
+  const apply = useCallback((result: ApiResult<Page>) => {
+    if (!result.ok) {
+      setState("error");
+      return;
+    }
+    setItems(result.data.data);
+    setUnread(result.data.unread_count);
+    setState("idle");
+  }, []);
+  const load = useCallback(async () => apply(await fetchNotifications()), [apply]);
+
+  useEffect(() => {
+    let current = true;
+    void fetchNotifications().then((result) => {
+      if (!current) return;
+      apply(result);
+      setDesktop(desktopState());
+    });
+    return () => {
+      current = false;
+    };
+  }, [apply]);
+
+  useLiveEvents((event) => {
+    if (event.type !== "note.created") return;
+    const note = (event.data as { note?: NoteItem }).note;
+    if (!note || note.author.id === me.id || !note.mentions.includes(me.id)) return;
+    void load();
+    if (desktopAllowed()) {
+      const shown = new Notification(`${note.author.name} mentioned you`, { body: note.text.slice(0, 140), tag: note.id });
+      shown.onclick = () => {
+        window.focus();
+        onOpen(note.conversation_id);
+      };
+    }
+  });
+
+  // Closes on a click outside or Escape.
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => panel.current && !panel.current.contains(e.target as Node) && setOpen(false);
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
+    document.addEventListener("mousedown", onDown);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("mousedown", onDown);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [open]);
+
+  async function markRead(body: { ids: string[] } | { all: true }) {
+    const result = await requestJson<{ unread_count: number }>("POST", "/v1/notifications/read", body);
+    if (!result.ok) return;
+    setUnread(result.data.unread_count);
+    const now = new Date().toISOString();
+    setItems((list) => list.map((n) => ("all" in body || body.ids.includes(n.id) ? { ...n, read_at: n.read_at ?? now } : n)));
+  }
+
+  async function toggleDesktop() {
+    if (desktop === "on") {
+      localStorage.setItem(DESKTOP_KEY, "off");
+      setDesktop("off");
+      return;
+    }
+    const permission = await Notification.requestPermission();
+    if (permission === "granted") {
+      localStorage.setItem(DESKTOP_KEY, "on");
+      setDesktop("on");
+    } else setDesktop(permission === "denied" ? "blocked" : "off");
+  }
+
+  return (
+    <div className="relative" ref={panel}>
+      <button
+        type="button"
+        onClick={() => setOpen((o) => !o)}
+        aria-expanded={open}
+        aria-haspopup="dialog"
+        aria-label={unread ? `Notifications, ${unread} unread` : "Notifications"}
+        data-testid="notifications-bell"
+        className="relative grid h-8 w-8 place-items-center rounded-md text-slate-700 hover:bg-slate-100"
+      >
+        <svg aria-hidden viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+          <path d="M6 8a6 6 0 1 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+          <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+        </svg>
+        {unread ? (
+          <span data-testid="notifications-unread" className="absolute -right-1 -top-1 min-w-4 rounded-full bg-red-600 px-1 text-center text-[10px] font-semibold leading-4 text-white">
+            {unread > 99 ? "99+" : unread}
+          </span>
+        ) : null}
+      </button>
+      {open ? (
+        <div
+          role="dialog"
+          aria-label="Notifications"
+          className="fixed inset-x-2 top-28 z-30 max-h-[70vh] overflow-hidden rounded-lg border border-slate-200 bg-white shadow-xl sm:absolute sm:inset-x-auto sm:right-0 sm:top-full sm:mt-2 sm:w-80"
+        >
+          <div className="flex items-center gap-2 border-b border-slate-200 px-3 py-2">
+            <h2 className="text-sm font-semibold">Notifications</h2>
+            {unread ? (
+              <button type="button" className="ml-auto text-xs text-brand-700 underline" onClick={() => void markRead({ all: true })}>
+                Mark all read
+              </button>
+            ) : null}
+          </div>
+          <ul className="max-h-[50vh] overflow-y-auto" aria-busy={state === "loading"}>
+            {state === "error" ? (
+              <li role="alert" className="p-3 text-sm text-red-700">
+                Could not load your notifications. <button type="button" className="underline" onClick={() => void load()}>Try again</button>
+              </li>
+            ) : null}
+            {state === "idle" && items.length === 0 ? <li className="p-4 text-center text-sm text-slate-500">No notifications yet. When a teammate mentions you in a note, it shows up here.</li> : null}
+            {items.map((n) => (
+              <li key={n.id}>
+                <button
+                  type="button"
+                  data-testid="notification-item"
+                  onClick={() => {
+                    setOpen(false);
+                    if (!n.read_at) void markRead({ ids: [n.id] });
+                    onOpen(n.conversation_id);
+                  }}
+                  className={`flex w-full flex-col gap-0.5 border-b border-slate-100 px-3 py-2 text-left hover:bg-slate-50 ${n.read_at ? "" : "bg-amber-50"}`}
+                >
+                  <span className="flex items-baseline gap-2 text-sm">
+                    {n.read_at ? null : <span aria-label="Unread" className="h-2 w-2 shrink-0 rounded-full bg-red-600" />}
+                    <span className="min-w-0 flex-1 truncate">
+                      <strong>{n.actor?.name ?? "Someone"}</strong> mentioned you · {displayName(n.contact)}
+                    </span>
+                    <time className="shrink-0 text-xs text-slate-500" dateTime={n.created_at}>
+                      {formatRelative(n.created_at)}
+                    </time>
+                  </span>
+                  {n.text ? <span className="line-clamp-2 text-xs text-slate-600">{n.text}</span> : null}
+                </button>
+              </li>
+            ))}
+          </ul>
+          <div className="border-t border-slate-200 px-3 py-2 text-xs text-slate-600">
+            {desktop === "unsupported" ? (
+              "This browser cannot show desktop notifications."
+            ) : desktop === "blocked" ? (
+              "Desktop notifications are blocked for this site in your browser settings."
+            ) : (
+              <label className="flex items-center gap-2">
+                <input type="checkbox" checked={desktop === "on"} onChange={() => void toggleDesktop()} />
+                Desktop notification when someone mentions me
+              </label>
+            )}
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

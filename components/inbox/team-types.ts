@@ -1,0 +1,31 @@
+export type NoteItem = {
+  id: string;
+  conversation_id: string;
+  author: { id: string; name: string };
+  text: string;
+  mentions: string[];
+  created_at: string;
+};
+
+export type ActivityItem = {
+  id: string;
+  conversation_id: string;
+  type: "created" | "assigned" | "unassigned" | "closed" | "reopened" | "snoozed" | "labeled" | "unlabeled" | "auto_reply";
+  actor: { type: "user" | "automation" | "contact"; id?: string; name?: string | null };
+  data: Record<string, unknown>;
+  created_at: string;
+};
+
+export type NotificationItem = {
+  id: string;
+  type: "mention";
+  conversation_id: string;
+  note_id: string | null;
+  actor: { id: string; name: string } | null;
+  text: string | null;
+  contact: { id: string; phone: string; name: string | null };
+  read_at: string | null;
+  created_at: string;
+};
+
+export type CannedReplyItem = { id: string; shortcut: string; text: string; created_at: string; updated_at: string };

@@ -1,0 +1,81 @@
+import type { ReactNode } from "react";
+import { ActivityLine } from "./activity-item";
+import { NoteBubble } from "./note-item";
+import type { ActivityItem, NoteItem } from "./team-types";
+import type { MessageItem, Teammate } from "./types";
+
+type Entry =
+  | { kind: "message"; at: string; id: string; message: MessageItem }
+  | { kind: "note"; at: string; id: string; note: NoteItem }
+  | { kind: "activity"; at: string; id: string; activity: ActivityItem };
+
+const dayKey = (iso: string) => new Date(iso).toDateString();
+const dayLabel = (iso: string) => {
+  const date = new Date(iso);
+  const today = new Date();
+  const yesterday = new Date(Date.now() - 86_400_000);
+  if (date.toDateString() === today.toDateString()) return "Today";
+  if (date.toDateString() === yesterday.toDateString()) return "Yesterday";
+  return date.toLocaleDateString(undefined, { weekday: "long", day: "numeric", month: "long", year: date.getFullYear() === today.getFullYear() ? undefined : "numeric" });
+};
+
+/**
+ * Messages, internal notes and the activity trail of a conversation in one timeline, by time.
+ * While older messages are still to be loaded, notes and activity older than the first
+ * loaded message wait with them, so the timeline never shows a gap as if nothing happened.
+ */
+export function ThreadItems({
+  messages,
+  notes,
+  activity,
+  people,
+  meId,
+  hasOlder,
+  renderMessage,
+}: {
+  messages: MessageItem[];
+  notes: NoteItem[];
+  activity: ActivityItem[];
+  people: Map<string, Teammate>;
+  meId?: string;
+  hasOlder: boolean;
+  renderMessage: (message: MessageItem) => ReactNode;
+}) {
+  const oldest = messages[0]?.timestamp;
+  const shown = (at: string) => !hasOlder || !oldest || at >= oldest;
+  const entries: Entry[] = [
+    ...messages.map((message): Entry => ({ kind: "message", at: message.timestamp, id: message.id, message })),
+    ...notes.filter((n) => shown(n.created_at)).map((note): Entry => ({ kind: "note", at: note.created_at, id: note.id, note })),
+    ...activity.filter((a) => shown(a.created_at)).map((item): Entry => ({ kind: "activity", at: item.created_at, id: item.id, activity: item })),
+  ];
+  // Unsent drafts keep their place at the end; everything else by time, then id.
+  entries.sort((a, b) => {
+    const localA = a.kind === "message" && a.message.local ? 1 : 0;
+    const localB = b.kind === "message" && b.message.local ? 1 : 0;
+    if (localA !== localB) return localA - localB;
+    return a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : 1;
+  });
+  return (
+    <>
+      {entries.map((entry, index) => {
+        const separator = index === 0 || dayKey(entry.at) !== dayKey(entries[index - 1].at);
+        return (
+          <li key={`${entry.kind}-${entry.id}`} className="flex flex-col [content-visibility:auto] [contain-intrinsic-size:auto_64px]">
+            {separator ? (
+              <div className="my-3 flex justify-center" role="separator" aria-label={dayLabel(entry.at)}>
+                <span className="rounded-full bg-white px-3 py-0.5 text-xs text-slate-500 shadow-sm">{dayLabel(entry.at)}</span>
+              </div>
+            ) : null}
+            {entry.kind === "message" ? (
+              renderMessage(entry.message)
+            ) : entry.kind === "note" ? (
+              <NoteBubble note={entry.note} people={people} meId={meId} />
+            ) : (
+              <ActivityLine activity={entry.activity} meId={meId} />
+            )}
+          </li>
+        );
+      })}
+    </>
+  );
+}

@@ -1,0 +1,60 @@
+"use client";
+
+import { useCallback, useEffect, useState } from "react";
+import { requestJson } from "@/lib/client/api";
+import { useLiveEvents } from "./live-events";
+import type { ActivityItem, NoteItem } from "./team-types";
+
+type Page<T> = { data: T[]; pagination: { next_cursor: string | null; has_more: boolean } };
+
+// The thread shows the newest notes and activity beside the messages loaded so far; a long
+// conversation's older entries appear as its older messages are loaded (see ThreadItems).
+const PAGE = "100";
+
+/** The notes and the activity trail of one conversation, kept current by live events. */
+export function useTeamThread(conversationId: string) {
+  const [notes, setNotes] = useState<NoteItem[]>([]);
+  const [activity, setActivity] = useState<ActivityItem[]>([]);
+
+  const fetchActivity = useCallback(
+    () => requestJson<Page<ActivityItem>>("GET", `/v1/conversations/${conversationId}/activity?limit=${PAGE}`),
+    [conversationId],
+  );
+  const loadActivity = useCallback(async () => {
+    const result = await fetchActivity();
+    if (result.ok) setActivity(result.data.data);
+  }, [fetchActivity]);
+
+  useEffect(() => {
+    let current = true;
+    void requestJson<Page<NoteItem>>("GET", `/v1/conversations/${conversationId}/notes?limit=${PAGE}`).then((result) => {
+      if (current && result.ok) setNotes((prev) => mergeNotes(result.data.data, prev));
+    });
+    void fetchActivity().then((result) => {
+      if (current && result.ok) setActivity(result.data.data);
+    });
+    return () => {
+      current = false;
+    };
+  }, [conversationId, fetchActivity]);
+
+  const addNote = useCallback((note: NoteItem) => setNotes((prev) => mergeNotes([note], prev)), []);
+
+  useLiveEvents((event) => {
+    const data = event.data as { note?: NoteItem; conversation?: { id?: string } };
+    if (event.type === "note.created" && data.note?.conversation_id === conversationId) addNote(data.note);
+    // Every change of a conversation leaves a trace in its trail.
+    else if (event.type.startsWith("conversation.") && data.conversation?.id === conversationId) void loadActivity();
+    else if (event.type === "message.sent" || event.type === "message.received") {
+      const message = (event.data as { message?: { conversation_id?: string; sender?: { type?: string } } }).message;
+      if (message?.conversation_id === conversationId && message.sender?.type === "automation") void loadActivity();
+    }
+  });
+
+  return { notes, activity, addNote };
+}
+
+function mergeNotes(incoming: NoteItem[], current: NoteItem[]) {
+  const ids = new Set(incoming.map((n) => n.id));
+  return [...incoming, ...current.filter((n) => !ids.has(n.id))];
+}

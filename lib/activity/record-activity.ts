@@ -1,0 +1,31 @@
+import type { Executor } from "@/db";
+import { conversationActivities } from "@/db/schema";
+import { newId } from "@/lib/ids";
+import { type ActivityActor, type ActivityOutput, type ActivityType, presentActivity } from "./schemas";
+
+/**
+ * Adds one entry to a conversation's activity trail, in the caller's transaction so that the
+ * trail and the change it describes commit together. Every verb that changes a conversation
+ * in a way a teammate should see (assign, close, snooze, label…) calls this.
+ */
+export async function recordActivity(
+  tx: Executor,
+  input: { accountId: string; conversationId: string; type: ActivityType; actor: ActivityActor; data?: Record<string, unknown>; at?: Date },
+): Promise<ActivityOutput> {
+  const at = input.at ?? new Date();
+  const [row] = await tx
+    .insert(conversationActivities)
+    .values({
+      id: newId("activity", at),
+      accountId: input.accountId,
+      conversationId: input.conversationId,
+      type: input.type,
+      actorType: input.actor.type,
+      actorId: input.actor.type === "automation" ? null : (input.actor.id ?? null),
+      actorName: input.actor.type === "automation" ? null : input.actor.name,
+      data: input.data ?? {},
+      createdAt: at,
+    })
+    .returning();
+  return presentActivity(row);
+}

@@ -1,0 +1,21 @@
+import { getDb } from "@/db";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { recordEvent } from "@/lib/events/record-event";
+import { presentUserRef } from "@/lib/users/schemas";
+import { findConversation } from "./store";
+
+/**
+ * Tells the teammates watching the inbox that the caller is writing in this conversation:
+ * an `agent.typing` event for the live stream only (never for webhooks). The inbox sends it
+ * at most every few seconds while someone types and shows it for 6 s after the last one.
+ */
+export async function announceTyping({ ctx, conversationId }: { ctx: Pick<AuthContext, "accountId" | "user">; conversationId: string }) {
+  await getDb().transaction(async (tx) => {
+    const conversation = await findConversation(tx, { accountId: ctx.accountId, id: conversationId });
+    await recordEvent(tx, {
+      accountId: ctx.accountId,
+      type: "agent.typing",
+      data: { conversation_id: conversation.id, user: presentUserRef(ctx.user) },
+    });
+  });
+}

@@ -1,0 +1,29 @@
+import { eq } from "drizzle-orm";
+import { type Executor, getDb } from "@/db";
+import { inboxSettings } from "@/db/schema";
+import type { AuthContext } from "@/lib/auth/tokens";
+import type { InboxSettingsInput, InboxSettingsOutput } from "./settings-schemas";
+
+type Ctx = Pick<AuthContext, "accountId">;
+
+const defaults: InboxSettingsOutput = { auto_assign_on_reply: true };
+
+/** The account's inbox settings; an account that never saved them has the defaults. */
+export async function loadInboxSettings(executor: Executor, accountId: string): Promise<InboxSettingsOutput> {
+  const [row] = await executor.select().from(inboxSettings).where(eq(inboxSettings.accountId, accountId)).limit(1);
+  return row ? { auto_assign_on_reply: row.autoAssignOnReply } : defaults;
+}
+
+export async function getInboxSettings({ ctx }: { ctx: Ctx }) {
+  return loadInboxSettings(getDb(), ctx.accountId);
+}
+
+export async function updateInboxSettings({ ctx, input }: { ctx: Ctx; input: InboxSettingsInput }): Promise<InboxSettingsOutput> {
+  const now = new Date();
+  const [row] = await getDb()
+    .insert(inboxSettings)
+    .values({ accountId: ctx.accountId, autoAssignOnReply: input.auto_assign_on_reply, updatedAt: now })
+    .onConflictDoUpdate({ target: inboxSettings.accountId, set: { autoAssignOnReply: input.auto_assign_on_reply, updatedAt: now } })
+    .returning();
+  return { auto_assign_on_reply: row.autoAssignOnReply };
+}

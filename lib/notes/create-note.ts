@@ -1,0 +1,48 @@
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import { getDb } from "@/db";
+import { conversationNotes, users } from "@/db/schema";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { conversationSummary } from "@/lib/conversations/schemas";
+import { findConversation } from "@/lib/conversations/store";
+import { ValidationError } from "@/lib/errors";
+import { recordEvent } from "@/lib/events/record-event";
+import { newId } from "@/lib/ids";
+import { createMentionNotifications } from "@/lib/notifications/create-mention-notifications";
+import { type CreateNoteInput, presentNote } from "./schemas";
+
+/**
+ * Adds an internal note to a conversation: stored, never sent to the network. Each mentioned
+ * user must be a current user of the account (anything else is a 400 naming the entry and
+ * nothing is written); each gets a `mention` notification, except the author.
+ */
+export async function createNote({ ctx, conversationId, input }: { ctx: Pick<AuthContext, "accountId" | "user">; conversationId: string; input: CreateNoteInput }) {
+  const mentions = [...new Set(input.mentions ?? [])];
+  return getDb().transaction(async (tx) => {
+    const conversation = await findConversation(tx, { accountId: ctx.accountId, id: conversationId });
+    if (mentions.length) {
+      const found = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.accountId, ctx.accountId), inArray(users.id, mentions), isNull(users.deletedAt)));
+      const known = new Set(found.map((u) => u.id));
+      const unknown = (input.mentions ?? []).flatMap((id, index) => (known.has(id) ? [] : [{ path: `mentions.${index}`, message: "is not a user of this account" }]));
+      if (unknown.length) throw new ValidationError(unknown, `${unknown[0].path}: ${unknown[0].message}`);
+    }
+    const now = new Date();
+    const [row] = await tx
+      .insert(conversationNotes)
+      .values({ id: newId("note", now), accountId: ctx.accountId, conversationId: conversation.id, authorId: ctx.user.id, text: input.text, mentions, createdAt: now })
+      .returning();
+    const note = presentNote(row, ctx.user);
+    await createMentionNotifications(tx, {
+      accountId: ctx.accountId,
+      conversationId: conversation.id,
+      noteId: row.id,
+      actorId: ctx.user.id,
+      userIds: mentions.filter((id) => id !== ctx.user.id),
+      at: now,
+    });
+    await recordEvent(tx, { accountId: ctx.accountId, type: "note.created", data: { note, conversation: conversationSummary(conversation) } });
+    return note;
+  });
+}

@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { isoTimestamp, prefixedId } from "@/lib/api/fields";
+import { paginationQuery } from "@/lib/api/pagination";
+
+const notificationIdPattern = /^ntf_[0-9a-z]{26}$/;
+
+export const listNotificationsQuery = paginationQuery.extend({
+  unread: z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .transform((value) => value === "true")
+    .optional()
+    .meta({ description: "`true`: only unread notifications." }),
+});
+
+export const markNotificationsReadInput = z
+  .union(
+    [
+      z.strictObject({
+        ids: z
+          .array(z.string().regex(notificationIdPattern, "must be a notification id (ntf_...)"), { error: "must be a list of notification ids" })
+          .min(1, "must name at least one notification")
+          .max(100, "must name at most 100 notifications"),
+      }),
+      z.strictObject({ all: z.literal(true, { error: "must be true" }) }),
+    ],
+    { error: "send {ids: [...]} or {all: true}" },
+  )
+  .meta({ id: "MarkNotificationsRead", description: "`{ids}` marks those (ids of other users are ignored), `{all: true}` marks every one of yours." });
+export type MarkNotificationsReadInput = z.infer<typeof markNotificationsReadInput>;
+
+export const notificationOutput = z
+  .strictObject({
+    id: prefixedId("notification"),
+    type: z.enum(["mention"]).meta({ description: "`mention`: a teammate mentioned you in a note." }),
+    conversation_id: prefixedId("conversation"),
+    note_id: prefixedId("note").nullable(),
+    actor: z.strictObject({ id: prefixedId("user"), name: z.string() }).nullable().meta({ description: "Who caused it." }),
+    text: z.string().nullable().meta({ description: "The note's text (at most 200 characters).", example: "@Bruno can you check the stock?" }),
+    contact: z
+      .strictObject({ id: prefixedId("contact"), phone: z.string(), name: z.string().nullable() })
+      .meta({ description: "The customer of the conversation." }),
+    read_at: isoTimestamp().nullable(),
+    created_at: isoTimestamp(),
+  })
+  .meta({ id: "Notification", description: "Something that needs your attention in the inbox." });
+export type NotificationOutput = z.infer<typeof notificationOutput>;
+
+export const notificationsReadOutput = z
+  .strictObject({
+    updated: z.int().min(0).meta({ description: "How many notifications changed from unread to read." }),
+    unread_count: z.int().min(0).meta({ description: "Your unread notifications left." }),
+  })
+  .meta({ id: "NotificationsRead" });
