@@ -16,6 +16,8 @@ export const scopes = [
   "webhooks:delete",
   "config:read",
   "config:write",
+  "contacts:read",
+  "contacts:write",
 ] as const;
 
 export type Scope = (typeof scopes)[number];

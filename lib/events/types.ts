@@ -4,6 +4,7 @@ export const eventTypes = [
   "conversation.unassigned",
   "conversation.closed",
   "conversation.reopened",
+  "conversation.snoozed",
   "message.received",
   "message.sent",
   "message.delivered",
@@ -17,6 +18,7 @@ export const eventTypes = [
   "webhook.verified",
   "webhook.failed",
   "plant.created",
+  "contact.updated",
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];
