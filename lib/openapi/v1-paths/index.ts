@@ -8,6 +8,7 @@ import { healthDomain } from "./health";
 import { messagesDomain } from "./messages";
 import { openapiDomain } from "./openapi";
 import { reportsDomain } from "./reports";
+import { contactsDomain, labelsDomain, searchDomain } from "./team-inbox";
 import { usersDomain } from "./users";
 import { webhooksDomain } from "./webhooks";
 
@@ -16,6 +17,9 @@ export const v1Domains: V1Domain[] = [
   authDomain,
   accountDomain,
   conversationsDomain,
+  labelsDomain,
+  searchDomain,
+  contactsDomain,
   messagesDomain,
   usersDomain,
   reportsDomain,
