@@ -4,13 +4,16 @@ import { contacts, conversations } from "@/db/schema";
 import { ApiError, NotFoundError } from "@/lib/errors";
 import type { ContactWithStats } from "./schemas";
 
+// Written out: inside a subquery drizzle would leave the outer columns unqualified. Served by conversations_contact_idx.
+const ofThisContact = sql.raw(`c.account_id = "contacts"."account_id" and c.contact_id = "contacts"."id"`);
+
 /** Contacts with what their page shows about their conversations (one index lookup each). */
 export function selectContacts(executor: Executor) {
   return executor
     .select({
       contact: contacts,
-      lastMessageAt: sql<string | null>`(select max(${conversations.lastMessageAt}) from ${conversations} where ${conversations.accountId} = ${contacts.accountId} and ${conversations.contactId} = ${contacts.id})`,
-      conversationsCount: sql<number>`(select count(*) from ${conversations} where ${conversations.accountId} = ${contacts.accountId} and ${conversations.contactId} = ${contacts.id})`,
+      lastMessageAt: sql<string | null>`(select max(c.last_message_at) from ${conversations} c where ${ofThisContact})`,
+      conversationsCount: sql<number>`(select count(*) from ${conversations} c where ${ofThisContact})`,
     })
     .from(contacts);
 }
