@@ -33,9 +33,8 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 /** A label as a conversation carries it. */
 export type LabelRef = { id: string; name: string; color: string };
 
-/** What contact search matches: name, number and email in one string. */
-export const contactSearchDocument = (t: { name: AnyColumn; phone: AnyColumn; email: AnyColumn }) =>
-  sql`(coalesce(${t.name}, '') || ' ' || ${t.phone} || ' ' || coalesce(${t.email}, ''))`;
+/** The words contact search matches (the number is matched on its own, by digits). */
+export const contactSearchDocument = (t: { name: AnyColumn; email: AnyColumn }) => sql`(coalesce(${t.name}, '') || ' ' || coalesce(${t.email}, ''))`;
 
 export const accounts = pgTable("accounts", {
   id: text("id").primaryKey(),
@@ -115,8 +114,10 @@ export const contacts = pgTable(
   (t) => [
     uniqueIndex("contacts_account_phone_idx").on(t.accountId, t.phone),
     index("contacts_account_created_idx").on(t.accountId, t.createdAt, t.id),
-    // Search by name, number or email, accent- and case-insensitive (chorus_search_text: migration 0008).
-    index("contacts_search_idx").using("gin", sql`chorus_search_text(${contactSearchDocument(t)}) gin_trgm_ops`),
+    // Search: the words of name and email, unaccented and lower-cased (chorus_search_vector: migration 0008),
+    // and any run of digits of the number (trigrams).
+    index("contacts_search_idx").using("gin", sql`chorus_search_vector(${contactSearchDocument(t)})`),
+    index("contacts_phone_search_idx").using("gin", sql`${t.phone} gin_trgm_ops`),
   ],
 );
 
@@ -219,8 +220,8 @@ export const messages = pgTable(
     uniqueIndex("messages_account_network_id_idx")
       .on(t.accountId, t.networkMessageId)
       .where(sql`${t.networkMessageId} is not null`),
-    // Search: trigrams of the unaccented, lower-cased text (chorus_search_text: migration 0008).
-    index("messages_text_search_idx").using("gin", sql`chorus_search_text(${t.text}) gin_trgm_ops`),
+    // Search: the words of the text, unaccented and lower-cased (chorus_search_vector: migration 0008).
+    index("messages_text_search_idx").using("gin", sql`chorus_search_vector(${t.text})`),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, or, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { contactSearchDocument, contacts } from "@/db/schema";
 import type { CursorPosition } from "@/lib/api/cursor";
@@ -7,11 +7,17 @@ import { afterCursor } from "@/lib/api/pagination";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { NotFoundError } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/record-event";
-import { containsTerm, searchTerm } from "@/lib/search/pattern";
+import { matchesWords, phoneContains, searchTerms } from "@/lib/search/pattern";
 import { presentContact, type UpdateContactInput } from "./schemas";
 import { findContact, selectContacts, withStats } from "./store";
 
 type Ctx = Pick<AuthContext, "accountId" | "user">;
+
+/** Name or email words start with the words of `q`, or the number contains its digits; nothing for punctuation alone. */
+function contactMatches(q: string) {
+  const { words, digits } = searchTerms(q);
+  return or(matchesWords(contactSearchDocument(contacts), words), phoneContains(contacts.phone, digits)) ?? sql`false`;
+}
 
 /** Newest first by (created_at, id); `q` keeps those whose name, number or email contains it. */
 export async function listContacts({ ctx, limit, cursor, q }: { ctx: Pick<Ctx, "accountId">; limit: number; cursor?: CursorPosition; q?: string }) {
@@ -19,7 +25,7 @@ export async function listContacts({ ctx, limit, cursor, q }: { ctx: Pick<Ctx, "
     .where(
       and(
         eq(contacts.accountId, ctx.accountId),
-        q ? containsTerm(contactSearchDocument(contacts), searchTerm(q).pattern) : undefined,
+        q ? contactMatches(q) : undefined,
         afterCursor(contacts, cursor, "desc"),
       ),
     )

@@ -1,4 +1,4 @@
-import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { contactSearchDocument, contacts, conversations, messages } from "@/db/schema";
 import { type CursorPosition, toPage } from "@/lib/api/cursor";
@@ -7,7 +7,7 @@ import { invalidField } from "@/lib/errors";
 import { presentConversation } from "@/lib/conversations/schemas";
 import { joinContact, selectConversations } from "@/lib/conversations/store";
 import { snippetOf } from "./highlight";
-import { containsTerm, searchTerm } from "./pattern";
+import { matchesWords, phoneContains, type SearchTerms, searchTerms } from "./pattern";
 import type { SearchResultOutput } from "./schemas";
 
 /** Ranks of what matched: the customer themself first, then what was written. */
@@ -21,15 +21,21 @@ type Hit = { conversation_id: string; tier: number; t_ms: number | string; kind:
  * (conversation_id, tier, t, kind, source_id); `t` orders matches of one tier, newest first.
  * Notes, once a table of their own, are one more source of tier TEXT.
  */
-function matchSources(accountId: string, pattern: string): SQL[] {
+function matchSources(accountId: string, terms: SearchTerms): SQL[] {
+  const contactMatch = or(matchesWords(contactSearchDocument(contacts), terms.words), phoneContains(contacts.phone, terms.digits));
+  const textMatch = matchesWords(messages.text, terms.words);
   return [
-    sql`select ${conversations.id} as conversation_id, ${CONTACT} as tier, coalesce(${conversations.lastMessageAt}, ${conversations.createdAt}) as t, 'contact' as kind, null::text as source_id
+    contactMatch
+      ? sql`select ${conversations.id} as conversation_id, ${CONTACT} as tier, coalesce(${conversations.lastMessageAt}, ${conversations.createdAt}) as t, 'contact' as kind, null::text as source_id
         from ${contacts} join ${conversations} on ${conversations.accountId} = ${contacts.accountId} and ${conversations.contactId} = ${contacts.id}
-        where ${contacts.accountId} = ${accountId} and ${containsTerm(contactSearchDocument(contacts), pattern)}`,
-    sql`select ${messages.conversationId}, ${TEXT}, ${messages.createdAt}, 'message', ${messages.id}
+        where ${contacts.accountId} = ${accountId} and (${contactMatch})`
+      : undefined,
+    textMatch
+      ? sql`select ${messages.conversationId}, ${TEXT}, ${messages.createdAt}, 'message', ${messages.id}
         from ${messages}
-        where ${messages.accountId} = ${accountId} and ${messages.deletedAt} is null and ${containsTerm(messages.text, pattern)}`,
-  ];
+        where ${messages.accountId} = ${accountId} and ${messages.deletedAt} is null and ${textMatch}`
+      : undefined,
+  ].filter((source): source is SQL => Boolean(source));
 }
 
 async function rowsOf<T>(executor: Executor, query: SQL): Promise<T[]> {
@@ -53,11 +59,13 @@ function afterPosition(cursor: CursorPosition | undefined): SQL | undefined {
  * Each conversation appears once, with its best match and a snippet around it.
  */
 export async function searchConversations({ ctx, q, limit, cursor }: { ctx: Pick<AuthContext, "accountId">; q: string; limit: number; cursor?: CursorPosition }) {
-  const { term, pattern } = searchTerm(q);
+  const terms = searchTerms(q);
+  const sources = matchSources(ctx.accountId, terms);
+  if (sources.length === 0) return toPage([] as Hit[], limit, positionOf, () => undefined as never);
   const db = getDb();
   const hits = await rowsOf<Hit>(
     db,
-    sql`with hits as (${sql.join(matchSources(ctx.accountId, pattern), sql` union all `)}),
+    sql`with hits as (${sql.join(sources, sql` union all `)}),
         best as (
           select distinct on (conversation_id) conversation_id, tier, t, kind, source_id
           from hits order by conversation_id, tier desc, t desc, source_id desc
@@ -81,15 +89,15 @@ export async function searchConversations({ ctx, q, limit, cursor }: { ctx: Pick
   const present = (hit: Hit): SearchResultOutput => {
     const conversation = byId.get(hit.conversation_id)!;
     if (hit.kind === "message") {
-      const snippet = snippetOf(textById.get(hit.source_id!) ?? "", term);
+      const snippet = snippetOf(textById.get(hit.source_id!) ?? "", terms.words);
       return { conversation: presentConversation(conversation), match: { field: "message", message_id: hit.source_id, snippet: snippet.text, highlights: snippet.highlights } };
     }
     const { name, phone } = conversation.contact;
     const candidates = [
-      { field: "name" as const, text: name ?? "" },
-      { field: "phone" as const, text: phone },
+      { field: "name" as const, snippet: snippetOf(name ?? "", terms.words) },
+      { field: "phone" as const, snippet: snippetOf(phone, [terms.digits], { wordStart: false }) },
     ];
-    const found = candidates.map((c) => ({ ...c, snippet: snippetOf(c.text, term) })).find((c) => c.snippet.highlights.length > 0);
+    const found = candidates.find((c) => c.snippet.highlights.length > 0);
     const field = found ?? { field: "email" as const, snippet: { text: name ?? phone, highlights: [] } };
     return { conversation: presentConversation(conversation), match: { field: field.field, message_id: null, snippet: field.snippet.text, highlights: field.snippet.highlights } };
   };

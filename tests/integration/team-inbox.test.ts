@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import * as sandboxInboundRoute from "@/app/api/sandbox/inbound/route";
 import * as exportRoute from "@/app/v1/contacts/export/route";
@@ -277,21 +277,25 @@ describe("GET /v1/search", () => {
     expect((await search(reportsOnly, "q=ramon")).status).toBe(403);
   });
 
-  it("uses the trigram index for message text", async () => {
-    const { account } = await createTestAccount();
-    const plan = await getDb().execute(
-      `explain select id from messages where account_id = '${account.id}' and chorus_search_text(text) like chorus_search_text('%entrega%')` as never,
-    );
-    const rows = (Array.isArray(plan) ? plan : (plan as unknown as { rows: unknown[] }).rows) as Record<string, string>[];
-    // Planner statistics may pick another plan on an empty table; the index must at least exist and be usable.
-    await getDb().execute("set enable_seqscan = off" as never);
-    const forced = await getDb().execute(
-      `explain select id from messages where chorus_search_text(text) like chorus_search_text('%entrega%')` as never,
-    );
-    await getDb().execute("reset enable_seqscan" as never);
-    const forcedRows = (Array.isArray(forced) ? forced : (forced as unknown as { rows: unknown[] }).rows) as Record<string, string>[];
-    expect(rows.length).toBeGreaterThan(0);
-    expect(forcedRows.map((r) => Object.values(r)[0]).join("\n")).toMatch(/messages_text_search_idx/);
+  it("finds words by their beginning, all words of the query, and serves message text from its index", async () => {
+    const { adminToken } = await createTestAccount();
+    const order = await customerWrites(adminToken, { from: nextPhone(), name: "Cliente", text: "Quiero cambiar la dirección de entrega del pedido" });
+    await customerWrites(adminToken, { from: nextPhone(), name: "Otra", text: "La dirección está bien" });
+    const both = await search(adminToken, `q=${encodeURIComponent("direccion entreg")}`);
+    expect(both.body.data.map((r: { conversation: { id: string } }) => r.conversation.id)).toEqual([order.conversation_id]);
+    const { snippet, highlights } = both.body.data[0].match;
+    expect(highlights.map((h: { start: number; end: number }) => snippet.slice(h.start, h.end))).toEqual(["dirección", "entreg"]);
+    // Inside a word is not a match.
+    expect((await search(adminToken, "q=ireccion")).body.data).toEqual([]);
+
+    await getDb().execute(sql`set enable_seqscan = off`);
+    try {
+      const plan = await getDb().execute(sql`explain select id from messages where chorus_search_vector(text) @@ to_tsquery('simple', 'entrega:*')`);
+      const lines = (Array.isArray(plan) ? plan : (plan as unknown as { rows: unknown[] }).rows) as Record<string, string>[];
+      expect(lines.map((r) => Object.values(r)[0]).join("\n")).toMatch(/messages_text_search_idx/);
+    } finally {
+      await getDb().execute(sql`reset enable_seqscan`);
+    }
   });
 });
 
