@@ -29,6 +29,51 @@ function vocabulary(): string[] {
   return [...words];
 }
 
+export { sizes, vocabulary, firstNames, lastNames };
+
+/** The benchmark's data: contacts with Spanish names, their conversations, and their messages. */
+export async function seedSearchData({ accountId, userId, size, words }: { accountId: string; userId: string; size: ReturnType<typeof sizes>; words: string[] }) {
+  const db = getDb();
+  const account = { id: accountId };
+  const user = { id: userId };
+  const messageCount = size.conversations * size.messagesPerConversation;
+  log(`seeding ${size.conversations.toLocaleString("en-US")} conversations and ${messageCount.toLocaleString("en-US")} messages…`);
+  const seedStarted = performance.now();
+  const t0 = new Date(Date.now() - messageCount * 1000).toISOString();
+  await db.execute(sql`
+    insert into contacts (id, account_id, phone, name, created_at, updated_at)
+    select 'ctc_bench' || lpad(i::text, 17, '0'), ${account.id}, (5491100000000 + i * 7919)::text,
+           (string_to_array(${firstNames.join(",")}, ','))[1 + i % ${firstNames.length}] || ' ' ||
+           (string_to_array(${lastNames.join(",")}, ','))[1 + (i / ${firstNames.length}) % ${lastNames.length}],
+           ${t0}::timestamptz + i * interval '1 second', ${t0}::timestamptz + i * interval '1 second'
+    from generate_series(1, ${size.conversations}) as i`);
+  await db.execute(sql`
+    insert into conversations (id, account_id, contact_id, status, assigned_to, assigned_at, last_message_at,
+                               last_message_preview, unread_count, created_at, updated_at, closed_at)
+    select 'conv_bench' || lpad(i::text, 16, '0'), ${account.id}, 'ctc_bench' || lpad(i::text, 17, '0'),
+           (array['open', 'assigned', 'closed'])[1 + i % 3],
+           case when i % 3 = 1 then ${user.id} end, case when i % 3 = 1 then ${t0}::timestamptz end,
+           ${t0}::timestamptz + (i * ${size.messagesPerConversation}) * interval '1 second', 'Last message', 0,
+           ${t0}::timestamptz, ${t0}::timestamptz, case when i % 3 = 2 then ${t0}::timestamptz end
+    from generate_series(1, ${size.conversations}) as i`);
+  await db.execute(sql`
+    with vocabulary as (select string_to_array(${words.join(" ")}, ' ') as w)
+    insert into messages (id, account_id, conversation_id, direction, from_number, to_number, type, text, status,
+                          sender_type, created_at, updated_at)
+    select 'msg_bench' || lpad(m::text, 17, '0'), ${account.id},
+           'conv_bench' || lpad((1 + (m - 1) / ${size.messagesPerConversation})::text, 16, '0'),
+           case when m % 2 = 0 then 'inbound' else 'outbound' end, '5491100000000', '15550000000', 'text',
+           (select string_agg(w[1 + ((m * 2654435761 + k * 40503) % 2000)::int], ' ') from generate_series(1, 8) as k),
+           case when m % 2 = 0 then 'received' else 'read' end,
+           case when m % 2 = 0 then 'contact' else 'user' end,
+           ${t0}::timestamptz + m * interval '1 second', ${t0}::timestamptz + m * interval '1 second'
+    from generate_series(1, ${messageCount}) as m, vocabulary`);
+  await db.execute(sql`analyze contacts`);
+  await db.execute(sql`analyze conversations`);
+  await db.execute(sql`analyze messages`);
+  log(`seeded in ${round((performance.now() - seedStarted) / 1000, 1)} s`);
+}
+
 const plain = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 
 /**
@@ -48,41 +93,7 @@ export const searchBench: Bench = {
     const db = getDb();
     const words = vocabulary();
 
-    log(`seeding ${size.conversations.toLocaleString("en-US")} conversations and ${messageCount.toLocaleString("en-US")} messages…`);
-    const seedStarted = performance.now();
-    const t0 = new Date(Date.now() - messageCount * 1000).toISOString();
-    await db.execute(sql`
-      insert into contacts (id, account_id, phone, name, created_at, updated_at)
-      select 'ctc_bench' || lpad(i::text, 17, '0'), ${account.id}, (5491100000000 + i * 7919)::text,
-             (string_to_array(${firstNames.join(",")}, ','))[1 + i % ${firstNames.length}] || ' ' ||
-             (string_to_array(${lastNames.join(",")}, ','))[1 + (i / ${firstNames.length}) % ${lastNames.length}],
-             ${t0}::timestamptz + i * interval '1 second', ${t0}::timestamptz + i * interval '1 second'
-      from generate_series(1, ${size.conversations}) as i`);
-    await db.execute(sql`
-      insert into conversations (id, account_id, contact_id, status, assigned_to, assigned_at, last_message_at,
-                                 last_message_preview, unread_count, created_at, updated_at, closed_at)
-      select 'conv_bench' || lpad(i::text, 16, '0'), ${account.id}, 'ctc_bench' || lpad(i::text, 17, '0'),
-             (array['open', 'assigned', 'closed'])[1 + i % 3],
-             case when i % 3 = 1 then ${user.id} end, case when i % 3 = 1 then ${t0}::timestamptz end,
-             ${t0}::timestamptz + (i * ${size.messagesPerConversation}) * interval '1 second', 'Last message', 0,
-             ${t0}::timestamptz, ${t0}::timestamptz, case when i % 3 = 2 then ${t0}::timestamptz end
-      from generate_series(1, ${size.conversations}) as i`);
-    await db.execute(sql`
-      with vocabulary as (select string_to_array(${words.join(" ")}, ' ') as w)
-      insert into messages (id, account_id, conversation_id, direction, from_number, to_number, type, text, status,
-                            sender_type, created_at, updated_at)
-      select 'msg_bench' || lpad(m::text, 17, '0'), ${account.id},
-             'conv_bench' || lpad((1 + (m - 1) / ${size.messagesPerConversation})::text, 16, '0'),
-             case when m % 2 = 0 then 'inbound' else 'outbound' end, '5491100000000', '15550000000', 'text',
-             (select string_agg(w[1 + ((m * 2654435761 + k * 40503) % 2000)::int], ' ') from generate_series(1, 8) as k),
-             case when m % 2 = 0 then 'received' else 'read' end,
-             case when m % 2 = 0 then 'contact' else 'user' end,
-             ${t0}::timestamptz + m * interval '1 second', ${t0}::timestamptz + m * interval '1 second'
-      from generate_series(1, ${messageCount}) as m, vocabulary`);
-    await db.execute(sql`analyze contacts`);
-    await db.execute(sql`analyze conversations`);
-    await db.execute(sql`analyze messages`);
-    log(`seeded in ${round((performance.now() - seedStarted) / 1000, 1)} s`);
+    await seedSearchData({ accountId: account.id, userId: user.id, size, words });
 
     // Queries a person would type: a word from the messages without its accents, a surname
     // without accents, a first name, and a run of digits from a number.
