@@ -90,7 +90,6 @@ export const searchBench: Bench = {
     const messageCount = size.conversations * size.messagesPerConversation;
     await openBenchDatabase();
     const { account, user, token } = await createBenchAccount();
-    const db = getDb();
     const words = vocabulary();
 
     await seedSearchData({ accountId: account.id, userId: user.id, size, words });

@@ -13,4 +13,7 @@ export type ConversationActivity = {
  * Activity). Called in the transaction of the change; point it at the activity verb where that
  * trail is recorded.
  */
-export async function recordConversationActivity(_tx: Executor, _activity: ConversationActivity): Promise<void> {}
+export async function recordConversationActivity(tx: Executor, activity: ConversationActivity): Promise<void> {
+  void tx;
+  void activity;
+}
