@@ -15,14 +15,18 @@ export function LabelPicker({ conversation, onConversation }: { conversation: Co
   const { labels, loading, error: loadError } = useLabels(reload);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string>();
-  const current = new Set((conversation.labels ?? []).map((l) => l.id));
+  // Ticked at once; the answer (or a failure) settles it.
+  const [pending, setPending] = useState<string[] | null>(null);
+  const current = new Set(pending ?? (conversation.labels ?? []).map((l) => l.id));
 
   async function toggle(id: string) {
     const next = current.has(id) ? [...current].filter((x) => x !== id) : [...current, id];
     setSaving(true);
+    setPending(next);
     setError(undefined);
     const result = await requestJson<ConversationItem>("PUT", `/v1/conversations/${conversation.id}/labels`, { label_ids: next });
     setSaving(false);
+    setPending(null);
     if (result.ok) onConversation(result.data);
     else setError(result.status === 400 ? "That label no longer exists. The list has been refreshed." : result.message);
     if (!result.ok && result.status === 400) setReload((n) => n + 1);

@@ -14,7 +14,7 @@ import type { SearchResultOutput } from "./schemas";
 const CONTACT = 2;
 const TEXT = 1;
 
-type Hit = { conversation_id: string; tier: number; t_ms: number | string; kind: "contact" | "message"; source_id: string | null };
+type Hit = { conversation_id: string; tier: number; t_ms: number | string; kind: "contact" | "message"; source_id: string | null; text: string | null };
 
 /**
  * Where a term can match, each source one index-backed SELECT of
@@ -72,26 +72,22 @@ export async function searchConversations({ ctx, q, limit, cursor }: { ctx: Pick
           select distinct on (conversation_id) conversation_id, tier, t, kind, source_id
           from hits order by conversation_id, tier desc, t desc, source_id desc
         )
-        select conversation_id, tier, floor(extract(epoch from t) * 1000)::float8 as t_ms, kind, source_id
-        from best ${afterPosition(cursor) ?? sql``}
-        order by tier desc, t desc, conversation_id desc
-        limit ${limit + 1}`,
+        select page.*, (select ${messages.text} from ${messages} where ${messages.id} = page.source_id) as text
+        from (
+          select conversation_id, tier, floor(extract(epoch from t) * 1000)::float8 as t_ms, kind, source_id
+          from best ${afterPosition(cursor) ?? sql``}
+          order by tier desc, t desc, conversation_id desc
+          limit ${limit + 1}
+        ) as page`,
   );
   const shown = hits.slice(0, limit);
   const ids = shown.map((h) => h.conversation_id);
-  const messageIds = shown.flatMap((h) => (h.kind === "message" && h.source_id ? [h.source_id] : []));
-  const [rows, texts] = await Promise.all([
-    ids.length ? selectConversations(db).where(and(eq(conversations.accountId, ctx.accountId), inArray(conversations.id, ids))) : [],
-    messageIds.length
-      ? db.select({ id: messages.id, text: messages.text }).from(messages).where(and(eq(messages.accountId, ctx.accountId), inArray(messages.id, messageIds)))
-      : [],
-  ]);
+  const rows = ids.length ? await selectConversations(db).where(and(eq(conversations.accountId, ctx.accountId), inArray(conversations.id, ids))) : [];
   const byId = new Map(rows.map((row) => [row.conversation.id, joinContact(row)]));
-  const textById = new Map(texts.map((m) => [m.id, m.text ?? ""]));
   const present = (hit: Hit): SearchResultOutput => {
     const conversation = byId.get(hit.conversation_id)!;
     if (hit.kind === "message") {
-      const snippet = snippetOf(textById.get(hit.source_id!) ?? "", terms.words);
+      const snippet = snippetOf(hit.text ?? "", terms.words);
       return { conversation: presentConversation(conversation), match: { field: "message", message_id: hit.source_id, snippet: snippet.text, highlights: snippet.highlights } };
     }
     const { name, phone } = conversation.contact;
