@@ -80,6 +80,23 @@ test("a snoozed conversation leaves the list and comes back when the customer wr
   await row(page, name).click();
   await expect(page.getByTestId("conversation-status")).toHaveText("Open");
   await page.context().close();
+
+  // On a phone the header keeps its actions and the menu stays on screen.
+  const phonePage = await openInbox(browser, { width: 390, height: 844 });
+  await row(phonePage, name).click();
+  const header = phonePage.getByRole("region", { name: "Conversation", exact: true }).locator("header");
+  await phonePage.getByRole("button", { name: "Snooze", exact: true }).click();
+  const menu = phonePage.getByRole("dialog", { name: "Snooze until" });
+  await expect(menu).toBeVisible();
+  const box = (await menu.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  expect(box.y + box.height).toBeLessThanOrEqual(844);
+  await phonePage.screenshot({ path: shot("snooze-menu-phone") });
+  await phonePage.keyboard.press("Escape");
+  await phonePage.screenshot({ path: shot("conversation-header-phone") });
+  console.log(`conversation header on a phone: ${Math.round((await header.boundingBox())!.height)} px`);
+  await phonePage.context().close();
 });
 
 test("search finds a customer by their name typed without accents, and a message by a word, highlighted", async ({ browser, request }) => {
