@@ -7,6 +7,7 @@ import type { Bench } from "./support";
 const benches: Record<string, () => Promise<Bench>> = {
   conversations: async () => (await import("./conversations")).conversationsBench,
   "inbox-latency": async () => (await import("./inbox-latency")).inboxLatencyBench,
+  search: async () => (await import("./search")).searchBench,
   webhooks: async () => {
     const { run } = await import("./webhooks");
     return {
@@ -18,7 +19,8 @@ const benches: Record<string, () => Promise<Bench>> = {
 };
 
 async function main() {
-  const wanted = process.argv.slice(2);
+  // Flags such as --smoke are read by the benchmarks themselves.
+  const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
   const unknown = wanted.filter((name) => !(name in benches));
   if (unknown.length) {
     console.error(`Unknown benchmark ${unknown.join(", ")}. Available: ${Object.keys(benches).join(", ")}.`);

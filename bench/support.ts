@@ -1,5 +1,4 @@
-import { PGlite } from "@electric-sql/pglite";
-import { closeDb, getDb, openPglite, setDbHandle } from "@/db";
+import { closeDb, getDb, newPglite, openPglite, setDbHandle } from "@/db";
 import { createAccountWithUser } from "@/lib/accounts/create-account";
 import { createSession } from "@/lib/auth/sessions";
 
@@ -12,7 +11,7 @@ export const log = (message: string) => process.stderr.write(`${message}\n`);
 /** A fresh, migrated embedded database installed as the process's database. */
 export async function openBenchDatabase() {
   await closeDb();
-  const handle = openPglite(new PGlite("memory://"));
+  const handle = openPglite(newPglite("memory://"));
   await handle.migrate();
   setDbHandle(handle);
   return handle;

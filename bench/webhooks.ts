@@ -6,8 +6,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
-import { type DbHandle, getDbHandle, openPglite, setDbHandle } from "@/db";
+import { type DbHandle, getDbHandle, newPglite, openPglite, setDbHandle } from "@/db";
 import { accounts } from "@/db/schema";
 import { resetEnvCache } from "@/lib/env";
 import { recordEvent } from "@/lib/events/record-event";
@@ -35,7 +34,7 @@ export async function run({ events: EVENTS = 2_000 }: { events?: number } = {}):
   resetEnvCache();
 
   const previous: DbHandle | undefined = (globalThis as { __chorusDb?: DbHandle }).__chorusDb;
-  const handle = openPglite(new PGlite("memory://"));
+  const handle = openPglite(newPglite("memory://"));
   setDbHandle(handle);
   const receivers: Receiver[] = [];
   let stopRunner: (() => Promise<void>) | undefined;

@@ -7,6 +7,7 @@ type NavItem = { href: string; label: string; adminOnly?: boolean };
 
 export const mainNav: NavItem[] = [
   { href: "/inbox", label: "Inbox" },
+  { href: "/contacts", label: "Contacts" },
   { href: "/reports", label: "Reports" },
   { href: "/settings", label: "Settings" },
   { href: "/docs", label: "API docs" },
@@ -18,6 +19,7 @@ export const settingsNav: NavItem[] = [
   { href: "/settings/users", label: "Users", adminOnly: true },
   { href: "/settings/inbox", label: "Inbox" },
   { href: "/settings/canned-replies", label: "Canned replies" },
+  { href: "/settings/labels", label: "Labels" },
   { href: "/settings/tokens", label: "API tokens" },
   { href: "/settings/webhooks", label: "Webhooks", adminOnly: true },
   { href: "/settings/apps", label: "Apps", adminOnly: true },

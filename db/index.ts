@@ -1,6 +1,8 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -33,6 +35,14 @@ export const migrationsFolder = path.join(/*turbopackIgnore: true*/ process.cwd(
 // Drizzle's migrator holds no lock; several server processes starting at once on
 // PostgreSQL serialise on this advisory lock instead.
 const MIGRATION_LOCK = 72_531_001;
+
+/**
+ * A PGlite instance with the contrib extensions the migrations create (search: unaccent and
+ * pg_trgm). Every embedded database, tests and benchmarks included, is opened through this.
+ */
+export function newPglite(dataDir?: string, options: Omit<PGliteOptions, "dataDir" | "extensions"> = {}): PGlite {
+  return new PGlite({ ...options, ...(dataDir ? { dataDir } : {}), extensions: { unaccent, pg_trgm } });
+}
 
 export function openPglite(pglite: PGlite): DbHandle {
   const db = drizzlePglite(pglite, { schema }) as unknown as Db;
@@ -76,10 +86,10 @@ function openFromEnv(): DbHandle {
   const env = getEnv();
   if (env.DATABASE_URL) return openPostgres(env.DATABASE_URL);
   const dir = env.PGLITE_DIR;
-  if (dir.startsWith("memory://")) return openPglite(new PGlite(dir));
+  if (dir.startsWith("memory://")) return openPglite(newPglite(dir));
   const absolute = path.resolve(/*turbopackIgnore: true*/ process.cwd(), dir);
   mkdirSync(absolute, { recursive: true });
-  return openPglite(new PGlite(absolute));
+  return openPglite(newPglite(absolute));
 }
 
 // One handle per process, kept on globalThis so dev hot reload does not open a

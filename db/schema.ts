@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type AnyColumn, sql } from "drizzle-orm";
 import {
   bigint,
   bigserial,
@@ -30,6 +30,12 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => "bytea",
   fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
 });
+
+/** A label as a conversation carries it. */
+export type LabelRef = { id: string; name: string; color: string };
+
+/** The words contact search matches (the number is matched on its own, by digits). */
+export const contactSearchDocument = (t: { name: AnyColumn; email: AnyColumn }) => sql`(coalesce(${t.name}, '') || ' ' || coalesce(${t.email}, ''))`;
 
 export const accounts = pgTable("accounts", {
   id: text("id").primaryKey(),
@@ -101,10 +107,24 @@ export const contacts = pgTable(
       .references(() => accounts.id, { onDelete: "cascade" }),
     phone: text("phone").notNull(),
     name: text("name"),
+    email: text("email"),
+    notes: text("notes"),
+    attributes: jsonb("attributes").$type<Record<string, string>>().notNull().default({}),
+    // A blocked contact's messages are stored but reopen nothing, notify nobody and get no automatic answer.
+    blocked: boolean("blocked").notNull().default(false),
+    // Set when a person names the contact: the network's profile name no longer overwrites it.
+    nameEditedAt: ts("name_edited_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("contacts_account_phone_idx").on(t.accountId, t.phone)],
+  (t) => [
+    uniqueIndex("contacts_account_phone_idx").on(t.accountId, t.phone),
+    index("contacts_account_created_idx").on(t.accountId, t.createdAt, t.id),
+    // Search: the words of name and email, unaccented and lower-cased (chorus_search_vector: migration 0008),
+    // and any run of digits of the number (trigrams).
+    index("contacts_search_idx").using("gin", sql`chorus_search_vector(${contactSearchDocument(t)})`),
+    index("contacts_phone_search_idx").using("gin", sql`${t.phone} gin_trgm_ops`),
+  ],
 );
 
 export const conversations = pgTable(
@@ -117,7 +137,7 @@ export const conversations = pgTable(
     contactId: text("contact_id")
       .notNull()
       .references(() => contacts.id, { onDelete: "cascade" }),
-    status: text("status", { enum: ["open", "assigned", "closed"] }).notNull(),
+    status: text("status", { enum: ["open", "assigned", "closed", "snoozed"] }).notNull(),
     assignedTo: text("assigned_to").references(() => users.id, { onDelete: "set null" }),
     assignedAt: ts("assigned_at"),
     lastMessageAt: ts("last_message_at"),
@@ -129,6 +149,10 @@ export const conversations = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     closedAt: ts("closed_at"),
+    // While `snoozed`: when it wakes (back to open or assigned).
+    snoozedUntil: ts("snoozed_until"),
+    // The labels as the conversation resource shows them; the labels table is the list to pick from.
+    labels: jsonb("labels").$type<LabelRef[]>().notNull().default([]),
   },
   (t) => [
     index("conversations_account_created_idx").on(t.accountId, t.createdAt, t.id),
@@ -144,6 +168,8 @@ export const conversations = pgTable(
     index("conversations_contact_idx").on(t.accountId, t.contactId, t.status),
     // Reports: conversations closed in a date range.
     index("conversations_account_closed_idx").on(t.accountId, t.closedAt),
+    // ?label=lbl_…: containment on the labels array.
+    index("conversations_labels_idx").using("gin", sql`${t.labels} jsonb_path_ops`),
   ],
 );
 
@@ -202,6 +228,8 @@ export const messages = pgTable(
     uniqueIndex("messages_account_network_id_idx")
       .on(t.accountId, t.networkMessageId)
       .where(sql`${t.networkMessageId} is not null`),
+    // Search: the words of the text, unaccented and lower-cased (chorus_search_vector: migration 0008).
+    index("messages_text_search_idx").using("gin", sql`chorus_search_vector(${t.text})`),
   ],
 );
 
@@ -765,3 +793,26 @@ export type ConversationNote = typeof conversationNotes.$inferSelect;
 export type Notification = typeof notifications.$inferSelect;
 export type ConversationActivity = typeof conversationActivities.$inferSelect;
 export type CannedReply = typeof cannedReplies.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------
+// Team inbox: labels (conversation labels live on conversations.labels; snooze and contact
+// fields are columns of conversations and contacts above)
+
+export const labels = pgTable(
+  "labels",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    color: text("color").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("labels_account_name_idx").on(t.accountId, sql`lower(${t.name})`),
+    index("labels_account_created_idx").on(t.accountId, t.createdAt, t.id),
+  ],
+);
+
+export type Label = typeof labels.$inferSelect;

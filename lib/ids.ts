@@ -27,6 +27,7 @@ export const idPrefixes = {
   notification: "ntf",
   activity: "act",
   cannedReply: "cr",
+  label: "lbl",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -2,14 +2,18 @@
 
 import { useEffect, useRef } from "react";
 import { formatRelative } from "@/components/ui/format";
+import { LabelChips } from "./label-chips";
+import { LabelFilter } from "./label-filter";
+import { SearchResults } from "./search-results";
 import { type ConversationItem, displayName, type Teammate } from "./types";
 
-export type Filter = "all" | "mine" | "unassigned" | "closed" | "mentions";
+export type Filter = "all" | "mine" | "unassigned" | "snoozed" | "closed" | "mentions";
 
 const filters: { id: Filter; label: string }[] = [
   { id: "all", label: "All" },
   { id: "mine", label: "Mine" },
   { id: "unassigned", label: "Unassigned" },
+  { id: "snoozed", label: "Snoozed" },
   { id: "closed", label: "Closed" },
   { id: "mentions", label: "Mentions" },
 ];
@@ -42,6 +46,8 @@ export function ConversationList({
   people,
   live,
   toolbar,
+  label = null,
+  onLabel,
 }: {
   items: ConversationItem[];
   filter: Filter;
@@ -49,14 +55,17 @@ export function ConversationList({
   query: string;
   onQuery: (q: string) => void;
   selectedId: string | null;
-  onOpen: (id: string) => void;
+  onOpen: (id: string, found?: ConversationItem) => void;
   state: "loading" | "idle" | "more" | "error";
   hasMore: boolean;
   onLoadMore: () => void;
   people: Map<string, Teammate>;
   live: "connecting" | "live" | "offline";
   toolbar: React.ReactNode;
+  label?: string | null;
+  onLabel?: (labelId: string | null) => void;
 }) {
+  const searching = query.trim().length > 0;
   const sentinel = useRef<HTMLLIElement>(null);
   const loadMore = useRef(onLoadMore);
   useEffect(() => {
@@ -86,14 +95,14 @@ export function ConversationList({
           <div className="ml-auto">{toolbar}</div>
         </div>
         <label className="sr-only" htmlFor="inbox-search">
-          Search by name or number
+          Search names, numbers and messages
         </label>
         <input
           id="inbox-search"
           type="search"
           value={query}
           onChange={(e) => onQuery(e.target.value)}
-          placeholder="Search by name or number"
+          placeholder="Search names, numbers and messages"
           className="w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm"
         />
         <div role="tablist" aria-label="Filter conversations" className="flex gap-1 overflow-x-auto rounded-lg bg-slate-100 p-1 text-xs font-medium">
@@ -110,8 +119,10 @@ export function ConversationList({
             </button>
           ))}
         </div>
+        {onLabel ? <LabelFilter value={label} onChange={onLabel} /> : null}
       </div>
-      <ul className="min-h-0 flex-1 overflow-y-auto" aria-label="Conversation list" aria-busy={state === "loading"}>
+      {searching ? <SearchResults query={query} selectedId={selectedId} onOpen={(c) => onOpen(c.id, c)} /> : null}
+      <ul hidden={searching} className="min-h-0 flex-1 overflow-y-auto" aria-label="Conversation list" aria-busy={state === "loading"}>
         {state === "loading" && items.length === 0
           ? Array.from({ length: 6 }, (_, i) => (
               <li key={i} className="flex animate-pulse gap-3 border-b border-slate-100 px-3 py-3">
@@ -159,8 +170,10 @@ export function ConversationList({
                       </span>
                     ) : null}
                   </span>
-                  <span className="mt-1 flex gap-2 text-xs text-slate-600">
+                  <span className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600">
                     {c.status === "closed" ? <span>Closed</span> : assignee ? <span>Assigned to {assignee}</span> : <span>Unassigned</span>}
+                    {c.status === "snoozed" ? <span className="text-violet-700">Snoozed</span> : null}
+                    <LabelChips labels={c.labels} />
                   </span>
                 </span>
               </button>

@@ -6,6 +6,9 @@ import { requestJson } from "@/lib/client/api";
 import { Avatar } from "./conversation-list";
 import { Composer } from "./composer";
 import { KnowledgeSuggestions } from "./knowledge-suggestions";
+import { LabelChips } from "./label-chips";
+import { LabelPicker } from "./label-picker";
+import { SnoozeMenu } from "./snooze-menu";
 import { MessageBubble } from "./message-bubble";
 import { ComposerModeSwitch, type ComposerMode, NoteComposer } from "./note-composer";
 import { ThreadItems } from "./thread-items";
@@ -32,9 +35,10 @@ const statusTone: Record<ConversationItem["status"], string> = {
   open: "bg-sky-100 text-sky-800",
   assigned: "bg-brand-100 text-brand-700",
   closed: "bg-slate-200 text-slate-700",
+  snoozed: "bg-violet-100 text-violet-800",
 };
 
-const statusLabel: Record<ConversationItem["status"], string> = { open: "Open", assigned: "Assigned", closed: "Closed" };
+const statusLabel: Record<ConversationItem["status"], string> = { open: "Open", assigned: "Assigned", closed: "Closed", snoozed: "Snoozed" };
 
 export function ConversationView({
   conversation,
@@ -146,6 +150,7 @@ export function ConversationView({
               <span data-testid="conversation-assignee">{assignee.id === me.id ? "Assigned to you" : `Assigned to ${assignee.name}`}</span>
             ) : null}
           </p>
+          <LabelChips labels={conversation.labels} className="mt-1" />
         </div>
         <div className="ml-auto flex flex-wrap items-center gap-2">
           {conversation.status === "closed" ? (
@@ -186,6 +191,8 @@ export function ConversationView({
               </Button>
             </>
           )}
+          <LabelPicker conversation={conversation} onConversation={onConversation} />
+          <SnoozeMenu conversation={conversation} onConversation={onConversation} />
           <Button type="button" variant="ghost" className="lg:hidden" onClick={onDetails}>
             Details
           </Button>

@@ -1,3 +1,5 @@
+import Link from "next/link";
+import { ContactEditor } from "@/components/contacts/contact-editor";
 import { Button } from "@/components/ui/button";
 import { formatDateTime } from "@/components/ui/format";
 import { Avatar } from "./conversation-list";
@@ -42,6 +44,15 @@ export function DetailsPanel({
             <dt className="text-slate-500">Started</dt>
             <dd>{formatDateTime(conversation.created_at)}</dd>
           </dl>
+          <details className="mt-4 group" data-testid="contact-details">
+            <summary className="cursor-pointer text-sm font-medium text-brand-700">Edit contact</summary>
+            <div className="mt-3">
+              <ContactEditor key={conversation.contact.id} contactId={conversation.contact.id} compact />
+            </div>
+          </details>
+          <Link href={`/contacts/${conversation.contact.id}`} className="mt-2 inline-block text-sm text-brand-700 hover:underline">
+            Open contact page
+          </Link>
         </section>
       ) : null}
       <section className="p-4" aria-label="Team">

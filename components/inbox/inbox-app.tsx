@@ -15,11 +15,13 @@ type Page<T> = { data: T[]; pagination: { next_cursor: string | null; has_more: 
 const activityOf = (c: ConversationItem) => c.last_message_at ?? c.created_at;
 const byActivity = (a: ConversationItem, b: ConversationItem) => (activityOf(b) > activityOf(a) ? 1 : activityOf(b) < activityOf(a) ? -1 : b.id > a.id ? 1 : -1);
 
-function matches(filter: Filter, c: ConversationItem, me: string) {
+function matches(filter: Filter, c: ConversationItem, me: string, label: string | null = null) {
+  if (label && !c.labels?.some((l) => l.id === label)) return false;
   if (filter === "closed") return c.status === "closed";
   // Who is mentioned where is known to the server only: the list keeps what it loaded.
   if (filter === "mentions") return true;
-  if (c.status === "closed") return false;
+  if (filter === "snoozed") return c.status === "snoozed";
+  if (c.status === "closed" || c.status === "snoozed") return false;
   if (filter === "mine") return c.assigned_to === me;
   if (filter === "unassigned") return !c.assigned_to;
   return true;
@@ -38,6 +40,7 @@ export function InboxApp({
 }) {
   const [filter, setFilter] = useState<Filter>("all");
   const [query, setQuery] = useState("");
+  const [label, setLabel] = useState<string | null>(null);
   const [items, setItems] = useState<ConversationItem[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [listState, setListState] = useState<"loading" | "idle" | "more" | "error">("loading");
@@ -58,6 +61,7 @@ export function InboxApp({
       setListState(reset ? "loading" : "more");
       const params = new URLSearchParams({ filter, limit: "30" });
       if (query.trim()) params.set("q", query.trim());
+      if (label) params.set("label", label);
       if (!reset && after) params.set("cursor", after);
       const result = await requestJson<Page<ConversationItem>>("GET", `/api/inbox/conversations?${params}`);
       if (request !== listRequest.current) return;
@@ -72,7 +76,7 @@ export function InboxApp({
       setCursor(result.data.pagination.next_cursor);
       setListState("idle");
     },
-    [filter, query],
+    [filter, query, label],
   );
 
   useEffect(() => {
@@ -87,12 +91,12 @@ export function InboxApp({
         const next = existing ? { ...existing, ...patch } : full;
         if (!next) return prev;
         const rest = prev.filter((c) => c.id !== patch.id);
-        if (!matches(filter, next, me.id) && next.id !== selectedId) return rest;
+        if (!matches(filter, next, me.id, label) && next.id !== selectedId) return rest;
         if ((query.trim() || filter === "mentions") && !existing) return rest;
         return [...rest, next].sort(byActivity);
       });
     },
-    [filter, me.id, query, selectedId],
+    [filter, me.id, query, selectedId, label],
   );
 
   const refreshConversation = useCallback(
@@ -183,7 +187,9 @@ export function InboxApp({
     if (result.ok) setItems((prev) => (prev.some((c) => c.id === id) ? prev : [...prev, result.data].sort(byActivity)));
   }
 
-  function open(id: string) {
+  function open(id: string, found?: ConversationItem) {
+    // A search result outside the current list joins it while it is open.
+    if (found) setItems((prev) => (prev.some((c) => c.id === id) ? prev : [...prev, found].sort(byActivity)));
     setSelectedId(id);
     setMobilePane("conversation");
     void markRead(id);
@@ -216,6 +222,8 @@ export function InboxApp({
               <NotificationsBell me={me} onOpen={(id) => void openAnywhere(id)} />
             </div>
           }
+          label={label}
+          onLabel={setLabel}
         />
       </section>
       <section

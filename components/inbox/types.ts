@@ -2,7 +2,7 @@ export type Teammate = { id: string; name: string; email: string; role: "admin" 
 
 export type ConversationItem = {
   id: string;
-  status: "open" | "assigned" | "closed";
+  status: "open" | "assigned" | "closed" | "snoozed";
   assigned_to: string | null;
   assigned_at?: string | null;
   contact: { id: string; phone: string; name: string | null };
@@ -11,7 +11,11 @@ export type ConversationItem = {
   unread_count: number;
   created_at: string;
   closed_at?: string | null;
+  snoozed_until?: string | null;
+  labels?: LabelRef[];
 };
+
+export type LabelRef = { id: string; name: string; color: string };
 
 export type MessageMedia = { id?: string; mime_type: string; filename?: string | null; caption?: string | null; size?: number };
 

@@ -20,4 +20,6 @@ export const scopeLabels: Record<Scope, string> = {
   "audit:read": "Read the audit log",
   "apps:read": "See registered apps",
   "apps:write": "Register and delete apps",
+  "contacts:read": "Read contacts and export them",
+  "contacts:write": "Edit and block contacts",
 };

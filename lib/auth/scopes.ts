@@ -19,6 +19,8 @@ export const scopes = [
   "audit:read",
   "apps:read",
   "apps:write",
+  "contacts:read",
+  "contacts:write",
 ] as const;
 
 export type Scope = (typeof scopes)[number];

@@ -13,7 +13,7 @@ import type { EventType } from "@/lib/events/types";
 import type { ActivityType } from "@/lib/activity/schemas";
 import { presentUserRef, type UserRefOutput } from "@/lib/users/schemas";
 import { type ConversationStatus, type ConversationWithContact, presentAssignment, presentConversation } from "./schemas";
-import { deleteConversationMedia, findConversation, joinContact, reopenClosedConversation, selectConversations } from "./store";
+import { deleteConversationMedia, findConversation, hasLabel, joinContact, reopenClosedConversation, selectConversations } from "./store";
 
 type Ctx = Pick<AuthContext, "accountId" | "user">;
 
@@ -28,12 +28,14 @@ export async function listConversations({
   cursor,
   status,
   assignedTo,
+  label,
 }: {
   ctx: Pick<Ctx, "accountId">;
   limit: number;
   cursor?: CursorPosition;
   status?: ConversationStatus;
   assignedTo?: string;
+  label?: string;
 }) {
   const rows = await selectConversations(getDb())
     .where(
@@ -41,6 +43,7 @@ export async function listConversations({
         eq(conversations.accountId, ctx.accountId),
         status ? eq(conversations.status, status) : undefined,
         assignedTo === "none" ? isNull(conversations.assignedTo) : assignedTo ? eq(conversations.assignedTo, assignedTo) : undefined,
+        label ? hasLabel(label) : undefined,
         afterCursor(conversations, cursor, "desc"),
       ),
     )
@@ -57,10 +60,11 @@ type Action = "assign" | "unassign" | "close" | "reopen";
 type TransitionAction = Exclude<Action, "reopen">;
 
 // The status machine: which statuses each action may start from.
+// A snoozed conversation keeps sleeping when it changes hands; closing it ends the snooze.
 const allowedFrom: Record<TransitionAction, ConversationStatus[]> = {
-  assign: ["open", "assigned"],
-  unassign: ["assigned"],
-  close: ["open", "assigned"],
+  assign: ["open", "assigned", "snoozed"],
+  unassign: ["assigned", "snoozed"],
+  close: ["open", "assigned", "snoozed"],
 };
 
 const refusal: Record<Action, (status: ConversationStatus) => string> = {
@@ -130,8 +134,8 @@ export async function assignConversation({ ctx, id, userId }: { ctx: Ctx; id: st
         .where(and(eq(users.accountId, ctx.accountId), eq(users.id, targetId), isNull(users.deletedAt)))
         .limit(1);
       if (!assignee) throw new NotFoundError("User");
-      if (current.status === "assigned" && current.assignedTo === targetId) return null;
-      return { status: "assigned", assignedTo: targetId, assignedAt: now, unreadCount: 0 };
+      if (current.assignedTo === targetId && current.status !== "open") return null;
+      return { status: current.status === "snoozed" ? "snoozed" : "assigned", assignedTo: targetId, assignedAt: now, unreadCount: 0 };
     },
     async (updated) => ({
       type: "conversation.assigned",
@@ -149,7 +153,10 @@ export async function unassignConversation({ ctx, id }: { ctx: Ctx; id: string }
     ctx,
     id,
     "unassign",
-    async () => ({ status: "open", assignedTo: null, assignedAt: null }),
+    async (_tx, current) => {
+      if (!current.assignedTo) throw new ConflictError(refusal.unassign(current.status), "invalid_transition");
+      return { status: current.status === "snoozed" ? "snoozed" : "open", assignedTo: null, assignedAt: null };
+    },
     async (updated) => ({ type: "conversation.unassigned", data: { conversation: presentConversation(updated), user: actor(ctx) } }),
     async (before, tx) => ({ type: "unassigned", data: { previous_assignee: await userSummary(tx, ctx.accountId, before.assignedTo) } }),
   );
@@ -161,7 +168,7 @@ export async function closeConversation({ ctx, id }: { ctx: Ctx; id: string }) {
     ctx,
     id,
     "close",
-    async (_tx, _current, now) => ({ status: "closed", closedAt: now, unreadCount: 0 }),
+    async (_tx, _current, now) => ({ status: "closed", closedAt: now, snoozedUntil: null, unreadCount: 0 }),
     async (updated) => ({ type: "conversation.closed", data: { conversation: presentConversation(updated), user: actor(ctx) } }),
     async () => ({ type: "closed" }),
   );

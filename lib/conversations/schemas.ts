@@ -3,20 +3,29 @@ import type { Contact, Conversation } from "@/db/schema";
 import { isoTimestamp, phoneDigits, prefixedId } from "@/lib/api/fields";
 import { paginationQuery } from "@/lib/api/pagination";
 
-export const conversationStatuses = ["open", "assigned", "closed"] as const;
+export const conversationStatuses = ["open", "assigned", "closed", "snoozed"] as const;
 export type ConversationStatus = (typeof conversationStatuses)[number];
 
 const userIdPattern = /^usr_[0-9a-z]{26}$/;
+export const labelIdPattern = /^lbl_[0-9a-z]{26}$/;
+
+export const labelRefOutput = z
+  .strictObject({
+    id: prefixedId("label"),
+    name: z.string().meta({ example: "VIP" }),
+    color: z.string().meta({ description: "`#rrggbb`.", example: "#16a34a" }),
+  })
+  .meta({ id: "LabelRef", description: "A label on a conversation." });
 
 const statusSchema = z.enum(conversationStatuses).meta({
   id: "ConversationStatus",
   description:
-    "new → `open`; assign → `assigned`; unassign → `open`; close (from open or assigned) → `closed`; reopen → `open` (or `assigned` when it still has an assignee). An inbound message reopens a closed conversation.",
+    "new → `open`; assign → `assigned`; unassign → `open`; close (from open, assigned or snoozed) → `closed`; reopen → `open` (or `assigned` when it still has an assignee); snooze (from open or assigned) → `snoozed` until `snoozed_until` or the customer's next message, then `open` or `assigned` again. An inbound message reopens a closed conversation.",
 });
 
 export const listConversationsQuery = paginationQuery.extend({
   status: z
-    .enum(conversationStatuses, { error: "must be one of open, assigned, closed" })
+    .enum(conversationStatuses, { error: "must be one of open, assigned, closed, snoozed" })
     .optional()
     .meta({ description: "Only conversations in this status." }),
   assigned_to: z
@@ -24,6 +33,11 @@ export const listConversationsQuery = paginationQuery.extend({
     .refine((value) => value === "none" || userIdPattern.test(value), "must be a user id (usr_...) or none")
     .optional()
     .meta({ description: "A user id, or `none` for unassigned conversations.", example: "none" }),
+  label: z
+    .string()
+    .regex(labelIdPattern, "must be a label id (lbl_...)")
+    .optional()
+    .meta({ description: "Only conversations carrying this label.", example: "lbl_01jd2x8k3f0m6q1v9w4r7t5y2z" }),
 });
 export type ListConversationsQuery = z.infer<typeof listConversationsQuery>;
 
@@ -35,6 +49,16 @@ export const assignConversationInput = z.object({
     .meta({ description: "The user to assign; the caller when absent.", example: "usr_01jd2x8k3f0m6q1v9w4r7t5y2z" }),
 });
 export type AssignConversationInput = z.infer<typeof assignConversationInput>;
+
+export const snoozeConversationInput = z
+  .strictObject({
+    until: z.iso
+      .datetime({ offset: true, error: "must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-22T18:00:00.000Z" })
+      .transform((value) => new Date(value))
+      .meta({ description: "When it wakes: in the future, at most 90 days ahead.", example: "2026-11-22T18:00:00.000Z" }),
+  })
+  .meta({ id: "SnoozeConversation" });
+export type SnoozeConversationInput = z.infer<typeof snoozeConversationInput>;
 
 // The conversation shapes are strict: the same components serve answers and webhook bodies.
 
@@ -60,6 +84,8 @@ export const conversationOutput = z
     created_at: isoTimestamp(),
     updated_at: isoTimestamp(),
     closed_at: isoTimestamp().nullable(),
+    snoozed_until: isoTimestamp("While `snoozed`: when it returns to `open` or `assigned`.").nullable(),
+    labels: z.array(labelRefOutput).meta({ description: "Its labels, by name." }),
   })
   .meta({ id: "Conversation", description: "One conversation with one customer number." });
 export type ConversationOutput = z.infer<typeof conversationOutput>;
@@ -103,6 +129,8 @@ export function presentConversation(row: ConversationWithContact): ConversationO
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     closed_at: iso(row.closedAt),
+    snoozed_until: iso(row.snoozedUntil),
+    labels: [...(row.labels ?? [])].sort((a, b) => a.name.localeCompare(b.name)),
   };
 }
 

@@ -47,33 +47,46 @@ export async function ensureContact(tx: Executor, { accountId, phone, name }: { 
     .from(contacts)
     .where(and(eq(contacts.accountId, accountId), eq(contacts.phone, phone)))
     .for("update");
-  if (name && contact.name !== name) {
+  // A name a person gave the contact wins over the network's profile name.
+  if (name && contact.name !== name && !contact.nameEditedAt) {
     const [renamed] = await tx.update(contacts).set({ name, updatedAt: now }).where(eq(contacts.id, contact.id)).returning();
     return renamed;
   }
   return contact;
 }
 
-/** The contact's conversation that is not closed (open or assigned), newest first. */
+/** Conversations carrying the label (served by the GIN index on conversations.labels). */
+export const hasLabel = (labelId: string) => sql`${conversations.labels} @> ${JSON.stringify([{ id: labelId }])}::jsonb`;
+
+/** The contact's conversation that is not closed (open, assigned or snoozed), newest first. */
 export async function findActiveConversation(tx: Executor, { accountId, contactId }: { accountId: string; contactId: string }) {
   const [row] = await tx
     .select()
     .from(conversations)
-    .where(and(eq(conversations.accountId, accountId), eq(conversations.contactId, contactId), inArray(conversations.status, ["open", "assigned"])))
+    .where(and(eq(conversations.accountId, accountId), eq(conversations.contactId, contactId), inArray(conversations.status, ["open", "assigned", "snoozed"])))
     .orderBy(desc(conversations.createdAt), desc(conversations.id))
     .limit(1)
     .for("update");
   return row;
 }
 
-/** Starts a conversation; `actor` is who started it (the customer when absent). */
+/** Starts a conversation; `actor` is who started it (the customer when absent); `closed` files it away at once (a blocked contact's message). */
 export async function createConversation(
   tx: Executor,
-  { accountId, contact, at, actor }: { accountId: string; contact: Contact; at: Date; actor?: ActivityActor },
+  { accountId, contact, at, actor, closed = false }: { accountId: string; contact: Contact; at: Date; actor?: ActivityActor; closed?: boolean },
 ) {
   const [row] = await tx
     .insert(conversations)
-    .values({ id: newId("conversation", at), accountId, contactId: contact.id, status: "open", unreadCount: 0, createdAt: at, updatedAt: at })
+    .values({
+      id: newId("conversation", at),
+      accountId,
+      contactId: contact.id,
+      status: closed ? "closed" : "open",
+      closedAt: closed ? at : null,
+      unreadCount: 0,
+      createdAt: at,
+      updatedAt: at,
+    })
     .returning();
   const conversation = { ...row, contact };
   await recordEvent(tx, { accountId, type: "conversation.created", data: { conversation: presentConversation(conversation) } });

@@ -4,6 +4,7 @@ export const eventTypes = [
   "conversation.unassigned",
   "conversation.closed",
   "conversation.reopened",
+  "conversation.snoozed",
   "message.received",
   "message.sent",
   "message.delivered",
@@ -19,6 +20,7 @@ export const eventTypes = [
   "webhook.failed",
   "plant.created",
   "agent.typing",
+  "contact.updated",
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];

@@ -5,6 +5,7 @@ import type { EventType } from "./types";
 
 const scopeByPrefix: Record<string, Scope> = {
   conversation: "conversations:read",
+  contact: "contacts:read",
   message: "messages:read",
   user: "users:read",
   webhook: "webhooks:read",

@@ -1,19 +1,21 @@
-import { and, desc, eq, ilike, isNull, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, ilike, isNull, notInArray, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/db";
 import { contacts, conversations, notifications } from "@/db/schema";
 import { limitSchema } from "@/lib/api/pagination";
 import { decodeCursor, encodeCursor } from "@/lib/api/cursor";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { presentConversation } from "@/lib/conversations/schemas";
+import { labelIdPattern, presentConversation } from "@/lib/conversations/schemas";
+import { hasLabel } from "@/lib/conversations/store";
 
-export const inboxFilters = ["all", "mine", "unassigned", "closed", "mentions"] as const;
+export const inboxFilters = ["all", "mine", "unassigned", "snoozed", "closed", "mentions"] as const;
 
 export const inboxQuery = z.object({
   filter: z.enum(inboxFilters).default("all"),
   q: z.string().trim().max(100).optional(),
   limit: limitSchema.default(30),
   cursor: z.string().min(1).transform((c) => decodeCursor(c)).optional(),
+  label: z.string().regex(labelIdPattern, "must be a label id (lbl_...)").optional(),
 });
 export type InboxQuery = z.infer<typeof inboxQuery>;
 
@@ -24,17 +26,21 @@ export type InboxQuery = z.infer<typeof inboxQuery>;
  */
 export async function listInbox({ ctx, query }: { ctx: Pick<AuthContext, "accountId" | "user">; query: InboxQuery }) {
   const activity = sql<Date>`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`;
+  // Snoozed conversations are out of the way until they wake: only the Snoozed filter shows them.
+  const awake = notInArray(conversations.status, ["closed", "snoozed"]);
   const filter =
     query.filter === "mine"
-      ? and(eq(conversations.assignedTo, ctx.user.id), ne(conversations.status, "closed"))
+      ? and(eq(conversations.assignedTo, ctx.user.id), awake)
       : query.filter === "unassigned"
-        ? and(isNull(conversations.assignedTo), ne(conversations.status, "closed"))
+        ? and(isNull(conversations.assignedTo), awake)
         : query.filter === "closed"
           ? eq(conversations.status, "closed")
-          : query.filter === "mentions"
-            ? // Where a teammate mentioned me in a note, whatever the status.
-              sql`exists (select 1 from ${notifications} where ${notifications.userId} = ${ctx.user.id} and ${notifications.conversationId} = ${conversations.id})`
-            : ne(conversations.status, "closed");
+          : query.filter === "snoozed"
+            ? eq(conversations.status, "snoozed")
+            : query.filter === "mentions"
+              ? // Where a teammate mentioned me in a note, whatever the status.
+                sql`exists (select 1 from ${notifications} where ${notifications.userId} = ${ctx.user.id} and ${notifications.conversationId} = ${conversations.id})`
+              : awake;
   const term = query.q ? `%${query.q.replace(/[%_\\]/g, (c) => `\\${c}`)}%` : undefined;
   const digits = query.q?.replace(/\D/g, "");
   const search = term
@@ -47,7 +53,7 @@ export async function listInbox({ ctx, query }: { ctx: Pick<AuthContext, "accoun
     .select({ conversation: conversations, contact: contacts, activity })
     .from(conversations)
     .innerJoin(contacts, eq(contacts.id, conversations.contactId))
-    .where(and(eq(conversations.accountId, ctx.accountId), filter, search, after))
+    .where(and(eq(conversations.accountId, ctx.accountId), filter, search, query.label ? hasLabel(query.label) : undefined, after))
     .orderBy(desc(activity), desc(conversations.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);

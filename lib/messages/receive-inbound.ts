@@ -9,6 +9,7 @@ import {
   findLatestClosedConversation,
   reopenClosedConversation,
 } from "@/lib/conversations/store";
+import { wakeSnoozedConversation } from "@/lib/conversations/snooze";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
@@ -44,12 +45,17 @@ export async function receiveInboundMessage({ accountId, inbound }: { accountId:
 
     const integration = await loadNumberIntegration(tx, accountId);
     const contact = await ensureContact(tx, { accountId, phone: inbound.from, name: inbound.name });
+    // A blocked contact's message is kept where it belongs but wakes, reopens and notifies nothing.
+    const silent = contact.blocked;
     let conversation = await findActiveConversation(tx, { accountId, contactId: contact.id });
+    if (conversation?.status === "snoozed" && !silent) conversation = await wakeSnoozedConversation(tx, { accountId, conversation, contact });
     if (!conversation) {
       const closed = await findLatestClosedConversation(tx, { accountId, contactId: contact.id });
       conversation = closed
-        ? await reopenClosedConversation(tx, { accountId, conversation: closed, contact })
-        : await createConversation(tx, { accountId, contact, at: new Date() });
+        ? silent
+          ? closed
+          : await reopenClosedConversation(tx, { accountId, conversation: closed, contact })
+        : await createConversation(tx, { accountId, contact, at: new Date(), closed: silent });
     }
 
     const now = new Date();
@@ -79,9 +85,10 @@ export async function receiveInboundMessage({ accountId, inbound }: { accountId:
       conversationId: conversation.id,
       at: now,
       preview: previewOf({ type: inbound.type, text: inbound.text, caption: inbound.media?.caption }),
-      unread: "increment",
+      unread: silent ? "keep" : "increment",
     });
     const output = presentMessage({ ...message, media: stored });
+    if (silent) return { duplicate: false, message: output };
     await recordEvent(tx, { accountId, type: "message.received", data: { message: output, conversation: conversationSummary(updated) } });
     await afterInboundMessage(tx, { accountId, message, conversation: updated });
     return { duplicate: false, message: output };

@@ -3,6 +3,7 @@ import { messages } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { userActor } from "@/lib/activity/schemas";
 import { autoAssignOnReply } from "@/lib/conversations/auto-assign";
+import { refuseBlockedContact } from "@/lib/contacts/store";
 import { actor } from "@/lib/conversations/conversations";
 import { createConversation, ensureContact, findActiveConversation, findConversation, reopenClosedConversation } from "@/lib/conversations/store";
 import { invalidField } from "@/lib/errors";
@@ -24,6 +25,7 @@ type Ctx = Pick<AuthContext, "accountId" | "user">;
 export async function sendMessage({ ctx, input }: { ctx: Ctx; input: SendMessageInput }) {
   return getDb().transaction(async (tx) => {
     const accountId = ctx.accountId;
+    await refuseBlockedContact(tx, { accountId, phone: input.to });
     const integration = await loadNumberIntegration(tx, accountId);
     let conversationId: string;
     if (input.conversation_id) {

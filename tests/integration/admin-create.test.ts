@@ -2,8 +2,8 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { afterAll, describe, expect, it } from "vitest";
+import { newPglite } from "@/db";
 
 const dir = mkdtempSync(path.join(tmpdir(), "chorus-admin-create-"));
 const dataDir = path.join(dir, "pglite");
@@ -42,7 +42,7 @@ describe("npm run admin:create", () => {
     expect(duplicate.status).toBe(1);
     expect(duplicate.out).toContain("email");
 
-    const db = new PGlite(dataDir);
+    const db = newPglite(dataDir);
     const { rows } = await db.query<{ email: string; role: string; account: string }>(
       "select u.email, u.role, a.name as account from users u join accounts a on a.id = u.account_id order by u.email",
     );

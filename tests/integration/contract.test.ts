@@ -541,6 +541,75 @@ describe("/v1 contract", () => {
     }
   });
 
+  it("label, snooze, search and contact routes answer as documented", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const agent = await addTestUser(account.id, "agent");
+    const readOnly = await scopedToken(adminToken, ["reports:read"]);
+    const phone = nextPhone();
+    const first = await simulateCustomer(adminToken, { from: phone, name: "Ana Gómez", type: "text", text: "¿Me la entregá mañana?" });
+    const conversationId = first.conversation_id;
+
+    const vip = await expectStatus(201, "POST", "/v1/labels", { token: adminToken, body: { name: "VIP", color: "#16a34a" } });
+    await expectStatus(409, "POST", "/v1/labels", { token: adminToken, body: { name: "vip", color: "#000000" } });
+    await expectStatus(400, "POST", "/v1/labels", { token: adminToken, body: { name: "", color: "green" } });
+    await expectStatus(403, "POST", "/v1/labels", { token: agent.token, body: { name: "Mine", color: "#000000" } });
+    await expectStatus(200, "GET", "/v1/labels", { token: agent.token });
+    await expectStatus(400, "GET", "/v1/labels?limit=0", { token: agent.token });
+    await expectStatus(403, "GET", "/v1/labels", { token: readOnly });
+
+    const labeled = await expectStatus(200, "PUT", `/v1/conversations/${conversationId}/labels`, { token: agent.token, body: { label_ids: [vip.body.id] } });
+    expect(labeled.body.labels).toEqual([{ id: vip.body.id, name: "VIP", color: "#16a34a" }]);
+    await expectStatus(400, "PUT", `/v1/conversations/${conversationId}/labels`, { token: agent.token, body: { label_ids: [`lbl_${"0".repeat(26)}`] } });
+    await expectStatus(404, "PUT", "/v1/conversations/conv_unknown/labels", { token: agent.token, body: { label_ids: [] } });
+    await expectStatus(403, "PUT", `/v1/conversations/${conversationId}/labels`, { token: readOnly, body: { label_ids: [] } });
+    const filtered = await expectStatus(200, "GET", `/v1/conversations?label=${vip.body.id}`, { token: agent.token });
+    expect(filtered.body.data.map((c: { id: string }) => c.id)).toEqual([conversationId]);
+
+    const until = new Date(Date.now() + HOUR).toISOString();
+    const snoozed = await expectStatus(200, "POST", `/v1/conversations/${conversationId}/snooze`, { token: agent.token, body: { until } });
+    expect(snoozed.body).toMatchObject({ status: "snoozed", snoozed_until: until });
+    await expectStatus(200, "GET", "/v1/conversations?status=snoozed", { token: agent.token });
+    await expectStatus(400, "POST", `/v1/conversations/${conversationId}/snooze`, { token: agent.token, body: { until: days(91) } });
+    await expectStatus(404, "POST", "/v1/conversations/conv_unknown/snooze", { token: agent.token, body: { until } });
+    await expectStatus(403, "POST", `/v1/conversations/${conversationId}/snooze`, { token: readOnly, body: { until } });
+    // The customer's next message wakes it (conversation.reopened without a user).
+    await simulateCustomer(adminToken, { from: phone, type: "text", text: "¿Hola?" });
+
+    const found = await expectStatus(200, "GET", "/v1/search?q=gomez", { token: agent.token });
+    expect(found.body.data[0]).toMatchObject({ conversation: { id: conversationId }, match: { field: "name" } });
+    const byText = await expectStatus(200, "GET", "/v1/search?q=ENTREGA&limit=1", { token: agent.token });
+    expect(byText.body.data[0].match).toMatchObject({ field: "message", message_id: first.id });
+    await expectStatus(400, "GET", "/v1/search?q=a", { token: agent.token });
+    await expectStatus(403, "GET", "/v1/search?q=gomez", { token: readOnly });
+
+    const contacts = await expectStatus(200, "GET", "/v1/contacts?q=gomez", { token: agent.token });
+    const contactId = contacts.body.data[0].id;
+    await expectStatus(400, "GET", "/v1/contacts?limit=500", { token: agent.token });
+    await expectStatus(403, "GET", "/v1/contacts", { token: readOnly });
+    await expectStatus(200, "GET", `/v1/contacts/${contactId}`, { token: agent.token });
+    await expectStatus(404, "GET", "/v1/contacts/ctc_unknown", { token: agent.token });
+    await expectStatus(403, "GET", `/v1/contacts/${contactId}`, { token: readOnly });
+    const edited = await expectStatus(200, "PATCH", `/v1/contacts/${contactId}`, {
+      token: agent.token,
+      body: { name: "Ana G.", email: "ana@example.com", notes: "Prefers mornings", attributes: { plan: "gold" } },
+    });
+    expect(edited.body).toMatchObject({ name: "Ana G.", attributes: { plan: "gold" }, blocked: false, conversations_count: 1 });
+    await expectStatus(400, "PATCH", `/v1/contacts/${contactId}`, { token: agent.token, body: {} });
+    await expectStatus(404, "PATCH", "/v1/contacts/ctc_unknown", { token: agent.token, body: { name: "X" } });
+    await expectStatus(403, "PATCH", `/v1/contacts/${contactId}`, { token: readOnly, body: { name: "X" } });
+    const csv = await expectStatus(200, "GET", "/v1/contacts/export", { token: agent.token });
+    expect(csv.text.split("\r\n")[1]).toContain("Ana G.");
+    await expectStatus(403, "GET", "/v1/contacts/export", { token: readOnly });
+
+    await expectStatus(200, "PATCH", `/v1/contacts/${contactId}`, { token: adminToken, body: { blocked: true } });
+    const refused = await expectStatus(409, "POST", "/v1/messages", { token: adminToken, body: { to: phone, type: "text", text: "Hello" } });
+    expect(refused.body.error.code).toBe("contact_blocked");
+
+    await expectStatus(403, "DELETE", `/v1/labels/${vip.body.id}`, { token: agent.token });
+    await expectStatus(204, "DELETE", `/v1/labels/${vip.body.id}`, { token: adminToken });
+    await expectStatus(404, "DELETE", `/v1/labels/${vip.body.id}`, { token: adminToken });
+  });
+
   it("report routes answer as documented", async () => {
     const { account, adminToken } = await createTestAccount();
     const agent = await addTestUser(account.id, "agent");

@@ -3,11 +3,10 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { eq, inArray } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from "vitest";
-import { type DbHandle, getDb, getDbHandle, openPglite, openPostgres, setDbHandle } from "@/db";
+import { type DbHandle, getDb, getDbHandle, newPglite, openPglite, openPostgres, setDbHandle } from "@/db";
 import { jobs, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
 import { enqueueJob, enqueueJobs } from "@/lib/jobs/enqueue";
 import { jobHandlers } from "@/lib/jobs/handlers";
@@ -194,7 +193,7 @@ describe("a crash in the middle of a webhook attempt (kill -9)", () => {
     return {
       env: { PGLITE_DIR: dir, DATABASE_URL: undefined },
       open: async () => {
-        const handle = openPglite(new PGlite(dir));
+        const handle = openPglite(newPglite(dir));
         if (!migrated) {
           await handle.migrate();
           migrated = true;

@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import type { TestProject } from "vitest/node";
-import { openPglite, openPostgres } from "@/db";
+import { newPglite, openPglite, openPostgres } from "@/db";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -41,7 +40,7 @@ export default async function globalSetup(project: TestProject) {
       await cleanup.end();
     };
   }
-  const pglite = new PGlite("memory://");
+  const pglite = newPglite("memory://");
   const handle = openPglite(pglite);
   await handle.migrate();
   const dump = await pglite.dumpDataDir("none");

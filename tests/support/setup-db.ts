@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import { afterAll, beforeAll, inject } from "vitest";
-import { type DbHandle, openPglite, openPostgres, setDbHandle } from "@/db";
+import { type DbHandle, newPglite, openPglite, openPostgres, setDbHandle } from "@/db";
 import { resetEnvCache } from "@/lib/env";
 
 let handle: DbHandle | undefined;
@@ -27,7 +26,7 @@ beforeAll(async () => {
     };
   } else {
     const template = readFileSync(inject("pgliteTemplate"));
-    handle = openPglite(new PGlite({ loadDataDir: new Blob([template]) }));
+    handle = openPglite(newPglite(undefined, { loadDataDir: new Blob([template]) }));
   }
   setDbHandle(handle);
 });

@@ -102,7 +102,21 @@ const TEAM_ADMIN_OPERATIONS: [string, string, string][] = [
   ["get", "/v1/audit-log", "audit:read"],
 ];
 
-const ALL_OPERATIONS = [...SPEC_OPERATIONS, ...EXTRA_OPERATIONS, ...TEAM_ADMIN_OPERATIONS];
+// SPEC section 12: labels, snooze, search and contacts.
+const TEAM_INBOX_OPERATIONS: [string, string, string][] = [
+  ["get", "/v1/labels", "config:read"],
+  ["post", "/v1/labels", "config:write"],
+  ["delete", "/v1/labels/{id}", "config:write"],
+  ["put", "/v1/conversations/{id}/labels", "conversations:write"],
+  ["post", "/v1/conversations/{id}/snooze", "conversations:write"],
+  ["get", "/v1/search", "conversations:read"],
+  ["get", "/v1/contacts", "contacts:read"],
+  ["get", "/v1/contacts/export", "contacts:read"],
+  ["get", "/v1/contacts/{id}", "contacts:read"],
+  ["patch", "/v1/contacts/{id}", "contacts:write"],
+];
+
+const ALL_OPERATIONS = [...SPEC_OPERATIONS, ...EXTRA_OPERATIONS, ...TEAM_ADMIN_OPERATIONS, ...TEAM_INBOX_OPERATIONS];
 
 const HTTP_METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "options", "trace"]);
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
+import { contactDetailOutput } from "@/lib/contacts/schemas";
 import { conversationAssignmentOutput, conversationOutput, conversationSummaryOutput } from "@/lib/conversations/schemas";
 import { type EventType, streamOnlyEventTypes } from "@/lib/events/types";
 import { messageOutput } from "@/lib/messages/schemas";
@@ -40,9 +41,15 @@ export const eventDataSchemas: Record<EventType, { summary: string; description?
   "conversation.closed": { summary: "A conversation was closed", data: byUser(conversationOutput) },
   "conversation.reopened": {
     summary: "A conversation was reopened",
-    description: "By a user (`user` is who), by a message sent into it, or by a customer's message (no `user`).",
+    description: "By a user (`user` is who), by a message sent into it, by a customer's message or the end of a snooze (no `user`).",
     data: z.object({ conversation: conversationOutput, user: userRefOutput.optional() }),
   },
+  "conversation.snoozed": {
+    summary: "A conversation was snoozed",
+    description: "`conversation.snoozed_until` is when it wakes (then `conversation.reopened`, without `user`); `user` is who snoozed it.",
+    data: z.object({ conversation: conversationOutput, user: userRefOutput }),
+  },
+  "contact.updated": { summary: "A contact changed", description: "Name, email, notes, attributes or blocked.", data: z.object({ contact: contactDetailOutput }) },
   "message.received": { summary: "A customer's message arrived", data: z.object({ message: messageOutput, conversation: conversationSummaryOutput }) },
   "message.sent": { summary: "The network accepted a message", data: message },
   "message.delivered": { summary: "A message reached the customer's phone", data: message },

@@ -10,6 +10,7 @@ import { messagesDomain } from "./messages";
 import { openapiDomain } from "./openapi";
 import { reportsDomain } from "./reports";
 import { teamDomain } from "./team";
+import { contactsDomain, labelsDomain, searchDomain } from "./team-inbox";
 import { usersDomain } from "./users";
 import { webhooksDomain } from "./webhooks";
 
@@ -19,6 +20,9 @@ export const v1Domains: V1Domain[] = [
   accountDomain,
   conversationsDomain,
   teamDomain,
+  labelsDomain,
+  searchDomain,
+  contactsDomain,
   messagesDomain,
   usersDomain,
   reportsDomain,

@@ -1,0 +1,59 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ContactEditor } from "@/components/contacts/contact-editor";
+import { Card } from "@/components/ui/card";
+import { formatDateTime } from "@/components/ui/format";
+import { requireSession } from "@/lib/auth/current-user";
+import { getContact } from "@/lib/contacts/contacts";
+import { listContactConversations } from "@/lib/contacts/contact-conversations";
+import { NotFoundError } from "@/lib/errors";
+
+export const metadata = { title: "Contact" };
+
+export default async function ContactPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const session = await requireSession();
+  const contact = await getContact({ ctx: session, id }).catch((error: unknown) => {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  });
+  const conversations = await listContactConversations({ ctx: session, contactId: contact.id, limit: 50 });
+  return (
+    <div className="mx-auto h-full max-w-5xl overflow-y-auto px-4 py-6">
+      <Link href="/contacts" className="text-sm text-brand-700 hover:underline">
+        ← All contacts
+      </Link>
+      <div className="mt-3 mb-6">
+        <h1 className="text-xl font-semibold text-slate-900">{contact.name || `+${contact.phone}`}</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          +{contact.phone} · customer since {formatDateTime(contact.created_at)}
+          {contact.blocked ? <span className="ml-2 rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-800">Blocked</span> : null}
+        </p>
+      </div>
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <Card>
+          <h2 className="mb-4 font-semibold">Details</h2>
+          <ContactEditor contactId={contact.id} initial={contact} />
+        </Card>
+        <Card>
+          <h2 className="mb-3 font-semibold">Conversations ({contact.conversations_count})</h2>
+          {conversations.data.length === 0 ? <p className="text-sm text-slate-500">No conversations.</p> : null}
+          <ul className="flex flex-col divide-y divide-slate-100">
+            {conversations.data.map((c) => (
+              <li key={c.id} className="py-2 text-sm">
+                <Link href={`/inbox/${c.id}`} className="flex flex-col gap-0.5 rounded px-1 hover:bg-slate-50">
+                  <span className="flex items-center gap-2">
+                    <span className="font-medium capitalize">{c.status}</span>
+                    <span className="ml-auto text-xs text-slate-500">{formatDateTime(c.last_message_at ?? c.created_at)}</span>
+                  </span>
+                  <span className="truncate text-slate-600">{c.last_message_preview ?? "No messages"}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+          {conversations.pagination.has_more ? <p className="mt-2 text-xs text-slate-500">Showing the 50 most recent.</p> : null}
+        </Card>
+      </div>
+    </div>
+  );
+}

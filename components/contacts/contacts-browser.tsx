@@ -1,0 +1,112 @@
+"use client";
+
+import Link from "next/link";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { formatRelative } from "@/components/ui/format";
+import { PageHeader } from "@/components/ui/page-header";
+import { requestJson } from "@/lib/client/api";
+import type { ContactDetail } from "./types";
+
+type Page = { data: ContactDetail[]; pagination: { next_cursor: string | null; has_more: boolean } };
+
+/** The contact list with search (GET /v1/contacts?q) and the CSV export. */
+export function ContactsBrowser() {
+  const [query, setQuery] = useState("");
+  const [items, setItems] = useState<ContactDetail[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [state, setState] = useState<"loading" | "idle" | "more" | "error">("loading");
+  const [error, setError] = useState<string>();
+  const request = useRef(0);
+
+  const load = useCallback(async (q: string, after?: string) => {
+    const id = ++request.current;
+    setState(after ? "more" : "loading");
+    const params = new URLSearchParams({ limit: "50" });
+    if (q.trim()) params.set("q", q.trim());
+    if (after) params.set("cursor", after);
+    const result = await requestJson<Page>("GET", `/v1/contacts?${params}`);
+    if (id !== request.current) return;
+    if (!result.ok) {
+      setError(result.message);
+      setState("error");
+      return;
+    }
+    setItems((prev) => (after ? [...prev, ...result.data.data] : result.data.data));
+    setCursor(result.data.pagination.next_cursor);
+    setState("idle");
+  }, []);
+
+  useEffect(() => {
+    const timer = setTimeout(() => void load(query), query ? 250 : 0);
+    return () => clearTimeout(timer);
+  }, [query, load]);
+
+  return (
+    <>
+      <PageHeader
+        title="Contacts"
+        description="Everyone who has written to your number or received a message from it."
+        actions={
+          <a href="/v1/contacts/export" download className="inline-flex items-center rounded-md border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50">
+            Export CSV
+          </a>
+        }
+      />
+      <label htmlFor="contacts-search" className="sr-only">
+        Search contacts
+      </label>
+      <input
+        id="contacts-search"
+        type="search"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+        placeholder="Search by name, number or email"
+        className="mb-4 w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
+      />
+      <div className="overflow-hidden rounded-xl border border-slate-200 bg-white">
+        <ul aria-label="Contacts" aria-busy={state === "loading"} className="divide-y divide-slate-100">
+          {state === "loading" ? (
+            <li className="p-4 text-sm text-slate-500" role="status">
+              Loading contacts…
+            </li>
+          ) : null}
+          {state === "error" ? (
+            <li className="p-4 text-sm text-red-700" role="alert">
+              Could not load contacts: {error}
+            </li>
+          ) : null}
+          {state === "idle" && items.length === 0 ? <li className="p-6 text-center text-sm text-slate-500">{query ? "No contact matches your search." : "No contacts yet."}</li> : null}
+          {state !== "loading"
+            ? items.map((c) => (
+                <li key={c.id}>
+                  <Link href={`/contacts/${c.id}`} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3 hover:bg-slate-50" data-contact-id={c.id}>
+                    <span className="min-w-0 flex-1">
+                      <span className="block truncate text-sm font-medium text-slate-900">
+                        {c.name || `+${c.phone}`}
+                        {c.blocked ? <span className="ml-2 rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-800">Blocked</span> : null}
+                      </span>
+                      <span className="block truncate text-xs text-slate-600">
+                        +{c.phone}
+                        {c.email ? ` · ${c.email}` : ""}
+                      </span>
+                    </span>
+                    <span className="text-xs text-slate-600">
+                      {c.conversations_count} conversation{c.conversations_count === 1 ? "" : "s"}
+                      {c.last_message_at ? ` · ${formatRelative(c.last_message_at)}` : ""}
+                    </span>
+                  </Link>
+                </li>
+              ))
+            : null}
+        </ul>
+        {cursor && state !== "loading" ? (
+          <div className="border-t border-slate-100 p-3 text-center">
+            <button type="button" className="text-sm text-brand-700 underline" disabled={state === "more"} onClick={() => void load(query, cursor)}>
+              {state === "more" ? "Loading…" : "Load more"}
+            </button>
+          </div>
+        ) : null}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,137 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { formatRelative } from "@/components/ui/format";
+import { requestJson } from "@/lib/client/api";
+import { Avatar } from "./conversation-list";
+import { LabelChips } from "./label-chips";
+import { type ConversationItem, displayName } from "./types";
+
+export type SearchResult = {
+  conversation: ConversationItem;
+  match: { field: "name" | "phone" | "email" | "message" | "note"; message_id: string | null; snippet: string; highlights: { start: number; end: number }[] };
+};
+
+type Page = { data: SearchResult[]; pagination: { next_cursor: string | null; has_more: boolean } };
+
+/** The snippet with its matches in <mark>. */
+export function Highlighted({ text, highlights }: { text: string; highlights: SearchResult["match"]["highlights"] }) {
+  const parts: React.ReactNode[] = [];
+  let at = 0;
+  highlights.forEach((h, i) => {
+    if (h.start > at) parts.push(text.slice(at, h.start));
+    parts.push(
+      <mark key={i} className="rounded bg-amber-200 px-0.5 text-slate-900">
+        {text.slice(h.start, h.end)}
+      </mark>,
+    );
+    at = h.end;
+  });
+  if (at < text.length) parts.push(text.slice(at));
+  return <>{parts}</>;
+}
+
+const fieldLabel: Record<SearchResult["match"]["field"], string> = { name: "Name", phone: "Number", email: "Email", message: "Message", note: "Note" };
+
+/**
+ * Search across names, numbers and everything written (GET /v1/search), best match first,
+ * with the matching text highlighted. Shown in place of the list while the search box has text.
+ */
+export function SearchResults({ query, selectedId, onOpen }: { query: string; selectedId: string | null; onOpen: (conversation: ConversationItem) => void }) {
+  const [results, setResults] = useState<SearchResult[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [state, setState] = useState<"loading" | "idle" | "more" | "error">("loading");
+  const [error, setError] = useState<string>();
+  const q = query.trim();
+
+  useEffect(() => {
+    if (q.length < 2) return;
+    let current = true;
+    const timer = setTimeout(async () => {
+      setState("loading");
+      const result = await requestJson<Page>("GET", `/v1/search?${new URLSearchParams({ q, limit: "30" })}`);
+      if (!current) return;
+      if (!result.ok) {
+        setError(result.message);
+        setState("error");
+        return;
+      }
+      setResults(result.data.data);
+      setCursor(result.data.pagination.next_cursor);
+      setState("idle");
+    }, 250);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [q]);
+
+  async function more(after: string) {
+    setState("more");
+    const result = await requestJson<Page>("GET", `/v1/search?${new URLSearchParams({ q, limit: "30", cursor: after })}`);
+    if (!result.ok) {
+      setError(result.message);
+      setState("error");
+      return;
+    }
+    setResults((prev) => [...prev, ...result.data.data.filter((r) => !prev.some((p) => p.conversation.id === r.conversation.id))]);
+    setCursor(result.data.pagination.next_cursor);
+    setState("idle");
+  }
+
+  if (q.length < 2) return <p className="p-6 text-center text-sm text-slate-500">Type at least 2 characters to search.</p>;
+  return (
+    <ul className="min-h-0 flex-1 overflow-y-auto" aria-label="Search results" aria-busy={state === "loading"}>
+      {state === "loading" ? (
+        <li className="p-4 text-center text-sm text-slate-500" role="status">
+          Searching…
+        </li>
+      ) : null}
+      {state === "error" ? (
+        <li className="p-4 text-sm text-red-700" role="alert">
+          Search failed: {error}
+        </li>
+      ) : null}
+      {state === "idle" && results.length === 0 ? <li className="p-6 text-center text-sm text-slate-500">Nothing matches “{q}”.</li> : null}
+      {state !== "loading"
+        ? results.map(({ conversation, match }) => {
+            const name = displayName(conversation.contact);
+            return (
+              <li key={conversation.id}>
+                <button
+                  type="button"
+                  onClick={() => onOpen(conversation)}
+                  aria-current={selectedId === conversation.id ? "true" : undefined}
+                  data-search-result={conversation.id}
+                  className={`flex w-full gap-3 border-b border-slate-100 px-3 py-3 text-left hover:bg-slate-50 ${selectedId === conversation.id ? "bg-brand-50" : ""}`}
+                >
+                  <Avatar name={name} className="h-10 w-10 text-sm" />
+                  <span className="min-w-0 flex-1">
+                    <span className="flex items-baseline gap-2">
+                      <span className="truncate text-sm font-medium">{match.field === "name" ? <Highlighted text={match.snippet} highlights={match.highlights} /> : name}</span>
+                      <time className="ml-auto shrink-0 text-xs text-slate-600" dateTime={conversation.last_message_at ?? conversation.created_at}>
+                        {formatRelative(conversation.last_message_at ?? conversation.created_at)}
+                      </time>
+                    </span>
+                    <span className="mt-0.5 block text-sm text-slate-600">
+                      <span className="mr-1 text-xs font-medium uppercase tracking-wide text-slate-500">{fieldLabel[match.field]}</span>
+                      {match.field === "name" ? `+${conversation.contact.phone}` : match.field === "phone" ? <>+<Highlighted text={match.snippet} highlights={match.highlights} /></> : <Highlighted text={match.snippet} highlights={match.highlights} />}
+                    </span>
+                    <span className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600">
+                      <span className="capitalize">{conversation.status}</span>
+                      <LabelChips labels={conversation.labels} />
+                    </span>
+                  </span>
+                </button>
+              </li>
+            );
+          })
+        : null}
+      {cursor && state !== "loading" ? (
+        <li className="p-3 text-center text-xs text-slate-500">
+          {state === "more" ? "Loading more…" : <button type="button" onClick={() => void more(cursor)} className="underline">More results</button>}
+        </li>
+      ) : null}
+    </ul>
+  );
+}

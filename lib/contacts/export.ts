@@ -1,0 +1,66 @@
+import { and, desc, eq } from "drizzle-orm";
+import { getDb } from "@/db";
+import { contacts } from "@/db/schema";
+import type { CursorPosition } from "@/lib/api/cursor";
+import { afterCursor } from "@/lib/api/pagination";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { type ContactDetailOutput, presentContact } from "./schemas";
+import { selectContacts, withStats } from "./store";
+
+const BATCH = 500;
+
+export const CSV_COLUMNS = ["id", "phone", "name", "email", "notes", "blocked", "created_at", "last_message_at", "conversations_count", "attributes"] as const;
+
+/**
+ * One CSV field (RFC 4180). A value a spreadsheet would run as a formula (=, +, -, @, tab,
+ * carriage return first) is prefixed with `'`.
+ */
+export function csvField(value: string | number | boolean | null): string {
+  if (value === null) return "";
+  let text = String(value);
+  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csvRow(contact: ContactDetailOutput): string {
+  const attributes = Object.keys(contact.attributes).length ? JSON.stringify(contact.attributes) : "";
+  return [
+    contact.id,
+    contact.phone,
+    contact.name,
+    contact.email,
+    contact.notes,
+    contact.blocked,
+    contact.created_at,
+    contact.last_message_at,
+    contact.conversations_count,
+    attributes,
+  ]
+    .map(csvField)
+    .join(",");
+}
+
+/** Every contact of the account as CSV, newest first, read in keyset batches while streaming. */
+export function exportContactsCsv({ ctx }: { ctx: Pick<AuthContext, "accountId"> }): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let cursor: CursorPosition | undefined;
+  let started = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(encoder.encode(`${CSV_COLUMNS.join(",")}\r\n`));
+      }
+      const rows = await selectContacts(getDb())
+        .where(and(eq(contacts.accountId, ctx.accountId), afterCursor(contacts, cursor, "desc")))
+        .orderBy(desc(contacts.createdAt), desc(contacts.id))
+        .limit(BATCH);
+      if (rows.length > 0) {
+        controller.enqueue(encoder.encode(rows.map((row) => `${csvRow(presentContact(withStats(row)))}\r\n`).join("")));
+        const last = rows[rows.length - 1].contact;
+        cursor = { t: last.createdAt, id: last.id };
+      }
+      if (rows.length < BATCH) controller.close();
+    },
+  });
+}

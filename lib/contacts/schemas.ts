@@ -1,0 +1,93 @@
+import { z } from "zod";
+import type { Contact } from "@/db/schema";
+import { isoTimestamp, phoneDigits, prefixedId } from "@/lib/api/fields";
+import { paginationQuery } from "@/lib/api/pagination";
+
+export const MAX_ATTRIBUTES = 50;
+
+const attributeKey = z
+  .string()
+  .trim()
+  .min(1, "an attribute name is required")
+  .max(64, "an attribute name is at most 64 characters");
+
+export const attributesSchema = z
+  .record(attributeKey, z.string().max(1000, "an attribute value is at most 1,000 characters"))
+  .refine((value) => Object.keys(value).length <= MAX_ATTRIBUTES, `at most ${MAX_ATTRIBUTES} attributes`)
+  .meta({ description: `Free-form facts about the customer, name → text (at most ${MAX_ATTRIBUTES}).`, example: { plan: "gold", city: "Rosario" } });
+
+export const listContactsQuery = paginationQuery.extend({
+  q: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(200, "must be at most 200 characters")
+    .optional()
+    .meta({ description: "Name, number or email contains this (case- and accent-insensitive).", example: "gomez" }),
+});
+export type ListContactsQuery = z.infer<typeof listContactsQuery>;
+
+const nullableText = (max: number, label: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, `must be at most ${max.toLocaleString("en")} characters`)
+    .nullable()
+    .transform((value) => (value === "" ? null : value))
+    .meta({ description: `${label}; null or "" clears it.` });
+
+export const updateContactInput = z
+  .strictObject({
+    name: nullableText(100, "1 to 100 characters").optional(),
+    email: z
+      .string()
+      .trim()
+      .max(254, "must be at most 254 characters")
+      .pipe(z.union([z.literal(""), z.email("must be a valid email address")]))
+      .nullable()
+      .transform((value) => (value ? value.toLowerCase() : null))
+      .optional()
+      .meta({ description: "An email address; null or \"\" clears it.", example: "maria@example.com" }),
+    notes: nullableText(5000, "Up to 5,000 characters").optional(),
+    attributes: attributesSchema.optional().meta({ description: "Replaces all attributes." }),
+    blocked: z
+      .boolean()
+      .optional()
+      .meta({ description: "A blocked contact's messages are stored but reopen nothing, notify nobody and get no automatic answer; sends to them answer 409 `contact_blocked`." }),
+  })
+  .refine((value) => Object.values(value).some((v) => v !== undefined), "give at least one field to change")
+  .meta({ id: "UpdateContact" });
+export type UpdateContactInput = z.infer<typeof updateContactInput>;
+
+export const contactDetailOutput = z
+  .strictObject({
+    id: prefixedId("contact"),
+    phone: phoneDigits("The customer's number, digits only (E.164 without `+`)."),
+    name: z.string().nullable().meta({ example: "María Gómez" }),
+    email: z.string().nullable().meta({ example: "maria@example.com" }),
+    notes: z.string().nullable(),
+    attributes: z.record(z.string(), z.string()),
+    blocked: z.boolean(),
+    created_at: isoTimestamp(),
+    last_message_at: isoTimestamp("The latest message in any of their conversations.").nullable(),
+    conversations_count: z.int().min(0),
+  })
+  .meta({ id: "ContactDetail", description: "A customer and what the team keeps about them." });
+export type ContactDetailOutput = z.infer<typeof contactDetailOutput>;
+
+export type ContactWithStats = Contact & { lastMessageAt: Date | null; conversationsCount: number };
+
+export function presentContact(row: ContactWithStats): ContactDetailOutput {
+  return {
+    id: row.id,
+    phone: row.phone,
+    name: row.name,
+    email: row.email,
+    notes: row.notes,
+    attributes: row.attributes ?? {},
+    blocked: row.blocked,
+    created_at: row.createdAt.toISOString(),
+    last_message_at: row.lastMessageAt ? row.lastMessageAt.toISOString() : null,
+    conversations_count: row.conversationsCount,
+  };
+}

@@ -1,0 +1,43 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { contacts, conversations } from "@/db/schema";
+import { ApiError, NotFoundError } from "@/lib/errors";
+import type { ContactWithStats } from "./schemas";
+
+// Written out: inside a subquery drizzle would leave the outer columns unqualified. Served by conversations_contact_idx.
+const ofThisContact = sql.raw(`c.account_id = "contacts"."account_id" and c.contact_id = "contacts"."id"`);
+
+/** Contacts with what their page shows about their conversations (one index lookup each). */
+export function selectContacts(executor: Executor) {
+  return executor
+    .select({
+      contact: contacts,
+      lastMessageAt: sql<string | null>`(select max(c.last_message_at) from ${conversations} c where ${ofThisContact})`,
+      conversationsCount: sql<number>`(select count(*) from ${conversations} c where ${ofThisContact})`,
+    })
+    .from(contacts);
+}
+
+export const withStats = (row: { contact: typeof contacts.$inferSelect; lastMessageAt: string | Date | null; conversationsCount: number | string }): ContactWithStats => ({
+  ...row.contact,
+  lastMessageAt: row.lastMessageAt ? new Date(row.lastMessageAt) : null,
+  conversationsCount: Number(row.conversationsCount),
+});
+
+export async function findContact(executor: Executor, { accountId, id }: { accountId: string; id: string }) {
+  const [row] = await selectContacts(executor)
+    .where(and(eq(contacts.accountId, accountId), eq(contacts.id, id)))
+    .limit(1);
+  if (!row) throw new NotFoundError("Contact");
+  return withStats(row);
+}
+
+/** A send to a blocked contact is refused before anything is written. */
+export async function refuseBlockedContact(executor: Executor, { accountId, phone }: { accountId: string; phone: string }) {
+  const [row] = await executor
+    .select({ blocked: contacts.blocked })
+    .from(contacts)
+    .where(and(eq(contacts.accountId, accountId), eq(contacts.phone, phone)))
+    .limit(1);
+  if (row?.blocked) throw new ApiError(409, "contact_blocked", "This contact is blocked. Unblock them on their contact page to send a message.");
+}

@@ -1,0 +1,97 @@
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import { type Executor, getDb } from "@/db";
+import { type Contact, type Conversation, conversations } from "@/db/schema";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { ConflictError, invalidField } from "@/lib/errors";
+import { recordEvent } from "@/lib/events/record-event";
+import { enqueueJob } from "@/lib/jobs/enqueue";
+import { recordConversationActivity } from "./activity-hooks";
+import { actor } from "./conversations";
+import { presentConversation } from "./schemas";
+import { assigneeIsLive, findConversation } from "./store";
+
+type Ctx = Pick<AuthContext, "accountId" | "user">;
+
+export const MAX_SNOOZE_MS = 90 * 86_400_000;
+
+/**
+ * Parks an open or assigned conversation until `until` (in the future, at most 90 days
+ * ahead). Snoozing a snoozed conversation moves its wake-up. The wake-up is a job row due at
+ * `until`, written with the change; a customer's message wakes it earlier.
+ */
+export async function snoozeConversation({ ctx, id, until, now = new Date() }: { ctx: Ctx; id: string; until: Date; now?: Date }) {
+  if (until.getTime() <= now.getTime()) throw invalidField("until", "must be in the future");
+  if (until.getTime() > now.getTime() + MAX_SNOOZE_MS) throw invalidField("until", "must be at most 90 days ahead");
+  return getDb().transaction(async (tx) => {
+    const current = await findConversation(tx, { accountId: ctx.accountId, id, lock: true });
+    if (current.status === "closed") throw new ConflictError("A closed conversation cannot be snoozed; reopen it first.", "invalid_transition");
+    const [row] = await tx
+      .update(conversations)
+      .set({ status: "snoozed", snoozedUntil: until, updatedAt: now })
+      .where(eq(conversations.id, current.id))
+      .returning();
+    const conversation = presentConversation({ ...row, contact: current.contact });
+    await recordEvent(tx, { accountId: ctx.accountId, type: "conversation.snoozed", data: { conversation, user: actor(ctx) } });
+    await enqueueJob(tx, {
+      kind: "conversation.wake",
+      accountId: ctx.accountId,
+      payload: { accountId: ctx.accountId, conversationId: row.id },
+      runAt: until,
+    });
+    await recordConversationActivity(tx, {
+      accountId: ctx.accountId,
+      conversationId: row.id,
+      type: "snoozed",
+      actor: { type: "user", id: ctx.user.id, name: ctx.user.name },
+      data: { until: until.toISOString() },
+    });
+    return conversation;
+  });
+}
+
+/**
+ * Ends a snooze in the caller's transaction: back to `assigned` when its assignee is still a
+ * user of the account, else `open`; emits `conversation.reopened` (without a user: the clock
+ * or the customer woke it).
+ */
+export async function wakeSnoozedConversation(
+  tx: Executor,
+  { accountId, conversation, contact, now = new Date() }: { accountId: string; conversation: Conversation; contact: Pick<Contact, "id" | "phone" | "name">; now?: Date },
+) {
+  const keep = await assigneeIsLive(tx, { accountId, userId: conversation.assignedTo });
+  const [row] = await tx
+    .update(conversations)
+    .set(
+      keep
+        ? { status: "assigned", snoozedUntil: null, updatedAt: now }
+        : { status: "open", snoozedUntil: null, assignedTo: null, assignedAt: null, updatedAt: now },
+    )
+    .where(eq(conversations.id, conversation.id))
+    .returning();
+  await recordEvent(tx, { accountId, type: "conversation.reopened", data: { conversation: presentConversation({ ...row, contact }) } });
+  return row;
+}
+
+const wakePayload = z.object({ accountId: z.string().min(1), conversationId: z.string().min(1) });
+
+/**
+ * The `conversation.wake` job: wakes the conversation when it is still snoozed and due. A job
+ * left over from an earlier snooze (moved later, woken by a message, closed) does nothing.
+ */
+export async function runWakeJob(payload: Record<string, unknown>, { now }: { now: Date }) {
+  const parsed = wakePayload.safeParse(payload);
+  if (!parsed.success) return { failed: "invalid conversation.wake payload" };
+  const { accountId, conversationId } = parsed.data;
+  await getDb().transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId)))
+      .limit(1)
+      .for("update");
+    if (!current || current.status !== "snoozed" || !current.snoozedUntil || current.snoozedUntil.getTime() > now.getTime()) return;
+    const { contact } = await findConversation(tx, { accountId, id: conversationId });
+    await wakeSnoozedConversation(tx, { accountId, conversation: current, contact, now });
+  });
+}

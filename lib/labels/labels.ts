@@ -1,0 +1,87 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { getDb } from "@/db";
+import { conversations, type LabelRef, labels } from "@/db/schema";
+import type { CursorPosition } from "@/lib/api/cursor";
+import { toPage } from "@/lib/api/cursor";
+import { afterCursor } from "@/lib/api/pagination";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { recordConversationActivity } from "@/lib/conversations/activity-hooks";
+import { presentConversation } from "@/lib/conversations/schemas";
+import { findConversation, hasLabel } from "@/lib/conversations/store";
+import { ConflictError, invalidField, NotFoundError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { type CreateLabelInput, presentLabel } from "./schemas";
+
+type Ctx = Pick<AuthContext, "accountId" | "user">;
+
+/** Oldest first, so the list keeps the order labels were made in. */
+export async function listLabels({ ctx, limit, cursor }: { ctx: Pick<Ctx, "accountId">; limit: number; cursor?: CursorPosition }) {
+  const rows = await getDb()
+    .select()
+    .from(labels)
+    .where(and(eq(labels.accountId, ctx.accountId), afterCursor(labels, cursor, "asc")))
+    .orderBy(asc(labels.createdAt), asc(labels.id))
+    .limit(limit + 1);
+  return toPage(rows, limit, (l) => ({ t: l.createdAt, id: l.id }), presentLabel);
+}
+
+const duplicate = () => new ConflictError("A label with this name already exists.");
+
+export async function createLabel({ ctx, input }: { ctx: Pick<Ctx, "accountId">; input: CreateLabelInput }) {
+  const now = new Date();
+  // The unique index on lower(name) settles a race; the insert answers 409 either way.
+  const [row] = await getDb()
+    .insert(labels)
+    .values({ id: newId("label", now), accountId: ctx.accountId, name: input.name, color: input.color, createdAt: now })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) throw duplicate();
+  return presentLabel(row);
+}
+
+/** Deletes the label and takes it off every conversation that carried it. */
+export async function deleteLabel({ ctx, id }: { ctx: Pick<Ctx, "accountId">; id: string }) {
+  await getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .delete(labels)
+      .where(and(eq(labels.accountId, ctx.accountId), eq(labels.id, id)))
+      .returning();
+    if (!row) throw new NotFoundError("Label");
+    await tx
+      .update(conversations)
+      .set({
+        labels: sql`coalesce((select jsonb_agg(item) from jsonb_array_elements(${conversations.labels}) as item where item->>'id' <> ${id}), '[]'::jsonb)`,
+      })
+      .where(and(eq(conversations.accountId, ctx.accountId), hasLabel(id)));
+  });
+}
+
+/**
+ * Sets the conversation's labels to exactly `labelIds` (each a label of the account, else
+ * 400 naming it). Adds and removals go to the activity trail.
+ */
+export async function setConversationLabels({ ctx, id, labelIds }: { ctx: Ctx; id: string; labelIds: string[] }) {
+  const wanted = [...new Set(labelIds)];
+  return getDb().transaction(async (tx) => {
+    const current = await findConversation(tx, { accountId: ctx.accountId, id, lock: true });
+    const found = wanted.length
+      ? await tx
+          .select()
+          .from(labels)
+          .where(and(eq(labels.accountId, ctx.accountId), inArray(labels.id, wanted)))
+      : [];
+    const unknown = labelIds.findIndex((labelId) => !found.some((l) => l.id === labelId));
+    if (unknown >= 0) throw invalidField(`label_ids.${unknown}`, "is not a label of this account");
+    const next: LabelRef[] = found.map((l) => ({ id: l.id, name: l.name, color: l.color }));
+    const before = new Set(current.labels.map((l) => l.id));
+    const added = next.filter((l) => !before.has(l.id));
+    const removed = current.labels.filter((l) => !wanted.includes(l.id));
+    if (added.length === 0 && removed.length === 0) return presentConversation(current);
+    const now = new Date();
+    const [row] = await tx.update(conversations).set({ labels: next, updatedAt: now }).where(eq(conversations.id, current.id)).returning();
+    const actor = { type: "user" as const, id: ctx.user.id, name: ctx.user.name };
+    for (const label of added) await recordConversationActivity(tx, { accountId: ctx.accountId, conversationId: row.id, type: "labeled", actor, data: { label } });
+    for (const label of removed) await recordConversationActivity(tx, { accountId: ctx.accountId, conversationId: row.id, type: "unlabeled", actor, data: { label } });
+    return presentConversation({ ...row, contact: current.contact });
+  });
+}

@@ -1,0 +1,104 @@
+import { and, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import { type Executor, getDb } from "@/db";
+import { contactSearchDocument, contacts, conversations, messages } from "@/db/schema";
+import { type CursorPosition, toPage } from "@/lib/api/cursor";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { invalidField } from "@/lib/errors";
+import { presentConversation } from "@/lib/conversations/schemas";
+import { joinContact, selectConversations } from "@/lib/conversations/store";
+import { snippetOf } from "./highlight";
+import { matchesWords, phoneContains, type SearchTerms, searchTerms } from "./pattern";
+import type { SearchResultOutput } from "./schemas";
+
+/** Ranks of what matched: the customer themself first, then what was written. */
+const CONTACT = 2;
+const TEXT = 1;
+
+type Hit = { conversation_id: string; tier: number; t_ms: number | string; kind: "contact" | "message"; source_id: string | null; text: string | null };
+
+/**
+ * Where a term can match, each source one index-backed SELECT of
+ * (conversation_id, tier, t, kind, source_id); `t` orders matches of one tier, newest first.
+ * Notes, once a table of their own, are one more source of tier TEXT.
+ */
+function matchSources(accountId: string, terms: SearchTerms): SQL[] {
+  const contactMatch = or(matchesWords(contactSearchDocument(contacts), terms.words), phoneContains(contacts.phone, terms.digits));
+  const textMatch = matchesWords(messages.text, terms.words);
+  return [
+    contactMatch
+      ? // The matching contacts first (their GIN indexes), then their conversations by conversations_contact_idx.
+        sql`select ${conversations.id} as conversation_id, ${CONTACT} as tier, coalesce(${conversations.lastMessageAt}, ${conversations.createdAt}) as t, 'contact' as kind, null::text as source_id
+        from ${conversations}
+        where ${conversations.accountId} = ${accountId}
+          and ${conversations.contactId} = any(array(select ${contacts.id} from ${contacts} where ${contacts.accountId} = ${accountId} and (${contactMatch})))`
+      : undefined,
+    textMatch
+      ? sql`select ${messages.conversationId}, ${TEXT}, ${messages.createdAt}, 'message', ${messages.id}
+        from ${messages}
+        where ${messages.accountId} = ${accountId} and ${messages.deletedAt} is null and ${textMatch}`
+      : undefined,
+  ].filter((source): source is SQL => Boolean(source));
+}
+
+async function rowsOf<T>(executor: Executor, query: SQL): Promise<T[]> {
+  const result = await executor.execute(query);
+  return (Array.isArray(result) ? result : (result as unknown as { rows: T[] }).rows) as T[];
+}
+
+// The page position is (tier, t, conversation id); the cursor carries the tier in front of the id.
+const positionOf = (hit: Hit): CursorPosition => ({ t: new Date(Number(hit.t_ms)), id: `${hit.tier}:${hit.conversation_id}` });
+
+function afterPosition(cursor: CursorPosition | undefined): SQL | undefined {
+  if (!cursor) return undefined;
+  const [tier, id] = cursor.id.split(":");
+  if (!/^[12]$/.test(tier ?? "") || !id) throw invalidField("cursor", "is not a cursor of this search");
+  return sql`where (tier, t, conversation_id) < (${Number(tier)}, ${cursor.t.toISOString()}::timestamptz, ${id})`;
+}
+
+/**
+ * Conversations whose contact (name, number, email) or any message text contains `q`,
+ * case- and accent-insensitively: contact matches first, then the most recent matching text.
+ * Each conversation appears once, with its best match and a snippet around it.
+ */
+export async function searchConversations({ ctx, q, limit, cursor }: { ctx: Pick<AuthContext, "accountId">; q: string; limit: number; cursor?: CursorPosition }) {
+  const terms = searchTerms(q);
+  const sources = matchSources(ctx.accountId, terms);
+  if (sources.length === 0) return toPage([] as Hit[], limit, positionOf, () => undefined as never);
+  const db = getDb();
+  const hits = await rowsOf<Hit>(
+    db,
+    sql`with hits as (${sql.join(sources, sql` union all `)}),
+        best as (
+          select distinct on (conversation_id) conversation_id, tier, t, kind, source_id
+          from hits order by conversation_id, tier desc, t desc, source_id desc
+        )
+        select page.*, (select ${messages.text} from ${messages} where ${messages.id} = page.source_id) as text
+        from (
+          select conversation_id, tier, floor(extract(epoch from t) * 1000)::float8 as t_ms, kind, source_id
+          from best ${afterPosition(cursor) ?? sql``}
+          order by tier desc, t desc, conversation_id desc
+          limit ${limit + 1}
+        ) as page`,
+  );
+  const shown = hits.slice(0, limit);
+  const ids = shown.map((h) => h.conversation_id);
+  const rows = ids.length ? await selectConversations(db).where(and(eq(conversations.accountId, ctx.accountId), inArray(conversations.id, ids))) : [];
+  const byId = new Map(rows.map((row) => [row.conversation.id, joinContact(row)]));
+  const present = (hit: Hit): SearchResultOutput => {
+    const conversation = byId.get(hit.conversation_id)!;
+    if (hit.kind === "message") {
+      const snippet = snippetOf(hit.text ?? "", terms.words);
+      return { conversation: presentConversation(conversation), match: { field: "message", message_id: hit.source_id, snippet: snippet.text, highlights: snippet.highlights } };
+    }
+    const { name, phone } = conversation.contact;
+    const candidates = [
+      { field: "name" as const, snippet: snippetOf(name ?? "", terms.words) },
+      { field: "phone" as const, snippet: snippetOf(phone, [terms.digits], { wordStart: false }) },
+    ];
+    const found = candidates.find((c) => c.snippet.highlights.length > 0);
+    const field = found ?? { field: "email" as const, snippet: { text: name ?? phone, highlights: [] } };
+    return { conversation: presentConversation(conversation), match: { field: field.field, message_id: null, snippet: field.snippet.text, highlights: field.snippet.highlights } };
+  };
+  // A conversation deleted between the two reads is left out of the page.
+  return toPage(hits.filter((h, i) => i >= limit || byId.has(h.conversation_id)), limit, positionOf, present);
+}
