@@ -16,6 +16,7 @@ export const idPrefixes = {
   attempt: "att",
   document: "doc",
   request: "req",
+  template: "tpl",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -60,6 +60,9 @@ export const conversationOutput = z
     created_at: isoTimestamp(),
     updated_at: isoTimestamp(),
     closed_at: isoTimestamp().nullable(),
+    service_window_expires_at: isoTimestamp(
+      "The customer's last message (by the network's clock) + 24 hours: until then any message can be sent, afterwards only templates (409 `outside_service_window`). Null while the customer has never written.",
+    ).nullable(),
   })
   .meta({ id: "Conversation", description: "One conversation with one customer number." });
 export type ConversationOutput = z.infer<typeof conversationOutput>;
@@ -103,6 +106,7 @@ export function presentConversation(row: ConversationWithContact): ConversationO
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     closed_at: iso(row.closedAt),
+    service_window_expires_at: iso(row.serviceWindowExpiresAt),
   };
 }
 

@@ -17,6 +17,7 @@ export const eventTypes = [
   "webhook.verified",
   "webhook.failed",
   "plant.created",
+  "template.updated",
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];

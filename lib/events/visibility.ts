@@ -8,6 +8,7 @@ const scopeByPrefix: Record<string, Scope> = {
   message: "messages:read",
   user: "users:read",
   webhook: "webhooks:read",
+  template: "config:read",
 };
 
 /** The scope a reader needs to see an event of this type (none for plant.created). */

@@ -3,6 +3,7 @@ import { sendAutomatedMessage } from "@/lib/messages/send-message";
 import { sendQueuedMessage } from "@/lib/messages/send-queued-message";
 import { fetchInboundMedia } from "@/lib/network/cloud-webhook";
 import { createAutoReplyJobHandler } from "@/lib/profile/auto-reply-job";
+import { simulateTemplateReview } from "@/lib/templates/status";
 import { runDeliveryJob } from "@/lib/webhooks/deliver-job";
 import type { JobHandlers } from "./runner";
 
@@ -13,4 +14,5 @@ export const jobHandlers: JobHandlers = {
   "message.fetch-media": (payload, { attempt }) => fetchInboundMedia(payload, { attempt }),
   "message.auto-reply": createAutoReplyJobHandler(sendAutomatedMessage),
   "webhook.deliver": runDeliveryJob,
+  "template.simulate-review": (payload) => simulateTemplateReview(payload),
 };

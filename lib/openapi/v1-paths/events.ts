@@ -4,6 +4,7 @@ import { conversationAssignmentOutput, conversationOutput, conversationSummaryOu
 import type { EventType } from "@/lib/events/types";
 import { messageOutput } from "@/lib/messages/schemas";
 import { newPlantSchema } from "@/lib/plants/schemas";
+import { templateOutput } from "@/lib/templates/schemas";
 import { userOutput, userRefOutput } from "@/lib/users/schemas";
 import { idOf, operationsFor, timestamp, type V1Domain } from "../v1-common";
 import { webhookDeliveryDescription, webhookDeliveryHeaders } from "../webhook-headers";
@@ -72,6 +73,11 @@ export const eventDataSchemas: Record<EventType, { summary: string; description?
     }),
   },
   "plant.created": { summary: "A plant was added to the plant store (New Plant)", data: newPlantSchema },
+  "template.updated": {
+    summary: "A message template's review status changed",
+    description: "The network (or the sandbox, about 2 s after creation) approved or rejected it. Needs `config:read` to stream.",
+    data: z.object({ template: templateOutput }),
+  },
 };
 
 export const eventEnvelopeSchema = z

@@ -8,6 +8,7 @@ import { healthDomain } from "./health";
 import { messagesDomain } from "./messages";
 import { openapiDomain } from "./openapi";
 import { reportsDomain } from "./reports";
+import { templatesDomain } from "./templates";
 import { usersDomain } from "./users";
 import { webhooksDomain } from "./webhooks";
 
@@ -20,6 +21,7 @@ export const v1Domains: V1Domain[] = [
   usersDomain,
   reportsDomain,
   configDomain,
+  templatesDomain,
   webhooksDomain,
   eventsDomain,
   healthDomain,
