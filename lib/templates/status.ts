@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, or } from "drizzle-orm";
 import { getDb } from "@/db";
 import { messageTemplates, numberIntegrations } from "@/db/schema";
 import type { TemplateStatusUpdate } from "@/lib/network/cloud-sync";
@@ -34,11 +34,11 @@ export async function applyTemplateStatus({ businessAccountId, update }: { busin
     .from(numberIntegrations)
     .where(and(eq(numberIntegrations.provider, "cloud"), eq(numberIntegrations.businessAccountId, businessAccountId)));
   if (accounts.length === 0) return;
-  const byTemplate = update.networkTemplateId
-    ? eq(messageTemplates.networkTemplateId, update.networkTemplateId)
-    : update.name && update.language
-      ? and(eq(messageTemplates.name, update.name), eq(messageTemplates.language, update.language))
-      : undefined;
+  // The network sends its template id as a JSON number, which can exceed what a double holds
+  // exactly: name and language identify the template as well.
+  const byId = update.networkTemplateId ? eq(messageTemplates.networkTemplateId, update.networkTemplateId) : undefined;
+  const byName = update.name && update.language ? and(eq(messageTemplates.name, update.name), eq(messageTemplates.language, update.language)) : undefined;
+  const byTemplate = byId && byName ? or(byId, byName) : (byId ?? byName);
   if (!byTemplate) return;
   const templates = await db
     .select({ id: messageTemplates.id, accountId: messageTemplates.accountId })
