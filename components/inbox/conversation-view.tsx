@@ -1,10 +1,12 @@
 "use client";
 
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { requestJson } from "@/lib/client/api";
 import { Avatar } from "./conversation-list";
 import { Composer } from "./composer";
+import { BubbleActions } from "./composer-actions/bubble-actions";
+import { ComposerBar } from "./composer-actions/composer-bar";
 import { MessageBubble } from "./message-bubble";
 import { type ConversationItem, displayName, type MessageItem, type Teammate } from "./types";
 
@@ -19,6 +21,29 @@ const dayLabel = (iso: string) => {
   if (date.toDateString() === yesterday.toDateString()) return "Yesterday";
   return date.toLocaleDateString(undefined, { weekday: "long", day: "numeric", month: "long", year: date.getFullYear() === today.getFullYear() ? undefined : "numeric" });
 };
+
+/**
+ * Reactions are not bubbles: each one is shown on the message it reacts to. Live reactions are
+ * applied in order over what the server sent, so the view never waits for a refetch.
+ */
+function withReactions(list: MessageItem[]): MessageItem[] {
+  const updates = new Map<string, Map<string, string>>();
+  for (const message of list) {
+    if (message.type !== "reaction" || !message.reaction) continue;
+    const forTarget = updates.get(message.reaction.message_id) ?? new Map<string, string>();
+    forTarget.set(message.from, message.reaction.emoji);
+    updates.set(message.reaction.message_id, forTarget);
+  }
+  return list
+    .filter((message) => message.type !== "reaction")
+    .map((message) => {
+      const changes = updates.get(message.id);
+      if (!changes) return message;
+      const reactions = (message.reactions ?? []).filter((r) => !changes.has(r.from));
+      for (const [from, emoji] of changes) if (emoji) reactions.push({ from, emoji });
+      return { ...message, reactions };
+    });
+}
 
 const order = (a: MessageItem, b: MessageItem) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.id < b.id ? -1 : 1);
 
@@ -64,6 +89,7 @@ export function ConversationView({
   const [loading, setLoading] = useState<"initial" | "older" | null>(messages ? null : "initial");
   const [error, setError] = useState<string>();
   const [acting, setActing] = useState<string>();
+  const [replyTo, setReplyTo] = useState<MessageItem | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
   const keepOffset = useRef<number | null>(null);
@@ -130,7 +156,17 @@ export function ConversationView({
   const assignee = conversation.assigned_to ? people.get(conversation.assigned_to) : undefined;
   const teammates = [...people.values()].filter((p) => p.id !== conversation.assigned_to).sort((a, b) => a.name.localeCompare(b.name));
 
-  const list = messages ?? [];
+  const all = useMemo(() => messages ?? [], [messages]);
+  const list = useMemo(() => withReactions(all), [all]);
+  const byId = useMemo(() => new Map(all.map((m) => [m.id, m])), [all]);
+  const myNumber = all.find((m) => m.direction === "outbound" && m.from)?.from ?? all.find((m) => m.direction === "inbound")?.to ?? null;
+  const onKindQueued = useCallback(
+    (message: MessageItem) => {
+      stickToBottom.current = true;
+      setMessages((current) => [...(current ?? []).filter((m) => m.id !== message.id), message]);
+    },
+    [setMessages],
+  );
   return (
     <>
       <header className="flex flex-wrap items-center gap-2 border-b border-slate-200 px-3 py-2">
@@ -220,14 +256,22 @@ export function ConversationView({
                     <span className="rounded-full bg-white px-3 py-0.5 text-xs text-slate-500 shadow-sm">{dayLabel(message.timestamp)}</span>
                   </div>
                 ) : null}
-                <MessageBubble message={message} people={people} />
+                <MessageBubble
+                  message={message}
+                  people={people}
+                  quoted={message.context ? (byId.get(message.context.message_id) ?? null) : undefined}
+                  actions={<BubbleActions conversation={conversation} message={message} myNumber={myNumber} onReply={setReplyTo} onQueued={onKindQueued} />}
+                />
               </li>
             );
           })}
         </ol>
       </div>
+      <ComposerBar conversation={conversation} messages={all} replyTo={replyTo} onClearReply={() => setReplyTo(null)} onQueued={onKindQueued}>
       <Composer
         conversation={conversation}
+        context={replyTo ? { message_id: replyTo.id } : undefined}
+        onSent={() => setReplyTo(null)}
         onQueued={(message) => {
           stickToBottom.current = true;
           setMessages((list) => [...(list ?? []).filter((m) => m.id !== message.id), message]);
@@ -237,6 +281,7 @@ export function ConversationView({
           setMessages((list) => (list ?? []).filter((m) => m.id !== message.id).map((m) => (m.id === localId ? message : m)))
         }
       />
+      </ComposerBar>
     </>
   );
 }
