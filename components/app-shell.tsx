@@ -15,6 +15,7 @@ export const mainNav: NavItem[] = [
 export const settingsNav: NavItem[] = [
   { href: "/settings/profile", label: "Business profile" },
   { href: "/settings/number", label: "Number", adminOnly: true },
+  { href: "/settings/templates", label: "Templates" },
   { href: "/settings/users", label: "Users", adminOnly: true },
   { href: "/settings/tokens", label: "API tokens" },
   { href: "/settings/webhooks", label: "Webhooks", adminOnly: true },

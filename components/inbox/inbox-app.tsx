@@ -5,6 +5,7 @@ import { requestJson } from "@/lib/client/api";
 import { ConversationList, type Filter } from "./conversation-list";
 import { ConversationView } from "./conversation-view";
 import { DetailsPanel } from "./details-panel";
+import { NewConversation } from "./composer-actions/new-conversation";
 import { SimulateCustomer } from "./simulate-customer";
 import type { ConversationItem, EventEnvelope, MessageItem, Teammate } from "./types";
 
@@ -194,7 +195,12 @@ export function InboxApp({
           onLoadMore={() => listState === "idle" && cursor && void loadList(false, cursor)}
           people={people}
           live={live}
-          toolbar={canSimulate ? <SimulateCustomer onSent={(id: string | undefined) => id && open(id)} /> : null}
+          toolbar={
+            <>
+              {canSimulate ? <SimulateCustomer onSent={(id: string | undefined) => id && open(id)} /> : null}
+              <NewConversation onStarted={open} />
+            </>
+          }
         />
       </section>
       <section
