@@ -86,6 +86,29 @@ export const interactiveButtonsInput = z
   .meta({ id: "InteractiveButtons", description: "A text with 1 to 3 reply buttons; the customer's tap comes back as an `interactive` `button_reply`." });
 export type InteractiveButtonsInput = z.infer<typeof interactiveButtonsInput>;
 
+/**
+ * An interactive list the business sends (the satisfaction survey): a text, the button that
+ * opens the list, and its rows in sections; the customer's choice comes back as a `list_reply`.
+ */
+export const interactiveListContent = z
+  .object({
+    type: z.literal("list"),
+    body: z.string().min(1).max(4096),
+    footer: z.string().max(60).optional(),
+    button: z.string().min(1).max(20).meta({ description: "The label of the button that opens the list." }),
+    sections: z
+      .array(
+        z.object({
+          title: z.string().max(24).optional(),
+          rows: z.array(z.object({ id: z.string().min(1).max(200), title: z.string().min(1).max(24), description: z.string().max(72).optional() })).min(1).max(10),
+        }),
+      )
+      .min(1)
+      .max(10),
+  })
+  .meta({ id: "InteractiveList", description: "A text with a list to choose from; the choice comes back as an `interactive` `list_reply`." });
+export type InteractiveListContent = z.infer<typeof interactiveListContent>;
+
 /** The customer's answer to an interactive message. */
 export const interactiveReply = z
   .object({
@@ -132,9 +155,10 @@ export const unsupportedContent = z
   .object({ network_type: z.string().meta({ description: "The kind the network named.", example: "order" }) })
   .meta({ id: "UnsupportedMessage", description: "A kind Chorus cannot show; the inbox says \"Unsupported message (…)\"." });
 
-export const interactiveOutput = z.union([interactiveReply, interactiveButtonsInput]).meta({
+export const interactiveOutput = z.union([interactiveReply, interactiveButtonsInput, interactiveListContent]).meta({
   id: "Interactive",
-  description: "Inbound: the customer's `button_reply` or `list_reply` `{type, id, title}`. Outbound: the reply buttons sent `{type: \"button\", body, buttons}`.",
+  description:
+    "Inbound: the customer's `button_reply` or `list_reply` `{type, id, title}`. Outbound: the reply buttons sent `{type: \"button\", body, buttons}`, or a list `{type: \"list\", body, button, sections}`.",
 });
 
 /** The fields kept in a message's `content`, each named as in the API. */
@@ -142,7 +166,7 @@ export type MessageKindContent = {
   location?: LocationContent;
   contacts?: ContactCard[];
   reaction?: ReactionContent;
-  interactive?: InteractiveReply | InteractiveButtonsInput;
+  interactive?: InteractiveReply | InteractiveButtonsInput | InteractiveListContent;
   button?: { text: string; payload: string };
   template?: { name: string; language: string; variables: string[] };
   unsupported?: { network_type: string };
@@ -164,7 +188,7 @@ export function describeKind({ type, content, text }: { type: string; content?: 
     case "interactive": {
       const interactive = content?.interactive;
       if (!interactive) return "Interactive message";
-      return interactive.type === "button" ? interactive.body : interactive.title;
+      return "body" in interactive ? interactive.body : interactive.title;
     }
     case "button":
       return content?.button?.text ?? "Button";

@@ -77,7 +77,15 @@ const EXTRA_OPERATIONS: [string, string, string][] = [
   ["post", "/v1/config/number/test", "config:write"],
 ];
 
-const ALL_OPERATIONS = [...SPEC_OPERATIONS, ...EXTRA_OPERATIONS];
+// SPEC section 13: message templates.
+const TEMPLATE_OPERATIONS: [string, string, string][] = [
+  ["get", "/v1/templates", "config:read"],
+  ["post", "/v1/templates", "config:write"],
+  ["get", "/v1/templates/{id}", "config:read"],
+  ["delete", "/v1/templates/{id}", "config:write"],
+];
+
+const ALL_OPERATIONS = [...SPEC_OPERATIONS, ...TEMPLATE_OPERATIONS, ...EXTRA_OPERATIONS];
 
 const HTTP_METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "options", "trace"]);
 
@@ -211,7 +219,7 @@ describe("the /v1 OpenAPI document", () => {
     expect(error.required.sort()).toEqual(["error", "request_id"]);
     expect(error.properties.error.required.sort()).toEqual(["code", "message"]);
     expect(Object.keys(doc.components.responses).sort()).toEqual(
-      ["BadRequest", "Conflict", "Forbidden", "InternalError", "NotFound", "PayloadTooLarge", "TooManyRequests", "Unauthorized", "UnsupportedMediaType"].sort(),
+      ["BadGateway", "BadRequest", "Conflict", "Forbidden", "InternalError", "NotFound", "PayloadTooLarge", "TooManyRequests", "Unauthorized", "UnsupportedMediaType"].sort(),
     );
   });
 
