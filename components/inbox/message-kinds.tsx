@@ -1,3 +1,4 @@
+import { MapPinIcon } from "@/components/ui/icons";
 import type { MessageItem } from "./types";
 
 // How the kinds beyond text and media look in a bubble (SPEC section 13).
@@ -17,7 +18,7 @@ function LocationCard({ location }: { location: NonNullable<MessageItem["locatio
     >
       {/* A drawn map tile stand-in: no third-party request until someone opens the map. */}
       <span aria-hidden className="relative block h-24 bg-[linear-gradient(90deg,#e2e8f0_1px,transparent_1px),linear-gradient(#e2e8f0_1px,transparent_1px)] bg-[size:16px_16px] bg-emerald-50">
-        <span className="absolute left-1/2 top-1/2 -translate-x-1/2 -translate-y-full text-2xl">📍</span>
+        <MapPinIcon className="absolute left-1/2 top-1/2 h-8 w-8 -translate-x-1/2 -translate-y-full text-red-600 drop-shadow" />
       </span>
       <span className="block px-3 py-2">
         <span className="block truncate font-medium">{location.name || "Shared location"}</span>

@@ -2,8 +2,33 @@ import { type APIRequestContext, expect, type Page, test } from "@playwright/tes
 import { shot } from "./fixtures";
 import { adminApiToken, signInAsOwner } from "./helpers";
 
-// A tiny WebP (RIFF header, WEBP, a VP8L chunk): enough for a sticker bubble.
-const WEBP = Buffer.concat([Buffer.from("RIFF"), Buffer.from([0x1a, 0, 0, 0]), Buffer.from("WEBPVP8L"), Buffer.alloc(18, 7)]);
+/** A real WebP sticker drawn by the browser itself (a green smiley). */
+async function drawSticker(page: Page): Promise<string> {
+  const dataUrl = await page.evaluate(() => {
+    const canvas = document.createElement("canvas");
+    canvas.width = 96;
+    canvas.height = 96;
+    const g = canvas.getContext("2d")!;
+    g.fillStyle = "#22c55e";
+    g.beginPath();
+    g.arc(48, 48, 44, 0, Math.PI * 2);
+    g.fill();
+    g.fillStyle = "#fff";
+    for (const x of [34, 62]) {
+      g.beginPath();
+      g.arc(x, 38, 6, 0, Math.PI * 2);
+      g.fill();
+    }
+    g.strokeStyle = "#fff";
+    g.lineWidth = 5;
+    g.beginPath();
+    g.arc(48, 52, 22, 0.2 * Math.PI, 0.8 * Math.PI);
+    g.stroke();
+    return canvas.toDataURL("image/webp");
+  });
+  expect(dataUrl.startsWith("data:image/webp;base64,")).toBe(true);
+  return dataUrl.split(",")[1];
+}
 
 async function simulate(request: APIRequestContext, token: string, body: Record<string, unknown>) {
   const res = await request.post("/api/sandbox/inbound", { headers: { authorization: `Bearer ${token}` }, data: body });
@@ -19,7 +44,7 @@ test("a customer's location, sticker, contacts, replies, reaction and an unknown
   const from = `3491${String(Date.now()).slice(-7)}`;
   const first = await simulate(request, token, { from, name: customer, type: "text", text: "Hola! Where is your shop?" });
   await simulate(request, token, { from, type: "location", location: { latitude: 40.4168, longitude: -3.7038, name: "Puerta del Sol", address: "Plaza de la Puerta del Sol, Madrid" } });
-  await simulate(request, token, { from, type: "sticker", media: { mime_type: "image/webp", data: WEBP.toString("base64") } });
+  await simulate(request, token, { from, type: "sticker", media: { mime_type: "image/webp", data: await drawSticker(page) } });
   await simulate(request, token, { from, type: "contacts", contacts: [{ name: "Pablo Jardinero", phones: ["+34600111222"], emails: ["pablo@example.com"] }] });
   await simulate(request, token, { from, type: "interactive", interactive: { type: "button_reply", id: "tomorrow", title: "Tomorrow" } });
   await simulate(request, token, { from, type: "button", button: { text: "Stop promotions", payload: "STOP" } });
@@ -34,7 +59,7 @@ test("a customer's location, sticker, contacts, replies, reaction and an unknown
   await expect(log.getByTestId("location-card")).toContainText("Puerta del Sol");
   await expect(log.getByTestId("location-card")).toHaveAttribute("href", /openstreetmap\.org\/\?mlat=40\.4168&mlon=-3\.7038/);
   await expect(log.getByTestId("sticker")).toBeVisible();
-  await expect.poll(() => log.getByTestId("sticker").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth >= 0)).toBe(true);
+  await expect.poll(() => log.getByTestId("sticker").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(96);
   await expect(log.getByTestId("contact-card")).toContainText("Pablo Jardinero");
   await expect(log.getByTestId("interactive-reply")).toContainText("Tomorrow");
   await expect(log.getByTestId("button-reply")).toContainText("Stop promotions");
@@ -49,7 +74,7 @@ test("a customer's location, sticker, contacts, replies, reaction and an unknown
 
   // Reply to the first message (quoted), react to it, send a location and reply buttons.
   await firstBubble.hover();
-  await firstBubble.getByRole("button", { name: "Reply to this message" }).click();
+  await firstBubble.getByRole("button", { name: "Quote" }).click();
   await expect(page.getByTestId("reply-preview")).toContainText("Hola! Where is your shop?");
   await page.getByLabel("Reply").fill("We are right by Sol!");
   await page.keyboard.press("Enter");
@@ -58,11 +83,11 @@ test("a customer's location, sticker, contacts, replies, reaction and an unknown
   await expect(page.getByTestId("reply-preview")).toHaveCount(0);
 
   await firstBubble.hover();
-  await firstBubble.getByRole("button", { name: "React to this message" }).click();
+  await firstBubble.getByRole("button", { name: "Add a reaction" }).click();
   await page.getByRole("menuitem", { name: "React 👍" }).click();
   await expect(firstBubble.getByTestId("reactions")).toContainText("👍");
 
-  await page.getByRole("button", { name: "📍 Location" }).click();
+  await page.getByRole("button", { name: "Location", exact: true }).click();
   const locationDialog = page.getByRole("dialog", { name: "Send a location" });
   await locationDialog.getByLabel("Latitude").fill("95");
   await locationDialog.getByLabel("Longitude").fill("-3.70");
@@ -73,8 +98,8 @@ test("a customer's location, sticker, contacts, replies, reaction and an unknown
   await locationDialog.getByRole("button", { name: "Send location" }).click();
   await expect(log.locator('[data-direction="outbound"]').getByTestId("location-card")).toContainText("Green Leaf Plants");
 
-  await page.getByRole("button", { name: "☑︎ Buttons" }).click();
-  const buttonsDialog = page.getByRole("dialog", { name: "Ask with reply buttons" });
+  await page.getByRole("button", { name: "Buttons", exact: true }).click();
+  const buttonsDialog = page.getByRole("dialog", { name: "Ask with buttons" });
   await buttonsDialog.getByLabel("Question").fill("Shall we deliver tomorrow?");
   await buttonsDialog.getByLabel("Answer 1").fill("Yes");
   await buttonsDialog.getByLabel("Answer 2 (optional)").fill("No, Friday");
@@ -103,14 +128,14 @@ test("a template created in settings is approved by the sandbox and starts a new
   await page.goto("/inbox");
   await page.getByRole("button", { name: "New conversation" }).click();
   const dialog = page.getByRole("dialog", { name: "New conversation" });
-  await dialog.getByLabel("Customer number").fill("14155550");
+  await dialog.getByLabel("Number to write to").fill("14155550");
   await dialog.getByLabel("Template", { exact: true }).selectOption({ label: `${name} (en_US)` });
   await dialog.getByLabel("Value for {{1}}").fill("Marta");
   await expect(dialog.getByTestId("template-preview")).toContainText("Hi Marta, your order is ready for pick-up.");
   await dialog.getByRole("button", { name: "Send template" }).click();
   await expect(dialog.getByText(/E\.164/).first()).toBeVisible();
   const number = `1415555${String(Date.now()).slice(-4)}`;
-  await dialog.getByLabel("Customer number").fill(`+${number}`);
+  await dialog.getByLabel("Number to write to").fill(`+${number}`);
   await dialog.getByRole("button", { name: "Send template" }).click();
   const log = page.getByRole("log", { name: `Messages with +${number}` });
   await expect(log.locator('[data-type="template"]')).toContainText("Hi Marta, your order is ready for pick-up.");

@@ -35,10 +35,10 @@ export function BubbleActions({
 
   return (
     <div className="relative flex items-center gap-0.5">
-      <button type="button" className="rounded-full px-1.5 py-1 text-xs text-slate-500 hover:bg-slate-200" aria-label="Reply to this message" title="Reply" onClick={() => onReply(message)}>
+      <button type="button" className="rounded-full px-1.5 py-1 text-xs text-slate-500 hover:bg-slate-200" aria-label="Quote" title="Reply quoting this message" onClick={() => onReply(message)}>
         ↩︎
       </button>
-      <button type="button" className="rounded-full px-1.5 py-1 text-xs text-slate-500 hover:bg-slate-200" aria-label="React to this message" title="React" aria-expanded={open} onClick={() => setOpen(!open)}>
+      <button type="button" className="rounded-full px-1.5 py-1 text-xs text-slate-500 hover:bg-slate-200" aria-label="Add a reaction" title="React" aria-expanded={open} onClick={() => setOpen(!open)}>
         ☺︎
       </button>
       {open ? (

@@ -48,9 +48,9 @@ export function ButtonsDialog({ conversation, onQueued }: { conversation: Conver
   return (
     <>
       <button type="button" className="rounded-md px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-100" onClick={() => dialog.current?.showModal()}>
-        ☑︎ Buttons
+        Buttons
       </button>
-      <DialogShell ref={dialog} id="send-buttons" title="Ask with reply buttons" description="Up to 3 answers, 20 characters each. The customer's tap comes back as a reply." submitLabel="Send buttons" pending={pending} error={error} onSubmit={onSubmit}>
+      <DialogShell ref={dialog} id="send-buttons" title="Ask with buttons" description="Up to 3 answers, 20 characters each. The customer's tap comes back as a reply." submitLabel="Send buttons" pending={pending} error={error} onSubmit={onSubmit}>
         <div className="flex flex-col gap-1">
           <label htmlFor="buttons-body" className="text-sm font-medium text-slate-700">
             Question

@@ -2,6 +2,7 @@
 
 import { useRef, useState } from "react";
 import { Field } from "@/components/ui/field";
+import { MapPinIcon } from "@/components/ui/icons";
 import type { ConversationItem, MessageItem } from "../types";
 import { DialogShell } from "./dialog-shell";
 import { sendKind } from "./send-kind";
@@ -46,7 +47,8 @@ export function LocationDialog({ conversation, onQueued }: { conversation: Conve
   return (
     <>
       <button type="button" className="rounded-md px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-100" onClick={() => dialog.current?.showModal()}>
-        📍 Location
+        <MapPinIcon className="mr-1 inline h-3.5 w-3.5" />
+        Location
       </button>
       <DialogShell ref={dialog} id="send-location" title="Send a location" description="The customer sees a pin on the map." submitLabel="Send location" pending={pending} error={error} onSubmit={onSubmit}>
         <div className="grid grid-cols-2 gap-3">
