@@ -59,7 +59,7 @@ export function ButtonsDialog({ conversation, onQueued }: { conversation: Conver
           {errors["interactive.body"] ? <p className="text-xs text-red-600">{errors["interactive.body"]}</p> : null}
         </div>
         {[0, 1, 2].map((i) => (
-          <Field key={i} label={`Answer ${i + 1}${i > 0 ? " (optional)" : ""}`} name={`button${i}`} maxLength={20} error={errors[`interactive.buttons.${i}.title`]} />
+          <Field key={i} id={`buttons-answer-${i}`} label={`Answer ${i + 1}${i > 0 ? " (optional)" : ""}`} name={`button${i}`} maxLength={20} error={errors[`interactive.buttons.${i}.title`]} />
         ))}
         {errors["interactive.buttons"] ? <p className="text-xs text-red-600">{errors["interactive.buttons"]}</p> : null}
       </DialogShell>

@@ -52,11 +52,11 @@ export function LocationDialog({ conversation, onQueued }: { conversation: Conve
       </button>
       <DialogShell ref={dialog} id="send-location" title="Send a location" description="The customer sees a pin on the map." submitLabel="Send location" pending={pending} error={error} onSubmit={onSubmit}>
         <div className="grid grid-cols-2 gap-3">
-          <Field label="Latitude" name="latitude" inputMode="decimal" placeholder="52.52" required error={errors["location.latitude"]} />
-          <Field label="Longitude" name="longitude" inputMode="decimal" placeholder="13.405" required error={errors["location.longitude"]} />
+          <Field id="location-latitude" label="Latitude" name="latitude" inputMode="decimal" placeholder="52.52" required error={errors["location.latitude"]} />
+          <Field id="location-longitude" label="Longitude" name="longitude" inputMode="decimal" placeholder="13.405" required error={errors["location.longitude"]} />
         </div>
-        <Field label="Place name (optional)" name="name" maxLength={1000} error={errors["location.name"]} />
-        <Field label="Address (optional)" name="address" maxLength={1000} error={errors["location.address"]} />
+        <Field id="location-name" label="Place name (optional)" name="name" maxLength={1000} error={errors["location.name"]} />
+        <Field id="location-address" label="Address (optional)" name="address" maxLength={1000} error={errors["location.address"]} />
       </DialogShell>
     </>
   );

@@ -55,7 +55,7 @@ export function NewConversation({ onStarted }: { onStarted: (conversationId: str
         New conversation
       </Button>
       <DialogShell ref={dialog} id="new-conversation" title="New conversation" description="Write first to a customer with an approved template; free-form replies open once they answer." submitLabel="Send template" pending={pending} error={error} onSubmit={onSubmit}>
-        <Field label="Number to write to" name="to" inputMode="tel" placeholder="+14155552671" hint="E.164: + then the country code and number." error={errors.to} />
+        <Field id="new-conversation-to" label="Number to write to" name="to" inputMode="tel" placeholder="+14155552671" hint="E.164: + then the country code and number." error={errors.to} />
         <TemplateFields templates={templates.templates} status={templates.status} loadError={templates.message} errors={errors} onChange={setChoice} />
       </DialogShell>
     </>

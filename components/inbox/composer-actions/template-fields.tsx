@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { requestJson } from "@/lib/client/api";
 
 export type TemplateItem = {
@@ -47,6 +47,7 @@ export function TemplateFields({
   errors: Record<string, string>;
   onChange: (choice: TemplateChoice | null) => void;
 }) {
+  const uid = useId();
   const [selectedId, setSelectedId] = useState("");
   const [values, setValues] = useState<string[]>([]);
   const selected = templates.find((t) => t.id === selectedId);
@@ -70,11 +71,11 @@ export function TemplateFields({
   return (
     <div className="flex flex-col gap-3">
       <div className="flex flex-col gap-1">
-        <label htmlFor="template-choice" className="text-sm font-medium text-slate-700">
+        <label htmlFor={`${uid}-choice`} className="text-sm font-medium text-slate-700">
           Template
         </label>
         <select
-          id="template-choice"
+          id={`${uid}-choice`}
           value={selectedId}
           onChange={(e) => update(e.target.value, Array.from({ length: templates.find((t) => t.id === e.target.value)?.variables ?? 0 }, () => ""))}
           className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm"
@@ -91,11 +92,11 @@ export function TemplateFields({
       {selected
         ? values.map((value, index) => (
             <div key={index} className="flex flex-col gap-1">
-              <label htmlFor={`template-var-${index}`} className="text-sm font-medium text-slate-700">
+              <label htmlFor={`${uid}-var-${index}`} className="text-sm font-medium text-slate-700">
                 {`Value for {{${index + 1}}}`}
               </label>
               <input
-                id={`template-var-${index}`}
+                id={`${uid}-var-${index}`}
                 value={value}
                 onChange={(e) => update(selectedId, values.map((v, i) => (i === index ? e.target.value : v)))}
                 className="rounded-md border border-slate-300 px-3 py-2 text-sm"
