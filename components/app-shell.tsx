@@ -16,6 +16,7 @@ export const mainNav: NavItem[] = [
 export const settingsNav: NavItem[] = [
   { href: "/settings/profile", label: "Business profile" },
   { href: "/settings/number", label: "Number", adminOnly: true },
+  { href: "/settings/templates", label: "Templates" },
   { href: "/settings/users", label: "Users", adminOnly: true },
   { href: "/settings/inbox", label: "Inbox" },
   { href: "/settings/canned-replies", label: "Canned replies" },

@@ -149,6 +149,8 @@ export const conversations = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     closedAt: ts("closed_at"),
+    // The customer's last inbound network timestamp + 24 h: free-form sends are allowed until then.
+    serviceWindowExpiresAt: ts("service_window_expires_at"),
     // While `snoozed`: when it wakes (back to open or assigned).
     snoozedUntil: ts("snoozed_until"),
     // The labels as the conversation resource shows them; the labels table is the list to pick from.
@@ -191,6 +193,26 @@ export const media = pgTable(
   (t) => [index("media_account_idx").on(t.accountId)],
 );
 
+/** Every kind of message the network carries; `unsupported` keeps what Chorus cannot show. */
+export const messageKinds = [
+  "text",
+  "image",
+  "document",
+  "audio",
+  "video",
+  "sticker",
+  "location",
+  "contacts",
+  "reaction",
+  "interactive",
+  "button",
+  "template",
+  "unsupported",
+] as const;
+
+export type MessageReaction = { emoji: string; from: string };
+export type MessageContent = Record<string, unknown>;
+
 export const messages = pgTable(
   "messages",
   {
@@ -204,7 +226,7 @@ export const messages = pgTable(
     direction: text("direction", { enum: ["inbound", "outbound"] }).notNull(),
     fromNumber: text("from_number").notNull(),
     toNumber: text("to_number").notNull(),
-    type: text("type", { enum: ["text", "image", "document", "audio", "video"] }).notNull(),
+    type: text("type", { enum: messageKinds }).notNull(),
     text: text("text"),
     /** The customer's language, detected from an inbound text or caption; null when unsure. */
     language: text("language", { enum: ["en", "es", "pt"] }),
@@ -216,6 +238,13 @@ export const messages = pgTable(
     senderUserId: text("sender_user_id"),
     error: jsonb("error").$type<{ code: string; message: string } | null>(),
     networkMessageId: text("network_message_id"),
+    // What a kind other than text and media carries (location, contacts, interactive, button,
+    // template, reaction, unsupported), keyed by the field name the API shows it under.
+    content: jsonb("content").$type<MessageContent | null>(),
+    // Reactions on this message, one per sender; an empty emoji from the network removes it.
+    reactions: jsonb("reactions").$type<MessageReaction[] | null>(),
+    // The message this one replies to (quoted).
+    contextMessageId: text("context_message_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: ts("deleted_at"),
@@ -816,3 +845,52 @@ export const labels = pgTable(
 );
 
 export type Label = typeof labels.$inferSelect;
+
+// Network fidelity: message templates and statuses that arrived before their send was recorded.
+
+export const messageTemplates = pgTable(
+  "message_templates",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    language: text("language").notNull(),
+    category: text("category", { enum: ["MARKETING", "UTILITY", "AUTHENTICATION"] }).notNull(),
+    components: jsonb("components").$type<TemplateComponents>().notNull(),
+    status: text("status", { enum: ["PENDING", "APPROVED", "REJECTED"] }).notNull(),
+    rejectedReason: text("rejected_reason"),
+    networkTemplateId: text("network_template_id"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("message_templates_account_name_language_idx").on(t.accountId, t.name, t.language),
+    index("message_templates_account_created_idx").on(t.accountId, t.createdAt, t.id),
+  ],
+);
+
+export type TemplateComponents = {
+  header?: { text: string };
+  body: { text: string };
+  footer?: { text: string };
+  buttons?: { type: "QUICK_REPLY"; text: string }[];
+};
+
+export const earlyStatuses = pgTable(
+  "early_statuses",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    networkMessageId: text("network_message_id").notNull(),
+    status: text("status", { enum: ["sent", "delivered", "read", "failed"] }).notNull(),
+    error: jsonb("error").$type<{ code: string; message: string } | null>(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("early_statuses_account_network_id_idx").on(t.accountId, t.networkMessageId)],
+);
+
+export type MessageTemplate = typeof messageTemplates.$inferSelect;

@@ -85,6 +85,11 @@ const envSchema = z.object({
   POLISH_LLM_BASE_URL: optionalUrl,
   POLISH_LLM_API_KEY: z.string().optional(),
   POLISH_LLM_MODEL: z.string().optional(),
+  // Guided sign-up with the network (Settings → Number → "Connect with the network").
+  NETWORK_APP_ID: optionalText,
+  NETWORK_CONFIG_ID: optionalText,
+  NETWORK_APP_SECRET: optionalText,
+  NETWORK_API_BASE_URL: optionalUrl,
 });
 
 export type Env = Omit<z.infer<typeof envSchema>, "AUTH_SECRET" | "APP_URL"> & { AUTH_SECRET: string; APP_URL: string };

@@ -28,6 +28,7 @@ export const idPrefixes = {
   activity: "act",
   cannedReply: "cr",
   label: "lbl",
+  template: "tpl",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -36,11 +36,16 @@ export function Composer({
   conversation,
   onQueued,
   onReplace,
+  context,
+  onSent,
 }: {
   me?: Teammate;
   conversation: ConversationItem;
   onQueued: (message: MessageItem) => void;
   onReplace: (localId: string, message: MessageItem) => void;
+  /** The message this one replies to (quoted). */
+  context?: { message_id: string };
+  onSent?: () => void;
 }) {
   const [text, setText] = useState("");
   const [attachment, setAttachment] = useState<Attachment>();
@@ -78,7 +83,7 @@ export function Composer({
     if (!body && !attachment) return;
     // Audio carries no caption on the network: typed text stays in the box for its own message.
     const caption = attachment && attachment.type !== "audio" ? body : "";
-    const payload: Record<string, unknown> = { to: conversation.contact.phone, conversation_id: conversation.id };
+    const payload: Record<string, unknown> = { to: conversation.contact.phone, conversation_id: conversation.id, ...(context ? { context } : {}) };
     if (attachment) {
       payload.type = attachment.type;
       payload.media = {
@@ -106,6 +111,7 @@ export function Composer({
       status: "queued",
       sender: { type: "user" },
       timestamp: new Date().toISOString(),
+      ...(context ? { context } : {}),
       local: { state: "sending" },
     };
     const attempt = async () => {
@@ -126,6 +132,7 @@ export function Composer({
       });
     };
     onQueued(draft);
+    onSent?.();
     if (!attachment || caption) setText("");
     setAttachment(undefined);
     if (fileInput.current) fileInput.current.value = "";

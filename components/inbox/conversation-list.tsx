@@ -92,7 +92,7 @@ export function ConversationList({
             <span aria-hidden className={`h-2 w-2 rounded-full ${live === "live" ? "bg-emerald-500" : "bg-amber-500"}`} />
             {live === "live" ? "Live" : live === "connecting" ? "Connecting…" : "Offline"}
           </span>
-          <div className="ml-auto">{toolbar}</div>
+          <div className="ml-auto flex gap-1.5">{toolbar}</div>
         </div>
         <label className="sr-only" htmlFor="inbox-search">
           Search names, numbers and messages

@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { requestJson } from "@/lib/client/api";
 import { Avatar } from "./conversation-list";
@@ -9,6 +9,8 @@ import { KnowledgeSuggestions } from "./knowledge-suggestions";
 import { LabelChips } from "./label-chips";
 import { LabelPicker } from "./label-picker";
 import { SnoozeMenu } from "./snooze-menu";
+import { BubbleActions } from "./composer-actions/bubble-actions";
+import { ComposerBar } from "./composer-actions/composer-bar";
 import { MessageBubble } from "./message-bubble";
 import { ComposerModeSwitch, type ComposerMode, NoteComposer } from "./note-composer";
 import { ThreadItems } from "./thread-items";
@@ -17,6 +19,29 @@ import { useTeamThread } from "./use-team-thread";
 import { type ConversationItem, displayName, type MessageItem, type Teammate } from "./types";
 
 type Page = { data: MessageItem[]; pagination: { next_cursor: string | null; has_more: boolean } };
+
+/**
+ * Reactions are not bubbles: each one is shown on the message it reacts to. Live reactions are
+ * applied in order over what the server sent, so the view never waits for a refetch.
+ */
+function withReactions(list: MessageItem[]): MessageItem[] {
+  const updates = new Map<string, Map<string, string>>();
+  for (const message of list) {
+    if (message.type !== "reaction" || !message.reaction) continue;
+    const forTarget = updates.get(message.reaction.message_id) ?? new Map<string, string>();
+    forTarget.set(message.from, message.reaction.emoji);
+    updates.set(message.reaction.message_id, forTarget);
+  }
+  return list
+    .filter((message) => message.type !== "reaction")
+    .map((message) => {
+      const changes = updates.get(message.id);
+      if (!changes) return message;
+      const reactions = (message.reactions ?? []).filter((r) => !changes.has(r.from));
+      for (const [from, emoji] of changes) if (emoji) reactions.push({ from, emoji });
+      return { ...message, reactions };
+    });
+}
 
 const order = (a: MessageItem, b: MessageItem) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.id < b.id ? -1 : 1);
 
@@ -63,6 +88,7 @@ export function ConversationView({
   const [loading, setLoading] = useState<"initial" | "older" | null>(messages ? null : "initial");
   const [error, setError] = useState<string>();
   const [acting, setActing] = useState<string>();
+  const [replyTo, setReplyTo] = useState<MessageItem | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
   const keepOffset = useRef<number | null>(null);
@@ -131,7 +157,17 @@ export function ConversationView({
   const assignee = conversation.assigned_to ? people.get(conversation.assigned_to) : undefined;
   const teammates = [...people.values()].filter((p) => p.id !== conversation.assigned_to).sort((a, b) => a.name.localeCompare(b.name));
 
-  const list = messages ?? [];
+  const all = useMemo(() => messages ?? [], [messages]);
+  const list = useMemo(() => withReactions(all), [all]);
+  const byId = useMemo(() => new Map(all.map((m) => [m.id, m])), [all]);
+  const myNumber = all.find((m) => m.direction === "outbound" && m.from)?.from ?? all.find((m) => m.direction === "inbound")?.to ?? null;
+  const onKindQueued = useCallback(
+    (message: MessageItem) => {
+      stickToBottom.current = true;
+      setMessages((current) => [...(current ?? []).filter((m) => m.id !== message.id), message]);
+    },
+    [setMessages],
+  );
   return (
     <>
       <header className="flex flex-wrap items-center gap-2 border-b border-slate-200 px-3 py-2">
@@ -222,7 +258,14 @@ export function ConversationView({
             people={people}
             meId={me.id}
             hasOlder={Boolean(cursor)}
-            renderMessage={(message) => <MessageBubble message={message} people={people} />}
+            renderMessage={(message) => (
+              <MessageBubble
+                message={message}
+                people={people}
+                quoted={message.context ? (byId.get(message.context.message_id) ?? null) : undefined}
+                actions={<BubbleActions conversation={conversation} message={message} myNumber={myNumber} onReply={setReplyTo} onQueued={onKindQueued} />}
+              />
+            )}
           />
         </ol>
       </div>
@@ -243,9 +286,12 @@ export function ConversationView({
           }}
         />
       ) : (
+        <ComposerBar conversation={conversation} messages={all} replyTo={replyTo} onClearReply={() => setReplyTo(null)} onQueued={onKindQueued}>
       <Composer
         me={me}
         conversation={conversation}
+        context={replyTo ? { message_id: replyTo.id } : undefined}
+        onSent={() => setReplyTo(null)}
         onQueued={(message) => {
           stickToBottom.current = true;
           setMessages((list) => [...(list ?? []).filter((m) => m.id !== message.id), message]);
@@ -259,6 +305,7 @@ export function ConversationView({
           })
         }
       />
+        </ComposerBar>
       )}
     </>
   );

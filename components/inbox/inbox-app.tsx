@@ -7,6 +7,7 @@ import { ConversationView } from "./conversation-view";
 import { DetailsPanel } from "./details-panel";
 import { publishLiveEvent } from "./live-events";
 import { NotificationsBell } from "./notifications-bell";
+import { NewConversation } from "./composer-actions/new-conversation";
 import { SimulateCustomer } from "./simulate-customer";
 import type { ConversationItem, EventEnvelope, MessageItem, Teammate } from "./types";
 
@@ -219,6 +220,7 @@ export function InboxApp({
           toolbar={
             <div className="flex items-center gap-1">
               {canSimulate ? <SimulateCustomer onSent={(id: string | undefined) => id && open(id)} /> : null}
+              <NewConversation onStarted={open} />
               <NotificationsBell me={me} onOpen={(id) => void openAnywhere(id)} />
             </div>
           }

@@ -1,5 +1,6 @@
 import { memo } from "react";
 import { ClockIcon, DocumentIcon, TicksIcon } from "@/components/ui/icons";
+import { KindContent, quoteLine, Reactions } from "./message-kinds";
 import type { MessageItem, Teammate } from "./types";
 
 const formatSize = (bytes?: number) =>
@@ -30,7 +31,7 @@ function Media({ message }: { message: MessageItem }) {
   if (!media) {
     // A file that was never stored here: a customer's media the network would not hand over,
     // or one sent from the business app. The message says so instead of showing nothing.
-    if (message.type === "text") return null;
+    if (!["image", "document", "audio", "video", "sticker"].includes(message.type)) return null;
     return (
       <p className="flex items-center gap-2 rounded-md border border-dashed border-slate-300 px-3 py-2 text-xs text-slate-600" data-testid="media-missing">
         <DocumentIcon className="h-5 w-5 shrink-0 text-slate-500" />
@@ -39,6 +40,8 @@ function Media({ message }: { message: MessageItem }) {
     );
   }
   const url = `/v1/messages/${message.id}/media`;
+  // Stickers draw themselves (KindContent).
+  if (message.type === "sticker") return null;
   if (message.type === "image") {
     // eslint-disable-next-line @next/next/no-img-element
     return <img src={url} alt={media.caption || media.filename || "Image"} loading="lazy" className="max-h-72 rounded-md object-contain" />;
@@ -60,7 +63,19 @@ function Media({ message }: { message: MessageItem }) {
 }
 
 /** Memoised: a thread of thousands of messages re-renders only the bubbles that changed. */
-export const MessageBubble = memo(function MessageBubble({ message, people }: { message: MessageItem; people: Map<string, Teammate> }) {
+export const MessageBubble = memo(function MessageBubble({
+  message,
+  people,
+  quoted,
+  actions,
+}: {
+  message: MessageItem;
+  people: Map<string, Teammate>;
+  /** The message this one replies to, when it is loaded. */
+  quoted?: MessageItem | null;
+  /** Reply / react buttons for this bubble. */
+  actions?: React.ReactNode;
+}) {
   const outbound = message.direction === "outbound";
   const sender =
     message.sender.type === "automation"
@@ -72,7 +87,7 @@ export const MessageBubble = memo(function MessageBubble({ message, people }: { 
         : null;
   const failed = message.status === "failed" || message.local?.state === "error";
   return (
-    <div className={`flex ${outbound ? "justify-end" : "justify-start"}`} data-message-id={message.id} data-direction={message.direction}>
+    <div className={`group flex items-center gap-1 ${outbound ? "flex-row-reverse justify-start" : "justify-start"}`} data-message-id={message.id} data-direction={message.direction} data-type={message.type}>
       <div
         className={`max-w-[85%] rounded-2xl px-3 py-2 text-sm shadow-sm sm:max-w-[70%] ${
           outbound ? (failed ? "rounded-br-sm bg-red-50 ring-1 ring-red-200" : "rounded-br-sm bg-brand-100") : "rounded-bl-sm bg-white"
@@ -83,11 +98,18 @@ export const MessageBubble = memo(function MessageBubble({ message, people }: { 
           <p className="italic text-slate-500">This message was deleted.</p>
         ) : (
           <>
+            {message.context ? (
+              <p className="mb-1 border-l-4 border-brand-500 bg-black/5 px-2 py-1 text-xs text-slate-700" data-testid="quote">
+                <span className="line-clamp-2">{quoted ? quoteLine(quoted) : "Replying to an earlier message"}</span>
+              </p>
+            ) : null}
+            <KindContent message={message} />
             <Media message={message} />
             {message.media?.caption ? <p className="mt-1 whitespace-pre-wrap break-words">{message.media.caption}</p> : null}
             {message.text ? <p className="whitespace-pre-wrap break-words">{message.text}</p> : null}
           </>
         )}
+        {message.reactions?.length ? <Reactions reactions={message.reactions} /> : null}
         <p className="mt-1 flex items-center justify-end gap-1 text-[11px] text-slate-600">
           <time dateTime={message.timestamp}>{time(message.timestamp)}</time>
           {outbound ? <Ticks message={message} /> : null}
@@ -103,6 +125,7 @@ export const MessageBubble = memo(function MessageBubble({ message, people }: { 
           </p>
         ) : null}
       </div>
+      {actions ? <div className="flex shrink-0 gap-0.5 opacity-100 transition sm:opacity-0 sm:group-focus-within:opacity-100 sm:group-hover:opacity-100">{actions}</div> : null}
     </div>
   );
 });

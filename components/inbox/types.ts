@@ -13,6 +13,8 @@ export type ConversationItem = {
   closed_at?: string | null;
   snoozed_until?: string | null;
   labels?: LabelRef[];
+  /** The customer's last message + 24 h: free-form replies until then, templates after. */
+  service_window_expires_at?: string | null;
 };
 
 export type LabelRef = { id: string; name: string; color: string };
@@ -25,9 +27,21 @@ export type MessageItem = {
   direction: "inbound" | "outbound";
   from: string;
   to: string;
-  type: "text" | "image" | "document" | "audio" | "video";
+  type: "text" | "image" | "document" | "audio" | "video" | "sticker" | "location" | "contacts" | "reaction" | "interactive" | "button" | "template" | "unsupported";
   text?: string | null;
   media?: MessageMedia | null;
+  location?: { latitude: number; longitude: number; name?: string; address?: string };
+  contacts?: { name: string; phones: string[]; emails?: string[] }[];
+  reaction?: { message_id: string; emoji: string };
+  interactive?:
+    | { type: "button_reply" | "list_reply"; id: string; title: string }
+    | { type: "button"; body: string; footer?: string; buttons: { id: string; title: string }[] }
+    | { type: "list"; body: string; footer?: string; button?: string; sections?: { title?: string; rows: { id: string; title: string }[] }[] };
+  button?: { text: string; payload: string };
+  template?: { name: string; language: string; variables: string[] };
+  unsupported?: { network_type: string };
+  reactions?: { emoji: string; from: string }[];
+  context?: { message_id: string };
   status: "queued" | "sent" | "delivered" | "read" | "failed" | "received";
   sender: { type: "user" | "contact" | "automation"; user_id?: string | null };
   error?: { code: string; message: string } | null;

@@ -86,6 +86,9 @@ export const conversationOutput = z
     closed_at: isoTimestamp().nullable(),
     snoozed_until: isoTimestamp("While `snoozed`: when it returns to `open` or `assigned`.").nullable(),
     labels: z.array(labelRefOutput).meta({ description: "Its labels, by name." }),
+    service_window_expires_at: isoTimestamp(
+      "The customer's last message (by the network's clock) + 24 hours: until then any message can be sent, afterwards only templates (409 `outside_service_window`). Null while the customer has never written.",
+    ).nullable(),
   })
   .meta({ id: "Conversation", description: "One conversation with one customer number." });
 export type ConversationOutput = z.infer<typeof conversationOutput>;
@@ -131,6 +134,7 @@ export function presentConversation(row: ConversationWithContact): ConversationO
     closed_at: iso(row.closedAt),
     snoozed_until: iso(row.snoozedUntil),
     labels: [...(row.labels ?? [])].sort((a, b) => a.name.localeCompare(b.name)),
+    service_window_expires_at: iso(row.serviceWindowExpiresAt),
   };
 }
 

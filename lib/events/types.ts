@@ -21,6 +21,7 @@ export const eventTypes = [
   "plant.created",
   "agent.typing",
   "contact.updated",
+  "template.updated",
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];

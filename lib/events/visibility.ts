@@ -11,6 +11,7 @@ const scopeByPrefix: Record<string, Scope> = {
   webhook: "webhooks:read",
   note: "conversations:read",
   agent: "conversations:read",
+  template: "config:read",
 };
 
 /** The scope a reader needs to see an event of this type (none for plant.created). */

@@ -4,6 +4,7 @@ import { sendAutomatedMessage } from "@/lib/messages/send-message";
 import { sendQueuedMessage } from "@/lib/messages/send-queued-message";
 import { fetchInboundMedia } from "@/lib/network/cloud-webhook";
 import { createAutoReplyJobHandler } from "@/lib/profile/auto-reply-job";
+import { simulateTemplateReview } from "@/lib/templates/status";
 import { runDeliveryJob } from "@/lib/webhooks/deliver-job";
 import type { JobHandlers } from "./runner";
 
@@ -15,4 +16,5 @@ export const jobHandlers: JobHandlers = {
   "message.auto-reply": createAutoReplyJobHandler(sendAutomatedMessage),
   "webhook.deliver": runDeliveryJob,
   "conversation.wake": (payload, { now }) => runWakeJob(payload, { now }),
+  "template.simulate-review": (payload) => simulateTemplateReview(payload),
 };

@@ -60,7 +60,7 @@ export async function deleteMessage({ ctx, id }: { ctx: Ctx; id: string }) {
     const message = await findMessage(tx, { accountId: ctx.accountId, id, lock: true });
     if (message.deletedAt) return;
     const now = new Date();
-    await tx.update(messages).set({ text: null, mediaId: null, deletedAt: now, updatedAt: now }).where(eq(messages.id, message.id));
+    await tx.update(messages).set({ text: null, mediaId: null, content: null, deletedAt: now, updatedAt: now }).where(eq(messages.id, message.id));
     if (message.mediaId) await tx.delete(media).where(and(eq(media.id, message.mediaId), eq(media.accountId, ctx.accountId)));
     // The inbox's preview must not keep showing the erased words.
     const [latest] = await tx

@@ -1,6 +1,7 @@
 import { detectMessageLanguage } from "@/lib/profile/detect-language";
-import { getDb } from "@/db";
-import { messages } from "@/db/schema";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { type Executor, getDb } from "@/db";
+import { type Conversation, contacts, conversations, type MessageReaction, messages } from "@/db/schema";
 import { conversationSummary } from "@/lib/conversations/schemas";
 import {
   createConversation,
@@ -10,55 +11,136 @@ import {
   reopenClosedConversation,
 } from "@/lib/conversations/store";
 import { wakeSnoozedConversation } from "@/lib/conversations/snooze";
+import { invalidField } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
 import { afterInboundMessage } from "./after-inbound";
-import { type DecodedMedia, type MessageOutput, type MessageType, presentMessage, previewOf } from "./schemas";
+import type { MessageKindContent } from "./kinds";
+import { type DecodedMedia, type MessageKind, type MessageOutput, presentMessage, previewOf } from "./schemas";
 import { findIdByNetworkId, findMessage, storeMedia, touchConversation } from "./store";
+
+/** The customer-service window: free-form messages are allowed this long after the customer's last message. */
+export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** A message named by the network's id (cloud webhook) or by Chorus's id (the sandbox). */
+export type MessageLookup = { networkMessageId?: string; messageId?: string };
 
 export type InboundInput = {
   /** The network's id; a second delivery with the same id is not stored again. */
   networkMessageId: string;
   from: string;
   name?: string;
-  type: MessageType;
+  type: MessageKind;
   text?: string;
   media?: DecodedMedia;
+  /** What a kind other than text and media carries (location, contacts, interactive…). */
+  content?: MessageKindContent;
+  /** The message this one quotes. */
+  context?: MessageLookup;
+  /** For a reaction: the message reacted to and the emoji ("" removes the customer's reaction). */
+  reaction?: { target: MessageLookup; emoji: string };
+  /** When the customer sent it, by the network's clock: the 24-hour window counts from here. */
+  sentAt?: Date;
   /** Set when the customer's media could not be fetched: the message is kept without it. */
   error?: { code: string; message: string };
 };
+
+export type InboundResult = { duplicate: boolean; message: MessageOutput } | { skipped: string };
+
+/**
+ * Finds a message of the account by either id; `contactPhone` limits it to messages exchanged
+ * with that customer (a customer can only quote or react to their own conversations).
+ */
+export async function lookupMessage(
+  tx: Executor,
+  { accountId, lookup, contactPhone }: { accountId: string; lookup: MessageLookup; contactPhone?: string },
+) {
+  const byId = lookup.messageId
+    ? eq(messages.id, lookup.messageId)
+    : lookup.networkMessageId
+      ? eq(messages.networkMessageId, lookup.networkMessageId)
+      : undefined;
+  if (!byId) return undefined;
+  const [row] = await tx
+    .select({ id: messages.id, conversationId: messages.conversationId, fromNumber: messages.fromNumber, toNumber: messages.toNumber, direction: messages.direction })
+    .from(messages)
+    .where(and(eq(messages.accountId, accountId), byId))
+    .limit(1);
+  if (!row) return undefined;
+  if (contactPhone && (row.direction === "inbound" ? row.fromNumber : row.toNumber) !== contactPhone) return undefined;
+  return row;
+}
+
+/** Sets (or, with an empty emoji, removes) one person's reaction on a message. */
+export async function setReaction(tx: Executor, { messageId, reaction }: { messageId: string; reaction: MessageReaction }) {
+  const [row] = await tx.select({ reactions: messages.reactions }).from(messages).where(eq(messages.id, messageId)).for("update");
+  const others = (row?.reactions ?? []).filter((r) => r.from !== reaction.from);
+  const next = reaction.emoji ? [...others, reaction] : others;
+  await tx
+    .update(messages)
+    .set({ reactions: next.length > 0 ? next : null, updatedAt: new Date() })
+    .where(eq(messages.id, messageId));
+}
+
+/** Moves the conversation's window to the customer's message + 24 h (never backwards). */
+export async function openServiceWindow(tx: Executor, { conversationId, sentAt }: { conversationId: string; sentAt: Date }): Promise<Conversation> {
+  const until = new Date(Math.min(sentAt.getTime(), Date.now()) + SERVICE_WINDOW_MS).toISOString();
+  const [row] = await tx
+    .update(conversations)
+    .set({ serviceWindowExpiresAt: sql`greatest(${conversations.serviceWindowExpiresAt}, ${until}::timestamptz)` })
+    .where(eq(conversations.id, conversationId))
+    .returning();
+  return row;
+}
 
 /**
  * Stores a customer's message, from the sandbox or the cloud network alike: the contact is
  * found or created (its name updated when the network gives one), the message joins the
  * contact's open or assigned conversation, else reopens the latest closed one, else starts
- * one; message.received is emitted. Idempotent on the network message id.
+ * one; the conversation's 24-hour window moves; message.received is emitted. A reaction is
+ * stored as a `reaction` message in the conversation of the message it reacts to and shows on
+ * that message's `reactions` (it reopens nothing and counts as no unread message). Idempotent
+ * on the network message id.
  */
-export async function receiveInboundMessage({ accountId, inbound }: { accountId: string; inbound: InboundInput }): Promise<{
-  duplicate: boolean;
-  message: MessageOutput;
-}> {
+export async function receiveInboundMessage({ accountId, inbound }: { accountId: string; inbound: InboundInput }): Promise<InboundResult> {
   return getDb().transaction(async (tx) => {
     const existing = await findIdByNetworkId(tx, { accountId, networkMessageId: inbound.networkMessageId, lock: true });
     if (existing) return { duplicate: true, message: presentMessage(await findMessage(tx, { accountId, id: existing })) };
 
     const integration = await loadNumberIntegration(tx, accountId);
+    // A Chorus id comes from the sandbox's caller, so an unknown one is their mistake (400);
+    // an unknown network id is a message Chorus never saw, and the reaction has nothing to show on.
+    const target = inbound.reaction ? await lookupMessage(tx, { accountId, lookup: inbound.reaction.target, contactPhone: inbound.from }) : undefined;
+    if (inbound.reaction && !target) {
+      if (inbound.reaction.target.messageId) throw invalidField("reaction.message_id", "is not a message of this customer's conversations");
+      return { skipped: "reaction_target_unknown" };
+    }
+    const quoted = inbound.context ? await lookupMessage(tx, { accountId, lookup: inbound.context, contactPhone: inbound.from }) : undefined;
+    if (inbound.context?.messageId && !quoted) throw invalidField("context.message_id", "is not a message of this customer's conversations");
+
     const contact = await ensureContact(tx, { accountId, phone: inbound.from, name: inbound.name });
     // A blocked contact's message is kept where it belongs but wakes, reopens and notifies nothing.
     const silent = contact.blocked;
-    let conversation = await findActiveConversation(tx, { accountId, contactId: contact.id });
-    if (conversation?.status === "snoozed" && !silent) conversation = await wakeSnoozedConversation(tx, { accountId, conversation, contact });
-    if (!conversation) {
-      const closed = await findLatestClosedConversation(tx, { accountId, contactId: contact.id });
-      conversation = closed
-        ? silent
-          ? closed
-          : await reopenClosedConversation(tx, { accountId, conversation: closed, contact })
-        : await createConversation(tx, { accountId, contact, at: new Date(), closed: silent });
+    let conversation: Conversation | undefined;
+    if (target) {
+      [conversation] = await tx.select().from(conversations).where(eq(conversations.id, target.conversationId)).for("update");
+    } else {
+      conversation = await findActiveConversation(tx, { accountId, contactId: contact.id });
+      if (conversation?.status === "snoozed" && !silent) conversation = await wakeSnoozedConversation(tx, { accountId, conversation, contact });
+      if (!conversation) {
+        const closed = await findLatestClosedConversation(tx, { accountId, contactId: contact.id });
+        conversation = closed
+          ? silent
+            ? closed
+            : await reopenClosedConversation(tx, { accountId, conversation: closed, contact })
+          : await createConversation(tx, { accountId, contact, at: new Date(), closed: silent });
+      }
     }
 
     const now = new Date();
+    const content: MessageKindContent | undefined =
+      inbound.reaction && target ? { reaction: { message_id: target.id, emoji: inbound.reaction.emoji } } : inbound.content;
     const stored = inbound.media ? await storeMedia(tx, { accountId, file: inbound.media, at: now }) : null;
     const [message] = await tx
       .insert(messages)
@@ -77,20 +159,35 @@ export async function receiveInboundMessage({ accountId, inbound }: { accountId:
         senderType: "contact",
         error: inbound.error ?? null,
         networkMessageId: inbound.networkMessageId,
+        content: content ?? null,
+        contextMessageId: quoted?.id ?? null,
         createdAt: now,
         updatedAt: now,
       })
       .returning();
-    const updated = await touchConversation(tx, {
+    if (inbound.reaction && target) {
+      await setReaction(tx, { messageId: target.id, reaction: { emoji: inbound.reaction.emoji, from: inbound.from } });
+    }
+    await touchConversation(tx, {
       conversationId: conversation.id,
       at: now,
-      preview: previewOf({ type: inbound.type, text: inbound.text, caption: inbound.media?.caption }),
-      unread: silent ? "keep" : "increment",
+      preview: previewOf({ type: inbound.type, text: inbound.text, caption: inbound.media?.caption, content }),
+      unread: silent || inbound.reaction ? "keep" : "increment",
     });
+    const updated = await openServiceWindow(tx, { conversationId: conversation.id, sentAt: inbound.sentAt ?? now });
     const output = presentMessage({ ...message, media: stored });
     if (silent) return { duplicate: false, message: output };
     await recordEvent(tx, { accountId, type: "message.received", data: { message: output, conversation: conversationSummary(updated) } });
-    await afterInboundMessage(tx, { accountId, message, conversation: updated });
+    if (!inbound.reaction) await afterInboundMessage(tx, { accountId, message, conversation: updated });
     return { duplicate: false, message: output };
   });
+}
+
+/** A contact's name as the business app's address book has it (coexistence contact sync). */
+export async function syncContactName({ accountId, phone, name }: { accountId: string; phone: string; name: string | null }) {
+  const now = new Date();
+  await getDb()
+    .insert(contacts)
+    .values({ id: newId("contact", now), accountId, phone, name, createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({ target: [contacts.accountId, contacts.phone], set: { name, updatedAt: now }, setWhere: isNull(contacts.nameEditedAt) });
 }

@@ -3,14 +3,26 @@ import { getDb } from "@/db";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { NotFoundError } from "@/lib/errors";
 import { loadNumberIntegration } from "@/lib/network/number-config";
+import type { MessageKindContent } from "./kinds";
 import { receiveInboundMessage } from "./receive-inbound";
 import type { SandboxInboundInput } from "./schemas";
 
-/** A simulated customer's message (POST /api/sandbox/inbound, "Simulate customer"): only while the number is a sandbox. */
+/**
+ * A simulated customer's message (POST /api/sandbox/inbound, "Simulate customer"): only while
+ * the number is a sandbox. Every inbound kind can be simulated; quotes and reactions name the
+ * message by its Chorus id.
+ */
 export async function receiveSandboxMessage({ ctx, input }: { ctx: Pick<AuthContext, "accountId">; input: SandboxInboundInput }) {
   const integration = await loadNumberIntegration(getDb(), ctx.accountId);
   if (integration.provider !== "sandbox") throw new NotFoundError("Sandbox");
-  const { message } = await receiveInboundMessage({
+  const content: MessageKindContent = {
+    ...(input.location ? { location: input.location } : {}),
+    ...(input.contacts ? { contacts: input.contacts } : {}),
+    ...(input.interactive ? { interactive: input.interactive } : {}),
+    ...(input.button ? { button: input.button } : {}),
+    ...(input.unsupported ? { unsupported: input.unsupported } : {}),
+  };
+  const result = await receiveInboundMessage({
     accountId: ctx.accountId,
     inbound: {
       networkMessageId: `sandbox.in.${randomBytes(16).toString("base64url")}`,
@@ -19,7 +31,12 @@ export async function receiveSandboxMessage({ ctx, input }: { ctx: Pick<AuthCont
       type: input.type,
       ...(input.text !== undefined ? { text: input.text } : {}),
       ...(input.media ? { media: input.media } : {}),
+      ...(Object.keys(content).length > 0 ? { content } : {}),
+      ...(input.reaction ? { reaction: { target: { messageId: input.reaction.message_id }, emoji: input.reaction.emoji } } : {}),
+      ...(input.context ? { context: { messageId: input.context.message_id } } : {}),
     },
   });
-  return message;
+  // A Chorus id that names no message is refused before anything is stored, so this is a new message.
+  if ("skipped" in result) throw new NotFoundError("Message");
+  return result.message;
 }

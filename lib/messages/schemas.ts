@@ -1,12 +1,38 @@
 import { z } from "zod";
 import { languages } from "@/lib/profile/language";
-import type { Media, Message } from "@/db/schema";
+import { type Media, type Message, messageKinds } from "@/db/schema";
 import { isoTimestamp, phoneDigits as phoneField, prefixedId } from "@/lib/api/fields";
+import {
+  buttonReply,
+  contactCard,
+  contextInput,
+  describeKind,
+  interactiveButtonsInput,
+  interactiveOutput,
+  interactiveReply,
+  locationContent,
+  messageReaction,
+  type MessageKindContent,
+  messageRef,
+  reactionContent,
+  templateContent,
+  templateSendInput,
+  unsupportedContent,
+} from "./kinds";
 import { maxCaptionLength, MiB, mediaLimits } from "./media-limits";
 import { decodeBase64Strict, type MediaType, normalizeMimeType, validateMedia } from "./media-rules";
 
+/** Text and the media kinds: what every path of the first build carries. */
 export const messageTypes = ["text", "image", "document", "audio", "video"] as const;
 export type MessageType = (typeof messageTypes)[number];
+/** Every kind a stored message can have (SPEC section 13). */
+export { messageKinds };
+export type MessageKind = (typeof messageKinds)[number];
+/** What POST /v1/messages sends. */
+export const sendMessageTypes = [...messageTypes, "location", "reaction", "interactive", "template"] as const;
+export type SendMessageType = (typeof sendMessageTypes)[number];
+/** What the sandbox's simulated customer sends: every inbound kind. */
+export const simulatedMessageTypes = [...messageTypes, "sticker", "location", "contacts", "reaction", "interactive", "button", "unsupported"] as const;
 
 export const MAX_TEXT_LENGTH = 4096;
 
@@ -39,39 +65,85 @@ const phoneDigits = (field: string) =>
     .regex(/^\d{8,15}$/, "must be 8 to 15 digits only (E.164 without +, no spaces)")
     .meta({ description: `${field === "to" ? "The recipient's" : "The customer's"} number: 8 to 15 digits (E.164 without \`+\`).`, example: "15551234567" });
 
-const contentShape = {
-  type: z.enum(messageTypes, { error: `is required: one of ${messageTypes.join(", ")}` }),
-  text: z
-    .string({ error: "must be a string" })
-    .optional()
-    .meta({ description: `Required for \`text\` messages (1 to ${MAX_TEXT_LENGTH} characters); not allowed for the others.`, example: "Your order is on its way." }),
-  media: mediaInput.optional().meta({ description: "Required for image, document, audio and video messages; not allowed for text." }),
+const textField = z
+  .string({ error: "must be a string" })
+  .optional()
+  .meta({ description: `Required for \`text\` messages (1 to ${MAX_TEXT_LENGTH} characters); not allowed for the others.`, example: "Your order is on its way." });
+const mediaField = mediaInput.optional().meta({ description: "Required for image, document, audio and video messages; not allowed for the others." });
+
+/** The field each kind carries its content in (media kinds: `media`). */
+const fieldOfKind: Record<string, string> = {
+  text: "text",
+  image: "media",
+  document: "media",
+  audio: "media",
+  video: "media",
+  sticker: "media",
+  location: "location",
+  contacts: "contacts",
+  reaction: "reaction",
+  interactive: "interactive",
+  button: "button",
+  template: "template",
+  unsupported: "unsupported",
 };
-type Content = { type: MessageType; text?: string; media?: z.infer<typeof mediaInput> };
+const contentFields = ["text", "media", "location", "contacts", "reaction", "interactive", "button", "template", "unsupported"] as const;
+
+type Content = { type: string; text?: string; media?: z.infer<typeof mediaInput> } & Record<string, unknown>;
+
+// A sticker is a WebP image (RIFF....WEBP) of at most 500 KB, as the network accepts them.
+const STICKER_MAX_BYTES = 500 * 1024;
+function checkSticker(media: z.infer<typeof mediaInput>, ctx: z.RefinementCtx) {
+  if (normalizeMimeType(media.mime_type) !== "image/webp") {
+    ctx.addIssue({ code: "custom", path: ["media", "mime_type"], message: "must be image/webp for a sticker" });
+    return;
+  }
+  const bytes = decodeBase64Strict(media.data);
+  if (!bytes) ctx.addIssue({ code: "custom", path: ["media", "data"], message: "must be standard Base64" });
+  else if (bytes.length > STICKER_MAX_BYTES) ctx.addIssue({ code: "custom", path: ["media", "data"], message: "must be at most 500 KB for a sticker" });
+  else if (bytes.subarray(0, 4).toString("latin1") !== "RIFF" || bytes.subarray(8, 12).toString("latin1") !== "WEBP") {
+    ctx.addIssue({ code: "custom", path: ["media", "data"], message: "is not a WebP image" });
+  }
+}
 
 /**
- * The content rules shared by POST /v1/messages and the sandbox's simulated customer: text
- * or media (never both) as the type requires, and every media rule of validateMedia. All
- * violations are reported at once, each naming its field.
+ * The content rules shared by POST /v1/messages and the sandbox's simulated customer: each
+ * kind needs its own field (text, media, location…) and allows no other, and every media
+ * rule of validateMedia holds. All violations are reported at once, each naming its field.
  */
-function checkContent({ type, text, media }: Content, ctx: z.RefinementCtx) {
+function checkContent(value: Content, ctx: z.RefinementCtx) {
+  const { type, text, media } = value;
+  const own = fieldOfKind[type];
+  for (const field of contentFields) {
+    if (field !== own && value[field] !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: [field],
+        message: type === "text" || field !== "text" ? `is not allowed for ${type} messages` : `is not allowed for ${type} messages; put the words in media.caption`,
+      });
+    }
+  }
+  if (type === "reaction" && value.context !== undefined) {
+    ctx.addIssue({ code: "custom", path: ["context"], message: "is not allowed for reaction messages" });
+  }
   if (type === "text") {
     if (text === undefined) ctx.addIssue({ code: "custom", path: ["text"], message: "is required for text messages" });
     else if (text.trim() === "") ctx.addIssue({ code: "custom", path: ["text"], message: "must not be empty" });
     else if (characters(text) > MAX_TEXT_LENGTH) {
       ctx.addIssue({ code: "custom", path: ["text"], message: `must be at most ${MAX_TEXT_LENGTH} characters` });
     }
-    if (media !== undefined) ctx.addIssue({ code: "custom", path: ["media"], message: "is not allowed for text messages" });
     return;
   }
-  if (text !== undefined) {
-    ctx.addIssue({ code: "custom", path: ["text"], message: `is not allowed for ${type} messages; put the words in media.caption` });
+  if (own !== "media") {
+    if (value[own] === undefined) ctx.addIssue({ code: "custom", path: [own], message: `is required for ${type} messages` });
+    return;
   }
   if (media === undefined) {
     ctx.addIssue({ code: "custom", path: ["media"], message: `is required for ${type} messages` });
     return;
   }
-  const result = validateMedia({ type, media });
+  if (type === "sticker") return checkSticker(media, ctx);
+  const result = validateMedia({ type: type as MediaType, media });
   if (!result.ok) {
     for (const issue of result.issues) ctx.addIssue({ code: "custom", path: issue.path.split("."), message: issue.message });
   }
@@ -95,7 +167,14 @@ function decodeContent<T extends Content>(value: T): Omit<T, "media"> & { media?
 export const sendMessageInput = z
   .object({
     to: phoneDigits("to"),
-    ...contentShape,
+    type: z.enum(sendMessageTypes, { error: `is required: one of ${sendMessageTypes.join(", ")}` }),
+    text: textField,
+    media: mediaField,
+    location: locationContent.optional().meta({ description: "Required for `location` messages." }),
+    reaction: reactionContent.optional().meta({ description: "Required for `reaction` messages: the message (of this conversation) and the emoji; `\"\"` removes your reaction." }),
+    interactive: interactiveButtonsInput.optional().meta({ description: "Required for `interactive` messages: a text with 1 to 3 reply buttons." }),
+    template: templateSendInput.optional().meta({ description: "Required for `template` messages: an APPROVED template and its variables. The only kind allowed outside the customer-service window." }),
+    context: contextInput.optional().meta({ description: "Reply to a message of the conversation (the customer sees it quoted)." }),
     conversation_id: z
       .string({ error: "must be a conversation id (conv_...)" })
       .regex(/^conv_[0-9a-z]{26}$/, "must be a conversation id (conv_...)")
@@ -106,7 +185,7 @@ export const sendMessageInput = z
   .transform(decodeContent)
   .meta({
     id: "SendMessage",
-    description: "A text message (`text`, no `media`) or a media message (`media`, no `text`). Each rule violation is a 400 `validation_error` naming the field.",
+    description: "A text message (`text`), a media message (`media`), a `location`, a `reaction`, reply buttons (`interactive`) or a `template`: each kind needs its own field and allows no other. Each rule violation is a 400 `validation_error` naming the field.",
     example: { to: "15551234567", type: "text", text: "Your order is on its way." },
   });
 export type SendMessageInput = z.output<typeof sendMessageInput>;
@@ -115,7 +194,17 @@ export const sandboxInboundInput = z
   .object({
     from: phoneDigits("from"),
     name: z.string({ error: "must be a string" }).trim().min(1, "must not be empty").max(100, "must be at most 100 characters").optional(),
-    ...contentShape,
+    type: z.enum(simulatedMessageTypes, { error: `is required: one of ${simulatedMessageTypes.join(", ")}` }),
+    text: textField,
+    media: mediaField,
+    location: locationContent.optional(),
+    contacts: z.array(contactCard).min(1, "needs at least one contact").max(20).optional(),
+    // The customer reacts to a message by its id (msg_...) in the sandbox.
+    reaction: reactionContent.optional(),
+    interactive: interactiveReply.optional(),
+    button: buttonReply.optional(),
+    unsupported: unsupportedContent.optional(),
+    context: contextInput.optional(),
   })
   .superRefine(checkContent)
   .transform(decodeContent);
@@ -144,14 +233,32 @@ export const messageOutput = z
     direction: z.enum(["inbound", "outbound"]).meta({ example: "outbound" }),
     from: phoneField("The sender's number, digits only."),
     to: phoneField("The recipient's number, digits only."),
-    type: z.enum(messageTypes),
-    text: z.string().optional().meta({ description: "The text of a text message; absent for media and once deleted." }),
+    type: z.enum(messageKinds).meta({
+      description:
+        "`text`, `image`, `document`, `audio`, `video`, `sticker` (a WebP image in `media`), `location`, `contacts`, `reaction`, `interactive`, `button` (a template's quick-reply tap), `template` or `unsupported` (a kind Chorus cannot show; see `unsupported.network_type`).",
+    }),
+    text: z.string().optional().meta({ description: "The text of a text message, or the rendered body of a template; absent for other kinds and once deleted." }),
     media: messageMediaOutput.optional(),
     language: z
       .enum(languages)
       .nullable()
       .optional()
       .meta({ description: "Inbound only: the customer's language detected from the text or caption (`en`, `es`, `pt`), null when unsure." }),
+    location: locationContent.optional().meta({ description: "A `location` message's place." }),
+    contacts: z.array(contactCard).optional().meta({ description: "A `contacts` message's cards." }),
+    reaction: z
+      .object({ message_id: messageRef("The message reacted to."), emoji: z.string().meta({ description: "Empty when the reaction was removed." }) })
+      .optional()
+      .meta({ description: "A `reaction` message: what it reacted to. The reaction itself shows on that message's `reactions`." }),
+    interactive: interactiveOutput.optional(),
+    button: buttonReply.optional(),
+    template: templateContent.optional(),
+    unsupported: unsupportedContent.optional(),
+    reactions: z.array(messageReaction).optional().meta({ description: "Reactions to this message, one per person (absent when none)." }),
+    context: z
+      .strictObject({ message_id: messageRef("The message quoted.") })
+      .optional()
+      .meta({ description: "The message this one replies to, shown as a quote." }),
     status: z.enum(["queued", "sent", "delivered", "read", "failed", "received"]).meta({
       description: "Outbound: `queued` → `sent` → `delivered` → `read`, or `failed`. Inbound: `received`.",
     }),
@@ -180,6 +287,9 @@ export function presentMessage(row: MessageWithMedia): MessageOutput {
     to: row.toNumber,
     type: row.type,
     ...(row.text !== null ? { text: row.text } : {}),
+    ...(row.content && !row.deletedAt ? (row.content as MessageKindContent) : {}),
+    ...(row.reactions && row.reactions.length > 0 ? { reactions: row.reactions } : {}),
+    ...(row.contextMessageId ? { context: { message_id: row.contextMessageId } } : {}),
     ...(row.media
       ? {
           media: {
@@ -205,9 +315,11 @@ export function presentMessage(row: MessageWithMedia): MessageOutput {
 const PREVIEW_LENGTH = 120;
 
 /** The line an inbox row shows for a conversation's latest message. */
-export function previewOf({ type, text, caption }: { type: MessageType; text?: string | null; caption?: string | null }): string {
+export function previewOf({ type, text, caption, content }: { type: MessageKind; text?: string | null; caption?: string | null; content?: MessageKindContent | null }): string {
   const label: Record<Exclude<MessageType, "text">, string> = { image: "Photo", document: "Document", audio: "Audio", video: "Video" };
-  const body = type === "text" ? (text ?? "") : caption ? `${label[type as MediaType]}: ${caption}` : label[type as MediaType];
+  const kind = describeKind({ type, content, text });
+  const body =
+    kind !== null ? kind : type === "text" ? (text ?? "") : caption ? `${label[type as MediaType]}: ${caption}` : label[type as MediaType];
   const chars = Array.from(body.replace(/\s+/g, " ").trim());
   return chars.length > PREVIEW_LENGTH ? `${chars.slice(0, PREVIEW_LENGTH - 1).join("")}…` : chars.join("");
 }

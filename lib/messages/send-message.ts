@@ -1,16 +1,20 @@
+import { and, eq } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
-import { messages } from "@/db/schema";
+import { conversations, messages } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { userActor } from "@/lib/activity/schemas";
 import { autoAssignOnReply } from "@/lib/conversations/auto-assign";
 import { refuseBlockedContact } from "@/lib/contacts/store";
 import { actor } from "@/lib/conversations/conversations";
 import { createConversation, ensureContact, findActiveConversation, findConversation, reopenClosedConversation } from "@/lib/conversations/store";
-import { invalidField } from "@/lib/errors";
+import { ApiError, invalidField } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import type { SendAutomatedMessage } from "@/lib/profile/auto-replies";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
+import { prepareTemplateSend } from "@/lib/templates/templates";
+import type { MessageKindContent } from "./kinds";
+import { setReaction } from "./receive-inbound";
 import { presentMessage, previewOf, type SendMessageInput } from "./schemas";
 import { storeMedia, touchConversation } from "./store";
 
@@ -46,17 +50,74 @@ export async function sendMessage({ ctx, input }: { ctx: Ctx; input: SendMessage
     }
     await autoAssignOnReply(tx, { ctx, conversationId });
 
+    const [window] = await tx
+      .select({ expiresAt: conversations.serviceWindowExpiresAt })
+      .from(conversations)
+      .where(eq(conversations.id, conversationId));
+    // A customer who never wrote has no window yet: the first message is the network's call.
+    if (input.type !== "template" && window?.expiresAt && window.expiresAt.getTime() <= Date.now()) {
+      throw new ApiError(
+        409,
+        "outside_service_window",
+        `The customer's last message is more than 24 hours old (the window closed at ${window.expiresAt.toISOString()}): only a template can reach them now.`,
+      );
+    }
+
+    const checked = await checkKindInput(tx, { accountId, conversationId, input });
     return queueOutboundMessage(tx, {
       accountId,
       conversationId,
       from: businessNumberOf(integration),
       to: input.to,
       type: input.type,
-      text: input.text ?? null,
+      text: checked.text ?? input.text ?? null,
       media: input.media,
+      content: checked.content,
+      contextMessageId: input.context?.message_id,
       sender: { type: "user", userId: ctx.user.id },
     });
   });
+}
+
+/** A message of this conversation, or a 400 naming `field`. */
+async function messageOfConversation(tx: Executor, { accountId, conversationId, id, field }: { accountId: string; conversationId: string; id: string; field: string }) {
+  const [row] = await tx
+    .select({ id: messages.id, conversationId: messages.conversationId, type: messages.type, deletedAt: messages.deletedAt })
+    .from(messages)
+    .where(and(eq(messages.accountId, accountId), eq(messages.id, id)))
+    .limit(1);
+  if (!row || row.conversationId !== conversationId) throw invalidField(field, "is not a message of this conversation");
+  return row;
+}
+
+/**
+ * The checks of the kinds beyond text and media, against the stored data: a quoted or
+ * reacted-to message must belong to the conversation, a template must exist, be APPROVED and
+ * get its number of values. Returns what is stored (`content`, and a template's rendered text).
+ */
+async function checkKindInput(
+  tx: Executor,
+  { accountId, conversationId, input }: { accountId: string; conversationId: string; input: SendMessageInput },
+): Promise<{ content?: MessageKindContent; text?: string }> {
+  if (input.context) await messageOfConversation(tx, { accountId, conversationId, id: input.context.message_id, field: "context.message_id" });
+  switch (input.type) {
+    case "location":
+      return { content: { location: input.location! } };
+    case "interactive":
+      return { content: { interactive: input.interactive! } };
+    case "reaction": {
+      const target = await messageOfConversation(tx, { accountId, conversationId, id: input.reaction!.message_id, field: "reaction.message_id" });
+      if (target.type === "reaction") throw invalidField("reaction.message_id", "is a reaction; react to a message");
+      return { content: { reaction: input.reaction! } };
+    }
+    case "template": {
+      const template = input.template!;
+      const { text } = await prepareTemplateSend(tx, { accountId, template });
+      return { content: { template: { name: template.name, language: template.language, variables: template.variables } }, text };
+    }
+    default:
+      return {};
+  }
 }
 
 /**
@@ -73,6 +134,9 @@ export async function queueOutboundMessage(
     type: SendMessageInput["type"];
     text: string | null;
     media?: SendMessageInput["media"];
+    /** location, reaction, interactive or template: what the kind carries. */
+    content?: MessageKindContent;
+    contextMessageId?: string;
     sender: { type: "user"; userId: string } | { type: "automation" };
   },
 ) {
@@ -90,6 +154,8 @@ export async function queueOutboundMessage(
       type: input.type,
       text: input.text,
       mediaId: stored?.id ?? null,
+      content: input.content ?? null,
+      contextMessageId: input.contextMessageId ?? null,
       status: "queued",
       senderType: input.sender.type,
       senderUserId: input.sender.type === "user" ? input.sender.userId : null,
@@ -97,10 +163,14 @@ export async function queueOutboundMessage(
       updatedAt: now,
     })
     .returning();
+  if (input.type === "reaction" && input.content?.reaction) {
+    // Shown on the message reacted to at once; the network carries it with the send.
+    await setReaction(tx, { messageId: input.content.reaction.message_id, reaction: { emoji: input.content.reaction.emoji, from: input.from } });
+  }
   await touchConversation(tx, {
     conversationId: input.conversationId,
     at: now,
-    preview: previewOf({ type: input.type, text: input.text ?? undefined, caption: input.media?.caption }),
+    preview: previewOf({ type: input.type, text: input.text ?? undefined, caption: input.media?.caption, content: input.content }),
     // A person's reply means the conversation was read; an automatic answer does not.
     unread: input.sender.type === "user" ? "reset" : "keep",
   });

@@ -1,10 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db";
-import { media, messages } from "@/db/schema";
+import { media, type Message, messages } from "@/db/schema";
 import { recordEvent } from "@/lib/events/record-event";
 import { adapterFor, loadNumberIntegration } from "@/lib/network/number-config";
 import { scheduleSandboxStatuses } from "@/lib/network/sandbox";
 import type { OutboundMessage } from "@/lib/network/types";
+import { applyEarlyStatuses } from "./early-statuses";
+import type { MessageKindContent } from "./kinds";
 import { presentMessage } from "./schemas";
 import { findMessage } from "./store";
 
@@ -29,6 +31,38 @@ async function markFailed(accountId: string, messageId: string, error: { code: s
   });
 }
 
+const networkIdOf = async (accountId: string, id: string) => {
+  const [row] = await getDb()
+    .select({ networkMessageId: messages.networkMessageId })
+    .from(messages)
+    .where(and(eq(messages.accountId, accountId), eq(messages.id, id)))
+    .limit(1);
+  return row?.networkMessageId ?? undefined;
+};
+
+/** The network's view of a stored message: kinds from `content`, quoted and reacted-to messages by the network's ids. */
+async function outboundOf(message: Message): Promise<{ ok: true; outbound: OutboundMessage } | { ok: false; message: string }> {
+  const content = (message.content ?? {}) as MessageKindContent;
+  const outbound: OutboundMessage = { to: message.toNumber, type: message.type as OutboundMessage["type"], ...(message.text !== null ? { text: message.text } : {}) };
+  if (message.contextMessageId) {
+    // A quote of a message the network never carried (still queued, or failed) is sent as a plain message.
+    const networkMessageId = await networkIdOf(message.accountId, message.contextMessageId);
+    if (networkMessageId) outbound.context = { networkMessageId };
+  }
+  if (message.type === "location" && content.location) outbound.location = content.location;
+  if (message.type === "template" && content.template) outbound.template = content.template;
+  const interactiveType = (content.interactive as { type?: string } | undefined)?.type;
+  if (message.type === "interactive" && (interactiveType === "button" || interactiveType === "list")) {
+    outbound.interactive = content.interactive as OutboundMessage["interactive"];
+  }
+  if (message.type === "reaction" && content.reaction) {
+    const networkMessageId = await networkIdOf(message.accountId, content.reaction.message_id);
+    if (!networkMessageId) return { ok: false, message: "The message reacted to never reached the network." };
+    outbound.reaction = { networkMessageId, emoji: content.reaction.emoji };
+  }
+  return { ok: true, outbound };
+}
+
 /**
  * One attempt to hand a queued message to the network (job `message.send`; the Inngest
  * function calls the same). Idempotent: a message that is no longer `queued` (sent, failed,
@@ -49,7 +83,12 @@ export async function sendQueuedMessage(payload: Record<string, unknown>, { atte
     return;
   }
 
-  const outbound: OutboundMessage = { to: message.toNumber, type: message.type, ...(message.text !== null ? { text: message.text } : {}) };
+  const prepared = await outboundOf(message);
+  if (!prepared.ok) {
+    await markFailed(message.accountId, message.id, { code: "invalid_message", message: prepared.message });
+    return;
+  }
+  const outbound = prepared.outbound;
   if (message.mediaId) {
     const [file] = await db.select().from(media).where(eq(media.id, message.mediaId)).limit(1);
     if (!file) {
@@ -71,6 +110,7 @@ export async function sendQueuedMessage(payload: Record<string, unknown>, { atte
       if (!row) return;
       const { media: meta } = await findMessage(tx, { accountId: message.accountId, id: message.id });
       await recordEvent(tx, { accountId: message.accountId, type: "message.sent", data: { message: presentMessage({ ...row, media: meta }) } });
+      await applyEarlyStatuses(tx, { accountId: message.accountId, messageId: message.id, networkMessageId: result.networkMessageId });
       if (integration.provider === "sandbox") await scheduleSandboxStatuses(tx, { accountId: message.accountId, messageId: message.id, sentAt: now });
     });
     return;

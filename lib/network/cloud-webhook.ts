@@ -7,11 +7,17 @@ import { enqueueJob } from "@/lib/jobs/enqueue";
 import { applyMessageStatus } from "@/lib/messages/apply-status";
 import { normalizeMimeType } from "@/lib/messages/media-rules";
 import { receiveBusinessAppEcho } from "@/lib/messages/receive-echo";
-import { receiveInboundMessage } from "@/lib/messages/receive-inbound";
+import { type InboundInput, receiveInboundMessage, syncContactName } from "@/lib/messages/receive-inbound";
+import type { MessageKindContent } from "@/lib/messages/kinds";
+import { importHistoryMessage } from "@/lib/messages/import-history";
+import { keepEarlyStatus } from "@/lib/messages/early-statuses";
+import { applyTemplateStatus, phoneNumberIdsOfBusinessAccounts } from "@/lib/templates/status";
 import { findIdByNetworkId } from "@/lib/messages/store";
 import { verifyHubSignature } from "@/lib/webhooks/signature";
-import { DEFAULT_API_BASE_URL, loadNumberIntegration, networkUrlPolicy, secretsOf } from "./number-config";
+import { defaultApiBaseUrl, loadNumberIntegration, networkUrlPolicy, secretsOf } from "./number-config";
 import { parseBusinessAppEchoes } from "./cloud-echoes";
+import { parseCoexistenceSync, parseTemplateStatusUpdates } from "./cloud-sync";
+import type { InboundMessage } from "./types";
 import { downloadCloudMedia, NetworkRequestError, parseCloudWebhook } from "./cloud";
 
 /** Largest customer media stored; bigger files are kept as a message noting the media was too large. */
@@ -42,8 +48,10 @@ const inboundMediaJob = z.object({
     networkMessageId: z.string(),
     from: z.string(),
     name: z.string().optional(),
-    type: z.enum(["image", "document", "audio", "video"]),
+    type: z.enum(["image", "document", "audio", "video", "sticker"]),
     media: z.object({ networkMediaId: z.string(), mimeType: z.string(), filename: z.string().optional(), caption: z.string().optional() }),
+    context: z.object({ networkMessageId: z.string() }).optional(),
+    sentAt: z.iso.datetime().optional(),
   }),
 });
 
@@ -64,12 +72,19 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
   }
   const batch = parseCloudWebhook(payload);
   const echoes = parseBusinessAppEchoes(payload);
+  const coexistenceSync = parseCoexistenceSync(payload);
+  const templateUpdates = parseTemplateStatusUpdates(payload);
+  // Template statuses concern a business account, not a number: each is signed with the app
+  // secret of the numbers of that business account.
+  const templateNumbers = templateUpdates.length > 0 ? await phoneNumberIdsOfBusinessAccounts(templateUpdates.map((u) => u.businessAccountId)) : [];
   const phoneNumberIds = new Set(
     [
       batch.phoneNumberId,
       ...batch.messages.map((m) => m.phoneNumberId),
       ...batch.statuses.map((s) => s.phoneNumberId),
       ...echoes.map((e) => e.phoneNumberId),
+      ...coexistenceSync.map((e) => e.phoneNumberId),
+      ...templateNumbers,
     ].filter(
       (id): id is string => Boolean(id),
     ),
@@ -103,10 +118,11 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
   for (const message of batch.messages) {
     const accountId = accountFor(message.phoneNumberId);
     if (!accountId) continue;
-    const { networkMessageId, from, name } = message;
-    if (message.type === "text" || !message.media) {
-      const result = await receiveInboundMessage({ accountId, inbound: { networkMessageId, from, name, type: "text", text: message.text ?? "" } });
-      if (!result.duplicate) stored++;
+    const { networkMessageId, from, name, context } = message;
+    if (!message.media) {
+      const result = await receiveInboundMessage({ accountId, inbound: inboundOf(message) });
+      if ("skipped" in result) console.warn(`network webhook: skipped a message (${result.skipped})`);
+      else if (!result.duplicate) stored++;
       continue;
     }
     if (await findIdByNetworkId(db, { accountId, networkMessageId })) continue;
@@ -114,10 +130,37 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
       enqueueJob(tx, {
         kind: "message.fetch-media",
         accountId,
-        payload: { accountId, message: { networkMessageId, from, ...(name ? { name } : {}), type: message.type, media: message.media } },
+        payload: {
+          accountId,
+          message: {
+            networkMessageId,
+            from,
+            ...(name ? { name } : {}),
+            type: message.type,
+            media: message.media,
+            ...(context ? { context } : {}),
+            sentAt: message.timestamp.toISOString(),
+          },
+        },
       }),
     );
     stored++;
+  }
+
+  // Coexistence: past messages of the business app and its address book.
+  for (const item of coexistenceSync) {
+    const accountId = accountFor(item.phoneNumberId);
+    if (!accountId || !coexisting.has(accountId)) continue;
+    if (item.kind === "history") {
+      const result = await importHistoryMessage({ accountId, message: item.message });
+      if (result.imported) stored++;
+    } else {
+      await syncContactName({ accountId, phone: item.phone, name: item.name });
+    }
+  }
+
+  for (const update of templateUpdates) {
+    await applyTemplateStatus({ businessAccountId: update.businessAccountId, update });
   }
 
   // Messages the business sent from the business app sync in only while coexistence is on.
@@ -132,12 +175,32 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
   for (const status of batch.statuses) {
     const accountId = accountFor(status.phoneNumberId);
     if (!accountId) continue;
-    const result = await db.transaction((tx) =>
-      applyMessageStatus(tx, { accountId, networkMessageId: status.networkMessageId, status: status.status, error: status.error }),
-    );
+    const result = await db.transaction(async (tx) => {
+      const applied = await applyMessageStatus(tx, { accountId, networkMessageId: status.networkMessageId, status: status.status, error: status.error });
+      // A status can overtake the send's own record of the network's id: kept for applyEarlyStatuses.
+      if (!applied && !(await findIdByNetworkId(tx, { accountId, networkMessageId: status.networkMessageId }))) {
+        await keepEarlyStatus(tx, { accountId, networkMessageId: status.networkMessageId, status: status.status, error: status.error });
+      }
+      return applied;
+    });
     if (result) applied++;
   }
   return { messages: stored, statuses: applied };
+}
+
+/** A parsed inbound message (without media) as the inbound verb takes it. */
+function inboundOf(message: InboundMessage): InboundInput {
+  return {
+    networkMessageId: message.networkMessageId,
+    from: message.from,
+    ...(message.name ? { name: message.name } : {}),
+    type: message.type,
+    ...(message.text !== undefined ? { text: message.text } : {}),
+    ...(message.content ? { content: message.content as MessageKindContent } : {}),
+    ...(message.context ? { context: { networkMessageId: message.context.networkMessageId } } : {}),
+    ...(message.reaction ? { reaction: { target: { networkMessageId: message.reaction.networkMessageId }, emoji: message.reaction.emoji } } : {}),
+    sentAt: message.timestamp,
+  };
 }
 
 /**
@@ -152,7 +215,14 @@ export async function fetchInboundMedia(payload: Record<string, unknown>, { atte
   const db = getDb();
   if (await findIdByNetworkId(db, { accountId, networkMessageId: message.networkMessageId })) return;
 
-  const base = { networkMessageId: message.networkMessageId, from: message.from, name: message.name, type: message.type };
+  const base = {
+    networkMessageId: message.networkMessageId,
+    from: message.from,
+    name: message.name,
+    type: message.type,
+    ...(message.context ? { context: message.context } : {}),
+    ...(message.sentAt ? { sentAt: new Date(message.sentAt) } : {}),
+  };
   const keepWithout = (error: { code: string; message: string }) => receiveInboundMessage({ accountId, inbound: { ...base, error } }).then(() => undefined);
 
   const integration = await loadNumberIntegration(db, accountId);
@@ -162,7 +232,7 @@ export async function fetchInboundMedia(payload: Record<string, unknown>, { atte
   }
   try {
     const file = await downloadCloudMedia({
-      apiBaseUrl: integration.apiBaseUrl ?? DEFAULT_API_BASE_URL,
+      apiBaseUrl: integration.apiBaseUrl ?? defaultApiBaseUrl(),
       accessToken,
       networkMediaId: message.media.networkMediaId,
       urlPolicy: networkUrlPolicy(),

@@ -8,6 +8,7 @@ import type {
   StatusUpdate,
 } from "@/lib/network/types";
 import { checkWebhookUrl, type LookupAll } from "@/lib/webhooks/url-policy";
+import { contextOf, kindPayload, toInboundKind } from "./cloud-kinds";
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 // The network's own ceiling for any media kind (documents) is 100 MB.
@@ -78,7 +79,7 @@ const mediaInfoResponseSchema = z.looseObject({
   mime_type: z.string().optional(),
 });
 
-function joinUrl({ apiBaseUrl, segments }: { apiBaseUrl: string; segments: string[] }): string {
+export function joinUrl({ apiBaseUrl, segments }: { apiBaseUrl: string; segments: string[] }): string {
   const base = apiBaseUrl.replace(/\/+$/, "");
   return [base, ...segments.map((segment) => encodeURIComponent(segment))].join("/");
 }
@@ -165,7 +166,7 @@ function redirectFailure(status: number): SendFailure {
 
 const isRedirect = (status: number) => status >= 300 && status < 400;
 
-async function callGraph({
+export async function callGraph({
   url,
   method,
   accessToken,
@@ -174,7 +175,7 @@ async function callGraph({
   policy,
 }: {
   url: string;
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   accessToken: string;
   body?: { json: unknown } | { form: FormData };
   timeoutMs: number;
@@ -182,7 +183,8 @@ async function callGraph({
 }): Promise<GraphResponse> {
   const refused = await refusedUrl({ url, policy, subject: "The network's API base URL" });
   if (refused) return { ok: false, failure: refused };
-  const headers: Record<string, string> = { Authorization: `Bearer ${accessToken}`, Accept: "application/json" };
+  // The sign-up's code exchange is the one call made before there is a token.
+  const headers: Record<string, string> = { ...(accessToken ? { Authorization: `Bearer ${accessToken}` } : {}), Accept: "application/json" };
   let requestBody: string | FormData | undefined;
   if (body && "json" in body) {
     headers["Content-Type"] = "application/json";
@@ -212,7 +214,7 @@ async function callGraph({
   }
 }
 
-function redactFailure({ failure, accessToken }: { failure: SendFailure; accessToken: string }): SendFailure {
+export function redactFailure({ failure, accessToken }: { failure: SendFailure; accessToken: string }): SendFailure {
   return { ...failure, message: redactSecret({ text: failure.message, secret: accessToken }) };
 }
 
@@ -284,9 +286,18 @@ export function createCloudAdapter({
   }
 
   async function sendMessage(message: OutboundMessage): Promise<SendResult> {
-    const envelope = { messaging_product: "whatsapp", recipient_type: "individual", to: message.to };
+    const envelope = {
+      messaging_product: "whatsapp",
+      recipient_type: "individual",
+      to: message.to,
+      ...(message.context ? { context: { message_id: message.context.networkMessageId } } : {}),
+    };
     let payload: Record<string, unknown>;
-    if (message.type === "text") {
+    if (message.type === "location" || message.type === "reaction" || message.type === "interactive" || message.type === "template") {
+      const kind = kindPayload(message);
+      if (!kind.ok) return { ok: false, retryable: false, code: "invalid_message", message: kind.message };
+      payload = { ...envelope, type: message.type, ...kind.payload };
+    } else if (message.type === "text") {
       if (!message.text) {
         return { ok: false, retryable: false, code: "invalid_message", message: "A text message needs text." };
       }
@@ -350,9 +361,9 @@ export function createCloudAdapter({
   };
 }
 
-// Inbound webhook. Items the product cannot use (other change fields, message kinds such as
-// reactions or locations, malformed entries) are caught into null and skipped, so one odd item
-// never makes the network redeliver a whole batch.
+// Inbound webhook. Items the product cannot use (other change fields, malformed entries) are
+// caught into null and skipped, so one odd item never makes the network redeliver a whole
+// batch; every message kind is kept (cloud-kinds.ts), unknown ones as `unsupported`.
 
 const cloudMediaSchema = z.looseObject({
   id: z.string().min(1),
@@ -448,16 +459,19 @@ function toInboundMessage({
   name?: string;
   phoneNumberId?: string;
 }): InboundMessage | null {
+  const context = contextOf(message);
   const base = {
     networkMessageId: message.id,
     from: message.from.replace(/\D/g, ""),
     ...(name ? { name } : {}),
     timestamp: parseTimestamp(message.timestamp),
     ...(phoneNumberId ? { phoneNumberId } : {}),
+    ...(context ? { context } : {}),
   };
   if (message.type === "text") {
     return message.text ? { ...base, type: "text", text: message.text.body } : null;
   }
+  if (!["image", "document", "audio", "video", "voice"].includes(message.type)) return toInboundKind(message, base);
   // Voice notes arrive as audio with voice: true, or as a separate "voice" kind on older senders.
   const mediaType: Exclude<MessageType, "text"> | null =
     message.type === "voice"
@@ -644,4 +658,10 @@ export async function downloadCloudMedia({
     if (error instanceof NetworkRequestError) throw error;
     throw new NetworkRequestError(redactFailure({ failure: describeFetchError({ error, timeoutMs }), accessToken }));
   }
+}
+
+/** One message object of a notification (also inside coexistence history), or null when unusable. */
+export function parseCloudMessage(message: unknown, { name, phoneNumberId }: { name?: string; phoneNumberId?: string } = {}): InboundMessage | null {
+  const parsed = cloudMessageSchema.safeParse(message);
+  return parsed.success ? toInboundMessage({ message: parsed.data, name, phoneNumberId }) : null;
 }

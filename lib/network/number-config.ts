@@ -15,6 +15,11 @@ import { sandboxAdapter } from "./sandbox";
 type Ctx = Pick<AuthContext, "accountId">;
 
 export const DEFAULT_API_BASE_URL = "https://graph.facebook.com/v21.0";
+
+/** The network's API when a number names none: NETWORK_API_BASE_URL, else the Graph API. */
+export function defaultApiBaseUrl(): string {
+  return getEnv().NETWORK_API_BASE_URL ?? DEFAULT_API_BASE_URL;
+}
 /** The business number of a sandbox that has none configured (digits, like every `from`/`to`). */
 export const SANDBOX_BUSINESS_NUMBER = "15550000000";
 
@@ -31,7 +36,7 @@ export function networkUrlPolicy(): UrlPolicy {
  * The built-in default needs no check.
  */
 async function approvedApiBaseUrl(url: string | null | undefined): Promise<void> {
-  if (!url || url === DEFAULT_API_BASE_URL) return;
+  if (!url || url === DEFAULT_API_BASE_URL || url === defaultApiBaseUrl()) return;
   const check = await checkWebhookUrl({ url, allowInsecure: networkUrlPolicy().allowInsecure, subject: "The API base URL" });
   if (!check.ok) throw invalidField("api_base_url", check.reason);
 }
@@ -50,7 +55,7 @@ export function presentNumberConfig(row: NumberIntegration): NumberConfigOutput 
     access_token_set: Boolean(row.accessTokenEnc),
     app_secret_set: Boolean(row.appSecretEnc),
     verify_token: row.verifyToken,
-    api_base_url: row.apiBaseUrl ?? DEFAULT_API_BASE_URL,
+    api_base_url: row.apiBaseUrl ?? defaultApiBaseUrl(),
     coexistence: row.coexistence,
     status: row.status,
     status_reason: row.statusReason,
@@ -180,7 +185,7 @@ export function adapterFor(row: NumberIntegration): { ok: true; adapter: Network
   return {
     ok: true,
     adapter: createCloudAdapter({
-      apiBaseUrl: row.apiBaseUrl ?? DEFAULT_API_BASE_URL,
+      apiBaseUrl: row.apiBaseUrl ?? defaultApiBaseUrl(),
       phoneNumberId: row.phoneNumberId,
       accessToken,
       urlPolicy: networkUrlPolicy(),

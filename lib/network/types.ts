@@ -1,11 +1,31 @@
 export type MessageType = "text" | "image" | "document" | "audio" | "video";
 
+/** What a send carries besides text and media, in the network's own terms. */
+export type OutboundKind = "location" | "reaction" | "interactive" | "template";
+
 export type OutboundMessage = {
   to: string;
-  type: MessageType;
+  type: MessageType | OutboundKind;
   text?: string;
   media?: { mimeType: string; bytes: Buffer; filename?: string; caption?: string };
+  location?: { latitude: number; longitude: number; name?: string; address?: string };
+  /** The network's id of the message reacted to; an empty emoji removes the reaction. */
+  reaction?: { networkMessageId: string; emoji: string };
+  /**
+   * Reply buttons (`type: "button"`, 1 to 3 buttons) or a list (`type: "list"`, its rows in
+   * sections): the body text, an optional footer, and what the customer can choose.
+   */
+  interactive?:
+    | { type: "button"; body: string; footer?: string; buttons: { id: string; title: string }[] }
+    | { type: "list"; body: string; footer?: string; button: string; sections: { title?: string; rows: { id: string; title: string; description?: string }[] }[] };
+  /** A template by name and language, with the values of its body's variables in order. */
+  template?: { name: string; language: string; variables: string[] };
+  /** The network's id of the message replied to. */
+  context?: { networkMessageId: string };
 };
+
+/** The inbound kinds beyond text and media. */
+export type InboundKind = "sticker" | "location" | "contacts" | "reaction" | "interactive" | "button" | "unsupported";
 
 export type SendResult =
   | { ok: true; networkMessageId: string }
@@ -21,9 +41,15 @@ export type InboundMessage = {
   from: string;
   name?: string;
   timestamp: Date;
-  type: MessageType;
+  type: MessageType | InboundKind;
   text?: string;
   media?: { networkMediaId: string; mimeType: string; filename?: string; caption?: string };
+  /** location, contacts, interactive, button or unsupported, keyed as the API shows them. */
+  content?: Record<string, unknown>;
+  /** For a reaction: the network's id of the message reacted to, and the emoji ("" removes it). */
+  reaction?: { networkMessageId: string; emoji: string };
+  /** The network's id of the message quoted. */
+  context?: { networkMessageId: string };
   // One webhook can batch several numbers of the same business account; this says which one.
   phoneNumberId?: string;
 };

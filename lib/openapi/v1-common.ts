@@ -105,6 +105,7 @@ export const errorResponses = {
     "Retry-After": header("Retry-After", "Seconds to wait before retrying.", "12"),
   }),
   500: errorResponse("InternalError", "`internal_error`: something failed on our side; no internals are returned."),
+  502: errorResponse("BadGateway", "`network_error`: the messaging network refused the request or did not answer; `message` carries the network's own words."),
 } as const;
 
 export type ErrorStatus = keyof typeof errorResponses;

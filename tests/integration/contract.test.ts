@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as sandboxInboundRoute from "@/app/api/sandbox/inbound/route";
 import { getDb } from "@/db";
@@ -608,6 +608,68 @@ describe("/v1 contract", () => {
     await expectStatus(403, "DELETE", `/v1/labels/${vip.body.id}`, { token: agent.token });
     await expectStatus(204, "DELETE", `/v1/labels/${vip.body.id}`, { token: adminToken });
     await expectStatus(404, "DELETE", `/v1/labels/${vip.body.id}`, { token: adminToken });
+  });
+
+  it("template routes, every message kind and the customer-service window answer as documented", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const agent = await addTestUser(account.id, "agent");
+    const body = { name: "order_ready", language: "en_US", category: "UTILITY", components: { header: { text: "Order update" }, body: { text: "Hi {{1}}, order {{2}} is ready." }, footer: { text: "Plant shop" }, buttons: [{ type: "QUICK_REPLY", text: "Thanks" }] } };
+    const created = await expectStatus(201, "POST", "/v1/templates", { token: adminToken, body });
+    expect(created.body).toMatchObject({ status: "PENDING", variables: 2 });
+    await expectStatus(409, "POST", "/v1/templates", { token: adminToken, body });
+    await expectStatus(400, "POST", "/v1/templates", { token: adminToken, body: { ...body, name: "Bad Name" } });
+    await expectStatus(403, "POST", "/v1/templates", { token: agent.token, body: { ...body, name: "by_agent" } });
+    await expectStatus(200, "GET", "/v1/templates?limit=5", { token: agent.token });
+    await expectStatus(400, "GET", "/v1/templates?limit=500", { token: adminToken });
+    await expectStatus(404, "GET", "/v1/templates/tpl_unknown", { token: adminToken });
+    await drain(2_500);
+    const approved = await expectStatus(200, "GET", `/v1/templates/${created.body.id}`, { token: adminToken });
+    expect(approved.body.status).toBe("APPROVED");
+
+    const phone = nextPhone();
+    const first = await simulateCustomer(adminToken, { from: phone, name: "Ines", type: "text", text: "Is my order ready?" });
+    for (const kind of [
+      { type: "location", location: { latitude: 41.39, longitude: 2.17, name: "Home" } },
+      { type: "contacts", contacts: [{ name: "Pau", phones: ["+34600000001"], emails: ["pau@example.com"] }] },
+      { type: "interactive", interactive: { type: "list_reply", id: "5", title: "Excellent" } },
+      { type: "button", button: { text: "Thanks", payload: "Thanks" } },
+      { type: "unsupported", unsupported: { network_type: "order" } },
+      { type: "reaction", reaction: { message_id: first.id, emoji: "👍" } },
+      { type: "text", text: "Hello?", context: { message_id: first.id } },
+    ]) {
+      await simulateCustomer(adminToken, { from: phone, ...kind });
+    }
+    const withReaction = await expectStatus(200, "GET", `/v1/messages/${first.id}`, { token: adminToken });
+    expect(withReaction.body.reactions).toEqual([{ emoji: "👍", from: phone }]);
+    const conversation = await expectStatus(200, "GET", `/v1/conversations/${first.conversation_id}`, { token: adminToken });
+    expect(conversation.body.service_window_expires_at).toEqual(expect.any(String));
+
+    for (const kind of [
+      { type: "location", location: { latitude: 41.4, longitude: 2.2, address: "Shop" } },
+      { type: "interactive", interactive: { type: "button", body: "Pick-up or delivery?", buttons: [{ id: "pick", title: "Pick-up" }, { id: "del", title: "Delivery" }] } },
+      { type: "reaction", reaction: { message_id: first.id, emoji: "🙏" } },
+      { type: "template", template: { name: "order_ready", language: "en_US", variables: ["Ines", "#7"] } },
+      { type: "text", text: "Yes, it is", context: { message_id: first.id } },
+    ]) {
+      await expectStatus(201, "POST", "/v1/messages", { token: adminToken, body: { to: phone, ...kind } });
+    }
+    await expectStatus(400, "POST", "/v1/messages", { token: adminToken, body: { to: phone, type: "template", template: { name: "order_ready", language: "en_US", variables: [] } } });
+    await drain(10_000);
+    const thread = await expectStatus(200, "GET", `/v1/conversations/${first.conversation_id}/messages?limit=50`, { token: adminToken });
+    expect(new Set(thread.body.data.map((m: { type: string }) => m.type))).toEqual(
+      new Set(["text", "location", "contacts", "interactive", "button", "unsupported", "reaction", "template"]),
+    );
+
+    // A week later the window has closed: free-form is a 409, the template still goes out.
+    await getDb().execute(sql`update conversations set service_window_expires_at = now() - interval '6 days' where id = ${first.conversation_id}`);
+    const closed = await expectStatus(409, "POST", "/v1/messages", { token: adminToken, body: { to: phone, type: "text", text: "Still there?" } });
+    expect(closed.body.error.code).toBe("outside_service_window");
+    await expectStatus(201, "POST", "/v1/messages", { token: adminToken, body: { to: phone, type: "template", template: { name: "order_ready", language: "en_US", variables: ["Ines", "#8"] } } });
+
+    await expectStatus(403, "DELETE", `/v1/templates/${created.body.id}`, { token: agent.token });
+    await expectStatus(204, "DELETE", `/v1/templates/${created.body.id}`, { token: adminToken });
+    await expectStatus(404, "DELETE", `/v1/templates/${created.body.id}`, { token: adminToken });
+    expect(account.id).toMatch(/^acc_/);
   });
 
   it("report routes answer as documented", async () => {

@@ -80,6 +80,7 @@ describe("GET /v1/conversations", () => {
       closed_at: null,
       snoozed_until: null,
       labels: [],
+      service_window_expires_at: null,
     });
   });
 

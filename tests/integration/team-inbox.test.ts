@@ -39,10 +39,12 @@ beforeEach(() => resetRateLimiters());
 let networkSeq = 0;
 /** A customer's first message: a new open, unassigned conversation. */
 async function customerWrites(accountId: string, text = "Hola, ¿tienen macetas?", from = nextPhone(), name = "María Gómez") {
-  const { message } = await receiveInboundMessage({
+  const result = await receiveInboundMessage({
     accountId,
     inbound: { networkMessageId: `wamid.team-${Date.now()}-${++networkSeq}`, from, name, type: "text", text },
   });
+  if (!("message" in result)) throw new Error(`the message was skipped: ${result.skipped}`);
+  const { message } = result;
   return { conversationId: message.conversation_id, phone: from, messageId: message.id };
 }
 

@@ -42,10 +42,30 @@ export type FakeCloudNetwork = {
   /** Stores media as if a customer had sent it; returns the media id to put in an inbound payload. */
   addMedia(options: { bytes: Buffer; mimeType: string; filename?: string }): string;
   getMedia(mediaId: string): StoredMedia | undefined;
+  /** The business account the fake serves templates and app subscriptions for. */
+  businessAccountId: string;
+  /** Templates submitted to `POST /{business_account_id}/message_templates`, by name. */
+  templates: Map<string, FakeTemplate>;
+  /** What the embedded sign-up checks: the app's id and secret, and the one code it accepts. */
+  signup: { appId: string; appSecret: string; code: string };
+  /** Whether `POST /{business_account_id}/subscribed_apps` was called, and the PIN `register` got. */
+  subscribedApps: boolean;
+  registeredPin: string | null;
+  /** The id the next accepted message gets (so a test can send its status first). */
+  setNextMessageId(id: string): void;
   close(): Promise<void>;
 };
 
-const SUPPORTED_TYPES = ["text", "image", "document", "audio", "video"] as const;
+const SUPPORTED_TYPES = ["text", "image", "document", "audio", "video", "location", "reaction", "interactive", "template"] as const;
+
+export type FakeTemplate = {
+  id: string;
+  name: string;
+  language: string;
+  category: string;
+  components: Record<string, unknown>[];
+  status: "PENDING" | "APPROVED" | "REJECTED";
+};
 
 const MEDIA_MIME_RULES: Record<string, (mimeType: string) => boolean> = {
   image: (mimeType) => mimeType === "image/jpeg" || mimeType === "image/png",
@@ -164,13 +184,19 @@ export async function startFakeCloudNetwork({
   displayPhoneNumber = "+1 555-010-0199",
   verifiedName = "Chorus Test Business",
   apiVersion = "v21.0",
+  businessAccountId = "102290129340398",
+  signup = { appId: "1234567890", appSecret: "fake-network-app-secret", code: "AQD-signup-code" },
 }: {
   accessToken: string;
   phoneNumberId: string;
   displayPhoneNumber?: string;
   verifiedName?: string;
   apiVersion?: string;
+  businessAccountId?: string;
+  signup?: { appId: string; appSecret: string; code: string };
 }): Promise<FakeCloudNetwork> {
+  const templates = new Map<string, FakeTemplate>();
+  const state = { subscribedApps: false, registeredPin: null as string | null, nextMessageId: null as string | null };
   const requests: RecordedRequest[] = [];
   const acceptedMessages: AcceptedMessage[] = [];
   const media = new Map<string, StoredMedia>();
@@ -222,6 +248,32 @@ export async function startFakeCloudNetwork({
       if (typeof content.body !== "string" || content.body.length === 0 || content.body.length > 4096) {
         return invalid("(#100) Param text['body'] is required.", "text.body must be 1 to 4096 characters");
       }
+    } else if (type === "location") {
+      const { latitude, longitude } = content;
+      if (typeof latitude !== "number" || typeof longitude !== "number" || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) {
+        return invalid("(#100) Invalid parameter", "location.latitude and location.longitude must be numbers in range");
+      }
+    } else if (type === "reaction") {
+      if (typeof content.message_id !== "string" || typeof content.emoji !== "string") {
+        return invalid("(#100) Invalid parameter", "reaction needs message_id and emoji");
+      }
+    } else if (type === "interactive") {
+      const action = isRecord(content.action) ? content.action : {};
+      const body = isRecord(content.body) ? content.body : {};
+      if (typeof body.text !== "string") return invalid("(#100) Param interactive['body']['text'] is required.", "interactive.body.text missing");
+      if (content.type === "button") {
+        const buttons = Array.isArray(action.buttons) ? action.buttons : [];
+        if (buttons.length < 1 || buttons.length > 3) {
+          return invalid("(#131009) Parameter value is not valid", "Reply buttons must be 1 to 3");
+        }
+      } else if (content.type !== "list") {
+        return invalid("(#100) Invalid parameter", "interactive.type must be button or list");
+      }
+    } else if (type === "template") {
+      const language = isRecord(content.language) ? content.language.code : undefined;
+      const template = templates.get(`${String(content.name)}:${String(language)}`);
+      if (!template) return invalid("(#132001) Template name does not exist in the translation", `template name (${String(content.name)}) does not exist in ${String(language)}`);
+      if (template.status !== "APPROVED") return invalid("(#132015) Template is paused", "Template is not approved");
     } else {
       if (typeof content.id !== "string") {
         return invalid(`(#100) Param ${type}['id'] is required.`, "Media must be sent by an uploaded media id");
@@ -240,7 +292,8 @@ export async function startFakeCloudNetwork({
         return invalid(`(#100) Param ${type}['caption'] is invalid.`, "Caption must be at most 1024 characters");
       }
     }
-    const id = createMessageId();
+    const id = state.nextMessageId ?? createMessageId();
+    state.nextMessageId = null;
     const waId = to.replace(/\D/g, "");
     acceptedMessages.push({ id, to: waId, type, body: json });
     sendJson({
@@ -322,6 +375,19 @@ export async function startFakeCloudNetwork({
       return sendJson({ response, status: failure.status, body: failure.body ?? buildDefaultFailureBody(failure.status) });
     }
 
+    const pathSegments = url.pathname.split("/").filter(Boolean);
+    if (pathSegments[0] && /^v\d+(\.\d+)?$/.test(pathSegments[0])) pathSegments.shift();
+    if (method === "GET" && pathSegments.join("/") === "oauth/access_token") {
+      const q = url.searchParams;
+      if (q.get("client_id") !== signup.appId || q.get("client_secret") !== signup.appSecret) {
+        return sendJson({ response, status: 400, body: buildGraphError({ message: "Error validating client secret.", code: 1, type: "OAuthException" }) });
+      }
+      if (q.get("code") !== signup.code) {
+        return sendJson({ response, status: 400, body: buildGraphError({ message: "Invalid verification code format.", code: 100, subcode: 36008 }) });
+      }
+      return sendJson({ response, status: 200, body: { access_token: accessToken, token_type: "bearer" } });
+    }
+
     if (headers.authorization !== `Bearer ${accessToken}`) {
       return sendJson({
         response,
@@ -344,6 +410,46 @@ export async function startFakeCloudNetwork({
     if (segments.length === 2 && segments[0] === phoneNumberId && method === "POST") {
       if (segments[1] === "messages") return handleSend({ response, json: parsed.json });
       if (segments[1] === "media") return handleUpload({ response, form: parsed.form });
+      if (segments[1] === "register") {
+        const pin = isRecord(parsed.json) ? parsed.json.pin : undefined;
+        if (typeof pin !== "string" || !/^\d{6}$/.test(pin)) {
+          return sendJson({ response, status: 400, body: buildGraphError({ message: "(#100) Param pin must be 6 digits", code: 100 }) });
+        }
+        state.registeredPin = pin;
+        return sendJson({ response, status: 200, body: { success: true } });
+      }
+    }
+    if (segments.length === 2 && segments[0] === businessAccountId && segments[1] === "subscribed_apps" && method === "POST") {
+      state.subscribedApps = true;
+      return sendJson({ response, status: 200, body: { success: true } });
+    }
+    if (segments.length === 2 && segments[0] === businessAccountId && segments[1] === "message_templates") {
+      if (method === "POST") {
+        const json = isRecord(parsed.json) ? parsed.json : {};
+        const { name, language, category, components } = json;
+        if (typeof name !== "string" || !/^[a-z0-9_]{1,512}$/.test(name) || typeof language !== "string" || typeof category !== "string" || !Array.isArray(components)) {
+          return sendJson({ response, status: 400, body: buildGraphError({ message: "Invalid parameter", code: 100, details: "name, language, category and components are required" }) });
+        }
+        if (templates.has(`${name}:${language}`)) {
+          return sendJson({
+            response,
+            status: 400,
+            body: buildGraphError({ message: "Invalid parameter", code: 100, subcode: 2388024, details: `Content in this language already exists for ${name}` }),
+          });
+        }
+        const id = createMediaId();
+        templates.set(`${name}:${language}`, { id, name, language, category, components: components as Record<string, unknown>[], status: "PENDING" });
+        return sendJson({ response, status: 200, body: { id, status: "PENDING", category } });
+      }
+      if (method === "DELETE") {
+        const name = url.searchParams.get("name");
+        const matching = [...templates.entries()].filter(([, t]) => t.name === name);
+        if (matching.length === 0) {
+          return sendJson({ response, status: 400, body: buildGraphError({ message: "Invalid parameter", code: 100, subcode: 2593002, details: `Message template ${name} not found` }) });
+        }
+        for (const [key] of matching) templates.delete(key);
+        return sendJson({ response, status: 200, body: { success: true } });
+      }
     }
     if (segments.length === 1 && method === "GET") {
       if (segments[0] === phoneNumberId) {
@@ -415,6 +521,18 @@ export async function startFakeCloudNetwork({
     },
     addMedia: storeMedia,
     getMedia: (mediaId) => media.get(mediaId),
+    businessAccountId,
+    templates,
+    signup,
+    get subscribedApps() {
+      return state.subscribedApps;
+    },
+    get registeredPin() {
+      return state.registeredPin;
+    },
+    setNextMessageId(id) {
+      state.nextMessageId = id;
+    },
     async close() {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
@@ -435,6 +553,8 @@ export type InboundMessageInput = {
   media?: { id: string; mimeType: string; filename?: string; caption?: string; voice?: boolean };
   /** Placed under the `type` key as is, e.g. `{message_id, emoji}` for a reaction. */
   payload?: Record<string, unknown>;
+  /** The network id of the message this one replies to. */
+  contextId?: string;
 };
 
 export type InboundStatusInput = {
@@ -470,6 +590,7 @@ function buildMessage(input: InboundMessageInput): Record<string, unknown> {
   } else if (input.payload) {
     message[input.type] = input.payload;
   }
+  if (input.contextId) message.context = { from: "15550100199", id: input.contextId };
   return message;
 }
 
@@ -532,4 +653,97 @@ export function buildInboundPayload({
 /** The `X-Hub-Signature-256` header value the network sends with a webhook. */
 export function signHubPayload({ appSecret, rawBody }: { appSecret: string; rawBody: string | Buffer }): string {
   return `sha256=${createHmac("sha256", appSecret).update(rawBody).digest("hex")}`;
+}
+
+const whatsappEnvelope = ({ businessAccountId, field, value }: { businessAccountId: string; field: string; value: Record<string, unknown> }) => ({
+  object: "whatsapp_business_account",
+  entry: [{ id: businessAccountId, changes: [{ value, field }] }],
+});
+
+/**
+ * A coexistence `history` notification: past messages of the business app, per customer
+ * thread. A message `from` the customer is theirs; any other `from` is the business's.
+ */
+export function buildHistoryPayload({
+  phoneNumberId,
+  displayPhoneNumber = "15550100199",
+  businessAccountId = "102290129340398",
+  threads,
+}: {
+  phoneNumberId: string;
+  displayPhoneNumber?: string;
+  businessAccountId?: string;
+  threads: { customer: string; messages: (InboundMessageInput & { status?: string })[] }[];
+}): Record<string, unknown> {
+  return whatsappEnvelope({
+    businessAccountId,
+    field: "history",
+    value: {
+      messaging_product: "whatsapp",
+      metadata: { display_phone_number: displayPhoneNumber, phone_number_id: phoneNumberId },
+      history: [
+        {
+          metadata: { phase: 0, chunk_order: 1, progress: 100 },
+          threads: threads.map((thread) => ({
+            id: thread.customer,
+            messages: thread.messages.map(({ status, ...message }) => ({
+              ...buildMessage(message),
+              history_context: { status: status ?? (message.from === thread.customer ? "READ" : "DELIVERED") },
+            })),
+          })),
+        },
+      ],
+    },
+  });
+}
+
+/** A coexistence `smb_app_state_sync` notification: contacts added, edited or removed in the business app. */
+export function buildContactSyncPayload({
+  phoneNumberId,
+  businessAccountId = "102290129340398",
+  contacts,
+}: {
+  phoneNumberId: string;
+  businessAccountId?: string;
+  contacts: { phone: string; name: string; action?: "add" | "edit" | "remove" }[];
+}): Record<string, unknown> {
+  return whatsappEnvelope({
+    businessAccountId,
+    field: "smb_app_state_sync",
+    value: {
+      messaging_product: "whatsapp",
+      metadata: { display_phone_number: "15550100199", phone_number_id: phoneNumberId },
+      state_sync: contacts.map((contact) => ({
+        type: "contact",
+        contact: { full_name: contact.name, first_name: contact.name.split(" ")[0], phone_number: contact.phone },
+        action: contact.action ?? "add",
+        metadata: { timestamp: toUnixSeconds(undefined) },
+      })),
+    },
+  });
+}
+
+/** A `message_template_status_update` notification: the network's verdict on a template. */
+export function buildTemplateStatusPayload({
+  businessAccountId = "102290129340398",
+  template,
+  event,
+  reason,
+}: {
+  businessAccountId?: string;
+  template: { id: string; name: string; language: string };
+  event: "APPROVED" | "REJECTED" | "PENDING" | "DISABLED";
+  reason?: string;
+}): Record<string, unknown> {
+  return whatsappEnvelope({
+    businessAccountId,
+    field: "message_template_status_update",
+    value: {
+      event,
+      message_template_id: Number(template.id),
+      message_template_name: template.name,
+      message_template_language: template.language,
+      reason: reason ?? "NONE",
+    },
+  });
 }

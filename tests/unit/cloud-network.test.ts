@@ -360,15 +360,17 @@ describe("parsing the cloud webhook", () => {
     expect(statuses[3].error).toEqual({ code: "131026", message: "Message undeliverable: Message Undeliverable." });
   });
 
-  it("skips reactions, stickers, locations and malformed items but keeps the rest", () => {
+  it("keeps reactions, stickers, locations and every other kind, and skips only malformed items", () => {
     const from = "15557654321";
     const payload = buildInboundPayload({
       phoneNumberId: PHONE_NUMBER_ID,
       messages: [
-        { from, type: "reaction", payload: { message_id: "wamid.out", emoji: "👍" } },
-        { from, type: "sticker", media: { id: "s1", mimeType: "image/webp" } },
-        { from, type: "location", payload: { latitude: 52.5, longitude: 13.4 } },
-        { id: "wamid.keep", from, type: "text", text: "Still here" },
+        { id: "wamid.reaction", from, type: "reaction", payload: { message_id: "wamid.out", emoji: "👍" } },
+        { id: "wamid.sticker", from, type: "sticker", media: { id: "s1", mimeType: "image/webp" } },
+        { id: "wamid.location", from, type: "location", payload: { latitude: 52.5, longitude: 13.4, name: "Shop" } },
+        { id: "wamid.broken-location", from, type: "location", payload: { latitude: "north" } },
+        { id: "wamid.order", from, type: "order", payload: { catalog_id: "1" } },
+        { id: "wamid.keep", from, type: "text", text: "Still here", contextId: "wamid.quoted" },
       ],
       statuses: [{ id: "wamid.x", status: "deleted", recipientId: from }],
     });
@@ -377,8 +379,46 @@ describe("parsing the cloud webhook", () => {
 
     const result = parseCloudWebhook(payload);
 
-    expect(result.messages.map((message) => message.networkMessageId)).toEqual(["wamid.keep"]);
+    expect(result.messages.map((message) => [message.networkMessageId, message.type])).toEqual([
+      ["wamid.reaction", "reaction"],
+      ["wamid.sticker", "sticker"],
+      ["wamid.location", "location"],
+      ["wamid.order", "unsupported"],
+      ["wamid.keep", "text"],
+    ]);
+    expect(result.messages[0].reaction).toEqual({ networkMessageId: "wamid.out", emoji: "👍" });
+    expect(result.messages[1].media).toEqual({ networkMediaId: "s1", mimeType: "image/webp" });
+    expect(result.messages[2].content).toEqual({ location: { latitude: 52.5, longitude: 13.4, name: "Shop" } });
+    expect(result.messages[3].content).toEqual({ unsupported: { network_type: "order" } });
+    expect(result.messages[4].context).toEqual({ networkMessageId: "wamid.quoted" });
     expect(result.statuses).toEqual([]);
+  });
+
+  it("reads interactive replies, template button taps and contact cards as the API shows them", () => {
+    const from = "15557654321";
+    const { messages } = parseCloudWebhook(
+      buildInboundPayload({
+        phoneNumberId: PHONE_NUMBER_ID,
+        messages: [
+          { from, type: "interactive", payload: { type: "button_reply", button_reply: { id: "yes", title: "Yes" } } },
+          { from, type: "interactive", payload: { type: "list_reply", list_reply: { id: "5", title: "Excellent", description: "5 stars" } } },
+          { from, type: "button", payload: { text: "Stop promotions", payload: "STOP" } },
+          {
+            from,
+            type: "contacts",
+            payload: [
+              { name: { formatted_name: "Ana Souza", first_name: "Ana" }, phones: [{ phone: "+55 11 98765-4321", wa_id: "5511987654321", type: "CELL" }], emails: [{ email: "ana@example.com" }] },
+            ] as unknown as Record<string, unknown>,
+          },
+        ],
+      }),
+    );
+    expect(messages.map((m) => m.content)).toEqual([
+      { interactive: { type: "button_reply", id: "yes", title: "Yes" } },
+      { interactive: { type: "list_reply", id: "5", title: "Excellent" } },
+      { button: { text: "Stop promotions", payload: "STOP" } },
+      { contacts: [{ name: "Ana Souza", phones: ["+55 11 98765-4321"], emails: ["ana@example.com"] }] },
+    ]);
   });
 
   it("ignores change fields other than messages", () => {

@@ -116,7 +116,16 @@ const TEAM_INBOX_OPERATIONS: [string, string, string][] = [
   ["patch", "/v1/contacts/{id}", "contacts:write"],
 ];
 
-const ALL_OPERATIONS = [...SPEC_OPERATIONS, ...EXTRA_OPERATIONS, ...TEAM_ADMIN_OPERATIONS, ...TEAM_INBOX_OPERATIONS];
+
+// SPEC section 13: message templates.
+const TEMPLATE_OPERATIONS: [string, string, string][] = [
+  ["get", "/v1/templates", "config:read"],
+  ["post", "/v1/templates", "config:write"],
+  ["get", "/v1/templates/{id}", "config:read"],
+  ["delete", "/v1/templates/{id}", "config:write"],
+];
+
+const ALL_OPERATIONS = [...SPEC_OPERATIONS, ...EXTRA_OPERATIONS, ...TEAM_ADMIN_OPERATIONS, ...TEAM_INBOX_OPERATIONS, ...TEMPLATE_OPERATIONS];
 
 const HTTP_METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "options", "trace"]);
 
@@ -250,7 +259,7 @@ describe("the /v1 OpenAPI document", () => {
     expect(error.required.sort()).toEqual(["error", "request_id"]);
     expect(error.properties.error.required.sort()).toEqual(["code", "message"]);
     expect(Object.keys(doc.components.responses).sort()).toEqual(
-      ["BadRequest", "Conflict", "Forbidden", "InternalError", "NotFound", "PayloadTooLarge", "TooManyRequests", "Unauthorized", "UnsupportedMediaType"].sort(),
+      ["BadGateway", "BadRequest", "Conflict", "Forbidden", "InternalError", "NotFound", "PayloadTooLarge", "TooManyRequests", "Unauthorized", "UnsupportedMediaType"].sort(),
     );
   });
 

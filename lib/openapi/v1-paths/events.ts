@@ -6,6 +6,7 @@ import { type EventType, streamOnlyEventTypes } from "@/lib/events/types";
 import { messageOutput } from "@/lib/messages/schemas";
 import { noteOutput } from "@/lib/notes/schemas";
 import { newPlantSchema } from "@/lib/plants/schemas";
+import { templateOutput } from "@/lib/templates/schemas";
 import { userOutput, userRefOutput } from "@/lib/users/schemas";
 import { idOf, operationsFor, timestamp, type V1Domain } from "../v1-common";
 import { webhookDeliveryDescription, webhookDeliveryHeaders } from "../webhook-headers";
@@ -90,6 +91,11 @@ export const eventDataSchemas: Record<EventType, { summary: string; description?
     description:
       "Stream only (`GET /v1/events/stream`): never delivered to webhooks and not a choice of a webhook's `events`. Show “… is replying” for 6 s after the last one.",
     data: z.object({ conversation_id: idOf("conversation"), user: userRefOutput }),
+  },
+  "template.updated": {
+    summary: "A message template's review status changed",
+    description: "The network (or the sandbox, about 2 s after creation) approved or rejected it. Needs `config:read` to stream.",
+    data: z.object({ template: templateOutput }),
   },
 };
 

@@ -11,6 +11,7 @@ import { openapiDomain } from "./openapi";
 import { reportsDomain } from "./reports";
 import { teamDomain } from "./team";
 import { contactsDomain, labelsDomain, searchDomain } from "./team-inbox";
+import { templatesDomain } from "./templates";
 import { usersDomain } from "./users";
 import { webhooksDomain } from "./webhooks";
 
@@ -27,6 +28,7 @@ export const v1Domains: V1Domain[] = [
   usersDomain,
   reportsDomain,
   configDomain,
+  templatesDomain,
   webhooksDomain,
   identityDomain,
   eventsDomain,

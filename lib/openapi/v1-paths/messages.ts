@@ -29,6 +29,8 @@ export const messagesDomain: V1Domain = {
         description: [
           "Stored as `queued` with you as its sender, then sent by the background runner: `message.sent`, later `message.delivered` and `message.read`, or `message.failed`.",
           "With `conversation_id` the message goes to that conversation (which must be with `to`; a closed one is reopened). Without it the open or assigned conversation with `to` is used, or a new one is started (`conversation.created`). An unknown `conversation_id` is a 404.",
+          "Other kinds: `location` `{latitude, longitude, name?, address?}`; `reaction` `{message_id, emoji}` (a message of the conversation; `\"\"` removes the reaction; shown on that message's `reactions`, not as a bubble); `interactive` reply buttons `{type: \"button\", body, footer?, buttons: [{id, title}]}` (1 to 3); `template` `{name, language, variables}` (an APPROVED template, 409 `template_not_approved` otherwise; exactly as many variables as its body has, 400 otherwise; `text` of the answer is the rendered body). `context.message_id` replies to a message of the conversation (quoted).",
+          "The customer-service window: once the customer has written, anything but a template sent after `service_window_expires_at` of the conversation (their last message + 24 h) is a 409 `outside_service_window` and nothing is sent.",
           "Text: 1 to 4,096 characters. Media: `image` jpeg/png ≤ 5 MiB; `audio` aac/mp4/mpeg/amr/ogg ≤ 16 MiB (no caption); `video` mp4/3gpp ≤ 16 MiB; `document` pdf, doc(x), xls(x), ppt(x), txt ≤ 20 MiB with `filename`. Captions ≤ 1,024 characters.",
         ].join("\n\n"),
         access: { scope: "messages:write" },

@@ -1,7 +1,9 @@
+import { NetworkSignup } from "@/components/settings/network-signup";
 import { NumberSettingsForm } from "@/components/settings/number-settings-form";
 import { Alert, Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireSession } from "@/lib/auth/current-user";
+import { getEnv } from "@/lib/env";
 import { getNumberConfig } from "@/lib/network/number-config";
 
 export const metadata = { title: "Number" };
@@ -37,6 +39,7 @@ export default async function NumberSettingsPage() {
             <li>Virtual and VoIP numbers may fail verification; a mobile or landline number is the safest choice.</li>
           </ul>
         </Card>
+        <NetworkSignup appId={getEnv().NETWORK_APP_ID ?? null} configId={getEnv().NETWORK_CONFIG_ID ?? null} />
         <NumberSettingsForm initial={config} />
       </div>
     </>

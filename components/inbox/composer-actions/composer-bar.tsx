@@ -1,0 +1,82 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { quoteLine } from "../message-kinds";
+import type { ConversationItem, MessageItem } from "../types";
+import { ButtonsDialog } from "./buttons-dialog";
+import { LocationDialog } from "./location-dialog";
+import { formatLeft, windowEnd } from "./send-kind";
+import { TemplateDialog } from "./template-dialog";
+
+/** Re-renders every minute so the time left stays true. */
+function useNow() {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+/**
+ * Around the composer: the customer-service window (time left, or closed with the template
+ * picker instead of the free-form composer), the message being replied to, and the kinds
+ * beyond text (location, reply buttons, template).
+ */
+export function ComposerBar({
+  conversation,
+  messages,
+  replyTo,
+  onClearReply,
+  onQueued,
+  children,
+}: {
+  conversation: ConversationItem;
+  messages: MessageItem[];
+  replyTo: MessageItem | null;
+  onClearReply: () => void;
+  onQueued: (message: MessageItem) => void;
+  children: React.ReactNode;
+}) {
+  const now = useNow();
+  const end = windowEnd(conversation.service_window_expires_at, messages);
+  const closed = end !== null && end <= now;
+
+  if (closed) {
+    return (
+      <div className="border-t border-slate-200 bg-white p-3" data-testid="window-closed">
+        <p className="mb-2 text-sm text-slate-700">
+          <span className="font-semibold">The 24-hour window is closed.</span> The customer last wrote more than 24 hours ago, so only an approved template can reach them.
+        </p>
+        <TemplateDialog conversation={conversation} onQueued={onQueued} label="Send a template" prominent />
+      </div>
+    );
+  }
+  return (
+    <div>
+      <div className="flex flex-wrap items-center gap-1 border-t border-slate-200 bg-white px-3 pt-2 text-xs">
+        {end !== null ? (
+          <span className="mr-auto rounded-full bg-emerald-50 px-2 py-0.5 font-medium text-emerald-800" data-testid="window-left" title="Free-form messages are allowed until 24 hours after the customer's last message.">
+            {formatLeft(end - now)} left to reply freely
+          </span>
+        ) : (
+          <span className="mr-auto text-slate-500">The customer has not written yet.</span>
+        )}
+        <LocationDialog conversation={conversation} onQueued={onQueued} />
+        <ButtonsDialog conversation={conversation} onQueued={onQueued} />
+        <TemplateDialog conversation={conversation} onQueued={onQueued} />
+      </div>
+      {replyTo ? (
+        <div className="flex items-center gap-2 bg-white px-3 pt-2 text-xs" data-testid="reply-preview">
+          <span className="min-w-0 flex-1 truncate border-l-4 border-brand-500 bg-slate-100 px-2 py-1">
+            Replying to: <span className="text-slate-700">{quoteLine(replyTo)}</span>
+          </span>
+          <button type="button" className="underline" onClick={onClearReply}>
+            Cancel reply
+          </button>
+        </div>
+      ) : null}
+      {children}
+    </div>
+  );
+}

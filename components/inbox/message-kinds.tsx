@@ -1,0 +1,168 @@
+import { MapPinIcon } from "@/components/ui/icons";
+import type { MessageItem } from "./types";
+
+// How the kinds beyond text and media look in a bubble (SPEC section 13).
+
+const mapUrl = ({ latitude, longitude }: { latitude: number; longitude: number }) =>
+  `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=16/${latitude}/${longitude}`;
+
+function LocationCard({ location }: { location: NonNullable<MessageItem["location"]> }) {
+  const coordinates = `${location.latitude.toFixed(5)}, ${location.longitude.toFixed(5)}`;
+  return (
+    <a
+      href={mapUrl(location)}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="block w-64 max-w-full overflow-hidden rounded-md border border-slate-200 bg-white/80 hover:bg-white"
+      data-testid="location-card"
+    >
+      {/* A drawn map tile stand-in: no third-party request until someone opens the map. */}
+      <span aria-hidden className="relative block h-24 bg-[linear-gradient(90deg,#e2e8f0_1px,transparent_1px),linear-gradient(#e2e8f0_1px,transparent_1px)] bg-[size:16px_16px] bg-emerald-50">
+        <MapPinIcon className="absolute left-1/2 top-1/2 h-8 w-8 -translate-x-1/2 -translate-y-full text-red-600 drop-shadow" />
+      </span>
+      <span className="block px-3 py-2">
+        <span className="block truncate font-medium">{location.name || "Shared location"}</span>
+        {location.address ? <span className="block truncate text-xs text-slate-600">{location.address}</span> : null}
+        <span className="block text-xs text-slate-500">{coordinates}</span>
+        <span className="mt-1 block text-xs font-semibold text-brand-700">Open in map ↗</span>
+      </span>
+    </a>
+  );
+}
+
+function ContactCards({ cards }: { cards: NonNullable<MessageItem["contacts"]> }) {
+  return (
+    <ul className="flex flex-col gap-1.5" aria-label="Shared contacts">
+      {cards.map((card, index) => (
+        <li key={index} className="flex items-start gap-2 rounded-md border border-slate-200 bg-white/80 px-3 py-2" data-testid="contact-card">
+          <span aria-hidden className="grid h-8 w-8 shrink-0 place-items-center rounded-full bg-slate-200 text-sm font-semibold text-slate-700">
+            {card.name.slice(0, 1).toUpperCase()}
+          </span>
+          <span className="min-w-0">
+            <span className="block truncate font-medium">{card.name}</span>
+            {card.phones.map((phone) => (
+              <a key={phone} href={`tel:${phone.replace(/[^\d+]/g, "")}`} className="block truncate text-xs text-brand-700 underline">
+                {phone}
+              </a>
+            ))}
+            {card.emails?.map((email) => (
+              <a key={email} href={`mailto:${email}`} className="block truncate text-xs text-slate-600 underline">
+                {email}
+              </a>
+            ))}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+type InteractiveContent = NonNullable<MessageItem["interactive"]>;
+type InteractiveSent = Exclude<InteractiveContent, { title: string }>;
+
+function Interactive({ interactive: content }: { interactive: InteractiveContent }) {
+  if ("title" in content) {
+    const interactive = content;
+    return (
+      <p className="flex items-center gap-1.5" data-testid="interactive-reply">
+        <span aria-hidden>↩︎</span>
+        <span className="font-medium">{interactive.title}</span>
+        <span className="text-xs text-slate-500">({interactive.type === "button_reply" ? "button reply" : "list choice"})</span>
+      </p>
+    );
+  }
+  const interactive = content as InteractiveSent;
+  const options: { id: string; title: string }[] =
+    interactive.type === "button" ? interactive.buttons : (interactive.sections ?? []).flatMap((section) => section.rows);
+  return (
+    <div data-testid="interactive-message">
+      <p className="whitespace-pre-wrap break-words">{interactive.body}</p>
+      {interactive.footer ? <p className="mt-0.5 text-xs text-slate-500">{interactive.footer}</p> : null}
+      <ul className="mt-2 flex flex-col gap-1">
+        {options.map((option) => (
+          <li key={option.id} className="rounded-md border border-brand-200 bg-white/80 px-3 py-1 text-center text-xs font-medium text-brand-700">
+            {option.title}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The content of a message of a kind beyond text and media, or null for those. */
+export function KindContent({ message }: { message: MessageItem }) {
+  switch (message.type) {
+    case "location":
+      return message.location ? <LocationCard location={message.location} /> : null;
+    case "contacts":
+      return message.contacts ? <ContactCards cards={message.contacts} /> : null;
+    case "sticker":
+      return message.media ? (
+        // eslint-disable-next-line @next/next/no-img-element
+        <img src={`/v1/messages/${message.id}/media`} alt="Sticker" loading="lazy" className="h-32 w-32 object-contain" data-testid="sticker" />
+      ) : null;
+    case "interactive":
+      return message.interactive ? <Interactive interactive={message.interactive} /> : null;
+    case "button":
+      return message.button ? (
+        <p className="flex items-center gap-1.5" data-testid="button-reply">
+          <span aria-hidden>↩︎</span>
+          <span className="font-medium">{message.button.text}</span>
+          <span className="text-xs text-slate-500">(quick reply)</span>
+        </p>
+      ) : null;
+    case "template":
+      return message.template ? (
+        <p className="mb-1 inline-block rounded bg-white/70 px-1.5 py-0.5 text-[11px] font-medium text-slate-600" data-testid="template-tag">
+          Template · {message.template.name}
+        </p>
+      ) : null;
+    case "unsupported":
+      return (
+        <p className="italic text-slate-600" data-testid="unsupported">
+          Unsupported message ({message.unsupported?.network_type ?? "unknown"})
+        </p>
+      );
+    default:
+      return null;
+  }
+}
+
+/** One line for a quoted message. */
+export function quoteLine(message: MessageItem): string {
+  if (message.deleted_at) return "Deleted message";
+  if (message.text) return message.text;
+  if (message.media?.caption) return message.media.caption;
+  switch (message.type) {
+    case "location":
+      return `📍 ${message.location?.name || "Location"}`;
+    case "contacts":
+      return `👤 ${message.contacts?.[0]?.name ?? "Contact"}`;
+    case "sticker":
+      return "Sticker";
+    case "interactive":
+      return message.interactive && "title" in message.interactive ? message.interactive.title : (message.interactive?.body ?? "Interactive message");
+    case "button":
+      return message.button?.text ?? "Button";
+    case "unsupported":
+      return `Unsupported message (${message.unsupported?.network_type ?? "unknown"})`;
+    default:
+      return message.type.charAt(0).toUpperCase() + message.type.slice(1);
+  }
+}
+
+/** Reactions under a bubble, grouped by emoji. */
+export function Reactions({ reactions }: { reactions: NonNullable<MessageItem["reactions"]> }) {
+  const groups = new Map<string, number>();
+  for (const reaction of reactions) groups.set(reaction.emoji, (groups.get(reaction.emoji) ?? 0) + 1);
+  return (
+    <ul className="-mb-1 mt-1 flex flex-wrap gap-1" aria-label="Reactions" data-testid="reactions">
+      {[...groups].map(([emoji, count]) => (
+        <li key={emoji} className="rounded-full bg-white px-1.5 py-0.5 text-xs shadow-sm ring-1 ring-slate-200">
+          {emoji}
+          {count > 1 ? <span className="ml-0.5 text-slate-600">{count}</span> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}

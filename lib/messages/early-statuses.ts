@@ -1,0 +1,34 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { earlyStatuses } from "@/db/schema";
+import { applyMessageStatus, type NetworkStatus } from "./apply-status";
+
+/**
+ * A status for a network message id no message carries yet: the network can report `sent`
+ * or even `delivered` before the send that got that id has been recorded. Kept until then.
+ */
+export async function keepEarlyStatus(
+  tx: Executor,
+  { accountId, networkMessageId, status, error }: { accountId: string; networkMessageId: string; status: NetworkStatus; error?: { code: string; message: string } },
+) {
+  await tx.insert(earlyStatuses).values({ accountId, networkMessageId, status, error: error ?? null, createdAt: new Date() });
+}
+
+const order: Record<NetworkStatus, number> = { sent: 0, failed: 1, delivered: 2, read: 3 };
+
+/**
+ * Applies, in their natural order, the statuses that arrived for this network id before the
+ * send recorded it, then forgets them (in the transaction that records the network's id).
+ */
+export async function applyEarlyStatuses(tx: Executor, { accountId, messageId, networkMessageId }: { accountId: string; messageId: string; networkMessageId: string }) {
+  const rows = await tx
+    .select()
+    .from(earlyStatuses)
+    .where(and(eq(earlyStatuses.accountId, accountId), eq(earlyStatuses.networkMessageId, networkMessageId)))
+    .orderBy(asc(earlyStatuses.id));
+  if (rows.length === 0) return;
+  for (const row of [...rows].sort((a, b) => order[a.status] - order[b.status])) {
+    await applyMessageStatus(tx, { accountId, messageId, status: row.status, error: row.error ?? undefined });
+  }
+  await tx.delete(earlyStatuses).where(inArray(earlyStatuses.id, rows.map((row) => row.id)));
+}

@@ -1,0 +1,85 @@
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { getDb } from "@/db";
+import { conversations, messages } from "@/db/schema";
+import { ensureContact } from "@/lib/conversations/store";
+import { newId } from "@/lib/ids";
+import type { HistoryMessage } from "@/lib/network/cloud-sync";
+import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
+import type { MessageKindContent } from "./kinds";
+import { lookupMessage, openServiceWindow, setReaction } from "./receive-inbound";
+import { previewOf } from "./schemas";
+import { findIdByNetworkId } from "./store";
+
+/**
+ * Imports one past message of a number in coexistence (`history` notification): stored with
+ * its own time in the customer's latest conversation (or a new one), without events, unread
+ * counts or automatic answers: it is the past, not news. Media stay on the phone (the message
+ * says so). Idempotent on the network message id.
+ */
+export async function importHistoryMessage({ accountId, message: item }: { accountId: string; message: HistoryMessage }): Promise<{ imported: boolean }> {
+  const { message, direction, thread } = item;
+  return getDb().transaction(async (tx) => {
+    if (await findIdByNetworkId(tx, { accountId, networkMessageId: message.networkMessageId, lock: true })) return { imported: false };
+    const integration = await loadNumberIntegration(tx, accountId);
+    const contact = await ensureContact(tx, { accountId, phone: thread, name: direction === "inbound" ? message.name : undefined });
+
+    if (message.type === "reaction" && message.reaction) {
+      const target = await lookupMessage(tx, { accountId, lookup: { networkMessageId: message.reaction.networkMessageId }, contactPhone: thread });
+      if (!target) return { imported: false };
+      await setReaction(tx, { messageId: target.id, reaction: { emoji: message.reaction.emoji, from: direction === "inbound" ? thread : businessNumberOf(integration) } });
+      return { imported: true };
+    }
+
+    const at = message.timestamp;
+    let [conversation] = await tx
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.accountId, accountId), eq(conversations.contactId, contact.id), inArray(conversations.status, ["open", "assigned", "closed"])))
+      .orderBy(desc(conversations.createdAt), desc(conversations.id))
+      .limit(1)
+      .for("update");
+    if (!conversation) {
+      [conversation] = await tx
+        .insert(conversations)
+        .values({ id: newId("conversation", at), accountId, contactId: contact.id, status: "open", unreadCount: 0, createdAt: at, updatedAt: at })
+        .returning();
+    }
+    const quoted = message.context ? await lookupMessage(tx, { accountId, lookup: message.context, contactPhone: thread }) : undefined;
+    const content = message.content as MessageKindContent | undefined;
+    const isMedia = Boolean(message.media);
+    const business = businessNumberOf(integration);
+    await tx.insert(messages).values({
+      id: newId("message", at),
+      accountId,
+      conversationId: conversation.id,
+      direction,
+      fromNumber: direction === "inbound" ? thread : business,
+      toNumber: direction === "inbound" ? business : thread,
+      type: message.type,
+      text: message.text ?? null,
+      mediaId: null,
+      status: direction === "inbound" ? "received" : (item.status ?? "sent"),
+      senderType: direction === "inbound" ? "contact" : "user",
+      senderUserId: null,
+      error: isMedia
+        ? { code: "media_not_synced", message: `Imported from the business app's history${message.media?.caption ? `: ${message.media.caption}` : ""}; the file stays on the phone.` }
+        : null,
+      networkMessageId: message.networkMessageId,
+      content: content ?? null,
+      contextMessageId: quoted?.id ?? null,
+      createdAt: at,
+      updatedAt: at,
+    });
+    // The preview follows the newest message; an older one from the past leaves it.
+    const preview = previewOf({ type: message.type, text: message.text, caption: message.media?.caption, content });
+    await tx
+      .update(conversations)
+      .set({
+        lastMessagePreview: sql`case when ${conversations.lastMessageAt} is null or ${conversations.lastMessageAt} <= ${at.toISOString()}::timestamptz then ${preview} else ${conversations.lastMessagePreview} end`,
+        lastMessageAt: sql`greatest(${conversations.lastMessageAt}, ${at.toISOString()}::timestamptz)`,
+      })
+      .where(eq(conversations.id, conversation.id));
+    if (direction === "inbound") await openServiceWindow(tx, { conversationId: conversation.id, sentAt: at });
+    return { imported: true };
+  });
+}

@@ -1,0 +1,141 @@
+import { randomBytes, randomInt } from "node:crypto";
+import { z } from "zod";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/db";
+import { numberIntegrations } from "@/db/schema";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { getEnv } from "@/lib/env";
+import { ApiError } from "@/lib/errors";
+import { callGraph, joinUrl } from "./cloud";
+import { defaultApiBaseUrl, networkUrlPolicy, presentNumberConfig, updateNumberConfig } from "./number-config";
+import { numberConfigOutput } from "./schemas";
+
+const networkId = z
+  .string({ error: "is required: the id the sign-up returned" })
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be the id the network returned (letters, digits, - or _)");
+
+export const signupInput = z.object({
+  code: z.string({ error: "is required: the code the sign-up popup returned" }).trim().min(1, "must not be empty").max(4096, "must be at most 4096 characters"),
+  business_account_id: networkId,
+  phone_number_id: networkId,
+  coexistence: z.boolean({ error: "must be true or false" }).default(false),
+});
+export type SignupInput = z.infer<typeof signupInput>;
+
+export const signupSteps = ["exchange_code", "subscribe_app", "register_number", "read_number"] as const;
+export type SignupStep = (typeof signupSteps)[number];
+
+const stepLabels: Record<SignupStep, string> = {
+  exchange_code: "Exchanging the sign-up code",
+  subscribe_app: "Subscribing the app to the business account",
+  register_number: "Registering the number",
+  read_number: "Reading the number's details",
+};
+
+export const signupOutput = z.object({
+  number: numberConfigOutput,
+  display_phone_number: z.string(),
+  verified_name: z.string().nullable(),
+  steps: z.array(z.object({ step: z.enum(signupSteps), status: z.enum(["done", "skipped"]) })),
+});
+export type SignupOutput = z.infer<typeof signupOutput>;
+
+/** A step the network refused: a 502 naming the step, with the network's own message. */
+function stepFailed(step: SignupStep, message: string): ApiError {
+  return new ApiError(502, "network_error", `${stepLabels[step]} failed: ${message}`, [{ path: step, message }]);
+}
+
+const tokenSchema = z.looseObject({ access_token: z.string().min(1) });
+const numberSchema = z.looseObject({ display_phone_number: z.string().min(1), verified_name: z.string().optional() });
+
+/**
+ * Finishes the network's embedded sign-up (POST /api/network/signup): exchanges the popup's
+ * code for an access token with NETWORK_APP_ID and NETWORK_APP_SECRET, subscribes the app to
+ * the business account's notifications, registers the number with a generated PIN (not with
+ * coexistence: the business app keeps it registered), reads its display number and verified
+ * name, and stores the cloud configuration as connected. Each step's failure is a 502 that
+ * names the step and carries the network's message; nothing is stored then.
+ */
+export async function completeSignup({ ctx, input }: { ctx: Pick<AuthContext, "accountId">; input: SignupInput }): Promise<SignupOutput> {
+  const env = getEnv();
+  if (!env.NETWORK_APP_ID || !env.NETWORK_APP_SECRET) {
+    throw new ApiError(409, "signup_not_configured", "Guided sign-up needs NETWORK_APP_ID and NETWORK_APP_SECRET on the server; use the manual form instead.");
+  }
+  const apiBaseUrl = defaultApiBaseUrl();
+  const policy = networkUrlPolicy();
+  const call = (options: { segments: string[]; method: "GET" | "POST"; accessToken: string; query?: Record<string, string>; json?: unknown }) => {
+    const url = new URL(joinUrl({ apiBaseUrl, segments: options.segments }));
+    for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, value);
+    return callGraph({
+      url: url.toString(),
+      method: options.method,
+      accessToken: options.accessToken,
+      ...(options.json !== undefined ? { body: { json: options.json } } : {}),
+      timeoutMs: 15_000,
+      policy,
+    });
+  };
+  const secretsOut = (text: string, token?: string): string =>
+    [env.NETWORK_APP_SECRET, input.code, token].reduce<string>((t, secret) => (secret ? t.split(secret).join("[redacted]") : t), text);
+
+  const exchanged = await call({
+    segments: ["oauth", "access_token"],
+    method: "GET",
+    accessToken: "",
+    query: { client_id: env.NETWORK_APP_ID, client_secret: env.NETWORK_APP_SECRET, code: input.code },
+  });
+  if (!exchanged.ok) throw stepFailed("exchange_code", secretsOut(exchanged.failure.message));
+  const token = tokenSchema.safeParse(exchanged.body);
+  if (!token.success) throw stepFailed("exchange_code", "the network answered without an access token");
+  const accessToken = token.data.access_token;
+
+  const subscribed = await call({ segments: [input.business_account_id, "subscribed_apps"], method: "POST", accessToken });
+  if (!subscribed.ok) throw stepFailed("subscribe_app", secretsOut(subscribed.failure.message, accessToken));
+
+  const steps: SignupOutput["steps"] = [
+    { step: "exchange_code", status: "done" },
+    { step: "subscribe_app", status: "done" },
+  ];
+  if (input.coexistence) {
+    steps.push({ step: "register_number", status: "skipped" });
+  } else {
+    const pin = String(randomInt(0, 1_000_000)).padStart(6, "0");
+    const registered = await call({ segments: [input.phone_number_id, "register"], method: "POST", accessToken, json: { messaging_product: "whatsapp", pin } });
+    if (!registered.ok) throw stepFailed("register_number", secretsOut(registered.failure.message, accessToken));
+    steps.push({ step: "register_number", status: "done" });
+  }
+
+  const read = await call({ segments: [input.phone_number_id], method: "GET", accessToken, query: { fields: "display_phone_number,verified_name" } });
+  if (!read.ok) throw stepFailed("read_number", secretsOut(read.failure.message, accessToken));
+  const number = numberSchema.safeParse(read.body);
+  if (!number.success) throw stepFailed("read_number", "the network did not describe the phone number");
+  steps.push({ step: "read_number", status: "done" });
+
+  const displayNumber = number.data.display_phone_number;
+  const digits = displayNumber.replace(/\D/g, "");
+  await updateNumberConfig({
+    ctx,
+    input: {
+      provider: "cloud",
+      phone_number: `+${digits}`,
+      phone_number_id: input.phone_number_id,
+      business_account_id: input.business_account_id,
+      access_token: accessToken,
+      app_secret: env.NETWORK_APP_SECRET,
+      verify_token: randomBytes(18).toString("base64url"),
+      api_base_url: apiBaseUrl,
+      coexistence: input.coexistence,
+    },
+  });
+  const [row] = await getDb()
+    .update(numberIntegrations)
+    .set({
+      status: "connected",
+      statusReason: null,
+      updatedAt: new Date(),
+    })
+    .where(eq(numberIntegrations.accountId, ctx.accountId))
+    .returning();
+  return { number: presentNumberConfig(row), display_phone_number: displayNumber, verified_name: number.data.verified_name ?? null, steps };
+}

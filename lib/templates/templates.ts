@@ -1,0 +1,168 @@
+import { and, asc, eq } from "drizzle-orm";
+import { type Executor, getDb } from "@/db";
+import { messageTemplates } from "@/db/schema";
+import type { CursorPosition } from "@/lib/api/cursor";
+import { toPage } from "@/lib/api/cursor";
+import { afterCursor } from "@/lib/api/pagination";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { ApiError, ConflictError, invalidField, NotFoundError } from "@/lib/errors";
+import { recordEvent } from "@/lib/events/record-event";
+import { newId } from "@/lib/ids";
+import { enqueueJob } from "@/lib/jobs/enqueue";
+import { createCloudTemplate, deleteCloudTemplate } from "@/lib/network/cloud-templates";
+import { defaultApiBaseUrl, loadNumberIntegration, networkUrlPolicy, secretsOf } from "@/lib/network/number-config";
+import { type CreateTemplateInput, presentTemplate, renderTemplateBody, type TemplateOutput, variableCount } from "./schemas";
+
+type Ctx = Pick<AuthContext, "accountId">;
+
+/** How long the sandbox "reviews" a template before approving (or rejecting) it. */
+export const SANDBOX_REVIEW_MS = 2_000;
+
+/** The account's cloud number as a template target, or a 409 when it is not fully configured. */
+async function cloudTarget(executor: Executor, accountId: string) {
+  const integration = await loadNumberIntegration(executor, accountId);
+  if (integration.provider !== "cloud") return null;
+  const { accessToken } = secretsOf(integration);
+  if (!accessToken || !integration.businessAccountId) {
+    throw new ConflictError("The cloud number needs its business_account_id and access token before templates can be managed.");
+  }
+  return { apiBaseUrl: integration.apiBaseUrl ?? defaultApiBaseUrl(), businessAccountId: integration.businessAccountId, accessToken, urlPolicy: networkUrlPolicy() };
+}
+
+const networkError = (message: string) => new ApiError(502, "network_error", `The network refused: ${message}`);
+
+export async function listTemplates({ ctx, limit, cursor }: { ctx: Ctx; limit: number; cursor?: CursorPosition }) {
+  const rows = await getDb()
+    .select()
+    .from(messageTemplates)
+    .where(and(eq(messageTemplates.accountId, ctx.accountId), afterCursor(messageTemplates, cursor, "asc")))
+    .orderBy(asc(messageTemplates.createdAt), asc(messageTemplates.id))
+    .limit(limit + 1);
+  return toPage(rows, limit, (t) => ({ t: t.createdAt, id: t.id }), presentTemplate);
+}
+
+export async function getTemplate({ ctx, id }: { ctx: Ctx; id: string }): Promise<TemplateOutput> {
+  const [row] = await getDb()
+    .select()
+    .from(messageTemplates)
+    .where(and(eq(messageTemplates.accountId, ctx.accountId), eq(messageTemplates.id, id)))
+    .limit(1);
+  if (!row) throw new NotFoundError("Template");
+  return presentTemplate(row);
+}
+
+/**
+ * Submits a template for review: to the network (cloud: `POST /{business_account_id}/message_templates`,
+ * its status then arrives by webhook) or to the sandbox, which approves it about 2 s later, or
+ * rejects it when the body contains "REJECT". A name already used in that language is a 409.
+ */
+export async function createTemplate({ ctx, input }: { ctx: Ctx; input: CreateTemplateInput }): Promise<TemplateOutput> {
+  const db = getDb();
+  const [taken] = await db
+    .select({ id: messageTemplates.id })
+    .from(messageTemplates)
+    .where(and(eq(messageTemplates.accountId, ctx.accountId), eq(messageTemplates.name, input.name), eq(messageTemplates.language, input.language)))
+    .limit(1);
+  if (taken) throw new ConflictError(`A template named ${input.name} already exists in ${input.language}.`);
+
+  const target = await cloudTarget(db, ctx.accountId);
+  let networkTemplateId: string | null = null;
+  let status: "PENDING" | "APPROVED" | "REJECTED" = "PENDING";
+  if (target) {
+    const created = await createCloudTemplate(target, input);
+    if (!created.ok) throw networkError(created.failure.message);
+    networkTemplateId = created.networkTemplateId;
+    if (created.status === "APPROVED" || created.status === "REJECTED") status = created.status;
+  }
+  const now = new Date();
+  try {
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(messageTemplates)
+        .values({
+          id: newId("template", now),
+          accountId: ctx.accountId,
+          name: input.name,
+          language: input.language,
+          category: input.category,
+          components: input.components,
+          status,
+          networkTemplateId,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      if (!target) {
+        await enqueueJob(tx, { kind: "template.simulate-review", accountId: ctx.accountId, payload: { templateId: row.id }, runAt: new Date(now.getTime() + SANDBOX_REVIEW_MS) });
+      }
+      return presentTemplate(row);
+    });
+  } catch (error) {
+    // Two creations of the same name at once: the unique index lets one through.
+    if (String((error as { cause?: { code?: string } })?.cause?.code ?? (error as { code?: string })?.code) === "23505") {
+      throw new ConflictError(`A template named ${input.name} already exists in ${input.language}.`);
+    }
+    throw error;
+  }
+}
+
+/** Deletes a template here and, for a cloud number, at the network (its failure is a 502 and nothing is deleted). */
+export async function deleteTemplate({ ctx, id }: { ctx: Ctx; id: string }) {
+  const db = getDb();
+  const [row] = await db
+    .select()
+    .from(messageTemplates)
+    .where(and(eq(messageTemplates.accountId, ctx.accountId), eq(messageTemplates.id, id)))
+    .limit(1);
+  if (!row) throw new NotFoundError("Template");
+  const target = await cloudTarget(db, ctx.accountId);
+  if (target && row.networkTemplateId) {
+    const deleted = await deleteCloudTemplate(target, { name: row.name, networkTemplateId: row.networkTemplateId });
+    if (!deleted.ok) throw networkError(deleted.failure.message);
+  }
+  await db.delete(messageTemplates).where(and(eq(messageTemplates.accountId, ctx.accountId), eq(messageTemplates.id, id)));
+}
+
+/**
+ * The template a send names, checked: unknown → 400 naming `template.name`, not APPROVED →
+ * 409 `template_not_approved`, the wrong number of values → 400 naming `template.variables`.
+ * Returns the rendered body the inbox shows.
+ */
+export async function prepareTemplateSend(
+  executor: Executor,
+  { accountId, template }: { accountId: string; template: { name: string; language: string; variables: string[] } },
+): Promise<{ text: string }> {
+  const [row] = await executor
+    .select()
+    .from(messageTemplates)
+    .where(and(eq(messageTemplates.accountId, accountId), eq(messageTemplates.name, template.name), eq(messageTemplates.language, template.language)))
+    .limit(1);
+  if (!row) throw invalidField("template.name", `is not a template of this account in ${template.language}`);
+  if (row.status !== "APPROVED") {
+    throw new ApiError(409, "template_not_approved", `The template ${row.name} (${row.language}) is ${row.status}; only APPROVED templates can be sent.`);
+  }
+  const expected = variableCount(row.components);
+  if (template.variables.length !== expected) {
+    throw invalidField("template.variables", `must have exactly ${expected} value${expected === 1 ? "" : "s"} (the body's {{1}}…{{${expected}}}), not ${template.variables.length}`);
+  }
+  return { text: renderTemplateBody(row.components, template.variables) };
+}
+
+/** Records a new status and emits `template.updated` (nothing when it did not change). */
+export async function setTemplateStatus(
+  tx: Executor,
+  { accountId, id, status, reason }: { accountId: string; id: string; status: "PENDING" | "APPROVED" | "REJECTED"; reason?: string | null },
+) {
+  const [current] = await tx.select().from(messageTemplates).where(and(eq(messageTemplates.accountId, accountId), eq(messageTemplates.id, id))).for("update");
+  if (!current) return null;
+  const rejectedReason = status === "REJECTED" ? (reason ?? "Rejected by the network.") : null;
+  if (current.status === status && current.rejectedReason === rejectedReason) return null;
+  const [row] = await tx
+    .update(messageTemplates)
+    .set({ status, rejectedReason, updatedAt: new Date() })
+    .where(eq(messageTemplates.id, id))
+    .returning();
+  const output = presentTemplate(row);
+  await recordEvent(tx, { accountId, type: "template.updated", data: { template: output } });
+  return output;
+}
