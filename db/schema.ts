@@ -123,6 +123,12 @@ export const conversations = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     closedAt: ts("closed_at"),
+    // Reports: when the conversation last became active (creation, or its latest reopening).
+    openedAt: ts("opened_at"),
+    // Satisfaction survey: when it was last sent, and the customer's first answer (never overwritten).
+    csatAskedAt: ts("csat_asked_at"),
+    csatScore: integer("csat_score"),
+    csatAt: ts("csat_at"),
   },
   (t) => [
     index("conversations_account_created_idx").on(t.accountId, t.createdAt, t.id),
@@ -138,6 +144,8 @@ export const conversations = pgTable(
     index("conversations_contact_idx").on(t.accountId, t.contactId, t.status),
     // Reports: conversations closed in a date range.
     index("conversations_account_closed_idx").on(t.accountId, t.closedAt),
+    // Reports: satisfaction answers given in a date range.
+    index("conversations_account_csat_idx").on(t.accountId, t.csatAt).where(sql`${t.csatScore} is not null`),
   ],
 );
 
@@ -435,3 +443,15 @@ export type DocumentRow = typeof documents.$inferSelect;
 export type NumberIntegration = typeof numberIntegrations.$inferSelect;
 export type Plant = typeof plants.$inferSelect;
 export type Job = typeof jobs.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------
+// Reports: the satisfaction survey's settings (one row per account; absent = disabled).
+export const csatSettings = pgTable("csat_settings", {
+  accountId: text("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  enabled: boolean("enabled").notNull().default(false),
+  question: text("question").notNull(),
+  updatedAt: updatedAt(),
+});
+export type CsatSettings = typeof csatSettings.$inferSelect;

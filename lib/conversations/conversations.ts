@@ -6,6 +6,7 @@ import { toPage } from "@/lib/api/cursor";
 import { afterCursor } from "@/lib/api/pagination";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { ConflictError, NotFoundError } from "@/lib/errors";
+import { scheduleSurveyOnClose } from "@/lib/csat/schedule";
 import { recordEvent } from "@/lib/events/record-event";
 import type { EventType } from "@/lib/events/types";
 import { presentUserRef, type UserRefOutput } from "@/lib/users/schemas";
@@ -143,7 +144,10 @@ export async function closeConversation({ ctx, id }: { ctx: Ctx; id: string }) {
     id,
     "close",
     async (_tx, _current, now) => ({ status: "closed", closedAt: now, unreadCount: 0 }),
-    async (updated) => ({ type: "conversation.closed", data: { conversation: presentConversation(updated), user: actor(ctx) } }),
+    async (updated, tx) => {
+      await scheduleSurveyOnClose(tx, { accountId: ctx.accountId, conversation: updated });
+      return { type: "conversation.closed", data: { conversation: presentConversation(updated), user: actor(ctx) } };
+    },
   );
 }
 

@@ -46,6 +46,13 @@ export const contactOutput = z
   })
   .meta({ id: "Contact", description: "The customer." });
 
+export const csatOutput = z
+  .strictObject({
+    score: z.int().min(1).max(5).meta({ description: "1 (very unhappy) to 5 (very happy)." }),
+    at: isoTimestamp("When the customer answered."),
+  })
+  .meta({ id: "ConversationCsat", description: "The customer's satisfaction score, given after a close. The first answer stays." });
+
 export const conversationOutput = z
   .strictObject({
     id: prefixedId("conversation"),
@@ -60,6 +67,7 @@ export const conversationOutput = z
     created_at: isoTimestamp(),
     updated_at: isoTimestamp(),
     closed_at: isoTimestamp().nullable(),
+    csat: csatOutput.nullable().meta({ description: "The customer's answer to the satisfaction survey; null until they answer." }),
   })
   .meta({ id: "Conversation", description: "One conversation with one customer number." });
 export type ConversationOutput = z.infer<typeof conversationOutput>;
@@ -103,6 +111,7 @@ export function presentConversation(row: ConversationWithContact): ConversationO
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     closed_at: iso(row.closedAt),
+    csat: row.csatScore !== null && row.csatAt ? { score: row.csatScore, at: row.csatAt.toISOString() } : null,
   };
 }
 

@@ -4,6 +4,7 @@ export const eventTypes = [
   "conversation.unassigned",
   "conversation.closed",
   "conversation.reopened",
+  "conversation.rated",
   "message.received",
   "message.sent",
   "message.delivered",

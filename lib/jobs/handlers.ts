@@ -1,3 +1,4 @@
+import { sendSurvey } from "@/lib/csat/send-survey";
 import { simulateSandboxStatus } from "@/lib/messages/apply-status";
 import { sendAutomatedMessage } from "@/lib/messages/send-message";
 import { sendQueuedMessage } from "@/lib/messages/send-queued-message";
@@ -13,4 +14,5 @@ export const jobHandlers: JobHandlers = {
   "message.fetch-media": (payload, { attempt }) => fetchInboundMedia(payload, { attempt }),
   "message.auto-reply": createAutoReplyJobHandler(sendAutomatedMessage),
   "webhook.deliver": runDeliveryJob,
+  "csat.survey": (payload) => sendSurvey(payload),
 };

@@ -10,7 +10,9 @@ import {
 } from "@/lib/conversations/store";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
+import { recordSurveyAnswer, surveyScoreOf } from "@/lib/csat/answer";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
+import type { InteractiveReply } from "@/lib/network/types";
 import { afterInboundMessage } from "./after-inbound";
 import { type DecodedMedia, type MessageOutput, type MessageType, presentMessage, previewOf } from "./schemas";
 import { findIdByNetworkId, findMessage, storeMedia, touchConversation } from "./store";
@@ -25,6 +27,8 @@ export type InboundInput = {
   media?: DecodedMedia;
   /** Set when the customer's media could not be fetched: the message is kept without it. */
   error?: { code: string; message: string };
+  /** The customer's choice in an interactive message (stored as a text message with its title). */
+  interactive?: InteractiveReply;
 };
 
 /**
@@ -32,6 +36,8 @@ export type InboundInput = {
  * found or created (its name updated when the network gives one), the message joins the
  * contact's open or assigned conversation, else reopens the latest closed one, else starts
  * one; message.received is emitted. Idempotent on the network message id.
+ * An answer to the satisfaction survey (see surveyScoreOf) joins the rated conversation without
+ * reopening it or triggering an automatic answer, and emits conversation.rated.
  */
 export async function receiveInboundMessage({ accountId, inbound }: { accountId: string; inbound: InboundInput }): Promise<{
   duplicate: boolean;
@@ -43,15 +49,23 @@ export async function receiveInboundMessage({ accountId, inbound }: { accountId:
 
     const integration = await loadNumberIntegration(tx, accountId);
     const contact = await ensureContact(tx, { accountId, phone: inbound.from, name: inbound.name });
+    const arrivedAt = new Date();
+    const answer = { text: inbound.type === "text" ? inbound.text : undefined, interactive: inbound.interactive, at: arrivedAt };
+    let score: number | null = null;
     let conversation = await findActiveConversation(tx, { accountId, contactId: contact.id });
-    if (!conversation) {
+    if (conversation) score = surveyScoreOf({ conversation, ...answer });
+    else {
       const closed = await findLatestClosedConversation(tx, { accountId, contactId: contact.id });
-      conversation = closed
-        ? await reopenClosedConversation(tx, { accountId, conversation: closed, contact })
-        : await createConversation(tx, { accountId, contact, at: new Date() });
+      score = closed ? surveyScoreOf({ conversation: closed, ...answer }) : null;
+      conversation =
+        closed && score !== null
+          ? closed
+          : closed
+            ? await reopenClosedConversation(tx, { accountId, conversation: closed, contact })
+            : await createConversation(tx, { accountId, contact, at: arrivedAt });
     }
 
-    const now = new Date();
+    const now = arrivedAt;
     const stored = inbound.media ? await storeMedia(tx, { accountId, file: inbound.media, at: now }) : null;
     const [message] = await tx
       .insert(messages)
@@ -77,11 +91,12 @@ export async function receiveInboundMessage({ accountId, inbound }: { accountId:
       conversationId: conversation.id,
       at: now,
       preview: previewOf({ type: inbound.type, text: inbound.text, caption: inbound.media?.caption }),
-      unread: "increment",
+      unread: score === null ? "increment" : "keep",
     });
     const output = presentMessage({ ...message, media: stored });
     await recordEvent(tx, { accountId, type: "message.received", data: { message: output, conversation: conversationSummary(updated) } });
-    await afterInboundMessage(tx, { accountId, message, conversation: updated });
+    if (score !== null) await recordSurveyAnswer(tx, { accountId, conversationId: conversation.id, contact, score, at: now });
+    else await afterInboundMessage(tx, { accountId, message, conversation: updated });
     return { duplicate: false, message: output };
   });
 }

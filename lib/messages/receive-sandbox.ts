@@ -18,7 +18,8 @@ export async function receiveSandboxMessage({ ctx, input }: { ctx: Pick<AuthCont
       ...(input.name ? { name: input.name } : {}),
       type: input.type,
       ...(input.text !== undefined ? { text: input.text } : {}),
-      ...(input.media ? { media: input.media } : {}),
+      ...("media" in input && input.media ? { media: input.media } : {}),
+      ...("interactive" in input && input.interactive ? { interactive: input.interactive } : {}),
     },
   });
   return message;

@@ -110,14 +110,36 @@ export const sendMessageInput = z
   });
 export type SendMessageInput = z.output<typeof sendMessageInput>;
 
+const interactiveReplyInput = z.object({
+  type: z.literal("list_reply", { error: 'must be "list_reply"' }),
+  id: z.string({ error: "is required (the chosen row's id)" }).min(1, "must not be empty").max(200, "must be at most 200 characters"),
+  title: z.string({ error: "is required (the chosen row's title)" }).trim().min(1, "must not be empty").max(100, "must be at most 100 characters"),
+});
+
+// The simulated customer may also pick a row of an interactive list (`type: "interactive"`),
+// as the network reports it; it is kept as a text message with the row's title.
 export const sandboxInboundInput = z
   .object({
     from: phoneDigits("from"),
     name: z.string({ error: "must be a string" }).trim().min(1, "must not be empty").max(100, "must be at most 100 characters").optional(),
     ...contentShape,
+    type: z.enum([...messageTypes, "interactive"], { error: `is required: one of ${messageTypes.join(", ")}, interactive` }),
+    interactive: interactiveReplyInput.optional(),
   })
-  .superRefine(checkContent)
-  .transform(decodeContent);
+  .superRefine((value, ctx) => {
+    if (value.type !== "interactive") {
+      if (value.interactive !== undefined) ctx.addIssue({ code: "custom", path: ["interactive"], message: `is not allowed for ${value.type} messages` });
+      return checkContent({ ...value, type: value.type }, ctx);
+    }
+    if (value.interactive === undefined) ctx.addIssue({ code: "custom", path: ["interactive"], message: "is required for interactive messages" });
+    if (value.text !== undefined) ctx.addIssue({ code: "custom", path: ["text"], message: "is not allowed for interactive messages" });
+    if (value.media !== undefined) ctx.addIssue({ code: "custom", path: ["media"], message: "is not allowed for interactive messages" });
+  })
+  .transform(({ interactive, type, ...rest }) =>
+    type === "interactive" && interactive
+      ? { from: rest.from, name: rest.name, type: "text" as const, text: interactive.title, interactive }
+      : decodeContent({ ...rest, type: type as MessageType }),
+  );
 export type SandboxInboundInput = z.output<typeof sandboxInboundInput>;
 
 export type MediaMeta = Pick<Media, "id" | "mimeType" | "filename" | "caption" | "size" | "sha256">;

@@ -105,7 +105,10 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
     if (!accountId) continue;
     const { networkMessageId, from, name } = message;
     if (message.type === "text" || !message.media) {
-      const result = await receiveInboundMessage({ accountId, inbound: { networkMessageId, from, name, type: "text", text: message.text ?? "" } });
+      const result = await receiveInboundMessage({
+        accountId,
+        inbound: { networkMessageId, from, name, type: "text", text: message.text ?? "", ...(message.interactive ? { interactive: message.interactive } : {}) },
+      });
       if (!result.duplicate) stored++;
       continue;
     }

@@ -286,7 +286,14 @@ export function createCloudAdapter({
   async function sendMessage(message: OutboundMessage): Promise<SendResult> {
     const envelope = { messaging_product: "whatsapp", recipient_type: "individual", to: message.to };
     let payload: Record<string, unknown>;
-    if (message.type === "text") {
+    if (message.interactive) {
+      const list = message.interactive;
+      payload = {
+        ...envelope,
+        type: "interactive",
+        interactive: { type: "list", body: { text: list.body }, action: { button: list.button, sections: [{ title: list.button, rows: list.rows }] } },
+      };
+    } else if (message.type === "text") {
       if (!message.text) {
         return { ok: false, retryable: false, code: "invalid_message", message: "A text message needs text." };
       }
@@ -376,6 +383,10 @@ const cloudMessageSchema = z.looseObject({
   audio: cloudMediaSchema.optional(),
   video: cloudMediaSchema.optional(),
   voice: cloudMediaSchema.optional(),
+  interactive: z
+    .looseObject({ type: z.string(), list_reply: z.looseObject({ id: z.string().min(1), title: z.string() }).optional() })
+    .optional()
+    .catch(undefined),
 });
 
 const cloudStatusErrorSchema = z.looseObject({
@@ -457,6 +468,11 @@ function toInboundMessage({
   };
   if (message.type === "text") {
     return message.text ? { ...base, type: "text", text: message.text.body } : null;
+  }
+  // The customer's choice in an interactive list: kept as its title, with the choice itself.
+  const listReply = message.type === "interactive" ? message.interactive?.list_reply : undefined;
+  if (listReply) {
+    return { ...base, type: "text", text: listReply.title, interactive: { type: "list_reply", id: listReply.id, title: listReply.title } };
   }
   // Voice notes arrive as audio with voice: true, or as a separate "voice" kind on older senders.
   const mediaType: Exclude<MessageType, "text"> | null =

@@ -1,10 +1,17 @@
 export type MessageType = "text" | "image" | "document" | "audio" | "video";
 
+/** A customer's choice in an interactive message, as the network reports it. */
+export type InteractiveReply = { type: "button_reply" | "list_reply"; id: string; title: string };
+
+/** An interactive list (one section of choices) sent instead of plain text. */
+export type OutboundList = { type: "list"; body: string; button: string; rows: { id: string; title: string; description?: string }[] };
+
 export type OutboundMessage = {
   to: string;
   type: MessageType;
   text?: string;
   media?: { mimeType: string; bytes: Buffer; filename?: string; caption?: string };
+  interactive?: OutboundList;
 };
 
 export type SendResult =
@@ -24,6 +31,7 @@ export type InboundMessage = {
   type: MessageType;
   text?: string;
   media?: { networkMediaId: string; mimeType: string; filename?: string; caption?: string };
+  interactive?: InteractiveReply;
   // One webhook can batch several numbers of the same business account; this says which one.
   phoneNumberId?: string;
 };

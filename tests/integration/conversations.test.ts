@@ -78,6 +78,7 @@ describe("GET /v1/conversations", () => {
       created_at: conversation.createdAt.toISOString(),
       updated_at: conversation.updatedAt.toISOString(),
       closed_at: null,
+      csat: null,
     });
   });
 
