@@ -3,6 +3,7 @@ import { accountDomain } from "./account";
 import { authDomain } from "./auth";
 import { configDomain } from "./config";
 import { conversationsDomain } from "./conversations";
+import { csatDomain } from "./csat";
 import { eventsDomain } from "./events";
 import { healthDomain } from "./health";
 import { messagesDomain } from "./messages";
@@ -20,6 +21,7 @@ export const v1Domains: V1Domain[] = [
   usersDomain,
   reportsDomain,
   configDomain,
+  csatDomain,
   webhooksDomain,
   eventsDomain,
   healthDomain,
