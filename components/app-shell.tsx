@@ -14,6 +14,7 @@ export const mainNav: NavItem[] = [
 
 export const settingsNav: NavItem[] = [
   { href: "/settings/profile", label: "Business profile" },
+  { href: "/settings/survey", label: "Satisfaction survey" },
   { href: "/settings/number", label: "Number", adminOnly: true },
   { href: "/settings/users", label: "Users", adminOnly: true },
   { href: "/settings/tokens", label: "API tokens" },
