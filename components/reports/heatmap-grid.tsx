@@ -16,8 +16,9 @@ const hourLabel = (hour: number) => `${String(hour).padStart(2, "0")}:00`;
 export function HeatmapGrid({ heatmap }: { heatmap: HeatmapOutput }) {
   const max = Math.max(1, ...heatmap.data.flatMap((row) => row.hours));
   return (
-    <div className="overflow-x-auto">
-      <table className="border-separate border-spacing-0.5 text-[10px]" aria-label="Customer messages by weekday and hour" data-testid="heatmap">
+    // Relative: the screen-reader-only zeros are positioned within the scrolling box, never past the page's edge.
+    <div className="relative overflow-x-auto">
+      <table className="border-separate border-spacing-0.5 text-[10px]" aria-label="Inbound messages by weekday and hour" data-testid="heatmap">
         <thead>
           <tr>
             <th scope="col" className="sr-only">

@@ -8,6 +8,7 @@ const conversationRow = (page: Page, name: string) => page.getByRole("list", { n
 const QUESTION = "How happy are you with our help today?";
 
 test("closing sends the satisfaction survey; the simulated customer's choice moves the CSAT card", async ({ page, request }) => {
+  test.setTimeout(120_000);
   const token = await adminApiToken(request);
   const auth = { authorization: `Bearer ${token}` };
   await signInAsOwner(page);
