@@ -15,6 +15,7 @@ export const mainNav: NavItem[] = [
 
 export const settingsNav: NavItem[] = [
   { href: "/settings/profile", label: "Business profile" },
+  { href: "/settings/survey", label: "Satisfaction survey" },
   { href: "/settings/number", label: "Number", adminOnly: true },
   { href: "/settings/templates", label: "Templates" },
   { href: "/settings/users", label: "Users", adminOnly: true },

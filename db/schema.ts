@@ -149,6 +149,12 @@ export const conversations = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     closedAt: ts("closed_at"),
+    // Reports: when the conversation last became active (creation, or its latest reopening).
+    openedAt: ts("opened_at"),
+    // Satisfaction survey: when it was last sent, and the customer's first answer (never overwritten).
+    csatAskedAt: ts("csat_asked_at"),
+    csatScore: integer("csat_score"),
+    csatAt: ts("csat_at"),
     // The customer's last inbound network timestamp + 24 h: free-form sends are allowed until then.
     serviceWindowExpiresAt: ts("service_window_expires_at"),
     // While `snoozed`: when it wakes (back to open or assigned).
@@ -170,6 +176,8 @@ export const conversations = pgTable(
     index("conversations_contact_idx").on(t.accountId, t.contactId, t.status),
     // Reports: conversations closed in a date range.
     index("conversations_account_closed_idx").on(t.accountId, t.closedAt),
+    // Reports: satisfaction answers given in a date range.
+    index("conversations_account_csat_idx").on(t.accountId, t.csatAt).where(sql`${t.csatScore} is not null`),
     // ?label=lbl_…: containment on the labels array.
     index("conversations_labels_idx").using("gin", sql`${t.labels} jsonb_path_ops`),
   ],
@@ -894,3 +902,15 @@ export const earlyStatuses = pgTable(
 );
 
 export type MessageTemplate = typeof messageTemplates.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------
+// Reports: the satisfaction survey's settings (one row per account; absent = disabled).
+export const csatSettings = pgTable("csat_settings", {
+  accountId: text("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  enabled: boolean("enabled").notNull().default(false),
+  question: text("question").notNull(),
+  updatedAt: updatedAt(),
+});
+export type CsatSettings = typeof csatSettings.$inferSelect;

@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { requestJson } from "@/lib/client/api";
+import { csatChoiceId, csatChoices } from "@/lib/csat/schemas";
 
 /** Sandbox only: lets an administrator play a customer writing to the number. */
 export function SimulateCustomer({ onSent }: { onSent: (conversationId: string | undefined) => void }) {
@@ -12,15 +13,19 @@ export function SimulateCustomer({ onSent }: { onSent: (conversationId: string |
   const [pending, setPending] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string>();
+  // A customer can also answer the satisfaction survey's list, as the network reports a choice.
+  const [kind, setKind] = useState<"text" | "survey">("text");
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
+    const choice = csatChoices.find((c) => String(c.score) === form.get("score")) ?? csatChoices[4];
     const body = {
       from: String(form.get("from") ?? "").replace(/\D/g, ""),
       name: String(form.get("name") ?? "").trim() || undefined,
-      type: "text",
-      text: String(form.get("text") ?? ""),
+      ...(kind === "survey"
+        ? { type: "interactive", interactive: { type: "list_reply", id: csatChoiceId(choice.score), title: choice.title } }
+        : { type: "text", text: String(form.get("text") ?? "") }),
     };
     setPending(true);
     setErrors({});
@@ -32,7 +37,8 @@ export function SimulateCustomer({ onSent }: { onSent: (conversationId: string |
       setMessage(result.message);
       return;
     }
-    (event.target as HTMLFormElement).querySelector<HTMLTextAreaElement>("textarea")!.value = "";
+    const textarea = (event.target as HTMLFormElement).querySelector<HTMLTextAreaElement>("textarea");
+    if (textarea) textarea.value = "";
     dialog.current?.close();
     onSent(result.data.conversation_id ?? result.data.message?.conversation_id);
   }
@@ -54,12 +60,37 @@ export function SimulateCustomer({ onSent }: { onSent: (conversationId: string |
           <Field label="Customer number" name="from" inputMode="tel" required defaultValue="15551234567" hint="Digits with country code, 8 to 15." error={errors.from} />
           <Field label="Customer name" name="name" defaultValue="Maria Lopez" error={errors.name} />
           <div className="flex flex-col gap-1">
-            <label htmlFor="simulate-text" className="text-sm font-medium text-slate-700">
-              Message
+            <label htmlFor="simulate-kind" className="text-sm font-medium text-slate-700">
+              Reply with
             </label>
-            <textarea id="simulate-text" name="text" required rows={3} className="rounded-md border border-slate-300 px-3 py-2 text-sm" defaultValue="" />
-            {errors.text ? <p className="text-xs text-red-600">{errors.text}</p> : null}
+            <select id="simulate-kind" value={kind} onChange={(event) => setKind(event.target.value as "text" | "survey")} className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm">
+              <option value="text">A message</option>
+              <option value="survey">A choice in the satisfaction survey</option>
+            </select>
           </div>
+          {kind === "survey" ? (
+            <div className="flex flex-col gap-1">
+              <label htmlFor="simulate-score" className="text-sm font-medium text-slate-700">
+                Survey choice
+              </label>
+              <select id="simulate-score" name="score" defaultValue="5" className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm">
+                {csatChoices.map((choice) => (
+                  <option key={choice.score} value={choice.score}>
+                    {choice.title}
+                  </option>
+                ))}
+              </select>
+              {errors.interactive ? <p className="text-xs text-red-600">{errors.interactive}</p> : null}
+            </div>
+          ) : (
+            <div className="flex flex-col gap-1">
+              <label htmlFor="simulate-text" className="text-sm font-medium text-slate-700">
+                Message
+              </label>
+              <textarea id="simulate-text" name="text" required rows={3} className="rounded-md border border-slate-300 px-3 py-2 text-sm" defaultValue="" />
+              {errors.text ? <p className="text-xs text-red-600">{errors.text}</p> : null}
+            </div>
+          )}
           <div className="flex justify-end gap-2">
             <Button type="button" variant="secondary" onClick={() => dialog.current?.close()}>
               Cancel

@@ -6,7 +6,9 @@ import { Alert, Card } from "@/components/ui/card";
 import { formatDuration } from "@/components/ui/format";
 import { useBrowserTimeZone } from "@/components/ui/hooks";
 import { requestJson } from "@/lib/client/api";
-import type { SummaryOutput, TimeseriesOutput } from "@/lib/reports/schemas";
+import type { AgentsReportOutput, HeatmapOutput, SummaryOutput, TimeseriesOutput } from "@/lib/reports/schemas";
+import { CsatCard } from "./csat-card";
+import { HeatmapGrid } from "./heatmap-grid";
 
 type Preset = "7" | "30" | "90" | "custom";
 type Interval = "day" | "hour";
@@ -14,7 +16,9 @@ const metrics = ["messages_received", "messages_sent", "conversations_created", 
 const MAX_DAYS = 366;
 const HOURLY_MAX_DAYS = 14;
 
-type ReportData = { ok: true; summary: SummaryOutput; series: Record<(typeof metrics)[number], TimeseriesOutput> } | { ok: false; message: string };
+type ReportData =
+  | { ok: true; summary: SummaryOutput; agents: AgentsReportOutput; heatmap: HeatmapOutput; series: Record<(typeof metrics)[number], TimeseriesOutput> }
+  | { ok: false; message: string };
 type Loaded = ReportData & { key: string };
 
 /** Today's date (YYYY-MM-DD) on the wall clock of `timeZone`. */
@@ -29,16 +33,18 @@ function addDays(date: string, days: number): string {
 
 const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
 
-async function loadReports(query: string): Promise<ReportData> {
-  const [summary, ...series] = await Promise.all([
-    requestJson<SummaryOutput>("GET", `/v1/reports/summary?${query}`),
+async function loadReports(query: string, range: string): Promise<ReportData> {
+  const [summary, agents, heatmap, ...series] = await Promise.all([
+    requestJson<SummaryOutput>("GET", `/v1/reports/summary?${range}`),
+    requestJson<AgentsReportOutput>("GET", `/v1/reports/agents?${range}`),
+    requestJson<HeatmapOutput>("GET", `/v1/reports/heatmap?${range}`),
     ...metrics.map((metric) => requestJson<TimeseriesOutput>("GET", `/v1/reports/timeseries?metric=${metric}&${query}`)),
   ]);
-  const failed = [summary, ...series].find((result) => !result.ok);
+  const failed = [summary, agents, heatmap, ...series].find((result) => !result.ok);
   if (failed && !failed.ok) return { ok: false, message: failed.message };
-  if (!summary.ok) return { ok: false, message: summary.message };
+  if (!summary.ok || !agents.ok || !heatmap.ok) return { ok: false, message: "The reports could not be loaded." };
   const byMetric = Object.fromEntries(metrics.map((metric, index) => [metric, (series[index] as { data: TimeseriesOutput }).data]));
-  return { ok: true, summary: summary.data, series: byMetric as Record<(typeof metrics)[number], TimeseriesOutput> };
+  return { ok: true, summary: summary.data, agents: agents.data, heatmap: heatmap.data, series: byMetric as Record<(typeof metrics)[number], TimeseriesOutput> };
 }
 
 function StatCard({ label, value, detail, testId }: { label: string; value: string; detail?: string; testId: string }) {
@@ -73,19 +79,20 @@ export function ReportsDashboard() {
   }, [today, preset, customFrom, customTo]);
   const days = range && !range.error ? daysBetween(range.from, range.to) : 0;
   const effectiveInterval: Interval = interval === "hour" && days <= HOURLY_MAX_DAYS ? "hour" : "day";
-  const key = timeZone && range && !range.error ? `from=${range.from}&to=${range.to}&tz=${encodeURIComponent(timeZone)}&interval=${effectiveInterval}` : null;
+  const rangeQuery = timeZone && range && !range.error ? `from=${range.from}&to=${range.to}&tz=${encodeURIComponent(timeZone)}` : null;
+  const key = rangeQuery ? `${rangeQuery}&interval=${effectiveInterval}` : null;
   const requestKey = key ? `${key}#${attempt}` : null;
 
   useEffect(() => {
-    if (!key || !requestKey) return;
+    if (!key || !requestKey || !rangeQuery) return;
     let current = true;
-    loadReports(key).then((result) => {
+    loadReports(key, rangeQuery).then((result) => {
       if (current) setLoaded({ ...result, key: requestKey });
     });
     return () => {
       current = false;
     };
-  }, [key, requestKey]);
+  }, [key, requestKey, rangeQuery]);
 
   const loading = requestKey !== null && loaded?.key !== requestKey;
   const data = loaded?.ok ? loaded : undefined;
@@ -175,6 +182,15 @@ export function ReportsDashboard() {
               </option>
             </select>
           </div>
+          {rangeQuery ? (
+            <a
+              href={`/v1/reports/export?${rangeQuery}`}
+              download
+              className="inline-flex items-center justify-center rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600 sm:ml-auto"
+            >
+              Export CSV
+            </a>
+          ) : null}
         </div>
         {range?.error ? (
           <p className="mt-3 text-sm text-red-600" role="alert">
@@ -210,7 +226,7 @@ export function ReportsDashboard() {
         </Card>
       ) : (
         <div className={`flex flex-col gap-6 transition-opacity ${loading ? "opacity-60" : ""}`}>
-          <section aria-label="Summary" className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+          <section aria-label="Summary" className="grid grid-cols-2 items-start gap-3 lg:grid-cols-3">
             <StatCard testId="stat-conversations-created" label="New conversations" value={number(summary.conversations.created)} detail={`${number(summary.conversations.closed)} closed in the range`} />
             <StatCard testId="stat-open-now" label="Open now" value={number(summary.conversations.open_now)} detail={`${number(summary.conversations.unassigned_now)} unassigned`} />
             <StatCard testId="stat-messages-received" label="Messages received" value={number(summary.messages.received)} detail={`${number(summary.messages.sent)} sent, ${number(summary.messages.automated)} automated`} />
@@ -220,6 +236,13 @@ export function ReportsDashboard() {
               value={formatDuration(summary.first_response.median_seconds)}
               detail={`${number(summary.first_response.count)} answered · ${number(summary.first_response.unanswered)} waiting · p90 ${formatDuration(summary.first_response.p90_seconds)}`}
             />
+            <StatCard
+              testId="stat-resolution"
+              label="Median resolution"
+              value={formatDuration(summary.resolution_time.median_s)}
+              detail={`${number(summary.resolution_time.count)} resolved · p90 ${formatDuration(summary.resolution_time.p90_s)}`}
+            />
+            <CsatCard csat={summary.csat} />
           </section>
 
           <div className="grid gap-6 xl:grid-cols-2">
@@ -263,39 +286,48 @@ export function ReportsDashboard() {
 
           <Card className="p-0">
             <div className="border-b border-slate-200 px-6 py-4">
-              <h2 className="text-base font-semibold">Team</h2>
-              <p className="mt-1 text-xs text-slate-500">First response: from a conversation&apos;s first customer message to the first reply by a person (automatic answers do not count).</p>
+              <h2 className="text-base font-semibold">Agents</h2>
+              <p className="mt-1 text-xs text-slate-500">
+                First response: from a conversation&apos;s first customer message to the first reply by a person that reached the customer (automatic answers and failed sends do not count). Resolution: from creation or reopening to the close.
+              </p>
             </div>
             <div className="overflow-x-auto">
               <table className="w-full text-left text-sm" aria-label="Agents">
                 <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
                   <tr>
                     <th scope="col" className="px-6 py-2 font-medium">Agent</th>
-                    <th scope="col" className="px-3 py-2 text-right font-medium">Messages sent</th>
-                    <th scope="col" className="px-3 py-2 text-right font-medium">First responses</th>
-                    <th scope="col" className="px-3 py-2 text-right font-medium">Median first response</th>
-                    <th scope="col" className="px-3 py-2 text-right font-medium">Average first response</th>
+                    <th scope="col" className="px-3 py-2 text-right font-medium">Assigned</th>
                     <th scope="col" className="px-3 py-2 text-right font-medium">Closed</th>
-                    <th scope="col" className="px-6 py-2 text-right font-medium">Assigned now</th>
+                    <th scope="col" className="px-3 py-2 text-right font-medium">Messages sent</th>
+                    <th scope="col" className="px-3 py-2 text-right font-medium">Median first response</th>
+                    <th scope="col" className="px-3 py-2 text-right font-medium">Median resolution</th>
+                    <th scope="col" className="px-6 py-2 text-right font-medium">Satisfaction</th>
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">
-                  {summary.agents.map((agent) => (
-                    <tr key={agent.user_id}>
-                      <td className="whitespace-nowrap px-6 py-3 font-medium">
-                        {agent.name}
-                        {agent.deleted ? <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-500">removed</span> : null}
-                      </td>
-                      <td className="px-3 py-3 text-right tabular-nums">{number(agent.messages_sent)}</td>
-                      <td className="px-3 py-3 text-right tabular-nums">{number(agent.first_responses)}</td>
-                      <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums">{formatDuration(agent.median_first_response_seconds)}</td>
-                      <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums">{formatDuration(agent.avg_first_response_seconds)}</td>
-                      <td className="px-3 py-3 text-right tabular-nums">{number(agent.conversations_closed)}</td>
-                      <td className="px-6 py-3 text-right tabular-nums">{number(agent.assigned_now)}</td>
+                  {data.agents.data.map((agent) => (
+                    <tr key={agent.user.id} data-testid={`agent-${agent.user.id}`}>
+                      <td className="whitespace-nowrap px-6 py-3 font-medium">{agent.user.name}</td>
+                      <td className="px-3 py-3 text-right tabular-nums" data-col="assigned">{number(agent.assigned)}</td>
+                      <td className="px-3 py-3 text-right tabular-nums" data-col="closed">{number(agent.closed)}</td>
+                      <td className="px-3 py-3 text-right tabular-nums" data-col="messages_sent">{number(agent.messages_sent)}</td>
+                      <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums" data-col="first_response_median_s">{formatDuration(agent.first_response_median_s)}</td>
+                      <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums" data-col="resolution_median_s">{formatDuration(agent.resolution_median_s)}</td>
+                      <td className="px-6 py-3 text-right tabular-nums" data-col="csat_average">{agent.csat_average === null ? "—" : agent.csat_average.toLocaleString("en", { maximumFractionDigits: 2 })}</td>
                     </tr>
                   ))}
                 </tbody>
               </table>
+            </div>
+          </Card>
+
+          <Card className="p-4">
+            <h2 className="text-base font-semibold">When customers write</h2>
+            <p className="mt-1 text-xs text-slate-500">
+              Customer messages by weekday and hour, on the business&apos;s clock ({data.heatmap.time_zone.replaceAll("_", " ")}): <span data-testid="heatmap-total">{number(data.heatmap.total)}</span> in the range.
+            </p>
+            <div className="mt-3">
+              <HeatmapGrid heatmap={data.heatmap} />
             </div>
           </Card>
         </div>

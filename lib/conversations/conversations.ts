@@ -8,6 +8,7 @@ import type { AuthContext } from "@/lib/auth/tokens";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { userActor } from "@/lib/activity/schemas";
+import { scheduleSurveyOnClose } from "@/lib/csat/schedule";
 import { recordEvent } from "@/lib/events/record-event";
 import type { EventType } from "@/lib/events/types";
 import type { ActivityType } from "@/lib/activity/schemas";
@@ -169,7 +170,10 @@ export async function closeConversation({ ctx, id }: { ctx: Ctx; id: string }) {
     id,
     "close",
     async (_tx, _current, now) => ({ status: "closed", closedAt: now, snoozedUntil: null, unreadCount: 0 }),
-    async (updated) => ({ type: "conversation.closed", data: { conversation: presentConversation(updated), user: actor(ctx) } }),
+    async (updated, tx) => {
+      await scheduleSurveyOnClose(tx, { accountId: ctx.accountId, conversation: updated });
+      return { type: "conversation.closed", data: { conversation: presentConversation(updated), user: actor(ctx) } };
+    },
     async () => ({ type: "closed" }),
   );
 }

@@ -70,6 +70,13 @@ export const contactOutput = z
   })
   .meta({ id: "Contact", description: "The customer." });
 
+export const csatOutput = z
+  .strictObject({
+    score: z.int().min(1).max(5).meta({ description: "1 (very unhappy) to 5 (very happy)." }),
+    at: isoTimestamp("When the customer answered."),
+  })
+  .meta({ id: "ConversationCsat", description: "The customer's satisfaction score, given after a close. The first answer stays." });
+
 export const conversationOutput = z
   .strictObject({
     id: prefixedId("conversation"),
@@ -89,6 +96,7 @@ export const conversationOutput = z
     service_window_expires_at: isoTimestamp(
       "The customer's last message (by the network's clock) + 24 hours: until then any message can be sent, afterwards only templates (409 `outside_service_window`). Null while the customer has never written.",
     ).nullable(),
+    csat: csatOutput.nullable().meta({ description: "The customer's answer to the satisfaction survey; null until they answer." }),
   })
   .meta({ id: "Conversation", description: "One conversation with one customer number." });
 export type ConversationOutput = z.infer<typeof conversationOutput>;
@@ -135,6 +143,7 @@ export function presentConversation(row: ConversationWithContact): ConversationO
     snoozed_until: iso(row.snoozedUntil),
     labels: [...(row.labels ?? [])].sort((a, b) => a.name.localeCompare(b.name)),
     service_window_expires_at: iso(row.serviceWindowExpiresAt),
+    csat: row.csatScore !== null && row.csatAt ? { score: row.csatScore, at: row.csatAt.toISOString() } : null,
   };
 }
 

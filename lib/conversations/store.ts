@@ -117,7 +117,11 @@ export async function reopenClosedConversation(
   const now = new Date();
   const [row] = await tx
     .update(conversations)
-    .set(keep ? { status: "assigned", closedAt: null, updatedAt: now } : { status: "open", closedAt: null, assignedTo: null, assignedAt: null, updatedAt: now })
+    .set(
+      keep
+        ? { status: "assigned", closedAt: null, openedAt: now, updatedAt: now }
+        : { status: "open", closedAt: null, assignedTo: null, assignedAt: null, openedAt: now, updatedAt: now },
+    )
     .where(eq(conversations.id, conversation.id))
     .returning();
   await recordEvent(tx, {

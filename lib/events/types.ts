@@ -5,6 +5,7 @@ export const eventTypes = [
   "conversation.closed",
   "conversation.reopened",
   "conversation.snoozed",
+  "conversation.rated",
   "message.received",
   "message.sent",
   "message.delivered",

@@ -1,4 +1,5 @@
 import { runWakeJob } from "@/lib/conversations/snooze";
+import { sendSurvey } from "@/lib/csat/send-survey";
 import { simulateSandboxStatus } from "@/lib/messages/apply-status";
 import { sendAutomatedMessage } from "@/lib/messages/send-message";
 import { sendQueuedMessage } from "@/lib/messages/send-queued-message";
@@ -17,4 +18,5 @@ export const jobHandlers: JobHandlers = {
   "webhook.deliver": runDeliveryJob,
   "conversation.wake": (payload, { now }) => runWakeJob(payload, { now }),
   "template.simulate-review": (payload) => simulateTemplateReview(payload),
+  "csat.survey": (payload) => sendSurvey(payload),
 };

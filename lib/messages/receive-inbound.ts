@@ -14,7 +14,9 @@ import { wakeSnoozedConversation } from "@/lib/conversations/snooze";
 import { invalidField } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
+import { recordSurveyAnswer, surveyScoreOf } from "@/lib/csat/answer";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
+import type { InteractiveReply } from "@/lib/network/types";
 import { afterInboundMessage } from "./after-inbound";
 import type { MessageKindContent } from "./kinds";
 import { type DecodedMedia, type MessageKind, type MessageOutput, presentMessage, previewOf } from "./schemas";
@@ -44,6 +46,8 @@ export type InboundInput = {
   sentAt?: Date;
   /** Set when the customer's media could not be fetched: the message is kept without it. */
   error?: { code: string; message: string };
+  /** The customer's choice in an interactive message (stored as a text message with its title). */
+  interactive?: InteractiveReply;
 };
 
 export type InboundResult = { duplicate: boolean; message: MessageOutput } | { skipped: string };
@@ -102,6 +106,8 @@ export async function openServiceWindow(tx: Executor, { conversationId, sentAt }
  * stored as a `reaction` message in the conversation of the message it reacts to and shows on
  * that message's `reactions` (it reopens nothing and counts as no unread message). Idempotent
  * on the network message id.
+ * An answer to the satisfaction survey (see surveyScoreOf) joins the rated conversation without
+ * reopening it or triggering an automatic answer, and emits conversation.rated.
  */
 export async function receiveInboundMessage({ accountId, inbound }: { accountId: string; inbound: InboundInput }): Promise<InboundResult> {
   return getDb().transaction(async (tx) => {
@@ -122,23 +128,30 @@ export async function receiveInboundMessage({ accountId, inbound }: { accountId:
     const contact = await ensureContact(tx, { accountId, phone: inbound.from, name: inbound.name });
     // A blocked contact's message is kept where it belongs but wakes, reopens and notifies nothing.
     const silent = contact.blocked;
+    const arrivedAt = new Date();
+    // A list choice arrives as `interactive` content (network) or as the survey's own field (sandbox).
+    const interactive = inbound.interactive ?? (inbound.content as { interactive?: InteractiveReply } | undefined)?.interactive;
+    const answer = { text: inbound.type === "text" ? inbound.text : undefined, interactive, at: arrivedAt };
+    let score: number | null = null;
     let conversation: Conversation | undefined;
     if (target) {
       [conversation] = await tx.select().from(conversations).where(eq(conversations.id, target.conversationId)).for("update");
     } else {
       conversation = await findActiveConversation(tx, { accountId, contactId: contact.id });
-      if (conversation?.status === "snoozed" && !silent) conversation = await wakeSnoozedConversation(tx, { accountId, conversation, contact });
+      if (conversation && !silent) score = surveyScoreOf({ conversation, ...answer });
+      if (conversation?.status === "snoozed" && !silent && score === null) conversation = await wakeSnoozedConversation(tx, { accountId, conversation, contact });
       if (!conversation) {
         const closed = await findLatestClosedConversation(tx, { accountId, contactId: contact.id });
+        score = closed && !silent ? surveyScoreOf({ conversation: closed, ...answer }) : null;
         conversation = closed
-          ? silent
+          ? silent || score !== null
             ? closed
             : await reopenClosedConversation(tx, { accountId, conversation: closed, contact })
-          : await createConversation(tx, { accountId, contact, at: new Date(), closed: silent });
+          : await createConversation(tx, { accountId, contact, at: arrivedAt, closed: silent });
       }
     }
 
-    const now = new Date();
+    const now = arrivedAt;
     const content: MessageKindContent | undefined =
       inbound.reaction && target ? { reaction: { message_id: target.id, emoji: inbound.reaction.emoji } } : inbound.content;
     const stored = inbound.media ? await storeMedia(tx, { accountId, file: inbound.media, at: now }) : null;
@@ -172,13 +185,14 @@ export async function receiveInboundMessage({ accountId, inbound }: { accountId:
       conversationId: conversation.id,
       at: now,
       preview: previewOf({ type: inbound.type, text: inbound.text, caption: inbound.media?.caption, content }),
-      unread: silent || inbound.reaction ? "keep" : "increment",
+      unread: silent || inbound.reaction || score !== null ? "keep" : "increment",
     });
     const updated = await openServiceWindow(tx, { conversationId: conversation.id, sentAt: inbound.sentAt ?? now });
     const output = presentMessage({ ...message, media: stored });
     if (silent) return { duplicate: false, message: output };
     await recordEvent(tx, { accountId, type: "message.received", data: { message: output, conversation: conversationSummary(updated) } });
-    if (!inbound.reaction) await afterInboundMessage(tx, { accountId, message, conversation: updated });
+    if (score !== null) await recordSurveyAnswer(tx, { accountId, conversationId: conversation.id, contact, score, at: now });
+    else if (!inbound.reaction) await afterInboundMessage(tx, { accountId, message, conversation: updated });
     return { duplicate: false, message: output };
   });
 }

@@ -190,6 +190,9 @@ export const sendMessageInput = z
   });
 export type SendMessageInput = z.output<typeof sendMessageInput>;
 
+
+// The simulated customer may also pick a row of an interactive list (`type: "interactive"`),
+// as the network reports it; it is kept as a text message with the row's title.
 export const sandboxInboundInput = z
   .object({
     from: phoneDigits("from"),

@@ -11,6 +11,7 @@ import { ApiError, invalidField } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import type { SendAutomatedMessage } from "@/lib/profile/auto-replies";
+import type { OutboundList } from "@/lib/network/types";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
 import { prepareTemplateSend } from "@/lib/templates/templates";
 import type { MessageKindContent } from "./kinds";
@@ -138,6 +139,8 @@ export async function queueOutboundMessage(
     content?: MessageKindContent;
     contextMessageId?: string;
     sender: { type: "user"; userId: string } | { type: "automation" };
+    /** Sent as an interactive list; the message keeps `text` (the list's body) for the thread. */
+    interactive?: OutboundList;
   },
 ) {
   const now = new Date();
@@ -174,7 +177,11 @@ export async function queueOutboundMessage(
     // A person's reply means the conversation was read; an automatic answer does not.
     unread: input.sender.type === "user" ? "reset" : "keep",
   });
-  await enqueueJob(tx, { kind: "message.send", accountId: input.accountId, payload: { messageId: message.id } });
+  await enqueueJob(tx, {
+    kind: "message.send",
+    accountId: input.accountId,
+    payload: { messageId: message.id, ...(input.interactive ? { interactive: input.interactive } : {}) },
+  });
   return presentMessage({ ...message, media: stored });
 }
 

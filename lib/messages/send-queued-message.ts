@@ -1,10 +1,11 @@
 import { and, eq } from "drizzle-orm";
+import { z } from "zod";
 import { getDb } from "@/db";
 import { media, type Message, messages } from "@/db/schema";
 import { recordEvent } from "@/lib/events/record-event";
 import { adapterFor, loadNumberIntegration } from "@/lib/network/number-config";
 import { scheduleSandboxStatuses } from "@/lib/network/sandbox";
-import type { OutboundMessage } from "@/lib/network/types";
+import type { OutboundList, OutboundMessage } from "@/lib/network/types";
 import { applyEarlyStatuses } from "./early-statuses";
 import type { MessageKindContent } from "./kinds";
 import { presentMessage } from "./schemas";
@@ -14,6 +15,14 @@ import { findMessage } from "./store";
 export const MAX_SEND_ATTEMPTS = 5;
 /** Wait after attempt n (1-based) before attempt n + 1. */
 export const SEND_RETRY_DELAYS_MS = [10_000, 30_000, 120_000, 600_000];
+
+// An interactive list travels in the job's payload (the message row keeps its body as text).
+const outboundList = z.object({
+  type: z.literal("list"),
+  body: z.string().min(1),
+  button: z.string().min(1),
+  rows: z.array(z.object({ id: z.string().min(1), title: z.string().min(1), description: z.string().optional() })).min(1),
+});
 
 export type SendOutcome = void | { retryAt: Date; error: string } | { failed: string };
 
@@ -89,6 +98,15 @@ export async function sendQueuedMessage(payload: Record<string, unknown>, { atte
     return;
   }
   const outbound = prepared.outbound;
+  // The satisfaction survey's list travels in the job's payload (the message row keeps its body as text).
+  const list = outboundList.safeParse(payload.interactive);
+  if (list.success) {
+    const survey: OutboundList = list.data;
+    Object.assign(outbound, {
+      type: "interactive",
+      interactive: { type: "list", body: survey.body, button: survey.button, sections: [{ title: survey.button, rows: survey.rows }] },
+    });
+  }
   if (message.mediaId) {
     const [file] = await db.select().from(media).where(eq(media.id, message.mediaId)).limit(1);
     if (!file) {

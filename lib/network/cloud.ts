@@ -387,6 +387,10 @@ const cloudMessageSchema = z.looseObject({
   audio: cloudMediaSchema.optional(),
   video: cloudMediaSchema.optional(),
   voice: cloudMediaSchema.optional(),
+  interactive: z
+    .looseObject({ type: z.string(), list_reply: z.looseObject({ id: z.string().min(1), title: z.string() }).optional() })
+    .optional()
+    .catch(undefined),
 });
 
 const cloudStatusErrorSchema = z.looseObject({

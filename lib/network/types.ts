@@ -2,6 +2,11 @@ export type MessageType = "text" | "image" | "document" | "audio" | "video";
 
 /** What a send carries besides text and media, in the network's own terms. */
 export type OutboundKind = "location" | "reaction" | "interactive" | "template";
+/** A customer's choice in an interactive message, as the network reports it. */
+export type InteractiveReply = { type: "button_reply" | "list_reply"; id: string; title: string };
+
+/** An interactive list (one section of choices) sent instead of plain text. */
+export type OutboundList = { type: "list"; body: string; button: string; rows: { id: string; title: string; description?: string }[] };
 
 export type OutboundMessage = {
   to: string;
@@ -50,6 +55,8 @@ export type InboundMessage = {
   reaction?: { networkMessageId: string; emoji: string };
   /** The network's id of the message quoted. */
   context?: { networkMessageId: string };
+  /** The customer's choice in an interactive message (the survey's list). */
+  interactive?: InteractiveReply;
   // One webhook can batch several numbers of the same business account; this says which one.
   phoneNumberId?: string;
 };

@@ -1,4 +1,4 @@
-import type { SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { invalidField } from "@/lib/errors";
 
@@ -23,3 +23,14 @@ export const toSeconds = (value: unknown): number | null =>
   value === null || value === undefined ? null : Math.round(Number(value) * 1000) / 1000;
 
 export const toIso = (value: unknown): string => (value instanceof Date ? value : new Date(String(value))).toISOString();
+
+/** An outbound message that reached the network: only these count as a response. */
+export const REACHED_NETWORK = sql.raw(`('sent', 'delivered', 'read')`);
+
+/** Seconds from a conversation's creation, or its latest reopening, to its close. */
+export const resolutionSeconds = (alias: string) =>
+  sql.raw(`extract(epoch from (${alias}.closed_at - coalesce(${alias}.opened_at, ${alias}.created_at)))::float8`);
+
+/** A mean score to 2 decimals, or null. */
+export const toAverage = (value: unknown): number | null =>
+  value === null || value === undefined ? null : Math.round(Number(value) * 100) / 100;

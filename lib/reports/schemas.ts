@@ -122,11 +122,11 @@ export const timeseriesOutput = z
 export type TimeseriesOutput = z.infer<typeof timeseriesOutput>;
 
 export const firstResponseOutput = z.object({
-  count: z.int().min(0).meta({ description: "Conversations whose first inbound message lies in the range and that got a human reply." }),
-  unanswered: z.int().min(0).meta({ description: "Conversations whose first inbound message lies in the range that no human has answered yet." }),
-  median_seconds: seconds("Median seconds to the first human reply; null without replies."),
-  avg_seconds: seconds("Mean seconds to the first human reply."),
-  p90_seconds: seconds("90th percentile of seconds to the first human reply."),
+  count: z.int().min(0).meta({ description: "Conversations whose first inbound message lies in the range and that got a person's reply that reached the network (sent, delivered or read; a failed send is no response)." }),
+  unanswered: z.int().min(0).meta({ description: "Conversations whose first inbound message lies in the range that no person's reply has reached yet." }),
+  median_seconds: seconds("Median seconds to the first person's reply that reached the network; null without replies."),
+  avg_seconds: seconds("Mean seconds to the first person's reply that reached the network."),
+  p90_seconds: seconds("90th percentile of seconds to the first person's reply that reached the network."),
 });
 export type FirstResponseStats = z.infer<typeof firstResponseOutput>;
 
@@ -143,6 +143,27 @@ export const agentReportOutput = z.object({
   avg_first_response_seconds: seconds("Mean seconds of their first responses."),
 });
 export type AgentReport = z.infer<typeof agentReportOutput>;
+
+export const resolutionTimeOutput = z
+  .object({
+    count: z.int().min(0).meta({ description: "Conversations closed in the range." }),
+    median_s: seconds("Median seconds from creation (or the latest reopening) to the close; null without closes."),
+    p90_s: seconds("90th percentile of the same seconds (linear interpolation)."),
+  })
+  .meta({ description: "How long conversations closed in the range took to resolve." });
+
+const csatDistribution = z
+  .object({ "1": z.int().min(0), "2": z.int().min(0), "3": z.int().min(0), "4": z.int().min(0), "5": z.int().min(0) })
+  .meta({ description: "How many answers gave each score." });
+
+export const csatSummaryOutput = z
+  .object({
+    responses: z.int().min(0).meta({ description: "Survey answers given in the range." }),
+    average: z.number().min(1).max(5).nullable().meta({ description: "Mean score, rounded to 2 decimals; null without answers.", example: 4.25 }),
+    distribution: csatDistribution,
+  })
+  .meta({ description: "Customer satisfaction: answers to the survey sent on close, by when they were given." });
+export type CsatSummary = z.infer<typeof csatSummaryOutput>;
 
 export const summaryOutput = z
   .object({
@@ -167,7 +188,53 @@ export const summaryOutput = z
       })
       .meta({ description: "Messages in the range." }),
     first_response: firstResponseOutput,
+    resolution_time: resolutionTimeOutput,
+    csat: csatSummaryOutput,
     agents: z.array(agentReportOutput).meta({ description: "Every user (and deleted ones with activity in the range), busiest first." }),
   })
   .meta({ id: "ReportSummary", description: "The figures of the reports page for [from, to)." });
 export type SummaryOutput = z.infer<typeof summaryOutput>;
+
+export const agentsReportOutput = z
+  .object({
+    from: isoTimestamp("Start of the range (inclusive)."),
+    to: isoTimestamp("End of the range (exclusive)."),
+    tz: z.string().meta({ example: "UTC" }),
+    data: z.array(
+      z
+        .object({
+          user: z.object({ id: prefixedId("user"), name: z.string() }),
+          assigned: z.int().min(0).meta({ description: "Conversations assigned to them during the range (each conversation once)." }),
+          closed: z.int().min(0).meta({ description: "Conversations closed in the range while assigned to them." }),
+          messages_sent: z.int().min(0).meta({ description: "Their messages in the range, except the ones the network refused (failed)." }),
+          first_response_median_s: seconds("Median seconds of the first responses they gave (conversations whose first customer message lies in the range)."),
+          resolution_median_s: seconds("Median resolution seconds of the conversations closed in the range while assigned to them."),
+          csat_average: z.number().min(1).max(5).nullable().meta({ description: "Mean survey score given in the range to conversations assigned to them, rounded to 2 decimals.", example: 4.5 }),
+        })
+        .meta({ id: "AgentPerformance" }),
+    ).meta({ description: "Every current user, and deleted ones with activity in the range, in the order they joined." }),
+  })
+  .meta({ id: "ReportAgents", description: "Each agent's workload, speed and customer satisfaction over [from, to)." });
+export type AgentsReportOutput = z.infer<typeof agentsReportOutput>;
+
+export const heatmapWeekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
+
+export const heatmapOutput = z
+  .object({
+    from: isoTimestamp("Start of the range (inclusive)."),
+    to: isoTimestamp("End of the range (exclusive)."),
+    tz: z.string().meta({ description: "The zone of date-only `from`/`to`.", example: "UTC" }),
+    time_zone: z.string().meta({ description: "The business time zone (the business profile's opening hours; UTC when none) the weekdays and hours are counted in.", example: "America/Sao_Paulo" }),
+    total: z.int().min(0).meta({ description: "Inbound messages in the range." }),
+    data: z
+      .array(
+        z.object({
+          weekday: z.enum(heatmapWeekdays),
+          hours: z.array(z.int().min(0)).length(24).meta({ description: "Inbound messages per local hour, 00 to 23." }),
+        }),
+      )
+      .length(7)
+      .meta({ description: "Monday first." }),
+  })
+  .meta({ id: "ReportHeatmap", description: "When customers write: inbound messages by weekday and hour on the business's clock (daylight saving applied)." });
+export type HeatmapOutput = z.infer<typeof heatmapOutput>;

@@ -1,43 +1,10 @@
 import { sql } from "drizzle-orm";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { queryRows, toNumber, toSeconds } from "./query";
+import { firstResponses } from "./first-responses";
+import { queryRows, resolutionSeconds, toAverage, toNumber, toSeconds } from "./query";
 import type { AgentReport, ReportRange, SummaryOutput } from "./schemas";
 
 type Ctx = Pick<AuthContext, "accountId">;
-
-/**
- * For every conversation whose first inbound message lies in [from, to): the first human reply
- * after it (an outbound message sent by a user, not by the automation) and how long it took.
- * Driven by the inbound messages of the range, one index lookup per conversation, so the cost
- * follows the range and not the account's history.
- */
-function firstResponses({ accountId, from, to }: { accountId: string; from: string; to: string }) {
-  return sql`
-    first_inbound as (
-      select m.conversation_id, m.created_at as first_at
-      from messages m
-      where m.account_id = ${accountId} and m.direction = 'inbound'
-        and m.created_at >= ${from}::timestamptz and m.created_at < ${to}::timestamptz
-        and not exists (
-          select 1 from messages earlier
-          where earlier.conversation_id = m.conversation_id and earlier.direction = 'inbound'
-            and (earlier.created_at, earlier.id) < (m.created_at, m.id)
-        )
-    ),
-    responses as (
-      select f.conversation_id, reply.sender_user_id as user_id,
-        extract(epoch from (reply.created_at - f.first_at))::float8 as seconds
-      from first_inbound f
-      left join lateral (
-        select r.created_at, r.sender_user_id
-        from messages r
-        where r.conversation_id = f.conversation_id and r.direction = 'outbound' and r.sender_type = 'user'
-          and r.created_at >= f.first_at
-        order by r.created_at, r.id
-        limit 1
-      ) reply on true
-    )`;
-}
 
 /**
  * The numbers of the reports page for [from, to):
@@ -46,7 +13,11 @@ function firstResponses({ accountId, from, to }: { accountId: string; from: stri
  * - messages in the range: `received` (inbound), `sent` (every outbound: agents, API and
  *   automation), `sent_by_agents`, `automated`, and `failed` (outbound that the network refused).
  * - first_response: per conversation whose first inbound message is in the range, the time from that
- *   message to the first human reply (median, mean, 90th percentile by linear interpolation).
+ *   message to the first human reply that reached the network (median, mean, 90th percentile by
+ *   linear interpolation).
+ * - resolution_time: conversations closed in the range, from creation (or the latest reopening)
+ *   to the close (median, 90th percentile).
+ * - csat: survey answers given in the range (count, mean to 2 decimals, count per score).
  * - agents: every user of the account (and deleted ones with activity in the range), with their
  *   messages sent, conversations closed while assigned to them, conversations assigned to them now,
  *   and the first responses they gave.
@@ -97,6 +68,25 @@ export async function getSummary({ ctx, range }: { ctx: Ctx; range: ReportRange 
     group by grouping sets ((), (user_id))`);
   const total = responseRows.find((row) => toNumber(row.is_total) === 1);
   const byUser = new Map(responseRows.filter((row) => toNumber(row.is_total) === 0 && row.user_id).map((row) => [row.user_id as string, row]));
+
+  const [resolution] = await queryRows<{ count: number | string; median: number | null; p90: number | null }>(sql`
+    select count(*)::int as count,
+      percentile_cont(0.5) within group (order by seconds) as median,
+      percentile_cont(0.9) within group (order by seconds) as p90
+    from (
+      select ${resolutionSeconds("c")} as seconds
+      from conversations c
+      where c.account_id = ${accountId} and c.closed_at >= ${from}::timestamptz and c.closed_at < ${to}::timestamptz
+    ) resolved`);
+
+  const [csat] = await queryRows<Record<string, number | string | null>>(sql`
+    select count(*)::int as responses, avg(csat_score)::float8 as average,
+      count(*) filter (where csat_score = 1)::int as s1, count(*) filter (where csat_score = 2)::int as s2,
+      count(*) filter (where csat_score = 3)::int as s3, count(*) filter (where csat_score = 4)::int as s4,
+      count(*) filter (where csat_score = 5)::int as s5
+    from conversations
+    where account_id = ${accountId} and csat_score is not null
+      and csat_at >= ${from}::timestamptz and csat_at < ${to}::timestamptz`);
 
   const agentRows = await queryRows<{
     user_id: string;
@@ -178,6 +168,12 @@ export async function getSummary({ ctx, range }: { ctx: Ctx; range: ReportRange 
       median_seconds: toSeconds(total?.median),
       avg_seconds: toSeconds(total?.avg),
       p90_seconds: toSeconds(total?.p90),
+    },
+    resolution_time: { count: toNumber(resolution?.count), median_s: toSeconds(resolution?.median), p90_s: toSeconds(resolution?.p90) },
+    csat: {
+      responses: toNumber(csat?.responses),
+      average: toAverage(csat?.average),
+      distribution: { "1": toNumber(csat?.s1), "2": toNumber(csat?.s2), "3": toNumber(csat?.s3), "4": toNumber(csat?.s4), "5": toNumber(csat?.s5) },
     },
     agents,
   };

@@ -10,7 +10,7 @@ const daysBefore = (date: string, days: number) => {
   return new Date(Date.UTC(y, m - 1, d - days)).toISOString().slice(0, 10);
 };
 
-test("the reports page shows the API's numbers in cards, charts and the team table", async ({ page, request }) => {
+test("the reports page shows the API's numbers in cards, charts, the agents table and the heatmap", async ({ page, request }) => {
   await signInAsOwner(page);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Reports" }).click();
   await expect(page.getByRole("heading", { name: "Reports" })).toBeVisible();
@@ -32,11 +32,38 @@ test("the reports page shows the API's numbers in cards, charts and the team tab
   await expect(page.getByTestId("chart-messages").locator(".recharts-line-dot")).toHaveCount(2 * 7);
   await expect(page.getByTestId("chart-conversations").locator("svg.recharts-surface").first()).toBeVisible();
 
+  // Resolution and satisfaction, as the API counts them.
+  await expect(page.getByTestId("stat-resolution")).toContainText(`${summary.resolution_time.count} resolved`);
+  await expect(page.getByTestId("csat-responses")).toHaveText(String(summary.csat.responses));
+  for (const score of ["1", "2", "3", "4", "5"]) await expect(page.getByTestId(`csat-score-${score}`)).toHaveText(String(summary.csat.distribution[score]));
+
+  // Every agent's row holds the agents report's numbers.
+  const agentsReport = await (await request.get(`/v1/reports/agents?${query}`, { headers: { authorization: `Bearer ${token}` } })).json();
   const agents = page.getByRole("table", { name: "Agents" });
-  for (const agent of summary.agents) {
-    await expect(agents.getByRole("row", { name: new RegExp(agent.name) })).toContainText(String(agent.messages_sent));
+  await expect(agents.locator("tbody tr")).toHaveCount(agentsReport.data.length);
+  for (const agent of agentsReport.data) {
+    const row = page.getByTestId(`agent-${agent.user.id}`);
+    await expect(row).toContainText(agent.user.name);
+    for (const column of ["assigned", "closed", "messages_sent"]) await expect(row.locator(`[data-col="${column}"]`)).toHaveText(String(agent[column]));
   }
   await expect(agents).toContainText(firstAdmin.name);
+
+  // The heatmap: its total and every cell equal the API's.
+  const heatmap = await (await request.get(`/v1/reports/heatmap?${query}`, { headers: { authorization: `Bearer ${token}` } })).json();
+  await expect(page.getByTestId("heatmap-total")).toHaveText(String(heatmap.total));
+  const cells = await page.getByTestId("heatmap").locator("td[data-cell]").evaluateAll((tds) => tds.map((td) => `${td.getAttribute("data-cell")}=${td.getAttribute("data-count")}`));
+  expect(cells).toEqual(heatmap.data.flatMap((row: { weekday: string; hours: number[] }) => row.hours.map((n, hour) => `${row.weekday}-${hour}=${n}`)));
+
+  // Export downloads the same range as CSV: a header and one row per conversation created in it.
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Export CSV" }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^conversations-.*\.csv$/);
+  const { readFile } = await import("node:fs/promises");
+  const csv = await readFile((await file.path())!, "utf8");
+  const lines = csv.split("\r\n").filter(Boolean);
+  expect(lines[0]).toBe("id,contact_phone,contact_name,created_at,first_response_s,closed_at,resolution_s,assignee,labels,csat");
+  expect(lines).toHaveLength(1 + summary.conversations.created);
   await page.setViewportSize({ width: 1280, height: 1500 });
   await page.screenshot({ path: shot("reports"), fullPage: true });
 
@@ -60,6 +87,9 @@ test("the reports page is usable at phone width", async ({ page }) => {
   await page.goto("/reports");
   await expect(page.getByTestId("chart-messages").locator("svg.recharts-surface").first()).toBeVisible();
   await expect(page.getByTestId("stat-first-response")).toBeVisible();
+  await expect(page.getByTestId("stat-csat")).toBeVisible();
+  await expect(page.getByTestId("heatmap")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Export CSV" })).toBeVisible();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await page.screenshot({ path: shot("reports-phone"), fullPage: true });

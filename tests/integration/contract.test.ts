@@ -689,6 +689,48 @@ describe("/v1 contract", () => {
     expect(series.body.data.reduce((sum: number, point: { value: number }) => sum + point.value, 0)).toBe(1);
     await expectStatus(400, "GET", "/v1/reports/timeseries", { token: adminToken });
     await expectStatus(403, "GET", "/v1/reports/timeseries?metric=messages_sent", { token: usersOnly });
+
+    const agents = await expectStatus(200, "GET", "/v1/reports/agents", { token: agent.token });
+    expect(agents.body.data.map((a: { user: { id: string } }) => a.user.id)).toContain(agent.user.id);
+    await expectStatus(400, "GET", "/v1/reports/agents?from=2026-03-01&to=2026-02-01", { token: adminToken });
+    await expectStatus(400, "GET", "/v1/reports/agents?from=2025-01-01&to=2026-02-01", { token: adminToken });
+    await expectStatus(403, "GET", "/v1/reports/agents", { token: usersOnly });
+    await expectStatus(401, "GET", "/v1/reports/agents");
+
+    const heatmap = await expectStatus(200, "GET", "/v1/reports/heatmap", { token: agent.token });
+    expect(heatmap.body).toMatchObject({ total: 1, time_zone: "UTC" });
+    await expectStatus(400, "GET", "/v1/reports/heatmap?from=2026-03-01&to=2026-02-01", { token: adminToken });
+    await expectStatus(403, "GET", "/v1/reports/heatmap", { token: usersOnly });
+
+    const csv = await expectStatus(200, "GET", "/v1/reports/export", { token: agent.token });
+    expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
+    expect(csv.text.split("\r\n").filter(Boolean)).toHaveLength(2);
+    await expectStatus(400, "GET", "/v1/reports/export?from=2024-01-01&to=2026-01-01", { token: adminToken });
+    await expectStatus(403, "GET", "/v1/reports/export", { token: usersOnly });
+  });
+
+  it("satisfaction survey settings answer as documented, and an answer rates the conversation", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const agent = await addTestUser(account.id, "agent");
+    const reportsOnly = await scopedToken(adminToken, ["reports:read"]);
+
+    const initial = await expectStatus(200, "GET", "/v1/config/csat", { token: agent.token });
+    expect(initial.body).toMatchObject({ enabled: false });
+    await expectStatus(403, "GET", "/v1/config/csat", { token: reportsOnly });
+    await expectStatus(401, "GET", "/v1/config/csat");
+    await expectStatus(400, "PUT", "/v1/config/csat", { token: adminToken, body: { enabled: true, question: "" } });
+    await expectStatus(400, "PUT", "/v1/config/csat", { token: adminToken, body: { enabled: "yes", question: "How did we do?" } });
+    await expectStatus(403, "PUT", "/v1/config/csat", { token: agent.token, body: { enabled: true, question: "How did we do?" } });
+    const saved = await expectStatus(200, "PUT", "/v1/config/csat", { token: adminToken, body: { enabled: true, question: "How did we do?" } });
+    expect(saved.body).toEqual({ enabled: true, question: "How did we do?" });
+
+    const phone = nextPhone();
+    const first = await simulateCustomer(adminToken, { from: phone, type: "text", text: "Where is my order?" });
+    await expectStatus(200, "POST", `/v1/conversations/${first.conversation_id}/close`, { token: agent.token });
+    await drain();
+    await simulateCustomer(adminToken, { from: phone, type: "interactive", interactive: { type: "list_reply", id: "csat_4", title: "4 - Good" } });
+    const rated = await expectStatus(200, "GET", `/v1/conversations/${first.conversation_id}`, { token: agent.token });
+    expect(rated.body).toMatchObject({ status: "closed", csat: { score: 4 } });
   });
 
   describe("webhook routes", () => {

@@ -81,6 +81,7 @@ describe("GET /v1/conversations", () => {
       snoozed_until: null,
       labels: [],
       service_window_expires_at: null,
+      csat: null,
     });
   });
 

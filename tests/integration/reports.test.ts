@@ -101,7 +101,10 @@ function expectedFirstResponses(history: { conversations: SeedConversation[]; me
     const own = history.messages.filter((m) => m.conversationId === conversation.id).sort(byTime);
     const firstInbound = own.find((m) => m.direction === "inbound");
     if (!firstInbound || !inRange(firstInbound.createdAt)) continue;
-    const reply = own.find((m) => m.direction === "outbound" && m.senderType === "user" && m.createdAt >= firstInbound.createdAt);
+    // Only a person's reply that reached the network counts: a failed send is no response.
+    const reply = own.find(
+      (m) => m.direction === "outbound" && m.senderType === "user" && m.status !== "failed" && m.createdAt >= firstInbound.createdAt,
+    );
     result.push({
       conversationId: conversation.id,
       seconds: reply ? (reply.createdAt.getTime() - firstInbound.createdAt.getTime()) / 1000 : null,

@@ -74,6 +74,24 @@ const MEDIA_MIME_RULES: Record<string, (mimeType: string) => boolean> = {
   document: () => true,
 };
 
+/** The Graph API's rules for an interactive list message; a problem as the network words it, or null. */
+function checkInteractiveList(content: Record<string, unknown>): string | null {
+  if (content.type !== "list") return "interactive.type must be list";
+  const body = content.body as Record<string, unknown> | undefined;
+  if (!body || typeof body.text !== "string" || body.text.length === 0 || body.text.length > 4096) return "interactive.body.text must be 1 to 4096 characters";
+  const action = content.action as Record<string, unknown> | undefined;
+  if (!action || typeof action.button !== "string" || action.button.length === 0 || action.button.length > 20) return "interactive.action.button must be 1 to 20 characters";
+  const sections = action.sections;
+  if (!Array.isArray(sections) || sections.length === 0 || sections.length > 10) return "interactive.action.sections must hold 1 to 10 sections";
+  const rows = sections.flatMap((section) => (Array.isArray(section?.rows) ? section.rows : []));
+  if (rows.length === 0 || rows.length > 10) return "a list holds 1 to 10 rows";
+  for (const row of rows) {
+    if (typeof row?.id !== "string" || row.id.length === 0 || row.id.length > 200) return "row id must be 1 to 200 characters";
+    if (typeof row?.title !== "string" || row.title.length === 0 || row.title.length > 24) return "row title must be 1 to 24 characters";
+  }
+  return null;
+}
+
 function createTraceId(): string {
   return randomBytes(12).toString("base64url");
 }
@@ -244,7 +262,10 @@ export async function startFakeCloudNetwork({
     }
     const content = json[type];
     if (!isRecord(content)) return invalid(`(#100) The parameter ${type} is required.`, `${type} object missing`);
-    if (type === "text") {
+    if (type === "interactive") {
+      const problem = checkInteractiveList(content);
+      if (problem) return invalid("(#100) Invalid parameter", problem);
+    } else if (type === "text") {
       if (typeof content.body !== "string" || content.body.length === 0 || content.body.length > 4096) {
         return invalid("(#100) Param text['body'] is required.", "text.body must be 1 to 4096 characters");
       }

@@ -51,6 +51,12 @@ const SPEC_OPERATIONS: [string, string, string][] = [
   ["delete", "/v1/users/{id}", "users:delete"],
   ["get", "/v1/reports/summary", "reports:read"],
   ["get", "/v1/reports/timeseries", "reports:read"],
+  // Section 19 (reports a manager trusts).
+  ["get", "/v1/reports/agents", "reports:read"],
+  ["get", "/v1/reports/heatmap", "reports:read"],
+  ["get", "/v1/reports/export", "reports:read"],
+  ["get", "/v1/config/csat", "config:read"],
+  ["put", "/v1/config/csat", "config:write"],
   ["get", "/v1/config/business-profile", "config:read"],
   ["put", "/v1/config/business-profile", "config:write"],
   ["get", "/v1/config/documents", "config:read"],

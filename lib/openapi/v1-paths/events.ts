@@ -51,6 +51,11 @@ export const eventDataSchemas: Record<EventType, { summary: string; description?
     data: z.object({ conversation: conversationOutput, user: userRefOutput }),
   },
   "contact.updated": { summary: "A contact changed", description: "Name, email, notes, attributes or blocked.", data: z.object({ contact: contactDetailOutput }) },
+  "conversation.rated": {
+    summary: "A customer answered the satisfaction survey",
+    description: "The customer chose a score in the survey sent on close, or replied with a single digit 1–5 within 24 h. `conversation.csat` holds the score; a conversation is rated once.",
+    data: z.object({ conversation: conversationOutput }),
+  },
   "message.received": { summary: "A customer's message arrived", data: z.object({ message: messageOutput, conversation: conversationSummaryOutput }) },
   "message.sent": { summary: "The network accepted a message", data: message },
   "message.delivered": { summary: "A message reached the customer's phone", data: message },

@@ -3,6 +3,7 @@ import { accountDomain } from "./account";
 import { authDomain } from "./auth";
 import { configDomain } from "./config";
 import { conversationsDomain } from "./conversations";
+import { csatDomain } from "./csat";
 import { eventsDomain } from "./events";
 import { healthDomain } from "./health";
 import { identityDomain } from "./identity";
@@ -29,6 +30,7 @@ export const v1Domains: V1Domain[] = [
   reportsDomain,
   configDomain,
   templatesDomain,
+  csatDomain,
   webhooksDomain,
   identityDomain,
   eventsDomain,

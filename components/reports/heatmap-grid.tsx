@@ -1,0 +1,63 @@
+import type { HeatmapOutput } from "@/lib/reports/schemas";
+
+const dayNames: Record<HeatmapOutput["data"][number]["weekday"], string> = {
+  mon: "Monday",
+  tue: "Tuesday",
+  wed: "Wednesday",
+  thu: "Thursday",
+  fri: "Friday",
+  sat: "Saturday",
+  sun: "Sunday",
+};
+
+const hourLabel = (hour: number) => `${String(hour).padStart(2, "0")}:00`;
+
+/** Inbound messages by weekday × hour: a table whose cells darken with the count. */
+export function HeatmapGrid({ heatmap }: { heatmap: HeatmapOutput }) {
+  const max = Math.max(1, ...heatmap.data.flatMap((row) => row.hours));
+  return (
+    // Relative: the screen-reader-only zeros are positioned within the scrolling box, never past the page's edge.
+    <div className="relative overflow-x-auto">
+      <table className="border-separate border-spacing-0.5 text-[10px]" aria-label="Inbound messages by weekday and hour" data-testid="heatmap">
+        <thead>
+          <tr>
+            <th scope="col" className="sr-only">
+              Day
+            </th>
+            {Array.from({ length: 24 }, (_, hour) => (
+              <th key={hour} scope="col" className="w-6 min-w-6 text-center font-normal text-slate-500" aria-label={hourLabel(hour)}>
+                {hour % 3 === 0 ? String(hour).padStart(2, "0") : ""}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {heatmap.data.map((row) => (
+            <tr key={row.weekday}>
+              <th scope="row" className="pr-2 text-left text-xs font-medium text-slate-600">
+                <abbr title={dayNames[row.weekday]} className="no-underline">
+                  {dayNames[row.weekday].slice(0, 3)}
+                </abbr>
+              </th>
+              {row.hours.map((count, hour) => {
+                const strength = count / max;
+                return (
+                  <td
+                    key={hour}
+                    title={`${dayNames[row.weekday]} ${hourLabel(hour)}: ${count} message${count === 1 ? "" : "s"}`}
+                    data-cell={`${row.weekday}-${hour}`}
+                    data-count={count}
+                    className={`h-6 w-6 min-w-6 rounded-sm text-center tabular-nums ${strength > 0.55 ? "text-white" : "text-slate-700"}`}
+                    style={{ backgroundColor: count === 0 ? "#f1f5f9" : `rgba(23, 128, 89, ${0.15 + 0.85 * strength})` }}
+                  >
+                    {count > 0 ? count : <span className="sr-only">0</span>}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

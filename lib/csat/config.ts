@@ -1,0 +1,27 @@
+import { eq } from "drizzle-orm";
+import { type Executor, getDb } from "@/db";
+import { csatSettings } from "@/db/schema";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { type CsatConfigInput, type CsatConfigOutput, DEFAULT_CSAT_QUESTION } from "./schemas";
+
+type Ctx = Pick<AuthContext, "accountId">;
+
+/** The account's survey settings; an account that never saved them has the survey off. */
+export async function loadCsatConfig(db: Executor, accountId: string): Promise<CsatConfigOutput> {
+  const [row] = await db.select().from(csatSettings).where(eq(csatSettings.accountId, accountId)).limit(1);
+  return row ? { enabled: row.enabled, question: row.question } : { enabled: false, question: DEFAULT_CSAT_QUESTION };
+}
+
+export async function getCsatConfig({ ctx }: { ctx: Ctx }): Promise<CsatConfigOutput> {
+  return loadCsatConfig(getDb(), ctx.accountId);
+}
+
+export async function updateCsatConfig({ ctx, input }: { ctx: Ctx; input: CsatConfigInput }): Promise<CsatConfigOutput> {
+  const values = { enabled: input.enabled, question: input.question, updatedAt: new Date() };
+  const [row] = await getDb()
+    .insert(csatSettings)
+    .values({ accountId: ctx.accountId, ...values })
+    .onConflictDoUpdate({ target: csatSettings.accountId, set: values })
+    .returning();
+  return { enabled: row.enabled, question: row.question };
+}

@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+export const CSAT_QUESTION_MAX = 200;
+export const DEFAULT_CSAT_QUESTION = "How would you rate the help you got today? Choose a score from 1 (poor) to 5 (excellent).";
+/** How long after the survey was sent an answer still counts. */
+export const CSAT_ANSWER_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export const csatConfigInput = z
+  .object({
+    enabled: z.boolean({ error: "is required: true or false" }).meta({ description: "Send the survey when a conversation is closed." }),
+    question: z
+      .string({ error: "is required (a string)" })
+      .trim()
+      .min(1, "must not be empty")
+      .max(CSAT_QUESTION_MAX, `must be at most ${CSAT_QUESTION_MAX} characters`)
+      .meta({ description: `The question the customer sees above the scores, 1 to ${CSAT_QUESTION_MAX} characters.`, example: DEFAULT_CSAT_QUESTION }),
+  })
+  .meta({ id: "CsatConfigInput", description: "The satisfaction survey's settings (replaces both fields)." });
+export type CsatConfigInput = z.output<typeof csatConfigInput>;
+
+export const csatConfigOutput = z
+  .strictObject({
+    enabled: z.boolean().meta({ description: "Whether closing a conversation sends the survey." }),
+    question: z.string().meta({ example: DEFAULT_CSAT_QUESTION }),
+  })
+  .meta({ id: "CsatConfig", description: "The satisfaction survey: an interactive list with the scores 1 to 5, sent when a conversation is closed." });
+export type CsatConfigOutput = z.infer<typeof csatConfigOutput>;
+
+/** The list's choices; the row id is how the customer's choice is recognised. */
+export const csatChoices = [
+  { score: 1, title: "1 - Very poor" },
+  { score: 2, title: "2 - Poor" },
+  { score: 3, title: "3 - Okay" },
+  { score: 4, title: "4 - Good" },
+  { score: 5, title: "5 - Excellent" },
+] as const;
+
+export const csatChoiceId = (score: number) => `csat_${score}`;

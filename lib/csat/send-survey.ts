@@ -1,0 +1,56 @@
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import { getDb } from "@/db";
+import { contacts, conversations } from "@/db/schema";
+import { queueOutboundMessage } from "@/lib/messages/send-message";
+import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
+import { loadCsatConfig } from "./config";
+import { csatChoiceId, csatChoices } from "./schemas";
+
+const surveyJob = z.object({ accountId: z.string(), conversationId: z.string(), closedAt: z.string() });
+
+/**
+ * The `csat.survey` job: sends the survey question as an interactive list with the scores 1 to 5,
+ * through the same outbound path as every message (queued, then sent by `message.send`), from
+ * "automation". Asked at most once per close: nothing is sent when the conversation was reopened
+ * (or closed again) since, was already rated, was already asked for this close, or the survey was
+ * switched off meanwhile.
+ */
+export async function sendSurvey(payload: Record<string, unknown>) {
+  const parsed = surveyJob.safeParse(payload);
+  if (!parsed.success) return { failed: "csat.survey payload is not valid" };
+  const { accountId, conversationId, closedAt } = parsed.data;
+  await getDb().transaction(async (tx) => {
+    const [conversation] = await tx
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId)))
+      .limit(1)
+      .for("update");
+    if (!conversation || conversation.status !== "closed" || conversation.closedAt?.toISOString() !== closedAt) return;
+    if (conversation.csatScore !== null) return;
+    if (conversation.csatAskedAt && conversation.csatAskedAt >= conversation.closedAt) return;
+    const config = await loadCsatConfig(tx, accountId);
+    if (!config.enabled) return;
+    const [contact] = await tx.select({ phone: contacts.phone }).from(contacts).where(eq(contacts.id, conversation.contactId)).limit(1);
+    if (!contact) return;
+
+    const integration = await loadNumberIntegration(tx, accountId);
+    await queueOutboundMessage(tx, {
+      accountId,
+      conversationId,
+      from: businessNumberOf(integration),
+      to: contact.phone,
+      type: "text",
+      text: config.question,
+      sender: { type: "automation" },
+      interactive: {
+        type: "list",
+        body: config.question,
+        button: "Rate us",
+        rows: csatChoices.map((choice) => ({ id: csatChoiceId(choice.score), title: choice.title })),
+      },
+    });
+    await tx.update(conversations).set({ csatAskedAt: new Date() }).where(eq(conversations.id, conversationId));
+  });
+}

@@ -1,0 +1,95 @@
+import { sql } from "drizzle-orm";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { queryRows, resolutionSeconds, toAverage, toNumber, toSeconds } from "./query";
+import type { AgentsReportOutput, ReportRange } from "./schemas";
+import { firstResponses } from "./first-responses";
+
+type Ctx = Pick<AuthContext, "accountId">;
+
+/**
+ * Each user's figures for [from, to):
+ * - assigned: conversations assigned to them in the range (by the `conversation.assigned`
+ *   events, each conversation counted once);
+ * - closed and resolution_median_s: conversations closed in the range while assigned to them,
+ *   resolution from creation (or the latest reopening) to the close;
+ * - messages_sent: their outbound messages in the range, except failed ones;
+ * - first_response_median_s: the first responses they gave (same rule as the summary);
+ * - csat_average: survey answers given in the range to conversations assigned to them.
+ * Every current user is listed, and deleted users with activity in the range.
+ */
+export async function getAgentsReport({ ctx, range }: { ctx: Ctx; range: ReportRange }): Promise<AgentsReportOutput> {
+  const accountId = ctx.accountId;
+  const from = range.from.toISOString();
+  const to = range.to.toISOString();
+  const rows = await queryRows<{
+    user_id: string;
+    name: string;
+    assigned: number | string | null;
+    closed: number | string | null;
+    messages_sent: number | string | null;
+    first_response_median: number | null;
+    resolution_median: number | null;
+    csat_average: number | null;
+  }>(sql`
+    with ${firstResponses({ accountId, from, to })},
+    first_by_user as (
+      select user_id, percentile_cont(0.5) within group (order by seconds) as median
+      from responses where user_id is not null
+      group by user_id
+    ),
+    sent as (
+      select sender_user_id as user_id, count(*)::int as n
+      from messages
+      where account_id = ${accountId} and direction = 'outbound' and sender_type = 'user' and status <> 'failed'
+        and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz
+      group by 1
+    ),
+    assigned as (
+      select data->'user'->>'id' as user_id, count(distinct data->'conversation'->>'id')::int as n
+      from events
+      where account_id = ${accountId} and type = 'conversation.assigned'
+        and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz
+      group by 1
+    ),
+    closed as (
+      select c.assigned_to as user_id, count(*)::int as n,
+        percentile_cont(0.5) within group (order by ${resolutionSeconds("c")}) as median
+      from conversations c
+      where c.account_id = ${accountId} and c.assigned_to is not null
+        and c.closed_at >= ${from}::timestamptz and c.closed_at < ${to}::timestamptz
+      group by 1
+    ),
+    rated as (
+      select assigned_to as user_id, avg(csat_score)::float8 as average
+      from conversations
+      where account_id = ${accountId} and assigned_to is not null and csat_score is not null
+        and csat_at >= ${from}::timestamptz and csat_at < ${to}::timestamptz
+      group by 1
+    )
+    select u.id as user_id, u.name,
+      assigned.n as assigned, closed.n as closed, sent.n as messages_sent,
+      first_by_user.median as first_response_median, closed.median as resolution_median, rated.average as csat_average
+    from users u
+    left join sent on sent.user_id = u.id
+    left join assigned on assigned.user_id = u.id
+    left join closed on closed.user_id = u.id
+    left join first_by_user on first_by_user.user_id = u.id
+    left join rated on rated.user_id = u.id
+    where u.account_id = ${accountId}
+      and (u.deleted_at is null or sent.n is not null or assigned.n is not null or closed.n is not null or first_by_user.median is not null or rated.average is not null)
+    order by u.created_at, u.id`);
+  return {
+    from,
+    to,
+    tz: range.tz,
+    data: rows.map((row) => ({
+      user: { id: row.user_id, name: row.name },
+      assigned: toNumber(row.assigned),
+      closed: toNumber(row.closed),
+      messages_sent: toNumber(row.messages_sent),
+      first_response_median_s: toSeconds(row.first_response_median),
+      resolution_median_s: toSeconds(row.resolution_median),
+      csat_average: toAverage(row.csat_average),
+    })),
+  };
+}

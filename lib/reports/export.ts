@@ -1,0 +1,122 @@
+import { sql } from "drizzle-orm";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { queryRows, REACHED_NETWORK, resolutionSeconds, toIso, toSeconds } from "./query";
+import type { ReportRange } from "./schemas";
+
+type Ctx = Pick<AuthContext, "accountId">;
+
+export const EXPORT_COLUMNS = [
+  "id",
+  "contact_phone",
+  "contact_name",
+  "created_at",
+  "first_response_s",
+  "closed_at",
+  "resolution_s",
+  "assignee",
+  "labels",
+  "csat",
+] as const;
+
+const BATCH = 500;
+
+type ExportRow = {
+  id: string;
+  created_at: string | Date;
+  phone: string;
+  contact_name: string | null;
+  closed_at: string | Date | null;
+  first_response: number | null;
+  resolution: number | null;
+  assignee: string | null;
+  csat_score: number | string | null;
+};
+
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break. A text that a
+ * spreadsheet would run as a formula (=, +, -, @, tab, carriage return first) gets a leading
+ * apostrophe: customer names come from strangers.
+ */
+export function csvField(value: string | number | null | undefined, { text = false }: { text?: boolean } = {}): string {
+  if (value === null || value === undefined) return "";
+  let field = String(value);
+  if (text && /^[=+\-@\t\r]/.test(field)) field = `'${field}`;
+  return /[",\r\n]/.test(field) ? `"${field.replaceAll('"', '""')}"` : field;
+}
+
+function toLine(row: ExportRow): string {
+  return [
+    csvField(row.id),
+    csvField(row.phone),
+    csvField(row.contact_name, { text: true }),
+    csvField(toIso(row.created_at)),
+    csvField(toSeconds(row.first_response)),
+    csvField(row.closed_at ? toIso(row.closed_at) : null),
+    csvField(toSeconds(row.resolution)),
+    csvField(row.assignee, { text: true }),
+    // Labels belong to the conversation's labels; none are kept yet.
+    "",
+    csvField(row.csat_score === null ? null : Number(row.csat_score)),
+  ].join(",");
+}
+
+async function exportBatch({ accountId, from, to, after }: { accountId: string; from: string; to: string; after?: { t: string; id: string } }) {
+  return queryRows<ExportRow>(sql`
+    select c.id, c.created_at, ct.phone, ct.name as contact_name, c.closed_at, c.csat_score, u.name as assignee,
+      case when c.closed_at is not null then ${resolutionSeconds("c")} end as resolution,
+      fr.seconds as first_response
+    from conversations c
+    join contacts ct on ct.id = c.contact_id
+    left join users u on u.id = c.assigned_to
+    left join lateral (
+      select extract(epoch from (reply.created_at - first_in.created_at))::float8 as seconds
+      from (
+        select m.created_at from messages m
+        where m.conversation_id = c.id and m.direction = 'inbound'
+        order by m.created_at, m.id limit 1
+      ) first_in
+      join lateral (
+        select r.created_at from messages r
+        where r.conversation_id = c.id and r.direction = 'outbound' and r.sender_type = 'user'
+          and r.status in ${REACHED_NETWORK} and r.created_at >= first_in.created_at
+        order by r.created_at, r.id limit 1
+      ) reply on true
+    ) fr on true
+    where c.account_id = ${accountId} and c.created_at >= ${from}::timestamptz and c.created_at < ${to}::timestamptz
+      ${after ? sql`and (c.created_at, c.id) > (${after.t}::timestamptz, ${after.id})` : sql``}
+    order by c.created_at, c.id
+    limit ${BATCH}`);
+}
+
+/**
+ * The conversations created in [from, to) as CSV (header first, CRLF line ends), oldest first,
+ * one row each: first_response_s from the first customer message to the first person's reply
+ * that reached the network, resolution_s from creation (or the latest reopening) to the close,
+ * the assignee's name, the survey score. Read in keyset batches and streamed, so a year of
+ * conversations never sits in memory at once.
+ */
+export function exportConversationsCsv({ ctx, range }: { ctx: Ctx; range: ReportRange }): ReadableStream<Uint8Array> {
+  const accountId = ctx.accountId;
+  const from = range.from.toISOString();
+  const to = range.to.toISOString();
+  const encoder = new TextEncoder();
+  let after: { t: string; id: string } | undefined;
+  let started = false;
+  let done = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(encoder.encode(`${EXPORT_COLUMNS.join(",")}\r\n`));
+        return;
+      }
+      if (done) return controller.close();
+      const rows = await exportBatch({ accountId, from, to, after });
+      if (rows.length < BATCH) done = true;
+      if (rows.length === 0) return controller.close();
+      const last = rows[rows.length - 1];
+      after = { t: toIso(last.created_at), id: last.id };
+      controller.enqueue(encoder.encode(rows.map((row) => `${toLine(row)}\r\n`).join("")));
+    },
+  });
+}

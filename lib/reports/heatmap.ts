@@ -1,0 +1,41 @@
+import { sql } from "drizzle-orm";
+import { getDb } from "@/db";
+import type { AuthContext } from "@/lib/auth/tokens";
+import { loadBusinessProfile } from "@/lib/profile/business-profile";
+import { queryRows, toNumber } from "./query";
+import { type HeatmapOutput, heatmapWeekdays, type ReportRange } from "./schemas";
+
+type Ctx = Pick<AuthContext, "accountId">;
+
+/** The zone the business keeps its hours in (its profile's opening hours), else UTC. */
+export async function businessTimeZone(accountId: string): Promise<string> {
+  const profile = await loadBusinessProfile(getDb(), accountId);
+  return profile.hours?.timezone ?? "UTC";
+}
+
+/**
+ * Inbound messages of [from, to) by weekday and hour on the business's wall clock. The database
+ * converts each instant with the zone's rules, so daylight saving is applied per message: across
+ * a spring-forward the skipped hour stays empty, across a fall-back the repeated hour counts both.
+ */
+export async function getHeatmap({ ctx, range }: { ctx: Ctx; range: ReportRange }): Promise<HeatmapOutput> {
+  const from = range.from.toISOString();
+  const to = range.to.toISOString();
+  const timeZone = await businessTimeZone(ctx.accountId);
+  const rows = await queryRows<{ dow: number | string; hour: number | string; n: number | string }>(sql`
+    select extract(isodow from created_at at time zone ${timeZone})::int as dow,
+      extract(hour from created_at at time zone ${timeZone})::int as hour,
+      count(*)::int as n
+    from messages
+    where account_id = ${ctx.accountId} and direction = 'inbound'
+      and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz
+    group by 1, 2`);
+  const data = heatmapWeekdays.map((weekday) => ({ weekday, hours: Array.from({ length: 24 }, () => 0) }));
+  let total = 0;
+  for (const row of rows) {
+    const n = toNumber(row.n);
+    data[toNumber(row.dow) - 1].hours[toNumber(row.hour)] += n;
+    total += n;
+  }
+  return { from, to, tz: range.tz, time_zone: timeZone, total, data };
+}
