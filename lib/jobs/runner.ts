@@ -163,8 +163,9 @@ export async function renewLeases(db: Db, held: { id: number; attempts: number }
  * claimed by a process that died, and is due again at once.
  */
 export async function releaseStaleClaims(db: Db) {
+  // The lease is ended, the status kept: the next claim knows it takes over abandoned work.
   const rows = await db.execute(sql`
-    update ${jobs} set status = 'pending', locked_until = null, updated_at = now()
+    update ${jobs} set locked_until = null, updated_at = now()
     where ${jobs.status} = 'running' returning ${jobs.id}`);
   return (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows).length;
 }
