@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/db";
+import { announceAuthChange } from "@/lib/auth/token-cache";
 import { type ApiToken, apiTokens, users } from "@/db/schema";
 import { afterCursor } from "@/lib/api/pagination";
 import { toPage } from "@/lib/api/cursor";
@@ -174,7 +175,12 @@ export async function revokeApiToken({ ctx, id }: { ctx: AuthContext; id: string
     .where(and(eq(apiTokens.id, id), eq(apiTokens.accountId, ctx.accountId), eq(apiTokens.kind, "api")))
     .limit(1);
   if (!row || (ctx.user.role !== "admin" && row.userId !== ctx.user.id)) throw new NotFoundError("Token");
-  if (!row.revokedAt) await db.update(apiTokens).set({ revokedAt: new Date() }).where(eq(apiTokens.id, id));
+  if (!row.revokedAt) {
+    await db.transaction(async (tx) => {
+      await tx.update(apiTokens).set({ revokedAt: new Date() }).where(eq(apiTokens.id, id));
+      await announceAuthChange(tx);
+    });
+  }
 }
 
 /**
@@ -198,6 +204,7 @@ export async function refreshToken({ ctx }: { ctx: AuthContext }) {
             .returning()
         : await tx.select().from(apiTokens).where(eq(apiTokens.id, ctx.token.id)).limit(1);
     if (!old) throw new UnauthenticatedError("invalid_token", "The token has been revoked.");
+    if (ctx.token.kind === "api") await announceAuthChange(tx);
     await tx.insert(apiTokens).values({
       id,
       accountId: ctx.accountId,

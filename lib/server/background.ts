@@ -4,10 +4,12 @@ import { JOBS_CHANNEL } from "@/lib/jobs/enqueue";
 import { jobBatchHandlers, jobHandlers } from "@/lib/jobs/handlers";
 import { inngestRelayHandlers } from "@/lib/jobs/inngest-relay";
 import { type JobRunner, releaseStaleClaims, startJobRunner } from "@/lib/jobs/runner";
+import { AUTH_CHANNEL, forgetCachedTokens } from "@/lib/auth/token-cache";
 import { listen } from "./listen";
 
 let runner: JobRunner | undefined;
 let unlisten: (() => Promise<void>) | undefined;
+let unlistenAuth: (() => Promise<void>) | undefined;
 
 /**
  * Background work started with the server, woken on commit: the local job runner, or with
@@ -26,9 +28,12 @@ export async function startBackgroundWork() {
   }
   runner = startJobRunner({ db: getDb(), handlers, batchHandlers: inngest ? {} : jobBatchHandlers, pollMs: env.JOBS_POLL_MS });
   unlisten = await listen(JOBS_CHANNEL, () => runner?.wake());
+  // Access taken away in another process (or this one, once committed): cached tokens are forgotten.
+  unlistenAuth = await listen(AUTH_CHANNEL, () => forgetCachedTokens());
 }
 
 export async function stopBackgroundWork() {
   await unlisten?.();
+  await unlistenAuth?.();
   await runner?.stop();
 }
