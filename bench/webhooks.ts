@@ -163,7 +163,11 @@ function arrivals() {
     else pending.set(eventId, [...(pending.get(eventId) ?? []), at]);
     count++;
     last = at;
-    for (const w of [...waiters]) if (count >= w.n) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
+    for (const w of [...waiters]) {
+      if (count < w.n) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
   };
   return {
     onFirstAttempt,

@@ -26,9 +26,9 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
   };
 }
 
-// Keep-alive connections per endpoint (idle ones closed after 4 s, before a typical server
-// would close them), each pool bound to the one address the URL policy
-// approved: a name that resolves elsewhere later gets a new pool, never an old socket.
+// Keep-alive connections per endpoint (Node closes an idle one when the server's Keep-Alive
+// hint says it will), each pool bound to the one address the URL policy approved: a name that
+// resolves elsewhere later gets a new pool, never an old socket.
 const MAX_POOLS = 256;
 const pools = new Map<string, http.Agent>();
 
@@ -41,7 +41,7 @@ function poolFor(url: URL, address: string, family: 4 | 6, servername: string | 
     pools.set(key, agent);
     return agent;
   }
-  const options = { keepAlive: true, keepAliveMsecs: 1000, maxSockets: 32, maxFreeSockets: 32, timeout: 4_000, lookup: pinnedLookup(address, family), family };
+  const options = { keepAlive: true, keepAliveMsecs: 1000, maxSockets: 32, maxFreeSockets: 32, lookup: pinnedLookup(address, family), family };
   agent = url.protocol === "https:" ? new https.Agent({ ...options, servername }) : new http.Agent(options);
   pools.set(key, agent);
   if (pools.size > MAX_POOLS) {

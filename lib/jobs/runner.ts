@@ -10,7 +10,15 @@ import type { JobKind } from "./enqueue";
  * claim of the row ran out while it was running: the process that held it died, so work
  * it left half done is known to be abandoned.
  */
-export type JobContext = { jobId: number; attempt: number; now: Date; createdAt?: Date; takeover?: boolean };
+export type JobContext = {
+  jobId: number;
+  attempt: number;
+  now: Date;
+  createdAt?: Date;
+  takeover?: boolean;
+  /** The runner holds a lease on the row (`attempt` is its claim count): a batch handler may write the outcome itself. */
+  claimed?: boolean;
+};
 /**
  * What a handler reports: nothing when done, `retryAt` to run again later (the handler's
  * own schedule), `failed` to stop for good. A thrown error retries with backoff.
@@ -22,7 +30,12 @@ export type JobHandlers = Partial<Record<JobKind, JobHandler>>;
  * Runs many claimed jobs of one kind together (shared reads and writes); returns one promise
  * per job, in order, each settling as soon as that job is finished.
  */
-export type JobBatchHandler = (items: { payload: Record<string, unknown>; ctx: JobContext }[]) => Promise<JobOutcome>[];
+export type JobBatchHandler = (items: { payload: Record<string, unknown>; ctx: JobContext }[]) => Promise<JobOutcome | typeof OUTCOME_RECORDED>[];
+/**
+ * What a batch handler answers for a claimed job whose outcome it has written itself, in the
+ * statement that recorded the work (jobs.id, claim count and status checked as recordOutcomes does).
+ */
+export const OUTCOME_RECORDED = Symbol("outcome recorded");
 export type JobBatchHandlers = Partial<Record<JobKind, JobBatchHandler>>;
 
 /**
@@ -189,15 +202,16 @@ type RunnableJob = Pick<ClaimedJob, "id" | "kind" | "payload" | "attempts"> & {
 type Recorded = { id: number; attempts: number | null; status: "pending" | "done" | "failed"; run_at: string | null; last_error: string | null };
 
 function contextOf(job: RunnableJob, now: Date): JobContext {
-  return { jobId: job.id, attempt: job.attempts, now, createdAt: job.createdAt, takeover: job.takeover ?? false };
+  return { jobId: job.id, attempt: job.attempts, now, createdAt: job.createdAt, takeover: job.takeover ?? false, claimed: job.lockedUntil instanceof Date };
 }
 
 /** What to write for a job once its handler settled. */
-async function settle(job: RunnableJob, result: Promise<JobOutcome>, now: Date): Promise<Recorded> {
+async function settle(job: RunnableJob, result: Promise<JobOutcome | typeof OUTCOME_RECORDED>, now: Date): Promise<Recorded | null> {
   // A claimed row is written only while this claim holds it (its claim count is unchanged).
   const attempts = job.lockedUntil instanceof Date ? job.attempts : null;
   try {
     const outcome = await result;
+    if (outcome === OUTCOME_RECORDED) return null;
     if (outcome && "retryAt" in outcome) {
       return { id: job.id, attempts, status: "pending", run_at: outcome.retryAt.toISOString(), last_error: outcome.error ?? null };
     }
@@ -222,7 +236,8 @@ async function settle(job: RunnableJob, result: Promise<JobOutcome>, now: Date):
  * still holds the row: if its lease ran out and another process took the row over, that
  * process owns the outcome.
  */
-export async function recordOutcomes(db: Db, outcomes: Recorded[]) {
+export async function recordOutcomes(db: Db, list: (Recorded | null)[]) {
+  const outcomes = list.filter((outcome): outcome is Recorded => outcome !== null);
   if (!outcomes.length) return;
   await db.execute(sql`
     update ${jobs} set status = v.status, run_at = coalesce(v.run_at, ${jobs.runAt}), last_error = v.last_error,
@@ -239,8 +254,8 @@ export async function runJob(db: Db, job: RunnableJob, handlers: JobHandlers, { 
 }
 
 /** Starts every job of a claimed list: batch kinds together, the rest one by one. One promise per job, in order. */
-function startJobs(jobs: ClaimedJob[], handlers: JobHandlers, batchHandlers: JobBatchHandlers, now: Date): Promise<JobOutcome>[] {
-  const results: Promise<JobOutcome>[] = new Array(jobs.length);
+function startJobs(jobs: ClaimedJob[], handlers: JobHandlers, batchHandlers: JobBatchHandlers, now: Date): Promise<JobOutcome | typeof OUTCOME_RECORDED>[] {
+  const results: Promise<JobOutcome | typeof OUTCOME_RECORDED>[] = new Array(jobs.length);
   const byKind = new Map<string, number[]>();
   jobs.forEach((job, index) => {
     if (batchHandlers[job.kind as JobKind]) {
@@ -253,7 +268,7 @@ function startJobs(jobs: ClaimedJob[], handlers: JobHandlers, batchHandlers: Job
       : Promise.resolve({ failed: `no handler for ${job.kind}` });
   });
   for (const [kind, indexes] of byKind) {
-    let started: Promise<JobOutcome>[];
+    let started: Promise<JobOutcome | typeof OUTCOME_RECORDED>[];
     try {
       started = batchHandlers[kind as JobKind]!(indexes.map((i) => ({ payload: jobs[i].payload, ctx: contextOf(jobs[i], now) })));
     } catch (error) {
@@ -321,7 +336,7 @@ export function startJobRunner({
   const named = laneList.flatMap((lane) => lane.kinds ?? []);
   let stopped = false;
   const inFlight = new Map<number, { id: number; attempts: number; done: Promise<void> }>();
-  let pendingWrites: { outcome: Recorded; resolve: () => void }[] = [];
+  let pendingWrites: { outcome: Recorded | null; resolve: () => void }[] = [];
   let writing: Promise<void> | undefined;
 
   function flushOutcomes() {
@@ -379,10 +394,14 @@ export function startJobRunner({
         bump(state.accounts, account, 1);
         bump(state.groups, job.group, 1);
         const done = settle(job, results[i], now)
-          .then((outcome) => new Promise<void>((resolve) => {
-            pendingWrites.push({ outcome, resolve });
-            flushOutcomes();
-          }))
+          .then((outcome) =>
+            outcome === null
+              ? undefined
+              : new Promise<void>((resolve) => {
+                  pendingWrites.push({ outcome, resolve });
+                  flushOutcomes();
+                }),
+          )
           .finally(() => {
             inFlight.delete(job.id);
             state.running--;

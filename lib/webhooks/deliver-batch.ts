@@ -1,9 +1,9 @@
 import { inArray, sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/db";
-import { type WebhookAttempt, type WebhookDelivery, type Webhook, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
+import { jobs, type WebhookAttempt, type WebhookDelivery, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
 import { getEnv } from "@/lib/env";
 import { newId } from "@/lib/ids";
-import type { JobBatchHandler, JobContext, JobOutcome } from "@/lib/jobs/runner";
+import { type JobBatchHandler, type JobContext, type JobOutcome, OUTCOME_RECORDED } from "@/lib/jobs/runner";
 import { type AttemptOutcome, recordAttemptResult } from "./attempt-delivery";
 import { deliveryJobPayload, runDeliveryJob } from "./deliver-job";
 import { MAX_DELIVERY_ATTEMPTS } from "./schemas";
@@ -11,13 +11,15 @@ import { openWebhookSecret } from "./secret-at-rest";
 import { type SendResult, sendSigned } from "./send";
 
 type Item = { payload: Record<string, unknown>; ctx: JobContext };
-type Settle = { resolve: (outcome: JobOutcome) => void; reject: (error: unknown) => void };
+type Settle = { resolve: (outcome: JobOutcome | typeof OUTCOME_RECORDED) => void; reject: (error: unknown) => void };
 type Sent = {
   delivery: Pick<WebhookDelivery, "id" | "accountId" | "eventId" | "eventType">;
   webhookId: string;
   attemptRow: Pick<WebhookAttempt, "id" | "attempt">;
   result: SendResult;
   settle: Settle;
+  /** The claimed job behind this attempt: its outcome is written with the attempt's. */
+  job: { id: number; attempts: number; claimed: boolean };
 };
 
 /** The job outcome of a finished attempt, as the one-at-a-time path reports it. */
@@ -36,7 +38,7 @@ export function jobOutcomeOf(result: AttemptOutcome): JobOutcome {
  */
 export const runDeliveryBatch: JobBatchHandler = (items) => {
   const settles: Settle[] = [];
-  const promises = items.map((_item, i) => new Promise<JobOutcome>((resolve, reject) => (settles[i] = { resolve, reject })));
+  const promises = items.map((_item, i) => new Promise<JobOutcome | typeof OUTCOME_RECORDED>((resolve, reject) => (settles[i] = { resolve, reject })));
   void startBatch(items, settles).catch((error) => {
     for (const settle of settles) settle.reject(error);
   });
@@ -56,70 +58,90 @@ async function startBatch(items: Item[], settles: Settle[]) {
     else wanted.set(parsed.data.deliveryId, index);
   });
   if (!wanted.size) return;
+
+  // One statement: read every delivery with its endpoint, and write the attempt row of each
+  // one that is due (an attempt row that exists already is left to the one-at-a-time path).
+  const attemptedAt = new Date();
   const now = items[0].ctx.now;
+  const planned = [...wanted.keys()].map((deliveryId) => ({ delivery_id: deliveryId, attempt_id: newId("attempt", attemptedAt) }));
+  const result = await getDb().execute(sql`
+    with v as (
+      select * from jsonb_to_recordset(${JSON.stringify(planned)}::jsonb) as v(delivery_id text, attempt_id text)
+    ),
+    d as (
+      select d.id, d.account_id, d.webhook_id, d.event_id, d.event_type, d.payload, d.status, d.attempts, d.next_attempt_at,
+        w.url, w.secret, w.status as webhook_status, v.attempt_id
+      from ${webhookDeliveries} d join ${webhooks} w on w.id = d.webhook_id join v on v.delivery_id = d.id
+    ),
+    ins as (
+      insert into ${webhookAttempts} (id, account_id, webhook_id, delivery_id, event_id, event_type, attempt, status, attempted_at)
+      select d.attempt_id, d.account_id, d.webhook_id, d.id, d.event_id, d.event_type, d.attempts + 1, 'pending', ${attemptedAt.toISOString()}::timestamptz
+      from d
+      where d.status = 'pending' and d.webhook_status = 'active' and d.attempts < ${MAX_DELIVERY_ATTEMPTS}
+        and (d.next_attempt_at is null or d.next_attempt_at <= ${now.toISOString()}::timestamptz)
+      on conflict do nothing
+      returning id, delivery_id, attempt
+    )
+    select d.id, d.account_id, d.webhook_id, d.event_id, d.event_type, d.payload, d.status, d.attempts, d.next_attempt_at,
+      d.url, d.secret, d.webhook_status, ins.id as attempt_id, ins.attempt as attempt_number
+    from d left join ins on ins.delivery_id = d.id`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as StartRow[];
+  const found = new Map(rows.map((row) => [row.id, row]));
 
-  const started = await getDb().transaction(async (tx) => {
-    const rows = await tx
-      .select({ delivery: webhookDeliveries, webhook: webhooks })
-      .from(webhookDeliveries)
-      .innerJoin(webhooks, sql`${webhooks.id} = ${webhookDeliveries.webhookId}`)
-      .where(inArray(webhookDeliveries.id, [...wanted.keys()]))
-      .orderBy(webhookDeliveries.id)
-      .for("update", { of: webhookDeliveries });
-    const found = new Map(rows.map((row) => [row.delivery.id, row]));
-    const toSend: { index: number; delivery: WebhookDelivery; webhook: Webhook; attempt: number }[] = [];
-    const later: number[] = [];
-    for (const [deliveryId, index] of wanted) {
-      const row = found.get(deliveryId);
-      if (!row || row.delivery.status !== "pending") settles[index].resolve();
-      // A manual "retry now" may have run this attempt already and moved the next one later.
-      else if (row.delivery.nextAttemptAt && row.delivery.nextAttemptAt > items[index].ctx.now) settles[index].resolve({ retryAt: row.delivery.nextAttemptAt });
-      else if (row.webhook.status !== "active" || row.delivery.attempts + 1 > MAX_DELIVERY_ATTEMPTS) later.push(index);
-      else toSend.push({ index, delivery: row.delivery, webhook: row.webhook, attempt: row.delivery.attempts + 1 });
-    }
-    if (!toSend.length) return { toSend: [], inserted: new Map<string, WebhookAttempt>(), later };
-    const attemptedAt = new Date();
-    const inserted = await tx
-      .insert(webhookAttempts)
-      .values(
-        toSend.map(({ delivery, webhook, attempt }) => ({
-          id: newId("attempt", attemptedAt),
-          accountId: delivery.accountId,
-          webhookId: webhook.id,
-          deliveryId: delivery.id,
-          eventId: delivery.eventId,
-          eventType: delivery.eventType,
-          attempt,
-          status: "pending" as const,
-          attemptedAt,
-        })),
-      )
-      .onConflictDoNothing()
-      .returning();
-    return { toSend, inserted: new Map(inserted.map((row) => [row.deliveryId, row])), later };
-  });
-
-  // Unusual cases (this attempt row exists already, the endpoint is no longer active) go the
-  // one-at-a-time way, which knows how to resume, replay or stop them.
-  for (const index of started.later) single(index);
   const secrets = new Map<string, string | null>();
-  for (const { index, delivery, webhook } of started.toSend) {
-    const attemptRow = started.inserted.get(delivery.id);
-    if (!attemptRow) {
-      single(index);
+  for (const [deliveryId, index] of wanted) {
+    const row = found.get(deliveryId);
+    const nextAttemptAt = row?.next_attempt_at == null ? null : toDate(row.next_attempt_at);
+    if (!row || row.status !== "pending") {
+      settles[index].resolve();
       continue;
     }
+    if (row.attempt_id == null) {
+      // A manual "retry now" may have run this attempt already and moved the next one later.
+      if (nextAttemptAt && nextAttemptAt > items[index].ctx.now) settles[index].resolve({ retryAt: nextAttemptAt });
+      // The endpoint is no longer active, the ladder is over, or this attempt row exists already:
+      // the one-at-a-time way knows how to resume, replay or stop it.
+      else single(index);
+      continue;
+    }
+    const webhook = { id: row.webhook_id, accountId: row.account_id, secret: row.secret };
     if (!secrets.has(webhook.id)) secrets.set(webhook.id, openWebhookSecret(webhook));
+    const delivery = { id: row.id, accountId: row.account_id, eventId: row.event_id, eventType: row.event_type };
+    const attemptRow = { id: row.attempt_id, attempt: Number(row.attempt_number) };
+    const job = { id: items[index].ctx.jobId, attempts: items[index].ctx.attempt, claimed: items[index].ctx.claimed ?? false };
     void sendSigned({
-      url: webhook.url,
+      url: row.url,
       secret: secrets.get(webhook.id)!,
-      body: delivery.payload,
-      eventId: delivery.eventId,
-      eventType: delivery.eventType,
-      deliveryId: delivery.id,
+      body: row.payload,
+      eventId: row.event_id,
+      eventType: row.event_type,
+      deliveryId: row.id,
       attempt: attemptRow.attempt,
-    }).then((result) => queueResult({ delivery, webhookId: webhook.id, attemptRow, result, settle: settles[index] }));
+    }).then((sent) => queueResult({ delivery, webhookId: webhook.id, attemptRow, result: sent, settle: settles[index], job }));
   }
+}
+
+type StartRow = {
+  id: string;
+  account_id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  payload: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: Date | string | null;
+  url: string;
+  secret: string;
+  webhook_status: string;
+  attempt_id: string | null;
+  attempt_number: number | null;
+};
+
+/** A timestamptz from a raw query: a Date (PGlite) or text (postgres.js). */
+function toDate(value: Date | string): Date {
+  if (value instanceof Date) return value;
+  return new Date(value.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00"));
 }
 
 // Answers that arrive while a write is under way are written together by the next one.
@@ -155,12 +177,17 @@ async function writeResults() {
   }
 }
 
+/** The job row's outcome, written in the same statement when the runner holds a claim on it. */
+function jobFields(sent: Sent, status: "done" | "pending", error: string | null) {
+  return sent.job.claimed ? { job_id: sent.job.id, job_attempts: sent.job.attempts, job_status: status, job_error: error } : { job_id: null, job_attempts: null, job_status: null, job_error: null };
+}
+
 /**
  * The common outcomes (a 2xx; a failure with retries left) of many attempts in one
  * statement; anything else (the last attempt, 410 Gone, an endpoint disabled meanwhile)
  * through recordAttemptResult, in the same transaction.
  */
-async function recordResults(tx: Tx, batch: Sent[]): Promise<JobOutcome[]> {
+async function recordResults(tx: Tx, batch: Sent[]): Promise<(JobOutcome | typeof OUTCOME_RECORDED)[]> {
   const env = getEnv();
   const ids = batch.map((sent) => sent.delivery.id);
   const current = await tx
@@ -172,7 +199,7 @@ async function recordResults(tx: Tx, batch: Sent[]): Promise<JobOutcome[]> {
     .for("update", { of: webhookDeliveries });
   const state = new Map(current.map((row) => [row.id, row]));
   const finishedAt = new Date();
-  const outcomes: JobOutcome[] = new Array(batch.length);
+  const outcomes: (JobOutcome | typeof OUTCOME_RECORDED)[] = new Array(batch.length);
   const rows: Record<string, unknown>[] = [];
   const rare: number[] = [];
   batch.forEach((sent, i) => {
@@ -197,8 +224,9 @@ async function recordResults(tx: Tx, batch: Sent[]): Promise<JobOutcome[]> {
         error: result.error,
         next: null,
         last_error: null,
+        ...jobFields(sent, "done", null),
       });
-      outcomes[i] = undefined;
+      outcomes[i] = sent.job.claimed ? OUTCOME_RECORDED : undefined;
     } else if (common && !result.ok && result.status !== 410 && attemptRow.attempt < MAX_DELIVERY_ATTEMPTS) {
       const next = new Date(finishedAt.getTime() + env.WEBHOOK_RETRY_SCHEDULE[attemptRow.attempt - 1] * 1000);
       const lastError = result.error ?? (result.status ? `unexpected status ${result.status}` : "failed");
@@ -214,8 +242,9 @@ async function recordResults(tx: Tx, batch: Sent[]): Promise<JobOutcome[]> {
         error: result.error,
         next: next.toISOString(),
         last_error: lastError,
+        ...jobFields(sent, "pending", result.error),
       });
-      outcomes[i] = { retryAt: next, error: result.error ?? undefined };
+      outcomes[i] = sent.job.claimed ? OUTCOME_RECORDED : { retryAt: next, error: result.error ?? undefined };
     } else {
       rare.push(i);
     }
@@ -226,7 +255,8 @@ async function recordResults(tx: Tx, batch: Sent[]): Promise<JobOutcome[]> {
     await tx.execute(sql`
       with v as (
         select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(attempt_id text, delivery_id text, webhook_id text, ok boolean,
-          n int, response_status int, response_body text, duration_ms int, error text, next timestamptz, last_error text)
+          n int, response_status int, response_body text, duration_ms int, error text, next timestamptz, last_error text,
+          job_id bigint, job_attempts int, job_status text, job_error text)
       ),
       saved as (
         update ${webhookAttempts} a set status = case when v.ok then 'succeeded' else 'failed' end,
@@ -245,6 +275,12 @@ async function recordResults(tx: Tx, batch: Sent[]): Promise<JobOutcome[]> {
           updated_at = ${finishedAt.toISOString()}::timestamptz
         from v where d.id = v.delivery_id and d.id in (select delivery_id from saved)
         returning d.webhook_id, v.ok
+      )
+      jobs_done as (
+        update ${jobs} j set status = v.job_status, run_at = coalesce(v.next, j.run_at), last_error = v.job_error,
+          locked_until = null, updated_at = ${finishedAt.toISOString()}::timestamptz
+        from v where j.id = v.job_id and j.attempts = v.job_attempts and j.status = 'running'
+        returning j.id
       )
       update ${webhooks} w set consecutive_failures = 0, updated_at = ${finishedAt.toISOString()}::timestamptz
       where w.id in (select webhook_id from deliveries where ok) and w.consecutive_failures <> 0`);
