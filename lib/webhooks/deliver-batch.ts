@@ -164,7 +164,8 @@ async function writeResults() {
         batch.forEach((sent, i) => sent.settle.resolve(outcomes[i]));
       } catch (error) {
         // One at a time then, so that one bad row cannot hold up the others.
-        console.error(`webhook deliveries: writing ${batch.length} outcomes together failed, writing them one by one: ${error instanceof Error ? error.message : error}`);
+        const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message.split("\n")[0] : String(error);
+        console.error(`webhook deliveries: writing ${batch.length} outcomes together failed (${cause}); writing them one by one`);
         for (const sent of batch) {
           await getDb()
             .transaction((tx) => recordAttemptResult(tx, { ...sent, mode: "scheduled" }))
@@ -275,7 +276,7 @@ async function recordResults(tx: Tx, batch: Sent[]): Promise<(JobOutcome | typeo
           updated_at = ${finishedAt.toISOString()}::timestamptz
         from v where d.id = v.delivery_id and d.id in (select delivery_id from saved)
         returning d.webhook_id, v.ok
-      )
+      ),
       jobs_done as (
         update ${jobs} j set status = v.job_status, run_at = coalesce(v.next, j.run_at), last_error = v.job_error,
           locked_until = null, updated_at = ${finishedAt.toISOString()}::timestamptz
