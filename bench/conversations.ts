@@ -2,13 +2,9 @@ import { sql } from "drizzle-orm";
 import { GET as listConversations } from "@/app/v1/conversations/route";
 import { getDb } from "@/db";
 import { encodeCursor } from "@/lib/api/cursor";
-import { type Bench, createBenchAccount, log, openBenchDatabase, percentile, round, timeRequest } from "./support";
+import { type Bench, type BenchOptions, createBenchAccount, log, openBenchDatabase, percentile, round, timeRequest } from "./support";
 
-const ROWS = 200_000;
 const LIMIT = 50;
-const DEEP_PAGES = 2_000;
-const WARMUP = 30;
-const SAMPLES = 300;
 const GOAL = 1.3;
 
 /**
@@ -18,7 +14,11 @@ const GOAL = 1.3;
 export const conversationsBench: Bench = {
   name: "conversations-list-deep-page",
   description: "GET /v1/conversations page 1 vs 2,000 pages deep over 200,000 conversations",
-  async run() {
+  async run({ smoke }: BenchOptions) {
+    const ROWS = smoke ? 2_000 : 200_000;
+    const DEEP_PAGES = smoke ? 20 : 2_000;
+    const WARMUP = smoke ? 3 : 30;
+    const SAMPLES = smoke ? 10 : 300;
     await openBenchDatabase();
     const { account, user, token } = await createBenchAccount();
     const db = getDb();

@@ -3,11 +3,10 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import { buildInboundPayload, signHubPayload } from "@/tests/support/fake-cloud-network";
-import { type Bench, log, percentile, round } from "./support";
+import { type Bench, type BenchOptions, log, percentile, round } from "./support";
 
-const PORT = 3199;
+const PORT = Number(process.env.BENCH_INBOX_PORT ?? 3199);
 const BASE = `http://localhost:${PORT}`;
-const MESSAGES = 50;
 const PHONE_NUMBER_ID = "109876543210";
 const APP_SECRET = "bench-app-secret";
 const admin = { account_name: "Bench Plants", name: "Bench Admin", email: "bench-admin@example.com", password: "bench-password-123" };
@@ -32,7 +31,7 @@ async function startServer(): Promise<ChildProcess> {
     cwd: root,
     detached: true,
     stdio: "ignore",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PGLITE_DIR: "memory://", APP_URL: BASE, JOBS_POLL_MS: "100" },
+    env: { ...process.env, ...INBOX_BENCH_SERVER_ENV, NEXT_TELEMETRY_DISABLED: "1", APP_URL: BASE },
   });
   for (let i = 0; i < 200; i++) {
     if (await fetch(`${BASE}/healthz`).then((r) => r.ok, () => false)) return server;
@@ -41,15 +40,29 @@ async function startServer(): Promise<ChildProcess> {
   throw new Error("the server did not start");
 }
 
-const LONG_THREAD = 5_000;
+/**
+ * The bench's server and number: the fake network's Graph API lives on loopback over http,
+ * which the URL policy allows only with WEBHOOK_ALLOW_INSECURE_TARGETS (never in production).
+ */
+export const INBOX_BENCH_SERVER_ENV = { PGLITE_DIR: "memory://", JOBS_POLL_MS: "100", WEBHOOK_ALLOW_INSECURE_TARGETS: "true" };
+export const INBOX_BENCH_NUMBER = {
+  provider: "cloud",
+  phone_number: "+14155552671",
+  phone_number_id: PHONE_NUMBER_ID,
+  business_account_id: "102290129340398",
+  access_token: "bench-access-token",
+  app_secret: APP_SECRET,
+  verify_token: "bench-verify",
+  api_base_url: "http://127.0.0.1:9/v21.0",
+};
 
 /**
  * A conversation of 5,000 messages (delivered 100 per webhook POST): the time to open it until
  * its newest message shows, and to scroll back to its first message, page by page.
  */
-async function measureLongConversation(page: import("@playwright/test").Page) {
+async function measureLongConversation(page: import("@playwright/test").Page, LONG_THREAD: number) {
   const from = "447700999999";
-  for (let batch = 0; batch < LONG_THREAD / 100; batch++) {
+  for (let batch = 0; batch < Math.ceil(LONG_THREAD / 100); batch++) {
     const messages = Array.from({ length: 100 }, (_, i) => ({
       from,
       name: "Long Thread",
@@ -94,8 +107,9 @@ async function measureLongConversation(page: import("@playwright/test").Page) {
  */
 export const inboxLatencyBench: Bench = {
   name: "inbox-inbound-to-visible",
-  description: `${MESSAGES} inbound webhook POSTs, each timed until visible in a second browser's inbox`,
-  async run() {
+  description: "50 inbound webhook POSTs, each timed until visible in a second browser's inbox",
+  async run({ smoke }: BenchOptions) {
+    const MESSAGES = smoke ? 3 : 50;
     const server = await startServer();
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -110,16 +124,7 @@ export const inboxLatencyBench: Bench = {
         await fetch(`${BASE}/v1/config/number`, {
           method: "PUT",
           headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-          body: JSON.stringify({
-            provider: "cloud",
-            phone_number: "+14155552671",
-            phone_number_id: PHONE_NUMBER_ID,
-            business_account_id: "102290129340398",
-            access_token: "bench-access-token",
-            app_secret: APP_SECRET,
-            verify_token: "bench-verify",
-            api_base_url: "http://127.0.0.1:9/v21.0",
-          }),
+          body: JSON.stringify(INBOX_BENCH_NUMBER),
         }),
       );
 
@@ -149,7 +154,7 @@ export const inboxLatencyBench: Bench = {
         samples.push(performance.now() - started);
         if ((i + 1) % 10 === 0) log(`  ${i + 1}/${MESSAGES}`);
       }
-      const long = await measureLongConversation(page);
+      const long = await measureLongConversation(page, smoke ? 200 : 5_000);
       return {
         name: this.name,
         ...long,
@@ -157,7 +162,8 @@ export const inboxLatencyBench: Bench = {
         p50_ms: round(percentile(samples, 50), 1),
         p95_ms: round(percentile(samples, 95), 1),
         max_ms: round(Math.max(...samples), 1),
-        goal_ms: 1000,
+        goal: "p95_ms < 1000",
+        pass: percentile(samples, 95) < 1000,
       };
     } finally {
       await browser.close();

@@ -1,39 +1,48 @@
-// `npm run bench [name]`: runs every benchmark below, or the one named, each on its own
-// in-memory database, printing one JSON line of results per benchmark on stdout.
+// `npm run bench [name…] [-- --smoke]`: runs every benchmark below, or those named, each on
+// its own database, printing one JSON line of results per benchmark on stdout, each with its
+// `goal` and whether it was met (`pass`). `--smoke` runs them all at tiny sizes (CI: none
+// may rot); its numbers mean nothing and its `pass` only says that the benchmark ran.
 import "./env";
 import type { Bench } from "./support";
 
 // To add a benchmark: write bench/<topic>.ts exporting a Bench, and list it here.
 const benches: Record<string, () => Promise<Bench>> = {
+  "webhook-fan-out": async () => (await import("./webhooks")).fanOutBench,
+  "webhook-fan-out-postgres": async () => (await import("./webhooks")).fanOutPostgresBench,
+  "webhook-steady": async () => (await import("./webhooks")).steadyBench,
+  "webhook-fairness": async () => (await import("./webhooks")).fairnessBench,
+  "api-overhead": async () => (await import("./api")).apiBench,
   conversations: async () => (await import("./conversations")).conversationsBench,
   "inbox-latency": async () => (await import("./inbox-latency")).inboxLatencyBench,
   search: async () => (await import("./search")).searchBench,
-  webhooks: async () => {
-    const { run } = await import("./webhooks");
-    return {
-      name: "webhook-fan-out",
-      description: "2,000 events to 5 local receivers through the local runner: deliveries per second, first-attempt latency",
-      run: async () => ({ name: "webhook-fan-out", ...(await run()) }),
-    };
-  },
 };
 
 async function main() {
-  // Flags such as --smoke are read by the benchmarks themselves.
-  const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
+  const args = process.argv.slice(2);
+  const smoke = args.includes("--smoke");
+  const wanted = args.filter((arg) => arg !== "--smoke");
   const unknown = wanted.filter((name) => !(name in benches));
   if (unknown.length) {
     console.error(`Unknown benchmark ${unknown.join(", ")}. Available: ${Object.keys(benches).join(", ")}.`);
     process.exit(2);
   }
   const { closeDb } = await import("@/db");
+  let failed = 0;
   for (const name of wanted.length ? wanted : Object.keys(benches)) {
     const bench = await benches[name]();
-    process.stderr.write(`\n${bench.name}: ${bench.description}\n`);
-    const result = await bench.run();
-    console.log(JSON.stringify(result));
+    process.stderr.write(`\n${bench.name}${smoke ? " (smoke)" : ""}: ${bench.description}\n`);
+    try {
+      const result = await bench.run({ smoke });
+      console.log(JSON.stringify(smoke ? { ...result, smoke: true } : result));
+    } catch (error) {
+      // A benchmark that cannot run is a failure in smoke mode (it has rotted); otherwise the others still run.
+      failed++;
+      console.error(error);
+      console.log(JSON.stringify({ name: bench.name, error: error instanceof Error ? error.message : String(error), pass: false }));
+    }
   }
   await closeDb();
+  process.exit(smoke && failed ? 1 : 0);
 }
 
 main().catch((error) => {

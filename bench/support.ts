@@ -3,7 +3,9 @@ import { createAccountWithUser } from "@/lib/accounts/create-account";
 import { createSession } from "@/lib/auth/sessions";
 
 export type BenchResult = Record<string, unknown> & { name: string };
-export type Bench = { name: string; description: string; run: () => Promise<BenchResult> };
+/** `smoke`: tiny sizes, so that CI runs every benchmark and none can rot (its numbers mean nothing). */
+export type BenchOptions = { smoke: boolean };
+export type Bench = { name: string; description: string; run: (options: BenchOptions) => Promise<BenchResult> };
 
 /** Progress goes to stderr so stdout carries only the result lines. */
 export const log = (message: string) => process.stderr.write(`${message}\n`);

@@ -1,30 +1,99 @@
-// Fan-out benchmark: 2,000 events recorded through recordEvent, each delivered to 5 local
-// HTTP receivers by the local job runner, on a fresh in-memory PGlite. Reports deliveries
-// per second and the first-attempt latency from the event's commit to its arrival.
-//   npx tsx bench/webhooks.ts [events]   (or through `npm run bench`)
+// Delivery engine benchmarks, each on a fresh database with local HTTP receivers and the
+// server's own job runner (lanes, batches, wake on commit):
+// - fan-out: 2,000 events × 5 receivers, first attempts per second (PGlite, and PostgreSQL
+//   when BENCH_DATABASE_URL or TEST_DATABASE_URL is set);
+// - steady: 50 events/s for 30 s × 5 receivers, first-attempt latency from commit;
+// - fairness: one account with 20 hanging receivers, another account's first attempts and
+//   outbound sends, latency from commit.
+//   npx tsx bench/run.ts webhook-fan-out   (or through `npm run bench`)
 import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { pathToFileURL } from "node:url";
-import { type DbHandle, getDbHandle, newPglite, openPglite, setDbHandle } from "@/db";
+import postgres from "postgres";
+import { type DbHandle, getDbHandle, newPglite, openPglite, openPostgres, setDbHandle } from "@/db";
 import { accounts } from "@/db/schema";
 import { resetEnvCache } from "@/lib/env";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
-import { JOBS_CHANNEL } from "@/lib/jobs/enqueue";
-import { jobHandlers } from "@/lib/jobs/handlers";
-import { startJobRunner } from "@/lib/jobs/runner";
+import { enqueueJob, JOBS_CHANNEL } from "@/lib/jobs/enqueue";
+import { jobBatchHandlers, jobHandlers } from "@/lib/jobs/handlers";
+import { type JobHandlers, startJobRunner } from "@/lib/jobs/runner";
 import { createWebhook } from "@/lib/webhooks/create-webhook";
-import { percentile, round } from "./support";
+import { type Bench, type BenchOptions, log, percentile, round } from "./support";
 
-const RECEIVERS = 5;
-const CONCURRENCY = 16;
-const TIMEOUT_MS = 10 * 60_000;
+type Receiver = { server: Server; url: string; held: Set<ServerResponse>; stopHanging: () => void };
+type Arrival = (eventId: string, at: number) => void;
 
-type Receiver = { server: Server; url: string };
+/** A local receiver: answers the challenge, then 200 (or holds every delivery when `hang`). */
+async function startReceiver(onFirstAttempt: Arrival, { hang = false } = {}): Promise<Receiver> {
+  const held = new Set<ServerResponse>();
+  let hanging = hang;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const at = performance.now();
+      if (req.headers["x-service-event-type"] === "webhook.verified") {
+        const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+        res.writeHead(200).end(body.data.challenge);
+        return;
+      }
+      if (req.headers["x-service-delivery-attempt"] === "1") onFirstAttempt(String(req.headers["x-service-event-id"]), at);
+      if (hanging) held.add(res);
+      else res.writeHead(200).end("ok");
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const stopHanging = () => {
+    hanging = false;
+    for (const res of held) if (!res.destroyed) res.writeHead(200).end("ok");
+    held.clear();
+  };
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, held, stopHanging };
+}
 
-export async function run({ events: EVENTS = 2_000 }: { events?: number } = {}): Promise<Record<string, unknown>> {
-  // Only this benchmark's settings; nothing is written to ./.data.
+async function closeReceiver(r: Receiver) {
+  r.stopHanging();
+  r.server.closeAllConnections();
+  await new Promise<void>((resolve) => r.server.close(() => resolve()));
+}
+
+const pgUrl = () => process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
+
+/** A fresh database (in-memory PGlite, or a new PostgreSQL database dropped afterwards) installed as the process's database. */
+async function openDatabase(kind: "pglite" | "postgres"): Promise<{ handle: DbHandle; drop: () => Promise<void> }> {
+  if (kind === "pglite") {
+    const handle = openPglite(newPglite("memory://"));
+    await handle.migrate();
+    return { handle, drop: async () => handle.close() };
+  }
+  const admin = postgres(pgUrl()!, { max: 1, onnotice: () => {} });
+  const name = `chorus_bench_${randomBytes(4).toString("hex")}`;
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(pgUrl()!);
+  url.pathname = `/${name}`;
+  const handle = openPostgres(url.toString(), { max: 10 });
+  await handle.migrate();
+  return {
+    handle,
+    drop: async () => {
+      await handle.close();
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/**
+ * Runs `body` with the engine as the server runs it: a fresh database, the runner in its
+ * lanes woken on commit, the bench's own environment (nothing is written to ./.data).
+ */
+async function withEngine<T>(
+  kind: "pglite" | "postgres",
+  handlers: JobHandlers,
+  body: (ctx: { createAccount: (name: string) => Promise<string>; register: (accountId: string, url: string) => Promise<void> }) => Promise<T>,
+): Promise<T> {
   const saved = { ...process.env };
   process.env.WEBHOOK_ALLOW_INSECURE_TARGETS = "true";
   process.env.AUTH_SECRET ??= randomBytes(32).toString("base64url");
@@ -32,96 +101,31 @@ export async function run({ events: EVENTS = 2_000 }: { events?: number } = {}):
   delete process.env.DATABASE_URL;
   delete process.env.WEBHOOK_RETRY_SCHEDULE;
   resetEnvCache();
-
   const previous: DbHandle | undefined = (globalThis as { __chorusDb?: DbHandle }).__chorusDb;
-  const handle = openPglite(newPglite("memory://"));
+  const { handle, drop } = await openDatabase(kind);
   setDbHandle(handle);
-  const receivers: Receiver[] = [];
-  let stopRunner: (() => Promise<void>) | undefined;
+  const db = getDbHandle().db;
+  const runner = startJobRunner({ db, handlers, batchHandlers: jobBatchHandlers, pollMs: 500 });
+  const unlisten = handle.pglite
+    ? await handle.pglite.listen(JOBS_CHANNEL, () => runner.wake())
+    : await handle.sql!.listen(JOBS_CHANNEL, () => runner.wake()).then((s) => () => s.unlisten());
   try {
-    await handle.migrate();
-    const db = getDbHandle().db;
-
-    const committedAt = new Map<string, number>();
-    const firstArrival: number[] = [];
-    let firstAttempts = 0;
-    let lastArrival = 0;
-    let done: () => void = () => {};
-    const allArrived = new Promise<void>((resolve) => (done = resolve));
-
-    for (let i = 0; i < RECEIVERS; i++) {
-      const server = createServer((req, res) => {
-        const chunks: Buffer[] = [];
-        req.on("data", (c: Buffer) => chunks.push(c));
-        req.on("end", () => {
-          const at = performance.now();
-          const type = req.headers["x-service-event-type"];
-          if (type === "webhook.verified") {
-            const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-            res.writeHead(200).end(body.data.challenge);
-            return;
-          }
-          res.writeHead(200).end("ok");
-          if (req.headers["x-service-delivery-attempt"] !== "1") return;
-          const commit = committedAt.get(String(req.headers["x-service-event-id"]));
-          if (commit !== undefined) firstArrival.push(at - commit);
-          firstAttempts++;
-          lastArrival = at;
-          if (firstAttempts === EVENTS * RECEIVERS) done();
-        });
-      });
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-      receivers.push({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` });
-    }
-
-    const accountId = newId("account");
-    await db.insert(accounts).values({ id: accountId, name: "Benchmark" });
-    const ctx = { accountId, user: { id: "usr_bench", name: "Bench", email: "bench@example.com", role: "admin" as const } };
-    for (const r of receivers) {
-      const webhook = await createWebhook({ ctx, input: { url: r.url, events: ["message.received"] } });
-      if (webhook.status !== "active") throw new Error(`receiver not verified: ${webhook.status_reason}`);
-    }
-
-    const runner = startJobRunner({ db, handlers: jobHandlers, pollMs: 50, concurrency: CONCURRENCY });
-    stopRunner = () => runner.stop();
-    const unlisten = await handle.pglite!.listen(JOBS_CHANNEL, () => runner.wake());
-
-    const start = performance.now();
-    for (let i = 0; i < EVENTS; i++) {
-      const event = await db.transaction((tx) =>
-        recordEvent(tx, {
-          accountId,
-          type: "message.received",
-          data: { message: { id: `msg_${i}`, text: `benchmark message ${i}` }, conversation: { id: "conv_bench", status: "open" } },
-        }),
-      );
-      committedAt.set(event.id, performance.now());
-    }
-    const recorded = performance.now();
-    const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not all deliveries arrived within ${TIMEOUT_MS / 1000} s (${firstAttempts})`)), TIMEOUT_MS).unref());
-    await Promise.race([allArrived, timeout]);
+    return await body({
+      createAccount: async (name) => {
+        const id = newId("account");
+        await db.insert(accounts).values({ id, name });
+        return id;
+      },
+      register: async (accountId, url) => {
+        const ctx = { accountId, user: { id: "usr_bench", name: "Bench", email: "bench@example.com", role: "admin" as const } };
+        const webhook = await createWebhook({ ctx, input: { url, events: ["message.received"] } });
+        if (webhook.status !== "active") throw new Error(`receiver not verified: ${webhook.status_reason}`);
+      },
+    });
+  } finally {
     await unlisten();
     await runner.stop();
-    stopRunner = undefined;
-
-    const seconds = (lastArrival - start) / 1000;
-    const latency = (p: number) => (firstArrival.length ? round(percentile(firstArrival, p), 1) : null);
-    return {
-      benchmark: "webhook fan-out (local runner, PGlite in memory)",
-      events: EVENTS,
-      receivers: RECEIVERS,
-      deliveries: firstAttempts,
-      runner_concurrency: CONCURRENCY,
-      record_events_s: Math.round((recorded - start) / 10) / 100,
-      total_s: Math.round(seconds * 100) / 100,
-      deliveries_per_s: Math.round(firstAttempts / seconds),
-      first_attempt_latency_ms: { p50: latency(50), p99: latency(99), max: latency(100) },
-      note: "events are recorded as fast as possible while the runner delivers; latency is from each event's commit to its first attempt arriving, queueing included",
-    };
-  } finally {
-    await stopRunner?.();
-    await Promise.all(receivers.map((r) => new Promise<void>((resolve) => { r.server.closeAllConnections(); r.server.close(() => resolve()); })));
-    await handle.close();
+    await drop();
     setDbHandle(previous);
     for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
     Object.assign(process.env, saved);
@@ -129,14 +133,221 @@ export async function run({ events: EVENTS = 2_000 }: { events?: number } = {}):
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  run({ events: Number(process.argv[2] ?? 2_000) })
-    .then((result) => {
-      console.log(JSON.stringify(result, null, 2));
-      process.exit(0);
-    })
-    .catch((error) => {
-      console.error(error);
-      process.exit(1);
-    });
+const emitOne = (accountId: string, i: number) =>
+  getDbHandle().db.transaction((tx) =>
+    recordEvent(tx, {
+      accountId,
+      type: "message.received",
+      data: { message: { id: `msg_${i}`, text: `benchmark message ${i}` }, conversation: { id: "conv_bench", status: "open" } },
+    }),
+  );
+
+const latency = (samples: number[]) => ({
+  p50: samples.length ? round(percentile(samples, 50), 1) : null,
+  p99: samples.length ? round(percentile(samples, 99), 1) : null,
+  max: samples.length ? round(Math.max(...samples), 1) : null,
+});
+
+/** Latency from commit to first arrival, per event id and receiver. */
+function arrivals() {
+  const committedAt = new Map<string, number>();
+  const pending = new Map<string, number[]>();
+  const samples: number[] = [];
+  let count = 0;
+  let last = 0;
+  const waiters: { n: number; resolve: () => void }[] = [];
+  const onFirstAttempt: Arrival = (eventId, at) => {
+    const commit = committedAt.get(eventId);
+    if (commit !== undefined) samples.push(at - commit);
+    else pending.set(eventId, [...(pending.get(eventId) ?? []), at]);
+    count++;
+    last = at;
+    for (const w of [...waiters]) {
+      if (count < w.n) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
+  };
+  return {
+    onFirstAttempt,
+    committed(eventId: string, at: number) {
+      committedAt.set(eventId, at);
+      // An arrival can be seen before the commit returns to the caller.
+      for (const t of pending.get(eventId) ?? []) samples.push(Math.max(0, t - at));
+      pending.delete(eventId);
+    },
+    samples,
+    count: () => count,
+    last: () => last,
+    waitFor(n: number, timeoutMs: number) {
+      if (count >= n) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`only ${count} of ${n} first attempts arrived within ${timeoutMs / 1000} s`)), timeoutMs);
+        waiters.push({ n, resolve: () => (clearTimeout(timer), resolve()) });
+      });
+    },
+  };
 }
+
+const RECEIVERS = 5;
+
+async function fanOut(kind: "pglite" | "postgres", events: number) {
+  const track = arrivals();
+  const receivers: Receiver[] = [];
+  try {
+    for (let i = 0; i < RECEIVERS; i++) receivers.push(await startReceiver(track.onFirstAttempt));
+    return await withEngine(kind, jobHandlers, async ({ createAccount, register }) => {
+      const accountId = await createAccount("Benchmark");
+      for (const r of receivers) await register(accountId, r.url);
+      const start = performance.now();
+      for (let i = 0; i < events; i++) {
+        const event = await emitOne(accountId, i);
+        track.committed(event.id, performance.now());
+      }
+      const recorded = performance.now();
+      await track.waitFor(events * RECEIVERS, 10 * 60_000);
+      const seconds = (track.last() - start) / 1000;
+      const perSecond = Math.round(track.count() / seconds);
+      return {
+        database: kind,
+        events,
+        receivers: RECEIVERS,
+        first_attempts: track.count(),
+        record_events_s: round((recorded - start) / 1000, 2),
+        total_s: round(seconds, 2),
+        first_attempts_per_s: perSecond,
+        first_attempt_latency_ms: latency(track.samples),
+        goal: "first_attempts_per_s >= 1000",
+        pass: perSecond >= 1000,
+        note: "events are recorded one transaction at a time while the runner delivers; latency is from each event's commit to its first attempt arriving",
+      };
+    });
+  } finally {
+    await Promise.all(receivers.map(closeReceiver));
+  }
+}
+
+export const fanOutBench: Bench = {
+  name: "webhook-fan-out",
+  description: "2,000 events to 5 local receivers through the local runner on PGlite: first attempts per second",
+  run: async ({ smoke }) => ({ name: "webhook-fan-out", ...(await fanOut("pglite", smoke ? 40 : 2_000)) }),
+};
+
+export const fanOutPostgresBench: Bench = {
+  name: "webhook-fan-out-postgres",
+  description: "the same fan-out on PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL)",
+  run: async ({ smoke }) => {
+    if (!pgUrl()) return { name: "webhook-fan-out-postgres", skipped: "BENCH_DATABASE_URL / TEST_DATABASE_URL unset", goal: "first_attempts_per_s >= 1000", pass: null };
+    return { name: "webhook-fan-out-postgres", ...(await fanOut("postgres", smoke ? 40 : 2_000)) };
+  },
+};
+
+export const steadyBench: Bench = {
+  name: "webhook-steady",
+  description: "50 events/s for 30 s to 5 local receivers: first-attempt latency from commit",
+  async run({ smoke }: BenchOptions) {
+    const seconds = smoke ? 2 : 30;
+    const rate = 50;
+    const track = arrivals();
+    const receivers: Receiver[] = [];
+    try {
+      for (let i = 0; i < RECEIVERS; i++) receivers.push(await startReceiver(track.onFirstAttempt));
+      return await withEngine("pglite", jobHandlers, async ({ createAccount, register }) => {
+        const accountId = await createAccount("Benchmark");
+        for (const r of receivers) await register(accountId, r.url);
+        const start = performance.now();
+        const total = seconds * rate;
+        for (let i = 0; i < total; i++) {
+          const due = start + (i * 1000) / rate;
+          const wait = due - performance.now();
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+          const event = await emitOne(accountId, i);
+          track.committed(event.id, performance.now());
+        }
+        await track.waitFor(total * RECEIVERS, 60_000);
+        const p99 = percentile(track.samples, 99);
+        return {
+          name: "webhook-steady",
+          events_per_s: rate,
+          seconds,
+          receivers: RECEIVERS,
+          first_attempts: track.count(),
+          first_attempt_latency_ms: latency(track.samples),
+          goal: "first_attempt_latency_ms.p99 < 250",
+          pass: p99 < 250,
+        };
+      });
+    } finally {
+      await Promise.all(receivers.map(closeReceiver));
+    }
+  },
+};
+
+export const fairnessBench: Bench = {
+  name: "webhook-fairness",
+  description: "one account with 20 hanging receivers; another account's first attempts and outbound sends, latency from commit",
+  async run({ smoke }: BenchOptions) {
+    const seconds = smoke ? 2 : 15;
+    const quiet = arrivals();
+    const noisyCount = { n: 0 };
+    const receivers: Receiver[] = [];
+    const sendLatency: number[] = [];
+    const sendQueued = new Map<string, number>();
+    const handlers: JobHandlers = {
+      ...jobHandlers,
+      // An outbound customer send as the runner sees it: the time until it starts is what counts.
+      "message.send": async (payload) => {
+        const queued = sendQueued.get(String(payload.n));
+        if (queued !== undefined) sendLatency.push(performance.now() - queued);
+      },
+    };
+    try {
+      const hanging = await startReceiver(() => void noisyCount.n++, { hang: true });
+      const steady = await startReceiver(quiet.onFirstAttempt);
+      receivers.push(hanging, steady);
+      return await withEngine("pglite", handlers, async ({ createAccount, register }) => {
+        const noisy = await createAccount("Noisy");
+        const calm = await createAccount("Calm");
+        for (let i = 0; i < 20; i++) await register(noisy, `${hanging.url}?receiver=${i}`);
+        await register(calm, steady.url);
+        const start = performance.now();
+        let calmEvents = 0;
+        let sends = 0;
+        for (let tick = 0; performance.now() - start < seconds * 1000; tick++) {
+          // 20 events/s to the hanging account (400 hanging deliveries/s), 10/s to the other, 5 sends/s.
+          await emitOne(noisy, tick);
+          if (tick % 2 === 0) {
+            const event = await emitOne(calm, tick);
+            quiet.committed(event.id, performance.now());
+            calmEvents++;
+          }
+          if (tick % 4 === 0) {
+            const n = String(sends++);
+            sendQueued.set(n, performance.now());
+            await enqueueJob(getDbHandle().db, { kind: "message.send", accountId: noisy, payload: { n } });
+          }
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        await quiet.waitFor(calmEvents, 30_000);
+        const p99 = percentile(quiet.samples, 99);
+        const sendP99 = sendLatency.length ? percentile(sendLatency, 99) : Number.POSITIVE_INFINITY;
+        hanging.stopHanging();
+        return {
+          name: "webhook-fairness",
+          seconds,
+          hanging_receivers: 20,
+          hanging_requests_seen: noisyCount.n,
+          other_account_first_attempts: quiet.count(),
+          other_account_first_attempt_latency_ms: latency(quiet.samples),
+          sends: sendLatency.length,
+          send_start_latency_ms: latency(sendLatency),
+          goal: "other_account_first_attempt_latency_ms.p99 < 1000 and send_start_latency_ms.p99 < 1000",
+          pass: p99 < 1000 && sendP99 < 1000 && sendLatency.length === sends,
+        };
+      });
+    } finally {
+      log("  closing receivers");
+      await Promise.all(receivers.map(closeReceiver));
+    }
+  },
+};

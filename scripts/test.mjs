@@ -1,5 +1,6 @@
 // `npm test`: typecheck, lint, unit and integration tests (PGlite, and PostgreSQL when
-// TEST_DATABASE_URL is set), then the browser tests against a production build.
+// TEST_DATABASE_URL is set), then the browser tests against a production build, then every
+// benchmark in smoke mode (`npm run bench -- --smoke`).
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
@@ -29,3 +30,5 @@ if (process.env.TEST_DATABASE_URL) {
 }
 run("Build", bin("next"), ["build"]);
 run("Browser tests (Playwright, Chromium)", bin("playwright"), ["test"]);
+// Every benchmark at tiny sizes, so that none can rot (the numbers themselves are not checked here).
+run("Benchmarks (smoke)", process.execPath, [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "bench/run.ts", "--smoke"]);

@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/db";
+import { announceAuthChange } from "@/lib/auth/token-cache";
 import { type ApiToken, apiTokens, users } from "@/db/schema";
 import { afterCursor } from "@/lib/api/pagination";
 import { toPage } from "@/lib/api/cursor";
@@ -177,8 +178,11 @@ export async function revokeApiToken({ ctx, id }: { ctx: AuthContext; id: string
     .limit(1);
   if (!row || (ctx.user.role !== "admin" && row.userId !== ctx.user.id)) throw new NotFoundError("Token");
   if (!row.revokedAt) {
-    await db.update(apiTokens).set({ revokedAt: new Date() }).where(eq(apiTokens.id, id));
-    await recordAudit(null, { accountId: ctx.accountId, actor: userActor(ctx), action: "token.revoked", target: { type: "token", id } });
+    await db.transaction(async (tx) => {
+      await tx.update(apiTokens).set({ revokedAt: new Date() }).where(eq(apiTokens.id, id));
+      await announceAuthChange(tx);
+      await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "token.revoked", target: { type: "token", id } });
+    });
   }
 }
 
@@ -208,6 +212,7 @@ export async function refreshToken({ ctx }: { ctx: AuthContext }) {
             .returning()
         : await tx.select().from(apiTokens).where(eq(apiTokens.id, ctx.token.id)).limit(1);
     if (!old) throw new UnauthenticatedError("invalid_token", "The token has been revoked.");
+    if (ctx.token.kind === "api") await announceAuthChange(tx);
     await tx.insert(apiTokens).values({
       id,
       accountId: ctx.accountId,

@@ -4,6 +4,7 @@ import { apiTokens, type User, users } from "@/db/schema";
 import { newId } from "@/lib/ids";
 import { dummyPasswordHash, verifyPassword } from "./password";
 import { scopesForRole } from "./scopes";
+import { announceAuthChange } from "./token-cache";
 import { SESSION_LIFETIME_MS, signToken } from "./tokens";
 
 /** The user for these credentials, or null; unknown emails cost the same time as wrong passwords. */
@@ -37,16 +38,22 @@ export async function createSession({ user, now = new Date() }: { user: Pick<Use
 }
 
 export async function revokeSession({ tokenId }: { tokenId: string }) {
-  await getDb()
-    .update(apiTokens)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.kind, "session"), isNull(apiTokens.revokedAt)));
+  await getDb().transaction(async (tx) => {
+    await tx
+      .update(apiTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.kind, "session"), isNull(apiTokens.revokedAt)));
+    await announceAuthChange(tx);
+  });
 }
 
 /** Signs the user out everywhere: every session (browser or app) stops working at once. */
 export async function revokeAllSessions({ userId }: { userId: string }) {
-  await getDb()
-    .update(apiTokens)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(apiTokens.userId, userId), eq(apiTokens.kind, "session"), isNull(apiTokens.revokedAt)));
+  await getDb().transaction(async (tx) => {
+    await tx
+      .update(apiTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiTokens.userId, userId), eq(apiTokens.kind, "session"), isNull(apiTokens.revokedAt)));
+    await announceAuthChange(tx);
+  });
 }

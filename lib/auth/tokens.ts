@@ -4,6 +4,7 @@ import { getDb } from "@/db";
 import { apiTokens, users } from "@/db/schema";
 import { UnauthenticatedError } from "@/lib/errors";
 import { deriveKey } from "./keys";
+import { cachedToken } from "./token-cache";
 import { type Role, roleAllows, type Scope, scopes as allScopes, scopesForRole } from "./scopes";
 
 export const TOKEN_ISSUER = "chorus";
@@ -79,7 +80,7 @@ const LAST_USED_GRANULARITY_MS = 60_000;
 
 /**
  * Checks a token id against its stored row and the owner's current state in one
- * round trip. Revoked, deleted, expired tokens and deleted users are refused at once.
+ * round trip at most (none while the row is cached, see token-cache.ts). Revoked, deleted, expired tokens and deleted users are refused at once.
  */
 export async function loadTokenContext(input: {
   jti: string;
@@ -88,7 +89,8 @@ export async function loadTokenContext(input: {
   via: AuthContext["via"];
 }): Promise<AuthContext> {
   const db = getDb();
-  const [row] = await db
+  const row = await cachedToken(input.jti, async () => {
+    const [found] = await db
     .select({
       id: apiTokens.id,
       kind: apiTokens.kind,
@@ -108,6 +110,8 @@ export async function loadTokenContext(input: {
     .innerJoin(users, eq(users.id, apiTokens.userId))
     .where(eq(apiTokens.id, input.jti))
     .limit(1);
+    return found;
+  });
 
   if (!row || row.userId !== input.userId || row.accountId !== input.accountId) {
     throw new UnauthenticatedError("invalid_token", "The token is not recognised.");
@@ -131,6 +135,7 @@ export async function loadTokenContext(input: {
         ),
       )
       .catch(() => {});
+    row.lastUsedAt = now;
   }
 
   const role = row.role as Role;

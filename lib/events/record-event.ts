@@ -57,7 +57,8 @@ export async function recordEvent(
         tx,
         deliveries.map((delivery) => ({
           kind: "webhook.deliver" as const,
-          payload: { deliveryId: delivery.id },
+          // The endpoint groups its jobs for the runner's per-endpoint cap.
+          payload: { deliveryId: delivery.id, webhookId: delivery.webhookId },
           accountId: input.accountId,
           runAt: now,
         })),

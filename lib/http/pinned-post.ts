@@ -26,6 +26,32 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
   };
 }
 
+// Keep-alive connections per endpoint (Node closes an idle one when the server's Keep-Alive
+// hint says it will), each pool bound to the one address the URL policy approved: a name that
+// resolves elsewhere later gets a new pool, never an old socket.
+const MAX_POOLS = 256;
+const pools = new Map<string, http.Agent>();
+
+function poolFor(url: URL, address: string, family: 4 | 6, servername: string | undefined): http.Agent {
+  const key = `${url.protocol}//${url.host}|${address}|${family}`;
+  let agent = pools.get(key);
+  if (agent) {
+    // Most recently used last, so the oldest pool is the one closed when there are too many.
+    pools.delete(key);
+    pools.set(key, agent);
+    return agent;
+  }
+  const options = { keepAlive: true, keepAliveMsecs: 1000, maxSockets: 32, maxFreeSockets: 32, lookup: pinnedLookup(address, family), family };
+  agent = url.protocol === "https:" ? new https.Agent({ ...options, servername }) : new http.Agent(options);
+  pools.set(key, agent);
+  if (pools.size > MAX_POOLS) {
+    const [oldestKey, oldest] = pools.entries().next().value as [string, http.Agent];
+    pools.delete(oldestKey);
+    oldest.destroy();
+  }
+  return agent;
+}
+
 /**
  * POSTs to `url` while connecting only to `address`, the address the URL policy approved.
  * The URL's host name still travels as the Host header and the TLS server name, so virtual
@@ -39,6 +65,7 @@ export function pinnedPost({
   body,
   timeoutMs,
   maxResponseBytes = 2048,
+  keepAlive = false,
 }: {
   url: URL;
   address: string;
@@ -47,6 +74,8 @@ export function pinnedPost({
   body: string;
   timeoutMs: number;
   maxResponseBytes?: number;
+  /** Reuse connections to this endpoint (at the same pinned address) across calls. */
+  keepAlive?: boolean;
 }): Promise<PinnedPostResult> {
   const startedAt = performance.now();
   const elapsed = () => Math.round(performance.now() - startedAt);
@@ -56,11 +85,12 @@ export function pinnedPost({
     let request: http.ClientRequest | undefined;
     let timer: NodeJS.Timeout | undefined;
 
-    const finish = (result: PinnedPostResult) => {
+    // A connection whose answer was read to the end goes back to its pool; any other is closed.
+    const finish = (result: PinnedPostResult, reusable = false) => {
       if (settled) return;
       settled = true;
       if (timer) clearTimeout(timer);
-      request?.destroy();
+      if (!reusable || !keepAlive) request?.destroy();
       resolve(result);
     };
     const fail = (error: string, partial: { status?: number; body?: string } = {}) =>
@@ -84,7 +114,7 @@ export function pinnedPost({
         path: `${url.pathname}${url.search}`,
         family,
         lookup: pinnedLookup(address, family),
-        agent: false,
+        agent: keepAlive ? poolFor(url, address, family, isHttps && !hostIsLiteral ? hostname : undefined) : false,
         headers: {
           ...headers,
           "Content-Length": String(payload.length),
@@ -98,14 +128,14 @@ export function pinnedPost({
         const chunks: Buffer[] = [];
         let received = 0;
 
-        const complete = () => {
+        const complete = (ended: boolean) => {
           const text = Buffer.concat(chunks).toString("utf8");
           if (status >= 200 && status < 300) {
-            finish({ ok: true, status, body: text, durationMs: elapsed() });
+            finish({ ok: true, status, body: text, durationMs: elapsed() }, ended);
           } else if (status >= 300 && status < 400) {
-            fail("redirect not followed", { status, body: text });
+            finish({ ok: false, status, body: text, error: "redirect not followed", durationMs: elapsed() }, ended);
           } else {
-            fail(`unexpected status ${status}`, { status, body: text });
+            finish({ ok: false, status, body: text, error: `unexpected status ${status}`, durationMs: elapsed() }, ended);
           }
         };
 
@@ -116,13 +146,13 @@ export function pinnedPost({
             chunks.push(chunk.subarray(0, room));
             received += room;
             // Enough is kept for the log; the rest is not worth waiting for.
-            complete();
+            complete(false);
             return;
           }
           chunks.push(chunk);
           received += chunk.length;
         });
-        response.on("end", complete);
+        response.on("end", () => complete(true));
         response.on("error", (error) => fail(error.message || "response error", { status }));
         response.on("aborted", () => fail("response aborted", { status }));
       });

@@ -6,8 +6,9 @@ import { sendQueuedMessage } from "@/lib/messages/send-queued-message";
 import { fetchInboundMedia } from "@/lib/network/cloud-webhook";
 import { createAutoReplyJobHandler } from "@/lib/profile/auto-reply-job";
 import { simulateTemplateReview } from "@/lib/templates/status";
+import { runDeliveryBatch } from "@/lib/webhooks/deliver-batch";
 import { runDeliveryJob } from "@/lib/webhooks/deliver-job";
-import type { JobHandlers } from "./runner";
+import type { JobBatchHandlers, JobHandlers } from "./runner";
 
 /** Every kind of background work and the verb that carries it out. */
 export const jobHandlers: JobHandlers = {
@@ -19,4 +20,9 @@ export const jobHandlers: JobHandlers = {
   "conversation.wake": (payload, { now }) => runWakeJob(payload, { now }),
   "template.simulate-review": (payload) => simulateTemplateReview(payload),
   "csat.survey": (payload) => sendSurvey(payload),
+};
+
+/** Kinds the local runner runs many at a time (same outcome as `jobHandlers`, fewer round trips). */
+export const jobBatchHandlers: JobBatchHandlers = {
+  "webhook.deliver": runDeliveryBatch,
 };

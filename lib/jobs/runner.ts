@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { type Job, jobs } from "@/db/schema";
 import type { JobKind } from "./enqueue";
@@ -6,9 +6,19 @@ import type { JobKind } from "./enqueue";
 /**
  * `attempt` counts claims of this row (1 on the first run); `now` is the clock the row was
  * claimed with, so a handler's "is it due yet" checks agree with the claim (tests and
- * benchmarks drive the runner with a simulated `now`).
+ * benchmarks drive the runner with a simulated `now`). `takeover` is set when the previous
+ * claim of the row ran out while it was running: the process that held it died, so work
+ * it left half done is known to be abandoned.
  */
-export type JobContext = { jobId: number; attempt: number; now: Date; createdAt?: Date };
+export type JobContext = {
+  jobId: number;
+  attempt: number;
+  now: Date;
+  createdAt?: Date;
+  takeover?: boolean;
+  /** The runner holds a lease on the row (`attempt` is its claim count): a batch handler may write the outcome itself. */
+  claimed?: boolean;
+};
 /**
  * What a handler reports: nothing when done, `retryAt` to run again later (the handler's
  * own schedule), `failed` to stop for good. A thrown error retries with backoff.
@@ -16,37 +26,109 @@ export type JobContext = { jobId: number; attempt: number; now: Date; createdAt?
 export type JobOutcome = void | { retryAt: Date; error?: string } | { failed: string };
 export type JobHandler = (payload: Record<string, unknown>, ctx: JobContext) => Promise<JobOutcome>;
 export type JobHandlers = Partial<Record<JobKind, JobHandler>>;
+/**
+ * Runs many claimed jobs of one kind together (shared reads and writes); returns one promise
+ * per job, in order, each settling as soon as that job is finished.
+ */
+export type JobBatchHandler = (items: { payload: Record<string, unknown>; ctx: JobContext }[]) => Promise<JobOutcome | typeof OUTCOME_RECORDED>[];
+/**
+ * What a batch handler answers for a claimed job whose outcome it has written itself, in the
+ * statement that recorded the work (jobs.id, claim count and status checked as recordOutcomes does).
+ */
+export const OUTCOME_RECORDED = Symbol("outcome recorded");
+export type JobBatchHandlers = Partial<Record<JobKind, JobBatchHandler>>;
 
-// A claimed row whose process died becomes due again once its lease runs out. The lease is
-// longer than the longest webhook attempt (WEBHOOK_TIMEOUT_MS is at most 120 s) plus its
-// bookkeeping, so a slow but live attempt is never claimed a second time.
-export const JOB_LEASE_MS = 3 * 60 * 1000;
+/**
+ * A claim is a lease: a live runner renews the leases of the jobs it runs every
+ * JOB_HEARTBEAT_MS, so a claim whose process died runs out within JOB_LEASE_MS and the job is
+ * due again. On the embedded database (one owner) stale claims are released at start.
+ */
+export const JOB_LEASE_MS = 30_000;
+export const JOB_HEARTBEAT_MS = 10_000;
 const MAX_THROWN_ATTEMPTS = 10;
 
 /**
- * Claims due rows for this process. SKIP LOCKED lets several server processes poll one
- * PostgreSQL database without taking each other's rows (PGlite has one connection).
+ * Lanes keep kinds of work from waiting on each other: outbound customer sends never queue
+ * behind webhook deliveries. Within a lane, claims go round-robin across accounts, and at
+ * most `perAccount` jobs of one account and `perGroup` of one endpoint run at a time, so one
+ * account's hanging receivers cannot take every slot.
  */
+export type Lane = { name: string; kinds: readonly JobKind[] | null; concurrency: number; perAccount?: number; perGroup?: number };
+
+export const SEND_KINDS: readonly JobKind[] = ["message.send", "message.auto-reply", "message.simulate-status", "message.fetch-media"];
+export const DEFAULT_LANES: Lane[] = [
+  { name: "sends", kinds: SEND_KINDS, concurrency: 16, perAccount: 8 },
+  { name: "webhooks", kinds: null, concurrency: 256, perAccount: 64, perGroup: 16 },
+];
+
 export type ClaimedJob = Pick<Job, "id" | "kind" | "payload" | "attempts" | "createdAt"> & {
   /** The lease this claim holds; the outcome is recorded only while it still holds it. */
   lockedUntil: Date | null;
+  accountId: string | null;
+  /** The endpoint (or other resource) the job works on; jobs of one group share a cap. */
+  group: string;
+  /** The previous claim of this row ran out while running (its process died). */
+  takeover: boolean;
 };
 
-export async function claimDueJobs(db: Db, { limit = 10, now = new Date() } = {}): Promise<ClaimedJob[]> {
+type ClaimOptions = {
+  limit?: number;
+  now?: Date;
+  /** The kinds this claim may take (a lane); null: every kind not named by `exceptKinds`. */
+  kinds?: readonly JobKind[] | null;
+  exceptKinds?: readonly JobKind[];
+  perAccount?: number;
+  perGroup?: number;
+  /** Jobs this process already runs, per account and per group (they count against the caps). */
+  busyAccounts?: Record<string, number>;
+  busyGroups?: Record<string, number>;
+};
+
+const GROUP = sql`coalesce(${jobs.payload}->>'webhookId', ${jobs.id}::text)`;
+const NO_CAP = 1_000_000;
+
+/**
+ * Claims due rows for this process. SKIP LOCKED lets several server processes claim from one
+ * PostgreSQL database without taking each other's rows (PGlite has one connection). The
+ * rows are picked round-robin across accounts (each account's oldest first), within the
+ * per-account and per-group caps.
+ */
+export async function claimDueJobs(db: Db, options: ClaimOptions = {}): Promise<ClaimedJob[]> {
+  const { limit = 10, now = new Date(), kinds = null, exceptKinds = [], perAccount = NO_CAP, perGroup = NO_CAP } = options;
   const lease = new Date(now.getTime() + JOB_LEASE_MS);
+  const at = now.toISOString();
+  const laneFilter = kinds
+    ? sql`and ${jobs.kind} in (select jsonb_array_elements_text(${JSON.stringify(kinds)}::jsonb))`
+    : exceptKinds.length
+      ? sql`and ${jobs.kind} not in (select jsonb_array_elements_text(${JSON.stringify(exceptKinds)}::jsonb))`
+      : sql``;
+  const due = sql`${jobs.status} in ('pending', 'running') and ${jobs.runAt} <= ${at}::timestamptz
+        and (${jobs.lockedUntil} is null or ${jobs.lockedUntil} < ${at}::timestamptz)`;
   const rows = await db.execute(sql`
-    update ${jobs} set status = 'running', locked_until = ${lease.toISOString()}::timestamptz,
-      attempts = ${jobs.attempts} + 1, updated_at = ${now.toISOString()}::timestamptz
-    where ${jobs.id} in (
-      select ${jobs.id} from ${jobs}
-      where ${jobs.status} in ('pending', 'running') and ${jobs.runAt} <= ${now.toISOString()}::timestamptz
-        and (${jobs.lockedUntil} is null or ${jobs.lockedUntil} < ${now.toISOString()}::timestamptz)
-      order by ${jobs.runAt}, ${jobs.id}
+    with ranked as (
+      select ${jobs.id} as id, ${jobs.runAt} as run_at, coalesce(${jobs.accountId}, '') as account, ${GROUP} as grp,
+        row_number() over (partition by ${jobs.accountId} order by ${jobs.runAt}, ${jobs.id}) as account_rank,
+        row_number() over (partition by ${GROUP} order by ${jobs.runAt}, ${jobs.id}) as group_rank
+      from ${jobs}
+      where ${due} ${laneFilter}
+    ),
+    picked as (
+      select id from ranked
+      where group_rank <= ${perGroup}::int - coalesce((${JSON.stringify(options.busyGroups ?? {})}::jsonb ->> grp)::int, 0)
+        and account_rank <= ${perAccount}::int - coalesce((${JSON.stringify(options.busyAccounts ?? {})}::jsonb ->> account)::int, 0)
+      order by account_rank, run_at, id
       limit ${limit}
+    ),
+    locked as (
+      select ${jobs.id} as id, ${jobs.status} as previous from ${jobs}
+      where ${jobs.id} in (select id from picked) and ${due}
       for update skip locked
     )
+    update ${jobs} set status = 'running', locked_until = ${lease.toISOString()}::timestamptz,
+      attempts = ${jobs.attempts} + 1, updated_at = ${at}::timestamptz
+    from locked where ${jobs.id} = locked.id
     returning ${jobs.id} as id, ${jobs.kind} as kind, ${jobs.payload} as payload, ${jobs.attempts} as attempts,
-      ${jobs.createdAt} as created_at, ${jobs.runAt} as run_at`);
+      ${jobs.createdAt} as created_at, ${jobs.runAt} as run_at, ${jobs.accountId} as account_id, locked.previous as previous`);
   const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as {
     id: number | string;
     kind: string;
@@ -54,19 +136,51 @@ export async function claimDueJobs(db: Db, { limit = 10, now = new Date() } = {}
     attempts: number;
     created_at: Date | string;
     run_at: Date | string;
+    account_id: string | null;
+    previous: string;
   }[];
   // RETURNING does not keep the subquery's order; due work runs oldest first.
   const ordered = list
     .map((r) => ({ ...r, runAt: toDate(r.run_at).getTime(), id: Number(r.id) }))
     .sort((x, y) => x.runAt - y.runAt || x.id - y.id);
-  return ordered.map((r) => ({
-    id: Number(r.id),
-    kind: r.kind,
-    payload: typeof r.payload === "string" ? JSON.parse(r.payload) : r.payload,
-    attempts: Number(r.attempts),
-    createdAt: toDate(r.created_at),
-    lockedUntil: lease,
-  }));
+  return ordered.map((r) => {
+    const payload = typeof r.payload === "string" ? JSON.parse(r.payload) : r.payload;
+    return {
+      id: r.id,
+      kind: r.kind,
+      payload,
+      attempts: Number(r.attempts),
+      createdAt: toDate(r.created_at),
+      lockedUntil: lease,
+      accountId: r.account_id,
+      group: typeof payload?.webhookId === "string" ? payload.webhookId : String(r.id),
+      takeover: r.previous === "running",
+    };
+  });
+}
+
+/**
+ * Renews the leases of the jobs this process is running (the heartbeat). A row another
+ * process has taken over meanwhile (its claim count moved on) is left alone.
+ */
+export async function renewLeases(db: Db, held: { id: number; attempts: number }[], now = new Date()) {
+  if (!held.length) return;
+  await db.execute(sql`
+    update ${jobs} set locked_until = ${new Date(now.getTime() + JOB_LEASE_MS).toISOString()}::timestamptz
+    from jsonb_to_recordset(${JSON.stringify(held)}::jsonb) as v(id bigint, attempts int)
+    where ${jobs.id} = v.id and ${jobs.attempts} = v.attempts and ${jobs.status} = 'running'`);
+}
+
+/**
+ * The embedded database has one owner: a row still `running` when the process starts was
+ * claimed by a process that died, and is due again at once.
+ */
+export async function releaseStaleClaims(db: Db) {
+  // The lease is ended, the status kept: the next claim knows it takes over abandoned work.
+  const rows = await db.execute(sql`
+    update ${jobs} set locked_until = null, updated_at = now()
+    where ${jobs.status} = 'running' returning ${jobs.id}`);
+  return (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows).length;
 }
 
 /** A timestamptz from a raw query: a Date (PGlite) or text such as "2026-11-22 10:15:30.123+00" (postgres.js). */
@@ -80,60 +194,110 @@ function backoff(attempt: number) {
   return Math.min(60_000 * 2 ** (attempt - 1), 60 * 60_000);
 }
 
-/**
- * Runs one claimed job and records its outcome. The outcome is written only while this
- * claim still holds the lease: if the lease ran out and another process took the row over,
- * that process owns the outcome.
- */
-export async function runJob(
-  db: Db,
-  job: Pick<ClaimedJob, "id" | "kind" | "payload" | "attempts"> & { lockedUntil?: Date | null; createdAt?: Date },
-  handlers: JobHandlers,
-  { now = new Date() }: { now?: Date } = {},
-) {
-  const handler = handlers[job.kind as JobKind];
-  const held =
-    job.lockedUntil instanceof Date
-      ? and(eq(jobs.id, job.id), eq(jobs.lockedUntil, job.lockedUntil))
-      : eq(jobs.id, job.id);
-  const record = (values: Partial<typeof jobs.$inferInsert>) =>
-    db
-      .update(jobs)
-      .set({ ...values, lockedUntil: null, updatedAt: new Date() })
-      .where(held);
-  if (!handler) {
-    await record({ status: "failed", lastError: `no handler for ${job.kind}` });
-    return;
-  }
+type RunnableJob = Pick<ClaimedJob, "id" | "kind" | "payload" | "attempts"> & {
+  lockedUntil?: Date | null;
+  createdAt?: Date;
+  takeover?: boolean;
+};
+type Recorded = { id: number; attempts: number | null; status: "pending" | "done" | "failed"; run_at: string | null; last_error: string | null };
+
+function contextOf(job: RunnableJob, now: Date): JobContext {
+  return { jobId: job.id, attempt: job.attempts, now, createdAt: job.createdAt, takeover: job.takeover ?? false, claimed: job.lockedUntil instanceof Date };
+}
+
+/** What to write for a job once its handler settled. */
+async function settle(job: RunnableJob, result: Promise<JobOutcome | typeof OUTCOME_RECORDED>, now: Date): Promise<Recorded | null> {
+  // A claimed row is written only while this claim holds it (its claim count is unchanged).
+  const attempts = job.lockedUntil instanceof Date ? job.attempts : null;
   try {
-    const outcome = await handler(job.payload, { jobId: job.id, attempt: job.attempts, now, createdAt: job.createdAt });
+    const outcome = await result;
+    if (outcome === OUTCOME_RECORDED) return null;
     if (outcome && "retryAt" in outcome) {
-      await record({ status: "pending", runAt: outcome.retryAt, lastError: outcome.error ?? null });
-    } else if (outcome && "failed" in outcome) {
-      await record({ status: "failed", lastError: outcome.failed });
-    } else {
-      await record({ status: "done", lastError: null });
+      return { id: job.id, attempts, status: "pending", run_at: outcome.retryAt.toISOString(), last_error: outcome.error ?? null };
     }
+    if (outcome && "failed" in outcome) return { id: job.id, attempts, status: "failed", run_at: null, last_error: outcome.failed };
+    return { id: job.id, attempts, status: "done", run_at: null, last_error: null };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     console.error(`job ${job.id} (${job.kind}) attempt ${job.attempts} failed: ${message}`);
     const giveUp = job.attempts >= MAX_THROWN_ATTEMPTS;
-    await record({
+    return {
+      id: job.id,
+      attempts,
       status: giveUp ? "failed" : "pending",
-      runAt: new Date(now.getTime() + backoff(job.attempts)),
-      lastError: message.slice(0, 1000),
-    });
+      run_at: new Date(now.getTime() + backoff(job.attempts)).toISOString(),
+      last_error: message.slice(0, 1000),
+    };
   }
 }
 
+/**
+ * Records many outcomes in one statement. The outcome is written only while the claim
+ * still holds the row: if its lease ran out and another process took the row over, that
+ * process owns the outcome.
+ */
+export async function recordOutcomes(db: Db, list: (Recorded | null)[]) {
+  const outcomes = list.filter((outcome): outcome is Recorded => outcome !== null);
+  if (!outcomes.length) return;
+  await db.execute(sql`
+    update ${jobs} set status = v.status, run_at = coalesce(v.run_at, ${jobs.runAt}), last_error = v.last_error,
+      locked_until = null, updated_at = now()
+    from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as v(id bigint, attempts int, status text, run_at timestamptz, last_error text)
+    where ${jobs.id} = v.id and (v.attempts is null or (${jobs.attempts} = v.attempts and ${jobs.status} = 'running'))`);
+}
+
+/** Runs one claimed job and records its outcome. */
+export async function runJob(db: Db, job: RunnableJob, handlers: JobHandlers, { now = new Date() }: { now?: Date } = {}) {
+  const handler = handlers[job.kind as JobKind];
+  const result = handler ? handler(job.payload, contextOf(job, now)) : Promise.resolve({ failed: `no handler for ${job.kind}` } as JobOutcome);
+  await recordOutcomes(db, [await settle(job, result, now)]);
+}
+
+/** Starts every job of a claimed list: batch kinds together, the rest one by one. One promise per job, in order. */
+function startJobs(jobs: ClaimedJob[], handlers: JobHandlers, batchHandlers: JobBatchHandlers, now: Date): Promise<JobOutcome | typeof OUTCOME_RECORDED>[] {
+  const results: Promise<JobOutcome | typeof OUTCOME_RECORDED>[] = new Array(jobs.length);
+  const byKind = new Map<string, number[]>();
+  jobs.forEach((job, index) => {
+    if (batchHandlers[job.kind as JobKind]) {
+      byKind.set(job.kind, [...(byKind.get(job.kind) ?? []), index]);
+      return;
+    }
+    const handler = handlers[job.kind as JobKind];
+    results[index] = handler
+      ? Promise.resolve().then(() => handler(job.payload, contextOf(job, now)))
+      : Promise.resolve({ failed: `no handler for ${job.kind}` });
+  });
+  for (const [kind, indexes] of byKind) {
+    let started: Promise<JobOutcome | typeof OUTCOME_RECORDED>[];
+    try {
+      started = batchHandlers[kind as JobKind]!(indexes.map((i) => ({ payload: jobs[i].payload, ctx: contextOf(jobs[i], now) })));
+    } catch (error) {
+      started = indexes.map(() => Promise.reject(error));
+    }
+    indexes.forEach((jobIndex, n) => (results[jobIndex] = started[n]));
+  }
+  return results;
+}
+
 /** Runs every job due now (and those they make due now) until none is left; for tests and benchmarks. */
-export async function drainJobs(db: Db, handlers: JobHandlers, { now, maxRounds = 100 }: { now?: Date; maxRounds?: number } = {}) {
+export async function drainJobs(
+  db: Db,
+  handlers: JobHandlers,
+  { now, maxRounds = 100, batchHandlers = {} }: { now?: Date; maxRounds?: number; batchHandlers?: JobBatchHandlers } = {},
+) {
   let ran = 0;
   for (let round = 0; round < maxRounds; round++) {
     const at = now ?? new Date();
     const due = await claimDueJobs(db, { limit: 50, now: at });
     if (!due.length) break;
-    for (const job of due) await runJob(db, job, handlers, { now: at });
+    const single = due.filter((job) => !batchHandlers[job.kind as JobKind]);
+    // One at a time, as a single worker would; batch kinds together afterwards.
+    for (const job of single) await runJob(db, job, handlers, { now: at });
+    const batched = due.filter((job) => batchHandlers[job.kind as JobKind]);
+    if (batched.length) {
+      const results = startJobs(batched, handlers, batchHandlers, at);
+      await recordOutcomes(db, await Promise.all(batched.map((job, i) => settle(job, results[i], at))));
+    }
     ran += due.length;
   }
   return ran;
@@ -142,81 +306,159 @@ export async function drainJobs(db: Db, handlers: JobHandlers, { now, maxRounds 
 export type JobRunner = { stop: () => Promise<void>; wake: () => void };
 
 /**
- * The in-process durable runner: polls for due rows every `pollMs`, or at once when woken
- * (a NOTIFY on commit), runs up to `concurrency` jobs at a time, and on stop waits for the
- * jobs in flight. Rows survive a crash: an unfinished claim is due again after its lease.
+ * The in-process durable runner: claims due rows when woken (a NOTIFY on commit, or an
+ * in-process signal on the embedded database), and every `pollMs` as a fallback, in lanes,
+ * each with its own concurrency. Outcomes finishing together are written in one statement.
+ * A heartbeat renews the leases of running jobs; on stop it waits for the jobs in flight.
+ * Rows survive a crash: an unfinished claim is due again once its lease runs out.
  */
 export function startJobRunner({
   db,
   handlers,
+  batchHandlers = {},
   pollMs,
-  concurrency = 8,
+  concurrency,
+  lanes,
+  heartbeatMs = JOB_HEARTBEAT_MS,
+  batchSize = 100,
 }: {
   db: Db;
   handlers: JobHandlers;
+  batchHandlers?: JobBatchHandlers;
   pollMs: number;
+  /** One lane for every kind with this concurrency (the default: DEFAULT_LANES). */
   concurrency?: number;
+  lanes?: Lane[];
+  heartbeatMs?: number;
+  batchSize?: number;
 }): JobRunner {
+  const laneList: Lane[] = lanes ?? (concurrency !== undefined ? [{ name: "all", kinds: null, concurrency }] : DEFAULT_LANES);
+  const named = laneList.flatMap((lane) => lane.kinds ?? []);
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let polling: Promise<void> | undefined;
-  let again = false;
-  const inFlight = new Set<Promise<void>>();
+  const inFlight = new Map<number, { id: number; attempts: number; done: Promise<void> }>();
+  let pendingWrites: { outcome: Recorded | null; resolve: () => void }[] = [];
+  let writing: Promise<void> | undefined;
 
-  async function poll() {
+  function flushOutcomes() {
+    if (writing || !pendingWrites.length) return;
+    const batch = pendingWrites;
+    pendingWrites = [];
+    writing = recordOutcomes(
+      db,
+      batch.map((b) => b.outcome),
+    )
+      .catch((error) => console.error("job runner: recording outcomes failed", error))
+      .finally(() => {
+        writing = undefined;
+        for (const b of batch) b.resolve();
+        flushOutcomes();
+      });
+  }
+
+  type LaneState = { lane: Lane; running: number; accounts: Map<string, number>; groups: Map<string, number>; polling?: Promise<void>; again: boolean; timer?: NodeJS.Timeout };
+  const states: LaneState[] = laneList.map((lane) => ({ lane, running: 0, accounts: new Map(), groups: new Map(), again: false }));
+  const bump = (map: Map<string, number>, key: string, by: number) => {
+    const next = (map.get(key) ?? 0) + by;
+    if (next <= 0) map.delete(key);
+    else map.set(key, next);
+  };
+
+  async function poll(state: LaneState) {
+    const { lane } = state;
     do {
-      again = false;
-      const free = concurrency - inFlight.size;
+      state.again = false;
+      const free = lane.concurrency - state.running;
       if (free <= 0 || stopped) break;
+      const limit = Math.min(free, batchSize);
+      const now = new Date();
       let due: ClaimedJob[] = [];
       try {
-        due = await claimDueJobs(db, { limit: free });
+        due = await claimDueJobs(db, {
+          limit,
+          now,
+          kinds: lane.kinds,
+          exceptKinds: lane.kinds ? [] : named,
+          perAccount: lane.perAccount,
+          perGroup: lane.perGroup,
+          busyAccounts: Object.fromEntries(state.accounts),
+          busyGroups: Object.fromEntries(state.groups),
+        });
       } catch (error) {
         if (!stopped) console.error("job runner: claiming jobs failed", error);
       }
-      for (const job of due) {
-        const running = runJob(db, job, handlers)
-          .catch((error) => console.error("job runner: recording an outcome failed", error))
+      if (!due.length) break;
+      const results = startJobs(due, handlers, batchHandlers, now);
+      due.forEach((job, i) => {
+        const account = job.accountId ?? "";
+        state.running++;
+        bump(state.accounts, account, 1);
+        bump(state.groups, job.group, 1);
+        const done = settle(job, results[i], now)
+          .then((outcome) =>
+            outcome === null
+              ? undefined
+              : new Promise<void>((resolve) => {
+                  pendingWrites.push({ outcome, resolve });
+                  flushOutcomes();
+                }),
+          )
           .finally(() => {
-            inFlight.delete(running);
-            wake();
+            inFlight.delete(job.id);
+            state.running--;
+            bump(state.accounts, account, -1);
+            bump(state.groups, job.group, -1);
+            wakeLane(state);
           });
-        inFlight.add(running);
-      }
-      if (due.length === free) again = true;
-    } while (again && !stopped);
+        inFlight.set(job.id, { id: job.id, attempts: job.attempts, done });
+      });
+      if (due.length === limit) state.again = true;
+    } while (state.again && !stopped);
   }
 
-  function schedule() {
+  function tick(state: LaneState) {
+    clearTimeout(state.timer);
     if (stopped) return;
-    timer = setTimeout(tick, pollMs);
-  }
-
-  function tick() {
-    clearTimeout(timer);
-    if (stopped) return;
-    if (polling) {
-      again = true;
+    if (state.polling) {
+      state.again = true;
       return;
     }
-    polling = poll().finally(() => {
-      polling = undefined;
-      schedule();
+    state.polling = poll(state).finally(() => {
+      state.polling = undefined;
+      if (!stopped) state.timer = setTimeout(() => tick(state), pollMs);
     });
   }
 
+  const scheduled = new Set<LaneState>();
+  function wakeLane(state: LaneState) {
+    if (stopped || scheduled.has(state)) return;
+    scheduled.add(state);
+    setImmediate(() => {
+      scheduled.delete(state);
+      tick(state);
+    });
+  }
   function wake() {
-    if (!stopped) setImmediate(tick);
+    for (const state of states) wakeLane(state);
   }
 
-  tick();
+  const heartbeat = setInterval(() => {
+    const held = [...inFlight.values()].map(({ id, attempts }) => ({ id, attempts }));
+    renewLeases(db, held).catch((error) => {
+      if (!stopped) console.error("job runner: renewing leases failed", error);
+    });
+  }, heartbeatMs);
+  heartbeat.unref?.();
+
+  for (const state of states) tick(state);
   return {
     wake,
     async stop() {
       stopped = true;
-      clearTimeout(timer);
-      await polling;
-      await Promise.allSettled([...inFlight]);
+      clearInterval(heartbeat);
+      for (const state of states) clearTimeout(state.timer);
+      await Promise.all(states.map((state) => state.polling));
+      await Promise.allSettled([...inFlight.values()].map((job) => job.done));
+      await writing;
     },
   };
 }

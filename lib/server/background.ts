@@ -1,13 +1,15 @@
-import { getDb } from "@/db";
+import { getDb, getDbHandle } from "@/db";
 import { getEnv } from "@/lib/env";
 import { JOBS_CHANNEL } from "@/lib/jobs/enqueue";
-import { jobHandlers } from "@/lib/jobs/handlers";
+import { jobBatchHandlers, jobHandlers } from "@/lib/jobs/handlers";
 import { inngestRelayHandlers } from "@/lib/jobs/inngest-relay";
-import { type JobRunner, startJobRunner } from "@/lib/jobs/runner";
+import { type JobRunner, releaseStaleClaims, startJobRunner } from "@/lib/jobs/runner";
+import { AUTH_CHANNEL, forgetCachedTokens } from "@/lib/auth/token-cache";
 import { listen } from "./listen";
 
 let runner: JobRunner | undefined;
 let unlisten: (() => Promise<void>) | undefined;
+let unlistenAuth: (() => Promise<void>) | undefined;
 
 /**
  * Background work started with the server, woken on commit: the local job runner, or with
@@ -16,12 +18,22 @@ let unlisten: (() => Promise<void>) | undefined;
  */
 export async function startBackgroundWork() {
   const env = getEnv();
-  const handlers = env.JOBS_BACKEND === "inngest" ? inngestRelayHandlers(jobHandlers) : jobHandlers;
-  runner = startJobRunner({ db: getDb(), handlers, pollMs: env.JOBS_POLL_MS });
+  const inngest = env.JOBS_BACKEND === "inngest";
+  const handlers = inngest ? inngestRelayHandlers(jobHandlers) : jobHandlers;
+  // The embedded database has one owner: whatever is still claimed was claimed by a process
+  // that died, and runs again now (on PostgreSQL such claims run out within 30 s).
+  if (getDbHandle().kind === "pglite") {
+    const released = await releaseStaleClaims(getDb());
+    if (released) console.log(`Resuming ${released} job(s) left unfinished by the previous run.`);
+  }
+  runner = startJobRunner({ db: getDb(), handlers, batchHandlers: inngest ? {} : jobBatchHandlers, pollMs: env.JOBS_POLL_MS });
   unlisten = await listen(JOBS_CHANNEL, () => runner?.wake());
+  // Access taken away in another process (or this one, once committed): cached tokens are forgotten.
+  unlistenAuth = await listen(AUTH_CHANNEL, () => forgetCachedTokens());
 }
 
 export async function stopBackgroundWork() {
   await unlisten?.();
+  await unlistenAuth?.();
   await runner?.stop();
 }

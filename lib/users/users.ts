@@ -6,6 +6,7 @@ import type { CursorPosition } from "@/lib/api/cursor";
 import { toPage } from "@/lib/api/cursor";
 import { afterCursor } from "@/lib/api/pagination";
 import { hashPassword } from "@/lib/auth/password";
+import { announceAuthChange } from "@/lib/auth/token-cache";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { actor } from "@/lib/conversations/conversations";
@@ -101,6 +102,7 @@ export async function updateUser({ ctx, id, input }: { ctx: Ctx; id: string; inp
       await tx.update(apiTokens).set({ revokedAt: new Date() }).where(and(eq(apiTokens.userId, id), eq(apiTokens.kind, "session"), isNull(apiTokens.revokedAt)));
     }
     const output = presentUser(updated);
+    await announceAuthChange(tx);
     await recordEvent(tx, { accountId: ctx.accountId, type: "user.updated", data: { user: output } });
     const roleChanged = input.role !== undefined && input.role !== user.role;
     await recordAudit(tx, { accountId: ctx.accountId, actor: auditActor(ctx), action: roleChanged ? "user.role_changed" : "user.updated", target: { type: "user", id } });
@@ -122,6 +124,7 @@ export async function deleteUser({ ctx, id }: { ctx: Ctx; id: string }) {
     const now = new Date();
     await tx.update(users).set({ deletedAt: now, updatedAt: now }).where(eq(users.id, id));
     await tx.update(apiTokens).set({ revokedAt: now }).where(and(eq(apiTokens.userId, id), isNull(apiTokens.revokedAt)));
+    await announceAuthChange(tx);
     const released = await tx
       .update(conversations)
       .set({ assignedTo: null, assignedAt: null, status: sql`case when ${conversations.status} = 'assigned' then 'open' else ${conversations.status} end`, updatedAt: now })

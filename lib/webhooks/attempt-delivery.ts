@@ -1,11 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
-import { getDb } from "@/db";
+import { getDb, type Tx } from "@/db";
 import { type WebhookAttempt, type WebhookDelivery, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
 import { getEnv } from "@/lib/env";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
 import { MAX_DELIVERY_ATTEMPTS } from "./schemas";
-import { sendSigned } from "./send";
+import { type SendResult, sendSigned } from "./send";
 import { openWebhookSecret } from "./secret-at-rest";
 
 /** What one call of the attempt function did; JSON-safe, because Inngest stores it as step output. */
@@ -39,7 +39,7 @@ export const IN_FLIGHT_GRACE_MS = 15_000;
  * scheduled: an attempt of the automatic ladder (first attempt and 4 retries).
  * redelivery: an extra, manual attempt of a delivery that has already finished.
  */
-type Mode = "scheduled" | "redelivery";
+export type Mode = "scheduled" | "redelivery";
 
 const outcome = (deliveryId: string, attempt: number, fields: Partial<AttemptOutcome> & Pick<AttemptOutcome, "status" | "done">): AttemptOutcome => ({
   deliveryId,
@@ -71,8 +71,8 @@ function recorded(row: WebhookAttempt, delivery: WebhookDelivery): AttemptOutcom
  * has completed returns the recorded outcome without sending again, and a call for an
  * attempt whose process died half-way sends it again (at-least-once, same event id).
  */
-export async function attemptDelivery({ deliveryId, attempt, now }: { deliveryId: string; attempt: number; now?: Date }) {
-  return runAttempt({ deliveryId, attempt, mode: "scheduled", now });
+export async function attemptDelivery({ deliveryId, attempt, now, abandoned }: { deliveryId: string; attempt: number; now?: Date; abandoned?: boolean }) {
+  return runAttempt({ deliveryId, attempt, mode: "scheduled", now, abandoned });
 }
 
 export async function runAttempt({
@@ -80,16 +80,22 @@ export async function runAttempt({
   attempt,
   mode,
   now = new Date(),
+  abandoned = false,
 }: {
   deliveryId: string;
   /** "next": one past the highest attempt so far (manual redelivery). */
   attempt: number | "next";
   mode: Mode;
   now?: Date;
+  /**
+   * The job that ran this attempt before lost its claim while running (its process died): an
+   * unfinished attempt row is abandoned however recent it is, and is sent again at once.
+   */
+  abandoned?: boolean;
 }): Promise<AttemptOutcome> {
   const env = getEnv();
   const db = getDb();
-  const staleBefore = now.getTime() - env.WEBHOOK_TIMEOUT_MS - IN_FLIGHT_GRACE_MS;
+  const staleBefore = abandoned ? Number.POSITIVE_INFINITY : now.getTime() - env.WEBHOOK_TIMEOUT_MS - IN_FLIGHT_GRACE_MS;
 
   const start = await db.transaction(async (tx) => {
     // The delivery row lock serialises concurrent calls for the same delivery.
@@ -199,7 +205,35 @@ export async function runAttempt({
     attempt: attemptRow.attempt,
   });
 
-  return db.transaction(async (tx) => {
+  return db.transaction((tx) => recordAttemptResult(tx, { delivery, webhookId: webhook.id, attemptRow, result, mode }));
+}
+
+/**
+ * Writes what one sent attempt got back, in the caller's transaction: the attempt row, the
+ * delivery's state and next attempt (the retry schedule), the webhook's failure count and
+ * status (disabled after 10 failed deliveries or at once on 410), and `webhook.failed` after
+ * the last attempt. An attempt another process took over meanwhile is left to it.
+ */
+export async function recordAttemptResult(
+  tx: Tx,
+  {
+    delivery,
+    webhookId,
+    attemptRow,
+    result,
+    mode,
+  }: {
+    delivery: Pick<WebhookDelivery, "id" | "accountId" | "eventId" | "eventType">;
+    webhookId: string;
+    attemptRow: Pick<WebhookAttempt, "id" | "attempt">;
+    result: SendResult;
+    mode: Mode;
+  },
+): Promise<AttemptOutcome> {
+  const env = getEnv();
+  const deliveryId = delivery.id;
+  const webhook = { id: webhookId };
+  {
     const number = attemptRow.attempt;
     const finishedAt = new Date();
     const [saved] = await tx
@@ -309,5 +343,5 @@ export async function runAttempt({
       });
     }
     return outcome(deliveryId, number, { status: "failed", done: true, ...base });
-  });
+  }
 }

@@ -23,7 +23,7 @@ export async function runDeliveryJob(payload: Record<string, unknown>, ctx: JobC
   if (!delivery || delivery.status !== "pending") return;
   // A manual "retry now" may have run this attempt already and moved the next one later.
   if (delivery.nextAttemptAt && delivery.nextAttemptAt > ctx.now) return { retryAt: delivery.nextAttemptAt };
-  const result = await attemptDelivery({ deliveryId, attempt: delivery.attempts + 1, now: ctx.now });
+  const result = await attemptDelivery({ deliveryId, attempt: delivery.attempts + 1, now: ctx.now, abandoned: ctx.takeover });
   if (result.done || !result.nextAttemptAt) return;
   return { retryAt: new Date(result.nextAttemptAt), error: result.error ?? undefined };
 }

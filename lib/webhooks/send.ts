@@ -91,6 +91,7 @@ export async function sendSigned({
       headers,
       body,
       timeoutMs: timeoutMs ?? env.WEBHOOK_TIMEOUT_MS,
+      keepAlive: true,
     });
     return {
       ok: result.ok,

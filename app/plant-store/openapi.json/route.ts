@@ -1,8 +1,7 @@
+import { serveDocument } from "@/lib/openapi/serve-document";
 import { plantStoreDocument } from "@/lib/openapi/plant-store";
 import { definePlantRoute, plantRoute } from "@/lib/plants/route";
 
 export const { GET, POST, PUT, PATCH, DELETE } = definePlantRoute({
-  GET: plantRoute({ auth: false }, () =>
-    Response.json(plantStoreDocument(), { headers: { "Cache-Control": "public, max-age=300" } }),
-  ),
+  GET: plantRoute({ auth: false }, ({ req }) => serveDocument(req, "plant-store", plantStoreDocument)),
 });

@@ -1,8 +1,7 @@
 import { apiRoute, defineRoute } from "@/lib/api/route";
+import { serveDocument } from "@/lib/openapi/serve-document";
 import { v1Document } from "@/lib/openapi/v1";
 
 export const { GET, POST, PUT, PATCH, DELETE } = defineRoute({
-  GET: apiRoute({ access: { auth: "none" } }, () =>
-    Response.json(v1Document(), { headers: { "Cache-Control": "public, max-age=300" } }),
-  ),
+  GET: apiRoute({ access: { auth: "none" } }, ({ req }) => serveDocument(req, "v1", v1Document)),
 });

@@ -1,0 +1,95 @@
+// /v1 overhead on one production server (`next start`, PGlite in memory): autocannon with 20
+// connections against GET /healthz, /v1/auth/verify, /v1/conversations?limit=50 and
+// /v1/openapi.json, in one run; the ratios to /healthz are the goals (SPEC section 15).
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import autocannon from "autocannon";
+import { type Bench, type BenchOptions, log, round } from "./support";
+
+const PORT = Number(process.env.BENCH_API_PORT ?? 3116);
+const BASE = `http://127.0.0.1:${PORT}`;
+const root = path.resolve(import.meta.dirname, "..");
+const nextBin = path.join(root, "node_modules/next/dist/bin/next");
+const admin = { account_name: "Bench API", name: "Bench Admin", email: "bench-api@example.com", password: "bench-password-123" };
+
+async function startServer(): Promise<ChildProcess> {
+  if (!existsSync(path.join(root, ".next", "BUILD_ID"))) {
+    log("building the app…");
+    const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+    if (build.status !== 0) throw new Error("next build failed");
+  }
+  const server = spawn(process.execPath, [nextBin, "start", "-p", String(PORT), "-H", "127.0.0.1"], {
+    cwd: root,
+    detached: true,
+    stdio: "ignore",
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PGLITE_DIR: "memory://", APP_URL: BASE },
+  });
+  for (let i = 0; i < 300; i++) {
+    if (await fetch(`${BASE}/healthz`).then((r) => r.ok, () => false)) return server;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("the server did not start");
+}
+
+async function measure(url: string, token: string | undefined, seconds: number) {
+  const result = await autocannon({
+    url,
+    connections: 20,
+    duration: seconds,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  const ok = result["2xx"];
+  if (ok === 0 || result.non2xx > 0) throw new Error(`${url}: ${result.non2xx} answers were not 2xx`);
+  return { req_per_s: round(result.requests.average, 0), latency_p99_ms: result.latency.p99, errors: result.errors + result.timeouts };
+}
+
+export const apiBench: Bench = {
+  name: "api-overhead",
+  description: "autocannon, 20 connections, one production server: /v1/auth/verify and /v1/conversations?limit=50 against /healthz",
+  async run({ smoke }: BenchOptions) {
+    const seconds = smoke ? 1 : 10;
+    const server = await startServer();
+    try {
+      const setup = await fetch(`${BASE}/api/setup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(admin) });
+      if (!setup.ok) throw new Error(`setup answered ${setup.status}`);
+      const login = await fetch(`${BASE}/v1/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: admin.email, password: admin.password }) });
+      const { token } = (await login.json()) as { token: string };
+      const first = await fetch(`${BASE}/v1/openapi.json`);
+      const etag = first.headers.get("etag");
+      const notModified = etag ? (await fetch(`${BASE}/v1/openapi.json`, { headers: { "if-none-match": etag } })).status : null;
+      // Warm-up: compiled routes loaded, caches filled.
+      for (const url of ["/healthz", "/v1/auth/verify", "/v1/conversations?limit=50", "/v1/openapi.json"]) await measure(`${BASE}${url}`, token, 1);
+      const healthz = await measure(`${BASE}/healthz`, undefined, seconds);
+      log(`  /healthz ${healthz.req_per_s} req/s`);
+      const verify = await measure(`${BASE}/v1/auth/verify`, token, seconds);
+      log(`  /v1/auth/verify ${verify.req_per_s} req/s`);
+      const conversations = await measure(`${BASE}/v1/conversations?limit=50`, token, seconds);
+      log(`  /v1/conversations ${conversations.req_per_s} req/s`);
+      const openapi = await measure(`${BASE}/v1/openapi.json`, undefined, seconds);
+      const verifyRatio = round(verify.req_per_s / healthz.req_per_s, 2);
+      const conversationsRatio = round(conversations.req_per_s / healthz.req_per_s, 2);
+      return {
+        name: "api-overhead",
+        connections: 20,
+        seconds,
+        healthz,
+        auth_verify: verify,
+        conversations_limit_50: conversations,
+        openapi_json: openapi,
+        openapi_etag: etag,
+        openapi_if_none_match_status: notModified,
+        verify_ratio: verifyRatio,
+        conversations_ratio: conversationsRatio,
+        goal: "verify_ratio >= 0.8 and conversations_ratio >= 0.6 and openapi_if_none_match_status == 304",
+        pass: verifyRatio >= 0.8 && conversationsRatio >= 0.6 && notModified === 304,
+      };
+    } finally {
+      try {
+        process.kill(-server.pid!, "SIGTERM");
+      } catch {
+        // already gone
+      }
+    }
+  },
+};

@@ -1,0 +1,291 @@
+import { inArray, sql } from "drizzle-orm";
+import { getDb, type Tx } from "@/db";
+import { jobs, type WebhookAttempt, type WebhookDelivery, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
+import { getEnv } from "@/lib/env";
+import { newId } from "@/lib/ids";
+import { type JobBatchHandler, type JobContext, type JobOutcome, OUTCOME_RECORDED } from "@/lib/jobs/runner";
+import { type AttemptOutcome, recordAttemptResult } from "./attempt-delivery";
+import { deliveryJobPayload, runDeliveryJob } from "./deliver-job";
+import { MAX_DELIVERY_ATTEMPTS } from "./schemas";
+import { openWebhookSecret } from "./secret-at-rest";
+import { type SendResult, sendSigned } from "./send";
+
+type Item = { payload: Record<string, unknown>; ctx: JobContext };
+type Settle = { resolve: (outcome: JobOutcome | typeof OUTCOME_RECORDED) => void; reject: (error: unknown) => void };
+type Sent = {
+  delivery: Pick<WebhookDelivery, "id" | "accountId" | "eventId" | "eventType">;
+  webhookId: string;
+  attemptRow: Pick<WebhookAttempt, "id" | "attempt">;
+  result: SendResult;
+  settle: Settle;
+  /** The claimed job behind this attempt: its outcome is written with the attempt's. */
+  job: { id: number; attempts: number; claimed: boolean };
+};
+
+/** The job outcome of a finished attempt, as the one-at-a-time path reports it. */
+export function jobOutcomeOf(result: AttemptOutcome): JobOutcome {
+  if (result.done || !result.nextAttemptAt) return;
+  return { retryAt: new Date(result.nextAttemptAt), error: result.error ?? undefined };
+}
+
+/**
+ * The local runner's `webhook.deliver` jobs, many at a time: one transaction reads every
+ * delivery with its endpoint (and the endpoint's secret once) and writes every attempt row
+ * before anything is sent; the sends run in parallel over kept-alive connections; answers
+ * that arrive together are written together. Same guarantees as one at a time
+ * (runDeliveryJob, to which every unusual case is handed): attempt N is written before it
+ * is sent, and sent once unless its process dies.
+ */
+export const runDeliveryBatch: JobBatchHandler = (items) => {
+  const settles: Settle[] = [];
+  const promises = items.map((_item, i) => new Promise<JobOutcome | typeof OUTCOME_RECORDED>((resolve, reject) => (settles[i] = { resolve, reject })));
+  void startBatch(items, settles).catch((error) => {
+    for (const settle of settles) settle.reject(error);
+  });
+  return promises;
+};
+
+async function startBatch(items: Item[], settles: Settle[]) {
+  const single = (index: number) => {
+    runDeliveryJob(items[index].payload, items[index].ctx).then(settles[index].resolve, settles[index].reject);
+  };
+  const wanted = new Map<string, number>();
+  items.forEach((item, index) => {
+    const parsed = deliveryJobPayload.safeParse(item.payload);
+    if (!parsed.success) settles[index].resolve({ failed: "the job payload has no deliveryId" });
+    // A job taken over from a dead process, or a delivery twice in one batch: one at a time.
+    else if (item.ctx.takeover || wanted.has(parsed.data.deliveryId)) single(index);
+    else wanted.set(parsed.data.deliveryId, index);
+  });
+  if (!wanted.size) return;
+
+  // One statement: read every delivery with its endpoint, and write the attempt row of each
+  // one that is due (an attempt row that exists already is left to the one-at-a-time path).
+  const attemptedAt = new Date();
+  const now = items[0].ctx.now;
+  const planned = [...wanted.keys()].map((deliveryId) => ({ delivery_id: deliveryId, attempt_id: newId("attempt", attemptedAt) }));
+  const result = await getDb().execute(sql`
+    with v as (
+      select * from jsonb_to_recordset(${JSON.stringify(planned)}::jsonb) as v(delivery_id text, attempt_id text)
+    ),
+    d as (
+      select d.id, d.account_id, d.webhook_id, d.event_id, d.event_type, d.payload, d.status, d.attempts, d.next_attempt_at,
+        w.url, w.secret, w.status as webhook_status, v.attempt_id
+      from ${webhookDeliveries} d join ${webhooks} w on w.id = d.webhook_id join v on v.delivery_id = d.id
+    ),
+    ins as (
+      insert into ${webhookAttempts} (id, account_id, webhook_id, delivery_id, event_id, event_type, attempt, status, attempted_at)
+      select d.attempt_id, d.account_id, d.webhook_id, d.id, d.event_id, d.event_type, d.attempts + 1, 'pending', ${attemptedAt.toISOString()}::timestamptz
+      from d
+      where d.status = 'pending' and d.webhook_status = 'active' and d.attempts < ${MAX_DELIVERY_ATTEMPTS}
+        and (d.next_attempt_at is null or d.next_attempt_at <= ${now.toISOString()}::timestamptz)
+      on conflict do nothing
+      returning id, delivery_id, attempt
+    )
+    select d.id, d.account_id, d.webhook_id, d.event_id, d.event_type, d.payload, d.status, d.attempts, d.next_attempt_at,
+      d.url, d.secret, d.webhook_status, ins.id as attempt_id, ins.attempt as attempt_number
+    from d left join ins on ins.delivery_id = d.id`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as StartRow[];
+  const found = new Map(rows.map((row) => [row.id, row]));
+
+  const secrets = new Map<string, string | null>();
+  for (const [deliveryId, index] of wanted) {
+    const row = found.get(deliveryId);
+    const nextAttemptAt = row?.next_attempt_at == null ? null : toDate(row.next_attempt_at);
+    if (!row || row.status !== "pending") {
+      settles[index].resolve();
+      continue;
+    }
+    if (row.attempt_id == null) {
+      // A manual "retry now" may have run this attempt already and moved the next one later.
+      if (nextAttemptAt && nextAttemptAt > items[index].ctx.now) settles[index].resolve({ retryAt: nextAttemptAt });
+      // The endpoint is no longer active, the ladder is over, or this attempt row exists already:
+      // the one-at-a-time way knows how to resume, replay or stop it.
+      else single(index);
+      continue;
+    }
+    const webhook = { id: row.webhook_id, accountId: row.account_id, secret: row.secret };
+    if (!secrets.has(webhook.id)) secrets.set(webhook.id, openWebhookSecret(webhook));
+    const delivery = { id: row.id, accountId: row.account_id, eventId: row.event_id, eventType: row.event_type };
+    const attemptRow = { id: row.attempt_id, attempt: Number(row.attempt_number) };
+    const job = { id: items[index].ctx.jobId, attempts: items[index].ctx.attempt, claimed: items[index].ctx.claimed ?? false };
+    void sendSigned({
+      url: row.url,
+      secret: secrets.get(webhook.id)!,
+      body: row.payload,
+      eventId: row.event_id,
+      eventType: row.event_type,
+      deliveryId: row.id,
+      attempt: attemptRow.attempt,
+    }).then((sent) => queueResult({ delivery, webhookId: webhook.id, attemptRow, result: sent, settle: settles[index], job }));
+  }
+}
+
+type StartRow = {
+  id: string;
+  account_id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  payload: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: Date | string | null;
+  url: string;
+  secret: string;
+  webhook_status: string;
+  attempt_id: string | null;
+  attempt_number: number | null;
+};
+
+/** A timestamptz from a raw query: a Date (PGlite) or text (postgres.js). */
+function toDate(value: Date | string): Date {
+  if (value instanceof Date) return value;
+  return new Date(value.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00"));
+}
+
+// Answers that arrive while a write is under way are written together by the next one.
+let queued: Sent[] = [];
+let writing = false;
+
+function queueResult(sent: Sent) {
+  queued.push(sent);
+  if (!writing) void writeResults();
+}
+
+async function writeResults() {
+  writing = true;
+  try {
+    while (queued.length) {
+      const batch = queued;
+      queued = [];
+      try {
+        const outcomes = await getDb().transaction((tx) => recordResults(tx, batch));
+        batch.forEach((sent, i) => sent.settle.resolve(outcomes[i]));
+      } catch (error) {
+        // One at a time then, so that one bad row cannot hold up the others.
+        const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message.split("\n")[0] : String(error);
+        console.error(`webhook deliveries: writing ${batch.length} outcomes together failed (${cause}); writing them one by one`);
+        for (const sent of batch) {
+          await getDb()
+            .transaction((tx) => recordAttemptResult(tx, { ...sent, mode: "scheduled" }))
+            .then((result) => sent.settle.resolve(jobOutcomeOf(result)), sent.settle.reject);
+        }
+      }
+    }
+  } finally {
+    writing = false;
+  }
+}
+
+/** The job row's outcome, written in the same statement when the runner holds a claim on it. */
+function jobFields(sent: Sent, status: "done" | "pending", error: string | null) {
+  return sent.job.claimed ? { job_id: sent.job.id, job_attempts: sent.job.attempts, job_status: status, job_error: error } : { job_id: null, job_attempts: null, job_status: null, job_error: null };
+}
+
+/**
+ * The common outcomes (a 2xx; a failure with retries left) of many attempts in one
+ * statement; anything else (the last attempt, 410 Gone, an endpoint disabled meanwhile)
+ * through recordAttemptResult, in the same transaction.
+ */
+async function recordResults(tx: Tx, batch: Sent[]): Promise<(JobOutcome | typeof OUTCOME_RECORDED)[]> {
+  const env = getEnv();
+  const ids = batch.map((sent) => sent.delivery.id);
+  const current = await tx
+    .select({ id: webhookDeliveries.id, status: webhookDeliveries.status, webhookStatus: webhooks.status })
+    .from(webhookDeliveries)
+    .innerJoin(webhooks, sql`${webhooks.id} = ${webhookDeliveries.webhookId}`)
+    .where(inArray(webhookDeliveries.id, ids))
+    .orderBy(webhookDeliveries.id)
+    .for("update", { of: webhookDeliveries });
+  const state = new Map(current.map((row) => [row.id, row]));
+  const finishedAt = new Date();
+  const outcomes: (JobOutcome | typeof OUTCOME_RECORDED)[] = new Array(batch.length);
+  const rows: Record<string, unknown>[] = [];
+  const rare: number[] = [];
+  batch.forEach((sent, i) => {
+    const { result, attemptRow } = sent;
+    const now = state.get(sent.delivery.id);
+    if (!now) {
+      // The webhook was deleted meanwhile.
+      outcomes[i] = undefined;
+      return;
+    }
+    const common = now.status === "pending" && now.webhookStatus === "active";
+    if (common && result.ok) {
+      rows.push({
+        attempt_id: attemptRow.id,
+        delivery_id: sent.delivery.id,
+        webhook_id: sent.webhookId,
+        ok: true,
+        n: attemptRow.attempt,
+        response_status: result.status,
+        response_body: result.body,
+        duration_ms: result.durationMs,
+        error: result.error,
+        next: null,
+        last_error: null,
+        ...jobFields(sent, "done", null),
+      });
+      outcomes[i] = sent.job.claimed ? OUTCOME_RECORDED : undefined;
+    } else if (common && !result.ok && result.status !== 410 && attemptRow.attempt < MAX_DELIVERY_ATTEMPTS) {
+      const next = new Date(finishedAt.getTime() + env.WEBHOOK_RETRY_SCHEDULE[attemptRow.attempt - 1] * 1000);
+      const lastError = result.error ?? (result.status ? `unexpected status ${result.status}` : "failed");
+      rows.push({
+        attempt_id: attemptRow.id,
+        delivery_id: sent.delivery.id,
+        webhook_id: sent.webhookId,
+        ok: false,
+        n: attemptRow.attempt,
+        response_status: result.status,
+        response_body: result.body,
+        duration_ms: result.durationMs,
+        error: result.error,
+        next: next.toISOString(),
+        last_error: lastError,
+        ...jobFields(sent, "pending", result.error),
+      });
+      outcomes[i] = sent.job.claimed ? OUTCOME_RECORDED : { retryAt: next, error: result.error ?? undefined };
+    } else {
+      rare.push(i);
+    }
+  });
+
+  if (rows.length) {
+    // An attempt another process took over meanwhile (no longer pending) is left to it.
+    await tx.execute(sql`
+      with v as (
+        select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(attempt_id text, delivery_id text, webhook_id text, ok boolean,
+          n int, response_status int, response_body text, duration_ms int, error text, next timestamptz, last_error text,
+          job_id bigint, job_attempts int, job_status text, job_error text)
+      ),
+      saved as (
+        update ${webhookAttempts} a set status = case when v.ok then 'succeeded' else 'failed' end,
+          response_status = v.response_status, response_body = v.response_body, duration_ms = v.duration_ms,
+          error = v.error, next_attempt_at = v.next
+        from v where a.id = v.attempt_id and a.status = 'pending'
+        returning a.delivery_id
+      ),
+      deliveries as (
+        update ${webhookDeliveries} d set
+          status = case when v.ok then 'succeeded' else d.status end,
+          attempts = greatest(d.attempts, v.n),
+          next_attempt_at = v.next,
+          last_error = v.last_error,
+          completed_at = case when v.ok then ${finishedAt.toISOString()}::timestamptz else d.completed_at end,
+          updated_at = ${finishedAt.toISOString()}::timestamptz
+        from v where d.id = v.delivery_id and d.id in (select delivery_id from saved)
+        returning d.webhook_id, v.ok
+      ),
+      jobs_done as (
+        update ${jobs} j set status = v.job_status, run_at = coalesce(v.next, j.run_at), last_error = v.job_error,
+          locked_until = null, updated_at = ${finishedAt.toISOString()}::timestamptz
+        from v where j.id = v.job_id and j.attempts = v.job_attempts and j.status = 'running'
+        returning j.id
+      )
+      update ${webhooks} w set consecutive_failures = 0, updated_at = ${finishedAt.toISOString()}::timestamptz
+      where w.id in (select webhook_id from deliveries where ok) and w.consecutive_failures <> 0`);
+  }
+  for (const i of rare) outcomes[i] = jobOutcomeOf(await recordAttemptResult(tx, { ...batch[i], mode: "scheduled" }));
+  return outcomes;
+}

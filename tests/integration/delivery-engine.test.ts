@@ -1,0 +1,254 @@
+import { eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { getDb } from "@/db";
+import { jobs, webhookAttempts, webhookDeliveries } from "@/db/schema";
+import { newId } from "@/lib/ids";
+import { enqueueJob, enqueueJobs } from "@/lib/jobs/enqueue";
+import { jobBatchHandlers, jobHandlers } from "@/lib/jobs/handlers";
+import { claimDueJobs, drainJobs, JOB_LEASE_MS, type JobHandlers, releaseStaleClaims, startJobRunner } from "@/lib/jobs/runner";
+import { setEnv } from "@/tests/support/env-vars";
+import { createTestAccount } from "@/tests/support/fixtures";
+import { type WebhookReceiver, startReceiver } from "@/tests/support/webhook-receiver";
+import { verifyDelivery } from "@/tests/support/webhook-verifier";
+import { deliveriesOf as allDeliveriesOf, emit, registerWebhook, webhookRow } from "@/tests/support/webhooks";
+
+let a: WebhookReceiver;
+let b: WebhookReceiver;
+let restoreEnv: () => void;
+
+beforeAll(async () => {
+  restoreEnv = setEnv({ WEBHOOK_ALLOW_INSECURE_TARGETS: "true", WEBHOOK_TIMEOUT_MS: "20000", WEBHOOK_RETRY_SCHEDULE: "0,0,0,0" });
+  a = await startReceiver();
+  b = await startReceiver();
+});
+afterAll(async () => {
+  a.release();
+  b.release();
+  await a.close();
+  await b.close();
+  restoreEnv();
+});
+beforeEach(async () => {
+  await getDb().delete(jobs);
+  a.respond(() => ({ status: 200, body: "ok" }));
+  b.respond(() => ({ status: 200, body: "ok" }));
+  a.requests.length = 0;
+  b.requests.length = 0;
+});
+
+const deliveriesOf = async (webhookId: string) => (await allDeliveriesOf(webhookId)).filter((d) => d.eventType !== "webhook.verified");
+const drainBatched = (now?: Date) => drainJobs(getDb(), jobHandlers, { batchHandlers: jobBatchHandlers, now });
+const attemptsOf = (deliveryIds: string[]) => getDb().select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, deliveryIds));
+
+describe("deliveries many at a time", () => {
+  it("sends each event once per subscriber as attempt 1, signed, and records every outcome", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const one = await registerWebhook(adminToken, { url: a.url, events: ["message.received"] });
+    const two = await registerWebhook(adminToken, { url: b.url, events: ["message.received"] });
+    const events = [];
+    for (let i = 0; i < 6; i++) events.push(await emit(account.id));
+    expect(await drainBatched()).toBe(12);
+    for (const [receiver, hook] of [
+      [a, one],
+      [b, two],
+    ] as const) {
+      const received = receiver.deliveries();
+      expect(received.map((r) => r.headers["x-service-event-id"]).sort()).toEqual(events.map((e) => e.id).sort());
+      for (const request of received) {
+        expect(request.headers["x-service-delivery-attempt"]).toBe("1");
+        expect(verifyDelivery(request, hook.secret)).toEqual([]);
+      }
+      const deliveries = await deliveriesOf(hook.id);
+      expect(deliveries.map((d) => [d.status, d.attempts, d.nextAttemptAt])).toEqual(events.map(() => ["succeeded", 1, null]));
+      const attempts = await attemptsOf(deliveries.map((d) => d.id));
+      expect(attempts.map((x) => [x.attempt, x.status, x.responseStatus])).toEqual(events.map(() => [1, "succeeded", 200]));
+    }
+    const rows = await getDb().select().from(jobs).where(eq(jobs.accountId, account.id));
+    expect(rows.map((r) => r.status)).toEqual(rows.map(() => "done"));
+  });
+
+  it("follows the retry schedule, and after the fifth failure fails the delivery and tells the other subscribers", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const failing = await registerWebhook(adminToken, { url: a.url, events: ["message.received"] });
+    const watcher = await registerWebhook(adminToken, { url: b.url, events: ["webhook.failed"] });
+    a.respond(() => ({ status: 500, body: "boom" }));
+    const restore = setEnv({ WEBHOOK_RETRY_SCHEDULE: "60,60,60,60" });
+    const event = await emit(account.id);
+    try {
+      await drainBatched();
+    } finally {
+      restore();
+    }
+    const [delivery] = await deliveriesOf(failing.id);
+    expect(delivery).toMatchObject({ status: "pending", attempts: 1, lastError: "unexpected status 500" });
+    const [job] = await getDb().select().from(jobs).where(eq(jobs.accountId, account.id));
+    expect(job).toMatchObject({ status: "pending", runAt: delivery.nextAttemptAt });
+    expect(delivery.nextAttemptAt!.getTime() - delivery.updatedAt.getTime()).toBe(60_000);
+    // The rest on a schedule of 0 s: each retry is due as soon as the previous attempt is recorded.
+    await drainBatched(new Date(Date.now() + 61_000));
+    expect(a.deliveries().map((r) => r.headers["x-service-delivery-attempt"])).toEqual(["1", "2", "3", "4", "5"]);
+    const [after] = await deliveriesOf(failing.id);
+    expect(after).toMatchObject({ status: "failed", attempts: 5, nextAttemptAt: null });
+    const attempts = await attemptsOf([delivery.id]);
+    expect(attempts.map((x) => [x.attempt, x.status]).sort()).toEqual([1, 2, 3, 4, 5].map((n) => [n, "failed"]));
+    const notices = b.deliveries().filter((r) => r.json?.type === "webhook.failed");
+    expect(notices).toHaveLength(1);
+    expect(notices[0].json.data).toMatchObject({ webhook_id: failing.id, event_id: event.id, delivery_id: delivery.id, attempts: 5 });
+    expect((await webhookRow(failing.id)).consecutiveFailures).toBe(1);
+    expect(watcher.id).toBeTruthy();
+  });
+
+  it("disables the endpoint on 410 Gone", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const hook = await registerWebhook(adminToken, { url: a.url, events: ["message.received"] });
+    a.respond(() => ({ status: 410, body: "gone" }));
+    await emit(account.id);
+    await drainBatched();
+    expect((await webhookRow(hook.id)).status).toBe("disabled");
+    const [delivery] = await deliveriesOf(hook.id);
+    expect(delivery.status).toBe("failed");
+  });
+});
+
+describe("fair claims (one account's hanging receivers do not hold up another's)", () => {
+  it("claims round-robin across accounts within the per-account and per-endpoint caps", async () => {
+    const old = new Date(Date.now() - 60_000);
+    const noisy = await enqueueJobs(
+      getDb(),
+      Array.from({ length: 30 }, (_, n) => ({ kind: "webhook.deliver" as const, accountId: undefined, payload: { deliveryId: `d${n}`, webhookId: `wh_noisy_${n % 2}` }, runAt: old })),
+    );
+    const { account: quiet } = await createTestAccount();
+    const [quietJob] = await enqueueJobs(getDb(), [{ kind: "webhook.deliver", accountId: quiet.id, payload: { deliveryId: "q1", webhookId: "wh_quiet" } }]);
+
+    const claimed = await claimDueJobs(getDb(), { limit: 10, perGroup: 3 });
+    // Three per endpoint of the noisy account, and the quiet account's job although it is the newest.
+    expect(claimed.map((j) => j.id)).toContain(quietJob);
+    expect(claimed).toHaveLength(7);
+    expect(claimed.filter((j) => j.group === "wh_noisy_0")).toHaveLength(3);
+
+    // Round-robin: each account's oldest job before any account's second.
+    await getDb().update(jobs).set({ status: "pending", lockedUntil: null });
+    const two = await claimDueJobs(getDb(), { limit: 2 });
+    expect(two.map((j) => j.id)).toEqual([noisy[0], quietJob]);
+
+    // Jobs this process already runs count against the caps.
+    await getDb().update(jobs).set({ status: "pending", lockedUntil: null }).where(inArray(jobs.id, noisy));
+    await getDb().update(jobs).set({ status: "done" }).where(eq(jobs.id, quietJob));
+    const capped = await claimDueJobs(getDb(), { limit: 10, perGroup: 3, busyGroups: { wh_noisy_0: 3, wh_noisy_1: 1 } });
+    expect(capped.map((j) => j.group)).toEqual(["wh_noisy_1", "wh_noisy_1"]);
+  });
+
+  it("keeps delivering another account's events and running sends while one account's receivers hang", async () => {
+    const noisy = await createTestAccount();
+    const quiet = await createTestAccount();
+    const hooks = [];
+    for (let i = 0; i < 4; i++) hooks.push(await registerWebhook(noisy.adminToken, { url: `${a.url}?n=${i}`, events: ["message.received"] }));
+    await registerWebhook(quiet.adminToken, { url: b.url, events: ["message.received"] });
+    a.respond(() => ({ hang: true }));
+    let sends = 0;
+    const handlers: JobHandlers = { ...jobHandlers, "message.send": async () => void sends++ };
+    const runner = startJobRunner({
+      db: getDb(),
+      handlers,
+      batchHandlers: jobBatchHandlers,
+      pollMs: 50,
+      lanes: [
+        { name: "sends", kinds: ["message.send"], concurrency: 2 },
+        { name: "webhooks", kinds: null, concurrency: 8, perAccount: 4, perGroup: 2 },
+      ],
+    });
+    try {
+      for (let i = 0; i < 5; i++) await emit(noisy.account.id);
+      runner.wake();
+      await a.waitForDeliveries(4, 10_000);
+      // Every webhook slot the noisy account may take is held by a hanging receiver now.
+      const quietEvent = await emit(quiet.account.id);
+      await enqueueJob(getDb(), { kind: "message.send", accountId: noisy.account.id, payload: {} });
+      runner.wake();
+      const [received] = await b.waitForDeliveries(1, 10_000);
+      expect(received.headers["x-service-event-id"]).toBe(quietEvent.id);
+      await vi.waitFor(() => expect(sends).toBe(1), { timeout: 10_000 });
+      // The noisy account never had more than its cap in flight.
+      expect(a.deliveries().length).toBe(4);
+    } finally {
+      a.respond(() => ({ status: 200, body: "ok" }));
+      a.release();
+      await runner.stop();
+    }
+  });
+});
+
+describe("a job whose process died runs again soon", () => {
+  it("on PostgreSQL: a claim runs out 30 s after its last renewal, and the next claim knows it takes over", async () => {
+    const id = await enqueueJob(getDb(), { kind: "message.send", payload: {} });
+    const now = new Date();
+    await claimDueJobs(getDb(), { now });
+    expect(JOB_LEASE_MS).toBeLessThanOrEqual(30_000);
+    expect(await claimDueJobs(getDb(), { now: new Date(now.getTime() + 29_000) })).toEqual([]);
+    const [again] = await claimDueJobs(getDb(), { now: new Date(now.getTime() + 30_001) });
+    expect(again).toMatchObject({ id, attempts: 2, takeover: true });
+  });
+
+  it("a live runner renews the lease of a job that runs long (the heartbeat)", async () => {
+    const id = await enqueueJob(getDb(), { kind: "message.send", payload: {} });
+    let release: () => void = () => {};
+    let started = false;
+    const handlers: JobHandlers = {
+      "message.send": () =>
+        new Promise<void>((resolve) => {
+          started = true;
+          release = resolve;
+        }),
+    };
+    const runner = startJobRunner({ db: getDb(), handlers, pollMs: 1000, concurrency: 1, heartbeatMs: 50 });
+    try {
+      await vi.waitFor(() => expect(started).toBe(true), { timeout: 5000 });
+      const [first] = await getDb().select().from(jobs).where(eq(jobs.id, id));
+      await vi.waitFor(
+        async () => {
+          const [row] = await getDb().select().from(jobs).where(eq(jobs.id, id));
+          expect(row.lockedUntil!.getTime()).toBeGreaterThan(first.lockedUntil!.getTime());
+        },
+        { timeout: 5000 },
+      );
+    } finally {
+      release();
+      await runner.stop();
+    }
+    const [row] = await getDb().select().from(jobs).where(eq(jobs.id, id));
+    expect(row).toMatchObject({ status: "done", lockedUntil: null });
+  });
+
+  it("on the embedded database: stale claims are released at start and the interrupted attempt is sent again at once", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const hook = await registerWebhook(adminToken, { url: a.url, events: ["message.received"] });
+    const event = await emit(account.id);
+    const [delivery] = await deliveriesOf(hook.id);
+    // The process that died: it claimed the job and wrote attempt 1 just before sending it.
+    const [claimed] = await claimDueJobs(getDb());
+    expect(claimed.payload).toMatchObject({ deliveryId: delivery.id });
+    await getDb().insert(webhookAttempts).values({
+      id: newId("attempt"),
+      accountId: account.id,
+      webhookId: hook.id,
+      deliveryId: delivery.id,
+      eventId: event.id,
+      eventType: "message.received",
+      attempt: 1,
+      status: "pending",
+    });
+    expect(await drainBatched()).toBe(0);
+
+    // The restart.
+    expect(await releaseStaleClaims(getDb())).toBe(1);
+    expect(await drainBatched()).toBe(1);
+    const received = a.deliveries();
+    expect(received).toHaveLength(1);
+    expect(received[0].headers["x-service-event-id"]).toBe(event.id);
+    expect(received[0].headers["x-service-delivery-attempt"]).toBe("1");
+    const [after] = await getDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id));
+    expect(after).toMatchObject({ status: "succeeded", attempts: 1 });
+    const attempts = await attemptsOf([delivery.id]);
+    expect(attempts.map((x) => [x.attempt, x.status])).toEqual([[1, "succeeded"]]);
+  });
+});
