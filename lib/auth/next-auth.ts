@@ -4,6 +4,7 @@ import { z } from "zod";
 import { clientAddress } from "@/lib/api/client-address";
 import { consumeLoginAttempt, forgiveLoginAttempt } from "@/lib/api/rate-limit";
 import { getEnv } from "@/lib/env";
+import { loggable } from "@/lib/errors";
 import { createSession, verifyCredentials } from "./sessions";
 import { SESSION_LIFETIME_MS } from "./tokens";
 
@@ -17,6 +18,12 @@ const credentials = z.object({ email: z.string().min(1).max(254), password: z.st
 export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   secret: getEnv().AUTH_SECRET,
   trustHost: true,
+  // By name only: next-auth's own messages can quote the request (emails) or the cause.
+  logger: {
+    error: (error) => console.error(`auth: ${loggable(error)}`),
+    warn: (code) => console.warn(`auth: ${code}`),
+    debug: () => {},
+  },
   pages: { signIn: "/login" },
   session: { strategy: "jwt", maxAge: SESSION_LIFETIME_MS / 1000, updateAge: 15 * 60 },
   providers: [

@@ -1,3 +1,4 @@
+import { loggable } from "@/lib/errors";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { type Job, jobs } from "@/db/schema";
@@ -116,7 +117,7 @@ export async function runJob(
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    console.error(`job ${job.id} (${job.kind}) attempt ${job.attempts} failed: ${message}`);
+    console.error(`job ${job.id} (${job.kind}) attempt ${job.attempts} failed: ${loggable(error)}`);
     const giveUp = job.attempts >= MAX_THROWN_ATTEMPTS;
     await record({
       status: giveUp ? "failed" : "pending",
@@ -172,11 +173,11 @@ export function startJobRunner({
       try {
         due = await claimDueJobs(db, { limit: free });
       } catch (error) {
-        if (!stopped) console.error("job runner: claiming jobs failed", error);
+        if (!stopped) console.error(`job runner: claiming jobs failed: ${loggable(error)}`);
       }
       for (const job of due) {
         const running = runJob(db, job, handlers)
-          .catch((error) => console.error("job runner: recording an outcome failed", error))
+          .catch((error) => console.error(`job runner: recording an outcome failed: ${loggable(error)}`))
           .finally(() => {
             inFlight.delete(running);
             wake();

@@ -12,6 +12,7 @@ import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/ids";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
 import { afterInboundMessage } from "./after-inbound";
+import { inboundMediaKind } from "./inbound-media-type";
 import { type DecodedMedia, type MessageOutput, type MessageType, presentMessage, previewOf } from "./schemas";
 import { findIdByNetworkId, findMessage, storeMedia, touchConversation } from "./store";
 
@@ -37,6 +38,11 @@ export async function receiveInboundMessage({ accountId, inbound }: { accountId:
   duplicate: boolean;
   message: MessageOutput;
 }> {
+  if (inbound.media) {
+    // The type the network (or a simulated customer) declared is not trusted: the bytes decide.
+    const kind = inboundMediaKind({ bytes: inbound.media.bytes, declared: inbound.media.mimeType });
+    inbound = { ...inbound, type: kind.type, media: { ...inbound.media, mimeType: kind.mimeType } };
+  }
   return getDb().transaction(async (tx) => {
     const existing = await findIdByNetworkId(tx, { accountId, networkMessageId: inbound.networkMessageId, lock: true });
     if (existing) return { duplicate: true, message: presentMessage(await findMessage(tx, { accountId, id: existing })) };
