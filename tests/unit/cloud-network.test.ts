@@ -496,7 +496,7 @@ describe("the URL policy on the network's addresses", () => {
     const lookup = async (hostname: string) =>
       hostname === "graph.example.test" ? [{ address: "93.184.216.34", family: 4 }] : [{ address: "169.254.169.254", family: 4 }];
     // Graph calls connect through pinnedFetch (to the approved address); stand in for it.
-    const fetchMock = vi.fn(async (_url: string | URL, _pinned: unknown, _init?: unknown) =>
+    const fetchMock = vi.fn<(url: string | URL, pinned: unknown) => Promise<Response>>(async () =>
       Response.json({ url: "https://media.example.test/attachment?mid=1", mime_type: "image/png" }),
     );
     vi.resetModules();
