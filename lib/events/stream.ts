@@ -169,12 +169,18 @@ export function openEventStream({
   const encoder = new TextEncoder();
   let stop: (() => void) | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
+  let open = true;
 
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
-      let open = true;
       const write = (text: string) => {
-        if (open) controller.enqueue(encoder.encode(text));
+        if (!open) return;
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          // the client went away between two writes
+          open = false;
+        }
       };
       const close = () => {
         if (!open) return;
@@ -195,10 +201,12 @@ export function openEventStream({
         onEvent: (event) => write(frame(event)),
         onEnd: close,
       });
-      if (signal.aborted) stop();
+      if (!open || signal.aborted) stop();
       else signal.addEventListener("abort", () => stop?.());
     },
     cancel() {
+      open = false;
+      clearInterval(heartbeat);
       stop?.();
     },
   });

@@ -12,7 +12,10 @@ import { webhookDeliveryDescription, webhookDeliveryHeaders } from "./webhook-he
 
 const json = (schema: z.ZodType) => ({ "application/json": { schema } });
 
-const header = (id: string, description: string, example: string) => z.string().meta({ description, example, header: { id } });
+// Documented, not required: an answer given before the plant store's wrapper runs (an unknown
+// path) carries neither, and a 405 alone carries Allow.
+const header = (id: string, description: string, example: string) => z.string().optional().meta({ description, example, header: { id } });
+const requiredHeader = (id: string, description: string, example: string) => z.string().meta({ description, example, header: { id } });
 
 /** Headers of the plant store's answers: the request id and the token's rate budget. */
 const answerHeaders = {
@@ -34,13 +37,13 @@ const badRequest = error("BadRequest", "The request is not valid: a field, the l
 const unauthorized = error(
   "Unauthorized",
   "No valid bearer token: missing, malformed, expired or revoked.",
-  { "WWW-Authenticate": header("WWW-Authenticate", "The bearer challenge.", 'Bearer realm="chorus", error="invalid_token"') },
+  { "WWW-Authenticate": requiredHeader("WWW-Authenticate", "The bearer challenge.", 'Bearer realm="chorus", error="invalid_token"') },
 );
 const notFound = error("NotFound", "No plant with this id in your account.");
 const tooManyRequests = error(
   "TooManyRequests",
   "Too many requests with this token; retry after `Retry-After` seconds.",
-  { "Retry-After": header("Retry-After", "Seconds to wait.", "12") },
+  { "Retry-After": requiredHeader("Retry-After", "Seconds to wait.", "12") },
 );
 const unexpected = error(
   "UnexpectedError",
