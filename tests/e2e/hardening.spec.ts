@@ -216,15 +216,18 @@ test("a bad environment value stops the production server with exit 1 and one li
     expect(lines).toEqual(["Invalid environment variable RATE_LIMIT_PER_MINUTE: Too big: expected number to be <=1000000"]);
   } finally {
     server.stop();
+    await server.exited;
   }
 });
 
 test("the production server's log holds no email, password, hash, token, secret or message text", async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const server = startOwnServer({ WEBHOOK_ALLOW_INSECURE_TARGETS: "true" });
   const base = `http://127.0.0.1:${OWN_PORT}`;
   try {
-    await expect.poll(async () => (await fetch(`${base}/healthz`).catch(() => null))?.status ?? 0, { timeout: 60_000 }).toBe(200);
+    await expect
+      .poll(async () => (await fetch(`${base}/healthz`).catch(() => null))?.status ?? 0, { timeout: 100_000, message: `server output: ${server.output.join("")}` })
+      .toBe(200);
     const email = "log.probe@example.com";
     const password = "probe-password-123";
     const setup = await fetch(`${base}/api/setup`, {
