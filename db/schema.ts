@@ -89,7 +89,9 @@ export const apiTokens = pgTable(
     expiresAt: ts("expires_at").notNull(),
     createdAt: createdAt(),
     lastUsedAt: ts("last_used_at"),
+    // A refreshed session stays valid until revoked_at (a short grace); replaced_by names its successor.
     revokedAt: ts("revoked_at"),
+    replacedBy: text("replaced_by"),
   },
   (t) => [
     index("api_tokens_account_created_idx").on(t.accountId, t.createdAt, t.id),
@@ -459,6 +461,8 @@ export const idempotencyKeys = pgTable(
     key: text("key").notNull(),
     route: text("route").notNull(),
     requestHash: text("request_hash").notNull(),
+    // Who made the first request: a replay carrying a secret is answered to that user only.
+    userId: text("user_id"),
     responseStatus: integer("response_status"),
     responseBody: text("response_body"),
     createdAt: createdAt(),

@@ -70,6 +70,8 @@ const envSchema = z.object({
   WEBHOOK_TIMEOUT_MS: intIn(100, 120_000, 30_000),
   WEBHOOK_ALLOW_INSECURE_TARGETS: bool,
   RATE_LIMIT_PER_MINUTE: intIn(1, 1_000_000, 600),
+  // How many reverse proxies stand in front of the server (each appends to X-Forwarded-For).
+  TRUSTED_PROXIES: intIn(0, 16, 0),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, "must be a redis:// URL")
@@ -94,7 +96,19 @@ const envSchema = z.object({
 
 export type Env = Omit<z.infer<typeof envSchema>, "AUTH_SECRET" | "APP_URL"> & { AUTH_SECRET: string; APP_URL: string };
 
-export class EnvError extends Error {}
+export class EnvError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "EnvError";
+  }
+}
+
+/**
+ * True for the error a bad environment value raises. Matched by name, not `instanceof`: a
+ * production build can hold two copies of this module (one per bundle).
+ */
+export const isEnvError = (error: unknown): error is Error =>
+  error instanceof Error && error.name === "EnvError" && error.message.startsWith("Invalid environment variable ");
 
 let cached: Env | undefined;
 

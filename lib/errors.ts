@@ -49,3 +49,36 @@ export class UnauthenticatedError extends ApiError {
     });
   }
 }
+
+type DatabaseFailure = { code?: unknown; message?: unknown; cause?: unknown };
+
+/** The PostgreSQL error code (SQLSTATE) of a failed query, on PGlite and postgres.js alike. */
+export function sqlState(error: unknown): string | undefined {
+  for (let e = error as DatabaseFailure | undefined, depth = 0; e && typeof e === "object" && depth < 5; e = e.cause as DatabaseFailure, depth++) {
+    if (typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
+
+/**
+ * What the log may say about an unexpected error: its name, its code (SQLSTATE for a failed
+ * query) and, for a query, the statement's first words (which table) — never a message, a
+ * parameter or a stack, which can carry emails, password hashes, tokens or message text.
+ * Matched by shape, not `instanceof`: a production build can hold several copies of a class.
+ */
+export function loggable(error: unknown): string {
+  if (!error || typeof error !== "object") return `non-error ${typeof error}`;
+  const e = error as { name?: unknown; code?: unknown; query?: unknown };
+  const name = typeof e.name === "string" ? e.name.replace(/[^\w.-]/g, "").slice(0, 60) : "Error";
+  const code = sqlState(error) ?? (typeof e.code === "string" && /^[\w.-]{1,40}$/.test(e.code) ? e.code : undefined);
+  const query = typeof e.query === "string" ? queryName(e.query) : undefined;
+  return [name, code && `code=${code}`, query && `query="${query}"`].filter(Boolean).join(" ");
+}
+
+/** "insert into users", "select from api_tokens": the statement's verb and first table, nothing else. */
+export function queryName(sqlText: string): string {
+  const verb = /^\s*(\w+)/.exec(sqlText)?.[1]?.toLowerCase() ?? "query";
+  const table = /\b(?:from|into|update|join)\s+"?([\w.]+)"?/i.exec(sqlText)?.[1];
+  return table ? `${verb} ${table}` : verb;
+}
+

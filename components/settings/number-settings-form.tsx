@@ -44,7 +44,8 @@ export function NumberSettingsForm({ initial }: { initial: NumberConfigOutput })
       access_token: text("access_token"),
       app_secret: text("app_secret"),
       verify_token: text("verify_token"),
-      api_base_url: text("api_base_url"),
+      // A cleared field means the default address.
+      api_base_url: text("api_base_url").trim() || null,
       coexistence: form.get("coexistence") === "on",
     };
     setNotice(undefined);

@@ -1,8 +1,22 @@
+import { getEnv } from "@/lib/env";
+import { PEER_ADDRESS_HEADER } from "@/lib/http/request-hook";
+
 /**
- * The caller's address for per-address limits. A proxy appends the address it saw to
- * X-Forwarded-For, so the last entry is the one a client cannot choose (earlier entries are
- * whatever the client sent). Without a proxy, Next.js fills the header with the peer address.
+ * The caller's address for per-address limits. The server stamps every request with the
+ * socket's peer address (lib/http/request-hook.ts; a client cannot set that header). With
+ * `TRUSTED_PROXIES=0` (the default) that address counts and X-Forwarded-For is ignored; with
+ * N proxies in front, each appends the address it saw, so the client is the Nth entry from
+ * the right of X-Forwarded-For followed by the peer (entries further left are whatever the
+ * client sent).
  */
 export function clientAddress(req: Request): string {
-  return req.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim() || req.headers.get("x-real-ip") || "local";
+  const peer = req.headers.get(PEER_ADDRESS_HEADER)?.trim() || "local";
+  const proxies = getEnv().TRUSTED_PROXIES;
+  if (proxies === 0) return peer;
+  const forwarded = (req.headers.get("x-forwarded-for") ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const chain = [...forwarded, peer];
+  return chain[Math.max(0, chain.length - 1 - proxies)];
 }

@@ -9,7 +9,7 @@ const WINDOW_MS = 24 * 60 * 60 * 1000;
 // stopped mid-way): a retry takes it over instead of waiting out the window.
 export const ABANDONED_CLAIM_MS = 60 * 1000;
 
-export type StoredResponse = { status: number; body: string };
+export type StoredResponse = { status: number; body: string; userId: string | null };
 
 export function hashRequest(rawBody: string): string {
   return createHash("sha256").update(rawBody).digest("hex");
@@ -23,7 +23,7 @@ export function parseIdempotencyKey(header: string | null): string | undefined {
   return header;
 }
 
-type Claim = { accountId: string; route: string; key: string; requestHash: string };
+type Claim = { accountId: string; route: string; key: string; requestHash: string; userId: string };
 
 /**
  * Claims a key before the work runs. Returns the first response for a replay; a key
@@ -68,10 +68,10 @@ export async function claimIdempotencyKey(claim: Claim): Promise<StoredResponse 
     if (taken.length > 0) return null;
     throw new ConflictError("A request with this Idempotency-Key is still being processed.");
   }
-  return { status: existing.responseStatus, body: existing.responseBody };
+  return { status: existing.responseStatus, body: existing.responseBody, userId: existing.userId };
 }
 
-export async function completeIdempotencyKey(claim: Claim, response: StoredResponse) {
+export async function completeIdempotencyKey(claim: Claim, response: Omit<StoredResponse, "userId">) {
   await getDb()
     .update(idempotencyKeys)
     .set({ responseStatus: response.status, responseBody: response.body })

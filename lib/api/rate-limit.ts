@@ -75,12 +75,20 @@ export async function consumeRequest(key: string) {
   return consume((await limiters()).perToken, key);
 }
 
+/**
+ * The key of an email's sign-in budget: NFKC-normalised, trimmed and lower-cased, so
+ * " Carol@…", "carol@…" and a full-width "ｃarol@…" all spend the same budget.
+ */
+export function loginEmailKey(email: string): string {
+  return `email:${email.normalize("NFKC").trim().toLowerCase()}`;
+}
+
 /** One sign-in attempt; counted per address and per email so neither can be brute-forced. */
 export async function consumeLoginAttempt({ ip, email }: { ip: string; email: string }) {
   const { login } = await limiters();
   const [byIp, byEmail] = await Promise.all([
     consume(login, `ip:${ip}`),
-    consume(login, `email:${email.toLowerCase()}`),
+    consume(login, loginEmailKey(email)),
   ]);
   return byIp.limited || byIp.remaining < byEmail.remaining ? byIp : byEmail;
 }
@@ -100,7 +108,7 @@ export async function peekLoginBudget(ip: string): Promise<RateLimitState> {
 export async function forgiveLoginAttempt({ ip, email }: { ip: string; email: string }): Promise<RateLimitState | undefined> {
   const { login } = await limiters();
   try {
-    const [byIp] = await Promise.all([login.reward(`ip:${ip}`, 1), login.delete(`email:${email.toLowerCase()}`)]);
+    const [byIp] = await Promise.all([login.reward(`ip:${ip}`, 1), login.delete(loginEmailKey(email))]);
     return budgetLeft(login, byIp);
   } catch {
     return undefined;

@@ -1,10 +1,11 @@
-import { DrizzleQueryError } from "drizzle-orm";
 import { z } from "zod";
 import { authenticateRequest } from "@/lib/auth/authenticate";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { roleAllows, type Scope } from "@/lib/auth/scopes";
-import { ApiError, ForbiddenError, type ErrorDetail } from "@/lib/errors";
+import { ApiError, ConflictError, ForbiddenError, type ErrorDetail, loggable, sqlState } from "@/lib/errors";
 import { requestInfoOf, withRequestInfo } from "@/lib/http/request-info";
+
+export { loggable };
 import { newId } from "@/lib/ids";
 import {
   claimIdempotencyKey,
@@ -15,6 +16,8 @@ import {
 } from "./idempotency";
 import { consumeRequest, type RateLimitState, rateLimitHeaders } from "./rate-limit";
 import { clientAddress } from "./client-address";
+import { getEnv } from "@/lib/env";
+import { requestMethod } from "@/lib/http/request-hook";
 
 export { clientAddress };
 
@@ -54,7 +57,7 @@ type Options<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> =
 };
 
 export type IdempotentSecrets = {
-  withoutSecret: (body: Record<string, unknown>) => Record<string, unknown>;
+  withoutSecret: (body: Record<string, unknown>, ctx: AuthContext) => Record<string, unknown>;
   restoreSecret: (body: Record<string, unknown>, ctx: AuthContext) => Promise<Record<string, unknown>>;
 };
 
@@ -98,6 +101,48 @@ export function zodDetails(error: z.ZodError, prefix: string[] = []): ErrorDetai
     path: [...prefix, ...issue.path.map(String)].join(".") || "body",
     message: issue.message,
   }));
+}
+
+/** The path of the first string holding a NUL character (PostgreSQL text cannot store one). */
+export function findNul(value: unknown, path: string[] = []): string | undefined {
+  if (typeof value === "string") return value.includes("\u0000") ? path.join(".") || "body" : undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findNul(value[i], [...path, String(i)]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (value && typeof value === "object") {
+    for (const [key, child] of Object.entries(value)) {
+      const found = key.includes("\u0000") ? [...path, key.replace(/\u0000/g, "\\u0000")].join(".") : findNul(child, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+const nulError = (path: string) => new ApiError(400, "validation_error", `${path}: must not contain a NUL character`, [{ path, message: "must not contain a NUL character" }]);
+
+/** A NUL in a path segment or a query value is a 400 naming it, before anything else runs. */
+export function refuseNulInUrl(req: Request) {
+  const url = new URL(req.url);
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(url.pathname);
+  } catch {
+    throw new ApiError(400, "validation_error", "path: contains a malformed percent-escape", [{ path: "path", message: "contains a malformed percent-escape" }]);
+  }
+  if (pathname.includes("\u0000")) throw nulError("path");
+  for (const [key, value] of url.searchParams) {
+    if (key.includes("\u0000") || value.includes("\u0000")) throw nulError(key.replace(/\u0000/g, "") || "query");
+  }
+}
+
+/** A NUL anywhere in a JSON body is a 400 naming the field. */
+export function refuseNulInBody(value: unknown) {
+  const path = findNul(value);
+  if (path) throw nulError(path);
 }
 
 function validationError(details: ErrorDetail[]) {
@@ -187,34 +232,10 @@ function toResponse(result: unknown): Response {
   return Response.json(result);
 }
 
-type DatabaseFailure = { code?: unknown; message?: unknown; cause?: unknown };
-
-/** The PostgreSQL error code (SQLSTATE) of a failed query, on PGlite and postgres.js alike. */
-function sqlState(error: unknown): string | undefined {
-  for (let e = error as DatabaseFailure | undefined, depth = 0; e && typeof e === "object" && depth < 5; e = e.cause as DatabaseFailure, depth++) {
-    if (typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
-  }
-  return undefined;
-}
-
-/**
- * What the log may say about an unexpected error. A failed query's message carries its
- * parameters (emails, password hashes, message text): only the statement, the database's
- * own message and its code are kept.
- */
-function loggable(error: unknown): unknown {
-  if (!(error instanceof DrizzleQueryError)) return error;
-  const cause = error.cause as DatabaseFailure | undefined;
-  return {
-    name: "DrizzleQueryError",
-    query: error.query,
-    code: sqlState(error),
-    cause: cause instanceof Error ? `${cause.name}: ${cause.message}` : undefined,
-  };
-}
-
 // unique_violation: a row created at the same time by another request won the race.
 const UNIQUE_VIOLATION = "23505";
+// character_not_in_repertoire / untranslatable_character: a NUL (or broken text) a check missed.
+const UNSTORABLE_TEXT = new Set(["22021", "22P05"]);
 
 function mapError(error: unknown, requestId: string): Response {
   if (error instanceof ApiError) {
@@ -224,12 +245,18 @@ function mapError(error: unknown, requestId: string): Response {
     const e = validationError(zodDetails(error));
     return errorResponse(requestId, 400, e.code, e.message, e.details);
   }
-  if (sqlState(error) === UNIQUE_VIOLATION) {
-    console.warn(`[${requestId}] conflicting write`, loggable(error));
+  const state = sqlState(error);
+  if (state && UNSTORABLE_TEXT.has(state)) {
+    return errorResponse(requestId, 400, "validation_error", "The request holds a character that cannot be stored (such as NUL).", [
+      { path: "body", message: "must not contain a NUL character" },
+    ]);
+  }
+  if (state === UNIQUE_VIOLATION) {
+    console.warn(`[${requestId}] conflicting write: ${loggable(error)}`);
     return errorResponse(requestId, 409, "conflict", "The request conflicts with a record created at the same time. Check the current state and retry.");
   }
   // The detail goes to the log with the request id; the client gets neither stack nor SQL.
-  console.error(`[${requestId}] unhandled error`, loggable(error));
+  console.error(`[${requestId}] unhandled error: ${loggable(error)}`);
   return errorResponse(requestId, 500, "internal_error", "Something went wrong on our side. Try again later.");
 }
 
@@ -253,6 +280,7 @@ export function apiRoute<
     let limitState: RateLimitState | undefined;
     let claim: Parameters<typeof completeIdempotencyKey>[0] | undefined;
     try {
+      refuseNulInUrl(req);
       let ctx: AuthContext | null = null;
       if (options.access.auth === "none") {
         if (!options.ownRateLimit) limitState = await spendAddressBudget(req);
@@ -283,6 +311,7 @@ export function apiRoute<
           allowEmpty: options.allowEmptyBody ?? false,
         });
         raw = read.raw;
+        refuseNulInBody(read.value);
         const parsed = options.body.safeParse(read.value);
         if (!parsed.success) throw validationError(zodDetails(parsed.error));
         body = parsed.data;
@@ -291,12 +320,23 @@ export function apiRoute<
       if (options.idempotent && ctx) {
         const key = parseIdempotencyKey(req.headers.get("idempotency-key"));
         if (key) {
-          const candidate = { accountId: ctx.accountId, route: `${req.method} ${url.pathname}`, key, requestHash: hashRequest(raw) };
+          const candidate = {
+            accountId: ctx.accountId,
+            route: `${req.method} ${url.pathname}`,
+            key,
+            requestHash: hashRequest(raw),
+            userId: ctx.user.id,
+          };
           // A refused claim (another body, or still in flight) belongs to another request:
           // its row must keep that request's answer, so only a won claim is completed here.
           const stored = await claimIdempotencyKey(candidate);
           if (!stored) claim = candidate;
           else {
+            // An answer carrying a secret (a token, a signing secret) is replayed to the user
+            // who asked for it, never to a teammate who happens to reuse the key.
+            if (secrets && stored.userId !== ctx.user.id) {
+              throw new ConflictError("This Idempotency-Key was already used by another user of the account; choose a new key.");
+            }
             const body =
               secrets && stored.status < 300 ? JSON.stringify(await secrets.restoreSecret(JSON.parse(stored.body), ctx)) : stored.body;
             return finish(
@@ -325,7 +365,7 @@ export function apiRoute<
       );
       if (claim) {
         const text = await response.clone().text();
-        const storable = secrets && response.ok && text ? JSON.stringify(secrets.withoutSecret(JSON.parse(text))) : text;
+        const storable = secrets && response.ok && text ? JSON.stringify(secrets.withoutSecret(JSON.parse(text), ctx as AuthContext)) : text;
         await completeIdempotencyKey(claim, { status: response.status, body: storable });
         claim = undefined;
       }
@@ -343,6 +383,9 @@ export function apiRoute<
 
     function finish(response: Response) {
       return withHeaders(response, {
+        // API answers are per caller, and several carry a token or a secret: never stored
+        // by a browser or a shared cache (a route may say otherwise, as media does).
+        "Cache-Control": "no-store",
         "X-Request-Id": requestId,
         ...(limitState ? rateLimitHeaders(limitState) : {}),
       });
@@ -394,7 +437,33 @@ export async function authenticateWithinLimit(req: Request, onLimit: (state: Rat
   const state = await consumeRequest(`token:${ctx.token.id}`);
   onLimit(state);
   if (state.limited) throw rateLimited(state);
+  if (ctx.via === "cookie") refuseCrossSiteWrite(req);
   return ctx;
+}
+
+/**
+ * A browser sends its sign-in cookie along with requests another site starts, so a write made
+ * with the cookie (every method but GET and HEAD) must come from this app's own pages: a
+ * foreign `Origin`, or `Sec-Fetch-Site: cross-site`, is a 403. Bearer tokens are never sent
+ * by a browser on its own, so they need no such check.
+ */
+export function refuseCrossSiteWrite(req: Request) {
+  if (req.method === "GET" || req.method === "HEAD") return;
+  const refuse = (why: string) => {
+    throw new ForbiddenError(`Cross-site request refused: ${why}. Write requests signed in by cookie must come from this app's pages.`, [
+      { path: "origin", message: why },
+    ]);
+  };
+  if (req.headers.get("sec-fetch-site")?.toLowerCase() === "cross-site") refuse("Sec-Fetch-Site is cross-site");
+  const origin = req.headers.get("origin");
+  if (origin === null) return;
+  const own = new Set([new URL(getEnv().APP_URL).origin, new URL(req.url).origin]);
+  const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
+  if (host) {
+    const proto = req.headers.get("x-forwarded-proto") ?? new URL(req.url).protocol.replace(":", "");
+    own.add(`${proto}://${host}`);
+  }
+  if (!own.has(origin)) refuse(`Origin ${origin.slice(0, 100)} is not this app`);
 }
 
 /**
@@ -414,8 +483,8 @@ export function authorize(ctx: AuthContext, scope: Scope) {
   }
 }
 
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-export type Method = (typeof METHODS)[number];
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+export type Method = Exclude<(typeof METHODS)[number], "OPTIONS">;
 
 /**
  * Exports every method for a route file: the given ones, and a 405 with an Allow header for
@@ -424,18 +493,26 @@ export type Method = (typeof METHODS)[number];
 export function defineRoute(
   handlers: Partial<Record<Method, NextHandler>>,
   { methodNotAllowed }: { methodNotAllowed?: (req: Request, allow: string) => Response } = {},
-): Record<Method, NextHandler> {
-  const allowed = METHODS.filter((m) => handlers[m]);
+): Record<Method | "OPTIONS", NextHandler> {
+  const allowed = METHODS.filter((m) => m !== "OPTIONS" && handlers[m]);
   const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : [])].join(", ");
   const notAllowed: NextHandler = async (req) =>
     methodNotAllowed
       ? methodNotAllowed(req, allow)
       : answerWithoutHandler(req, (requestId) =>
-          errorResponse(requestId, 405, "method_not_allowed", `${req.method} is not allowed here. Allowed: ${allow}.`, undefined, {
+          errorResponse(requestId, 405, "method_not_allowed", `${requestMethod(req)} is not allowed here. Allowed: ${allow}.`, undefined, {
             Allow: allow,
           }),
         );
-  return Object.fromEntries(METHODS.map((m) => [m, handlers[m] ?? notAllowed])) as Record<Method, NextHandler>;
+  return Object.fromEntries(METHODS.map((m) => [m, (m !== "OPTIONS" && handlers[m]) || notAllowed])) as Record<Method | "OPTIONS", NextHandler>;
+}
+
+/** A handler answering 405 with the error body and `Allow`, for route files not built with defineRoute. */
+export function notServed(allow: string): NextHandler {
+  return async (req) =>
+    answerWithoutHandler(req, (requestId) =>
+      errorResponse(requestId, 405, "method_not_allowed", `${requestMethod(req)} is not allowed here. Allowed: ${allow}.`, undefined, { Allow: allow }),
+    );
 }
 
 export const json = (data: unknown, init?: ResponseInit) => Response.json(data, init);

@@ -134,10 +134,14 @@ export const tokenCreationSecrets = {
 };
 
 /**
- * API tokens visible to the caller: their own, or every token of the account for an
- * administrator. Newest first.
+ * API tokens visible to the caller, newest first. A session sees the user's own tokens, or
+ * every token of the account for an administrator. An API token sees only itself, unless its
+ * owner is an administrator and it holds `users:read` (a `reports:read` token of an admin
+ * must not reveal the account's other tokens).
  */
 export async function listApiTokens({ ctx, limit, cursor }: { ctx: AuthContext; limit: number; cursor?: CursorPosition }) {
+  const seesAll = ctx.user.role === "admin" && (ctx.token.kind === "session" || ctx.token.scopes.includes("users:read"));
+  const onlyItself = ctx.token.kind === "api" && !seesAll;
   const rows = await getDb()
     .select({ token: apiTokens, owner: { id: users.id, name: users.name } })
     .from(apiTokens)
@@ -146,7 +150,7 @@ export async function listApiTokens({ ctx, limit, cursor }: { ctx: AuthContext; 
       and(
         eq(apiTokens.accountId, ctx.accountId),
         eq(apiTokens.kind, "api"),
-        ctx.user.role === "admin" ? undefined : eq(apiTokens.userId, ctx.user.id),
+        onlyItself ? eq(apiTokens.id, ctx.token.id) : seesAll ? undefined : eq(apiTokens.userId, ctx.user.id),
         afterCursor(apiTokens, cursor, "desc"),
       ),
     )
@@ -186,11 +190,16 @@ export async function revokeApiToken({ ctx, id }: { ctx: AuthContext; id: string
   }
 }
 
+/** How long a refreshed session stays valid, for a request (or the refresh itself) already in flight. */
+export const SESSION_REFRESH_GRACE_MS = 10_000;
+
 /**
  * A new token for the bearer: an api token keeps its permissions and lifetime length
- * (starting now) and the old one is revoked; a session gets a fresh 24 h token.
- * The revocation is conditional, so of two refreshes of one api token only the first mints
- * a token; the other is a 401 as if it came after.
+ * (starting now) and the old one is revoked at once; a session gets a fresh 24 h token and
+ * the old one is revoked after a 10 s grace. The revocation is conditional: of two refreshes
+ * of one api token only the first mints a token (the other is a 401 as if it came after); a
+ * session refreshed again within its grace gets the same successor token, never a second
+ * one, so a session cannot be multiplied.
  */
 export async function refreshToken({ ctx }: { ctx: AuthContext }) {
   if (ctx.token.kind === "oauth") {
@@ -200,19 +209,26 @@ export async function refreshToken({ ctx }: { ctx: AuthContext }) {
   }
   const now = new Date();
   const id = newId("token", now);
-  const lifetime = ctx.token.kind === "api" ? ctx.token.expiresAt.getTime() - ctx.token.createdAt.getTime() : SESSION_LIFETIME_MS;
+  const isSession = ctx.token.kind === "session";
+  const lifetime = isSession ? SESSION_LIFETIME_MS : ctx.token.expiresAt.getTime() - ctx.token.createdAt.getTime();
   const expiresAt = new Date(now.getTime() + lifetime);
-  const storedScopes = await getDb().transaction(async (tx) => {
-    const [old] =
-      ctx.token.kind === "api"
-        ? await tx
-            .update(apiTokens)
-            .set({ revokedAt: now })
-            .where(and(eq(apiTokens.id, ctx.token.id), isNull(apiTokens.revokedAt)))
-            .returning()
-        : await tx.select().from(apiTokens).where(eq(apiTokens.id, ctx.token.id)).limit(1);
-    if (!old) throw new UnauthenticatedError("invalid_token", "The token has been revoked.");
-    if (ctx.token.kind === "api") await announceAuthChange(tx);
+  const outcome = await getDb().transaction(async (tx) => {
+    const [old] = await tx
+      .update(apiTokens)
+      .set(isSession ? { revokedAt: new Date(now.getTime() + SESSION_REFRESH_GRACE_MS), replacedBy: id } : { revokedAt: now })
+      .where(and(eq(apiTokens.id, ctx.token.id), isNull(apiTokens.revokedAt)))
+      .returning();
+    if (!old) {
+      if (isSession) {
+        const [current] = await tx.select().from(apiTokens).where(eq(apiTokens.id, ctx.token.id)).limit(1);
+        const [successor] = current?.replacedBy
+          ? await tx.select().from(apiTokens).where(eq(apiTokens.id, current.replacedBy)).limit(1)
+          : [];
+        if (successor && current.revokedAt && current.revokedAt > now) return { replay: successor, scopes: successor.scopes as Scope[] };
+      }
+      throw new UnauthenticatedError("invalid_token", "The token has been revoked.");
+    }
+    if (!isSession) await announceAuthChange(tx);
     await tx.insert(apiTokens).values({
       id,
       accountId: ctx.accountId,
@@ -223,23 +239,27 @@ export async function refreshToken({ ctx }: { ctx: AuthContext }) {
       expiresAt,
       createdAt: now,
     });
-    return old.scopes as Scope[];
+    return { replay: undefined, scopes: old.scopes as Scope[] };
   });
+  const row = outcome.replay
+    ? { id: outcome.replay.id, scopes: outcome.scopes, createdAt: outcome.replay.createdAt, expiresAt: outcome.replay.expiresAt }
+    : { id, scopes: outcome.scopes, createdAt: now, expiresAt };
+  // HS256 over the same claims gives the same string: a retry within the grace gets the same token.
   const token = await signToken({
-    id,
+    id: row.id,
     userId: ctx.user.id,
     accountId: ctx.accountId,
     kind: ctx.token.kind,
-    scopes: storedScopes,
-    issuedAt: now,
-    expiresAt,
+    scopes: row.scopes,
+    issuedAt: row.createdAt,
+    expiresAt: row.expiresAt,
   });
   return {
     token,
     token_type: ctx.token.kind,
-    permissions: ctx.token.kind === "session" ? ctx.token.scopes : storedScopes,
-    expires_at: expiresAt.toISOString(),
-    created_at: now.toISOString(),
+    permissions: isSession ? ctx.token.scopes : row.scopes,
+    expires_at: row.expiresAt.toISOString(),
+    created_at: row.createdAt.toISOString(),
   };
 }
 

@@ -6,6 +6,7 @@ import { consumeLoginAttempt, forgiveLoginAttempt } from "@/lib/api/rate-limit";
 import { getEnv } from "@/lib/env";
 import { requestInfoOf, withRequestInfo } from "@/lib/http/request-info";
 import { secondFactorNeeded, verifySecondFactor } from "./mfa";
+import { loggable } from "@/lib/errors";
 import { createSession, verifyCredentials } from "./sessions";
 import { recordSignIn, recordSignInFailure } from "./sign-in-audit";
 import { SESSION_LIFETIME_MS } from "./tokens";
@@ -32,6 +33,12 @@ const credentials = z.object({
 export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   secret: getEnv().AUTH_SECRET,
   trustHost: true,
+  // By name only: next-auth's own messages can quote the request (emails) or the cause.
+  logger: {
+    error: (error) => console.error(`auth: ${loggable(error)}`),
+    warn: (code) => console.warn(`auth: ${code}`),
+    debug: () => {},
+  },
   pages: { signIn: "/login" },
   session: { strategy: "jwt", maxAge: SESSION_LIFETIME_MS / 1000, updateAge: 15 * 60 },
   providers: [

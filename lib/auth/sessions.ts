@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { apiTokens, type User, users } from "@/db/schema";
 import { newId } from "@/lib/ids";
@@ -37,23 +37,28 @@ export async function createSession({ user, now = new Date() }: { user: Pick<Use
   return { id, token, expiresAt, createdAt: now, scopes };
 }
 
+/** Not yet revoked, or refreshed and still in its grace period (revoked_at ahead of `now`). */
+const stillValid = (now: Date) => or(isNull(apiTokens.revokedAt), gt(apiTokens.revokedAt, now));
+
 export async function revokeSession({ tokenId }: { tokenId: string }) {
+  const now = new Date();
   await getDb().transaction(async (tx) => {
     await tx
       .update(apiTokens)
-      .set({ revokedAt: new Date() })
-      .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.kind, "session"), isNull(apiTokens.revokedAt)));
+      .set({ revokedAt: now })
+      .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.kind, "session"), stillValid(now)));
     await announceAuthChange(tx);
   });
 }
 
 /** Signs the user out everywhere: every session (browser or app) stops working at once. */
 export async function revokeAllSessions({ userId }: { userId: string }) {
+  const now = new Date();
   await getDb().transaction(async (tx) => {
     await tx
       .update(apiTokens)
-      .set({ revokedAt: new Date() })
-      .where(and(eq(apiTokens.userId, userId), eq(apiTokens.kind, "session"), isNull(apiTokens.revokedAt)));
+      .set({ revokedAt: now })
+      .where(and(eq(apiTokens.userId, userId), eq(apiTokens.kind, "session"), stillValid(now)));
     await announceAuthChange(tx);
   });
 }

@@ -116,9 +116,10 @@ export async function loadTokenContext(input: {
   if (!row || row.userId !== input.userId || row.accountId !== input.accountId) {
     throw new UnauthenticatedError("invalid_token", "The token is not recognised.");
   }
-  if (row.revokedAt) throw new UnauthenticatedError("invalid_token", "The token has been revoked.");
-  if (row.deletedAt) throw new UnauthenticatedError("invalid_token", "The token's user no longer exists.");
   const now = new Date();
+  // A refreshed session carries a revocation time a few seconds ahead (its grace period).
+  if (row.revokedAt && row.revokedAt <= now) throw new UnauthenticatedError("invalid_token", "The token has been revoked.");
+  if (row.deletedAt) throw new UnauthenticatedError("invalid_token", "The token's user no longer exists.");
   // A browser session's lifetime is carried by its signed cookie, which next-auth renews
   // while the user is active; bearer tokens expire with their row.
   if (input.via === "bearer" && row.expiresAt <= now) throw new UnauthenticatedError("invalid_token", "The token has expired.");

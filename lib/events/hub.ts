@@ -1,3 +1,4 @@
+import { loggable } from "@/lib/errors";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { events } from "@/db/schema";
@@ -39,7 +40,7 @@ async function onNotify(payload: string) {
 export async function subscribeToEvents(accountId: string, deliver: (event: EventEnvelope) => void) {
   hub.ready ??= listen(EVENTS_CHANNEL, (payload) => {
     // Notifications arrive in commit order; reading each event in turn keeps that order.
-    hub.chain = hub.chain.then(() => onNotify(payload)).catch((error) => console.error("event hub: delivering an event failed", error));
+    hub.chain = hub.chain.then(() => onNotify(payload)).catch((error) => console.error(`event hub: delivering an event failed: ${loggable(error)}`));
   }).then((unlisten) => {
     hub.unlisten = unlisten;
   });

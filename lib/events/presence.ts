@@ -1,3 +1,4 @@
+import { loggable } from "@/lib/errors";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { events, users } from "@/db/schema";
@@ -61,7 +62,7 @@ export function leavePresence(ctx: AuthContext) {
   const timer = setTimeout(() => {
     presence.offlineTimers.delete(ctx.user.id);
     if (presence.connections.get(ctx.user.id)) return;
-    announce(ctx, "user.offline").catch((error) => console.error("presence: recording offline failed", error));
+    announce(ctx, "user.offline").catch((error) => console.error(`presence: recording offline failed: ${loggable(error)}`));
   }, presence.graceMs);
   timer.unref?.();
   presence.offlineTimers.set(ctx.user.id, timer);

@@ -1,12 +1,13 @@
 import { and, asc, eq, gt, notInArray } from "drizzle-orm";
 import { getDb } from "@/db";
 import { events } from "@/db/schema";
-import type { AuthContext } from "@/lib/auth/tokens";
+import { roleAllows } from "@/lib/auth/scopes";
+import { type AuthContext, loadTokenContext } from "@/lib/auth/tokens";
 import { invalidField } from "@/lib/errors";
 import { subscribeToEvents, toEnvelope } from "./hub";
 import { joinPresence, leavePresence } from "./presence";
 import type { EventEnvelope } from "./types";
-import { canSeeEvent, UNSTREAMED_EVENT_TYPES } from "./visibility";
+import { canSeeEvent, READ_SCOPE_BY_EVENT_PREFIX, UNSTREAMED_EVENT_TYPES } from "./visibility";
 
 const HEARTBEAT_MS = 15_000;
 const REPLAY_PAGE = 500;
@@ -20,11 +21,139 @@ export function parseLastEventId(value: string | null): string | undefined {
 
 const frame = (event: EventEnvelope) => `id: ${event.id}\ndata: ${JSON.stringify(event)}\n\n`;
 
+/** How often an idle stream checks that its token still stands (it ends within 5 s otherwise). */
+const RECHECK_MS = 2_000;
+const holder = globalThis as unknown as { __chorusStreamRecheckMs?: number };
+/** Tests shorten the periodic check. */
+export function setStreamRecheckMs(ms: number | undefined) {
+  holder.__chorusStreamRecheckMs = ms;
+}
+
+/** The read scopes whose events this token may see now (its scopes within the owner's current role). */
+function readableScopes(ctx: AuthContext): Set<string> {
+  return new Set([...new Set(Object.values(READ_SCOPE_BY_EVENT_PREFIX))].filter((scope) => ctx.token.scopes.includes(scope) && roleAllows(ctx.user.role, scope)));
+}
+
+export type EventFeedEnd = "closed" | "revoked" | "scopes_withdrawn";
+
+/**
+ * The transport-neutral core of a live event connection (the SSE route uses it; a socket
+ * transport would too): replays what came after `lastEventId`, then delivers the account's
+ * committed events that the token may read. Before each batch of live events, and every
+ * couple of seconds while idle, the token is checked again against the database: a revoked
+ * or expired token, a deleted user, or a role that no longer allows a scope the connection
+ * was reading ends the feed (`onEnd`) — within 5 s, and before any event it may no longer
+ * read is handed over. Returns the function that stops it.
+ */
+export async function followEvents({
+  ctx: opened,
+  lastEventId,
+  presence,
+  onEvent,
+  onEnd,
+}: {
+  ctx: AuthContext;
+  lastEventId?: string;
+  presence: boolean;
+  onEvent: (event: EventEnvelope) => void;
+  onEnd: (why: EventFeedEnd) => void;
+}): Promise<() => void> {
+  let ctx = opened;
+  const openedWith = readableScopes(opened);
+  let closed = false;
+  // Ids sort by creation time, but transactions can commit out of that order, so the live
+  // part de-duplicates by id rather than dropping ids lower than the last one sent.
+  const sent = new Set<string>();
+  let buffer: EventEnvelope[] | null = [];
+  const queue: EventEnvelope[] = [];
+  let pumping: Promise<void> | null = null;
+
+  const send = (event: EventEnvelope) => {
+    if (closed || sent.has(event.id) || (lastEventId && event.id <= lastEventId) || !canSeeEvent(ctx, event.type)) return;
+    sent.add(event.id);
+    if (sent.size > 10_000) sent.delete(sent.values().next().value!);
+    onEvent(event);
+  };
+
+  const end = (why: EventFeedEnd) => {
+    if (closed) return;
+    closed = true;
+    clearInterval(recheck);
+    unsubscribe();
+    if (presence) leavePresence(opened);
+    onEnd(why);
+  };
+
+  /** The token as it stands now; false (and the feed ended) when it no longer does. */
+  const stillAllowed = async (): Promise<boolean> => {
+    let fresh: AuthContext;
+    try {
+      fresh = await loadTokenContext({ jti: opened.token.id, userId: opened.user.id, accountId: opened.accountId, via: opened.via });
+    } catch (error) {
+      if (error instanceof Error && error.name === "ApiError") {
+        end("revoked");
+        return false;
+      }
+      // A database hiccup is not a revocation: keep the connection, check again later.
+      return !closed;
+    }
+    const now = readableScopes(fresh);
+    if ([...openedWith].some((scope) => !now.has(scope))) {
+      end("scopes_withdrawn");
+      return false;
+    }
+    ctx = fresh;
+    return !closed;
+  };
+
+  const pump = () => {
+    pumping ??= (async () => {
+      while (queue.length && !closed) {
+        const batch = queue.splice(0, queue.length);
+        if (!(await stillAllowed())) return;
+        for (const event of batch) send(event);
+      }
+    })().finally(() => {
+      pumping = null;
+      if (queue.length && !closed) pump();
+    });
+  };
+
+  const unsubscribe = await subscribeToEvents(opened.accountId, (event) => {
+    if (buffer) buffer.push(event);
+    else {
+      queue.push(event);
+      pump();
+    }
+  });
+  const recheck = setInterval(() => {
+    if (!pumping) void stillAllowed();
+  }, holder.__chorusStreamRecheckMs ?? RECHECK_MS);
+
+  for (let after = lastEventId; after && !closed; ) {
+    const missed = await getDb()
+      .select()
+      .from(events)
+      .where(and(eq(events.accountId, opened.accountId), gt(events.id, after), notInArray(events.type, [...UNSTREAMED_EVENT_TYPES])))
+      .orderBy(asc(events.id))
+      .limit(REPLAY_PAGE);
+    for (const row of missed) send(toEnvelope(row));
+    after = missed.length === REPLAY_PAGE ? missed[missed.length - 1].id : undefined;
+  }
+  const pending = buffer;
+  buffer = null;
+  queue.push(...pending.sort((a, b) => (a.id < b.id ? -1 : 1)));
+  pump();
+  if (presence && !closed) await joinPresence(opened);
+  return () => end("closed");
+}
+
 /**
  * Server-Sent Events of the account, filtered to what the token may read (never
  * webhook.verified, which goes only to the webhook being verified). With a
  * Last-Event-ID the stream first replays what was missed (ids sort by time), then goes
- * live; events arriving during the replay are buffered and de-duplicated.
+ * live; events arriving during the replay are buffered and de-duplicated. The stream ends
+ * when the token stops being allowed (see `followEvents`).
  */
 export function openEventStream({
   ctx,
@@ -38,58 +167,47 @@ export function openEventStream({
   presence: boolean;
 }): Response {
   const encoder = new TextEncoder();
-  let cleanup: (() => void) | undefined;
+  let stop: (() => void) | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let open = true;
 
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
-      let closed = false;
       const write = (text: string) => {
-        if (!closed) controller.enqueue(encoder.encode(text));
+        if (!open) return;
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          // the client went away between two writes
+          open = false;
+        }
       };
-      // Ids sort by creation time, but transactions can commit out of that order, so the live
-      // part de-duplicates by id rather than dropping ids lower than the last one sent.
-      const sent = new Set<string>();
-      let buffer: EventEnvelope[] | null = [];
-      const send = (event: EventEnvelope) => {
-        if (sent.has(event.id) || (lastEventId && event.id <= lastEventId) || !canSeeEvent(ctx, event.type)) return;
-        sent.add(event.id);
-        if (sent.size > 10_000) sent.delete(sent.values().next().value!);
-        write(frame(event));
-      };
-      const unsubscribe = await subscribeToEvents(ctx.accountId, (event) => (buffer ? buffer.push(event) : send(event)));
-      const heartbeat = setInterval(() => write(`: heartbeat ${new Date().toISOString()}\n\n`), HEARTBEAT_MS);
-      cleanup = () => {
-        if (closed) return;
-        closed = true;
+      const close = () => {
+        if (!open) return;
+        open = false;
         clearInterval(heartbeat);
-        unsubscribe();
-        if (presence) leavePresence(ctx);
         try {
           controller.close();
         } catch {
           // already closed by the client
         }
       };
-      signal.addEventListener("abort", () => cleanup?.());
-
       write(`retry: 3000\n: connected\n\n`);
-      for (let after = lastEventId; after && !closed; ) {
-        const missed = await getDb()
-          .select()
-          .from(events)
-          .where(and(eq(events.accountId, ctx.accountId), gt(events.id, after), notInArray(events.type, [...UNSTREAMED_EVENT_TYPES])))
-          .orderBy(asc(events.id))
-          .limit(REPLAY_PAGE);
-        for (const row of missed) send(toEnvelope(row));
-        after = missed.length === REPLAY_PAGE ? missed[missed.length - 1].id : undefined;
-      }
-      const pending = buffer;
-      buffer = null;
-      for (const event of pending.sort((a, b) => (a.id < b.id ? -1 : 1))) send(event);
-      if (presence) await joinPresence(ctx);
+      heartbeat = setInterval(() => write(`: heartbeat ${new Date().toISOString()}\n\n`), HEARTBEAT_MS);
+      stop = await followEvents({
+        ctx,
+        lastEventId,
+        presence,
+        onEvent: (event) => write(frame(event)),
+        onEnd: close,
+      });
+      if (!open || signal.aborted) stop();
+      else signal.addEventListener("abort", () => stop?.());
     },
     cancel() {
-      cleanup?.();
+      open = false;
+      clearInterval(heartbeat);
+      stop?.();
     },
   });
 

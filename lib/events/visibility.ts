@@ -3,7 +3,7 @@ import type { Scope } from "@/lib/auth/scopes";
 import { roleAllows } from "@/lib/auth/scopes";
 import type { EventType } from "./types";
 
-const scopeByPrefix: Record<string, Scope> = {
+export const READ_SCOPE_BY_EVENT_PREFIX: Record<string, Scope> = {
   conversation: "conversations:read",
   contact: "contacts:read",
   message: "messages:read",
@@ -16,7 +16,7 @@ const scopeByPrefix: Record<string, Scope> = {
 
 /** The scope a reader needs to see an event of this type (none for plant.created). */
 export function scopeForEvent(type: EventType | string): Scope | null {
-  return scopeByPrefix[type.split(".")[0]] ?? null;
+  return READ_SCOPE_BY_EVENT_PREFIX[type.split(".")[0]] ?? null;
 }
 
 /**

@@ -2,6 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { isIP } from "node:net";
+import { Readable } from "node:stream";
 
 export type PinnedPostResult =
   | { ok: true; status: number; body: string; durationMs: number }
@@ -163,5 +164,65 @@ export function pinnedPost({
     } catch (error) {
       fail(error instanceof Error ? error.message : String(error));
     }
+  });
+}
+
+/**
+ * A `fetch` that connects only to `address`, the address the URL policy approved (like
+ * `pinnedPost`), for callers that need a real Response: streamed bodies, headers, any method.
+ * The URL's host name travels as the Host header and the TLS server name. Redirects are never
+ * followed (a 3xx is returned as is). Rejects like fetch: on a connection error or an abort.
+ */
+export async function pinnedFetch(
+  url: string | URL,
+  { address, family }: { address: string; family: 4 | 6 },
+  init: { method?: string; headers?: Record<string, string>; body?: string | FormData; signal?: AbortSignal } = {},
+): Promise<Response> {
+  const target = new URL(url);
+  const isHttps = target.protocol === "https:";
+  if (!isHttps && target.protocol !== "http:") throw new TypeError(`unsupported protocol ${target.protocol}`);
+  let payload: Buffer | undefined;
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.body instanceof FormData) {
+    // Serialised as fetch would: a multipart body with its boundary in Content-Type.
+    const encoded = new Response(init.body);
+    headers["Content-Type"] = encoded.headers.get("content-type") ?? "multipart/form-data";
+    payload = Buffer.from(await encoded.arrayBuffer());
+  } else if (typeof init.body === "string") {
+    payload = Buffer.from(init.body, "utf8");
+  }
+  if (payload) headers["Content-Length"] = String(payload.length);
+  const hostname = stripBrackets(target.hostname);
+  const hostIsLiteral = isIP(hostname) !== 0;
+  init.signal?.throwIfAborted();
+
+  return new Promise<Response>((resolve, reject) => {
+    const options: https.RequestOptions = {
+      method: init.method ?? "GET",
+      host: hostIsLiteral ? address : hostname,
+      port: target.port === "" ? (isHttps ? 443 : 80) : Number(target.port),
+      path: `${target.pathname}${target.search}`,
+      family,
+      lookup: pinnedLookup(address, family),
+      agent: false,
+      headers: { ...headers, Host: target.host },
+      signal: init.signal,
+    };
+    if (isHttps && !hostIsLiteral) options.servername = hostname;
+    const request = (isHttps ? https : http).request(options, (response) => {
+      const status = response.statusCode ?? 0;
+      const responseHeaders = new Headers();
+      for (const [key, value] of Object.entries(response.headers)) {
+        if (value === undefined) continue;
+        for (const item of Array.isArray(value) ? value : [value]) responseHeaders.append(key, item);
+      }
+      const noBody = status === 204 || status === 304 || init.method === "HEAD";
+      const body = noBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>);
+      if (noBody) response.resume();
+      resolve(new Response(body, { status, headers: responseHeaders }));
+    });
+    // Like fetch: an abort rejects with the signal's reason, anything else with "fetch failed" and its cause.
+    request.on("error", (error) => reject(init.signal?.aborted ? init.signal.reason : new TypeError("fetch failed", { cause: error })));
+    request.end(payload);
   });
 }

@@ -1,3 +1,4 @@
+import { loggable } from "@/lib/errors";
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { type Job, jobs } from "@/db/schema";
@@ -219,7 +220,7 @@ async function settle(job: RunnableJob, result: Promise<JobOutcome | typeof OUTC
     return { id: job.id, attempts, status: "done", run_at: null, last_error: null };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    console.error(`job ${job.id} (${job.kind}) attempt ${job.attempts} failed: ${message}`);
+    console.error(`job ${job.id} (${job.kind}) attempt ${job.attempts} failed: ${loggable(error)}`);
     const giveUp = job.attempts >= MAX_THROWN_ATTEMPTS;
     return {
       id: job.id,
@@ -347,7 +348,7 @@ export function startJobRunner({
       db,
       batch.map((b) => b.outcome),
     )
-      .catch((error) => console.error("job runner: recording outcomes failed", error))
+      .catch((error) => console.error(`job runner: recording outcomes failed: ${loggable(error)}`))
       .finally(() => {
         writing = undefined;
         for (const b of batch) b.resolve();
@@ -384,7 +385,7 @@ export function startJobRunner({
           busyGroups: Object.fromEntries(state.groups),
         });
       } catch (error) {
-        if (!stopped) console.error("job runner: claiming jobs failed", error);
+        if (!stopped) console.error(`job runner: claiming jobs failed: ${loggable(error)}`);
       }
       if (!due.length) break;
       const results = startJobs(due, handlers, batchHandlers, now);
@@ -444,7 +445,7 @@ export function startJobRunner({
   const heartbeat = setInterval(() => {
     const held = [...inFlight.values()].map(({ id, attempts }) => ({ id, attempts }));
     renewLeases(db, held).catch((error) => {
-      if (!stopped) console.error("job runner: renewing leases failed", error);
+      if (!stopped) console.error(`job runner: renewing leases failed: ${loggable(error)}`);
     });
   }, heartbeatMs);
   heartbeat.unref?.();

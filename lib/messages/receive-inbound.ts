@@ -18,6 +18,7 @@ import { recordSurveyAnswer, surveyScoreOf } from "@/lib/csat/answer";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
 import type { InteractiveReply } from "@/lib/network/types";
 import { afterInboundMessage } from "./after-inbound";
+import { inboundMediaKind } from "./inbound-media-type";
 import type { MessageKindContent } from "./kinds";
 import { type DecodedMedia, type MessageKind, type MessageOutput, presentMessage, previewOf } from "./schemas";
 import { findIdByNetworkId, findMessage, storeMedia, touchConversation } from "./store";
@@ -110,6 +111,11 @@ export async function openServiceWindow(tx: Executor, { conversationId, sentAt }
  * reopening it or triggering an automatic answer, and emits conversation.rated.
  */
 export async function receiveInboundMessage({ accountId, inbound }: { accountId: string; inbound: InboundInput }): Promise<InboundResult> {
+  if (inbound.media) {
+    // The type the network (or a simulated customer) declared is not trusted: the bytes decide.
+    const kind = inboundMediaKind({ bytes: inbound.media.bytes, declared: inbound.media.mimeType });
+    inbound = { ...inbound, type: kind.type, media: { ...inbound.media, mimeType: kind.mimeType } };
+  }
   return getDb().transaction(async (tx) => {
     const existing = await findIdByNetworkId(tx, { accountId, networkMessageId: inbound.networkMessageId, lock: true });
     if (existing) return { duplicate: true, message: presentMessage(await findMessage(tx, { accountId, id: existing })) };

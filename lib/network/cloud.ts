@@ -7,6 +7,7 @@ import type {
   SendResult,
   StatusUpdate,
 } from "@/lib/network/types";
+import { pinnedFetch } from "@/lib/http/pinned-post";
 import { checkWebhookUrl, type LookupAll } from "@/lib/webhooks/url-policy";
 import { contextOf, kindPayload, toInboundKind } from "./cloud-kinds";
 
@@ -147,12 +148,22 @@ function parseBodyText(text: string): unknown {
  * there. A refused address is a permanent failure; a host name that does not resolve now
  * may be a passing DNS fault, so it is retried like an unreachable network.
  */
-async function refusedUrl({ url, policy, subject }: { url: string; policy: UrlPolicy; subject: string }): Promise<SendFailure | null> {
+async function approveUrl({
+  url,
+  policy,
+  subject,
+}: {
+  url: string;
+  policy: UrlPolicy;
+  subject: string;
+}): Promise<{ ok: true; pinned: PinnedAddress } | { ok: false; failure: SendFailure }> {
   const check = await checkWebhookUrl({ url, allowInsecure: policy.allowInsecure, lookup: policy.lookup, subject });
-  if (check.ok) return null;
-  if (check.unresolved) return { ok: false, retryable: true, code: "network_error", message: `Could not reach the network (${check.reason})` };
-  return { ok: false, retryable: false, code: "url_refused", message: check.reason };
+  if (check.ok) return { ok: true, pinned: { address: check.address, family: check.family } };
+  if (check.unresolved) return { ok: false, failure: { ok: false, retryable: true, code: "network_error", message: `Could not reach the network (${check.reason})` } };
+  return { ok: false, failure: { ok: false, retryable: false, code: "url_refused", message: check.reason } };
 }
+
+type PinnedAddress = { address: string; family: 4 | 6 };
 
 function redirectFailure(status: number): SendFailure {
   return {
@@ -181,8 +192,10 @@ export async function callGraph({
   timeoutMs: number;
   policy: UrlPolicy;
 }): Promise<GraphResponse> {
-  const refused = await refusedUrl({ url, policy, subject: "The network's API base URL" });
-  if (refused) return { ok: false, failure: refused };
+  // The connection goes to the address the policy approved: a second DNS answer (rebinding)
+  // cannot send the access token somewhere else.
+  const approved = await approveUrl({ url, policy, subject: "The network's API base URL" });
+  if (!approved.ok) return { ok: false, failure: approved.failure };
   // The sign-up's code exchange is the one call made before there is a token.
   const headers: Record<string, string> = { ...(accessToken ? { Authorization: `Bearer ${accessToken}` } : {}), Accept: "application/json" };
   let requestBody: string | FormData | undefined;
@@ -195,11 +208,10 @@ export async function callGraph({
   }
   try {
     // A redirect could carry the bearer token to an address the policy never saw.
-    const response = await fetch(url, {
+    const response = await pinnedFetch(url, approved.pinned, {
       method,
       headers,
       body: requestBody,
-      redirect: "manual",
       signal: AbortSignal.timeout(timeoutMs),
     });
     if (isRedirect(response.status)) {
@@ -632,8 +644,9 @@ export async function downloadCloudMedia({
     });
   }
 
-  const refused = await refusedUrl({ url: parsed.data.url, policy: urlPolicy, subject: "The media download URL" });
-  if (refused) {
+  const approved = await approveUrl({ url: parsed.data.url, policy: urlPolicy, subject: "The media download URL" });
+  if (!approved.ok) {
+    const refused = approved.failure;
     throw new NetworkRequestError(
       redactFailure({ failure: refused.code === "url_refused" ? { ...refused, code: "media_url_refused" } : refused, accessToken }),
     );
@@ -641,9 +654,8 @@ export async function downloadCloudMedia({
 
   try {
     // The download address only answers with the same Bearer token as the Graph API.
-    const response = await fetch(parsed.data.url, {
+    const response = await pinnedFetch(parsed.data.url, approved.pinned, {
       headers: { Authorization: `Bearer ${accessToken}` },
-      redirect: "manual",
       signal: AbortSignal.timeout(timeoutMs),
     });
     if (isRedirect(response.status)) {

@@ -35,12 +35,12 @@ export const numberConfigInput = z
     access_token: optionalText(4096, noSpaces).meta({ description: `The network's access token (cloud). ${writeOnly}` }),
     app_secret: optionalText(256, noSpaces).meta({ description: `Checks the signature of the network's callbacks (cloud). ${writeOnly}` }),
     verify_token: optionalText(256, noSpaces).meta({ description: "Answers the network's callback handshake at `/api/network/webhook` (cloud)." }),
+    // Omitted or null: the Graph API. An empty string is not a URL (format uri): a 400.
     api_base_url: z
-      .preprocess(
-        blankToUndefined,
-        z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2048, "must be at most 2048 characters").nullish(),
-      )
-      .meta({ description: "The network's API base URL; the Graph API by default.", example: "https://graph.facebook.com/v21.0" }),
+      .url({ protocol: /^https?$/, error: "must be an http(s) URL (omit it or send null for the default)" })
+      .max(2048, "must be at most 2048 characters")
+      .nullish()
+      .meta({ description: "The network's API base URL; the Graph API by default (omit it or send null).", example: "https://graph.facebook.com/v21.0" }),
     coexistence: z
       .boolean({ error: "must be true or false" })
       .default(false)

@@ -12,28 +12,43 @@ import { webhookDeliveryDescription, webhookDeliveryHeaders } from "./webhook-he
 
 const json = (schema: z.ZodType) => ({ "application/json": { schema } });
 
-const error = (id: string, description: string, headers?: ZodOpenApiResponseObject["headers"]): ZodOpenApiResponseObject => ({
+// Documented, not required: an answer given before the plant store's wrapper runs (an unknown
+// path) carries neither, and a 405 alone carries Allow.
+const header = (id: string, description: string, example: string) => z.string().optional().meta({ description, example, header: { id } });
+const requiredHeader = (id: string, description: string, example: string) => z.string().meta({ description, example, header: { id } });
+
+/** Headers of the plant store's answers: the request id and the token's rate budget. */
+const answerHeaders = {
+  "X-Request-Id": header("X-Request-Id", "The request id: echoed from the request when given, else generated.", "req_01jd2x8k3f0m6q1v9w4r7t5y2z"),
+  "RateLimit-Limit": header("RateLimit-Limit", "Requests allowed per minute for this token (or address, without a valid token).", "600"),
+  "RateLimit-Remaining": header("RateLimit-Remaining", "Requests left in the current window.", "599"),
+  "RateLimit-Reset": header("RateLimit-Reset", "Seconds until the window resets.", "42"),
+};
+const standardHeaders = z.object(answerHeaders);
+
+const error = (id: string, description: string, extra?: Record<string, z.ZodType>): ZodOpenApiResponseObject => ({
   id,
   description,
+  headers: z.object({ ...answerHeaders, ...extra }),
   content: json(plantErrorSchema),
-  ...(headers ? { headers } : {}),
 });
 
 const badRequest = error("BadRequest", "The request is not valid: a field, the limit or the id is wrong.");
 const unauthorized = error(
   "Unauthorized",
   "No valid bearer token: missing, malformed, expired or revoked.",
-  z.object({ "WWW-Authenticate": z.string().meta({ example: 'Bearer realm="chorus", error="invalid_token"' }) }),
+  { "WWW-Authenticate": requiredHeader("WWW-Authenticate", "The bearer challenge.", 'Bearer realm="chorus", error="invalid_token"') },
 );
 const notFound = error("NotFound", "No plant with this id in your account.");
 const tooManyRequests = error(
   "TooManyRequests",
   "Too many requests with this token; retry after `Retry-After` seconds.",
-  z.object({ "Retry-After": z.string().meta({ description: "Seconds to wait.", example: "12" }) }),
+  { "Retry-After": requiredHeader("Retry-After", "Seconds to wait.", "12") },
 );
 const unexpected = error(
   "UnexpectedError",
-  "Any other failure, with the same Error body: 405 (method), 413 (body over 64 KiB), 415 (compressed body), 500.",
+  "Any other failure, with the same Error body: 405 (method, with `Allow`), 413 (body over 64 KiB), 415 (compressed body), 500.",
+  { Allow: header("Allow", "On a 405: the methods this path serves.", "GET, HEAD, POST") },
 );
 
 /** The OpenAPI 3.1 document of the plant store, built from the zod schemas its handlers use. */
@@ -65,7 +80,7 @@ export function buildPlantStoreDocument() {
           description: `Returns the account's plants, oldest first: at most \`limit\` of them, and never more than ${PLANT_LIST_CAP}.`,
           requestParams: { query: listPlantsQuery },
           responses: {
-            "200": { description: "The plants, oldest first.", content: json(z.array(newPlantSchema)) },
+            "200": { description: "The plants, oldest first.", headers: standardHeaders, content: json(z.array(newPlantSchema)) },
             "400": badRequest,
             "401": unauthorized,
             "429": tooManyRequests,
@@ -79,7 +94,7 @@ export function buildPlantStoreDocument() {
           description: "Stores a plant in the account and announces it with the New Plant webhook.",
           requestBody: { required: true, description: "The plant to add.", content: json(plantSchema) },
           responses: {
-            "200": { description: "The created plant.", content: json(newPlantSchema) },
+            "200": { description: "The created plant.", headers: standardHeaders, content: json(newPlantSchema) },
             "400": badRequest,
             "401": unauthorized,
             "429": tooManyRequests,
@@ -95,7 +110,7 @@ export function buildPlantStoreDocument() {
           description: "Deletes one plant of the account. An id of another account's plant answers 404, like an unknown one.",
           requestParams: { path: plantIdParams },
           responses: {
-            "204": { description: "The plant is deleted." },
+            "204": { description: "The plant is deleted.", headers: standardHeaders },
             "400": badRequest,
             "401": unauthorized,
             "404": notFound,

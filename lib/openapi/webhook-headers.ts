@@ -13,12 +13,16 @@ export const webhookDeliveryHeaders = z.object({
   "X-Service-Event-Id": z.string().meta({ description: "The event id (`evt_...`); the same on every attempt. De-duplicate on it.", example: "evt_01jd2x8k3f0m6q1v9w4r7t5y2z" }),
   "X-Service-Event-Type": z.string().meta({ description: "The event type, e.g. `plant.created`.", example: "plant.created" }),
   "X-Service-Delivery-Id": z.string().meta({ description: "The delivery id (`dlv_...`).", example: "dlv_01jd2x8k3f0m6q1v9w4r7t5y2z" }),
-  "X-Service-Delivery-Attempt": z.string().meta({ description: "The attempt number, 1 to 5.", example: "1" }),
+  "X-Service-Delivery-Attempt": z.string().regex(/^[1-9][0-9]*$/).meta({
+    description:
+      "The attempt number: 1 to 5 on the retry schedule. A manual redelivery (`POST /v1/webhooks/{id}/deliveries/{delivery_id}/retry`) of a delivery whose schedule has ended is numbered after its last attempt (6, 7, …).",
+    example: "1",
+  }),
   "webhook-id": z.string().meta({ description: "Standard Webhooks: the event id.", example: "evt_01jd2x8k3f0m6q1v9w4r7t5y2z" }),
   "webhook-timestamp": z.string().meta({ description: "Standard Webhooks: unix seconds of the attempt; refuse old ones to stop replays.", example: "1795342530" }),
   "webhook-signature": z.string().meta({
     description:
-      'Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `"<webhook-id>.<webhook-timestamp>.<body>"`, keyed with the UTF-8 bytes of the webhook secret string as shown (prefix included, not decoded). A Standard Webhooks library takes the base64 of the secret string as its key.',
+      'Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `"<webhook-id>.<webhook-timestamp>.<body>"`, keyed as the Standard Webhooks specification says: with the base64-decoded part of the secret after `whsec_` (a chosen secret that is not base64: its UTF-8 bytes), so `new Webhook(secret)` of a Standard Webhooks library verifies it as is.',
     example: "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
   }),
   "User-Agent": z.literal("Chorus-Webhooks/1").meta({ description: "Identifies the sender." }),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type RateLimitState, rateLimitHeaders } from "@/lib/api/rate-limit";
-import { authenticateWithinLimit, defineRoute, JSON_BODY_LIMIT, parseJsonBody, requestIdOf } from "@/lib/api/route";
+import { authenticateWithinLimit, defineRoute, JSON_BODY_LIMIT, parseJsonBody, loggable, refuseNulInBody, refuseNulInUrl, requestIdOf } from "@/lib/api/route";
+import { requestMethod } from "@/lib/http/request-hook";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { ApiError } from "@/lib/errors";
 import type { PlantError } from "./schemas";
@@ -78,6 +79,7 @@ export function plantRoute<
       return response;
     };
     try {
+      refuseNulInUrl(req);
       let ctx: AuthContext | null = null;
       if (options.auth !== false) ctx = await authenticateWithinLimit(req, (state) => (limitState = state));
       const url = new URL(req.url);
@@ -86,6 +88,7 @@ export function plantRoute<
       let body: unknown = undefined;
       if (options.body) {
         const read = await parseJsonBody(req, { limit: JSON_BODY_LIMIT, allowEmpty: false });
+        refuseNulInBody(read.value);
         body = validate(options.body, read.value);
       }
       const result = await handler({
@@ -99,7 +102,8 @@ export function plantRoute<
       return finish(toResponse(result));
     } catch (error) {
       if (error instanceof ApiError) return finish(plantErrorResponse(error.status, error.message, error.headers));
-      console.error(`[${requestId}] unhandled plant store error`, error);
+      // By name and code only: a raw error can carry the plant's text or query parameters.
+      console.error(`[${requestId}] unhandled plant store error: ${loggable(error)}`);
       return finish(plantErrorResponse(500, "Something went wrong on our side. Try again later."));
     }
   };
@@ -108,6 +112,6 @@ export function plantRoute<
 /** Every method of a plant store route file: the given ones, and a 405 Error with Allow for the rest. */
 export function definePlantRoute(handlers: Parameters<typeof defineRoute>[0]) {
   return defineRoute(handlers, {
-    methodNotAllowed: (req, allow) => plantErrorResponse(405, `${req.method} is not allowed here. Allowed: ${allow}.`, { Allow: allow }),
+    methodNotAllowed: (req, allow) => plantErrorResponse(405, `${requestMethod(req)} is not allowed here. Allowed: ${allow}.`, { Allow: allow }),
   });
 }

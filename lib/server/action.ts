@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { zodDetails } from "@/lib/api/route";
+import { loggable, zodDetails } from "@/lib/api/route";
 import { ApiError } from "@/lib/errors";
 import { type RequestInfo, requestInfoOf, withRequestInfo } from "@/lib/http/request-info";
 
@@ -39,7 +39,8 @@ export async function runAction<T>(work: () => Promise<T>): Promise<ActionResult
         fieldErrors: Object.fromEntries(details.map((d) => [d.path, d.message])),
       };
     }
-    console.error("server action failed", error);
+    // By name and code only: a raw error can carry emails, password hashes or message text.
+    console.error(`server action failed: ${loggable(error)}`);
     return { ok: false, status: 500, message: "Something went wrong on our side. Try again.", fieldErrors: {} };
   }
 }

@@ -1,6 +1,6 @@
 import { closeDb, getDbHandle } from "@/db";
 import { isSetupDone } from "@/lib/accounts/setup";
-import { EnvError, getEnv } from "@/lib/env";
+import { getEnv, isEnvError } from "@/lib/env";
 import { startBackgroundWork, stopBackgroundWork } from "./background";
 
 const holder = globalThis as unknown as { __chorusStarted?: boolean };
@@ -13,7 +13,7 @@ export async function startServer() {
   try {
     env = getEnv();
   } catch (error) {
-    if (error instanceof EnvError) {
+    if (isEnvError(error)) {
       console.error(error.message);
       process.exit(1);
     }

@@ -2,17 +2,17 @@ import { count, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { actorOf, recordAudit } from "@/lib/audit/record-audit";
 import { accounts, webhooks } from "@/db/schema";
-import { omit } from "@/lib/api/route";
 import { getEnv } from "@/lib/env";
 import { ConflictError, invalidField } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { findWebhook, type WebhookCtx } from "./find-webhook";
+import type { WebhookCtx } from "./find-webhook";
 import { type CreatedWebhookOutput, type CreateWebhookInput, MAX_WEBHOOKS_PER_ACCOUNT, presentWebhook } from "./schemas";
 import { generateWebhookSecret } from "./signature";
 import { checkWebhookUrl } from "./url-policy";
 import { runVerification } from "./verify-webhook";
-import { openWebhookSecret, sealWebhookSecret } from "./secret-at-rest";
+import { sealWebhookSecret } from "./secret-at-rest";
+import { decryptSecret, encryptSecret } from "@/lib/network/secrets";
 
 /** Checks a URL against the policy at registration; a refusal is a 400 naming `url`. */
 export async function approvedUrl(url: string): Promise<string> {
@@ -52,15 +52,20 @@ export async function createWebhook({ ctx, input }: { ctx: WebhookCtx; input: Cr
 }
 
 /**
- * Idempotency storage of a registration: the answer is kept without the secret, which a
- * replay reads back from the webhook itself (where delivery signing needs it anyway).
+ * Idempotency storage of a registration: the answer is kept with its secret sealed
+ * (AES-256-GCM, bound to the account, the user who registered it and the webhook id), so a
+ * replay returns the first answer even after the webhook was deleted, and only to that user.
  */
+const replayField = (userId: string, webhookId: unknown) => `idempotent_webhook_secret:${userId}:${String(webhookId)}`;
+
 export const webhookCreationSecrets = {
-  withoutSecret: (body: Record<string, unknown>) => omit(body, "secret"),
+  withoutSecret: (body: Record<string, unknown>, ctx: AuthContext) => ({
+    ...body,
+    secret: encryptSecret({ plaintext: String(body.secret), accountId: ctx.accountId, field: replayField(ctx.user.id, body.id) }),
+  }),
   restoreSecret: async (body: Record<string, unknown>, ctx: AuthContext) => {
-    const webhook = await findWebhook(getDb(), ctx.accountId, String(body.id));
-    const secret = openWebhookSecret(webhook);
-    if (secret === null) throw new Error("The webhook secret cannot be read: AUTH_SECRET changed since it was stored.");
+    const secret = decryptSecret({ stored: String(body.secret), accountId: ctx.accountId, field: replayField(ctx.user.id, body.id) });
+    if (secret === null) throw new Error("The webhook secret of this replay cannot be read: AUTH_SECRET changed since it was stored.");
     return { ...body, secret };
   },
 };

@@ -22,11 +22,22 @@ function hmacSha256Base64({ key, body }: { key: Bytes; body: Bytes }): string {
 }
 
 /**
- * Signs one delivery. Both signatures use the UTF-8 bytes of the whole secret string as
- * shown at registration (prefix included) as the HMAC key, for every secret: SPEC.md says
- * "HMAC-SHA256 ... with the webhook secret", and a receiver written from that sentence uses
- * the string as given. A receiver using a Standard Webhooks library, which expects the
- * base64 of the key, passes the base64 of the secret string.
+ * The HMAC key of the Standard Webhooks `webhook-signature`, as that standard defines it: the
+ * base64-decoded part after an optional `whsec_` prefix, so `new Webhook(secret)` of any
+ * Standard Webhooks library verifies a delivery unedited. A chosen secret that is not such a
+ * base64 string (a library would refuse it) is keyed by its UTF-8 bytes.
+ */
+export function standardWebhookKey(secret: string): Buffer {
+  const encoded = secret.startsWith(secretPrefix) ? secret.slice(secretPrefix.length) : secret;
+  if (encoded.length > 0 && base64Pattern.test(encoded)) return Buffer.from(encoded, "base64");
+  return Buffer.from(secret, "utf8");
+}
+
+/**
+ * Signs one delivery. `X-Service-Signature` uses the UTF-8 bytes of the whole secret string
+ * as shown at registration (prefix included) as its HMAC key: SPEC.md says "HMAC-SHA256 ...
+ * with the webhook secret". `webhook-signature` is keyed as the Standard Webhooks
+ * specification says (see `standardWebhookKey`).
  */
 export function signPayload({
   secret,
@@ -40,12 +51,11 @@ export function signPayload({
   timestamp: number;
 }): SignatureHeaders {
   const seconds = String(Math.floor(timestamp));
-  const key = Buffer.from(secret, "utf8");
   return {
-    "X-Service-Signature": `sha256=${hmacSha256Hex({ key, body })}`,
+    "X-Service-Signature": `sha256=${hmacSha256Hex({ key: Buffer.from(secret, "utf8"), body })}`,
     "webhook-id": eventId,
     "webhook-timestamp": seconds,
-    "webhook-signature": `v1,${hmacSha256Base64({ key, body: `${eventId}.${seconds}.${body}` })}`,
+    "webhook-signature": `v1,${hmacSha256Base64({ key: standardWebhookKey(secret), body: `${eventId}.${seconds}.${body}` })}`,
   };
 }
 
@@ -122,7 +132,7 @@ export function verifyStandardSignature({
   if (!id || !timestamp || !signatures || !/^\d{1,15}$/.test(timestamp)) return false;
   if (Math.abs(nowSeconds - Number(timestamp)) > toleranceSeconds) return false;
 
-  const expected = createHmac("sha256", Buffer.from(secret, "utf8"))
+  const expected = createHmac("sha256", standardWebhookKey(secret))
     .update(`${id}.${timestamp}.${body}`)
     .digest();
   // The header may list several space-separated signatures (during secret rotation).

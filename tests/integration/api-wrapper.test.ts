@@ -253,7 +253,8 @@ describe("the /v1 wrapper", () => {
     process.env.RATE_LIMIT_PER_MINUTE = "3";
     resetEnvCache();
     resetRateLimiters();
-    const headers = { "x-forwarded-for": "192.0.2.44" };
+    // The server stamps each request with its socket address (X-Forwarded-For counts only behind TRUSTED_PROXIES).
+    const headers = { "x-chorus-peer-address": "192.0.2.44" };
     const answers = [
       await call(catchAll.GET, { path: "/v1/nothing/here", headers }),
       await call(echo.DELETE, { method: "DELETE", path: "/v1/echo", headers }),
@@ -278,6 +279,6 @@ describe("the /v1 wrapper", () => {
       expect(limited.headers.get("x-request-id")).toBe(limited.body.request_id);
     }
     // Another address has its own budget.
-    expect((await call(echo.GET, { path: "/v1/echo", headers: { "x-forwarded-for": "192.0.2.45" } })).status).toBe(200);
+    expect((await call(echo.GET, { path: "/v1/echo", headers: { "x-chorus-peer-address": "192.0.2.45" } })).status).toBe(200);
   });
 });

@@ -87,7 +87,7 @@ describe("sign-in with POST /v1/auth/login", () => {
 
   it("carries the sign-in budget in RateLimit headers on every answer; only failed attempts spend it", async () => {
     const { admin } = await createTestAccount();
-    const headers = { "x-forwarded-for": "198.51.100.7" };
+    const headers = { "x-chorus-peer-address": "198.51.100.7" };
     const attempt = (body: unknown) => call(login.POST, { method: "POST", path: "/v1/auth/login", body, headers });
     const budget = (res: Awaited<ReturnType<typeof call>>) => [res.headers.get("ratelimit-limit"), res.headers.get("ratelimit-remaining")];
 
@@ -113,8 +113,8 @@ describe("sign-in with POST /v1/auth/login", () => {
         method: "POST",
         path: "/v1/auth/login",
         body: { email: `nobody-${i}@example.com`, password: "wrong password!" },
-        // A client rotating what it puts before the proxy's entry is still the proxy's one address.
-        headers: { "x-forwarded-for": `192.0.2.${i}, 203.0.113.9` },
+        // A client rotating X-Forwarded-For is still its one socket address (TRUSTED_PROXIES=0).
+        headers: { "x-forwarded-for": `192.0.2.${i}, 198.18.0.${i}`, "x-chorus-peer-address": "203.0.113.9" },
       });
       statuses.push(res.status);
     }
@@ -131,7 +131,7 @@ describe("sign-in with POST /v1/auth/login", () => {
         method: "POST",
         path: "/v1/auth/login",
         body: { email: admin.email, password: "wrong password!" },
-        headers: { "x-forwarded-for": `10.0.0.${i}` },
+        headers: { "x-chorus-peer-address": `10.0.0.${i}` },
       });
       statuses.push(last.status);
     }

@@ -535,11 +535,16 @@ describe("the URL policy on the network's addresses", () => {
     // A public API host whose answer points the download at the metadata address.
     const lookup = async (hostname: string) =>
       hostname === "graph.example.test" ? [{ address: "93.184.216.34", family: 4 }] : [{ address: "169.254.169.254", family: 4 }];
-    const fetchMock = vi.spyOn(globalThis, "fetch").mockImplementation(async () =>
+    // Graph calls connect through pinnedFetch (to the approved address); stand in for it.
+    const fetchMock = vi.fn<(url: string | URL, pinned: unknown) => Promise<Response>>(async () =>
       Response.json({ url: "https://media.example.test/attachment?mid=1", mime_type: "image/png" }),
     );
+    vi.resetModules();
+    vi.doMock("@/lib/http/pinned-post", () => ({ pinnedFetch: fetchMock }));
+    const { downloadCloudMedia: download_ } = await import("@/lib/network/cloud");
+    vi.doUnmock("@/lib/http/pinned-post");
 
-    const download = downloadCloudMedia({
+    const download = download_({
       apiBaseUrl: "https://graph.example.test/v21.0",
       accessToken: ACCESS_TOKEN,
       networkMediaId: "1234",
@@ -548,6 +553,8 @@ describe("the URL policy on the network's addresses", () => {
 
     await expect(download).rejects.toMatchObject({ code: "media_url_refused", retryable: false });
     expect(fetchMock.mock.calls.map(([url]) => String(url))).toEqual(["https://graph.example.test/v21.0/1234"]);
+    // …and the Graph call itself went to the address the policy approved.
+    expect(fetchMock.mock.calls[0][1]).toEqual({ address: "93.184.216.34", family: 4 });
   });
 });
 

@@ -22,9 +22,8 @@ export function isFromChorus(rawBody, signatureHeader, secret) {
 // if (!isFromChorus(rawBody, req.headers["x-service-signature"], SECRET)) return 400;
 // then de-duplicate on the X-Service-Event-Id header before acting.
 
-// With a Standard Webhooks library, which expects the base64 of the key,
-// pass the base64 of the secret string:
-// new Webhook(Buffer.from(SECRET).toString("base64")).verify(rawBody, req.headers);`;
+// Or with a Standard Webhooks library, given the secret exactly as shown:
+// new Webhook(SECRET).verify(rawBody, req.headers);`;
 
 const loginSnippet = `curl -X POST $CHORUS/v1/auth/login \\
   -H "Content-Type: application/json" \\
@@ -177,13 +176,12 @@ export default function DocsPage() {
           <code className={inlineCode}>POST /v1/webhooks</code>. Each event is POSTed as JSON (the plant store&apos;s New Plant webhook
           sends the plant itself) and retried 1 min, 5 min, 15 min and 1 h after a failure; answer any 2xx within 30 s. Check the{" "}
           <code className={inlineCode}>X-Service-Signature</code> header before trusting a delivery, and answer 400 when it does not
-          match. Both HMACs, <code className={inlineCode}>X-Service-Signature</code> and{" "}
-          <code className={inlineCode}>webhook-signature</code>, use the secret string as the key, exactly as shown when you registered
-          the webhook (<code className={inlineCode}>whsec_</code> prefix included, nothing decoded). The Standard Webhooks headers (
-          <code className={inlineCode}>webhook-id</code>, <code className={inlineCode}>webhook-timestamp</code>,{" "}
-          <code className={inlineCode}>webhook-signature</code>) let a Standard Webhooks library verify it too and refuse replays: such a
-          library expects the base64 of the key, so pass it the base64 of the secret string, e.g.{" "}
-          <code className={inlineCode}>{'new Webhook(Buffer.from(secret).toString("base64"))'}</code>.
+          match. <code className={inlineCode}>X-Service-Signature</code> uses the secret string as the key, exactly as shown when you
+          registered the webhook (<code className={inlineCode}>whsec_</code> prefix included, nothing decoded). The Standard Webhooks
+          headers (<code className={inlineCode}>webhook-id</code>, <code className={inlineCode}>webhook-timestamp</code>,{" "}
+          <code className={inlineCode}>webhook-signature</code>) follow that standard, so a Standard Webhooks library verifies a
+          delivery and refuses replays when given the secret as shown:{" "}
+          <code className={inlineCode}>{"new Webhook(secret)"}</code>.
         </p>
         <Code label="Verifying a webhook signature in Node.js">{verifySnippet}</Code>
       </Section>

@@ -1,3 +1,4 @@
+import { notServed } from "@/lib/api/route";
 import { authorizationServerMetadata } from "@/lib/oauth/metadata";
 
 export const dynamic = "force-dynamic";
@@ -6,3 +7,9 @@ export const dynamic = "force-dynamic";
 export function GET() {
   return Response.json(authorizationServerMetadata(), { headers: { "Cache-Control": "public, max-age=300" } });
 }
+
+export const POST = notServed("GET");
+export const PUT = POST;
+export const PATCH = POST;
+export const DELETE = POST;
+export const OPTIONS = POST;

@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
 import { serve } from "inngest/next";
 import { functions, inngest } from "@/inngest";
-import { errorResponse, requestIdOf } from "@/lib/api/route";
+import { errorResponse, notServed, requestIdOf } from "@/lib/api/route";
 import { getEnv } from "@/lib/env";
 
 const handlers = serve({ client: inngest, functions });
@@ -21,3 +21,5 @@ function whenInngest(handler: Handler): Handler {
 export const GET = whenInngest(handlers.GET);
 export const POST = whenInngest(handlers.POST);
 export const PUT = whenInngest(handlers.PUT);
+export const PATCH = notServed("GET, HEAD, POST, PUT");
+export { PATCH as DELETE, PATCH as OPTIONS };

@@ -1,7 +1,7 @@
 import { isSetupDone, setupDone, setupFirstAccount, setupInput } from "@/lib/accounts/setup";
 import { apiRoute, created, defineRoute, JSON_BODY_LIMIT, parseJsonBody } from "@/lib/api/route";
 
-export const { GET, POST, PUT, PATCH, DELETE } = defineRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   // Once set up, every call is a 409, whatever its body: the body is read only before that.
   POST: apiRoute({ access: { auth: "none" } }, async ({ req }) => {
     if (await isSetupDone()) throw setupDone();

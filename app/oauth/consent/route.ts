@@ -1,10 +1,13 @@
+import { notServed } from "@/lib/api/route";
 import { authenticateSessionCookie } from "@/lib/auth/authenticate";
 import { getEnv } from "@/lib/env";
 import { withRequestInfo, requestInfoOf } from "@/lib/http/request-info";
 import { approveAuthorization, checkAuthorizeRequest, errorRedirect, readConsent } from "@/lib/oauth/authorize";
 
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
 const page = (status: number, message: string) =>
-  new Response(`<!doctype html><meta charset="utf-8"><title>Chorus</title><p>${message}</p><p><a href="/inbox">Back to Chorus</a></p>`, {
+  new Response(`<!doctype html><meta charset="utf-8"><title>Chorus</title><p>${escapeHtml(message)}</p><p><a href="/inbox">Back to Chorus</a></p>`, {
     status,
     headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
   });
@@ -46,3 +49,9 @@ export async function POST(req: Request) {
   }
   return redirect(await withRequestInfo(requestInfoOf(req), () => approveAuthorization({ ctx: session, request: check.request })));
 }
+
+export const GET = notServed("POST");
+export const PUT = GET;
+export const PATCH = GET;
+export const DELETE = GET;
+export const OPTIONS = GET;

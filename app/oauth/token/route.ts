@@ -14,3 +14,4 @@ export const GET = oauthMethodNotAllowed("POST");
 export const PUT = GET;
 export const PATCH = GET;
 export const DELETE = GET;
+export const OPTIONS = GET;

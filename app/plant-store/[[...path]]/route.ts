@@ -3,4 +3,4 @@ import { plantErrorResponse } from "@/lib/plants/route";
 const notFound = async (req: Request) =>
   plantErrorResponse(404, `No route matches ${req.method} ${new URL(req.url).pathname}.`);
 
-export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE };
+export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE, notFound as OPTIONS };

@@ -2,6 +2,6 @@ import { serveDocument } from "@/lib/openapi/serve-document";
 import { plantStoreDocument } from "@/lib/openapi/plant-store";
 import { definePlantRoute, plantRoute } from "@/lib/plants/route";
 
-export const { GET, POST, PUT, PATCH, DELETE } = definePlantRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = definePlantRoute({
   GET: plantRoute({ auth: false }, ({ req }) => serveDocument(req, "plant-store", plantStoreDocument)),
 });

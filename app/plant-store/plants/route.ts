@@ -3,7 +3,7 @@ import { listPlants } from "@/lib/plants/list-plants";
 import { definePlantRoute, plantRoute } from "@/lib/plants/route";
 import { listPlantsQuery, plantSchema } from "@/lib/plants/schemas";
 
-export const { GET, POST, PUT, PATCH, DELETE } = definePlantRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = definePlantRoute({
   GET: plantRoute({ query: listPlantsQuery }, ({ ctx, query }) => listPlants({ ctx, limit: query.limit })),
   // The plant store answers a creation with 200 and the NewPlant (SPEC section 8), not 201.
   POST: plantRoute({ body: plantSchema }, ({ ctx, body }) => createPlant({ ctx, input: body })),

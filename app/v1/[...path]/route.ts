@@ -5,4 +5,4 @@ const notFound = async (req: Request) =>
     errorResponse(requestId, 404, "not_found", `No route matches ${req.method} ${new URL(req.url).pathname}.`),
   );
 
-export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE };
+export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE, notFound as OPTIONS };

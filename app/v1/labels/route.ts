@@ -3,7 +3,7 @@ import { apiRoute, created, defineRoute } from "@/lib/api/route";
 import { createLabel, listLabels } from "@/lib/labels/labels";
 import { createLabelInput } from "@/lib/labels/schemas";
 
-export const { GET, POST, PUT, PATCH, DELETE } = defineRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute({ access: { auth: "scope", scope: "config:read" }, query: paginationQuery }, ({ ctx, query }) =>
     listLabels({ ctx, limit: query.limit, cursor: query.cursor }),
   ),

@@ -2,7 +2,7 @@ import { apiRoute, created, defineRoute, LARGE_BODY_LIMIT } from "@/lib/api/rout
 import { sendMessageInput } from "@/lib/messages/schemas";
 import { sendMessage } from "@/lib/messages/send-message";
 
-export const { GET, POST, PUT, PATCH, DELETE } = defineRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   POST: apiRoute(
     { access: { auth: "scope", scope: "messages:write" }, body: sendMessageInput, idempotent: true, maxBodyBytes: LARGE_BODY_LIMIT },
     async ({ ctx, body }) => created(await sendMessage({ ctx, input: body })),

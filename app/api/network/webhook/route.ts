@@ -27,7 +27,7 @@ async function readRawBody(req: Request): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export const { GET, POST, PUT, PATCH, DELETE } = defineRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute({ access: { auth: "none" } }, async ({ req }) => {
     const url = new URL(req.url);
     const challenge = await answerWebhookChallenge({

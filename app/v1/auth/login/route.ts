@@ -2,7 +2,7 @@ import { peekLoginBudget } from "@/lib/api/rate-limit";
 import { apiRoute, clientAddress, defineRoute } from "@/lib/api/route";
 import { loginInput, loginWithPassword } from "@/lib/auth/login";
 
-export const { GET, POST, PUT, PATCH, DELETE } = defineRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   POST: apiRoute(
     { access: { auth: "none" }, ownRateLimit: { peek: (req) => peekLoginBudget(clientAddress(req)) }, body: loginInput },
     ({ req, body, reportRateLimit }) => loginWithPassword({ ...body, ip: clientAddress(req), onLimit: reportRateLimit }),

@@ -2,6 +2,6 @@ import { z } from "zod";
 import { apiRoute, defineRoute } from "@/lib/api/route";
 import { refreshToken } from "@/lib/auth/api-tokens";
 
-export const { GET, POST, PUT, PATCH, DELETE } = defineRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   POST: apiRoute({ access: { auth: "any" }, body: z.object({}), allowEmptyBody: true }, ({ ctx }) => refreshToken({ ctx })),
 });

@@ -1,6 +1,6 @@
 import { apiRoute, defineRoute } from "@/lib/api/route";
 import { describeToken } from "@/lib/auth/api-tokens";
 
-export const { GET, POST, PUT, PATCH, DELETE } = defineRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute({ access: { auth: "any" } }, ({ ctx }) => describeToken(ctx)),
 });

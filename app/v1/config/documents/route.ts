@@ -3,7 +3,7 @@ import { apiRoute, created, defineRoute, LARGE_BODY_LIMIT } from "@/lib/api/rout
 import { listDocuments, uploadDocument } from "@/lib/profile/documents";
 import { uploadDocumentInput } from "@/lib/profile/schemas";
 
-export const { GET, POST, PUT, PATCH, DELETE } = defineRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute({ access: { auth: "scope", scope: "config:read" }, query: paginationQuery }, ({ ctx, query }) => listDocuments({ ctx, ...query })),
   POST: apiRoute(
     { access: { auth: "scope", scope: "config:write" }, body: uploadDocumentInput, maxBodyBytes: LARGE_BODY_LIMIT },

@@ -1,7 +1,7 @@
 import { apiRoute, defineRoute } from "@/lib/api/route";
 import { exportContactsCsv } from "@/lib/contacts/export";
 
-export const { GET, POST, PUT, PATCH, DELETE } = defineRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute({ access: { auth: "scope", scope: "contacts:read" } }, ({ ctx }) => {
     const day = new Date().toISOString().slice(0, 10);
     return new Response(exportContactsCsv({ ctx }), {

@@ -3,7 +3,7 @@ import { openEventStream, parseLastEventId } from "@/lib/events/stream";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = defineRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute({ access: { auth: "any" } }, ({ ctx, req }) => {
     const url = new URL(req.url);
     const lastEventId = parseLastEventId(req.headers.get("last-event-id") ?? url.searchParams.get("last_event_id"));

@@ -2,7 +2,7 @@ import { apiRoute, defineRoute } from "@/lib/api/route";
 import { polishText } from "@/lib/profile/polish";
 import { polishInput } from "@/lib/profile/schemas";
 
-export const { GET, POST, PUT, PATCH, DELETE } = defineRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   POST: apiRoute({ access: { auth: "scope", scope: "messages:write" }, body: polishInput }, ({ ctx, body }) =>
     polishText({ accountId: ctx.accountId, text: body.text, style: body.style, language: body.language }),
   ),

@@ -4,7 +4,7 @@ import { reportRangeQuery } from "@/lib/reports/schemas";
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
-export const { GET, POST, PUT, PATCH, DELETE } = defineRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute({ access: { auth: "scope", scope: "reports:read" }, query: reportRangeQuery }, ({ ctx, query }) =>
     new Response(exportConversationsCsv({ ctx, range: query }), {
       headers: {

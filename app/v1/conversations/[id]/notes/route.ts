@@ -4,7 +4,7 @@ import { createNote } from "@/lib/notes/create-note";
 import { listNotes } from "@/lib/notes/list-notes";
 import { createNoteInput } from "@/lib/notes/schemas";
 
-export const { GET, POST, PUT, PATCH, DELETE } = defineRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute({ access: { auth: "scope", scope: "conversations:read" }, query: paginationQuery }, ({ ctx, params, query }) =>
     listNotes({ ctx, conversationId: params.id, limit: query.limit, cursor: query.cursor }),
   ),

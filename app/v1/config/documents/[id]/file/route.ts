@@ -1,7 +1,7 @@
 import { apiRoute, defineRoute } from "@/lib/api/route";
 import { getDocumentFile } from "@/lib/profile/documents";
 
-export const { GET, POST, PUT, PATCH, DELETE } = defineRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute({ access: { auth: "scope", scope: "config:read" } }, async ({ ctx, params }) => {
     const file = await getDocumentFile({ ctx, id: params.id });
     const asciiName = file.filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
