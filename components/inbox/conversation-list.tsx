@@ -1,8 +1,12 @@
 "use client";
 
 import { useEffect, useRef } from "react";
+import { Avatar } from "@/components/ui/avatar";
 import { formatRelative } from "@/components/ui/format";
 import { type ConversationItem, displayName, type Teammate } from "./types";
+
+// Kept as an export of the list: the conversation view and details panel import it from here.
+export { Avatar };
 
 export type Filter = "all" | "mine" | "unassigned" | "closed";
 
@@ -12,20 +16,6 @@ const filters: { id: Filter; label: string }[] = [
   { id: "unassigned", label: "Unassigned" },
   { id: "closed", label: "Closed" },
 ];
-
-export function Avatar({ name, className = "" }: { name: string; className?: string }) {
-  const initials = name
-    .replace(/^\+/, "")
-    .split(/\s+/)
-    .slice(0, 2)
-    .map((p) => p[0]?.toUpperCase() ?? "")
-    .join("");
-  return (
-    <span aria-hidden className={`grid shrink-0 place-items-center rounded-full bg-brand-100 font-semibold text-brand-700 ${className}`}>
-      {initials || "?"}
-    </span>
-  );
-}
 
 export function ConversationList({
   items,

@@ -1,11 +1,12 @@
 "use client";
 
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { requestJson } from "@/lib/client/api";
 import { Avatar } from "./conversation-list";
 import { Composer } from "./composer";
 import { MessageBubble } from "./message-bubble";
+import { asMessage, deliver, discardFromOutbox, useOutbox } from "./outbox";
 import { type ConversationItem, displayName, type MessageItem, type Teammate } from "./types";
 
 type Page = { data: MessageItem[]; pagination: { next_cursor: string | null; has_more: boolean } };
@@ -68,6 +69,24 @@ export function ConversationView({
   const stickToBottom = useRef(true);
   const keepOffset = useRef<number | null>(null);
 
+  // Replies not yet stored by the server (sending, or kept as "Not sent") sit among the stored ones.
+  const outbox = useOutbox(conversation.id);
+  const addStored = useCallback(
+    (message: MessageItem) => setMessages((current) => [...(current ?? []).filter((m) => m.id !== message.id), message].sort(order)),
+    [setMessages],
+  );
+  const unsent = useMemo(
+    () =>
+      outbox.map((entry) =>
+        asMessage(entry, {
+          retry: () => void deliver(entry.localId).then((stored) => stored && addStored(stored)),
+          discard: () => discardFromOutbox(entry.localId),
+        }),
+      ),
+    [outbox, addStored],
+  );
+  const list = useMemo(() => (unsent.length ? [...(messages ?? []), ...unsent].sort(order) : (messages ?? [])), [messages, unsent]);
+
   const apply = useCallback(
     (older: boolean, result: Awaited<ReturnType<typeof fetchMessages>>) => {
       setLoading(null);
@@ -108,7 +127,7 @@ export function ConversationView({
     } else if (stickToBottom.current) {
       node.scrollTop = node.scrollHeight;
     }
-  }, [messages]);
+  }, [list]);
 
   function onScroll() {
     const node = scroller.current;
@@ -130,11 +149,10 @@ export function ConversationView({
   const assignee = conversation.assigned_to ? people.get(conversation.assigned_to) : undefined;
   const teammates = [...people.values()].filter((p) => p.id !== conversation.assigned_to).sort((a, b) => a.name.localeCompare(b.name));
 
-  const list = messages ?? [];
   return (
     <>
-      <header className="flex flex-wrap items-center gap-2 border-b border-slate-200 px-3 py-2">
-        <Button type="button" variant="ghost" className="md:hidden" onClick={onBack} aria-label="Back to conversations">
+      <header className="flex flex-wrap items-center gap-x-2 gap-y-1.5 border-b border-slate-200 px-3 py-2" data-testid="conversation-header">
+        <Button type="button" variant="ghost" className="max-md:px-2 max-md:py-1.5 md:hidden" onClick={onBack} aria-label="Back to conversations">
           ←
         </Button>
         <Avatar name={name} className="h-9 w-9 text-sm" />
@@ -150,7 +168,7 @@ export function ConversationView({
             ) : null}
           </p>
         </div>
-        <div className="ml-auto flex flex-wrap items-center gap-2">
+        <div className="flex w-full items-center gap-1.5 overflow-x-auto md:ml-auto md:w-auto md:flex-wrap md:gap-2 md:overflow-visible [&_button]:max-md:px-2.5 [&_button]:max-md:py-1.5 [&_button]:max-md:text-xs [&_select]:max-md:py-1.5 [&_select]:max-md:text-xs">
           {conversation.status === "closed" ? (
             <Button type="button" variant="secondary" onClick={() => act("reopen")} disabled={Boolean(acting)}>
               {acting === "reopen" ? "Reopening…" : "Reopen"}
@@ -228,13 +246,13 @@ export function ConversationView({
       </div>
       <Composer
         conversation={conversation}
-        onQueued={(message) => {
+        onQueued={() => {
+          // The outbox shows the reply as "sending"; the thread follows it to the bottom.
           stickToBottom.current = true;
-          setMessages((list) => [...(list ?? []).filter((m) => m.id !== message.id), message]);
         }}
-        onReplace={(localId, message) =>
+        onReplace={(_localId, message) =>
           // A live update may have brought the stored message first; keep one copy.
-          setMessages((list) => (list ?? []).filter((m) => m.id !== message.id).map((m) => (m.id === localId ? message : m)))
+          addStored(message)
         }
       />
     </>

@@ -1,6 +1,7 @@
 import { memo } from "react";
 import { ClockIcon, DocumentIcon, TicksIcon } from "@/components/ui/icons";
 import type { MessageItem, Teammate } from "./types";
+import { UnsentNotice } from "./unsent-notice";
 
 const formatSize = (bytes?: number) =>
   bytes === undefined ? "" : bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(0)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -8,7 +9,16 @@ const formatSize = (bytes?: number) =>
 const time = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
 
 function Ticks({ message }: { message: MessageItem }) {
-  if (message.local?.state === "sending" || message.status === "queued") {
+  if (message.local?.state === "error") return null;
+  if (message.local?.state === "sending") {
+    return (
+      <span className="inline-flex items-center gap-1" data-status="sending">
+        <ClockIcon />
+        Sending…
+      </span>
+    );
+  }
+  if (message.status === "queued") {
     return (
       <span role="img" aria-label="Sending" title="Sending" data-status="queued">
         <ClockIcon />
@@ -92,14 +102,11 @@ export const MessageBubble = memo(function MessageBubble({ message, people }: { 
           <time dateTime={message.timestamp}>{time(message.timestamp)}</time>
           {outbound ? <Ticks message={message} /> : null}
         </p>
-        {failed ? (
+        {message.local?.state === "error" ? (
+          <UnsentNotice reason={message.local.message} onRetry={message.local.retry} onDiscard={message.local.discard} />
+        ) : failed ? (
           <p className="mt-1 text-xs text-red-700" role="alert">
-            Not delivered{message.error?.message ? `: ${message.error.message}` : message.local?.message ? `: ${message.local.message}` : "."}
-            {message.local?.retry ? (
-              <button type="button" onClick={message.local.retry} className="ml-2 font-semibold underline">
-                Retry
-              </button>
-            ) : null}
+            Not delivered{message.error?.message ? `: ${message.error.message}` : "."}
           </p>
         ) : null}
       </div>

@@ -3,6 +3,7 @@
 import { useState, useTransition } from "react";
 import { createTokenAction, revokeTokenAction } from "@/app/(app)/settings/tokens/actions";
 import { Button } from "@/components/ui/button";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 import { Alert, Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Field } from "@/components/ui/field";
@@ -47,6 +48,7 @@ export function TokensManager({
   const [message, setMessage] = useState<string>();
   const [created, setCreated] = useState<{ name: string; token: string }>();
   const [revoking, setRevoking] = useState<string>();
+  const [confirm, confirmDialog] = useConfirm();
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -67,8 +69,8 @@ export function TokensManager({
     });
   }
 
-  function revoke(id: string) {
-    if (!confirm("Revoke this token? Integrations using it stop working at once.")) return;
+  async function revoke(id: string) {
+    if (!(await confirm({ title: "Revoke this token?", body: "Integrations using it stop working at once.", confirmLabel: "Revoke token" }))) return;
     setRevoking(id);
     startTransition(async () => {
       const result = await revokeTokenAction(id);
@@ -79,6 +81,7 @@ export function TokensManager({
 
   return (
     <div className="flex flex-col gap-6">
+      {confirmDialog}
       {created ? (
         <Card className="border-amber-300 bg-amber-50">
           <h2 className="font-semibold text-amber-900">Copy your new token “{created.name}” now</h2>

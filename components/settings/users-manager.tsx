@@ -3,6 +3,7 @@
 import { useState, useTransition } from "react";
 import { changeRoleAction, inviteUserAction, removeUserAction } from "@/app/(app)/settings/users/actions";
 import { Button } from "@/components/ui/button";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 import { Alert, Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 
@@ -13,6 +14,7 @@ export function UsersManager({ users, currentUserId }: { users: User[]; currentU
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string }>();
   const [busy, setBusy] = useState<string>();
+  const [confirm, confirmDialog] = useConfirm();
 
   function onInvite(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -43,6 +45,7 @@ export function UsersManager({ users, currentUserId }: { users: User[]; currentU
 
   return (
     <div className="flex flex-col gap-6">
+      {confirmDialog}
       {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
       <Card className="p-0">
         <ul className="divide-y divide-slate-100" aria-label="Users">
@@ -75,10 +78,13 @@ export function UsersManager({ users, currentUserId }: { users: User[]; currentU
                 variant="secondary"
                 disabled={busy === user.id}
                 aria-label={`Remove ${user.name}`}
-                onClick={() => {
-                  if (confirm(`Remove ${user.name}? Their conversations go back to the unassigned queue; their messages stay attributed to them.`)) {
-                    run(user.id, () => removeUserAction(user.id));
-                  }
+                onClick={async () => {
+                  const confirmed = await confirm({
+                    title: `Remove ${user.name}?`,
+                    body: "Their conversations go back to the unassigned queue; their messages stay attributed to them.",
+                    confirmLabel: "Remove teammate",
+                  });
+                  if (confirmed) run(user.id, () => removeUserAction(user.id));
                 }}
               >
                 {busy === user.id ? "Working…" : "Remove"}

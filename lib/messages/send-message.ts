@@ -92,7 +92,8 @@ export async function queueOutboundMessage(
   await touchConversation(tx, {
     conversationId: input.conversationId,
     at: now,
-    preview: previewOf({ type: input.type, text: input.text ?? undefined, caption: input.media?.caption }),
+    // The inbox row keeps showing the customer's words under an automatic answer.
+    preview: input.sender.type === "automation" ? null : previewOf({ type: input.type, text: input.text ?? undefined, caption: input.media?.caption }),
     // A person's reply means the conversation was read; an automatic answer does not.
     unread: input.sender.type === "user" ? "reset" : "keep",
   });
