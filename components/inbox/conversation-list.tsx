@@ -31,6 +31,7 @@ export function ConversationList({
   people,
   live,
   toolbar,
+  counts,
 }: {
   items: ConversationItem[];
   filter: Filter;
@@ -43,8 +44,10 @@ export function ConversationList({
   hasMore: boolean;
   onLoadMore: () => void;
   people: Map<string, Teammate>;
-  live: "connecting" | "live" | "offline";
+  live: "connecting" | "live" | "reconnecting" | "offline";
   toolbar: React.ReactNode;
+  /** Open conversations per filter tab (closed ones are not counted). */
+  counts?: Partial<Record<Filter, number>>;
 }) {
   const sentinel = useRef<HTMLLIElement>(null);
   const loadMore = useRef(onLoadMore);
@@ -65,12 +68,21 @@ export function ConversationList({
         <div className="flex items-center gap-2">
           <h1 className="text-lg font-semibold">Inbox</h1>
           <span
-            className={`ml-1 inline-flex items-center gap-1 text-xs ${live === "live" ? "text-emerald-700" : "text-amber-700"}`}
+            className={`ml-1 inline-flex items-center gap-1 text-xs ${live === "live" ? "text-emerald-700" : live === "offline" ? "text-red-700" : "text-amber-800"}`}
             role="status"
-            aria-label={live === "live" ? "Live updates on" : live === "connecting" ? "Connecting to live updates" : "Live updates offline"}
+            aria-label={
+              live === "live"
+                ? "Live updates on"
+                : live === "connecting"
+                  ? "Connecting to live updates"
+                  : live === "reconnecting"
+                    ? "Reconnecting to live updates"
+                    : "Live updates offline"
+            }
+            title={live === "offline" ? "No connection to Chorus; it reconnects by itself and catches up on what was missed." : undefined}
           >
-            <span aria-hidden className={`h-2 w-2 rounded-full ${live === "live" ? "bg-emerald-500" : "bg-amber-500"}`} />
-            {live === "live" ? "Live" : live === "connecting" ? "Connecting…" : "Offline"}
+            <span aria-hidden className={`h-2 w-2 rounded-full ${live === "live" ? "bg-emerald-500" : live === "offline" ? "bg-red-500" : "animate-pulse bg-amber-500"}`} />
+            {live === "live" ? "Live" : live === "connecting" ? "Connecting…" : live === "reconnecting" ? "Reconnecting…" : "Offline"}
           </span>
           <div className="ml-auto">{toolbar}</div>
         </div>
@@ -93,9 +105,14 @@ export function ConversationList({
               type="button"
               aria-selected={filter === f.id}
               onClick={() => onFilter(f.id)}
-              className={`rounded-md px-2 py-1.5 ${filter === f.id ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900"}`}
+              className={`rounded-md px-1 py-1.5 ${filter === f.id ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900"}`}
             >
               {f.label}
+              {counts?.[f.id] !== undefined ? (
+                <span className="ml-1 tabular-nums text-slate-600" data-testid={`count-${f.id}`}>
+                  {counts[f.id]}
+                </span>
+              ) : null}
             </button>
           ))}
         </div>

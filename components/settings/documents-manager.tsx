@@ -60,11 +60,14 @@ export function DocumentsManager({
   canEdit,
   maxBytes,
   maxCount,
+  languageModel = false,
 }: {
   documents: DocumentOutput[];
   canEdit: boolean;
   maxBytes: number;
   maxCount: number;
+  /** Whether a language model polishes replies: only it reads the documents. */
+  languageModel?: boolean;
 }) {
   const router = useRouter();
   const [documents, setDocuments] = useState(initial);
@@ -137,8 +140,13 @@ export function DocumentsManager({
         <div>
           <h2 className="text-base font-semibold">Documents</h2>
           <p className="mt-1 text-sm text-slate-600">
-            PDFs with your catalogue, prices or policies: their text gives the polishing engine context. PDF only, up to {formatBytes(maxBytes)} each, {maxCount} in all ({documents.length} used).
+            PDFs with your catalogue, prices or policies: their text gives the language model context when it polishes replies. PDF only, up to {formatBytes(maxBytes)} each, {maxCount} in all ({documents.length} used).
           </p>
+          {languageModel ? null : (
+            <p className="mt-2 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="documents-unused">
+              No language model is configured, so replies are polished by the built-in rules, which do not read these documents, and the automatic answers never use them. Set POLISH_LLM_BASE_URL, POLISH_LLM_API_KEY and POLISH_LLM_MODEL to put them to work.
+            </p>
+          )}
         </div>
         {canEdit ? (
           <div>

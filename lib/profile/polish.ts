@@ -54,6 +54,9 @@ function buildSystemPrompt({
 
 type LlmConfig = { baseUrl: string; apiKey: string; model: string };
 
+/** Whether replies are polished by a language model (which reads the documents) or by the built-in rules. */
+export const isPolishLlmConfigured = () => llmConfig() !== null;
+
 function llmConfig(): LlmConfig | null {
   const env = getEnv();
   if (!env.POLISH_LLM_BASE_URL || !env.POLISH_LLM_API_KEY || !env.POLISH_LLM_MODEL) return null;

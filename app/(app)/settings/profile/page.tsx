@@ -5,6 +5,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { requireSession } from "@/lib/auth/current-user";
 import { getBusinessProfile } from "@/lib/profile/business-profile";
 import { listDocuments } from "@/lib/profile/documents";
+import { isPolishLlmConfigured } from "@/lib/profile/polish";
 import { DOCUMENT_MAX_BYTES, DOCUMENTS_PER_ACCOUNT } from "@/lib/profile/schemas";
 
 export const metadata = { title: "Business profile" };
@@ -32,7 +33,7 @@ export default async function BusinessProfilePage() {
       />
       <div className="flex flex-col gap-6">
         <BusinessProfileEditor profile={profile} timeZones={timeZoneList(profile.hours?.timezone)} canEdit={canEdit} />
-        <DocumentsManager documents={documents.data} canEdit={canEdit} maxBytes={DOCUMENT_MAX_BYTES} maxCount={DOCUMENTS_PER_ACCOUNT} />
+        <DocumentsManager documents={documents.data} canEdit={canEdit} languageModel={isPolishLlmConfigured()} maxBytes={DOCUMENT_MAX_BYTES} maxCount={DOCUMENTS_PER_ACCOUNT} />
         <PolishPlayground />
       </div>
     </>
