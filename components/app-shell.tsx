@@ -55,7 +55,9 @@ export function AppShell({
           {signOut}
         </div>
       </header>
-      <div className="min-h-0 flex-1">{children}</div>
+      {/* Positioned and clipping: a visually hidden input deep in a page's own scroll area must not
+          stretch the document into a blank grey area below the app. */}
+      <div className="relative min-h-0 flex-1 overflow-hidden">{children}</div>
       <SessionEndedDialog />
     </div>
   );

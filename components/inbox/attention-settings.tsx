@@ -53,7 +53,7 @@ export function AttentionSettings() {
           id="attention-settings"
           role="group"
           aria-label="Notifications"
-          className="absolute right-0 top-full z-30 mt-2 flex w-[min(18rem,calc(100vw-1.5rem))] flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4 text-sm shadow-lg"
+          className="absolute right-0 top-full z-30 mt-2 flex w-[min(18rem,calc(100vw-1.5rem))] max-sm:fixed max-sm:inset-x-2 max-sm:top-28 max-sm:mt-0 max-sm:w-auto flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4 text-sm shadow-lg"
         >
           <p className="text-xs text-slate-600">For new customer messages in conversations that are yours or unassigned, and for mentions.</p>
           <label className="flex items-center gap-2">

@@ -48,6 +48,16 @@ function Media({ message }: { message: MessageItem }) {
       </p>
     );
   }
+  if (message.local) {
+    // Not stored yet: nothing to download, but the file's name shows it is part of the reply.
+    return (
+      <p className="flex items-center gap-2 rounded-md border border-slate-200 bg-white/70 px-3 py-2 text-sm" data-testid="unsent-file">
+        <DocumentIcon className="h-5 w-5 shrink-0 text-slate-500" />
+        <span className="min-w-0 truncate font-medium">{media.filename ?? `${message.type} file`}</span>
+        {media.size !== undefined ? <span className="shrink-0 text-xs text-slate-500">{formatSize(media.size)}</span> : null}
+      </p>
+    );
+  }
   const url = `/v1/messages/${message.id}/media`;
   if (message.type === "image") {
     // eslint-disable-next-line @next/next/no-img-element
@@ -72,8 +82,9 @@ function Media({ message }: { message: MessageItem }) {
 /** Memoised: a thread of thousands of messages re-renders only the bubbles that changed. */
 export const MessageBubble = memo(function MessageBubble({ message, people }: { message: MessageItem; people: Map<string, Teammate> }) {
   const outbound = message.direction === "outbound";
-  const sender =
-    message.sender.type === "automation"
+  const sender = message.local
+    ? "You"
+    : message.sender.type === "automation"
       ? "Automation"
       : message.sender.type === "user"
         ? message.sender.user_id
