@@ -186,9 +186,9 @@ export function TokensManager({
                       <td className="whitespace-nowrap px-3 py-3">{formatDateTime(token.expires_at)}</td>
                       <td className="px-6 py-3 text-right">
                         {token.revoked_at ? (
-                          <span className="rounded bg-slate-100 px-2 py-0.5 text-xs">Revoked</span>
+                          <span className="rounded bg-slate-100 px-2 py-0.5 text-xs text-slate-700">Revoked</span>
                         ) : expired ? (
-                          <span className="rounded bg-slate-100 px-2 py-0.5 text-xs">Expired</span>
+                          <span className="rounded bg-slate-100 px-2 py-0.5 text-xs text-slate-700">Expired</span>
                         ) : (
                           <Button type="button" variant="secondary" onClick={() => revoke(token.id)} disabled={revoking === token.id} aria-label={`Revoke ${token.name}`}>
                             {revoking === token.id ? "Revoking…" : "Revoke"}

@@ -43,7 +43,7 @@ function sentence(text: string) {
   const trimmed = text.trim();
   if (!trimmed) return trimmed;
   const capital = trimmed[0].toUpperCase() + trimmed.slice(1);
-  return /[.!?…)]$/.test(capital) ? capital : `${capital}.`;
+  return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
 }
 
 /** One field's error as a sentence: `must be a PDF…` for `data` → "The file must be a PDF…". */

@@ -171,7 +171,8 @@ test("an expired session asks to sign in, then returns to the same conversation 
   await expect(kept.getByTestId("unsent")).toBeVisible();
   await kept.getByRole("button", { name: "Retry" }).click();
   await expect(page.getByTestId("unsent")).toHaveCount(0);
-  expect((await storedOutbound(request, id)).filter((m) => m.text === "Yes, we are! Sending the details now.")).toHaveLength(1);
+  const storedReplies = async () => (await storedOutbound(request, id)).filter((m) => m.text === "Yes, we are! Sending the details now.").length;
+  await expect.poll(storedReplies).toBe(1);
 
   // A draft in the box when the session ends comes back as well.
   await reply(page).fill("One more thing about the order");
@@ -183,6 +184,7 @@ test("an expired session asks to sign in, then returns to the same conversation 
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(new RegExp(`/inbox/${id}$`));
   await expect(reply(page)).toHaveValue("One more thing about the order");
+  expect(await storedReplies()).toBe(1);
   await context.close();
 });
 
