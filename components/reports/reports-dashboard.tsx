@@ -266,7 +266,7 @@ export function ReportsDashboard() {
               <h2 className="text-base font-semibold">Team</h2>
               <p className="mt-1 text-xs text-slate-500">First response: from a conversation&apos;s first customer message to the first reply by a person (automatic answers do not count).</p>
             </div>
-            <div className="overflow-x-auto">
+            <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Agents table">
               <table className="w-full text-left text-sm" aria-label="Agents">
                 <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
                   <tr>

@@ -191,7 +191,7 @@ export function DocumentsManager({
       {documents.length === 0 ? (
         <p className="px-6 pb-6 text-sm text-slate-500">No documents yet.</p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Documents table">
           <table className="w-full text-left text-sm" aria-label="Documents">
             <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
               <tr>

@@ -162,7 +162,7 @@ export function TokensManager({
         {tokens.length === 0 ? (
           <p className="px-6 py-8 text-sm text-slate-500">No API tokens yet.</p>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Tokens table">
             <table className="w-full text-left text-sm">
               <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
                 <tr>

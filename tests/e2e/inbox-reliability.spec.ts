@@ -3,6 +3,9 @@ import { type APIRequestContext, type Browser, expect, type Page, test } from "@
 import { firstAdmin, shot } from "./fixtures";
 import { adminApiToken, signIn, signInAsOwner } from "./helpers";
 
+// Browser tests share a busy machine: each test gets room beyond the default minute.
+test.describe.configure({ timeout: 180_000 });
+
 const desktop = { width: 1440, height: 900 };
 const phone = { width: 390, height: 844 };
 
@@ -295,7 +298,7 @@ test("keyboard shortcuts move, search, reply and list themselves", async ({ brow
 /** The page has loaded and hydrated (the inbox keeps a live connection open, so "network idle" never comes). */
 async function settled(page: Page) {
   await page.waitForLoadState("load");
-  await page.locator("h1").first().waitFor();
+  await page.locator("h1:visible, h2:visible").first().waitFor();
   await page.waitForTimeout(300);
 }
 
