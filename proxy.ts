@@ -14,6 +14,8 @@ function withHeaders(response: NextResponse, headers: Record<string, string>) {
   for (const [key, value] of Object.entries(headers)) response.headers.set(key, value);
   return response;
 }
+// Read by requireSession (lib/auth/current-user.ts).
+const PAGE_PATH_HEADER = "x-chorus-page";
 
 /**
  * Security headers on every response; for pages a fresh CSP nonce per request, a 405 for
@@ -48,6 +50,8 @@ export function proxy(request: NextRequest) {
   // Next.js reads the nonce from the request's CSP header and puts it on its own scripts.
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
+  // The page's own address, so that a session found expired later can come back to it after sign-in.
+  requestHeaders.set(PAGE_PATH_HEADER, pathname + search);
   requestHeaders.set("Content-Security-Policy", csp);
   return withHeaders(NextResponse.next({ request: { headers: requestHeaders } }), headers);
 }

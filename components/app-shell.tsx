@@ -1,6 +1,8 @@
 import Link from "next/link";
 import { Logo } from "@/components/brand";
+import { MobileMenu } from "@/components/mobile-menu";
 import { NavLink } from "@/components/nav-link";
+import { SessionEndedDialog } from "@/components/session-ended-dialog";
 import type { Role } from "@/lib/auth/scopes";
 
 type NavItem = { href: string; label: string; adminOnly?: boolean };
@@ -42,11 +44,12 @@ export function AppShell({
 }) {
   return (
     <div className="flex h-full flex-col">
-      <header className="flex h-14 shrink-0 items-center gap-4 border-b border-slate-200 bg-white px-4">
+      <header className="flex h-14 shrink-0 items-center gap-3 border-b border-slate-200 bg-white px-3 sm:gap-4 sm:px-4">
         <Link href="/inbox" aria-label="Chorus home">
           <Logo />
         </Link>
-        <nav aria-label="Main" className="flex items-center gap-1 overflow-x-auto text-sm">
+        <MobileMenu main={mainNav} settings={settingsNav.filter(visibleTo(user.role))} />
+        <nav aria-label="Main" className="hidden items-center gap-1 text-sm md:flex">
           {mainNav.map((item) => (
             <NavLink key={item.href} href={item.href} matchPrefix={item.href}>
               {item.label}
@@ -61,7 +64,10 @@ export function AppShell({
           {signOut}
         </div>
       </header>
-      <div className="min-h-0 flex-1">{children}</div>
+      {/* Positioned and clipping: a visually hidden input deep in a page's own scroll area must not
+          stretch the document into a blank grey area below the app. */}
+      <div className="relative min-h-0 flex-1 overflow-hidden">{children}</div>
+      <SessionEndedDialog />
     </div>
   );
 }

@@ -9,8 +9,9 @@ export const metadata = { title: "Sign in" };
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   if (!(await isSetupDone())) redirect("/setup");
-  if (await getCurrentSession()) redirect("/inbox");
   const params = await searchParams;
+  const next = params.next?.startsWith("/") && !params.next.startsWith("//") ? params.next : "/inbox";
+  if (await getCurrentSession()) redirect(next);
   return (
     <AuthShell title="Sign in" subtitle="Answer your business number together with your team.">
       <LoginForm

@@ -4,11 +4,13 @@ import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { PaperclipIcon } from "@/components/ui/icons";
 import { mediaLimits, type MediaType } from "@/lib/messages/media-limits";
-import { COMPOSER_INSERT_EVENT, type ComposerInsertDetail } from "./knowledge-suggestions";
 import { useCannedSuggest } from "./canned-suggest";
+import { COMPOSER_INSERT_EVENT, type ComposerInsertDetail } from "./knowledge-suggestions";
+import { addToOutbox, deliver } from "./outbox";
 import { PolishMenu } from "./polish-menu";
 import { useTypingAnnouncer } from "./typing";
 import type { ConversationItem, MessageItem, Teammate } from "./types";
+import { useDraft } from "./use-drafts";
 
 type Attachment = { file: File; type: MediaType; data: string };
 
@@ -47,24 +49,38 @@ export function Composer({
   context?: { message_id: string };
   onSent?: () => void;
 }) {
-  const [text, setText] = useState("");
-  const [attachment, setAttachment] = useState<Attachment>();
+  // The words and the chosen file's name live in the conversation's draft, which survives reloads.
+  const { draft, change, startOver } = useDraft(conversation.id);
+  const text = draft.text;
+  const setText = (value: string) => change({ text: value });
+  const [attachment, setAttachmentState] = useState<Attachment>();
+  const setAttachment = (value: Attachment | undefined) => {
+    setAttachmentState(value);
+    change({ fileName: value?.file.name ?? null });
+  };
+  // A file chosen before a reload: its name is kept, its bytes must be chosen again.
+  const lostFile = !attachment && draft.fileName ? draft.fileName : null;
   const [problem, setProblem] = useState<string>();
   const fileInput = useRef<HTMLInputElement>(null);
   const canned = useCannedSuggest({ text, setText, conversation, agentName: me?.name ?? "" });
   const announceTyping = useTypingAnnouncer(conversation.id);
 
+  const latestText = useRef(text);
+  useEffect(() => {
+    latestText.current = text;
+  }, [text]);
   // A suggested answer ("From your documents") joins what is already typed.
   useEffect(() => {
     const onInsert = (event: Event) => {
       const { conversationId, text: inserted } = (event as CustomEvent<ComposerInsertDetail>).detail;
       if (conversationId !== conversation.id) return;
-      setText((current) => (current.trim() ? `${current.trimEnd()}\n${inserted}` : inserted));
+      const current = latestText.current;
+      change({ text: current.trim() ? `${current.trimEnd()}\n${inserted}` : inserted });
       document.getElementById("composer-text")?.focus();
     };
     window.addEventListener(COMPOSER_INSERT_EVENT, onInsert);
     return () => window.removeEventListener(COMPOSER_INSERT_EVENT, onInsert);
-  }, [conversation.id]);
+  }, [conversation.id, change]);
 
   async function onFile(file: File | undefined) {
     setProblem(undefined);
@@ -97,9 +113,9 @@ export function Composer({
       payload.text = body;
     }
     const localId = `local_${crypto.randomUUID()}`;
-    // The same key on a retry makes a resend of an already-accepted message harmless.
-    const idempotencyKey = crypto.randomUUID();
-    const draft: MessageItem = {
+    // The draft's key: a retry of this reply, even after a reload, is stored once.
+    const idempotencyKey = draft.idempotencyKey;
+    const pending: MessageItem = {
       id: localId,
       conversation_id: conversation.id,
       direction: "outbound",
@@ -114,29 +130,16 @@ export function Composer({
       ...(context ? { context } : {}),
       local: { state: "sending" },
     };
-    const attempt = async () => {
-      onReplace(localId, { ...draft, local: { state: "sending" } });
-      const response = await fetch("/v1/messages", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "Idempotency-Key": idempotencyKey },
-        body: JSON.stringify(payload),
-      }).catch(() => null);
-      if (response?.ok) {
-        onReplace(localId, (await response.json()) as MessageItem);
-        return;
-      }
-      const error = response ? ((await response.json().catch(() => null)) as { error?: { message?: string } } | null) : null;
-      onReplace(localId, {
-        ...draft,
-        local: { state: "error", message: error?.error?.message ?? "Could not reach the server.", retry: () => void attempt() },
-      });
-    };
-    onQueued(draft);
+    addToOutbox({ localId, conversationId: conversation.id, idempotencyKey, body: JSON.stringify(payload), message: pending });
+    onQueued(pending);
     onSent?.();
-    if (!attachment || caption) setText("");
-    setAttachment(undefined);
+    // Audio carries no caption: its typed text stays as the next draft.
+    startOver(attachment && !caption ? text : "");
+    setAttachmentState(undefined);
     if (fileInput.current) fileInput.current.value = "";
-    void attempt();
+    void deliver(localId).then((stored) => {
+      if (stored) onReplace(localId, stored);
+    });
   }
 
   return (
@@ -153,6 +156,19 @@ export function Composer({
             {attachment.file.name} · {attachment.type} · {(attachment.file.size / 1024).toFixed(0)} KB
           </span>
           <button type="button" className="ml-auto underline" onClick={() => setAttachment(undefined)}>
+            Remove
+          </button>
+        </div>
+      ) : lostFile ? (
+        <div className="mb-2 flex items-center gap-2 rounded-md bg-amber-50 px-3 py-1.5 text-xs text-amber-900" data-testid="draft-file">
+          <span className="truncate">
+            <PaperclipIcon className="mr-1 inline h-3.5 w-3.5" />
+            {lostFile} was chosen before the page reloaded — attach it again to send it.
+          </span>
+          <label htmlFor="composer-file" className="ml-auto shrink-0 cursor-pointer font-semibold underline">
+            Attach again
+          </label>
+          <button type="button" className="shrink-0 underline" onClick={() => change({ fileName: null })}>
             Remove
           </button>
         </div>

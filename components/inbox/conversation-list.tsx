@@ -1,11 +1,15 @@
 "use client";
 
 import { useEffect, useRef } from "react";
+import { Avatar } from "@/components/ui/avatar";
 import { formatRelative } from "@/components/ui/format";
 import { LabelChips } from "./label-chips";
 import { LabelFilter } from "./label-filter";
 import { SearchResults } from "./search-results";
 import { type ConversationItem, displayName, type Teammate } from "./types";
+
+// Kept as an export of the list: the conversation view and details panel import it from here.
+export { Avatar };
 
 export type Filter = "all" | "mine" | "unassigned" | "snoozed" | "closed" | "mentions";
 
@@ -17,20 +21,6 @@ const filters: { id: Filter; label: string }[] = [
   { id: "closed", label: "Closed" },
   { id: "mentions", label: "Mentions" },
 ];
-
-export function Avatar({ name, className = "" }: { name: string; className?: string }) {
-  const initials = name
-    .replace(/^\+/, "")
-    .split(/\s+/)
-    .slice(0, 2)
-    .map((p) => p[0]?.toUpperCase() ?? "")
-    .join("");
-  return (
-    <span aria-hidden className={`grid shrink-0 place-items-center rounded-full bg-brand-100 font-semibold text-brand-700 ${className}`}>
-      {initials || "?"}
-    </span>
-  );
-}
 
 export function ConversationList({
   items,
@@ -48,6 +38,7 @@ export function ConversationList({
   toolbar,
   label = null,
   onLabel,
+  counts,
 }: {
   items: ConversationItem[];
   filter: Filter;
@@ -60,10 +51,12 @@ export function ConversationList({
   hasMore: boolean;
   onLoadMore: () => void;
   people: Map<string, Teammate>;
-  live: "connecting" | "live" | "offline";
+  live: "connecting" | "live" | "reconnecting" | "offline";
   toolbar: React.ReactNode;
   label?: string | null;
   onLabel?: (labelId: string | null) => void;
+  /** Open conversations per filter tab (closed ones are not counted). */
+  counts?: Partial<Record<Filter, number>>;
 }) {
   const searching = query.trim().length > 0;
   const sentinel = useRef<HTMLLIElement>(null);
@@ -85,12 +78,21 @@ export function ConversationList({
         <div className="flex items-center gap-2">
           <h1 className="text-lg font-semibold">Inbox</h1>
           <span
-            className={`ml-1 inline-flex items-center gap-1 text-xs ${live === "live" ? "text-emerald-700" : "text-amber-700"}`}
+            className={`ml-1 inline-flex items-center gap-1 text-xs ${live === "live" ? "text-emerald-700" : live === "offline" ? "text-red-700" : "text-amber-800"}`}
             role="status"
-            aria-label={live === "live" ? "Live updates on" : live === "connecting" ? "Connecting to live updates" : "Live updates offline"}
+            aria-label={
+              live === "live"
+                ? "Live updates on"
+                : live === "connecting"
+                  ? "Connecting to live updates"
+                  : live === "reconnecting"
+                    ? "Reconnecting to live updates"
+                    : "Live updates offline"
+            }
+            title={live === "offline" ? "No connection to Chorus; it reconnects by itself and catches up on what was missed." : undefined}
           >
-            <span aria-hidden className={`h-2 w-2 rounded-full ${live === "live" ? "bg-emerald-500" : "bg-amber-500"}`} />
-            {live === "live" ? "Live" : live === "connecting" ? "Connecting…" : "Offline"}
+            <span aria-hidden className={`h-2 w-2 rounded-full ${live === "live" ? "bg-emerald-500" : live === "offline" ? "bg-red-500" : "animate-pulse bg-amber-500"}`} />
+            {live === "live" ? "Live" : live === "connecting" ? "Connecting…" : live === "reconnecting" ? "Reconnecting…" : "Offline"}
           </span>
           <div className="ml-auto flex gap-1.5">{toolbar}</div>
         </div>
@@ -116,6 +118,11 @@ export function ConversationList({
               className={`flex-1 whitespace-nowrap rounded-md px-2 py-1.5 ${filter === f.id ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900"}`}
             >
               {f.label}
+              {counts?.[f.id] !== undefined ? (
+                <span className="ml-1 tabular-nums text-slate-600" data-testid={`count-${f.id}`}>
+                  {counts[f.id]}
+                </span>
+              ) : null}
             </button>
           ))}
         </div>

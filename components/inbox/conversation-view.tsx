@@ -16,6 +16,7 @@ import { ComposerModeSwitch, type ComposerMode, NoteComposer } from "./note-comp
 import { ThreadItems } from "./thread-items";
 import { TypingIndicator } from "./typing";
 import { useTeamThread } from "./use-team-thread";
+import { asMessage, deliver, discardFromOutbox, useOutbox } from "./outbox";
 import { type ConversationItem, displayName, type MessageItem, type Teammate } from "./types";
 
 type Page = { data: MessageItem[]; pagination: { next_cursor: string | null; has_more: boolean } };
@@ -95,6 +96,24 @@ export function ConversationView({
   const team = useTeamThread(conversation.id);
   const [mode, setMode] = useState<ComposerMode>("reply");
 
+  // Replies not yet stored by the server (sending, or kept as "Not sent") sit among the stored ones.
+  const outbox = useOutbox(conversation.id);
+  const addStored = useCallback(
+    (message: MessageItem) => setMessages((current) => [...(current ?? []).filter((m) => m.id !== message.id), message].sort(order)),
+    [setMessages],
+  );
+  const unsent = useMemo(
+    () =>
+      outbox.map((entry) =>
+        asMessage(entry, {
+          retry: () => void deliver(entry.localId).then((stored) => stored && addStored(stored)),
+          discard: () => discardFromOutbox(entry.localId),
+        }),
+      ),
+    [outbox, addStored],
+  );
+  const withUnsent = useMemo(() => (unsent.length ? [...(messages ?? []), ...unsent].sort(order) : (messages ?? [])), [messages, unsent]);
+
   const apply = useCallback(
     (older: boolean, result: Awaited<ReturnType<typeof fetchMessages>>) => {
       setLoading(null);
@@ -135,7 +154,7 @@ export function ConversationView({
     } else if (stickToBottom.current) {
       node.scrollTop = node.scrollHeight;
     }
-  }, [messages, team.notes, team.activity]);
+  }, [withUnsent, team.notes, team.activity]);
 
   function onScroll() {
     const node = scroller.current;
@@ -157,7 +176,7 @@ export function ConversationView({
   const assignee = conversation.assigned_to ? people.get(conversation.assigned_to) : undefined;
   const teammates = [...people.values()].filter((p) => p.id !== conversation.assigned_to).sort((a, b) => a.name.localeCompare(b.name));
 
-  const all = useMemo(() => messages ?? [], [messages]);
+  const all = withUnsent;
   const list = useMemo(() => withReactions(all), [all]);
   const byId = useMemo(() => new Map(all.map((m) => [m.id, m])), [all]);
   const myNumber = all.find((m) => m.direction === "outbound" && m.from)?.from ?? all.find((m) => m.direction === "inbound")?.to ?? null;
@@ -170,8 +189,8 @@ export function ConversationView({
   );
   return (
     <>
-      <header className="flex flex-wrap items-center gap-2 border-b border-slate-200 px-3 py-2">
-        <Button type="button" variant="ghost" className="md:hidden" onClick={onBack} aria-label="Back to conversations">
+      <header className="flex flex-wrap items-center gap-x-2 gap-y-1.5 border-b border-slate-200 px-3 py-2" data-testid="conversation-header">
+        <Button type="button" variant="ghost" className="max-md:px-2 max-md:py-1.5 md:hidden" onClick={onBack} aria-label="Back to conversations">
           ←
         </Button>
         <Avatar name={name} className="h-9 w-9 text-sm" />
@@ -188,7 +207,7 @@ export function ConversationView({
           </p>
           <LabelChips labels={conversation.labels} className="mt-1" />
         </div>
-        <div className="ml-auto flex flex-wrap items-center gap-2">
+        <div className="flex w-full items-center gap-1.5 overflow-x-auto md:ml-auto md:w-auto md:flex-wrap md:gap-2 md:overflow-visible [&_button]:max-md:px-2.5 [&_button]:max-md:py-1.5 [&_button]:max-md:text-xs [&_select]:max-md:py-1.5 [&_select]:max-md:text-xs">
           {conversation.status === "closed" ? (
             <Button type="button" variant="secondary" onClick={() => act("reopen")} disabled={Boolean(acting)}>
               {acting === "reopen" ? "Reopening…" : "Reopen"}
@@ -292,17 +311,13 @@ export function ConversationView({
         conversation={conversation}
         context={replyTo ? { message_id: replyTo.id } : undefined}
         onSent={() => setReplyTo(null)}
-        onQueued={(message) => {
+        onQueued={() => {
+          // The outbox shows the reply as "sending"; the thread follows it to the bottom.
           stickToBottom.current = true;
-          setMessages((list) => [...(list ?? []).filter((m) => m.id !== message.id), message]);
         }}
-        onReplace={(localId, message) =>
-          // A live update may have brought the stored message first; keep one copy. A draft no
-          // longer in the list (replaced already) must not take the stored message with it.
-          setMessages((list) => {
-            const rest = (list ?? []).filter((m) => m.id !== message.id || m.id === localId);
-            return rest.some((m) => m.id === localId) ? rest.map((m) => (m.id === localId ? message : m)) : [...rest, message];
-          })
+        onReplace={(_localId, message) =>
+          // A live update may have brought the stored message first; keep one copy.
+          addStored(message)
         }
       />
         </ComposerBar>

@@ -5,11 +5,21 @@ import { requestJson } from "@/lib/client/api";
 import { ConversationList, type Filter } from "./conversation-list";
 import { ConversationView } from "./conversation-view";
 import { DetailsPanel } from "./details-panel";
-import { publishLiveEvent } from "./live-events";
+import { publishLiveEvent } from "./live-bus";
 import { NotificationsBell } from "./notifications-bell";
 import { NewConversation } from "./composer-actions/new-conversation";
+import { AttentionSettings } from "./attention-settings";
+import { useLiveEvents } from "./live-events";
+import { notify } from "./notify";
+import { ShortcutsDialog, useShortcuts } from "./shortcuts";
 import { SimulateCustomer } from "./simulate-customer";
-import type { ConversationItem, EventEnvelope, MessageItem, Teammate } from "./types";
+import { type ConversationItem, displayName, type EventEnvelope, type MessageItem, type Teammate } from "./types";
+
+type Counts = { all: number; mine: number; unassigned: number; unread: number };
+
+const conversationPath = /^\/inbox\/(conv_[0-9a-z]{26})\/?$/;
+/** The conversation a URL opens, or null for the list. */
+const idFromPath = (pathname: string) => conversationPath.exec(pathname)?.[1] ?? null;
 
 type Page<T> = { data: T[]; pagination: { next_cursor: string | null; has_more: boolean } };
 
@@ -33,11 +43,13 @@ export function InboxApp({
   teammates: initialTeammates,
   onlineIds,
   canSimulate,
+  initialConversationId = null,
 }: {
   me: Teammate;
   teammates: Teammate[];
   onlineIds: string[];
   canSimulate: boolean;
+  initialConversationId?: string | null;
 }) {
   const [filter, setFilter] = useState<Filter>("all");
   const [query, setQuery] = useState("");
@@ -45,16 +57,19 @@ export function InboxApp({
   const [items, setItems] = useState<ConversationItem[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [listState, setListState] = useState<"loading" | "idle" | "more" | "error">("loading");
-  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [selectedId, setSelectedId] = useState<string | null>(initialConversationId);
+  // The open conversation when the loaded list does not hold it (a link, another filter).
+  const [opened, setOpened] = useState<ConversationItem | "missing" | null>(null);
+  const [counts, setCounts] = useState<Counts | null>(null);
+  const [showShortcuts, setShowShortcuts] = useState(false);
   const [messages, setMessages] = useState<Record<string, MessageItem[]>>({});
   const [teammates, setTeammates] = useState(initialTeammates);
   const [online, setOnline] = useState(() => new Set(onlineIds));
-  const [live, setLive] = useState<"connecting" | "live" | "offline">("connecting");
-  const [mobilePane, setMobilePane] = useState<"list" | "conversation" | "details">("list");
+  const [mobilePane, setMobilePane] = useState<"list" | "conversation" | "details">(initialConversationId ? "conversation" : "list");
   const listRequest = useRef(0);
 
   const people = useMemo(() => new Map(teammates.map((t) => [t.id, t])), [teammates]);
-  const selected = items.find((c) => c.id === selectedId) ?? null;
+  const selected = items.find((c) => c.id === selectedId) ?? (opened && opened !== "missing" && opened.id === selectedId ? opened : null);
 
   const loadList = useCallback(
     async (reset: boolean, after?: string | null) => {
@@ -87,6 +102,7 @@ export function InboxApp({
 
   const upsertConversation = useCallback(
     (patch: Partial<ConversationItem> & { id: string }, full?: ConversationItem) => {
+      setOpened((o) => (o && o !== "missing" && o.id === patch.id ? { ...o, ...patch } : o));
       setItems((prev) => {
         const existing = prev.find((c) => c.id === patch.id);
         const next = existing ? { ...existing, ...patch } : full;
@@ -109,10 +125,32 @@ export function InboxApp({
     [upsertConversation],
   );
 
-  const markRead = useCallback(async (id: string) => {
-    setItems((prev) => prev.map((c) => (c.id === id ? { ...c, unread_count: 0 } : c)));
-    await requestJson("POST", `/api/inbox/conversations/${id}/read`);
+  // Counts for the filter tabs and the tab title; coalesced, as events come in bursts.
+  const countsTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const refreshCounts = useCallback((delay = 300) => {
+    clearTimeout(countsTimer.current);
+    countsTimer.current = setTimeout(async () => {
+      const result = await requestJson<Counts>("GET", "/api/inbox/counts");
+      if (result.ok) setCounts(result.data);
+    }, delay);
   }, []);
+  useEffect(() => {
+    refreshCounts(0);
+    return () => clearTimeout(countsTimer.current);
+  }, [refreshCounts]);
+
+  useEffect(() => {
+    document.title = counts?.unread ? `(${counts.unread}) Inbox · Chorus` : "Inbox · Chorus";
+  }, [counts?.unread]);
+
+  const markRead = useCallback(
+    async (id: string) => {
+      setItems((prev) => prev.map((c) => (c.id === id ? { ...c, unread_count: 0 } : c)));
+      await requestJson("POST", `/api/inbox/conversations/${id}/read`);
+      refreshCounts();
+    },
+    [refreshCounts],
+  );
 
   const mergeMessage = useCallback((message: MessageItem) => {
     setMessages((prev) => {
@@ -125,8 +163,7 @@ export function InboxApp({
     });
   }, []);
 
-  // Live updates: one EventSource per tab; the browser reconnects with Last-Event-ID itself.
-  const handlers = useRef<(event: EventEnvelope) => void>(() => {});
+  // Live updates: one stream per tab, kept alive and resumed from the last event seen.
   const onEvent = (event: EventEnvelope) => {
     publishLiveEvent(event);
     const data = event.data as Record<string, unknown>;
@@ -151,27 +188,33 @@ export function InboxApp({
     if (message) mergeMessage(message);
     const conversationId = conversation?.id ?? message?.conversation_id;
     if (!conversationId) return;
+    refreshCounts();
+    if (event.type === "message.received" && message) alertNewMessage(event, message, conversation);
     // A customer message arriving in the conversation on screen is read as it arrives.
     const seen = message?.direction === "inbound" && conversationId === selectedId && document.visibilityState === "visible";
     void (seen ? markRead(conversationId) : Promise.resolve()).then(() => refreshConversation(conversationId));
   };
-  useEffect(() => {
-    handlers.current = onEvent;
+  const live = useLiveEvents({
+    onEvent,
+    // Missed events were replayed; the list and counts are refreshed too, in case the gap was long.
+    onResume: () => {
+      void loadList(true);
+      refreshCounts(0);
+    },
   });
 
-  useEffect(() => {
-    const source = new EventSource("/v1/events/stream?presence=1");
-    source.onopen = () => setLive("live");
-    source.onerror = () => setLive(source.readyState === EventSource.CLOSED ? "offline" : "connecting");
-    source.onmessage = (e) => {
-      try {
-        handlers.current(JSON.parse(e.data) as EventEnvelope);
-      } catch {
-        // a malformed frame is skipped; the next one still counts
-      }
-    };
-    return () => source.close();
-  }, []);
+  /** A sound and a desktop notification (as the person chose) for customer messages in conversations that are mine or nobody's. */
+  function alertNewMessage(event: EventEnvelope, message: MessageItem, conversation: (Partial<ConversationItem> & { id: string }) | undefined) {
+    const assignee = conversation && "assigned_to" in conversation ? conversation.assigned_to : undefined;
+    if (assignee && assignee !== me.id) return;
+    // Events replayed after a long disconnection are not news any more.
+    if (Date.now() - new Date(event.created_at).getTime() > 120_000) return;
+    if (message.conversation_id === selectedId && document.visibilityState === "visible" && document.hasFocus()) return;
+    const known = items.find((c) => c.id === message.conversation_id);
+    const who = known ? displayName(known.contact) : `+${message.from}`;
+    const words = message.text ?? message.media?.caption ?? (message.type === "text" ? "" : `Sent ${message.type === "image" ? "an image" : `a ${message.type}`}`);
+    notify({ title: `New message from ${who}`, body: words.slice(0, 140), tag: message.conversation_id, href: `/inbox/${message.conversation_id}` });
+  }
 
   const setSelectedMessages = useCallback(
     (update: (list: MessageItem[] | undefined) => MessageItem[]) => {
@@ -188,16 +231,96 @@ export function InboxApp({
     if (result.ok) setItems((prev) => (prev.some((c) => c.id === id) ? prev : [...prev, result.data].sort(byActivity)));
   }
 
+  // The URL names the open conversation: /inbox/{id}. Opening one adds a history entry, so Back
+  // (on a phone, the way back to the list) and Forward walk through what was opened.
   function open(id: string, found?: ConversationItem) {
     // A search result outside the current list joins it while it is open.
     if (found) setItems((prev) => (prev.some((c) => c.id === id) ? prev : [...prev, found].sort(byActivity)));
+    if (id !== selectedId) setOpened(null);
     setSelectedId(id);
     setMobilePane("conversation");
     void markRead(id);
+    if (window.location.pathname !== `/inbox/${id}`) window.history.pushState(null, "", `/inbox/${id}`);
   }
+
+  function backToList() {
+    if (idFromPath(window.location.pathname)) window.history.pushState(null, "", "/inbox");
+    setSelectedId(null);
+    setMobilePane("list");
+  }
+
+  useEffect(() => {
+    const onPop = () => {
+      const id = idFromPath(window.location.pathname);
+      setOpened(null);
+      setSelectedId(id);
+      setMobilePane(id ? "conversation" : "list");
+      if (id) void markRead(id);
+    };
+    window.addEventListener("popstate", onPop);
+    return () => window.removeEventListener("popstate", onPop);
+  }, [markRead]);
+
+  // A pasted link on a phone: Back should lead to the list, not out of the inbox.
+  useEffect(() => {
+    if (!initialConversationId) return;
+    void requestJson("POST", `/api/inbox/conversations/${initialConversationId}/read`).then(() => {
+      setItems((prev) => prev.map((c) => (c.id === initialConversationId ? { ...c, unread_count: 0 } : c)));
+      refreshCounts(0);
+    });
+    const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+    if (navigation?.type === "navigate" && window.matchMedia("(max-width: 767px)").matches) {
+      window.history.replaceState(null, "", "/inbox");
+      window.history.pushState(null, "", `/inbox/${initialConversationId}`);
+    }
+    // once, for the address the page was loaded with
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  // The open conversation may not be in the loaded page of the list: fetch it on its own.
+  const inList = items.some((c) => c.id === selectedId);
+  useEffect(() => {
+    if (!selectedId || inList || listState === "loading") return;
+    if (opened && (opened === "missing" ? false : opened.id === selectedId)) return;
+    let current = true;
+    void requestJson<ConversationItem>("GET", `/v1/conversations/${selectedId}`).then((result) => {
+      if (!current) return;
+      if (result.ok) setOpened(result.data);
+      else if (result.status === 404) setOpened("missing");
+    });
+    return () => {
+      current = false;
+    };
+  }, [selectedId, inList, listState, opened]);
+
+  async function act(action: "assign" | "close", body?: Record<string, unknown>) {
+    if (!selected || selected.status === "closed") return;
+    const result = await requestJson<ConversationItem>("POST", `/v1/conversations/${selected.id}/${action}`, body ?? {});
+    if (result.ok) upsertConversation(result.data, result.data);
+  }
+
+  const step = (by: 1 | -1) => {
+    if (items.length === 0) return;
+    const index = items.findIndex((c) => c.id === selectedId);
+    const next = items[index === -1 ? (by === 1 ? 0 : items.length - 1) : Math.min(items.length - 1, Math.max(0, index + by))];
+    if (next && next.id !== selectedId) open(next.id);
+  };
+  useShortcuts({
+    j: () => step(1),
+    k: () => step(-1),
+    "/": () => {
+      setMobilePane("list");
+      document.getElementById("inbox-search")?.focus();
+    },
+    a: () => void act("assign", { user_id: me.id }),
+    e: () => void act("close"),
+    r: () => document.getElementById("composer-text")?.focus(),
+    "?": () => setShowShortcuts(true),
+  });
 
   return (
     <div className="flex h-full min-h-0 bg-white" data-live={live}>
+      {showShortcuts ? <ShortcutsDialog onClose={() => setShowShortcuts(false)} /> : null}
       <section
         aria-label="Conversations"
         className={`${mobilePane === "list" ? "flex" : "hidden"} w-full min-w-0 flex-col border-r border-slate-200 md:flex md:w-80 lg:w-96`}
@@ -217,11 +340,13 @@ export function InboxApp({
           onLoadMore={() => listState === "idle" && cursor && void loadList(false, cursor)}
           people={people}
           live={live}
+          counts={counts ?? undefined}
           toolbar={
-            <div className="flex items-center gap-1">
-              {canSimulate ? <SimulateCustomer onSent={(id: string | undefined) => id && open(id)} /> : null}
-              <NewConversation onStarted={open} />
+            <div className="flex flex-wrap items-center justify-end gap-1">
+              <AttentionSettings />
               <NotificationsBell me={me} onOpen={(id) => void openAnywhere(id)} />
+              <NewConversation onStarted={open} />
+              {canSimulate ? <SimulateCustomer onSent={(id: string | undefined) => id && open(id)} /> : null}
             </div>
           }
           label={label}
@@ -241,9 +366,23 @@ export function InboxApp({
             messages={messages[selected.id]}
             setMessages={setSelectedMessages}
             onConversation={(c) => upsertConversation(c, c)}
-            onBack={() => setMobilePane("list")}
+            onBack={backToList}
             onDetails={() => setMobilePane("details")}
           />
+        ) : selectedId && opened === "missing" ? (
+          <div className="grid flex-1 place-items-center p-8 text-center text-sm text-slate-600" role="alert">
+            <div>
+              <p className="font-medium text-slate-800">This conversation does not exist</p>
+              <p className="mt-1">The link may be mistyped, or the conversation belongs to another account.</p>
+              <button type="button" onClick={backToList} className="mt-3 font-medium text-brand-700 underline">
+                Back to the inbox
+              </button>
+            </div>
+          </div>
+        ) : selectedId ? (
+          <div className="grid flex-1 place-items-center p-8 text-center text-sm text-slate-500" aria-busy="true">
+            Opening the conversation…
+          </div>
         ) : (
           <div className="grid flex-1 place-items-center p-8 text-center text-sm text-slate-500">
             <div>

@@ -2,6 +2,7 @@ import { memo } from "react";
 import { ClockIcon, DocumentIcon, TicksIcon } from "@/components/ui/icons";
 import { KindContent, quoteLine, Reactions } from "./message-kinds";
 import type { MessageItem, Teammate } from "./types";
+import { UnsentNotice } from "./unsent-notice";
 
 const formatSize = (bytes?: number) =>
   bytes === undefined ? "" : bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(0)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -9,7 +10,16 @@ const formatSize = (bytes?: number) =>
 const time = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
 
 function Ticks({ message }: { message: MessageItem }) {
-  if (message.local?.state === "sending" || message.status === "queued") {
+  if (message.local?.state === "error") return null;
+  if (message.local?.state === "sending") {
+    return (
+      <span className="inline-flex items-center gap-1" data-status="sending">
+        <ClockIcon />
+        Sending…
+      </span>
+    );
+  }
+  if (message.status === "queued") {
     return (
       <span role="img" aria-label="Sending" title="Sending" data-status="queued">
         <ClockIcon />
@@ -36,6 +46,16 @@ function Media({ message }: { message: MessageItem }) {
       <p className="flex items-center gap-2 rounded-md border border-dashed border-slate-300 px-3 py-2 text-xs text-slate-600" data-testid="media-missing">
         <DocumentIcon className="h-5 w-5 shrink-0 text-slate-500" />
         <span>{message.error?.message ?? `This ${message.type} is not available.`}</span>
+      </p>
+    );
+  }
+  if (message.local) {
+    // Not stored yet: nothing to download, but the file's name shows it is part of the reply.
+    return (
+      <p className="flex items-center gap-2 rounded-md border border-slate-200 bg-white/70 px-3 py-2 text-sm" data-testid="unsent-file">
+        <DocumentIcon className="h-5 w-5 shrink-0 text-slate-500" />
+        <span className="min-w-0 truncate font-medium">{media.filename ?? `${message.type} file`}</span>
+        {media.size !== undefined ? <span className="shrink-0 text-xs text-slate-500">{formatSize(media.size)}</span> : null}
       </p>
     );
   }
@@ -77,8 +97,9 @@ export const MessageBubble = memo(function MessageBubble({
   actions?: React.ReactNode;
 }) {
   const outbound = message.direction === "outbound";
-  const sender =
-    message.sender.type === "automation"
+  const sender = message.local
+    ? "You"
+    : message.sender.type === "automation"
       ? "Automation"
       : message.sender.type === "user"
         ? message.sender.user_id
@@ -114,14 +135,11 @@ export const MessageBubble = memo(function MessageBubble({
           <time dateTime={message.timestamp}>{time(message.timestamp)}</time>
           {outbound ? <Ticks message={message} /> : null}
         </p>
-        {failed ? (
+        {message.local?.state === "error" ? (
+          <UnsentNotice reason={message.local.message} onRetry={message.local.retry} onDiscard={message.local.discard} />
+        ) : failed ? (
           <p className="mt-1 text-xs text-red-700" role="alert">
-            Not delivered{message.error?.message ? `: ${message.error.message}` : message.local?.message ? `: ${message.local.message}` : "."}
-            {message.local?.retry ? (
-              <button type="button" onClick={message.local.retry} className="ml-2 font-semibold underline">
-                Retry
-              </button>
-            ) : null}
+            Not delivered{message.error?.message ? `: ${message.error.message}` : "."}
           </p>
         ) : null}
       </div>

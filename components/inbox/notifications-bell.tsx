@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { formatRelative } from "@/components/ui/format";
 import { type ApiResult, requestJson } from "@/lib/client/api";
-import { useLiveEvents } from "./live-events";
+import { useLiveEventListener } from "./live-bus";
 import type { NoteItem, NotificationItem } from "./team-types";
 import { displayName, type Teammate } from "./types";
 
@@ -58,7 +58,7 @@ export function NotificationsBell({ me, onOpen }: { me: Teammate; onOpen: (conve
     };
   }, [apply]);
 
-  useLiveEvents((event) => {
+  useLiveEventListener((event) => {
     if (event.type !== "note.created") return;
     const note = (event.data as { note?: NoteItem }).note;
     if (!note || note.author.id === me.id || !note.mentions.includes(me.id)) return;

@@ -68,7 +68,7 @@ export function PolishMenu({ text, onApply, disabled = false }: { text: string; 
           id={`${id}-panel`}
           role="dialog"
           aria-label="Polish the reply"
-          className="absolute bottom-full right-0 z-30 mb-2 flex w-[min(28rem,calc(100vw-2rem))] flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-lg"
+          className="absolute bottom-full right-0 z-30 mb-2 flex w-[min(28rem,calc(100vw-2rem))] flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-lg max-sm:fixed max-sm:inset-x-2 max-sm:bottom-20 max-sm:mb-0 max-sm:max-h-[calc(100dvh-7rem)] max-sm:w-auto max-sm:overflow-y-auto"
         >
           <div role="radiogroup" aria-label="Style" className="flex flex-wrap gap-1">
             {styles.map((s) => (

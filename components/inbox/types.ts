@@ -48,7 +48,7 @@ export type MessageItem = {
   timestamp: string;
   deleted_at?: string | null;
   /** Client-only: a send that has not been accepted by the server yet. */
-  local?: { state: "sending" | "error"; message?: string; retry?: () => void };
+  local?: { state: "sending" | "error"; message?: string; retry?: () => void; discard?: () => void };
 };
 
 export type EventEnvelope = { id: string; type: string; created_at: string; data: Record<string, unknown> };

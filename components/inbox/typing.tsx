@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useLiveEvents } from "./live-events";
+import { useLiveEventListener } from "./live-bus";
 import type { Teammate } from "./types";
 
 const ANNOUNCE_EVERY_MS = 3_000;
@@ -21,7 +21,7 @@ export function useTypingAnnouncer(conversationId: string) {
 /** "Bruno is replying…" while a teammate types in this conversation, until 6 s after the last sign. */
 export function TypingIndicator({ conversationId, me }: { conversationId: string; me: Teammate }) {
   const [typing, setTyping] = useState<Record<string, { name: string; until: number }>>({});
-  useLiveEvents((event) => {
+  useLiveEventListener((event) => {
     if (event.type !== "agent.typing") return;
     const data = event.data as { conversation_id?: string; user?: { id: string; name: string } };
     if (data.conversation_id !== conversationId || !data.user || data.user.id === me.id) return;

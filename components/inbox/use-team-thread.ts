@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useState } from "react";
 import { requestJson } from "@/lib/client/api";
-import { useLiveEvents } from "./live-events";
+import { useLiveEventListener } from "./live-bus";
 import type { ActivityItem, NoteItem } from "./team-types";
 
 type Page<T> = { data: T[]; pagination: { next_cursor: string | null; has_more: boolean } };
@@ -40,7 +40,7 @@ export function useTeamThread(conversationId: string) {
 
   const addNote = useCallback((note: NoteItem) => setNotes((prev) => mergeNotes([note], prev)), []);
 
-  useLiveEvents((event) => {
+  useLiveEventListener((event) => {
     const data = event.data as { note?: NoteItem; conversation?: { id?: string } };
     if (event.type === "note.created" && data.note?.conversation_id === conversationId) addNote(data.note);
     // Every change of a conversation leaves a trace in its trail.

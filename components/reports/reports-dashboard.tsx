@@ -291,7 +291,7 @@ export function ReportsDashboard() {
                 First response: from a conversation&apos;s first customer message to the first reply by a person that reached the customer (automatic answers and failed sends do not count). Resolution: from creation or reopening to the close.
               </p>
             </div>
-            <div className="overflow-x-auto">
+            <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Agents table">
               <table className="w-full text-left text-sm" aria-label="Agents">
                 <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
                   <tr>

@@ -2,6 +2,7 @@
 
 import { useState, useTransition } from "react";
 import { changePasswordAction, confirmMfaAction, disableMfaAction, revokeAppAction, startMfaAction } from "@/app/(app)/settings/account/actions";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -170,8 +171,10 @@ export function AuthorizedAppsCard({ grants }: { grants: Grant[] }) {
   const [pending, startTransition] = useTransition();
   const [busy, setBusy] = useState<string>();
   const [error, setError] = useState<string>();
+  const [confirm, confirmDialog] = useConfirm();
   return (
     <Card className="p-0">
+      {confirmDialog}
       <div className="px-6 pt-6">
         <h2 className="text-base font-semibold">Apps you allowed</h2>
         <p className="mt-1 text-sm text-slate-600">Third-party apps that act for you. Removing one stops it at once.</p>
@@ -197,8 +200,8 @@ export function AuthorizedAppsCard({ grants }: { grants: Grant[] }) {
                 variant="secondary"
                 disabled={pending && busy === grant.id}
                 aria-label={`Remove ${grant.app.name}`}
-                onClick={() => {
-                  if (!confirm(`Remove ${grant.app.name}'s access? It stops working for you at once.`)) return;
+                onClick={async () => {
+                  if (!(await confirm({ title: `Remove ${grant.app.name}'s access?`, body: "It stops working for you at once.", confirmLabel: "Remove access", tone: "danger" }))) return;
                   setBusy(grant.id);
                   startTransition(async () => {
                     const result = await revokeAppAction(grant.id);

@@ -2,6 +2,7 @@
 
 import { useState, useTransition } from "react";
 import { createAppAction, deleteAppAction } from "@/app/(app)/settings/apps/actions";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -29,9 +30,11 @@ export function AppsManager({ apps, groups, issuer }: { apps: App[]; groups: Gro
   const [message, setMessage] = useState<string>();
   const [created, setCreated] = useState<App & { client_secret: string | null }>();
   const [busy, setBusy] = useState<string>();
+  const [confirm, confirmDialog] = useConfirm();
 
   return (
     <div className="flex flex-col gap-6">
+      {confirmDialog}
       {message ? <Alert>{message}</Alert> : null}
       {created ? (
         <Card className="border-brand-200 bg-brand-50">
@@ -68,8 +71,8 @@ export function AppsManager({ apps, groups, issuer }: { apps: App[]; groups: Gro
                   variant="secondary"
                   disabled={busy === app.id}
                   aria-label={`Delete ${app.name}`}
-                  onClick={() => {
-                    if (!confirm(`Delete ${app.name}? Every user's access through it ends at once.`)) return;
+                  onClick={async () => {
+                    if (!(await confirm({ title: `Delete ${app.name}?`, body: "Every user's access through it ends at once.", confirmLabel: "Delete app", tone: "danger" }))) return;
                     setBusy(app.id);
                     startTransition(async () => {
                       const result = await deleteAppAction(app.id);

@@ -4,9 +4,11 @@ import { useRouter } from "next/navigation";
 import { useRef, useState, useTransition } from "react";
 import { deleteDocumentAction } from "@/app/(app)/settings/profile/actions";
 import { Button } from "@/components/ui/button";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 import { Alert, Card } from "@/components/ui/card";
 import { formatBytes, formatDateTime } from "@/components/ui/format";
-import { requestJson } from "@/lib/client/api";
+import { plainStatusMessage } from "@/lib/client/plain-errors";
+import { reportSessionEnded, requestJson } from "@/lib/client/api";
 import type { DocumentOutput } from "@/lib/profile/schemas";
 
 type Upload = { filename: string; stage: "reading" | "uploading" | "processing"; percent: number };
@@ -43,9 +45,12 @@ function postDocument(body: string, onProgress: (percent: number) => void): Prom
         // An answer that is not JSON falls through to the generic message.
       }
       if (xhr.status === 201) resolve({ ok: true, document: parsed as DocumentOutput });
-      else resolve({ ok: false, message: parsed.error?.message ?? `The upload failed (${xhr.status}).` });
+      else {
+        if (xhr.status === 401) reportSessionEnded();
+        resolve({ ok: false, message: plainStatusMessage(xhr.status, parsed.error?.message) });
+      }
     };
-    xhr.onerror = () => resolve({ ok: false, message: "Could not reach the server. Check your connection and try again." });
+    xhr.onerror = () => resolve({ ok: false, message: plainStatusMessage(0) });
     xhr.send(body);
   });
 }
@@ -70,6 +75,7 @@ export function DocumentsManager({
   const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string }>();
   const [deleting, setDeleting] = useState<string>();
   const [, startTransition] = useTransition();
+  const [confirm, confirmDialog] = useConfirm();
   const input = useRef<HTMLInputElement>(null);
   const full = documents.length >= maxCount;
 
@@ -113,8 +119,8 @@ export function DocumentsManager({
     }
   }
 
-  function remove(document: DocumentOutput) {
-    if (!confirm(`Delete “${document.filename}”? Its text will no longer be used.`)) return;
+  async function remove(document: DocumentOutput) {
+    if (!(await confirm({ title: `Delete “${document.filename}”?`, body: "Its text will no longer be used.", confirmLabel: "Delete document" }))) return;
     setDeleting(document.id);
     startTransition(async () => {
       const result = await deleteDocumentAction(document.id);
@@ -129,6 +135,7 @@ export function DocumentsManager({
 
   return (
     <Card className="p-0">
+      {confirmDialog}
       <div className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-200 px-6 py-4">
         <div>
           <h2 className="text-base font-semibold">Documents</h2>
@@ -191,7 +198,7 @@ export function DocumentsManager({
       {documents.length === 0 ? (
         <p className="px-6 pb-6 text-sm text-slate-500">No documents yet.</p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Documents table">
           <table className="w-full text-left text-sm" aria-label="Documents">
             <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
               <tr>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
@@ -16,6 +17,7 @@ const statusLabel: Record<TemplateOutput["status"], string> = { PENDING: "In rev
 
 /** Lists, creates and deletes templates; statuses refresh while any is in review. */
 export function TemplatesManager({ initial, canEdit }: { initial: TemplateOutput[]; canEdit: boolean }) {
+  const [confirm, confirmDialog] = useConfirm();
   const [templates, setTemplates] = useState(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string }>();
@@ -66,7 +68,8 @@ export function TemplatesManager({ initial, canEdit }: { initial: TemplateOutput
   }
 
   async function remove(template: TemplateOutput) {
-    if (!window.confirm(`Delete the template ${template.name} (${template.language})?`)) return;
+    const confirmed = await confirm({ title: `Delete the template ${template.name} (${template.language})?`, body: "It is deleted at the network too; messages already sent keep their text.", confirmLabel: "Delete template", tone: "danger" });
+    if (!confirmed) return;
     setDeleting(template.id);
     const result = await requestJson("DELETE", `/v1/templates/${template.id}`);
     setDeleting(undefined);
@@ -76,6 +79,7 @@ export function TemplatesManager({ initial, canEdit }: { initial: TemplateOutput
 
   return (
     <div className="flex flex-col gap-6">
+      {confirmDialog}
       {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
       <Card className="p-0">
         {templates.length === 0 ? (

@@ -3,6 +3,7 @@
 import { useState, useTransition } from "react";
 import { createTokenAction, revokeTokenAction } from "@/app/(app)/settings/tokens/actions";
 import { Button } from "@/components/ui/button";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 import { Alert, Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Field } from "@/components/ui/field";
@@ -47,6 +48,7 @@ export function TokensManager({
   const [message, setMessage] = useState<string>();
   const [created, setCreated] = useState<{ name: string; token: string }>();
   const [revoking, setRevoking] = useState<string>();
+  const [confirm, confirmDialog] = useConfirm();
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -67,8 +69,8 @@ export function TokensManager({
     });
   }
 
-  function revoke(id: string) {
-    if (!confirm("Revoke this token? Integrations using it stop working at once.")) return;
+  async function revoke(id: string) {
+    if (!(await confirm({ title: "Revoke this token?", body: "Integrations using it stop working at once.", confirmLabel: "Revoke token" }))) return;
     setRevoking(id);
     startTransition(async () => {
       const result = await revokeTokenAction(id);
@@ -79,6 +81,7 @@ export function TokensManager({
 
   return (
     <div className="flex flex-col gap-6">
+      {confirmDialog}
       {created ? (
         <Card className="border-amber-300 bg-amber-50">
           <h2 className="font-semibold text-amber-900">Copy your new token “{created.name}” now</h2>
@@ -159,7 +162,7 @@ export function TokensManager({
         {tokens.length === 0 ? (
           <p className="px-6 py-8 text-sm text-slate-500">No API tokens yet.</p>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Tokens table">
             <table className="w-full text-left text-sm">
               <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
                 <tr>
@@ -183,9 +186,9 @@ export function TokensManager({
                       <td className="whitespace-nowrap px-3 py-3">{formatDateTime(token.expires_at)}</td>
                       <td className="px-6 py-3 text-right">
                         {token.revoked_at ? (
-                          <span className="rounded bg-slate-100 px-2 py-0.5 text-xs">Revoked</span>
+                          <span className="rounded bg-slate-100 px-2 py-0.5 text-xs text-slate-700">Revoked</span>
                         ) : expired ? (
-                          <span className="rounded bg-slate-100 px-2 py-0.5 text-xs">Expired</span>
+                          <span className="rounded bg-slate-100 px-2 py-0.5 text-xs text-slate-700">Expired</span>
                         ) : (
                           <Button type="button" variant="secondary" onClick={() => revoke(token.id)} disabled={revoking === token.id} aria-label={`Revoke ${token.name}`}>
                             {revoking === token.id ? "Revoking…" : "Revoke"}

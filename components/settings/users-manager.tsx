@@ -13,6 +13,7 @@ import {
 import { CopyButton } from "@/components/ui/copy-button";
 import { formatDateTime } from "@/components/ui/format";
 import { Button } from "@/components/ui/button";
+import { useConfirm } from "@/components/ui/confirm-dialog";
 import { Alert, Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 
@@ -54,6 +55,7 @@ export function UsersManager({
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string }>();
   const [busy, setBusy] = useState<string>();
+  const [confirm, confirmDialog] = useConfirm();
 
   function onInvite(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -116,6 +118,7 @@ export function UsersManager({
 
   return (
     <div className="flex flex-col gap-6">
+      {confirmDialog}
       {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
       {link ? <LinkNotice {...link} /> : null}
       <Card>
@@ -184,8 +187,14 @@ export function UsersManager({
                   variant="ghost"
                   disabled={busy === user.id}
                   aria-label={`Turn off 2FA for ${user.name}`}
-                  onClick={() => {
-                    if (confirm(`Turn off two-factor sign-in for ${user.name}? Do this when they lost their authenticator.`)) run(user.id, () => removeUserMfaAction(user.id));
+                  onClick={async () => {
+                    const confirmed = await confirm({
+                      title: `Turn off two-factor sign-in for ${user.name}?`,
+                      body: "Do this when they lost their authenticator. They sign in with their password alone until they set it up again.",
+                      confirmLabel: "Turn off 2FA",
+                      tone: "danger",
+                    });
+                    if (confirmed) run(user.id, () => removeUserMfaAction(user.id));
                   }}
                 >
                   Turn off 2FA
@@ -196,10 +205,13 @@ export function UsersManager({
                 variant="secondary"
                 disabled={busy === user.id}
                 aria-label={`Remove ${user.name}`}
-                onClick={() => {
-                  if (confirm(`Remove ${user.name}? Their conversations go back to the unassigned queue; their messages stay attributed to them.`)) {
-                    run(user.id, () => removeUserAction(user.id));
-                  }
+                onClick={async () => {
+                  const confirmed = await confirm({
+                    title: `Remove ${user.name}?`,
+                    body: "Their conversations go back to the unassigned queue; their messages stay attributed to them.",
+                    confirmLabel: "Remove teammate",
+                  });
+                  if (confirmed) run(user.id, () => removeUserAction(user.id));
                 }}
               >
                 {busy === user.id ? "Working…" : "Remove"}

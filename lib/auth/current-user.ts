@@ -12,7 +12,11 @@ export async function getCurrentSession(): Promise<AuthContext | null> {
 /** For signed-in pages: the session, or a redirect to /login. */
 export async function requireSession(): Promise<AuthContext> {
   const session = await getCurrentSession();
-  if (!session) redirect("/login");
+  if (!session) {
+    // An expired or revoked session comes back to the same page after signing in again.
+    const page = (await headers()).get("x-chorus-page");
+    redirect(page?.startsWith("/") && !page.startsWith("//") ? `/login?next=${encodeURIComponent(page)}` : "/login");
+  }
   return session;
 }
 

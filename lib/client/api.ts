@@ -1,9 +1,18 @@
 /** Browser-side helper: calls a JSON route and turns the SPEC error body into field errors. */
+import { plainFieldError, plainStatusMessage } from "./plain-errors";
+
 export type ApiResult<T> =
   | { ok: true; status: number; data: T }
   | { ok: false; status: number; code: string; message: string; fieldErrors: Record<string, string> };
 
 type ErrorBody = { error?: { code?: string; message?: string; details?: { path?: string; message?: string }[] } };
+
+/** Fired on window when a signed-in request answers 401: the session expired or was revoked. */
+export const SESSION_ENDED_EVENT = "chorus:session-ended";
+
+export function reportSessionEnded() {
+  if (typeof window !== "undefined") window.dispatchEvent(new Event(SESSION_ENDED_EVENT));
+}
 
 export async function requestJson<T = unknown>(method: string, url: string, body?: unknown): Promise<ApiResult<T>> {
   let response: Response;
@@ -15,21 +24,27 @@ export async function requestJson<T = unknown>(method: string, url: string, body
       credentials: "same-origin",
     });
   } catch {
-    return { ok: false, status: 0, code: "network_error", message: "Could not reach the server. Check your connection and try again.", fieldErrors: {} };
+    return { ok: false, status: 0, code: "network_error", message: plainStatusMessage(0), fieldErrors: {} };
   }
   const text = await response.text();
-  const parsed = text ? (JSON.parse(text) as unknown) : undefined;
+  let parsed: unknown;
+  try {
+    parsed = text ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    parsed = undefined;
+  }
   if (response.ok) return { ok: true, status: response.status, data: parsed as T };
+  if (response.status === 401) reportSessionEnded();
   const error = (parsed as ErrorBody | undefined)?.error;
   const fieldErrors: Record<string, string> = {};
   for (const detail of error?.details ?? []) {
-    if (detail.path && detail.message && !fieldErrors[detail.path]) fieldErrors[detail.path] = detail.message;
+    if (detail.path && detail.message && !fieldErrors[detail.path]) fieldErrors[detail.path] = plainFieldError(detail.path, detail.message);
   }
   return {
     ok: false,
     status: response.status,
     code: error?.code ?? "error",
-    message: error?.message ?? `The request failed (${response.status}).`,
+    message: plainStatusMessage(response.status, error?.message),
     fieldErrors,
   };
 }

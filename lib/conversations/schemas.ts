@@ -86,7 +86,7 @@ export const conversationOutput = z
     contact: contactOutput,
     last_message_at: isoTimestamp().nullable(),
     // Not in the contract's list, but what an inbox row shows under the contact's name.
-    last_message_preview: z.string().nullable().meta({ description: "The latest message in one line (at most 120 characters), as the inbox shows it.", example: "Do you deliver on Sundays?" }),
+    last_message_preview: z.string().nullable().meta({ description: "The latest message in one line (at most 120 characters), as the inbox shows it; an automatic answer does not replace the customer's words.", example: "Do you deliver on Sundays?" }),
     unread_count: z.int().min(0).meta({ description: "Inbound messages since someone last took or read the conversation." }),
     created_at: isoTimestamp(),
     updated_at: isoTimestamp(),

@@ -173,7 +173,11 @@ export async function queueOutboundMessage(
   await touchConversation(tx, {
     conversationId: input.conversationId,
     at: now,
-    preview: previewOf({ type: input.type, text: input.text ?? undefined, caption: input.media?.caption, content: input.content }),
+    // The inbox row keeps showing the customer's words under an automatic answer.
+    preview:
+      input.sender.type === "automation"
+        ? null
+        : previewOf({ type: input.type, text: input.text ?? undefined, caption: input.media?.caption, content: input.content }),
     // A person's reply means the conversation was read; an automatic answer does not.
     unread: input.sender.type === "user" ? "reset" : "keep",
   });

@@ -70,17 +70,18 @@ export async function storeMedia(tx: Executor, { accountId, file, at }: { accoun
 /**
  * Records a new latest message on its conversation. Unread counts what customers sent since
  * the business last engaged: an inbound message adds one, a person's reply clears it, and
- * an automated reply leaves it (nobody has looked yet).
+ * an automated reply leaves it (nobody has looked yet), and its preview too.
  */
 export async function touchConversation(
   tx: Executor,
-  { conversationId, at, preview, unread }: { conversationId: string; at: Date; preview: string; unread: "increment" | "reset" | "keep" },
+  { conversationId, at, preview, unread }: { conversationId: string; at: Date; preview: string | null; unread: "increment" | "reset" | "keep" },
 ) {
   const [row] = await tx
     .update(conversations)
     .set({
       lastMessageAt: sql`greatest(${conversations.lastMessageAt}, ${at.toISOString()}::timestamptz)`,
-      lastMessagePreview: preview,
+      // null keeps the preview: an automatic answer never hides what the customer asked.
+      lastMessagePreview: preview ?? sql`${conversations.lastMessagePreview}`,
       unreadCount: unread === "increment" ? sql`${conversations.unreadCount} + 1` : unread === "reset" ? 0 : sql`${conversations.unreadCount}`,
       updatedAt: at,
     })

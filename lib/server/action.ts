@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { loggable, zodDetails } from "@/lib/api/route";
+import { plainErrorMessage, plainFieldError } from "@/lib/client/plain-errors";
 import { ApiError } from "@/lib/errors";
 import { type RequestInfo, requestInfoOf, withRequestInfo } from "@/lib/http/request-info";
 
@@ -27,16 +28,17 @@ export async function runAction<T>(work: () => Promise<T>): Promise<ActionResult
     return { ok: true, data: await withRequestInfo(await actionRequestInfo(), work) };
   } catch (error) {
     if (error instanceof ApiError) {
-      const fieldErrors = Object.fromEntries((error.details ?? []).map((d) => [d.path, d.message]));
-      return { ok: false, status: error.status, message: error.message, fieldErrors };
+      // Forms show people sentences, not wire names (`data: must be a PDF…`).
+      const fieldErrors = Object.fromEntries((error.details ?? []).map((d) => [d.path, plainFieldError(d.path, d.message)]));
+      return { ok: false, status: error.status, message: plainErrorMessage(error.message), fieldErrors };
     }
     if (error instanceof z.ZodError) {
       const details = zodDetails(error);
       return {
         ok: false,
         status: 400,
-        message: details.map((d) => `${d.path}: ${d.message}`).join("; "),
-        fieldErrors: Object.fromEntries(details.map((d) => [d.path, d.message])),
+        message: details.map((d) => plainFieldError(d.path, d.message)).join(" "),
+        fieldErrors: Object.fromEntries(details.map((d) => [d.path, plainFieldError(d.path, d.message)])),
       };
     }
     // By name and code only: a raw error can carry emails, password hashes or message text.

@@ -38,8 +38,8 @@ test("an admin creates an API token in settings and it works against /v1/auth/ve
   const row = page.getByRole("row", { name: /Playwright token/ });
   await expect(row).toBeVisible();
   await expect(page.getByText(token)).toHaveCount(0);
-  page.once("dialog", (dialog) => dialog.accept());
   await row.getByRole("button", { name: "Revoke Playwright token" }).click();
+  await page.getByRole("dialog", { name: "Revoke this token?" }).getByRole("button", { name: "Revoke token" }).click();
   await expect(row.getByText("Revoked")).toBeVisible();
   const after = await request.get("/v1/auth/verify", { headers: { authorization: `Bearer ${token}` } });
   expect(after.status()).toBe(401);

@@ -92,8 +92,8 @@ test("an admin uploads a PDF with progress, sees its size and pages, and deletes
   await expect(page.getByText("“price-list.pdf” added: 2 pages, text extracted.")).toBeVisible();
   await page.unroute("**/v1/config/documents");
 
-  page.once("dialog", (dialog) => dialog.accept());
   await row.getByRole("button", { name: "Delete price-list.pdf" }).click();
+  await page.getByRole("dialog", { name: "Delete “price-list.pdf”?" }).getByRole("button", { name: "Delete document" }).click();
   await expect(row).toHaveCount(0);
 });
 

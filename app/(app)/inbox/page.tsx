@@ -1,26 +1,7 @@
-import { InboxApp } from "@/components/inbox/inbox-app";
-import { collectPages } from "@/lib/api/pagination";
-import { requireSession } from "@/lib/auth/current-user";
-import { listOnlineUserIds } from "@/lib/events/presence";
-import { getNumberConfig } from "@/lib/network/number-config";
-import { listUsers } from "@/lib/users/users";
+import { InboxPage } from "@/components/inbox/inbox-page";
 
 export const metadata = { title: "Inbox" };
 
-export default async function InboxPage() {
-  const session = await requireSession();
-  const [team, online, number] = await Promise.all([
-    collectPages((cursor) => listUsers({ ctx: session, limit: 100, cursor })),
-    listOnlineUserIds(session.accountId),
-    getNumberConfig({ ctx: session }),
-  ]);
-  const me = team.find((u) => u.id === session.user.id) ?? { ...session.user, created_at: "", updated_at: "" };
-  return (
-    <InboxApp
-      me={me}
-      teammates={team}
-      onlineIds={online}
-      canSimulate={session.user.role === "admin" && number.provider === "sandbox"}
-    />
-  );
+export default function Page() {
+  return <InboxPage />;
 }

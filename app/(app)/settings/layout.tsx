@@ -5,8 +5,8 @@ import { requireSession } from "@/lib/auth/current-user";
 export default async function SettingsLayout({ children }: { children: React.ReactNode }) {
   const session = await requireSession();
   return (
-    <div className="mx-auto flex h-full max-w-6xl flex-col gap-6 overflow-y-auto px-4 py-6 md:flex-row">
-      <nav aria-label="Settings" className="flex shrink-0 gap-1 overflow-x-auto text-sm md:w-48 md:flex-col">
+    <div className="relative mx-auto flex h-full max-w-6xl flex-col gap-6 overflow-y-auto px-4 py-6 md:flex-row">
+      <nav aria-label="Settings" className="flex shrink-0 flex-wrap gap-1 text-sm md:w-48 md:flex-col">
         {settingsNav.filter(visibleTo(session.user.role)).map((item) => (
           <NavLink key={item.href} href={item.href}>
             {item.label}

@@ -180,7 +180,7 @@ export default async function WebhookDetailPage({
             {log.data.length === 0 ? (
               <p className="p-4 text-sm text-slate-600">No attempts{status ? ` with status ${status}` : ""} yet.</p>
             ) : (
-              <table className="w-full min-w-[720px] text-left text-sm">
+              <table className="w-full min-w-[640px] text-left text-sm">
                 <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
                   <tr>
                     <th scope="col" className="px-3 py-2">Time</th>
@@ -189,7 +189,7 @@ export default async function WebhookDetailPage({
                     <th scope="col" className="px-3 py-2">Status</th>
                     <th scope="col" className="px-3 py-2">Response</th>
                     <th scope="col" className="px-3 py-2">Duration</th>
-                    <th scope="col" className="px-3 py-2">
+                    <th scope="col" className="sticky right-0 bg-slate-50 px-3 py-2">
                       <span className="sr-only">Actions</span>
                     </th>
                   </tr>
@@ -200,14 +200,14 @@ export default async function WebhookDetailPage({
                       <td className="whitespace-nowrap px-3 py-2 text-slate-700">{formatUtc(a.attempted_at)}</td>
                       <td className="px-3 py-2">
                         <code className="text-xs">{a.event_type}</code>
-                        <div className="font-mono text-[11px] text-slate-400">{a.event_id}</div>
+                        <div className="break-all font-mono text-[11px] text-slate-500">{a.event_id}</div>
                       </td>
                       <td className="px-3 py-2 tabular-nums">{a.attempt}</td>
                       <td className="px-3 py-2">
                         <StatusBadge status={a.status} />
                         {a.next_attempt_at ? <div className="mt-1 whitespace-nowrap text-xs text-slate-500">next: {formatUtc(a.next_attempt_at).slice(11)}</div> : null}
                       </td>
-                      <td className="max-w-xs px-3 py-2">
+                      <td className="max-w-56 px-3 py-2">
                         <span className="tabular-nums">{a.response_status ?? "—"}</span>
                         {a.error && a.error !== `unexpected status ${a.response_status}` ? <div className="text-xs text-red-700">{a.error}</div> : null}
                         {a.response_body ? (
@@ -218,7 +218,7 @@ export default async function WebhookDetailPage({
                         ) : null}
                       </td>
                       <td className="whitespace-nowrap px-3 py-2 tabular-nums">{ms(a.duration_ms)}</td>
-                      <td className="min-w-[10rem] px-3 py-2">
+                      <td className="sticky right-0 w-28 bg-white px-3 py-2 shadow-[-8px_0_8px_-8px_rgb(0_0_0/0.12)]">
                         {a.event_type === "webhook.verified" ? null : (
                           <RetryButton webhookId={id} deliveryId={a.delivery_id} disabled={webhook.status !== "active"} />
                         )}

@@ -1,0 +1,182 @@
+"use client";
+
+import { useSyncExternalStore } from "react";
+import { reportSessionEnded } from "@/lib/client/api";
+import { plainErrorMessage } from "@/lib/client/plain-errors";
+import type { MessageItem } from "./types";
+
+/**
+ * Replies on their way out, kept on this device until the server has stored them: shown in the
+ * thread as "sending", then either replaced by the stored message or kept as "Not sent" with a
+ * reason, Retry and Discard. Every entry carries its draft's Idempotency-Key and the exact body,
+ * so a retry (even after a reload) can never store the message twice. Persisted in localStorage.
+ */
+export type OutboxEntry = {
+  localId: string;
+  conversationId: string;
+  idempotencyKey: string;
+  /** The request body exactly as first sent; null when it was too large to keep across a reload. */
+  body: string | null;
+  message: MessageItem;
+  state: "sending" | "failed";
+  reason?: string;
+};
+
+const STORAGE_KEY = "chorus.outbox.v1";
+const listeners = new Set<() => void>();
+let entries: OutboxEntry[] | null = null;
+// Bodies of this page's sends, kept in memory even when storage could not hold them.
+const bodies = new Map<string, string>();
+const snapshots = new Map<string, OutboxEntry[]>();
+const empty: OutboxEntry[] = [];
+
+function load(): OutboxEntry[] {
+  if (entries) return entries;
+  entries = [];
+  if (typeof window === "undefined") return entries;
+  try {
+    const stored = JSON.parse(window.localStorage.getItem(STORAGE_KEY) ?? "[]") as OutboxEntry[];
+    // A send interrupted by a reload has an unknown outcome: it waits for a Retry, which is safe.
+    entries = stored.map((e) =>
+      e.state === "sending" ? { ...e, state: "failed", reason: "The page was reloaded before Chorus confirmed this reply. Retry sends it once." } : e,
+    );
+  } catch {
+    entries = [];
+  }
+  return entries;
+}
+
+function save() {
+  if (typeof window === "undefined" || !entries) return;
+  const write = (list: OutboxEntry[]) => window.localStorage.setItem(STORAGE_KEY, JSON.stringify(list));
+  try {
+    write(entries);
+  } catch {
+    // Storage full (a large attachment): keep the words and the file's name, drop its bytes.
+    try {
+      write(entries.map((e) => ({ ...e, body: e.body && e.body.length > 200_000 ? null : e.body })));
+    } catch {
+      // Nothing more can be kept; the entries still live in this page.
+    }
+  }
+}
+
+function emit() {
+  snapshots.clear();
+  save();
+  for (const listener of listeners) listener();
+}
+
+function update(localId: string, patch: Partial<OutboxEntry>) {
+  entries = load().map((e) => (e.localId === localId ? { ...e, ...patch } : e));
+  emit();
+}
+
+export function subscribeOutbox(listener: () => void) {
+  listeners.add(listener);
+  const onStorage = (event: StorageEvent) => {
+    if (event.key !== STORAGE_KEY) return;
+    entries = null;
+    snapshots.clear();
+    listener();
+  };
+  window.addEventListener("storage", onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener("storage", onStorage);
+  };
+}
+
+export function outboxFor(conversationId: string): OutboxEntry[] {
+  let snapshot = snapshots.get(conversationId);
+  if (!snapshot) {
+    snapshot = load().filter((e) => e.conversationId === conversationId);
+    if (snapshot.length === 0) snapshot = empty;
+    snapshots.set(conversationId, snapshot);
+  }
+  return snapshot;
+}
+
+export function useOutbox(conversationId: string): OutboxEntry[] {
+  return useSyncExternalStore(
+    subscribeOutbox,
+    () => outboxFor(conversationId),
+    () => empty,
+  );
+}
+
+export function addToOutbox(entry: Omit<OutboxEntry, "state">) {
+  if (entry.body) bodies.set(entry.localId, entry.body);
+  entries = [...load().filter((e) => e.localId !== entry.localId), { ...entry, state: "sending" }];
+  emit();
+}
+
+export function discardFromOutbox(localId: string) {
+  entries = load().filter((e) => e.localId !== localId);
+  bodies.delete(localId);
+  emit();
+}
+
+/** Why a send failed, in words for the person who wrote it. */
+export function sendFailureReason(status: number, apiMessage?: string): string {
+  if (status === 0) return "No connection to Chorus. Check your network; Retry sends it once.";
+  if (status === 401) return "Your session ended. Sign in again, then Retry — the reply waits here.";
+  if (status === 403) return apiMessage ? plainErrorMessage(apiMessage) : "Your role does not allow sending this.";
+  if (status === 409) return "Chorus is still finishing this reply. Retry in a moment; it will not be sent twice.";
+  if (status === 413) return "The attachment is too large to send.";
+  if (status === 429) return "Too many messages at once. Wait a moment, then Retry.";
+  if (status >= 500) return `Chorus had a problem on its side (error ${status}). Retry in a moment; it will not be sent twice.`;
+  return apiMessage ? plainErrorMessage(apiMessage) : `Chorus refused this reply (error ${status}).`;
+}
+
+const inFlight = new Map<string, Promise<MessageItem | null>>();
+
+/**
+ * Sends (or re-sends) one entry with its own Idempotency-Key. Resolves with the stored message,
+ * or null when it failed (the entry then says why). One request at a time per entry.
+ */
+export function deliver(localId: string): Promise<MessageItem | null> {
+  const running = inFlight.get(localId);
+  if (running) return running;
+  const entry = load().find((e) => e.localId === localId);
+  const body = bodies.get(localId) ?? entry?.body ?? null;
+  if (!entry) return Promise.resolve(null);
+  if (!body) {
+    update(localId, { state: "failed", reason: "The attachment could not be kept after the page was reloaded. Discard this reply and attach the file again." });
+    return Promise.resolve(null);
+  }
+  update(localId, { state: "sending", reason: undefined });
+  const attempt = (async () => {
+    let response: Response | null = null;
+    try {
+      response = await fetch("/v1/messages", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Idempotency-Key": entry.idempotencyKey },
+        body,
+        credentials: "same-origin",
+      });
+    } catch {
+      response = null;
+    }
+    if (response?.ok) {
+      const stored = (await response.json()) as MessageItem;
+      discardFromOutbox(localId);
+      return stored;
+    }
+    const status = response?.status ?? 0;
+    const error = response ? ((await response.json().catch(() => null)) as { error?: { message?: string } } | null) : null;
+    if (status === 401) reportSessionEnded();
+    update(localId, { state: "failed", reason: sendFailureReason(status, error?.error?.message) });
+    return null;
+  })().finally(() => inFlight.delete(localId));
+  inFlight.set(localId, attempt);
+  return attempt;
+}
+
+/** The entry as the thread shows it. */
+export function asMessage(entry: OutboxEntry, actions: { retry: () => void; discard: () => void }): MessageItem {
+  return {
+    ...entry.message,
+    local: entry.state === "sending" ? { state: "sending" } : { state: "error", message: entry.reason, retry: actions.retry, discard: actions.discard },
+  };
+}

@@ -1,0 +1,79 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import { Button } from "@/components/ui/button";
+
+export const shortcutList: { keys: string; does: string }[] = [
+  { keys: "j", does: "Next conversation" },
+  { keys: "k", does: "Previous conversation" },
+  { keys: "/", does: "Search conversations" },
+  { keys: "a", does: "Assign the open conversation to me" },
+  { keys: "e", does: "Close the open conversation" },
+  { keys: "r", does: "Write a reply" },
+  { keys: "?", does: "Show these shortcuts" },
+];
+
+export type ShortcutHandlers = Partial<Record<"j" | "k" | "/" | "a" | "e" | "r" | "?", () => void>>;
+
+const typingIn = (target: EventTarget | null) => {
+  const node = target as HTMLElement | null;
+  if (!node) return false;
+  return node.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(node.tagName) || Boolean(node.closest("dialog[open]"));
+};
+
+/** One-key shortcuts of the inbox (as in Gmail, Front): never while typing or with a modifier held. */
+export function useShortcuts(handlers: ShortcutHandlers) {
+  const current = useRef(handlers);
+  useEffect(() => {
+    current.current = handlers;
+  });
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+      if (typingIn(event.target)) return;
+      const handler = current.current[event.key as keyof ShortcutHandlers];
+      if (!handler) return;
+      event.preventDefault();
+      handler();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+}
+
+export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const node = dialog.current;
+    if (node && !node.open) node.showModal();
+  }, []);
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby="shortcuts-title"
+      onClose={onClose}
+      className="m-auto w-[calc(100vw-2rem)] max-w-sm rounded-xl p-0 shadow-xl backdrop:bg-slate-900/40"
+    >
+      <div className="flex flex-col gap-4 p-6">
+        <h2 id="shortcuts-title" className="text-lg font-semibold">
+          Keyboard shortcuts
+        </h2>
+        <dl className="grid grid-cols-[auto_1fr] items-center gap-x-4 gap-y-2 text-sm">
+          {shortcutList.map((s) => (
+            <div key={s.keys} className="contents">
+              <dt>
+                <kbd className="rounded border border-slate-300 bg-slate-50 px-2 py-0.5 font-mono text-xs">{s.keys}</kbd>
+              </dt>
+              <dd className="text-slate-700">{s.does}</dd>
+            </div>
+          ))}
+        </dl>
+        <div className="flex justify-end">
+          <Button type="button" variant="secondary" onClick={() => dialog.current?.close()}>
+            Close
+          </Button>
+        </div>
+      </div>
+    </dialog>
+  );
+}
