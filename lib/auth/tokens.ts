@@ -87,9 +87,11 @@ export async function loadTokenContext(input: {
   userId: string;
   accountId: string;
   via: AuthContext["via"];
+  /** Read the database, not the process's cache (the event stream re-checks a long-lived connection). */
+  fresh?: boolean;
 }): Promise<AuthContext> {
   const db = getDb();
-  const row = await cachedToken(input.jti, async () => {
+  const load = async () => {
     const [found] = await db
     .select({
       id: apiTokens.id,
@@ -111,7 +113,8 @@ export async function loadTokenContext(input: {
     .where(eq(apiTokens.id, input.jti))
     .limit(1);
     return found;
-  });
+  };
+  const row = input.fresh ? await load() : await cachedToken(input.jti, load);
 
   if (!row || row.userId !== input.userId || row.accountId !== input.accountId) {
     throw new UnauthenticatedError("invalid_token", "The token is not recognised.");

@@ -88,7 +88,7 @@ export async function followEvents({
   const stillAllowed = async (): Promise<boolean> => {
     let fresh: AuthContext;
     try {
-      fresh = await loadTokenContext({ jti: opened.token.id, userId: opened.user.id, accountId: opened.accountId, via: opened.via });
+      fresh = await loadTokenContext({ jti: opened.token.id, userId: opened.user.id, accountId: opened.accountId, via: opened.via, fresh: true });
     } catch (error) {
       if (error instanceof Error && error.name === "ApiError") {
         end("revoked");

@@ -114,7 +114,9 @@ export async function receiveInboundMessage({ accountId, inbound }: { accountId:
   if (inbound.media) {
     // The type the network (or a simulated customer) declared is not trusted: the bytes decide.
     const kind = inboundMediaKind({ bytes: inbound.media.bytes, declared: inbound.media.mimeType });
-    inbound = { ...inbound, type: kind.type, media: { ...inbound.media, mimeType: kind.mimeType } };
+    // A sticker stays a sticker when its bytes are the WebP image stickers are.
+    const type = inbound.type === "sticker" && kind.mimeType === "image/webp" ? "sticker" : kind.type;
+    inbound = { ...inbound, type, media: { ...inbound.media, mimeType: kind.mimeType } };
   }
   return getDb().transaction(async (tx) => {
     const existing = await findIdByNetworkId(tx, { accountId, networkMessageId: inbound.networkMessageId, lock: true });

@@ -1,3 +1,4 @@
+import { announceAuthChange } from "@/lib/auth/token-cache";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { getDb, type Executor } from "@/db";
 import { apiTokens, oauthApps, oauthGrants } from "@/db/schema";
@@ -59,6 +60,8 @@ export async function revokeGrants(tx: Executor, where: { appId: string } | { gr
   for (const { id } of revoked) {
     await tx.update(apiTokens).set({ revokedAt: now }).where(and(eq(apiTokens.oauthGrantId, id), isNull(apiTokens.revokedAt)));
   }
+  // Cached token state is forgotten here now, and on every instance at commit.
+  if (revoked.length) await announceAuthChange(tx);
   return revoked.length;
 }
 

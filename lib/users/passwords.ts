@@ -1,3 +1,4 @@
+import { announceAuthChange } from "@/lib/auth/token-cache";
 import { and, eq, isNull, ne } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Executor } from "@/db";
@@ -32,6 +33,8 @@ async function endSessions(tx: Executor, userId: string, keep?: string) {
     .update(apiTokens)
     .set({ revokedAt: new Date() })
     .where(and(eq(apiTokens.userId, userId), eq(apiTokens.kind, "session"), isNull(apiTokens.revokedAt), keep ? ne(apiTokens.id, keep) : undefined));
+  // Cached token state is forgotten here now, and on every instance at commit.
+  await announceAuthChange(tx);
 }
 
 /** `POST /v1/auth/password`: the signed-in user changes their password; their other sessions end. */

@@ -151,7 +151,8 @@ describe("satisfaction survey through the sandbox", () => {
     await enableSurvey(account);
     const { from, id } = await surveyed(account);
     const answer = await customerSays(account, from, { type: "interactive", interactive: { type: "list_reply", id: "csat_3", title: "3 - Okay" } });
-    expect(answer).toMatchObject({ conversation_id: id, type: "text", text: "3 - Okay" });
+    // Kept as the inbound kind it is: an interactive list reply.
+    expect(answer).toMatchObject({ conversation_id: id, type: "interactive", interactive: { type: "list_reply", id: "csat_3", title: "3 - Okay" } });
     expect(await getConversation(account, id)).toMatchObject({ status: "closed", csat: { score: 3 } });
   });
 
@@ -296,7 +297,7 @@ describe("satisfaction survey through the cloud network", () => {
     const [stored] = await getDb()
       .select()
       .from(messages)
-      .where(and(eq(messages.conversationId, conversation.id), eq(messages.direction, "inbound"), eq(messages.text, "2 - Poor")));
-    expect(stored).toBeDefined();
+      .where(and(eq(messages.conversationId, conversation.id), eq(messages.direction, "inbound"), eq(messages.type, "interactive")));
+    expect(stored.content).toMatchObject({ interactive: { type: "list_reply", id: "csat_2", title: "2 - Poor" } });
   });
 });

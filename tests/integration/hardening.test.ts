@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { encode } from "next-auth/jwt";
 import { NextRequest } from "next/server";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as login from "@/app/v1/auth/login/route";
 import * as refresh from "@/app/v1/auth/refresh/route";
 import * as tokens from "@/app/v1/auth/tokens/route";
@@ -341,11 +341,16 @@ describe("11. refreshing a session", () => {
     const [row] = await getDb().select().from(apiTokens).where(eq(apiTokens.id, oldId));
     expect(row.revokedAt!.getTime() - Date.now()).toBeGreaterThan(8_000);
     expect(row.revokedAt!.getTime() - Date.now()).toBeLessThanOrEqual(10_000);
-    // Once the grace is over, the old token is refused; the new one works.
-    await getDb().update(apiTokens).set({ revokedAt: new Date(Date.now() - 1) }).where(eq(apiTokens.id, oldId));
-    expect((await call(verify.GET, { path: "/v1/auth/verify", token: adminToken })).status).toBe(401);
-    expect((await call(refresh.POST, { method: "POST", path: "/v1/auth/refresh", token: adminToken, body: {} })).status).toBe(401);
-    expect((await call(verify.GET, { path: "/v1/auth/verify", token: first.body.token })).status).toBe(200);
+    // Once the grace is over (the clock moved 11 s on), the old token is refused; the new one works.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(new Date(Date.now() + 11_000));
+      expect((await call(verify.GET, { path: "/v1/auth/verify", token: adminToken })).status).toBe(401);
+      expect((await call(refresh.POST, { method: "POST", path: "/v1/auth/refresh", token: adminToken, body: {} })).status).toBe(401);
+      expect((await call(verify.GET, { path: "/v1/auth/verify", token: first.body.token })).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

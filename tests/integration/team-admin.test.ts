@@ -1,3 +1,4 @@
+import { PEER_ADDRESS_HEADER } from "@/lib/http/request-hook";
 import { and, eq } from "drizzle-orm";
 import { TOTP, Secret } from "otpauth";
 import { describe, expect, it } from "vitest";
@@ -29,7 +30,7 @@ const NEW_PASSWORD = "a brand new passphrase";
 const tokenOf = (url: string) => url.split("/").at(-1)!;
 const ctxOf = (user: { id: string; name: string; email: string; accountId: string }) => ({ accountId: user.accountId, user: { id: user.id, name: user.name, email: user.email } });
 const login = (body: Record<string, string>, ip = "203.0.113.9") =>
-  call(loginRoute.POST, { method: "POST", path: "/v1/auth/login", body, headers: { "x-forwarded-for": ip, "user-agent": "team-admin-test" } });
+  call(loginRoute.POST, { method: "POST", path: "/v1/auth/login", body, headers: { [PEER_ADDRESS_HEADER]: ip, "user-agent": "team-admin-test" } });
 const audit = async (accountId: string) => (await getDb().select().from(auditLog).where(eq(auditLog.accountId, accountId)).orderBy(auditLog.id)).map((r) => r.action);
 
 /** The code an authenticator app shows now for the enrolled secret, for a given 30 s step offset. */

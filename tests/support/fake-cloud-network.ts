@@ -262,7 +262,8 @@ export async function startFakeCloudNetwork({
     }
     const content = json[type];
     if (!isRecord(content)) return invalid(`(#100) The parameter ${type} is required.`, `${type} object missing`);
-    if (type === "interactive") {
+    if (type === "interactive" && content.type === "list") {
+      // Reply buttons are checked below with the other kinds; a list by the Graph API's rules here.
       const problem = checkInteractiveList(content);
       if (problem) return invalid("(#100) Invalid parameter", problem);
     } else if (type === "text") {
