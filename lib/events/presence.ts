@@ -32,13 +32,16 @@ const sharedHolder = globalThis as unknown as { __chorusPresenceShared?: Shared 
 const shared = (sharedHolder.__chorusPresenceShared ??= { instance: crypto.randomUUID(), remote: new Map() });
 
 function onRemote(payload: string) {
-  let note: { i: string; u: Record<string, number> };
+  let note: { i: string; u: Record<string, number>; hello?: boolean };
   try {
     note = JSON.parse(payload);
   } catch {
     return;
   }
-  if (!note || typeof note.i !== "string" || note.i === shared.instance || typeof note.u !== "object") return;
+  if (!note || typeof note.i !== "string" || note.i === shared.instance) return;
+  // A process that just started asks the others what they hold.
+  if (note.hello) return tellAll();
+  if (typeof note.u !== "object" || !note.u) return;
   const users = shared.remote.get(note.i) ?? new Map<string, { count: number; at: number }>();
   shared.remote.set(note.i, users);
   for (const [userId, count] of Object.entries(note.u)) {
@@ -63,16 +66,20 @@ async function tellOthers(counts: Record<string, number>) {
   await getDb().execute(sql`select pg_notify(${PRESENCE_CHANNEL}, ${JSON.stringify({ i: shared.instance, u: counts })})`);
 }
 
-function startSharing(): Promise<void> {
-  shared.ready ??= listen(PRESENCE_CHANNEL, onRemote).then(() => {
-    const repeat = setInterval(() => {
-      // NOTIFY payloads stay under 8,000 bytes: 100 users a message.
-      const entries = [...presence.connections.entries()];
-      for (let i = 0; i < entries.length; i += 100) {
-        tellOthers(Object.fromEntries(entries.slice(i, i + 100))).catch(() => undefined);
-      }
-    }, REPEAT_MS);
+function tellAll() {
+  // NOTIFY payloads stay under 8,000 bytes: 100 users a message.
+  const entries = [...presence.connections.entries()];
+  for (let i = 0; i < entries.length; i += 100) {
+    tellOthers(Object.fromEntries(entries.slice(i, i + 100))).catch(() => undefined);
+  }
+}
+
+/** Listens to the other processes' presence (the server starts it; the first connection at the latest). */
+export function startPresenceSharing(): Promise<void> {
+  shared.ready ??= listen(PRESENCE_CHANNEL, onRemote).then(async () => {
+    const repeat = setInterval(tellAll, REPEAT_MS);
     repeat.unref?.();
+    await getDb().execute(sql`select pg_notify(${PRESENCE_CHANNEL}, ${JSON.stringify({ i: shared.instance, hello: true })})`);
   });
   return shared.ready;
 }
@@ -108,7 +115,7 @@ async function record(ctx: AuthContext, type: "user.online" | "user.offline") {
 
 /** An inbox connection opened: the first one makes the user online. */
 export async function joinPresence(ctx: AuthContext) {
-  await startSharing();
+  await startPresenceSharing();
   const count = presence.connections.get(ctx.user.id) ?? 0;
   presence.connections.set(ctx.user.id, count + 1);
   if (count > 0) return;
