@@ -78,8 +78,8 @@ export function createEventSocketHandler({ port }) {
       if (lastEventId) query.set("last_event_id", lastEventId);
       if (presence) query.set("presence", "1");
       const headers = { accept: "text/event-stream", "x-forwarded-for": forwarded };
+      // Never the browser's cookie: any web page may open a WebSocket to this host with it.
       if (token) headers.authorization = `Bearer ${token}`;
-      else if (req.headers.cookie) headers.cookie = req.headers.cookie;
       for (const name of ["user-agent", "x-forwarded-proto", "x-forwarded-host"]) {
         if (req.headers[name]) headers[name] = req.headers[name];
       }

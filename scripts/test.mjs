@@ -1,7 +1,7 @@
 // `npm test`: typecheck, lint, unit and integration tests (PGlite, and PostgreSQL when
 // TEST_DATABASE_URL is set), then the browser tests against a production build.
 import { spawnSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -28,4 +28,12 @@ if (process.env.TEST_DATABASE_URL) {
   console.log("\n(TEST_DATABASE_URL unset: the integration suite ran on PGlite only.)");
 }
 run("Build", bin("next"), ["build"]);
+run("WebSocket server test", process.execPath, ["--test", "tests/server/"]);
+// The cluster test needs Caddy, Redis and PostgreSQL's binaries (.ci/run installs them).
+const has = (file) => existsSync(file);
+if (has("/usr/bin/caddy") && has("/usr/bin/redis-server") && has("/usr/lib/postgresql") && readdirSync("/usr/lib/postgresql", { withFileTypes: true }).length) {
+  run("Cluster test (Caddy, PostgreSQL, Redis, two instances)", process.execPath, ["--test", "tests/cluster/"]);
+} else {
+  console.log("\n(caddy, redis-server or PostgreSQL missing: the cluster test did not run.)");
+}
 run("Browser tests (Playwright, Chromium)", bin("playwright"), ["test"]);
