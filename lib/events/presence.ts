@@ -29,7 +29,7 @@ type Shared = {
   ready?: Promise<void>;
 };
 const sharedHolder = globalThis as unknown as { __chorusPresenceShared?: Shared };
-const shared = (sharedHolder.__chorusPresenceShared ??= { instance: crypto.randomUUID(), remote: new Map() });
+const shared: Shared = (sharedHolder.__chorusPresenceShared ??= { instance: crypto.randomUUID(), remote: new Map() });
 
 function onRemote(payload: string) {
   let note: { i: string; u: Record<string, number>; hello?: boolean };
