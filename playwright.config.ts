@@ -35,13 +35,14 @@ export default defineConfig({
     { name: "app", testIgnore: /setup\.spec\.ts/, dependencies: ["first-run"], use: { ...devices["Desktop Chrome"] } },
   ],
   webServer: {
-    command: `node node_modules/next/dist/bin/next start -p ${PORT}`,
+    command: `node scripts/server.mjs`,
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: "pipe",
     env: {
       NEXT_TELEMETRY_DISABLED: "1",
+      PORT: String(PORT),
       PGLITE_DIR: "memory://",
       APP_URL: baseURL,
       AUTH_SECRET: "e2e-secret-for-chorus-browser-tests-0123456789",

@@ -1,4 +1,5 @@
-// `npm start`: build when the sources changed since the last build, then serve.
+// `npm start`: build when the sources changed since the last build, then serve (scripts/server.mjs:
+// Next.js plus the WebSocket endpoint /v1/ws).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -15,7 +16,7 @@ function newestMtime(entry) {
   return readdirSync(full).reduce((max, child) => Math.max(max, newestMtime(path.join(entry, child))), stat.mtimeMs);
 }
 
-// PORT is handed to `next start` before the app's own environment check runs, so it is
+// PORT is handed to the server before the app's own environment check runs, so it is
 // checked here with the same rule as lib/env.ts, in the same one-line form.
 const port = process.env.PORT ?? "3000";
 if (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535) {
@@ -35,9 +36,9 @@ if (stale) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", port], {
+const server = spawn(process.execPath, [path.join(root, "scripts/server.mjs")], {
   cwd: root,
-  env,
+  env: { ...env, PORT: port, NODE_ENV: "production" },
   stdio: "inherit",
 });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));

@@ -2,7 +2,7 @@
 // TEST_DATABASE_URL is set), then the browser tests against a production build, then every
 // benchmark in smoke mode (`npm run bench -- --smoke`).
 import { spawnSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -29,6 +29,14 @@ if (process.env.TEST_DATABASE_URL) {
   console.log("\n(TEST_DATABASE_URL unset: the integration suite ran on PGlite only.)");
 }
 run("Build", bin("next"), ["build"]);
+run("WebSocket server test", process.execPath, ["--test", "tests/server/"]);
+// The cluster test needs Caddy, Redis and PostgreSQL's binaries (.ci/run installs them).
+const has = (file) => existsSync(file);
+if (has("/usr/bin/caddy") && has("/usr/bin/redis-server") && has("/usr/lib/postgresql") && readdirSync("/usr/lib/postgresql", { withFileTypes: true }).length) {
+  run("Cluster test (Caddy, PostgreSQL, Redis, two instances)", process.execPath, ["--test", "tests/cluster/"]);
+} else {
+  console.log("\n(caddy, redis-server or PostgreSQL missing: the cluster test did not run.)");
+}
 run("Browser tests (Playwright, Chromium)", bin("playwright"), ["test"]);
 // Every benchmark at tiny sizes, so that none can rot (the numbers themselves are not checked here).
 run("Benchmarks (smoke)", process.execPath, [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "bench/run.ts", "--smoke"]);

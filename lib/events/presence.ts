@@ -4,13 +4,90 @@ import { getDb } from "@/db";
 import { events, users } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { presentUser } from "@/lib/users/schemas";
+import { listen } from "@/lib/server/listen";
 import { recordEvent } from "./record-event";
 
 type Presence = { connections: Map<string, number>; offlineTimers: Map<string, NodeJS.Timeout>; graceMs: number };
 
 const holder = globalThis as unknown as { __chorusPresence?: Presence };
 // A reload or a flaky network closes the stream for a moment; only a 30 s absence is "offline".
-const presence = (holder.__chorusPresence ??= { connections: new Map(), offlineTimers: new Map(), graceMs: 30_000 });
+const presence = (holder.__chorusPresence ??= {
+  connections: new Map(),
+  offlineTimers: new Map(),
+  graceMs: Number(process.env.PRESENCE_GRACE_MS) || 30_000,
+});
+
+// Several server processes share presence: each tells the others (NOTIFY chorus_presence) how
+// many inbox connections it holds per user, on every change and again every 20 s. A process
+// announces "offline" only when no other process reported a connection for that user in the
+// last minute, so a process killed without a word stops counting after that minute.
+const PRESENCE_CHANNEL = "chorus_presence";
+const REPEAT_MS = 20_000;
+const REMOTE_TTL_MS = 60_000;
+type Shared = {
+  instance: string;
+  remote: Map<string, Map<string, { count: number; at: number }>>;
+  ready?: Promise<void>;
+};
+const sharedHolder = globalThis as unknown as { __chorusPresenceShared?: Shared };
+const shared: Shared = (sharedHolder.__chorusPresenceShared ??= { instance: crypto.randomUUID(), remote: new Map() });
+
+function onRemote(payload: string) {
+  let note: { i: string; u: Record<string, number>; hello?: boolean };
+  try {
+    note = JSON.parse(payload);
+  } catch {
+    return;
+  }
+  if (!note || typeof note.i !== "string" || note.i === shared.instance) return;
+  // A process that just started asks the others what they hold.
+  if (note.hello) return tellAll();
+  if (typeof note.u !== "object" || !note.u) return;
+  const users = shared.remote.get(note.i) ?? new Map<string, { count: number; at: number }>();
+  shared.remote.set(note.i, users);
+  for (const [userId, count] of Object.entries(note.u)) {
+    if (typeof count === "number" && count > 0) users.set(userId, { count, at: Date.now() });
+    else users.delete(userId);
+  }
+}
+
+/** Connections other processes reported for this user within the last minute. */
+function remoteConnections(userId: string): number {
+  const fresh = Date.now() - REMOTE_TTL_MS;
+  let total = 0;
+  for (const users of shared.remote.values()) {
+    const entry = users.get(userId);
+    if (entry && entry.at >= fresh) total += entry.count;
+  }
+  return total;
+}
+
+async function tellOthers(counts: Record<string, number>) {
+  if (!Object.keys(counts).length) return;
+  await getDb().execute(sql`select pg_notify(${PRESENCE_CHANNEL}, ${JSON.stringify({ i: shared.instance, u: counts })})`);
+}
+
+function tellAll() {
+  // NOTIFY payloads stay under 8,000 bytes: 100 users a message.
+  const entries = [...presence.connections.entries()];
+  for (let i = 0; i < entries.length; i += 100) {
+    tellOthers(Object.fromEntries(entries.slice(i, i + 100))).catch(() => undefined);
+  }
+}
+
+/** Listens to the other processes' presence (the server starts it; the first connection at the latest). */
+export function startPresenceSharing(): Promise<void> {
+  shared.ready ??= listen(PRESENCE_CHANNEL, onRemote).then(async () => {
+    const repeat = setInterval(tellAll, REPEAT_MS);
+    repeat.unref?.();
+    await getDb().execute(sql`select pg_notify(${PRESENCE_CHANNEL}, ${JSON.stringify({ i: shared.instance, hello: true })})`);
+  });
+  return shared.ready;
+}
+
+function shareCount(userId: string) {
+  tellOthers({ [userId]: presence.connections.get(userId) ?? 0 }).catch((error) => console.error(`presence: sharing failed: ${loggable(error)}`));
+}
 
 export function setPresenceGraceMs(ms: number) {
   presence.graceMs = ms;
@@ -39,15 +116,19 @@ async function record(ctx: AuthContext, type: "user.online" | "user.offline") {
 
 /** An inbox connection opened: the first one makes the user online. */
 export async function joinPresence(ctx: AuthContext) {
+  await startPresenceSharing();
   const count = presence.connections.get(ctx.user.id) ?? 0;
   presence.connections.set(ctx.user.id, count + 1);
   if (count > 0) return;
+  shareCount(ctx.user.id);
   const pending = presence.offlineTimers.get(ctx.user.id);
   if (pending) {
     clearTimeout(pending);
     presence.offlineTimers.delete(ctx.user.id);
     return;
   }
+  // Online already: another process holds a connection of this user.
+  if (remoteConnections(ctx.user.id) > 0) return;
   await announce(ctx, "user.online");
 }
 
@@ -59,11 +140,24 @@ export function leavePresence(ctx: AuthContext) {
     return;
   }
   presence.connections.delete(ctx.user.id);
-  const timer = setTimeout(() => {
+  shareCount(ctx.user.id);
+  scheduleOffline(ctx, presence.graceMs);
+}
+
+function scheduleOffline(ctx: AuthContext, delayMs: number, recheck = false) {
+  const timer = setTimeout(async () => {
     presence.offlineTimers.delete(ctx.user.id);
     if (presence.connections.get(ctx.user.id)) return;
-    announce(ctx, "user.offline").catch((error) => console.error(`presence: recording offline failed: ${loggable(error)}`));
-  }, presence.graceMs);
+    // Another process still holds a connection: look again once its report may have aged out.
+    if (remoteConnections(ctx.user.id) > 0) return scheduleOffline(ctx, REMOTE_TTL_MS, true);
+    try {
+      // On a second look the other process may have said "offline" itself meanwhile.
+      if (recheck && !(await listOnlineUserIds(ctx.accountId)).includes(ctx.user.id)) return;
+      await announce(ctx, "user.offline");
+    } catch (error) {
+      console.error(`presence: recording offline failed: ${loggable(error)}`);
+    }
+  }, delayMs);
   timer.unref?.();
   presence.offlineTimers.set(ctx.user.id, timer);
 }

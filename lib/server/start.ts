@@ -1,6 +1,7 @@
 import { closeDb, getDbHandle } from "@/db";
 import { isSetupDone } from "@/lib/accounts/setup";
 import { getEnv, isEnvError } from "@/lib/env";
+import { startPresenceSharing } from "@/lib/events/presence";
 import { startBackgroundWork, stopBackgroundWork } from "./background";
 
 const holder = globalThis as unknown as { __chorusStarted?: boolean };
@@ -33,6 +34,7 @@ export async function startServer() {
     );
   }
   await startBackgroundWork();
+  await startPresenceSharing();
   const setupDone = await isSetupDone();
   console.log(`Chorus is running at ${env.APP_URL} on ${database}, jobs: ${env.JOBS_BACKEND}.`);
   if (!setupDone) console.log(`First run: open ${env.APP_URL}/setup to create your account and first administrator.`);

@@ -1,0 +1,141 @@
+// GET /v1/ws: the account's events over a WebSocket. Each socket is carried by the server's
+// own SSE stream (GET /v1/events/stream on loopback), so authentication, scope filtering,
+// resume from last_event_id, presence and the end of a revoked token's stream are the same
+// code for both transports; the socket only re-frames `data:` lines as text messages.
+import http from "node:http";
+import { WebSocketServer } from "ws";
+
+export const WS_PATH = "/v1/ws";
+const PING_MS = Number(process.env.WS_PING_MS ?? 25_000);
+const RESUME_DELAY_MS = 500;
+const MAX_RESUMES_PER_MINUTE = 10;
+
+// Close codes: 4401 bad or revoked token, 4403 not allowed, 4400 bad request, 1011 server error.
+function closeCodeFor(status) {
+  if (status === 401) return 4401;
+  if (status === 403) return 4403;
+  if (status >= 400 && status < 500) return 4400;
+  return 1011;
+}
+
+// A close reason is at most 123 bytes.
+const reasonText = (text) => Buffer.from(String(text)).subarray(0, 120).toString().replace(/\uFFFD$/, "");
+
+function tokenFrom(req, url) {
+  const protocols = (req.headers["sec-websocket-protocol"] ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
+  if (protocols[0] === "bearer" && protocols[1]) return protocols[1];
+  return url.searchParams.get("access_token") || undefined;
+}
+
+/**
+ * @param {{ port: number }} options the port this process serves HTTP on (the SSE stream).
+ * @returns {(req: http.IncomingMessage, socket: import("node:stream").Duplex, head: Buffer) => void}
+ */
+export function createEventSocketHandler({ port }) {
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 4096,
+    // The token travels as the second subprotocol; only `bearer` is answered.
+    handleProtocols: (protocols) => (protocols.has("bearer") ? "bearer" : false),
+  });
+
+  wss.on("connection", (ws, req) => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const token = tokenFrom(req, url);
+    let lastEventId = url.searchParams.get("last_event_id") ?? undefined;
+    const presence = url.searchParams.get("presence") === "1";
+    const forwarded = [req.headers["x-forwarded-for"], req.socket.remoteAddress].filter(Boolean).join(", ");
+    const resumes = [];
+    let upstream;
+    let closed = false;
+
+    const close = (code, reason) => {
+      if (closed) return;
+      closed = true;
+      clearInterval(ping);
+      upstream?.destroy();
+      if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code, reasonText(reason));
+    };
+
+    const ping = setInterval(() => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: "ping" }));
+    }, PING_MS);
+    ws.on("close", () => {
+      closed = true;
+      clearInterval(ping);
+      upstream?.destroy();
+    });
+    ws.on("error", () => close(1011, "socket error"));
+    // Clients only listen; anything they send is ignored.
+    ws.on("message", () => {});
+
+    const open = () => {
+      if (closed) return;
+      const query = new URLSearchParams();
+      if (lastEventId) query.set("last_event_id", lastEventId);
+      if (presence) query.set("presence", "1");
+      const headers = { accept: "text/event-stream", "x-forwarded-for": forwarded };
+      // Never the browser's cookie: any web page may open a WebSocket to this host with it.
+      if (token) headers.authorization = `Bearer ${token}`;
+      for (const name of ["user-agent", "x-forwarded-proto", "x-forwarded-host"]) {
+        if (req.headers[name]) headers[name] = req.headers[name];
+      }
+      const request = http.request({ host: "127.0.0.1", port, path: `/v1/events/stream?${query}`, headers });
+      upstream = request;
+      request.on("error", () => close(1011, "event stream unavailable"));
+      request.on("response", (res) => {
+        if (res.statusCode !== 200) {
+          let body = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk) => (body.length < 4096 ? (body += chunk) : undefined));
+          res.on("end", () => {
+            let message = `HTTP ${res.statusCode}`;
+            try {
+              message = JSON.parse(body).error?.message ?? message;
+            } catch {
+              // not JSON: keep the status
+            }
+            close(closeCodeFor(res.statusCode), message);
+          });
+          return;
+        }
+        res.setEncoding("utf8");
+        let pending = "";
+        res.on("data", (chunk) => {
+          pending += chunk;
+          let end;
+          while ((end = pending.indexOf("\n\n")) !== -1) {
+            const block = pending.slice(0, end);
+            pending = pending.slice(end + 2);
+            let id;
+            const data = [];
+            for (const line of block.split("\n")) {
+              if (line.startsWith("id: ")) id = line.slice(4);
+              else if (line.startsWith("data: ")) data.push(line.slice(6));
+            }
+            if (data.length && ws.readyState === ws.OPEN) ws.send(data.join("\n"));
+            if (id) lastEventId = id;
+          }
+        });
+        // The stream ended on the server's side (a revoked token, a restart of the event hub):
+        // resume from the last event sent; a token no longer valid then closes with 4401.
+        res.on("end", () => {
+          if (closed) return;
+          const now = Date.now();
+          while (resumes.length && resumes[0] < now - 60_000) resumes.shift();
+          if (resumes.length >= MAX_RESUMES_PER_MINUTE) return close(1011, "event stream keeps ending");
+          resumes.push(now);
+          setTimeout(open, RESUME_DELAY_MS);
+        });
+        res.on("error", () => undefined);
+      });
+      request.end();
+    };
+    open();
+  });
+
+  return (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
+}

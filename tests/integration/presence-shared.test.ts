@@ -1,0 +1,73 @@
+import { sql } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import * as stream from "@/app/v1/events/stream/route";
+import { getDb } from "@/db";
+import { listOnlineUserIds, setPresenceGraceMs } from "@/lib/events/presence";
+import { createTestAccount } from "@/tests/support/fixtures";
+
+/** Opens the stream through the route handler and collects the event types it sends. */
+async function openStream(token: string, query = "") {
+  const abort = new AbortController();
+  const res = await stream.GET(
+    new Request(`http://localhost/v1/events/stream${query}`, { headers: { authorization: `Bearer ${token}` }, signal: abort.signal }),
+    { params: Promise.resolve({}) },
+  );
+  expect(res.status).toBe(200);
+  const types: string[] = [];
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  void (async () => {
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (done) break;
+      for (const line of decoder.decode(value, { stream: true }).split("\n")) {
+        if (line.startsWith("data: ")) types.push(JSON.parse(line.slice(6)).type);
+      }
+    }
+  })();
+  return { types, close: () => abort.abort() };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** What another server process says about its inbox connections (NOTIFY chorus_presence). */
+async function otherProcessReports(userId: string, count: number) {
+  await getDb().execute(sql`select pg_notify('chorus_presence', ${JSON.stringify({ i: "other-process", u: { [userId]: count } })})`);
+  await sleep(100);
+}
+
+describe("presence shared by several server processes", () => {
+  afterEach(() => setPresenceGraceMs(30_000));
+
+  it("keeps a user online while another process still holds one of their connections", async () => {
+    setPresenceGraceMs(100);
+    const { account, admin, adminToken } = await createTestAccount();
+    const watcher = await openStream(adminToken);
+    const inbox = await openStream(adminToken, "?presence=1");
+    await sleep(300);
+    expect(watcher.types).toEqual(["user.online"]);
+    await otherProcessReports(admin.id, 1);
+    inbox.close();
+    await sleep(500);
+    expect(watcher.types).toEqual(["user.online"]);
+    expect(await listOnlineUserIds(account.id)).toEqual([admin.id]);
+    await otherProcessReports(admin.id, 0);
+    watcher.close();
+  });
+
+  it("does not announce online again when another process already holds a connection", async () => {
+    setPresenceGraceMs(100);
+    const { admin, adminToken } = await createTestAccount();
+    const watcher = await openStream(adminToken);
+    await openStream(adminToken, "?presence=1").then((s) => s.close());
+    await sleep(400);
+    expect(watcher.types).toEqual(["user.online", "user.offline"]);
+    await otherProcessReports(admin.id, 1);
+    const inbox = await openStream(adminToken, "?presence=1");
+    await sleep(300);
+    expect(watcher.types).toEqual(["user.online", "user.offline"]);
+    inbox.close();
+    await otherProcessReports(admin.id, 0);
+    watcher.close();
+  });
+});
