@@ -753,7 +753,11 @@ export const conversationNotes = pgTable(
     mentions: jsonb("mentions").$type<string[]>().notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("conversation_notes_conversation_created_idx").on(t.conversationId, t.createdAt, t.id)],
+  (t) => [
+    index("conversation_notes_conversation_created_idx").on(t.conversationId, t.createdAt, t.id),
+    // Search: the note's words, unaccented and lower-cased (chorus_search_vector: migration 0008).
+    index("conversation_notes_text_search_idx").using("gin", sql`chorus_search_vector(${t.text})`),
+  ],
 );
 
 export const notifications = pgTable(

@@ -29,6 +29,7 @@ type ExportRow = {
   first_response: number | null;
   resolution: number | null;
   assignee: string | null;
+  labels: string | null;
   csat_score: number | string | null;
 };
 
@@ -54,8 +55,8 @@ function toLine(row: ExportRow): string {
     csvField(row.closed_at ? toIso(row.closed_at) : null),
     csvField(toSeconds(row.resolution)),
     csvField(row.assignee, { text: true }),
-    // Labels belong to the conversation's labels; none are kept yet.
-    "",
+    // Label names, alphabetical, separated by "; ".
+    csvField(row.labels, { text: true }),
     csvField(row.csat_score === null ? null : Number(row.csat_score)),
   ].join(",");
 }
@@ -63,6 +64,7 @@ function toLine(row: ExportRow): string {
 async function exportBatch({ accountId, from, to, after }: { accountId: string; from: string; to: string; after?: { t: string; id: string } }) {
   return queryRows<ExportRow>(sql`
     select c.id, c.created_at, ct.phone, ct.name as contact_name, c.closed_at, c.csat_score, u.name as assignee,
+      (select string_agg(l->>'name', '; ' order by l->>'name') from jsonb_array_elements(c.labels) l) as labels,
       case when c.closed_at is not null then ${resolutionSeconds("c")} end as resolution,
       fr.seconds as first_response
     from conversations c

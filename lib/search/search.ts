@@ -1,6 +1,6 @@
 import { and, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
-import { contactSearchDocument, contacts, conversations, messages } from "@/db/schema";
+import { contactSearchDocument, contacts, conversationNotes, conversations, messages } from "@/db/schema";
 import { type CursorPosition, toPage } from "@/lib/api/cursor";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { invalidField } from "@/lib/errors";
@@ -14,7 +14,7 @@ import type { SearchResultOutput } from "./schemas";
 const CONTACT = 2;
 const TEXT = 1;
 
-type Hit = { conversation_id: string; tier: number; t_ms: number | string; kind: "contact" | "message"; source_id: string | null; text: string | null };
+type Hit = { conversation_id: string; tier: number; t_ms: number | string; kind: "contact" | "message" | "note"; source_id: string | null; text: string | null };
 
 /**
  * Where a term can match, each source one index-backed SELECT of
@@ -24,6 +24,7 @@ type Hit = { conversation_id: string; tier: number; t_ms: number | string; kind:
 function matchSources(accountId: string, terms: SearchTerms): SQL[] {
   const contactMatch = or(matchesWords(contactSearchDocument(contacts), terms.words), phoneContains(contacts.phone, terms.digits));
   const textMatch = matchesWords(messages.text, terms.words);
+  const noteMatch = matchesWords(conversationNotes.text, terms.words);
   return [
     contactMatch
       ? // The matching contacts first (their GIN indexes), then their conversations by conversations_contact_idx.
@@ -36,6 +37,12 @@ function matchSources(accountId: string, terms: SearchTerms): SQL[] {
       ? sql`select ${messages.conversationId}, ${TEXT}, ${messages.createdAt}, 'message', ${messages.id}
         from ${messages}
         where ${messages.accountId} = ${accountId} and ${messages.deletedAt} is null and ${textMatch}`
+      : undefined,
+    noteMatch
+      ? // Teammates' internal notes (conversation_notes_text_search_idx).
+        sql`select ${conversationNotes.conversationId}, ${TEXT}, ${conversationNotes.createdAt}, 'note', ${conversationNotes.id}
+        from ${conversationNotes}
+        where ${conversationNotes.accountId} = ${accountId} and ${noteMatch}`
       : undefined,
   ].filter((source): source is SQL => Boolean(source));
 }
@@ -72,7 +79,10 @@ export async function searchConversations({ ctx, q, limit, cursor }: { ctx: Pick
           select distinct on (conversation_id) conversation_id, tier, t, kind, source_id
           from hits order by conversation_id, tier desc, t desc, source_id desc
         )
-        select page.*, (select ${messages.text} from ${messages} where ${messages.id} = page.source_id) as text
+        select page.*, coalesce(
+          (select ${messages.text} from ${messages} where ${messages.id} = page.source_id),
+          (select ${conversationNotes.text} from ${conversationNotes} where ${conversationNotes.id} = page.source_id)
+        ) as text
         from (
           select conversation_id, tier, floor(extract(epoch from t) * 1000)::float8 as t_ms, kind, source_id
           from best ${afterPosition(cursor) ?? sql``}
@@ -86,6 +96,10 @@ export async function searchConversations({ ctx, q, limit, cursor }: { ctx: Pick
   const byId = new Map(rows.map((row) => [row.conversation.id, joinContact(row)]));
   const present = (hit: Hit): SearchResultOutput => {
     const conversation = byId.get(hit.conversation_id)!;
+    if (hit.kind === "note") {
+      const snippet = snippetOf(hit.text ?? "", terms.words);
+      return { conversation: presentConversation(conversation), match: { field: "note", message_id: null, snippet: snippet.text, highlights: snippet.highlights } };
+    }
     if (hit.kind === "message") {
       const snippet = snippetOf(hit.text ?? "", terms.words);
       return { conversation: presentConversation(conversation), match: { field: "message", message_id: hit.source_id, snippet: snippet.text, highlights: snippet.highlights } };

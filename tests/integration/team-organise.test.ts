@@ -13,6 +13,7 @@ import * as conversationsRoute from "@/app/v1/conversations/route";
 import * as labelRoute from "@/app/v1/labels/[id]/route";
 import * as labelsRoute from "@/app/v1/labels/route";
 import * as messagesRoute from "@/app/v1/messages/route";
+import * as notesRoute from "@/app/v1/conversations/[id]/notes/route";
 import * as searchRoute from "@/app/v1/search/route";
 import { getDb } from "@/db";
 import { contacts, conversations, jobs, messages } from "@/db/schema";
@@ -249,6 +250,26 @@ describe("GET /v1/search", () => {
     // Another account's data never shows.
     const other = await createTestAccount();
     expect((await search(other.adminToken, "q=gomez")).body.data).toEqual([]);
+  });
+
+  it("finds a teammate's internal note, accent-insensitively, with its snippet", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const agent = await addTestUser(account.id, "agent");
+    const noted = await customerWrites(adminToken, { from: nextPhone(), name: "Lucía", text: "Hola" });
+    await customerWrites(adminToken, { from: nextPhone(), name: "Otra", text: "Nada" });
+    const note = await call(notesRoute.POST, {
+      method: "POST",
+      path: `/v1/conversations/${noted.conversation_id}/notes`,
+      token: agent.token,
+      body: { text: "Pidió la devolución del helecho: revisar el depósito" },
+      params: { id: noted.conversation_id },
+    });
+    expect(note.status, note.text).toBe(201);
+    const res = await search(adminToken, "q=devolucion");
+    expect(res.body.data.map((r: { conversation: { id: string } }) => r.conversation.id)).toEqual([noted.conversation_id]);
+    const match = res.body.data[0].match;
+    expect(match).toMatchObject({ field: "note", message_id: null });
+    expect(match.snippet.slice(match.highlights[0].start, match.highlights[0].end)).toBe("devolución");
   });
 
   it("pages through matches without repeats and refuses bad input", async () => {
