@@ -94,6 +94,9 @@ const NO_CAP = 1_000_000;
  * rows are picked round-robin across accounts (each account's oldest first), within the
  * per-account and per-group caps.
  */
+/** How many fairly ranked candidates a claim considers per job it takes (room for concurrent claimers). */
+const CLAIM_POOL_FACTOR = 4;
+
 export async function claimDueJobs(db: Db, options: ClaimOptions = {}): Promise<ClaimedJob[]> {
   const { limit = 10, now = new Date(), kinds = null, exceptKinds = [], perAccount = NO_CAP, perGroup = NO_CAP } = options;
   const lease = new Date(now.getTime() + JOB_LEASE_MS);
@@ -114,16 +117,21 @@ export async function claimDueJobs(db: Db, options: ClaimOptions = {}): Promise<
       where ${due} ${laneFilter}
     ),
     picked as (
-      select id from ranked
+      select id, account_rank, run_at from ranked
       where group_rank <= ${perGroup}::int - coalesce((${JSON.stringify(options.busyGroups ?? {})}::jsonb ->> grp)::int, 0)
         and account_rank <= ${perAccount}::int - coalesce((${JSON.stringify(options.busyAccounts ?? {})}::jsonb ->> account)::int, 0)
       order by account_rank, run_at, id
-      limit ${limit}
+      limit ${limit * CLAIM_POOL_FACTOR}
     ),
+    -- Concurrent claimers (other instances) rank the same rows: each locks the first \`limit\` of
+    -- the fair order that nobody holds, so they share the work instead of colliding on it.
     locked as (
       select ${jobs.id} as id, ${jobs.status} as previous from ${jobs}
-      where ${jobs.id} in (select id from picked) and ${due}
-      for update skip locked
+      join picked on picked.id = ${jobs.id}
+      where ${due}
+      order by picked.account_rank, picked.run_at, ${jobs.id}
+      limit ${limit}
+      for update of ${jobs} skip locked
     )
     update ${jobs} set status = 'running', locked_until = ${lease.toISOString()}::timestamptz,
       attempts = ${jobs.attempts} + 1, updated_at = ${at}::timestamptz
