@@ -37,7 +37,7 @@ export function proxy(request: NextRequest) {
   }
 
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
-  const csp = pageContentSecurityPolicy({ nonce, dev: process.env.NODE_ENV === "development" });
+  const csp = pageContentSecurityPolicy({ nonce, dev: process.env.NODE_ENV === "development", oauthConsent: pathname.startsWith("/oauth/") });
   const headers = { ...common, "Content-Security-Policy": csp };
 
   const hasSession = request.cookies.has("authjs.session-token") || request.cookies.has("__Secure-authjs.session-token");

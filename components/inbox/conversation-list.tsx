@@ -97,7 +97,7 @@ export function ConversationList({
           <div className="ml-auto flex gap-1.5">{toolbar}</div>
         </div>
         <label className="sr-only" htmlFor="inbox-search">
-          Search names, numbers and messages
+          Search names, numbers and conversation text
         </label>
         <input
           id="inbox-search"

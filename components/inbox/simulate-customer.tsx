@@ -61,7 +61,7 @@ export function SimulateCustomer({ onSent }: { onSent: (conversationId: string |
           <Field label="Customer name" name="name" defaultValue="Maria Lopez" error={errors.name} />
           <div className="flex flex-col gap-1">
             <label htmlFor="simulate-kind" className="text-sm font-medium text-slate-700">
-              Reply with
+              The customer sends
             </label>
             <select id="simulate-kind" value={kind} onChange={(event) => setKind(event.target.value as "text" | "survey")} className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm">
               <option value="text">A message</option>

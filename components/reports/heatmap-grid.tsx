@@ -17,7 +17,8 @@ export function HeatmapGrid({ heatmap }: { heatmap: HeatmapOutput }) {
   const max = Math.max(1, ...heatmap.data.flatMap((row) => row.hours));
   return (
     // Relative: the screen-reader-only zeros are positioned within the scrolling box, never past the page's edge.
-    <div className="relative overflow-x-auto">
+    // Focusable: at phone width it scrolls sideways, and the keyboard must reach it too.
+    <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label="Heatmap of inbound messages, scrollable">
       <table className="border-separate border-spacing-0.5 text-[10px]" aria-label="Inbound messages by weekday and hour" data-testid="heatmap">
         <thead>
           <tr>

@@ -29,6 +29,11 @@ const DEFAULT_MESSAGE = "Thanks for your message! We're closed right now and wil
 const languageNames: Record<Language, string> = { en: "English", es: "Spanish (Español)", pt: "Portuguese (Português)" };
 type Translations = Partial<Record<Language, string>>;
 
+/** The outside-hours settings, with `translations` only when there is one. */
+function withTranslations<T extends object>(settings: T, translations: Translations): T & { translations?: Translations } {
+  return Object.keys(translations).length ? { ...settings, translations } : settings;
+}
+
 /** Only the translations that say something are sent; the business language's own is the message itself. */
 function filledTranslations(translations: Translations, businessLanguage: Language): Translations {
   return Object.fromEntries(
@@ -279,7 +284,7 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
     language,
     hours: hoursValue,
     auto_reply: {
-      outside_hours: { enabled: hoursOn && outsideEnabled, message: outsideMessage, translations: filledTranslations(translations, language) },
+      outside_hours: withTranslations({ enabled: hoursOn && outsideEnabled, message: outsideMessage }, filledTranslations(translations, language)),
       hours_question: { enabled: hoursOn && questionEnabled },
     },
   };
@@ -294,11 +299,10 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
       language: saved.language,
       hours: saved.hours,
       auto_reply: {
-        outside_hours: {
-          enabled: saved.auto_reply.outside_hours.enabled,
-          message: saved.auto_reply.outside_hours.message || DEFAULT_MESSAGE,
-          translations: filledTranslations(saved.auto_reply.outside_hours.translations ?? {}, saved.language),
-        },
+        outside_hours: withTranslations(
+          { enabled: saved.auto_reply.outside_hours.enabled, message: saved.auto_reply.outside_hours.message || DEFAULT_MESSAGE },
+          filledTranslations(saved.auto_reply.outside_hours.translations ?? {}, saved.language),
+        ),
         hours_question: saved.auto_reply.hours_question,
       },
     });

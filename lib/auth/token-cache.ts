@@ -14,12 +14,17 @@ const ENTRY_TTL_MS = 1_000;
 const MAX_ENTRIES = 10_000;
 
 type Entry<T> = { value: T; at: number; generation: number };
-const entries = new Map<string, Entry<unknown>>();
-let generation = 0;
+// On globalThis: the server bundles each route and action separately, and a revocation made
+// by one of them must be forgotten by all of them.
+const cache = ((globalThis as { __chorusTokenCache?: { entries: Map<string, Entry<unknown>>; generation: number } }).__chorusTokenCache ??= {
+  entries: new Map(),
+  generation: 0,
+});
+const entries = cache.entries;
 
 /** Forgets every cached token (revocations are rare; forgetting everything keeps it simple and safe). */
 export function forgetCachedTokens() {
-  generation++;
+  cache.generation++;
   entries.clear();
 }
 
@@ -27,13 +32,13 @@ export function forgetCachedTokens() {
 export async function cachedToken<T>(tokenId: string, load: () => Promise<T>): Promise<T> {
   const now = Date.now();
   const hit = entries.get(tokenId);
-  if (hit && hit.generation === generation && now - hit.at < ENTRY_TTL_MS) return hit.value as T;
-  const before = generation;
+  if (hit && hit.generation === cache.generation && now - hit.at < ENTRY_TTL_MS) return hit.value as T;
+  const before = cache.generation;
   const value = await load();
   // A change announced while loading may not be in what was read: not cached then.
-  if (before === generation) {
+  if (before === cache.generation) {
     if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-    entries.set(tokenId, { value, at: now, generation });
+    entries.set(tokenId, { value, at: now, generation: cache.generation });
   }
   return value;
 }

@@ -4,7 +4,7 @@
  * no other site may frame them. Every response (pages and APIs) gets nosniff, the referrer
  * policy and, when the app is served over https, HSTS.
  */
-export function pageContentSecurityPolicy({ nonce, dev }: { nonce: string; dev: boolean }): string {
+export function pageContentSecurityPolicy({ nonce, dev, oauthConsent = false }: { nonce: string; dev: boolean; oauthConsent?: boolean }): string {
   return [
     "default-src 'self'",
     // 'strict-dynamic': scripts the nonce-carrying ones load are trusted, nothing else.
@@ -17,7 +17,9 @@ export function pageContentSecurityPolicy({ nonce, dev }: { nonce: string; dev: 
     "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    // The OAuth consent form's answer redirects to the app's registered redirect_uri (https, or
+    // http on the loopback), and form-action also governs where a submission may redirect.
+    oauthConsent ? "form-action 'self' https: http://localhost:* http://127.0.0.1:* http://[::1]:*" : "form-action 'self'",
     "frame-ancestors 'none'",
   ].join("; ");
 }

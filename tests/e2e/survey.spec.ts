@@ -49,7 +49,7 @@ test("closing sends the satisfaction survey; the simulated customer's choice mov
   await page.getByRole("button", { name: "Simulate customer" }).click();
   await page.getByLabel("Customer number").fill(phone);
   await page.getByLabel("Customer name").fill(customer);
-  await page.getByLabel("Reply with").selectOption("survey");
+  await page.getByLabel("The customer sends").selectOption("survey");
   await page.getByLabel("Survey choice").selectOption("4");
   await page.getByRole("button", { name: "Send as customer" }).click();
   await expect(log.locator('[data-direction="inbound"]', { hasText: "4 - Good" })).toBeVisible({ timeout: 10_000 });

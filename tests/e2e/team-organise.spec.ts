@@ -104,13 +104,13 @@ test("search finds a customer by their name typed without accents, and a message
   const name = `Ágata Núñez${stamp}`;
   await customerWrites(request, phone(), name, `¿Me la entregá el sábado? Pedido ${stamp}`);
   const page = await openInbox(browser);
-  await page.getByLabel("Search names, numbers and messages").fill(`agata nunez${stamp}`);
+  await page.getByLabel("Search names, numbers and conversation text").fill(`agata nunez${stamp}`);
   const results = page.getByRole("list", { name: "Search results" });
   const hit = results.getByRole("button", { name: new RegExp(`Ágata Núñez${stamp}`) });
   await expect(hit).toBeVisible();
   await expect(hit.locator("mark").first()).toHaveText("Ágata");
 
-  await page.getByLabel("Search names, numbers and messages").fill(`entrega ${stamp}`);
+  await page.getByLabel("Search names, numbers and conversation text").fill(`entrega ${stamp}`);
   const byText = results.getByRole("button", { name: new RegExp(`Ágata Núñez${stamp}`) });
   await expect(byText.locator("mark")).toHaveText(["entregá", String(stamp)]);
   await page.screenshot({ path: shot("search-desktop") });
@@ -119,7 +119,7 @@ test("search finds a customer by their name typed without accents, and a message
   await page.context().close();
 
   const phonePage = await openInbox(browser, { width: 390, height: 844 });
-  await phonePage.getByLabel("Search names, numbers and messages").fill(`nunez${stamp}`);
+  await phonePage.getByLabel("Search names, numbers and conversation text").fill(`nunez${stamp}`);
   await expect(phonePage.getByRole("list", { name: "Search results" }).getByRole("button", { name: new RegExp(`Núñez${stamp}`) })).toBeVisible();
   await phonePage.screenshot({ path: shot("search-phone") });
   const width = await phonePage.evaluate(() => document.documentElement.scrollWidth);
