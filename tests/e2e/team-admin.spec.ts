@@ -74,8 +74,8 @@ test("an integrator's app gets a scoped token through the consent page with oaut
   await page.goto("/settings/account");
   const apps = page.getByRole("list", { name: "Apps you allowed" });
   await expect(apps).toContainText("Acme CRM");
-  page.once("dialog", (dialog) => dialog.accept());
   await apps.getByRole("button", { name: "Remove Acme CRM" }).first().click();
+  await page.getByRole("dialog").getByRole("button", { name: "Remove access" }).click();
   await expect.poll(async () => (await request.get("/v1/auth/verify", { headers: { authorization: `Bearer ${tokens.access_token}` } })).status()).toBe(401);
 });
 
