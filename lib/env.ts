@@ -41,6 +41,7 @@ const envSchema = z.object({
     .or(z.literal("").transform(() => undefined)),
   JOBS_BACKEND: z.enum(["local", "inngest"]).default("local"),
   JOBS_POLL_MS: intIn(10, 60_000, 500),
+  PRESENCE_GRACE_MS: intIn(0, 600_000, 30_000),
   INNGEST_EVENT_KEY: optionalText,
   INNGEST_SIGNING_KEY: optionalText,
   INNGEST_BASE_URL: optionalUrl,

@@ -1,20 +1,22 @@
 import { loggable } from "@/lib/errors";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { getDb } from "@/db";
+import { getEnv } from "@/lib/env";
 import { events, users } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { presentUser } from "@/lib/users/schemas";
 import { listen } from "@/lib/server/listen";
 import { recordEvent } from "./record-event";
 
-type Presence = { connections: Map<string, number>; offlineTimers: Map<string, NodeJS.Timeout>; graceMs: number };
+type Presence = { connections: Map<string, number>; offlineTimers: Map<string, NodeJS.Timeout>; graceMs: number | null };
 
 const holder = globalThis as unknown as { __chorusPresence?: Presence };
 // A reload or a flaky network closes the stream for a moment; only a 30 s absence is "offline".
 const presence = (holder.__chorusPresence ??= {
   connections: new Map(),
   offlineTimers: new Map(),
-  graceMs: Number(process.env.PRESENCE_GRACE_MS) || 30_000,
+  // Set by tests; otherwise PRESENCE_GRACE_MS, read when first needed.
+  graceMs: null,
 });
 
 // Several server processes share presence: each tells the others (NOTIFY chorus_presence) how
@@ -141,7 +143,7 @@ export function leavePresence(ctx: AuthContext) {
   }
   presence.connections.delete(ctx.user.id);
   shareCount(ctx.user.id);
-  scheduleOffline(ctx, presence.graceMs);
+  scheduleOffline(ctx, presence.graceMs ?? getEnv().PRESENCE_GRACE_MS);
 }
 
 function scheduleOffline(ctx: AuthContext, delayMs: number, recheck = false) {
