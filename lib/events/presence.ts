@@ -103,9 +103,11 @@ function announce(ctx: AuthContext, type: "user.online" | "user.offline"): Promi
   const previous = announcements.get(ctx.user.id) ?? Promise.resolve();
   const next = previous.catch(() => {}).then(() => record(ctx, type));
   announcements.set(ctx.user.id, next);
-  void next.finally(() => {
+  // The caller handles a failure of `next`; this bookkeeping chain must not become an unhandled rejection.
+  const forget = () => {
     if (announcements.get(ctx.user.id) === next) announcements.delete(ctx.user.id);
-  });
+  };
+  next.then(forget, forget);
   return next;
 }
 

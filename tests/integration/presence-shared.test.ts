@@ -68,6 +68,9 @@ describe("presence shared by several server processes", () => {
     expect(watcher.types).toEqual(["user.online", "user.offline"]);
     inbox.close();
     await otherProcessReports(admin.id, 0);
+    // Nobody holds a connection any more: after the grace period the user goes offline once.
+    await sleep(300);
+    expect(watcher.types).toEqual(["user.online", "user.offline", "user.offline"]);
     watcher.close();
   });
 });
