@@ -11,6 +11,7 @@ import { SESSION_ENDED_EVENT } from "@/lib/client/api";
 export function SessionEndedDialog() {
   const [ended, setEnded] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
+  const title = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
     const onEnded = () => setEnded(true);
@@ -20,7 +21,9 @@ export function SessionEndedDialog() {
 
   useEffect(() => {
     const node = dialog.current;
-    if (ended && node && !node.open) node.showModal();
+    if (!ended || !node || node.open) return;
+    node.showModal();
+    title.current?.focus();
   }, [ended]);
 
   if (!ended) return null;
@@ -35,7 +38,8 @@ export function SessionEndedDialog() {
       className="m-auto w-[calc(100vw-2rem)] max-w-md rounded-xl p-0 shadow-xl backdrop:bg-slate-900/50"
     >
       <div className="flex flex-col gap-4 p-6">
-        <h2 id="session-ended-title" className="text-lg font-semibold text-slate-900">
+        {/* Focus lands on the title, not the link: an Enter typed mid-sentence does not leave the page. */}
+        <h2 id="session-ended-title" ref={title} tabIndex={-1} className="text-lg font-semibold text-slate-900">
           Your session has ended
         </h2>
         <p id="session-ended-body" className="text-sm text-slate-600">
