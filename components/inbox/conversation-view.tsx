@@ -207,7 +207,7 @@ export function ConversationView({
           </p>
           <LabelChips labels={conversation.labels} className="mt-1" />
         </div>
-        <div className="flex w-full items-center gap-1.5 overflow-x-auto md:ml-auto md:w-auto md:flex-wrap md:gap-2 md:overflow-visible [&_button]:max-md:px-2.5 [&_button]:max-md:py-1.5 [&_button]:max-md:text-xs [&_select]:max-md:py-1.5 [&_select]:max-md:text-xs">
+        <div className="flex w-full items-center gap-1.5 overflow-x-auto [&>*]:shrink-0 [&_button]:whitespace-nowrap md:ml-auto md:w-auto md:flex-wrap md:gap-2 md:overflow-visible [&_button]:max-md:px-2.5 [&_button]:max-md:py-1.5 [&_button]:max-md:text-xs [&_select]:max-md:py-1.5 [&_select]:max-md:text-xs">
           {conversation.status === "closed" ? (
             <Button type="button" variant="secondary" onClick={() => act("reopen")} disabled={Boolean(acting)}>
               {acting === "reopen" ? "Reopening…" : "Reopen"}

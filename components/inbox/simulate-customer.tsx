@@ -45,8 +45,8 @@ export function SimulateCustomer({ onSent }: { onSent: (conversationId: string |
 
   return (
     <>
-      <Button type="button" variant="secondary" className="px-2.5 py-1.5 text-xs" onClick={() => dialog.current?.showModal()}>
-        Simulate customer
+      <Button type="button" variant="secondary" className="px-2.5 py-1.5 text-xs" aria-label="Simulate customer" title="Simulate a customer writing in (sandbox)" onClick={() => dialog.current?.showModal()}>
+        Simulate
       </Button>
       <dialog ref={dialog} aria-labelledby="simulate-title" className="m-auto w-full max-w-md rounded-xl p-0 shadow-xl backdrop:bg-slate-900/40">
         <form onSubmit={onSubmit} className="flex flex-col gap-4 p-6" noValidate>

@@ -47,12 +47,15 @@ export function NewConversation({ onStarted }: { onStarted: (conversationId: str
         type="button"
         variant="secondary"
         className="px-2.5 py-1.5 text-xs"
+        aria-label="New conversation"
+        title="New conversation"
         onClick={() => {
           setOpened(true);
           dialog.current?.showModal();
         }}
       >
-        New conversation
+        {/* The list's header is narrow on every screen: one short word keeps it on one line. */}
+        New
       </Button>
       <DialogShell ref={dialog} id="new-conversation" title="New conversation" description="Write first to a customer with an approved template; free-form replies open once they answer." submitLabel="Send template" pending={pending} error={error} onSubmit={onSubmit}>
         <Field id="new-conversation-to" label="Number to write to" name="to" inputMode="tel" placeholder="+14155552671" hint="E.164: + then the country code and number." error={errors.to} />
