@@ -6,8 +6,8 @@ import { accounts, users } from "@/db/schema";
 import { assertEmailFree, createAccountWithUser } from "@/lib/accounts/create-account";
 import { hashPassword, passwordSchema } from "@/lib/auth/password";
 import { roleSchema } from "@/lib/auth/scopes";
-import { ApiError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
+import { ApiError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
 import { emailSchema, userNameSchema } from "@/lib/users/schemas";
 
 const usage =

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { getDb } from "@/db";
 import { users } from "@/db/schema";
 import { passwordSchema } from "@/lib/auth/password";
-import { ConflictError } from "@/lib/errors";
+import { ConflictError } from "@/lib/platform/errors";
 import { emailSchema, presentUser, userNameSchema } from "@/lib/users/schemas";
 import { createAccountWithUser } from "./create-account";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { consumeLoginAttempt, forgiveLoginAttempt, type RateLimitState, rateLimitHeaders } from "@/lib/api/rate-limit";
-import { ApiError, UnauthenticatedError } from "@/lib/errors";
+import { consumeLoginAttempt, forgiveLoginAttempt, type RateLimitState, rateLimitHeaders } from "@/lib/platform/rate-limit";
+import { ApiError, UnauthenticatedError } from "@/lib/platform/errors";
 import { presentUser } from "@/lib/users/schemas";
 import { checkSecondFactor } from "./mfa";
 import { createSession, verifyCredentials } from "./sessions";

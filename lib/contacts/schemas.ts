@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Contact } from "@/db/schema";
-import { isoTimestamp, phoneDigits, prefixedId } from "@/lib/api/fields";
-import { paginationQuery } from "@/lib/api/pagination";
+import { isoTimestamp, phoneDigits, prefixedId } from "@/lib/platform/fields";
+import { paginationQuery } from "@/lib/platform/pagination";
 
 export const MAX_ATTRIBUTES = 50;
 

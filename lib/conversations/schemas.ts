@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Contact, Conversation } from "@/db/schema";
-import { isoTimestamp, phoneDigits, prefixedId } from "@/lib/api/fields";
-import { paginationQuery } from "@/lib/api/pagination";
+import { isoTimestamp, phoneDigits, prefixedId } from "@/lib/platform/fields";
+import { paginationQuery } from "@/lib/platform/pagination";
 
 export const conversationStatuses = ["open", "assigned", "closed", "snoozed"] as const;
 export type ConversationStatus = (typeof conversationStatuses)[number];

@@ -1,4 +1,4 @@
-import { loggable } from "@/lib/errors";
+import { loggable } from "@/lib/platform/errors";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { events } from "@/db/schema";

@@ -1,7 +1,7 @@
-import { loggable } from "@/lib/errors";
+import { loggable } from "@/lib/platform/errors";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { getDb } from "@/db";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/platform/env";
 import { events, users } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { presentUser } from "@/lib/users/schemas";

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { events, webhookDeliveries, webhooks } from "@/db/schema";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { enqueueJobs } from "@/lib/jobs/enqueue";
 import { type EventEnvelope, type EventType, streamOnlyEventTypes } from "./types";
 import { isStreamedEvent } from "./visibility";

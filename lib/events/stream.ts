@@ -3,7 +3,7 @@ import { getDb } from "@/db";
 import { events } from "@/db/schema";
 import { roleAllows } from "@/lib/auth/scopes";
 import { type AuthContext, loadTokenContext } from "@/lib/auth/tokens";
-import { invalidField } from "@/lib/errors";
+import { invalidField } from "@/lib/platform/errors";
 import { subscribeToEvents, toEnvelope } from "./hub";
 import { joinPresence, leavePresence } from "./presence";
 import type { EventEnvelope } from "./types";

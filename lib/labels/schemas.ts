@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Label } from "@/db/schema";
-import { isoTimestamp, prefixedId } from "@/lib/api/fields";
+import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 import { labelIdPattern } from "@/lib/conversations/schemas";
 
 export const labelColorSchema = z

@@ -1,5 +1,5 @@
 import { createTransport, type Transporter } from "nodemailer";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/platform/env";
 
 let transport: { url: string; transporter: Transporter } | undefined;
 

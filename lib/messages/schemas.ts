@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { languages } from "@/lib/profile/language";
 import { type Media, type Message, messageKinds } from "@/db/schema";
-import { isoTimestamp, phoneDigits as phoneField, prefixedId } from "@/lib/api/fields";
+import { isoTimestamp, phoneDigits as phoneField, prefixedId } from "@/lib/platform/fields";
 import {
   buttonReply,
   contactCard,

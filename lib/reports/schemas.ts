@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp, prefixedId } from "@/lib/api/fields";
+import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 import { isValidTimeZone, zonedTimeToInstant } from "@/lib/profile/hours";
 
 export const MAX_RANGE_DAYS = 366;

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { prefixedId } from "@/lib/api/fields";
-import { paginationQuery } from "@/lib/api/pagination";
+import { prefixedId } from "@/lib/platform/fields";
+import { paginationQuery } from "@/lib/platform/pagination";
 import { conversationOutput } from "@/lib/conversations/schemas";
 
 export const searchQuery = paginationQuery.extend({

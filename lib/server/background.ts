@@ -1,5 +1,5 @@
 import { getDb, getDbHandle } from "@/db";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/platform/env";
 import { JOBS_CHANNEL } from "@/lib/jobs/enqueue";
 import { jobBatchHandlers, jobHandlers } from "@/lib/jobs/handlers";
 import { inngestRelayHandlers } from "@/lib/jobs/inngest-relay";

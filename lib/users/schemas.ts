@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { User } from "@/db/schema";
-import { isoTimestamp, prefixedId } from "@/lib/api/fields";
+import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 import { passwordSchema } from "@/lib/auth/password";
 import { roleSchema } from "@/lib/auth/scopes";
 

@@ -1,4 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
+import { type Bytes, equalBytes, hmacSha256Base64, hmacSha256Hex, verifySha256Header } from "@/lib/platform/crypto/hmac";
 
 export type SignatureHeaders = {
   "X-Service-Signature": string;
@@ -7,19 +8,8 @@ export type SignatureHeaders = {
   "webhook-signature": string;
 };
 
-type Bytes = string | Uint8Array;
-
 const secretPrefix = "whsec_";
 const base64Pattern = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const sha256HexPattern = /^[0-9a-f]{64}$/i;
-
-export function hmacSha256Hex({ key, body }: { key: Bytes; body: Bytes }): string {
-  return createHmac("sha256", key).update(body).digest("hex");
-}
-
-function hmacSha256Base64({ key, body }: { key: Bytes; body: Bytes }): string {
-  return createHmac("sha256", key).update(body).digest("base64");
-}
 
 /**
  * The HMAC key of the Standard Webhooks `webhook-signature`, as that standard defines it: the
@@ -63,18 +53,6 @@ export function generateWebhookSecret(): string {
   return secretPrefix + randomBytes(24).toString("base64");
 }
 
-function equalBytes(a: Buffer, b: Buffer): boolean {
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function verifySha256Header({ key, body, header }: { key: Bytes; body: Bytes; header: string | null | undefined }): boolean {
-  if (typeof header !== "string" || !header.startsWith("sha256=")) return false;
-  const given = header.slice("sha256=".length).trim();
-  if (!sha256HexPattern.test(given)) return false;
-  const expected = createHmac("sha256", key).update(body).digest();
-  return equalBytes(expected, Buffer.from(given, "hex"));
-}
-
 export function verifyServiceSignature({
   secret,
   body,
@@ -85,19 +63,6 @@ export function verifyServiceSignature({
   header: string | null | undefined;
 }): boolean {
   return verifySha256Header({ key: secret, body, header });
-}
-
-/** Checks the messaging network's X-Hub-Signature-256 header against the raw request body. */
-export function verifyHubSignature({
-  appSecret,
-  rawBody,
-  header,
-}: {
-  appSecret: string;
-  rawBody: Bytes;
-  header: string | null | undefined;
-}): boolean {
-  return verifySha256Header({ key: appSecret, body: rawBody, header });
 }
 
 type HeaderSource = Headers | Record<string, string | string[] | undefined>;

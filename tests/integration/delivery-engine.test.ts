@@ -2,7 +2,7 @@ import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
 import { jobs, webhookAttempts, webhookDeliveries } from "@/db/schema";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { enqueueJob, enqueueJobs } from "@/lib/jobs/enqueue";
 import { jobBatchHandlers, jobHandlers } from "@/lib/jobs/handlers";
 import { claimDueJobs, drainJobs, JOB_LEASE_MS, type JobHandlers, releaseStaleClaims, startJobRunner } from "@/lib/jobs/runner";

@@ -11,7 +11,7 @@ import { jobs, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema"
 import { enqueueJob, enqueueJobs } from "@/lib/jobs/enqueue";
 import { jobHandlers } from "@/lib/jobs/handlers";
 import { claimDueJobs, drainJobs, JOB_LEASE_MS, type JobHandlers, runJob, startJobRunner } from "@/lib/jobs/runner";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { setEnv } from "@/tests/support/env-vars";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { type WebhookReceiver, startReceiver } from "@/tests/support/webhook-receiver";

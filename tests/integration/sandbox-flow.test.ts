@@ -10,7 +10,7 @@ import * as messageRoute from "@/app/v1/messages/[id]/route";
 import * as messagesRoute from "@/app/v1/messages/route";
 import { getDb } from "@/db";
 import { contacts, jobs, numberIntegrations } from "@/db/schema";
-import { resetRateLimiters } from "@/lib/api/rate-limit";
+import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { jobHandlers } from "@/lib/jobs/handlers";
 import { drainJobs } from "@/lib/jobs/runner";
 import { sendQueuedMessage } from "@/lib/messages/send-queued-message";

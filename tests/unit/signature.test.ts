@@ -1,11 +1,10 @@
 import { createHmac } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
+import { hmacSha256Hex, verifySha256Header } from "@/lib/platform/crypto/hmac";
 import {
   generateWebhookSecret,
-  hmacSha256Hex,
   signPayload,
-  verifyHubSignature,
   verifyServiceSignature,
   verifyStandardSignature,
 } from "@/lib/webhooks/signature";
@@ -138,23 +137,23 @@ describe("verifyServiceSignature", () => {
   });
 });
 
-describe("verifyHubSignature", () => {
+describe("verifySha256Header (the network's X-Hub-Signature-256)", () => {
   const appSecret = "0123456789abcdef0123456789abcdef";
   const rawBody = Buffer.from('{"object":"whatsapp_business_account","entry":[]}');
   const header = `sha256=${createHmac("sha256", appSecret).update(rawBody).digest("hex")}`;
 
   it("accepts the network's signature of the raw body", () => {
-    expect(verifyHubSignature({ appSecret, rawBody, header })).toBe(true);
+    expect(verifySha256Header({ key: appSecret, body: rawBody, header })).toBe(true);
   });
 
   it("accepts upper-case hex digits", () => {
-    expect(verifyHubSignature({ appSecret, rawBody, header: `sha256=${header.slice(7).toUpperCase()}` })).toBe(true);
+    expect(verifySha256Header({ key: appSecret, body: rawBody, header: `sha256=${header.slice(7).toUpperCase()}` })).toBe(true);
   });
 
   it("refuses a tampered body or the wrong app secret", () => {
-    expect(verifyHubSignature({ appSecret, rawBody: Buffer.concat([rawBody, Buffer.from(" ")]), header })).toBe(false);
-    expect(verifyHubSignature({ appSecret: "another-secret", rawBody, header })).toBe(false);
-    expect(verifyHubSignature({ appSecret, rawBody, header: null })).toBe(false);
+    expect(verifySha256Header({ key: appSecret, body: Buffer.concat([rawBody, Buffer.from(" ")]), header })).toBe(false);
+    expect(verifySha256Header({ key: "another-secret", body: rawBody, header })).toBe(false);
+    expect(verifySha256Header({ key: appSecret, body: rawBody, header: null })).toBe(false);
   });
 });
 

@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { requireAdmin } from "@/lib/auth/current-user";
-import { ApiError } from "@/lib/errors";
+import { ApiError } from "@/lib/platform/errors";
 import {
   type NumberConfigOutput,
   numberConfigInput,

@@ -15,3 +15,8 @@ export function secretMatches(secret: string, storedHash: string | null): boolea
   const stored = Buffer.from(storedHash, "hex");
   return given.length === stored.length && timingSafeEqual(given, stored);
 }
+
+/** The PKCE S256 challenge of a verifier (RFC 7636 section 4.2). */
+export function s256(verifier: string): string {
+  return createHash("sha256").update(verifier, "ascii").digest("base64url");
+}
