@@ -16,7 +16,7 @@ import { resetEnvCache } from "@/lib/platform/env";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/platform/ids";
 import { enqueueJob, JOBS_CHANNEL } from "@/lib/jobs/enqueue";
-import { jobBatchHandlers, jobHandlers } from "@/lib/jobs/handlers";
+import { jobBatchHandlers, jobHandlers } from "@/lib/server/job-handlers";
 import { type JobHandlers, startJobRunner } from "@/lib/jobs/runner";
 import { createWebhook } from "@/lib/webhooks/create-webhook";
 import { type Bench, type BenchOptions, log, percentile, round } from "./support";

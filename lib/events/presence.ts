@@ -5,7 +5,7 @@ import { getEnv } from "@/lib/platform/env";
 import { events, users } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { presentUser } from "@/lib/users/schemas";
-import { listen } from "@/lib/server/listen";
+import { listen } from "@/db/listen";
 import { recordEvent } from "./record-event";
 
 type Presence = { connections: Map<string, number>; offlineTimers: Map<string, NodeJS.Timeout>; graceMs: number | null };

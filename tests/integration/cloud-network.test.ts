@@ -10,7 +10,7 @@ import * as messagesRoute from "@/app/v1/messages/route";
 import { getDb } from "@/db";
 import { jobs, messages } from "@/db/schema";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
-import { jobHandlers } from "@/lib/jobs/handlers";
+import { jobHandlers } from "@/lib/server/job-handlers";
 import { drainJobs } from "@/lib/jobs/runner";
 import { call } from "@/tests/support/api";
 import { setEnv } from "@/tests/support/env-vars";

@@ -4,7 +4,7 @@ import { getDb } from "@/db";
 import { jobs, webhookAttempts, webhookDeliveries } from "@/db/schema";
 import { newId } from "@/lib/platform/ids";
 import { enqueueJob, enqueueJobs } from "@/lib/jobs/enqueue";
-import { jobBatchHandlers, jobHandlers } from "@/lib/jobs/handlers";
+import { jobBatchHandlers, jobHandlers } from "@/lib/server/job-handlers";
 import { claimDueJobs, drainJobs, JOB_LEASE_MS, type JobHandlers, releaseStaleClaims, startJobRunner } from "@/lib/jobs/runner";
 import { setEnv } from "@/tests/support/env-vars";
 import { createTestAccount } from "@/tests/support/fixtures";

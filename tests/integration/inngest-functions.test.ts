@@ -5,7 +5,7 @@ import { getDb } from "@/db";
 import { jobs, webhookAttempts, webhooks } from "@/db/schema";
 import { deliverWebhook } from "@/inngest/functions/deliver-webhook";
 import { runJob } from "@/inngest/functions/run-job";
-import { jobHandlers } from "@/lib/jobs/handlers";
+import { jobHandlers } from "@/lib/server/job-handlers";
 import { inngestRelayHandlers, type InngestEvent } from "@/lib/jobs/inngest-relay";
 import { drainJobs } from "@/lib/jobs/runner";
 import { setEnv } from "@/tests/support/env-vars";

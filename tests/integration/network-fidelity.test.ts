@@ -13,7 +13,7 @@ import { getDb } from "@/db";
 import { contacts, earlyStatuses, messages } from "@/db/schema";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { resetEnvCache } from "@/lib/platform/env";
-import { jobHandlers } from "@/lib/jobs/handlers";
+import { jobHandlers } from "@/lib/server/job-handlers";
 import { drainJobs } from "@/lib/jobs/runner";
 import { call } from "@/tests/support/api";
 import { setEnv } from "@/tests/support/env-vars";

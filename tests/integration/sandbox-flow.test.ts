@@ -11,7 +11,7 @@ import * as messagesRoute from "@/app/v1/messages/route";
 import { getDb } from "@/db";
 import { contacts, jobs, numberIntegrations } from "@/db/schema";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
-import { jobHandlers } from "@/lib/jobs/handlers";
+import { jobHandlers } from "@/lib/server/job-handlers";
 import { drainJobs } from "@/lib/jobs/runner";
 import { sendQueuedMessage } from "@/lib/messages/send-queued-message";
 import { call } from "@/tests/support/api";

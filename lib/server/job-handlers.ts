@@ -8,7 +8,7 @@ import { createAutoReplyJobHandler } from "@/lib/profile/auto-reply-job";
 import { simulateTemplateReview } from "@/lib/templates/status";
 import { runDeliveryBatch } from "@/lib/webhooks/deliver-batch";
 import { runDeliveryJob } from "@/lib/webhooks/deliver-job";
-import type { JobBatchHandlers, JobHandlers } from "./runner";
+import type { JobBatchHandlers, JobHandlers } from "@/lib/jobs/runner";
 
 /** Every kind of background work and the verb that carries it out. */
 export const jobHandlers: JobHandlers = {
