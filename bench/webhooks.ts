@@ -6,6 +6,7 @@
 // - fairness: one account with 20 hanging receivers, another account's first attempts and
 //   outbound sends, latency from commit.
 //   npx tsx bench/run.ts webhook-fan-out   (or through `npm run bench`)
+import "@/lib/server/wiring";
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -1,3 +1,4 @@
+import "@/lib/server/wiring";
 import { z } from "zod";
 import type { AuthContext } from "@/lib/auth/tokens";
 import type { Scope } from "@/lib/auth/scopes";

@@ -1,3 +1,4 @@
+import "@/lib/server/wiring";
 import { z } from "zod";
 import { loggable, zodDetails } from "@/lib/platform/errors";
 import { plainErrorMessage, plainFieldError } from "@/lib/client/plain-errors";

@@ -1,3 +1,4 @@
+import "@/lib/server/wiring";
 import { runWakeJob } from "@/lib/conversations/snooze";
 import { sendSurvey } from "@/lib/csat/send-survey";
 import { simulateSandboxStatus } from "@/lib/messages/apply-status";

@@ -1,3 +1,4 @@
+import "@/lib/server/wiring";
 import { closeDb, getDbHandle } from "@/db";
 import { isSetupDone } from "@/lib/accounts/setup";
 import { getEnv, isEnvError } from "@/lib/platform/env";

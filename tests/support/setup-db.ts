@@ -1,3 +1,4 @@
+import "@/lib/server/wiring";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import postgres from "postgres";

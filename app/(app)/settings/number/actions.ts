@@ -1,4 +1,5 @@
 "use server";
+import "@/lib/server/wiring";
 
 import { z } from "zod";
 import { requireAdmin } from "@/lib/auth/current-user";

@@ -1,4 +1,5 @@
 "use server";
+import "@/lib/server/wiring";
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
