@@ -8,7 +8,7 @@ import { hashPassword, passwordSchema } from "@/lib/auth/password";
 import { roleSchema } from "@/lib/auth/scopes";
 import { ApiError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
-import { emailSchema, userNameSchema } from "@/lib/users/schemas";
+import { emailSchema, userNameSchema } from "@/lib/auth/user-identity";
 
 const usage =
   "Usage: npm run admin:create -- --email E --password P --name N [--account A] [--role admin|agent]\n" +

@@ -4,7 +4,7 @@ import { getDb } from "@/db";
 import { users } from "@/db/schema";
 import { passwordSchema } from "@/lib/auth/password";
 import { ConflictError } from "@/lib/platform/errors";
-import { emailSchema, presentUser, userNameSchema } from "@/lib/users/schemas";
+import { emailSchema, presentUser, userNameSchema } from "@/lib/auth/user-identity";
 import { createAccountWithUser } from "./create-account";
 
 export const setupInput = z.object({

@@ -12,7 +12,7 @@ import { scheduleSurveyOnClose } from "@/lib/csat/schedule";
 import { recordEvent } from "@/lib/events/record-event";
 import type { EventType } from "@/lib/events/types";
 import type { ActivityType } from "@/lib/activity/schemas";
-import { presentUserRef, type UserRefOutput } from "@/lib/users/schemas";
+import { presentUserRef, type UserRefOutput } from "@/lib/auth/user-identity";
 import { type ConversationStatus, type ConversationWithContact, presentAssignment, presentConversation } from "./schemas";
 import { deleteConversationMedia, findConversation, hasLabel, joinContact, reopenClosedConversation, selectConversations } from "./store";
 

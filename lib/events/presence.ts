@@ -4,7 +4,7 @@ import { getDb } from "@/db";
 import { getEnv } from "@/lib/platform/env";
 import { events, users } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { presentUser } from "@/lib/users/schemas";
+import { presentUser } from "@/lib/auth/user-identity";
 import { listen } from "@/db/listen";
 import { recordEvent } from "./record-event";
 

@@ -44,7 +44,7 @@ export async function recordEvent(
   if (input.type !== "webhook.verified" && !streamOnlyEventTypes.includes(input.type)) {
     const fanOut = holder.__chorusEventFanOut;
     // Loud, never a silently dropped delivery: an entry point that records events must wire the domains.
-    if (!fanOut) throw new Error('Event fan-out is not wired: import "@/lib/server/wiring" in this entry point.');
+    if (!fanOut) throw new Error('Event fan-out is not wired: import lib/server/wiring.ts in this entry point.');
     await fanOut(tx, { accountId: input.accountId, envelope, createdAt: now, deliveryBody: input.deliveryBody, excludeWebhookId: input.excludeWebhookId });
   }
   // Delivered to listeners only when the transaction commits (live updates, other instances).

@@ -19,12 +19,12 @@ import {
   templateSendInput,
   unsupportedContent,
 } from "./kinds";
+import { messageTypes, type MessageType } from "@/lib/network/types";
 import { maxCaptionLength, MiB, mediaLimits } from "./media-limits";
 import { decodeBase64Strict, type MediaType, normalizeMimeType, validateMedia } from "./media-rules";
 
 /** Text and the media kinds: what every path of the first build carries. */
-export const messageTypes = ["text", "image", "document", "audio", "video"] as const;
-export type MessageType = (typeof messageTypes)[number];
+export { messageTypes, type MessageType };
 /** Every kind a stored message can have (SPEC section 13). */
 export { messageKinds };
 export type MessageKind = (typeof messageKinds)[number];

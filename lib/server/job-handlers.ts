@@ -4,7 +4,7 @@ import { sendSurvey } from "@/lib/csat/send-survey";
 import { simulateSandboxStatus } from "@/lib/messages/apply-status";
 import { sendAutomatedMessage } from "@/lib/messages/send-message";
 import { sendQueuedMessage } from "@/lib/messages/send-queued-message";
-import { fetchInboundMedia } from "@/lib/network/cloud-webhook";
+import { fetchInboundMedia } from "@/lib/inbound/cloud-webhook";
 import { createAutoReplyJobHandler } from "@/lib/profile/auto-reply-job";
 import { simulateTemplateReview } from "@/lib/templates/status";
 import { runDeliveryBatch } from "@/lib/webhooks/deliver-batch";

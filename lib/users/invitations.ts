@@ -14,7 +14,7 @@ import { ApiError } from "@/lib/platform/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/platform/ids";
 import { sendMail } from "@/lib/mail/send-mail";
-import { emailSchema, presentUser, userNameSchema } from "./schemas";
+import { emailSchema, presentUser, userNameSchema } from "@/lib/auth/user-identity";
 import { passwordSchema } from "@/lib/auth/password";
 
 export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;

@@ -17,7 +17,8 @@ import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/platform/ids";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { userActor } from "@/lib/activity/schemas";
-import { type CreateUserInput, presentUser, type UpdateUserInput } from "./schemas";
+import { presentUser } from "@/lib/auth/user-identity";
+import type { CreateUserInput, UpdateUserInput } from "./schemas";
 
 type Ctx = Pick<AuthContext, "accountId" | "user">;
 

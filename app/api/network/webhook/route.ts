@@ -1,6 +1,6 @@
 import { apiRoute, defineRoute } from "@/lib/api/route";
 import { readBody } from "@/lib/platform/http/read-body";
-import { answerWebhookChallenge, receiveCloudWebhook } from "@/lib/network/cloud-webhook";
+import { answerWebhookChallenge, receiveCloudWebhook } from "@/lib/inbound/cloud-webhook";
 
 // Notifications are small JSON documents; media arrives by id and is downloaded separately.
 const MAX_NOTIFICATION_BYTES = 1024 * 1024;

@@ -14,11 +14,11 @@ import { keepEarlyStatus } from "@/lib/messages/early-statuses";
 import { applyTemplateStatus, phoneNumberIdsOfBusinessAccounts } from "@/lib/templates/status";
 import { findIdByNetworkId } from "@/lib/messages/store";
 import { verifySha256Header } from "@/lib/platform/crypto/hmac";
-import { defaultApiBaseUrl, loadNumberIntegration, networkUrlPolicy, secretsOf } from "./number-config";
-import { parseBusinessAppEchoes } from "./cloud-echoes";
-import { parseCoexistenceSync, parseTemplateStatusUpdates } from "./cloud-sync";
-import type { InboundMessage } from "./types";
-import { downloadCloudMedia, NetworkRequestError, parseCloudWebhook } from "./cloud";
+import { defaultApiBaseUrl, loadNumberIntegration, networkUrlPolicy, secretsOf } from "@/lib/network/number-config";
+import { parseBusinessAppEchoes } from "@/lib/network/cloud-echoes";
+import { parseCoexistenceSync, parseTemplateStatusUpdates } from "@/lib/network/cloud-sync";
+import type { InboundMessage } from "@/lib/network/types";
+import { downloadCloudMedia, NetworkRequestError, parseCloudWebhook } from "@/lib/network/cloud";
 
 /** Largest customer media stored; bigger files are kept as a message noting the media was too large. */
 export const MAX_INBOUND_MEDIA_BYTES = 32 * 1024 * 1024;
