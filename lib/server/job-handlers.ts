@@ -1,6 +1,6 @@
 import "@/lib/server/wiring";
 import { runWakeJob } from "@/lib/conversations/snooze";
-import { sendSurvey } from "@/lib/csat/send-survey";
+import { sendSurvey } from "@/lib/messages/send-survey";
 import { simulateSandboxStatus } from "@/lib/messages/apply-status";
 import { sendAutomatedMessage } from "@/lib/messages/send-message";
 import { sendQueuedMessage } from "@/lib/messages/send-queued-message";
