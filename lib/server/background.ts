@@ -2,7 +2,7 @@ import { getDb, getDbHandle } from "@/db";
 import { getEnv } from "@/lib/platform/env";
 import { JOBS_CHANNEL } from "@/lib/jobs/enqueue";
 import { jobBatchHandlers, jobHandlers } from "@/lib/server/job-handlers";
-import { inngestRelayHandlers } from "@/lib/jobs/inngest-relay";
+import { inngestRelayHandlers } from "@/lib/server/inngest-relay";
 import { type JobRunner, releaseStaleClaims, startJobRunner } from "@/lib/jobs/runner";
 import { AUTH_CHANNEL, forgetCachedTokens } from "@/lib/auth/token-cache";
 import { listen } from "@/db/listen";

@@ -6,7 +6,7 @@ import { jobs, webhookAttempts, webhooks } from "@/db/schema";
 import { deliverWebhook } from "@/inngest/functions/deliver-webhook";
 import { runJob } from "@/inngest/functions/run-job";
 import { jobHandlers } from "@/lib/server/job-handlers";
-import { inngestRelayHandlers, type InngestEvent } from "@/lib/jobs/inngest-relay";
+import { inngestRelayHandlers, type InngestEvent } from "@/lib/server/inngest-relay";
 import { drainJobs } from "@/lib/jobs/runner";
 import { setEnv } from "@/tests/support/env-vars";
 import { createTestAccount } from "@/tests/support/fixtures";
