@@ -25,7 +25,6 @@ export const listContactsQuery = paginationQuery.extend({
     .optional()
     .meta({ description: "Name, number or email contains this (case- and accent-insensitive).", example: "gomez" }),
 });
-export type ListContactsQuery = z.infer<typeof listContactsQuery>;
 
 const nullableText = (max: number, label: string) =>
   z

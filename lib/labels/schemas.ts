@@ -27,7 +27,6 @@ export const setConversationLabelsInput = z
       .meta({ description: "Every label the conversation should carry (replaces the current set; [] removes all).", example: ["lbl_01jd2x8k3f0m6q1v9w4r7t5y2z"] }),
   })
   .meta({ id: "SetConversationLabels" });
-export type SetConversationLabelsInput = z.infer<typeof setConversationLabelsInput>;
 
 export const labelOutput = z
   .strictObject({

@@ -3,11 +3,6 @@ import { getEnv } from "@/lib/platform/env";
 
 let transport: { url: string; transporter: Transporter } | undefined;
 
-/** Whether mail can be sent (SMTP_URL is set). */
-export function mailConfigured(): boolean {
-  return Boolean(getEnv().SMTP_URL);
-}
-
 /**
  * Sends one plain-text email through SMTP_URL. False when mail is not configured or the
  * server refused it: callers then show the link for the administrator to pass on.

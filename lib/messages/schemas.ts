@@ -30,7 +30,6 @@ export { messageKinds };
 export type MessageKind = (typeof messageKinds)[number];
 /** What POST /v1/messages sends. */
 export const sendMessageTypes = [...messageTypes, "location", "reaction", "interactive", "template"] as const;
-export type SendMessageType = (typeof sendMessageTypes)[number];
 /** What the sandbox's simulated customer sends: every inbound kind. */
 export const simulatedMessageTypes = [...messageTypes, "sticker", "location", "contacts", "reaction", "interactive", "button", "unsupported"] as const;
 

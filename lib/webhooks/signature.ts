@@ -1,5 +1,5 @@
-import { createHmac, randomBytes } from "node:crypto";
-import { type Bytes, equalBytes, hmacSha256Base64, hmacSha256Hex, verifySha256Header } from "@/lib/platform/crypto/hmac";
+import { randomBytes } from "node:crypto";
+import { hmacSha256Base64, hmacSha256Hex } from "@/lib/platform/crypto/hmac";
 
 export type SignatureHeaders = {
   "X-Service-Signature": string;
@@ -51,59 +51,4 @@ export function signPayload({
 
 export function generateWebhookSecret(): string {
   return secretPrefix + randomBytes(24).toString("base64");
-}
-
-export function verifyServiceSignature({
-  secret,
-  body,
-  header,
-}: {
-  secret: string;
-  body: Bytes;
-  header: string | null | undefined;
-}): boolean {
-  return verifySha256Header({ key: secret, body, header });
-}
-
-type HeaderSource = Headers | Record<string, string | string[] | undefined>;
-
-function readHeader(headers: HeaderSource, name: string): string | undefined {
-  if (headers instanceof Headers) return headers.get(name) ?? undefined;
-  const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
-  const value = key === undefined ? undefined : headers[key];
-  return Array.isArray(value) ? value.join(" ") : value;
-}
-
-/**
- * Verifies the Standard Webhooks headers. The timestamp is signed, so refusing one outside
- * the tolerance window is what stops a captured delivery from being replayed later.
- */
-export function verifyStandardSignature({
-  secret,
-  body,
-  headers,
-  toleranceSeconds,
-  nowSeconds = Math.floor(Date.now() / 1000),
-}: {
-  secret: string;
-  body: string;
-  headers: HeaderSource;
-  toleranceSeconds: number;
-  nowSeconds?: number;
-}): boolean {
-  const id = readHeader(headers, "webhook-id");
-  const timestamp = readHeader(headers, "webhook-timestamp");
-  const signatures = readHeader(headers, "webhook-signature");
-  if (!id || !timestamp || !signatures || !/^\d{1,15}$/.test(timestamp)) return false;
-  if (Math.abs(nowSeconds - Number(timestamp)) > toleranceSeconds) return false;
-
-  const expected = createHmac("sha256", standardWebhookKey(secret))
-    .update(`${id}.${timestamp}.${body}`)
-    .digest();
-  // The header may list several space-separated signatures (during secret rotation).
-  return signatures.split(" ").some((entry) => {
-    const [version, value] = entry.split(",", 2);
-    if (version !== "v1" || !value || !base64Pattern.test(value)) return false;
-    return equalBytes(expected, Buffer.from(value, "base64"));
-  });
 }
