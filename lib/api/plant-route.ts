@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import type { AuthContext } from "@/lib/auth/tokens";
 import type { PlantError } from "@/lib/plants/schemas";

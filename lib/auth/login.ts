@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { consumeLoginAttempt, forgiveLoginAttempt, type RateLimitState, rateLimitHeaders } from "@/lib/platform/rate-limit";
 import { ApiError, UnauthenticatedError } from "@/lib/platform/errors";

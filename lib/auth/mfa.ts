@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { randomBytes } from "node:crypto";

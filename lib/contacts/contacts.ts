@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq, or, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { contactSearchDocument, contacts } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { getDb } from "@/db";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { recordEvent } from "@/lib/events/record-event";

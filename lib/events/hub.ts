@@ -1,3 +1,4 @@
+import "server-only";
 import { loggable } from "@/lib/platform/errors";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db";

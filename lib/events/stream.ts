@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, gt, notInArray } from "drizzle-orm";
 import { getDb } from "@/db";
 import { events } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { createTransport, type Transporter } from "nodemailer";
 import { getEnv } from "@/lib/platform/env";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { getDb } from "@/db";
 import type { AuthContext } from "@/lib/auth/tokens";

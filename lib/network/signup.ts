@@ -1,3 +1,4 @@
+import "server-only";
 import { randomBytes, randomInt } from "node:crypto";
 import { z } from "zod";
 import { eq } from "drizzle-orm";

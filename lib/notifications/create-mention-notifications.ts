@@ -1,3 +1,4 @@
+import "server-only";
 import type { Executor } from "@/db";
 import { notifications } from "@/db/schema";
 import { newId } from "@/lib/platform/ids";

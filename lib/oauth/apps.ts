@@ -1,3 +1,4 @@
+import "server-only";
 import { announceAuthChange } from "@/lib/auth/token-cache";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { getDb, type Executor } from "@/db";

@@ -1,3 +1,4 @@
+import "server-only";
 import { jwtVerify, SignJWT } from "jose";
 import { getDb } from "@/db";
 import { oauthCodes, oauthGrants, type OauthApp } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { consumeRequest, rateLimitHeaders } from "@/lib/platform/rate-limit";
 import { clientAddress } from "@/lib/platform/http/client-address";
 import { readBody } from "@/lib/platform/http/read-body";

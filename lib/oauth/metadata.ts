@@ -1,3 +1,4 @@
+import "server-only";
 import { getEnv } from "@/lib/platform/env";
 import { scopes } from "@/lib/auth/scopes";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import { errors as joseErrors, decodeJwt } from "jose";
 import { getDb, type Executor } from "@/db";

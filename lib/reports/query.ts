@@ -1,3 +1,4 @@
+import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { invalidField } from "@/lib/platform/errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import packageJson from "@/package.json";
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import { getDb } from "@/db";

@@ -1,3 +1,4 @@
+import "server-only";
 import { announceAuthChange } from "@/lib/auth/token-cache";
 import { and, eq, isNull, ne } from "drizzle-orm";
 import { z } from "zod";

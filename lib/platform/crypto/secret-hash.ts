@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
 /** A random secret handed out once (client secret, code, refresh token, link); only its hash is stored. */
