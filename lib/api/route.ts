@@ -244,6 +244,5 @@ export function notServed(allow: string): NextHandler {
     );
 }
 
-export const json = (data: unknown, init?: ResponseInit) => Response.json(data, init);
 export const created = (data: unknown) => Response.json(data, { status: 201 });
 export const noContent = () => new Response(null, { status: 204 });
