@@ -1,7 +1,7 @@
 export async function register() {
   // The Node.js server only: request stamping, migrations, the job runner and signal handling.
   if (process.env.NEXT_RUNTIME === "nodejs") {
-    const { installRequestHook } = await import("./lib/http/request-hook");
+    const { installRequestHook } = await import("./lib/platform/http/request-hook");
     installRequestHook();
     try {
       const { startServer } = await import("./lib/server/start");

@@ -1,5 +1,5 @@
 import { type NextRequest, NextResponse } from "next/server";
-import { commonSecurityHeaders, pageContentSecurityPolicy } from "@/lib/http/security-headers";
+import { commonSecurityHeaders, pageContentSecurityPolicy } from "@/lib/platform/http/security-headers";
 
 // Invitation and reset links are opened signed out; the OAuth endpoints are called by apps.
 const PUBLIC_PAGES = ["/login", "/setup", "/invite", "/reset-password", "/oauth/token", "/oauth/revoke", "/oauth/consent", "/.well-known"];

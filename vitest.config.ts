@@ -4,7 +4,8 @@ import { defineConfig } from "vitest/config";
 const root = fileURLToPath(new URL(".", import.meta.url));
 
 export default defineConfig({
-  resolve: { alias: { "@": root } },
+  // "server-only" refuses to load outside a React Server bundle; tests import server modules directly.
+  resolve: { alias: { "@": root, "server-only": `${root}tests/support/server-only.ts` } },
   test: {
     projects: [
       {

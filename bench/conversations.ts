@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { GET as listConversations } from "@/app/v1/conversations/route";
 import { getDb } from "@/db";
-import { encodeCursor } from "@/lib/api/cursor";
+import { encodeCursor } from "@/lib/platform/cursor";
 import { type Bench, type BenchOptions, createBenchAccount, log, openBenchDatabase, percentile, round, timeRequest } from "./support";
 
 const LIMIT = 50;

@@ -6,17 +6,18 @@
 // - fairness: one account with 20 hanging receivers, another account's first attempts and
 //   outbound sends, latency from commit.
 //   npx tsx bench/run.ts webhook-fan-out   (or through `npm run bench`)
+import "@/lib/server/wiring";
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import postgres from "postgres";
 import { type DbHandle, getDbHandle, newPglite, openPglite, openPostgres, setDbHandle } from "@/db";
 import { accounts } from "@/db/schema";
-import { resetEnvCache } from "@/lib/env";
+import { resetEnvCache } from "@/lib/platform/env";
 import { recordEvent } from "@/lib/events/record-event";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { enqueueJob, JOBS_CHANNEL } from "@/lib/jobs/enqueue";
-import { jobBatchHandlers, jobHandlers } from "@/lib/jobs/handlers";
+import { jobBatchHandlers, jobHandlers } from "@/lib/server/job-handlers";
 import { type JobHandlers, startJobRunner } from "@/lib/jobs/runner";
 import { createWebhook } from "@/lib/webhooks/create-webhook";
 import { type Bench, type BenchOptions, log, percentile, round } from "./support";

@@ -10,7 +10,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/platform/env";
 import * as schema from "./schema";
 
 type Schema = typeof schema;

@@ -1,10 +1,10 @@
 import { Inngest } from "inngest";
-import { type Env, getEnv, isBuildPhase } from "@/lib/env";
+import { type Env, getEnv, isBuildPhase } from "@/lib/platform/env";
 
 /**
  * The client's options for an environment. Dev mode (no event key, unsigned calls accepted
  * at /api/inngest) only when INNGEST_DEV says so; otherwise the signing key is required
- * (lib/env.ts stops without it when JOBS_BACKEND=inngest) and every call must be signed.
+ * (lib/platform/env.ts stops without it when JOBS_BACKEND=inngest) and every call must be signed.
  */
 export function inngestClientOptions(env: Env) {
   return {

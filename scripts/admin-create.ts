@@ -6,9 +6,9 @@ import { accounts, users } from "@/db/schema";
 import { assertEmailFree, createAccountWithUser } from "@/lib/accounts/create-account";
 import { hashPassword, passwordSchema } from "@/lib/auth/password";
 import { roleSchema } from "@/lib/auth/scopes";
-import { ApiError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
-import { emailSchema, userNameSchema } from "@/lib/users/schemas";
+import { ApiError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
+import { emailSchema, userNameSchema } from "@/lib/auth/user-identity";
 
 const usage =
   "Usage: npm run admin:create -- --email E --password P --name N [--account A] [--role admin|agent]\n" +

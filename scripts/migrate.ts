@@ -1,5 +1,5 @@
 import { closeDb, getDbHandle } from "@/db";
-import { EnvError } from "@/lib/env";
+import { EnvError } from "@/lib/platform/env";
 
 try {
   const handle = getDbHandle();

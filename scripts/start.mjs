@@ -17,7 +17,7 @@ function newestMtime(entry) {
 }
 
 // PORT is handed to the server before the app's own environment check runs, so it is
-// checked here with the same rule as lib/env.ts, in the same one-line form.
+// checked here with the same rule as lib/platform/env.ts, in the same one-line form.
 const port = process.env.PORT ?? "3000";
 if (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535) {
   console.error("Invalid environment variable PORT: must be an integer from 1 to 65535");

@@ -1,4 +1,5 @@
 "use server";
+import "@/lib/server/wiring";
 
 import { getCurrentSession } from "@/lib/auth/current-user";
 import { signOut } from "@/lib/auth/next-auth";

@@ -1,4 +1,4 @@
-import { collectPages } from "@/lib/api/pagination";
+import { collectPages } from "@/lib/platform/pagination";
 import { requireSession } from "@/lib/auth/current-user";
 import { listOnlineUserIds } from "@/lib/events/presence";
 import { getNumberConfig } from "@/lib/network/number-config";

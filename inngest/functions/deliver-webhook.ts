@@ -1,6 +1,6 @@
 import { eventType, NonRetriableError, RetryAfterError } from "inngest";
 import { z } from "zod";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/platform/env";
 import { type AttemptOutcome, attemptDelivery } from "@/lib/webhooks/attempt-delivery";
 import { MAX_DELIVERY_ATTEMPTS } from "@/lib/webhooks/schemas";
 import { inngest } from "../client";

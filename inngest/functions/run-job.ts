@@ -1,7 +1,7 @@
 import { eventType, NonRetriableError } from "inngest";
 import { z } from "zod";
 import type { JobKind } from "@/lib/jobs/enqueue";
-import { jobHandlers } from "@/lib/jobs/handlers";
+import { jobHandlers } from "@/lib/server/job-handlers";
 import { inngest } from "../client";
 
 export const jobRequestedData = z.object({
@@ -16,7 +16,7 @@ export const jobRequested = eventType("chorus/job.requested", { schema: jobReque
 export const MAX_JOB_RUNS = 20;
 
 /**
- * Any other kind of background work on Inngest: the kind's handler from lib/jobs/handlers.ts
+ * Any other kind of background work on Inngest: the kind's handler from lib/server/job-handlers.ts
  * runs in step `run-N`; when it asks to run again later (`retryAt`), the function sleeps
  * in step `retry-N` until then. A thrown error is retried by Inngest with its backoff.
  */

@@ -1,7 +1,8 @@
+import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { accounts, numberIntegrations, users } from "@/db/schema";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError } from "@/lib/platform/errors";
 
 export async function getAccountSummary({ accountId }: { accountId: string }) {
   const db = getDb();

@@ -3,8 +3,8 @@ import type { Executor } from "@/db";
 import { accounts, businessProfiles, numberIntegrations, users } from "@/db/schema";
 import { hashPassword } from "@/lib/auth/password";
 import type { Role } from "@/lib/auth/scopes";
-import { invalidField } from "@/lib/errors";
-import { newId } from "@/lib/ids";
+import { invalidField } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
 
 export async function assertEmailFree(tx: Executor, email: string) {
   const taken = await tx

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { getDb } from "@/db";
 import { users } from "@/db/schema";
 import { passwordSchema } from "@/lib/auth/password";
-import { ConflictError } from "@/lib/errors";
-import { emailSchema, presentUser, userNameSchema } from "@/lib/users/schemas";
+import { ConflictError } from "@/lib/platform/errors";
+import { emailSchema, presentUser, userNameSchema } from "@/lib/auth/user-identity";
 import { createAccountWithUser } from "./create-account";
 
 export const setupInput = z.object({

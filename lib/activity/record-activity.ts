@@ -1,6 +1,6 @@
 import type { Executor } from "@/db";
 import { conversationActivities } from "@/db/schema";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { type ActivityActor, type ActivityOutput, type ActivityType, presentActivity } from "./schemas";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ConversationActivity } from "@/db/schema";
-import { isoTimestamp, prefixedId } from "@/lib/api/fields";
+import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 
 export const activityTypes = ["created", "assigned", "unassigned", "closed", "reopened", "snoozed", "labeled", "unlabeled", "auto_reply"] as const;
 export type ActivityType = (typeof activityTypes)[number];

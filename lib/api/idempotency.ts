@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { and, eq, isNull, lt } from "drizzle-orm";
 import { getDb } from "@/db";
 import { idempotencyKeys } from "@/db/schema";
-import { ApiError, ConflictError, invalidField } from "@/lib/errors";
+import { ApiError, ConflictError, invalidField } from "@/lib/platform/errors";
 
 const WINDOW_MS = 24 * 60 * 60 * 1000;
 // A claim left uncompleted this long belongs to a request that never finished (the process

@@ -1,8 +1,9 @@
+import "server-only";
 import { and, desc, eq, gte, lte } from "drizzle-orm";
 import { getDb } from "@/db";
 import { auditLog } from "@/db/schema";
-import { toPage } from "@/lib/api/cursor";
-import { afterCursor } from "@/lib/api/pagination";
+import { toPage } from "@/lib/platform/cursor";
+import { afterCursor } from "@/lib/platform/pagination";
 import type { AuditLogQuery } from "./schemas";
 import { presentAuditEntry } from "./schemas";
 

@@ -1,7 +1,7 @@
 import { getDb, type Executor } from "@/db";
 import { auditLog } from "@/db/schema";
-import { currentRequestInfo, type RequestInfo } from "@/lib/http/request-info";
-import { newId } from "@/lib/ids";
+import { currentRequestInfo, type RequestInfo } from "@/lib/platform/http/request-info";
+import { newId } from "@/lib/platform/ids";
 import type { AuditAction } from "./actions";
 
 export type AuditActor = { type: "user" | "app" | "system" | "anonymous"; id: string | null; name: string | null };

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { AuditLogRow } from "@/db/schema";
-import { isoTimestamp, prefixedId } from "@/lib/api/fields";
-import { paginationQuery } from "@/lib/api/pagination";
+import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
+import { paginationQuery } from "@/lib/platform/pagination";
 import { auditActions } from "./actions";
 
 const instant = (name: string) =>

@@ -1,15 +1,16 @@
+import "server-only";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/db";
 import { announceAuthChange } from "@/lib/auth/token-cache";
 import { type ApiToken, apiTokens, users } from "@/db/schema";
-import { afterCursor } from "@/lib/api/pagination";
-import { toPage } from "@/lib/api/cursor";
-import { omit } from "@/lib/api/route";
-import type { CursorPosition } from "@/lib/api/cursor";
-import { ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/errors";
+import { afterCursor } from "@/lib/platform/pagination";
+import { toPage } from "@/lib/platform/cursor";
+import { omit } from "@/lib/platform/fields";
+import type { CursorPosition } from "@/lib/platform/cursor";
+import { ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/platform/errors";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { roleAllows, type Scope, scopeSchema } from "./scopes";
 import { type AuthContext, SESSION_LIFETIME_MS, signToken } from "./tokens";
 

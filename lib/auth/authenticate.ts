@@ -1,6 +1,6 @@
 import { decode } from "next-auth/jwt";
-import { getEnv } from "@/lib/env";
-import { UnauthenticatedError } from "@/lib/errors";
+import { getEnv } from "@/lib/platform/env";
+import { UnauthenticatedError } from "@/lib/platform/errors";
 import { authenticateBearer, type AuthContext, loadTokenContext } from "./tokens";
 
 export const SESSION_COOKIES = ["__Secure-authjs.session-token", "authjs.session-token"] as const;

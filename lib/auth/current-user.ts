@@ -1,6 +1,7 @@
+import "server-only";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { ForbiddenError } from "@/lib/errors";
+import { ForbiddenError } from "@/lib/platform/errors";
 import { authenticateSessionCookie } from "./authenticate";
 import type { AuthContext } from "./tokens";
 

@@ -1,7 +1,8 @@
+import "server-only";
 import { z } from "zod";
-import { consumeLoginAttempt, forgiveLoginAttempt, type RateLimitState, rateLimitHeaders } from "@/lib/api/rate-limit";
-import { ApiError, UnauthenticatedError } from "@/lib/errors";
-import { presentUser } from "@/lib/users/schemas";
+import { consumeLoginAttempt, forgiveLoginAttempt, type RateLimitState, rateLimitHeaders } from "@/lib/platform/rate-limit";
+import { ApiError, UnauthenticatedError } from "@/lib/platform/errors";
+import { presentUser } from "@/lib/auth/user-identity";
 import { checkSecondFactor } from "./mfa";
 import { createSession, verifyCredentials } from "./sessions";
 import { recordSignIn, recordSignInFailure } from "./sign-in-audit";

@@ -1,13 +1,14 @@
+import "server-only";
 import { and, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { randomBytes } from "node:crypto";
 import { getDb } from "@/db";
 import { accounts, mfaRecoveryCodes, userMfa, users } from "@/db/schema";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
-import { ApiError, ConflictError, invalidField } from "@/lib/errors";
-import { newId } from "@/lib/ids";
-import { hashSecret } from "./secret-hash";
-import { decryptSecret, encryptSecret } from "./seal";
+import { ApiError, ConflictError, invalidField } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
+import { hashSecret } from "@/lib/platform/crypto/secret-hash";
+import { decryptSecret, encryptSecret } from "@/lib/platform/crypto/seal";
 
 const PERIOD = 30;
 export const RECOVERY_CODE_COUNT = 10;

@@ -1,12 +1,13 @@
+import "server-only";
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
-import { clientAddress } from "@/lib/api/client-address";
-import { consumeLoginAttempt, forgiveLoginAttempt } from "@/lib/api/rate-limit";
-import { getEnv } from "@/lib/env";
-import { requestInfoOf, withRequestInfo } from "@/lib/http/request-info";
+import { clientAddress } from "@/lib/platform/http/client-address";
+import { consumeLoginAttempt, forgiveLoginAttempt } from "@/lib/platform/rate-limit";
+import { getEnv } from "@/lib/platform/env";
+import { requestInfoOf, withRequestInfo } from "@/lib/platform/http/request-info";
 import { secondFactorNeeded, verifySecondFactor } from "./mfa";
-import { loggable } from "@/lib/errors";
+import { loggable } from "@/lib/platform/errors";
 import { createSession, verifyCredentials } from "./sessions";
 import { recordSignIn, recordSignInFailure } from "./sign-in-audit";
 import { SESSION_LIFETIME_MS } from "./tokens";

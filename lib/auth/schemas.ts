@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { userOutput } from "@/lib/users/schemas";
+import { userOutput } from "@/lib/auth/user-identity";
 import { createTokenInput, tokenOutput } from "./api-tokens";
 import { loginInput } from "./login";
 import { scopeSchema } from "./scopes";

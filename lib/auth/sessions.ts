@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { apiTokens, type User, users } from "@/db/schema";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { dummyPasswordHash, verifyPassword } from "./password";
 import { scopesForRole } from "./scopes";
 import { announceAuthChange } from "./token-cache";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, isNull, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { type User, users } from "@/db/schema";

@@ -2,8 +2,8 @@ import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { getDb } from "@/db";
 import { apiTokens, users } from "@/db/schema";
-import { UnauthenticatedError } from "@/lib/errors";
-import { deriveKey } from "./keys";
+import { UnauthenticatedError } from "@/lib/platform/errors";
+import { deriveKey } from "@/lib/platform/crypto/keys";
 import { cachedToken } from "./token-cache";
 import { type Role, roleAllows, type Scope, scopes as allScopes, scopesForRole } from "./scopes";
 

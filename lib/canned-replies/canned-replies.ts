@@ -1,23 +1,15 @@
+import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { cannedReplies } from "@/db/schema";
-import { type CursorPosition, toPage } from "@/lib/api/cursor";
-import { afterCursor } from "@/lib/api/pagination";
+import { type CursorPosition, toPage } from "@/lib/platform/cursor";
+import { afterCursor } from "@/lib/platform/pagination";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { ConflictError, NotFoundError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
+import { ConflictError, isUniqueViolation, NotFoundError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
 import { type CreateCannedReplyInput, presentCannedReply, type UpdateCannedReplyInput } from "./schemas";
 
 type Ctx = Pick<AuthContext, "accountId">;
-
-const UNIQUE_VIOLATION = "23505";
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
-    if (e.code === UNIQUE_VIOLATION) return true;
-  }
-  return false;
-}
 
 const duplicate = (shortcut: string) => new ConflictError(`A canned reply with the shortcut "/${shortcut}" already exists.`);
 

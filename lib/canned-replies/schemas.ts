@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { CannedReply } from "@/db/schema";
-import { isoTimestamp, prefixedId } from "@/lib/api/fields";
+import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 
 const shortcut = z
   .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })

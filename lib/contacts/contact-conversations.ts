@@ -1,9 +1,10 @@
+import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { conversations } from "@/db/schema";
-import type { CursorPosition } from "@/lib/api/cursor";
-import { toPage } from "@/lib/api/cursor";
-import { afterCursor } from "@/lib/api/pagination";
+import type { CursorPosition } from "@/lib/platform/cursor";
+import { toPage } from "@/lib/platform/cursor";
+import { afterCursor } from "@/lib/platform/pagination";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { presentConversation } from "@/lib/conversations/schemas";
 import { joinContact, selectConversations } from "@/lib/conversations/store";

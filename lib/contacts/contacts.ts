@@ -1,11 +1,12 @@
+import "server-only";
 import { and, desc, eq, or, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { contactSearchDocument, contacts } from "@/db/schema";
-import type { CursorPosition } from "@/lib/api/cursor";
-import { toPage } from "@/lib/api/cursor";
-import { afterCursor } from "@/lib/api/pagination";
+import type { CursorPosition } from "@/lib/platform/cursor";
+import { toPage } from "@/lib/platform/cursor";
+import { afterCursor } from "@/lib/platform/pagination";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError } from "@/lib/platform/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import { matchesWords, phoneContains, searchTerms } from "@/lib/search/pattern";
 import { presentContact, type UpdateContactInput } from "./schemas";

@@ -1,8 +1,9 @@
+import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { contacts } from "@/db/schema";
-import type { CursorPosition } from "@/lib/api/cursor";
-import { afterCursor } from "@/lib/api/pagination";
+import type { CursorPosition } from "@/lib/platform/cursor";
+import { afterCursor } from "@/lib/platform/pagination";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { type ContactDetailOutput, presentContact } from "./schemas";
 import { selectContacts, withStats } from "./store";

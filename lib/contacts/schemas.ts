@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Contact } from "@/db/schema";
-import { isoTimestamp, phoneDigits, prefixedId } from "@/lib/api/fields";
-import { paginationQuery } from "@/lib/api/pagination";
+import { isoTimestamp, phoneDigits, prefixedId } from "@/lib/platform/fields";
+import { paginationQuery } from "@/lib/platform/pagination";
 
 export const MAX_ATTRIBUTES = 50;
 
@@ -25,7 +25,6 @@ export const listContactsQuery = paginationQuery.extend({
     .optional()
     .meta({ description: "Name, number or email contains this (case- and accent-insensitive).", example: "gomez" }),
 });
-export type ListContactsQuery = z.infer<typeof listContactsQuery>;
 
 const nullableText = (max: number, label: string) =>
   z

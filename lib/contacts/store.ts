@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { contacts, conversations } from "@/db/schema";
-import { ApiError, NotFoundError } from "@/lib/errors";
+import { ApiError, NotFoundError } from "@/lib/platform/errors";
 import type { ContactWithStats } from "./schemas";
 
 // Written out: inside a subquery drizzle would leave the outer columns unqualified. Served by conversations_contact_idx.

@@ -5,8 +5,8 @@ import { recordActivity } from "@/lib/activity/record-activity";
 import { userActor } from "@/lib/activity/schemas";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { recordEvent } from "@/lib/events/record-event";
-import { loadInboxSettings } from "@/lib/inbox/inbox-settings";
-import { presentUserRef } from "@/lib/users/schemas";
+import { loadInboxSettings } from "@/lib/conversations/inbox-settings";
+import { presentUserRef } from "@/lib/auth/user-identity";
 import { presentAssignment } from "./schemas";
 
 /**

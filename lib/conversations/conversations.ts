@@ -1,18 +1,18 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { getDb, type Tx } from "@/db";
 import { conversations, users } from "@/db/schema";
-import type { CursorPosition } from "@/lib/api/cursor";
-import { toPage } from "@/lib/api/cursor";
-import { afterCursor } from "@/lib/api/pagination";
+import type { CursorPosition } from "@/lib/platform/cursor";
+import { toPage } from "@/lib/platform/cursor";
+import { afterCursor } from "@/lib/platform/pagination";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { ConflictError, NotFoundError } from "@/lib/errors";
+import { ConflictError, NotFoundError } from "@/lib/platform/errors";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { userActor } from "@/lib/activity/schemas";
 import { scheduleSurveyOnClose } from "@/lib/csat/schedule";
 import { recordEvent } from "@/lib/events/record-event";
 import type { EventType } from "@/lib/events/types";
 import type { ActivityType } from "@/lib/activity/schemas";
-import { presentUserRef, type UserRefOutput } from "@/lib/users/schemas";
+import { presentUserRef, type UserRefOutput } from "@/lib/auth/user-identity";
 import { type ConversationStatus, type ConversationWithContact, presentAssignment, presentConversation } from "./schemas";
 import { deleteConversationMedia, findConversation, hasLabel, joinContact, reopenClosedConversation, selectConversations } from "./store";
 

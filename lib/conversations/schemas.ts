@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Contact, Conversation } from "@/db/schema";
-import { isoTimestamp, phoneDigits, prefixedId } from "@/lib/api/fields";
-import { paginationQuery } from "@/lib/api/pagination";
+import { isoTimestamp, phoneDigits, prefixedId } from "@/lib/platform/fields";
+import { paginationQuery } from "@/lib/platform/pagination";
 
 export const conversationStatuses = ["open", "assigned", "closed", "snoozed"] as const;
 export type ConversationStatus = (typeof conversationStatuses)[number];
@@ -39,7 +39,6 @@ export const listConversationsQuery = paginationQuery.extend({
     .optional()
     .meta({ description: "Only conversations carrying this label.", example: "lbl_01jd2x8k3f0m6q1v9w4r7t5y2z" }),
 });
-export type ListConversationsQuery = z.infer<typeof listConversationsQuery>;
 
 export const assignConversationInput = z.object({
   user_id: z
@@ -48,7 +47,6 @@ export const assignConversationInput = z.object({
     .optional()
     .meta({ description: "The user to assign; the caller when absent.", example: "usr_01jd2x8k3f0m6q1v9w4r7t5y2z" }),
 });
-export type AssignConversationInput = z.infer<typeof assignConversationInput>;
 
 export const snoozeConversationInput = z
   .strictObject({
@@ -58,7 +56,6 @@ export const snoozeConversationInput = z
       .meta({ description: "When it wakes: in the future, at most 90 days ahead.", example: "2026-11-22T18:00:00.000Z" }),
   })
   .meta({ id: "SnoozeConversation" });
-export type SnoozeConversationInput = z.infer<typeof snoozeConversationInput>;
 
 // The conversation shapes are strict: the same components serve answers and webhook bodies.
 

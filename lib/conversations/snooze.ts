@@ -3,7 +3,7 @@ import { z } from "zod";
 import { type Executor, getDb } from "@/db";
 import { type Contact, type Conversation, conversations } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { ConflictError, invalidField } from "@/lib/errors";
+import { ConflictError, invalidField } from "@/lib/platform/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { recordConversationActivity } from "./activity-hooks";

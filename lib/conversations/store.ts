@@ -1,11 +1,11 @@
 import { and, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { type Contact, contacts, type Conversation, conversations, media, messages, users } from "@/db/schema";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError } from "@/lib/platform/errors";
 import { recordActivity } from "@/lib/activity/record-activity";
 import type { ActivityActor } from "@/lib/activity/schemas";
 import { recordEvent } from "@/lib/events/record-event";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { type ConversationWithContact, presentConversation } from "./schemas";
 
 /** Conversations joined with the contact fields their public shape shows. */

@@ -1,7 +1,8 @@
+import "server-only";
 import { getDb } from "@/db";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { recordEvent } from "@/lib/events/record-event";
-import { presentUserRef } from "@/lib/users/schemas";
+import { presentUserRef } from "@/lib/auth/user-identity";
 import { findConversation } from "./store";
 
 /**

@@ -1,8 +1,9 @@
-import { loggable } from "@/lib/errors";
+import "server-only";
+import { loggable } from "@/lib/platform/errors";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { events } from "@/db/schema";
-import { listen } from "@/lib/server/listen";
+import { listen } from "@/db/listen";
 import { EVENTS_CHANNEL } from "./record-event";
 import type { EventEnvelope, EventType } from "./types";
 

@@ -1,11 +1,11 @@
-import { loggable } from "@/lib/errors";
+import { loggable } from "@/lib/platform/errors";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { getDb } from "@/db";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/platform/env";
 import { events, users } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { presentUser } from "@/lib/users/schemas";
-import { listen } from "@/lib/server/listen";
+import { presentUser } from "@/lib/auth/user-identity";
+import { listen } from "@/db/listen";
 import { recordEvent } from "./record-event";
 
 type Presence = { connections: Map<string, number>; offlineTimers: Map<string, NodeJS.Timeout>; graceMs: number | null };

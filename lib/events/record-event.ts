@@ -1,20 +1,36 @@
-import { and, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { events, webhookDeliveries, webhooks } from "@/db/schema";
-import { newId } from "@/lib/ids";
-import { enqueueJobs } from "@/lib/jobs/enqueue";
+import { events } from "@/db/schema";
+import { newId } from "@/lib/platform/ids";
 import { type EventEnvelope, type EventType, streamOnlyEventTypes } from "./types";
 import { isStreamedEvent } from "./visibility";
 
 export const EVENTS_CHANNEL = "chorus_events";
 
+/** What reacts to a recorded event inside its transaction (the webhooks domain's fan-out). */
+export type EventFanOut = (
+  tx: Executor,
+  event: { accountId: string; envelope: EventEnvelope; createdAt: Date; deliveryBody?: unknown; excludeWebhookId?: string },
+) => Promise<void>;
+
+// On globalThis: every server bundle of the process records through the same fan-out.
+const holder = globalThis as unknown as { __chorusEventFanOut?: EventFanOut };
+
 /**
- * Records an event in the caller's transaction and fans it out: one delivery row (and
- * its job) per active webhook subscribed to the type, committed with the change itself.
- * `deliveryBody` replaces the envelope as the webhook body (the New Plant webhook).
- * `excludeWebhookId` leaves one webhook out (webhook.failed goes to the others only).
- * webhook.verified is never fanned out nor announced to live listeners: the verification
- * sends it to its one webhook. Stream-only events (agent.typing) reach live listeners only.
+ * Connects the fan-out. Events sit below the domains, so they do not import the webhooks
+ * domain; the top layer (lib/server/wiring.ts) connects it once per process.
+ */
+export function setEventFanOut(fanOut: EventFanOut) {
+  holder.__chorusEventFanOut = fanOut;
+}
+
+/**
+ * Records an event in the caller's transaction and fans it out (lib/webhooks/fan-out.ts),
+ * committed with the change itself. `deliveryBody` replaces the envelope as the webhook body
+ * (the New Plant webhook). `excludeWebhookId` leaves one webhook out (webhook.failed goes to
+ * the others only). webhook.verified is never fanned out nor announced to live listeners: the
+ * verification sends it to its one webhook. Stream-only events (agent.typing) reach live
+ * listeners only.
  */
 export async function recordEvent(
   tx: Executor,
@@ -26,44 +42,10 @@ export async function recordEvent(
   const envelope: EventEnvelope = { id, type: input.type, created_at: now.toISOString(), data: input.data };
 
   if (input.type !== "webhook.verified" && !streamOnlyEventTypes.includes(input.type)) {
-    const targets = await tx
-      .select({ id: webhooks.id })
-      .from(webhooks)
-      .where(
-        and(
-          eq(webhooks.accountId, input.accountId),
-          eq(webhooks.status, "active"),
-          sql`(${webhooks.events} @> ${JSON.stringify([input.type])}::jsonb or ${webhooks.events} @> '["*"]'::jsonb)`,
-          input.excludeWebhookId ? sql`${webhooks.id} <> ${input.excludeWebhookId}` : undefined,
-        ),
-      );
-    if (targets.length > 0) {
-      // The body is frozen now: every attempt, automatic or manual, sends these exact bytes.
-      const payload = JSON.stringify(input.deliveryBody ?? envelope);
-      const deliveries = targets.map((target) => ({
-        id: newId("delivery", now),
-        accountId: input.accountId,
-        webhookId: target.id,
-        eventId: id,
-        eventType: input.type,
-        payload,
-        status: "pending" as const,
-        nextAttemptAt: now,
-        createdAt: now,
-        updatedAt: now,
-      }));
-      await tx.insert(webhookDeliveries).values(deliveries);
-      await enqueueJobs(
-        tx,
-        deliveries.map((delivery) => ({
-          kind: "webhook.deliver" as const,
-          // The endpoint groups its jobs for the runner's per-endpoint cap.
-          payload: { deliveryId: delivery.id, webhookId: delivery.webhookId },
-          accountId: input.accountId,
-          runAt: now,
-        })),
-      );
-    }
+    const fanOut = holder.__chorusEventFanOut;
+    // Loud, never a silently dropped delivery: an entry point that records events must wire the domains.
+    if (!fanOut) throw new Error('Event fan-out is not wired: import lib/server/wiring.ts in this entry point.');
+    await fanOut(tx, { accountId: input.accountId, envelope, createdAt: now, deliveryBody: input.deliveryBody, excludeWebhookId: input.excludeWebhookId });
   }
   // Delivered to listeners only when the transaction commits (live updates, other instances).
   if (isStreamedEvent(input.type)) await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ id, account_id: input.accountId })})`);

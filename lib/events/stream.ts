@@ -1,9 +1,10 @@
+import "server-only";
 import { and, asc, eq, gt, notInArray } from "drizzle-orm";
 import { getDb } from "@/db";
 import { events } from "@/db/schema";
 import { roleAllows } from "@/lib/auth/scopes";
 import { type AuthContext, loadTokenContext } from "@/lib/auth/tokens";
-import { invalidField } from "@/lib/errors";
+import { invalidField } from "@/lib/platform/errors";
 import { subscribeToEvents, toEnvelope } from "./hub";
 import { joinPresence, leavePresence } from "./presence";
 import type { EventEnvelope } from "./types";

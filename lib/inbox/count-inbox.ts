@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, eq, gt, isNull, ne } from "drizzle-orm";
 import { getDb } from "@/db";
 import { conversations } from "@/db/schema";

@@ -1,9 +1,10 @@
+import "server-only";
 import { and, desc, eq, ilike, isNull, notInArray, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/db";
 import { contacts, conversations, notifications } from "@/db/schema";
-import { limitSchema } from "@/lib/api/pagination";
-import { decodeCursor, encodeCursor } from "@/lib/api/cursor";
+import { limitSchema } from "@/lib/platform/pagination";
+import { decodeCursor, encodeCursor } from "@/lib/platform/cursor";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { labelIdPattern, presentConversation } from "@/lib/conversations/schemas";
 import { hasLabel } from "@/lib/conversations/store";

@@ -1,8 +1,9 @@
+import "server-only";
 import { and, eq, gt } from "drizzle-orm";
 import { getDb } from "@/db";
 import { conversations } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError } from "@/lib/platform/errors";
 
 /**
  * The inbox opened the conversation: its unread count goes back to 0 for the whole team

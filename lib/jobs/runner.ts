@@ -1,4 +1,4 @@
-import { loggable } from "@/lib/errors";
+import { loggable } from "@/lib/platform/errors";
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { type Job, jobs } from "@/db/schema";

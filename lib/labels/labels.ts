@@ -1,15 +1,16 @@
+import "server-only";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { conversations, type LabelRef, labels } from "@/db/schema";
-import type { CursorPosition } from "@/lib/api/cursor";
-import { toPage } from "@/lib/api/cursor";
-import { afterCursor } from "@/lib/api/pagination";
+import type { CursorPosition } from "@/lib/platform/cursor";
+import { toPage } from "@/lib/platform/cursor";
+import { afterCursor } from "@/lib/platform/pagination";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { recordConversationActivity } from "@/lib/conversations/activity-hooks";
 import { presentConversation } from "@/lib/conversations/schemas";
 import { findConversation, hasLabel } from "@/lib/conversations/store";
-import { ConflictError, invalidField, NotFoundError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
+import { ConflictError, invalidField, NotFoundError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
 import { type CreateLabelInput, presentLabel } from "./schemas";
 
 type Ctx = Pick<AuthContext, "accountId" | "user">;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Label } from "@/db/schema";
-import { isoTimestamp, prefixedId } from "@/lib/api/fields";
+import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 import { labelIdPattern } from "@/lib/conversations/schemas";
 
 export const labelColorSchema = z
@@ -27,7 +27,6 @@ export const setConversationLabelsInput = z
       .meta({ description: "Every label the conversation should carry (replaces the current set; [] removes all).", example: ["lbl_01jd2x8k3f0m6q1v9w4r7t5y2z"] }),
   })
   .meta({ id: "SetConversationLabels" });
-export type SetConversationLabelsInput = z.infer<typeof setConversationLabelsInput>;
 
 export const labelOutput = z
   .strictObject({

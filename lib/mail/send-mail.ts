@@ -1,12 +1,8 @@
+import "server-only";
 import { createTransport, type Transporter } from "nodemailer";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/platform/env";
 
 let transport: { url: string; transporter: Transporter } | undefined;
-
-/** Whether mail can be sent (SMTP_URL is set). */
-export function mailConfigured(): boolean {
-  return Boolean(getEnv().SMTP_URL);
-}
 
 /**
  * Sends one plain-text email through SMTP_URL. False when mail is not configured or the

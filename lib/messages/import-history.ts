@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { conversations, messages } from "@/db/schema";
 import { ensureContact } from "@/lib/conversations/store";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import type { HistoryMessage } from "@/lib/network/cloud-sync";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
 import type { MessageKindContent } from "./kinds";

@@ -137,7 +137,6 @@ export const templateSendInput = z
       .meta({ description: "The values of `{{1}}`, `{{2}}`… of the body, in order; exactly as many as the body has." }),
   })
   .meta({ id: "TemplateSend", description: "An APPROVED template of the account and the values of its variables." });
-export type TemplateSendInput = z.infer<typeof templateSendInput>;
 
 export const templateContent = z
   .object({

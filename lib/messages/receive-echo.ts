@@ -2,7 +2,7 @@ import { getDb } from "@/db";
 import { messages } from "@/db/schema";
 import { createConversation, ensureContact, findActiveConversation } from "@/lib/conversations/store";
 import { recordEvent } from "@/lib/events/record-event";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
 import type { BusinessAppEcho } from "@/lib/network/cloud-echoes";
 import { presentMessage, previewOf } from "./schemas";

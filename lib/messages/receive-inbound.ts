@@ -11,10 +11,10 @@ import {
   reopenClosedConversation,
 } from "@/lib/conversations/store";
 import { wakeSnoozedConversation } from "@/lib/conversations/snooze";
-import { invalidField } from "@/lib/errors";
+import { invalidField } from "@/lib/platform/errors";
 import { recordEvent } from "@/lib/events/record-event";
-import { newId } from "@/lib/ids";
-import { recordSurveyAnswer, surveyScoreOf } from "@/lib/csat/answer";
+import { newId } from "@/lib/platform/ids";
+import { recordSurveyAnswer, surveyScoreOf } from "@/lib/conversations/survey-answer";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
 import type { InteractiveReply } from "@/lib/network/types";
 import { afterInboundMessage } from "./after-inbound";

@@ -1,7 +1,8 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { getDb } from "@/db";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError } from "@/lib/platform/errors";
 import { loadNumberIntegration } from "@/lib/network/number-config";
 import type { MessageKindContent } from "./kinds";
 import { receiveInboundMessage } from "./receive-inbound";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { languages } from "@/lib/profile/language";
 import { type Media, type Message, messageKinds } from "@/db/schema";
-import { isoTimestamp, phoneDigits as phoneField, prefixedId } from "@/lib/api/fields";
+import { isoTimestamp, phoneDigits as phoneField, prefixedId } from "@/lib/platform/fields";
 import {
   buttonReply,
   contactCard,
@@ -19,18 +19,17 @@ import {
   templateSendInput,
   unsupportedContent,
 } from "./kinds";
+import { messageTypes, type MessageType } from "@/lib/network/types";
 import { maxCaptionLength, MiB, mediaLimits } from "./media-limits";
 import { decodeBase64Strict, type MediaType, normalizeMimeType, validateMedia } from "./media-rules";
 
 /** Text and the media kinds: what every path of the first build carries. */
-export const messageTypes = ["text", "image", "document", "audio", "video"] as const;
-export type MessageType = (typeof messageTypes)[number];
+export { messageTypes, type MessageType };
 /** Every kind a stored message can have (SPEC section 13). */
 export { messageKinds };
 export type MessageKind = (typeof messageKinds)[number];
 /** What POST /v1/messages sends. */
 export const sendMessageTypes = [...messageTypes, "location", "reaction", "interactive", "template"] as const;
-export type SendMessageType = (typeof sendMessageTypes)[number];
 /** What the sandbox's simulated customer sends: every inbound kind. */
 export const simulatedMessageTypes = [...messageTypes, "sticker", "location", "contacts", "reaction", "interactive", "button", "unsupported"] as const;
 

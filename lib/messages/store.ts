@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { conversations, media, messages } from "@/db/schema";
-import { NotFoundError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
+import { NotFoundError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
 import type { DecodedMedia, MessageWithMedia } from "./schemas";
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { messageTypes, type MessageType } from "@/lib/messages/schemas";
+import { messageTypes, type MessageType } from "./types";
 import { cloudWebhookSchema } from "./cloud";
 
 /**

@@ -7,8 +7,8 @@ import type {
   SendResult,
   StatusUpdate,
 } from "@/lib/network/types";
-import { pinnedFetch } from "@/lib/http/pinned-post";
-import { checkWebhookUrl, type LookupAll } from "@/lib/webhooks/url-policy";
+import { pinnedFetch } from "@/lib/platform/http/pinned-post";
+import { checkWebhookUrl, type LookupAll } from "@/lib/platform/url-policy";
 import { contextOf, kindPayload, toInboundKind } from "./cloud-kinds";
 
 const DEFAULT_TIMEOUT_MS = 15_000;

@@ -3,11 +3,11 @@ import { type Executor, getDb } from "@/db";
 import { actorOf, recordAudit } from "@/lib/audit/record-audit";
 import { type NumberIntegration, numberIntegrations } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { getEnv } from "@/lib/env";
-import { ConflictError, invalidField, NotFoundError, ValidationError } from "@/lib/errors";
-import { checkWebhookUrl } from "@/lib/webhooks/url-policy";
+import { getEnv } from "@/lib/platform/env";
+import { ConflictError, invalidField, isUniqueViolation, NotFoundError, ValidationError } from "@/lib/platform/errors";
+import { checkWebhookUrl } from "@/lib/platform/url-policy";
 import { createCloudAdapter, type UrlPolicy } from "./cloud";
-import { decryptSecret, encryptSecret } from "./secrets";
+import { decryptSecret, encryptSecret } from "@/lib/platform/crypto/seal";
 import type { NumberConfigInput, NumberConfigOutput, NumberTestOutput } from "./schemas";
 import type { NetworkAdapter } from "./types";
 import { sandboxAdapter } from "./sandbox";
@@ -103,13 +103,6 @@ export async function updateNumberConfig({ ctx, input }: { ctx: Ctx; input: Numb
     if (isUniqueViolation(error)) throw new ConflictError("This phone_number_id is already connected to another account.");
     throw error;
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === "23505") return true;
-  }
-  return false;
 }
 
 async function saveNumberConfig(ctx: Ctx, input: NumberConfigInput): Promise<NumberConfigOutput> {

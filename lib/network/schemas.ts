@@ -1,6 +1,6 @@
 import { isValidPhoneNumber } from "libphonenumber-js/max";
 import { z } from "zod";
-import { isoTimestamp } from "@/lib/api/fields";
+import { isoTimestamp } from "@/lib/platform/fields";
 
 // A form posts blank inputs as ""; for every field that means "not given".
 const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);

@@ -1,11 +1,12 @@
+import "server-only";
 import { randomBytes, randomInt } from "node:crypto";
 import { z } from "zod";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { numberIntegrations } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { getEnv } from "@/lib/env";
-import { ApiError } from "@/lib/errors";
+import { getEnv } from "@/lib/platform/env";
+import { ApiError } from "@/lib/platform/errors";
 import { callGraph, joinUrl } from "./cloud";
 import { defaultApiBaseUrl, networkUrlPolicy, presentNumberConfig, updateNumberConfig } from "./number-config";
 import { numberConfigOutput } from "./schemas";

@@ -1,4 +1,6 @@
-export type MessageType = "text" | "image" | "document" | "audio" | "video";
+/** Text and the media kinds: what every path of the first build carries. */
+export const messageTypes = ["text", "image", "document", "audio", "video"] as const;
+export type MessageType = (typeof messageTypes)[number];
 
 /** What a send carries besides text and media, in the network's own terms. */
 export type OutboundKind = "location" | "reaction" | "interactive" | "template";

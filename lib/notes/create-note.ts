@@ -1,12 +1,13 @@
+import "server-only";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { getDb } from "@/db";
 import { conversationNotes, users } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { conversationSummary } from "@/lib/conversations/schemas";
 import { findConversation } from "@/lib/conversations/store";
-import { ValidationError } from "@/lib/errors";
+import { ValidationError } from "@/lib/platform/errors";
 import { recordEvent } from "@/lib/events/record-event";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { createMentionNotifications } from "@/lib/notifications/create-mention-notifications";
 import { type CreateNoteInput, presentNote } from "./schemas";
 

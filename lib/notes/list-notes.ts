@@ -1,8 +1,9 @@
+import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { conversationNotes, users } from "@/db/schema";
-import { type CursorPosition, toPage } from "@/lib/api/cursor";
-import { afterCursor } from "@/lib/api/pagination";
+import { type CursorPosition, toPage } from "@/lib/platform/cursor";
+import { afterCursor } from "@/lib/platform/pagination";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { findConversation } from "@/lib/conversations/store";
 import { presentNote } from "./schemas";

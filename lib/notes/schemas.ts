@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ConversationNote } from "@/db/schema";
-import { isoTimestamp, prefixedId } from "@/lib/api/fields";
+import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 
 const userIdPattern = /^usr_[0-9a-z]{26}$/;
 

@@ -1,6 +1,7 @@
+import "server-only";
 import type { Executor } from "@/db";
 import { notifications } from "@/db/schema";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 
 /** One `mention` notification per user, in the caller's transaction (with the note itself). */
 export async function createMentionNotifications(

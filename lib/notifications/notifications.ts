@@ -1,9 +1,10 @@
+import "server-only";
 import { and, count, desc, eq, inArray, isNull } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { getDb } from "@/db";
 import { contacts, conversationNotes, conversations, notifications, users } from "@/db/schema";
-import { type CursorPosition, toPage } from "@/lib/api/cursor";
-import { afterCursor } from "@/lib/api/pagination";
+import { type CursorPosition, toPage } from "@/lib/platform/cursor";
+import { afterCursor } from "@/lib/platform/pagination";
 import type { AuthContext } from "@/lib/auth/tokens";
 import type { MarkNotificationsReadInput, NotificationOutput } from "./schemas";
 

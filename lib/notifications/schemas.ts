@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { isoTimestamp, prefixedId } from "@/lib/api/fields";
-import { paginationQuery } from "@/lib/api/pagination";
+import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
+import { paginationQuery } from "@/lib/platform/pagination";
 
 const notificationIdPattern = /^ntf_[0-9a-z]{26}$/;
 

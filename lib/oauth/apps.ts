@@ -1,15 +1,16 @@
+import "server-only";
 import { announceAuthChange } from "@/lib/auth/token-cache";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { getDb, type Executor } from "@/db";
 import { apiTokens, oauthApps, oauthGrants } from "@/db/schema";
-import { type CursorPosition, toPage } from "@/lib/api/cursor";
-import { afterCursor } from "@/lib/api/pagination";
+import { type CursorPosition, toPage } from "@/lib/platform/cursor";
+import { afterCursor } from "@/lib/platform/pagination";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { NotFoundError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
+import { NotFoundError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
 import { type CreateAppInput, presentApp } from "./schemas";
-import { hashSecret, newSecret } from "./secrets";
+import { hashSecret, newSecret } from "@/lib/platform/crypto/secret-hash";
 
 type Ctx = Pick<AuthContext, "accountId" | "user">;
 

@@ -1,14 +1,15 @@
+import "server-only";
 import { jwtVerify, SignJWT } from "jose";
 import { getDb } from "@/db";
 import { oauthCodes, oauthGrants, type OauthApp } from "@/db/schema";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
-import { deriveKey } from "@/lib/auth/keys";
+import { deriveKey } from "@/lib/platform/crypto/keys";
 import { roleAllows, type Scope, scopes as knownScopes } from "@/lib/auth/scopes";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { findAppByClientId } from "./apps";
 import { oauthIssuer } from "./metadata";
-import { hashSecret, newSecret } from "./secrets";
+import { hashSecret, newSecret } from "@/lib/platform/crypto/secret-hash";
 
 export const CODE_LIFETIME_MS = 10 * 60 * 1000;
 const CONSENT_AUDIENCE = "chorus-oauth-consent";

@@ -1,6 +1,8 @@
-import { consumeRequest, rateLimitHeaders } from "@/lib/api/rate-limit";
-import { clientAddress } from "@/lib/api/client-address";
-import { withRequestInfo, requestInfoOf } from "@/lib/http/request-info";
+import "server-only";
+import { consumeRequest, rateLimitHeaders } from "@/lib/platform/rate-limit";
+import { clientAddress } from "@/lib/platform/http/client-address";
+import { readBody } from "@/lib/platform/http/read-body";
+import { withRequestInfo, requestInfoOf } from "@/lib/platform/http/request-info";
 import { authenticateClient, OAuthError, readClientCredentials } from "./token";
 import type { OauthApp } from "@/db/schema";
 
@@ -16,10 +18,8 @@ async function readForm(req: Request): Promise<URLSearchParams> {
   if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(req.headers.get("content-type") ?? "")) {
     throw new OAuthError("invalid_request", "Send the parameters form-encoded (Content-Type: application/x-www-form-urlencoded).");
   }
-  if (Number(req.headers.get("content-length") ?? 0) > FORM_LIMIT) throw new OAuthError("invalid_request", "The request body is too large.");
-  const text = await req.text();
-  if (text.length > FORM_LIMIT) throw new OAuthError("invalid_request", "The request body is too large.");
-  const form = new URLSearchParams(text);
+  const bytes = await readBody(req, FORM_LIMIT, () => new OAuthError("invalid_request", "The request body is too large."));
+  const form = new URLSearchParams(bytes.toString("utf8"));
   for (const key of new Set(form.keys())) {
     if (form.getAll(key).length > 1) throw new OAuthError("invalid_request", `${key} is repeated.`);
   }

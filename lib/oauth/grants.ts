@@ -1,10 +1,11 @@
+import "server-only";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { getDb } from "@/db";
 import { oauthApps, oauthGrants } from "@/db/schema";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
 import type { Scope } from "@/lib/auth/scopes";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError } from "@/lib/platform/errors";
 import { revokeGrants } from "./apps";
 
 type Ctx = Pick<AuthContext, "accountId" | "user">;

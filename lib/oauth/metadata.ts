@@ -1,4 +1,5 @@
-import { getEnv } from "@/lib/env";
+import "server-only";
+import { getEnv } from "@/lib/platform/env";
 import { scopes } from "@/lib/auth/scopes";
 
 /** The authorization server's issuer identifier: the app's public URL (RFC 8414). */

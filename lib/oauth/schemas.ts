@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { OauthApp } from "@/db/schema";
-import { isoTimestamp, prefixedId } from "@/lib/api/fields";
+import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 import { type Scope, scopeSchema } from "@/lib/auth/scopes";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);

@@ -1,12 +1,13 @@
+import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import { errors as joseErrors, decodeJwt } from "jose";
 import { getDb, type Executor } from "@/db";
 import { apiTokens, type OauthApp, oauthCodes, oauthGrants, oauthRefreshTokens, users } from "@/db/schema";
 import { type Scope, scopes as knownScopes, roleAllows } from "@/lib/auth/scopes";
 import { signToken } from "@/lib/auth/tokens";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { findAppByClientId, revokeGrants } from "./apps";
-import { hashSecret, newSecret, s256, secretMatches } from "./secrets";
+import { hashSecret, newSecret, s256, secretMatches } from "@/lib/platform/crypto/secret-hash";
 
 export const ACCESS_TOKEN_LIFETIME_S = 60 * 60;
 export const REFRESH_TOKEN_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;

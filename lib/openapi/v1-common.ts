@@ -6,10 +6,10 @@ import type {
   ZodOpenApiResponseObject,
   ZodOpenApiResponsesObject,
 } from "zod-openapi";
-import { isoTimestamp, prefixedId } from "@/lib/api/fields";
-import { paginationQuery } from "@/lib/api/pagination";
+import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
+import { paginationQuery } from "@/lib/platform/pagination";
 import type { Scope } from "@/lib/auth/scopes";
-import type { IdKind } from "@/lib/ids";
+import type { IdKind } from "@/lib/platform/ids";
 
 /**
  * What a domain adds to the /v1 document: its tag, its paths and, for the events it

@@ -1,3 +1,4 @@
+import "server-only";
 import { getDb } from "@/db";
 import { plants } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";

@@ -1,8 +1,9 @@
+import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { plants } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError } from "@/lib/platform/errors";
 
 type Ctx = Pick<AuthContext, "accountId">;
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { asc, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { plants } from "@/db/schema";

@@ -3,7 +3,7 @@ import { type Executor, getDb } from "@/db";
 import { accounts, type BusinessProfile, businessProfiles } from "@/db/schema";
 import { actorOf, recordAudit } from "@/lib/audit/record-audit";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError } from "@/lib/platform/errors";
 import { indexDescription } from "./knowledge";
 import { type BusinessProfileInput, normalizeHours, presentBusinessProfile } from "./schemas";
 

@@ -1,12 +1,12 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { accounts, documents } from "@/db/schema";
-import type { CursorPosition } from "@/lib/api/cursor";
-import { toPage } from "@/lib/api/cursor";
-import { afterCursor } from "@/lib/api/pagination";
+import type { CursorPosition } from "@/lib/platform/cursor";
+import { toPage } from "@/lib/platform/cursor";
+import { afterCursor } from "@/lib/platform/pagination";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { ConflictError, invalidField, NotFoundError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
+import { ConflictError, invalidField, NotFoundError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
 import { indexDocument } from "./knowledge";
 import { DOCUMENT_MAX_BYTES, DOCUMENTS_PER_ACCOUNT, documentWithTextOutput, presentDocument, type UploadDocumentInput } from "./schemas";
 

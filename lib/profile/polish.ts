@@ -1,5 +1,5 @@
 import { getDb } from "@/db";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/platform/env";
 import { loadBusinessProfile } from "./business-profile";
 import { loadDocumentContext } from "./documents";
 import { type Language } from "./language";

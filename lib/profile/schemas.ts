@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { BusinessProfile, DocumentRow } from "@/db/schema";
-import { isoTimestamp, prefixedId } from "@/lib/api/fields";
+import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 import { type Hours, hoursSchema, isOpenAt, nextOpeningAt, weekdays } from "./hours";
 import { type Language, languages } from "./language";
 import { polishStyles } from "./polish-rules";

@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { queryRows, REACHED_NETWORK, resolutionSeconds, toIso, toSeconds } from "./query";

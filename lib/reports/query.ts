@@ -1,6 +1,7 @@
+import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
-import { invalidField } from "@/lib/errors";
+import { invalidField } from "@/lib/platform/errors";
 
 /** Rows of a raw query, whichever driver ran it (PGlite answers `{rows}`, postgres.js an array). */
 export async function queryRows<T>(query: SQL, db: Executor = getDb()): Promise<T[]> {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp, prefixedId } from "@/lib/api/fields";
+import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 import { isValidTimeZone, zonedTimeToInstant } from "@/lib/profile/hours";
 
 export const MAX_RANGE_DAYS = 366;
@@ -11,7 +11,6 @@ const DST_SLACK_MS = 3_600_000;
 export const timeseriesMetrics = ["messages_received", "messages_sent", "conversations_created", "conversations_closed"] as const;
 export type TimeseriesMetric = (typeof timeseriesMetrics)[number];
 export const timeseriesIntervals = ["day", "hour"] as const;
-export type TimeseriesInterval = (typeof timeseriesIntervals)[number];
 
 const dateOnly = /^(\d{4})-(\d{2})-(\d{2})$/;
 // ISO 8601 date and time with a zone designator: an instant, never a local time.
@@ -128,7 +127,6 @@ export const firstResponseOutput = z.object({
   avg_seconds: seconds("Mean seconds to the first person's reply that reached the network."),
   p90_seconds: seconds("90th percentile of seconds to the first person's reply that reached the network."),
 });
-export type FirstResponseStats = z.infer<typeof firstResponseOutput>;
 
 export const agentReportOutput = z.object({
   user_id: prefixedId("user"),

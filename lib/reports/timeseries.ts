@@ -1,3 +1,4 @@
+import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { queryRows, toNumber } from "./query";

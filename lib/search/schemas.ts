@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { prefixedId } from "@/lib/api/fields";
-import { paginationQuery } from "@/lib/api/pagination";
+import { prefixedId } from "@/lib/platform/fields";
+import { paginationQuery } from "@/lib/platform/pagination";
 import { conversationOutput } from "@/lib/conversations/schemas";
 
 export const searchQuery = paginationQuery.extend({
@@ -11,7 +11,6 @@ export const searchQuery = paginationQuery.extend({
     .max(200, "must be 2 to 200 characters")
     .meta({ description: "2 to 200 characters; matched case- and accent-insensitively anywhere in names, numbers, message text and notes.", example: "gomez" }),
 });
-export type SearchQuery = z.infer<typeof searchQuery>;
 
 export const searchFields = ["name", "phone", "email", "message", "note"] as const;
 

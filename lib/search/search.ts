@@ -1,9 +1,9 @@
 import { and, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { contactSearchDocument, contacts, conversationNotes, conversations, messages } from "@/db/schema";
-import { type CursorPosition, toPage } from "@/lib/api/cursor";
+import { type CursorPosition, toPage } from "@/lib/platform/cursor";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { invalidField } from "@/lib/errors";
+import { invalidField } from "@/lib/platform/errors";
 import { presentConversation } from "@/lib/conversations/schemas";
 import { joinContact, selectConversations } from "@/lib/conversations/store";
 import { snippetOf } from "./highlight";

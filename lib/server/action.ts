@@ -1,8 +1,9 @@
+import "@/lib/server/wiring";
 import { z } from "zod";
-import { loggable, zodDetails } from "@/lib/api/route";
+import { loggable, zodDetails } from "@/lib/platform/errors";
 import { plainErrorMessage, plainFieldError } from "@/lib/client/plain-errors";
-import { ApiError } from "@/lib/errors";
-import { type RequestInfo, requestInfoOf, withRequestInfo } from "@/lib/http/request-info";
+import { ApiError } from "@/lib/platform/errors";
+import { type RequestInfo, requestInfoOf, withRequestInfo } from "@/lib/platform/http/request-info";
 
 async function actionRequestInfo(): Promise<RequestInfo> {
   try {

@@ -1,11 +1,11 @@
 import { getDb, getDbHandle } from "@/db";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/platform/env";
 import { JOBS_CHANNEL } from "@/lib/jobs/enqueue";
-import { jobBatchHandlers, jobHandlers } from "@/lib/jobs/handlers";
-import { inngestRelayHandlers } from "@/lib/jobs/inngest-relay";
+import { jobBatchHandlers, jobHandlers } from "@/lib/server/job-handlers";
+import { inngestRelayHandlers } from "@/lib/server/inngest-relay";
 import { type JobRunner, releaseStaleClaims, startJobRunner } from "@/lib/jobs/runner";
 import { AUTH_CHANNEL, forgetCachedTokens } from "@/lib/auth/token-cache";
-import { listen } from "./listen";
+import { listen } from "@/db/listen";
 
 let runner: JobRunner | undefined;
 let unlisten: (() => Promise<void>) | undefined;

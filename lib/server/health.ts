@@ -1,8 +1,9 @@
+import "server-only";
 import packageJson from "@/package.json";
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { jobs } from "@/db/schema";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/platform/env";
 
 export const APP_VERSION = packageJson.version;
 

@@ -1,6 +1,7 @@
+import "@/lib/server/wiring";
 import { closeDb, getDbHandle } from "@/db";
 import { isSetupDone } from "@/lib/accounts/setup";
-import { getEnv, isEnvError } from "@/lib/env";
+import { getEnv, isEnvError } from "@/lib/platform/env";
 import { startPresenceSharing } from "@/lib/events/presence";
 import { startBackgroundWork, stopBackgroundWork } from "./background";
 

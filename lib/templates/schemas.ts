@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { MessageTemplate, TemplateComponents } from "@/db/schema";
-import { isoTimestamp, prefixedId } from "@/lib/api/fields";
+import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 
 export const templateCategories = ["MARKETING", "UTILITY", "AUTHENTICATION"] as const;
 export const templateStatuses = ["PENDING", "APPROVED", "REJECTED"] as const;

@@ -1,13 +1,13 @@
 import { and, asc, eq } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { messageTemplates } from "@/db/schema";
-import type { CursorPosition } from "@/lib/api/cursor";
-import { toPage } from "@/lib/api/cursor";
-import { afterCursor } from "@/lib/api/pagination";
+import type { CursorPosition } from "@/lib/platform/cursor";
+import { toPage } from "@/lib/platform/cursor";
+import { afterCursor } from "@/lib/platform/pagination";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { ApiError, ConflictError, invalidField, NotFoundError } from "@/lib/errors";
+import { ApiError, ConflictError, invalidField, isUniqueViolation, NotFoundError } from "@/lib/platform/errors";
 import { recordEvent } from "@/lib/events/record-event";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { createCloudTemplate, deleteCloudTemplate } from "@/lib/network/cloud-templates";
 import { defaultApiBaseUrl, loadNumberIntegration, networkUrlPolicy, secretsOf } from "@/lib/network/number-config";
@@ -99,7 +99,7 @@ export async function createTemplate({ ctx, input }: { ctx: Ctx; input: CreateTe
     });
   } catch (error) {
     // Two creations of the same name at once: the unique index lets one through.
-    if (String((error as { cause?: { code?: string } })?.cause?.code ?? (error as { code?: string })?.code) === "23505") {
+    if (isUniqueViolation(error)) {
       throw new ConflictError(`A template named ${input.name} already exists in ${input.language}.`);
     }
     throw error;

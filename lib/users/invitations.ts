@@ -1,20 +1,21 @@
+import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/db";
 import { accounts, invitations, users } from "@/db/schema";
 import { assertEmailFree } from "@/lib/accounts/create-account";
-import { isoTimestamp, prefixedId } from "@/lib/api/fields";
+import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
 import { hashPassword } from "@/lib/auth/password";
 import { roleSchema } from "@/lib/auth/scopes";
-import { hashSecret, newSecret } from "@/lib/auth/secret-hash";
+import { hashSecret, newSecret } from "@/lib/platform/crypto/secret-hash";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { getEnv } from "@/lib/env";
-import { ApiError } from "@/lib/errors";
+import { getEnv } from "@/lib/platform/env";
+import { ApiError } from "@/lib/platform/errors";
 import { recordEvent } from "@/lib/events/record-event";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { sendMail } from "@/lib/mail/send-mail";
-import { emailSchema, presentUser, userNameSchema } from "./schemas";
+import { emailSchema, presentUser, userNameSchema } from "@/lib/auth/user-identity";
 import { passwordSchema } from "@/lib/auth/password";
 
 export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;

@@ -1,3 +1,4 @@
+import "server-only";
 import { announceAuthChange } from "@/lib/auth/token-cache";
 import { and, eq, isNull, ne } from "drizzle-orm";
 import { z } from "zod";
@@ -5,11 +6,11 @@ import { getDb, type Executor } from "@/db";
 import { apiTokens, passwordResets, users } from "@/db/schema";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
 import { hashPassword, passwordSchema, verifyPassword } from "@/lib/auth/password";
-import { hashSecret, newSecret } from "@/lib/auth/secret-hash";
+import { hashSecret, newSecret } from "@/lib/platform/crypto/secret-hash";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { getEnv } from "@/lib/env";
-import { ApiError, invalidField, NotFoundError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
+import { getEnv } from "@/lib/platform/env";
+import { ApiError, invalidField, NotFoundError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
 
 export const RESET_LINK_LIFETIME_MS = 60 * 60 * 1000;
 

@@ -1,23 +1,25 @@
+import "server-only";
 import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
 import { getDb, type Executor } from "@/db";
 import { apiTokens, conversations, type User, users } from "@/db/schema";
 import { assertEmailFree } from "@/lib/accounts/create-account";
-import type { CursorPosition } from "@/lib/api/cursor";
-import { toPage } from "@/lib/api/cursor";
-import { afterCursor } from "@/lib/api/pagination";
+import type { CursorPosition } from "@/lib/platform/cursor";
+import { toPage } from "@/lib/platform/cursor";
+import { afterCursor } from "@/lib/platform/pagination";
 import { hashPassword } from "@/lib/auth/password";
 import { announceAuthChange } from "@/lib/auth/token-cache";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { ConflictError, NotFoundError } from "@/lib/errors";
+import { ConflictError, NotFoundError } from "@/lib/platform/errors";
 import { actor } from "@/lib/conversations/conversations";
 import { presentConversation } from "@/lib/conversations/schemas";
 import { findConversation } from "@/lib/conversations/store";
 import { recordAudit, userActor as auditActor } from "@/lib/audit/record-audit";
 import { recordEvent } from "@/lib/events/record-event";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { userActor } from "@/lib/activity/schemas";
-import { type CreateUserInput, presentUser, type UpdateUserInput } from "./schemas";
+import { presentUser } from "@/lib/auth/user-identity";
+import type { CreateUserInput, UpdateUserInput } from "./schemas";
 
 type Ctx = Pick<AuthContext, "accountId" | "user">;
 

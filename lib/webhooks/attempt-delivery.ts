@@ -1,9 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/db";
 import { type WebhookAttempt, type WebhookDelivery, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/platform/env";
 import { recordEvent } from "@/lib/events/record-event";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { MAX_DELIVERY_ATTEMPTS } from "./schemas";
 import { type SendResult, sendSigned } from "./send";
 import { openWebhookSecret } from "./secret-at-rest";

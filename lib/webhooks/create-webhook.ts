@@ -2,17 +2,17 @@ import { count, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { actorOf, recordAudit } from "@/lib/audit/record-audit";
 import { accounts, webhooks } from "@/db/schema";
-import { getEnv } from "@/lib/env";
-import { ConflictError, invalidField } from "@/lib/errors";
-import { newId } from "@/lib/ids";
+import { getEnv } from "@/lib/platform/env";
+import { ConflictError, invalidField } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
 import type { AuthContext } from "@/lib/auth/tokens";
 import type { WebhookCtx } from "./find-webhook";
 import { type CreatedWebhookOutput, type CreateWebhookInput, MAX_WEBHOOKS_PER_ACCOUNT, presentWebhook } from "./schemas";
-import { generateWebhookSecret } from "./signature";
-import { checkWebhookUrl } from "./url-policy";
+import { generateWebhookSecret } from "@/lib/webhooks/signature";
+import { checkWebhookUrl } from "@/lib/platform/url-policy";
 import { runVerification } from "./verify-webhook";
 import { sealWebhookSecret } from "./secret-at-rest";
-import { decryptSecret, encryptSecret } from "@/lib/network/secrets";
+import { decryptSecret, encryptSecret } from "@/lib/platform/crypto/seal";
 
 /** Checks a URL against the policy at registration; a refusal is a 400 naming `url`. */
 export async function approvedUrl(url: string): Promise<string> {

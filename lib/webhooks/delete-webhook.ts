@@ -1,8 +1,9 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { actorOf, recordAudit } from "@/lib/audit/record-audit";
 import { webhooks } from "@/db/schema";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError } from "@/lib/platform/errors";
 import type { WebhookCtx } from "./find-webhook";
 
 /**

@@ -1,8 +1,8 @@
 import { inArray, sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/db";
 import { jobs, type WebhookAttempt, type WebhookDelivery, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
-import { getEnv } from "@/lib/env";
-import { newId } from "@/lib/ids";
+import { getEnv } from "@/lib/platform/env";
+import { newId } from "@/lib/platform/ids";
 import { type JobBatchHandler, type JobContext, type JobOutcome, OUTCOME_RECORDED } from "@/lib/jobs/runner";
 import { type AttemptOutcome, recordAttemptResult } from "./attempt-delivery";
 import { deliveryJobPayload, runDeliveryJob } from "./deliver-job";

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { type Webhook, webhooks } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError } from "@/lib/platform/errors";
 
 export type WebhookCtx = Pick<AuthContext, "accountId" | "user">;
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gte, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { webhookAttempts } from "@/db/schema";

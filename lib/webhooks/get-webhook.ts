@@ -1,3 +1,4 @@
+import "server-only";
 import { getDb } from "@/db";
 import { findWebhook, type WebhookCtx } from "./find-webhook";
 import { presentWebhook } from "./schemas";

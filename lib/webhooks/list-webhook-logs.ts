@@ -1,7 +1,8 @@
+import "server-only";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { webhookAttempts } from "@/db/schema";
-import { type CursorPosition, toPage } from "@/lib/api/cursor";
+import { type CursorPosition, toPage } from "@/lib/platform/cursor";
 import { findWebhook, type WebhookCtx } from "./find-webhook";
 import { presentAttempt } from "./schemas";
 

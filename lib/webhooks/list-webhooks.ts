@@ -1,8 +1,9 @@
+import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { webhooks } from "@/db/schema";
-import { type CursorPosition, toPage } from "@/lib/api/cursor";
-import { afterCursor } from "@/lib/api/pagination";
+import { type CursorPosition, toPage } from "@/lib/platform/cursor";
+import { afterCursor } from "@/lib/platform/pagination";
 import type { WebhookCtx } from "./find-webhook";
 import { presentWebhook } from "./schemas";
 

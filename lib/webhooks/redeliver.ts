@@ -1,7 +1,8 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { webhookAttempts, webhookDeliveries } from "@/db/schema";
-import { ConflictError, NotFoundError } from "@/lib/errors";
+import { ConflictError, NotFoundError } from "@/lib/platform/errors";
 import { runAttempt } from "./attempt-delivery";
 import { findWebhook, type WebhookCtx } from "./find-webhook";
 import { presentAttempt } from "./schemas";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Webhook, WebhookAttempt } from "@/db/schema";
-import { isoTimestamp, prefixedId } from "@/lib/api/fields";
-import { paginationQuery } from "@/lib/api/pagination";
+import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
+import { paginationQuery } from "@/lib/platform/pagination";
 import { type EventType, eventTypes, subscribableEventTypes } from "@/lib/events/types";
 
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20;

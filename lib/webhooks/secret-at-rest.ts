@@ -1,5 +1,5 @@
 import type { Webhook } from "@/db/schema";
-import { decryptSecret, encryptSecret } from "@/lib/network/secrets";
+import { decryptSecret, encryptSecret } from "@/lib/platform/crypto/seal";
 
 // Marks a sealed value, so a secret stored in clear before sealing (or chosen to look like a
 // sealed value) is never mistaken for one.

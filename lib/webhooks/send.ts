@@ -1,7 +1,7 @@
-import { getEnv } from "@/lib/env";
-import { pinnedPost } from "@/lib/http/pinned-post";
-import { signPayload } from "./signature";
-import { checkWebhookUrl, type LookupAll } from "./url-policy";
+import { getEnv } from "@/lib/platform/env";
+import { pinnedPost } from "@/lib/platform/http/pinned-post";
+import { signPayload } from "@/lib/webhooks/signature";
+import { checkWebhookUrl, type LookupAll } from "@/lib/platform/url-policy";
 
 export const WEBHOOK_USER_AGENT = "Chorus-Webhooks/1";
 

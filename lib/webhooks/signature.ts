@@ -1,4 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { hmacSha256Base64, hmacSha256Hex } from "@/lib/platform/crypto/hmac";
 
 export type SignatureHeaders = {
   "X-Service-Signature": string;
@@ -7,19 +8,8 @@ export type SignatureHeaders = {
   "webhook-signature": string;
 };
 
-type Bytes = string | Uint8Array;
-
 const secretPrefix = "whsec_";
 const base64Pattern = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const sha256HexPattern = /^[0-9a-f]{64}$/i;
-
-export function hmacSha256Hex({ key, body }: { key: Bytes; body: Bytes }): string {
-  return createHmac("sha256", key).update(body).digest("hex");
-}
-
-function hmacSha256Base64({ key, body }: { key: Bytes; body: Bytes }): string {
-  return createHmac("sha256", key).update(body).digest("base64");
-}
 
 /**
  * The HMAC key of the Standard Webhooks `webhook-signature`, as that standard defines it: the
@@ -61,84 +51,4 @@ export function signPayload({
 
 export function generateWebhookSecret(): string {
   return secretPrefix + randomBytes(24).toString("base64");
-}
-
-function equalBytes(a: Buffer, b: Buffer): boolean {
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function verifySha256Header({ key, body, header }: { key: Bytes; body: Bytes; header: string | null | undefined }): boolean {
-  if (typeof header !== "string" || !header.startsWith("sha256=")) return false;
-  const given = header.slice("sha256=".length).trim();
-  if (!sha256HexPattern.test(given)) return false;
-  const expected = createHmac("sha256", key).update(body).digest();
-  return equalBytes(expected, Buffer.from(given, "hex"));
-}
-
-export function verifyServiceSignature({
-  secret,
-  body,
-  header,
-}: {
-  secret: string;
-  body: Bytes;
-  header: string | null | undefined;
-}): boolean {
-  return verifySha256Header({ key: secret, body, header });
-}
-
-/** Checks the messaging network's X-Hub-Signature-256 header against the raw request body. */
-export function verifyHubSignature({
-  appSecret,
-  rawBody,
-  header,
-}: {
-  appSecret: string;
-  rawBody: Bytes;
-  header: string | null | undefined;
-}): boolean {
-  return verifySha256Header({ key: appSecret, body: rawBody, header });
-}
-
-type HeaderSource = Headers | Record<string, string | string[] | undefined>;
-
-function readHeader(headers: HeaderSource, name: string): string | undefined {
-  if (headers instanceof Headers) return headers.get(name) ?? undefined;
-  const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
-  const value = key === undefined ? undefined : headers[key];
-  return Array.isArray(value) ? value.join(" ") : value;
-}
-
-/**
- * Verifies the Standard Webhooks headers. The timestamp is signed, so refusing one outside
- * the tolerance window is what stops a captured delivery from being replayed later.
- */
-export function verifyStandardSignature({
-  secret,
-  body,
-  headers,
-  toleranceSeconds,
-  nowSeconds = Math.floor(Date.now() / 1000),
-}: {
-  secret: string;
-  body: string;
-  headers: HeaderSource;
-  toleranceSeconds: number;
-  nowSeconds?: number;
-}): boolean {
-  const id = readHeader(headers, "webhook-id");
-  const timestamp = readHeader(headers, "webhook-timestamp");
-  const signatures = readHeader(headers, "webhook-signature");
-  if (!id || !timestamp || !signatures || !/^\d{1,15}$/.test(timestamp)) return false;
-  if (Math.abs(nowSeconds - Number(timestamp)) > toleranceSeconds) return false;
-
-  const expected = createHmac("sha256", standardWebhookKey(secret))
-    .update(`${id}.${timestamp}.${body}`)
-    .digest();
-  // The header may list several space-separated signatures (during secret rotation).
-  return signatures.split(" ").some((entry) => {
-    const [version, value] = entry.split(",", 2);
-    if (version !== "v1" || !value || !base64Pattern.test(value)) return false;
-    return equalBytes(expected, Buffer.from(value, "base64"));
-  });
 }

@@ -6,10 +6,10 @@ import * as openapi from "@/app/v1/openapi.json/route";
 import { getDb } from "@/db";
 import { apiTokens, idempotencyKeys, users } from "@/db/schema";
 import { ABANDONED_CLAIM_MS, hashRequest } from "@/lib/api/idempotency";
-import { resetRateLimiters } from "@/lib/api/rate-limit";
+import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { apiRoute, created, defineRoute } from "@/lib/api/route";
-import { resetEnvCache } from "@/lib/env";
-import { newId } from "@/lib/ids";
+import { resetEnvCache } from "@/lib/platform/env";
+import { newId } from "@/lib/platform/ids";
 import { call } from "@/tests/support/api";
 import { createTestAccount } from "@/tests/support/fixtures";
 

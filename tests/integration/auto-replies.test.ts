@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { type Executor, getDb } from "@/db";
 import { conversations, messages } from "@/db/schema";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { runAutoReplies, type SendAutomatedMessage } from "@/lib/profile/auto-replies";
 import { createAutoReplyJobHandler } from "@/lib/profile/auto-reply-job";
 import { updateBusinessProfile } from "@/lib/profile/business-profile";

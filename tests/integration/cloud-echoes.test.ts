@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import * as webhookRoute from "@/app/api/network/webhook/route";
 import * as numberRoute from "@/app/v1/config/number/route";
 import * as threadRoute from "@/app/v1/conversations/[id]/messages/route";
-import { resetRateLimiters } from "@/lib/api/rate-limit";
+import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { call } from "@/tests/support/api";
 import { type FakeCloudNetwork, signHubPayload, startFakeCloudNetwork } from "@/tests/support/fake-cloud-network";
 import { setEnv } from "@/tests/support/env-vars";

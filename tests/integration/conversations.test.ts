@@ -10,7 +10,7 @@ import * as listRoute from "@/app/v1/conversations/route";
 import * as userRoute from "@/app/v1/users/[id]/route";
 import { getDb } from "@/db";
 import { conversations } from "@/db/schema";
-import { resetRateLimiters } from "@/lib/api/rate-limit";
+import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { call } from "@/tests/support/api";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
 import { countRows, eventsOf, seedConversation } from "@/tests/support/messaging";

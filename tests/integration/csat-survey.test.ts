@@ -10,7 +10,7 @@ import * as conversationRoute from "@/app/v1/conversations/[id]/route";
 import * as summaryRoute from "@/app/v1/reports/summary/route";
 import { getDb } from "@/db";
 import { conversations, jobs, messages } from "@/db/schema";
-import { resetRateLimiters } from "@/lib/api/rate-limit";
+import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { DEFAULT_CSAT_QUESTION } from "@/lib/csat/schemas";
 import { call } from "@/tests/support/api";
 import { setEnv } from "@/tests/support/env-vars";

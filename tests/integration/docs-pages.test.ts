@@ -8,7 +8,7 @@ import PlantStoreReferencePage from "@/app/(app)/docs/plant-store/page";
 import V1ReferencePage from "@/app/(app)/docs/v1/page";
 import * as plantsRoute from "@/app/plant-store/plants/route";
 import { createSession } from "@/lib/auth/sessions";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/platform/env";
 import { slug } from "@/lib/openapi/reference";
 import { plantStoreDocument } from "@/lib/openapi/plant-store";
 import { v1Document } from "@/lib/openapi/v1";

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } fro
 import { type DbHandle, getDb, getDbHandle, newPglite, openPglite, openPostgres, setDbHandle } from "@/db";
 import { jobs, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
 import { enqueueJob, enqueueJobs } from "@/lib/jobs/enqueue";
-import { jobHandlers } from "@/lib/jobs/handlers";
+import { jobHandlers } from "@/lib/server/job-handlers";
 import { claimDueJobs, drainJobs, JOB_LEASE_MS, type JobHandlers, runJob, startJobRunner } from "@/lib/jobs/runner";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { setEnv } from "@/tests/support/env-vars";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { type WebhookReceiver, startReceiver } from "@/tests/support/webhook-receiver";

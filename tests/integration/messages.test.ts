@@ -7,7 +7,7 @@ import * as messageRoute from "@/app/v1/messages/[id]/route";
 import * as messagesRoute from "@/app/v1/messages/route";
 import { getDb } from "@/db";
 import { jobs, media } from "@/db/schema";
-import { resetRateLimiters } from "@/lib/api/rate-limit";
+import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { call } from "@/tests/support/api";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
 import { countRows, eventsOf, JPEG, MP4, nextPhone, OGG, PDF, PNG, seedConversation } from "@/tests/support/messaging";

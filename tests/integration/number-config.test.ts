@@ -4,7 +4,7 @@ import * as testRoute from "@/app/v1/config/number/test/route";
 import * as numberRoute from "@/app/v1/config/number/route";
 import { getDb } from "@/db";
 import { numberIntegrations } from "@/db/schema";
-import { resetRateLimiters } from "@/lib/api/rate-limit";
+import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { call } from "@/tests/support/api";
 import { setEnv } from "@/tests/support/env-vars";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";

@@ -5,7 +5,7 @@ import { saveNumberSettingsAction, testNumberConnectionAction } from "@/app/(app
 import { getDb } from "@/db";
 import { numberIntegrations, type User } from "@/db/schema";
 import { createSession } from "@/lib/auth/sessions";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/platform/env";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
 
 // Server actions read the browser's sign-in cookie from the request headers.

@@ -10,7 +10,7 @@ import * as usersRoute from "@/app/v1/users/route";
 import { getDb } from "@/db";
 import { oauthGrants } from "@/db/schema";
 import type { Scope } from "@/lib/auth/scopes";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/platform/env";
 import { checkAuthorizeRequest, signConsent } from "@/lib/oauth/authorize";
 import { listAuthorizedApps, revokeAuthorizedApp } from "@/lib/oauth/grants";
 import { call } from "@/tests/support/api";

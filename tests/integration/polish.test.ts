@@ -3,7 +3,7 @@ import * as documentsRoute from "@/app/v1/config/documents/route";
 import * as profileRoute from "@/app/v1/config/business-profile/route";
 import * as polishRoute from "@/app/v1/messages/polish/route";
 import * as tokensRoute from "@/app/v1/auth/tokens/route";
-import { resetEnvCache } from "@/lib/env";
+import { resetEnvCache } from "@/lib/platform/env";
 import { call } from "@/tests/support/api";
 import { startFakeLlm } from "@/tests/support/fake-llm";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";

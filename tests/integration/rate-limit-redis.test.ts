@@ -4,8 +4,8 @@ import { connect } from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as verify from "@/app/v1/auth/verify/route";
-import { resetRateLimiters } from "@/lib/api/rate-limit";
-import { resetEnvCache } from "@/lib/env";
+import { resetRateLimiters } from "@/lib/platform/rate-limit";
+import { resetEnvCache } from "@/lib/platform/env";
 import { call } from "@/tests/support/api";
 import { createTestAccount } from "@/tests/support/fixtures";
 

@@ -7,7 +7,7 @@ import * as heatmapRoute from "@/app/v1/reports/heatmap/route";
 import * as summaryRoute from "@/app/v1/reports/summary/route";
 import { getDb } from "@/db";
 import { businessProfiles, contacts, conversations, events } from "@/db/schema";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { call } from "@/tests/support/api";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
 import { seedConversation, seedMessage } from "@/tests/support/seed";

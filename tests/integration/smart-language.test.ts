@@ -6,11 +6,11 @@ import * as suggestionsRoute from "@/app/v1/conversations/[id]/suggestions/route
 import * as messageRoute from "@/app/v1/messages/[id]/route";
 import * as polishRoute from "@/app/v1/messages/polish/route";
 import { messages } from "@/db/schema";
-import { resetRateLimiters } from "@/lib/api/rate-limit";
+import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { runAutoReplies, type SendAutomatedMessage } from "@/lib/profile/auto-replies";
 import { updateBusinessProfile } from "@/lib/profile/business-profile";
 import { businessProfileInput } from "@/lib/profile/schemas";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { call } from "@/tests/support/api";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { eventsOf, nextPhone } from "@/tests/support/messaging";

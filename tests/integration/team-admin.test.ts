@@ -1,4 +1,4 @@
-import { PEER_ADDRESS_HEADER } from "@/lib/http/request-hook";
+import { PEER_ADDRESS_HEADER } from "@/lib/platform/http/request-hook";
 import { and, eq } from "drizzle-orm";
 import { TOTP, Secret } from "otpauth";
 import { describe, expect, it } from "vitest";
@@ -16,7 +16,7 @@ import * as webhookById from "@/app/v1/webhooks/[id]/route";
 import * as webhooksRoute from "@/app/v1/webhooks/route";
 import { getDb } from "@/db";
 import { auditLog, invitations, passwordResets, userMfa, users } from "@/db/schema";
-import { resetRateLimiters } from "@/lib/api/rate-limit";
+import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { confirmMfaEnrolment, disableMfa, setMfaRequirement, startMfaEnrolment } from "@/lib/auth/mfa";
 import { createSession } from "@/lib/auth/sessions";
 import { acceptInvitation, describeInvitation } from "@/lib/users/invitations";

@@ -17,7 +17,7 @@ import * as notesRoute from "@/app/v1/conversations/[id]/notes/route";
 import * as searchRoute from "@/app/v1/search/route";
 import { getDb } from "@/db";
 import { contacts, conversations, jobs, messages } from "@/db/schema";
-import { resetRateLimiters } from "@/lib/api/rate-limit";
+import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { createApiToken } from "@/lib/auth/api-tokens";
 import type { Scope } from "@/lib/auth/scopes";
 import { authenticateBearer } from "@/lib/auth/tokens";

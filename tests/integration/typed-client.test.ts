@@ -6,7 +6,7 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as sandboxInboundRoute from "@/app/api/sandbox/inbound/route";
 import * as conversationMessagesRoute from "@/app/v1/conversations/[id]/messages/route";
-import { updateInboxSettings } from "@/lib/inbox/inbox-settings";
+import { updateInboxSettings } from "@/lib/conversations/inbox-settings";
 import { call } from "@/tests/support/api";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { JPEG, nextPhone, PNG } from "@/tests/support/messaging";

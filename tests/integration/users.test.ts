@@ -5,7 +5,7 @@ import * as usersRoute from "@/app/v1/users/route";
 import * as verify from "@/app/v1/auth/verify/route";
 import { getDb } from "@/db";
 import { contacts, conversations, events, users } from "@/db/schema";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { call } from "@/tests/support/api";
 import { addTestUser, createTestAccount, TEST_PASSWORD } from "@/tests/support/fixtures";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { ForbiddenError } from "@/lib/errors";
+import { ForbiddenError } from "@/lib/platform/errors";
 import { setEnv } from "@/tests/support/env-vars";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
 import { type WebhookReceiver, startReceiver } from "@/tests/support/webhook-receiver";

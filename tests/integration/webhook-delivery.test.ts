@@ -5,7 +5,7 @@ import * as retry from "@/app/v1/webhooks/[id]/deliveries/[delivery_id]/retry/ro
 import * as item from "@/app/v1/webhooks/[id]/route";
 import { getDb } from "@/db";
 import { jobs, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
-import { jobHandlers } from "@/lib/jobs/handlers";
+import { jobHandlers } from "@/lib/server/job-handlers";
 import { startJobRunner } from "@/lib/jobs/runner";
 import { attemptDelivery } from "@/lib/webhooks/attempt-delivery";
 import { sendSigned } from "@/lib/webhooks/send";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as stats from "@/app/v1/webhooks/[id]/stats/route";
 import { getDb } from "@/db";
 import { webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 import { getWebhookTimeline } from "@/lib/webhooks/get-webhook-stats";
 import { call } from "@/tests/support/api";
 import { createTestAccount } from "@/tests/support/fixtures";

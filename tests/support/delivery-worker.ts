@@ -2,7 +2,7 @@
 // environment (PGLITE_DIR or DATABASE_URL), runs every due job once, and is meant to be
 // killed with SIGKILL in the middle of a webhook attempt.
 import { getDb } from "@/db";
-import { jobHandlers } from "@/lib/jobs/handlers";
+import { jobHandlers } from "@/lib/server/job-handlers";
 import { drainJobs } from "@/lib/jobs/runner";
 
 async function main() {

@@ -1,4 +1,4 @@
-import { resetEnvCache } from "@/lib/env";
+import { resetEnvCache } from "@/lib/platform/env";
 
 /** Sets environment variables for a test (undefined removes one); returns the undo. */
 export function setEnv(vars: Record<string, string | undefined>): () => void {

@@ -5,7 +5,7 @@ import { createAccountWithUser } from "@/lib/accounts/create-account";
 import { hashPassword } from "@/lib/auth/password";
 import type { Role } from "@/lib/auth/scopes";
 import { createSession } from "@/lib/auth/sessions";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 
 export const TEST_PASSWORD = "correct horse battery";
 

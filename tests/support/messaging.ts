@@ -1,7 +1,7 @@
 import { and, count, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { contacts, conversations, events, jobs, media, messages } from "@/db/schema";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 
 let phoneSeq = 0;
 /** A distinct, valid-looking customer number per call. */

@@ -5,7 +5,7 @@ import * as revokeRoute from "@/app/oauth/revoke/route";
 import * as tokenRoute from "@/app/oauth/token/route";
 import type { User } from "@/db/schema";
 import { createSession } from "@/lib/auth/sessions";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/platform/env";
 
 /** A fetch that serves the OAuth endpoints from their route handlers (what an OAuth library calls). */
 export async function oauthFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {

@@ -1,6 +1,6 @@
 import { getDb } from "@/db";
 import { contacts, conversations, type Message, messages } from "@/db/schema";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/platform/ids";
 
 export const BUSINESS_NUMBER = "15550100199";
 

@@ -1,9 +1,10 @@
+import "@/lib/server/wiring";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import postgres from "postgres";
 import { afterAll, beforeAll, inject } from "vitest";
 import { type DbHandle, newPglite, openPglite, openPostgres, setDbHandle } from "@/db";
-import { resetEnvCache } from "@/lib/env";
+import { resetEnvCache } from "@/lib/platform/env";
 
 let handle: DbHandle | undefined;
 let dropDatabase: (() => Promise<void>) | undefined;

@@ -4,7 +4,7 @@ import { getDb } from "@/db";
 import { webhookDeliveries, webhooks } from "@/db/schema";
 import { recordEvent } from "@/lib/events/record-event";
 import type { EventType } from "@/lib/events/types";
-import { jobHandlers } from "@/lib/jobs/handlers";
+import { jobHandlers } from "@/lib/server/job-handlers";
 import { drainJobs } from "@/lib/jobs/runner";
 import { call } from "./api";
 

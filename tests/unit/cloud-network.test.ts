@@ -540,9 +540,9 @@ describe("the URL policy on the network's addresses", () => {
       Response.json({ url: "https://media.example.test/attachment?mid=1", mime_type: "image/png" }),
     );
     vi.resetModules();
-    vi.doMock("@/lib/http/pinned-post", () => ({ pinnedFetch: fetchMock }));
+    vi.doMock("@/lib/platform/http/pinned-post", () => ({ pinnedFetch: fetchMock }));
     const { downloadCloudMedia: download_ } = await import("@/lib/network/cloud");
-    vi.doUnmock("@/lib/http/pinned-post");
+    vi.doUnmock("@/lib/platform/http/pinned-post");
 
     const download = download_({
       apiBaseUrl: "https://graph.example.test/v21.0",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decodeCursor, encodeCursor, toPage } from "@/lib/api/cursor";
-import { ApiError } from "@/lib/errors";
+import { decodeCursor, encodeCursor, toPage } from "@/lib/platform/cursor";
+import { ApiError } from "@/lib/platform/errors";
 
 describe("cursor", () => {
   const position = { t: new Date("2026-11-22T10:15:30.123Z"), id: "conv_01abc" };

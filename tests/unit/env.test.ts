@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { inngestClientOptions } from "@/inngest/client";
-import { EnvError, parseEnv } from "@/lib/env";
+import { EnvError, parseEnv } from "@/lib/platform/env";
 
 const base = { AUTH_SECRET: "x".repeat(40) };
 

@@ -1,11 +1,11 @@
 import type { IncomingMessage } from "node:http";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { clientAddress } from "@/lib/api/client-address";
+import { clientAddress } from "@/lib/platform/http/client-address";
 import { apiRoute } from "@/lib/api/route";
-import { isEnvError, parseEnv, resetEnvCache } from "@/lib/env";
-import { loggable } from "@/lib/errors";
-import { PEER_ADDRESS_HEADER, requestMethod, stampRequest } from "@/lib/http/request-hook";
+import { isEnvError, parseEnv, resetEnvCache } from "@/lib/platform/env";
+import { loggable } from "@/lib/platform/errors";
+import { PEER_ADDRESS_HEADER, requestMethod, stampRequest } from "@/lib/platform/http/request-hook";
 import { inboundMediaKind } from "@/lib/messages/inbound-media-type";
 import { buildPlantStoreDocument } from "@/lib/openapi/plant-store";
 import { webhookDeliveryHeaders } from "@/lib/openapi/webhook-headers";

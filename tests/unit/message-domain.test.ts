@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isForwardStatus } from "@/lib/messages/apply-status";
 import { previewOf, sendMessageInput } from "@/lib/messages/schemas";
-import { decryptSecret, encryptSecret } from "@/lib/network/secrets";
+import { decryptSecret, encryptSecret } from "@/lib/platform/crypto/seal";
 
 describe("message status transitions", () => {
   it.each([

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import tls from "node:tls";
 import { afterEach, describe, expect, it } from "vitest";
-import { pinnedPost } from "@/lib/http/pinned-post";
+import { pinnedPost } from "@/lib/platform/http/pinned-post";
 
 type Received = { method?: string; url?: string; headers: http.IncomingHttpHeaders; body: string };
 

@@ -1,14 +1,8 @@
 import { createHmac } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import {
-  generateWebhookSecret,
-  hmacSha256Hex,
-  signPayload,
-  verifyHubSignature,
-  verifyServiceSignature,
-  verifyStandardSignature,
-} from "@/lib/webhooks/signature";
+import { hmacSha256Hex, verifySha256Header } from "@/lib/platform/crypto/hmac";
+import { generateWebhookSecret, signPayload } from "@/lib/webhooks/signature";
 
 const body = JSON.stringify({
   id: "evt_01JD7ZQ0000000000000000000",
@@ -75,7 +69,6 @@ describe("signPayload", () => {
         "webhook-signature": headers["webhook-signature"],
       });
       expect(payload).toEqual(JSON.parse(body));
-      expect(verifyStandardSignature({ secret, body, headers, toleranceSeconds: 300, nowSeconds: now })).toBe(true);
     }
   });
 
@@ -110,145 +103,50 @@ describe("generateWebhookSecret", () => {
   });
 });
 
-describe("verifyServiceSignature", () => {
+describe("verifySha256Header on X-Service-Signature", () => {
   const secret = generateWebhookSecret();
   const header = signPayload({ secret, body, eventId, timestamp })["X-Service-Signature"];
 
   it("accepts the signature of the raw body", () => {
-    expect(verifyServiceSignature({ secret, body, header })).toBe(true);
-    expect(verifyServiceSignature({ secret, body: Buffer.from(body), header })).toBe(true);
+    expect(verifySha256Header({ key: secret, body, header })).toBe(true);
+    expect(verifySha256Header({ key: secret, body: Buffer.from(body), header })).toBe(true);
   });
 
   it("refuses a tampered body", () => {
-    expect(verifyServiceSignature({ secret, body: body.replace("Olá", "Ola"), header })).toBe(false);
-    expect(verifyServiceSignature({ secret, body: `${body} `, header })).toBe(false);
+    expect(verifySha256Header({ key: secret, body: body.replace("Olá", "Ola"), header })).toBe(false);
+    expect(verifySha256Header({ key: secret, body: `${body} `, header })).toBe(false);
   });
 
   it("refuses a different secret", () => {
-    expect(verifyServiceSignature({ secret: `${secret}x`, body, header })).toBe(false);
+    expect(verifySha256Header({ key: `${secret}x`, body, header })).toBe(false);
   });
 
   it("refuses malformed or missing headers", () => {
-    expect(verifyServiceSignature({ secret, body, header: undefined })).toBe(false);
-    expect(verifyServiceSignature({ secret, body, header: "" })).toBe(false);
-    expect(verifyServiceSignature({ secret, body, header: header.slice("sha256=".length) })).toBe(false);
-    expect(verifyServiceSignature({ secret, body, header: header.slice(0, -2) })).toBe(false);
-    expect(verifyServiceSignature({ secret, body, header: `${header}00` })).toBe(false);
-    expect(verifyServiceSignature({ secret, body, header: `sha1=${header.slice(7)}` })).toBe(false);
+    expect(verifySha256Header({ key: secret, body, header: undefined })).toBe(false);
+    expect(verifySha256Header({ key: secret, body, header: "" })).toBe(false);
+    expect(verifySha256Header({ key: secret, body, header: header.slice("sha256=".length) })).toBe(false);
+    expect(verifySha256Header({ key: secret, body, header: header.slice(0, -2) })).toBe(false);
+    expect(verifySha256Header({ key: secret, body, header: `${header}00` })).toBe(false);
+    expect(verifySha256Header({ key: secret, body, header: `sha1=${header.slice(7)}` })).toBe(false);
   });
 });
 
-describe("verifyHubSignature", () => {
+describe("verifySha256Header (the network's X-Hub-Signature-256)", () => {
   const appSecret = "0123456789abcdef0123456789abcdef";
   const rawBody = Buffer.from('{"object":"whatsapp_business_account","entry":[]}');
   const header = `sha256=${createHmac("sha256", appSecret).update(rawBody).digest("hex")}`;
 
   it("accepts the network's signature of the raw body", () => {
-    expect(verifyHubSignature({ appSecret, rawBody, header })).toBe(true);
+    expect(verifySha256Header({ key: appSecret, body: rawBody, header })).toBe(true);
   });
 
   it("accepts upper-case hex digits", () => {
-    expect(verifyHubSignature({ appSecret, rawBody, header: `sha256=${header.slice(7).toUpperCase()}` })).toBe(true);
+    expect(verifySha256Header({ key: appSecret, body: rawBody, header: `sha256=${header.slice(7).toUpperCase()}` })).toBe(true);
   });
 
   it("refuses a tampered body or the wrong app secret", () => {
-    expect(verifyHubSignature({ appSecret, rawBody: Buffer.concat([rawBody, Buffer.from(" ")]), header })).toBe(false);
-    expect(verifyHubSignature({ appSecret: "another-secret", rawBody, header })).toBe(false);
-    expect(verifyHubSignature({ appSecret, rawBody, header: null })).toBe(false);
-  });
-});
-
-describe("verifyStandardSignature", () => {
-  const secret = generateWebhookSecret();
-  const signed = signPayload({ secret, body, eventId, timestamp });
-  const headers = {
-    "webhook-id": signed["webhook-id"],
-    "webhook-timestamp": signed["webhook-timestamp"],
-    "webhook-signature": signed["webhook-signature"],
-  };
-
-  it("accepts a fresh, untampered delivery", () => {
-    expect(verifyStandardSignature({ secret, body, headers, toleranceSeconds: 300, nowSeconds: timestamp + 10 })).toBe(true);
-  });
-
-  it("reads a Headers object case-insensitively", () => {
-    const fetchHeaders = new Headers({
-      "Webhook-Id": headers["webhook-id"],
-      "Webhook-Timestamp": headers["webhook-timestamp"],
-      "Webhook-Signature": headers["webhook-signature"],
-    });
-    expect(
-      verifyStandardSignature({ secret, body, headers: fetchHeaders, toleranceSeconds: 300, nowSeconds: timestamp }),
-    ).toBe(true);
-  });
-
-  it("accepts when one of several listed signatures matches", () => {
-    const rotated = { ...headers, "webhook-signature": `v1,AAAA ${headers["webhook-signature"]}` };
-    expect(verifyStandardSignature({ secret, body, headers: rotated, toleranceSeconds: 300, nowSeconds: timestamp })).toBe(true);
-  });
-
-  it("refuses a timestamp outside the tolerance in either direction", () => {
-    expect(verifyStandardSignature({ secret, body, headers, toleranceSeconds: 300, nowSeconds: timestamp + 301 })).toBe(false);
-    expect(verifyStandardSignature({ secret, body, headers, toleranceSeconds: 300, nowSeconds: timestamp - 301 })).toBe(false);
-    expect(verifyStandardSignature({ secret, body, headers, toleranceSeconds: 300, nowSeconds: timestamp + 300 })).toBe(true);
-  });
-
-  it("refuses a rewritten timestamp even inside the tolerance", () => {
-    const replayed = { ...headers, "webhook-timestamp": String(timestamp + 60) };
-    expect(verifyStandardSignature({ secret, body, headers: replayed, toleranceSeconds: 300, nowSeconds: timestamp + 60 })).toBe(false);
-  });
-
-  it("refuses a tampered body, another event id or another secret", () => {
-    const now = timestamp;
-    expect(verifyStandardSignature({ secret, body: `${body}\n`, headers, toleranceSeconds: 300, nowSeconds: now })).toBe(false);
-    expect(
-      verifyStandardSignature({
-        secret,
-        body,
-        headers: { ...headers, "webhook-id": "evt_other" },
-        toleranceSeconds: 300,
-        nowSeconds: now,
-      }),
-    ).toBe(false);
-    expect(
-      verifyStandardSignature({ secret: generateWebhookSecret(), body, headers, toleranceSeconds: 300, nowSeconds: now }),
-    ).toBe(false);
-  });
-
-  it("accepts a signature keyed with the base64-decoded part after whsec_", () => {
-    const decodedKey = Buffer.from(secret.slice("whsec_".length), "base64");
-    const value = createHmac("sha256", decodedKey).update(`${eventId}.${timestamp}.${body}`).digest("base64");
-    const decoded = { ...headers, "webhook-signature": `v1,${value}` };
-    expect(verifyStandardSignature({ secret, body, headers: decoded, toleranceSeconds: 300, nowSeconds: timestamp })).toBe(true);
-  });
-
-  it("refuses a whsec_ signature keyed with the UTF-8 bytes of the secret string", () => {
-    const value = createHmac("sha256", Buffer.from(secret, "utf8")).update(`${eventId}.${timestamp}.${body}`).digest("base64");
-    const raw = { ...headers, "webhook-signature": `v1,${value}` };
-    expect(verifyStandardSignature({ secret, body, headers: raw, toleranceSeconds: 300, nowSeconds: timestamp })).toBe(false);
-  });
-
-  it("refuses missing headers and unknown signature versions", () => {
-    const now = timestamp;
-    const { "webhook-signature": signature, ...withoutSignature } = headers;
-    expect(verifyStandardSignature({ secret, body, headers: withoutSignature, toleranceSeconds: 300, nowSeconds: now })).toBe(false);
-    expect(
-      verifyStandardSignature({
-        secret,
-        body,
-        headers: { ...headers, "webhook-signature": signature.replace(/^v1,/, "v2,") },
-        toleranceSeconds: 300,
-        nowSeconds: now,
-      }),
-    ).toBe(false);
-    expect(
-      verifyStandardSignature({
-        secret,
-        body,
-        headers: { ...headers, "webhook-timestamp": "not-a-number" },
-        toleranceSeconds: 300,
-        nowSeconds: now,
-      }),
-    ).toBe(false);
+    expect(verifySha256Header({ key: appSecret, body: Buffer.concat([rawBody, Buffer.from(" ")]), header })).toBe(false);
+    expect(verifySha256Header({ key: "another-secret", body: rawBody, header })).toBe(false);
+    expect(verifySha256Header({ key: appSecret, body: rawBody, header: null })).toBe(false);
   });
 });

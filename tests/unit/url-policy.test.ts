@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkWebhookUrl, isPublicAddress, type LookupAll } from "@/lib/webhooks/url-policy";
+import { checkWebhookUrl, isPublicAddress, type LookupAll } from "@/lib/platform/url-policy";
 
 const refusedAddresses: [string, string][] = [
   ["127.0.0.1", "IPv4 loopback"],

@@ -1,8 +1,10 @@
 import type { NextRequest } from "next/server";
 import { serve } from "inngest/next";
 import { functions, inngest } from "@/inngest";
-import { errorResponse, notServed, requestIdOf } from "@/lib/api/route";
-import { getEnv } from "@/lib/env";
+import { errorResponse } from "@/lib/api/errors";
+import { notServed } from "@/lib/api/route";
+import { requestIdOf } from "@/lib/platform/http/request";
+import { getEnv } from "@/lib/platform/env";
 
 const handlers = serve({ client: inngest, functions });
 

@@ -1,5 +1,6 @@
 import { isSetupDone, setupDone, setupFirstAccount, setupInput } from "@/lib/accounts/setup";
-import { apiRoute, created, defineRoute, JSON_BODY_LIMIT, parseJsonBody } from "@/lib/api/route";
+import { apiRoute, created, defineRoute } from "@/lib/api/route";
+import { JSON_BODY_LIMIT, parseJsonBody } from "@/lib/platform/http/read-body";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   // Once set up, every call is a 409, whatever its body: the body is read only before that.

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { AuthShell } from "@/components/brand";
 import { SetPasswordForm } from "@/components/identity/set-password-form";
 import { Alert } from "@/components/ui/card";
-import { ApiError } from "@/lib/errors";
+import { ApiError } from "@/lib/platform/errors";
 import { describeInvitation } from "@/lib/users/invitations";
 import { acceptInvitationAction } from "./actions";
 

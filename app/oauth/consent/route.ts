@@ -1,7 +1,7 @@
 import { notServed } from "@/lib/api/route";
 import { authenticateSessionCookie } from "@/lib/auth/authenticate";
-import { getEnv } from "@/lib/env";
-import { withRequestInfo, requestInfoOf } from "@/lib/http/request-info";
+import { getEnv } from "@/lib/platform/env";
+import { withRequestInfo, requestInfoOf } from "@/lib/platform/http/request-info";
 import { approveAuthorization, checkAuthorizeRequest, errorRedirect, readConsent } from "@/lib/oauth/authorize";
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -1,4 +1,4 @@
-import { plantErrorResponse } from "@/lib/plants/route";
+import { plantErrorResponse } from "@/lib/api/plant-route";
 
 const notFound = async (req: Request) =>
   plantErrorResponse(404, `No route matches ${req.method} ${new URL(req.url).pathname}.`);

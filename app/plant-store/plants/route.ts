@@ -1,6 +1,6 @@
 import { createPlant } from "@/lib/plants/create-plant";
 import { listPlants } from "@/lib/plants/list-plants";
-import { definePlantRoute, plantRoute } from "@/lib/plants/route";
+import { definePlantRoute, plantRoute } from "@/lib/api/plant-route";
 import { listPlantsQuery, plantSchema } from "@/lib/plants/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = definePlantRoute({

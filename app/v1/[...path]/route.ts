@@ -1,4 +1,5 @@
-import { answerWithoutHandler, errorResponse } from "@/lib/api/route";
+import { errorResponse } from "@/lib/api/errors";
+import { answerWithoutHandler } from "@/lib/api/route";
 
 const notFound = async (req: Request) =>
   answerWithoutHandler(req, (requestId) =>

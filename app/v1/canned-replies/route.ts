@@ -1,4 +1,4 @@
-import { paginationQuery } from "@/lib/api/pagination";
+import { paginationQuery } from "@/lib/platform/pagination";
 import { apiRoute, created, defineRoute } from "@/lib/api/route";
 import { createCannedReply, listCannedReplies } from "@/lib/canned-replies/canned-replies";
 import { createCannedReplyInput } from "@/lib/canned-replies/schemas";

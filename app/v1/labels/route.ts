@@ -1,4 +1,4 @@
-import { paginationQuery } from "@/lib/api/pagination";
+import { paginationQuery } from "@/lib/platform/pagination";
 import { apiRoute, created, defineRoute } from "@/lib/api/route";
 import { createLabel, listLabels } from "@/lib/labels/labels";
 import { createLabelInput } from "@/lib/labels/schemas";

@@ -1,4 +1,5 @@
-import { apiRoute, created, defineRoute, LARGE_BODY_LIMIT } from "@/lib/api/route";
+import { apiRoute, created, defineRoute } from "@/lib/api/route";
+import { LARGE_BODY_LIMIT } from "@/lib/platform/http/read-body";
 import { sendMessageInput } from "@/lib/messages/schemas";
 import { sendMessage } from "@/lib/messages/send-message";
 

@@ -1,4 +1,4 @@
-import { paginationQuery } from "@/lib/api/pagination";
+import { paginationQuery } from "@/lib/platform/pagination";
 import { apiRoute, created, defineRoute } from "@/lib/api/route";
 import { createTemplateInput } from "@/lib/templates/schemas";
 import { createTemplate, listTemplates } from "@/lib/templates/templates";

@@ -1,4 +1,4 @@
-import { paginationQuery } from "@/lib/api/pagination";
+import { paginationQuery } from "@/lib/platform/pagination";
 import { apiRoute, created, defineRoute } from "@/lib/api/route";
 import { createWebhook, webhookCreationSecrets } from "@/lib/webhooks/create-webhook";
 import { listWebhooks } from "@/lib/webhooks/list-webhooks";

@@ -7,7 +7,7 @@ import { messageOutput } from "@/lib/messages/schemas";
 import { noteOutput } from "@/lib/notes/schemas";
 import { newPlantSchema } from "@/lib/plants/schemas";
 import { templateOutput } from "@/lib/templates/schemas";
-import { userOutput, userRefOutput } from "@/lib/users/schemas";
+import { userOutput, userRefOutput } from "@/lib/auth/user-identity";
 import { idOf, operationsFor, timestamp, type V1Domain } from "../v1-common";
 import { webhookDeliveryDescription, webhookDeliveryHeaders } from "../webhook-headers";
 import { eventTypeSchema } from "./webhooks";

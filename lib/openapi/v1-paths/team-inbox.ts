@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { paginationQuery } from "@/lib/api/pagination";
+import { paginationQuery } from "@/lib/platform/pagination";
 import { contactDetailOutput, listContactsQuery, updateContactInput } from "@/lib/contacts/schemas";
 import { conversationOutput, snoozeConversationInput } from "@/lib/conversations/schemas";
 import { createLabelInput, labelOutput, setConversationLabelsInput } from "@/lib/labels/schemas";

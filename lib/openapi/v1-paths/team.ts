@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { activityOutput } from "@/lib/activity/schemas";
 import { cannedReplyOutput, createCannedReplyInput, updateCannedReplyInput } from "@/lib/canned-replies/schemas";
-import { inboxSettingsInput, inboxSettingsOutput } from "@/lib/inbox/settings-schemas";
+import { inboxSettingsInput, inboxSettingsOutput } from "@/lib/conversations/inbox-settings-schemas";
 import { createNoteInput, noteOutput } from "@/lib/notes/schemas";
 import { listNotificationsQuery, markNotificationsReadInput, notificationOutput, notificationsReadOutput } from "@/lib/notifications/schemas";
 import { operationsFor, page, paginationQuery, paginationSchema, pathIds, type V1Domain } from "../v1-common";

@@ -1,4 +1,5 @@
-import { createUserInput, updateUserInput, userOutput } from "@/lib/users/schemas";
+import { userOutput } from "@/lib/auth/user-identity";
+import { createUserInput, updateUserInput } from "@/lib/users/schemas";
 import { operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
 
 const tag = { name: "Users", description: "The account's administrators and agents." };

@@ -1,3 +1,4 @@
+import "@/lib/server/wiring";
 // Records one event from a separate process, as another server instance would.
 import { openPostgres } from "@/db";
 import { recordEvent } from "@/lib/events/record-event";

@@ -6,7 +6,7 @@ import { formatDateTime } from "@/components/ui/format";
 import { requireSession } from "@/lib/auth/current-user";
 import { getContact } from "@/lib/contacts/contacts";
 import { listContactConversations } from "@/lib/contacts/contact-conversations";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError } from "@/lib/platform/errors";
 
 export const metadata = { title: "Contact" };
 

@@ -1,5 +1,5 @@
 import { ApiReference } from "@/components/docs/api-reference";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/platform/env";
 import { buildReference, type OpenApiDoc } from "@/lib/openapi/reference";
 import { v1Document } from "@/lib/openapi/v1";
 

@@ -1,11 +1,11 @@
 import { AdminOnlyNotice } from "@/components/settings/admin-only";
 import { AppsManager } from "@/components/settings/apps-manager";
 import { PageHeader } from "@/components/ui/page-header";
-import { collectPages } from "@/lib/api/pagination";
+import { collectPages } from "@/lib/platform/pagination";
 import { requireSession } from "@/lib/auth/current-user";
 import { scopeLabels } from "@/lib/auth/scope-labels";
 import { scopeGroups } from "@/lib/auth/scopes";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/platform/env";
 import { listApps } from "@/lib/oauth/apps";
 
 export const metadata = { title: "Apps" };

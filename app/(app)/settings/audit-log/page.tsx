@@ -4,7 +4,7 @@ import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
 import { formatDateTime } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
-import { collectPages } from "@/lib/api/pagination";
+import { collectPages } from "@/lib/platform/pagination";
 import { auditActions } from "@/lib/audit/actions";
 import { listAuditLog } from "@/lib/audit/list-audit-log";
 import { auditLogQuery } from "@/lib/audit/schemas";

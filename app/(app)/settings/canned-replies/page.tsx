@@ -1,6 +1,6 @@
 import { CannedRepliesManager } from "@/components/settings/canned-replies-manager";
 import { PageHeader } from "@/components/ui/page-header";
-import { collectPages } from "@/lib/api/pagination";
+import { collectPages } from "@/lib/platform/pagination";
 import { requireSession } from "@/lib/auth/current-user";
 import { listCannedReplies } from "@/lib/canned-replies/canned-replies";
 

@@ -2,8 +2,8 @@
 
 import { revalidatePath } from "next/cache";
 import { requireAdmin } from "@/lib/auth/current-user";
-import { updateInboxSettings } from "@/lib/inbox/inbox-settings";
-import { inboxSettingsInput } from "@/lib/inbox/settings-schemas";
+import { updateInboxSettings } from "@/lib/conversations/inbox-settings";
+import { inboxSettingsInput } from "@/lib/conversations/inbox-settings-schemas";
 import { runAction } from "@/lib/server/action";
 
 export async function updateInboxSettingsAction(input: { auto_assign_on_reply: boolean }) {

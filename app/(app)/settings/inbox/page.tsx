@@ -1,7 +1,7 @@
 import { InboxSettingsForm } from "@/components/settings/inbox-settings-form";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireSession } from "@/lib/auth/current-user";
-import { getInboxSettings } from "@/lib/inbox/inbox-settings";
+import { getInboxSettings } from "@/lib/conversations/inbox-settings";
 
 export const metadata = { title: "Inbox settings" };
 

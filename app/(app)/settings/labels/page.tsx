@@ -1,6 +1,6 @@
 import { LabelsManager } from "@/components/settings/labels-manager";
 import { PageHeader } from "@/components/ui/page-header";
-import { collectPages } from "@/lib/api/pagination";
+import { collectPages } from "@/lib/platform/pagination";
 import { requireSession } from "@/lib/auth/current-user";
 import { listLabels } from "@/lib/labels/labels";
 

@@ -1,8 +1,9 @@
 "use server";
+import "@/lib/server/wiring";
 
 import { z } from "zod";
 import { requireAdmin } from "@/lib/auth/current-user";
-import { ApiError } from "@/lib/errors";
+import { ApiError } from "@/lib/platform/errors";
 import {
   type NumberConfigOutput,
   numberConfigInput,

@@ -3,7 +3,7 @@ import { NumberSettingsForm } from "@/components/settings/number-settings-form";
 import { Alert, Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireSession } from "@/lib/auth/current-user";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/platform/env";
 import { getNumberConfig } from "@/lib/network/number-config";
 
 export const metadata = { title: "Number" };

@@ -1,6 +1,6 @@
 import { TokensManager } from "@/components/settings/tokens-manager";
 import { PageHeader } from "@/components/ui/page-header";
-import { collectPages } from "@/lib/api/pagination";
+import { collectPages } from "@/lib/platform/pagination";
 import { listApiTokens } from "@/lib/auth/api-tokens";
 import { requireSession } from "@/lib/auth/current-user";
 import { scopeGroups, scopesForRole } from "@/lib/auth/scopes";

@@ -1,7 +1,7 @@
 import { UsersManager } from "@/components/settings/users-manager";
 import { AdminOnlyNotice } from "@/components/settings/admin-only";
 import { PageHeader } from "@/components/ui/page-header";
-import { collectPages } from "@/lib/api/pagination";
+import { collectPages } from "@/lib/platform/pagination";
 import { requireSession } from "@/lib/auth/current-user";
 import { mfaEnrolledUserIds, mfaRequired } from "@/lib/auth/mfa";
 import { listUsers } from "@/lib/users/users";

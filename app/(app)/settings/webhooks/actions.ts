@@ -1,10 +1,11 @@
 "use server";
+import "@/lib/server/wiring";
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { zodDetails } from "@/lib/api/route";
+import { zodDetails } from "@/lib/platform/errors";
 import { requireAdmin } from "@/lib/auth/current-user";
-import { ApiError } from "@/lib/errors";
+import { ApiError } from "@/lib/platform/errors";
 import { createWebhook } from "@/lib/webhooks/create-webhook";
 import { deleteWebhook } from "@/lib/webhooks/delete-webhook";
 import { redeliver } from "@/lib/webhooks/redeliver";

@@ -1,4 +1,5 @@
-import { apiRoute, created, defineRoute, LARGE_BODY_LIMIT } from "@/lib/api/route";
+import { apiRoute, created, defineRoute } from "@/lib/api/route";
+import { LARGE_BODY_LIMIT } from "@/lib/platform/http/read-body";
 import { receiveSandboxMessage } from "@/lib/messages/receive-sandbox";
 import { sandboxInboundInput } from "@/lib/messages/schemas";
 

@@ -1,5 +1,5 @@
 import { deletePlant } from "@/lib/plants/delete-plant";
-import { definePlantRoute, plantRoute } from "@/lib/plants/route";
+import { definePlantRoute, plantRoute } from "@/lib/api/plant-route";
 import { plantIdParams } from "@/lib/plants/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = definePlantRoute({

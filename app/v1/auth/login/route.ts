@@ -1,5 +1,6 @@
-import { peekLoginBudget } from "@/lib/api/rate-limit";
-import { apiRoute, clientAddress, defineRoute } from "@/lib/api/route";
+import { peekLoginBudget } from "@/lib/platform/rate-limit";
+import { apiRoute, defineRoute } from "@/lib/api/route";
+import { clientAddress } from "@/lib/platform/http/client-address";
 import { loginInput, loginWithPassword } from "@/lib/auth/login";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({

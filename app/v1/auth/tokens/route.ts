@@ -1,4 +1,4 @@
-import { paginationQuery } from "@/lib/api/pagination";
+import { paginationQuery } from "@/lib/platform/pagination";
 import { apiRoute, created, defineRoute } from "@/lib/api/route";
 import { createApiToken, createTokenInput, listApiTokens, tokenCreationSecrets } from "@/lib/auth/api-tokens";
 

@@ -1,5 +1,6 @@
-import { paginationQuery } from "@/lib/api/pagination";
-import { apiRoute, created, defineRoute, LARGE_BODY_LIMIT } from "@/lib/api/route";
+import { paginationQuery } from "@/lib/platform/pagination";
+import { apiRoute, created, defineRoute } from "@/lib/api/route";
+import { LARGE_BODY_LIMIT } from "@/lib/platform/http/read-body";
 import { listDocuments, uploadDocument } from "@/lib/profile/documents";
 import { uploadDocumentInput } from "@/lib/profile/schemas";
 

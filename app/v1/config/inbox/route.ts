@@ -1,6 +1,6 @@
 import { apiRoute, defineRoute } from "@/lib/api/route";
-import { getInboxSettings, updateInboxSettings } from "@/lib/inbox/inbox-settings";
-import { inboxSettingsInput } from "@/lib/inbox/settings-schemas";
+import { getInboxSettings, updateInboxSettings } from "@/lib/conversations/inbox-settings";
+import { inboxSettingsInput } from "@/lib/conversations/inbox-settings-schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute({ access: { auth: "scope", scope: "config:read" } }, ({ ctx }) => getInboxSettings({ ctx })),

@@ -1,4 +1,4 @@
-import { paginationQuery } from "@/lib/api/pagination";
+import { paginationQuery } from "@/lib/platform/pagination";
 import { apiRoute, defineRoute } from "@/lib/api/route";
 import { listConversationMessages } from "@/lib/messages/messages";
 

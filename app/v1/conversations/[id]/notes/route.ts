@@ -1,4 +1,4 @@
-import { paginationQuery } from "@/lib/api/pagination";
+import { paginationQuery } from "@/lib/platform/pagination";
 import { apiRoute, created, defineRoute } from "@/lib/api/route";
 import { createNote } from "@/lib/notes/create-note";
 import { listNotes } from "@/lib/notes/list-notes";

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { deriveKey } from "@/lib/auth/keys";
-import { invalidField } from "@/lib/errors";
+import { deriveKey } from "@/lib/platform/crypto/keys";
+import { invalidField } from "@/lib/platform/errors";
 
 export type CursorPosition = { t: Date; id: string };
 

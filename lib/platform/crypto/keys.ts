@@ -1,5 +1,5 @@
 import { hkdfSync } from "node:crypto";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/platform/env";
 
 const cache = new Map<string, Buffer>();
 

@@ -1,5 +1,5 @@
 import { inngest } from "@/inngest/client";
-import type { JobContext, JobHandler, JobHandlers } from "./runner";
+import type { JobContext, JobHandler, JobHandlers } from "@/lib/jobs/runner";
 
 export type InngestEvent = { name: string; data: Record<string, unknown>; id: string };
 export type SendEvents = (events: InngestEvent[]) => Promise<unknown>;

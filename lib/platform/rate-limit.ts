@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/platform/env";
 
 export type RateLimitState = { limit: number; remaining: number; resetSeconds: number; limited: boolean };
 

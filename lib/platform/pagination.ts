@@ -1,6 +1,6 @@
 import { type AnyColumn, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import { type CursorPosition, decodeCursor } from "./cursor";
+import { type CursorPosition, decodeCursor } from "@/lib/platform/cursor";
 
 export const limitSchema = z.coerce
   .number({ error: "must be an integer between 1 and 100" })

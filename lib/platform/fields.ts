@@ -1,6 +1,6 @@
 import { z } from "zod";
 import "zod-openapi";
-import { type IdKind, idPrefixes } from "@/lib/ids";
+import { type IdKind, idPrefixes } from "@/lib/platform/ids";
 
 // Building blocks of the public output schemas: plain strings at run time, described for the
 // OpenAPI document.
@@ -18,3 +18,6 @@ export const prefixedId = (kind: IdKind, description?: string) =>
 
 /** A phone number as digits only (E.164 without `+`), as messages carry it. */
 export const phoneDigits = (description: string) => z.string().meta({ description, example: "15551234567" });
+
+/** The object without one key (an answer stored without its secret). */
+export const omit = (body: Record<string, unknown>, key: string) => Object.fromEntries(Object.entries(body).filter(([k]) => k !== key));

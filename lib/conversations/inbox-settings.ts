@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { inboxSettings } from "@/db/schema";
 import type { AuthContext } from "@/lib/auth/tokens";
-import type { InboxSettingsInput, InboxSettingsOutput } from "./settings-schemas";
+import type { InboxSettingsInput, InboxSettingsOutput } from "@/lib/conversations/inbox-settings-schemas";
 
 type Ctx = Pick<AuthContext, "accountId">;
 

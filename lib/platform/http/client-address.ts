@@ -1,9 +1,9 @@
-import { getEnv } from "@/lib/env";
-import { PEER_ADDRESS_HEADER } from "@/lib/http/request-hook";
+import { getEnv } from "@/lib/platform/env";
+import { PEER_ADDRESS_HEADER } from "@/lib/platform/http/request-hook";
 
 /**
  * The caller's address for per-address limits. The server stamps every request with the
- * socket's peer address (lib/http/request-hook.ts; a client cannot set that header). With
+ * socket's peer address (lib/platform/http/request-hook.ts; a client cannot set that header). With
  * `TRUSTED_PROXIES=0` (the default) that address counts and X-Forwarded-For is ignored; with
  * N proxies in front, each appends the address it saw, so the client is the Nth entry from
  * the right of X-Forwarded-For followed by the peer (entries further left are whatever the

@@ -1,13 +1,14 @@
+import "server-only";
 import { z } from "zod";
-import { type RateLimitState, rateLimitHeaders } from "@/lib/api/rate-limit";
-import { authenticateWithinLimit, defineRoute, JSON_BODY_LIMIT, parseJsonBody, loggable, refuseNulInBody, refuseNulInUrl, requestIdOf } from "@/lib/api/route";
-import { requestMethod } from "@/lib/http/request-hook";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { ApiError } from "@/lib/errors";
-import type { PlantError } from "./schemas";
-
-type RouteParams = { params: Promise<Record<string, string | string[]>> };
-type NextHandler = (req: Request, context: RouteParams) => Promise<Response>;
+import type { PlantError } from "@/lib/plants/schemas";
+import { ApiError, loggable } from "@/lib/platform/errors";
+import { JSON_BODY_LIMIT, parseJsonBody } from "@/lib/platform/http/read-body";
+import { requestMethod } from "@/lib/platform/http/request-hook";
+import { flatParams, type NextHandler, queryObject, refuseNulInBody, refuseNulInUrl, requestIdOf, toResponse } from "@/lib/platform/http/request";
+import { type RateLimitState, rateLimitHeaders } from "@/lib/platform/rate-limit";
+import { authenticateWithinLimit } from "./access";
+import { defineRoute } from "./route";
 
 type Options<B, Q, P> = {
   /** The OpenAPI document is public; every plant operation needs a token. */
@@ -43,17 +44,6 @@ function validate<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   return parsed.data;
 }
 
-async function flatParams(context: RouteParams | undefined): Promise<Record<string, string>> {
-  const raw = (await context?.params) ?? {};
-  return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]));
-}
-
-function toResponse(result: unknown): Response {
-  if (result instanceof Response) return result;
-  if (result === undefined || result === null) return new Response(null, { status: 204 });
-  return Response.json(result);
-}
-
 /**
  * The plant store wrapper: bearer token (or the browser session) of any kind, the per-token
  * rate limit shared with /v1, JSON body, query and path validation with zod, and the
@@ -84,7 +74,7 @@ export function plantRoute<
       if (options.auth !== false) ctx = await authenticateWithinLimit(req, (state) => (limitState = state));
       const url = new URL(req.url);
       const params = options.params ? validate(options.params, await flatParams(context)) : undefined;
-      const query = options.query ? validate(options.query, Object.fromEntries(url.searchParams)) : undefined;
+      const query = options.query ? validate(options.query, queryObject(url)) : undefined;
       let body: unknown = undefined;
       if (options.body) {
         const read = await parseJsonBody(req, { limit: JSON_BODY_LIMIT, allowEmpty: false });

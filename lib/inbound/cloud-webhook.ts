@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/db";
 import { numberIntegrations } from "@/db/schema";
-import { ApiError, ForbiddenError, invalidField } from "@/lib/errors";
+import { ApiError, ForbiddenError, invalidField } from "@/lib/platform/errors";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { applyMessageStatus } from "@/lib/messages/apply-status";
 import { normalizeMimeType } from "@/lib/messages/media-rules";
@@ -13,12 +13,12 @@ import { importHistoryMessage } from "@/lib/messages/import-history";
 import { keepEarlyStatus } from "@/lib/messages/early-statuses";
 import { applyTemplateStatus, phoneNumberIdsOfBusinessAccounts } from "@/lib/templates/status";
 import { findIdByNetworkId } from "@/lib/messages/store";
-import { verifyHubSignature } from "@/lib/webhooks/signature";
-import { defaultApiBaseUrl, loadNumberIntegration, networkUrlPolicy, secretsOf } from "./number-config";
-import { parseBusinessAppEchoes } from "./cloud-echoes";
-import { parseCoexistenceSync, parseTemplateStatusUpdates } from "./cloud-sync";
-import type { InboundMessage } from "./types";
-import { downloadCloudMedia, NetworkRequestError, parseCloudWebhook } from "./cloud";
+import { verifySha256Header } from "@/lib/platform/crypto/hmac";
+import { defaultApiBaseUrl, loadNumberIntegration, networkUrlPolicy, secretsOf } from "@/lib/network/number-config";
+import { parseBusinessAppEchoes } from "@/lib/network/cloud-echoes";
+import { parseCoexistenceSync, parseTemplateStatusUpdates } from "@/lib/network/cloud-sync";
+import type { InboundMessage } from "@/lib/network/types";
+import { downloadCloudMedia, NetworkRequestError, parseCloudWebhook } from "@/lib/network/cloud";
 
 /** Largest customer media stored; bigger files are kept as a message noting the media was too large. */
 export const MAX_INBOUND_MEDIA_BYTES = 32 * 1024 * 1024;
@@ -106,7 +106,7 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
   if (integrations.length === 0) return { messages: 0, statuses: 0 };
   for (const integration of integrations) {
     const { appSecret } = secretsOf(integration);
-    if (!appSecret || !verifyHubSignature({ appSecret, rawBody, header: signature })) {
+    if (!appSecret || !verifySha256Header({ key: appSecret, body: rawBody, header: signature })) {
       throw new ApiError(401, "invalid_signature", "The X-Hub-Signature-256 header does not match the body signed with the app secret.");
     }
   }

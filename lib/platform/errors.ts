@@ -1,3 +1,5 @@
+import type { z } from "zod";
+
 export type ErrorDetail = { path: string; message: string; [key: string]: unknown };
 
 /** An error that maps onto the SPEC error body; domain verbs throw these. */
@@ -50,6 +52,14 @@ export class UnauthenticatedError extends ApiError {
   }
 }
 
+/** Each zod issue as an error detail naming its field (`body` for the whole value). */
+export function zodDetails(error: z.ZodError, prefix: string[] = []): ErrorDetail[] {
+  return error.issues.map((issue) => ({
+    path: [...prefix, ...issue.path.map(String)].join(".") || "body",
+    message: issue.message,
+  }));
+}
+
 type DatabaseFailure = { code?: unknown; message?: unknown; cause?: unknown };
 
 /** The PostgreSQL error code (SQLSTATE) of a failed query, on PGlite and postgres.js alike. */
@@ -59,6 +69,9 @@ export function sqlState(error: unknown): string | undefined {
   }
   return undefined;
 }
+
+/** unique_violation: the write lost a race with (or repeats) a row another write created. */
+export const isUniqueViolation = (error: unknown) => sqlState(error) === "23505";
 
 /**
  * What the log may say about an unexpected error: its name, its code (SQLSTATE for a failed

@@ -4,7 +4,7 @@ import { type Contact, type Conversation, conversations } from "@/db/schema";
 import { presentConversation } from "@/lib/conversations/schemas";
 import { recordEvent } from "@/lib/events/record-event";
 import type { InteractiveReply } from "@/lib/network/types";
-import { CSAT_ANSWER_WINDOW_MS } from "./schemas";
+import { CSAT_ANSWER_WINDOW_MS } from "@/lib/csat/schemas";
 
 const choiceId = /^csat_([1-5])$/;
 const bareDigit = /^\s*([1-5])\s*$/;

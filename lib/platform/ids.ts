@@ -37,7 +37,3 @@ export type IdKind = keyof typeof idPrefixes;
 export function newId(kind: IdKind, at: Date = new Date()): string {
   return `${idPrefixes[kind]}_${nextUlid(at.getTime()).toLowerCase()}`;
 }
-
-export function hasPrefix(id: string, kind: IdKind): boolean {
-  return id.startsWith(`${idPrefixes[kind]}_`);
-}

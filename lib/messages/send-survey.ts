@@ -4,8 +4,8 @@ import { getDb } from "@/db";
 import { contacts, conversations } from "@/db/schema";
 import { queueOutboundMessage } from "@/lib/messages/send-message";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
-import { loadCsatConfig } from "./config";
-import { csatChoiceId, csatChoices } from "./schemas";
+import { loadCsatConfig } from "@/lib/csat/config";
+import { csatChoiceId, csatChoices } from "@/lib/csat/schemas";
 
 const surveyJob = z.object({ accountId: z.string(), conversationId: z.string(), closedAt: z.string() });
 

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { clientAddress } from "@/lib/api/client-address";
+import { clientAddress } from "@/lib/platform/http/client-address";
 
 /** Who is calling, for the audit log: the caller's address and browser (or client) name. */
 export type RequestInfo = { ip: string | null; userAgent: string | null };

@@ -1,14 +1,15 @@
+import "@/lib/server/wiring";
 import { runWakeJob } from "@/lib/conversations/snooze";
-import { sendSurvey } from "@/lib/csat/send-survey";
+import { sendSurvey } from "@/lib/messages/send-survey";
 import { simulateSandboxStatus } from "@/lib/messages/apply-status";
 import { sendAutomatedMessage } from "@/lib/messages/send-message";
 import { sendQueuedMessage } from "@/lib/messages/send-queued-message";
-import { fetchInboundMedia } from "@/lib/network/cloud-webhook";
+import { fetchInboundMedia } from "@/lib/inbound/cloud-webhook";
 import { createAutoReplyJobHandler } from "@/lib/profile/auto-reply-job";
 import { simulateTemplateReview } from "@/lib/templates/status";
 import { runDeliveryBatch } from "@/lib/webhooks/deliver-batch";
 import { runDeliveryJob } from "@/lib/webhooks/deliver-job";
-import type { JobBatchHandlers, JobHandlers } from "./runner";
+import type { JobBatchHandlers, JobHandlers } from "@/lib/jobs/runner";
 
 /** Every kind of background work and the verb that carries it out. */
 export const jobHandlers: JobHandlers = {

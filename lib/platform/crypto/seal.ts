@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { deriveKey } from "./keys";
+import { deriveKey } from "@/lib/platform/crypto/keys";
 
 const VERSION = "v1";
 

@@ -1,0 +1,60 @@
+import { ApiError } from "@/lib/platform/errors";
+
+export const JSON_BODY_LIMIT = 64 * 1024;
+export const LARGE_BODY_LIMIT = 32 * 1024 * 1024;
+
+const payloadTooLarge = (limit: number) => new ApiError(413, "payload_too_large", `The request body is larger than ${limit} bytes.`);
+
+/**
+ * The exact bytes of the body, up to `limit`: a larger body (declared or streamed) is refused
+ * without reading the rest, with a 413 or the error `tooLarge` makes (an API with its own
+ * error shape). The one body reader of every route: JSON, forms and signed notifications.
+ */
+export async function readBody(req: Request, limit: number, tooLarge: () => Error = () => payloadTooLarge(limit)): Promise<Buffer> {
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
+  if (!req.body) return Buffer.alloc(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The body as UTF-8 text up to `limit` bytes; text that is not valid UTF-8 is a 400. */
+export async function readBodyText(req: Request, limit: number): Promise<string> {
+  const bytes = await readBody(req, limit);
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new ApiError(400, "invalid_json", "The request body is not valid UTF-8.");
+  }
+}
+
+/** Reads and parses a JSON body; every failure is an ApiError (400, 413 or 415). */
+export async function parseJsonBody(req: Request, options: { limit: number; allowEmpty: boolean }) {
+  const encoding = req.headers.get("content-encoding");
+  if (encoding && encoding.toLowerCase() !== "identity") {
+    throw new ApiError(415, "unsupported_media_type", `Content-Encoding "${encoding}" is not supported.`);
+  }
+  const raw = await readBodyText(req, options.limit);
+  if (raw.trim() === "" && options.allowEmpty) return { raw, value: {} };
+  const contentType = req.headers.get("content-type") ?? "";
+  if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType)) {
+    throw new ApiError(400, "invalid_json", "Send the body as JSON with Content-Type: application/json.");
+  }
+  try {
+    return { raw, value: JSON.parse(raw) as unknown };
+  } catch {
+    throw new ApiError(400, "invalid_json", "The request body is not valid JSON.");
+  }
+}

@@ -1,0 +1,7 @@
+import { setEventFanOut } from "@/lib/events/record-event";
+import { fanOutToWebhooks } from "@/lib/webhooks/fan-out";
+
+// Connects lower layers to the domains above them, once per process, on import: every
+// entry point that runs domain verbs imports this module (the /v1 and plant store wrappers,
+// server actions, the job handlers, the server start, scripts and the test setup).
+setEventFanOut(fanOutToWebhooks);

@@ -1,0 +1,2 @@
+// Tests run verbs outside Next.js's server bundle: "server-only" guards nothing here.
+export {};
