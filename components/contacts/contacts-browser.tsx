@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { formatRelative } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
+import { SearchField } from "@/components/ui/search-field";
 import { requestJson } from "@/lib/client/api";
 import type { ContactDetail } from "./types";
 
@@ -52,17 +53,7 @@ export function ContactsBrowser() {
           </a>
         }
       />
-      <label htmlFor="contacts-search" className="sr-only">
-        Search contacts
-      </label>
-      <input
-        id="contacts-search"
-        type="search"
-        value={query}
-        onChange={(e) => setQuery(e.target.value)}
-        placeholder="Search by name, number or email"
-        className="mb-4 w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
-      />
+      <SearchField id="contacts-search" label="Search contacts" value={query} onChange={setQuery} placeholder="Search by name, number or email" className="mb-4 py-2" />
       <div className="overflow-hidden rounded-xl border border-slate-200 bg-white">
         <ul aria-label="Contacts" aria-busy={state === "loading"} className="divide-y divide-slate-100">
           {state === "loading" ? (
