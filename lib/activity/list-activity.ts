@@ -1,10 +1,9 @@
-import { and, desc, eq } from "drizzle-orm";
-import { getDb } from "@/db";
+import { and, eq } from "drizzle-orm";
 import { conversationActivities, conversations } from "@/db/schema";
-import { type CursorPosition, toPage } from "@/lib/api/cursor";
-import { afterCursor } from "@/lib/api/pagination";
-import type { AuthContext } from "@/lib/auth/tokens";
+import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { CursorPosition } from "@/lib/api/cursor";
 import { NotFoundError } from "@/lib/errors";
+import { keysetPage } from "@/lib/platform/keyset-page";
 import { presentActivity } from "./schemas";
 
 /** A conversation's activity trail, newest first (like its messages), in keyset pages. */
@@ -14,12 +13,12 @@ export async function listActivity({
   limit,
   cursor,
 }: {
-  ctx: Pick<AuthContext, "accountId">;
+  ctx: ServiceContext;
   conversationId: string;
   limit: number;
   cursor?: CursorPosition;
 }) {
-  const db = getDb();
+  const db = executorOf(ctx);
   // Checked here rather than through the conversations domain, which records activity itself.
   const [conversation] = await db
     .select({ id: conversations.id })
@@ -27,17 +26,14 @@ export async function listActivity({
     .where(and(eq(conversations.accountId, ctx.accountId), eq(conversations.id, conversationId)))
     .limit(1);
   if (!conversation) throw new NotFoundError("Conversation");
-  const rows = await db
-    .select()
-    .from(conversationActivities)
-    .where(
-      and(
-        eq(conversationActivities.accountId, ctx.accountId),
-        eq(conversationActivities.conversationId, conversationId),
-        afterCursor(conversationActivities, cursor, "desc"),
-      ),
-    )
-    .orderBy(desc(conversationActivities.createdAt), desc(conversationActivities.id))
-    .limit(limit + 1);
-  return toPage(rows, limit, (r) => ({ t: r.createdAt, id: r.id }), presentActivity);
+  return keysetPage(db.select().from(conversationActivities).$dynamic(), {
+    table: conversationActivities,
+    accountId: ctx.accountId,
+    where: [eq(conversationActivities.conversationId, conversationId)],
+    order: "desc",
+    limit,
+    cursor,
+    position: (r) => ({ t: r.createdAt, id: r.id }),
+    present: presentActivity,
+  });
 }

@@ -4,15 +4,13 @@ import { conversations, media, messages } from "@/db/schema";
 import type { CursorPosition } from "@/lib/api/cursor";
 import { toPage } from "@/lib/api/cursor";
 import { afterCursor } from "@/lib/api/pagination";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import { findConversation } from "@/lib/conversations/store";
 import { NotFoundError } from "@/lib/errors";
 import { presentMessage } from "./schemas";
 import { findMessage, joinMedia, selectMessages } from "./store";
 
-type Ctx = Pick<AuthContext, "accountId">;
-
-export async function getMessage({ ctx, id }: { ctx: Ctx; id: string }) {
+export async function getMessage({ ctx, id }: { ctx: ServiceContext; id: string }) {
   return presentMessage(await findMessage(getDb(), { accountId: ctx.accountId, id }));
 }
 
@@ -23,7 +21,7 @@ export async function listConversationMessages({
   limit,
   cursor,
 }: {
-  ctx: Ctx;
+  ctx: ServiceContext;
   conversationId: string;
   limit: number;
   cursor?: CursorPosition;
@@ -38,7 +36,7 @@ export async function listConversationMessages({
 }
 
 /** The media bytes of a message, for download. */
-export async function getMessageMedia({ ctx, id }: { ctx: Ctx; id: string }) {
+export async function getMessageMedia({ ctx, id }: { ctx: ServiceContext; id: string }) {
   const [row] = await getDb()
     .select({ type: messages.type, bytes: media.bytes, mimeType: media.mimeType, filename: media.filename })
     .from(messages)
@@ -55,7 +53,7 @@ const DELETED_PREVIEW = "Message deleted";
  * Soft delete: the text and the media bytes are erased for good, the message stays in the
  * thread as a tombstone with `deleted_at`. Deleting a deleted message changes nothing.
  */
-export async function deleteMessage({ ctx, id }: { ctx: Ctx; id: string }) {
+export async function deleteMessage({ ctx, id }: { ctx: ServiceContext; id: string }) {
   await getDb().transaction(async (tx) => {
     const message = await findMessage(tx, { accountId: ctx.accountId, id, lock: true });
     if (message.deletedAt) return;

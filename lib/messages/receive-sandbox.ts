@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { getDb } from "@/db";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/errors";
 import { loadNumberIntegration } from "@/lib/network/number-config";
 import type { MessageKindContent } from "./kinds";
@@ -12,7 +12,7 @@ import type { SandboxInboundInput } from "./schemas";
  * the number is a sandbox. Every inbound kind can be simulated; quotes and reactions name the
  * message by its Chorus id.
  */
-export async function receiveSandboxMessage({ ctx, input }: { ctx: Pick<AuthContext, "accountId">; input: SandboxInboundInput }) {
+export async function receiveSandboxMessage({ ctx, input }: { ctx: ServiceContext; input: SandboxInboundInput }) {
   const integration = await loadNumberIntegration(getDb(), ctx.accountId);
   if (integration.provider !== "sandbox") throw new NotFoundError("Sandbox");
   const content: MessageKindContent = {

@@ -1,4 +1,6 @@
-export type MessageType = "text" | "image" | "document" | "audio" | "video";
+import type { MessageType } from "@/lib/messages/schemas";
+
+export type { MessageType };
 
 /** What a send carries besides text and media, in the network's own terms. */
 export type OutboundKind = "location" | "reaction" | "interactive" | "template";

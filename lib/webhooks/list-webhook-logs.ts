@@ -2,7 +2,8 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { webhookAttempts } from "@/db/schema";
 import { type CursorPosition, toPage } from "@/lib/api/cursor";
-import { findWebhook, type WebhookCtx } from "./find-webhook";
+import type { ServiceContext } from "@/lib/auth/context";
+import { findWebhook } from "./find-webhook";
 import { presentAttempt } from "./schemas";
 
 /**
@@ -16,7 +17,7 @@ export async function listWebhookLogs({
   limit,
   cursor,
 }: {
-  ctx: WebhookCtx;
+  ctx: ServiceContext<"user">;
   id: string;
   status?: "succeeded" | "failed" | "pending";
   limit: number;
