@@ -1,23 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { conversationActivities, conversations } from "@/db/schema";
 import { executorOf, type ServiceContext } from "@/lib/auth/context";
-import type { CursorPosition } from "@/lib/api/cursor";
 import { NotFoundError } from "@/lib/errors";
-import { keysetPage } from "@/lib/platform/keyset-page";
+import { keysetPage, type PageArgs } from "@/lib/platform/keyset-page";
 import { presentActivity } from "./schemas";
 
 /** A conversation's activity trail, newest first (like its messages), in keyset pages. */
-export async function listActivity({
-  ctx,
-  conversationId,
-  limit,
-  cursor,
-}: {
-  ctx: ServiceContext;
-  conversationId: string;
-  limit: number;
-  cursor?: CursorPosition;
-}) {
+export async function listActivity({ ctx, conversationId, limit, cursor }: PageArgs & { ctx: ServiceContext; conversationId: string }) {
   const db = executorOf(ctx);
   // Checked here rather than through the conversations domain, which records activity itself.
   const [conversation] = await db

@@ -1,9 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { conversations, media, messages } from "@/db/schema";
-import type { CursorPosition } from "@/lib/api/cursor";
-import { toPage } from "@/lib/api/cursor";
-import { afterCursor } from "@/lib/api/pagination";
+import { keysetPage, type PageArgs } from "@/lib/platform/keyset-page";
 import type { ServiceContext } from "@/lib/auth/context";
 import { findConversation } from "@/lib/conversations/store";
 import { NotFoundError } from "@/lib/errors";
@@ -15,24 +13,19 @@ export async function getMessage({ ctx, id }: { ctx: ServiceContext; id: string 
 }
 
 /** A conversation's messages, newest first, on messages_conversation_created_idx. */
-export async function listConversationMessages({
-  ctx,
-  conversationId,
-  limit,
-  cursor,
-}: {
-  ctx: ServiceContext;
-  conversationId: string;
-  limit: number;
-  cursor?: CursorPosition;
-}) {
+export async function listConversationMessages({ ctx, conversationId, limit, cursor }: PageArgs & { ctx: ServiceContext; conversationId: string }) {
   const db = getDb();
   const conversation = await findConversation(db, { accountId: ctx.accountId, id: conversationId });
-  const rows = await selectMessages(db)
-    .where(and(eq(messages.conversationId, conversation.id), eq(messages.accountId, ctx.accountId), afterCursor(messages, cursor, "desc")))
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(limit + 1);
-  return toPage(rows.map(joinMedia), limit, (m) => ({ t: m.createdAt, id: m.id }), presentMessage);
+  return keysetPage(selectMessages(db).$dynamic(), {
+    table: messages,
+    accountId: ctx.accountId,
+    where: [eq(messages.conversationId, conversation.id)],
+    order: "desc",
+    limit,
+    cursor,
+    position: (r) => ({ t: r.message.createdAt, id: r.message.id }),
+    present: (r) => presentMessage(joinMedia(r)),
+  });
 }
 
 /** The media bytes of a message, for download. */

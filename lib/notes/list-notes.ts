@@ -1,23 +1,12 @@
 import { eq } from "drizzle-orm";
 import { conversationNotes, users } from "@/db/schema";
 import { executorOf, type ServiceContext } from "@/lib/auth/context";
-import type { CursorPosition } from "@/lib/api/cursor";
 import { findConversation } from "@/lib/conversations/store";
-import { keysetPage } from "@/lib/platform/keyset-page";
+import { keysetPage, type PageArgs } from "@/lib/platform/keyset-page";
 import { presentNote } from "./schemas";
 
 /** A conversation's notes, newest first (like its messages), in keyset pages. */
-export async function listNotes({
-  ctx,
-  conversationId,
-  limit,
-  cursor,
-}: {
-  ctx: ServiceContext;
-  conversationId: string;
-  limit: number;
-  cursor?: CursorPosition;
-}) {
+export async function listNotes({ ctx, conversationId, limit, cursor }: PageArgs & { ctx: ServiceContext; conversationId: string }) {
   const db = executorOf(ctx);
   await findConversation(db, { accountId: ctx.accountId, id: conversationId });
   return keysetPage(

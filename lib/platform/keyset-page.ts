@@ -3,6 +3,9 @@ import type { PgSelect } from "drizzle-orm/pg-core";
 import { type CursorPosition, type Page, toPage } from "@/lib/api/cursor";
 import { afterCursor } from "@/lib/api/pagination";
 
+/** What a caller asks of a list: a page size and where to continue. */
+export type PageArgs = { limit: number; cursor?: CursorPosition };
+
 type Row<Q extends PgSelect> = Q["_"]["result"][number];
 
 /**
