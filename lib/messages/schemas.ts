@@ -24,8 +24,7 @@ import { decodeBase64Strict, type MediaType, normalizeMimeType, validateMedia } 
 
 /** Text and the media kinds: what every path of the first build carries. */
 export const messageTypes = ["text", "image", "document", "audio", "video"] as const;
-export const messageTypeSchema = z.enum(messageTypes);
-export type MessageType = z.infer<typeof messageTypeSchema>;
+export type MessageType = (typeof messageTypes)[number];
 /** Every kind a stored message can have (SPEC section 13). */
 export { messageKinds };
 export type MessageKind = (typeof messageKinds)[number];

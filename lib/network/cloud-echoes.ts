@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type MessageType, messageTypeSchema } from "@/lib/messages/schemas";
+import { messageTypes, type MessageType } from "@/lib/messages/schemas";
 import { cloudWebhookSchema } from "./cloud";
 
 /**
@@ -47,9 +47,8 @@ export function parseBusinessAppEchoes(payload: unknown): BusinessAppEcho[] {
       if (!value.success) continue;
       const phoneNumberId = value.data.metadata?.phone_number_id;
       for (const echo of value.data.message_echoes ?? []) {
-        const parsedType = messageTypeSchema.safeParse(echo?.type);
-        if (!echo || !parsedType.success) continue;
-        const type: MessageType = parsedType.data;
+        if (!echo || !(messageTypes as readonly string[]).includes(echo.type)) continue;
+        const type = echo.type as MessageType;
         if (type === "text" && !echo.text?.body) continue;
         const media = type === "text" ? undefined : echo[type];
         echoes.push({

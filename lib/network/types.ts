@@ -1,6 +1,4 @@
-import type { MessageType } from "@/lib/messages/schemas";
-
-export type { MessageType };
+export type MessageType = "text" | "image" | "document" | "audio" | "video";
 
 /** What a send carries besides text and media, in the network's own terms. */
 export type OutboundKind = "location" | "reaction" | "interactive" | "template";
