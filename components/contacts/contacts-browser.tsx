@@ -7,8 +7,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { SearchField } from "@/components/ui/search-field";
 import { requestJson } from "@/lib/client/api";
 import type { ContactDetail } from "./types";
-
-type Page = { data: ContactDetail[]; pagination: { next_cursor: string | null; has_more: boolean } };
+import type { Page } from "@/lib/api/cursor";
 
 /** The contact list with search (GET /v1/contacts?q) and the CSV export. */
 export function ContactsBrowser() {
@@ -25,7 +24,7 @@ export function ContactsBrowser() {
     const params = new URLSearchParams({ limit: "50" });
     if (q.trim()) params.set("q", q.trim());
     if (after) params.set("cursor", after);
-    const result = await requestJson<Page>("GET", `/v1/contacts?${params}`);
+    const result = await requestJson<Page<ContactDetail>>("GET", `/v1/contacts?${params}`);
     if (id !== request.current) return;
     if (!result.ok) {
       setError(result.message);

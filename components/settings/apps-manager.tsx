@@ -9,8 +9,9 @@ import { Field } from "@/components/ui/field";
 import { formatDateTime } from "@/components/ui/format";
 import { SecretField } from "@/components/ui/secret-field";
 import { useFormAction } from "@/components/ui/use-form-action";
+import type { AppOutput } from "@/lib/oauth/schemas";
 
-type App = { id: string; name: string; redirect_uris: string[]; allowed_scopes: string[]; client_id: string; client_type: "confidential" | "public"; created_at: string };
+type App = AppOutput;
 type Group = { area: string; scopes: { scope: string; label: string }[] };
 
 function Secret({ label, value }: { label: string; value: string }) {

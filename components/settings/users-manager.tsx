@@ -17,8 +17,9 @@ import { Alert, Card } from "@/components/ui/card";
 import { Field, NewPasswordField } from "@/components/ui/field";
 import { SecretField } from "@/components/ui/secret-field";
 import { useFormAction } from "@/components/ui/use-form-action";
+import type { UserOutput } from "@/lib/users/schemas";
 
-type User = { id: string; name: string; email: string; role: "admin" | "agent"; created_at: string };
+type User = Pick<UserOutput, "id" | "name" | "email" | "role" | "created_at">;
 
 /** A secret link to pass on once (invitation or password reset), with its copy button. */
 function LinkNotice({ title, url, expiresAt, emailed }: { title: string; url: string; expiresAt: string; emailed?: boolean }) {
