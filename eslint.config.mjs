@@ -19,6 +19,7 @@ const domains = [
   "notifications",
   "oauth",
   "plants",
+  "polish",
   "profile",
   "reports",
   "search",

@@ -2,7 +2,8 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
+import { useDismiss } from "@/components/ui/use-dismiss";
 
 type Item = { href: string; label: string };
 
@@ -14,25 +15,14 @@ export function MobileMenu({ main, settings }: { main: Item[]; settings: Item[] 
   const [open, setOpen] = useState(false);
   const pathname = usePathname();
   const root = useRef<HTMLDivElement>(null);
+  const close = useCallback(() => setOpen(false), []);
   const [shownFor, setShownFor] = useState(pathname);
   if (shownFor !== pathname) {
     setShownFor(pathname);
     setOpen(false);
   }
 
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (event: KeyboardEvent) => event.key === "Escape" && setOpen(false);
-    const onPointer = (event: PointerEvent) => {
-      if (root.current && !root.current.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener("keydown", onKey);
-    document.addEventListener("pointerdown", onPointer);
-    return () => {
-      document.removeEventListener("keydown", onKey);
-      document.removeEventListener("pointerdown", onPointer);
-    };
-  }, [open]);
+  useDismiss(open, root, close);
 
   const active = (href: string) => pathname === href || pathname.startsWith(`${href}/`);
   const link = (item: Item, indent = false) => (

@@ -4,10 +4,10 @@ import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { formatRelative } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
+import { SearchField } from "@/components/ui/search-field";
 import { requestJson } from "@/lib/client/api";
 import type { ContactDetail } from "./types";
-
-type Page = { data: ContactDetail[]; pagination: { next_cursor: string | null; has_more: boolean } };
+import type { Page } from "@/lib/platform/cursor";
 
 /** The contact list with search (GET /v1/contacts?q) and the CSV export. */
 export function ContactsBrowser() {
@@ -24,7 +24,7 @@ export function ContactsBrowser() {
     const params = new URLSearchParams({ limit: "50" });
     if (q.trim()) params.set("q", q.trim());
     if (after) params.set("cursor", after);
-    const result = await requestJson<Page>("GET", `/v1/contacts?${params}`);
+    const result = await requestJson<Page<ContactDetail>>("GET", `/v1/contacts?${params}`);
     if (id !== request.current) return;
     if (!result.ok) {
       setError(result.message);
@@ -52,17 +52,7 @@ export function ContactsBrowser() {
           </a>
         }
       />
-      <label htmlFor="contacts-search" className="sr-only">
-        Search contacts
-      </label>
-      <input
-        id="contacts-search"
-        type="search"
-        value={query}
-        onChange={(e) => setQuery(e.target.value)}
-        placeholder="Search by name, number or email"
-        className="mb-4 w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
-      />
+      <SearchField id="contacts-search" label="Search contacts" value={query} onChange={setQuery} placeholder="Search by name, number or email" className="mb-4 py-2" />
       <div className="overflow-hidden rounded-xl border border-slate-200 bg-white">
         <ul aria-label="Contacts" aria-busy={state === "loading"} className="divide-y divide-slate-100">
           {state === "loading" ? (

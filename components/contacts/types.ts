@@ -1,12 +1,4 @@
-export type ContactDetail = {
-  id: string;
-  phone: string;
-  name: string | null;
-  email: string | null;
-  notes: string | null;
-  attributes: Record<string, string>;
-  blocked: boolean;
-  created_at: string;
-  last_message_at: string | null;
-  conversations_count: number;
-};
+import type { ContactDetailOutput } from "@/lib/contacts/schemas";
+
+/** A contact as GET /v1/contacts answers it. */
+export type ContactDetail = ContactDetailOutput;

@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
-import { Field } from "@/components/ui/field";
+import { Field, NewPasswordField } from "@/components/ui/field";
 
 export type SetPasswordState = { error?: string; fieldErrors?: Record<string, string>; name?: string };
 
@@ -25,16 +25,7 @@ export function SetPasswordForm({
       {state.error ? <Alert>{state.error}</Alert> : null}
       <Field label="Email" name="email_display" value={email} readOnly autoComplete="username" />
       {askName ? <Field label="Your name" name="name" required maxLength={100} defaultValue={state.name} autoComplete="name" error={state.fieldErrors?.name} /> : null}
-      <Field
-        label="Password"
-        name="password"
-        type="password"
-        required
-        minLength={10}
-        autoComplete="new-password"
-        hint="At least 10 characters."
-        error={state.fieldErrors?.password}
-      />
+      <NewPasswordField name="password" error={state.fieldErrors?.password} />
       <Button type="submit" disabled={pending} aria-busy={pending}>
         {pending ? "Saving…" : submitLabel}
       </Button>

@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
+import { useDismiss } from "@/components/ui/use-dismiss";
 import { desktopNotificationsSupported, enableDesktopNotifications, playChime, setNotifyPrefs, useNotifyPrefs } from "./notify";
 
 /** The bell in the inbox toolbar: opt in to desktop notifications and a sound for new customer messages. */
@@ -9,20 +10,9 @@ export function AttentionSettings() {
   const [open, setOpen] = useState(false);
   const [note, setNote] = useState<string>();
   const root = useRef<HTMLDivElement>(null);
+  const close = useCallback(() => setOpen(false), []);
 
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (event: KeyboardEvent) => event.key === "Escape" && setOpen(false);
-    const onPointer = (event: PointerEvent) => {
-      if (root.current && !root.current.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener("keydown", onKey);
-    document.addEventListener("pointerdown", onPointer);
-    return () => {
-      document.removeEventListener("keydown", onKey);
-      document.removeEventListener("pointerdown", onPointer);
-    };
-  }, [open]);
+  useDismiss(open, root, close);
 
   async function toggleDesktop(on: boolean) {
     setNote(undefined);

@@ -3,6 +3,7 @@
 import { useEffect, useRef } from "react";
 import { Avatar } from "@/components/ui/avatar";
 import { formatRelative } from "@/components/ui/format";
+import { SearchField } from "@/components/ui/search-field";
 import { LabelChips } from "./label-chips";
 import { LabelFilter } from "./label-filter";
 import { SearchResults } from "./search-results";
@@ -96,17 +97,7 @@ export function ConversationList({
           </span>
           <div className="ml-auto flex gap-1.5">{toolbar}</div>
         </div>
-        <label className="sr-only" htmlFor="inbox-search">
-          Search names, numbers and conversation text
-        </label>
-        <input
-          id="inbox-search"
-          type="search"
-          value={query}
-          onChange={(e) => onQuery(e.target.value)}
-          placeholder="Search names, numbers and messages"
-          className="w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm"
-        />
+        <SearchField id="inbox-search" label="Search names, numbers and conversation text" value={query} onChange={onQuery} placeholder="Search names, numbers and messages" className="py-1.5" />
         <div role="tablist" aria-label="Filter conversations" className="flex gap-1 overflow-x-auto rounded-lg bg-slate-100 p-1 text-xs font-medium">
           {filters.map((f) => (
             <button

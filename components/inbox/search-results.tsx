@@ -6,13 +6,12 @@ import { requestJson } from "@/lib/client/api";
 import { Avatar } from "./conversation-list";
 import { LabelChips } from "./label-chips";
 import { type ConversationItem, displayName } from "./types";
+import type { Page } from "@/lib/platform/cursor";
 
 export type SearchResult = {
   conversation: ConversationItem;
   match: { field: "name" | "phone" | "email" | "message" | "note"; message_id: string | null; snippet: string; highlights: { start: number; end: number }[] };
 };
-
-type Page = { data: SearchResult[]; pagination: { next_cursor: string | null; has_more: boolean } };
 
 /** The snippet with its matches in <mark>. */
 export function Highlighted({ text, highlights }: { text: string; highlights: SearchResult["match"]["highlights"] }) {
@@ -49,7 +48,7 @@ export function SearchResults({ query, selectedId, onOpen }: { query: string; se
     let current = true;
     const timer = setTimeout(async () => {
       setState("loading");
-      const result = await requestJson<Page>("GET", `/v1/search?${new URLSearchParams({ q, limit: "30" })}`);
+      const result = await requestJson<Page<SearchResult>>("GET", `/v1/search?${new URLSearchParams({ q, limit: "30" })}`);
       if (!current) return;
       if (!result.ok) {
         setError(result.message);
@@ -68,7 +67,7 @@ export function SearchResults({ query, selectedId, onOpen }: { query: string; se
 
   async function more(after: string) {
     setState("more");
-    const result = await requestJson<Page>("GET", `/v1/search?${new URLSearchParams({ q, limit: "30", cursor: after })}`);
+    const result = await requestJson<Page<SearchResult>>("GET", `/v1/search?${new URLSearchParams({ q, limit: "30", cursor: after })}`);
     if (!result.ok) {
       setError(result.message);
       setState("error");

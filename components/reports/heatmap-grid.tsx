@@ -1,14 +1,6 @@
+import { dayNames } from "@/components/ui/format";
 import type { HeatmapOutput } from "@/lib/reports/schemas";
 
-const dayNames: Record<HeatmapOutput["data"][number]["weekday"], string> = {
-  mon: "Monday",
-  tue: "Tuesday",
-  wed: "Wednesday",
-  thu: "Thursday",
-  fri: "Friday",
-  sat: "Saturday",
-  sun: "Sunday",
-};
 
 const hourLabel = (hour: number) => `${String(hour).padStart(2, "0")}:00`;
 

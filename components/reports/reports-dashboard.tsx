@@ -10,6 +10,32 @@ import type { AgentsReportOutput, HeatmapOutput, SummaryOutput, TimeseriesOutput
 import { CsatCard } from "./csat-card";
 import { HeatmapGrid } from "./heatmap-grid";
 
+const chartMargin = { top: 5, right: 10, bottom: 5, left: -10 };
+
+/** The grid, axes, tooltip and legend every chart of the page shares (a list, as recharts reads its direct children). */
+const chartAxes = [
+  <CartesianGrid key="grid" strokeDasharray="3 3" stroke="#e2e8f0" />,
+  <XAxis key="x" dataKey="label" tick={{ fontSize: 11 }} minTickGap={16} />,
+  <YAxis key="y" allowDecimals={false} tick={{ fontSize: 11 }} />,
+  <Tooltip key="tooltip" />,
+  <Legend key="legend" />,
+];
+
+function ChartCard({ caption, testId, children }: { caption: string; testId: string; children: React.ReactElement }) {
+  return (
+    <Card className="p-4">
+      <figure>
+        <figcaption className="text-sm font-semibold">{caption}</figcaption>
+        <div className="mt-3 h-64" data-testid={testId}>
+          <ResponsiveContainer width="100%" height="100%">
+            {children}
+          </ResponsiveContainer>
+        </div>
+      </figure>
+    </Card>
+  );
+}
+
 type Preset = "7" | "30" | "90" | "custom";
 type Interval = "day" | "hour";
 const metrics = ["messages_received", "messages_sent", "conversations_created", "conversations_closed"] as const;
@@ -246,42 +272,20 @@ export function ReportsDashboard() {
           </section>
 
           <div className="grid gap-6 xl:grid-cols-2">
-            <Card className="p-4">
-              <figure>
-                <figcaption className="text-sm font-semibold">Messages per {effectiveInterval}</figcaption>
-                <div className="mt-3 h-64" data-testid="chart-messages">
-                  <ResponsiveContainer width="100%" height="100%">
-                    <LineChart data={messagesSeries} margin={{ top: 5, right: 10, bottom: 5, left: -10 }}>
-                      <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-                      <XAxis dataKey="label" tick={{ fontSize: 11 }} minTickGap={16} />
-                      <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
-                      <Tooltip />
-                      <Legend />
-                      <Line type="monotone" dataKey="received" name="Received" stroke="#178059" strokeWidth={2} dot={messagesSeries.length <= 31} isAnimationActive={false} />
-                      <Line type="monotone" dataKey="sent" name="Sent" stroke="#6366f1" strokeWidth={2} dot={messagesSeries.length <= 31} isAnimationActive={false} />
-                    </LineChart>
-                  </ResponsiveContainer>
-                </div>
-              </figure>
-            </Card>
-            <Card className="p-4">
-              <figure>
-                <figcaption className="text-sm font-semibold">Conversations per {effectiveInterval}</figcaption>
-                <div className="mt-3 h-64" data-testid="chart-conversations">
-                  <ResponsiveContainer width="100%" height="100%">
-                    <BarChart data={conversationsSeries} margin={{ top: 5, right: 10, bottom: 5, left: -10 }}>
-                      <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-                      <XAxis dataKey="label" tick={{ fontSize: 11 }} minTickGap={16} />
-                      <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
-                      <Tooltip />
-                      <Legend />
-                      <Bar dataKey="created" name="Created" fill="#1f9d6b" isAnimationActive={false} />
-                      <Bar dataKey="closed" name="Closed" fill="#94a3b8" isAnimationActive={false} />
-                    </BarChart>
-                  </ResponsiveContainer>
-                </div>
-              </figure>
-            </Card>
+            <ChartCard caption={`Messages per ${effectiveInterval}`} testId="chart-messages">
+              <LineChart data={messagesSeries} margin={chartMargin}>
+                {chartAxes}
+                <Line type="monotone" dataKey="received" name="Received" stroke="#178059" strokeWidth={2} dot={messagesSeries.length <= 31} isAnimationActive={false} />
+                <Line type="monotone" dataKey="sent" name="Sent" stroke="#6366f1" strokeWidth={2} dot={messagesSeries.length <= 31} isAnimationActive={false} />
+              </LineChart>
+            </ChartCard>
+            <ChartCard caption={`Conversations per ${effectiveInterval}`} testId="chart-conversations">
+              <BarChart data={conversationsSeries} margin={chartMargin}>
+                {chartAxes}
+                <Bar dataKey="created" name="Created" fill="#1f9d6b" isAnimationActive={false} />
+                <Bar dataKey="closed" name="Closed" fill="#94a3b8" isAnimationActive={false} />
+              </BarChart>
+            </ChartCard>
           </div>
 
           <Card className="p-0">

@@ -6,16 +6,22 @@ import { useConfirm } from "@/components/ui/confirm-dialog";
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
-import { Field } from "@/components/ui/field";
+import { Field, NewPasswordField } from "@/components/ui/field";
+import { useFormAction } from "@/components/ui/use-form-action";
 import { formatDateTime } from "@/components/ui/format";
 import { QrCode } from "./qr-code";
 
 type Grant = { id: string; app: { id: string; name: string; host: string }; scopes: string[]; created_at: string };
 
 export function PasswordCard() {
-  const [pending, startTransition] = useTransition();
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string }>();
+  const { pending, errors, onSubmit } = useFormAction(changePasswordAction, {
+    onSuccess: (_data, form) => {
+      form.reset();
+      setNotice({ tone: "success", text: "Password changed. Your other sessions were signed out." });
+    },
+    onMessage: (text) => setNotice(text === undefined ? undefined : { tone: "error", text }),
+  });
   return (
     <Card>
       <h2 className="text-base font-semibold">Password</h2>
@@ -28,26 +34,10 @@ export function PasswordCard() {
       <form
         className="mt-4 grid gap-4 sm:grid-cols-2"
         noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          const form = event.currentTarget;
-          const data = new FormData(form);
-          startTransition(async () => {
-            setErrors({});
-            setNotice(undefined);
-            const result = await changePasswordAction(data);
-            if (result.ok) {
-              form.reset();
-              setNotice({ tone: "success", text: "Password changed. Your other sessions were signed out." });
-            } else {
-              setErrors(result.fieldErrors);
-              if (!Object.keys(result.fieldErrors).length) setNotice({ tone: "error", text: result.message });
-            }
-          });
-        }}
+        onSubmit={onSubmit}
       >
         <Field label="Current password" name="current_password" type="password" required autoComplete="current-password" error={errors.current_password} />
-        <Field label="New password" name="new_password" type="password" required minLength={10} autoComplete="new-password" hint="At least 10 characters." error={errors.new_password} />
+        <NewPasswordField label="New password" name="new_password" error={errors.new_password} />
         <div className="sm:col-span-2">
           <Button type="submit" disabled={pending} aria-busy={pending}>
             {pending ? "Saving…" : "Change password"}

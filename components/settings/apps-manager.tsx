@@ -1,34 +1,38 @@
 "use client";
 
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { createAppAction, deleteAppAction } from "@/app/(app)/settings/apps/actions";
 import { useConfirm } from "@/components/ui/confirm-dialog";
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
-import { CopyButton } from "@/components/ui/copy-button";
 import { Field } from "@/components/ui/field";
 import { formatDateTime } from "@/components/ui/format";
+import { SecretField } from "@/components/ui/secret-field";
+import { useFormAction } from "@/components/ui/use-form-action";
+import type { AppOutput } from "@/lib/oauth/schemas";
 
-type App = { id: string; name: string; redirect_uris: string[]; allowed_scopes: string[]; client_id: string; client_type: "confidential" | "public"; created_at: string };
+type App = AppOutput;
 type Group = { area: string; scopes: { scope: string; label: string }[] };
 
 function Secret({ label, value }: { label: string; value: string }) {
   return (
     <div className="flex flex-col gap-1">
       <span className="text-xs font-medium text-slate-600">{label}</span>
-      <div className="flex flex-col gap-2 sm:flex-row">
-        <input readOnly value={value} aria-label={label} className="min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-xs" />
-        <CopyButton value={value} label="Copy" ariaLabel={`Copy ${label}`} />
-      </div>
+      <SecretField label={label} value={value} copyLabel="Copy" copyAriaLabel={`Copy ${label}`} />
     </div>
   );
 }
 
 export function AppsManager({ apps, groups, issuer }: { apps: App[]; groups: Group[]; issuer: string }) {
-  const [pending, startTransition] = useTransition();
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string>();
   const [created, setCreated] = useState<App & { client_secret: string | null }>();
+  const { pending, startTransition, errors, onSubmit } = useFormAction(createAppAction, {
+    onSuccess: (app, form) => {
+      setCreated(app);
+      form.reset();
+    },
+    onMessage: setMessage,
+  });
   const [busy, setBusy] = useState<string>();
   const [confirm, confirmDialog] = useConfirm();
 
@@ -96,23 +100,7 @@ export function AppsManager({ apps, groups, issuer }: { apps: App[]; groups: Gro
         <form
           className="mt-4 flex flex-col gap-4"
           noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            const form = event.currentTarget;
-            const data = new FormData(form);
-            startTransition(async () => {
-              setErrors({});
-              setMessage(undefined);
-              const result = await createAppAction(data);
-              if (result.ok) {
-                setCreated(result.data);
-                form.reset();
-              } else {
-                setErrors(result.fieldErrors);
-                if (!Object.keys(result.fieldErrors).length) setMessage(result.message);
-              }
-            });
-          }}
+          onSubmit={onSubmit}
         >
           <Field label="Name" name="name" required maxLength={100} error={errors.name} hint="Users see it on the consent page." id="app-name" />
           <div className="flex flex-col gap-1">

@@ -5,6 +5,7 @@ import { saveBusinessProfileAction } from "@/app/(app)/settings/profile/actions"
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
+import { dayNames } from "@/components/ui/format";
 import { useBrowserTimeZone, useNow } from "@/components/ui/hooks";
 import { formatNextOpening, type Hours, hoursSchema, isOpenAt, nextOpeningSentence, type Weekday, weekdays } from "@/lib/profile/hours";
 import { type Language, languages } from "@/lib/profile/language";
@@ -13,15 +14,6 @@ import type { BusinessProfileOutput } from "@/lib/profile/schemas";
 type Interval = { open: string; close: string };
 type Week = Record<Weekday, Interval[]>;
 
-const dayNames: Record<Weekday, string> = {
-  mon: "Monday",
-  tue: "Tuesday",
-  wed: "Wednesday",
-  thu: "Thursday",
-  fri: "Friday",
-  sat: "Saturday",
-  sun: "Sunday",
-};
 const MAX_INTERVALS = 6;
 const DESCRIPTION_MAX = 5000;
 const MESSAGE_MAX = 1000;

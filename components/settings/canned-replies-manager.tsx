@@ -5,8 +5,9 @@ import { createCannedReplyAction, deleteCannedReplyAction, updateCannedReplyActi
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
+import type { CannedReplyOutput } from "@/lib/canned-replies/schemas";
 
-type CannedReply = { id: string; shortcut: string; text: string; created_at: string; updated_at: string };
+type CannedReply = CannedReplyOutput;
 
 function ReplyForm({
   initial,

@@ -6,8 +6,9 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { requestJson } from "@/lib/client/api";
+import type { LabelOutput } from "@/lib/labels/schemas";
 
-type Label = { id: string; name: string; color: string; created_at: string };
+type Label = LabelOutput;
 
 const palette = ["#16a34a", "#2563eb", "#dc2626", "#d97706", "#7c3aed", "#db2777", "#0891b2", "#475569"];
 

@@ -21,6 +21,21 @@ const statusTones: Record<NumberConfigOutput["status"], string> = {
   error: "bg-red-50 text-red-800",
 };
 
+/** A write-only credential: blank keeps the stored value, which is never shown. */
+function SecretInput({ label, name, set, error }: { label: string; name: string; set: boolean; error?: string }) {
+  return (
+    <Field
+      label={label}
+      name={name}
+      type="password"
+      autoComplete="off"
+      placeholder={set ? "Set — leave blank to keep" : ""}
+      error={error}
+      hint={set ? "Set — leave blank to keep the current value." : "Write-only: it is stored encrypted and never shown again."}
+    />
+  );
+}
+
 export function NumberSettingsForm({ initial }: { initial: NumberConfigOutput }) {
   const [config, setConfig] = useState(initial);
   const [provider, setProvider] = useState(initial.provider);
@@ -83,7 +98,6 @@ export function NumberSettingsForm({ initial }: { initial: NumberConfigOutput })
     });
   }
 
-  const secretHint = (set: boolean) => (set ? "Set — leave blank to keep the current value." : "Write-only: it is stored encrypted and never shown again.");
   const cloud = provider === "cloud";
 
   return (
@@ -144,24 +158,8 @@ export function NumberSettingsForm({ initial }: { initial: NumberConfigOutput })
               autoComplete="off"
               error={errors.business_account_id}
             />
-            <Field
-              label="Access token"
-              name="access_token"
-              type="password"
-              autoComplete="off"
-              placeholder={config.access_token_set ? "Set — leave blank to keep" : ""}
-              error={errors.access_token}
-              hint={secretHint(config.access_token_set)}
-            />
-            <Field
-              label="App secret"
-              name="app_secret"
-              type="password"
-              autoComplete="off"
-              placeholder={config.app_secret_set ? "Set — leave blank to keep" : ""}
-              error={errors.app_secret}
-              hint={secretHint(config.app_secret_set)}
-            />
+            <SecretInput label="Access token" name="access_token" set={config.access_token_set} error={errors.access_token} />
+            <SecretInput label="App secret" name="app_secret" set={config.app_secret_set} error={errors.app_secret} />
             <Field
               label="Verify token"
               name="verify_token"

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { createTokenAction, revokeTokenAction } from "@/app/(app)/settings/tokens/actions";
 import { Button } from "@/components/ui/button";
 import { useConfirm } from "@/components/ui/confirm-dialog";
@@ -8,6 +8,7 @@ import { Alert, Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Field } from "@/components/ui/field";
 import { formatDateTime, formatRelative } from "@/components/ui/format";
+import { useFormAction } from "@/components/ui/use-form-action";
 
 type Token = {
   id: string;
@@ -42,32 +43,20 @@ export function TokensManager({
   groups: { area: string; scopes: string[] }[];
   showOwner: boolean;
 }) {
-  const [pending, startTransition] = useTransition();
   const [preset, setPreset] = useState("30");
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string>();
   const [created, setCreated] = useState<{ name: string; token: string }>();
+  const { pending, startTransition, errors, onSubmit } = useFormAction(createTokenAction, {
+    onSuccess: (token, form) => {
+      setCreated({ name: token.name, token: token.token });
+      form.reset();
+      setPreset("30");
+    },
+    onMessage: setMessage,
+    messageWithFieldErrors: true,
+  });
   const [revoking, setRevoking] = useState<string>();
   const [confirm, confirmDialog] = useConfirm();
-
-  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
-    startTransition(async () => {
-      setErrors({});
-      setMessage(undefined);
-      const result = await createTokenAction(data);
-      if (result.ok) {
-        setCreated({ name: result.data.name, token: result.data.token });
-        form.reset();
-        setPreset("30");
-      } else {
-        setErrors(result.fieldErrors);
-        setMessage(result.message);
-      }
-    });
-  }
 
   async function revoke(id: string) {
     if (!(await confirm({ title: "Revoke this token?", body: "Integrations using it stop working at once.", confirmLabel: "Revoke token" }))) return;

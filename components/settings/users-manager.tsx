@@ -1,6 +1,6 @@
 "use client";
 
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import {
   changeRoleAction,
   inviteUserAction,
@@ -10,14 +10,16 @@ import {
   sendInvitationAction,
   setMfaRequirementAction,
 } from "@/app/(app)/settings/users/actions";
-import { CopyButton } from "@/components/ui/copy-button";
 import { formatDateTime } from "@/components/ui/format";
 import { Button } from "@/components/ui/button";
 import { useConfirm } from "@/components/ui/confirm-dialog";
 import { Alert, Card } from "@/components/ui/card";
-import { Field } from "@/components/ui/field";
+import { Field, NewPasswordField } from "@/components/ui/field";
+import { SecretField } from "@/components/ui/secret-field";
+import { useFormAction } from "@/components/ui/use-form-action";
+import type { UserOutput } from "@/lib/auth/user-identity";
 
-type User = { id: string; name: string; email: string; role: "admin" | "agent"; created_at: string };
+type User = Pick<UserOutput, "id" | "name" | "email" | "role" | "created_at">;
 
 /** A secret link to pass on once (invitation or password reset), with its copy button. */
 function LinkNotice({ title, url, expiresAt, emailed }: { title: string; url: string; expiresAt: string; emailed?: boolean }) {
@@ -29,11 +31,20 @@ function LinkNotice({ title, url, expiresAt, emailed }: { title: string; url: st
       <p className="mt-1 text-sm text-slate-600">
         {emailed ? "We emailed this link. " : "Copy this link and send it to them yourself. "}It works once, until {formatDateTime(expiresAt)}, and is not shown again.
       </p>
-      <div className="mt-3 flex flex-col gap-2 sm:flex-row">
-        <input readOnly value={url} aria-label="Link" className="min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-xs" />
-        <CopyButton value={url} label="Copy link" />
+      <div className="mt-3">
+        <SecretField label="Link" value={url} copyLabel="Copy link" />
       </div>
     </Card>
+  );
+}
+
+/** The role a new teammate gets (agent unless chosen otherwise). */
+function RoleSelect({ id }: { id: string }) {
+  return (
+    <select id={id} name="role" defaultValue="agent" className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm">
+      <option value="agent">Agent</option>
+      <option value="admin">Administrator</option>
+    </select>
   );
 }
 
@@ -48,32 +59,20 @@ export function UsersManager({
   mfaUserIds?: string[];
   requireMfa?: boolean;
 }) {
-  const [pending, startTransition] = useTransition();
   const [inviteErrors, setInviteErrors] = useState<Record<string, string>>({});
   const [link, setLink] = useState<{ title: string; url: string; expiresAt: string; emailed?: boolean }>();
   const [inviting, setInviting] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string }>();
+  const invite = useFormAction(inviteUserAction, {
+    onSuccess: (user, form) => {
+      form.reset();
+      setNotice({ tone: "success", text: `${user.name} can now sign in with the password you set.` });
+    },
+    onMessage: (text) => setNotice(text === undefined ? undefined : { tone: "error", text }),
+  });
+  const { pending, startTransition, errors } = invite;
   const [busy, setBusy] = useState<string>();
   const [confirm, confirmDialog] = useConfirm();
-
-  function onInvite(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
-    startTransition(async () => {
-      setErrors({});
-      setNotice(undefined);
-      const result = await inviteUserAction(data);
-      if (result.ok) {
-        form.reset();
-        setNotice({ tone: "success", text: `${result.data.name} can now sign in with the password you set.` });
-      } else {
-        setErrors(result.fieldErrors);
-        if (!Object.keys(result.fieldErrors).length) setNotice({ tone: "error", text: result.message });
-      }
-    });
-  }
 
   function onSendInvitation(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -139,10 +138,7 @@ export function UsersManager({
             <label htmlFor="invitation-role" className="text-sm font-medium text-slate-700">
               Role
             </label>
-            <select id="invitation-role" name="role" defaultValue="agent" className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm">
-              <option value="agent">Agent</option>
-              <option value="admin">Administrator</option>
-            </select>
+            <RoleSelect id="invitation-role" />
           </div>
           <Button type="submit" disabled={inviting} aria-busy={inviting} className="sm:mt-6">
             {inviting ? "Inviting…" : "Invite"}
@@ -242,20 +238,17 @@ export function UsersManager({
       <Card>
         <h2 className="text-base font-semibold">Add a teammate</h2>
         <p className="mt-1 text-sm text-slate-600">Set an initial password and share it with them; they sign in at /login.</p>
-        <form onSubmit={onInvite} className="mt-4 grid gap-4 sm:grid-cols-2" noValidate>
+        <form onSubmit={invite.onSubmit} className="mt-4 grid gap-4 sm:grid-cols-2" noValidate>
           <Field label="Name" name="name" required error={errors.name} />
           <Field label="Email" name="email" type="email" required error={errors.email} />
           <div className="flex flex-col gap-1">
             <label htmlFor="invite-role" className="text-sm font-medium text-slate-700">
               Role
             </label>
-            <select id="invite-role" name="role" defaultValue="agent" className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm">
-              <option value="agent">Agent</option>
-              <option value="admin">Administrator</option>
-            </select>
+            <RoleSelect id="invite-role" />
             {errors.role ? <p className="text-xs text-red-600">{errors.role}</p> : null}
           </div>
-          <Field label="Initial password" name="password" type="password" required minLength={10} hint="At least 10 characters." error={errors.password} autoComplete="new-password" />
+          <NewPasswordField label="Initial password" name="password" error={errors.password} />
           <div className="sm:col-span-2">
             <Button type="submit" disabled={pending} aria-busy={pending}>
               {pending ? "Adding…" : "Add user"}

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
-import { Field } from "@/components/ui/field";
+import { Field, NewPasswordField } from "@/components/ui/field";
 import { postJson } from "@/lib/client/api";
 
 export function SetupForm() {
@@ -36,16 +36,7 @@ export function SetupForm() {
       <Field label="Business name" name="account_name" required maxLength={100} error={errors.account_name} autoComplete="organization" />
       <Field label="Your name" name="name" required maxLength={100} error={errors.name} autoComplete="name" />
       <Field label="Email" name="email" type="email" required error={errors.email} autoComplete="email" />
-      <Field
-        label="Password"
-        name="password"
-        type="password"
-        required
-        minLength={10}
-        error={errors.password}
-        hint="At least 10 characters."
-        autoComplete="new-password"
-      />
+      <NewPasswordField name="password" error={errors.password} />
       <Button type="submit" disabled={pending} aria-busy={pending}>
         {pending ? "Creating your account…" : "Create account"}
       </Button>

@@ -38,3 +38,8 @@ export function Field({
     </div>
   );
 }
+
+/** A password being chosen: at least 10 characters, offered to the browser's password manager. */
+export function NewPasswordField({ label = "Password", ...props }: Omit<Parameters<typeof Field>[0], "label" | "type"> & { label?: string }) {
+  return <Field label={label} type="password" required minLength={10} autoComplete="new-password" hint="At least 10 characters." {...props} />;
+}

@@ -42,3 +42,14 @@ export function formatDuration(seconds: number | null | undefined): string {
   const days = Math.floor(hours / 24);
   return hours % 24 ? `${days} d ${hours % 24} h` : `${days} d`;
 }
+
+/** Weekday names by the keys the API uses (opening hours, the heatmap). */
+export const dayNames = {
+  mon: "Monday",
+  tue: "Tuesday",
+  wed: "Wednesday",
+  thu: "Thursday",
+  fri: "Friday",
+  sat: "Saturday",
+  sun: "Sunday",
+} as const;

@@ -1,26 +1,13 @@
-import "server-only";
-import { and, desc, eq } from "drizzle-orm";
-import { getDb } from "@/db";
+import { and, eq } from "drizzle-orm";
 import { conversationActivities, conversations } from "@/db/schema";
-import { type CursorPosition, toPage } from "@/lib/platform/cursor";
-import { afterCursor } from "@/lib/platform/pagination";
-import type { AuthContext } from "@/lib/auth/tokens";
+import { executorOf, type ServiceContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/platform/errors";
+import { keysetPage, type PageArgs } from "@/lib/platform/keyset-page";
 import { presentActivity } from "./schemas";
 
 /** A conversation's activity trail, newest first (like its messages), in keyset pages. */
-export async function listActivity({
-  ctx,
-  conversationId,
-  limit,
-  cursor,
-}: {
-  ctx: Pick<AuthContext, "accountId">;
-  conversationId: string;
-  limit: number;
-  cursor?: CursorPosition;
-}) {
-  const db = getDb();
+export async function listActivity({ ctx, conversationId, limit, cursor }: PageArgs & { ctx: ServiceContext; conversationId: string }) {
+  const db = executorOf(ctx);
   // Checked here rather than through the conversations domain, which records activity itself.
   const [conversation] = await db
     .select({ id: conversations.id })
@@ -28,17 +15,14 @@ export async function listActivity({
     .where(and(eq(conversations.accountId, ctx.accountId), eq(conversations.id, conversationId)))
     .limit(1);
   if (!conversation) throw new NotFoundError("Conversation");
-  const rows = await db
-    .select()
-    .from(conversationActivities)
-    .where(
-      and(
-        eq(conversationActivities.accountId, ctx.accountId),
-        eq(conversationActivities.conversationId, conversationId),
-        afterCursor(conversationActivities, cursor, "desc"),
-      ),
-    )
-    .orderBy(desc(conversationActivities.createdAt), desc(conversationActivities.id))
-    .limit(limit + 1);
-  return toPage(rows, limit, (r) => ({ t: r.createdAt, id: r.id }), presentActivity);
+  return keysetPage(db.select().from(conversationActivities).$dynamic(), {
+    table: conversationActivities,
+    accountId: ctx.accountId,
+    where: [eq(conversationActivities.conversationId, conversationId)],
+    order: "desc",
+    limit,
+    cursor,
+    position: (r) => ({ t: r.createdAt, id: r.id }),
+    present: presentActivity,
+  });
 }

@@ -1,16 +1,15 @@
-import "server-only";
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/db";
 import { announceAuthChange } from "@/lib/auth/token-cache";
 import { type ApiToken, apiTokens, users } from "@/db/schema";
-import { afterCursor } from "@/lib/platform/pagination";
-import { toPage } from "@/lib/platform/cursor";
+import { keysetPage } from "@/lib/platform/keyset-page";
 import { omit } from "@/lib/platform/fields";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/platform/errors";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
 import { newId } from "@/lib/platform/ids";
+import { executorOf } from "./context";
 import { roleAllows, type Scope, scopeSchema } from "./scopes";
 import { type AuthContext, SESSION_LIFETIME_MS, signToken } from "./tokens";
 
@@ -143,26 +142,16 @@ export const tokenCreationSecrets = {
 export async function listApiTokens({ ctx, limit, cursor }: { ctx: AuthContext; limit: number; cursor?: CursorPosition }) {
   const seesAll = ctx.user.role === "admin" && (ctx.token.kind === "session" || ctx.token.scopes.includes("users:read"));
   const onlyItself = ctx.token.kind === "api" && !seesAll;
-  const rows = await getDb()
-    .select({ token: apiTokens, owner: { id: users.id, name: users.name } })
-    .from(apiTokens)
-    .innerJoin(users, eq(users.id, apiTokens.userId))
-    .where(
-      and(
-        eq(apiTokens.accountId, ctx.accountId),
-        eq(apiTokens.kind, "api"),
-        onlyItself ? eq(apiTokens.id, ctx.token.id) : seesAll ? undefined : eq(apiTokens.userId, ctx.user.id),
-        afterCursor(apiTokens, cursor, "desc"),
-      ),
-    )
-    .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id))
-    .limit(limit + 1);
-  return toPage(
-    rows,
+  return keysetPage(executorOf(ctx).select({ token: apiTokens, owner: { id: users.id, name: users.name } }).from(apiTokens).innerJoin(users, eq(users.id, apiTokens.userId)).$dynamic(), {
+    table: apiTokens,
+    accountId: ctx.accountId,
+    where: [eq(apiTokens.kind, "api"), onlyItself ? eq(apiTokens.id, ctx.token.id) : seesAll ? undefined : eq(apiTokens.userId, ctx.user.id)],
+    order: "desc",
     limit,
-    (r) => ({ t: r.token.createdAt, id: r.token.id }),
-    (r) => presentToken(r.token, r.owner),
-  );
+    cursor,
+    position: (r) => ({ t: r.token.createdAt, id: r.token.id }),
+    present: (r) => presentToken(r.token, r.owner),
+  });
 }
 
 /**

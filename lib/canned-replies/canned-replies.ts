@@ -1,30 +1,30 @@
 import "server-only";
-import { and, asc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { cannedReplies } from "@/db/schema";
-import { type CursorPosition, toPage } from "@/lib/platform/cursor";
-import { afterCursor } from "@/lib/platform/pagination";
-import type { AuthContext } from "@/lib/auth/tokens";
+import { type CursorPosition } from "@/lib/platform/cursor";
+import { keysetPage } from "@/lib/platform/keyset-page";
+import { executorOf, type ServiceContext } from "@/lib/auth/context";
 import { ConflictError, isUniqueViolation, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { type CreateCannedReplyInput, presentCannedReply, type UpdateCannedReplyInput } from "./schemas";
 
-type Ctx = Pick<AuthContext, "accountId">;
-
 const duplicate = (shortcut: string) => new ConflictError(`A canned reply with the shortcut "/${shortcut}" already exists.`);
 
 /** Oldest first, in keyset pages. */
-export async function listCannedReplies({ ctx, limit, cursor }: { ctx: Ctx; limit: number; cursor?: CursorPosition }) {
-  const rows = await getDb()
-    .select()
-    .from(cannedReplies)
-    .where(and(eq(cannedReplies.accountId, ctx.accountId), afterCursor(cannedReplies, cursor, "asc")))
-    .orderBy(asc(cannedReplies.createdAt), asc(cannedReplies.id))
-    .limit(limit + 1);
-  return toPage(rows, limit, (r) => ({ t: r.createdAt, id: r.id }), presentCannedReply);
+export async function listCannedReplies({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
+  return keysetPage(executorOf(ctx).select().from(cannedReplies).$dynamic(), {
+    table: cannedReplies,
+    accountId: ctx.accountId,
+    order: "asc",
+    limit,
+    cursor,
+    position: (r) => ({ t: r.createdAt, id: r.id }),
+    present: presentCannedReply,
+  });
 }
 
-export async function createCannedReply({ ctx, input }: { ctx: Ctx; input: CreateCannedReplyInput }) {
+export async function createCannedReply({ ctx, input }: { ctx: ServiceContext; input: CreateCannedReplyInput }) {
   const now = new Date();
   try {
     const [row] = await getDb()
@@ -38,7 +38,7 @@ export async function createCannedReply({ ctx, input }: { ctx: Ctx; input: Creat
   }
 }
 
-export async function updateCannedReply({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateCannedReplyInput }) {
+export async function updateCannedReply({ ctx, id, input }: { ctx: ServiceContext; id: string; input: UpdateCannedReplyInput }) {
   try {
     const [row] = await getDb()
       .update(cannedReplies)
@@ -53,7 +53,7 @@ export async function updateCannedReply({ ctx, id, input }: { ctx: Ctx; id: stri
   }
 }
 
-export async function deleteCannedReply({ ctx, id }: { ctx: Ctx; id: string }) {
+export async function deleteCannedReply({ ctx, id }: { ctx: ServiceContext; id: string }) {
   const deleted = await getDb()
     .delete(cannedReplies)
     .where(and(eq(cannedReplies.accountId, ctx.accountId), eq(cannedReplies.id, id)))

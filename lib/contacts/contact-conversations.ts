@@ -1,19 +1,21 @@
-import "server-only";
-import { and, desc, eq } from "drizzle-orm";
-import { getDb } from "@/db";
+import { eq } from "drizzle-orm";
 import { conversations } from "@/db/schema";
+import { executorOf, type ServiceContext } from "@/lib/auth/context";
 import type { CursorPosition } from "@/lib/platform/cursor";
-import { toPage } from "@/lib/platform/cursor";
-import { afterCursor } from "@/lib/platform/pagination";
-import type { AuthContext } from "@/lib/auth/tokens";
+import { keysetPage } from "@/lib/platform/keyset-page";
 import { presentConversation } from "@/lib/conversations/schemas";
 import { joinContact, selectConversations } from "@/lib/conversations/store";
 
 /** The contact's conversations, newest first (the contact page). */
-export async function listContactConversations({ ctx, contactId, limit, cursor }: { ctx: Pick<AuthContext, "accountId">; contactId: string; limit: number; cursor?: CursorPosition }) {
-  const rows = await selectConversations(getDb())
-    .where(and(eq(conversations.accountId, ctx.accountId), eq(conversations.contactId, contactId), afterCursor(conversations, cursor, "desc")))
-    .orderBy(desc(conversations.createdAt), desc(conversations.id))
-    .limit(limit + 1);
-  return toPage(rows.map(joinContact), limit, (c) => ({ t: c.createdAt, id: c.id }), presentConversation);
+export async function listContactConversations({ ctx, contactId, limit, cursor }: { ctx: ServiceContext; contactId: string; limit: number; cursor?: CursorPosition }) {
+  return keysetPage(selectConversations(executorOf(ctx)).$dynamic(), {
+    table: conversations,
+    accountId: ctx.accountId,
+    where: [eq(conversations.contactId, contactId)],
+    order: "desc",
+    limit,
+    cursor,
+    position: (r) => ({ t: r.conversation.createdAt, id: r.conversation.id }),
+    present: (r) => presentConversation(joinContact(r)),
+  });
 }

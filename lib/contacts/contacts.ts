@@ -5,14 +5,12 @@ import { contactSearchDocument, contacts } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { toPage } from "@/lib/platform/cursor";
 import { afterCursor } from "@/lib/platform/pagination";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/platform/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import { matchesWords, phoneContains, searchTerms } from "@/lib/search/pattern";
 import { presentContact, type UpdateContactInput } from "./schemas";
 import { findContact, selectContacts, withStats } from "./store";
-
-type Ctx = Pick<AuthContext, "accountId" | "user">;
 
 /** Name or email words start with the words of `q`, or the number contains its digits; nothing for punctuation alone. */
 function contactMatches(q: string) {
@@ -21,7 +19,7 @@ function contactMatches(q: string) {
 }
 
 /** Newest first by (created_at, id); `q` keeps those whose name, number or email contains it. */
-export async function listContacts({ ctx, limit, cursor, q }: { ctx: Pick<Ctx, "accountId">; limit: number; cursor?: CursorPosition; q?: string }) {
+export async function listContacts({ ctx, limit, cursor, q }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition; q?: string }) {
   const rows = await selectContacts(getDb())
     .where(
       and(
@@ -35,7 +33,7 @@ export async function listContacts({ ctx, limit, cursor, q }: { ctx: Pick<Ctx, "
   return toPage(rows.map(withStats), limit, (c) => ({ t: c.createdAt, id: c.id }), presentContact);
 }
 
-export async function getContact({ ctx, id }: { ctx: Pick<Ctx, "accountId">; id: string }) {
+export async function getContact({ ctx, id }: { ctx: ServiceContext; id: string }) {
   return presentContact(await findContact(getDb(), { accountId: ctx.accountId, id }));
 }
 
@@ -43,7 +41,7 @@ export async function getContact({ ctx, id }: { ctx: Pick<Ctx, "accountId">; id:
  * Changes the given fields; `contact.updated` is emitted when something changed. A name set
  * here is kept: the network's profile name no longer overwrites it.
  */
-export async function updateContact({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateContactInput }) {
+export async function updateContact({ ctx, id, input }: { ctx: ServiceContext<"user">; id: string; input: UpdateContactInput }) {
   return getDb().transaction(async (tx) => {
     const [locked] = await tx
       .select()

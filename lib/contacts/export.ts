@@ -2,9 +2,9 @@ import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { contacts } from "@/db/schema";
+import type { ServiceContext } from "@/lib/auth/context";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { afterCursor } from "@/lib/platform/pagination";
-import type { AuthContext } from "@/lib/auth/tokens";
 import { type ContactDetailOutput, presentContact } from "./schemas";
 import { selectContacts, withStats } from "./store";
 
@@ -42,7 +42,7 @@ export function csvRow(contact: ContactDetailOutput): string {
 }
 
 /** Every contact of the account as CSV, newest first, read in keyset batches while streaming. */
-export function exportContactsCsv({ ctx }: { ctx: Pick<AuthContext, "accountId"> }): ReadableStream<Uint8Array> {
+export function exportContactsCsv({ ctx }: { ctx: ServiceContext }): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let cursor: CursorPosition | undefined;
   let started = false;

@@ -1,9 +1,9 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { conversations } from "@/db/schema";
+import type { ServiceContext } from "@/lib/auth/context";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { userActor } from "@/lib/activity/schemas";
-import type { AuthContext } from "@/lib/auth/tokens";
 import { recordEvent } from "@/lib/events/record-event";
 import { loadInboxSettings } from "@/lib/conversations/inbox-settings";
 import { presentUserRef } from "@/lib/auth/user-identity";
@@ -14,7 +14,7 @@ import { presentAssignment } from "./schemas";
  * turned `auto_assign_on_reply` off: the same `conversation.assigned` as an assign by hand,
  * in the reply's transaction. The caller holds the conversation's row lock.
  */
-export async function autoAssignOnReply(tx: Executor, { ctx, conversationId }: { ctx: Pick<AuthContext, "accountId" | "user">; conversationId: string }) {
+export async function autoAssignOnReply(tx: Executor, { ctx, conversationId }: { ctx: ServiceContext<"user">; conversationId: string }) {
   const settings = await loadInboxSettings(tx, ctx.accountId);
   if (!settings.auto_assign_on_reply) return null;
   const now = new Date();

@@ -4,7 +4,7 @@ import { conversations, users } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { toPage } from "@/lib/platform/cursor";
 import { afterCursor } from "@/lib/platform/pagination";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import { ConflictError, NotFoundError } from "@/lib/platform/errors";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { userActor } from "@/lib/activity/schemas";
@@ -15,8 +15,6 @@ import type { ActivityType } from "@/lib/activity/schemas";
 import { presentUserRef, type UserRefOutput } from "@/lib/auth/user-identity";
 import { type ConversationStatus, type ConversationWithContact, presentAssignment, presentConversation } from "./schemas";
 import { deleteConversationMedia, findConversation, hasLabel, joinContact, reopenClosedConversation, selectConversations } from "./store";
-
-type Ctx = Pick<AuthContext, "accountId" | "user">;
 
 /**
  * Newest first by (created_at, id): an immutable key, so rows added while a client pages
@@ -31,7 +29,7 @@ export async function listConversations({
   assignedTo,
   label,
 }: {
-  ctx: Pick<Ctx, "accountId">;
+  ctx: ServiceContext;
   limit: number;
   cursor?: CursorPosition;
   status?: ConversationStatus;
@@ -53,7 +51,7 @@ export async function listConversations({
   return toPage(rows.map(joinContact), limit, (c) => ({ t: c.createdAt, id: c.id }), presentConversation);
 }
 
-export async function getConversation({ ctx, id }: { ctx: Pick<Ctx, "accountId">; id: string }) {
+export async function getConversation({ ctx, id }: { ctx: ServiceContext; id: string }) {
   return presentConversation(await findConversation(getDb(), { accountId: ctx.accountId, id }));
 }
 
@@ -76,7 +74,7 @@ const refusal: Record<Action, (status: ConversationStatus) => string> = {
 };
 
 async function transition(
-  ctx: Ctx,
+  ctx: ServiceContext<"user">,
   id: string,
   action: TransitionAction,
   change: (tx: Tx, current: ConversationWithContact, now: Date) => Promise<Partial<typeof conversations.$inferInsert> | null>,
@@ -115,13 +113,13 @@ async function userSummary(tx: Tx, accountId: string, userId: string | null) {
   return row ?? null;
 }
 
-export const actor = (ctx: Ctx): UserRefOutput => ({ id: ctx.user.id, name: ctx.user.name, email: ctx.user.email, role: ctx.user.role });
+export const actor = (ctx: ServiceContext<"user">): UserRefOutput => ({ id: ctx.user.id, name: ctx.user.name, email: ctx.user.email, role: ctx.user.role });
 
 /**
  * Assigns to `userId` (default: the caller), who must be a current user of the account.
  * Taking a conversation counts as reading it: its unread count resets.
  */
-export async function assignConversation({ ctx, id, userId }: { ctx: Ctx; id: string; userId?: string }) {
+export async function assignConversation({ ctx, id, userId }: { ctx: ServiceContext<"user">; id: string; userId?: string }) {
   const targetId = userId ?? ctx.user.id;
   let assignee: typeof users.$inferSelect | undefined;
   return transition(
@@ -149,7 +147,7 @@ export async function assignConversation({ ctx, id, userId }: { ctx: Ctx; id: st
   );
 }
 
-export async function unassignConversation({ ctx, id }: { ctx: Ctx; id: string }) {
+export async function unassignConversation({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
   return transition(
     ctx,
     id,
@@ -164,7 +162,7 @@ export async function unassignConversation({ ctx, id }: { ctx: Ctx; id: string }
 }
 
 /** Closes an open or assigned conversation; the assignee stays so that a reopen returns it to them. */
-export async function closeConversation({ ctx, id }: { ctx: Ctx; id: string }) {
+export async function closeConversation({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
   return transition(
     ctx,
     id,
@@ -179,7 +177,7 @@ export async function closeConversation({ ctx, id }: { ctx: Ctx; id: string }) {
 }
 
 /** Reopens a closed conversation: `assigned` when its assignee is still a user of the account, else `open`. */
-export async function reopenConversation({ ctx, id }: { ctx: Ctx; id: string }) {
+export async function reopenConversation({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
   return getDb().transaction(async (tx) => {
     const current = await findConversation(tx, { accountId: ctx.accountId, id, lock: true });
     if (current.status !== "closed") throw new ConflictError(refusal.reopen(current.status), "invalid_transition");
@@ -189,7 +187,7 @@ export async function reopenConversation({ ctx, id }: { ctx: Ctx; id: string }) 
 }
 
 /** Deletes the conversation, its messages and their media for good. */
-export async function deleteConversation({ ctx, id }: { ctx: Ctx; id: string }) {
+export async function deleteConversation({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
   await getDb().transaction(async (tx) => {
     const current = await findConversation(tx, { accountId: ctx.accountId, id, lock: true });
     await deleteConversationMedia(tx, { accountId: ctx.accountId, conversationId: current.id });

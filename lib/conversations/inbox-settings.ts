@@ -1,10 +1,8 @@
 import { eq } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { inboxSettings } from "@/db/schema";
-import type { AuthContext } from "@/lib/auth/tokens";
-import type { InboxSettingsInput, InboxSettingsOutput } from "@/lib/conversations/inbox-settings-schemas";
-
-type Ctx = Pick<AuthContext, "accountId">;
+import type { ServiceContext } from "@/lib/auth/context";
+import type { InboxSettingsInput, InboxSettingsOutput } from "./inbox-settings-schemas";
 
 const defaults: InboxSettingsOutput = { auto_assign_on_reply: true };
 
@@ -14,11 +12,11 @@ export async function loadInboxSettings(executor: Executor, accountId: string): 
   return row ? { auto_assign_on_reply: row.autoAssignOnReply } : defaults;
 }
 
-export async function getInboxSettings({ ctx }: { ctx: Ctx }) {
+export async function getInboxSettings({ ctx }: { ctx: ServiceContext }) {
   return loadInboxSettings(getDb(), ctx.accountId);
 }
 
-export async function updateInboxSettings({ ctx, input }: { ctx: Ctx; input: InboxSettingsInput }): Promise<InboxSettingsOutput> {
+export async function updateInboxSettings({ ctx, input }: { ctx: ServiceContext; input: InboxSettingsInput }): Promise<InboxSettingsOutput> {
   const now = new Date();
   const [row] = await getDb()
     .insert(inboxSettings)

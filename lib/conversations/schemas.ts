@@ -74,11 +74,16 @@ export const csatOutput = z
   })
   .meta({ id: "ConversationCsat", description: "The customer's satisfaction score, given after a close. The first answer stays." });
 
+/** Which conversation, its status and its assignee: what every short form of a conversation starts with. */
+const conversationRef = {
+  id: prefixedId("conversation"),
+  status: statusSchema,
+  assigned_to: prefixedId("user", "The assigned user, or null.").nullable(),
+};
+
 export const conversationOutput = z
   .strictObject({
-    id: prefixedId("conversation"),
-    status: statusSchema,
-    assigned_to: prefixedId("user", "The assigned user, or null.").nullable(),
+    ...conversationRef,
     assigned_at: isoTimestamp().nullable(),
     contact: contactOutput,
     last_message_at: isoTimestamp().nullable(),
@@ -100,23 +105,13 @@ export type ConversationOutput = z.infer<typeof conversationOutput>;
 
 /** The conversation as `conversation.assigned` carries it. */
 export const conversationAssignmentOutput = z
-  .strictObject({
-    id: prefixedId("conversation"),
-    status: statusSchema,
-    assigned_to: prefixedId("user", "The assigned user, or null.").nullable(),
-    assigned_at: isoTimestamp().nullable(),
-  })
+  .strictObject({ ...conversationRef, assigned_at: isoTimestamp().nullable() })
   .meta({ id: "ConversationAssignment", description: "Who a conversation is assigned to." });
 export type ConversationAssignmentOutput = z.infer<typeof conversationAssignmentOutput>;
 
 /** The conversation as `message.received` carries it. */
 export const conversationSummaryOutput = z
-  .strictObject({
-    id: prefixedId("conversation"),
-    status: statusSchema,
-    assigned_to: prefixedId("user", "The assigned user, or null.").nullable(),
-    created_at: isoTimestamp(),
-  })
+  .strictObject({ ...conversationRef, created_at: isoTimestamp() })
   .meta({ id: "ConversationSummary", description: "The conversation a message belongs to." });
 export type ConversationSummaryOutput = z.infer<typeof conversationSummaryOutput>;
 

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { type Executor, getDb } from "@/db";
 import { type Contact, type Conversation, conversations } from "@/db/schema";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import { ConflictError, invalidField } from "@/lib/platform/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import { enqueueJob } from "@/lib/jobs/enqueue";
@@ -11,8 +11,6 @@ import { actor } from "./conversations";
 import { presentConversation } from "./schemas";
 import { assigneeIsLive, findConversation } from "./store";
 
-type Ctx = Pick<AuthContext, "accountId" | "user">;
-
 export const MAX_SNOOZE_MS = 90 * 86_400_000;
 
 /**
@@ -20,7 +18,7 @@ export const MAX_SNOOZE_MS = 90 * 86_400_000;
  * ahead). Snoozing a snoozed conversation moves its wake-up. The wake-up is a job row due at
  * `until`, written with the change; a customer's message wakes it earlier.
  */
-export async function snoozeConversation({ ctx, id, until, now = new Date() }: { ctx: Ctx; id: string; until: Date; now?: Date }) {
+export async function snoozeConversation({ ctx, id, until, now = new Date() }: { ctx: ServiceContext<"user">; id: string; until: Date; now?: Date }) {
   if (until.getTime() <= now.getTime()) throw invalidField("until", "must be in the future");
   if (until.getTime() > now.getTime() + MAX_SNOOZE_MS) throw invalidField("until", "must be at most 90 days ahead");
   return getDb().transaction(async (tx) => {

@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb } from "@/db";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import { recordEvent } from "@/lib/events/record-event";
 import { presentUserRef } from "@/lib/auth/user-identity";
 import { findConversation } from "./store";
@@ -10,7 +10,7 @@ import { findConversation } from "./store";
  * an `agent.typing` event for the live stream only (never for webhooks). The inbox sends it
  * at most every few seconds while someone types and shows it for 6 s after the last one.
  */
-export async function announceTyping({ ctx, conversationId }: { ctx: Pick<AuthContext, "accountId" | "user">; conversationId: string }) {
+export async function announceTyping({ ctx, conversationId }: { ctx: ServiceContext<"user">; conversationId: string }) {
   await getDb().transaction(async (tx) => {
     const conversation = await findConversation(tx, { accountId: ctx.accountId, id: conversationId });
     await recordEvent(tx, {

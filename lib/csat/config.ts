@@ -1,10 +1,8 @@
 import { eq } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { csatSettings } from "@/db/schema";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import { type CsatConfigInput, type CsatConfigOutput, DEFAULT_CSAT_QUESTION } from "./schemas";
-
-type Ctx = Pick<AuthContext, "accountId">;
 
 /** The account's survey settings; an account that never saved them has the survey off. */
 export async function loadCsatConfig(db: Executor, accountId: string): Promise<CsatConfigOutput> {
@@ -12,11 +10,11 @@ export async function loadCsatConfig(db: Executor, accountId: string): Promise<C
   return row ? { enabled: row.enabled, question: row.question } : { enabled: false, question: DEFAULT_CSAT_QUESTION };
 }
 
-export async function getCsatConfig({ ctx }: { ctx: Ctx }): Promise<CsatConfigOutput> {
+export async function getCsatConfig({ ctx }: { ctx: ServiceContext }): Promise<CsatConfigOutput> {
   return loadCsatConfig(getDb(), ctx.accountId);
 }
 
-export async function updateCsatConfig({ ctx, input }: { ctx: Ctx; input: CsatConfigInput }): Promise<CsatConfigOutput> {
+export async function updateCsatConfig({ ctx, input }: { ctx: ServiceContext; input: CsatConfigInput }): Promise<CsatConfigOutput> {
   const values = { enabled: input.enabled, question: input.question, updatedAt: new Date() };
   const [row] = await getDb()
     .insert(csatSettings)

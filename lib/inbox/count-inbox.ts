@@ -1,8 +1,7 @@
-import "server-only";
+import type { ServiceContext } from "@/lib/auth/context";
 import { and, count, eq, gt, isNull, ne } from "drizzle-orm";
 import { getDb } from "@/db";
 import { conversations } from "@/db/schema";
-import type { AuthContext } from "@/lib/auth/tokens";
 
 export type InboxCounts = { all: number; mine: number; unassigned: number; unread: number };
 
@@ -11,7 +10,7 @@ export type InboxCounts = { all: number; mine: number; unassigned: number; unrea
  * and conversations with unread customer messages (closed ones never count; a new customer
  * message reopens them anyway).
  */
-export async function countInbox({ ctx }: { ctx: Pick<AuthContext, "accountId" | "user"> }): Promise<InboxCounts> {
+export async function countInbox({ ctx }: { ctx: ServiceContext<"user"> }): Promise<InboxCounts> {
   const notClosed = and(eq(conversations.accountId, ctx.accountId), ne(conversations.status, "closed"));
   const countWhere = async (where: ReturnType<typeof and>) => (await getDb().select({ n: count() }).from(conversations).where(where))[0]?.n ?? 0;
   const [all, mine, unassigned, unread] = await Promise.all([

@@ -3,9 +3,9 @@ import { and, desc, eq, ilike, isNull, notInArray, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/db";
 import { contacts, conversations, notifications } from "@/db/schema";
+import type { ServiceContext } from "@/lib/auth/context";
 import { limitSchema } from "@/lib/platform/pagination";
 import { decodeCursor, encodeCursor } from "@/lib/platform/cursor";
-import type { AuthContext } from "@/lib/auth/tokens";
 import { labelIdPattern, presentConversation } from "@/lib/conversations/schemas";
 import { hasLabel } from "@/lib/conversations/store";
 
@@ -25,7 +25,7 @@ export type InboxQuery = z.infer<typeof inboxQuery>;
  * from its creation), filtered and searched, in keyset pages. Activity moves, so the
  * inbox re-sorts live updates itself; paging only has to be cheap and never repeat a row.
  */
-export async function listInbox({ ctx, query }: { ctx: Pick<AuthContext, "accountId" | "user">; query: InboxQuery }) {
+export async function listInbox({ ctx, query }: { ctx: ServiceContext<"user">; query: InboxQuery }) {
   const activity = sql<Date>`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`;
   // Snoozed conversations are out of the way until they wake: only the Snoozed filter shows them.
   const awake = notInArray(conversations.status, ["closed", "snoozed"]);

@@ -1,11 +1,9 @@
-import "server-only";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { conversations, type LabelRef, labels } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
-import { toPage } from "@/lib/platform/cursor";
-import { afterCursor } from "@/lib/platform/pagination";
-import type { AuthContext } from "@/lib/auth/tokens";
+import { keysetPage } from "@/lib/platform/keyset-page";
+import { executorOf, type ServiceContext } from "@/lib/auth/context";
 import { recordConversationActivity } from "@/lib/conversations/activity-hooks";
 import { presentConversation } from "@/lib/conversations/schemas";
 import { findConversation, hasLabel } from "@/lib/conversations/store";
@@ -13,22 +11,22 @@ import { ConflictError, invalidField, NotFoundError } from "@/lib/platform/error
 import { newId } from "@/lib/platform/ids";
 import { type CreateLabelInput, presentLabel } from "./schemas";
 
-type Ctx = Pick<AuthContext, "accountId" | "user">;
-
 /** Oldest first, so the list keeps the order labels were made in. */
-export async function listLabels({ ctx, limit, cursor }: { ctx: Pick<Ctx, "accountId">; limit: number; cursor?: CursorPosition }) {
-  const rows = await getDb()
-    .select()
-    .from(labels)
-    .where(and(eq(labels.accountId, ctx.accountId), afterCursor(labels, cursor, "asc")))
-    .orderBy(asc(labels.createdAt), asc(labels.id))
-    .limit(limit + 1);
-  return toPage(rows, limit, (l) => ({ t: l.createdAt, id: l.id }), presentLabel);
+export async function listLabels({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
+  return keysetPage(executorOf(ctx).select().from(labels).$dynamic(), {
+    table: labels,
+    accountId: ctx.accountId,
+    order: "asc",
+    limit,
+    cursor,
+    position: (l) => ({ t: l.createdAt, id: l.id }),
+    present: presentLabel,
+  });
 }
 
 const duplicate = () => new ConflictError("A label with this name already exists.");
 
-export async function createLabel({ ctx, input }: { ctx: Pick<Ctx, "accountId">; input: CreateLabelInput }) {
+export async function createLabel({ ctx, input }: { ctx: ServiceContext; input: CreateLabelInput }) {
   const now = new Date();
   // The unique index on lower(name) settles a race; the insert answers 409 either way.
   const [row] = await getDb()
@@ -41,7 +39,7 @@ export async function createLabel({ ctx, input }: { ctx: Pick<Ctx, "accountId">;
 }
 
 /** Deletes the label and takes it off every conversation that carried it. */
-export async function deleteLabel({ ctx, id }: { ctx: Pick<Ctx, "accountId">; id: string }) {
+export async function deleteLabel({ ctx, id }: { ctx: ServiceContext; id: string }) {
   await getDb().transaction(async (tx) => {
     const [row] = await tx
       .delete(labels)
@@ -61,7 +59,7 @@ export async function deleteLabel({ ctx, id }: { ctx: Pick<Ctx, "accountId">; id
  * Sets the conversation's labels to exactly `labelIds` (each a label of the account, else
  * 400 naming it). Adds and removals go to the activity trail.
  */
-export async function setConversationLabels({ ctx, id, labelIds }: { ctx: Ctx; id: string; labelIds: string[] }) {
+export async function setConversationLabels({ ctx, id, labelIds }: { ctx: ServiceContext<"user">; id: string; labelIds: string[] }) {
   const wanted = [...new Set(labelIds)];
   return getDb().transaction(async (tx) => {
     const current = await findConversation(tx, { accountId: ctx.accountId, id, lock: true });

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { getDb } from "@/db";
-import { conversations, messages } from "@/db/schema";
+import { conversations } from "@/db/schema";
 import { ensureContact } from "@/lib/conversations/store";
 import { newId } from "@/lib/platform/ids";
 import type { HistoryMessage } from "@/lib/network/cloud-sync";
@@ -8,7 +8,7 @@ import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-co
 import type { MessageKindContent } from "./kinds";
 import { lookupMessage, openServiceWindow, setReaction } from "./receive-inbound";
 import { previewOf } from "./schemas";
-import { findIdByNetworkId } from "./store";
+import { findIdByNetworkId, insertMessage, mediaNotSynced } from "./store";
 
 /**
  * Imports one past message of a number in coexistence (`history` notification): stored with
@@ -48,8 +48,8 @@ export async function importHistoryMessage({ accountId, message: item }: { accou
     const content = message.content as MessageKindContent | undefined;
     const isMedia = Boolean(message.media);
     const business = businessNumberOf(integration);
-    await tx.insert(messages).values({
-      id: newId("message", at),
+    await insertMessage(tx, {
+      at,
       accountId,
       conversationId: conversation.id,
       direction,
@@ -61,14 +61,10 @@ export async function importHistoryMessage({ accountId, message: item }: { accou
       status: direction === "inbound" ? "received" : (item.status ?? "sent"),
       senderType: direction === "inbound" ? "contact" : "user",
       senderUserId: null,
-      error: isMedia
-        ? { code: "media_not_synced", message: `Imported from the business app's history${message.media?.caption ? `: ${message.media.caption}` : ""}; the file stays on the phone.` }
-        : null,
+      error: isMedia ? mediaNotSynced("Imported from the business app's history", message.media?.caption) : null,
       networkMessageId: message.networkMessageId,
       content: content ?? null,
       contextMessageId: quoted?.id ?? null,
-      createdAt: at,
-      updatedAt: at,
     });
     // The preview follows the newest message; an older one from the past leaves it.
     const preview = previewOf({ type: message.type, text: message.text, caption: message.media?.caption, content });

@@ -2,44 +2,35 @@ import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { conversations, media, messages } from "@/db/schema";
-import type { CursorPosition } from "@/lib/platform/cursor";
-import { toPage } from "@/lib/platform/cursor";
-import { afterCursor } from "@/lib/platform/pagination";
-import type { AuthContext } from "@/lib/auth/tokens";
+import { keysetPage, type PageArgs } from "@/lib/platform/keyset-page";
+import type { ServiceContext } from "@/lib/auth/context";
 import { findConversation } from "@/lib/conversations/store";
 import { NotFoundError } from "@/lib/platform/errors";
 import { presentMessage } from "./schemas";
 import { findMessage, joinMedia, selectMessages } from "./store";
 
-type Ctx = Pick<AuthContext, "accountId">;
-
-export async function getMessage({ ctx, id }: { ctx: Ctx; id: string }) {
+export async function getMessage({ ctx, id }: { ctx: ServiceContext; id: string }) {
   return presentMessage(await findMessage(getDb(), { accountId: ctx.accountId, id }));
 }
 
 /** A conversation's messages, newest first, on messages_conversation_created_idx. */
-export async function listConversationMessages({
-  ctx,
-  conversationId,
-  limit,
-  cursor,
-}: {
-  ctx: Ctx;
-  conversationId: string;
-  limit: number;
-  cursor?: CursorPosition;
-}) {
+export async function listConversationMessages({ ctx, conversationId, limit, cursor }: PageArgs & { ctx: ServiceContext; conversationId: string }) {
   const db = getDb();
   const conversation = await findConversation(db, { accountId: ctx.accountId, id: conversationId });
-  const rows = await selectMessages(db)
-    .where(and(eq(messages.conversationId, conversation.id), eq(messages.accountId, ctx.accountId), afterCursor(messages, cursor, "desc")))
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(limit + 1);
-  return toPage(rows.map(joinMedia), limit, (m) => ({ t: m.createdAt, id: m.id }), presentMessage);
+  return keysetPage(selectMessages(db).$dynamic(), {
+    table: messages,
+    accountId: ctx.accountId,
+    where: [eq(messages.conversationId, conversation.id)],
+    order: "desc",
+    limit,
+    cursor,
+    position: (r) => ({ t: r.message.createdAt, id: r.message.id }),
+    present: (r) => presentMessage(joinMedia(r)),
+  });
 }
 
 /** The media bytes of a message, for download. */
-export async function getMessageMedia({ ctx, id }: { ctx: Ctx; id: string }) {
+export async function getMessageMedia({ ctx, id }: { ctx: ServiceContext; id: string }) {
   const [row] = await getDb()
     .select({ type: messages.type, bytes: media.bytes, mimeType: media.mimeType, filename: media.filename })
     .from(messages)
@@ -56,7 +47,7 @@ const DELETED_PREVIEW = "Message deleted";
  * Soft delete: the text and the media bytes are erased for good, the message stays in the
  * thread as a tombstone with `deleted_at`. Deleting a deleted message changes nothing.
  */
-export async function deleteMessage({ ctx, id }: { ctx: Ctx; id: string }) {
+export async function deleteMessage({ ctx, id }: { ctx: ServiceContext; id: string }) {
   await getDb().transaction(async (tx) => {
     const message = await findMessage(tx, { accountId: ctx.accountId, id, lock: true });
     if (message.deletedAt) return;

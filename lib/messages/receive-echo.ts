@@ -1,12 +1,10 @@
 import { getDb } from "@/db";
-import { messages } from "@/db/schema";
 import { createConversation, ensureContact, findActiveConversation } from "@/lib/conversations/store";
 import { recordEvent } from "@/lib/events/record-event";
-import { newId } from "@/lib/platform/ids";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
 import type { BusinessAppEcho } from "@/lib/network/cloud-echoes";
 import { presentMessage, previewOf } from "./schemas";
-import { findIdByNetworkId, findMessage, touchConversation } from "./store";
+import { findIdByNetworkId, findMessage, insertMessage, mediaNotSynced, touchConversation } from "./store";
 
 /**
  * Stores a message sent from the business app (coexistence) as an outbound message that the
@@ -25,33 +23,22 @@ export async function receiveBusinessAppEcho({ accountId, echo }: { accountId: s
     const now = new Date();
     const conversation =
       (await findActiveConversation(tx, { accountId, contactId: contact.id })) ?? (await createConversation(tx, { accountId, contact, at: now, actor: { type: "user", name: "Business app" } }));
-    const [message] = await tx
-      .insert(messages)
-      .values({
-        id: newId("message", now),
-        accountId,
-        conversationId: conversation.id,
-        direction: "outbound",
-        fromNumber: businessNumberOf(integration),
-        toNumber: echo.to,
-        type: echo.type,
-        text: echo.type === "text" ? (echo.text ?? "") : null,
-        mediaId: null,
-        status: "sent",
-        senderType: "user",
-        senderUserId: null,
-        error:
-          echo.type === "text"
-            ? null
-            : {
-                code: "media_not_synced",
-                message: `Sent from the business app${echo.filename ? ` (${echo.filename})` : ""}${echo.caption ? `: ${echo.caption}` : ""}; the file stays on the phone.`,
-              },
-        networkMessageId: echo.networkMessageId,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
+    const message = await insertMessage(tx, {
+      at: now,
+      accountId,
+      conversationId: conversation.id,
+      direction: "outbound",
+      fromNumber: businessNumberOf(integration),
+      toNumber: echo.to,
+      type: echo.type,
+      text: echo.type === "text" ? (echo.text ?? "") : null,
+      mediaId: null,
+      status: "sent",
+      senderType: "user",
+      senderUserId: null,
+      error: echo.type === "text" ? null : mediaNotSynced(`Sent from the business app${echo.filename ? ` (${echo.filename})` : ""}`, echo.caption),
+      networkMessageId: echo.networkMessageId,
+    });
     await touchConversation(tx, {
       conversationId: conversation.id,
       at: now,

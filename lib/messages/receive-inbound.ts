@@ -21,7 +21,7 @@ import { afterInboundMessage } from "./after-inbound";
 import { inboundMediaKind } from "./inbound-media-type";
 import type { MessageKindContent } from "./kinds";
 import { type DecodedMedia, type MessageKind, type MessageOutput, presentMessage, previewOf } from "./schemas";
-import { findIdByNetworkId, findMessage, storeMedia, touchConversation } from "./store";
+import { findIdByNetworkId, findMessage, insertMessage, storeMedia, touchConversation } from "./store";
 
 /** The customer-service window: free-form messages are allowed this long after the customer's last message. */
 export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -163,29 +163,24 @@ export async function receiveInboundMessage({ accountId, inbound }: { accountId:
     const content: MessageKindContent | undefined =
       inbound.reaction && target ? { reaction: { message_id: target.id, emoji: inbound.reaction.emoji } } : inbound.content;
     const stored = inbound.media ? await storeMedia(tx, { accountId, file: inbound.media, at: now }) : null;
-    const [message] = await tx
-      .insert(messages)
-      .values({
-        id: newId("message", now),
-        accountId,
-        conversationId: conversation.id,
-        direction: "inbound",
-        fromNumber: inbound.from,
-        toNumber: businessNumberOf(integration),
-        type: inbound.type,
-        text: inbound.text ?? null,
-        language: detectMessageLanguage(inbound.text ?? inbound.media?.caption),
-        mediaId: stored?.id ?? null,
-        status: "received",
-        senderType: "contact",
-        error: inbound.error ?? null,
-        networkMessageId: inbound.networkMessageId,
-        content: content ?? null,
-        contextMessageId: quoted?.id ?? null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
+    const message = await insertMessage(tx, {
+      at: now,
+      accountId,
+      conversationId: conversation.id,
+      direction: "inbound",
+      fromNumber: inbound.from,
+      toNumber: businessNumberOf(integration),
+      type: inbound.type,
+      text: inbound.text ?? null,
+      language: detectMessageLanguage(inbound.text ?? inbound.media?.caption),
+      mediaId: stored?.id ?? null,
+      status: "received",
+      senderType: "contact",
+      error: inbound.error ?? null,
+      networkMessageId: inbound.networkMessageId,
+      content: content ?? null,
+      contextMessageId: quoted?.id ?? null,
+    });
     if (inbound.reaction && target) {
       await setReaction(tx, { messageId: target.id, reaction: { emoji: inbound.reaction.emoji, from: inbound.from } });
     }

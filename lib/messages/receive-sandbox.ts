@@ -1,7 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { getDb } from "@/db";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/platform/errors";
 import { loadNumberIntegration } from "@/lib/network/number-config";
 import type { MessageKindContent } from "./kinds";
@@ -13,7 +13,7 @@ import type { SandboxInboundInput } from "./schemas";
  * the number is a sandbox. Every inbound kind can be simulated; quotes and reactions name the
  * message by its Chorus id.
  */
-export async function receiveSandboxMessage({ ctx, input }: { ctx: Pick<AuthContext, "accountId">; input: SandboxInboundInput }) {
+export async function receiveSandboxMessage({ ctx, input }: { ctx: ServiceContext; input: SandboxInboundInput }) {
   const integration = await loadNumberIntegration(getDb(), ctx.accountId);
   if (integration.provider !== "sandbox") throw new NotFoundError("Sandbox");
   const content: MessageKindContent = {

@@ -1,14 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { conversations, messages } from "@/db/schema";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import { userActor } from "@/lib/activity/schemas";
 import { autoAssignOnReply } from "@/lib/conversations/auto-assign";
 import { refuseBlockedContact } from "@/lib/contacts/store";
 import { actor } from "@/lib/conversations/conversations";
 import { createConversation, ensureContact, findActiveConversation, findConversation, reopenClosedConversation } from "@/lib/conversations/store";
 import { ApiError, invalidField } from "@/lib/platform/errors";
-import { newId } from "@/lib/platform/ids";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import type { SendAutomatedMessage } from "@/lib/profile/auto-replies";
 import type { OutboundList } from "@/lib/network/types";
@@ -17,9 +16,7 @@ import { prepareTemplateSend } from "@/lib/templates/templates";
 import type { MessageKindContent } from "./kinds";
 import { setReaction } from "./receive-inbound";
 import { presentMessage, previewOf, type SendMessageInput } from "./schemas";
-import { storeMedia, touchConversation } from "./store";
-
-type Ctx = Pick<AuthContext, "accountId" | "user">;
+import { insertMessage, storeMedia, touchConversation } from "./store";
 
 /**
  * Records a message from the calling user as `queued` and, in the same transaction, the job
@@ -27,7 +24,7 @@ type Ctx = Pick<AuthContext, "accountId" | "user">;
  * (or assigned) conversation, else a new one. Sending into a closed conversation reopens it;
  * sending into an unassigned one assigns it to the sender (the account's auto-assign setting).
  */
-export async function sendMessage({ ctx, input }: { ctx: Ctx; input: SendMessageInput }) {
+export async function sendMessage({ ctx, input }: { ctx: ServiceContext<"user">; input: SendMessageInput }) {
   return getDb().transaction(async (tx) => {
     const accountId = ctx.accountId;
     await refuseBlockedContact(tx, { accountId, phone: input.to });
@@ -145,27 +142,22 @@ export async function queueOutboundMessage(
 ) {
   const now = new Date();
   const stored = input.media ? await storeMedia(tx, { accountId: input.accountId, file: input.media, at: now }) : null;
-  const [message] = await tx
-    .insert(messages)
-    .values({
-      id: newId("message", now),
-      accountId: input.accountId,
-      conversationId: input.conversationId,
-      direction: "outbound",
-      fromNumber: input.from,
-      toNumber: input.to,
-      type: input.type,
-      text: input.text,
-      mediaId: stored?.id ?? null,
-      content: input.content ?? null,
-      contextMessageId: input.contextMessageId ?? null,
-      status: "queued",
-      senderType: input.sender.type,
-      senderUserId: input.sender.type === "user" ? input.sender.userId : null,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
+  const message = await insertMessage(tx, {
+    at: now,
+    accountId: input.accountId,
+    conversationId: input.conversationId,
+    direction: "outbound",
+    fromNumber: input.from,
+    toNumber: input.to,
+    type: input.type,
+    text: input.text,
+    mediaId: stored?.id ?? null,
+    content: input.content ?? null,
+    contextMessageId: input.contextMessageId ?? null,
+    status: "queued",
+    senderType: input.sender.type,
+    senderUserId: input.sender.type === "user" ? input.sender.userId : null,
+  });
   if (input.type === "reaction" && input.content?.reaction) {
     // Shown on the message reacted to at once; the network carries it with the send.
     await setReaction(tx, { messageId: input.content.reaction.message_id, reaction: { emoji: input.content.reaction.emoji, from: input.from } });

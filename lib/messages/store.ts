@@ -24,6 +24,24 @@ export async function findIdByNetworkId(
   return row?.id;
 }
 
+/** The columns of a new message; its id and both timestamps come from `at`. */
+export type NewMessage = Omit<typeof messages.$inferInsert, "id" | "createdAt" | "updatedAt"> & { at: Date };
+
+/** Stores one message, whichever way it came (received, sent, echoed from the business app, imported). */
+export async function insertMessage(tx: Executor, { at, ...fields }: NewMessage) {
+  const [row] = await tx
+    .insert(messages)
+    .values({ id: newId("message", at), ...fields, createdAt: at, updatedAt: at })
+    .returning();
+  return row;
+}
+
+/** The `error` of a message whose file stayed on the business's phone (echoes and imported history). */
+export const mediaNotSynced = (origin: string, caption?: string | null) => ({
+  code: "media_not_synced",
+  message: `${origin}${caption ? `: ${caption}` : ""}; the file stays on the phone.`,
+});
+
 /** Messages with their media's metadata; the bytes are never loaded here. */
 export function selectMessages(executor: Executor) {
   return executor

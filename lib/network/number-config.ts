@@ -2,7 +2,7 @@ import { and, eq, ne } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { actorOf, recordAudit } from "@/lib/audit/record-audit";
 import { type NumberIntegration, numberIntegrations } from "@/db/schema";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import { getEnv } from "@/lib/platform/env";
 import { ConflictError, invalidField, isUniqueViolation, NotFoundError, ValidationError } from "@/lib/platform/errors";
 import { checkWebhookUrl } from "@/lib/platform/url-policy";
@@ -11,8 +11,6 @@ import { decryptSecret, encryptSecret } from "@/lib/platform/crypto/seal";
 import type { NumberConfigInput, NumberConfigOutput, NumberTestOutput } from "./schemas";
 import type { NetworkAdapter } from "./types";
 import { sandboxAdapter } from "./sandbox";
-
-type Ctx = Pick<AuthContext, "accountId">;
 
 export const DEFAULT_API_BASE_URL = "https://graph.facebook.com/v21.0";
 
@@ -79,7 +77,7 @@ export async function loadNumberIntegration(executor: Executor, accountId: strin
   return again;
 }
 
-export async function getNumberConfig({ ctx }: { ctx: Ctx }): Promise<NumberConfigOutput> {
+export async function getNumberConfig({ ctx }: { ctx: ServiceContext }): Promise<NumberConfigOutput> {
   return presentNumberConfig(await loadNumberIntegration(getDb(), ctx.accountId));
 }
 
@@ -94,7 +92,7 @@ export function businessNumberOf(row: Pick<NumberIntegration, "phoneNumber">): s
 }
 
 /** Replaces the number integration. Cloud needs every field the network requires, each missing one named. */
-export async function updateNumberConfig({ ctx, input }: { ctx: Ctx; input: NumberConfigInput }): Promise<NumberConfigOutput> {
+export async function updateNumberConfig({ ctx, input }: { ctx: ServiceContext; input: NumberConfigInput }): Promise<NumberConfigOutput> {
   await approvedApiBaseUrl(input.api_base_url);
   try {
     return await saveNumberConfig(ctx, input);
@@ -105,7 +103,7 @@ export async function updateNumberConfig({ ctx, input }: { ctx: Ctx; input: Numb
   }
 }
 
-async function saveNumberConfig(ctx: Ctx, input: NumberConfigInput): Promise<NumberConfigOutput> {
+async function saveNumberConfig(ctx: ServiceContext, input: NumberConfigInput): Promise<NumberConfigOutput> {
   return getDb().transaction(async (tx) => {
     const current = await loadNumberIntegration(tx, ctx.accountId);
     const [locked] = await tx.select().from(numberIntegrations).where(eq(numberIntegrations.accountId, ctx.accountId)).for("update");
@@ -187,7 +185,7 @@ export function adapterFor(row: NumberIntegration): { ok: true; adapter: Network
 }
 
 /** Asks the network whether the saved settings work, and records the answer as the number's status. */
-export async function testNumberConnection({ ctx }: { ctx: Ctx }): Promise<NumberTestOutput> {
+export async function testNumberConnection({ ctx }: { ctx: ServiceContext }): Promise<NumberTestOutput> {
   const db = getDb();
   const row = await loadNumberIntegration(db, ctx.accountId);
   const built = adapterFor(row);

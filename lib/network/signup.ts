@@ -4,7 +4,7 @@ import { z } from "zod";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { numberIntegrations } from "@/db/schema";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import { getEnv } from "@/lib/platform/env";
 import { ApiError } from "@/lib/platform/errors";
 import { callGraph, joinUrl } from "./cloud";
@@ -58,7 +58,7 @@ const numberSchema = z.looseObject({ display_phone_number: z.string().min(1), ve
  * name, and stores the cloud configuration as connected. Each step's failure is a 502 that
  * names the step and carries the network's message; nothing is stored then.
  */
-export async function completeSignup({ ctx, input }: { ctx: Pick<AuthContext, "accountId">; input: SignupInput }): Promise<SignupOutput> {
+export async function completeSignup({ ctx, input }: { ctx: ServiceContext; input: SignupInput }): Promise<SignupOutput> {
   const env = getEnv();
   if (!env.NETWORK_APP_ID || !env.NETWORK_APP_SECRET) {
     throw new ApiError(409, "signup_not_configured", "Guided sign-up needs NETWORK_APP_ID and NETWORK_APP_SECRET on the server; use the manual form instead.");

@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { getDb } from "@/db";
 import { conversationNotes, users } from "@/db/schema";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import { conversationSummary } from "@/lib/conversations/schemas";
 import { findConversation } from "@/lib/conversations/store";
 import { ValidationError } from "@/lib/platform/errors";
@@ -16,7 +16,7 @@ import { type CreateNoteInput, presentNote } from "./schemas";
  * user must be a current user of the account (anything else is a 400 naming the entry and
  * nothing is written); each gets a `mention` notification, except the author.
  */
-export async function createNote({ ctx, conversationId, input }: { ctx: Pick<AuthContext, "accountId" | "user">; conversationId: string; input: CreateNoteInput }) {
+export async function createNote({ ctx, conversationId, input }: { ctx: ServiceContext<"user">; conversationId: string; input: CreateNoteInput }) {
   const mentions = [...new Set(input.mentions ?? [])];
   return getDb().transaction(async (tx) => {
     const conversation = await findConversation(tx, { accountId: ctx.accountId, id: conversationId });

@@ -1,39 +1,25 @@
-import "server-only";
-import { and, desc, eq } from "drizzle-orm";
-import { getDb } from "@/db";
+import { eq } from "drizzle-orm";
 import { conversationNotes, users } from "@/db/schema";
-import { type CursorPosition, toPage } from "@/lib/platform/cursor";
-import { afterCursor } from "@/lib/platform/pagination";
-import type { AuthContext } from "@/lib/auth/tokens";
+import { executorOf, type ServiceContext } from "@/lib/auth/context";
 import { findConversation } from "@/lib/conversations/store";
+import { keysetPage, type PageArgs } from "@/lib/platform/keyset-page";
 import { presentNote } from "./schemas";
 
 /** A conversation's notes, newest first (like its messages), in keyset pages. */
-export async function listNotes({
-  ctx,
-  conversationId,
-  limit,
-  cursor,
-}: {
-  ctx: Pick<AuthContext, "accountId">;
-  conversationId: string;
-  limit: number;
-  cursor?: CursorPosition;
-}) {
-  const db = getDb();
+export async function listNotes({ ctx, conversationId, limit, cursor }: PageArgs & { ctx: ServiceContext; conversationId: string }) {
+  const db = executorOf(ctx);
   await findConversation(db, { accountId: ctx.accountId, id: conversationId });
-  const rows = await db
-    .select({ note: conversationNotes, author: { id: users.id, name: users.name } })
-    .from(conversationNotes)
-    .innerJoin(users, eq(users.id, conversationNotes.authorId))
-    .where(
-      and(
-        eq(conversationNotes.accountId, ctx.accountId),
-        eq(conversationNotes.conversationId, conversationId),
-        afterCursor(conversationNotes, cursor, "desc"),
-      ),
-    )
-    .orderBy(desc(conversationNotes.createdAt), desc(conversationNotes.id))
-    .limit(limit + 1);
-  return toPage(rows, limit, (r) => ({ t: r.note.createdAt, id: r.note.id }), (r) => presentNote(r.note, r.author));
+  return keysetPage(
+    db.select({ note: conversationNotes, author: { id: users.id, name: users.name } }).from(conversationNotes).innerJoin(users, eq(users.id, conversationNotes.authorId)).$dynamic(),
+    {
+      table: conversationNotes,
+      accountId: ctx.accountId,
+      where: [eq(conversationNotes.conversationId, conversationId)],
+      order: "desc",
+      limit,
+      cursor,
+      position: (r) => ({ t: r.note.createdAt, id: r.note.id }),
+      present: (r) => presentNote(r.note, r.author),
+    },
+  );
 }

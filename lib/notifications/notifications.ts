@@ -5,14 +5,12 @@ import { getDb } from "@/db";
 import { contacts, conversationNotes, conversations, notifications, users } from "@/db/schema";
 import { type CursorPosition, toPage } from "@/lib/platform/cursor";
 import { afterCursor } from "@/lib/platform/pagination";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import type { MarkNotificationsReadInput, NotificationOutput } from "./schemas";
-
-type Ctx = Pick<AuthContext, "accountId" | "user">;
 
 const actors = alias(users, "actors");
 
-async function unreadCount(ctx: Ctx) {
+async function unreadCount(ctx: ServiceContext<"user">) {
   const [row] = await getDb()
     .select({ n: count() })
     .from(notifications)
@@ -21,7 +19,7 @@ async function unreadCount(ctx: Ctx) {
 }
 
 /** The caller's own notifications, newest first, with how many are unread. */
-export async function listNotifications({ ctx, limit, cursor, unread }: { ctx: Ctx; limit: number; cursor?: CursorPosition; unread?: boolean }) {
+export async function listNotifications({ ctx, limit, cursor, unread }: { ctx: ServiceContext<"user">; limit: number; cursor?: CursorPosition; unread?: boolean }) {
   const rows = await getDb()
     .select({
       notification: notifications,
@@ -64,7 +62,7 @@ export async function listNotifications({ ctx, limit, cursor, unread }: { ctx: C
 }
 
 /** Marks the caller's notifications read: the given ones (others' ids change nothing) or all. */
-export async function markNotificationsRead({ ctx, input }: { ctx: Ctx; input: MarkNotificationsReadInput }) {
+export async function markNotificationsRead({ ctx, input }: { ctx: ServiceContext<"user">; input: MarkNotificationsReadInput }) {
   const now = new Date();
   const updated = await getDb()
     .update(notifications)

@@ -1,21 +1,19 @@
 import "server-only";
 import { announceAuthChange } from "@/lib/auth/token-cache";
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { getDb, type Executor } from "@/db";
 import { apiTokens, oauthApps, oauthGrants } from "@/db/schema";
-import { type CursorPosition, toPage } from "@/lib/platform/cursor";
-import { afterCursor } from "@/lib/platform/pagination";
+import { type CursorPosition } from "@/lib/platform/cursor";
+import { keysetPage } from "@/lib/platform/keyset-page";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
-import type { AuthContext } from "@/lib/auth/tokens";
+import { executorOf, type ServiceContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { type CreateAppInput, presentApp } from "./schemas";
 import { hashSecret, newSecret } from "@/lib/platform/crypto/secret-hash";
 
-type Ctx = Pick<AuthContext, "accountId" | "user">;
-
 /** Registers an app; a confidential client's secret is returned only here. */
-export async function createApp({ ctx, input }: { ctx: Ctx; input: CreateAppInput }) {
+export async function createApp({ ctx, input }: { ctx: ServiceContext<"user">; input: CreateAppInput }) {
   const now = new Date();
   const clientSecret = input.client_type === "confidential" ? newSecret("chorus_secret_") : null;
   return getDb().transaction(async (tx) => {
@@ -40,14 +38,17 @@ export async function createApp({ ctx, input }: { ctx: Ctx; input: CreateAppInpu
 }
 
 /** The account's apps, newest first. */
-export async function listApps({ ctx, limit, cursor }: { ctx: Pick<Ctx, "accountId">; limit: number; cursor?: CursorPosition }) {
-  const rows = await getDb()
-    .select()
-    .from(oauthApps)
-    .where(and(eq(oauthApps.accountId, ctx.accountId), isNull(oauthApps.deletedAt), afterCursor(oauthApps, cursor, "desc")))
-    .orderBy(desc(oauthApps.createdAt), desc(oauthApps.id))
-    .limit(limit + 1);
-  return toPage(rows, limit, (r) => ({ t: r.createdAt, id: r.id }), presentApp);
+export async function listApps({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
+  return keysetPage(executorOf(ctx).select().from(oauthApps).$dynamic(), {
+    table: oauthApps,
+    accountId: ctx.accountId,
+    where: [isNull(oauthApps.deletedAt)],
+    order: "desc",
+    limit,
+    cursor,
+    position: (r) => ({ t: r.createdAt, id: r.id }),
+    present: presentApp,
+  });
 }
 
 /** Ends every grant of one app (or one grant): its access tokens stop working at once, its refresh tokens too. */
@@ -67,7 +68,7 @@ export async function revokeGrants(tx: Executor, where: { appId: string } | { gr
 }
 
 /** Removes an app: its client id stops working and every user's grant to it ends. */
-export async function deleteApp({ ctx, id }: { ctx: Ctx; id: string }) {
+export async function deleteApp({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
   await getDb().transaction(async (tx) => {
     const [row] = await tx
       .update(oauthApps)

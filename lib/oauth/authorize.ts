@@ -2,6 +2,7 @@ import "server-only";
 import { jwtVerify, SignJWT } from "jose";
 import { getDb } from "@/db";
 import { oauthCodes, oauthGrants, type OauthApp } from "@/db/schema";
+import type { ServiceContext } from "@/lib/auth/context";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
 import { deriveKey } from "@/lib/platform/crypto/keys";
 import { roleAllows, type Scope, scopes as knownScopes } from "@/lib/auth/scopes";
@@ -99,7 +100,7 @@ export async function readConsent(token: string, userId: string): Promise<Signed
 }
 
 /** The user said yes: a grant and a one-time code (10 minutes) for the app, sent back on its redirect URI. */
-export async function approveAuthorization({ ctx, request }: { ctx: Pick<AuthContext, "accountId" | "user">; request: AuthorizeRequest }): Promise<string> {
+export async function approveAuthorization({ ctx, request }: { ctx: ServiceContext<"user">; request: AuthorizeRequest }): Promise<string> {
   const now = new Date();
   const code = newSecret("chorus_code_");
   await getDb().transaction(async (tx) => {

@@ -4,14 +4,12 @@ import { getDb } from "@/db";
 import { oauthApps, oauthGrants } from "@/db/schema";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
 import type { Scope } from "@/lib/auth/scopes";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/platform/errors";
 import { revokeGrants } from "./apps";
 
-type Ctx = Pick<AuthContext, "accountId" | "user">;
-
 /** The apps the user has let act for them (live grants), newest first. */
-export async function listAuthorizedApps({ ctx }: { ctx: Ctx }) {
+export async function listAuthorizedApps({ ctx }: { ctx: ServiceContext<"user"> }) {
   const rows = await getDb()
     .select({ grant: oauthGrants, app: { id: oauthApps.id, name: oauthApps.name, redirectUris: oauthApps.redirectUris } })
     .from(oauthGrants)
@@ -28,7 +26,7 @@ export async function listAuthorizedApps({ ctx }: { ctx: Ctx }) {
 }
 
 /** The user takes back an app's access: its tokens stop working at once. */
-export async function revokeAuthorizedApp({ ctx, grantId }: { ctx: Ctx; grantId: string }) {
+export async function revokeAuthorizedApp({ ctx, grantId }: { ctx: ServiceContext<"user">; grantId: string }) {
   await getDb().transaction(async (tx) => {
     const [grant] = await tx
       .select({ appId: oauthGrants.appId })

@@ -1,17 +1,15 @@
 import "server-only";
 import { getDb } from "@/db";
 import { plants } from "@/db/schema";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import { recordEvent } from "@/lib/events/record-event";
 import { type NewPlant, type PlantInput, presentPlant } from "./schemas";
-
-type Ctx = Pick<AuthContext, "accountId">;
 
 /**
  * Stores a plant and, in the same transaction, the plant.created event whose webhook
  * body is the NewPlant itself (the New Plant webhook), not the event envelope.
  */
-export async function createPlant({ ctx, input }: { ctx: Ctx; input: PlantInput }): Promise<NewPlant> {
+export async function createPlant({ ctx, input }: { ctx: ServiceContext; input: PlantInput }): Promise<NewPlant> {
   return getDb().transaction(async (tx) => {
     const [row] = await tx
       .insert(plants)

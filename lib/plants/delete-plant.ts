@@ -2,13 +2,11 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { plants } from "@/db/schema";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/platform/errors";
 
-type Ctx = Pick<AuthContext, "accountId">;
-
 /** Deletes one of the account's plants; another account's plant is as unknown as a missing one. */
-export async function deletePlant({ ctx, id }: { ctx: Ctx; id: bigint }) {
+export async function deletePlant({ ctx, id }: { ctx: ServiceContext; id: bigint }) {
   // Compared as bigint text: converting to a JS number would round ids beyond 2^53.
   const deleted = await getDb()
     .delete(plants)

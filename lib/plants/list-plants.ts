@@ -2,13 +2,11 @@ import "server-only";
 import { asc, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { plants } from "@/db/schema";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import { PLANT_LIST_CAP, presentPlant, type NewPlant } from "./schemas";
 
-type Ctx = Pick<AuthContext, "accountId">;
-
 /** The account's plants, oldest first, at most `limit` and never more than the cap. */
-export async function listPlants({ ctx, limit }: { ctx: Ctx; limit?: number }): Promise<NewPlant[]> {
+export async function listPlants({ ctx, limit }: { ctx: ServiceContext; limit?: number }): Promise<NewPlant[]> {
   const rows = await getDb()
     .select({ id: plants.id, name: plants.name, tag: plants.tag })
     .from(plants)

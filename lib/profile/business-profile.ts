@@ -2,12 +2,10 @@ import { eq } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { accounts, type BusinessProfile, businessProfiles } from "@/db/schema";
 import { actorOf, recordAudit } from "@/lib/audit/record-audit";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/platform/errors";
 import { indexDescription } from "./knowledge";
 import { type BusinessProfileInput, normalizeHours, presentBusinessProfile } from "./schemas";
-
-type Ctx = Pick<AuthContext, "accountId">;
 
 /**
  * The account's profile row. Every account gets one at creation; an account created before
@@ -21,12 +19,12 @@ export async function loadBusinessProfile(db: Executor, accountId: string): Prom
   return { accountId, name: account.name, description: "", language: "en", hours: null, autoReply: null, updatedAt: account.createdAt };
 }
 
-export async function getBusinessProfile({ ctx, now = new Date() }: { ctx: Ctx; now?: Date }) {
+export async function getBusinessProfile({ ctx, now = new Date() }: { ctx: ServiceContext; now?: Date }) {
   return presentBusinessProfile(await loadBusinessProfile(getDb(), ctx.accountId), now);
 }
 
 /** Replaces the whole profile (PUT semantics); the input is already validated by `businessProfileInput`. */
-export async function updateBusinessProfile({ ctx, input, now = new Date() }: { ctx: Ctx; input: BusinessProfileInput; now?: Date }) {
+export async function updateBusinessProfile({ ctx, input, now = new Date() }: { ctx: ServiceContext; input: BusinessProfileInput; now?: Date }) {
   const values = {
     name: input.name,
     description: input.description,

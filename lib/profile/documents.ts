@@ -2,15 +2,12 @@ import { and, asc, count, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { accounts, documents } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
-import { toPage } from "@/lib/platform/cursor";
-import { afterCursor } from "@/lib/platform/pagination";
-import type { AuthContext } from "@/lib/auth/tokens";
+import { keysetPage } from "@/lib/platform/keyset-page";
+import { executorOf, type ServiceContext } from "@/lib/auth/context";
 import { ConflictError, invalidField, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { indexDocument } from "./knowledge";
 import { DOCUMENT_MAX_BYTES, DOCUMENTS_PER_ACCOUNT, documentWithTextOutput, presentDocument, type UploadDocumentInput } from "./schemas";
-
-type Ctx = Pick<AuthContext, "accountId">;
 
 /** Extracted text kept per document; far more than any prompt uses, bounded so one PDF cannot bloat a row. */
 export const DOCUMENT_TEXT_MAX = 500_000;
@@ -96,18 +93,20 @@ const listColumns = {
   textLength: sql<number>`length(${documents.text})::int`,
 };
 
-export async function listDocuments({ ctx, limit, cursor }: { ctx: Ctx; limit: number; cursor?: CursorPosition }) {
-  const rows = await getDb()
-    .select(listColumns)
-    .from(documents)
-    .where(and(eq(documents.accountId, ctx.accountId), afterCursor(documents, cursor, "asc")))
-    .orderBy(asc(documents.createdAt), asc(documents.id))
-    .limit(limit + 1);
-  return toPage(rows, limit, (d) => ({ t: d.createdAt, id: d.id }), presentDocument);
+export async function listDocuments({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
+  return keysetPage(executorOf(ctx).select(listColumns).from(documents).$dynamic(), {
+    table: documents,
+    accountId: ctx.accountId,
+    order: "asc",
+    limit,
+    cursor,
+    position: (d) => ({ t: d.createdAt, id: d.id }),
+    present: presentDocument,
+  });
 }
 
 /** One document with its extracted text (what the smart features read). */
-export async function getDocument({ ctx, id }: { ctx: Ctx; id: string }) {
+export async function getDocument({ ctx, id }: { ctx: ServiceContext; id: string }) {
   const [row] = await getDb()
     .select({ ...listColumns, text: documents.text })
     .from(documents)
@@ -117,7 +116,7 @@ export async function getDocument({ ctx, id }: { ctx: Ctx; id: string }) {
   return documentWithTextOutput.parse({ ...presentDocument(row), text: row.text });
 }
 
-export async function getDocumentFile({ ctx, id }: { ctx: Ctx; id: string }) {
+export async function getDocumentFile({ ctx, id }: { ctx: ServiceContext; id: string }) {
   const [row] = await getDb()
     .select({ filename: documents.filename, bytes: documents.bytes })
     .from(documents)
@@ -135,7 +134,7 @@ async function countDocuments(accountId: string, db: Pick<ReturnType<typeof getD
 const limitReached = () =>
   new ConflictError(`An account can keep at most ${DOCUMENTS_PER_ACCOUNT} documents. Delete one before uploading another.`);
 
-export async function uploadDocument({ ctx, input, now = new Date() }: { ctx: Ctx; input: UploadDocumentInput; now?: Date }) {
+export async function uploadDocument({ ctx, input, now = new Date() }: { ctx: ServiceContext; input: UploadDocumentInput; now?: Date }) {
   const bytes = decodeDocumentData(input.data);
   // Checked before the (slow) text extraction, and again under the lock below.
   if ((await countDocuments(ctx.accountId)) >= DOCUMENTS_PER_ACCOUNT) throw limitReached();
@@ -155,7 +154,7 @@ export async function uploadDocument({ ctx, input, now = new Date() }: { ctx: Ct
   });
 }
 
-export async function deleteDocument({ ctx, id }: { ctx: Ctx; id: string }) {
+export async function deleteDocument({ ctx, id }: { ctx: ServiceContext; id: string }) {
   const removed = await getDb()
     .delete(documents)
     .where(and(eq(documents.accountId, ctx.accountId), eq(documents.id, id)))

@@ -1,14 +1,12 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
-import { businessProfiles, conversations, documents, knowledgePassages, messages } from "@/db/schema";
-import type { AuthContext } from "@/lib/auth/tokens";
-import { NotFoundError } from "@/lib/platform/errors";
+import { businessProfiles, documents, knowledgePassages, messages } from "@/db/schema";
+import type { ServiceContext } from "@/lib/auth/context";
+import { findConversation } from "@/lib/conversations/store";
 import { newId } from "@/lib/platform/ids";
 import { type Language, textSearchConfig } from "./language";
 import { detectMessageLanguage } from "./detect-language";
 import type { SuggestionsOutput } from "./schemas";
-
-type Ctx = Pick<AuthContext, "accountId">;
 
 /** A passage is about a paragraph: long enough to answer, short enough to insert into a reply. */
 const PASSAGE_TARGET = 420;
@@ -124,14 +122,9 @@ async function indexExistingKnowledge(db: Executor, accountId: string) {
  * ranked by PostgreSQL full-text search with the stemmer of the message's language. Any word of
  * the message may match (OR), and the rank rewards passages matching more of them, closer together.
  */
-export async function suggestAnswers({ ctx, conversationId }: { ctx: Ctx; conversationId: string }): Promise<SuggestionsOutput> {
+export async function suggestAnswers({ ctx, conversationId }: { ctx: ServiceContext; conversationId: string }): Promise<SuggestionsOutput> {
   const db = getDb();
-  const [conversation] = await db
-    .select({ id: conversations.id })
-    .from(conversations)
-    .where(and(eq(conversations.accountId, ctx.accountId), eq(conversations.id, conversationId)))
-    .limit(1);
-  if (!conversation) throw new NotFoundError("Conversation");
+  await findConversation(db, { accountId: ctx.accountId, id: conversationId });
   const [last] = await db
     .select({ text: messages.text, language: messages.language })
     .from(messages)

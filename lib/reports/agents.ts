@@ -1,11 +1,9 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import { queryRows, resolutionSeconds, toAverage, toNumber, toSeconds } from "./query";
 import type { AgentsReportOutput, ReportRange } from "./schemas";
 import { firstResponses } from "./first-responses";
-
-type Ctx = Pick<AuthContext, "accountId">;
 
 /**
  * Each user's figures for [from, to):
@@ -18,7 +16,7 @@ type Ctx = Pick<AuthContext, "accountId">;
  * - csat_average: survey answers given in the range to conversations assigned to them.
  * Every current user is listed, and deleted users with activity in the range.
  */
-export async function getAgentsReport({ ctx, range }: { ctx: Ctx; range: ReportRange }): Promise<AgentsReportOutput> {
+export async function getAgentsReport({ ctx, range }: { ctx: ServiceContext; range: ReportRange }): Promise<AgentsReportOutput> {
   const accountId = ctx.accountId;
   const from = range.from.toISOString();
   const to = range.to.toISOString();

@@ -1,10 +1,8 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import { queryRows, REACHED_NETWORK, resolutionSeconds, toIso, toSeconds } from "./query";
 import type { ReportRange } from "./schemas";
-
-type Ctx = Pick<AuthContext, "accountId">;
 
 export const EXPORT_COLUMNS = [
   "id",
@@ -98,7 +96,7 @@ async function exportBatch({ accountId, from, to, after }: { accountId: string; 
  * the assignee's name, the survey score. Read in keyset batches and streamed, so a year of
  * conversations never sits in memory at once.
  */
-export function exportConversationsCsv({ ctx, range }: { ctx: Ctx; range: ReportRange }): ReadableStream<Uint8Array> {
+export function exportConversationsCsv({ ctx, range }: { ctx: ServiceContext; range: ReportRange }): ReadableStream<Uint8Array> {
   const accountId = ctx.accountId;
   const from = range.from.toISOString();
   const to = range.to.toISOString();

@@ -1,12 +1,10 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/db";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import { loadBusinessProfile } from "@/lib/profile/business-profile";
 import { queryRows, toNumber } from "./query";
 import { type HeatmapOutput, heatmapWeekdays, type ReportRange } from "./schemas";
-
-type Ctx = Pick<AuthContext, "accountId">;
 
 /** The zone the business keeps its hours in (its profile's opening hours), else UTC. */
 export async function businessTimeZone(accountId: string): Promise<string> {
@@ -19,7 +17,7 @@ export async function businessTimeZone(accountId: string): Promise<string> {
  * converts each instant with the zone's rules, so daylight saving is applied per message: across
  * a spring-forward the skipped hour stays empty, across a fall-back the repeated hour counts both.
  */
-export async function getHeatmap({ ctx, range }: { ctx: Ctx; range: ReportRange }): Promise<HeatmapOutput> {
+export async function getHeatmap({ ctx, range }: { ctx: ServiceContext; range: ReportRange }): Promise<HeatmapOutput> {
   const from = range.from.toISOString();
   const to = range.to.toISOString();
   const timeZone = await businessTimeZone(ctx.accountId);

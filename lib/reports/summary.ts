@@ -1,11 +1,9 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import { firstResponses } from "./first-responses";
 import { queryRows, resolutionSeconds, toAverage, toNumber, toSeconds } from "./query";
 import type { AgentReport, ReportRange, SummaryOutput } from "./schemas";
-
-type Ctx = Pick<AuthContext, "accountId">;
 
 /**
  * The numbers of the reports page for [from, to):
@@ -23,7 +21,7 @@ type Ctx = Pick<AuthContext, "accountId">;
  *   messages sent, conversations closed while assigned to them, conversations assigned to them now,
  *   and the first responses they gave.
  */
-export async function getSummary({ ctx, range }: { ctx: Ctx; range: ReportRange }): Promise<SummaryOutput> {
+export async function getSummary({ ctx, range }: { ctx: ServiceContext; range: ReportRange }): Promise<SummaryOutput> {
   const accountId = ctx.accountId;
   const from = range.from.toISOString();
   const to = range.to.toISOString();

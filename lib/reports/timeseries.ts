@@ -1,10 +1,8 @@
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import { queryRows, toNumber } from "./query";
 import type { TimeseriesMetric, TimeseriesOutput, TimeseriesQuery } from "./schemas";
-
-type Ctx = Pick<AuthContext, "accountId">;
 
 /** The table, timestamp column and extra condition each metric counts. */
 function metricSource(metric: TimeseriesMetric, accountId: string): { table: SQL; column: SQL; where: SQL } {
@@ -28,7 +26,7 @@ const isoText = (expression: SQL) => sql`to_char(${expression} at time zone 'UTC
  * aligned to the hours of `tz`. Each `t` is the bucket's start as a UTC instant; the first bucket
  * may start before `from` and the last end after `to`, but only rows inside [from, to) count.
  */
-export async function getTimeseries({ ctx, query }: { ctx: Ctx; query: TimeseriesQuery }): Promise<TimeseriesOutput> {
+export async function getTimeseries({ ctx, query }: { ctx: ServiceContext; query: TimeseriesQuery }): Promise<TimeseriesOutput> {
   const { table, column, where } = metricSource(query.metric, ctx.accountId);
   const from = query.from.toISOString();
   const to = query.to.toISOString();

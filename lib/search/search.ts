@@ -1,8 +1,8 @@
 import { and, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { contactSearchDocument, contacts, conversationNotes, conversations, messages } from "@/db/schema";
+import type { ServiceContext } from "@/lib/auth/context";
 import { type CursorPosition, toPage } from "@/lib/platform/cursor";
-import type { AuthContext } from "@/lib/auth/tokens";
 import { invalidField } from "@/lib/platform/errors";
 import { presentConversation } from "@/lib/conversations/schemas";
 import { joinContact, selectConversations } from "@/lib/conversations/store";
@@ -67,7 +67,7 @@ function afterPosition(cursor: CursorPosition | undefined): SQL | undefined {
  * case- and accent-insensitively: contact matches first, then the most recent matching text.
  * Each conversation appears once, with its best match and a snippet around it.
  */
-export async function searchConversations({ ctx, q, limit, cursor }: { ctx: Pick<AuthContext, "accountId">; q: string; limit: number; cursor?: CursorPosition }) {
+export async function searchConversations({ ctx, q, limit, cursor }: { ctx: ServiceContext; q: string; limit: number; cursor?: CursorPosition }) {
   const terms = searchTerms(q);
   const sources = matchSources(ctx.accountId, terms);
   if (sources.length === 0) return toPage([] as Hit[], limit, positionOf, () => undefined as never);

@@ -1,4 +1,4 @@
-import "@/lib/server/wiring";
+import { unstable_rethrow } from "next/navigation";
 import { z } from "zod";
 import { loggable, zodDetails } from "@/lib/platform/errors";
 import { plainErrorMessage, plainFieldError } from "@/lib/client/plain-errors";
@@ -15,35 +15,49 @@ async function actionRequestInfo(): Promise<RequestInfo> {
   }
 }
 
+/** What every server action answers: the data, or what went wrong in words a form can show. */
 export type ActionResult<T = undefined> =
   | { ok: true; data: T }
-  | { ok: false; status: number; message: string; fieldErrors: Record<string, string> };
+  | { ok: false; status: number; code: string; message: string; fieldErrors: Record<string, string> };
+
+export type ActionOptions = {
+  /** Key field errors by the top-level field (`events` for `events.2`), for forms with one error per field. */
+  topLevelFields?: boolean;
+};
+
+function fieldErrorsOf(details: { path: string; message: string }[], { topLevelFields = false }: ActionOptions): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const d of details) out[topLevelFields ? d.path.split(".")[0] : d.path] ??= plainFieldError(d.path, d.message);
+  return out;
+}
 
 /**
  * Runs a server action's work and turns domain errors into a result the form can show
- * (the same statuses and messages the API would answer with).
+ * (the same statuses and messages the API would answer with). Next.js redirects (a signed-out
+ * visitor sent to the sign-in page) go on to Next.js.
  */
-export async function runAction<T>(work: () => Promise<T>): Promise<ActionResult<T>> {
+export async function runAction<T>(work: () => Promise<T>, options: ActionOptions = {}): Promise<ActionResult<T>> {
   try {
     // The caller's address and browser travel with the action for the audit log.
     return { ok: true, data: await withRequestInfo(await actionRequestInfo(), work) };
   } catch (error) {
+    unstable_rethrow(error);
     if (error instanceof ApiError) {
       // Forms show people sentences, not wire names (`data: must be a PDF…`).
-      const fieldErrors = Object.fromEntries((error.details ?? []).map((d) => [d.path, plainFieldError(d.path, d.message)]));
-      return { ok: false, status: error.status, message: plainErrorMessage(error.message), fieldErrors };
+      return { ok: false, status: error.status, code: error.code, message: plainErrorMessage(error.message), fieldErrors: fieldErrorsOf(error.details ?? [], options) };
     }
     if (error instanceof z.ZodError) {
       const details = zodDetails(error);
       return {
         ok: false,
         status: 400,
+        code: "validation_error",
         message: details.map((d) => plainFieldError(d.path, d.message)).join(" "),
-        fieldErrors: Object.fromEntries(details.map((d) => [d.path, plainFieldError(d.path, d.message)])),
+        fieldErrors: fieldErrorsOf(details, options),
       };
     }
     // By name and code only: a raw error can carry emails, password hashes or message text.
     console.error(`server action failed: ${loggable(error)}`);
-    return { ok: false, status: 500, message: "Something went wrong on our side. Try again.", fieldErrors: {} };
+    return { ok: false, status: 500, code: "internal_error", message: "Something went wrong on our side. Try again.", fieldErrors: {} };
   }
 }

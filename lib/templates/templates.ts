@@ -1,10 +1,9 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { messageTemplates } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
-import { toPage } from "@/lib/platform/cursor";
-import { afterCursor } from "@/lib/platform/pagination";
-import type { AuthContext } from "@/lib/auth/tokens";
+import { keysetPage } from "@/lib/platform/keyset-page";
+import { executorOf, type ServiceContext } from "@/lib/auth/context";
 import { ApiError, ConflictError, invalidField, isUniqueViolation, NotFoundError } from "@/lib/platform/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/platform/ids";
@@ -12,8 +11,6 @@ import { enqueueJob } from "@/lib/jobs/enqueue";
 import { createCloudTemplate, deleteCloudTemplate } from "@/lib/network/cloud-templates";
 import { defaultApiBaseUrl, loadNumberIntegration, networkUrlPolicy, secretsOf } from "@/lib/network/number-config";
 import { type CreateTemplateInput, presentTemplate, renderTemplateBody, type TemplateOutput, variableCount } from "./schemas";
-
-type Ctx = Pick<AuthContext, "accountId">;
 
 /** How long the sandbox "reviews" a template before approving (or rejecting) it. */
 export const SANDBOX_REVIEW_MS = 2_000;
@@ -31,17 +28,19 @@ async function cloudTarget(executor: Executor, accountId: string) {
 
 const networkError = (message: string) => new ApiError(502, "network_error", `The network refused: ${message}`);
 
-export async function listTemplates({ ctx, limit, cursor }: { ctx: Ctx; limit: number; cursor?: CursorPosition }) {
-  const rows = await getDb()
-    .select()
-    .from(messageTemplates)
-    .where(and(eq(messageTemplates.accountId, ctx.accountId), afterCursor(messageTemplates, cursor, "asc")))
-    .orderBy(asc(messageTemplates.createdAt), asc(messageTemplates.id))
-    .limit(limit + 1);
-  return toPage(rows, limit, (t) => ({ t: t.createdAt, id: t.id }), presentTemplate);
+export async function listTemplates({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
+  return keysetPage(executorOf(ctx).select().from(messageTemplates).$dynamic(), {
+    table: messageTemplates,
+    accountId: ctx.accountId,
+    order: "asc",
+    limit,
+    cursor,
+    position: (t) => ({ t: t.createdAt, id: t.id }),
+    present: presentTemplate,
+  });
 }
 
-export async function getTemplate({ ctx, id }: { ctx: Ctx; id: string }): Promise<TemplateOutput> {
+export async function getTemplate({ ctx, id }: { ctx: ServiceContext; id: string }): Promise<TemplateOutput> {
   const [row] = await getDb()
     .select()
     .from(messageTemplates)
@@ -56,7 +55,7 @@ export async function getTemplate({ ctx, id }: { ctx: Ctx; id: string }): Promis
  * its status then arrives by webhook) or to the sandbox, which approves it about 2 s later, or
  * rejects it when the body contains "REJECT". A name already used in that language is a 409.
  */
-export async function createTemplate({ ctx, input }: { ctx: Ctx; input: CreateTemplateInput }): Promise<TemplateOutput> {
+export async function createTemplate({ ctx, input }: { ctx: ServiceContext; input: CreateTemplateInput }): Promise<TemplateOutput> {
   const db = getDb();
   const [taken] = await db
     .select({ id: messageTemplates.id })
@@ -107,7 +106,7 @@ export async function createTemplate({ ctx, input }: { ctx: Ctx; input: CreateTe
 }
 
 /** Deletes a template here and, for a cloud number, at the network (its failure is a 502 and nothing is deleted). */
-export async function deleteTemplate({ ctx, id }: { ctx: Ctx; id: string }) {
+export async function deleteTemplate({ ctx, id }: { ctx: ServiceContext; id: string }) {
   const db = getDb();
   const [row] = await db
     .select()

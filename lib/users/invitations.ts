@@ -3,13 +3,13 @@ import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/db";
 import { accounts, invitations, users } from "@/db/schema";
+import type { ServiceContext } from "@/lib/auth/context";
 import { assertEmailFree } from "@/lib/accounts/create-account";
 import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
 import { hashPassword } from "@/lib/auth/password";
 import { roleSchema } from "@/lib/auth/scopes";
 import { hashSecret, newSecret } from "@/lib/platform/crypto/secret-hash";
-import type { AuthContext } from "@/lib/auth/tokens";
 import { getEnv } from "@/lib/platform/env";
 import { ApiError } from "@/lib/platform/errors";
 import { recordEvent } from "@/lib/events/record-event";
@@ -39,7 +39,7 @@ export const invitationOutput = z
 export const acceptInvitationInput = z.object({ name: userNameSchema, password: passwordSchema });
 
 /** `POST /v1/invitations`: a 7-day, single-use link for a new user; emailed when SMTP_URL is set. */
-export async function createInvitation({ ctx, input }: { ctx: Pick<AuthContext, "accountId" | "user">; input: z.infer<typeof createInvitationInput> }) {
+export async function createInvitation({ ctx, input }: { ctx: ServiceContext<"user">; input: z.infer<typeof createInvitationInput> }) {
   const now = new Date();
   const token = newSecret("chorus_invite_");
   const expiresAt = new Date(now.getTime() + INVITATION_LIFETIME_MS);

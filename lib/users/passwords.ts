@@ -1,4 +1,4 @@
-import "server-only";
+import type { ServiceContext } from "@/lib/auth/context";
 import { announceAuthChange } from "@/lib/auth/token-cache";
 import { and, eq, isNull, ne } from "drizzle-orm";
 import { z } from "zod";
@@ -52,7 +52,7 @@ export async function changePassword({ ctx, input }: { ctx: AuthContext; input: 
 }
 
 /** An administrator's one-time reset link for a user (1 hour); an earlier unused link stops working. */
-export async function issuePasswordReset({ ctx, userId }: { ctx: Pick<AuthContext, "accountId" | "user">; userId: string }) {
+export async function issuePasswordReset({ ctx, userId }: { ctx: ServiceContext<"user">; userId: string }) {
   const [user] = await getDb()
     .select({ id: users.id })
     .from(users)

@@ -1,14 +1,12 @@
-import "server-only";
-import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import { getDb, type Executor } from "@/db";
 import { apiTokens, conversations, type User, users } from "@/db/schema";
 import { assertEmailFree } from "@/lib/accounts/create-account";
 import type { CursorPosition } from "@/lib/platform/cursor";
-import { toPage } from "@/lib/platform/cursor";
-import { afterCursor } from "@/lib/platform/pagination";
+import { keysetPage } from "@/lib/platform/keyset-page";
 import { hashPassword } from "@/lib/auth/password";
 import { announceAuthChange } from "@/lib/auth/token-cache";
-import type { AuthContext } from "@/lib/auth/tokens";
+import { executorOf, type ServiceContext } from "@/lib/auth/context";
 import { ConflictError, NotFoundError } from "@/lib/platform/errors";
 import { actor } from "@/lib/conversations/conversations";
 import { presentConversation } from "@/lib/conversations/schemas";
@@ -21,18 +19,19 @@ import { userActor } from "@/lib/activity/schemas";
 import { presentUser } from "@/lib/auth/user-identity";
 import type { CreateUserInput, UpdateUserInput } from "./schemas";
 
-type Ctx = Pick<AuthContext, "accountId" | "user">;
-
 const live = (accountId: string) => and(eq(users.accountId, accountId), isNull(users.deletedAt));
 
-export async function listUsers({ ctx, limit, cursor }: { ctx: Ctx; limit: number; cursor?: CursorPosition }) {
-  const rows = await getDb()
-    .select()
-    .from(users)
-    .where(and(live(ctx.accountId), afterCursor(users, cursor, "asc")))
-    .orderBy(asc(users.createdAt), asc(users.id))
-    .limit(limit + 1);
-  return toPage(rows, limit, (u) => ({ t: u.createdAt, id: u.id }), presentUser);
+export async function listUsers({ ctx, limit, cursor }: { ctx: ServiceContext<"user">; limit: number; cursor?: CursorPosition }) {
+  return keysetPage(executorOf(ctx).select().from(users).$dynamic(), {
+    table: users,
+    accountId: ctx.accountId,
+    where: [isNull(users.deletedAt)],
+    order: "asc",
+    limit,
+    cursor,
+    position: (u) => ({ t: u.createdAt, id: u.id }),
+    present: presentUser,
+  });
 }
 
 async function findUser(tx: Executor, accountId: string, id: string, lock = false): Promise<User> {
@@ -46,11 +45,11 @@ async function findUser(tx: Executor, accountId: string, id: string, lock = fals
   return user;
 }
 
-export async function getUser({ ctx, id }: { ctx: Ctx; id: string }) {
+export async function getUser({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
   return presentUser(await findUser(getDb(), ctx.accountId, id));
 }
 
-export async function createUser({ ctx, input }: { ctx: Ctx; input: CreateUserInput }) {
+export async function createUser({ ctx, input }: { ctx: ServiceContext<"user">; input: CreateUserInput }) {
   const passwordHash = await hashPassword(input.password);
   return getDb().transaction(async (tx) => {
     await assertEmailFree(tx, input.email);
@@ -79,7 +78,7 @@ async function otherAdmins(tx: Executor, accountId: string, exceptId: string) {
   return row.n;
 }
 
-export async function updateUser({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateUserInput }) {
+export async function updateUser({ ctx, id, input }: { ctx: ServiceContext<"user">; id: string; input: UpdateUserInput }) {
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   return getDb().transaction(async (tx) => {
     await lockAdmins(tx, ctx.accountId);
@@ -116,7 +115,7 @@ export async function updateUser({ ctx, id, input }: { ctx: Ctx; id: string; inp
  * Removes a user: their tokens stop working, their conversations return to the open
  * queue, and their messages stay attributed to them (the row is kept, marked deleted).
  */
-export async function deleteUser({ ctx, id }: { ctx: Ctx; id: string }) {
+export async function deleteUser({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
   await getDb().transaction(async (tx) => {
     await lockAdmins(tx, ctx.accountId);
     const user = await findUser(tx, ctx.accountId, id, true);

@@ -6,7 +6,7 @@ import { getEnv } from "@/lib/platform/env";
 import { ConflictError, invalidField } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import type { AuthContext } from "@/lib/auth/tokens";
-import type { WebhookCtx } from "./find-webhook";
+import type { ServiceContext } from "@/lib/auth/context";
 import { type CreatedWebhookOutput, type CreateWebhookInput, MAX_WEBHOOKS_PER_ACCOUNT, presentWebhook } from "./schemas";
 import { generateWebhookSecret } from "@/lib/webhooks/signature";
 import { checkWebhookUrl } from "@/lib/platform/url-policy";
@@ -26,7 +26,7 @@ export async function approvedUrl(url: string): Promise<string> {
  * already tells whether the endpoint is `active` or `verification_failed` (and why). The
  * secret is returned here and never again.
  */
-export async function createWebhook({ ctx, input }: { ctx: WebhookCtx; input: CreateWebhookInput }): Promise<CreatedWebhookOutput> {
+export async function createWebhook({ ctx, input }: { ctx: ServiceContext<"user">; input: CreateWebhookInput }): Promise<CreatedWebhookOutput> {
   const url = await approvedUrl(input.url);
   const secret = input.secret ?? generateWebhookSecret();
   const webhook = await getDb().transaction(async (tx) => {

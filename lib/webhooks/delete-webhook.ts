@@ -4,13 +4,13 @@ import { getDb } from "@/db";
 import { actorOf, recordAudit } from "@/lib/audit/record-audit";
 import { webhooks } from "@/db/schema";
 import { NotFoundError } from "@/lib/platform/errors";
-import type { WebhookCtx } from "./find-webhook";
+import type { ServiceContext } from "@/lib/auth/context";
 
 /**
  * Deletes a webhook with its deliveries and log. Scheduled attempts find nothing left and
  * stop (the local job ends, the Inngest function's next step returns "skipped").
  */
-export async function deleteWebhook({ ctx, id }: { ctx: WebhookCtx; id: string }) {
+export async function deleteWebhook({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
   const deleted = await getDb()
     .delete(webhooks)
     .where(and(eq(webhooks.accountId, ctx.accountId), eq(webhooks.id, id)))

@@ -1,10 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { type Webhook, webhooks } from "@/db/schema";
-import type { AuthContext } from "@/lib/auth/tokens";
 import { NotFoundError } from "@/lib/platform/errors";
-
-export type WebhookCtx = Pick<AuthContext, "accountId" | "user">;
 
 /** A webhook of the caller's account; another account's id is a 404 like an unknown one. */
 export async function findWebhook(tx: Executor, accountId: string, id: string, { lock = false } = {}): Promise<Webhook> {

@@ -2,7 +2,8 @@ import "server-only";
 import { and, eq, gte, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { webhookAttempts } from "@/db/schema";
-import { findWebhook, type WebhookCtx } from "./find-webhook";
+import type { ServiceContext } from "@/lib/auth/context";
+import { findWebhook } from "./find-webhook";
 import { type StatsWindow, statsWindows, type WebhookStats } from "./schemas";
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
@@ -15,7 +16,7 @@ const num = (value: number | string | null) => (value === null ? null : Number(v
  * attempts). last_success_at / last_failure_at and consecutive_failures (failed deliveries
  * in a row) describe the webhook as a whole, whatever the window.
  */
-export async function getWebhookStats({ ctx, id, window, now = new Date() }: { ctx: WebhookCtx; id: string; window: StatsWindow; now?: Date }): Promise<WebhookStats> {
+export async function getWebhookStats({ ctx, id, window, now = new Date() }: { ctx: ServiceContext<"user">; id: string; window: StatsWindow; now?: Date }): Promise<WebhookStats> {
   const db = getDb();
   const webhook = await findWebhook(db, ctx.accountId, id);
   const since = new Date(now.getTime() - statsWindows[window]);
@@ -52,7 +53,7 @@ export async function getWebhookStats({ ctx, id, window, now = new Date() }: { c
 export type TimelineBucket = { t: string; succeeded: number; failed: number };
 
 /** Attempts per hour (24h) or per day (7d, 30d) in UTC, every bucket present; for the settings chart. */
-export async function getWebhookTimeline({ ctx, id, window, now = new Date() }: { ctx: WebhookCtx; id: string; window: StatsWindow; now?: Date }): Promise<TimelineBucket[]> {
+export async function getWebhookTimeline({ ctx, id, window, now = new Date() }: { ctx: ServiceContext<"user">; id: string; window: StatsWindow; now?: Date }): Promise<TimelineBucket[]> {
   const db = getDb();
   await findWebhook(db, ctx.accountId, id);
   const step = window === "24h" ? 3600 : 24 * 3600;

@@ -1,8 +1,9 @@
 import "server-only";
 import { getDb } from "@/db";
-import { findWebhook, type WebhookCtx } from "./find-webhook";
+import type { ServiceContext } from "@/lib/auth/context";
+import { findWebhook } from "./find-webhook";
 import { presentWebhook } from "./schemas";
 
-export async function getWebhook({ ctx, id }: { ctx: WebhookCtx; id: string }) {
+export async function getWebhook({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
   return presentWebhook(await findWebhook(getDb(), ctx.accountId, id));
 }

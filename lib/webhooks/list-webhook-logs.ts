@@ -3,7 +3,8 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { webhookAttempts } from "@/db/schema";
 import { type CursorPosition, toPage } from "@/lib/platform/cursor";
-import { findWebhook, type WebhookCtx } from "./find-webhook";
+import type { ServiceContext } from "@/lib/auth/context";
+import { findWebhook } from "./find-webhook";
 import { presentAttempt } from "./schemas";
 
 /**
@@ -17,7 +18,7 @@ export async function listWebhookLogs({
   limit,
   cursor,
 }: {
-  ctx: WebhookCtx;
+  ctx: ServiceContext<"user">;
   id: string;
   status?: "succeeded" | "failed" | "pending";
   limit: number;

@@ -1,18 +1,17 @@
-import "server-only";
-import { and, asc, eq } from "drizzle-orm";
-import { getDb } from "@/db";
 import { webhooks } from "@/db/schema";
-import { type CursorPosition, toPage } from "@/lib/platform/cursor";
-import { afterCursor } from "@/lib/platform/pagination";
-import type { WebhookCtx } from "./find-webhook";
+import { type CursorPosition } from "@/lib/platform/cursor";
+import { keysetPage } from "@/lib/platform/keyset-page";
+import { executorOf, type ServiceContext } from "@/lib/auth/context";
 import { presentWebhook } from "./schemas";
 
-export async function listWebhooks({ ctx, limit, cursor }: { ctx: WebhookCtx; limit: number; cursor?: CursorPosition }) {
-  const rows = await getDb()
-    .select()
-    .from(webhooks)
-    .where(and(eq(webhooks.accountId, ctx.accountId), afterCursor(webhooks, cursor, "asc")))
-    .orderBy(asc(webhooks.createdAt), asc(webhooks.id))
-    .limit(limit + 1);
-  return toPage(rows, limit, (w) => ({ t: w.createdAt, id: w.id }), presentWebhook);
+export async function listWebhooks({ ctx, limit, cursor }: { ctx: ServiceContext<"user">; limit: number; cursor?: CursorPosition }) {
+  return keysetPage(executorOf(ctx).select().from(webhooks).$dynamic(), {
+    table: webhooks,
+    accountId: ctx.accountId,
+    order: "asc",
+    limit,
+    cursor,
+    position: (w) => ({ t: w.createdAt, id: w.id }),
+    present: presentWebhook,
+  });
 }

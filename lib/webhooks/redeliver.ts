@@ -4,7 +4,8 @@ import { getDb } from "@/db";
 import { webhookAttempts, webhookDeliveries } from "@/db/schema";
 import { ConflictError, NotFoundError } from "@/lib/platform/errors";
 import { runAttempt } from "./attempt-delivery";
-import { findWebhook, type WebhookCtx } from "./find-webhook";
+import type { ServiceContext } from "@/lib/auth/context";
+import { findWebhook } from "./find-webhook";
 import { presentAttempt } from "./schemas";
 
 /**
@@ -15,7 +16,7 @@ import { presentAttempt } from "./schemas";
  * extra attempt numbered after the last, which changes nothing if it fails and marks the
  * delivery succeeded if it works.
  */
-export async function redeliver({ ctx, id, deliveryId }: { ctx: WebhookCtx; id: string; deliveryId: string }) {
+export async function redeliver({ ctx, id, deliveryId }: { ctx: ServiceContext<"user">; id: string; deliveryId: string }) {
   const db = getDb();
   const webhook = await findWebhook(db, ctx.accountId, id);
   const [delivery] = await db

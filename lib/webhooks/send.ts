@@ -17,23 +17,10 @@ export type SendResult = {
 const storable = (text: string | undefined | null) => (text == null ? null : text.replace(/\u0000/g, "\uFFFD"));
 
 /** The headers of one attempt, as SPEC section 5 lists them. */
-export function deliveryHeaders({
-  secret,
-  body,
-  eventId,
-  eventType,
-  deliveryId,
-  attempt,
-  timestamp,
-}: {
-  secret: string;
-  body: string;
-  eventId: string;
-  eventType: string;
-  deliveryId: string;
-  attempt: number;
-  timestamp: number;
-}): Record<string, string> {
+/** What identifies one attempt of one delivery, as its headers carry it. */
+type Attempt = { body: string; eventId: string; eventType: string; deliveryId: string; attempt: number };
+
+export function deliveryHeaders({ secret, body, eventId, eventType, deliveryId, attempt, timestamp }: Attempt & { secret: string; timestamp: number }): Record<string, string> {
   return {
     "Content-Type": "application/json",
     "User-Agent": WEBHOOK_USER_AGENT,
@@ -61,15 +48,10 @@ export async function sendSigned({
   attempt,
   timeoutMs,
   lookup,
-}: {
+}: Attempt & {
   url: string;
   /** null when the stored secret cannot be read: the attempt fails without sending. */
   secret: string | null;
-  body: string;
-  eventId: string;
-  eventType: string;
-  deliveryId: string;
-  attempt: number;
   timeoutMs?: number;
   lookup?: LookupAll;
 }): Promise<SendResult> {

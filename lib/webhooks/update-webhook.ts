@@ -4,7 +4,8 @@ import { getDb } from "@/db";
 import { actorOf, recordAudit } from "@/lib/audit/record-audit";
 import { webhooks } from "@/db/schema";
 import { approvedUrl } from "./create-webhook";
-import { findWebhook, type WebhookCtx } from "./find-webhook";
+import type { ServiceContext } from "@/lib/auth/context";
+import { findWebhook } from "./find-webhook";
 import { presentWebhook, type UpdateWebhookInput } from "./schemas";
 import { runVerification } from "./verify-webhook";
 
@@ -14,7 +15,7 @@ import { runVerification } from "./verify-webhook";
  * before answering: the webhook is active again only if the endpoint passes it. While it
  * runs the webhook keeps its previous status, so pending retries go to the new URL.
  */
-export async function updateWebhook({ ctx, id, input }: { ctx: WebhookCtx; id: string; input: UpdateWebhookInput }) {
+export async function updateWebhook({ ctx, id, input }: { ctx: ServiceContext<"user">; id: string; input: UpdateWebhookInput }) {
   const db = getDb();
   await findWebhook(db, ctx.accountId, id);
   const url = input.url !== undefined ? await approvedUrl(input.url) : undefined;

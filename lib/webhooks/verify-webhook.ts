@@ -5,7 +5,8 @@ import { type Webhook, webhookAttempts, webhookDeliveries, webhooks } from "@/db
 import { getEnv } from "@/lib/platform/env";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/platform/ids";
-import { findWebhook, type WebhookCtx } from "./find-webhook";
+import type { ServiceContext } from "@/lib/auth/context";
+import { findWebhook } from "./find-webhook";
 import { presentWebhook, VERIFICATION_TIMEOUT_MS } from "./schemas";
 import { type SendResult, sendSigned } from "./send";
 import { openWebhookSecret } from "./secret-at-rest";
@@ -105,7 +106,7 @@ export async function runVerification({ accountId, webhookId }: { accountId: str
 }
 
 /** POST /v1/webhooks/{id}/verify: runs the challenge again and answers with the outcome. */
-export async function verifyWebhook({ ctx, id }: { ctx: WebhookCtx; id: string }) {
+export async function verifyWebhook({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
   await findWebhook(getDb(), ctx.accountId, id);
   return presentWebhook(await runVerification({ accountId: ctx.accountId, webhookId: id }));
 }

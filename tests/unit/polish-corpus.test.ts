@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectMessageLanguage } from "@/lib/profile/detect-language";
-import { polishWithRules } from "@/lib/profile/polish-rules";
+import { polishWithRules } from "@/lib/polish/rules";
 
 /**
  * Real customer chat sentences of a plant shop, 60 per language, each with the expected `normal`

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { polishStyles, polishWithRules, type PolishStyle } from "@/lib/profile/polish-rules";
+import { polishStyles, polishWithRules, type PolishStyle } from "@/lib/polish/rules";
 
 type Sample = {
   name: string;

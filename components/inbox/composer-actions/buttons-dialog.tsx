@@ -1,19 +1,14 @@
 "use client";
 
-import { useRef, useState } from "react";
 import { Field } from "@/components/ui/field";
 import type { ConversationItem, MessageItem } from "../types";
-import { DialogShell } from "./dialog-shell";
-import { sendKind } from "./send-kind";
+import { DialogShell, useSendDialog } from "./dialog-shell";
 
 const slug = (title: string, index: number) => `${title.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "").slice(0, 40) || "option"}_${index + 1}`;
 
 /** "Reply buttons": a question with up to 3 answers the customer taps. */
 export function ButtonsDialog({ conversation, onQueued }: { conversation: ConversationItem; onQueued: (message: MessageItem) => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const [pending, setPending] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string>();
+  const { dialog, errors, send, shell } = useSendDialog();
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -24,23 +19,14 @@ export function ButtonsDialog({ conversation, onQueued }: { conversation: Conver
     const local: Record<string, string> = {};
     if (!body) local["interactive.body"] = "Write the question.";
     if (titles.length === 0) local["interactive.buttons"] = "Give at least one answer.";
-    setErrors(local);
-    setError(undefined);
-    if (Object.keys(local).length) return;
-    setPending(true);
-    const result = await sendKind({
+    const message = await send(local, () => ({
       to: conversation.contact.phone,
       conversation_id: conversation.id,
       type: "interactive",
       interactive: { type: "button", body, buttons: titles.map((title, index) => ({ id: slug(title, index), title })) },
-    });
-    setPending(false);
-    if (!result.ok) {
-      setErrors(result.fieldErrors);
-      setError(result.message);
-      return;
-    }
-    onQueued(result.data);
+    }));
+    if (!message) return;
+    onQueued(message);
     formElement.reset();
     dialog.current?.close();
   }
@@ -50,7 +36,7 @@ export function ButtonsDialog({ conversation, onQueued }: { conversation: Conver
       <button type="button" className="rounded-md px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-100" onClick={() => dialog.current?.showModal()}>
         Buttons
       </button>
-      <DialogShell ref={dialog} id="send-buttons" title="Ask with buttons" description="Up to 3 answers, 20 characters each. The customer's tap comes back as a reply." submitLabel="Send buttons" pending={pending} error={error} onSubmit={onSubmit}>
+      <DialogShell id="send-buttons" title="Ask with buttons" description="Up to 3 answers, 20 characters each. The customer's tap comes back as a reply." submitLabel="Send buttons" {...shell} onSubmit={onSubmit}>
         <div className="flex flex-col gap-1">
           <label htmlFor="buttons-body" className="text-sm font-medium text-slate-700">
             Question

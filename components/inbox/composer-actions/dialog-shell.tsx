@@ -1,7 +1,37 @@
 "use client";
 
-import { forwardRef } from "react";
+import { forwardRef, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import type { MessageItem } from "../types";
+import { sendKind } from "./send-kind";
+
+/**
+ * The state of a sending dialog: `send` shows the problems found before sending, or sends the
+ * message and shows the API's answer; it gives the queued message back when it went out.
+ */
+export function useSendDialog() {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [pending, setPending] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string>();
+
+  async function send(local: Record<string, string>, body: () => Record<string, unknown>): Promise<MessageItem | null> {
+    setErrors(local);
+    setError(undefined);
+    if (Object.keys(local).length) return null;
+    setPending(true);
+    const result = await sendKind(body());
+    setPending(false);
+    if (!result.ok) {
+      setErrors(result.fieldErrors);
+      setError(result.message);
+      return null;
+    }
+    return result.data;
+  }
+
+  return { dialog, errors, send, shell: { ref: dialog, pending, error } };
+}
 
 /** A modal form in the inbox's style: title, explanation, fields, Cancel and a submit button with progress. */
 export const DialogShell = forwardRef<

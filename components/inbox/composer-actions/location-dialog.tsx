@@ -1,18 +1,13 @@
 "use client";
 
-import { useRef, useState } from "react";
 import { Field } from "@/components/ui/field";
 import { MapPinIcon } from "@/components/ui/icons";
 import type { ConversationItem, MessageItem } from "../types";
-import { DialogShell } from "./dialog-shell";
-import { sendKind } from "./send-kind";
+import { DialogShell, useSendDialog } from "./dialog-shell";
 
 /** "Send location": a place by its coordinates, with an optional name and address. */
 export function LocationDialog({ conversation, onQueued }: { conversation: ConversationItem; onQueued: (message: MessageItem) => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const [pending, setPending] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string>();
+  const { dialog, errors, send, shell } = useSendDialog();
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -28,18 +23,9 @@ export function LocationDialog({ conversation, onQueued }: { conversation: Conve
     const local: Record<string, string> = {};
     if (!Number.isFinite(location.latitude) || Math.abs(location.latitude) > 90) local["location.latitude"] = "Enter a latitude from -90 to 90.";
     if (!Number.isFinite(location.longitude) || Math.abs(location.longitude) > 180) local["location.longitude"] = "Enter a longitude from -180 to 180.";
-    setErrors(local);
-    setError(undefined);
-    if (Object.keys(local).length) return;
-    setPending(true);
-    const result = await sendKind({ to: conversation.contact.phone, conversation_id: conversation.id, type: "location", location });
-    setPending(false);
-    if (!result.ok) {
-      setErrors(result.fieldErrors);
-      setError(result.message);
-      return;
-    }
-    onQueued(result.data);
+    const message = await send(local, () => ({ to: conversation.contact.phone, conversation_id: conversation.id, type: "location", location }));
+    if (!message) return;
+    onQueued(message);
     event.currentTarget?.reset();
     dialog.current?.close();
   }
@@ -50,7 +36,7 @@ export function LocationDialog({ conversation, onQueued }: { conversation: Conve
         <MapPinIcon className="mr-1 inline h-3.5 w-3.5" />
         Location
       </button>
-      <DialogShell ref={dialog} id="send-location" title="Send a location" description="The customer sees a pin on the map." submitLabel="Send location" pending={pending} error={error} onSubmit={onSubmit}>
+      <DialogShell id="send-location" title="Send a location" description="The customer sees a pin on the map." submitLabel="Send location" {...shell} onSubmit={onSubmit}>
         <div className="grid grid-cols-2 gap-3">
           <Field id="location-latitude" label="Latitude" name="latitude" inputMode="decimal" placeholder="52.52" required error={errors["location.latitude"]} />
           <Field id="location-longitude" label="Longitude" name="longitude" inputMode="decimal" placeholder="13.405" required error={errors["location.longitude"]} />

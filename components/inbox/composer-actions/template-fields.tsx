@@ -31,6 +31,14 @@ export function useApprovedTemplates(active: boolean) {
   return state;
 }
 
+/** The template picker's state: the templates load the first time the dialog opens. */
+export function useTemplatePicker() {
+  const [opened, setOpened] = useState(false);
+  const [choice, setChoice] = useState<TemplateChoice | null>(null);
+  const templates = useApprovedTemplates(opened);
+  return { templates, choice, setChoice, load: () => setOpened(true) };
+}
+
 const render = (text: string, values: string[]) => text.replace(/\{\{\s*(\d+)\s*\}\}/g, (whole, n: string) => values[Number(n) - 1] || whole);
 
 /** Choose an approved template and fill its variables; shows the message as the customer will read it. */

@@ -5,8 +5,9 @@ import { useState } from "react";
 import { deleteWebhookAction, updateWebhookAction, verifyWebhookAction } from "@/app/(app)/settings/webhooks/actions";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
+import type { WebhookOutput } from "@/lib/webhooks/schemas";
 
-type Webhook = { id: string; url: string; status: string; status_reason: string | null };
+type Webhook = Pick<WebhookOutput, "id" | "url" | "status" | "status_reason">;
 type Busy = "verify" | "toggle" | "delete" | null;
 
 /** Verify again, enable/disable and delete (with a confirmation step) for one webhook; every wait shows progress. */

@@ -10,8 +10,9 @@ import { Field } from "@/components/ui/field";
 import { formatUtc } from "./format";
 import { StatusBadge } from "./status-badge";
 import { WebhookActions } from "./webhook-actions";
+import type { WebhookOutput } from "@/lib/webhooks/schemas";
 
-type Webhook = { id: string; url: string; events: string[]; status: string; status_reason: string | null; created_at: string };
+type Webhook = Pick<WebhookOutput, "id" | "url" | "events" | "status" | "status_reason" | "created_at">;
 type Created = Webhook & { secret: string };
 
 const groupLabels: Record<string, string> = {

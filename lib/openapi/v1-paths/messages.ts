@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { messageOutput, sendMessageInput } from "@/lib/messages/schemas";
-import { polishInput, polishOutput, suggestionsInput, suggestionsOutput } from "@/lib/profile/schemas";
+import { polishInput, polishOutput } from "@/lib/polish/schemas";
+import { suggestionsInput, suggestionsOutput } from "@/lib/profile/schemas";
 import { operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
 
 const tag = { name: "Messages", description: "Send and read messages; media travel as Base64." };

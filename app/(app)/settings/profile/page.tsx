@@ -5,7 +5,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { requireSession } from "@/lib/auth/current-user";
 import { getBusinessProfile } from "@/lib/profile/business-profile";
 import { listDocuments } from "@/lib/profile/documents";
-import { isLanguageModelConfigured } from "@/lib/profile/polish";
+import { isLanguageModelConfigured } from "@/lib/polish/polish";
 import { DOCUMENT_MAX_BYTES, DOCUMENTS_PER_ACCOUNT } from "@/lib/profile/schemas";
 
 export const metadata = { title: "Business profile" };

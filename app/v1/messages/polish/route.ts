@@ -1,6 +1,6 @@
 import { apiRoute, defineRoute } from "@/lib/api/route";
-import { polishText } from "@/lib/profile/polish";
-import { polishInput } from "@/lib/profile/schemas";
+import { polishText } from "@/lib/polish/polish";
+import { polishInput } from "@/lib/polish/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   POST: apiRoute({ access: { auth: "scope", scope: "messages:write" }, body: polishInput }, ({ ctx, body }) =>

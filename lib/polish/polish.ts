@@ -1,10 +1,10 @@
 import { getDb } from "@/db";
 import { getEnv } from "@/lib/platform/env";
-import { loadBusinessProfile } from "./business-profile";
-import { loadDocumentContext } from "./documents";
-import { type Language } from "./language";
-import { detectMessageLanguage } from "./detect-language";
-import { detectDraftLanguage, type PolishStyle, polishWithRules } from "./polish-rules";
+import { loadBusinessProfile } from "@/lib/profile/business-profile";
+import { loadDocumentContext } from "@/lib/profile/documents";
+import { type Language } from "@/lib/profile/language";
+import { detectMessageLanguage } from "@/lib/profile/detect-language";
+import { detectDraftLanguage, type PolishStyle, polishWithRules } from "./rules";
 import { POLISH_TEXT_MAX, type PolishOutput } from "./schemas";
 
 /** The optional engine gets this long in all; after it the rules engine answers. */

@@ -1,0 +1,208 @@
+/** Parsing of the network's webhook notifications into inbound messages and status updates. */
+import { z } from "zod";
+import type { InboundMessage, MessageType, StatusUpdate } from "@/lib/network/types";
+import { contextOf, toInboundKind } from "../cloud-kinds";
+
+const cloudMediaSchema = z.looseObject({
+  id: z.string().min(1),
+  mime_type: z.string().min(1),
+  sha256: z.string().optional(),
+  caption: z.string().optional(),
+  filename: z.string().optional(),
+  voice: z.boolean().optional(),
+});
+
+const cloudTimestampSchema = z.union([z.string(), z.number()]);
+
+const cloudMessageSchema = z.looseObject({
+  from: z.string().min(1),
+  id: z.string().min(1),
+  timestamp: cloudTimestampSchema,
+  type: z.string(),
+  text: z.looseObject({ body: z.string() }).optional(),
+  image: cloudMediaSchema.optional(),
+  document: cloudMediaSchema.optional(),
+  audio: cloudMediaSchema.optional(),
+  video: cloudMediaSchema.optional(),
+  voice: cloudMediaSchema.optional(),
+  interactive: z
+    .looseObject({ type: z.string(), list_reply: z.looseObject({ id: z.string().min(1), title: z.string() }).optional() })
+    .optional()
+    .catch(undefined),
+});
+
+const cloudStatusErrorSchema = z.looseObject({
+  code: z.union([z.number(), z.string()]).optional(),
+  title: z.string().optional(),
+  message: z.string().optional(),
+  error_data: z.looseObject({ details: z.string().optional() }).optional(),
+});
+
+const cloudStatusSchema = z.looseObject({
+  id: z.string().min(1),
+  status: z.string(),
+  timestamp: cloudTimestampSchema,
+  recipient_id: z.string().optional(),
+  errors: z.array(cloudStatusErrorSchema).optional(),
+});
+
+const cloudContactSchema = z.looseObject({
+  profile: z.looseObject({ name: z.string().optional() }).optional(),
+  wa_id: z.string().optional(),
+});
+
+const cloudChangeValueSchema = z.looseObject({
+  messaging_product: z.string().optional(),
+  metadata: z
+    .looseObject({ display_phone_number: z.string().optional(), phone_number_id: z.string().optional() })
+    .optional(),
+  contacts: z.array(cloudContactSchema.nullable().catch(null)).optional().catch(undefined),
+  messages: z.array(cloudMessageSchema.nullable().catch(null)).optional().catch(undefined),
+  statuses: z.array(cloudStatusSchema.nullable().catch(null)).optional().catch(undefined),
+});
+
+export const cloudWebhookSchema = z.looseObject({
+  object: z.string(),
+  entry: z.array(
+    z
+      .looseObject({
+        id: z.string().optional(),
+        changes: z
+          .array(
+            z
+              .looseObject({ field: z.string(), value: z.unknown() })
+              .nullable()
+              .catch(null),
+          )
+          .default([]),
+      })
+      .nullable()
+      .catch(null),
+  ),
+});
+
+export type CloudWebhook = z.infer<typeof cloudWebhookSchema>;
+
+type CloudMessage = z.infer<typeof cloudMessageSchema>;
+type CloudStatus = z.infer<typeof cloudStatusSchema>;
+
+function parseTimestamp(value: string | number): Date {
+  const seconds = typeof value === "number" ? value : Number(value);
+  // A missing or garbled timestamp should not drop a customer's message; receipt time is close.
+  return Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : new Date();
+}
+
+function toInboundMessage({
+  message,
+  name,
+  phoneNumberId,
+}: {
+  message: CloudMessage;
+  name?: string;
+  phoneNumberId?: string;
+}): InboundMessage | null {
+  const context = contextOf(message);
+  const base = {
+    networkMessageId: message.id,
+    from: message.from.replace(/\D/g, ""),
+    ...(name ? { name } : {}),
+    timestamp: parseTimestamp(message.timestamp),
+    ...(phoneNumberId ? { phoneNumberId } : {}),
+    ...(context ? { context } : {}),
+  };
+  if (message.type === "text") {
+    return message.text ? { ...base, type: "text", text: message.text.body } : null;
+  }
+  if (!["image", "document", "audio", "video", "voice"].includes(message.type)) return toInboundKind(message, base);
+  // Voice notes arrive as audio with voice: true, or as a separate "voice" kind on older senders.
+  const mediaType: Exclude<MessageType, "text"> | null =
+    message.type === "voice"
+      ? "audio"
+      : message.type === "image" || message.type === "document" || message.type === "audio" || message.type === "video"
+        ? message.type
+        : null;
+  if (!mediaType) return null;
+  const media = message[message.type as "image" | "document" | "audio" | "video" | "voice"];
+  if (!media) return null;
+  return {
+    ...base,
+    type: mediaType,
+    media: {
+      networkMediaId: media.id,
+      mimeType: media.mime_type,
+      ...(media.filename ? { filename: media.filename } : {}),
+      ...(media.caption ? { caption: media.caption } : {}),
+    },
+  };
+}
+
+function toStatusUpdate({ status, phoneNumberId }: { status: CloudStatus; phoneNumberId?: string }): StatusUpdate | null {
+  if (status.status !== "sent" && status.status !== "delivered" && status.status !== "read" && status.status !== "failed") {
+    return null;
+  }
+  const update: StatusUpdate = {
+    networkMessageId: status.id,
+    status: status.status,
+    timestamp: parseTimestamp(status.timestamp),
+    ...(phoneNumberId ? { phoneNumberId } : {}),
+  };
+  if (status.status === "failed") {
+    const error = status.errors?.[0];
+    const headline = error?.message ?? error?.title;
+    const details = error?.error_data?.details;
+    const message =
+      headline && details && !headline.includes(details) ? `${headline}: ${details}` : (headline ?? details);
+    update.error = {
+      code: error?.code !== undefined ? String(error.code) : "unknown",
+      message: message ?? "The network reported the message as failed.",
+    };
+  }
+  return update;
+}
+
+/** Throws a ZodError only when the payload is not a webhook envelope at all. */
+export function parseCloudWebhook(payload: unknown): {
+  phoneNumberId?: string;
+  messages: InboundMessage[];
+  statuses: StatusUpdate[];
+} {
+  const webhook = cloudWebhookSchema.parse(payload);
+  let firstPhoneNumberId: string | undefined;
+  const messages: InboundMessage[] = [];
+  const statuses: StatusUpdate[] = [];
+
+  for (const entry of webhook.entry) {
+    for (const change of entry?.changes ?? []) {
+      if (!change || change.field !== "messages") continue;
+      const value = cloudChangeValueSchema.safeParse(change.value);
+      if (!value.success) continue;
+      const phoneNumberId = value.data.metadata?.phone_number_id;
+      firstPhoneNumberId ??= phoneNumberId;
+
+      const contacts = (value.data.contacts ?? []).filter((contact) => contact !== null);
+      const findName = (from: string): string | undefined => {
+        const match = contacts.find((contact) => contact.wa_id === from) ?? (contacts.length === 1 ? contacts[0] : undefined);
+        return match?.profile?.name || undefined;
+      };
+
+      for (const message of value.data.messages ?? []) {
+        if (!message) continue;
+        const inbound = toInboundMessage({ message, name: findName(message.from), phoneNumberId });
+        if (inbound) messages.push(inbound);
+      }
+      for (const status of value.data.statuses ?? []) {
+        if (!status) continue;
+        const update = toStatusUpdate({ status, phoneNumberId });
+        if (update) statuses.push(update);
+      }
+    }
+  }
+
+  return { ...(firstPhoneNumberId ? { phoneNumberId: firstPhoneNumberId } : {}), messages, statuses };
+}
+
+/** One message object of a notification (also inside coexistence history), or null when unusable. */
+export function parseCloudMessage(message: unknown, { name, phoneNumberId }: { name?: string; phoneNumberId?: string } = {}): InboundMessage | null {
+  const parsed = cloudMessageSchema.safeParse(message);
+  return parsed.success ? toInboundMessage({ message: parsed.data, name, phoneNumberId }) : null;
+}
