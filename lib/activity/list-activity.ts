@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { conversationActivities, conversations } from "@/db/schema";
 import { executorOf, type ServiceContext } from "@/lib/auth/context";

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq, gte, lte } from "drizzle-orm";
 import { getDb } from "@/db";
 import { auditLog } from "@/db/schema";

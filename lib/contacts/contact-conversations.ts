@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { conversations } from "@/db/schema";
 import { executorOf, type ServiceContext } from "@/lib/auth/context";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ServiceContext } from "@/lib/auth/context";
 import { and, count, eq, gt, isNull, ne } from "drizzle-orm";
 import { getDb } from "@/db";

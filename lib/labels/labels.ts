@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { conversations, type LabelRef, labels } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "@/lib/server/wiring";
 import { unstable_rethrow } from "next/navigation";
 import { z } from "zod";
 import { loggable, zodDetails } from "@/lib/platform/errors";

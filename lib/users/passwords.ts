@@ -1,3 +1,4 @@
+import "server-only";
 import type { ServiceContext } from "@/lib/auth/context";
 import { announceAuthChange } from "@/lib/auth/token-cache";
 import { and, eq, isNull, ne } from "drizzle-orm";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import { getDb, type Executor } from "@/db";
 import { apiTokens, conversations, type User, users } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { webhooks } from "@/db/schema";
 import { type CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
