@@ -8,7 +8,7 @@ import { Field } from "@/components/ui/field";
 import { dayNames } from "@/components/ui/format";
 import { useBrowserTimeZone, useNow } from "@/components/ui/hooks";
 import { formatNextOpening, type Hours, hoursSchema, isOpenAt, nextOpeningSentence, type Weekday, weekdays } from "@/lib/profile/hours";
-import { type Language, languages } from "@/lib/profile/language";
+import { type Language, languages } from "@/lib/platform/language/language";
 import type { BusinessProfileOutput } from "@/lib/profile/schemas";
 
 type Interval = { open: string; close: string };

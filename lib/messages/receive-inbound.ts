@@ -1,4 +1,4 @@
-import { detectMessageLanguage } from "@/lib/profile/detect-language";
+import { detectMessageLanguage } from "@/lib/platform/language/detect";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { type Conversation, contacts, conversations, type MessageReaction, messages } from "@/db/schema";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { languages } from "@/lib/profile/language";
+import { languages } from "@/lib/platform/language/language";
 import { type Media, type Message, messageKinds } from "@/db/schema";
 import { isoTimestamp, phoneDigits as phoneField, prefixedId } from "@/lib/platform/fields";
 import {

@@ -9,7 +9,7 @@ import { actor } from "@/lib/conversations/conversations";
 import { createConversation, ensureContact, findActiveConversation, findConversation, reopenClosedConversation } from "@/lib/conversations/store";
 import { ApiError, invalidField } from "@/lib/platform/errors";
 import { enqueueJob } from "@/lib/jobs/enqueue";
-import type { SendAutomatedMessage } from "@/lib/profile/auto-replies";
+import type { SendAutomatedMessage } from "@/lib/auto-replies/auto-replies";
 import type { OutboundList } from "@/lib/network/types";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
 import { prepareTemplateSend } from "@/lib/templates/templates";

@@ -2,8 +2,8 @@ import { getDb } from "@/db";
 import { getEnv } from "@/lib/platform/env";
 import { loadBusinessProfile } from "@/lib/profile/business-profile";
 import { loadDocumentContext } from "@/lib/profile/documents";
-import { type Language } from "@/lib/profile/language";
-import { detectMessageLanguage } from "@/lib/profile/detect-language";
+import { type Language } from "@/lib/platform/language/language";
+import { detectMessageLanguage } from "@/lib/platform/language/detect";
 import { detectDraftLanguage, type PolishStyle, polishWithRules } from "./rules";
 import { POLISH_TEXT_MAX, type PolishOutput } from "./schemas";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { languages } from "@/lib/profile/language";
+import { languages } from "@/lib/platform/language/language";
 import { polishStyles } from "./rules";
 
 export const POLISH_TEXT_MAX = 4096;

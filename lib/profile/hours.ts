@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type Language, languages } from "./language";
+import { type Language, languages } from "@/lib/platform/language/language";
 
 export const weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 export type Weekday = (typeof weekdays)[number];

@@ -4,8 +4,8 @@ import { businessProfiles, documents, knowledgePassages, messages } from "@/db/s
 import type { ServiceContext } from "@/lib/auth/context";
 import { findConversation } from "@/lib/conversations/store";
 import { newId } from "@/lib/platform/ids";
-import { type Language, textSearchConfig } from "./language";
-import { detectMessageLanguage } from "./detect-language";
+import { type Language, textSearchConfig } from "@/lib/platform/language/language";
+import { detectMessageLanguage } from "@/lib/platform/language/detect";
 import type { SuggestionsOutput } from "./schemas";
 
 /** A passage is about a paragraph: long enough to answer, short enough to insert into a reply. */

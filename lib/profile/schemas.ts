@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { BusinessProfile, DocumentRow } from "@/db/schema";
 import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 import { type Hours, hoursSchema, isOpenAt, nextOpeningAt, weekdays } from "./hours";
-import { type Language, languages } from "./language";
+import { type Language, languages } from "@/lib/platform/language/language";
 
 export const OUTSIDE_HOURS_MESSAGE_MAX = 1000;
 

@@ -5,7 +5,7 @@ import { simulateSandboxStatus } from "@/lib/messages/apply-status";
 import { sendAutomatedMessage } from "@/lib/messages/send-message";
 import { sendQueuedMessage } from "@/lib/messages/send-queued-message";
 import { fetchInboundMedia } from "@/lib/inbound/cloud-webhook";
-import { createAutoReplyJobHandler } from "@/lib/profile/auto-reply-job";
+import { createAutoReplyJobHandler } from "@/lib/auto-replies/job";
 import { simulateTemplateReview } from "@/lib/templates/status";
 import { runDeliveryBatch } from "@/lib/webhooks/deliver-batch";
 import { runDeliveryJob } from "@/lib/webhooks/deliver-job";

@@ -7,7 +7,7 @@ import * as messageRoute from "@/app/v1/messages/[id]/route";
 import * as polishRoute from "@/app/v1/messages/polish/route";
 import { messages } from "@/db/schema";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
-import { runAutoReplies, type SendAutomatedMessage } from "@/lib/profile/auto-replies";
+import { runAutoReplies, type SendAutomatedMessage } from "@/lib/auto-replies/auto-replies";
 import { updateBusinessProfile } from "@/lib/profile/business-profile";
 import { businessProfileInput } from "@/lib/profile/schemas";
 import { newId } from "@/lib/platform/ids";

@@ -27,7 +27,7 @@ import { authenticateBearer } from "@/lib/auth/tokens";
 import { fillCannedReply } from "@/lib/canned-replies/schemas";
 import { newId } from "@/lib/platform/ids";
 import { receiveInboundMessage } from "@/lib/messages/receive-inbound";
-import { runAutoReplies, type SendAutomatedMessage } from "@/lib/profile/auto-replies";
+import { runAutoReplies, type SendAutomatedMessage } from "@/lib/auto-replies/auto-replies";
 import { updateBusinessProfile } from "@/lib/profile/business-profile";
 import { businessProfileInput } from "@/lib/profile/schemas";
 import { call } from "@/tests/support/api";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AutoReplySettings } from "@/db/schema";
-import { decideAutoReplies } from "@/lib/profile/auto-replies";
+import { decideAutoReplies } from "@/lib/auto-replies/auto-replies";
 import { type Hours, hoursSchema } from "@/lib/profile/hours";
 
 const weekdays9to18 = (open = "09:00", close = "18:00") => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectHoursQuestion, detectLanguage } from "@/lib/profile/hours-question";
+import { detectHoursQuestion, detectLanguage } from "@/lib/auto-replies/hours-question";
 import {
   formatNextOpening,
   formatWeeklyHours,

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { detectMessageLanguage } from "@/lib/profile/detect-language";
+import { detectMessageLanguage } from "@/lib/platform/language/detect";
 import { polishWithRules } from "@/lib/polish/rules";
 
 /**

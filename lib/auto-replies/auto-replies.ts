@@ -2,8 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { type AutoReplySettings, conversations, messages } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
-import { loadBusinessProfile } from "./business-profile";
-import { detectMessageLanguage } from "./detect-language";
+import { loadBusinessProfile } from "@/lib/profile/business-profile";
+import { detectMessageLanguage } from "@/lib/platform/language/detect";
 import { detectHoursQuestion } from "./hours-question";
 import {
   hoursAnswerIntro,
@@ -12,7 +12,7 @@ import {
   type Hours,
   type HoursLanguage,
   isOpenAt,
-} from "./hours";
+} from "@/lib/profile/hours";
 
 /** The outside-hours answer goes to one conversation at most once in this long. */
 export const OUTSIDE_HOURS_COOLDOWN_MS = 12 * 60 * 60 * 1000;

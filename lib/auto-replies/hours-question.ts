@@ -1,6 +1,6 @@
-import { detectMessageLanguage } from "./detect-language";
-import { type HoursLanguage, hoursLanguages } from "./hours";
-import { normalizeForMatching, scoreLanguageMarkers } from "./language";
+import { detectMessageLanguage } from "@/lib/platform/language/detect";
+import { type HoursLanguage, hoursLanguages } from "@/lib/profile/hours";
+import { normalizeForMatching, scoreLanguageMarkers } from "@/lib/platform/language/language";
 
 /**
  * Best guess between English, Spanish and Portuguese for a short message; `fallback` (English by
