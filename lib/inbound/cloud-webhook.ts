@@ -14,7 +14,7 @@ import { keepEarlyStatus } from "@/lib/messages/early-statuses";
 import { applyTemplateStatus, phoneNumberIdsOfBusinessAccounts } from "@/lib/templates/status";
 import { findIdByNetworkId } from "@/lib/messages/store";
 import { verifySha256Header } from "@/lib/platform/crypto/hmac";
-import { defaultApiBaseUrl, loadNumberIntegration, networkUrlPolicy, secretsOf } from "@/lib/network/number-config";
+import { defaultApiBaseUrl, loadNumberIntegration, networkUrlPolicy, secretsOf } from "@/lib/network/integration";
 import { parseBusinessAppEchoes } from "@/lib/network/cloud-echoes";
 import { parseCoexistenceSync, parseTemplateStatusUpdates } from "@/lib/network/cloud-sync";
 import type { InboundMessage } from "@/lib/network/types";

@@ -4,7 +4,7 @@ import { conversations } from "@/db/schema";
 import { ensureContact } from "@/lib/conversations/store";
 import { newId } from "@/lib/platform/ids";
 import type { HistoryMessage } from "@/lib/network/cloud-sync";
-import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
+import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integration";
 import type { MessageKindContent } from "./kinds";
 import { lookupMessage, openServiceWindow, setReaction } from "./receive-inbound";
 import { previewOf } from "./schemas";

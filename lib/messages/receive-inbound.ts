@@ -15,7 +15,7 @@ import { invalidField } from "@/lib/platform/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/platform/ids";
 import { recordSurveyAnswer, surveyScoreOf } from "@/lib/conversations/survey-answer";
-import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
+import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integration";
 import type { InteractiveReply } from "@/lib/network/types";
 import { afterInboundMessage } from "./after-inbound";
 import { inboundMediaKind } from "./inbound-media-type";

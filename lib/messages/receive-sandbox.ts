@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { getDb } from "@/db";
 import type { ServiceContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/platform/errors";
-import { loadNumberIntegration } from "@/lib/network/number-config";
+import { loadNumberIntegration } from "@/lib/network/integration";
 import type { MessageKindContent } from "./kinds";
 import { receiveInboundMessage } from "./receive-inbound";
 import type { SandboxInboundInput } from "./schemas";

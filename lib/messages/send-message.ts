@@ -11,7 +11,7 @@ import { ApiError, invalidField } from "@/lib/platform/errors";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import type { SendAutomatedMessage } from "@/lib/auto-replies/auto-replies";
 import type { OutboundList } from "@/lib/network/types";
-import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
+import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integration";
 import { prepareTemplateSend } from "@/lib/templates/templates";
 import type { MessageKindContent } from "./kinds";
 import { setReaction } from "./receive-inbound";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { getDb } from "@/db";
 import { media, type Message, messages } from "@/db/schema";
 import { recordEvent } from "@/lib/events/record-event";
-import { adapterFor, loadNumberIntegration } from "@/lib/network/number-config";
+import { adapterFor, loadNumberIntegration } from "@/lib/network/integration";
 import { scheduleSandboxStatuses } from "@/lib/network/sandbox";
 import type { OutboundList, OutboundMessage } from "@/lib/network/types";
 import { applyEarlyStatuses } from "./early-statuses";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { getDb } from "@/db";
 import { contacts, conversations } from "@/db/schema";
 import { queueOutboundMessage } from "@/lib/messages/send-message";
-import { businessNumberOf, loadNumberIntegration } from "@/lib/network/number-config";
+import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integration";
 import { loadCsatConfig } from "@/lib/csat/config";
 import { csatChoiceId, csatChoices } from "@/lib/csat/schemas";
 

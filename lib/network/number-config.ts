@@ -1,32 +1,16 @@
 import { and, eq, ne } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import { getDb } from "@/db";
 import { actorOf, recordAudit } from "@/lib/audit/record-audit";
 import { type NumberIntegration, numberIntegrations } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { getEnv } from "@/lib/platform/env";
-import { ConflictError, invalidField, isUniqueViolation, NotFoundError, ValidationError } from "@/lib/platform/errors";
+import { ConflictError, invalidField, isUniqueViolation, ValidationError } from "@/lib/platform/errors";
 import { checkWebhookUrl } from "@/lib/platform/url-policy";
-import { createCloudAdapter, type UrlPolicy } from "./cloud";
-import { decryptSecret, encryptSecret } from "@/lib/platform/crypto/seal";
+import { encryptSecret } from "@/lib/platform/crypto/seal";
 import type { NumberConfigInput, NumberConfigOutput, NumberTestOutput } from "./schemas";
-import type { NetworkAdapter } from "./types";
-import { sandboxAdapter } from "./sandbox";
-
-export const DEFAULT_API_BASE_URL = "https://graph.facebook.com/v21.0";
-
-/** The network's API when a number names none: NETWORK_API_BASE_URL, else the Graph API. */
-export function defaultApiBaseUrl(): string {
-  return getEnv().NETWORK_API_BASE_URL ?? DEFAULT_API_BASE_URL;
-}
-/** The business number of a sandbox that has none configured (digits, like every `from`/`to`). */
-export const SANDBOX_BUSINESS_NUMBER = "15550000000";
+import { adapterFor, DEFAULT_API_BASE_URL, defaultApiBaseUrl, loadNumberIntegration, networkUrlPolicy } from "./integration";
 
 export { e164Schema, type NumberConfigInput, numberConfigInput, type NumberConfigOutput, type NumberTestOutput } from "./schemas";
-
-/** Outgoing calls to the network follow the webhook URL policy (and its development switch). */
-export function networkUrlPolicy(): UrlPolicy {
-  return { allowInsecure: getEnv().WEBHOOK_ALLOW_INSECURE_TARGETS };
-}
 
 /**
  * Checks a given api_base_url against the webhook URL policy before it is saved, so the
@@ -62,33 +46,8 @@ export function presentNumberConfig(row: NumberIntegration): NumberConfigOutput 
   };
 }
 
-/** The account's integration row; accounts created before it existed get the sandbox default. */
-export async function loadNumberIntegration(executor: Executor, accountId: string): Promise<NumberIntegration> {
-  const [row] = await executor.select().from(numberIntegrations).where(eq(numberIntegrations.accountId, accountId)).limit(1);
-  if (row) return row;
-  const [created] = await executor
-    .insert(numberIntegrations)
-    .values({ accountId, provider: "sandbox", status: "sandbox", updatedAt: new Date() })
-    .onConflictDoNothing()
-    .returning();
-  if (created) return created;
-  const [again] = await executor.select().from(numberIntegrations).where(eq(numberIntegrations.accountId, accountId)).limit(1);
-  if (!again) throw new NotFoundError("Account");
-  return again;
-}
-
 export async function getNumberConfig({ ctx }: { ctx: ServiceContext }): Promise<NumberConfigOutput> {
   return presentNumberConfig(await loadNumberIntegration(getDb(), ctx.accountId));
-}
-
-export const secretsOf = (row: NumberIntegration) => ({
-  accessToken: decryptSecret({ stored: row.accessTokenEnc, accountId: row.accountId, field: "access_token" }),
-  appSecret: decryptSecret({ stored: row.appSecretEnc, accountId: row.accountId, field: "app_secret" }),
-});
-
-/** The business number as digits (the `from` of outbound and `to` of inbound messages). */
-export function businessNumberOf(row: Pick<NumberIntegration, "phoneNumber">): string {
-  return row.phoneNumber ? row.phoneNumber.replace(/\D/g, "") : SANDBOX_BUSINESS_NUMBER;
 }
 
 /** Replaces the number integration. Cloud needs every field the network requires, each missing one named. */
@@ -164,24 +123,6 @@ async function saveNumberConfig(ctx: ServiceContext, input: NumberConfigInput): 
     await recordAudit(tx, { accountId: ctx.accountId, actor: actorOf(ctx), action: "number.updated", target: { type: "account", id: ctx.accountId } });
     return presentNumberConfig(updated);
   });
-}
-
-/** The adapter that carries this account's messages, or the reason it cannot be built. */
-export function adapterFor(row: NumberIntegration): { ok: true; adapter: NetworkAdapter } | { ok: false; message: string } {
-  if (row.provider === "sandbox") return { ok: true, adapter: sandboxAdapter };
-  const { accessToken } = secretsOf(row);
-  if (!row.phoneNumberId || !accessToken) {
-    return { ok: false, message: "The cloud number is not fully configured (phone_number_id and access_token are needed)." };
-  }
-  return {
-    ok: true,
-    adapter: createCloudAdapter({
-      apiBaseUrl: row.apiBaseUrl ?? defaultApiBaseUrl(),
-      phoneNumberId: row.phoneNumberId,
-      accessToken,
-      urlPolicy: networkUrlPolicy(),
-    }),
-  };
 }
 
 /** Asks the network whether the saved settings work, and records the answer as the number's status. */

@@ -8,7 +8,8 @@ import type { ServiceContext } from "@/lib/auth/context";
 import { getEnv } from "@/lib/platform/env";
 import { ApiError } from "@/lib/platform/errors";
 import { callGraph, joinUrl } from "./cloud";
-import { defaultApiBaseUrl, networkUrlPolicy, presentNumberConfig, updateNumberConfig } from "./number-config";
+import { presentNumberConfig, updateNumberConfig } from "./number-config";
+import { defaultApiBaseUrl, networkUrlPolicy } from "./integration";
 import { numberConfigOutput } from "./schemas";
 
 const networkId = z

@@ -9,7 +9,7 @@ import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/platform/ids";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { createCloudTemplate, deleteCloudTemplate } from "@/lib/network/cloud-templates";
-import { defaultApiBaseUrl, loadNumberIntegration, networkUrlPolicy, secretsOf } from "@/lib/network/number-config";
+import { defaultApiBaseUrl, loadNumberIntegration, networkUrlPolicy, secretsOf } from "@/lib/network/integration";
 import { type CreateTemplateInput, presentTemplate, renderTemplateBody, type TemplateOutput, variableCount } from "./schemas";
 
 /** How long the sandbox "reviews" a template before approving (or rejecting) it. */
