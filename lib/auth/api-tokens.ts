@@ -1,71 +1,18 @@
 import "server-only";
-import { and, eq, isNull } from "drizzle-orm";
-import { z } from "zod";
+import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { announceAuthChange } from "@/lib/auth/token-cache";
-import { type ApiToken, apiTokens, users } from "@/db/schema";
+import { apiTokens, users } from "@/db/schema";
 import { keysetPage } from "@/lib/platform/keyset-page";
 import { omit } from "@/lib/platform/fields";
 import type { CursorPosition } from "@/lib/platform/cursor";
-import { ForbiddenError, NotFoundError, UnauthenticatedError } from "@/lib/platform/errors";
+import { ForbiddenError, NotFoundError } from "@/lib/platform/errors";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
 import { newId } from "@/lib/platform/ids";
 import { executorOf } from "./context";
-import { roleAllows, type Scope, scopeSchema } from "./scopes";
-import { type AuthContext, SESSION_LIFETIME_MS, signToken } from "./tokens";
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-// Clock skew between a client that computed "now + 1 day" (or "+ 1 year") and this server.
-const SKEW_MS = 60 * 1000;
-export const MIN_TOKEN_LIFETIME_MS = DAY_MS;
-
-/** The latest expiry a new token may have: the same instant one calendar year (UTC) later. */
-export function maxTokenExpiry(now = new Date()): Date {
-  const max = new Date(now);
-  max.setUTCFullYear(max.getUTCFullYear() + 1);
-  return max;
-}
-
-export const isoDateTime = z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2027-01-31T00:00:00Z" });
-
-export const createTokenInput = z.object({
-  name: z.string().trim().min(1, "is required").max(100, "must be at most 100 characters"),
-  permissions: z
-    .array(scopeSchema, { error: "must be a list of scopes" })
-    .min(1, "must name at least one scope")
-    .transform((list) => [...new Set(list)]),
-  expires_at: isoDateTime
-    .transform((value) => new Date(value))
-    .refine((date) => date.getTime() >= Date.now() + MIN_TOKEN_LIFETIME_MS - SKEW_MS, "must be at least 1 day from now")
-    .refine((date) => date.getTime() <= maxTokenExpiry().getTime() + SKEW_MS, "must be at most 1 year from now"),
-});
-export type CreateTokenInput = z.infer<typeof createTokenInput>;
-
-export const tokenOutput = z.object({
-  id: z.string(),
-  name: z.string(),
-  token_type: z.enum(["api", "session"]),
-  permissions: z.array(scopeSchema),
-  expires_at: z.string(),
-  created_at: z.string(),
-  last_used_at: z.string().nullable(),
-  revoked_at: z.string().nullable(),
-  user: z.object({ id: z.string(), name: z.string() }).optional(),
-});
-
-export function presentToken(row: ApiToken, owner?: { id: string; name: string }) {
-  return {
-    id: row.id,
-    name: row.name,
-    token_type: row.kind,
-    permissions: row.scopes as Scope[],
-    expires_at: row.expiresAt.toISOString(),
-    created_at: row.createdAt.toISOString(),
-    last_used_at: row.lastUsedAt?.toISOString() ?? null,
-    revoked_at: row.revokedAt?.toISOString() ?? null,
-    ...(owner ? { user: owner } : {}),
-  };
-}
+import { roleAllows, type Scope } from "./scopes";
+import { type AuthContext, signToken } from "./tokens";
+import { type CreateTokenInput, presentToken } from "./token-schemas";
 
 /** Mints an api token with scopes within the caller's role; the token string is returned only here. */
 export async function createApiToken({ ctx, input }: { ctx: AuthContext; input: CreateTokenInput }) {
@@ -180,87 +127,3 @@ export async function revokeApiToken({ ctx, id }: { ctx: AuthContext; id: string
     });
   }
 }
-
-/** How long a refreshed session stays valid, for a request (or the refresh itself) already in flight. */
-export const SESSION_REFRESH_GRACE_MS = 10_000;
-
-/**
- * A new token for the bearer: an api token keeps its permissions and lifetime length
- * (starting now) and the old one is revoked at once; a session gets a fresh 24 h token and
- * the old one is revoked after a 10 s grace. The revocation is conditional: of two refreshes
- * of one api token only the first mints a token (the other is a 401 as if it came after); a
- * session refreshed again within its grace gets the same successor token, never a second
- * one, so a session cannot be multiplied.
- */
-export async function refreshToken({ ctx }: { ctx: AuthContext }) {
-  if (ctx.token.kind === "oauth") {
-    throw new ForbiddenError("An app's access token is renewed with its refresh token at POST /oauth/token.", [
-      { path: "token_type", message: "oauth tokens renew at /oauth/token" },
-    ]);
-  }
-  const now = new Date();
-  const id = newId("token", now);
-  const isSession = ctx.token.kind === "session";
-  const lifetime = isSession ? SESSION_LIFETIME_MS : ctx.token.expiresAt.getTime() - ctx.token.createdAt.getTime();
-  const expiresAt = new Date(now.getTime() + lifetime);
-  const outcome = await getDb().transaction(async (tx) => {
-    const [old] = await tx
-      .update(apiTokens)
-      .set(isSession ? { revokedAt: new Date(now.getTime() + SESSION_REFRESH_GRACE_MS), replacedBy: id } : { revokedAt: now })
-      .where(and(eq(apiTokens.id, ctx.token.id), isNull(apiTokens.revokedAt)))
-      .returning();
-    if (!old) {
-      if (isSession) {
-        const [current] = await tx.select().from(apiTokens).where(eq(apiTokens.id, ctx.token.id)).limit(1);
-        const [successor] = current?.replacedBy
-          ? await tx.select().from(apiTokens).where(eq(apiTokens.id, current.replacedBy)).limit(1)
-          : [];
-        if (successor && current.revokedAt && current.revokedAt > now) return { replay: successor, scopes: successor.scopes as Scope[] };
-      }
-      throw new UnauthenticatedError("invalid_token", "The token has been revoked.");
-    }
-    if (!isSession) await announceAuthChange(tx);
-    await tx.insert(apiTokens).values({
-      id,
-      accountId: ctx.accountId,
-      userId: ctx.user.id,
-      kind: ctx.token.kind,
-      name: old.name,
-      scopes: old.scopes,
-      expiresAt,
-      createdAt: now,
-    });
-    return { replay: undefined, scopes: old.scopes as Scope[] };
-  });
-  const row = outcome.replay
-    ? { id: outcome.replay.id, scopes: outcome.scopes, createdAt: outcome.replay.createdAt, expiresAt: outcome.replay.expiresAt }
-    : { id, scopes: outcome.scopes, createdAt: now, expiresAt };
-  // HS256 over the same claims gives the same string: a retry within the grace gets the same token.
-  const token = await signToken({
-    id: row.id,
-    userId: ctx.user.id,
-    accountId: ctx.accountId,
-    kind: ctx.token.kind,
-    scopes: row.scopes,
-    issuedAt: row.createdAt,
-    expiresAt: row.expiresAt,
-  });
-  return {
-    token,
-    token_type: ctx.token.kind,
-    permissions: isSession ? ctx.token.scopes : row.scopes,
-    expires_at: row.expiresAt.toISOString(),
-    created_at: row.createdAt.toISOString(),
-  };
-}
-
-export function describeToken(ctx: AuthContext) {
-  return {
-    valid: true as const,
-    token_type: ctx.token.kind,
-    permissions: ctx.token.scopes,
-    expires_at: ctx.token.expiresAt.toISOString(),
-    created_at: ctx.token.createdAt.toISOString(),
-  };
-}
-

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { userOutput } from "@/lib/auth/user-identity";
-import { createTokenInput, tokenOutput } from "./api-tokens";
+import { createTokenInput, tokenOutput } from "./token-schemas";
 import { loginInput } from "./login";
 import { scopeSchema } from "./scopes";
 

@@ -1,7 +1,8 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { createApiToken, createTokenInput, maxTokenExpiry, revokeApiToken } from "@/lib/auth/api-tokens";
+import { createApiToken, revokeApiToken } from "@/lib/auth/api-tokens";
+import { createTokenInput, maxTokenExpiry } from "@/lib/auth/token-schemas";
 import { requireSession } from "@/lib/auth/current-user";
 import { runAction } from "@/lib/server/action";
 

@@ -1,6 +1,7 @@
 import { paginationQuery } from "@/lib/platform/pagination";
 import { apiRoute, created, defineRoute } from "@/lib/api/route";
-import { createApiToken, createTokenInput, listApiTokens, tokenCreationSecrets } from "@/lib/auth/api-tokens";
+import { createApiToken, listApiTokens, tokenCreationSecrets } from "@/lib/auth/api-tokens";
+import { createTokenInput } from "@/lib/auth/token-schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute({ access: { auth: "any" }, query: paginationQuery }, ({ ctx, query }) => listApiTokens({ ctx, ...query })),
