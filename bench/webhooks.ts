@@ -21,6 +21,7 @@ import { jobBatchHandlers, jobHandlers } from "@/lib/server/job-handlers";
 import { type JobHandlers, startJobRunner } from "@/lib/jobs/runner";
 import { createWebhook } from "@/lib/webhooks/create-webhook";
 import { type Bench, type BenchOptions, log, percentile, round } from "./support";
+import { dropDatabase } from "@/db/drop-database";
 
 type Receiver = { server: Server; url: string; held: Set<ServerResponse>; stopHanging: () => void };
 type Arrival = (eventId: string, at: number) => void;
@@ -80,7 +81,7 @@ async function openDatabase(kind: "pglite" | "postgres"): Promise<{ handle: DbHa
     handle,
     drop: async () => {
       await handle.close();
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await dropDatabase(admin, name);
       await admin.end();
     },
   };

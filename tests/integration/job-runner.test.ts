@@ -16,6 +16,7 @@ import { setEnv } from "@/tests/support/env-vars";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { type WebhookReceiver, startReceiver } from "@/tests/support/webhook-receiver";
 import { emit } from "@/tests/support/webhooks";
+import { dropDatabase } from "@/db/drop-database";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -183,7 +184,7 @@ describe("a crash in the middle of a webhook attempt (kill -9)", () => {
         env: { DATABASE_URL: url.toString(), PGLITE_DIR: undefined },
         open: async () => openPostgres(url.toString(), { max: 3 }),
         cleanup: async () => {
-          await admin.unsafe(`drop database if exists ${name} with (force)`);
+          await dropDatabase(admin, name);
           await admin.end();
         },
       };

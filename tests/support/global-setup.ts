@@ -4,6 +4,7 @@ import path from "node:path";
 import postgres from "postgres";
 import type { TestProject } from "vitest/node";
 import { newPglite, openPglite, openPostgres } from "@/db";
+import { dropDatabase } from "@/db/drop-database";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -24,7 +25,7 @@ export default async function globalSetup(project: TestProject) {
     const url = process.env.TEST_DATABASE_URL;
     if (!url) throw new Error("TEST_DB=postgres needs TEST_DATABASE_URL");
     const admin = postgres(url, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`drop database if exists ${POSTGRES_TEMPLATE} with (force)`);
+    await dropDatabase(admin, POSTGRES_TEMPLATE);
     await admin.unsafe(`create database ${POSTGRES_TEMPLATE}`);
     const target = new URL(url);
     target.pathname = `/${POSTGRES_TEMPLATE}`;
@@ -36,7 +37,7 @@ export default async function globalSetup(project: TestProject) {
     project.provide("pgliteTemplate", "");
     return async () => {
       const cleanup = postgres(url, { max: 1, onnotice: () => {} });
-      await cleanup.unsafe(`drop database if exists ${POSTGRES_TEMPLATE} with (force)`);
+      await dropDatabase(cleanup, POSTGRES_TEMPLATE);
       await cleanup.end();
     };
   }

@@ -5,6 +5,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, inject } from "vitest";
 import { type DbHandle, newPglite, openPglite, openPostgres, setDbHandle } from "@/db";
 import { resetEnvCache } from "@/lib/platform/env";
+import { dropDatabase as dropNamedDatabase } from "@/db/drop-database";
 
 let handle: DbHandle | undefined;
 let dropDatabase: (() => Promise<void>) | undefined;
@@ -22,7 +23,7 @@ beforeAll(async () => {
     target.pathname = `/${name}`;
     handle = openPostgres(target.toString(), { max: 5 });
     dropDatabase = async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await dropNamedDatabase(admin, name);
       await admin.end();
     };
   } else {
