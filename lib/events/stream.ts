@@ -153,8 +153,9 @@ export async function followEvents({
  * Server-Sent Events of the account, filtered to what the token may read (never
  * webhook.verified, which goes only to the webhook being verified). With a
  * Last-Event-ID the stream first replays what was missed (ids sort by time), then goes
- * live; events arriving during the replay are buffered and de-duplicated. The stream ends
- * when the token stops being allowed (see `followEvents`).
+ * live; events arriving during the replay are buffered and de-duplicated. The comment
+ * `: connected` is written once the feed is live: every event committed after it is sent.
+ * The stream ends when the token stops being allowed (see `followEvents`).
  */
 export function openEventStream({
   ctx,
@@ -193,7 +194,7 @@ export function openEventStream({
           // already closed by the client
         }
       };
-      write(`retry: 3000\n: connected\n\n`);
+      write(`retry: 3000\n\n`);
       heartbeat = setInterval(() => write(`: heartbeat ${new Date().toISOString()}\n\n`), HEARTBEAT_MS);
       stop = await followEvents({
         ctx,
@@ -203,7 +204,11 @@ export function openEventStream({
         onEnd: close,
       });
       if (!open || signal.aborted) stop();
-      else signal.addEventListener("abort", () => stop?.());
+      else {
+        signal.addEventListener("abort", () => stop?.());
+        // The feed is live from here: anything committed after this comment is sent.
+        write(`: connected\n\n`);
+      }
     },
     cancel() {
       open = false;

@@ -26,6 +26,9 @@ async function openStream(token: string, options: { lastEventId?: string; query?
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let pending = "";
+  // Events committed once the stream says `: connected` are sent; the helper returns then.
+  let live!: () => void;
+  const connected = new Promise<void>((resolve) => (live = resolve));
   void (async () => {
     for (;;) {
       const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
@@ -36,6 +39,7 @@ async function openStream(token: string, options: { lastEventId?: string; query?
         const block = pending.slice(0, index);
         pending = pending.slice(index + 2);
         raw.push(block);
+        if (block === ": connected") live();
         const data = block.split("\n").find((l) => l.startsWith("data: "));
         const id = block.split("\n").find((l) => l.startsWith("id: "));
         if (data) {
@@ -45,7 +49,9 @@ async function openStream(token: string, options: { lastEventId?: string; query?
         }
       }
     }
+    live();
   })();
+  await connected;
   const waitFor = async (n: number, ms = 3000) => {
     const deadline = Date.now() + ms;
     while (events.length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

@@ -169,6 +169,9 @@ describe("3. the event stream follows the token's fate", () => {
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
     let pending = "";
+    // Events committed once the stream says `: connected` are sent; the helper returns then.
+    let live!: () => void;
+    const connected = new Promise<void>((resolve) => (live = resolve));
     void (async () => {
       for (;;) {
         const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
@@ -176,13 +179,17 @@ describe("3. the event stream follows the token's fate", () => {
         pending += decoder.decode(value, { stream: true });
         let index;
         while ((index = pending.indexOf("\n\n")) >= 0) {
-          const data = pending.slice(0, index).split("\n").find((l) => l.startsWith("data: "));
+          const block = pending.slice(0, index);
           pending = pending.slice(index + 2);
+          if (block === ": connected") live();
+          const data = block.split("\n").find((l) => l.startsWith("data: "));
           if (data) events.push(JSON.parse(data.slice(6)));
         }
       }
       ended = true;
+      live();
     })();
+    await connected;
     const until = async (check: () => boolean, ms = 5000) => {
       const deadline = Date.now() + ms;
       while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -197,12 +204,6 @@ describe("3. the event stream follows the token's fate", () => {
   it("ends within 5 s once its token is revoked, and sends nothing committed after the revocation", async () => {
     const { account, adminToken } = await createTestAccount();
     const token = await apiToken(adminToken, ["conversations:read"]);
-    // The first stream of a test file starts the process's LISTEN connection (on PostgreSQL it
-    // takes a moment): a first stream, opened and seen to receive, makes the timing below the stream's own.
-    const warm = await openStream(token.token);
-    await emit(account.id, "conversation.created", { n: 0 });
-    expect(await warm.until(() => warm.events.length === 1, 15_000)).toBe(true);
-    warm.close();
     const s = await openStream(token.token);
     await emit(account.id, "conversation.created", { n: 1 });
     expect(await s.until(() => s.events.length === 1)).toBe(true);
