@@ -12,7 +12,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import postgres from "postgres";
 import { type DbHandle, getDbHandle, newPglite, openPglite, openPostgres, setDbHandle } from "@/db";
-import { accounts } from "@/db/schema";
+import { accounts, webhookAttempts } from "@/db/schema";
+import { sql } from "drizzle-orm";
 import { resetEnvCache } from "@/lib/platform/env";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/platform/ids";
@@ -193,6 +194,14 @@ function arrivals() {
 
 const RECEIVERS = 5;
 
+/** Why first attempts failed (a benchmark that misses arrivals says what happened to them). */
+async function failedFirstAttempts() {
+  const rows = await getDbHandle().db.execute(
+    sql`select error, response_status, count(*)::int as n from ${webhookAttempts} where attempt = 1 and status <> 'succeeded' group by 1, 2 order by 3 desc limit 10`,
+  );
+  return Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows;
+}
+
 async function fanOut(kind: "pglite" | "postgres", events: number) {
   const track = arrivals();
   const receivers: Receiver[] = [];
@@ -207,7 +216,9 @@ async function fanOut(kind: "pglite" | "postgres", events: number) {
         track.committed(event.id, performance.now());
       }
       const recorded = performance.now();
-      await track.waitFor(events * RECEIVERS, 10 * 60_000);
+      await track.waitFor(events * RECEIVERS, 10 * 60_000).catch(async (error: Error) => {
+        throw new Error(`${error.message}; first attempts that failed: ${JSON.stringify(await failedFirstAttempts())}`);
+      });
       const seconds = (track.last() - start) / 1000;
       const perSecond = Math.round(track.count() / seconds);
       return {

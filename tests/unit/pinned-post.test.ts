@@ -218,4 +218,26 @@ describe("pinnedPost", () => {
     const result = await post(`http://127.0.0.1:${port}/`, { headers: { "X-Bad": "line\nbreak" } });
     expect(result.ok).toBe(false);
   });
+
+  it("sends again on a new connection when a kept-alive one turns out closed, and never twice after an answer", async () => {
+    // The receiver drops each kept-alive connection when it is reused, without answering (a
+    // receiver whose idle timeout fired just as the connection was picked up again).
+    const used = new WeakMap<object, number>();
+    const { port, received } = await startServer((request, response) => {
+      const count = (used.get(request.socket) ?? 0) + 1;
+      used.set(request.socket, count);
+      if (count > 1) request.socket.destroy();
+      else response.end("ok");
+    });
+    const url = `http://127.0.0.1:${port}/`;
+    expect(await post(url, { keepAlive: true })).toMatchObject({ ok: true, status: 200 });
+    expect(await post(url, { keepAlive: true })).toMatchObject({ ok: true, status: 200, body: "ok" });
+    expect(received).toHaveLength(3);
+
+    // A fresh connection dropped without an answer is a failure, not sent again.
+    const { port: dropping, received: dropped } = await startServer((request) => request.socket.destroy());
+    const failed = await post(`http://127.0.0.1:${dropping}/`, { keepAlive: true });
+    expect(failed.ok).toBe(false);
+    expect(dropped).toHaveLength(1);
+  });
 });

@@ -31,6 +31,8 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
 // hint says it will), each pool bound to the one address the URL policy approved: a name that
 // resolves elsewhere later gets a new pool, never an old socket.
 const MAX_POOLS = 256;
+/** How many stale kept-alive connections one request may go through (a pool keeps at most 32 idle). */
+const MAX_STALE_RETRIES = 33;
 const pools = new Map<string, http.Agent>();
 
 function poolFor(url: URL, address: string, family: 4 | 6, servername: string | undefined): http.Agent {
@@ -85,6 +87,7 @@ export function pinnedPost({
     let settled = false;
     let request: http.ClientRequest | undefined;
     let timer: NodeJS.Timeout | undefined;
+    let staleRetries = 0;
 
     // A connection whose answer was read to the end goes back to its pool; any other is closed.
     const finish = (result: PinnedPostResult, reusable = false) => {
@@ -124,43 +127,58 @@ export function pinnedPost({
       };
       if (isHttps && !hostIsLiteral) options.servername = hostname;
 
-      request = (isHttps ? https : http).request(options, (response) => {
-        const status = response.statusCode ?? 0;
-        const chunks: Buffer[] = [];
-        let received = 0;
+      const send = () => {
+        let answered = false;
+        const current = (request = (isHttps ? https : http).request(options, (response) => {
+          answered = true;
+          const status = response.statusCode ?? 0;
+          const chunks: Buffer[] = [];
+          let received = 0;
 
-        const complete = (ended: boolean) => {
-          const text = Buffer.concat(chunks).toString("utf8");
-          if (status >= 200 && status < 300) {
-            finish({ ok: true, status, body: text, durationMs: elapsed() }, ended);
-          } else if (status >= 300 && status < 400) {
-            finish({ ok: false, status, body: text, error: "redirect not followed", durationMs: elapsed() }, ended);
-          } else {
-            finish({ ok: false, status, body: text, error: `unexpected status ${status}`, durationMs: elapsed() }, ended);
-          }
-        };
+          const complete = (ended: boolean) => {
+            const text = Buffer.concat(chunks).toString("utf8");
+            if (status >= 200 && status < 300) {
+              finish({ ok: true, status, body: text, durationMs: elapsed() }, ended);
+            } else if (status >= 300 && status < 400) {
+              finish({ ok: false, status, body: text, error: "redirect not followed", durationMs: elapsed() }, ended);
+            } else {
+              finish({ ok: false, status, body: text, error: `unexpected status ${status}`, durationMs: elapsed() }, ended);
+            }
+          };
 
-        response.on("data", (chunk: Buffer) => {
-          if (settled) return;
-          const room = maxResponseBytes - received;
-          if (chunk.length >= room) {
-            chunks.push(chunk.subarray(0, room));
-            received += room;
-            // Enough is kept for the log; the rest is not worth waiting for.
-            complete(false);
+          response.on("data", (chunk: Buffer) => {
+            if (settled) return;
+            const room = maxResponseBytes - received;
+            if (chunk.length >= room) {
+              chunks.push(chunk.subarray(0, room));
+              received += room;
+              // Enough is kept for the log; the rest is not worth waiting for.
+              complete(false);
+              return;
+            }
+            chunks.push(chunk);
+            received += chunk.length;
+          });
+          response.on("end", () => complete(true));
+          response.on("error", (error) => fail(error.message || "response error", { status }));
+          response.on("aborted", () => fail("response aborted", { status }));
+        }));
+
+        current.on("error", (error) => {
+          // A kept-alive connection the receiver closed while it sat idle fails as soon as it is
+          // reused, before the receiver read anything: the request goes again on another one.
+          const code = (error as NodeJS.ErrnoException).code;
+          if (!settled && !answered && current.reusedSocket && staleRetries < MAX_STALE_RETRIES && (code === "ECONNRESET" || code === "EPIPE")) {
+            staleRetries++;
+            send();
             return;
           }
-          chunks.push(chunk);
-          received += chunk.length;
+          fail(error.message || String(error));
         });
-        response.on("end", () => complete(true));
-        response.on("error", (error) => fail(error.message || "response error", { status }));
-        response.on("aborted", () => fail("response aborted", { status }));
-      });
-
-      request.on("error", (error) => fail(error.message || String(error)));
+        current.end(payload);
+      };
       timer = setTimeout(() => fail(`timeout after ${timeoutMs} ms`), timeoutMs);
-      request.end(payload);
+      send();
     } catch (error) {
       fail(error instanceof Error ? error.message : String(error));
     }
