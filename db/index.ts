@@ -11,6 +11,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { getEnv } from "@/lib/platform/env";
+import { withPreparedStatements } from "./pglite-statements";
 import * as schema from "./schema";
 
 type Schema = typeof schema;
@@ -45,7 +46,7 @@ export function newPglite(dataDir?: string, options: Omit<PGliteOptions, "dataDi
 }
 
 export function openPglite(pglite: PGlite): DbHandle {
-  const db = drizzlePglite(pglite, { schema }) as unknown as Db;
+  const db = drizzlePglite(withPreparedStatements(pglite), { schema }) as unknown as Db;
   return {
     db,
     kind: "pglite",

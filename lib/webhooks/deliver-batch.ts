@@ -148,6 +148,13 @@ function toDate(value: Date | string): Date {
 let queued: Sent[] = [];
 let writing = false;
 
+/**
+ * The embedded database runs a statement without yielding to I/O, so a write started at once
+ * would take the first answer alone and hold back the others until it commits. Each write
+ * waits for the answers already received (setImmediate runs after pending I/O callbacks).
+ */
+const afterPendingIo = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 function queueResult(sent: Sent) {
   queued.push(sent);
   if (!writing) void writeResults();
@@ -156,7 +163,7 @@ function queueResult(sent: Sent) {
 async function writeResults() {
   writing = true;
   try {
-    while (queued.length) {
+    while ((await afterPendingIo(), queued.length)) {
       const batch = queued;
       queued = [];
       try {

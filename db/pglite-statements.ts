@@ -1,0 +1,117 @@
+import { type PGlite, parse, protocol, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
+
+/**
+ * PGlite's own `query()` sends every statement as the unnamed statement, so the embedded
+ * database parses and plans it again on every call; for the short queries of a request
+ * that planning costs ten times the execution. This gives each distinct statement text a
+ * named prepared statement, prepared once per database and reused (PostgreSQL moves a
+ * statement that plans the same way every time to a cached generic plan), the way
+ * postgres.js already does on a server database. Same results, same errors, same locks as
+ * `query()`: outside a transaction a statement waits for the one running; inside one it runs
+ * in that transaction.
+ */
+
+type Prepared = { name: string; paramTypes: number[] };
+type Internals = {
+  _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
+  _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
+};
+
+/** Statements kept prepared per database; the least recently used beyond this are closed. */
+export const MAX_PREPARED_STATEMENTS = 500;
+// Data statements only: utility statements (BEGIN, SAVEPOINT, SET, DDL) cannot be planned ahead.
+const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+// PostgreSQL refuses to reuse a statement whose result columns changed under it (a migration).
+const STALE_PLAN = "0A000";
+
+const noSync = { syncToFs: false };
+
+export function withPreparedStatements(pglite: PGlite): PGlite {
+  const locks = pglite as unknown as Internals;
+  const prepared = new Map<string, Prepared>();
+  const toClose: string[] = [];
+  let counter = 0;
+
+  /** One call into the database for several protocol messages, ending with a Sync (an error ends the batch there). */
+  const send = (...parts: Uint8Array[]) => {
+    const all = [...parts, protocol.serialize.sync()];
+    const buffer = new Uint8Array(all.reduce((n, part) => n + part.length, 0));
+    let offset = 0;
+    for (const part of all) {
+      buffer.set(part, offset);
+      offset += part.length;
+    }
+    return pglite.execProtocol(buffer, noSync);
+  };
+
+  async function run(text: string, params: unknown[], options: QueryOptions | undefined, inTransaction: boolean): Promise<Results> {
+    const { serialize } = protocol;
+    if (toClose.length) await send(...toClose.splice(0).map((name) => serialize.close({ type: "S", name })));
+    let statement = prepared.get(text);
+    if (statement) {
+      // Most recently used last: the first entries are the ones closed when there are too many.
+      prepared.delete(text);
+      prepared.set(text, statement);
+    } else {
+      const name = `chorus_${++counter}`;
+      const described = await send(serialize.parse({ name, text, types: options?.paramTypes }), serialize.describe({ type: "S", name }));
+      statement = { name, paramTypes: parse.parseDescribeStatementResults(described.messages) };
+      prepared.set(text, statement);
+      if (prepared.size > MAX_PREPARED_STATEMENTS) {
+        const [oldest, { name: oldName }] = prepared.entries().next().value!;
+        prepared.delete(oldest);
+        toClose.push(oldName);
+      }
+    }
+    const types = statement.paramTypes;
+    const values = params.map((value, i) => {
+      if (value === null || value === undefined) return null;
+      const serializer = options?.serializers?.[types[i]] ?? pglite.serializers[types[i]];
+      return serializer ? serializer(value) : String(value);
+    });
+    let result;
+    try {
+      result = await send(serialize.bind({ statement: statement.name, values }), serialize.describe({ type: "P" }), serialize.execute({}));
+    } catch (error) {
+      if ((error as { code?: string }).code === STALE_PLAN && prepared.get(text) === statement) {
+        prepared.delete(text);
+        toClose.push(statement.name);
+      }
+      throw error;
+    }
+    if (!inTransaction) await pglite.syncToFs();
+    return parse.parseResults(result.messages, pglite.parsers, options)[0];
+  }
+
+  const preparable = (text: string, options?: QueryOptions) => PREPARABLE.test(text) && !options?.blob;
+
+  const inTransaction = (tx: Transaction): Transaction =>
+    new Proxy(tx, {
+      get(target, key, receiver) {
+        if (key !== "query") return Reflect.get(target, key, receiver);
+        return async <T>(text: string, params: unknown[] = [], options?: QueryOptions) => {
+          if (!preparable(text, options)) return target.query<T>(text, params, options);
+          if (target.closed) throw new Error("Transaction is closed");
+          return (await locks._runExclusiveQuery(() => run(text, params, options, true))) as Results<T>;
+        };
+      },
+    });
+
+  return new Proxy(pglite, {
+    get(target, key) {
+      if (key === "query") {
+        return async <T>(text: string, params: unknown[] = [], options?: QueryOptions) => {
+          if (!preparable(text, options)) return target.query<T>(text, params, options);
+          await target.waitReady;
+          return (await locks._runExclusiveTransaction(() => locks._runExclusiveQuery(() => run(text, params, options, false)))) as Results<T>;
+        };
+      }
+      if (key === "transaction") {
+        return <T>(callback: (tx: Transaction) => Promise<T>) => target.transaction((tx) => callback(inTransaction(tx)));
+      }
+      const value = Reflect.get(target, key, target);
+      // PGlite's methods use private fields: they must run on the instance itself.
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
