@@ -103,7 +103,9 @@ export function withPreparedStatements(pglite: PGlite): PGlite {
         return async <T>(text: string, params: unknown[] = [], options?: QueryOptions) => {
           if (!preparable(text, options)) return target.query<T>(text, params, options);
           await target.waitReady;
-          return (await locks._runExclusiveTransaction(() => locks._runExclusiveQuery(() => run(text, params, options, false)))) as Results<T>;
+          const once = () => locks._runExclusiveTransaction(() => locks._runExclusiveQuery(() => run(text, params, options, false)));
+          // Outside a transaction, a statement whose columns changed under it is prepared again.
+          return (await once().catch((error) => ((error as { code?: string }).code === STALE_PLAN ? once() : Promise.reject(error)))) as Results<T>;
         };
       }
       if (key === "transaction") {
