@@ -80,7 +80,10 @@ export function withPreparedStatements(pglite: PGlite): PGlite {
       throw error;
     }
     if (!inTransaction) await pglite.syncToFs();
-    return parse.parseResults(result.messages, pglite.parsers, options)[0];
+    // parseResults copies every type parser of the database when a caller brings its own (the
+    // ORM always does); layering the caller's few over the database's is the same lookup.
+    const parsers = options?.parsers ? Object.assign(Object.create(pglite.parsers), options.parsers) : pglite.parsers;
+    return parse.parseResults(result.messages, parsers, { ...options, parsers: undefined })[0];
   }
 
   const preparable = (text: string, options?: QueryOptions) => PREPARABLE.test(text) && !options?.blob;

@@ -54,12 +54,24 @@ const MAX_THROWN_ATTEMPTS = 10;
  * most `perAccount` jobs of one account and `perGroup` of one endpoint run at a time, so one
  * account's hanging receivers cannot take every slot.
  */
-export type Lane = { name: string; kinds: readonly JobKind[] | null; concurrency: number; perAccount?: number; perGroup?: number };
+export type Lane = {
+  name: string;
+  kinds: readonly JobKind[] | null;
+  concurrency: number;
+  perAccount?: number;
+  perGroup?: number;
+  /**
+   * The shortest time between two claims woken by commits: work committed meanwhile is taken
+   * together, one claim and one batch instead of one per commit (a few ms of latency for a
+   * fraction of the statements under load). A full claim still goes on at once.
+   */
+  gatherMs?: number;
+};
 
 export const SEND_KINDS: readonly JobKind[] = ["message.send", "message.auto-reply", "message.simulate-status", "message.fetch-media"];
 export const DEFAULT_LANES: Lane[] = [
   { name: "sends", kinds: SEND_KINDS, concurrency: 16, perAccount: 8 },
-  { name: "webhooks", kinds: null, concurrency: 256, perAccount: 64, perGroup: 16 },
+  { name: "webhooks", kinds: null, concurrency: 256, perAccount: 64, perGroup: 16, gatherMs: 50 },
 ];
 
 export type ClaimedJob = Pick<Job, "id" | "kind" | "payload" | "attempts" | "createdAt"> & {
@@ -364,8 +376,17 @@ export function startJobRunner({
       });
   }
 
-  type LaneState = { lane: Lane; running: number; accounts: Map<string, number>; groups: Map<string, number>; polling?: Promise<void>; again: boolean; timer?: NodeJS.Timeout };
-  const states: LaneState[] = laneList.map((lane) => ({ lane, running: 0, accounts: new Map(), groups: new Map(), again: false }));
+  type LaneState = {
+    lane: Lane;
+    running: number;
+    accounts: Map<string, number>;
+    groups: Map<string, number>;
+    polling?: Promise<void>;
+    again: boolean;
+    timer?: NodeJS.Timeout;
+    lastClaimAt: number;
+  };
+  const states: LaneState[] = laneList.map((lane) => ({ lane, running: 0, accounts: new Map(), groups: new Map(), again: false, lastClaimAt: 0 }));
   const bump = (map: Map<string, number>, key: string, by: number) => {
     const next = (map.get(key) ?? 0) + by;
     if (next <= 0) map.delete(key);
@@ -380,6 +401,7 @@ export function startJobRunner({
       if (free <= 0 || stopped) break;
       const limit = Math.min(free, batchSize);
       const now = new Date();
+      state.lastClaimAt = performance.now();
       let due: ClaimedJob[] = [];
       try {
         due = await claimDueJobs(db, {
@@ -441,10 +463,13 @@ export function startJobRunner({
   function wakeLane(state: LaneState) {
     if (stopped || scheduled.has(state)) return;
     scheduled.add(state);
-    setImmediate(() => {
+    const run = () => {
       scheduled.delete(state);
       tick(state);
-    });
+    };
+    const wait = state.lastClaimAt + (state.lane.gatherMs ?? 0) - performance.now();
+    if (wait > 0) setTimeout(run, wait);
+    else setImmediate(run);
   }
   function wake() {
     for (const state of states) wakeLane(state);
