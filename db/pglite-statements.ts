@@ -103,12 +103,17 @@ export function withPreparedStatements(pglite: PGlite): PGlite {
   return new Proxy(pglite, {
     get(target, key) {
       if (key === "query") {
-        return async <T>(text: string, params: unknown[] = [], options?: QueryOptions) => {
+        return async <T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> => {
           if (!preparable(text, options)) return target.query<T>(text, params, options);
           await target.waitReady;
-          const once = () => locks._runExclusiveTransaction(() => locks._runExclusiveQuery(() => run(text, params, options, false)));
-          // Outside a transaction, a statement whose columns changed under it is prepared again.
-          return (await once().catch((error) => ((error as { code?: string }).code === STALE_PLAN ? once() : Promise.reject(error)))) as Results<T>;
+          const once = async () => (await locks._runExclusiveTransaction(() => locks._runExclusiveQuery(() => run(text, params, options, false)))) as Results<T>;
+          try {
+            return await once();
+          } catch (error) {
+            // Outside a transaction, a statement whose columns changed under it is prepared again.
+            if ((error as { code?: string }).code === STALE_PLAN) return once();
+            throw error;
+          }
         };
       }
       if (key === "transaction") {

@@ -48,10 +48,34 @@ export async function signToken(input: {
 
 type Claims = { jti: string; sub: string; acc: string; typ: TokenKind };
 
+/**
+ * Tokens whose signature this process has checked, with their expiry: a signature check is
+ * most of the cost of a request that needs nothing else, and the same token string always
+ * checks the same way under the same key. Revocation and the owner's state are not cached
+ * here (see loadTokenContext); expiry is checked on every use.
+ */
+const VERIFIED_MAX = 10_000;
+const verified = new Map<string, { claims: Claims; exp: number; key: Buffer }>();
+
 async function verifySignature(token: string): Promise<Claims> {
+  const key = deriveKey("jwt");
+  const known = verified.get(token);
+  if (known && known.key === key) {
+    // As jose counts it: expired from the second of `exp` on.
+    if (Math.floor(Date.now() / 1000) < known.exp) return known.claims;
+    verified.delete(token);
+    throw new UnauthenticatedError("invalid_token", "The token has expired.");
+  }
+  const claims = await checkSignature(token, key);
+  verified.set(token, claims);
+  if (verified.size > VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+  return claims.claims;
+}
+
+async function checkSignature(token: string, key: Buffer): Promise<{ claims: Claims; exp: number; key: Buffer }> {
   try {
     // The algorithm is pinned: alg=none or any other algorithm is refused by jose.
-    const { payload } = await jwtVerify(token, deriveKey("jwt"), {
+    const { payload } = await jwtVerify(token, key, {
       algorithms: ["HS256"],
       issuer: TOKEN_ISSUER,
       audience: TOKEN_AUDIENCE,
@@ -66,7 +90,7 @@ async function verifySignature(token: string): Promise<Claims> {
     ) {
       throw new UnauthenticatedError("invalid_token", "The token is malformed.");
     }
-    return { jti, sub, acc, typ };
+    return { claims: { jti, sub, acc, typ }, exp: payload.exp!, key };
   } catch (error) {
     if (error instanceof UnauthenticatedError) throw error;
     if (error instanceof joseErrors.JWTExpired) {
