@@ -385,8 +385,18 @@ export function startJobRunner({
     again: boolean;
     timer?: NodeJS.Timeout;
     lastClaimAt: number;
+    /**
+     * Due work may be waiting for a free slot (the last claim was full, or a cap or the lane's
+     * concurrency held it back): a finishing job wakes the lane. Otherwise everything due was
+     * claimed, and new work wakes the lane by its commit (or the poll fallback).
+     */
+    heldBack: boolean;
   };
-  const states: LaneState[] = laneList.map((lane) => ({ lane, running: 0, accounts: new Map(), groups: new Map(), again: false, lastClaimAt: 0 }));
+  const states: LaneState[] = laneList.map((lane) => ({ lane, running: 0, accounts: new Map(), groups: new Map(), again: false, lastClaimAt: 0, heldBack: false }));
+  const atCap = (state: LaneState) =>
+    state.running >= state.lane.concurrency ||
+    [...state.accounts.values()].some((n) => n >= (state.lane.perAccount ?? NO_CAP)) ||
+    [...state.groups.values()].some((n) => n >= (state.lane.perGroup ?? NO_CAP));
   const bump = (map: Map<string, number>, key: string, by: number) => {
     const next = (map.get(key) ?? 0) + by;
     if (next <= 0) map.delete(key);
@@ -398,7 +408,10 @@ export function startJobRunner({
     do {
       state.again = false;
       const free = lane.concurrency - state.running;
-      if (free <= 0 || stopped) break;
+      if (free <= 0 || stopped) {
+        state.heldBack = true;
+        break;
+      }
       const limit = Math.min(free, batchSize);
       const now = new Date();
       state.lastClaimAt = performance.now();
@@ -416,8 +429,13 @@ export function startJobRunner({
         });
       } catch (error) {
         if (!stopped) console.error(`job runner: claiming jobs failed: ${loggable(error)}`);
+        state.heldBack = true;
+        break;
       }
-      if (!due.length) break;
+      if (!due.length) {
+        state.heldBack = atCap(state);
+        break;
+      }
       const results = startJobs(due, handlers, batchHandlers, now);
       due.forEach((job, i) => {
         const account = job.accountId ?? "";
@@ -438,11 +456,12 @@ export function startJobRunner({
             state.running--;
             bump(state.accounts, account, -1);
             bump(state.groups, job.group, -1);
-            wakeLane(state);
+            if (state.heldBack) wakeLane(state);
           });
         inFlight.set(job.id, { id: job.id, attempts: job.attempts, done });
       });
       if (due.length === limit) state.again = true;
+      else state.heldBack = atCap(state);
     } while (state.again && !stopped);
   }
 
