@@ -13,6 +13,7 @@ import { type PGlite, parse, protocol, type QueryOptions, type Results, type Tra
 
 type Prepared = { name: string; paramTypes: number[] };
 type Internals = {
+  _checkReady(): Promise<void>;
   _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
   _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
 };
@@ -21,8 +22,11 @@ type Internals = {
 export const MAX_PREPARED_STATEMENTS = 500;
 // Data statements only: utility statements (BEGIN, SAVEPOINT, SET, DDL) cannot be planned ahead.
 const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
-// PostgreSQL refuses to reuse a statement whose result columns changed under it (a migration).
+// PostgreSQL refuses to reuse a statement whose result columns changed under it (a migration);
+// a statement closed behind this cache's back (DISCARD ALL) no longer exists.
 const STALE_PLAN = "0A000";
+const UNKNOWN_STATEMENT = "26000";
+const isStale = (error: unknown) => [STALE_PLAN, UNKNOWN_STATEMENT].includes((error as { code?: string }).code ?? "");
 
 const noSync = { syncToFs: false };
 
@@ -31,6 +35,8 @@ export function withPreparedStatements(pglite: PGlite): PGlite {
   const prepared = new Map<string, Prepared>();
   const toClose: string[] = [];
   let counter = 0;
+  // Distinct per wrapper, so that two wrappers of one database never share a name.
+  const prefix = `chorus_${Math.random().toString(36).slice(2, 8)}_`;
 
   /** One call into the database for several protocol messages, ending with a Sync (an error ends the batch there). */
   const send = (...parts: Uint8Array[]) => {
@@ -53,7 +59,7 @@ export function withPreparedStatements(pglite: PGlite): PGlite {
       prepared.delete(text);
       prepared.set(text, statement);
     } else {
-      const name = `chorus_${++counter}`;
+      const name = `${prefix}${++counter}`;
       const described = await send(serialize.parse({ name, text, types: options?.paramTypes }), serialize.describe({ type: "S", name }));
       statement = { name, paramTypes: parse.parseDescribeStatementResults(described.messages) };
       prepared.set(text, statement);
@@ -73,7 +79,7 @@ export function withPreparedStatements(pglite: PGlite): PGlite {
     try {
       result = await send(serialize.bind({ statement: statement.name, values }), serialize.describe({ type: "P" }), serialize.execute({}));
     } catch (error) {
-      if ((error as { code?: string }).code === STALE_PLAN && prepared.get(text) === statement) {
+      if (isStale(error) && prepared.get(text) === statement) {
         prepared.delete(text);
         toClose.push(statement.name);
       }
@@ -105,13 +111,14 @@ export function withPreparedStatements(pglite: PGlite): PGlite {
       if (key === "query") {
         return async <T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> => {
           if (!preparable(text, options)) return target.query<T>(text, params, options);
-          await target.waitReady;
+          // Refused like query() once the database is closing or closed.
+          await locks._checkReady();
           const once = async () => (await locks._runExclusiveTransaction(() => locks._runExclusiveQuery(() => run(text, params, options, false)))) as Results<T>;
           try {
             return await once();
           } catch (error) {
             // Outside a transaction, a statement whose columns changed under it is prepared again.
-            if ((error as { code?: string }).code === STALE_PLAN) return once();
+            if (isStale(error)) return once();
             throw error;
           }
         };

@@ -4,7 +4,7 @@ import { getDb } from "@/db";
 import { events } from "@/db/schema";
 import { roleAllows } from "@/lib/auth/scopes";
 import { type AuthContext, loadTokenContext } from "@/lib/auth/tokens";
-import { invalidField } from "@/lib/platform/errors";
+import { invalidField, loggable } from "@/lib/platform/errors";
 import { subscribeToEvents, toEnvelope } from "./hub";
 import { joinPresence, leavePresence } from "./presence";
 import type { EventEnvelope } from "./types";
@@ -62,6 +62,7 @@ export async function followEvents({
   let ctx = opened;
   const openedWith = readableScopes(opened);
   let closed = false;
+  let joined = false;
   // Ids sort by creation time, but transactions can commit out of that order, so the live
   // part de-duplicates by id rather than dropping ids lower than the last one sent.
   const sent = new Set<string>();
@@ -81,7 +82,7 @@ export async function followEvents({
     closed = true;
     clearInterval(recheck);
     unsubscribe();
-    if (presence) leavePresence(opened);
+    if (joined) leavePresence(opened);
     onEnd(why);
   };
 
@@ -131,21 +132,32 @@ export async function followEvents({
     if (!pumping) void stillAllowed();
   }, holder.__chorusStreamRecheckMs ?? RECHECK_MS);
 
-  for (let after = lastEventId; after && !closed; ) {
-    const missed = await getDb()
-      .select()
-      .from(events)
-      .where(and(eq(events.accountId, opened.accountId), gt(events.id, after), notInArray(events.type, [...UNSTREAMED_EVENT_TYPES])))
-      .orderBy(asc(events.id))
-      .limit(REPLAY_PAGE);
-    for (const row of missed) send(toEnvelope(row));
-    after = missed.length === REPLAY_PAGE ? missed[missed.length - 1].id : undefined;
+  try {
+    for (let after = lastEventId; after && !closed; ) {
+      const missed = await getDb()
+        .select()
+        .from(events)
+        .where(and(eq(events.accountId, opened.accountId), gt(events.id, after), notInArray(events.type, [...UNSTREAMED_EVENT_TYPES])))
+        .orderBy(asc(events.id))
+        .limit(REPLAY_PAGE);
+      for (const row of missed) send(toEnvelope(row));
+      after = missed.length === REPLAY_PAGE ? missed[missed.length - 1].id : undefined;
+    }
+    const pending = buffer;
+    buffer = null;
+    queue.push(...pending.sort((a, b) => (a.id < b.id ? -1 : 1)));
+    pump();
+    if (presence && !closed) {
+      await joinPresence(opened);
+      joined = true;
+      // Ended while joining: end() had nothing to leave yet.
+      if (closed) leavePresence(opened);
+    }
+  } catch (error) {
+    // Nothing half-open is left behind: the client reconnects with its Last-Event-ID.
+    end("closed");
+    throw error;
   }
-  const pending = buffer;
-  buffer = null;
-  queue.push(...pending.sort((a, b) => (a.id < b.id ? -1 : 1)));
-  pump();
-  if (presence && !closed) await joinPresence(opened);
   return () => end("closed");
 }
 
@@ -196,13 +208,19 @@ export function openEventStream({
       };
       write(`retry: 3000\n\n`);
       heartbeat = setInterval(() => write(`: heartbeat ${new Date().toISOString()}\n\n`), HEARTBEAT_MS);
-      stop = await followEvents({
-        ctx,
-        lastEventId,
-        presence,
-        onEvent: (event) => write(frame(event)),
-        onEnd: close,
-      });
+      try {
+        stop = await followEvents({
+          ctx,
+          lastEventId,
+          presence,
+          onEvent: (event) => write(frame(event)),
+          onEnd: close,
+        });
+      } catch (error) {
+        console.error(`event stream: starting the feed failed: ${loggable(error)}`);
+        close();
+        return;
+      }
       if (!open || signal.aborted) stop();
       else {
         signal.addEventListener("abort", () => stop?.());

@@ -434,6 +434,8 @@ export function startJobRunner({
       }
       if (!due.length) {
         state.heldBack = atCap(state);
+        // A wake that came during the claim may be for work its snapshot did not see yet.
+        if (state.again) continue;
         break;
       }
       const results = startJobs(due, handlers, batchHandlers, now);
@@ -474,7 +476,10 @@ export function startJobRunner({
     }
     state.polling = poll(state).finally(() => {
       state.polling = undefined;
-      if (!stopped) state.timer = setTimeout(() => tick(state), pollMs);
+      if (stopped) return;
+      state.timer = setTimeout(() => tick(state), pollMs);
+      // A wake that came after the loop's last look is not lost.
+      if (state.again) wakeLane(state);
     });
   }
 

@@ -174,9 +174,11 @@ async function writeResults() {
         const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message.split("\n")[0] : String(error);
         console.error(`webhook deliveries: writing ${batch.length} outcomes together failed (${cause}); writing them one by one`);
         for (const sent of batch) {
-          await getDb()
-            .transaction((tx) => recordAttemptResult(tx, { ...sent, mode: "scheduled" }))
-            .then((result) => sent.settle.resolve(jobOutcomeOf(result)), sent.settle.reject);
+          try {
+            sent.settle.resolve(jobOutcomeOf(await getDb().transaction((tx) => recordAttemptResult(tx, { ...sent, mode: "scheduled" }))));
+          } catch (failure) {
+            sent.settle.reject(failure);
+          }
         }
       }
     }

@@ -159,6 +159,40 @@ describe("the job runner", () => {
   });
 });
 
+describe("the job runner's wake-ups", () => {
+  beforeEach(async () => {
+    await getDb().delete(jobs);
+  });
+
+  it("does not lose a wake that arrives while a claim is under way and finds nothing", async () => {
+    // The claim's answer is computed, then held back: a job committed meanwhile is not in it.
+    const real = getDb();
+    let hold: Promise<void> | undefined;
+    let claims = 0;
+    const db = new Proxy(real, {
+      get(target, key, receiver) {
+        if (key !== "execute") return Reflect.get(target, key, receiver);
+        return async (...args: Parameters<typeof real.execute>) => {
+          const result = await target.execute(...args);
+          if (claims++ === 0) await (hold = new Promise((r) => setTimeout(r, 150)));
+          return result;
+        };
+      },
+    });
+    const ran: number[] = [];
+    const handlers: JobHandlers = { "message.send": async (payload) => void ran.push(Number(payload.n)) };
+    const runner = startJobRunner({ db, handlers, pollMs: 60_000, lanes: [{ name: "sends", kinds: ["message.send"], concurrency: 4 }] });
+    try {
+      await vi.waitFor(() => expect(hold).toBeDefined());
+      await enqueueJob(real, { kind: "message.send", payload: { n: 1 } });
+      runner.wake();
+      await vi.waitFor(() => expect(ran).toEqual([1]), { timeout: 3000 });
+    } finally {
+      await runner.stop();
+    }
+  });
+});
+
 describe("a crash in the middle of a webhook attempt (kill -9)", () => {
   let receiver: WebhookReceiver;
   let restoreEnv: () => void;

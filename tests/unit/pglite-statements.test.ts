@@ -86,4 +86,17 @@ describe("prepared statements on the embedded database", () => {
     await expect(db.transaction((tx) => tx.query(inTx, ["a"]))).rejects.toMatchObject({ code: "0A000" });
     expect(Object.keys((await db.transaction((tx) => tx.query<Record<string, unknown>>(inTx, ["a"]))).rows[0])).toContain("extra");
   });
+
+  it("prepares again after its statements were discarded, and refuses statements once closed", async () => {
+    const select = "select id from items where id = $1";
+    expect((await db.query(select, ["a"])).rows).toEqual([{ id: "a" }]);
+    await raw.exec("DEALLOCATE ALL");
+    expect((await db.query(select, ["a"])).rows).toEqual([{ id: "a" }]);
+
+    const other = new PGlite();
+    const wrapped = withPreparedStatements(other);
+    expect((await wrapped.query("select $1::int as v", [1])).rows).toEqual([{ v: 1 }]);
+    await other.close();
+    await expect(wrapped.query("select $1::int as v", [1])).rejects.toThrow(/closed/i);
+  });
 });

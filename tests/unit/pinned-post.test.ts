@@ -234,6 +234,20 @@ describe("pinnedPost", () => {
     expect(await post(url, { keepAlive: true })).toMatchObject({ ok: true, status: 200, body: "ok" });
     expect(received).toHaveLength(3);
 
+    // Sent again once at most, on a connection of its own: a receiver that drops every
+    // request it reads sees it twice, and the attempt fails.
+    const { port: resetting, received: reset } = await startServer((request, response) => {
+      const count = (used.get(request.socket) ?? 0) + 1;
+      used.set(request.socket, count);
+      if (count > 1 || reset.length > 1) request.socket.destroy();
+      else response.end("ok");
+    });
+    const resettingUrl = `http://127.0.0.1:${resetting}/`;
+    expect(await post(resettingUrl, { keepAlive: true })).toMatchObject({ ok: true });
+    const refused = await post(resettingUrl, { keepAlive: true });
+    expect(refused.ok).toBe(false);
+    expect(reset).toHaveLength(3);
+
     // A fresh connection dropped without an answer is a failure, not sent again.
     const { port: dropping, received: dropped } = await startServer((request) => request.socket.destroy());
     const failed = await post(`http://127.0.0.1:${dropping}/`, { keepAlive: true });

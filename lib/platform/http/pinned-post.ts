@@ -31,8 +31,7 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
 // hint says it will), each pool bound to the one address the URL policy approved: a name that
 // resolves elsewhere later gets a new pool, never an old socket.
 const MAX_POOLS = 256;
-/** How many stale kept-alive connections one request may go through (a pool keeps at most 32 idle). */
-const MAX_STALE_RETRIES = 33;
+
 const pools = new Map<string, http.Agent>();
 
 function poolFor(url: URL, address: string, family: 4 | 6, servername: string | undefined): http.Agent {
@@ -50,7 +49,9 @@ function poolFor(url: URL, address: string, family: 4 | 6, servername: string | 
   if (pools.size > MAX_POOLS) {
     const [oldestKey, oldest] = pools.entries().next().value as [string, http.Agent];
     pools.delete(oldestKey);
-    oldest.destroy();
+    // Idle connections close now; those still carrying a request close when it is answered.
+    oldest.maxFreeSockets = 0;
+    for (const sockets of Object.values(oldest.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
   }
   return agent;
 }
@@ -87,7 +88,7 @@ export function pinnedPost({
     let settled = false;
     let request: http.ClientRequest | undefined;
     let timer: NodeJS.Timeout | undefined;
-    let staleRetries = 0;
+    let resent = false;
 
     // A connection whose answer was read to the end goes back to its pool; any other is closed.
     const finish = (result: PinnedPostResult, reusable = false) => {
@@ -168,8 +169,10 @@ export function pinnedPost({
           // A kept-alive connection the receiver closed while it sat idle fails as soon as it is
           // reused, before the receiver read anything: the request goes again on another one.
           const code = (error as NodeJS.ErrnoException).code;
-          if (!settled && !answered && current.reusedSocket && staleRetries < MAX_STALE_RETRIES && (code === "ECONNRESET" || code === "EPIPE")) {
-            staleRetries++;
+          // Once, on a connection of its own, so that it cannot meet another stale one.
+          if (!settled && !answered && current.reusedSocket && !resent && (code === "ECONNRESET" || code === "EPIPE")) {
+            resent = true;
+            options.agent = false;
             send();
             return;
           }
