@@ -149,13 +149,30 @@ test("an expired session asks to sign in, then returns to the same conversation 
   const id = await customerWrites(request, "Sam Session", "Are you there?");
   const context = await browser.newContext({ viewport: phone });
   const page = await context.newPage();
+  // Requests of the page in flight (the live stream aside), to wait until it is quiet.
+  let inFlight = 0;
+  let quietSince = Date.now();
+  const counted = (r: { url: () => string }) => !r.url().includes("/v1/events/stream");
+  page.on("request", (r) => void (counted(r) && inFlight++));
+  const done = (r: { url: () => string }) => {
+    if (!counted(r)) return;
+    inFlight--;
+    quietSince = Date.now();
+  };
+  page.on("requestfinished", done);
+  page.on("requestfailed", done);
   await signIn(page, firstAdmin.email, firstAdmin.password);
-  // The page asks once for suggestions from the documents; it must have its answer before the
-  // session ends, or that request is the one that finds out (the dialog would then come first).
+  // The session must end while the page is quiet: any request that finds out first (the
+  // document suggestions, or the refresh after a live event) opens the dialog before the send.
   const suggested = page.waitForResponse((r) => r.url().endsWith(`/v1/conversations/${id}/suggestions`));
   await page.goto(`/inbox/${id}`);
   await live(page);
   await suggested;
+  // Outside opening hours an automatic answer went out; its simulated delivered and read
+  // statuses each refresh the conversation. The last of them is "Read".
+  const automatic = page.locator('[data-direction="outbound"]');
+  if (await automatic.count()) await expect(automatic.last().getByRole("img", { name: "Read" })).toBeVisible({ timeout: 15_000 });
+  await expect.poll(() => inFlight === 0 && Date.now() - quietSince > 500).toBe(true);
 
   // The session cookie is gone (expired); the next send is refused with a 401.
   await context.clearCookies();
