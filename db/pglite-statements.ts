@@ -39,16 +39,7 @@ export function withPreparedStatements(pglite: PGlite): PGlite {
   const prefix = `chorus_${Math.random().toString(36).slice(2, 8)}_`;
 
   /** One call into the database for several protocol messages, ending with a Sync (an error ends the batch there). */
-  const send = (...parts: Uint8Array[]) => {
-    const all = [...parts, protocol.serialize.sync()];
-    const buffer = new Uint8Array(all.reduce((n, part) => n + part.length, 0));
-    let offset = 0;
-    for (const part of all) {
-      buffer.set(part, offset);
-      offset += part.length;
-    }
-    return pglite.execProtocol(buffer, noSync);
-  };
+  const send = (...parts: Uint8Array[]) => pglite.execProtocol(Buffer.concat([...parts, protocol.serialize.sync()]), noSync);
 
   async function run(text: string, params: unknown[], options: QueryOptions | undefined, inTransaction: boolean): Promise<Results> {
     const { serialize } = protocol;

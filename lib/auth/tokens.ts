@@ -66,10 +66,10 @@ async function verifySignature(token: string): Promise<Claims> {
     verified.delete(token);
     throw new UnauthenticatedError("invalid_token", "The token has expired.");
   }
-  const claims = await checkSignature(token, key);
-  verified.set(token, claims);
+  const checked = await checkSignature(token, key);
+  verified.set(token, checked);
   if (verified.size > VERIFIED_MAX) verified.delete(verified.keys().next().value!);
-  return claims.claims;
+  return checked.claims;
 }
 
 async function checkSignature(token: string, key: Buffer): Promise<{ claims: Claims; exp: number; key: Buffer }> {

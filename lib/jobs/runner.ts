@@ -432,12 +432,6 @@ export function startJobRunner({
         state.heldBack = true;
         break;
       }
-      if (!due.length) {
-        state.heldBack = atCap(state);
-        // A wake that came during the claim may be for work its snapshot did not see yet.
-        if (state.again) continue;
-        break;
-      }
       const results = startJobs(due, handlers, batchHandlers, now);
       due.forEach((job, i) => {
         const account = job.accountId ?? "";
@@ -462,8 +456,10 @@ export function startJobRunner({
           });
         inFlight.set(job.id, { id: job.id, attempts: job.attempts, done });
       });
+      state.heldBack = due.length === limit || atCap(state);
+      // Claimed in full: there may be more. An empty claim stops here, unless a wake came during
+      // it (for work its snapshot did not see yet).
       if (due.length === limit) state.again = true;
-      else state.heldBack = atCap(state);
     } while (state.again && !stopped);
   }
 

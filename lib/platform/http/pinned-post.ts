@@ -31,7 +31,6 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
 // hint says it will), each pool bound to the one address the URL policy approved: a name that
 // resolves elsewhere later gets a new pool, never an old socket.
 const MAX_POOLS = 256;
-
 const pools = new Map<string, http.Agent>();
 
 function poolFor(url: URL, address: string, family: 4 | 6, servername: string | undefined): http.Agent {
