@@ -110,8 +110,8 @@ async function withEngine<T>(
   const db = getDbHandle().db;
   const runner = startJobRunner({ db, handlers, batchHandlers: jobBatchHandlers, pollMs: 500 });
   const unlisten = handle.pglite
-    ? await handle.pglite.listen(JOBS_CHANNEL, () => runner.wake())
-    : await handle.sql!.listen(JOBS_CHANNEL, () => runner.wake()).then((s) => () => s.unlisten());
+    ? await handle.pglite.listen(JOBS_CHANNEL, (payload) => runner.wake(payload))
+    : await handle.sql!.listen(JOBS_CHANNEL, (payload) => runner.wake(payload)).then((s) => () => s.unlisten());
   try {
     return await body({
       createAccount: async (name) => {

@@ -330,7 +330,12 @@ export const webhookDeliveries = pgTable(
     payload: text("payload").notNull(),
     status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull(),
     attempts: integer("attempts").notNull().default(0),
+    // The delivery row is the local runner's job: due while pending with next_attempt_at
+    // reached and no live claim. A claim is a lease (locked_until) counted by `claims`; a
+    // lease that ran out while running means its process died.
     nextAttemptAt: ts("next_attempt_at"),
+    lockedUntil: ts("locked_until"),
+    claims: integer("claims").notNull().default(0),
     lastError: text("last_error"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -339,6 +344,9 @@ export const webhookDeliveries = pgTable(
   (t) => [
     index("webhook_deliveries_webhook_created_idx").on(t.webhookId, t.createdAt, t.id),
     uniqueIndex("webhook_deliveries_webhook_event_idx").on(t.webhookId, t.eventId),
+    index("webhook_deliveries_due_idx")
+      .on(t.nextAttemptAt, t.id)
+      .where(sql`${t.status} = 'pending'`),
   ],
 );
 

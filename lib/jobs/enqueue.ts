@@ -35,7 +35,8 @@ export async function enqueueJobs(tx: Executor, list: NewJob[]): Promise<number[
       })),
     )
     .returning({ id: jobs.id });
-  // Wakes the local runner as soon as the transaction commits instead of at its next poll.
-  await tx.execute(sql`select pg_notify(${JOBS_CHANNEL}, '')`);
+  // Wakes the local runner's lanes that take these kinds as soon as the transaction commits
+  // instead of at their next poll.
+  await tx.execute(sql`select pg_notify(${JOBS_CHANNEL}, ${[...new Set(list.map((job) => job.kind))].join(",")})`);
   return rows.map((row) => row.id);
 }

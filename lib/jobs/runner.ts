@@ -12,7 +12,9 @@ import type { JobKind } from "./enqueue";
  * it left half done is known to be abandoned.
  */
 export type JobContext = {
-  jobId: number;
+  jobId: JobId;
+  /** The source the job was claimed from (JOBS_SOURCE: the jobs table). */
+  source?: string;
   attempt: number;
   now: Date;
   createdAt?: Date;
@@ -39,6 +41,28 @@ export type JobBatchHandler = (items: { payload: Record<string, unknown>; ctx: J
 export const OUTCOME_RECORDED = Symbol("outcome recorded");
 export type JobBatchHandlers = Partial<Record<JobKind, JobBatchHandler>>;
 
+/** A jobs-table id (a number), or the id of a domain row that is its own job (a webhook delivery). */
+export type JobId = number | string;
+
+/**
+ * Where claimable work lives. The jobs table holds every kind; a domain table whose rows are
+ * their own jobs (webhook deliveries: no second row per delivery) is a source of one kind,
+ * registered by the top layer (lib/server/wiring.ts). Each source claims with the same lease,
+ * fairness and caps, renews its leases, records outcomes and releases stale claims.
+ */
+export type JobSource = {
+  name: string;
+  /** The one kind of a domain source's rows; null for the jobs table. */
+  kind: JobKind | null;
+  /** False while another backend runs this work (the deliveries with JOBS_BACKEND=inngest). */
+  enabled?: () => boolean;
+  claim: (db: Db, options: ClaimOptions) => Promise<ClaimedJob[]>;
+  renew: (db: Db, held: { id: JobId; attempts: number }[], now?: Date) => Promise<void>;
+  record: (db: Db, outcomes: Recorded[]) => Promise<void>;
+  /** The embedded database at start: every claim still held belongs to a process that died. */
+  releaseStale: (db: Db) => Promise<number>;
+};
+
 /**
  * A claim is a lease: a live runner renews the leases of the jobs it runs every
  * JOB_HEARTBEAT_MS, so a claim whose process died runs out within JOB_LEASE_MS and the job is
@@ -56,6 +80,9 @@ const MAX_THROWN_ATTEMPTS = 10;
  */
 export type Lane = {
   name: string;
+  /** The source the lane claims from (default: the jobs table). */
+  source?: string;
+  /** Jobs-table kinds this lane takes; null: every kind no other lane names. */
   kinds: readonly JobKind[] | null;
   concurrency: number;
   perAccount?: number;
@@ -69,12 +96,19 @@ export type Lane = {
 };
 
 export const SEND_KINDS: readonly JobKind[] = ["message.send", "message.auto-reply", "message.simulate-status", "message.fetch-media"];
+export const DELIVERIES_SOURCE = "webhook-deliveries";
 export const DEFAULT_LANES: Lane[] = [
   { name: "sends", kinds: SEND_KINDS, concurrency: 16, perAccount: 8 },
-  { name: "webhooks", kinds: null, concurrency: 256, perAccount: 64, perGroup: 16, gatherMs: 50 },
+  { name: "webhooks", source: DELIVERIES_SOURCE, kinds: null, concurrency: 256, perAccount: 64, perGroup: 16, gatherMs: 50 },
+  // Everything else: snooze wake-ups, template reviews, surveys, and (JOBS_BACKEND=inngest) the
+  // relay of webhook deliveries.
+  { name: "background", kinds: null, concurrency: 64, perAccount: 16, perGroup: 16, gatherMs: 50 },
 ];
 
-export type ClaimedJob = Pick<Job, "id" | "kind" | "payload" | "attempts" | "createdAt"> & {
+export type ClaimedJob = Pick<Job, "kind" | "payload" | "attempts" | "createdAt"> & {
+  id: JobId;
+  /** The source the job was claimed from. */
+  source: string;
   /** The lease this claim holds; the outcome is recorded only while it still holds it. */
   lockedUntil: Date | null;
   accountId: string | null;
@@ -84,7 +118,7 @@ export type ClaimedJob = Pick<Job, "id" | "kind" | "payload" | "attempts" | "cre
   takeover: boolean;
 };
 
-type ClaimOptions = {
+export type ClaimOptions = {
   limit?: number;
   now?: Date;
   /** The kinds this claim may take (a lane); null: every kind not named by `exceptKinds`. */
@@ -168,6 +202,7 @@ export async function claimDueJobs(db: Db, options: ClaimOptions = {}): Promise<
     const payload = typeof r.payload === "string" ? JSON.parse(r.payload) : r.payload;
     return {
       id: r.id,
+      source: JOBS_SOURCE,
       kind: r.kind,
       payload,
       attempts: Number(r.attempts),
@@ -184,7 +219,7 @@ export async function claimDueJobs(db: Db, options: ClaimOptions = {}): Promise<
  * Renews the leases of the jobs this process is running (the heartbeat). A row another
  * process has taken over meanwhile (its claim count moved on) is left alone.
  */
-export async function renewLeases(db: Db, held: { id: number; attempts: number }[], now = new Date()) {
+export async function renewLeases(db: Db, held: { id: JobId; attempts: number }[], now = new Date()) {
   if (!held.length) return;
   await db.execute(sql`
     update ${jobs} set locked_until = ${new Date(now.getTime() + JOB_LEASE_MS).toISOString()}::timestamptz
@@ -205,7 +240,7 @@ export async function releaseStaleClaims(db: Db) {
 }
 
 /** A timestamptz from a raw query: a Date (PGlite) or text such as "2026-11-22 10:15:30.123+00" (postgres.js). */
-function toDate(value: Date | string): Date {
+export function toDate(value: Date | string): Date {
   if (value instanceof Date) return value;
   const iso = value.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00");
   return new Date(iso);
@@ -216,14 +251,34 @@ function backoff(attempt: number) {
 }
 
 type RunnableJob = Pick<ClaimedJob, "id" | "kind" | "payload" | "attempts"> & {
+  source?: string;
   lockedUntil?: Date | null;
   createdAt?: Date;
   takeover?: boolean;
 };
-type Recorded = { id: number; attempts: number | null; status: "pending" | "done" | "failed"; run_at: string | null; last_error: string | null };
+/**
+ * A finished job's outcome, as its source writes it. `attempts` is the claim count the
+ * outcome is written under (null: not claimed); `claimed_at` the clock of that claim.
+ */
+export type Recorded = {
+  id: JobId;
+  attempts: number | null;
+  status: "pending" | "done" | "failed";
+  run_at: string | null;
+  last_error: string | null;
+  claimed_at: string;
+};
 
 function contextOf(job: RunnableJob, now: Date): JobContext {
-  return { jobId: job.id, attempt: job.attempts, now, createdAt: job.createdAt, takeover: job.takeover ?? false, claimed: job.lockedUntil instanceof Date };
+  return {
+    jobId: job.id,
+    source: job.source ?? JOBS_SOURCE,
+    attempt: job.attempts,
+    now,
+    createdAt: job.createdAt,
+    takeover: job.takeover ?? false,
+    claimed: job.lockedUntil instanceof Date,
+  };
 }
 
 /** What to write for a job once its handler settled. */
@@ -233,11 +288,12 @@ async function settle(job: RunnableJob, result: Promise<JobOutcome | typeof OUTC
   try {
     const outcome = await result;
     if (outcome === OUTCOME_RECORDED) return null;
+    const claimed_at = now.toISOString();
     if (outcome && "retryAt" in outcome) {
-      return { id: job.id, attempts, status: "pending", run_at: outcome.retryAt.toISOString(), last_error: outcome.error ?? null };
+      return { id: job.id, attempts, status: "pending", run_at: outcome.retryAt.toISOString(), last_error: outcome.error ?? null, claimed_at };
     }
-    if (outcome && "failed" in outcome) return { id: job.id, attempts, status: "failed", run_at: null, last_error: outcome.failed };
-    return { id: job.id, attempts, status: "done", run_at: null, last_error: null };
+    if (outcome && "failed" in outcome) return { id: job.id, attempts, status: "failed", run_at: null, last_error: outcome.failed, claimed_at };
+    return { id: job.id, attempts, status: "done", run_at: null, last_error: null, claimed_at };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     console.error(`job ${job.id} (${job.kind}) attempt ${job.attempts} failed: ${loggable(error)}`);
@@ -248,6 +304,7 @@ async function settle(job: RunnableJob, result: Promise<JobOutcome | typeof OUTC
       status: giveUp ? "failed" : "pending",
       run_at: new Date(now.getTime() + backoff(job.attempts)).toISOString(),
       last_error: message.slice(0, 1000),
+      claimed_at: now.toISOString(),
     };
   }
 }
@@ -267,11 +324,54 @@ export async function recordOutcomes(db: Db, list: (Recorded | null)[]) {
     where ${jobs.id} = v.id and (v.attempts is null or (${jobs.attempts} = v.attempts and ${jobs.status} = 'running'))`);
 }
 
+export const JOBS_SOURCE = "jobs";
+
+/** The jobs table: every kind of background work written with enqueueJob. */
+export const jobsTable: JobSource = {
+  name: JOBS_SOURCE,
+  kind: null,
+  claim: claimDueJobs,
+  renew: renewLeases,
+  record: recordOutcomes,
+  releaseStale: releaseStaleClaims,
+};
+
+const registry = globalThis as unknown as { __chorusJobSources?: Map<string, JobSource> };
+
+/** Adds a domain source (once per process, from lib/server/wiring.ts; a second call replaces it). */
+export function registerJobSource(source: JobSource) {
+  registry.__chorusJobSources ??= new Map();
+  registry.__chorusJobSources.set(source.name, source);
+}
+
+/** The jobs table and every registered source that is enabled now. */
+export function jobSources(): JobSource[] {
+  return [jobsTable, ...(registry.__chorusJobSources?.values() ?? [])].filter((source) => source.enabled?.() ?? true);
+}
+
+function sourceNamed(name: string | undefined): JobSource {
+  if (!name || name === JOBS_SOURCE) return jobsTable;
+  const source = registry.__chorusJobSources?.get(name);
+  if (!source) throw new Error(`no job source named ${name}`);
+  return source;
+}
+
+/**
+ * The embedded database has one owner: a claim still held when the process starts was taken
+ * by a process that died, and its work is due again at once (in every source).
+ */
+export async function releaseAllStaleClaims(db: Db) {
+  let released = 0;
+  for (const source of [jobsTable, ...(registry.__chorusJobSources?.values() ?? [])]) released += await source.releaseStale(db);
+  return released;
+}
+
 /** Runs one claimed job and records its outcome. */
 export async function runJob(db: Db, job: RunnableJob, handlers: JobHandlers, { now = new Date() }: { now?: Date } = {}) {
   const handler = handlers[job.kind as JobKind];
   const result = handler ? handler(job.payload, contextOf(job, now)) : Promise.resolve({ failed: `no handler for ${job.kind}` } as JobOutcome);
-  await recordOutcomes(db, [await settle(job, result, now)]);
+  const recorded = await settle(job, result, now);
+  if (recorded) await sourceNamed(job.source).record(db, [recorded]);
 }
 
 /** Starts every job of a claimed list: batch kinds together, the rest one by one. One promise per job, in order. */
@@ -309,22 +409,32 @@ export async function drainJobs(
   let ran = 0;
   for (let round = 0; round < maxRounds; round++) {
     const at = now ?? new Date();
-    const due = await claimDueJobs(db, { limit: 50, now: at });
-    if (!due.length) break;
-    const single = due.filter((job) => !batchHandlers[job.kind as JobKind]);
-    // One at a time, as a single worker would; batch kinds together afterwards.
-    for (const job of single) await runJob(db, job, handlers, { now: at });
-    const batched = due.filter((job) => batchHandlers[job.kind as JobKind]);
-    if (batched.length) {
-      const results = startJobs(batched, handlers, batchHandlers, at);
-      await recordOutcomes(db, await Promise.all(batched.map((job, i) => settle(job, results[i], at))));
+    let claimed = 0;
+    for (const source of jobSources()) {
+      const due = await source.claim(db, { limit: 50, now: at });
+      claimed += due.length;
+      const single = due.filter((job) => !batchHandlers[job.kind as JobKind]);
+      // One at a time, as a single worker would; batch kinds together afterwards.
+      for (const job of single) await runJob(db, job, handlers, { now: at });
+      const batched = due.filter((job) => batchHandlers[job.kind as JobKind]);
+      if (batched.length) {
+        const results = startJobs(batched, handlers, batchHandlers, at);
+        const outcomes = await Promise.all(batched.map((job, i) => settle(job, results[i], at)));
+        const written = outcomes.filter((outcome): outcome is Recorded => outcome !== null);
+        if (written.length) await source.record(db, written);
+      }
     }
-    ran += due.length;
+    if (!claimed) break;
+    ran += claimed;
   }
   return ran;
 }
 
-export type JobRunner = { stop: () => Promise<void>; wake: () => void };
+/**
+ * `wake(payload)` takes a JOBS_CHANNEL payload: the kinds enqueued (or the source name of a
+ * domain source), comma-separated; only the lanes that take them claim. No payload wakes all.
+ */
+export type JobRunner = { stop: () => Promise<void>; wake: (payload?: string) => void };
 
 /**
  * The in-process durable runner: claims due rows when woken (a NOTIFY on commit, or an
@@ -353,21 +463,29 @@ export function startJobRunner({
   heartbeatMs?: number;
   batchSize?: number;
 }): JobRunner {
-  const laneList: Lane[] = lanes ?? (concurrency !== undefined ? [{ name: "all", kinds: null, concurrency }] : DEFAULT_LANES);
-  const named = laneList.flatMap((lane) => lane.kinds ?? []);
+  const enabled = new Map(jobSources().map((source) => [source.name, source]));
+  // With one lane for every kind, each enabled domain source gets a lane of its own too.
+  const configured: Lane[] =
+    lanes ??
+    (concurrency !== undefined
+      ? [{ name: "all", kinds: null, concurrency }, ...[...enabled.keys()].filter((name) => name !== JOBS_SOURCE).map((name) => ({ name, source: name, kinds: null, concurrency }))]
+      : DEFAULT_LANES);
+  // A lane whose source is not running here (the deliveries with JOBS_BACKEND=inngest) is left out.
+  const laneList = configured.filter((lane) => enabled.has(lane.source ?? JOBS_SOURCE));
+  const named = laneList.filter((lane) => (lane.source ?? JOBS_SOURCE) === JOBS_SOURCE).flatMap((lane) => lane.kinds ?? []);
   let stopped = false;
-  const inFlight = new Map<number, { id: number; attempts: number; done: Promise<void> }>();
-  let pendingWrites: { outcome: Recorded | null; resolve: () => void }[] = [];
+  const inFlight = new Map<string, { source: JobSource; id: JobId; attempts: number; done: Promise<void> }>();
+  let pendingWrites: { source: JobSource; outcome: Recorded; resolve: () => void }[] = [];
   let writing: Promise<void> | undefined;
 
   function flushOutcomes() {
     if (writing || !pendingWrites.length) return;
     const batch = pendingWrites;
     pendingWrites = [];
-    writing = recordOutcomes(
-      db,
-      batch.map((b) => b.outcome),
-    )
+    const bySource = new Map<JobSource, Recorded[]>();
+    for (const b of batch) bySource.set(b.source, [...(bySource.get(b.source) ?? []), b.outcome]);
+    writing = Promise.all([...bySource].map(([source, outcomes]) => source.record(db, outcomes)))
+      .then(() => undefined)
       .catch((error) => console.error(`job runner: recording outcomes failed: ${loggable(error)}`))
       .finally(() => {
         writing = undefined;
@@ -378,6 +496,7 @@ export function startJobRunner({
 
   type LaneState = {
     lane: Lane;
+    source: JobSource;
     running: number;
     accounts: Map<string, number>;
     groups: Map<string, number>;
@@ -392,7 +511,7 @@ export function startJobRunner({
      */
     heldBack: boolean;
   };
-  const states: LaneState[] = laneList.map((lane) => ({ lane, running: 0, accounts: new Map(), groups: new Map(), again: false, lastClaimAt: 0, heldBack: false }));
+  const states: LaneState[] = laneList.map((lane) => ({ lane, source: enabled.get(lane.source ?? JOBS_SOURCE)!, running: 0, accounts: new Map(), groups: new Map(), again: false, lastClaimAt: 0, heldBack: false }));
   const atCap = (state: LaneState) =>
     state.running >= state.lane.concurrency ||
     [...state.accounts.values()].some((n) => n >= (state.lane.perAccount ?? NO_CAP)) ||
@@ -417,7 +536,7 @@ export function startJobRunner({
       state.lastClaimAt = performance.now();
       let due: ClaimedJob[] = [];
       try {
-        due = await claimDueJobs(db, {
+        due = await state.source.claim(db, {
           limit,
           now,
           kinds: lane.kinds,
@@ -435,6 +554,7 @@ export function startJobRunner({
       const results = startJobs(due, handlers, batchHandlers, now);
       due.forEach((job, i) => {
         const account = job.accountId ?? "";
+        const key = `${state.source.name}:${job.id}`;
         state.running++;
         bump(state.accounts, account, 1);
         bump(state.groups, job.group, 1);
@@ -443,18 +563,18 @@ export function startJobRunner({
             outcome === null
               ? undefined
               : new Promise<void>((resolve) => {
-                  pendingWrites.push({ outcome, resolve });
+                  pendingWrites.push({ source: state.source, outcome, resolve });
                   flushOutcomes();
                 }),
           )
           .finally(() => {
-            inFlight.delete(job.id);
+            inFlight.delete(key);
             state.running--;
             bump(state.accounts, account, -1);
             bump(state.groups, job.group, -1);
             if (state.heldBack) wakeLane(state);
           });
-        inFlight.set(job.id, { id: job.id, attempts: job.attempts, done });
+        inFlight.set(key, { source: state.source, id: job.id, attempts: job.attempts, done });
       });
       state.heldBack = due.length === limit || atCap(state);
       // Claimed in full: there may be more. An empty claim stops here, unless a wake came during
@@ -491,15 +611,26 @@ export function startJobRunner({
     if (wait > 0) setTimeout(run, wait);
     else setImmediate(run);
   }
-  function wake() {
-    for (const state of states) wakeLane(state);
+  const domainSources = new Set([...enabled.keys()].filter((name) => name !== JOBS_SOURCE));
+  /** Whether work named in a wake-up (a kind, or a domain source's name) is this lane's. */
+  function takes(state: LaneState, token: string) {
+    if (state.source.name !== JOBS_SOURCE) return token === state.source.name;
+    if (domainSources.has(token)) return false;
+    return state.lane.kinds ? state.lane.kinds.includes(token as JobKind) : !named.includes(token as JobKind);
+  }
+  function wake(payload?: string) {
+    const tokens = payload ? payload.split(",").filter(Boolean) : [];
+    for (const state of states) if (!tokens.length || tokens.some((token) => takes(state, token))) wakeLane(state);
   }
 
   const heartbeat = setInterval(() => {
-    const held = [...inFlight.values()].map(({ id, attempts }) => ({ id, attempts }));
-    renewLeases(db, held).catch((error) => {
-      if (!stopped) console.error(`job runner: renewing leases failed: ${loggable(error)}`);
-    });
+    const bySource = new Map<JobSource, { id: JobId; attempts: number }[]>();
+    for (const { source, id, attempts } of inFlight.values()) bySource.set(source, [...(bySource.get(source) ?? []), { id, attempts }]);
+    for (const [source, held] of bySource) {
+      source.renew(db, held).catch((error) => {
+        if (!stopped) console.error(`job runner: renewing leases failed: ${loggable(error)}`);
+      });
+    }
   }, heartbeatMs);
   heartbeat.unref?.();
 

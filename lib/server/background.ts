@@ -3,9 +3,10 @@ import { getEnv } from "@/lib/platform/env";
 import { JOBS_CHANNEL } from "@/lib/jobs/enqueue";
 import { jobBatchHandlers, jobHandlers } from "@/lib/server/job-handlers";
 import { inngestRelayHandlers } from "@/lib/server/inngest-relay";
-import { type JobRunner, releaseStaleClaims, startJobRunner } from "@/lib/jobs/runner";
+import { type JobRunner, releaseAllStaleClaims, startJobRunner } from "@/lib/jobs/runner";
 import { AUTH_CHANNEL, forgetCachedTokens } from "@/lib/auth/token-cache";
 import { listen } from "@/db/listen";
+import { handOverLocalDeliveries } from "@/lib/webhooks/delivery-queue";
 
 let runner: JobRunner | undefined;
 let unlisten: (() => Promise<void>) | undefined;
@@ -23,11 +24,15 @@ export async function startBackgroundWork() {
   // The embedded database has one owner: whatever is still claimed was claimed by a process
   // that died, and runs again now (on PostgreSQL such claims run out within 30 s).
   if (getDbHandle().kind === "pglite") {
-    const released = await releaseStaleClaims(getDb());
-    if (released) console.log(`Resuming ${released} job(s) left unfinished by the previous run.`);
+    const released = await releaseAllStaleClaims(getDb());
+    if (released) console.log(`Resuming ${released} job(s) and deliveries left unfinished by the previous run.`);
+  }
+  if (inngest) {
+    const handed = await handOverLocalDeliveries(getDb());
+    if (handed) console.log(`Handing ${handed} pending webhook deliveries to Inngest.`);
   }
   runner = startJobRunner({ db: getDb(), handlers, batchHandlers: inngest ? {} : jobBatchHandlers, pollMs: env.JOBS_POLL_MS });
-  unlisten = await listen(JOBS_CHANNEL, () => runner?.wake());
+  unlisten = await listen(JOBS_CHANNEL, (payload) => runner?.wake(payload));
   // Access taken away in another process (or this one, once committed): cached tokens are forgotten.
   unlistenAuth = await listen(AUTH_CHANNEL, () => forgetCachedTokens());
 }

@@ -1,9 +1,9 @@
 import { inArray, sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/db";
-import { jobs, type WebhookAttempt, type WebhookDelivery, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
+import { type WebhookAttempt, type WebhookDelivery, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
 import { newId } from "@/lib/platform/ids";
-import { type JobBatchHandler, type JobContext, type JobOutcome, OUTCOME_RECORDED } from "@/lib/jobs/runner";
+import { DELIVERIES_SOURCE, type JobBatchHandler, type JobContext, type JobOutcome, OUTCOME_RECORDED, toDate } from "@/lib/jobs/runner";
 import { type AttemptOutcome, recordAttemptResult } from "./attempt-delivery";
 import { deliveryJobPayload, runDeliveryJob } from "./deliver-job";
 import { MAX_DELIVERY_ATTEMPTS } from "./schemas";
@@ -18,8 +18,8 @@ type Sent = {
   attemptRow: Pick<WebhookAttempt, "id" | "attempt">;
   result: SendResult;
   settle: Settle;
-  /** The claimed job behind this attempt: its outcome is written with the attempt's. */
-  job: { id: number; attempts: number; claimed: boolean };
+  /** The claim count of the delivery row this attempt runs under (its lease ends with the outcome), or null. */
+  claims: number | null;
 };
 
 /** The job outcome of a finished attempt, as the one-at-a-time path reports it. */
@@ -108,7 +108,9 @@ async function startBatch(items: Item[], settles: Settle[]) {
     if (!secrets.has(webhook.id)) secrets.set(webhook.id, openWebhookSecret(webhook));
     const delivery = { id: row.id, accountId: row.account_id, eventId: row.event_id, eventType: row.event_type };
     const attemptRow = { id: row.attempt_id, attempt: Number(row.attempt_number) };
-    const job = { id: items[index].ctx.jobId, attempts: items[index].ctx.attempt, claimed: items[index].ctx.claimed ?? false };
+    const { ctx } = items[index];
+    // A delivery claimed from its own row: the lease ends in the statement that records the answer.
+    const claims = ctx.source === DELIVERIES_SOURCE && ctx.claimed ? ctx.attempt : null;
     void sendSigned({
       url: row.url,
       secret: secrets.get(webhook.id)!,
@@ -117,7 +119,7 @@ async function startBatch(items: Item[], settles: Settle[]) {
       eventType: row.event_type,
       deliveryId: row.id,
       attempt: attemptRow.attempt,
-    }).then((sent) => queueResult({ delivery, webhookId: webhook.id, attemptRow, result: sent, settle: settles[index], job }));
+    }).then((sent) => queueResult({ delivery, webhookId: webhook.id, attemptRow, result: sent, settle: settles[index], claims }));
   }
 }
 
@@ -137,12 +139,6 @@ type StartRow = {
   attempt_id: string | null;
   attempt_number: number | null;
 };
-
-/** A timestamptz from a raw query: a Date (PGlite) or text (postgres.js). */
-function toDate(value: Date | string): Date {
-  if (value instanceof Date) return value;
-  return new Date(value.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00"));
-}
 
 // Answers that arrive while a write is under way are written together by the next one.
 let queued: Sent[] = [];
@@ -187,11 +183,6 @@ async function writeResults() {
   }
 }
 
-/** The job row's outcome, written in the same statement when the runner holds a claim on it. */
-function jobFields(sent: Sent, status: "done" | "pending", error: string | null) {
-  return sent.job.claimed ? { job_id: sent.job.id, job_attempts: sent.job.attempts, job_status: status, job_error: error } : { job_id: null, job_attempts: null, job_status: null, job_error: null };
-}
-
 /**
  * The common outcomes (a 2xx; a failure with retries left) of many attempts in one
  * statement; anything else (the last attempt, 410 Gone, an endpoint disabled meanwhile)
@@ -234,9 +225,9 @@ async function recordResults(tx: Tx, batch: Sent[]): Promise<(JobOutcome | typeo
         error: result.error,
         next: null,
         last_error: null,
-        ...jobFields(sent, "done", null),
+        claims: sent.claims,
       });
-      outcomes[i] = sent.job.claimed ? OUTCOME_RECORDED : undefined;
+      outcomes[i] = sent.claims !== null ? OUTCOME_RECORDED : undefined;
     } else if (common && !result.ok && result.status !== 410 && attemptRow.attempt < MAX_DELIVERY_ATTEMPTS) {
       const next = new Date(finishedAt.getTime() + env.WEBHOOK_RETRY_SCHEDULE[attemptRow.attempt - 1] * 1000);
       const lastError = result.error ?? (result.status ? `unexpected status ${result.status}` : "failed");
@@ -252,9 +243,9 @@ async function recordResults(tx: Tx, batch: Sent[]): Promise<(JobOutcome | typeo
         error: result.error,
         next: next.toISOString(),
         last_error: lastError,
-        ...jobFields(sent, "pending", result.error),
+        claims: sent.claims,
       });
-      outcomes[i] = sent.job.claimed ? OUTCOME_RECORDED : { retryAt: next, error: result.error ?? undefined };
+      outcomes[i] = sent.claims !== null ? OUTCOME_RECORDED : { retryAt: next, error: result.error ?? undefined };
     } else {
       rare.push(i);
     }
@@ -265,8 +256,7 @@ async function recordResults(tx: Tx, batch: Sent[]): Promise<(JobOutcome | typeo
     await tx.execute(sql`
       with v as (
         select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(attempt_id text, delivery_id text, webhook_id text, ok boolean,
-          n int, response_status int, response_body text, duration_ms int, error text, next timestamptz, last_error text,
-          job_id bigint, job_attempts int, job_status text, job_error text)
+          n int, response_status int, response_body text, duration_ms int, error text, next timestamptz, last_error text, claims int)
       ),
       saved as (
         update ${webhookAttempts} a set status = case when v.ok then 'succeeded' else 'failed' end,
@@ -282,15 +272,11 @@ async function recordResults(tx: Tx, batch: Sent[]): Promise<(JobOutcome | typeo
           next_attempt_at = v.next,
           last_error = v.last_error,
           completed_at = case when v.ok then ${finishedAt.toISOString()}::timestamptz else d.completed_at end,
-          updated_at = ${finishedAt.toISOString()}::timestamptz
+          updated_at = ${finishedAt.toISOString()}::timestamptz,
+          -- The lease of the claim that ran this attempt ends with it.
+          locked_until = case when d.claims = v.claims then null else d.locked_until end
         from v where d.id = v.delivery_id and d.id in (select delivery_id from saved)
         returning d.webhook_id, v.ok
-      ),
-      jobs_done as (
-        update ${jobs} j set status = v.job_status, run_at = coalesce(v.next, j.run_at), last_error = v.job_error,
-          locked_until = null, updated_at = ${finishedAt.toISOString()}::timestamptz
-        from v where j.id = v.job_id and j.attempts = v.job_attempts and j.status = 'running'
-        returning j.id
       )
       update ${webhooks} w set consecutive_failures = 0, updated_at = ${finishedAt.toISOString()}::timestamptz
       where w.id in (select webhook_id from deliveries where ok) and w.consecutive_failures <> 0`);

@@ -5,7 +5,8 @@ import { jobs, webhookAttempts, webhookDeliveries } from "@/db/schema";
 import { newId } from "@/lib/platform/ids";
 import { enqueueJob, enqueueJobs } from "@/lib/jobs/enqueue";
 import { jobBatchHandlers, jobHandlers } from "@/lib/server/job-handlers";
-import { claimDueJobs, drainJobs, JOB_LEASE_MS, type JobHandlers, releaseStaleClaims, startJobRunner } from "@/lib/jobs/runner";
+import { claimDueJobs, DELIVERIES_SOURCE, drainJobs, JOB_LEASE_MS, type JobHandlers, releaseAllStaleClaims, startJobRunner } from "@/lib/jobs/runner";
+import { claimDueDeliveries } from "@/lib/webhooks/delivery-queue";
 import { setEnv } from "@/tests/support/env-vars";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { type WebhookReceiver, startReceiver } from "@/tests/support/webhook-receiver";
@@ -29,7 +30,9 @@ afterAll(async () => {
   restoreEnv();
 });
 beforeEach(async () => {
+  // Work queued by earlier tests is forgotten: jobs, and deliveries still due (each is its own job).
   await getDb().delete(jobs);
+  await getDb().update(webhookDeliveries).set({ nextAttemptAt: null, lockedUntil: null }).where(eq(webhookDeliveries.status, "pending"));
   a.respond(() => ({ status: 200, body: "ok" }));
   b.respond(() => ({ status: 200, body: "ok" }));
   a.requests.length = 0;
@@ -81,8 +84,9 @@ describe("deliveries many at a time", () => {
     }
     const [delivery] = await deliveriesOf(failing.id);
     expect(delivery).toMatchObject({ status: "pending", attempts: 1, lastError: "unexpected status 500" });
-    const [job] = await getDb().select().from(jobs).where(eq(jobs.accountId, account.id));
-    expect(job).toMatchObject({ status: "pending", runAt: delivery.nextAttemptAt });
+    // The delivery row is its own job: the claim that ran attempt 1 has ended, and no jobs row exists.
+    expect(delivery).toMatchObject({ lockedUntil: null, claims: 1 });
+    expect(await getDb().select().from(jobs).where(eq(jobs.accountId, account.id))).toEqual([]);
     expect(delivery.nextAttemptAt!.getTime() - delivery.updatedAt.getTime()).toBe(60_000);
     // The rest on a schedule of 0 s: each retry is due as soon as the previous attempt is recorded.
     await drainBatched(new Date(Date.now() + 61_000));
@@ -138,6 +142,47 @@ describe("fair claims (one account's hanging receivers do not hold up another's)
     expect(capped.map((j) => j.group)).toEqual(["wh_noisy_1", "wh_noisy_1"]);
   });
 
+  it("claims deliveries from their own rows the same way: round-robin, within the caps, each once until its lease runs out", async () => {
+    const noisy = await createTestAccount();
+    const quiet = await createTestAccount();
+    const noisyHooks = [
+      await registerWebhook(noisy.adminToken, { url: `${a.url}?n=0`, events: ["message.received"] }),
+      await registerWebhook(noisy.adminToken, { url: `${a.url}?n=1`, events: ["message.received"] }),
+    ];
+    const quietHook = await registerWebhook(quiet.adminToken, { url: b.url, events: ["message.received"] });
+    for (let i = 0; i < 15; i++) await emit(noisy.account.id);
+    const old = new Date(Date.now() - 60_000);
+    await getDb().update(webhookDeliveries).set({ nextAttemptAt: old }).where(inArray(webhookDeliveries.webhookId, noisyHooks.map((h) => h.id)));
+    await emit(quiet.account.id);
+    const [quietDelivery] = await deliveriesOf(quietHook.id);
+
+    const claimed = await claimDueDeliveries(getDb(), { limit: 10, perGroup: 3 });
+    // Three per endpoint of the noisy account, and the quiet account's delivery although it is the newest.
+    expect(claimed.map((j) => j.id)).toContain(quietDelivery.id);
+    expect(claimed).toHaveLength(7);
+    expect(claimed.filter((j) => j.group === noisyHooks[0].id)).toHaveLength(3);
+    expect(new Set(claimed.map((j) => j.accountId))).toEqual(new Set([noisy.account.id, quiet.account.id]));
+    // Claimed rows are not due again while their lease lasts; the rest are.
+    const rest = await claimDueDeliveries(getDb(), { limit: 100 });
+    expect(rest).toHaveLength(24);
+    expect(rest.some((j) => claimed.some((c) => c.id === j.id))).toBe(false);
+    expect(await claimDueDeliveries(getDb(), { limit: 100, now: new Date(Date.now() + JOB_LEASE_MS - 1000) })).toEqual([]);
+    const again = await claimDueDeliveries(getDb(), { limit: 100, now: new Date(Date.now() + JOB_LEASE_MS + 1000) });
+    expect(again).toHaveLength(31);
+    expect(again.every((j) => j.takeover && j.attempts === 2)).toBe(true);
+
+    // Round-robin: each account's oldest delivery before any account's second.
+    await getDb().update(webhookDeliveries).set({ lockedUntil: null }).where(inArray(webhookDeliveries.accountId, [noisy.account.id, quiet.account.id]));
+    const two = await claimDueDeliveries(getDb(), { limit: 2 });
+    expect(two.map((j) => j.accountId).sort()).toEqual([noisy.account.id, quiet.account.id].sort());
+
+    // Deliveries this process already runs count against the caps.
+    await getDb().update(webhookDeliveries).set({ lockedUntil: null }).where(eq(webhookDeliveries.accountId, noisy.account.id));
+    await getDb().update(webhookDeliveries).set({ status: "succeeded" }).where(eq(webhookDeliveries.id, quietDelivery.id));
+    const capped = await claimDueDeliveries(getDb(), { limit: 10, perGroup: 3, busyGroups: { [noisyHooks[0].id]: 3, [noisyHooks[1].id]: 1 } });
+    expect(capped.map((j) => j.group)).toEqual([noisyHooks[1].id, noisyHooks[1].id]);
+  });
+
   it("keeps delivering another account's events and running sends while one account's receivers hang", async () => {
     const noisy = await createTestAccount();
     const quiet = await createTestAccount();
@@ -154,7 +199,7 @@ describe("fair claims (one account's hanging receivers do not hold up another's)
       pollMs: 50,
       lanes: [
         { name: "sends", kinds: ["message.send"], concurrency: 2 },
-        { name: "webhooks", kinds: null, concurrency: 8, perAccount: 4, perGroup: 2 },
+        { name: "webhooks", source: DELIVERIES_SOURCE, kinds: null, concurrency: 8, perAccount: 4, perGroup: 2 },
       ],
     });
     try {
@@ -224,9 +269,9 @@ describe("a job whose process died runs again soon", () => {
     const hook = await registerWebhook(adminToken, { url: a.url, events: ["message.received"] });
     const event = await emit(account.id);
     const [delivery] = await deliveriesOf(hook.id);
-    // The process that died: it claimed the job and wrote attempt 1 just before sending it.
-    const [claimed] = await claimDueJobs(getDb());
-    expect(claimed.payload).toMatchObject({ deliveryId: delivery.id });
+    // The process that died: it claimed the delivery and wrote attempt 1 just before sending it.
+    const [claimed] = await claimDueDeliveries(getDb());
+    expect(claimed).toMatchObject({ id: delivery.id, kind: "webhook.deliver", payload: { deliveryId: delivery.id }, attempts: 1, takeover: false });
     await getDb().insert(webhookAttempts).values({
       id: newId("attempt"),
       accountId: account.id,
@@ -240,7 +285,7 @@ describe("a job whose process died runs again soon", () => {
     expect(await drainBatched()).toBe(0);
 
     // The restart.
-    expect(await releaseStaleClaims(getDb())).toBe(1);
+    expect(await releaseAllStaleClaims(getDb())).toBe(1);
     expect(await drainBatched()).toBe(1);
     const received = a.deliveries();
     expect(received).toHaveLength(1);

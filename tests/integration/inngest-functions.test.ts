@@ -8,6 +8,7 @@ import { runJob } from "@/inngest/functions/run-job";
 import { jobHandlers } from "@/lib/server/job-handlers";
 import { inngestRelayHandlers, type InngestEvent } from "@/lib/server/inngest-relay";
 import { drainJobs } from "@/lib/jobs/runner";
+import { handOverLocalDeliveries } from "@/lib/webhooks/delivery-queue";
 import { setEnv } from "@/tests/support/env-vars";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { type WebhookReceiver, startReceiver } from "@/tests/support/webhook-receiver";
@@ -185,6 +186,12 @@ describe("Inngest function run-job", () => {
 });
 
 describe("the Inngest relay (JOBS_BACKEND=inngest)", () => {
+  let restoreBackend: () => void;
+  beforeAll(() => {
+    restoreBackend = setEnv({ JOBS_BACKEND: "inngest", INNGEST_DEV: "1" });
+  });
+  afterAll(() => restoreBackend());
+
   it("sends each due job row to Inngest as an event with a stable id, then marks it done", async () => {
     const { account, adminToken } = await createTestAccount();
     const hook = await registerWebhook(adminToken, { url: receiver.url, events: ["message.received"] });
@@ -203,6 +210,25 @@ describe("the Inngest relay (JOBS_BACKEND=inngest)", () => {
     const rows = await getDb().select().from(jobs).where(eq(jobs.accountId, account.id));
     expect(rows.map((r) => r.status)).toEqual(["done", "done"]);
     // The relay only hands over: nothing was sent to the receiver by this process.
+    expect(receiver.deliveries()).toEqual([]);
+  });
+
+  it("hands over deliveries begun by the local runner (no job row) once, when a server starts in Inngest mode", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const hook = await registerWebhook(adminToken, { url: receiver.url, events: ["message.received"] });
+    const local = setEnv({ JOBS_BACKEND: "local" });
+    try {
+      await emit(account.id);
+    } finally {
+      local();
+    }
+    const [delivery] = (await deliveriesOf(hook.id)).filter((d) => d.eventType === "message.received");
+    expect(await getDb().select().from(jobs).where(eq(jobs.accountId, account.id))).toEqual([]);
+    expect(await handOverLocalDeliveries(getDb())).toBeGreaterThanOrEqual(1);
+    expect(await handOverLocalDeliveries(getDb())).toBe(0);
+    const sent: InngestEvent[] = [];
+    await drainJobs(getDb(), inngestRelayHandlers(jobHandlers, async (events) => void sent.push(...events)));
+    expect(sent).toContainEqual({ name: "chorus/webhook.delivery.requested", data: { deliveryId: delivery.id }, id: `webhook-delivery-${delivery.id}` });
     expect(receiver.deliveries()).toEqual([]);
   });
 
