@@ -1,5 +1,5 @@
-import { inArray, sql } from "drizzle-orm";
-import { getDb, type Tx } from "@/db";
+import { sql } from "drizzle-orm";
+import { getDb } from "@/db";
 import { type WebhookAttempt, type WebhookDelivery, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
 import { newId } from "@/lib/platform/ids";
@@ -163,7 +163,7 @@ async function writeResults() {
       const batch = queued;
       queued = [];
       try {
-        const outcomes = await getDb().transaction((tx) => recordResults(tx, batch));
+        const outcomes = await recordResults(batch);
         batch.forEach((sent, i) => sent.settle.resolve(outcomes[i]));
       } catch (error) {
         // One at a time then, so that one bad row cannot hold up the others.
@@ -185,102 +185,96 @@ async function writeResults() {
 
 /**
  * The common outcomes (a 2xx; a failure with retries left) of many attempts in one
- * statement; anything else (the last attempt, 410 Gone, an endpoint disabled meanwhile)
- * through recordAttemptResult, in the same transaction.
+ * statement, which also checks that each delivery is still pending and its endpoint still
+ * active; anything else (the last attempt, 410 Gone, an endpoint disabled or a delivery
+ * finished meanwhile) through recordAttemptResult, each in its own transaction.
  */
-async function recordResults(tx: Tx, batch: Sent[]): Promise<(JobOutcome | typeof OUTCOME_RECORDED)[]> {
+async function recordResults(batch: Sent[]): Promise<(JobOutcome | typeof OUTCOME_RECORDED)[]> {
   const env = getEnv();
-  const ids = batch.map((sent) => sent.delivery.id);
-  const current = await tx
-    .select({ id: webhookDeliveries.id, status: webhookDeliveries.status, webhookStatus: webhooks.status })
-    .from(webhookDeliveries)
-    .innerJoin(webhooks, sql`${webhooks.id} = ${webhookDeliveries.webhookId}`)
-    .where(inArray(webhookDeliveries.id, ids))
-    .orderBy(webhookDeliveries.id)
-    .for("update", { of: webhookDeliveries });
-  const state = new Map(current.map((row) => [row.id, row]));
   const finishedAt = new Date();
   const outcomes: (JobOutcome | typeof OUTCOME_RECORDED)[] = new Array(batch.length);
   const rows: Record<string, unknown>[] = [];
+  const common: number[] = [];
   const rare: number[] = [];
   batch.forEach((sent, i) => {
     const { result, attemptRow } = sent;
-    const now = state.get(sent.delivery.id);
-    if (!now) {
-      // The webhook was deleted meanwhile.
-      outcomes[i] = undefined;
-      return;
-    }
-    const common = now.status === "pending" && now.webhookStatus === "active";
-    if (common && result.ok) {
-      rows.push({
-        attempt_id: attemptRow.id,
-        delivery_id: sent.delivery.id,
-        webhook_id: sent.webhookId,
-        ok: true,
-        n: attemptRow.attempt,
-        response_status: result.status,
-        response_body: result.body,
-        duration_ms: result.durationMs,
-        error: result.error,
-        next: null,
-        last_error: null,
-        claims: sent.claims,
-      });
+    const fields = {
+      attempt_id: attemptRow.id,
+      delivery_id: sent.delivery.id,
+      n: attemptRow.attempt,
+      response_status: result.status,
+      response_body: result.body,
+      duration_ms: result.durationMs,
+      error: result.error,
+      claims: sent.claims,
+    };
+    if (result.ok) {
+      rows.push({ ...fields, ok: true, next: null, last_error: null });
       outcomes[i] = sent.claims !== null ? OUTCOME_RECORDED : undefined;
-    } else if (common && !result.ok && result.status !== 410 && attemptRow.attempt < MAX_DELIVERY_ATTEMPTS) {
+      common.push(i);
+    } else if (result.status !== 410 && attemptRow.attempt < MAX_DELIVERY_ATTEMPTS) {
       const next = new Date(finishedAt.getTime() + env.WEBHOOK_RETRY_SCHEDULE[attemptRow.attempt - 1] * 1000);
       const lastError = result.error ?? (result.status ? `unexpected status ${result.status}` : "failed");
-      rows.push({
-        attempt_id: attemptRow.id,
-        delivery_id: sent.delivery.id,
-        webhook_id: sent.webhookId,
-        ok: false,
-        n: attemptRow.attempt,
-        response_status: result.status,
-        response_body: result.body,
-        duration_ms: result.durationMs,
-        error: result.error,
-        next: next.toISOString(),
-        last_error: lastError,
-        claims: sent.claims,
-      });
+      rows.push({ ...fields, ok: false, next: next.toISOString(), last_error: lastError });
       outcomes[i] = sent.claims !== null ? OUTCOME_RECORDED : { retryAt: next, error: result.error ?? undefined };
+      common.push(i);
     } else {
       rare.push(i);
     }
   });
 
   if (rows.length) {
-    // An attempt another process took over meanwhile (no longer pending) is left to it.
-    await tx.execute(sql`
+    // Only attempts still pending, of deliveries still pending, of endpoints still active (an
+    // attempt another process took over meanwhile is left to it); the rest go the rare way.
+    const result = await getDb().execute(sql`
       with v as (
-        select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(attempt_id text, delivery_id text, webhook_id text, ok boolean,
+        select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(attempt_id text, delivery_id text, ok boolean,
           n int, response_status int, response_body text, duration_ms int, error text, next timestamptz, last_error text, claims int)
       ),
+      current as (
+        select v.*, d.webhook_id from v
+        join ${webhookDeliveries} d on d.id = v.delivery_id
+        join ${webhooks} w on w.id = d.webhook_id
+        where d.status = 'pending' and w.status = 'active'
+        order by d.id
+        for update of d
+      ),
       saved as (
-        update ${webhookAttempts} a set status = case when v.ok then 'succeeded' else 'failed' end,
-          response_status = v.response_status, response_body = v.response_body, duration_ms = v.duration_ms,
-          error = v.error, next_attempt_at = v.next
-        from v where a.id = v.attempt_id and a.status = 'pending'
+        update ${webhookAttempts} a set status = case when c.ok then 'succeeded' else 'failed' end,
+          response_status = c.response_status, response_body = c.response_body, duration_ms = c.duration_ms,
+          error = c.error, next_attempt_at = c.next
+        from current c where a.id = c.attempt_id and a.status = 'pending'
         returning a.delivery_id
       ),
       deliveries as (
         update ${webhookDeliveries} d set
-          status = case when v.ok then 'succeeded' else d.status end,
-          attempts = greatest(d.attempts, v.n),
-          next_attempt_at = v.next,
-          last_error = v.last_error,
-          completed_at = case when v.ok then ${finishedAt.toISOString()}::timestamptz else d.completed_at end,
+          status = case when c.ok then 'succeeded' else d.status end,
+          attempts = greatest(d.attempts, c.n),
+          next_attempt_at = c.next,
+          last_error = c.last_error,
+          completed_at = case when c.ok then ${finishedAt.toISOString()}::timestamptz else d.completed_at end,
           updated_at = ${finishedAt.toISOString()}::timestamptz,
           -- The lease of the claim that ran this attempt ends with it.
-          locked_until = case when d.claims = v.claims then null else d.locked_until end
-        from v where d.id = v.delivery_id and d.id in (select delivery_id from saved)
-        returning d.webhook_id, v.ok
+          locked_until = case when d.claims = c.claims then null else d.locked_until end
+        from current c where d.id = c.delivery_id and d.id in (select delivery_id from saved)
+        returning d.id, c.webhook_id, c.ok
+      ),
+      endpoints as (
+        update ${webhooks} w set consecutive_failures = 0, updated_at = ${finishedAt.toISOString()}::timestamptz
+        where w.id in (select webhook_id from deliveries where ok) and w.consecutive_failures <> 0
       )
-      update ${webhooks} w set consecutive_failures = 0, updated_at = ${finishedAt.toISOString()}::timestamptz
-      where w.id in (select webhook_id from deliveries where ok) and w.consecutive_failures <> 0`);
+      select c.delivery_id, exists (select 1 from deliveries where deliveries.id = c.delivery_id) as written from current c`);
+    const checked = new Map(rowsOf<{ delivery_id: string; written: boolean | string }>(result).map((row) => [row.delivery_id, row.written === true || row.written === "t"]));
+    for (const i of common) {
+      const written = checked.get(batch[i].delivery.id);
+      // Taken over by another process (its attempt row is no longer pending): that process owns it.
+      if (written === false) outcomes[i] = undefined;
+      // No longer pending, endpoint no longer active, or deleted: the one-at-a-time way decides.
+      else if (written === undefined) rare.push(i);
+    }
   }
-  for (const i of rare) outcomes[i] = jobOutcomeOf(await recordAttemptResult(tx, { ...batch[i], mode: "scheduled" }));
+  for (const i of rare) outcomes[i] = jobOutcomeOf(await getDb().transaction((tx) => recordAttemptResult(tx, { ...batch[i], mode: "scheduled" })));
   return outcomes;
 }
+
+const rowsOf = <T>(result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];

@@ -1,7 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
-import { jobs, webhookAttempts, webhookDeliveries } from "@/db/schema";
+import { jobs, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
 import { newId } from "@/lib/platform/ids";
 import { enqueueJob, enqueueJobs } from "@/lib/jobs/enqueue";
 import { jobBatchHandlers, jobHandlers } from "@/lib/server/job-handlers";
@@ -100,6 +100,29 @@ describe("deliveries many at a time", () => {
     expect(notices[0].json.data).toMatchObject({ webhook_id: failing.id, event_id: event.id, delivery_id: delivery.id, attempts: 5 });
     expect((await webhookRow(failing.id)).consecutiveFailures).toBe(1);
     expect(watcher.id).toBeTruthy();
+  });
+
+  it("stops the deliveries of an endpoint disabled while their attempts were in flight, and records every answer", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const hook = await registerWebhook(adminToken, { url: a.url, events: ["message.received"] });
+    let disabled = false;
+    a.respond(async () => {
+      if (!disabled) {
+        disabled = true;
+        await getDb().update(webhooks).set({ status: "disabled", statusReason: "disabled by an admin" }).where(eq(webhooks.id, hook.id));
+      }
+      return { status: 500, body: "boom" };
+    });
+    for (let i = 0; i < 3; i++) await emit(account.id);
+    expect(await drainBatched()).toBe(3);
+    expect(a.deliveries()).toHaveLength(3);
+    const deliveries = await deliveriesOf(hook.id);
+    for (const delivery of deliveries) {
+      expect(delivery).toMatchObject({ status: "failed", attempts: 1, nextAttemptAt: null, lockedUntil: null });
+      expect(delivery.lastError).toMatch(/^stopped: the webhook is disabled; last error: unexpected status 500/);
+    }
+    const attempts = await attemptsOf(deliveries.map((d) => d.id));
+    expect(attempts.map((x) => [x.attempt, x.status, x.responseStatus])).toEqual(deliveries.map(() => [1, "failed", 500]));
   });
 
   it("disables the endpoint on 410 Gone", async () => {

@@ -4,7 +4,7 @@ import * as plantById from "@/app/plant-store/plants/[id]/route";
 import * as plantsRoute from "@/app/plant-store/plants/route";
 import * as catchAll from "@/app/plant-store/[[...path]]/route";
 import { getDb } from "@/db";
-import { events, jobs, plants, webhookDeliveries, webhooks } from "@/db/schema";
+import { events, plants, webhookDeliveries, webhooks } from "@/db/schema";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { createApiToken } from "@/lib/auth/api-tokens";
 import { authenticateBearer } from "@/lib/auth/tokens";
