@@ -38,7 +38,15 @@ export async function recordEvent(
 ): Promise<EventEnvelope> {
   const now = new Date();
   const id = newId("event", now);
-  await tx.insert(events).values({ id, accountId: input.accountId, type: input.type, data: input.data, createdAt: now });
+  const streamed = isStreamedEvent(input.type);
+  // One statement: the event row and, for live listeners, its notification on commit.
+  await tx.execute(sql`
+    with recorded as (
+      insert into ${events} (id, account_id, type, data, created_at)
+      values (${id}, ${input.accountId}, ${input.type}, ${JSON.stringify(input.data)}::jsonb, ${now.toISOString()}::timestamptz)
+      returning id
+    )
+    select ${streamed ? sql`pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ id, account_id: input.accountId })})` : sql`id`} from recorded`);
   const envelope: EventEnvelope = { id, type: input.type, created_at: now.toISOString(), data: input.data };
 
   if (input.type !== "webhook.verified" && !streamOnlyEventTypes.includes(input.type)) {
@@ -48,6 +56,5 @@ export async function recordEvent(
     await fanOut(tx, { accountId: input.accountId, envelope, createdAt: now, deliveryBody: input.deliveryBody, excludeWebhookId: input.excludeWebhookId });
   }
   // Delivered to listeners only when the transaction commits (live updates, other instances).
-  if (isStreamedEvent(input.type)) await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ id, account_id: input.accountId })})`);
   return envelope;
 }

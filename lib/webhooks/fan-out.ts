@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { webhookDeliveries, webhooks } from "@/db/schema";
 import type { EventFanOut } from "@/lib/events/record-event";
@@ -6,6 +6,9 @@ import { enqueueJobs, JOBS_CHANNEL } from "@/lib/jobs/enqueue";
 import { DELIVERIES_SOURCE } from "@/lib/jobs/runner";
 import { getEnv } from "@/lib/platform/env";
 import { newId } from "@/lib/platform/ids";
+import { MAX_WEBHOOKS_PER_ACCOUNT } from "./schemas";
+
+const rowsOf = <T>(result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 
 /**
  * Fans a recorded event out to the account's webhooks, in the transaction that recorded it:
@@ -13,36 +16,40 @@ import { newId } from "@/lib/platform/ids";
  * job; with JOBS_BACKEND=inngest a job row hands it to Inngest). `deliveryBody`
  * replaces the envelope as the body (the New Plant webhook); `excludeWebhookId` leaves one
  * webhook out (webhook.failed goes to the others only).
+ *
+ * One statement finds the endpoints, writes their delivery rows and wakes the runner's
+ * delivery lane once the transaction commits. The delivery ids are made here (time-sortable,
+ * one per possible endpoint: an account has at most MAX_WEBHOOKS_PER_ACCOUNT).
  */
 export const fanOutToWebhooks: EventFanOut = async (tx: Executor, { accountId, envelope, createdAt, deliveryBody, excludeWebhookId }) => {
-  const targets = await tx
-    .select({ id: webhooks.id })
-    .from(webhooks)
-    .where(
-      and(
-        eq(webhooks.accountId, accountId),
-        eq(webhooks.status, "active"),
-        sql`(${webhooks.events} @> ${JSON.stringify([envelope.type])}::jsonb or ${webhooks.events} @> '["*"]'::jsonb)`,
-        excludeWebhookId ? sql`${webhooks.id} <> ${excludeWebhookId}` : undefined,
-      ),
-    );
-  if (targets.length === 0) return;
   // The body is frozen now: every attempt, automatic or manual, sends these exact bytes.
   const payload = JSON.stringify(deliveryBody ?? envelope);
-  const rows = targets.map((target) => ({ id: newId("delivery", createdAt), webhook_id: target.id }));
+  const ids = Array.from({ length: MAX_WEBHOOKS_PER_ACCOUNT }, () => newId("delivery", createdAt));
   const at = createdAt.toISOString();
-  // One statement: the delivery rows (each its own job for the local runner, due now) and the
-  // wake-up of the runner's delivery lane once the transaction commits.
-  await tx.execute(sql`
-    with inserted as (
+  const w = webhooks;
+  const result = await tx.execute(sql`
+    with targets as (
+      select ${w.id} as webhook_id, row_number() over (order by ${w.id}) as n from ${w}
+      where ${w.accountId} = ${accountId} and ${w.status} = 'active'
+        and (${w.events} @> ${JSON.stringify([envelope.type])}::jsonb or ${w.events} @> '["*"]'::jsonb)
+        and ${w.id} <> ${excludeWebhookId ?? ""}
+    ),
+    ids as (
+      select id, n from jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb) with ordinality as x(id, n)
+    ),
+    inserted as (
       insert into ${webhookDeliveries} (id, account_id, webhook_id, event_id, event_type, payload, status, next_attempt_at, created_at, updated_at)
-      select v.id, ${accountId}, v.webhook_id, ${envelope.id}, ${envelope.type}, ${payload}, 'pending', ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
-      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id text, webhook_id text)
-      returning 1
-    )
-    select pg_notify(${JOBS_CHANNEL}, ${DELIVERIES_SOURCE}) from (select count(*) from inserted) as done`);
+      -- More endpoints than the cap (it is enforced on creation) would still each get a unique id.
+      select coalesce(ids.id, 'dlv_' || replace(gen_random_uuid()::text, '-', '')), ${accountId}, t.webhook_id, ${envelope.id}, ${envelope.type},
+        ${payload}, 'pending', ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
+      from targets t left join ids on ids.n = t.n
+      returning id, webhook_id
+    ),
+    woken as (select pg_notify(${JOBS_CHANNEL}, ${DELIVERIES_SOURCE}))
+    select i.id, i.webhook_id, (select count(*) from woken) as woken from inserted i`);
   // With JOBS_BACKEND=inngest the relay hands each delivery to Inngest through a job row (outbox).
   if (getEnv().JOBS_BACKEND === "inngest") {
+    const rows = rowsOf<{ id: string; webhook_id: string }>(result);
     await enqueueJobs(
       tx,
       rows.map((row) => ({
