@@ -243,18 +243,31 @@ async function fanOut(kind: "pglite" | "postgres", events: number) {
   }
 }
 
+/**
+ * The machine's speed varies from one run to the next (a shared 2-core VM: the same run has
+ * taken from 17 s to 25 s of CPU), so the full benchmark runs three times, each on a fresh
+ * database, and reports the median run, with every run's rate listed.
+ */
+async function medianOfRuns(kind: "pglite" | "postgres", smoke: boolean) {
+  if (smoke) return { ...(await fanOut(kind, 40)), runs: 1 };
+  const runs = [];
+  for (let i = 0; i < 3; i++) runs.push(await fanOut(kind, 2_000));
+  const sorted = [...runs].sort((x, y) => x.first_attempts_per_s - y.first_attempts_per_s);
+  return { ...sorted[1], runs: runs.length, first_attempts_per_s_each_run: runs.map((run) => run.first_attempts_per_s) };
+}
+
 export const fanOutBench: Bench = {
   name: "webhook-fan-out",
-  description: "2,000 events to 5 local receivers through the local runner on PGlite: first attempts per second",
-  run: async ({ smoke }) => ({ name: "webhook-fan-out", ...(await fanOut("pglite", smoke ? 40 : 2_000)) }),
+  description: "2,000 events to 5 local receivers through the local runner on PGlite: first attempts per second (median of 3 runs)",
+  run: async ({ smoke }) => ({ name: "webhook-fan-out", ...(await medianOfRuns("pglite", smoke)) }),
 };
 
 export const fanOutPostgresBench: Bench = {
   name: "webhook-fan-out-postgres",
-  description: "the same fan-out on PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL)",
+  description: "the same fan-out on PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL), median of 3 runs",
   run: async ({ smoke }) => {
     if (!pgUrl()) return { name: "webhook-fan-out-postgres", skipped: "BENCH_DATABASE_URL / TEST_DATABASE_URL unset", goal: "first_attempts_per_s >= 1000", pass: null };
-    return { name: "webhook-fan-out-postgres", ...(await fanOut("postgres", smoke ? 40 : 2_000)) };
+    return { name: "webhook-fan-out-postgres", ...(await medianOfRuns("postgres", smoke)) };
   },
 };
 
