@@ -119,3 +119,14 @@ export async function closeDb() {
 }
 
 export { schema };
+
+/** The rows of a raw `execute()`, whichever driver ran it (PGlite answers `{rows}`, postgres.js an array). */
+export function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
+}
+
+/** A timestamptz from a raw query: a Date (PGlite) or text such as "2026-11-22 10:15:30.123+00" (postgres.js). */
+export function toDate(value: Date | string): Date {
+  if (value instanceof Date) return value;
+  return new Date(value.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00"));
+}

@@ -1,6 +1,6 @@
 import { loggable } from "@/lib/platform/errors";
 import { sql } from "drizzle-orm";
-import type { Db } from "@/db";
+import { type Db, rowsOf, toDate } from "@/db";
 import { type Job, jobs } from "@/db/schema";
 import type { JobKind } from "./enqueue";
 
@@ -184,7 +184,7 @@ export async function claimDueJobs(db: Db, options: ClaimOptions = {}): Promise<
     from locked where ${jobs.id} = locked.id
     returning ${jobs.id} as id, ${jobs.kind} as kind, ${jobs.payload} as payload, ${jobs.attempts} as attempts,
       ${jobs.createdAt} as created_at, ${jobs.runAt} as run_at, ${jobs.accountId} as account_id, locked.previous as previous`);
-  const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as {
+  const list = rowsOf<{
     id: number | string;
     kind: string;
     payload: Record<string, unknown> | string;
@@ -193,7 +193,7 @@ export async function claimDueJobs(db: Db, options: ClaimOptions = {}): Promise<
     run_at: Date | string;
     account_id: string | null;
     previous: string;
-  }[];
+  }>(rows);
   // RETURNING does not keep the subquery's order; due work runs oldest first.
   const ordered = list
     .map((r) => ({ ...r, runAt: toDate(r.run_at).getTime(), id: Number(r.id) }))
@@ -236,14 +236,7 @@ export async function releaseStaleClaims(db: Db) {
   const rows = await db.execute(sql`
     update ${jobs} set locked_until = null, updated_at = now()
     where ${jobs.status} = 'running' returning ${jobs.id}`);
-  return (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows).length;
-}
-
-/** A timestamptz from a raw query: a Date (PGlite) or text such as "2026-11-22 10:15:30.123+00" (postgres.js). */
-export function toDate(value: Date | string): Date {
-  if (value instanceof Date) return value;
-  const iso = value.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00");
-  return new Date(iso);
+  return rowsOf(rows).length;
 }
 
 function backoff(attempt: number) {

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
-import { getDb } from "@/db";
+import { getDb, rowsOf, toDate } from "@/db";
 import { type WebhookAttempt, type WebhookDelivery, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
 import { newId } from "@/lib/platform/ids";
-import { DELIVERIES_SOURCE, type JobBatchHandler, type JobContext, type JobOutcome, OUTCOME_RECORDED, toDate } from "@/lib/jobs/runner";
+import { DELIVERIES_SOURCE, type JobBatchHandler, type JobContext, type JobOutcome, OUTCOME_RECORDED } from "@/lib/jobs/runner";
 import { type AttemptOutcome, recordAttemptResult } from "./attempt-delivery";
 import { deliveryJobPayload, runDeliveryJob } from "./deliver-job";
 import { MAX_DELIVERY_ATTEMPTS } from "./schemas";
@@ -85,7 +85,7 @@ async function startBatch(items: Item[], settles: Settle[]) {
     select d.id, d.account_id, d.webhook_id, d.event_id, d.event_type, d.payload, d.status, d.attempts, d.next_attempt_at,
       d.url, d.secret, d.webhook_status, ins.id as attempt_id, ins.attempt as attempt_number
     from d left join ins on ins.delivery_id = d.id`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as StartRow[];
+  const rows = rowsOf<StartRow>(result);
   const found = new Map(rows.map((row) => [row.id, row]));
 
   const secrets = new Map<string, string | null>();
@@ -276,5 +276,3 @@ async function recordResults(batch: Sent[]): Promise<(JobOutcome | typeof OUTCOM
   for (const i of rare) outcomes[i] = jobOutcomeOf(await getDb().transaction((tx) => recordAttemptResult(tx, { ...batch[i], mode: "scheduled" })));
   return outcomes;
 }
-
-const rowsOf = <T>(result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];

@@ -1,14 +1,12 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "@/db";
+import { type Db, rowsOf, toDate } from "@/db";
 import { jobs, webhookDeliveries } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
-import { type ClaimedJob, type ClaimOptions, DELIVERIES_SOURCE, JOB_LEASE_MS, type JobId, type JobSource, type Recorded, toDate } from "@/lib/jobs/runner";
+import { type ClaimedJob, type ClaimOptions, DELIVERIES_SOURCE, JOB_LEASE_MS, type JobId, type JobSource, type Recorded } from "@/lib/jobs/runner";
 
 const NO_CAP = 1_000_000;
 /** How many fairly ranked candidates a claim considers per delivery it takes (room for concurrent claimers). */
 const CLAIM_POOL_FACTOR = 4;
-
-const rowsOf = <T>(result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 
 /**
  * The local runner's webhook deliveries, claimed from their own rows: a delivery is due while

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Executor } from "@/db";
+import { type Executor, rowsOf } from "@/db";
 import { webhookDeliveries, webhooks } from "@/db/schema";
 import type { EventFanOut } from "@/lib/events/record-event";
 import { enqueueJobs, JOBS_CHANNEL } from "@/lib/jobs/enqueue";
@@ -7,8 +7,6 @@ import { DELIVERIES_SOURCE } from "@/lib/jobs/runner";
 import { getEnv } from "@/lib/platform/env";
 import { newId } from "@/lib/platform/ids";
 import { MAX_WEBHOOKS_PER_ACCOUNT } from "./schemas";
-
-const rowsOf = <T>(result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 
 /**
  * Fans a recorded event out to the account's webhooks, in the transaction that recorded it:
