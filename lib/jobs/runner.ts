@@ -104,6 +104,10 @@ export const DEFAULT_LANES: Lane[] = [
   // relay of webhook deliveries.
   { name: "background", kinds: null, concurrency: 64, perAccount: 16, perGroup: 16, gatherMs: 50 },
 ];
+/** With JOBS_BACKEND=inngest the deliveries' relay rows (jobs table) take the webhook lane's place and caps. */
+export const INNGEST_LANES: Lane[] = DEFAULT_LANES.map((lane) =>
+  lane.source === DELIVERIES_SOURCE ? { ...lane, source: undefined, kinds: ["webhook.deliver"] } : lane,
+);
 
 export type ClaimedJob = Pick<Job, "kind" | "payload" | "attempts" | "createdAt"> & {
   id: JobId;
@@ -155,17 +159,21 @@ export async function claimDueJobs(db: Db, options: ClaimOptions = {}): Promise<
   const due = sql`${jobs.status} in ('pending', 'running') and ${jobs.runAt} <= ${at}::timestamptz
         and (${jobs.lockedUntil} is null or ${jobs.lockedUntil} < ${at}::timestamptz)`;
   const rows = await db.execute(sql`
-    with ranked as (
+    with grouped as (
       select ${jobs.id} as id, ${jobs.runAt} as run_at, coalesce(${jobs.accountId}, '') as account, ${GROUP} as grp,
-        row_number() over (partition by ${jobs.accountId} order by ${jobs.runAt}, ${jobs.id}) as account_rank,
         row_number() over (partition by ${GROUP} order by ${jobs.runAt}, ${jobs.id}) as group_rank
       from ${jobs}
       where ${due} ${laneFilter}
     ),
+    -- The per-group cap first, then the accounts' ranks over what is left: one endpoint's backlog
+    -- does not use up its account's places ahead of the account's other endpoints.
+    ranked as (
+      select id, run_at, account, row_number() over (partition by account order by run_at, id) as account_rank from grouped
+      where group_rank <= ${perGroup}::int - coalesce((${JSON.stringify(options.busyGroups ?? {})}::jsonb ->> grp)::int, 0)
+    ),
     picked as (
       select id, account_rank, run_at from ranked
-      where group_rank <= ${perGroup}::int - coalesce((${JSON.stringify(options.busyGroups ?? {})}::jsonb ->> grp)::int, 0)
-        and account_rank <= ${perAccount}::int - coalesce((${JSON.stringify(options.busyAccounts ?? {})}::jsonb ->> account)::int, 0)
+      where account_rank <= ${perAccount}::int - coalesce((${JSON.stringify(options.busyAccounts ?? {})}::jsonb ->> account)::int, 0)
       order by account_rank, run_at, id
       limit ${limit * CLAIM_POOL_FACTOR}
     ),
@@ -547,7 +555,8 @@ export function startJobRunner({
       const results = startJobs(due, handlers, batchHandlers, now);
       due.forEach((job, i) => {
         const account = job.accountId ?? "";
-        const key = `${state.source.name}:${job.id}`;
+        // With the claim count: a row this process claims again (its lease ran out) is a new entry.
+        const key = `${state.source.name}:${job.id}:${job.attempts}`;
         state.running++;
         bump(state.accounts, account, 1);
         bump(state.groups, job.group, 1);

@@ -3,7 +3,8 @@ import { getEnv } from "@/lib/platform/env";
 import { JOBS_CHANNEL } from "@/lib/jobs/enqueue";
 import { jobBatchHandlers, jobHandlers } from "@/lib/server/job-handlers";
 import { inngestRelayHandlers } from "@/lib/server/inngest-relay";
-import { type JobRunner, releaseAllStaleClaims, startJobRunner } from "@/lib/jobs/runner";
+import { DEFAULT_LANES, INNGEST_LANES, type JobRunner, releaseAllStaleClaims, startJobRunner } from "@/lib/jobs/runner";
+import { loggable } from "@/lib/platform/errors";
 import { AUTH_CHANNEL, forgetCachedTokens } from "@/lib/auth/token-cache";
 import { listen } from "@/db/listen";
 import { handOverLocalDeliveries } from "@/lib/webhooks/delivery-queue";
@@ -11,6 +12,20 @@ import { handOverLocalDeliveries } from "@/lib/webhooks/delivery-queue";
 let runner: JobRunner | undefined;
 let unlisten: (() => Promise<void>) | undefined;
 let unlistenAuth: (() => Promise<void>) | undefined;
+let handOverTimer: NodeJS.Timeout | undefined;
+
+/**
+ * Deliveries begun by a local runner (no job row) get their relay job row. At start, and every
+ * minute while servers of both kinds may share the database (a rolling switch to Inngest).
+ */
+const HAND_OVER_EVERY_MS = 60_000;
+async function handOver() {
+  const handed = await handOverLocalDeliveries(getDb());
+  if (handed) {
+    console.log(`Handing ${handed} pending webhook deliveries to Inngest.`);
+    runner?.wake();
+  }
+}
 
 /**
  * Background work started with the server, woken on commit: the local job runner, or with
@@ -28,16 +43,24 @@ export async function startBackgroundWork() {
     if (released) console.log(`Resuming ${released} job(s) and deliveries left unfinished by the previous run.`);
   }
   if (inngest) {
-    const handed = await handOverLocalDeliveries(getDb());
-    if (handed) console.log(`Handing ${handed} pending webhook deliveries to Inngest.`);
+    await handOver();
+    handOverTimer = setInterval(() => handOver().catch((error) => console.error(`handing deliveries to Inngest failed: ${loggable(error)}`)), HAND_OVER_EVERY_MS);
+    handOverTimer.unref?.();
   }
-  runner = startJobRunner({ db: getDb(), handlers, batchHandlers: inngest ? {} : jobBatchHandlers, pollMs: env.JOBS_POLL_MS });
+  runner = startJobRunner({
+    db: getDb(),
+    handlers,
+    batchHandlers: inngest ? {} : jobBatchHandlers,
+    lanes: inngest ? INNGEST_LANES : DEFAULT_LANES,
+    pollMs: env.JOBS_POLL_MS,
+  });
   unlisten = await listen(JOBS_CHANNEL, (payload) => runner?.wake(payload));
   // Access taken away in another process (or this one, once committed): cached tokens are forgotten.
   unlistenAuth = await listen(AUTH_CHANNEL, () => forgetCachedTokens());
 }
 
 export async function stopBackgroundWork() {
+  clearInterval(handOverTimer);
   await unlisten?.();
   await unlistenAuth?.();
   await runner?.stop();

@@ -4,7 +4,7 @@ import { type WebhookAttempt, type WebhookDelivery, webhookAttempts, webhookDeli
 import { getEnv } from "@/lib/platform/env";
 import { newId } from "@/lib/platform/ids";
 import { DELIVERIES_SOURCE, type JobBatchHandler, type JobContext, type JobOutcome, OUTCOME_RECORDED } from "@/lib/jobs/runner";
-import { type AttemptOutcome, recordAttemptResult } from "./attempt-delivery";
+import { type AttemptOutcome, IN_FLIGHT_GRACE_MS, recordAttemptResult } from "./attempt-delivery";
 import { deliveryJobPayload, runDeliveryJob } from "./deliver-job";
 import { MAX_DELIVERY_ATTEMPTS } from "./schemas";
 import { openWebhookSecret } from "./secret-at-rest";
@@ -267,8 +267,10 @@ async function recordResults(batch: Sent[]): Promise<(JobOutcome | typeof OUTCOM
     const checked = new Map(rowsOf<{ delivery_id: string; written: boolean | string }>(result).map((row) => [row.delivery_id, row.written === true || row.written === "t"]));
     for (const i of common) {
       const written = checked.get(batch[i].delivery.id);
-      // Taken over by another process (its attempt row is no longer pending): that process owns it.
-      if (written === false) outcomes[i] = undefined;
+      // Taken over meanwhile (its attempt row is no longer pending): whoever took it over owns the
+      // attempt; the delivery comes due again once an attempt in flight would be presumed dead, in
+      // case that one dies too (then it finds the outcome recorded, or sends again).
+      if (written === false) outcomes[i] = { retryAt: new Date(Date.now() + env.WEBHOOK_TIMEOUT_MS + IN_FLIGHT_GRACE_MS) };
       // No longer pending, endpoint no longer active, or deleted: the one-at-a-time way decides.
       else if (written === undefined) rare.push(i);
     }

@@ -24,17 +24,21 @@ export async function claimDueDeliveries(db: Db, options: ClaimOptions = {}): Pr
   const due = sql`${d.status} = 'pending' and ${d.nextAttemptAt} <= ${at}::timestamptz
         and (${d.lockedUntil} is null or ${d.lockedUntil} < ${at}::timestamptz)`;
   const result = await db.execute(sql`
-    with ranked as (
+    with grouped as (
       select ${d.id} as id, ${d.nextAttemptAt} as run_at, ${d.accountId} as account, ${d.webhookId} as grp,
-        row_number() over (partition by ${d.accountId} order by ${d.nextAttemptAt}, ${d.id}) as account_rank,
         row_number() over (partition by ${d.webhookId} order by ${d.nextAttemptAt}, ${d.id}) as group_rank
       from ${d}
       where ${due}
     ),
+    -- The per-endpoint cap first, then the accounts' ranks over what is left: one endpoint's
+    -- backlog does not use up its account's places ahead of the account's other endpoints.
+    ranked as (
+      select id, run_at, account, row_number() over (partition by account order by run_at, id) as account_rank from grouped
+      where group_rank <= ${perGroup}::int - coalesce((${JSON.stringify(options.busyGroups ?? {})}::jsonb ->> grp)::int, 0)
+    ),
     picked as (
       select id, account_rank, run_at from ranked
-      where group_rank <= ${perGroup}::int - coalesce((${JSON.stringify(options.busyGroups ?? {})}::jsonb ->> grp)::int, 0)
-        and account_rank <= ${perAccount}::int - coalesce((${JSON.stringify(options.busyAccounts ?? {})}::jsonb ->> account)::int, 0)
+      where account_rank <= ${perAccount}::int - coalesce((${JSON.stringify(options.busyAccounts ?? {})}::jsonb ->> account)::int, 0)
       order by account_rank, run_at, id
       limit ${limit * CLAIM_POOL_FACTOR}
     ),

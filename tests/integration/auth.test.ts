@@ -11,7 +11,8 @@ import * as verify from "@/app/v1/auth/verify/route";
 import * as userById from "@/app/v1/users/[id]/route";
 import * as usersRoute from "@/app/v1/users/route";
 import { getDb, getDbHandle } from "@/db";
-import { apiTokens, idempotencyKeys, jobs } from "@/db/schema";
+import { apiTokens, idempotencyKeys, jobs, webhookDeliveries, webhooks } from "@/db/schema";
+import { newId } from "@/lib/platform/ids";
 import { and } from "drizzle-orm";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { apiRoute } from "@/lib/api/route";
@@ -572,6 +573,37 @@ describe("health and account", () => {
     expect(res.body.checks.jobs.oldest_due_age_s).toBeLessThan(120);
     const theirs = await call(health.GET, { path: "/v1/health", token: other.adminToken });
     expect(theirs.body.checks.jobs).toMatchObject({ status: "degraded", due: 2 });
+  });
+
+  it("GET /v1/health counts webhook deliveries due and not claimed (each is its own job)", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const ago = (ms: number) => new Date(Date.now() - ms);
+    const [webhook] = await getDb()
+      .insert(webhooks)
+      .values({ id: newId("webhook"), accountId: account.id, url: "https://hooks.example.com/a", events: ["*"], secret: "sealed", status: "active" })
+      .returning();
+    const delivery = (nextAttemptAt: Date | null, lockedUntil: Date | null, status: "pending" | "succeeded" = "pending") => ({
+      id: newId("delivery"),
+      accountId: account.id,
+      webhookId: webhook.id,
+      eventId: newId("event"),
+      eventType: "message.received",
+      payload: "{}",
+      status,
+      nextAttemptAt,
+      lockedUntil,
+    });
+    await getDb()
+      .insert(webhookDeliveries)
+      .values([
+        delivery(ago(10 * 60_000), null),
+        delivery(ago(60_000), new Date(Date.now() + 30_000)),
+        delivery(new Date(Date.now() + 60_000), null),
+        delivery(null, null, "succeeded"),
+      ]);
+    const res = await call(health.GET, { path: "/v1/health", token: adminToken });
+    expect(res.body.checks.jobs).toMatchObject({ status: "degraded", due: 1 });
+    expect(res.body.checks.jobs.oldest_due_age_s).toBeGreaterThanOrEqual(600);
   });
 
   it("GET /v1/account describes the account and counts its users", async () => {

@@ -105,12 +105,11 @@ describe("deliveries many at a time", () => {
   it("stops the deliveries of an endpoint disabled while their attempts were in flight, and records every answer", async () => {
     const { account, adminToken } = await createTestAccount();
     const hook = await registerWebhook(adminToken, { url: a.url, events: ["message.received"] });
-    let disabled = false;
+    // Every answer leaves once the endpoint is disabled (committed).
+    let disabling: Promise<unknown> | undefined;
     a.respond(async () => {
-      if (!disabled) {
-        disabled = true;
-        await getDb().update(webhooks).set({ status: "disabled", statusReason: "disabled by an admin" }).where(eq(webhooks.id, hook.id));
-      }
+      disabling ??= Promise.resolve(getDb().update(webhooks).set({ status: "disabled", statusReason: "disabled by an admin" }).where(eq(webhooks.id, hook.id)));
+      await disabling;
       return { status: 500, body: "boom" };
     });
     for (let i = 0; i < 3; i++) await emit(account.id);
@@ -204,6 +203,20 @@ describe("fair claims (one account's hanging receivers do not hold up another's)
     await getDb().update(webhookDeliveries).set({ status: "succeeded" }).where(eq(webhookDeliveries.id, quietDelivery.id));
     const capped = await claimDueDeliveries(getDb(), { limit: 10, perGroup: 3, busyGroups: { [noisyHooks[0].id]: 3, [noisyHooks[1].id]: 1 } });
     expect(capped.map((j) => j.group)).toEqual([noisyHooks[1].id, noisyHooks[1].id]);
+  });
+
+  it("does not let one endpoint's backlog use up its account's places ahead of the account's other endpoints", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const backlogged = await registerWebhook(adminToken, { url: `${a.url}?n=backlog`, events: ["message.received"] });
+    const other = await registerWebhook(adminToken, { url: `${b.url}?n=other`, events: ["conversation.closed"] });
+    for (let i = 0; i < 10; i++) await emit(account.id);
+    await getDb().update(webhookDeliveries).set({ nextAttemptAt: new Date(Date.now() - 60_000) }).where(eq(webhookDeliveries.webhookId, backlogged.id));
+    await emit(account.id, "conversation.closed");
+    const [newest] = await deliveriesOf(other.id);
+    // Four places for the account, two per endpoint: the backlog takes two, the other endpoint's newest delivery one.
+    const claimed = await claimDueDeliveries(getDb(), { limit: 10, perAccount: 4, perGroup: 2 });
+    expect(claimed.filter((j) => j.group === backlogged.id)).toHaveLength(2);
+    expect(claimed.map((j) => j.id)).toContain(newest.id);
   });
 
   it("keeps delivering another account's events and running sends while one account's receivers hang", async () => {

@@ -10,7 +10,7 @@ import { type DbHandle, getDb, getDbHandle, newPglite, openPglite, openPostgres,
 import { jobs, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
 import { enqueueJob, enqueueJobs } from "@/lib/jobs/enqueue";
 import { jobHandlers } from "@/lib/server/job-handlers";
-import { claimDueJobs, drainJobs, JOB_LEASE_MS, type JobHandlers, runJob, startJobRunner } from "@/lib/jobs/runner";
+import { claimDueJobs, drainJobs, INNGEST_LANES, JOB_LEASE_MS, type JobHandlers, runJob, startJobRunner } from "@/lib/jobs/runner";
 import { newId } from "@/lib/platform/ids";
 import { setEnv } from "@/tests/support/env-vars";
 import { createTestAccount } from "@/tests/support/fixtures";
@@ -156,6 +156,50 @@ describe("the job runner", () => {
     // Whatever was started finished and was recorded; nothing is left running.
     expect(rows.filter((r) => r.status === "running")).toEqual([]);
     expect(rows.filter((r) => r.status === "done").length).toBe(finished.length);
+  });
+});
+
+describe("the Inngest relay's lanes", () => {
+  beforeEach(async () => {
+    await getDb().delete(jobs);
+  });
+
+  it("gives the deliveries' relay rows the webhook lane's caps, and wakes only the lanes a commit names", async () => {
+    const { account } = await createTestAccount();
+    let running = 0;
+    let peak = 0;
+    let others = 0;
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const handlers: JobHandlers = {
+      "webhook.deliver": async () => {
+        running++;
+        peak = Math.max(peak, running);
+        await released;
+        running--;
+      },
+      "conversation.wake": async () => void others++,
+    };
+    // One minute between polls: only wake-ups make the lanes claim.
+    const runner = startJobRunner({ db: getDb(), handlers, pollMs: 60_000, lanes: INNGEST_LANES });
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      // 20 relay rows of one account, each for its own endpoint: more than the background lane's 16 per account.
+      await enqueueJobs(
+        getDb(),
+        Array.from({ length: 20 }, (_, n) => ({ kind: "webhook.deliver" as const, accountId: account.id, payload: { deliveryId: `dlv_${n}`, webhookId: `wh_${n}` } })),
+      );
+      await enqueueJob(getDb(), { kind: "conversation.wake", accountId: account.id, payload: {} });
+      runner.wake("webhook.deliver");
+      await vi.waitFor(() => expect(peak).toBe(20), { timeout: 5000 });
+      // The background lane was not woken by a wake-up that named only the relay's kind.
+      expect(others).toBe(0);
+      runner.wake("conversation.wake");
+      await vi.waitFor(() => expect(others).toBe(1), { timeout: 5000 });
+    } finally {
+      release();
+      await runner.stop();
+    }
   });
 });
 
