@@ -1,5 +1,5 @@
 import { loggable } from "@/lib/platform/errors";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { type Db, rowsOf, toDate } from "@/db";
 import { type Job, jobs } from "@/db/schema";
 import type { JobKind } from "./enqueue";
@@ -138,17 +138,38 @@ export type ClaimOptions = {
 const GROUP = sql`coalesce(${jobs.payload}->>'webhookId', ${jobs.id}::text)`;
 const NO_CAP = 1_000_000;
 
+/** How many fairly ranked candidates a claim considers per job it takes (room for concurrent claimers). */
+const CLAIM_POOL_FACTOR = 4;
+
+/**
+ * The fair order of a claim, as two CTEs after one named `grouped` (id, run_at, account, grp,
+ * group_rank: the row's rank within its group) that ends in `picked`. The per-group cap comes
+ * first, then the accounts' ranks over what is left: one endpoint's backlog does not use up its
+ * account's places ahead of the account's other endpoints. Rows this process already runs
+ * count against both caps.
+ */
+export function fairPicks(options: ClaimOptions & { limit: number }): SQL {
+  const { perAccount = NO_CAP, perGroup = NO_CAP } = options;
+  return sql`ranked as (
+      select id, run_at, account, row_number() over (partition by account order by run_at, id) as account_rank from grouped
+      where group_rank <= ${perGroup}::int - coalesce((${JSON.stringify(options.busyGroups ?? {})}::jsonb ->> grp)::int, 0)
+    ),
+    picked as (
+      select id, account_rank, run_at from ranked
+      where account_rank <= ${perAccount}::int - coalesce((${JSON.stringify(options.busyAccounts ?? {})}::jsonb ->> account)::int, 0)
+      order by account_rank, run_at, id
+      limit ${options.limit * CLAIM_POOL_FACTOR}
+    )`;
+}
+
 /**
  * Claims due rows for this process. SKIP LOCKED lets several server processes claim from one
  * PostgreSQL database without taking each other's rows (PGlite has one connection). The
  * rows are picked round-robin across accounts (each account's oldest first), within the
- * per-account and per-group caps.
+ * per-account and per-group caps (fairPicks).
  */
-/** How many fairly ranked candidates a claim considers per job it takes (room for concurrent claimers). */
-const CLAIM_POOL_FACTOR = 4;
-
 export async function claimDueJobs(db: Db, options: ClaimOptions = {}): Promise<ClaimedJob[]> {
-  const { limit = 10, now = new Date(), kinds = null, exceptKinds = [], perAccount = NO_CAP, perGroup = NO_CAP } = options;
+  const { limit = 10, now = new Date(), kinds = null, exceptKinds = [] } = options;
   const lease = new Date(now.getTime() + JOB_LEASE_MS);
   const at = now.toISOString();
   const laneFilter = kinds
@@ -165,18 +186,7 @@ export async function claimDueJobs(db: Db, options: ClaimOptions = {}): Promise<
       from ${jobs}
       where ${due} ${laneFilter}
     ),
-    -- The per-group cap first, then the accounts' ranks over what is left: one endpoint's backlog
-    -- does not use up its account's places ahead of the account's other endpoints.
-    ranked as (
-      select id, run_at, account, row_number() over (partition by account order by run_at, id) as account_rank from grouped
-      where group_rank <= ${perGroup}::int - coalesce((${JSON.stringify(options.busyGroups ?? {})}::jsonb ->> grp)::int, 0)
-    ),
-    picked as (
-      select id, account_rank, run_at from ranked
-      where account_rank <= ${perAccount}::int - coalesce((${JSON.stringify(options.busyAccounts ?? {})}::jsonb ->> account)::int, 0)
-      order by account_rank, run_at, id
-      limit ${limit * CLAIM_POOL_FACTOR}
-    ),
+    ${fairPicks({ ...options, limit })},
     -- Concurrent claimers (other instances) rank the same rows: each locks the first \`limit\` of
     -- the fair order that nobody holds, so they share the work instead of colliding on it.
     locked as (

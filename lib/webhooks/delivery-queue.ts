@@ -2,11 +2,7 @@ import { sql } from "drizzle-orm";
 import { type Db, rowsOf, toDate } from "@/db";
 import { jobs, webhookDeliveries } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
-import { type ClaimedJob, type ClaimOptions, DELIVERIES_SOURCE, JOB_LEASE_MS, type JobId, type JobSource, type Recorded } from "@/lib/jobs/runner";
-
-const NO_CAP = 1_000_000;
-/** How many fairly ranked candidates a claim considers per delivery it takes (room for concurrent claimers). */
-const CLAIM_POOL_FACTOR = 4;
+import { type ClaimedJob, type ClaimOptions, DELIVERIES_SOURCE, fairPicks, JOB_LEASE_MS, type JobId, type JobSource, type Recorded } from "@/lib/jobs/runner";
 
 /**
  * The local runner's webhook deliveries, claimed from their own rows: a delivery is due while
@@ -17,7 +13,7 @@ const CLAIM_POOL_FACTOR = 4;
  * server processes. A lease that ran out while running (its process died) is a takeover.
  */
 export async function claimDueDeliveries(db: Db, options: ClaimOptions = {}): Promise<ClaimedJob[]> {
-  const { limit = 10, now = new Date(), perAccount = NO_CAP, perGroup = NO_CAP } = options;
+  const { limit = 10, now = new Date() } = options;
   const lease = new Date(now.getTime() + JOB_LEASE_MS);
   const at = now.toISOString();
   const d = webhookDeliveries;
@@ -30,18 +26,7 @@ export async function claimDueDeliveries(db: Db, options: ClaimOptions = {}): Pr
       from ${d}
       where ${due}
     ),
-    -- The per-endpoint cap first, then the accounts' ranks over what is left: one endpoint's
-    -- backlog does not use up its account's places ahead of the account's other endpoints.
-    ranked as (
-      select id, run_at, account, row_number() over (partition by account order by run_at, id) as account_rank from grouped
-      where group_rank <= ${perGroup}::int - coalesce((${JSON.stringify(options.busyGroups ?? {})}::jsonb ->> grp)::int, 0)
-    ),
-    picked as (
-      select id, account_rank, run_at from ranked
-      where account_rank <= ${perAccount}::int - coalesce((${JSON.stringify(options.busyAccounts ?? {})}::jsonb ->> account)::int, 0)
-      order by account_rank, run_at, id
-      limit ${limit * CLAIM_POOL_FACTOR}
-    ),
+    ${fairPicks({ ...options, limit })},
     locked as (
       select ${d.id} as id, ${d.lockedUntil} is not null as takeover from ${d}
       join picked on picked.id = ${d.id}
