@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { GET as listConversations } from "@/app/v1/conversations/route";
-import { getDb } from "@/db";
+import { getDb, rowsOf } from "@/db";
 import { encodeCursor } from "@/lib/platform/cursor";
 import { type Bench, type BenchOptions, createBenchAccount, log, openBenchDatabase, percentile, round, timeRequest } from "./support";
 
@@ -52,7 +52,7 @@ export const conversationsBench: Bench = {
     const result = await db.execute(sql`
       select created_at, id from conversations where account_id = ${account.id}
       order by created_at desc, id desc offset ${deepOffset} limit 1`);
-    const [row] = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { created_at: string | Date; id: string }[];
+    const [row] = rowsOf<{ created_at: string | Date; id: string }>(result);
     const cursor = encodeCursor({ t: new Date(row.created_at), id: row.id });
 
     const page1Url = `http://localhost/v1/conversations?limit=${LIMIT}`;

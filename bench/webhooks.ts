@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import postgres from "postgres";
-import { type DbHandle, getDbHandle, newPglite, openPglite, openPostgres, setDbHandle } from "@/db";
+import { type DbHandle, getDbHandle, newPglite, openPglite, openPostgres, rowsOf, setDbHandle } from "@/db";
 import { accounts, webhookAttempts } from "@/db/schema";
 import { sql } from "drizzle-orm";
 import { resetEnvCache } from "@/lib/platform/env";
@@ -199,7 +199,7 @@ async function failedFirstAttempts() {
   const rows = await getDbHandle().db.execute(
     sql`select error, response_status, count(*)::int as n from ${webhookAttempts} where attempt = 1 and status <> 'succeeded' group by 1, 2 order by 3 desc limit 10`,
   );
-  return Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows;
+  return rowsOf(rows);
 }
 
 async function fanOut(kind: "pglite" | "postgres", events: number) {

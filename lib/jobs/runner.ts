@@ -52,8 +52,6 @@ export type JobId = number | string;
  */
 export type JobSource = {
   name: string;
-  /** The one kind of a domain source's rows; null for the jobs table. */
-  kind: JobKind | null;
   /** False while another backend runs this work (the deliveries with JOBS_BACKEND=inngest). */
   enabled?: () => boolean;
   claim: (db: Db, options: ClaimOptions) => Promise<ClaimedJob[]>;
@@ -340,7 +338,6 @@ export const JOBS_SOURCE = "jobs";
 /** The jobs table: every kind of background work written with enqueueJob. */
 export const jobsTable: JobSource = {
   name: JOBS_SOURCE,
-  kind: null,
   claim: claimDueJobs,
   renew: renewLeases,
   record: recordOutcomes,
@@ -355,9 +352,11 @@ export function registerJobSource(source: JobSource) {
   registry.__chorusJobSources.set(source.name, source);
 }
 
+const allSources = (): JobSource[] => [jobsTable, ...(registry.__chorusJobSources?.values() ?? [])];
+
 /** The jobs table and every registered source that is enabled now. */
 export function jobSources(): JobSource[] {
-  return [jobsTable, ...(registry.__chorusJobSources?.values() ?? [])].filter((source) => source.enabled?.() ?? true);
+  return allSources().filter((source) => source.enabled?.() ?? true);
 }
 
 function sourceNamed(name: string | undefined): JobSource {
@@ -373,8 +372,15 @@ function sourceNamed(name: string | undefined): JobSource {
  */
 export async function releaseAllStaleClaims(db: Db) {
   let released = 0;
-  for (const source of [jobsTable, ...(registry.__chorusJobSources?.values() ?? [])]) released += await source.releaseStale(db);
+  for (const source of allSources()) released += await source.releaseStale(db);
   return released;
+}
+
+/** Items grouped by the source they belong to. */
+function bySource<I extends { source: JobSource }, T>(items: I[], pick: (item: I) => T): Map<JobSource, T[]> {
+  const groups = new Map<JobSource, T[]>();
+  for (const item of items) groups.set(item.source, [...(groups.get(item.source) ?? []), pick(item)]);
+  return groups;
 }
 
 /** Runs one claimed job and records its outcome. */
@@ -493,9 +499,7 @@ export function startJobRunner({
     if (writing || !pendingWrites.length) return;
     const batch = pendingWrites;
     pendingWrites = [];
-    const bySource = new Map<JobSource, Recorded[]>();
-    for (const b of batch) bySource.set(b.source, [...(bySource.get(b.source) ?? []), b.outcome]);
-    writing = Promise.all([...bySource].map(([source, outcomes]) => source.record(db, outcomes)))
+    writing = Promise.all([...bySource(batch, (b) => b.outcome)].map(([source, outcomes]) => source.record(db, outcomes)))
       .then(() => undefined)
       .catch((error) => console.error(`job runner: recording outcomes failed: ${loggable(error)}`))
       .finally(() => {
@@ -636,9 +640,7 @@ export function startJobRunner({
   }
 
   const heartbeat = setInterval(() => {
-    const bySource = new Map<JobSource, { id: JobId; attempts: number }[]>();
-    for (const { source, id, attempts } of inFlight.values()) bySource.set(source, [...(bySource.get(source) ?? []), { id, attempts }]);
-    for (const [source, held] of bySource) {
+    for (const [source, held] of bySource([...inFlight.values()], ({ id, attempts }) => ({ id, attempts }))) {
       source.renew(db, held).catch((error) => {
         if (!stopped) console.error(`job runner: renewing leases failed: ${loggable(error)}`);
       });

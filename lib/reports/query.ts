@@ -1,13 +1,12 @@
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import { type Executor, getDb, rowsOf } from "@/db";
 import { invalidField } from "@/lib/platform/errors";
 
 /** Rows of a raw query, whichever driver ran it (PGlite answers `{rows}`, postgres.js an array). */
 export async function queryRows<T>(query: SQL, db: Executor = getDb()): Promise<T[]> {
   try {
-    const result = await db.execute(query);
-    return (Array.isArray(result) ? result : (result as unknown as { rows: T[] }).rows) as T[];
+    return rowsOf<T>(await db.execute(query));
   } catch (error) {
     // Intl and the database each ship a time zone list; a name only Intl knows is still the caller's input.
     if (error instanceof Error && /time zone .* not recognized/i.test(error.message)) {

@@ -1,5 +1,5 @@
 import { and, eq, inArray, or, type SQL, sql } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import { type Executor, getDb, rowsOf as rowsOfResult } from "@/db";
 import { contactSearchDocument, contacts, conversationNotes, conversations, messages } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { type CursorPosition, toPage } from "@/lib/platform/cursor";
@@ -48,8 +48,7 @@ function matchSources(accountId: string, terms: SearchTerms): SQL[] {
 }
 
 async function rowsOf<T>(executor: Executor, query: SQL): Promise<T[]> {
-  const result = await executor.execute(query);
-  return (Array.isArray(result) ? result : (result as unknown as { rows: T[] }).rows) as T[];
+  return rowsOfResult<T>(await executor.execute(query));
 }
 
 // The page position is (tier, t, conversation id); the cursor carries the tier in front of the id.

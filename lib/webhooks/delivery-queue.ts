@@ -116,7 +116,6 @@ export async function releaseStaleDeliveryClaims(db: Db) {
 /** The deliveries as a job source; Inngest runs them instead with JOBS_BACKEND=inngest (through job rows). */
 export const deliveryQueue: JobSource = {
   name: DELIVERIES_SOURCE,
-  kind: "webhook.deliver",
   enabled: () => getEnv().JOBS_BACKEND === "local",
   claim: claimDueDeliveries,
   renew: renewDeliveryLeases,
