@@ -12,6 +12,7 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { getEnv } from "@/lib/platform/env";
 import { withPreparedStatements } from "./pglite-statements";
+import { withPreparedStatements as withPreparedPostgresStatements } from "./postgres-statements";
 import * as schema from "./schema";
 
 type Schema = typeof schema;
@@ -62,7 +63,7 @@ export function openPglite(pglite: PGlite): DbHandle {
 
 export function openPostgres(url: string, options: { max?: number } = {}): DbHandle {
   const sql = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
-  const db = drizzlePostgres(sql, { schema }) as unknown as Db;
+  const db = drizzlePostgres(withPreparedPostgresStatements(sql), { schema }) as unknown as Db;
   return {
     db,
     kind: "postgres",

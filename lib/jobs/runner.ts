@@ -97,7 +97,7 @@ export const SEND_KINDS: readonly JobKind[] = ["message.send", "message.auto-rep
 export const DELIVERIES_SOURCE = "webhook-deliveries";
 export const DEFAULT_LANES: Lane[] = [
   { name: "sends", kinds: SEND_KINDS, concurrency: 16, perAccount: 8 },
-  { name: "webhooks", source: DELIVERIES_SOURCE, kinds: null, concurrency: 256, perAccount: 64, perGroup: 16, gatherMs: 50 },
+  { name: "webhooks", source: DELIVERIES_SOURCE, kinds: null, concurrency: 256, perAccount: 128, perGroup: 32, gatherMs: 50 },
   // Everything else: snooze wake-ups, template reviews, surveys, and (JOBS_BACKEND=inngest) the
   // relay of webhook deliveries.
   { name: "background", kinds: null, concurrency: 64, perAccount: 16, perGroup: 16, gatherMs: 50 },
