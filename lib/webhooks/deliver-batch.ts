@@ -72,6 +72,8 @@ async function startBatch(items: Item[], settles: Settle[]) {
       select d.id, d.account_id, d.webhook_id, d.event_id, d.event_type, d.payload, d.status, d.attempts, d.next_attempt_at,
         w.url, w.secret, w.status as webhook_status, v.attempt_id
       from ${webhookDeliveries} d join ${webhooks} w on w.id = d.webhook_id join v on v.delivery_id = d.id
+      -- By primary key, whatever the planner estimates (see recordResults).
+      where d.id = any(array(select delivery_id from v))
     ),
     ins as (
       insert into ${webhookAttempts} (id, account_id, webhook_id, delivery_id, event_id, event_type, attempt, status, attempted_at)
@@ -226,45 +228,58 @@ async function recordResults(batch: Sent[]): Promise<(JobOutcome | typeof OUTCOM
   if (rows.length) {
     // Only attempts still pending, of deliveries still pending, of endpoints still active (an
     // attempt another process took over meanwhile is left to it); the rest go the rare way.
+    // Every row is found by primary key whatever the planner estimates (the embedded database
+    // keeps no statistics: no autovacuum), or a join it reorders would scan a whole table or
+    // every delivery of an endpoint on each write: deliveries are looked up and locked one
+    // answer at a time in id order (a lateral subquery that locks is never merged into a
+    // join), the updates restricted to `= any` of the ids.
     const result = await getDb().execute(sql`
       with v as (
         select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(attempt_id text, delivery_id text, ok boolean,
           n int, response_status int, response_body text, duration_ms int, error text, next timestamptz, last_error text, claims int)
       ),
       current as (
-        select v.*, d.webhook_id from v
-        join ${webhookDeliveries} d on d.id = v.delivery_id
-        join ${webhooks} w on w.id = d.webhook_id
-        where d.status = 'pending' and w.status = 'active'
-        order by d.id
-        for update of d
+        select v.*, d.webhook_id
+        from (select * from v order by delivery_id) v
+        cross join lateral (
+          select d.webhook_id from ${webhookDeliveries} d
+          where d.id = v.delivery_id and d.status = 'pending'
+            and (select w.status from ${webhooks} w where w.id = d.webhook_id) = 'active'
+          for update of d
+        ) d
       ),
       saved as (
         update ${webhookAttempts} a set status = case when c.ok then 'succeeded' else 'failed' end,
           response_status = c.response_status, response_body = c.response_body, duration_ms = c.duration_ms,
           error = c.error, next_attempt_at = c.next
-        from current c where a.id = c.attempt_id and a.status = 'pending'
-        returning a.delivery_id
+        from current c where a.id = c.attempt_id and a.id = any(array(select attempt_id from current)) and a.status = 'pending'
+        returning a.delivery_id, c.webhook_id, c.ok, c.n, c.next, c.last_error, c.claims
       ),
       deliveries as (
         update ${webhookDeliveries} d set
-          status = case when c.ok then 'succeeded' else d.status end,
-          attempts = greatest(d.attempts, c.n),
-          next_attempt_at = c.next,
-          last_error = c.last_error,
-          completed_at = case when c.ok then ${finishedAt.toISOString()}::timestamptz else d.completed_at end,
+          status = case when s.ok then 'succeeded' else d.status end,
+          attempts = greatest(d.attempts, s.n),
+          next_attempt_at = s.next,
+          last_error = s.last_error,
+          completed_at = case when s.ok then ${finishedAt.toISOString()}::timestamptz else d.completed_at end,
           updated_at = ${finishedAt.toISOString()}::timestamptz,
           -- The lease of the claim that ran this attempt ends with it.
-          locked_until = case when d.claims = c.claims then null else d.locked_until end
-        from current c where d.id = c.delivery_id and d.id in (select delivery_id from saved)
-        returning d.id, c.webhook_id, c.ok
+          locked_until = case when d.claims = s.claims then null else d.locked_until end
+        from saved s where d.id = s.delivery_id and d.id = any(array(select delivery_id from saved))
+        returning d.id, s.webhook_id, s.ok
       ),
       endpoints as (
         update ${webhooks} w set consecutive_failures = 0, updated_at = ${finishedAt.toISOString()}::timestamptz
         where w.id in (select webhook_id from deliveries where ok) and w.consecutive_failures <> 0
       )
-      select c.delivery_id, exists (select 1 from deliveries where deliveries.id = c.delivery_id) as written from current c`);
-    const checked = new Map(rowsOf<{ delivery_id: string; written: boolean | string }>(result).map((row) => [row.delivery_id, row.written === true || row.written === "t"]));
+      select delivery_id, false as written from current
+      union all select id, true from deliveries`);
+    // Each delivery still current is listed once unwritten, and once more if it was written.
+    const checked = new Map<string, boolean>();
+    for (const row of rowsOf<{ delivery_id: string; written: boolean | string }>(result)) {
+      const written = row.written === true || row.written === "t";
+      checked.set(row.delivery_id, checked.get(row.delivery_id) === true || written);
+    }
     for (const i of common) {
       const written = checked.get(batch[i].delivery.id);
       // Taken over meanwhile (its attempt row is no longer pending): whoever took it over owns the
