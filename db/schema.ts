@@ -318,9 +318,10 @@ export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    // The webhook's account, copied for filtering. No foreign key of its own: the row goes with
+    // its webhook (which goes with its account), and a key on the account would check and lock
+    // the account's row on every delivery written.
+    accountId: text("account_id").notNull(),
     webhookId: text("webhook_id")
       .notNull()
       .references(() => webhooks.id, { onDelete: "cascade" }),
@@ -354,12 +355,11 @@ export const webhookAttempts = pgTable(
   "webhook_attempts",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
-    webhookId: text("webhook_id")
-      .notNull()
-      .references(() => webhooks.id, { onDelete: "cascade" }),
+    // The delivery's account and webhook, copied for filtering (the log, stats). Only the
+    // delivery is a foreign key: an attempt goes with its delivery (which goes with its webhook
+    // and account), and keys on the others would check and lock those rows on every attempt.
+    accountId: text("account_id").notNull(),
+    webhookId: text("webhook_id").notNull(),
     deliveryId: text("delivery_id")
       .notNull()
       .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
