@@ -7,7 +7,7 @@ import * as logs from "@/app/v1/webhooks/[id]/logs/route";
 import * as stats from "@/app/v1/webhooks/[id]/stats/route";
 import * as retry from "@/app/v1/webhooks/[id]/deliveries/[delivery_id]/retry/route";
 import { getDb } from "@/db";
-import { events, idempotencyKeys, webhookDeliveries, webhooks } from "@/db/schema";
+import { events, idempotencyKeys, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
 import { call } from "@/tests/support/api";
 import { setEnv } from "@/tests/support/env-vars";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
@@ -367,14 +367,17 @@ describe("GET, PATCH, DELETE /v1/webhooks/{id}", () => {
     expect(got.body).toMatchObject({ url: receiver.url, events: ["message.received"] });
   });
 
-  it("deletes a webhook with its deliveries", async () => {
+  it("deletes a webhook with its deliveries and their attempts", async () => {
     const { adminToken } = await createTestAccount();
     const created = (await create(adminToken, { url: receiver.url, events: ["message.received"] })).body;
+    // The verification challenge is a delivery with one attempt.
+    expect(await getDb().select().from(webhookAttempts).where(eq(webhookAttempts.webhookId, created.id))).toHaveLength(1);
     const res = await call(item.DELETE, { method: "DELETE", path: `/v1/webhooks/${created.id}`, token: adminToken, params: { id: created.id } });
     expect(res.status).toBe(204);
     expect(res.text).toBe("");
     expect((await call(item.GET, { path: `/v1/webhooks/${created.id}`, token: adminToken, params: { id: created.id } })).status).toBe(404);
     expect(await getDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, created.id))).toEqual([]);
+    expect(await getDb().select().from(webhookAttempts).where(eq(webhookAttempts.webhookId, created.id))).toEqual([]);
     expect((await call(item.DELETE, { method: "DELETE", path: `/v1/webhooks/${created.id}`, token: adminToken, params: { id: created.id } })).status).toBe(404);
   });
 
