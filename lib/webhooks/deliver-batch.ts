@@ -84,11 +84,20 @@ async function startBatch(items: Item[], settles: Settle[]) {
       on conflict do nothing
       returning id, delivery_id, attempt
     )
+    -- The deliveries, then the attempt rows written (matched here by delivery: a join of the two
+    -- would rescan one for each row of the other).
     select d.id, d.account_id, d.webhook_id, d.event_id, d.event_type, d.payload, d.status, d.attempts, d.next_attempt_at,
-      d.url, d.secret, d.webhook_status, ins.id as attempt_id, ins.attempt as attempt_number
-    from d left join ins on ins.delivery_id = d.id`);
-  const rows = rowsOf<StartRow>(result);
-  const found = new Map(rows.map((row) => [row.id, row]));
+      d.url, d.secret, d.webhook_status, null as attempt_id, null::int as attempt_number
+    from d
+    union all
+    select ins.delivery_id, null, null, null, null, null, null, null, null, null, null, null, ins.id, ins.attempt from ins`);
+  const found = new Map<string, StartRow>();
+  const written = new Map<string, Pick<StartRow, "attempt_id" | "attempt_number">>();
+  for (const row of rowsOf<StartRow>(result)) {
+    if (row.attempt_id == null) found.set(row.id, row);
+    else written.set(row.id, { attempt_id: row.attempt_id, attempt_number: row.attempt_number });
+  }
+  for (const [id, attempt] of written) Object.assign(found.get(id) ?? {}, attempt);
 
   const secrets = new Map<string, string | null>();
   for (const [deliveryId, index] of wanted) {
