@@ -21,7 +21,7 @@ type Internals = {
 /** Statements kept prepared per database; the least recently used beyond this are closed. */
 export const MAX_PREPARED_STATEMENTS = 500;
 // Data statements only: utility statements (BEGIN, SAVEPOINT, SET, DDL) cannot be planned ahead.
-const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+export const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
 // PostgreSQL refuses to reuse a statement whose result columns changed under it (a migration);
 // a statement closed behind this cache's back (DISCARD ALL) no longer exists.
 const STALE_PLAN = "0A000";

@@ -1,4 +1,5 @@
 import type postgres from "postgres";
+import { PREPARABLE } from "./pglite-statements";
 
 /**
  * The ORM runs every query through postgres.js `unsafe()` unprepared unless the query was given
@@ -10,8 +11,6 @@ import type postgres from "postgres";
  * whose plan a migration invalidated, and its connections are replaced every 30–60 minutes
  * (`max_lifetime`), which bounds the statements each one keeps.
  */
-const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
-
 type Unsafe = postgres.Sql["unsafe"];
 type Scoped = (sql: postgres.Sql) => unknown;
 

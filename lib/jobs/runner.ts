@@ -379,7 +379,11 @@ export async function releaseAllStaleClaims(db: Db) {
 /** Items grouped by the source they belong to. */
 function bySource<I extends { source: JobSource }, T>(items: I[], pick: (item: I) => T): Map<JobSource, T[]> {
   const groups = new Map<JobSource, T[]>();
-  for (const item of items) groups.set(item.source, [...(groups.get(item.source) ?? []), pick(item)]);
+  for (const item of items) {
+    const group = groups.get(item.source);
+    if (group) group.push(pick(item));
+    else groups.set(item.source, [pick(item)]);
+  }
   return groups;
 }
 
