@@ -343,7 +343,7 @@ export const webhookDeliveries = pgTable(
     completedAt: ts("completed_at"),
   },
   (t) => [
-    index("webhook_deliveries_webhook_created_idx").on(t.webhookId, t.createdAt, t.id),
+    // Also the index that deleting a webhook cascades through (its deliveries by webhook_id).
     uniqueIndex("webhook_deliveries_webhook_event_idx").on(t.webhookId, t.eventId),
     index("webhook_deliveries_due_idx")
       .on(t.nextAttemptAt, t.id)

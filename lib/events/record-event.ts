@@ -39,22 +39,28 @@ export async function recordEvent(
   const now = new Date();
   const id = newId("event", now);
   const streamed = isStreamedEvent(input.type);
-  // One statement: the event row and, for live listeners, its notification on commit.
-  await tx.execute(sql`
+  const fannedOut = input.type !== "webhook.verified" && !streamOnlyEventTypes.includes(input.type);
+  const fanOut = holder.__chorusEventFanOut;
+  // Loud, never a silently dropped delivery: an entry point that records events must wire the domains.
+  if (fannedOut && !fanOut) throw new Error('Event fan-out is not wired: import lib/server/wiring.ts in this entry point.');
+  // One statement: the event row and, for live listeners, its notification on commit. It starts
+  // now (`then`), and the fan-out's statement goes right behind it without waiting for its answer:
+  // one round trip for both on a server database.
+  const recorded = tx.execute(sql`
     with recorded as (
       insert into ${events} (id, account_id, type, data, created_at)
       values (${id}, ${input.accountId}, ${input.type}, ${JSON.stringify(input.data)}::jsonb, ${now.toISOString()}::timestamptz)
       returning id
     )
-    select ${streamed ? sql`pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ id, account_id: input.accountId })})` : sql`id`} from recorded`);
+    select ${streamed ? sql`pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ id, account_id: input.accountId })})` : sql`id`} from recorded`).then(() => undefined);
   const envelope: EventEnvelope = { id, type: input.type, created_at: now.toISOString(), data: input.data };
-
-  if (input.type !== "webhook.verified" && !streamOnlyEventTypes.includes(input.type)) {
-    const fanOut = holder.__chorusEventFanOut;
-    // Loud, never a silently dropped delivery: an entry point that records events must wire the domains.
-    if (!fanOut) throw new Error('Event fan-out is not wired: import lib/server/wiring.ts in this entry point.');
-    await fanOut(tx, { accountId: input.accountId, envelope, createdAt: now, deliveryBody: input.deliveryBody, excludeWebhookId: input.excludeWebhookId });
-  }
+  const delivered = fannedOut
+    ? fanOut!(tx, { accountId: input.accountId, envelope, createdAt: now, deliveryBody: input.deliveryBody, excludeWebhookId: input.excludeWebhookId })
+    : undefined;
+  // The event row's own error first: a fan-out after a failed statement fails only because of it.
+  const [row, fan] = await Promise.allSettled([recorded, delivered]);
+  if (row.status === "rejected") throw row.reason;
+  if (fan.status === "rejected") throw fan.reason;
   // Delivered to listeners only when the transaction commits (live updates, other instances).
   return envelope;
 }

@@ -1,7 +1,8 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
-import { jobs, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
+import { events, jobs, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
+import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/platform/ids";
 import { enqueueJob, enqueueJobs } from "@/lib/jobs/enqueue";
 import { jobBatchHandlers, jobHandlers } from "@/lib/server/job-handlers";
@@ -42,6 +43,48 @@ beforeEach(async () => {
 const deliveriesOf = async (webhookId: string) => (await allDeliveriesOf(webhookId)).filter((d) => d.eventType !== "webhook.verified");
 const drainBatched = (now?: Date) => drainJobs(getDb(), jobHandlers, { batchHandlers: jobBatchHandlers, now });
 const attemptsOf = (deliveryIds: string[]) => getDb().select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, deliveryIds));
+
+describe("recording an event", () => {
+  it("writes the event row and one delivery per subscribed endpoint in the caller's transaction; a rollback keeps neither", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const one = await registerWebhook(adminToken, { url: a.url, events: ["message.received"] });
+    const two = await registerWebhook(adminToken, { url: b.url, events: ["*"] });
+    await registerWebhook(adminToken, { url: b.url, events: ["conversation.created"] });
+    const event = await emit(account.id);
+    for (const hook of [one, two]) expect((await deliveriesOf(hook.id)).map((d) => [d.eventId, d.status])).toEqual([[event.id, "pending"]]);
+    expect(await getDb().select({ id: events.id }).from(events).where(eq(events.id, event.id))).toHaveLength(1);
+
+    const rolledBack = await getDb()
+      .transaction(async (tx) => {
+        const recorded = await recordEvent(tx, { accountId: account.id, type: "message.received", data: { n: 2 } });
+        tx.rollback();
+        return recorded;
+      })
+      .catch((error: Error) => error);
+    expect(rolledBack).toBeInstanceOf(Error);
+    const rows = await getDb()
+      .select({ id: events.id })
+      .from(events)
+      .where(and(eq(events.accountId, account.id), eq(events.type, "message.received")));
+    expect(rows.map((r) => r.id)).toEqual([event.id]);
+    for (const hook of [one, two]) expect(await deliveriesOf(hook.id)).toHaveLength(1);
+  });
+
+  it("fails with the event row's own error when it cannot be written (not the fan-out's), and writes nothing", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const hook = await registerWebhook(adminToken, { url: a.url, events: ["message.received"] });
+    const missing = newId("account");
+    // The fan-out finds no endpoint of an unknown account; this one's are used to see nothing is written.
+    const error = await getDb()
+      .transaction((tx) => recordEvent(tx, { accountId: missing, type: "message.received", data: {} }))
+      .catch((failure: unknown) => failure);
+    const cause = (error as { cause?: { code?: string } }).cause ?? (error as { code?: string });
+    expect(cause.code).toBe("23503");
+    expect(await getDb().select({ id: events.id }).from(events).where(eq(events.accountId, missing))).toEqual([]);
+    expect(await deliveriesOf(hook.id)).toEqual([]);
+    void account;
+  });
+});
 
 describe("deliveries many at a time", () => {
   it("sends each event once per subscriber as attempt 1, signed, and records every outcome", async () => {
