@@ -8,11 +8,13 @@ import { loggable } from "@/lib/platform/errors";
 import { AUTH_CHANNEL, forgetCachedTokens } from "@/lib/auth/token-cache";
 import { listen } from "@/db/listen";
 import { handOverLocalDeliveries } from "@/lib/webhooks/delivery-queue";
+import { startEmbeddedMaintenance } from "@/db/embedded-maintenance";
 
 let runner: JobRunner | undefined;
 let unlisten: (() => Promise<void>) | undefined;
 let unlistenAuth: (() => Promise<void>) | undefined;
 let handOverTimer: NodeJS.Timeout | undefined;
+let stopMaintenance: (() => Promise<void>) | undefined;
 
 /**
  * Deliveries begun by a local runner (no job row) get their relay job row. At start, and every
@@ -38,9 +40,12 @@ export async function startBackgroundWork() {
   const handlers = inngest ? inngestRelayHandlers(jobHandlers) : jobHandlers;
   // The embedded database has one owner: whatever is still claimed was claimed by a process
   // that died, and runs again now (on PostgreSQL such claims run out within 30 s).
-  if (getDbHandle().kind === "pglite") {
+  const { pglite } = getDbHandle();
+  if (pglite) {
     const released = await releaseAllStaleClaims(getDb());
     if (released) console.log(`Resuming ${released} job(s) and deliveries left unfinished by the previous run.`);
+    // What autovacuum does on a PostgreSQL server: the embedded database has none.
+    stopMaintenance = startEmbeddedMaintenance(pglite, { onError: (error) => console.error(`vacuuming the embedded database failed: ${loggable(error)}`) });
   }
   if (inngest) {
     await handOver();
@@ -61,6 +66,7 @@ export async function startBackgroundWork() {
 
 export async function stopBackgroundWork() {
   clearInterval(handOverTimer);
+  await stopMaintenance?.();
   await unlisten?.();
   await unlistenAuth?.();
   await runner?.stop();
