@@ -4,7 +4,7 @@
 //   { type: "stop-hanging", id }     answers every held delivery, holds no more
 //   { type: "close", id }            → { type: "closed", id }
 // and reports first attempts in batches: { type: "arrivals", list: [[id, eventId, at], …] }, `at`
-// on the wall clock in milliseconds (performance.timeOrigin + performance.now()).
+// in milliseconds of the system's monotonic clock (process.hrtime), the same in both processes.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -37,7 +37,7 @@ function start(id: number, hang: boolean) {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const at = performance.timeOrigin + performance.now();
+      const at = Number(process.hrtime.bigint()) / 1e6;
       if (req.headers["x-service-event-type"] === "webhook.verified") {
         const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
         res.writeHead(200).end(body.data.challenge);

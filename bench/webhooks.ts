@@ -38,31 +38,44 @@ function receiverHost() {
   const child = fork(path.join(import.meta.dirname, "receiver-process.ts"), [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const onArrival = new Map<number, Arrival>();
   const waiting = new Map<number, { resolve: (message: ReceiverMessage) => void; reject: (error: Error) => void }>();
-  // Wall clock (both processes) to this process's performance.now().
-  const local = (at: number) => at - performance.timeOrigin;
+  // The child's monotonic clock (process.hrtime, system-wide) to this process's performance.now().
+  const offset = Number(process.hrtime.bigint()) / 1e6 - performance.now();
   child.on("message", (message: ReceiverMessage) => {
-    if (message.type === "arrivals") for (const [id, eventId, at] of message.list) onArrival.get(id)?.(eventId, local(at));
+    if (message.type === "arrivals") for (const [id, eventId, at] of message.list) onArrival.get(id)?.(eventId, at - offset);
     else waiting.get(message.id)?.resolve(message);
   });
-  child.on("exit", (code) => {
-    for (const { reject } of waiting.values()) reject(new Error(`the receiver process exited (${code})`));
+  let closing = false;
+  let died!: (error: Error) => void;
+  /** Rejects if the receivers' process ends before it is closed: a run waiting for arrivals fails at once. */
+  const death = new Promise<never>((_, reject) => (died = reject));
+  death.catch(() => {});
+  child.on("exit", (code, signal) => {
+    const error = new Error(`the receivers' process exited (${signal ?? code})`);
+    for (const { reject } of waiting.values()) reject(error);
+    if (!closing) died(error);
   });
+  const send = (message: Record<string, unknown>) => {
+    if (!child.connected) throw new Error("the receivers' process is gone");
+    child.send(message);
+  };
   let next = 0;
   const request = (message: Record<string, unknown> & { id: number }) =>
     new Promise<ReceiverMessage>((resolve, reject) => {
       waiting.set(message.id, { resolve: (answer) => (waiting.delete(message.id), resolve(answer)), reject });
-      child.send(message);
+      send(message);
     });
   const ids: number[] = [];
   return {
+    death,
     async start(onFirstAttempt: Arrival, { hang = false } = {}): Promise<Receiver> {
       const id = next++;
       onArrival.set(id, onFirstAttempt);
       const started = await request({ type: "start", id, hang });
       ids.push(id);
-      return { url: (started as { url: string }).url, stopHanging: () => child.send({ type: "stop-hanging", id }) };
+      return { url: (started as { url: string }).url, stopHanging: () => send({ type: "stop-hanging", id }) };
     },
     async close() {
+      closing = true;
       if (!child.connected) return;
       for (const id of ids) await request({ type: "close", id });
       child.disconnect();
@@ -228,7 +241,7 @@ async function fanOut(kind: "pglite" | "postgres", events: number) {
         track.committed(event.id, performance.now());
       }
       const recorded = performance.now();
-      await track.waitFor(events * RECEIVERS, 10 * 60_000).catch(async (error: Error) => {
+      await Promise.race([track.waitFor(events * RECEIVERS, 10 * 60_000), host.death]).catch(async (error: Error) => {
         throw new Error(`${error.message}; first attempts that failed: ${JSON.stringify(await failedFirstAttempts())}`);
       });
       const seconds = (track.last() - start) / 1000;
@@ -237,6 +250,7 @@ async function fanOut(kind: "pglite" | "postgres", events: number) {
         database: kind,
         events,
         receivers: RECEIVERS,
+        receivers_in_own_process: true,
         first_attempts: track.count(),
         record_events_s: round((recorded - start) / 1000, 2),
         total_s: round(seconds, 2),
@@ -313,13 +327,14 @@ export const steadyBench: Bench = {
           const event = await emitOne(accountId, i);
           track.committed(event.id, performance.now());
         }
-        await track.waitFor(total * RECEIVERS, 60_000);
+        await Promise.race([track.waitFor(total * RECEIVERS, 60_000), host.death]);
         const p99 = percentile(track.samples, 99);
         return {
           name: "webhook-steady",
           events_per_s: rate,
           seconds,
           receivers: RECEIVERS,
+          receivers_in_own_process: true,
           first_attempts: track.count(),
           first_attempt_latency_ms: latency(track.samples),
           goal: "first_attempt_latency_ms.p99 < 250",
@@ -376,7 +391,7 @@ export const fairnessBench: Bench = {
           }
           await new Promise((r) => setTimeout(r, 50));
         }
-        await quiet.waitFor(calmEvents, 30_000);
+        await Promise.race([quiet.waitFor(calmEvents, 30_000), host.death]);
         const p99 = percentile(quiet.samples, 99);
         const sendP99 = sendLatency.length ? percentile(sendLatency, 99) : Number.POSITIVE_INFINITY;
         hanging.stopHanging();

@@ -9,6 +9,11 @@ import type { PGlite } from "@electric-sql/pglite";
  * default thresholds: a table is vacuumed once its dead rows (or rows inserted since its last
  * vacuum) pass a base plus a share of its size, and analyzed once the rows changed since its
  * last analyze do. One table per statement, so that requests run between them.
+ *
+ * The counters (pg_stat_user_tables) start from zero each time the embedded database opens, as
+ * PostgreSQL's do after a crash: what changed before a restart is not counted again. A table
+ * never vacuumed nor analyzed (no row count in pg_class: a database from before this existed,
+ * or one restarted before its tables were due) is done in the first round.
  */
 
 // PostgreSQL's defaults (autovacuum_vacuum_threshold, _scale_factor, _insert_threshold,
@@ -17,59 +22,77 @@ const VACUUM = { base: 50, share: 0.2 };
 const VACUUM_INSERTS = { base: 1000, share: 0.2 };
 const ANALYZE = { base: 50, share: 0.1 };
 
-export type MaintenanceRun = { vacuumed: string[]; analyzed: string[] };
+export type MaintenanceRun = { vacuumed: string[]; analyzed: string[]; failed: { table: string; error: unknown }[]; ms: Record<string, number> };
 
-const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
-
-/** Vacuums and analyzes the tables that autovacuum would have by now; returns their names. */
-export async function maintainEmbeddedDatabase(pglite: PGlite): Promise<MaintenanceRun> {
-  const due = await pglite.query<{ relname: string; vacuum: boolean; analyze: boolean }>(
-    `select s.relname,
-       s.n_dead_tup > $1 + $2 * c.size or s.n_ins_since_vacuum > $3 + $4 * c.size as vacuum,
-       s.n_mod_since_analyze > $5 + $6 * c.size as analyze
+/** Vacuums and analyzes the tables that autovacuum would have by now. `stopped` is asked before each table. */
+export async function maintainEmbeddedDatabase(pglite: PGlite, { stopped = () => false }: { stopped?: () => boolean } = {}): Promise<MaintenanceRun> {
+  const due = await pglite.query<{ relname: string; target: string; vacuum: boolean; analyze: boolean }>(
+    `select s.relname, s.relid::regclass::text as target,
+       c.size < 0 or s.n_dead_tup > $1 + $2 * c.size or s.n_ins_since_vacuum > $3 + $4 * c.size as vacuum,
+       s.n_mod_since_analyze > $5 + $6 * greatest(c.size, 0) as analyze
      from pg_stat_user_tables s
-     cross join lateral (select greatest(reltuples, 0) as size from pg_class where oid = s.relid) c
+     cross join lateral (select reltuples as size from pg_class where oid = s.relid) c
      where s.schemaname = current_schema()
      order by s.relname`,
     [VACUUM.base, VACUUM.share, VACUUM_INSERTS.base, VACUUM_INSERTS.share, ANALYZE.base, ANALYZE.share],
   );
-  const run: MaintenanceRun = { vacuumed: [], analyzed: [] };
+  const run: MaintenanceRun = { vacuumed: [], analyzed: [], failed: [], ms: {} };
   for (const table of due.rows) {
-    if (pglite.closed) break;
-    if (table.vacuum) {
-      await pglite.exec(`vacuum (analyze) ${quoteIdent(table.relname)}`);
-      run.vacuumed.push(table.relname);
-      run.analyzed.push(table.relname);
-    } else if (table.analyze) {
-      await pglite.exec(`analyze ${quoteIdent(table.relname)}`);
-      run.analyzed.push(table.relname);
+    if (stopped() || pglite.closed) break;
+    if (!table.vacuum && !table.analyze) continue;
+    const started = performance.now();
+    try {
+      // `target` is the table's regclass as text: schema-qualified when needed, quoted by PostgreSQL.
+      await pglite.exec(table.vacuum ? `vacuum (analyze) ${table.target}` : `analyze ${table.target}`);
+    } catch (error) {
+      // One table that cannot be vacuumed does not hold back the others.
+      run.failed.push({ table: table.relname, error });
+      continue;
     }
+    run.ms[table.relname] = Math.round(performance.now() - started);
+    if (table.vacuum) run.vacuumed.push(table.relname);
+    run.analyzed.push(table.relname);
   }
   return run;
 }
 
 /** How often the embedded server looks for tables due (autovacuum's own naptime is a minute). */
 export const MAINTENANCE_EVERY_MS = 60_000;
+/** A table that held the database this long is reported (requests waited behind it). */
+export const SLOW_TABLE_MS = 1_000;
 
 /**
- * Runs `maintainEmbeddedDatabase` every `everyMs` until stopped (never two at once); a
- * failure is reported and the next round tries again.
+ * Runs `maintainEmbeddedDatabase` every `everyMs` until stopped (never two rounds at once): the
+ * first round right away. A failure is reported and the next round tries again; stopping
+ * waits for the table being vacuumed, not for the rest of the round.
  */
 export function startEmbeddedMaintenance(
   pglite: PGlite,
-  { everyMs = MAINTENANCE_EVERY_MS, onError }: { everyMs?: number; onError: (error: unknown) => void },
+  {
+    everyMs = MAINTENANCE_EVERY_MS,
+    onError,
+    onSlow = () => {},
+  }: { everyMs?: number; onError: (error: unknown, table?: string) => void; onSlow?: (table: string, ms: number) => void },
 ): () => Promise<void> {
   let running: Promise<unknown> | undefined;
-  const timer = setInterval(() => {
-    if (running || pglite.closed) return;
-    running = maintainEmbeddedDatabase(pglite)
+  let stopped = false;
+  const round = () => {
+    if (running || stopped || pglite.closed) return;
+    running = maintainEmbeddedDatabase(pglite, { stopped: () => stopped })
+      .then((run) => {
+        for (const { table, error } of run.failed) if (!pglite.closed) onError(error, table);
+        for (const [table, ms] of Object.entries(run.ms)) if (ms >= SLOW_TABLE_MS) onSlow(table, ms);
+      })
       .catch((error) => {
         if (!pglite.closed) onError(error);
       })
       .finally(() => (running = undefined));
-  }, everyMs);
+  };
+  const timer = setInterval(round, everyMs);
   timer.unref?.();
+  round();
   return async () => {
+    stopped = true;
     clearInterval(timer);
     await running;
   };

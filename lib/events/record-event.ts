@@ -43,9 +43,12 @@ export async function recordEvent(
   const fanOut = holder.__chorusEventFanOut;
   // Loud, never a silently dropped delivery: an entry point that records events must wire the domains.
   if (fannedOut && !fanOut) throw new Error('Event fan-out is not wired: import lib/server/wiring.ts in this entry point.');
-  // One statement: the event row and, for live listeners, its notification on commit. It starts
-  // now (`then`), and the fan-out's statement goes right behind it without waiting for its answer:
-  // one round trip for both on a server database.
+  // One statement: the event row and, for live listeners, its notification on commit. In a
+  // transaction it starts now (`then`), and the fan-out's statement goes right behind it without
+  // waiting for its answer: one round trip for both on a server database. Outside one (each
+  // statement its own commit, perhaps on another connection) the fan-out waits for the event
+  // row, so that a failed event row never leaves deliveries behind.
+  const inTransaction = "rollback" in tx;
   const recorded = tx.execute(sql`
     with recorded as (
       insert into ${events} (id, account_id, type, data, created_at)
@@ -54,6 +57,7 @@ export async function recordEvent(
     )
     select ${streamed ? sql`pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ id, account_id: input.accountId })})` : sql`id`} from recorded`).then(() => undefined);
   const envelope: EventEnvelope = { id, type: input.type, created_at: now.toISOString(), data: input.data };
+  if (!inTransaction) await recorded;
   const delivered = fannedOut
     ? fanOut!(tx, { accountId: input.accountId, envelope, createdAt: now, deliveryBody: input.deliveryBody, excludeWebhookId: input.excludeWebhookId })
     : undefined;

@@ -34,6 +34,11 @@ const envSchema = z.object({
     .optional()
     .or(z.literal("").transform(() => undefined)),
   PGLITE_DIR: z.string().min(1).default("./.data/pglite"),
+  // The embedded server's stand-in for autovacuum (db/embedded-maintenance.ts); on by default.
+  PGLITE_AUTOVACUUM: z
+    .enum(["true", "false", "1", "0", ""])
+    .default("true")
+    .transform((v) => v !== "false" && v !== "0"),
   AUTH_SECRET: z
     .string()
     .min(32, "must be at least 32 characters")

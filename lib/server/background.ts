@@ -45,7 +45,12 @@ export async function startBackgroundWork() {
     const released = await releaseAllStaleClaims(getDb());
     if (released) console.log(`Resuming ${released} job(s) and deliveries left unfinished by the previous run.`);
     // What autovacuum does on a PostgreSQL server: the embedded database has none.
-    stopMaintenance = startEmbeddedMaintenance(pglite, { onError: (error) => console.error(`vacuuming the embedded database failed: ${loggable(error)}`) });
+    if (env.PGLITE_AUTOVACUUM) {
+      stopMaintenance = startEmbeddedMaintenance(pglite, {
+        onError: (error, table) => console.error(`vacuuming the embedded database${table ? ` (table ${table})` : ""} failed: ${loggable(error)}`),
+        onSlow: (table, ms) => console.log(`Vacuumed table ${table} of the embedded database in ${ms} ms (requests waited meanwhile).`),
+      });
+    }
   }
   if (inngest) {
     await handOver();

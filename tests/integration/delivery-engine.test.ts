@@ -73,16 +73,28 @@ describe("recording an event", () => {
   it("fails with the event row's own error when it cannot be written (not the fan-out's), and writes nothing", async () => {
     const { account, adminToken } = await createTestAccount();
     const hook = await registerWebhook(adminToken, { url: a.url, events: ["message.received"] });
-    const missing = newId("account");
-    // The fan-out finds no endpoint of an unknown account; this one's are used to see nothing is written.
-    const error = await getDb()
-      .transaction((tx) => recordEvent(tx, { accountId: missing, type: "message.received", data: {} }))
-      .catch((failure: unknown) => failure);
-    const cause = (error as { cause?: { code?: string } }).cause ?? (error as { code?: string });
-    expect(cause.code).toBe("23503");
-    expect(await getDb().select({ id: events.id }).from(events).where(eq(events.accountId, missing))).toEqual([]);
+    // A NUL cannot be stored in jsonb: the event row fails, for an account whose endpoint would get a delivery.
+    const unstorable = { message: { id: "msg_nul", text: "a\u0000b" } };
+    const failures = [
+      await getDb()
+        .transaction((tx) => recordEvent(tx, { accountId: account.id, type: "message.received", data: unstorable }))
+        .catch((failure: unknown) => failure),
+      // Outside a transaction too (each statement its own commit): the fan-out never runs.
+      await recordEvent(getDb(), { accountId: account.id, type: "message.received", data: unstorable }).catch((failure: unknown) => failure),
+    ];
+    for (const error of failures) {
+      const cause = (error as { cause?: { code?: string } }).cause ?? (error as { code?: string });
+      expect(cause.code).toBe("22P05");
+    }
+    const rows = await getDb()
+      .select({ id: events.id })
+      .from(events)
+      .where(and(eq(events.accountId, account.id), eq(events.type, "message.received")));
+    expect(rows).toEqual([]);
     expect(await deliveriesOf(hook.id)).toEqual([]);
-    void account;
+    // The same account records the next event with its delivery as usual.
+    const next = await recordEvent(getDb(), { accountId: account.id, type: "message.received", data: { n: 1 } });
+    expect((await deliveriesOf(hook.id)).map((d) => d.eventId)).toEqual([next.id]);
   });
 });
 

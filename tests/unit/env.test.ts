@@ -11,6 +11,7 @@ describe("environment", () => {
       PORT: 3000,
       APP_URL: "http://localhost:3000",
       PGLITE_DIR: "./.data/pglite",
+      PGLITE_AUTOVACUUM: true,
       JOBS_BACKEND: "local",
       JOBS_POLL_MS: 500,
       WEBHOOK_RETRY_SCHEDULE: [60, 300, 900, 3600],
@@ -20,6 +21,13 @@ describe("environment", () => {
     });
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.REDIS_URL).toBeUndefined();
+  });
+
+  it("turns the embedded database's vacuuming off only when asked", () => {
+    expect(parseEnv({ ...base, PGLITE_AUTOVACUUM: "false" }).PGLITE_AUTOVACUUM).toBe(false);
+    expect(parseEnv({ ...base, PGLITE_AUTOVACUUM: "0" }).PGLITE_AUTOVACUUM).toBe(false);
+    expect(parseEnv({ ...base, PGLITE_AUTOVACUUM: "" }).PGLITE_AUTOVACUUM).toBe(true);
+    expect(parseEnv({ ...base, PGLITE_AUTOVACUUM: "true" }).PGLITE_AUTOVACUUM).toBe(true);
   });
 
   it.each([
@@ -33,6 +41,7 @@ describe("environment", () => {
     ["WEBHOOK_RETRY_SCHEDULE", "1,2,3"],
     ["WEBHOOK_TIMEOUT_MS", "0"],
     ["WEBHOOK_ALLOW_INSECURE_TARGETS", "yes"],
+    ["PGLITE_AUTOVACUUM", "off"],
     ["RATE_LIMIT_PER_MINUTE", "0"],
     ["REDIS_URL", "http://cache"],
     ["AUTH_SECRET", "short"],
