@@ -27,19 +27,21 @@ export type MaintenanceRun = { vacuumed: string[]; analyzed: string[]; failed: {
 /** Vacuums and analyzes the tables that autovacuum would have by now. `stopped` is asked before each table. */
 export async function maintainEmbeddedDatabase(pglite: PGlite, { stopped = () => false }: { stopped?: () => boolean } = {}): Promise<MaintenanceRun> {
   const due = await pglite.query<{ relname: string; target: string; vacuum: boolean; analyze: boolean }>(
-    `select s.relname, s.relid::regclass::text as target,
-       c.size < 0 or s.n_dead_tup > $1 + $2 * c.size or s.n_ins_since_vacuum > $3 + $4 * c.size as vacuum,
-       s.n_mod_since_analyze > $5 + $6 * greatest(c.size, 0) as analyze
-     from pg_stat_user_tables s
-     cross join lateral (select reltuples as size from pg_class where oid = s.relid) c
-     where s.schemaname = current_schema()
-     order by s.relname`,
+    `select * from (
+       select s.relname, s.relid::regclass::text as target,
+         c.size < 0 or s.n_dead_tup > $1 + $2 * c.size or s.n_ins_since_vacuum > $3 + $4 * c.size as vacuum,
+         s.n_mod_since_analyze > $5 + $6 * greatest(c.size, 0) as analyze
+       from pg_stat_user_tables s
+       cross join lateral (select reltuples as size from pg_class where oid = s.relid) c
+       where s.schemaname = current_schema()
+     ) due
+     where vacuum or "analyze"
+     order by relname`,
     [VACUUM.base, VACUUM.share, VACUUM_INSERTS.base, VACUUM_INSERTS.share, ANALYZE.base, ANALYZE.share],
   );
   const run: MaintenanceRun = { vacuumed: [], analyzed: [], failed: [], ms: {} };
   for (const table of due.rows) {
     if (stopped() || pglite.closed) break;
-    if (!table.vacuum && !table.analyze) continue;
     const started = performance.now();
     try {
       // `target` is the table's regclass as text: schema-qualified when needed, quoted by PostgreSQL.

@@ -3,10 +3,13 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import path from "node:path";
 import { z } from "zod";
 
-const bool = z
-  .enum(["true", "false", "1", "0", ""])
-  .default("false")
-  .transform((v) => v === "true" || v === "1");
+/** true/1 or false/0; unset or empty is `fallback`. */
+const flag = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", ""])
+    .default("")
+    .transform((v) => (v === "" ? fallback : v === "true" || v === "1"));
+const bool = flag(false);
 
 const intIn = (min: number, max: number, fallback: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
@@ -35,10 +38,7 @@ const envSchema = z.object({
     .or(z.literal("").transform(() => undefined)),
   PGLITE_DIR: z.string().min(1).default("./.data/pglite"),
   // The embedded server's stand-in for autovacuum (db/embedded-maintenance.ts); on by default.
-  PGLITE_AUTOVACUUM: z
-    .enum(["true", "false", "1", "0", ""])
-    .default("true")
-    .transform((v) => v !== "false" && v !== "0"),
+  PGLITE_AUTOVACUUM: flag(true),
   AUTH_SECRET: z
     .string()
     .min(32, "must be at least 32 characters")

@@ -91,13 +91,12 @@ async function startBatch(items: Item[], settles: Settle[]) {
     from d
     union all
     select ins.delivery_id, null, null, null, null, null, null, null, null, null, null, null, ins.id, ins.attempt from ins`);
-  const found = new Map<string, StartRow>();
-  const written = new Map<string, Pick<StartRow, "attempt_id" | "attempt_number">>();
-  for (const row of rowsOf<StartRow>(result)) {
-    if (row.attempt_id == null) found.set(row.id, row);
-    else written.set(row.id, { attempt_id: row.attempt_id, attempt_number: row.attempt_number });
+  const rows = rowsOf<StartRow>(result);
+  const found = new Map(rows.filter((row) => row.attempt_id == null).map((row) => [row.id, row]));
+  for (const row of rows) {
+    const delivery = row.attempt_id == null ? undefined : found.get(row.id);
+    if (delivery) Object.assign(delivery, { attempt_id: row.attempt_id, attempt_number: row.attempt_number });
   }
-  for (const [id, attempt] of written) Object.assign(found.get(id) ?? {}, attempt);
 
   const secrets = new Map<string, string | null>();
   for (const [deliveryId, index] of wanted) {
