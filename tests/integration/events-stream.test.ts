@@ -5,60 +5,12 @@ import { spawnSync } from "node:child_process";
 import { getDb, getDbHandle } from "@/db";
 import { recordEvent } from "@/lib/events/record-event";
 import { listOnlineUserIds, setPresenceGraceMs } from "@/lib/events/presence";
-import type { EventEnvelope, EventType } from "@/lib/events/types";
+import type { EventType } from "@/lib/events/types";
 import { call } from "@/tests/support/api";
+import { openEventStream } from "@/tests/support/event-stream";
 import { createTestAccount } from "@/tests/support/fixtures";
 
-type Open = { events: EventEnvelope[]; raw: string[]; close: () => void; waitFor: (n: number, ms?: number) => Promise<EventEnvelope[]> };
-
-/** Opens the stream through the route handler and collects the frames it sends. */
-async function openStream(token: string, options: { lastEventId?: string; query?: string } = {}): Promise<Open> {
-  const abort = new AbortController();
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-  if (options.lastEventId) headers["last-event-id"] = options.lastEventId;
-  const res = await stream.GET(new Request(`http://localhost/v1/events/stream${options.query ?? ""}`, { headers, signal: abort.signal }), {
-    params: Promise.resolve({}),
-  });
-  expect(res.status).toBe(200);
-  expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
-  const events: EventEnvelope[] = [];
-  const raw: string[] = [];
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let pending = "";
-  // Events committed once the stream says `: connected` are sent; the helper returns then.
-  let live!: () => void;
-  const connected = new Promise<void>((resolve) => (live = resolve));
-  void (async () => {
-    for (;;) {
-      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-      if (done) break;
-      pending += decoder.decode(value, { stream: true });
-      let index;
-      while ((index = pending.indexOf("\n\n")) >= 0) {
-        const block = pending.slice(0, index);
-        pending = pending.slice(index + 2);
-        raw.push(block);
-        if (block === ": connected") live();
-        const data = block.split("\n").find((l) => l.startsWith("data: "));
-        const id = block.split("\n").find((l) => l.startsWith("id: "));
-        if (data) {
-          const event = JSON.parse(data.slice(6)) as EventEnvelope;
-          expect(id?.slice(4)).toBe(event.id);
-          events.push(event);
-        }
-      }
-    }
-    live();
-  })();
-  await connected;
-  const waitFor = async (n: number, ms = 3000) => {
-    const deadline = Date.now() + ms;
-    while (events.length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    return events;
-  };
-  return { events, raw, close: () => abort.abort(), waitFor };
-}
+const openStream = openEventStream;
 
 const emit = (accountId: string, type: EventType, data: Record<string, unknown> = {}) =>
   getDb().transaction((tx) => recordEvent(tx, { accountId, type, data }));

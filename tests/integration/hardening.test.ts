@@ -10,7 +10,6 @@ import * as assign from "@/app/v1/conversations/[id]/assign/route";
 import * as conversation from "@/app/v1/conversations/[id]/route";
 import * as conversations from "@/app/v1/conversations/route";
 import * as numberConfig from "@/app/v1/config/number/route";
-import * as stream from "@/app/v1/events/stream/route";
 import * as mediaRoute from "@/app/v1/messages/[id]/media/route";
 import * as usersRoute from "@/app/v1/users/route";
 import * as userRoute from "@/app/v1/users/[id]/route";
@@ -26,8 +25,9 @@ import { createSession } from "@/lib/auth/sessions";
 import { getEnv } from "@/lib/platform/env";
 import { recordEvent } from "@/lib/events/record-event";
 import { setStreamRecheckMs } from "@/lib/events/stream";
-import type { EventEnvelope, EventType } from "@/lib/events/types";
+import type { EventType } from "@/lib/events/types";
 import { PEER_ADDRESS_HEADER } from "@/lib/platform/http/request-hook";
+import { openEventStream } from "@/tests/support/event-stream";
 import { receiveInboundMessage } from "@/lib/messages/receive-inbound";
 import { proxy } from "@/proxy";
 import { call } from "@/tests/support/api";
@@ -158,45 +158,7 @@ describe("3. the event stream follows the token's fate", () => {
   beforeAll(() => setStreamRecheckMs(200));
   afterAll(() => setStreamRecheckMs(undefined));
 
-  async function openStream(token: string) {
-    const abort = new AbortController();
-    const res = await stream.GET(new Request("http://localhost/v1/events/stream", { headers: { authorization: `Bearer ${token}` }, signal: abort.signal }), {
-      params: Promise.resolve({}),
-    });
-    expect(res.status).toBe(200);
-    const events: EventEnvelope[] = [];
-    let ended = false;
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let pending = "";
-    // Events committed once the stream says `: connected` are sent; the helper returns then.
-    let live!: () => void;
-    const connected = new Promise<void>((resolve) => (live = resolve));
-    void (async () => {
-      for (;;) {
-        const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-        if (done) break;
-        pending += decoder.decode(value, { stream: true });
-        let index;
-        while ((index = pending.indexOf("\n\n")) >= 0) {
-          const block = pending.slice(0, index);
-          pending = pending.slice(index + 2);
-          if (block === ": connected") live();
-          const data = block.split("\n").find((l) => l.startsWith("data: "));
-          if (data) events.push(JSON.parse(data.slice(6)));
-        }
-      }
-      ended = true;
-      live();
-    })();
-    await connected;
-    const until = async (check: () => boolean, ms = 5000) => {
-      const deadline = Date.now() + ms;
-      while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      return check();
-    };
-    return { events, ended: () => ended, until, close: () => abort.abort() };
-  }
+  const openStream = (token: string) => openEventStream(token);
 
   const emit = (accountId: string, type: EventType, data: Record<string, unknown> = {}) =>
     getDb().transaction((tx) => recordEvent(tx, { accountId, type, data }));

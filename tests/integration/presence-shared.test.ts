@@ -1,31 +1,19 @@
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import * as stream from "@/app/v1/events/stream/route";
 import { getDb } from "@/db";
 import { listOnlineUserIds, setPresenceGraceMs } from "@/lib/events/presence";
+import { openEventStream } from "@/tests/support/event-stream";
 import { createTestAccount } from "@/tests/support/fixtures";
 
-/** Opens the stream through the route handler and collects the event types it sends. */
+/** Opens the stream through the route handler; `types` are the event types it sent. */
 async function openStream(token: string, query = "") {
-  const abort = new AbortController();
-  const res = await stream.GET(
-    new Request(`http://localhost/v1/events/stream${query}`, { headers: { authorization: `Bearer ${token}` }, signal: abort.signal }),
-    { params: Promise.resolve({}) },
-  );
-  expect(res.status).toBe(200);
-  const types: string[] = [];
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  void (async () => {
-    for (;;) {
-      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-      if (done) break;
-      for (const line of decoder.decode(value, { stream: true }).split("\n")) {
-        if (line.startsWith("data: ")) types.push(JSON.parse(line.slice(6)).type);
-      }
-    }
-  })();
-  return { types, close: () => abort.abort() };
+  const s = await openEventStream(token, { query });
+  return {
+    get types() {
+      return s.events.map((e) => e.type);
+    },
+    close: s.close,
+  };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
