@@ -11,7 +11,10 @@ import { type PGlite, parse, protocol, type QueryOptions, type Results, type Tra
  * in that transaction.
  */
 
-type Prepared = { name: string; paramTypes: number[] };
+type BackendMessage = Parameters<typeof parse.parseResults>[0][number];
+// `columns` is the statement's RowDescription (or NoData), read once when it was prepared: a
+// portal of it in text format describes itself the same way, so executions skip Describe.
+type Prepared = { name: string; paramTypes: number[]; columns: BackendMessage | undefined };
 type Internals = {
   _checkReady(): Promise<void>;
   _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
@@ -52,7 +55,11 @@ export function withPreparedStatements(pglite: PGlite): PGlite {
     } else {
       const name = `${prefix}${++counter}`;
       const described = await send(serialize.parse({ name, text, types: options?.paramTypes }), serialize.describe({ type: "S", name }));
-      statement = { name, paramTypes: parse.parseDescribeStatementResults(described.messages) };
+      statement = {
+        name,
+        paramTypes: parse.parseDescribeStatementResults(described.messages),
+        columns: described.messages.find((m) => m.name === "rowDescription"),
+      };
       prepared.set(text, statement);
       if (prepared.size > MAX_PREPARED_STATEMENTS) {
         const [oldest, { name: oldName }] = prepared.entries().next().value!;
@@ -68,7 +75,7 @@ export function withPreparedStatements(pglite: PGlite): PGlite {
     });
     let result;
     try {
-      result = await send(serialize.bind({ statement: statement.name, values }), serialize.describe({ type: "P" }), serialize.execute({}));
+      result = await send(serialize.bind({ statement: statement.name, values }), serialize.execute({}));
     } catch (error) {
       if (isStale(error) && prepared.get(text) === statement) {
         prepared.delete(text);
@@ -80,7 +87,8 @@ export function withPreparedStatements(pglite: PGlite): PGlite {
     // parseResults copies every type parser of the database when a caller brings its own (the
     // ORM always does); layering the caller's few over the database's is the same lookup.
     const parsers = options?.parsers ? Object.assign(Object.create(pglite.parsers), options.parsers) : pglite.parsers;
-    return parse.parseResults(result.messages, parsers, { ...options, parsers: undefined })[0];
+    const messages = statement.columns ? [statement.columns, ...result.messages] : result.messages;
+    return parse.parseResults(messages, parsers, { ...options, parsers: undefined })[0];
   }
 
   const preparable = (text: string, options?: QueryOptions) => PREPARABLE.test(text) && !options?.blob;

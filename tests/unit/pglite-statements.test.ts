@@ -87,6 +87,24 @@ describe("prepared statements on the embedded database", () => {
     expect(Object.keys((await db.transaction((tx) => tx.query<Record<string, unknown>>(inTx, ["a"]))).rows[0])).toContain("extra");
   });
 
+  it("describes each answer by the columns the statement returns now, after a rename or a type change", async () => {
+    await raw.exec("create table labels (id text primary key, title text not null, score int not null)");
+    await raw.exec("insert into labels values ('x', 'Urgent', 7)");
+    const select = "select * from labels where id = $1";
+    const first = await db.query<Record<string, unknown>>(select, ["x"]);
+    expect(first.rows).toEqual([{ id: "x", title: "Urgent", score: 7 }]);
+    expect(first.fields.map((f) => f.name)).toEqual(["id", "title", "score"]);
+    // Reused: the same description and parsed types on every execution.
+    expect((await db.query<Record<string, unknown>>(select, ["x"])).rows).toEqual([{ id: "x", title: "Urgent", score: 7 }]);
+    expect((await db.query<Record<string, unknown>>(select, ["none"])).rows).toEqual([]);
+    await raw.exec("alter table labels rename column title to name");
+    expect((await db.query<Record<string, unknown>>(select, ["x"])).rows).toEqual([{ id: "x", name: "Urgent", score: 7 }]);
+    await raw.exec("alter table labels alter column score type text");
+    const changed = await db.query<Record<string, unknown>>(select, ["x"]);
+    expect(changed.rows).toEqual([{ id: "x", name: "Urgent", score: "7" }]);
+    expect(changed.fields.map((f) => f.dataTypeID)).toEqual([25, 25, 25]);
+  });
+
   it("prepares again after its statements were discarded, and refuses statements once closed", async () => {
     const select = "select id from items where id = $1";
     expect((await db.query(select, ["a"])).rows).toEqual([{ id: "a" }]);
