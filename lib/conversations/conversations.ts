@@ -1,9 +1,9 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
-import { getDb, type Tx } from "@/db";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { type Db, getDb, type Tx } from "@/db";
 import { conversations, users } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { toPage } from "@/lib/platform/cursor";
-import { afterCursor } from "@/lib/platform/pagination";
+import { afterCursorPlaceholder, cursorPlaceholders } from "@/lib/platform/pagination";
 import type { ServiceContext } from "@/lib/auth/context";
 import { ConflictError, NotFoundError } from "@/lib/platform/errors";
 import { recordActivity } from "@/lib/activity/record-activity";
@@ -14,7 +14,43 @@ import type { EventType } from "@/lib/events/types";
 import type { ActivityType } from "@/lib/activity/schemas";
 import { presentUserRef, type UserRefOutput } from "@/lib/auth/user-identity";
 import { type ConversationStatus, type ConversationWithContact, presentAssignment, presentConversation } from "./schemas";
-import { deleteConversationMedia, findConversation, hasLabel, joinContact, reopenClosedConversation, selectConversations } from "./store";
+import { deleteConversationMedia, findConversation, hasLabelPlaceholder, joinContact, labelPlaceholder, reopenClosedConversation, selectConversations } from "./store";
+
+type ListShape = { status: boolean; assignee: "none" | "user" | null; label: boolean; cursor: boolean };
+
+function buildList(db: Db, shape: ListShape) {
+  return selectConversations(db)
+    .where(
+      and(
+        eq(conversations.accountId, sql.placeholder("accountId")),
+        shape.status ? eq(conversations.status, sql.placeholder("status")) : undefined,
+        shape.assignee === "none"
+          ? isNull(conversations.assignedTo)
+          : shape.assignee === "user"
+            ? eq(conversations.assignedTo, sql.placeholder("assignedTo"))
+            : undefined,
+        shape.label ? hasLabelPlaceholder() : undefined,
+        shape.cursor ? afterCursorPlaceholder(conversations, "desc") : undefined,
+      ),
+    )
+    .orderBy(desc(conversations.createdAt), desc(conversations.id))
+    .limit(sql.placeholder("limit"));
+}
+
+// The list statement of each filter combination, built once per database: the list is the
+// most frequent read of the inbox and of the API, and building the query is a measurable
+// part of answering it.
+const listStatements = new WeakMap<Db, Map<string, ReturnType<ReturnType<typeof buildList>["prepare"]>>>();
+
+function listStatement(shape: ListShape) {
+  const db = getDb();
+  let byShape = listStatements.get(db);
+  if (!byShape) listStatements.set(db, (byShape = new Map()));
+  const key = `${shape.status}:${shape.assignee}:${shape.label}:${shape.cursor}`;
+  let statement = byShape.get(key);
+  if (!statement) byShape.set(key, (statement = buildList(db, shape).prepare(`conversations_list_${byShape.size}`)));
+  return statement;
+}
 
 /**
  * Newest first by (created_at, id): an immutable key, so rows added while a client pages
@@ -36,18 +72,15 @@ export async function listConversations({
   assignedTo?: string;
   label?: string;
 }) {
-  const rows = await selectConversations(getDb())
-    .where(
-      and(
-        eq(conversations.accountId, ctx.accountId),
-        status ? eq(conversations.status, status) : undefined,
-        assignedTo === "none" ? isNull(conversations.assignedTo) : assignedTo ? eq(conversations.assignedTo, assignedTo) : undefined,
-        label ? hasLabel(label) : undefined,
-        afterCursor(conversations, cursor, "desc"),
-      ),
-    )
-    .orderBy(desc(conversations.createdAt), desc(conversations.id))
-    .limit(limit + 1);
+  const assignee = assignedTo === "none" ? "none" : assignedTo ? "user" : null;
+  const rows = await listStatement({ status: !!status, assignee, label: !!label, cursor: !!cursor }).execute({
+    accountId: ctx.accountId,
+    limit: limit + 1,
+    ...(status ? { status } : {}),
+    ...(assignee === "user" ? { assignedTo } : {}),
+    ...(label ? labelPlaceholder(label) : {}),
+    ...(cursor ? cursorPlaceholders(cursor) : {}),
+  });
   return toPage(rows.map(joinContact), limit, (c) => ({ t: c.createdAt, id: c.id }), presentConversation);
 }
 

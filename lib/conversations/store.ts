@@ -56,7 +56,10 @@ export async function ensureContact(tx: Executor, { accountId, phone, name }: { 
 }
 
 /** Conversations carrying the label (served by the GIN index on conversations.labels). */
-export const hasLabel = (labelId: string) => sql`${conversations.labels} @> ${JSON.stringify([{ id: labelId }])}::jsonb`;
+export const hasLabel = (labelId: string) => sql`${conversations.labels} @> ${labelPlaceholder(labelId).labels}::jsonb`;
+/** `hasLabel` for a statement prepared once: the label comes as the placeholder `labels` (`labelPlaceholder`). */
+export const hasLabelPlaceholder = () => sql`${conversations.labels} @> ${sql.placeholder("labels")}::jsonb`;
+export const labelPlaceholder = (labelId: string) => ({ labels: JSON.stringify([{ id: labelId }]) });
 
 /** The contact's conversation that is not closed (open, assigned or snoozed), newest first. */
 export async function findActiveConversation(tx: Executor, { accountId, contactId }: { accountId: string; contactId: string }) {

@@ -30,9 +30,23 @@ export function afterCursor(
   direction: "asc" | "desc",
 ): SQL | undefined {
   if (!cursor) return undefined;
+  return keyset(columns, cursor.t.toISOString(), cursor.id, direction);
+}
+
+/**
+ * `afterCursor` for a statement prepared once: the cursor comes as the placeholders
+ * `cursorAt` and `cursorId`, which `cursorPlaceholders` fills.
+ */
+export function afterCursorPlaceholder(columns: { createdAt: AnyColumn; id: AnyColumn }, direction: "asc" | "desc"): SQL {
+  return keyset(columns, sql.placeholder("cursorAt"), sql.placeholder("cursorId"), direction);
+}
+
+export const cursorPlaceholders = (cursor: CursorPosition) => ({ cursorAt: cursor.t.toISOString(), cursorId: cursor.id });
+
+function keyset(columns: { createdAt: AnyColumn; id: AnyColumn }, at: unknown, id: unknown, direction: "asc" | "desc") {
   return direction === "desc"
-    ? sql`(${columns.createdAt}, ${columns.id}) < (${cursor.t.toISOString()}::timestamptz, ${cursor.id})`
-    : sql`(${columns.createdAt}, ${columns.id}) > (${cursor.t.toISOString()}::timestamptz, ${cursor.id})`;
+    ? sql`(${columns.createdAt}, ${columns.id}) < (${at}::timestamptz, ${id})`
+    : sql`(${columns.createdAt}, ${columns.id}) > (${at}::timestamptz, ${id})`;
 }
 
 /**
