@@ -214,6 +214,7 @@ function arrivals() {
 }
 
 const RECEIVERS = 5;
+const PRODUCERS = 4;
 
 /** Why first attempts failed (a benchmark that misses arrivals says what happened to them). */
 async function failedFirstAttempts() {
@@ -233,13 +234,22 @@ async function fanOut(kind: "pglite" | "postgres", events: number) {
       const accountId = await createAccount("Benchmark");
       for (const r of receivers) await register(accountId, r.url);
       const start = performance.now();
-      for (let i = 0; i < events; i++) {
-        // Events come from requests, each its own I/O callback: a loop of embedded-database
-        // transactions that never yields would starve the runner in this same process.
-        await new Promise((resolve) => setImmediate(resolve));
-        const event = await emitOne(accountId, i);
-        track.committed(event.id, performance.now());
-      }
+      // Events come from concurrent requests: on PostgreSQL, PRODUCERS loops each record one event
+      // per transaction; a single loop would measure its own round trips (BEGIN, the event,
+      // COMMIT) rather than the engine. The embedded database has one connection, which runs
+      // one transaction at a time whoever asks: one loop there.
+      const producers = kind === "postgres" ? PRODUCERS : 1;
+      let next = 0;
+      const produce = async () => {
+        for (let i = next++; i < events; i = next++) {
+          // Each request is its own I/O callback: a loop of embedded-database transactions
+          // that never yields would starve the runner in this same process.
+          await new Promise((resolve) => setImmediate(resolve));
+          const event = await emitOne(accountId, i);
+          track.committed(event.id, performance.now());
+        }
+      };
+      await Promise.all(Array.from({ length: producers }, produce));
       const recorded = performance.now();
       await Promise.race([track.waitFor(events * RECEIVERS, 10 * 60_000), host.death]).catch(async (error: Error) => {
         throw new Error(`${error.message}; first attempts that failed: ${JSON.stringify(await failedFirstAttempts())}`);
@@ -251,6 +261,7 @@ async function fanOut(kind: "pglite" | "postgres", events: number) {
         events,
         receivers: RECEIVERS,
         receivers_in_own_process: true,
+        producers,
         first_attempts: track.count(),
         record_events_s: round((recorded - start) / 1000, 2),
         total_s: round(seconds, 2),
@@ -258,7 +269,7 @@ async function fanOut(kind: "pglite" | "postgres", events: number) {
         first_attempt_latency_ms: latency(track.samples),
         goal: "first_attempts_per_s >= 1000",
         pass: perSecond >= 1000,
-        note: "events are recorded one transaction at a time while the runner delivers; latency is from each event's commit to its first attempt arriving",
+        note: "events are recorded one transaction per event while the runner delivers, by concurrent producers on PostgreSQL; latency is from each event's commit to its first attempt arriving",
       };
     });
   } finally {
