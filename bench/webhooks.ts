@@ -240,12 +240,17 @@ async function fanOut(kind: "pglite" | "postgres", events: number) {
       // one transaction at a time whoever asks: one loop there.
       const producers = kind === "postgres" ? PRODUCERS : 1;
       let next = 0;
+      // A producer that fails stops the others, so that its error is the one reported.
+      let failed = false;
       const produce = async () => {
-        for (let i = next++; i < events; i = next++) {
+        for (let i = next++; i < events && !failed; i = next++) {
           // Each request is its own I/O callback: a loop of embedded-database transactions
           // that never yields would starve the runner in this same process.
           await new Promise((resolve) => setImmediate(resolve));
-          const event = await emitOne(accountId, i);
+          const event = await emitOne(accountId, i).catch((error) => {
+            failed = true;
+            throw error;
+          });
           track.committed(event.id, performance.now());
         }
       };

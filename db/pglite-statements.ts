@@ -12,8 +12,9 @@ import { type PGlite, parse, protocol, type QueryOptions, type Results, type Tra
  */
 
 type BackendMessage = Parameters<typeof parse.parseResults>[0][number];
-// `columns` is the statement's RowDescription (or NoData), read once when it was prepared: a
-// portal of it in text format describes itself the same way, so executions skip Describe.
+// `columns` is the statement's RowDescription (none for a statement without rows), read once
+// when it was prepared: a portal of it in text format describes itself the same way, so
+// executions skip Describe.
 type Prepared = { name: string; paramTypes: number[]; columns: BackendMessage | undefined };
 type Internals = {
   _checkReady(): Promise<void>;

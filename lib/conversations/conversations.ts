@@ -48,7 +48,7 @@ function listStatement(shape: ListShape) {
   if (!byShape) listStatements.set(db, (byShape = new Map()));
   const key = `${shape.status}:${shape.assignee}:${shape.label}:${shape.cursor}`;
   let statement = byShape.get(key);
-  if (!statement) byShape.set(key, (statement = buildList(db, shape).prepare(`conversations_list_${byShape.size}`)));
+  if (!statement) byShape.set(key, (statement = buildList(db, shape).prepare("conversations_list")));
   return statement;
 }
 
