@@ -66,6 +66,18 @@ const statusTone: Record<ConversationItem["status"], string> = {
 
 const statusLabel: Record<ConversationItem["status"], string> = { open: "Open", assigned: "Assigned", closed: "Closed", snoozed: "Snoozed" };
 
+/** The stored message a reply being sent became: same kind, words, file and quote, stored since it was queued (a minute's clock skew allowed). */
+function isStoredTwin(stored: MessageItem, pending: MessageItem) {
+  return (
+    stored.type === pending.type &&
+    (stored.text ?? null) === (pending.text ?? null) &&
+    (stored.media?.filename ?? null) === (pending.media?.filename ?? null) &&
+    (stored.media?.caption ?? null) === (pending.media?.caption ?? null) &&
+    (stored.context?.message_id ?? null) === (pending.context?.message_id ?? null) &&
+    Date.parse(stored.timestamp) >= Date.parse(pending.timestamp) - 60_000
+  );
+}
+
 export function ConversationView({
   conversation,
   me,
@@ -102,16 +114,25 @@ export function ConversationView({
     (message: MessageItem) => setMessages((current) => [...(current ?? []).filter((m) => m.id !== message.id), message].sort(order)),
     [setMessages],
   );
-  const unsent = useMemo(
-    () =>
-      outbox.map((entry) =>
+  // A live update can bring a stored reply before its own request has answered: while that reply
+  // is still "sending", its stored twin stands in for it (each stored reply for one at most).
+  const unsent = useMemo(() => {
+    const twins = (messages ?? []).filter((m) => m.direction === "outbound" && m.sender.user_id === me.id);
+    const taken = new Set<string>();
+    return outbox
+      .filter((entry) => {
+        if (entry.state !== "sending") return true;
+        const twin = twins.find((m) => !taken.has(m.id) && isStoredTwin(m, entry.message));
+        if (twin) taken.add(twin.id);
+        return !twin;
+      })
+      .map((entry) =>
         asMessage(entry, {
           retry: () => void deliver(entry.localId).then((stored) => stored && addStored(stored)),
           discard: () => discardFromOutbox(entry.localId),
         }),
-      ),
-    [outbox, addStored],
-  );
+      );
+  }, [outbox, addStored, messages, me.id]);
   const withUnsent = useMemo(() => (unsent.length ? [...(messages ?? []), ...unsent].sort(order) : (messages ?? [])), [messages, unsent]);
 
   const apply = useCallback(

@@ -139,8 +139,17 @@ export function InboxApp({
     return () => clearTimeout(countsTimer.current);
   }, [refreshCounts]);
 
+  // Next.js streams the page's metadata and may set its title ("Inbox · Chorus") after this
+  // effect ran: the count is put back whenever the head's title changes.
   useEffect(() => {
-    document.title = counts?.unread ? `(${counts.unread}) Inbox · Chorus` : "Inbox · Chorus";
+    const title = counts?.unread ? `(${counts.unread}) Inbox · Chorus` : "Inbox · Chorus";
+    const apply = () => {
+      if (document.title !== title) document.title = title;
+    };
+    apply();
+    const observer = new MutationObserver(apply);
+    observer.observe(document.head, { childList: true, subtree: true, characterData: true });
+    return () => observer.disconnect();
   }, [counts?.unread]);
 
   const markRead = useCallback(
