@@ -13,7 +13,10 @@ import type { PGlite } from "@electric-sql/pglite";
  * The counters (pg_stat_user_tables) start from zero each time the embedded database opens, as
  * PostgreSQL's do after a crash: what changed before a restart is not counted again. A table
  * never vacuumed nor analyzed (no row count in pg_class: a database from before this existed,
- * or one restarted before its tables were due) is done in the first round.
+ * or one restarted before its tables were due) is done in the first round, unless it is still
+ * empty. An empty table is left as autovacuum leaves it: the planner takes a table never
+ * analyzed to have at least ten pages, whereas one analyzed empty is planned as empty (a scan
+ * of the whole table for each row looked up) for every plan cached until its next analyze.
  */
 
 // PostgreSQL's defaults (autovacuum_vacuum_threshold, _scale_factor, _insert_threshold,
@@ -29,7 +32,7 @@ export async function maintainEmbeddedDatabase(pglite: PGlite, { stopped = () =>
   const due = await pglite.query<{ relname: string; target: string; vacuum: boolean; analyze: boolean }>(
     `select * from (
        select s.relname, s.relid::regclass::text as target,
-         c.size < 0 or s.n_dead_tup > $1 + $2 * c.size or s.n_ins_since_vacuum > $3 + $4 * c.size as vacuum,
+         (c.size < 0 and pg_relation_size(s.relid) > 0) or s.n_dead_tup > $1 + $2 * c.size or s.n_ins_since_vacuum > $3 + $4 * c.size as vacuum,
          s.n_mod_since_analyze > $5 + $6 * greatest(c.size, 0) as analyze
        from pg_stat_user_tables s
        cross join lateral (select reltuples as size from pg_class where oid = s.relid) c

@@ -71,9 +71,10 @@ async function startBatch(items: Item[], settles: Settle[]) {
     d as (
       select d.id, d.account_id, d.webhook_id, d.event_id, d.event_type, d.payload, d.status, d.attempts, d.next_attempt_at,
         w.url, w.secret, w.status as webhook_status, v.attempt_id
-      from ${webhookDeliveries} d join ${webhooks} w on w.id = d.webhook_id join v on v.delivery_id = d.id
-      -- By primary key, whatever the planner estimates (see recordResults).
-      where d.id = any(array(select delivery_id from v))
+      from v
+      -- Each row by its primary key, whatever the planner estimates (see recordResults).
+      cross join lateral (select * from ${webhookDeliveries} d where d.id = v.delivery_id offset 0) d
+      cross join lateral (select w.url, w.secret, w.status from ${webhooks} w where w.id = d.webhook_id offset 0) w
     ),
     ins as (
       insert into ${webhookAttempts} (id, account_id, webhook_id, delivery_id, event_id, event_type, attempt, status, attempted_at)
@@ -236,31 +237,35 @@ async function recordResults(batch: Sent[]): Promise<(JobOutcome | typeof OUTCOM
   if (rows.length) {
     // Only attempts still pending, of deliveries still pending, of endpoints still active (an
     // attempt another process took over meanwhile is left to it); the rest go the rare way.
-    // Every row is found by primary key whatever the planner estimates (the embedded database
-    // keeps no statistics: no autovacuum), or a join it reorders would scan a whole table or
-    // every delivery of an endpoint on each write: deliveries are looked up and locked one
-    // answer at a time in id order (a lateral subquery that locks is never merged into a
-    // join), the updates restricted to `= any` of the ids.
+    // Every row is reached by its primary key from the answer it belongs to, whatever the
+    // planner estimates: a plan is kept while its tables grow, made on guesses on the embedded
+    // database until its tables are first analyzed, and a join it reorders (or an index that
+    // also holds the id, with the status as a filter) would scan a whole table or index on each
+    // write. So each row is looked up and locked one answer at a time, in id order (a lateral
+    // subquery with a lock and an offset is never merged into a join, nor given the filters
+    // outside it), and each update joins by primary key to rows the statement already holds.
     const result = await getDb().execute(sql`
       with v as (
         select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(attempt_id text, delivery_id text, ok boolean,
           n int, response_status int, response_body text, duration_ms int, error text, next timestamptz, last_error text, claims int)
       ),
       current as (
-        select v.*, d.webhook_id
+        select v.*, d.webhook_id, a.status as attempt_status
         from (select * from v order by delivery_id) v
         cross join lateral (
-          select d.webhook_id from ${webhookDeliveries} d
-          where d.id = v.delivery_id and d.status = 'pending'
-            and (select w.status from ${webhooks} w where w.id = d.webhook_id) = 'active'
-          for update of d
+          select d.webhook_id, d.status from ${webhookDeliveries} d where d.id = v.delivery_id for update of d offset 0
         ) d
+        -- Gone when another process took the attempt over (it writes the attempt again).
+        left join lateral (
+          select a.status from ${webhookAttempts} a where a.id = v.attempt_id for update of a offset 0
+        ) a on true
+        where d.status = 'pending' and (select w.status from ${webhooks} w where w.id = d.webhook_id) = 'active'
       ),
       saved as (
         update ${webhookAttempts} a set status = case when c.ok then 'succeeded' else 'failed' end,
           response_status = c.response_status, response_body = c.response_body, duration_ms = c.duration_ms,
           error = c.error, next_attempt_at = c.next
-        from current c where a.id = c.attempt_id and a.id = any(array(select attempt_id from current)) and a.status = 'pending'
+        from current c where a.id = c.attempt_id and c.attempt_status = 'pending'
         returning a.delivery_id, c.webhook_id, c.ok, c.n, c.next, c.last_error, c.claims
       ),
       deliveries as (
@@ -273,7 +278,7 @@ async function recordResults(batch: Sent[]): Promise<(JobOutcome | typeof OUTCOM
           updated_at = ${finishedAt.toISOString()}::timestamptz,
           -- The lease of the claim that ran this attempt ends with it.
           locked_until = case when d.claims = s.claims then null else d.locked_until end
-        from saved s where d.id = s.delivery_id and d.id = any(array(select delivery_id from saved))
+        from saved s where d.id = s.delivery_id
         returning d.id, s.webhook_id, s.ok
       ),
       endpoints as (

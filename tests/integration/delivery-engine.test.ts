@@ -179,6 +179,33 @@ describe("deliveries many at a time", () => {
     expect(attempts.map((x) => [x.attempt, x.status, x.responseStatus])).toEqual(deliveries.map(() => [1, "failed", 500]));
   });
 
+  it("leaves an attempt that another process took over while its answer was on the way to that process", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const hook = await registerWebhook(adminToken, { url: a.url, events: ["message.received"] });
+    await emit(account.id);
+    const [delivery] = await deliveriesOf(hook.id);
+    // While attempt 1 is in flight, another process takes it over: it writes the attempt again
+    // (a new row, as runAttempt does) and sends it itself.
+    const otherAttemptId = newId("attempt");
+    a.respond(async () => {
+      await getDb().transaction(async (tx) => {
+        const [mine] = await tx.delete(webhookAttempts).where(eq(webhookAttempts.deliveryId, delivery.id)).returning();
+        await tx.insert(webhookAttempts).values({ ...mine, id: otherAttemptId, attemptedAt: new Date() });
+      });
+      return { status: 200, body: "ok" };
+    });
+    const startedAt = Date.now();
+    expect(await drainBatched()).toBe(1);
+    expect(a.deliveries()).toHaveLength(1);
+    // Nothing of this answer is written: the attempt and the delivery are the other process's.
+    const attempts = await attemptsOf([delivery.id]);
+    expect(attempts.map((x) => [x.id, x.attempt, x.status, x.responseStatus])).toEqual([[otherAttemptId, 1, "pending", null]]);
+    const [after] = await deliveriesOf(hook.id);
+    expect(after).toMatchObject({ status: "pending", attempts: 0, lockedUntil: null, completedAt: null });
+    // Due again only once the other process's attempt would be presumed dead (timeout 20 s + 15 s).
+    expect(after.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(startedAt + 35_000);
+  });
+
   it("disables the endpoint on 410 Gone", async () => {
     const { account, adminToken } = await createTestAccount();
     const hook = await registerWebhook(adminToken, { url: a.url, events: ["message.received"] });

@@ -32,19 +32,38 @@ const tableState = async () =>
   ).rows;
 
 describe("maintenance of the embedded database (it has no autovacuum)", () => {
-  it("does every table never vacuumed nor analyzed in its first round", async () => {
+  it("does every table never vacuumed nor analyzed in its first round, except an empty one", async () => {
     await flushCounters();
     // Never analyzed: the planner has no row count at all.
     expect((await tableState()).map((t) => t.reltuples)).toEqual([-1, -1, -1]);
     const run = await maintainEmbeddedDatabase(db);
-    expect(run).toMatchObject({ vacuumed: ["busy", 'odd "name"', "quiet"], analyzed: ["busy", 'odd "name"', "quiet"], failed: [] });
+    expect(run).toMatchObject({ vacuumed: ["busy", "quiet"], analyzed: ["busy", "quiet"], failed: [] });
     expect((await tableState()).map((t) => [t.relname, t.reltuples, t.vacuumed !== null, t.analyzed !== null])).toEqual([
       ["busy", 2000, true, true],
-      ['odd "name"', 0, true, true],
+      ['odd "name"', -1, false, false],
       ["quiet", 10, true, true],
     ]);
     await flushCounters();
     expect(await maintainEmbeddedDatabase(db)).toMatchObject({ vacuumed: [], analyzed: [] });
+  });
+
+  it("leaves an empty table to the planner's guess, so that a plan made while it is empty still looks rows up by key", async () => {
+    await maintainEmbeddedDatabase(db);
+    // A plan made while the table is empty, kept as it grows (no analyze in between).
+    await db.exec(`set plan_cache_mode = force_generic_plan;
+      prepare by_key(int) as select * from "odd ""name""" where id = $1;`);
+    const plan = async () => (await db.query<{ "QUERY PLAN": string }>("explain execute by_key(1)")).rows.map((r) => r["QUERY PLAN"]).join("\n");
+    expect(await plan()).toMatch(/Index Scan/);
+    await db.exec(`insert into "odd ""name""" (n) select 1 from generate_series(1, 5000)`);
+    expect(await plan()).toMatch(/Index Scan/);
+
+    // What the first round did before: analyzed while empty, the table is planned as empty, and
+    // the cached plan reads the whole table for one row once it has grown.
+    await db.exec(`truncate "odd ""name"""; analyze "odd ""name"""; deallocate by_key;
+      prepare by_key(int) as select * from "odd ""name""" where id = $1;`);
+    expect(await plan()).toMatch(/Seq Scan/);
+    await db.exec(`insert into "odd ""name""" (n) select 1 from generate_series(1, 5000)`);
+    expect(await plan()).toMatch(/Seq Scan/);
   });
 
   it("then vacuums and analyzes only the tables whose changes passed autovacuum's thresholds", async () => {
@@ -72,7 +91,10 @@ describe("maintenance of the embedded database (it has no autovacuum)", () => {
 
   it("runs a first round at once, then on its interval until stopped; a table that fails does not hold back the others", async () => {
     const stop = startEmbeddedMaintenance(db, { everyMs: 20, onError: (error) => expect.fail(String(error)) });
-    await vi.waitFor(async () => expect((await tableState()).every((t) => t.vacuumed !== null)).toBe(true), { timeout: 5000 });
+    // Every table with rows (the empty one is left for later).
+    await vi.waitFor(async () => expect((await tableState()).filter((t) => t.vacuumed !== null).map((t) => t.relname)).toEqual(["busy", "quiet"]), {
+      timeout: 5000,
+    });
     await stop();
     // Stopped: nothing runs any more, however due.
     await db.exec("update busy set status = 'done'");
