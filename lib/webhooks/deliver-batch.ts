@@ -243,7 +243,8 @@ async function recordResults(batch: Sent[]): Promise<(JobOutcome | typeof OUTCOM
     // also holds the id, with the status as a filter) would scan a whole table or index on each
     // write. So each row is looked up and locked one answer at a time, in id order (a lateral
     // subquery with a lock and an offset is never merged into a join, nor given the filters
-    // outside it), and each update joins by primary key to rows the statement already holds.
+    // outside it), and each update is bounded by the primary keys of the rows the statement
+    // already holds (a hash join of those rows with the table would scan all of it).
     const result = await getDb().execute(sql`
       with v as (
         select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(attempt_id text, delivery_id text, ok boolean,
@@ -257,7 +258,8 @@ async function recordResults(batch: Sent[]): Promise<(JobOutcome | typeof OUTCOM
         ) d
         -- Gone when another process took the attempt over (it writes the attempt again).
         left join lateral (
-          select a.status from ${webhookAttempts} a where a.id = v.attempt_id for update of a offset 0
+          -- After its delivery (the reference to d): the delivery's lock is always taken first.
+          select a.status from ${webhookAttempts} a where a.id = v.attempt_id and d.status = 'pending' for update of a offset 0
         ) a on true
         where d.status = 'pending' and (select w.status from ${webhooks} w where w.id = d.webhook_id) = 'active'
       ),
@@ -266,6 +268,7 @@ async function recordResults(batch: Sent[]): Promise<(JobOutcome | typeof OUTCOM
           response_status = c.response_status, response_body = c.response_body, duration_ms = c.duration_ms,
           error = c.error, next_attempt_at = c.next
         from current c where a.id = c.attempt_id and c.attempt_status = 'pending'
+          and a.id = any(array(select attempt_id from current where attempt_status = 'pending'))
         returning a.delivery_id, c.webhook_id, c.ok, c.n, c.next, c.last_error, c.claims
       ),
       deliveries as (
@@ -278,7 +281,7 @@ async function recordResults(batch: Sent[]): Promise<(JobOutcome | typeof OUTCOM
           updated_at = ${finishedAt.toISOString()}::timestamptz,
           -- The lease of the claim that ran this attempt ends with it.
           locked_until = case when d.claims = s.claims then null else d.locked_until end
-        from saved s where d.id = s.delivery_id
+        from saved s where d.id = s.delivery_id and d.id = any(array(select delivery_id from saved))
         returning d.id, s.webhook_id, s.ok
       ),
       endpoints as (
