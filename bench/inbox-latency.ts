@@ -87,18 +87,28 @@ async function measureLongConversation(page: import("@playwright/test").Page, LO
   const log_ = page.getByRole("log", { name: "Messages with Long Thread" });
   await log_.getByText(`Thread message ${LONG_THREAD}`, { exact: true }).waitFor();
   const openMs = performance.now() - openStarted;
+  // The page scrolls itself, a frame at a time, so the time is the inbox's and not the time the
+  // test driver takes to query a page that grows by the page it scrolls through.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Performance.enable");
+  const busy = async () => (await cdp.send("Performance.getMetrics")).metrics.find((metric) => metric.name === "TaskDuration")?.value ?? 0;
+  const busyBefore = await busy();
   const scrollStarted = performance.now();
-  let frames = 0;
-  while (!(await page.getByText("Start of the conversation").isVisible())) {
-    await log_.evaluate((node) => node.scrollTo({ top: 0 }));
-    await page.waitForTimeout(16);
-    if (++frames > 5_000) throw new Error("never reached the first message");
-  }
+  await log_.evaluate(async (node) => {
+    // (No named functions in here: the bench's compiler would wrap them in a helper the page lacks.)
+    for (let frames = 0; ![...node.children].some((child) => child.textContent === "Start of the conversation"); frames++) {
+      if (frames > 20_000) throw new Error("never reached the first message");
+      node.scrollTo({ top: 0 });
+      await new Promise((resolve) => setTimeout(resolve, 16));
+    }
+  });
   await log_.getByText("Thread message 1", { exact: true }).waitFor();
   return {
     long_thread_messages: LONG_THREAD,
     long_thread_open_ms: round(openMs, 1),
     long_thread_scroll_to_first_ms: round(performance.now() - scrollStarted, 1),
+    /** Of that, the time the page's main thread was busy (script, style, layout, paint). */
+    long_thread_scroll_main_thread_ms: round((await busy() - busyBefore) * 1000, 1),
   };
 }
 

@@ -1,6 +1,6 @@
+import { formatClockTime } from "@/components/ui/format";
 import type { ActivityItem as Activity } from "./team-types";
 
-const time = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
 
 type Named = { id?: string; name?: string | null } | null | undefined;
 
@@ -53,7 +53,7 @@ export function ActivityLine({ activity, meId }: { activity: Activity; meId?: st
   return (
     <div className="my-1 flex justify-center" data-testid="activity-item" data-activity-type={activity.type}>
       <p className="max-w-[90%] rounded-full bg-slate-100 px-3 py-0.5 text-center text-xs text-slate-600">
-        {describeActivity(activity, meId)} · <time dateTime={activity.created_at}>{time(activity.created_at)}</time>
+        {describeActivity(activity, meId)} · <time dateTime={activity.created_at}>{formatClockTime(activity.created_at)}</time>
       </p>
     </div>
   );

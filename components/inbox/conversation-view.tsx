@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { requestJson } from "@/lib/client/api";
 import { Avatar } from "./conversation-list";
@@ -77,6 +77,40 @@ function isStoredTwin(stored: MessageItem, pending: MessageItem) {
     Date.parse(stored.timestamp) >= Date.parse(pending.timestamp) - 60_000
   );
 }
+
+/**
+ * One message of the thread with its reply and react buttons. Memoised on values that stay the
+ * same while the thread grows, so a page of older messages (or a live one) renders only the
+ * bubbles it brings, not the whole thread again.
+ */
+const ThreadMessage = memo(function ThreadMessage({
+  message,
+  quoted,
+  people,
+  conversationId,
+  to,
+  myNumber,
+  onReply,
+  onQueued,
+}: {
+  message: MessageItem;
+  quoted: MessageItem | null | undefined;
+  people: Map<string, Teammate>;
+  conversationId: string;
+  to: string;
+  myNumber: string | null;
+  onReply: (message: MessageItem) => void;
+  onQueued: (message: MessageItem) => void;
+}) {
+  return (
+    <MessageBubble
+      message={message}
+      people={people}
+      quoted={quoted}
+      actions={<BubbleActions conversationId={conversationId} to={to} message={message} myNumber={myNumber} onReply={onReply} onQueued={onQueued} />}
+    />
+  );
+});
 
 export function ConversationView({
   conversation,
@@ -287,7 +321,12 @@ export function ConversationView({
         aria-label={`Messages with ${name}`}
         aria-busy={Boolean(loading)}
       >
-        {loading === "older" ? <p className="mb-3 text-center text-xs text-slate-500">Loading earlier messages…</p> : null}
+        {/* Over the thread rather than in its flow: what is on screen stays put while older messages load. */}
+        {loading === "older" ? (
+          <p className="pointer-events-none sticky top-0 z-10 h-0 text-center text-xs text-slate-600">
+            <span className="inline-block rounded-full bg-white px-3 py-1 shadow-sm">Loading earlier messages…</span>
+          </p>
+        ) : null}
         {!cursor && messages?.length ? <p className="mb-3 text-center text-xs text-slate-500">Start of the conversation</p> : null}
         {loading === "initial" && !messages ? <p className="text-center text-sm text-slate-500">Loading messages…</p> : null}
         <ol className="flex flex-col gap-1.5">
@@ -299,11 +338,15 @@ export function ConversationView({
             meId={me.id}
             hasOlder={Boolean(cursor)}
             renderMessage={(message) => (
-              <MessageBubble
+              <ThreadMessage
                 message={message}
                 people={people}
                 quoted={message.context ? (byId.get(message.context.message_id) ?? null) : undefined}
-                actions={<BubbleActions conversation={conversation} message={message} myNumber={myNumber} onReply={setReplyTo} onQueued={onKindQueued} />}
+                conversationId={conversation.id}
+                to={conversation.contact.phone}
+                myNumber={myNumber}
+                onReply={setReplyTo}
+                onQueued={onKindQueued}
               />
             )}
           />

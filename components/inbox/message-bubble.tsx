@@ -1,4 +1,5 @@
 import { memo } from "react";
+import { formatClockTime } from "@/components/ui/format";
 import { ClockIcon, DocumentIcon, TicksIcon } from "@/components/ui/icons";
 import { KindContent, quoteLine, Reactions } from "./message-kinds";
 import type { MessageItem, Teammate } from "./types";
@@ -7,7 +8,6 @@ import { UnsentNotice } from "./unsent-notice";
 const formatSize = (bytes?: number) =>
   bytes === undefined ? "" : bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(0)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-const time = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
 
 function Ticks({ message }: { message: MessageItem }) {
   if (message.local?.state === "error") return null;
@@ -132,7 +132,7 @@ export const MessageBubble = memo(function MessageBubble({
         )}
         {message.reactions?.length ? <Reactions reactions={message.reactions} /> : null}
         <p className="mt-1 flex items-center justify-end gap-1 text-[11px] text-slate-600">
-          <time dateTime={message.timestamp}>{time(message.timestamp)}</time>
+          <time dateTime={message.timestamp}>{formatClockTime(message.timestamp)}</time>
           {outbound ? <Ticks message={message} /> : null}
         </p>
         {message.local?.state === "error" ? (

@@ -1,7 +1,7 @@
+import { formatClockTime } from "@/components/ui/format";
 import type { Teammate } from "./types";
 import type { NoteItem } from "./team-types";
 
-const time = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
 
 function escapeRegExp(text: string) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -42,7 +42,7 @@ export function NoteBubble({ note, people, meId }: { note: NoteItem; people: Map
         </p>
         <p className="whitespace-pre-wrap break-words text-slate-900">{withMentions(note.text, names)}</p>
         <p className="mt-0.5 text-right text-[11px] text-amber-800/80">
-          <time dateTime={note.created_at}>{time(note.created_at)}</time>
+          <time dateTime={note.created_at}>{formatClockTime(note.created_at)}</time>
         </p>
       </div>
     </div>

@@ -55,10 +55,11 @@ export function ThreadItems({
     if (localA !== localB) return localA - localB;
     return a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : 1;
   });
+  const days = entries.map((entry) => dayKey(entry.at));
   return (
     <>
       {entries.map((entry, index) => {
-        const separator = index === 0 || dayKey(entry.at) !== dayKey(entries[index - 1].at);
+        const separator = index === 0 || days[index] !== days[index - 1];
         return (
           <li key={`${entry.kind}-${entry.id}`} className="flex flex-col [content-visibility:auto] [contain-intrinsic-size:auto_64px]">
             {separator ? (

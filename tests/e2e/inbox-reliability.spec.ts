@@ -125,6 +125,61 @@ test("a reply that cannot be sent keeps its words and file with Retry, and Retry
   await page.context().close();
 });
 
+test("scrolling up a long conversation on a phone loads it page by page, in order, without the view jumping", async ({ browser, request }) => {
+  const token = await adminApiToken(request);
+  const from = `4477008${String(Date.now() % 100000).padStart(5, "0")}`;
+  const TOTAL = 130;
+  let id = "";
+  for (let n = 1; n <= TOTAL; n++) {
+    const res = await request.post("/api/sandbox/inbound", { headers: { authorization: `Bearer ${token}` }, data: { from, name: "Lena Long", type: "text", text: `Long thread ${n}` } });
+    expect(res.status()).toBe(201);
+    const body = await res.json();
+    id = body.conversation_id ?? body.message?.conversation_id ?? body.conversation?.id;
+  }
+  const page = await ownerPage(browser, phone);
+  await page.goto(`/inbox/${id}`);
+  const thread = page.getByRole("log", { name: "Messages with Lena Long" });
+  await expect(thread.getByText(`Long thread ${TOTAL}`, { exact: true })).toBeVisible();
+  // The newest page only, at the bottom.
+  await expect(thread.getByText("Long thread 1", { exact: true })).toHaveCount(0);
+  const texts = () => thread.locator("[data-message-id] p.whitespace-pre-wrap").allTextContents();
+  const topOf = (messageId: string) => thread.evaluate((_log, id) => document.querySelector(`[data-message-id="${id}"]`)!.getBoundingClientRect().top, messageId);
+
+  // The first older page is held back a moment, to see the view while it loads.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`**/v1/conversations/${id}/messages?*cursor=*`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  for (let pages = 0; !(await thread.getByText("Start of the conversation").isVisible()); pages++) {
+    expect(pages).toBeLessThan(10);
+    const before = (await texts()).length;
+    // Scrolled to the top: the oldest message shown is where the eye is when older ones arrive.
+    const anchor = await thread.evaluate((log) => {
+      log.scrollTo({ top: 0 });
+      const first = log.querySelector("[data-message-id]")!;
+      return { id: first.getAttribute("data-message-id")!, top: first.getBoundingClientRect().top };
+    });
+    if (pages === 0) {
+      await expect(thread.getByText("Loading earlier messages…")).toBeVisible();
+      await page.screenshot({ path: shot("long-thread-phone-loading") });
+      expect(Math.abs((await topOf(anchor.id)) - anchor.top)).toBeLessThan(2);
+      release();
+    }
+    await expect.poll(async () => (await texts()).length).toBeGreaterThan(before);
+    await expect(thread).toHaveAttribute("aria-busy", "false");
+    expect(Math.abs((await topOf(anchor.id)) - anchor.top)).toBeLessThan(2);
+  }
+  // Every message once, oldest first; at the top, the start of the conversation.
+  expect(await texts()).toEqual(Array.from({ length: TOTAL }, (_, i) => `Long thread ${i + 1}`));
+  await thread.evaluate((log) => log.scrollTo({ top: 0 }));
+  await expect(thread.getByText("Start of the conversation")).toBeInViewport();
+  await expect(thread.getByText("Long thread 1", { exact: true })).toBeInViewport();
+  await page.screenshot({ path: shot("long-thread-phone-top") });
+  await page.context().close();
+});
+
 test("a draft, with the chosen file's name, survives a reload, per conversation", async ({ browser, request }) => {
   const first = await customerWrites(request, "Dora Draft", "Hello?");
   const second = await customerWrites(request, "Otto Other", "Hi there");

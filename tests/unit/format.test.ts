@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes, formatDuration } from "@/components/ui/format";
+import { formatBytes, formatClockTime, formatDuration, formatRelative } from "@/components/ui/format";
 
 describe("formatBytes", () => {
   it.each([
@@ -26,5 +26,28 @@ describe("formatDuration", () => {
     [86_400 * 3 + 3600 * 4, "3 d 4 h"],
   ])("%s seconds → %s", (seconds, text) => {
     expect(formatDuration(seconds)).toBe(text);
+  });
+});
+
+describe("formatClockTime", () => {
+  it("reads as the reader's locale writes hours and minutes, call after call", () => {
+    for (const iso of ["2026-11-24T09:05:00Z", "2026-11-24T21:45:30Z", "2026-01-01T00:00:00Z"]) {
+      const expected = new Date(iso).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+      expect(formatClockTime(iso)).toBe(expected);
+      expect(formatClockTime(iso)).toBe(expected);
+    }
+  });
+});
+
+describe("formatRelative", () => {
+  const now = Date.parse("2026-11-24T12:00:00Z");
+  it.each([
+    [null, "never"],
+    ["2026-11-24T11:59:30Z", "just now"],
+    ["2026-11-24T11:55:00Z", "5 minutes ago"],
+    ["2026-11-24T14:00:00Z", "in 2 hours"],
+    ["2026-11-23T12:00:00Z", "yesterday"],
+  ])("%s → %s", (iso, text) => {
+    expect(formatRelative(iso, now)).toBe(text);
   });
 });

@@ -1,20 +1,23 @@
 "use client";
 
 import { useState } from "react";
-import type { ConversationItem, MessageItem } from "../types";
+import type { MessageItem } from "../types";
 import { sendKind } from "./send-kind";
 
 const EMOJIS = ["👍", "❤️", "😂", "😮", "🙏"];
 
 /** Reply and react, beside a bubble. */
 export function BubbleActions({
-  conversation,
+  conversationId,
+  to,
   message,
   myNumber,
   onReply,
   onQueued,
 }: {
-  conversation: ConversationItem;
+  conversationId: string;
+  /** The customer's number. */
+  to: string;
   message: MessageItem;
   myNumber: string | null;
   onReply: (message: MessageItem) => void;
@@ -28,7 +31,7 @@ export function BubbleActions({
   async function react(emoji: string) {
     setOpen(false);
     setProblem(undefined);
-    const result = await sendKind({ to: conversation.contact.phone, conversation_id: conversation.id, type: "reaction", reaction: { message_id: message.id, emoji } });
+    const result = await sendKind({ to, conversation_id: conversationId, type: "reaction", reaction: { message_id: message.id, emoji } });
     if (result.ok) onQueued(result.data);
     else setProblem(result.message);
   }
