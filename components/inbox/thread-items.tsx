@@ -61,7 +61,7 @@ export function ThreadItems({
       {entries.map((entry, index) => {
         const separator = index === 0 || days[index] !== days[index - 1];
         return (
-          <li key={`${entry.kind}-${entry.id}`} className="flex flex-col [content-visibility:auto] [contain-intrinsic-size:auto_64px]">
+          <li key={`${entry.kind}-${entry.id}`} className="flex flex-col">
             {separator ? (
               <div className="my-3 flex justify-center" role="separator" aria-label={dayLabel(entry.at)}>
                 <span className="rounded-full bg-white px-3 py-0.5 text-xs text-slate-500 shadow-sm">{dayLabel(entry.at)}</span>

@@ -177,6 +177,12 @@ test("scrolling up a long conversation on a phone loads it page by page, in orde
   await expect(thread.getByText("Start of the conversation")).toBeInViewport();
   await expect(thread.getByText("Long thread 1", { exact: true })).toBeInViewport();
   await page.screenshot({ path: shot("long-thread-phone-top") });
+
+  // The reaction menu of a one-line bubble opens above it, over its neighbours, and takes a tap.
+  const bubble = thread.locator("[data-message-id]").filter({ has: page.getByText("Long thread 4", { exact: true }) });
+  await bubble.getByRole("button", { name: "Add a reaction" }).click();
+  await bubble.getByRole("menuitem", { name: "React 👍" }).click();
+  await expect(bubble.getByTestId("reactions")).toContainText("👍");
   await page.context().close();
 });
 
