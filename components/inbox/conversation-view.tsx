@@ -132,6 +132,7 @@ export function ConversationView({
   onDetails: () => void;
 }) {
   const [cursor, setCursor] = useState<string | null>(null);
+  const [loadedFrom, setLoadedFrom] = useState<string | null>(null);
   const [loading, setLoading] = useState<"initial" | "older" | null>(messages ? null : "initial");
   const [error, setError] = useState<string>();
   const [acting, setActing] = useState<string>();
@@ -178,6 +179,8 @@ export function ConversationView({
       }
       // The API pages newest first; the view shows oldest at the top.
       const page = [...result.data.data].reverse();
+      const from = page[0]?.timestamp;
+      if (from) setLoadedFrom((current) => (current && current < from ? current : from));
       if (older && scroller.current) keepOffset.current = scroller.current.scrollHeight - scroller.current.scrollTop;
       // Fetched rows win over what live updates brought meanwhile; unsent drafts stay.
       setMessages((list) => mergeByTime(page, list ?? []));
@@ -337,6 +340,7 @@ export function ConversationView({
             people={people}
             meId={me.id}
             hasOlder={Boolean(cursor)}
+            loadedFrom={loadedFrom}
             renderMessage={(message) => (
               <ThreadMessage
                 message={message}

@@ -21,8 +21,10 @@ const dayLabel = (iso: string) => {
 
 /**
  * Messages, internal notes and the activity trail of a conversation in one timeline, by time.
- * While older messages are still to be loaded, notes and activity older than the first
- * loaded message wait with them, so the timeline never shows a gap as if nothing happened.
+ * While older messages are still to be loaded, whatever is older than the oldest message loaded
+ * from the server waits with them: notes, the activity trail, and a message a live update
+ * brought (an early reply's delivery status, say). So the timeline never shows an entry above a
+ * gap, as if nothing had happened in between.
  */
 export function ThreadItems({
   messages,
@@ -31,6 +33,7 @@ export function ThreadItems({
   people,
   meId,
   hasOlder,
+  loadedFrom,
   renderMessage,
 }: {
   messages: MessageItem[];
@@ -39,12 +42,13 @@ export function ThreadItems({
   people: Map<string, Teammate>;
   meId?: string;
   hasOlder: boolean;
+  /** The time of the oldest message of the pages loaded so far. */
+  loadedFrom: string | null;
   renderMessage: (message: MessageItem) => ReactNode;
 }) {
-  const oldest = messages[0]?.timestamp;
-  const shown = (at: string) => !hasOlder || !oldest || at >= oldest;
+  const shown = (at: string) => !hasOlder || !loadedFrom || at >= loadedFrom;
   const entries: Entry[] = [
-    ...messages.map((message): Entry => ({ kind: "message", at: message.timestamp, id: message.id, message })),
+    ...messages.filter((m) => shown(m.timestamp)).map((message): Entry => ({ kind: "message", at: message.timestamp, id: message.id, message })),
     ...notes.filter((n) => shown(n.created_at)).map((note): Entry => ({ kind: "note", at: note.created_at, id: note.id, note })),
     ...activity.filter((a) => shown(a.created_at)).map((item): Entry => ({ kind: "activity", at: item.created_at, id: item.id, activity: item })),
   ];
