@@ -48,7 +48,8 @@ export function ThreadItems({
 }) {
   const shown = (at: string) => !hasOlder || !loadedFrom || at >= loadedFrom;
   const entries: Entry[] = [
-    ...messages.filter((m) => shown(m.timestamp)).map((message): Entry => ({ kind: "message", at: message.timestamp, id: message.id, message })),
+    // A reply not stored yet (sending, or kept as "Not sent") stays in view, at the end.
+    ...messages.filter((m) => m.local || shown(m.timestamp)).map((message): Entry => ({ kind: "message", at: message.timestamp, id: message.id, message })),
     ...notes.filter((n) => shown(n.created_at)).map((note): Entry => ({ kind: "note", at: note.created_at, id: note.id, note })),
     ...activity.filter((a) => shown(a.created_at)).map((item): Entry => ({ kind: "activity", at: item.created_at, id: item.id, activity: item })),
   ];

@@ -33,6 +33,15 @@ describe("ThreadItems", () => {
     expect(thread({ messages: [message("m02", 2), ...page], notes: [note("n01", 1), note("n52", 52)], hasOlder: true, loadedFrom: at(50) })).toEqual(["m50", "m51", "n52"]);
   });
 
+  it("keeps a reply that is not stored yet in view, at the end, however old its clock says it is", () => {
+    const unsent = { ...message("local_1", 3), direction: "outbound", local: { state: "error", message: "No connection" } } as unknown as MessageItem;
+    expect(thread({ messages: [unsent, ...page], hasOlder: true, loadedFrom: at(50) })).toEqual(["m50", "m51", "local_1"]);
+  });
+
+  it("shows a message from the very time of the oldest loaded one", () => {
+    expect(thread({ messages: [message("m49", 50), ...page], hasOlder: true, loadedFrom: at(50) })).toEqual(["m49", "m50", "m51"]);
+  });
+
   it("shows everything in time order once no older page is left", () => {
     expect(thread({ messages: [message("m02", 2), ...page], notes: [note("n01", 1)], hasOlder: false, loadedFrom: at(50) })).toEqual(["n01", "m02", "m50", "m51"]);
   });
