@@ -1,7 +1,6 @@
 import { formatClockTime } from "@/components/ui/format";
 import type { ActivityItem as Activity } from "./team-types";
 
-
 type Named = { id?: string; name?: string | null } | null | undefined;
 
 /** One line of the activity trail in words: "Ana assigned this to Bruno". */

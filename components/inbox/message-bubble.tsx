@@ -8,7 +8,6 @@ import { UnsentNotice } from "./unsent-notice";
 const formatSize = (bytes?: number) =>
   bytes === undefined ? "" : bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(0)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-
 function Ticks({ message }: { message: MessageItem }) {
   if (message.local?.state === "error") return null;
   if (message.local?.state === "sending") {

@@ -2,7 +2,6 @@ import { formatClockTime } from "@/components/ui/format";
 import type { Teammate } from "./types";
 import type { NoteItem } from "./team-types";
 
-
 function escapeRegExp(text: string) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -1,14 +1,13 @@
-const dateTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
-
 /*
  * Formatters are made once: making one (what toLocaleTimeString with options does on every
  * call) costs far more than formatting, and a thread formats the time of every bubble.
  */
-let clock: Intl.DateTimeFormat | undefined;
-let relative: Intl.RelativeTimeFormat | undefined;
+const dateTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
+const clock = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
+const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
 
 /** "14:05" or "2:05 PM": a message's time in the reader's own locale. */
-export const formatClockTime = (iso: string) => (clock ??= new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" })).format(new Date(iso));
+export const formatClockTime = (iso: string) => clock.format(new Date(iso));
 
 export const formatDateTime = (iso: string | null | undefined) => (iso ? dateTime.format(new Date(iso)) : "—");
 
@@ -22,8 +21,7 @@ export function formatRelative(iso: string | null | undefined, now = Date.now())
     ["hour", 3_600],
     ["minute", 60],
   ];
-  const rtf = (relative ??= new Intl.RelativeTimeFormat("en", { numeric: "auto" }));
-  for (const [unit, size] of units) if (Math.abs(seconds) >= size) return rtf.format(Math.round(seconds / size), unit);
+  for (const [unit, size] of units) if (Math.abs(seconds) >= size) return relative.format(Math.round(seconds / size), unit);
   return "just now";
 }
 
