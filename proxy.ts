@@ -1,5 +1,6 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { commonSecurityHeaders, pageContentSecurityPolicy } from "@/lib/platform/http/security-headers";
+import { consentFormTargets } from "@/lib/oauth/parameters";
 
 // Invitation and reset links are opened signed out; the OAuth endpoints are called by apps.
 const PUBLIC_PAGES = ["/login", "/setup", "/invite", "/reset-password", "/oauth/token", "/oauth/revoke", "/oauth/consent", "/.well-known"];
@@ -7,6 +8,20 @@ const PUBLIC_PAGES = ["/login", "/setup", "/invite", "/reset-password", "/oauth/
 const API_PREFIXES = ["/v1", "/api", "/plant-store", "/healthz"];
 // Pages are read (GET, HEAD) and run their server actions (POST).
 const PAGE_METHODS = "GET, HEAD, POST";
+// The OAuth consent page: its CSP lets its form lead to the app's redirect_uri, and a document
+// keeps the CSP it was loaded with, so it is never reached by a client-side navigation.
+const CONSENT_PAGE = "/oauth/authorize";
+
+/**
+ * A fetch by the app's client-side router rather than a document load: Next.js hides its own
+ * request headers from the proxy, so this goes by what the browser says. A navigation is
+ * `Sec-Fetch-Dest: document`; the router's fetches are not, and the one that follows a server
+ * action's redirect asks for Flight (`text/x-component`).
+ */
+function isRouterFetch(request: NextRequest): boolean {
+  const dest = request.headers.get("sec-fetch-dest");
+  return (dest !== null && dest !== "document") || (request.headers.get("accept") ?? "").includes("text/x-component");
+}
 
 const isHttps = () => (process.env.APP_URL ?? "").startsWith("https://");
 
@@ -36,8 +51,18 @@ export function proxy(request: NextRequest) {
     return withHeaders(NextResponse.json(body, { status: 405 }), { ...common, Allow: PAGE_METHODS, "X-Request-Id": requestId });
   }
 
+  const consentPage = pathname === CONSENT_PAGE;
+  if (consentPage && isRouterFetch(request)) {
+    // Not a Flight answer: the router (a link, or the redirect after signing in) loads the page whole.
+    return withHeaders(new NextResponse("Open this page as a document.", { status: 200, headers: { "Content-Type": "text/plain; charset=utf-8" } }), {
+      ...common,
+      "Cache-Control": "no-store",
+      Vary: "Sec-Fetch-Dest, Accept",
+    });
+  }
+
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
-  const csp = pageContentSecurityPolicy({ nonce, dev: process.env.NODE_ENV === "development", oauthConsent: pathname.startsWith("/oauth/") });
+  const csp = pageContentSecurityPolicy({ nonce, dev: process.env.NODE_ENV === "development", formTargets: consentPage ? consentFormTargets(search.slice(1)) : [] });
   const headers = { ...common, "Content-Security-Policy": csp };
 
   const hasSession = request.cookies.has("authjs.session-token") || request.cookies.has("__Secure-authjs.session-token");

@@ -2,23 +2,7 @@ import { z } from "zod";
 import type { OauthApp } from "@/db/schema";
 import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 import { type Scope, scopeSchema } from "@/lib/auth/scopes";
-
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
-/** https, or http on the loopback interface (native and development apps), without a fragment. */
-export function redirectUriProblem(value: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return "must be an absolute URL";
-  }
-  if (url.hash || value.includes("#")) return "must not contain a fragment (#)";
-  if (url.username || url.password) return "must not contain credentials";
-  if (url.protocol === "https:") return null;
-  if (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname)) return null;
-  return "must be https, or http://localhost…";
-}
+import { redirectUriProblem } from "./parameters";
 
 const redirectUri = z
   .string()

@@ -1,10 +1,10 @@
 /**
- * Browser-safety headers of the app's pages (SPEC section 14). Pages get a nonce-based CSP:
+ * Browser-safety headers of the app's pages. Pages get a nonce-based CSP:
  * only scripts carrying this response's nonce run (Next.js adds it to its own scripts), and
  * no other site may frame them. Every response (pages and APIs) gets nosniff, the referrer
  * policy and, when the app is served over https, HSTS.
  */
-export function pageContentSecurityPolicy({ nonce, dev, oauthConsent = false }: { nonce: string; dev: boolean; oauthConsent?: boolean }): string {
+export function pageContentSecurityPolicy({ nonce, dev, formTargets = [] }: { nonce: string; dev: boolean; formTargets?: string[] }): string {
   return [
     "default-src 'self'",
     // 'strict-dynamic': scripts the nonce-carrying ones load are trusted, nothing else.
@@ -17,9 +17,9 @@ export function pageContentSecurityPolicy({ nonce, dev, oauthConsent = false }: 
     "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
-    // The OAuth consent form's answer redirects to the app's registered redirect_uri (https, or
-    // http on the loopback), and form-action also governs where a submission may redirect.
-    oauthConsent ? "form-action 'self' https: http://localhost:* http://127.0.0.1:* http://[::1]:*" : "form-action 'self'",
+    // Forms post to the app itself. form-action also governs every redirect after a submission,
+    // so the OAuth consent page adds the origin its answer redirects to (the app's redirect_uri).
+    ["form-action 'self'", ...formTargets].join(" "),
     "frame-ancestors 'none'",
   ].join("; ");
 }
