@@ -1,6 +1,7 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { commonSecurityHeaders, pageContentSecurityPolicy } from "@/lib/platform/http/security-headers";
-import { consentFormTargets } from "@/lib/oauth/parameters";
+import { consentFormTargets, parseParameters } from "@/lib/oauth/parameters";
+import { RAW_QUERY_HEADER } from "@/lib/platform/http/request-hook";
 
 // Invitation and reset links are opened signed out; the OAuth endpoints are called by apps.
 const PUBLIC_PAGES = ["/login", "/setup", "/invite", "/reset-password", "/oauth/token", "/oauth/revoke", "/oauth/consent", "/.well-known"];
@@ -40,6 +41,16 @@ const PAGE_PATH_HEADER = "x-chorus-page";
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   const common = commonSecurityHeaders({ https: isHttps() });
+
+  // OAuth parameters are read as the RFC says (form-encoded): a malformed one is the client's error.
+  if (pathname.startsWith("/oauth/")) {
+    const query = parseParameters(request.headers.get(RAW_QUERY_HEADER) ?? search.slice(1));
+    if (!query.ok) {
+      const body = { error: "invalid_request", error_description: query.problem };
+      return withHeaders(NextResponse.json(body, { status: 400 }), { ...common, "Cache-Control": "no-store" });
+    }
+  }
+
   if (API_PREFIXES.some((p) => pathname === p || pathname.startsWith(`${p}/`)) || /\.\w+$/.test(pathname)) {
     return withHeaders(NextResponse.next(), common);
   }

@@ -53,9 +53,13 @@ export async function checkAuthorizeRequest(params: Record<string, string | unde
   if (!app.redirectUris.includes(redirectUri)) {
     return { ok: false, redirect: null, message: "The redirect_uri is not one registered for this app." };
   }
+  // Errors go back only to an app of the signed-in user's own account: another account's app
+  // could otherwise use this server to send people to its URI with a trusted-looking error.
+  if (app.accountId !== user.accountId) {
+    return { ok: false, redirect: null, message: "This app is registered in another Chorus account: only that account's users can allow it." };
+  }
   const state = params.state ?? null;
   const fail = (error: string, message: string): AuthorizeCheck => ({ ok: false, redirect: errorRedirect(redirectUri, error, message, state), message });
-  if (app.accountId !== user.accountId) return fail("access_denied", "The app is not registered for the signed-in user's account.");
   if (params.response_type !== "code") return fail("unsupported_response_type", "response_type must be code.");
   if (!params.code_challenge) return fail("invalid_request", "code_challenge is required (PKCE).");
   if (params.code_challenge_method !== "S256") return fail("invalid_request", "code_challenge_method must be S256.");

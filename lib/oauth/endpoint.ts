@@ -5,6 +5,7 @@ import { readBody } from "@/lib/platform/http/read-body";
 import { withRequestInfo, requestInfoOf } from "@/lib/platform/http/request-info";
 import { authenticateClient, OAuthError, readClientCredentials } from "./token";
 import type { OauthApp } from "@/db/schema";
+import { parseFormBody } from "./parameters";
 
 const FORM_LIMIT = 64 * 1024;
 // Answers carrying tokens must never be stored by a cache (RFC 6749 section 5.1).
@@ -14,12 +15,15 @@ export function oauthJson(body: unknown, status = 200, headers: Record<string, s
   return Response.json(body, { status, headers: { ...NO_STORE, ...headers } });
 }
 
-async function readForm(req: Request): Promise<URLSearchParams> {
+/** A form-encoded body (64 KiB at most), strictly decoded, no parameter repeated; else OAuthError invalid_request. */
+export async function readForm(req: Request): Promise<URLSearchParams> {
   if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(req.headers.get("content-type") ?? "")) {
     throw new OAuthError("invalid_request", "Send the parameters form-encoded (Content-Type: application/x-www-form-urlencoded).");
   }
   const bytes = await readBody(req, FORM_LIMIT, () => new OAuthError("invalid_request", "The request body is too large."));
-  const form = new URLSearchParams(bytes.toString("utf8"));
+  const parsed = parseFormBody(bytes);
+  if (!parsed.ok) throw new OAuthError("invalid_request", parsed.problem);
+  const form = parsed.params;
   for (const key of new Set(form.keys())) {
     if (form.getAll(key).length > 1) throw new OAuthError("invalid_request", `${key} is repeated.`);
   }

@@ -36,11 +36,16 @@ export function readClientCredentials(authorization: string | null, form: URLSea
     const colon = decoded.indexOf(":");
     if (colon < 0) throw new OAuthError("invalid_client", "The Authorization header must carry client_id:client_secret.");
     if (form.has("client_secret")) throw new OAuthError("invalid_request", "Send the client secret in one place only.");
+    let credentials: ClientCredentials;
     try {
-      return { clientId: formDecode(decoded.slice(0, colon)), clientSecret: formDecode(decoded.slice(colon + 1)), method: "client_secret_basic" };
+      credentials = { clientId: formDecode(decoded.slice(0, colon)), clientSecret: formDecode(decoded.slice(colon + 1)), method: "client_secret_basic" };
     } catch {
-      throw new OAuthError("invalid_client", "The Authorization header is not well encoded.");
+      throw new OAuthError("invalid_request", "The Authorization header has a malformed %-escape.");
     }
+    if (`${credentials.clientId}${credentials.clientSecret}`.includes("\u0000")) {
+      throw new OAuthError("invalid_request", "The Authorization header must not contain a NUL character.");
+    }
+    return credentials;
   }
   const clientId = form.get("client_id");
   if (!clientId) throw new OAuthError("invalid_client", "Client authentication is required: send client_id (and client_secret for a confidential client).");
@@ -166,14 +171,14 @@ export async function exchangeRefreshToken({ app, form }: { app: OauthApp; form:
     if (row.expiresAt.getTime() <= Date.now()) return { error: "The refresh token has expired." };
     let scopes = await liveGrantScopes(tx, grant);
     if (narrowed !== null) {
-      const asked = narrowed.split(" ").filter(Boolean);
+      const asked = [...new Set(narrowed.split(" ").filter(Boolean))];
       const extra = asked.filter((s) => !scopes.includes(s as Scope));
-      if (extra.length) return { scopeError: `The grant does not include ${extra.join(", ")}.` };
-      scopes = asked as Scope[];
+      // Refused before anything changes: the refresh token stays usable (the transaction is undone).
+      if (extra.length) throw new OAuthError("invalid_scope", `The grant does not include ${extra.join(", ")}.`);
+      if (asked.length) scopes = asked as Scope[];
     }
     return { tokens: await issueTokens(tx, { app, grant, scopes }) };
   });
-  if ("scopeError" in outcome) throw new OAuthError("invalid_scope", outcome.scopeError ?? "invalid scope");
   if ("error" in outcome) throw new OAuthError("invalid_grant", outcome.error ?? "invalid grant");
   return outcome.tokens;
 }

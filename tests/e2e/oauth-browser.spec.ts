@@ -140,3 +140,16 @@ test("a person signs in inside the flow, allows the app and lands on its other o
 
   await finish(request, { as, client, auth: oauth.None(), callback, state, verifier });
 });
+
+test("a NUL or a malformed %-escape on /oauth/* is a 400 invalid_request from the running server, never a 500", async ({ request }) => {
+  for (const path of ["/oauth/authorize?client_id=%00", "/oauth/authorize?client_id=x&state=%zz", "/oauth/authorize?state=%E0%80", "/oauth/authorize?state=%", "/oauth/token?x=%zz"]) {
+    const res = path.startsWith("/oauth/token") ? await request.post(path, { form: { grant_type: "refresh_token" } }) : await request.get(path, { maxRedirects: 0 });
+    expect(res.status(), path).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "invalid_request" });
+  }
+  for (const body of ["grant_type=refresh_token&client_id=%00", "grant_type=refresh_token&client_id=x&refresh_token=%G1", "client_id=\u0000"]) {
+    const res = await request.post("/oauth/token", { headers: { "content-type": "application/x-www-form-urlencoded" }, data: body });
+    expect(res.status(), body).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "invalid_request" });
+  }
+});

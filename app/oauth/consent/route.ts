@@ -3,6 +3,8 @@ import { authenticateSessionCookie } from "@/lib/auth/authenticate";
 import { getEnv } from "@/lib/platform/env";
 import { withRequestInfo, requestInfoOf } from "@/lib/platform/http/request-info";
 import { approveAuthorization, checkAuthorizeRequest, errorRedirect, readConsent } from "@/lib/oauth/authorize";
+import { oauthJson, readForm } from "@/lib/oauth/endpoint";
+import { OAuthError } from "@/lib/oauth/token";
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -20,15 +22,16 @@ export async function POST(req: Request) {
   if (origin && origin !== new URL(getEnv().APP_URL).origin && origin !== new URL(req.url).origin) {
     return page(403, "This request did not come from the Chorus consent page.");
   }
+  let form: URLSearchParams;
+  try {
+    form = await readForm(req);
+  } catch (error) {
+    if (error instanceof OAuthError) return oauthJson({ error: error.error, error_description: error.description }, 400);
+    throw error;
+  }
   const session = await authenticateSessionCookie(req.headers.get("cookie"));
   if (!session) return page(401, "Your session has ended. Sign in and start again from the app.");
-  let form: FormData;
-  try {
-    form = await req.formData();
-  } catch {
-    return page(400, "The consent form was not sent correctly.");
-  }
-  const consent = await readConsent(String(form.get("consent") ?? ""), session.user.id);
+  const consent = await readConsent(form.get("consent") ?? "", session.user.id);
   if (!consent) return page(400, "This consent form has expired or is not yours. Start again from the app.");
   // Checked again: the app may have been deleted, or the user's role changed, since the page was shown.
   const check = await checkAuthorizeRequest(

@@ -4,6 +4,8 @@ import http from "node:http";
 export const PEER_ADDRESS_HEADER = "x-chorus-peer-address";
 /** Set by the server when it answered an unserved method (TRACE…) through the route's OPTIONS export. */
 export const ORIGINAL_METHOD_HEADER = "x-chorus-original-method";
+/** Set by the server on /oauth/* requests: the query string exactly as sent (Next.js re-encodes it before the proxy runs). */
+export const RAW_QUERY_HEADER = "x-chorus-raw-query";
 
 // The methods Next.js route files can serve; anything else (TRACE, PROPFIND…) is handed to the
 // route as OPTIONS, which every route answers with 405 and its Allow header.
@@ -12,6 +14,9 @@ const ROUTABLE = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DEL
 /** What the server writes on an incoming request before Next.js sees it. */
 export function stampRequest(req: http.IncomingMessage) {
   delete req.headers[ORIGINAL_METHOD_HEADER];
+  delete req.headers[RAW_QUERY_HEADER];
+  const target = req.url ?? "";
+  if (target.startsWith("/oauth/") && target.includes("?")) req.headers[RAW_QUERY_HEADER] = target.slice(target.indexOf("?") + 1);
   req.headers[PEER_ADDRESS_HEADER] = req.socket?.remoteAddress ?? "unknown";
   if (req.method && !ROUTABLE.has(req.method)) {
     req.headers[ORIGINAL_METHOD_HEADER] = req.method;
