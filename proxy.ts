@@ -1,4 +1,5 @@
 import { type NextRequest, NextResponse } from "next/server";
+import { corsPreflightHeaders, corsResponseHeaders } from "@/lib/platform/http/cors";
 import { commonSecurityHeaders, pageContentSecurityPolicy } from "@/lib/platform/http/security-headers";
 import { consentFormTargets, parseParameters } from "@/lib/oauth/parameters";
 import { RAW_QUERY_HEADER } from "@/lib/platform/http/request-hook";
@@ -40,7 +41,10 @@ const PAGE_PATH_HEADER = "x-chorus-page";
  */
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
-  const common = commonSecurityHeaders({ https: isHttps() });
+  const method = request.headers.get("x-chorus-original-method") ?? request.method;
+  const preflight = corsPreflightHeaders(method, pathname, request.headers);
+  if (preflight) return withHeaders(new NextResponse(null, { status: 204 }), { ...commonSecurityHeaders({ https: isHttps() }), ...preflight });
+  const common = { ...commonSecurityHeaders({ https: isHttps() }), ...corsResponseHeaders(pathname, request.headers) };
 
   // OAuth parameters are read as the RFC says (form-encoded): a malformed one is the client's error.
   if (pathname.startsWith("/oauth/")) {
@@ -55,7 +59,6 @@ export function proxy(request: NextRequest) {
     return withHeaders(NextResponse.next(), common);
   }
 
-  const method = request.headers.get("x-chorus-original-method") ?? request.method;
   if (!PAGE_METHODS.split(", ").includes(request.method)) {
     const requestId = request.headers.get("x-request-id")?.match(/^[\w.:-]{1,128}$/)?.[0] ?? `req_${crypto.randomUUID().replace(/-/g, "")}`;
     const body = { error: { code: "method_not_allowed", message: `${method} is not allowed here. Allowed: ${PAGE_METHODS}.` }, request_id: requestId };

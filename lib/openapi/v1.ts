@@ -34,6 +34,8 @@ const description = `The developer API of Chorus: conversations, messages, users
 
 **Rate limits.** 600 requests per minute per token by default; see the \`RateLimit-*\` headers, and \`Retry-After\` on a 429.
 
+**Browsers.** A request with \`Authorization: Bearer\` may come from any origin (CORS: \`Access-Control-Allow-Origin: *\`, preflights answered 204); credentials (cookies) are never allowed cross-origin.
+
 **Webhooks.** Events are POSTed to your endpoints, signed with \`X-Service-Signature: sha256=<hex HMAC-SHA256 of the raw body>\` and the Standard Webhooks headers; see the webhooks of this document.`;
 
 export function buildV1Document() {

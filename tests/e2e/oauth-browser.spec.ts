@@ -153,3 +153,61 @@ test("a NUL or a malformed %-escape on /oauth/* is a 400 invalid_request from th
     expect(await res.json()).toMatchObject({ error: "invalid_request" });
   }
 });
+
+test("a single-page app on another origin exchanges the code, calls /v1 and revokes with fetch (CORS), never with cookies", async ({ page, request }) => {
+  const app = await registerApp(request, "public");
+  const { as, verifier, state, url } = await prepare(app.client_id);
+  await signInAsOwner(page);
+  connectUrl = url.toString();
+  await page.goto(`${APP_ORIGIN}/`);
+  await page.getByRole("link", { name: "Connect Chorus" }).click();
+  const callback = await allow(page, "oauth-consent-spa");
+  expect(callback.searchParams.get("state")).toBe(state);
+
+  // The page on the app's origin does what a browser client library does, with fetch.
+  const result = await page.evaluate(
+    async ({ metadataUrl, clientId, code, redirectUri, verifier }) => {
+      const metadata = await (await fetch(metadataUrl)).json();
+      const form = (fields: Record<string, string>) => ({
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(fields),
+      });
+      const exchanged = await fetch(metadata.token_endpoint, form({ grant_type: "authorization_code", client_id: clientId, code, redirect_uri: redirectUri, code_verifier: verifier }));
+      const tokens = await exchanged.json();
+      const api = metadata.issuer + "/v1/users";
+      const users = await fetch(api, { headers: { Authorization: `Bearer ${tokens.access_token}`, "Idempotency-Key": "not-needed-but-allowed" } });
+      const exposed = { requestId: users.headers.get("x-request-id"), rateLimit: users.headers.get("ratelimit-remaining") };
+      const refreshed = await (await fetch(metadata.token_endpoint, form({ grant_type: "refresh_token", client_id: clientId, refresh_token: tokens.refresh_token }))).json();
+      const revoked = await fetch(metadata.revocation_endpoint, form({ client_id: clientId, token: refreshed.refresh_token }));
+      const afterRevoke = await fetch(api, { headers: { Authorization: `Bearer ${refreshed.access_token}` } });
+      // A request relying on the browser's cookies gets no CORS approval: the browser refuses it.
+      const withCookies = await fetch(api, { credentials: "include" }).then(
+        (res) => `answered ${res.status}`,
+        () => "refused",
+      );
+      const cookieWrite = await fetch(metadata.issuer + "/v1/users", { method: "POST", credentials: "include", headers: { "Content-Type": "application/json" }, body: "{}" }).then(
+        (res) => `answered ${res.status}`,
+        () => "refused",
+      );
+      return {
+        exchanged: exchanged.status,
+        scope: tokens.scope,
+        users: users.status,
+        exposed,
+        refreshed: typeof refreshed.access_token,
+        revoked: revoked.status,
+        afterRevoke: afterRevoke.status,
+        withCookies,
+        cookieWrite,
+      };
+    },
+    { metadataUrl: `${baseURL}/.well-known/oauth-authorization-server`, clientId: app.client_id, code: callback.searchParams.get("code")!, redirectUri: CALLBACK, verifier },
+  );
+  expect(result).toMatchObject({ exchanged: 200, scope: "conversations:read users:read", users: 200, refreshed: "string", revoked: 200, afterRevoke: 401 });
+  expect(result.exposed.requestId).toBeTruthy();
+  expect(result.exposed.rateLimit).toMatch(/^\d+$/);
+  expect(result.withCookies).toBe("refused");
+  expect(result.cookieWrite).toBe("refused");
+  expect(as.issuer).toBe(baseURL);
+});

@@ -197,3 +197,71 @@ describe("NUL or malformed input on /oauth/* is a 400 invalid_request, never a 5
     }
   });
 });
+
+describe("CORS for browser apps holding a token (never with cookies)", () => {
+  const ORIGIN = "https://spa.example.net";
+
+  it("a preflight to the token, revocation and metadata endpoints is a 204 allowing any origin, without credentials", async () => {
+    for (const [path, method] of [
+      ["/oauth/token", "POST"],
+      ["/oauth/revoke", "POST"],
+      ["/.well-known/oauth-authorization-server", "GET"],
+    ] as const) {
+      const res = proxy(
+        new NextRequest(url(path), { method: "OPTIONS", headers: { origin: ORIGIN, "access-control-request-method": method, "access-control-request-headers": "content-type, authorization" } }),
+      );
+      expect(res.status, path).toBe(204);
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      expect(res.headers.get("access-control-allow-credentials")).toBeNull();
+      expect(res.headers.get("access-control-allow-methods")).toContain(method);
+      expect(res.headers.get("access-control-allow-headers")).toMatch(/Authorization/);
+      expect(res.headers.get("access-control-allow-headers")).toMatch(/Content-Type/);
+      expect(Number(res.headers.get("access-control-max-age"))).toBeGreaterThan(0);
+    }
+  });
+
+  it("answers from those endpoints carry Access-Control-Allow-Origin: * (the route handlers' own answers through the proxy)", async () => {
+    for (const [path, method] of [
+      ["/oauth/token", "POST"],
+      ["/oauth/revoke", "POST"],
+      ["/.well-known/oauth-authorization-server", "GET"],
+    ] as const) {
+      const res = proxy(new NextRequest(url(path), { method, headers: { origin: ORIGIN } }));
+      expect(res.headers.get("access-control-allow-origin"), path).toBe("*");
+      expect(res.headers.get("access-control-allow-credentials")).toBeNull();
+    }
+    // A malformed request is refused with the CORS headers, so the browser app can read why.
+    const bad = proxy(new NextRequest(url("/oauth/token?x=%00"), { method: "POST", headers: { origin: ORIGIN } }));
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get("access-control-allow-origin")).toBe("*");
+  });
+
+  it("/v1 with a bearer token: approved, with the headers an app needs to read; with a cookie only: no approval at all", async () => {
+    const preflight = (requested: string) =>
+      proxy(new NextRequest(url("/v1/conversations"), { method: "OPTIONS", headers: { origin: ORIGIN, "access-control-request-method": "POST", "access-control-request-headers": requested } }));
+    const ok = preflight("authorization, content-type, idempotency-key");
+    expect(ok.status).toBe(204);
+    expect(ok.headers.get("access-control-allow-origin")).toBe("*");
+    expect(ok.headers.get("access-control-allow-methods")).toMatch(/POST/);
+    expect(ok.headers.get("access-control-allow-methods")).toMatch(/DELETE/);
+    expect(ok.headers.get("access-control-allow-headers")).toMatch(/Idempotency-Key/);
+    // A preflight that does not announce a bearer token is not approved (the route's 405 follows).
+    const cookieOnly = preflight("content-type");
+    expect(cookieOnly.status).not.toBe(204);
+    expect(cookieOnly.headers.get("access-control-allow-origin")).toBeNull();
+
+    const bearer = proxy(new NextRequest(url("/v1/conversations"), { headers: { origin: ORIGIN, authorization: "Bearer abc.def.ghi" } }));
+    expect(bearer.headers.get("access-control-allow-origin")).toBe("*");
+    expect(bearer.headers.get("access-control-allow-credentials")).toBeNull();
+    const exposed = bearer.headers.get("access-control-expose-headers") ?? "";
+    for (const header of ["X-Request-Id", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "WWW-Authenticate"]) expect(exposed).toContain(header);
+
+    const cookie = proxy(new NextRequest(url("/v1/conversations"), { headers: { origin: ORIGIN, cookie: "authjs.session-token=x" } }));
+    expect(cookie.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("an OPTIONS that is not a preflight is still the 405 it was", async () => {
+    const res = proxy(new NextRequest(url("/oauth/token"), { method: "OPTIONS" }));
+    expect(res.status).toBe(405);
+  });
+});
