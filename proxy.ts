@@ -1,4 +1,5 @@
 import { type NextRequest, NextResponse } from "next/server";
+import { safeNextPath } from "@/lib/auth/next-path";
 import { commonSecurityHeaders, pageContentSecurityPolicy } from "@/lib/platform/http/security-headers";
 
 // Invitation and reset links are opened signed out; the OAuth endpoints are called by apps.
@@ -44,7 +45,7 @@ export function proxy(request: NextRequest) {
   if (!hasSession && !PUBLIC_PAGES.some((p) => pathname === p || pathname.startsWith(`${p}/`)) && pathname !== "/") {
     const url = request.nextUrl.clone();
     url.pathname = "/login";
-    url.search = `?next=${encodeURIComponent(pathname + search)}`;
+    url.search = `?next=${encodeURIComponent(safeNextPath(pathname + search))}`;
     return withHeaders(NextResponse.redirect(url), headers);
   }
   // Next.js reads the nonce from the request's CSP header and puts it on its own scripts.

@@ -3,6 +3,7 @@ import { AuthShell } from "@/components/brand";
 import { LoginForm } from "@/components/setup/login-form";
 import { isSetupDone } from "@/lib/accounts/setup";
 import { getCurrentSession } from "@/lib/auth/current-user";
+import { safeNextPath } from "@/lib/auth/next-path";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Sign in" };
@@ -10,7 +11,7 @@ export const metadata = { title: "Sign in" };
 export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   if (!(await isSetupDone())) redirect("/setup");
   const params = await searchParams;
-  const next = params.next?.startsWith("/") && !params.next.startsWith("//") ? params.next : "/inbox";
+  const next = safeNextPath(params.next);
   if (await getCurrentSession()) redirect(next);
   return (
     <AuthShell title="Sign in" subtitle="Answer your business number together with your team.">
@@ -18,7 +19,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
         email={params.email}
         setupDone={params.setup === "done"}
         notice={params.joined ? "Welcome to the team. Sign in with your new password." : params.reset ? "Your password is saved. Sign in with it." : undefined}
-        next={params.next}
+        next={next}
       />
     </AuthShell>
   );

@@ -132,7 +132,7 @@ export function TwoFactorCard({ enabled, recoveryCodesLeft, required }: { enable
                     setCodes(result.data.recoveryCodes);
                     setOn(true);
                     setSetup(undefined);
-                  } else setError(result.fieldErrors.code ? `The code ${result.fieldErrors.code}. Try the code your app shows now.` : result.message);
+                  } else setError(result.fieldErrors.code ?? result.message);
                 });
               }}
             >

@@ -3,6 +3,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { ForbiddenError } from "@/lib/platform/errors";
 import { authenticateSessionCookie } from "./authenticate";
+import { DEFAULT_NEXT_PATH, safeNextPath } from "./next-path";
 import type { AuthContext } from "./tokens";
 
 /** The signed-in browser session of this request, or null. */
@@ -15,8 +16,8 @@ export async function requireSession(): Promise<AuthContext> {
   const session = await getCurrentSession();
   if (!session) {
     // An expired or revoked session comes back to the same page after signing in again.
-    const page = (await headers()).get("x-chorus-page");
-    redirect(page?.startsWith("/") && !page.startsWith("//") ? `/login?next=${encodeURIComponent(page)}` : "/login");
+    const page = safeNextPath((await headers()).get("x-chorus-page"));
+    redirect(page === DEFAULT_NEXT_PATH ? "/login" : `/login?next=${encodeURIComponent(page)}`);
   }
   return session;
 }

@@ -79,7 +79,7 @@ export async function confirmMfaEnrolment({ ctx, code }: { ctx: Who; code: strin
   const secret = decryptSecret({ stored: row.secretEnc, accountId: ctx.accountId, field: `${FIELD}:${ctx.user.id}` });
   if (!secret) throw new ConflictError("The set-up expired. Start again.");
   const step = acceptedStep(totpFor(secret, ctx.user.email), code.replace(/\s/g, ""), null);
-  if (step === null) throw invalidField("code", "is not the current code of your authenticator app");
+  if (step === null) throw invalidField("code", "does not match your authenticator app: enter the code it shows now");
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, recoveryCode);
   const now = new Date();
   await getDb().transaction(async (tx) => {

@@ -1,0 +1,49 @@
+import { expect, test } from "@playwright/test";
+import { baseURL } from "../../playwright.config";
+import { createTeammate } from "./helpers";
+
+// Addresses a browser would read as another site: a backslash (read as `/`), a TAB or line
+// break (dropped), a doubled slash, and any scheme.
+const foreignNexts = ["/\\evil.example", "/%5Cevil.example", "/%09/evil.example", "//evil.example", "/\t/evil.example", "javascript:alert(1)", "https://evil.example/inbox"];
+
+test("after signing in, next leads only to a page of this app", async ({ page, request }) => {
+  const agent = await createTeammate(request, "agent", "Nadia Next");
+  // Signing in from a link that carries a foreign next.
+  await page.goto(`/login?next=${encodeURIComponent("/\\evil.example")}`);
+  await page.getByLabel("Email").fill(agent.email);
+  await page.getByLabel("Password").fill(agent.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(`${baseURL}/inbox`);
+
+  // Already signed in: the sign-in page sends the person on at once.
+  for (const next of foreignNexts) {
+    await page.goto(`/login?next=${encodeURIComponent(next)}`);
+    await expect(page, next).toHaveURL(`${baseURL}/inbox`);
+  }
+  // A path of the app is kept.
+  await page.goto(`/login?next=${encodeURIComponent("/settings/account")}`);
+  await expect(page).toHaveURL(`${baseURL}/settings/account`);
+});
+
+test("a signed-out visit to a doubled-slash address is sent to sign in with a safe next", async ({ page }) => {
+  await page.goto("/login");
+  for (const next of foreignNexts) {
+    await page.goto(`/login?next=${encodeURIComponent(next)}`);
+    await expect(page.locator('input[name="next"]')).toHaveValue("/inbox");
+  }
+});
+
+test("a wrong code while turning on two-factor sign-in is one clear sentence", async ({ page, request }) => {
+  const agent = await createTeammate(request, "agent", "Otto Otp");
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(agent.email);
+  await page.getByLabel("Password").fill(agent.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/inbox/);
+  await page.goto("/settings/account");
+  await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
+  await page.getByLabel("Code from the app").fill("000000");
+  await page.getByRole("button", { name: "Turn on" }).click();
+  const alert = page.getByRole("alert").filter({ hasText: /code/i });
+  await expect(alert).toHaveText("The code does not match your authenticator app: enter the code it shows now.");
+});
