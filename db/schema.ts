@@ -92,6 +92,8 @@ export const apiTokens = pgTable(
     // A refreshed session stays valid until revoked_at (a short grace); replaced_by names its successor.
     revokedAt: ts("revoked_at"),
     replacedBy: text("replaced_by"),
+    // When this session proved the second factor (a code at sign-in, or enrolment confirmed in it).
+    secondFactorAt: ts("second_factor_at"),
   },
   (t) => [
     index("api_tokens_account_created_idx").on(t.accountId, t.createdAt, t.id),

@@ -12,7 +12,9 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   if (!(await isSetupDone())) redirect("/setup");
   const params = await searchParams;
   const next = safeNextPath(params.next);
-  if (await getCurrentSession()) redirect(next);
+  const session = await getCurrentSession();
+  if (session?.secondFactor === "ok") redirect(next);
+  if (session?.secondFactor === "enrolment_required") redirect(`/login/two-factor?next=${encodeURIComponent(next)}`);
   return (
     <AuthShell title="Sign in" subtitle="Answer your business number together with your team.">
       <LoginForm

@@ -48,7 +48,18 @@ export function PasswordCard() {
   );
 }
 
-export function TwoFactorCard({ enabled, recoveryCodesLeft, required }: { enabled: boolean; recoveryCodesLeft: number; required: boolean }) {
+export function TwoFactorCard({
+  enabled,
+  recoveryCodesLeft,
+  required,
+  continueTo,
+}: {
+  enabled: boolean;
+  recoveryCodesLeft: number;
+  required: boolean;
+  /** Where to go once it is on (the required set-up before anything else). */
+  continueTo?: string;
+}) {
   const [pending, startTransition] = useTransition();
   const [setup, setSetup] = useState<{ secret: string; uri: string }>();
   const [codes, setCodes] = useState<string[]>();
@@ -79,8 +90,16 @@ export function TwoFactorCard({ enabled, recoveryCodesLeft, required }: { enable
               <li key={code}>{code}</li>
             ))}
           </ol>
-          <div>
+          <div className="flex flex-wrap gap-3">
             <CopyButton value={codes.join("\n")} label="Copy codes" />
+            {continueTo ? (
+              <a
+                href={continueTo}
+                className="inline-flex items-center justify-center rounded-md bg-brand-600 px-3.5 py-2 text-sm font-medium text-white no-underline hover:bg-brand-700 hover:text-white"
+              >
+                Continue
+              </a>
+            ) : null}
           </div>
         </div>
       ) : isOn ? (

@@ -18,8 +18,19 @@ export async function verifyCredentials({ email, password }: { email: string; pa
   return user && ok ? user : null;
 }
 
-/** Records a 24 h session for the user and returns its signed token. */
-export async function createSession({ user, now = new Date() }: { user: Pick<User, "id" | "accountId" | "role">; now?: Date }) {
+/**
+ * Records a 24 h session for the user and returns its signed token. `secondFactor`: the sign-in
+ * checked a code of the user's authenticator app (or a recovery code).
+ */
+export async function createSession({
+  user,
+  now = new Date(),
+  secondFactor = false,
+}: {
+  user: Pick<User, "id" | "accountId" | "role">;
+  now?: Date;
+  secondFactor?: boolean;
+}) {
   const id = newId("token", now);
   const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
   const scopes = scopesForRole(user.role);
@@ -32,6 +43,7 @@ export async function createSession({ user, now = new Date() }: { user: Pick<Use
     scopes,
     expiresAt,
     createdAt: now,
+    secondFactorAt: secondFactor ? now : null,
   });
   const token = await signToken({ id, userId: user.id, accountId: user.accountId, kind: "session", scopes, issuedAt: now, expiresAt });
   return { id, token, expiresAt, createdAt: now, scopes };

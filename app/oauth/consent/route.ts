@@ -22,6 +22,7 @@ export async function POST(req: Request) {
   }
   const session = await authenticateSessionCookie(req.headers.get("cookie"));
   if (!session) return page(401, "Your session has ended. Sign in and start again from the app.");
+  if (session.secondFactor !== "ok") return page(403, "Your account requires two-factor sign-in. Sign in with your code and start again from the app.");
   let form: FormData;
   try {
     form = await req.formData();

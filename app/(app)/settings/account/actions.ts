@@ -17,15 +17,15 @@ export async function changePasswordAction(form: FormData) {
 
 export async function startMfaAction() {
   return runAction(async () => {
-    const ctx = await requireSession();
+    const ctx = await requireSession({ allowEnrolment: true });
     return startMfaEnrolment({ ctx });
   });
 }
 
 export async function confirmMfaAction(code: string) {
   return runAction(async () => {
-    const ctx = await requireSession();
-    const result = await confirmMfaEnrolment({ ctx, code });
+    const ctx = await requireSession({ allowEnrolment: true });
+    const result = await confirmMfaEnrolment({ ctx, code, sessionId: ctx.token.id });
     revalidatePath("/", "layout");
     return result;
   });
