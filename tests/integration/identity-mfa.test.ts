@@ -5,6 +5,8 @@ import * as tokensRoute from "@/app/v1/auth/tokens/route";
 import * as verifyRoute from "@/app/v1/auth/verify/route";
 import * as usersRoute from "@/app/v1/users/route";
 import * as appsRoute from "@/app/v1/apps/route";
+import * as auditRoute from "@/app/v1/audit-log/route";
+import * as securityRoute from "@/app/v1/config/security/route";
 import { confirmMfaEnrolment, setMfaRequirement, startMfaEnrolment } from "@/lib/auth/mfa";
 import { requireSession } from "@/lib/auth/current-user";
 import { checkAuthorizeRequest, signConsent } from "@/lib/oauth/authorize";
@@ -107,5 +109,34 @@ describe("an account that requires two-factor sign-in", () => {
     expect((await call(verifyRoute.GET, { path: "/v1/auth/verify", token: signedIn.body.token })).status).toBe(200);
     const minted = await call(tokensRoute.POST, { method: "POST", path: "/v1/auth/tokens", token: signedIn.body.token, body: { name: "ci", permissions: ["conversations:read"], expires_at: inDays(3) } });
     expect(minted.status).toBe(201);
+  });
+});
+
+describe("GET/PUT /v1/config/security", () => {
+  it("an administrator with two-factor sign-in requires it for everyone, audited; agents can neither read nor change it", async () => {
+    const { account, admin } = await createTestAccount();
+    const agent = await addTestUser(account.id, "agent");
+    const { secret } = await startMfaEnrolment({ ctx: ctxOf(admin) });
+    await confirmMfaEnrolment({ ctx: ctxOf(admin), code: codeAt(secret, admin.email) });
+    const signedIn = await call(loginRoute.POST, {
+      method: "POST",
+      path: "/v1/auth/login",
+      headers: { [PEER_ADDRESS_HEADER]: "203.0.113.41" },
+      body: { email: admin.email, password: TEST_PASSWORD, otp: codeAt(secret, admin.email, 1) },
+    });
+    const token = signedIn.body.token;
+    expect((await call(securityRoute.GET, { path: "/v1/config/security", token: agent.token })).status).toBe(403);
+    expect((await call(securityRoute.PUT, { method: "PUT", path: "/v1/config/security", token: agent.token, body: { require_mfa: true } })).status).toBe(403);
+    const bad = await call(securityRoute.PUT, { method: "PUT", path: "/v1/config/security", token, body: { require_mfa: true, extra: 1 } });
+    expect(bad.status).toBe(400);
+
+    const put = await call(securityRoute.PUT, { method: "PUT", path: "/v1/config/security", token, body: { require_mfa: true } });
+    expect(put.status, put.text).toBe(200);
+    expect(put.body).toEqual({ require_mfa: true });
+    expect((await call(securityRoute.GET, { path: "/v1/config/security", token })).body).toEqual({ require_mfa: true });
+    // The agent, who has no second factor, is now refused everywhere.
+    expect((await call(verifyRoute.GET, { path: "/v1/auth/verify", token: agent.token })).body.error.code).toBe("mfa_enrollment_required");
+    const log = await call(auditRoute.GET, { path: "/v1/audit-log?action=mfa.requirement_changed", token });
+    expect(log.body.data).toEqual([expect.objectContaining({ action: "mfa.requirement_changed", actor: expect.objectContaining({ id: expect.anything() }), target: { type: "account", id: account.id } })]);
   });
 });

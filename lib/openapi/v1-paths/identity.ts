@@ -1,3 +1,4 @@
+import { securitySettingsInput, securitySettingsOutput } from "@/lib/accounts/schemas";
 import { auditEntryOutput, auditLogQuery } from "@/lib/audit/schemas";
 import { appOutput, createAppInput, createdAppOutput } from "@/lib/oauth/schemas";
 import { createInvitationInput, invitationOutput } from "@/lib/users/invitations";
@@ -72,6 +73,25 @@ export const identityDomain: V1Domain = {
         access: { auth: "session" },
         body: changePasswordInput,
         success: { status: "204", description: "Changed." },
+      }),
+    },
+    "/v1/config/security": {
+      get: op({
+        operationId: "getSecuritySettings",
+        summary: "Get the sign-in rules",
+        description: "Whether every user must sign in with a second factor. Administrators only (an agent's token is a 403 `forbidden`, whatever its scopes).",
+        access: { scope: "config:read" },
+        success: { status: "200", description: "The account's sign-in rules.", schema: securitySettingsOutput },
+      }),
+      put: op({
+        operationId: "updateSecuritySettings",
+        summary: "Change the sign-in rules",
+        description:
+          "Administrators only. With `require_mfa: true`, no credential of a user without two-factor sign-in grants access (403 `mfa_enrollment_required` until they set it up in the browser), and a session opened without a code must sign in again (403 `mfa_required`). A change is recorded in the audit log as `mfa.requirement_changed`. Requiring it while you have not set it up yourself is a 409 `conflict` (the credential you call with would stop working).",
+        access: { scope: "config:write" },
+        body: securitySettingsInput,
+        success: { status: "200", description: "The saved rules.", schema: securitySettingsOutput },
+        errors: [409],
       }),
     },
     "/v1/audit-log": {
