@@ -719,9 +719,12 @@ export const auditLog = pgTable(
     accountId: text("account_id")
       .notNull()
       .references(() => accounts.id, { onDelete: "cascade" }),
-    actorType: text("actor_type", { enum: ["user", "app", "system", "anonymous"] }).notNull(),
+    // `app` in entries written before apps were named `oauth_app`.
+    actorType: text("actor_type", { enum: ["user", "api_token", "oauth_app", "automation", "system", "anonymous", "app"] }).notNull(),
     actorId: text("actor_id"),
     actorName: text("actor_name"),
+    // The credential and the person behind an API token's or an app's action.
+    actorVia: jsonb("actor_via").$type<{ token_id?: string; app_id?: string; user_id: string; user_name: string }>(),
     action: text("action").notNull(),
     targetType: text("target_type"),
     targetId: text("target_id"),

@@ -1,7 +1,7 @@
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { getDb } from "@/db";
-import { accounts, apiTokens, userMfa, users } from "@/db/schema";
+import { accounts, apiTokens, oauthApps, oauthGrants, userMfa, users } from "@/db/schema";
 import { UnauthenticatedError } from "@/lib/platform/errors";
 import { deriveKey } from "@/lib/platform/crypto/keys";
 import { cachedToken } from "./token-cache";
@@ -26,6 +26,10 @@ export type AuthContext = {
   token: {
     id: string;
     kind: TokenKind;
+    /** The name its owner gave an API token ("Session" for sessions). */
+    name: string;
+    /** The OAuth app an `oauth` token was issued to. */
+    app?: { id: string; name: string };
     scopes: Scope[];
     expiresAt: Date;
     createdAt: Date;
@@ -128,6 +132,9 @@ export async function loadTokenContext(input: {
     .select({
       id: apiTokens.id,
       kind: apiTokens.kind,
+      tokenName: apiTokens.name,
+      appId: oauthApps.id,
+      appName: oauthApps.name,
       scopes: apiTokens.scopes,
       expiresAt: apiTokens.expiresAt,
       createdAt: apiTokens.createdAt,
@@ -147,6 +154,8 @@ export async function loadTokenContext(input: {
     .innerJoin(users, eq(users.id, apiTokens.userId))
     .innerJoin(accounts, eq(accounts.id, users.accountId))
     .leftJoin(userMfa, eq(userMfa.userId, users.id))
+    .leftJoin(oauthGrants, eq(oauthGrants.id, apiTokens.oauthGrantId))
+    .leftJoin(oauthApps, eq(oauthApps.id, oauthGrants.appId))
     .where(eq(apiTokens.id, input.jti))
     .limit(1);
     return found;
@@ -192,6 +201,8 @@ export async function loadTokenContext(input: {
     token: {
       id: row.id,
       kind: row.kind,
+      name: row.tokenName,
+      ...(row.kind === "oauth" && row.appId ? { app: { id: row.appId, name: row.appName ?? "App" } } : {}),
       scopes: tokenScopes,
       expiresAt: row.expiresAt,
       createdAt: row.createdAt,

@@ -874,6 +874,15 @@ describe("/v1 contract", () => {
     expect(invited.body.url).toMatch(/\/invite\//);
     await expectStatus(400, "POST", "/v1/invitations", { token: adminToken, body: { email: admin.email, role: "agent" } });
     await expectStatus(403, "POST", "/v1/invitations", { token: agent.token, body: { email: "x@example.com", role: "agent" } });
+    const pending = await expectStatus(200, "GET", "/v1/invitations", { token: adminToken });
+    expect(pending.body.data[0]).toMatchObject({ id: invited.body.id, status: "pending" });
+    await expectStatus(403, "GET", "/v1/invitations", { token: agent.token });
+    await expectStatus(200, "POST", `/v1/invitations/${invited.body.id}/resend`, { token: adminToken });
+    await expectStatus(403, "POST", `/v1/invitations/${invited.body.id}/resend`, { token: agent.token });
+    await expectStatus(404, "POST", "/v1/invitations/inv_unknown/resend", { token: adminToken });
+    await expectStatus(403, "DELETE", `/v1/invitations/${invited.body.id}`, { token: agent.token });
+    await expectStatus(204, "DELETE", `/v1/invitations/${invited.body.id}`, { token: adminToken });
+    await expectStatus(404, "DELETE", `/v1/invitations/${invited.body.id}`, { token: adminToken });
 
     const reset = await expectStatus(201, "POST", `/v1/users/${agent.user.id}/password-reset`, { token: adminToken });
     expect(reset.body.url).toMatch(/\/reset-password\//);
