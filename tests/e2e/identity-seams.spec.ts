@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { baseURL } from "../../playwright.config";
-import { createTeammate } from "./helpers";
+import { createTeammate, signInAsOwner } from "./helpers";
 
 // Addresses a browser would read as another site: a backslash (read as `/`), a TAB or line
 // break (dropped), a doubled slash, and any scheme.
@@ -46,4 +46,35 @@ test("a wrong code while turning on two-factor sign-in is one clear sentence", a
   await page.getByRole("button", { name: "Turn on" }).click();
   const alert = page.getByRole("alert").filter({ hasText: /code/i });
   await expect(alert).toHaveText("The code does not match your authenticator app: enter the code it shows now.");
+});
+
+test("an administrator resends and revokes pending invitations in Settings → Users", async ({ page }) => {
+  await signInAsOwner(page);
+  await page.goto("/settings/users");
+  const stamp = Date.now();
+  for (const email of [`keep.${stamp}@greenleaf.example`, `drop.${stamp}@greenleaf.example`]) {
+    await page.getByLabel("Send the invitation to").fill(email);
+    await page.getByRole("button", { name: "Invite", exact: true }).click();
+    await expect(page.getByText(`Invitation for ${email}`)).toBeVisible();
+  }
+  const pending = page.getByRole("list", { name: "Pending invitations" });
+  await expect(pending.getByText(`keep.${stamp}@greenleaf.example`)).toBeVisible();
+  await expect(pending.getByText(`drop.${stamp}@greenleaf.example`)).toBeVisible();
+
+  await page.getByRole("button", { name: `Resend the invitation for keep.${stamp}@greenleaf.example` }).click();
+  await expect(page.getByText(`New invitation link for keep.${stamp}@greenleaf.example`)).toBeVisible();
+  const link = await page.getByLabel("Link").inputValue();
+  expect(link).toMatch(/\/invite\/chorus_invite_/);
+
+  await page.getByRole("button", { name: `Revoke the invitation for drop.${stamp}@greenleaf.example` }).click();
+  const dialog = page.getByRole("dialog", { name: `Revoke the invitation for drop.${stamp}@greenleaf.example?` });
+  await dialog.getByRole("button", { name: "Revoke invitation" }).click();
+  await expect(pending.getByText(`drop.${stamp}@greenleaf.example`)).toHaveCount(0);
+  await expect(pending.getByText(`keep.${stamp}@greenleaf.example`)).toBeVisible();
+
+  // The resent link works for the invited person.
+  const invitee = await page.context().browser()!.newPage();
+  await invitee.goto(link);
+  await expect(invitee.getByRole("heading", { name: "Join Green Leaf Plants" })).toBeVisible();
+  await invitee.close();
 });
