@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { baseURL } from "../../playwright.config";
-import { createTeammate, signInAsOwner } from "./helpers";
+import { adminApiToken, createTeammate, signInAsOwner } from "./helpers";
 
 // Addresses a browser would read as another site: a backslash (read as `/`), a TAB or line
 // break (dropped), a doubled slash, and any scheme.
@@ -77,4 +77,44 @@ test("an administrator resends and revokes pending invitations in Settings → U
   await invitee.goto(link);
   await expect(invitee.getByRole("heading", { name: "Join Green Leaf Plants" })).toBeVisible();
   await invitee.close();
+});
+
+test("signing in again after the session ended returns to the open conversation, its draft kept", async ({ browser, request }) => {
+  const agent = await createTeammate(request, "agent", "Rita Return");
+  const name = `Dora Draft ${Date.now() % 100000}`;
+  const inbound = await request.post("/api/sandbox/inbound", {
+    headers: { authorization: `Bearer ${await adminApiToken(request)}` },
+    data: { from: `1555${String(Date.now()).slice(-7)}`, name, type: "text", text: "Is the fern back in stock?" },
+  });
+  expect(inbound.status()).toBe(201);
+  const conversationId = (await inbound.json()).conversation_id as string;
+
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(agent.email);
+  await page.getByLabel("Password").fill(agent.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/inbox/);
+  await page.goto(`/inbox/${conversationId}`);
+  await expect(page.getByRole("log", { name: `Messages with ${name}` })).toContainText("fern");
+  await page.getByLabel("Reply").fill("Half-written answer about the fern");
+
+  // The session ends: the agent changes their password from another device.
+  const elsewhere = await request.post("/v1/auth/login", { data: { email: agent.email, password: agent.password } });
+  const newPassword = "teammate-password-2";
+  const changed = await request.post("/v1/auth/password", {
+    headers: { authorization: `Bearer ${(await elsewhere.json()).token}` },
+    data: { current_password: agent.password, new_password: newPassword },
+  });
+  expect(changed.status()).toBe(204);
+
+  await page.reload();
+  await expect(page).toHaveURL(/\/login\?next=/);
+  await page.getByLabel("Email").fill(agent.email);
+  await page.getByLabel("Password").fill(newPassword);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(`${baseURL}/inbox/${conversationId}`);
+  await expect(page.getByLabel("Reply")).toHaveValue("Half-written answer about the fern");
+  await context.close();
 });
