@@ -12,7 +12,10 @@ import { requireSession } from "@/lib/auth/current-user";
 import { checkAuthorizeRequest, signConsent } from "@/lib/oauth/authorize";
 import { PEER_ADDRESS_HEADER } from "@/lib/platform/http/request-hook";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
+import { getDb } from "@/db";
+import { recordEvent } from "@/lib/events/record-event";
 import { call } from "@/tests/support/api";
+import { openEventStream } from "@/tests/support/event-stream";
 import { addTestUser, createTestAccount, TEST_PASSWORD } from "@/tests/support/fixtures";
 import { postConsent, sessionCookie } from "@/tests/support/oauth";
 
@@ -138,5 +141,18 @@ describe("GET/PUT /v1/config/security", () => {
     expect((await call(verifyRoute.GET, { path: "/v1/auth/verify", token: agent.token })).body.error.code).toBe("mfa_enrollment_required");
     const log = await call(auditRoute.GET, { path: "/v1/audit-log?action=mfa.requirement_changed", token });
     expect(log.body.data).toEqual([expect.objectContaining({ action: "mfa.requirement_changed", actor: expect.objectContaining({ id: expect.anything() }), target: { type: "account", id: account.id } })]);
+  });
+});
+
+describe("an event stream open when the account starts requiring two-factor sign-in", () => {
+  it("ends for a user who has not set it up, and delivers nothing more", async () => {
+    const { account, admin } = await createTestAccount();
+    const agent = await addTestUser(account.id, "agent");
+    const stream = await openEventStream(agent.token);
+    await setMfaRequirement({ ctx: ctxOf(admin), required: true });
+    await getDb().transaction((tx) => recordEvent(tx, { accountId: account.id, type: "conversation.created", data: { n: 1 } }));
+    expect(await stream.until(() => stream.ended(), 5_000)).toBe(true);
+    expect(stream.events).toEqual([]);
+    stream.close();
   });
 });
