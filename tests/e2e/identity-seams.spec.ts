@@ -63,7 +63,7 @@ test("an administrator resends and revokes pending invitations in Settings → U
 
   await page.getByRole("button", { name: `Resend the invitation for keep.${stamp}@greenleaf.example` }).click();
   await expect(page.getByText(`New invitation link for keep.${stamp}@greenleaf.example`)).toBeVisible();
-  const link = await page.getByLabel("Link").inputValue();
+  const link = await page.getByLabel("Link", { exact: true }).inputValue();
   expect(link).toMatch(/\/invite\/chorus_invite_/);
 
   await page.getByRole("button", { name: `Revoke the invitation for drop.${stamp}@greenleaf.example` }).click();
