@@ -5,6 +5,7 @@ import * as tokensRoute from "@/app/v1/auth/tokens/route";
 import * as verifyRoute from "@/app/v1/auth/verify/route";
 import * as usersRoute from "@/app/v1/users/route";
 import * as appsRoute from "@/app/v1/apps/route";
+import AuthorizePage from "@/app/oauth/authorize/page";
 import * as auditRoute from "@/app/v1/audit-log/route";
 import * as securityRoute from "@/app/v1/config/security/route";
 import { confirmMfaEnrolment, setMfaRequirement, startMfaEnrolment } from "@/lib/auth/mfa";
@@ -75,6 +76,11 @@ describe("an account that requires two-factor sign-in", () => {
     expect(creation.status).toBe(403);
 
     expect(await pageOutcome(cookie)).toBe(`/login/two-factor?next=${encodeURIComponent("/inbox/conv_1")}`);
+    // The OAuth authorization page sends them to the set-up too, instead of showing the consent.
+    const authorizeUrl = `/oauth/authorize?client_id=${app.body.client_id}&response_type=code`;
+    pageHeaders = new Headers({ cookie, "x-chorus-page": authorizeUrl });
+    const authorized = await AuthorizePage({ searchParams: Promise.resolve({ client_id: app.body.client_id, response_type: "code" }) }).catch((error: { digest?: string }) => error.digest ?? error);
+    expect(authorized).toBe(`NEXT_REDIRECT;replace;/login/two-factor?next=${encodeURIComponent(authorizeUrl)};307;`);
     const consented = await postConsent({ cookie, consent, decision: "allow" });
     expect(consented.status).toBe(403);
     expect(consented.headers.get("location")).toBeNull();
