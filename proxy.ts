@@ -1,5 +1,6 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { corsPreflightHeaders, corsResponseHeaders } from "@/lib/platform/http/cors";
+import { safeNextPath } from "@/lib/auth/next-path";
 import { commonSecurityHeaders, pageContentSecurityPolicy } from "@/lib/platform/http/security-headers";
 import { consentFormTargets, parseParameters } from "@/lib/oauth/parameters";
 import { RAW_QUERY_HEADER } from "@/lib/platform/http/request-hook";
@@ -83,7 +84,7 @@ export function proxy(request: NextRequest) {
   if (!hasSession && !PUBLIC_PAGES.some((p) => pathname === p || pathname.startsWith(`${p}/`)) && pathname !== "/") {
     const url = request.nextUrl.clone();
     url.pathname = "/login";
-    url.search = `?next=${encodeURIComponent(pathname + search)}`;
+    url.search = `?next=${encodeURIComponent(safeNextPath(pathname + search))}`;
     return withHeaders(NextResponse.redirect(url), headers);
   }
   // Next.js reads the nonce from the request's CSP header and puts it on its own scripts.

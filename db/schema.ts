@@ -92,6 +92,8 @@ export const apiTokens = pgTable(
     // A refreshed session stays valid until revoked_at (a short grace); replaced_by names its successor.
     revokedAt: ts("revoked_at"),
     replacedBy: text("replaced_by"),
+    // When this session proved the second factor (a code at sign-in, or enrolment confirmed in it).
+    secondFactorAt: ts("second_factor_at"),
   },
   (t) => [
     index("api_tokens_account_created_idx").on(t.accountId, t.createdAt, t.id),
@@ -717,9 +719,12 @@ export const auditLog = pgTable(
     accountId: text("account_id")
       .notNull()
       .references(() => accounts.id, { onDelete: "cascade" }),
-    actorType: text("actor_type", { enum: ["user", "app", "system", "anonymous"] }).notNull(),
+    // `app` in entries written before apps were named `oauth_app`.
+    actorType: text("actor_type", { enum: ["user", "api_token", "oauth_app", "automation", "system", "anonymous", "app"] }).notNull(),
     actorId: text("actor_id"),
     actorName: text("actor_name"),
+    // The credential and the person behind an API token's or an app's action.
+    actorVia: jsonb("actor_via").$type<{ token_id?: string; app_id?: string; user_id: string; user_name: string }>(),
     action: text("action").notNull(),
     targetType: text("target_type"),
     targetId: text("target_id"),

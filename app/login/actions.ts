@@ -3,6 +3,7 @@ import "@/lib/server/wiring";
 
 import { AuthError } from "next-auth";
 import { signIn } from "@/lib/auth/next-auth";
+import { safeNextPath } from "@/lib/auth/next-path";
 
 export type LoginState = { error?: string; email?: string; mfa?: boolean };
 
@@ -16,9 +17,9 @@ export async function loginAction(_prev: LoginState, form: FormData): Promise<Lo
   const email = String(form.get("email") ?? "");
   const password = String(form.get("password") ?? "");
   const otp = String(form.get("otp") ?? "");
-  const next = String(form.get("next") ?? "/inbox");
+  const next = safeNextPath(form.get("next"));
   try {
-    await signIn("credentials", { email, password, otp, redirectTo: next.startsWith("/") && !next.startsWith("//") ? next : "/inbox" });
+    await signIn("credentials", { email, password, otp, redirectTo: next });
   } catch (error) {
     if (error instanceof AuthError) {
       const code = (error as AuthError & { code?: string }).code ?? "";

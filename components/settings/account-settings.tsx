@@ -1,14 +1,14 @@
 "use client";
 
 import { useState, useTransition } from "react";
-import { changePasswordAction, confirmMfaAction, disableMfaAction, revokeAppAction, startMfaAction } from "@/app/(app)/settings/account/actions";
+import { changePasswordAction, confirmMfaAction, disableMfaAction, revokeAllTokensAction, revokeAppAction, startMfaAction } from "@/app/(app)/settings/account/actions";
 import { useConfirm } from "@/components/ui/confirm-dialog";
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Field, NewPasswordField } from "@/components/ui/field";
 import { useFormAction } from "@/components/ui/use-form-action";
-import { formatDateTime } from "@/components/ui/format";
+import { formatDateTime, formatRelative } from "@/components/ui/format";
 import { QrCode } from "./qr-code";
 
 type Grant = { id: string; app: { id: string; name: string; host: string }; scopes: string[]; created_at: string };
@@ -18,14 +18,14 @@ export function PasswordCard() {
   const { pending, errors, onSubmit } = useFormAction(changePasswordAction, {
     onSuccess: (_data, form) => {
       form.reset();
-      setNotice({ tone: "success", text: "Password changed. Your other sessions were signed out." });
+      setNotice({ tone: "success", text: "Password changed. Your other sessions were signed out and the apps you allowed lost their access." });
     },
     onMessage: (text) => setNotice(text === undefined ? undefined : { tone: "error", text }),
   });
   return (
     <Card>
       <h2 className="text-base font-semibold">Password</h2>
-      <p className="mt-1 text-sm text-slate-600">Changing it signs you out of every other browser and app session.</p>
+      <p className="mt-1 text-sm text-slate-600">Changing it signs you out of every other browser and session, and ends the access of every app you allowed.</p>
       {notice ? (
         <div className="mt-3">
           <Alert tone={notice.tone}>{notice.text}</Alert>
@@ -48,7 +48,18 @@ export function PasswordCard() {
   );
 }
 
-export function TwoFactorCard({ enabled, recoveryCodesLeft, required }: { enabled: boolean; recoveryCodesLeft: number; required: boolean }) {
+export function TwoFactorCard({
+  enabled,
+  recoveryCodesLeft,
+  required,
+  continueTo,
+}: {
+  enabled: boolean;
+  recoveryCodesLeft: number;
+  required: boolean;
+  /** Where to go once it is on (the required set-up before anything else). */
+  continueTo?: string;
+}) {
   const [pending, startTransition] = useTransition();
   const [setup, setSetup] = useState<{ secret: string; uri: string }>();
   const [codes, setCodes] = useState<string[]>();
@@ -79,8 +90,16 @@ export function TwoFactorCard({ enabled, recoveryCodesLeft, required }: { enable
               <li key={code}>{code}</li>
             ))}
           </ol>
-          <div>
+          <div className="flex flex-wrap gap-3">
             <CopyButton value={codes.join("\n")} label="Copy codes" />
+            {continueTo ? (
+              <a
+                href={continueTo}
+                className="inline-flex items-center justify-center rounded-md bg-brand-600 px-3.5 py-2 text-sm font-medium text-white no-underline hover:bg-brand-700 hover:text-white"
+              >
+                Continue
+              </a>
+            ) : null}
           </div>
         </div>
       ) : isOn ? (
@@ -132,7 +151,7 @@ export function TwoFactorCard({ enabled, recoveryCodesLeft, required }: { enable
                     setCodes(result.data.recoveryCodes);
                     setOn(true);
                     setSetup(undefined);
-                  } else setError(result.fieldErrors.code ? `The code ${result.fieldErrors.code}. Try the code your app shows now.` : result.message);
+                  } else setError(result.fieldErrors.code ?? result.message);
                 });
               }}
             >
@@ -207,6 +226,70 @@ export function AuthorizedAppsCard({ grants }: { grants: Grant[] }) {
         </ul>
       ) : (
         <p className="px-6 pb-6 pt-3 text-sm text-slate-500">You have not allowed any app.</p>
+      )}
+    </Card>
+  );
+}
+
+type OwnToken = { id: string; name: string; permissions: string[]; expires_at: string; created_at: string; last_used_at: string | null };
+
+/** The signed-in user's live API tokens, with one button that revokes them all. */
+export function ApiTokensCard({ tokens }: { tokens: OwnToken[] }) {
+  const [pending, startTransition] = useTransition();
+  const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string }>();
+  const [confirm, confirmDialog] = useConfirm();
+  return (
+    <Card className="p-0">
+      {confirmDialog}
+      <div className="flex flex-wrap items-start gap-3 px-6 pt-6">
+        <div className="min-w-0 flex-1">
+          <h2 className="text-base font-semibold">Your API tokens</h2>
+          <p className="mt-1 text-sm text-slate-600">Tokens you created for scripts and integrations. Create and revoke them one by one in Settings → API tokens.</p>
+        </div>
+        {tokens.length ? (
+          <Button
+            type="button"
+            variant="secondary"
+            disabled={pending}
+            aria-busy={pending}
+            onClick={async () => {
+              const ok = await confirm({
+                title: `Revoke all ${tokens.length} of your API tokens?`,
+                body: "Every script and integration using them stops working at once. This cannot be undone.",
+                confirmLabel: "Revoke all",
+                tone: "danger",
+              });
+              if (!ok) return;
+              startTransition(async () => {
+                const result = await revokeAllTokensAction();
+                setNotice(result.ok ? { tone: "success", text: `${result.data.revoked} token${result.data.revoked === 1 ? "" : "s"} revoked.` } : { tone: "error", text: result.message });
+              });
+            }}
+          >
+            {pending ? "Revoking…" : "Revoke all"}
+          </Button>
+        ) : null}
+      </div>
+      {notice ? (
+        <div className="px-6 pt-3">
+          <Alert tone={notice.tone}>{notice.text}</Alert>
+        </div>
+      ) : null}
+      {tokens.length ? (
+        <ul className="mt-4 divide-y divide-slate-100 border-t border-slate-100" aria-label="Your API tokens">
+          {tokens.map((token) => (
+            <li key={token.id} className="px-6 py-3">
+              <p className="font-medium">{token.name}</p>
+              <p className="text-xs text-slate-500">
+                created {formatDateTime(token.created_at)} · expires {formatDateTime(token.expires_at)} ·{" "}
+                {token.last_used_at ? `last used ${formatRelative(token.last_used_at)}` : "never used"}
+              </p>
+              <p className="mt-1 break-words text-xs text-slate-600">{token.permissions.join(", ")}</p>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="px-6 pb-6 pt-3 text-sm text-slate-500">You have no active API tokens.</p>
       )}
     </Card>
   );

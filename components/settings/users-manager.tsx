@@ -7,6 +7,8 @@ import {
   issueResetLinkAction,
   removeUserAction,
   removeUserMfaAction,
+  resendInvitationAction,
+  revokeInvitationAction,
   sendInvitationAction,
   setMfaRequirementAction,
 } from "@/app/(app)/settings/users/actions";
@@ -18,6 +20,7 @@ import { Field, NewPasswordField } from "@/components/ui/field";
 import { SecretField } from "@/components/ui/secret-field";
 import { useFormAction } from "@/components/ui/use-form-action";
 import type { UserOutput } from "@/lib/auth/user-identity";
+import type { PendingInvitationOutput } from "@/lib/users/invitations";
 
 type User = Pick<UserOutput, "id" | "name" | "email" | "role" | "created_at">;
 
@@ -53,11 +56,13 @@ export function UsersManager({
   currentUserId,
   mfaUserIds = [],
   requireMfa = false,
+  invitations = [],
 }: {
   users: User[];
   currentUserId: string;
   mfaUserIds?: string[];
   requireMfa?: boolean;
+  invitations?: PendingInvitationOutput[];
 }) {
   const [inviteErrors, setInviteErrors] = useState<Record<string, string>>({});
   const [link, setLink] = useState<{ title: string; url: string; expiresAt: string; emailed?: boolean }>();
@@ -145,6 +150,66 @@ export function UsersManager({
           </Button>
         </form>
       </Card>
+      {invitations.length ? (
+        <Card className="p-0">
+          <h2 className="px-6 pt-6 text-base font-semibold">Pending invitations</h2>
+          <ul className="mt-3 divide-y divide-slate-100 border-t border-slate-100" aria-label="Pending invitations">
+            {invitations.map((invitation) => (
+              <li key={invitation.id} className="flex flex-wrap items-center gap-3 px-6 py-3">
+                <div className="min-w-0 flex-1">
+                  <p className="truncate font-medium">{invitation.email}</p>
+                  <p className="text-sm text-slate-500">
+                    {invitation.role === "admin" ? "Administrator" : "Agent"} ·{" "}
+                    {invitation.status === "expired" ? (
+                      <span className="text-amber-700">Expired {formatDateTime(invitation.expires_at)}</span>
+                    ) : (
+                      <>Link valid until {formatDateTime(invitation.expires_at)}</>
+                    )}
+                    {invitation.invited_by ? ` · invited by ${invitation.invited_by.name}` : null}
+                  </p>
+                </div>
+                <Button
+                  type="button"
+                  variant="secondary"
+                  disabled={busy === invitation.id}
+                  aria-label={`Resend the invitation for ${invitation.email}`}
+                  onClick={() => {
+                    setBusy(invitation.id);
+                    startTransition(async () => {
+                      setLink(undefined);
+                      const result = await resendInvitationAction(invitation.id);
+                      setBusy(undefined);
+                      if (result.ok) {
+                        setNotice(undefined);
+                        setLink({ title: `New invitation link for ${result.data.email}`, url: result.data.url, expiresAt: result.data.expires_at, emailed: result.data.email_sent });
+                      } else setNotice({ tone: "error", text: result.message });
+                    });
+                  }}
+                >
+                  Resend
+                </Button>
+                <Button
+                  type="button"
+                  variant="secondary"
+                  disabled={busy === invitation.id}
+                  aria-label={`Revoke the invitation for ${invitation.email}`}
+                  onClick={async () => {
+                    const confirmed = await confirm({
+                      title: `Revoke the invitation for ${invitation.email}?`,
+                      body: "Its link stops working at once. You can invite them again later.",
+                      confirmLabel: "Revoke invitation",
+                      tone: "danger",
+                    });
+                    if (confirmed) run(invitation.id, () => revokeInvitationAction(invitation.id));
+                  }}
+                >
+                  Revoke
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      ) : null}
       <Card className="p-0">
         <ul className="divide-y divide-slate-100" aria-label="Users">
           {users.map((user) => (
@@ -231,7 +296,7 @@ export function UsersManager({
           />
           <span>
             <span className="font-medium text-slate-800">Require two-factor sign-in for everyone</span>
-            <span className="block text-slate-600">Whoever has not set it up is asked to at their next visit, before anything else; API sign-in is refused until then.</span>
+            <span className="block text-slate-600">Whoever has not set it up is asked to at their next visit, before anything else; until then their API tokens and apps are refused too.</span>
           </span>
         </label>
       </Card>

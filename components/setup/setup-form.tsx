@@ -5,6 +5,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Field, NewPasswordField } from "@/components/ui/field";
+import { signInAfterSetupAction } from "@/app/setup/actions";
 import { postJson } from "@/lib/client/api";
 
 export function SetupForm() {
@@ -22,6 +23,8 @@ export function SetupForm() {
     setFormError(undefined);
     const result = await postJson("/api/setup", body);
     if (result.ok) {
+      // Signed in at once and taken to the inbox; should that fail, the sign-in page takes over.
+      await signInAfterSetupAction(body.email, body.password);
       router.push(`/login?setup=done&email=${encodeURIComponent(body.email)}`);
       return;
     }

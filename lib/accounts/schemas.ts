@@ -10,3 +10,10 @@ export const accountSummaryOutput = z.object({
   created_at: z.string().meta({ format: "date-time", example: "2026-11-22T10:15:30.123Z" }),
   users: z.object({ total: z.int().min(0), admins: z.int().min(0), agents: z.int().min(0) }),
 });
+
+/** `GET/PUT /v1/config/security`: the account's sign-in rules. */
+export const securitySettingsInput = z.strictObject({
+  require_mfa: z.boolean().meta({ description: "Every user must sign in with a second factor (an authenticator app code)." }),
+});
+export const securitySettingsOutput = securitySettingsInput.meta({ id: "SecuritySettings" });
+export type SecuritySettings = z.infer<typeof securitySettingsOutput>;

@@ -15,6 +15,8 @@ export const auditActions = [
   "webhook.updated",
   "webhook.deleted",
   "user.invited",
+  "user.invitation_resent",
+  "user.invitation_revoked",
   "user.created",
   "user.role_changed",
   "user.updated",
@@ -25,6 +27,18 @@ export const auditActions = [
   "mfa.disabled",
   "mfa.recovery_code_used",
   "mfa.requirement_changed",
+  "app.grant_revoked_reuse",
+  "export.conversations",
+  "export.contacts",
+  "template.created",
+  "template.deleted",
+  "label.created",
+  "label.deleted",
+  "canned_reply.created",
+  "canned_reply.updated",
+  "canned_reply.deleted",
+  "settings.inbox_updated",
+  "settings.survey_updated",
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

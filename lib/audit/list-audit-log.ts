@@ -1,5 +1,5 @@
 import "server-only";
-import { eq, gte, lte } from "drizzle-orm";
+import { eq, gte, lte, or, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { auditLog } from "@/db/schema";
 import { keysetPage } from "@/lib/platform/keyset-page";
@@ -12,7 +12,8 @@ export async function listAuditLog({ ctx, query }: { ctx: { accountId: string };
     table: auditLog,
     accountId: ctx.accountId,
     where: [
-      query.actor ? eq(auditLog.actorId, query.actor) : undefined,
+      // A person's id also finds what their API tokens and apps did.
+      query.actor ? or(eq(auditLog.actorId, query.actor), eq(sql`${auditLog.actorVia}->>'user_id'`, query.actor)) : undefined,
       query.action ? eq(auditLog.action, query.action) : undefined,
       query.from ? gte(auditLog.createdAt, query.from) : undefined,
       query.to ? lte(auditLog.createdAt, query.to) : undefined,

@@ -4,18 +4,52 @@ import { currentRequestInfo, type RequestInfo } from "@/lib/platform/http/reques
 import { newId } from "@/lib/platform/ids";
 import type { AuditAction } from "./actions";
 
-export type AuditActor = { type: "user" | "app" | "system" | "anonymous"; id: string | null; name: string | null };
+/** The credential an API token or app acted with, and the person it belongs to. */
+export type AuditVia = { token_id?: string; app_id?: string; user_id: string; user_name: string };
+
+/**
+ * Who did it, named by the credential used: a person signed in (`user`), one of their API tokens
+ * (`api_token`, credited to the token), an OAuth app acting for them (`oauth_app`), an automation,
+ * the system, or someone not signed in (`anonymous`, a failed sign-in). `via` keeps the person
+ * behind a token or app.
+ */
+export type AuditActor = {
+  type: "user" | "api_token" | "oauth_app" | "automation" | "system" | "anonymous";
+  id: string | null;
+  name: string | null;
+  via?: AuditVia;
+};
 export type AuditTarget = { type: string; id: string } | null;
 
-/** The acting user of a request context (or the system, for work without one), as the audit log names them. */
+type Credential = { id: string; kind: string; name?: string; app?: { id: string; name: string } };
+
+/** The acting credential of a request context (or the system, for work without one), as the audit log names it. */
 export function actorOf(ctx: object): AuditActor {
   const user = (ctx as { user?: { id: string; name: string } }).user;
-  return user ? userActor({ user }) : { type: "system", id: null, name: null };
+  return user ? userActor(ctx as { user: { id: string; name: string } }) : { type: "system", id: null, name: null };
 }
 
-/** The acting user of a request context, as the audit log names them. */
-export function userActor(ctx: { user: { id: string; name: string } }): AuditActor {
-  return { type: "user", id: ctx.user.id, name: ctx.user.name };
+/**
+ * The acting credential of a request context: the person for a browser or session sign-in; the
+ * token for an API token; the app for an app's token (each with the person in `via`).
+ */
+export function userActor(ctx: { user: { id: string; name: string }; token?: Credential }): AuditActor {
+  const { user, token } = ctx;
+  if (token?.kind === "api") {
+    return { type: "api_token", id: token.id, name: token.name ?? null, via: { token_id: token.id, user_id: user.id, user_name: user.name } };
+  }
+  if (token?.kind === "oauth" && token.app) {
+    return { type: "oauth_app", id: token.app.id, name: token.app.name, via: { app_id: token.app.id, user_id: user.id, user_name: user.name } };
+  }
+  return { type: "user", id: user.id, name: user.name };
+}
+
+/**
+ * Records a change made by a request context (its credential as the actor), in the context's
+ * transaction when it runs in one, or in `tx`.
+ */
+export async function auditChange(ctx: { accountId: string; tx?: Executor }, action: AuditAction, target: AuditTarget, tx?: Executor) {
+  await recordAudit(tx ?? ctx.tx ?? null, { accountId: ctx.accountId, actor: actorOf(ctx), action, target });
 }
 
 /**
@@ -34,6 +68,7 @@ export async function recordAudit(
     actorType: entry.actor.type,
     actorId: entry.actor.id,
     actorName: entry.actor.name,
+    actorVia: entry.actor.via ?? null,
     action: entry.action,
     targetType: entry.target?.type ?? null,
     targetId: entry.target?.id ?? null,

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import { getDb } from "@/db";
 import { announceAuthChange } from "@/lib/auth/token-cache";
 import { apiTokens, users } from "@/db/schema";
@@ -126,4 +126,39 @@ export async function revokeApiToken({ ctx, id }: { ctx: AuthContext; id: string
       await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "token.revoked", target: { type: "token", id } });
     });
   }
+}
+
+/** The user's own live API tokens (not revoked, not expired), newest first: for Settings → Account. */
+export async function listOwnApiTokens({ ctx }: { ctx: Pick<AuthContext, "accountId" | "user"> }) {
+  const rows = await getDb()
+    .select()
+    .from(apiTokens)
+    .where(
+      and(
+        eq(apiTokens.accountId, ctx.accountId),
+        eq(apiTokens.userId, ctx.user.id),
+        eq(apiTokens.kind, "api"),
+        isNull(apiTokens.revokedAt),
+        gt(apiTokens.expiresAt, new Date()),
+      ),
+    )
+    .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id))
+    .limit(200);
+  return rows.map((row) => presentToken(row));
+}
+
+/** Revokes every live API token of the signed-in user at once; answers how many. */
+export async function revokeAllOwnApiTokens({ ctx }: { ctx: Pick<AuthContext, "accountId" | "user"> }) {
+  return getDb().transaction(async (tx) => {
+    const revoked = await tx
+      .update(apiTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiTokens.accountId, ctx.accountId), eq(apiTokens.userId, ctx.user.id), eq(apiTokens.kind, "api"), isNull(apiTokens.revokedAt)))
+      .returning({ id: apiTokens.id });
+    if (revoked.length) await announceAuthChange(tx);
+    for (const { id } of revoked) {
+      await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "token.revoked", target: { type: "token", id } });
+    }
+    return revoked.length;
+  });
 }

@@ -1,6 +1,6 @@
 import { decode } from "next-auth/jwt";
 import { getEnv } from "@/lib/platform/env";
-import { UnauthenticatedError } from "@/lib/platform/errors";
+import { ApiError, UnauthenticatedError } from "@/lib/platform/errors";
 import { authenticateBearer, type AuthContext, loadTokenContext } from "./tokens";
 
 export const SESSION_COOKIES = ["__Secure-authjs.session-token", "authjs.session-token"] as const;
@@ -37,15 +37,33 @@ export async function authenticateSessionCookie(cookieHeader: string | null): Pr
   return null;
 }
 
-/** Bearer token first, then the browser's sign-in cookie. */
+/**
+ * When the account requires two-factor sign-in, a credential of a user without it, or a session
+ * opened without a code, grants nothing: a 403 that says what to do.
+ */
+export function assertSecondFactor(ctx: AuthContext): AuthContext {
+  if (ctx.secondFactor === "enrolment_required") {
+    throw new ApiError(
+      403,
+      "mfa_enrollment_required",
+      "Your account requires two-factor sign-in: sign in in the browser and set it up in Settings → Account first.",
+    );
+  }
+  if (ctx.secondFactor === "required") {
+    throw new ApiError(403, "mfa_required", "Your account requires two-factor sign-in: sign in again with the code of your authenticator app.");
+  }
+  return ctx;
+}
+
+/** Bearer token first, then the browser's sign-in cookie; either must satisfy the two-factor rule. */
 export async function authenticateRequest(req: Request): Promise<AuthContext> {
   const header = req.headers.get("authorization");
   if (header) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw new UnauthenticatedError("invalid_token", "Use the header Authorization: Bearer <token>.");
-    return authenticateBearer(match[1]);
+    return assertSecondFactor(await authenticateBearer(match[1]));
   }
   const session = await authenticateSessionCookie(req.headers.get("cookie"));
-  if (session) return session;
+  if (session) return assertSecondFactor(session);
   throw new UnauthenticatedError("unauthenticated", "Authentication required: send Authorization: Bearer <token>.");
 }

@@ -3,21 +3,27 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { ForbiddenError } from "@/lib/platform/errors";
 import { authenticateSessionCookie } from "./authenticate";
+import { DEFAULT_NEXT_PATH, safeNextPath } from "./next-path";
 import type { AuthContext } from "./tokens";
 
-/** The signed-in browser session of this request, or null. */
+/** The signed-in browser session of this request, or null (whatever its two-factor state). */
 export async function getCurrentSession(): Promise<AuthContext | null> {
   return authenticateSessionCookie((await headers()).get("cookie"));
 }
 
-/** For signed-in pages: the session, or a redirect to /login. */
-export async function requireSession(): Promise<AuthContext> {
+const withNext = (path: string, page: string) => (page === DEFAULT_NEXT_PATH ? path : `${path}?next=${encodeURIComponent(page)}`);
+
+/**
+ * For signed-in pages and their server actions: the session, or a redirect. Signed out (or the
+ * session ended): to /login, coming back to the same page after. When the account requires
+ * two-factor sign-in: a user who has not set it up goes to its set-up first
+ * (`allowEnrolment` for that page and its actions), and a session opened without a code signs in again.
+ */
+export async function requireSession({ allowEnrolment = false }: { allowEnrolment?: boolean } = {}): Promise<AuthContext> {
   const session = await getCurrentSession();
-  if (!session) {
-    // An expired or revoked session comes back to the same page after signing in again.
-    const page = (await headers()).get("x-chorus-page");
-    redirect(page?.startsWith("/") && !page.startsWith("//") ? `/login?next=${encodeURIComponent(page)}` : "/login");
-  }
+  const page = safeNextPath((await headers()).get("x-chorus-page"));
+  if (!session || session.secondFactor === "required") redirect(withNext("/login", page));
+  if (session.secondFactor === "enrolment_required" && !allowEnrolment) redirect(withNext("/login/two-factor", page));
   return session;
 }
 

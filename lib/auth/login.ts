@@ -40,13 +40,13 @@ export async function loginWithPassword({
     await recordSignInFailure({ email });
     throw new UnauthenticatedError("unauthenticated", "Wrong email or password.");
   }
-  await checkSecondFactor({ user, otp }).catch(async (error: unknown) => {
+  const secondFactor = await checkSecondFactor({ user, otp }).catch(async (error: unknown) => {
     if (error instanceof ApiError && error.code === "invalid_otp") await recordSignInFailure({ email });
     throw error;
   });
   const forgiven = await forgiveLoginAttempt({ ip, email });
   if (forgiven) onLimit(forgiven);
-  const session = await createSession({ user });
+  const session = await createSession({ user, secondFactor });
   await recordSignIn({ user });
   return { token: session.token, token_type: "session" as const, expires_at: session.expiresAt.toISOString(), user: presentUser(user) };
 }

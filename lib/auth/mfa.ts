@@ -3,12 +3,13 @@ import { and, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { randomBytes } from "node:crypto";
 import { getDb } from "@/db";
-import { accounts, mfaRecoveryCodes, userMfa, users } from "@/db/schema";
+import { accounts, apiTokens, mfaRecoveryCodes, userMfa, users } from "@/db/schema";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
 import { ApiError, ConflictError, invalidField } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { hashSecret } from "@/lib/platform/crypto/secret-hash";
 import { decryptSecret, encryptSecret } from "@/lib/platform/crypto/seal";
+import { announceAuthChange } from "./token-cache";
 
 const PERIOD = 30;
 export const RECOVERY_CODE_COUNT = 10;
@@ -71,22 +72,32 @@ function acceptedStep(totp: TOTP, code: string, lastUsedStep: number | null): nu
   return lastUsedStep !== null && step <= lastUsedStep ? null : step;
 }
 
-/** Confirms enrolment with one code; answers the 10 one-time recovery codes, shown only now. */
-export async function confirmMfaEnrolment({ ctx, code }: { ctx: Who; code: string }) {
+/**
+ * Confirms enrolment with one code; answers the 10 one-time recovery codes, shown only now.
+ * The session it was confirmed in (`sessionId`) has proved the second factor.
+ */
+export async function confirmMfaEnrolment({ ctx, code, sessionId }: { ctx: Who; code: string; sessionId?: string }) {
   const row = await readMfa(ctx.user.id);
   if (!row) throw new ConflictError("Start the set-up first.");
   if (row.enabledAt) throw new ConflictError("Two-factor sign-in is already on.");
   const secret = decryptSecret({ stored: row.secretEnc, accountId: ctx.accountId, field: `${FIELD}:${ctx.user.id}` });
   if (!secret) throw new ConflictError("The set-up expired. Start again.");
   const step = acceptedStep(totpFor(secret, ctx.user.email), code.replace(/\s/g, ""), null);
-  if (step === null) throw invalidField("code", "is not the current code of your authenticator app");
+  if (step === null) throw invalidField("code", "does not match your authenticator app: enter the code it shows now");
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, recoveryCode);
   const now = new Date();
   await getDb().transaction(async (tx) => {
     await tx.update(userMfa).set({ enabledAt: now, lastUsedStep: step }).where(eq(userMfa.userId, ctx.user.id));
     await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, ctx.user.id));
     await tx.insert(mfaRecoveryCodes).values(codes.map((c) => ({ id: newId("recoveryCode", now), userId: ctx.user.id, codeHash: hashSecret(normaliseRecovery(c)), createdAt: now })));
+    if (sessionId) {
+      await tx
+        .update(apiTokens)
+        .set({ secondFactorAt: now })
+        .where(and(eq(apiTokens.id, sessionId), eq(apiTokens.userId, ctx.user.id), eq(apiTokens.kind, "session")));
+    }
     await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "mfa.enabled", target: { type: "user", id: ctx.user.id } });
+    await announceAuthChange(tx);
   });
   return { recoveryCodes: codes };
 }
@@ -108,6 +119,7 @@ export async function disableMfa({ ctx, userId, code, byAdmin = false }: { ctx: 
     if (!deleted.length) return;
     await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, userId));
     await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "mfa.disabled", target: { type: "user", id: userId } });
+    await announceAuthChange(tx);
   });
 }
 
@@ -159,9 +171,9 @@ export async function secondFactorNeeded({ userId, accountId }: { userId: string
  * The sign-in step after a correct password (API and browser): 401 `mfa_required` until `otp`
  * is given, 401 `invalid_otp` when it is wrong or reused.
  */
-export async function checkSecondFactor({ user, otp }: { user: { id: string; accountId: string; email: string }; otp?: string }) {
+export async function checkSecondFactor({ user, otp }: { user: { id: string; accountId: string; email: string }; otp?: string }): Promise<boolean> {
   const needed = await secondFactorNeeded({ userId: user.id, accountId: user.accountId });
-  if (needed === "none") return;
+  if (needed === "none") return false;
   if (needed === "enrolment") {
     throw new ApiError(403, "mfa_enrollment_required", "Your account requires two-factor sign-in: sign in in the browser and set it up in Settings → Account first.");
   }
@@ -173,6 +185,7 @@ export async function checkSecondFactor({ user, otp }: { user: { id: string; acc
   if (!(await verifySecondFactor({ user, otp }))) {
     throw new ApiError(401, "invalid_otp", "otp: the code is wrong or was already used.", [{ path: "otp", message: "is wrong or was already used" }], CHALLENGE);
   }
+  return true;
 }
 
 /** The account-wide rule: every user must sign in with a second factor. */
@@ -180,6 +193,7 @@ export async function setMfaRequirement({ ctx, required }: { ctx: Who; required:
   await getDb().transaction(async (tx) => {
     await tx.update(accounts).set({ requireMfa: required }).where(eq(accounts.id, ctx.accountId));
     await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "mfa.requirement_changed", target: { type: "account", id: ctx.accountId } });
+    await announceAuthChange(tx);
   });
 }
 

@@ -59,7 +59,8 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
           }
           // With two-factor sign-in on, the password alone is not enough. A user whose account
           // requires it but who has not set it up signs in and is taken to the set-up.
-          if ((await secondFactorNeeded({ userId: user.id, accountId: user.accountId })) === "code") {
+          const secondFactor = (await secondFactorNeeded({ userId: user.id, accountId: user.accountId })) === "code";
+          if (secondFactor) {
             if (!parsed.data.otp) throw new SecondFactorRequired();
             if (!(await verifySecondFactor({ user, otp: parsed.data.otp }))) {
               await recordSignInFailure({ email: parsed.data.email });
@@ -67,7 +68,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
             }
           }
           await forgiveLoginAttempt({ ip, email: parsed.data.email });
-          const session = await createSession({ user });
+          const session = await createSession({ user, secondFactor });
           await recordSignIn({ user });
           return { id: user.id, name: user.name, email: user.email, tid: session.id, acc: user.accountId };
         });

@@ -56,6 +56,8 @@ export async function refreshToken({ ctx }: { ctx: AuthContext }) {
       scopes: old.scopes,
       expiresAt,
       createdAt: now,
+      // A renewed session has passed the second factor exactly when the old one had.
+      secondFactorAt: old.secondFactorAt,
     });
     return { replay: undefined, scopes: old.scopes as Scope[] };
   });

@@ -1,7 +1,7 @@
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { getDb } from "@/db";
-import { apiTokens, users } from "@/db/schema";
+import { accounts, apiTokens, oauthApps, oauthGrants, userMfa, users } from "@/db/schema";
 import { UnauthenticatedError } from "@/lib/platform/errors";
 import { deriveKey } from "@/lib/platform/crypto/keys";
 import { cachedToken } from "./token-cache";
@@ -13,17 +13,29 @@ export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 export type TokenKind = "api" | "session" | "oauth";
 
+/**
+ * Whether the credential satisfies the account's two-factor rule: `ok`, or the account requires
+ * it and the user has not set it up (`enrolment_required`), or this browser/app session was
+ * opened without the second factor (`required`: sign in again with a code).
+ */
+export type SecondFactorState = "ok" | "enrolment_required" | "required";
+
 export type AuthContext = {
   accountId: string;
   user: { id: string; name: string; email: string; role: Role };
   token: {
     id: string;
     kind: TokenKind;
+    /** The name its owner gave an API token ("Session" for sessions). */
+    name: string;
+    /** The OAuth app an `oauth` token was issued to. */
+    app?: { id: string; name: string };
     scopes: Scope[];
     expiresAt: Date;
     createdAt: Date;
   };
   via: "bearer" | "cookie";
+  secondFactor: SecondFactorState;
 };
 
 export async function signToken(input: {
@@ -120,11 +132,17 @@ export async function loadTokenContext(input: {
     .select({
       id: apiTokens.id,
       kind: apiTokens.kind,
+      tokenName: apiTokens.name,
+      appId: oauthApps.id,
+      appName: oauthApps.name,
       scopes: apiTokens.scopes,
       expiresAt: apiTokens.expiresAt,
       createdAt: apiTokens.createdAt,
       revokedAt: apiTokens.revokedAt,
       lastUsedAt: apiTokens.lastUsedAt,
+      secondFactorAt: apiTokens.secondFactorAt,
+      requireMfa: accounts.requireMfa,
+      mfaEnabledAt: userMfa.enabledAt,
       userId: users.id,
       accountId: users.accountId,
       name: users.name,
@@ -134,6 +152,10 @@ export async function loadTokenContext(input: {
     })
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.userId))
+    .innerJoin(accounts, eq(accounts.id, users.accountId))
+    .leftJoin(userMfa, eq(userMfa.userId, users.id))
+    .leftJoin(oauthGrants, eq(oauthGrants.id, apiTokens.oauthGrantId))
+    .leftJoin(oauthApps, eq(oauthApps.id, oauthGrants.appId))
     .where(eq(apiTokens.id, input.jti))
     .limit(1);
     return found;
@@ -179,12 +201,27 @@ export async function loadTokenContext(input: {
     token: {
       id: row.id,
       kind: row.kind,
+      name: row.tokenName,
+      ...(row.kind === "oauth" && row.appId ? { app: { id: row.appId, name: row.appName ?? "App" } } : {}),
       scopes: tokenScopes,
       expiresAt: row.expiresAt,
       createdAt: row.createdAt,
     },
     via: input.via,
+    secondFactor: secondFactorState(row),
   };
+}
+
+/**
+ * While the account requires two-factor sign-in: the user must have it set up, and a session
+ * must have proved it (a code at sign-in, or enrolment confirmed in that session). API tokens
+ * and app grants were issued to a session that passed, so they follow the user's enrolment.
+ */
+function secondFactorState(row: { requireMfa: boolean; mfaEnabledAt: Date | null; kind: TokenKind; secondFactorAt: Date | null }): SecondFactorState {
+  if (!row.requireMfa) return "ok";
+  if (!row.mfaEnabledAt) return "enrolment_required";
+  if (row.kind === "session" && !row.secondFactorAt) return "required";
+  return "ok";
 }
 
 export async function authenticateBearer(token: string): Promise<AuthContext> {

@@ -1,3 +1,4 @@
+import { auditChange } from "@/lib/audit/record-audit";
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db";
@@ -31,6 +32,7 @@ export async function createCannedReply({ ctx, input }: { ctx: ServiceContext; i
       .insert(cannedReplies)
       .values({ id: newId("cannedReply", now), accountId: ctx.accountId, shortcut: input.shortcut, text: input.text, createdAt: now, updatedAt: now })
       .returning();
+    await auditChange(ctx, "canned_reply.created", { type: "canned_reply", id: row.id });
     return presentCannedReply(row);
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicate(input.shortcut);
@@ -46,6 +48,7 @@ export async function updateCannedReply({ ctx, id, input }: { ctx: ServiceContex
       .where(and(eq(cannedReplies.accountId, ctx.accountId), eq(cannedReplies.id, id)))
       .returning();
     if (!row) throw new NotFoundError("Canned reply");
+    await auditChange(ctx, "canned_reply.updated", { type: "canned_reply", id: row.id });
     return presentCannedReply(row);
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicate(input.shortcut ?? "");
@@ -59,4 +62,5 @@ export async function deleteCannedReply({ ctx, id }: { ctx: ServiceContext; id: 
     .where(and(eq(cannedReplies.accountId, ctx.accountId), eq(cannedReplies.id, id)))
     .returning({ id: cannedReplies.id });
   if (!deleted.length) throw new NotFoundError("Canned reply");
+  await auditChange(ctx, "canned_reply.deleted", { type: "canned_reply", id });
 }

@@ -1,3 +1,4 @@
+import { auditChange } from "@/lib/audit/record-audit";
 import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import { getDb } from "@/db";
@@ -50,6 +51,7 @@ export function exportContactsCsv({ ctx }: { ctx: ServiceContext }): ReadableStr
     async pull(controller) {
       if (!started) {
         started = true;
+        await auditChange(ctx, "export.contacts", null);
         controller.enqueue(encoder.encode(`${CSV_COLUMNS.join(",")}\r\n`));
       }
       const rows = await selectContacts(getDb())

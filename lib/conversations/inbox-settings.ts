@@ -1,3 +1,4 @@
+import { auditChange } from "@/lib/audit/record-audit";
 import { eq } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { inboxSettings } from "@/db/schema";
@@ -23,5 +24,6 @@ export async function updateInboxSettings({ ctx, input }: { ctx: ServiceContext;
     .values({ accountId: ctx.accountId, autoAssignOnReply: input.auto_assign_on_reply, updatedAt: now })
     .onConflictDoUpdate({ target: inboxSettings.accountId, set: { autoAssignOnReply: input.auto_assign_on_reply, updatedAt: now } })
     .returning();
+  await auditChange(ctx, "settings.inbox_updated", { type: "account", id: ctx.accountId });
   return { auto_assign_on_reply: row.autoAssignOnReply };
 }

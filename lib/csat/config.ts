@@ -1,3 +1,4 @@
+import { auditChange } from "@/lib/audit/record-audit";
 import { eq } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { csatSettings } from "@/db/schema";
@@ -21,5 +22,6 @@ export async function updateCsatConfig({ ctx, input }: { ctx: ServiceContext; in
     .values({ accountId: ctx.accountId, ...values })
     .onConflictDoUpdate({ target: csatSettings.accountId, set: values })
     .returning();
+  await auditChange(ctx, "settings.survey_updated", { type: "account", id: ctx.accountId });
   return { enabled: row.enabled, question: row.question };
 }

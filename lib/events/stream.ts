@@ -99,6 +99,11 @@ export async function followEvents({
       // A database hiccup is not a revocation: keep the connection, check again later.
       return !closed;
     }
+    // The account came to require two-factor sign-in and this credential has not passed it.
+    if (fresh.secondFactor !== "ok") {
+      end("revoked");
+      return false;
+    }
     const now = readableScopes(fresh);
     if ([...openedWith].some((scope) => !now.has(scope))) {
       end("scopes_withdrawn");

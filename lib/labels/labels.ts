@@ -1,3 +1,4 @@
+import { auditChange } from "@/lib/audit/record-audit";
 import "server-only";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb } from "@/db";
@@ -36,6 +37,7 @@ export async function createLabel({ ctx, input }: { ctx: ServiceContext; input: 
     .onConflictDoNothing()
     .returning();
   if (!row) throw duplicate();
+  await auditChange(ctx, "label.created", { type: "label", id: row.id });
   return presentLabel(row);
 }
 
@@ -53,6 +55,7 @@ export async function deleteLabel({ ctx, id }: { ctx: ServiceContext; id: string
         labels: sql`coalesce((select jsonb_agg(item) from jsonb_array_elements(${conversations.labels}) as item where item->>'id' <> ${id}), '[]'::jsonb)`,
       })
       .where(and(eq(conversations.accountId, ctx.accountId), hasLabel(id)));
+    await auditChange(ctx, "label.deleted", { type: "label", id }, tx);
   });
 }
 

@@ -1,3 +1,4 @@
+import { recordAudit } from "@/lib/audit/record-audit";
 import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import { errors as joseErrors, decodeJwt } from "jose";
@@ -166,6 +167,13 @@ export async function exchangeRefreshToken({ app, form }: { app: OauthApp; form:
       .returning();
     if (!spent) {
       await revokeGrants(tx, { grantId: grant.id }, "refresh_token_reused");
+      // A replayed refresh token may be stolen: the grant's end is recorded, by the system.
+      await recordAudit(tx, {
+        accountId: grant.accountId,
+        actor: { type: "system", id: null, name: null },
+        action: "app.grant_revoked_reuse",
+        target: { type: "app", id: grant.appId },
+      });
       return { error: "The refresh token was already used; the grant has been revoked.", commit: true };
     }
     if (row.expiresAt.getTime() <= Date.now()) return { error: "The refresh token has expired." };

@@ -96,7 +96,10 @@ export const errorResponses = {
   401: errorResponse("Unauthorized", "`unauthenticated` (no token) or `invalid_token` (malformed, bad signature, expired or revoked).", {
     "WWW-Authenticate": header("WWW-Authenticate", "The bearer challenge.", 'Bearer realm="chorus", error="invalid_token"'),
   }),
-  403: errorResponse("Forbidden", "`forbidden` (the token owner's current role does not allow the scope) or `insufficient_scope` (the role allows it but the token lacks it); `details` names the scope."),
+  403: errorResponse(
+    "Forbidden",
+    "`forbidden` (the token owner's current role does not allow the scope) or `insufficient_scope` (the role allows it but the token lacks it; `details` names the scope); when the account requires two-factor sign-in, `mfa_enrollment_required` (the user has not set it up: do so in the browser, Settings → Account) or `mfa_required` (this session was opened without a code: sign in again with one).",
+  ),
   404: errorResponse("NotFound", "`not_found`: no such resource in your account (another account's ids answer the same)."),
   409: errorResponse("Conflict", "`conflict` or `invalid_transition`: the request conflicts with the current state (or with a record created at the same time), or an `Idempotency-Key` was reused with another body or is still in use; `contact_blocked`: a send to a blocked contact."),
   413: errorResponse("PayloadTooLarge", "`payload_too_large`: the body is over the route's limit."),
@@ -175,7 +178,8 @@ export function operation(tag: string, spec: OperationSpec): ZodOpenApiOperation
   // Requests without a token count against the caller's address.
   statuses.add(429);
   if (authenticated) statuses.add(401);
-  if ("scope" in spec.access || ("auth" in spec.access && spec.access.auth === "session")) statuses.add(403);
+  // Any credential can be refused by the account's two-factor rule; scopes and session-only routes refuse more.
+  if (authenticated) statuses.add(403);
   if (spec.body) {
     statuses.add(400);
     statuses.add(413);

@@ -1,3 +1,4 @@
+import { auditChange } from "@/lib/audit/record-audit";
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
@@ -108,6 +109,7 @@ export function exportConversationsCsv({ ctx, range }: { ctx: ServiceContext; ra
     async pull(controller) {
       if (!started) {
         started = true;
+        await auditChange(ctx, "export.conversations", null);
         controller.enqueue(encoder.encode(`${EXPORT_COLUMNS.join(",")}\r\n`));
         return;
       }

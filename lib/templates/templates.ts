@@ -1,3 +1,4 @@
+import { auditChange } from "@/lib/audit/record-audit";
 import { and, eq } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { messageTemplates } from "@/db/schema";
@@ -94,6 +95,7 @@ export async function createTemplate({ ctx, input }: { ctx: ServiceContext; inpu
       if (!target) {
         await enqueueJob(tx, { kind: "template.simulate-review", accountId: ctx.accountId, payload: { templateId: row.id }, runAt: new Date(now.getTime() + SANDBOX_REVIEW_MS) });
       }
+      await auditChange(ctx, "template.created", { type: "template", id: row.id }, tx);
       return presentTemplate(row);
     });
   } catch (error) {
@@ -119,7 +121,10 @@ export async function deleteTemplate({ ctx, id }: { ctx: ServiceContext; id: str
     const deleted = await deleteCloudTemplate(target, { name: row.name, networkTemplateId: row.networkTemplateId });
     if (!deleted.ok) throw networkError(deleted.failure.message);
   }
-  await db.delete(messageTemplates).where(and(eq(messageTemplates.accountId, ctx.accountId), eq(messageTemplates.id, id)));
+  await db.transaction(async (tx) => {
+    await tx.delete(messageTemplates).where(and(eq(messageTemplates.accountId, ctx.accountId), eq(messageTemplates.id, id)));
+    await auditChange(ctx, "template.deleted", { type: "template", id }, tx);
+  });
 }
 
 /**

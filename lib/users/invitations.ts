@@ -1,17 +1,16 @@
 import "server-only";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import { getDb } from "@/db";
+import { type Executor, getDb } from "@/db";
 import { accounts, invitations, users } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
-import { assertEmailFree } from "@/lib/accounts/create-account";
 import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
 import { hashPassword } from "@/lib/auth/password";
 import { roleSchema } from "@/lib/auth/scopes";
 import { hashSecret, newSecret } from "@/lib/platform/crypto/secret-hash";
 import { getEnv } from "@/lib/platform/env";
-import { ApiError } from "@/lib/platform/errors";
+import { ApiError, ForbiddenError, invalidField, NotFoundError } from "@/lib/platform/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/platform/ids";
 import { sendMail } from "@/lib/mail/send-mail";
@@ -36,7 +35,47 @@ export const invitationOutput = z
   })
   .meta({ id: "Invitation" });
 
+export const pendingInvitationOutput = z
+  .strictObject({
+    id: prefixedId("invitation"),
+    email: z.string().meta({ format: "email" }),
+    role: roleSchema,
+    status: z.enum(["pending", "expired"]).meta({ description: "`expired` after its 7 days: resend it to send a fresh link." }),
+    invited_by: z.strictObject({ id: z.string(), name: z.string() }).nullable().meta({ description: "Who sent it (null when that user was removed)." }),
+    expires_at: isoTimestamp("When the current link stops working."),
+    created_at: isoTimestamp("When it was first sent."),
+  })
+  .meta({ id: "PendingInvitation", description: "An invitation not accepted yet. Its link is never shown again: resend to get a new one." });
+export type PendingInvitationOutput = z.infer<typeof pendingInvitationOutput>;
+
 export const acceptInvitationInput = z.object({ name: userNameSchema, password: passwordSchema });
+
+/**
+ * The invited email already belongs to a user of this account (whom the administrator can see
+ * anyway): a 400 naming `email`. Whether it belongs to someone of another account is never
+ * told here; accepting the invitation explains it to the invited person.
+ */
+async function assertNotTeammate(tx: Executor, accountId: string, email: string) {
+  const [taken] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.accountId, accountId), sql`lower(${users.email}) = ${email.toLowerCase()}`, isNull(users.deletedAt)))
+    .limit(1);
+  if (taken) throw invalidField("email", "is already used by a user of this account");
+}
+
+async function accountNameOf(executor: Executor, accountId: string) {
+  const [account] = await executor.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, accountId)).limit(1);
+  return account?.name ?? "Chorus";
+}
+
+async function mailInvitation(input: { email: string; role: string; url: string; inviter: string; accountName: string }) {
+  return sendMail({
+    to: input.email,
+    subject: `${input.inviter} invited you to ${input.accountName} on Chorus`,
+    text: `${input.inviter} invited you to answer ${input.accountName}'s messages on Chorus as ${input.role === "admin" ? "an administrator" : "an agent"}.\n\nChoose your name and password here (the link works once, for 7 days):\n${input.url}\n`,
+  });
+}
 
 /** `POST /v1/invitations`: a 7-day, single-use link for a new user; emailed when SMTP_URL is set. */
 export async function createInvitation({ ctx, input }: { ctx: ServiceContext<"user">; input: z.infer<typeof createInvitationInput> }) {
@@ -45,19 +84,99 @@ export async function createInvitation({ ctx, input }: { ctx: ServiceContext<"us
   const expiresAt = new Date(now.getTime() + INVITATION_LIFETIME_MS);
   const id = newId("invitation", now);
   const accountName = await getDb().transaction(async (tx) => {
-    await assertEmailFree(tx, input.email);
+    await assertNotTeammate(tx, ctx.accountId, input.email);
     await tx.insert(invitations).values({ id, accountId: ctx.accountId, email: input.email, role: input.role, tokenHash: hashSecret(token), invitedBy: ctx.user.id, expiresAt, createdAt: now });
     await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "user.invited", target: { type: "invitation", id } });
-    const [account] = await tx.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, ctx.accountId)).limit(1);
-    return account?.name ?? "Chorus";
+    return accountNameOf(tx, ctx.accountId);
   });
   const url = `${getEnv().APP_URL}/invite/${token}`;
-  const emailSent = await sendMail({
-    to: input.email,
-    subject: `${ctx.user.name} invited you to ${accountName} on Chorus`,
-    text: `${ctx.user.name} invited you to answer ${accountName}'s messages on Chorus as ${input.role === "admin" ? "an administrator" : "an agent"}.\n\nChoose your name and password here (the link works once, for 7 days):\n${url}\n`,
-  });
+  const emailSent = await mailInvitation({ email: input.email, role: input.role, url, inviter: ctx.user.name, accountName });
   return { id, email: input.email, role: input.role, url, expires_at: expiresAt.toISOString(), email_sent: emailSent };
+}
+
+// Administrators only: agents may read the team, not who is being invited.
+function assertAdmin(ctx: { user: { role?: string } }) {
+  if (ctx.user.role !== "admin") throw new ForbiddenError("Only administrators can manage invitations.");
+}
+
+/** `GET /v1/invitations`: invitations not accepted yet (expired ones too), newest first. */
+export async function listPendingInvitations({ ctx }: { ctx: ServiceContext<"user"> }): Promise<{ data: PendingInvitationOutput[] }> {
+  assertAdmin(ctx);
+  const rows = await getDb()
+    .select({ invitation: invitations, inviter: { id: users.id, name: users.name } })
+    .from(invitations)
+    .leftJoin(users, and(eq(users.id, invitations.invitedBy), isNull(users.deletedAt)))
+    .where(and(eq(invitations.accountId, ctx.accountId), isNull(invitations.acceptedAt)))
+    .orderBy(desc(invitations.createdAt), desc(invitations.id))
+    .limit(500);
+  const now = Date.now();
+  return {
+    data: rows.map(({ invitation, inviter }) => ({
+      id: invitation.id,
+      email: invitation.email,
+      role: invitation.role,
+      status: invitation.expiresAt.getTime() <= now ? "expired" : "pending",
+      invited_by: inviter?.id ? { id: inviter.id, name: inviter.name } : null,
+      expires_at: invitation.expiresAt.toISOString(),
+      created_at: invitation.createdAt.toISOString(),
+    })),
+  };
+}
+
+/** `DELETE /v1/invitations/{id}`: the link stops working at once. */
+export async function revokeInvitation({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
+  assertAdmin(ctx);
+  await getDb().transaction(async (tx) => {
+    const [gone] = await tx
+      .delete(invitations)
+      .where(and(eq(invitations.id, id), eq(invitations.accountId, ctx.accountId), isNull(invitations.acceptedAt)))
+      .returning({ id: invitations.id });
+    if (!gone) throw new NotFoundError("Invitation");
+    await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "user.invitation_revoked", target: { type: "invitation", id } });
+  });
+}
+
+/**
+ * `POST /v1/invitations/{id}/resend`: a new link, valid 7 days from now, emailed again when
+ * SMTP_URL is set; the earlier link stops working.
+ */
+export async function resendInvitation({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
+  assertAdmin(ctx);
+  const now = new Date();
+  const token = newSecret("chorus_invite_");
+  const expiresAt = new Date(now.getTime() + INVITATION_LIFETIME_MS);
+  const { row, accountName } = await getDb().transaction(async (tx) => {
+    const [updated] = await tx
+      .update(invitations)
+      .set({ tokenHash: hashSecret(token), expiresAt, invitedBy: ctx.user.id })
+      .where(and(eq(invitations.id, id), eq(invitations.accountId, ctx.accountId), isNull(invitations.acceptedAt)))
+      .returning();
+    if (!updated) throw new NotFoundError("Invitation");
+    await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "user.invitation_resent", target: { type: "invitation", id } });
+    return { row: updated, accountName: await accountNameOf(tx, ctx.accountId) };
+  });
+  const url = `${getEnv().APP_URL}/invite/${token}`;
+  const emailSent = await mailInvitation({ email: row.email, role: row.role, url, inviter: ctx.user.name, accountName });
+  return { id: row.id, email: row.email, role: row.role, url, expires_at: expiresAt.toISOString(), email_sent: emailSent };
+}
+
+/**
+ * The invited address already signs in to Chorus (each email belongs to one account). Told only
+ * to the person holding the link, who owns the address, never to whoever invited them.
+ */
+async function assertEmailUnused(executor: Executor, email: string) {
+  const [taken] = await executor
+    .select({ id: users.id })
+    .from(users)
+    .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, isNull(users.deletedAt)))
+    .limit(1);
+  if (taken) {
+    throw new ApiError(
+      409,
+      "email_in_use",
+      `${email} already has a Chorus sign-in. One email address belongs to one Chorus account: sign in with it, or ask whoever invited you to invite another address.`,
+    );
+  }
 }
 
 async function findInvitation(token: string) {
@@ -78,6 +197,7 @@ async function findInvitation(token: string) {
 /** What an invitation link offers (for its page), or why it does not work. */
 export async function describeInvitation({ token }: { token: string }) {
   const { invitation, accountName } = await findInvitation(token);
+  await assertEmailUnused(getDb(), invitation.email);
   return { email: invitation.email, role: invitation.role, accountName, expiresAt: invitation.expiresAt };
 }
 
@@ -94,7 +214,7 @@ export async function acceptInvitation({ token, input }: { token: string; input:
       .where(and(eq(invitations.id, invitation.id), isNull(invitations.acceptedAt)))
       .returning({ id: invitations.id });
     if (!spent) throw new ApiError(410, "invitation_used", "This invitation was already used. Sign in instead.");
-    await assertEmailFree(tx, invitation.email);
+    await assertEmailUnused(tx, invitation.email);
     const [user] = await tx
       .insert(users)
       .values({ id: userId, accountId: invitation.accountId, name: input.name, email: invitation.email, passwordHash, role: invitation.role, createdAt: now, updatedAt: now })

@@ -1,10 +1,10 @@
 import "server-only";
 import type { ServiceContext } from "@/lib/auth/context";
-import { announceAuthChange } from "@/lib/auth/token-cache";
-import { and, eq, isNull, ne } from "drizzle-orm";
+import { endUserAccess } from "@/lib/auth/sessions";
+import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Executor } from "@/db";
-import { apiTokens, passwordResets, users } from "@/db/schema";
+import { passwordResets, users } from "@/db/schema";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
 import { hashPassword, passwordSchema, verifyPassword } from "@/lib/auth/password";
 import { hashSecret, newSecret } from "@/lib/platform/crypto/secret-hash";
@@ -29,14 +29,9 @@ export const resetLinkOutput = z
 
 export const resetPasswordInput = z.object({ password: passwordSchema });
 
-/** Ends the user's sessions (all but `keep`): a new password signs them out elsewhere. */
-async function endSessions(tx: Executor, userId: string, keep?: string) {
-  await tx
-    .update(apiTokens)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(apiTokens.userId, userId), eq(apiTokens.kind, "session"), isNull(apiTokens.revokedAt), keep ? ne(apiTokens.id, keep) : undefined));
-  // Cached token state is forgotten here now, and on every instance at commit.
-  await announceAuthChange(tx);
+/** A new password signs the user out elsewhere (all sessions but `keep`) and ends every app's grant. */
+async function endSessions(tx: Executor, userId: string, reason: string, keep?: string) {
+  await endUserAccess(tx, { userId, keep, reason });
 }
 
 /** `POST /v1/auth/password`: the signed-in user changes their password; their other sessions end. */
@@ -47,7 +42,7 @@ export async function changePassword({ ctx, input }: { ctx: AuthContext; input: 
   const passwordHash = await hashPassword(input.new_password);
   await getDb().transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
-    await endSessions(tx, user.id, ctx.token.id);
+    await endSessions(tx, user.id, "password_changed", ctx.token.id);
     await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "auth.password_changed", target: { type: "user", id: user.id } });
   });
 }
@@ -102,7 +97,7 @@ export async function resetPassword({ token, password }: { token: string; passwo
       .returning({ id: passwordResets.id });
     if (!spent) throw new ApiError(410, "link_used", "This reset link was already used.");
     await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
-    await endSessions(tx, user.id);
+    await endSessions(tx, user.id, "password_reset");
     await recordAudit(tx, { accountId: reset.accountId, actor: { type: "user", id: user.id, name: user.name }, action: "auth.password_reset", target: { type: "user", id: user.id } });
   });
   return { email: user.email };

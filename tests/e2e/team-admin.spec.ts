@@ -142,11 +142,9 @@ test("an admin invites a teammate who joins through the link", async ({ page, br
   await invitee.getByLabel("Password").fill("invited-password-1");
   await invitee.screenshot({ path: shot("invite-page-phone"), fullPage: true });
   await invitee.getByRole("button", { name: "Join the team" }).click();
-  await expect(invitee).toHaveURL(/\/login/);
-  await expect(invitee.getByText("Welcome to the team.")).toBeVisible();
-  await invitee.getByLabel("Password").fill("invited-password-1");
-  await invitee.getByRole("button", { name: "Sign in" }).click();
-  await expect(invitee).toHaveURL(/\/inbox/);
+  // Joining signs the new teammate in: they land in the inbox.
+  await expect(invitee).toHaveURL(/\/inbox$/);
+  await expect(invitee.getByRole("region", { name: "Conversations" })).toBeVisible();
   // The link works once.
   await invitee.goto(url);
   await expect(invitee.getByText("This invitation was already used.")).toBeVisible();

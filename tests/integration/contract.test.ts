@@ -874,6 +874,15 @@ describe("/v1 contract", () => {
     expect(invited.body.url).toMatch(/\/invite\//);
     await expectStatus(400, "POST", "/v1/invitations", { token: adminToken, body: { email: admin.email, role: "agent" } });
     await expectStatus(403, "POST", "/v1/invitations", { token: agent.token, body: { email: "x@example.com", role: "agent" } });
+    const pending = await expectStatus(200, "GET", "/v1/invitations", { token: adminToken });
+    expect(pending.body.data[0]).toMatchObject({ id: invited.body.id, status: "pending" });
+    await expectStatus(403, "GET", "/v1/invitations", { token: agent.token });
+    await expectStatus(200, "POST", `/v1/invitations/${invited.body.id}/resend`, { token: adminToken });
+    await expectStatus(403, "POST", `/v1/invitations/${invited.body.id}/resend`, { token: agent.token });
+    await expectStatus(404, "POST", "/v1/invitations/inv_unknown/resend", { token: adminToken });
+    await expectStatus(403, "DELETE", `/v1/invitations/${invited.body.id}`, { token: agent.token });
+    await expectStatus(204, "DELETE", `/v1/invitations/${invited.body.id}`, { token: adminToken });
+    await expectStatus(404, "DELETE", `/v1/invitations/${invited.body.id}`, { token: adminToken });
 
     const reset = await expectStatus(201, "POST", `/v1/users/${agent.user.id}/password-reset`, { token: adminToken });
     expect(reset.body.url).toMatch(/\/reset-password\//);
@@ -892,6 +901,14 @@ describe("/v1 contract", () => {
     await expectStatus(400, "GET", "/v1/audit-log?action=nothing", { token: adminToken });
     await expectStatus(403, "GET", "/v1/audit-log", { token: agent.token });
 
+    // The account's sign-in rules: administrators only; requiring a second factor needs one's own first.
+    expect((await expectStatus(200, "GET", "/v1/config/security", { token: adminToken })).body).toEqual({ require_mfa: false });
+    await expectStatus(403, "GET", "/v1/config/security", { token: agent.token });
+    await expectStatus(403, "PUT", "/v1/config/security", { token: agent.token, body: { require_mfa: false } });
+    await expectStatus(400, "PUT", "/v1/config/security", { token: adminToken, body: { require_mfa: "yes" } });
+    await expectStatus(409, "PUT", "/v1/config/security", { token: adminToken, body: { require_mfa: true } });
+    expect((await expectStatus(200, "PUT", "/v1/config/security", { token: adminToken, body: { require_mfa: false } })).body).toEqual({ require_mfa: false });
+
     // Two-factor sign-in: the second step and the account-wide requirement.
     const { secret } = await startMfaEnrolment({ ctx: { accountId: account.id, user: admin } });
     await confirmMfaEnrolment({ ctx: { accountId: account.id, user: admin }, code: new TOTP({ issuer: "Chorus", label: admin.email, secret: Secret.fromBase32(secret) }).generate() });
@@ -900,6 +917,14 @@ describe("/v1 contract", () => {
     await setMfaRequirement({ ctx: { accountId: account.id, user: admin }, required: true });
     const enrol = await expectStatus(403, "POST", "/v1/auth/login", { body: { email: agent.user.email, password: "a brand new passphrase" }, headers: { [PEER_ADDRESS_HEADER]: "192.0.2.44" } });
     expect(enrol.body.error.code).toBe("mfa_enrollment_required");
+    // The session opened before the set-up did not pass the second factor; one opened with a code did.
+    expect((await expectStatus(403, "GET", "/v1/config/security", { token: adminToken })).body.error.code).toBe("mfa_required");
+    const withCode = await expectStatus(200, "POST", "/v1/auth/login", {
+      body: { email: admin.email, password: TEST_PASSWORD, otp: new TOTP({ issuer: "Chorus", label: admin.email, secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + 30_000 }) },
+      headers: { [PEER_ADDRESS_HEADER]: "192.0.2.45" },
+    });
+    expect((await expectStatus(200, "GET", "/v1/config/security", { token: withCode.body.token })).body).toEqual({ require_mfa: true });
+    await expectStatus(200, "PUT", "/v1/config/security", { token: withCode.body.token, body: { require_mfa: true } });
   });
 
   it("team inbox routes answer as documented", async () => {

@@ -2,7 +2,7 @@ import { redirect } from "next/navigation";
 import { AuthShell } from "@/components/brand";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
-import { getCurrentSession } from "@/lib/auth/current-user";
+import { getCurrentSession, requireSession } from "@/lib/auth/current-user";
 import { scopeLabels } from "@/lib/auth/scope-labels";
 import { checkAuthorizeRequest, signConsent } from "@/lib/oauth/authorize";
 
@@ -22,6 +22,8 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
     const query = new URLSearchParams(Object.entries(single(params)).filter((e): e is [string, string] => typeof e[1] === "string"));
     redirect(`/login?next=${encodeURIComponent(`/oauth/authorize?${query}`)}`);
   }
+  // An account that requires two-factor sign-in: a session without it signs in again or sets it up first.
+  if (session.secondFactor !== "ok") await requireSession();
   // A parameter sent twice is ambiguous: RFC 6749 says refuse it.
   const repeated = Object.entries(params).find(([, v]) => Array.isArray(v));
   const check = repeated

@@ -31,6 +31,7 @@ export async function POST(req: Request) {
   }
   const session = await authenticateSessionCookie(req.headers.get("cookie"));
   if (!session) return page(401, "Your session has ended. Sign in and start again from the app.");
+  if (session.secondFactor !== "ok") return page(403, "Your account requires two-factor sign-in. Sign in with your code and start again from the app.");
   const consent = await readConsent(form.get("consent") ?? "", session.user.id);
   if (!consent) return page(400, "This consent form has expired or is not yours. Start again from the app.");
   // Checked again: the app may have been deleted, or the user's role changed, since the page was shown.

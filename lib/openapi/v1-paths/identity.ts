@@ -1,6 +1,8 @@
+import { z } from "zod";
+import { securitySettingsInput, securitySettingsOutput } from "@/lib/accounts/schemas";
 import { auditEntryOutput, auditLogQuery } from "@/lib/audit/schemas";
 import { appOutput, createAppInput, createdAppOutput } from "@/lib/oauth/schemas";
-import { createInvitationInput, invitationOutput } from "@/lib/users/invitations";
+import { createInvitationInput, invitationOutput, pendingInvitationOutput } from "@/lib/users/invitations";
 import { changePasswordInput, resetLinkOutput } from "@/lib/users/passwords";
 import { operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
 
@@ -48,10 +50,37 @@ export const identityDomain: V1Domain = {
         operationId: "createInvitation",
         summary: "Invite a user",
         description:
-          "A single-use link, valid 7 days, that opens a page where the invited person chooses their name and password. Emailed when the server has `SMTP_URL`; otherwise (or when the mail server refuses) pass the `url` on yourself. An email already used by a user is a 400 naming `email`.",
+          "A single-use link, valid 7 days, that opens a page where the invited person chooses their name and password. Emailed when the server has `SMTP_URL`; otherwise (or when the mail server refuses) pass the `url` on yourself. An email of a user of this account is a 400 naming `email`; whether an email is used in another account is never told (the answer is the same): the invited person learns it on opening the link.",
         access: { scope: "users:write" },
         body: createInvitationInput,
         success: { status: "201", description: "The invitation, with its link.", schema: invitationOutput },
+      }),
+      get: op({
+        operationId: "listInvitations",
+        summary: "List pending invitations",
+        description: "Invitations not accepted yet, newest first, expired ones included (`status`). Their links are never shown again: resend one for a new link. Administrators only (an agent's token is a 403 `forbidden`).",
+        access: { scope: "users:read" },
+        success: { status: "200", description: "The pending invitations.", schema: z.object({ data: z.array(pendingInvitationOutput) }) },
+      }),
+    },
+    "/v1/invitations/{id}": {
+      delete: op({
+        operationId: "revokeInvitation",
+        summary: "Revoke an invitation",
+        description: "Its link stops working at once. An accepted or unknown invitation is a 404.",
+        access: { scope: "users:write" },
+        path: pathIds({ id: "invitation" }),
+        success: { status: "204", description: "Revoked." },
+      }),
+    },
+    "/v1/invitations/{id}/resend": {
+      post: op({
+        operationId: "resendInvitation",
+        summary: "Resend an invitation",
+        description: "A new link, valid 7 days from now (the earlier one stops working), emailed again when the server has `SMTP_URL`. An accepted or unknown invitation is a 404.",
+        access: { scope: "users:write" },
+        path: pathIds({ id: "invitation" }),
+        success: { status: "200", description: "The invitation, with its new link.", schema: invitationOutput },
       }),
     },
     "/v1/users/{id}/password-reset": {
@@ -74,12 +103,31 @@ export const identityDomain: V1Domain = {
         success: { status: "204", description: "Changed." },
       }),
     },
+    "/v1/config/security": {
+      get: op({
+        operationId: "getSecuritySettings",
+        summary: "Get the sign-in rules",
+        description: "Whether every user must sign in with a second factor. Administrators only (an agent's token is a 403 `forbidden`, whatever its scopes).",
+        access: { scope: "config:read" },
+        success: { status: "200", description: "The account's sign-in rules.", schema: securitySettingsOutput },
+      }),
+      put: op({
+        operationId: "updateSecuritySettings",
+        summary: "Change the sign-in rules",
+        description:
+          "Administrators only. With `require_mfa: true`, no credential of a user without two-factor sign-in grants access (403 `mfa_enrollment_required` until they set it up in the browser), and a session opened without a code must sign in again (403 `mfa_required`). A change is recorded in the audit log as `mfa.requirement_changed`. Requiring it while you have not set it up yourself is a 409 `conflict` (the credential you call with would stop working).",
+        access: { scope: "config:write" },
+        body: securitySettingsInput,
+        success: { status: "200", description: "The saved rules.", schema: securitySettingsOutput },
+        errors: [409],
+      }),
+    },
     "/v1/audit-log": {
       get: op({
         operationId: "listAuditLog",
         summary: "Read the audit log",
         description:
-          "Who did what, newest first: sign-ins (successful and failed), API tokens and apps created or revoked, webhooks created, changed or deleted, users invited, created, changed or deleted, number and profile changes, two-factor changes. Append-only: no route changes or removes an entry.",
+          "Who did what, newest first: sign-ins (successful and failed), API tokens and apps created or revoked, an app's grant ended by a reused refresh token, webhooks created, changed or deleted, users invited, created, changed or deleted, number, profile, inbox, survey and sign-in settings, templates, labels and canned replies changed, CSV exports, two-factor changes. The actor names the credential used: a person signed in, one of their API tokens (credited to the token) or an OAuth app acting for them (`via` names the person). Append-only: no route changes or removes an entry.",
         access: { scope: "audit:read" },
         query: auditLogQuery,
         success: { status: "200", description: "A page of entries.", schema: page(auditEntryOutput) },

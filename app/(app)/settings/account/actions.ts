@@ -1,6 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { revokeAllOwnApiTokens } from "@/lib/auth/api-tokens";
 import { requireSession } from "@/lib/auth/current-user";
 import { confirmMfaEnrolment, disableMfa, startMfaEnrolment } from "@/lib/auth/mfa";
 import { revokeAuthorizedApp } from "@/lib/oauth/grants";
@@ -17,15 +18,15 @@ export async function changePasswordAction(form: FormData) {
 
 export async function startMfaAction() {
   return runAction(async () => {
-    const ctx = await requireSession();
+    const ctx = await requireSession({ allowEnrolment: true });
     return startMfaEnrolment({ ctx });
   });
 }
 
 export async function confirmMfaAction(code: string) {
   return runAction(async () => {
-    const ctx = await requireSession();
-    const result = await confirmMfaEnrolment({ ctx, code });
+    const ctx = await requireSession({ allowEnrolment: true });
+    const result = await confirmMfaEnrolment({ ctx, code, sessionId: ctx.token.id });
     revalidatePath("/", "layout");
     return result;
   });
@@ -44,5 +45,14 @@ export async function revokeAppAction(grantId: string) {
     const ctx = await requireSession();
     await revokeAuthorizedApp({ ctx, grantId });
     revalidatePath("/settings/account");
+  });
+}
+
+export async function revokeAllTokensAction() {
+  return runAction(async () => {
+    const ctx = await requireSession();
+    const revoked = await revokeAllOwnApiTokens({ ctx });
+    revalidatePath("/settings/account");
+    return { revoked };
   });
 }

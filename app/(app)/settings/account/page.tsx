@@ -1,4 +1,5 @@
-import { AuthorizedAppsCard, PasswordCard, TwoFactorCard } from "@/components/settings/account-settings";
+import { ApiTokensCard, AuthorizedAppsCard, PasswordCard, TwoFactorCard } from "@/components/settings/account-settings";
+import { listOwnApiTokens } from "@/lib/auth/api-tokens";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireSession } from "@/lib/auth/current-user";
 import { mfaRequired, mfaStatus } from "@/lib/auth/mfa";
@@ -8,10 +9,11 @@ export const metadata = { title: "Account" };
 
 export default async function AccountPage() {
   const session = await requireSession();
-  const [mfa, required, grants] = await Promise.all([
+  const [mfa, required, grants, tokens] = await Promise.all([
     mfaStatus({ userId: session.user.id }),
     mfaRequired({ accountId: session.accountId }),
     listAuthorizedApps({ ctx: session }),
+    listOwnApiTokens({ ctx: session }),
   ]);
   return (
     <>
@@ -19,6 +21,7 @@ export default async function AccountPage() {
       <div className="flex flex-col gap-6">
         <PasswordCard />
         <TwoFactorCard enabled={mfa.enabled} recoveryCodesLeft={mfa.recoveryCodesLeft} required={required} />
+        <ApiTokensCard tokens={tokens} />
         <AuthorizedAppsCard grants={grants} />
       </div>
     </>

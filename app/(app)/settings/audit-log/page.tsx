@@ -7,7 +7,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { collectPages } from "@/lib/platform/pagination";
 import { auditActions } from "@/lib/audit/actions";
 import { listAuditLog } from "@/lib/audit/list-audit-log";
-import { auditLogQuery } from "@/lib/audit/schemas";
+import { type AuditEntryOutput, auditLogQuery } from "@/lib/audit/schemas";
 import { requireSession } from "@/lib/auth/current-user";
 import { listUsers } from "@/lib/users/users";
 
@@ -15,6 +15,15 @@ export const metadata = { title: "Audit log" };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const actionLabel = (action: string) => action.replace(".", ": ").replace(/_/g, " ");
+
+/** The credential behind an entry, in words: whose API token or app acted, or who was not signed in. */
+function actorNote(actor: AuditEntryOutput["actor"]): string | null {
+  if (actor.type === "api_token") return `API token of ${actor.via?.user_name ?? "a user"}`;
+  if (actor.type === "oauth_app") return `app acting for ${actor.via?.user_name ?? "a user"}`;
+  if (actor.type === "automation") return "automation";
+  if (actor.type === "anonymous") return "not signed in";
+  return null;
+}
 
 export default async function AuditLogPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const session = await requireSession();
@@ -110,7 +119,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
                 <span className="min-w-0 text-slate-700">
                   <span className="block truncate">
                     {entry.actor.name ?? (entry.actor.type === "system" ? "Chorus" : "Unknown")}
-                    {entry.actor.type === "anonymous" ? <span className="ml-1 text-xs text-slate-500">(not signed in)</span> : null}
+                    {actorNote(entry.actor) ? <span className="ml-1 text-xs text-slate-500">({actorNote(entry.actor)})</span> : null}
                   </span>
                   {entry.target ? (
                     <span className="block truncate font-mono text-xs text-slate-500">

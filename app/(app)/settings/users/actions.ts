@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { requireAdmin } from "@/lib/auth/current-user";
 import { runAction } from "@/lib/server/action";
 import { disableMfa, setMfaRequirement } from "@/lib/auth/mfa";
-import { createInvitation, createInvitationInput } from "@/lib/users/invitations";
+import { createInvitation, createInvitationInput, resendInvitation, revokeInvitation } from "@/lib/users/invitations";
 import { issuePasswordReset } from "@/lib/users/passwords";
 import { createUserInput, updateUserInput } from "@/lib/users/schemas";
 import { createUser, deleteUser, updateUser } from "@/lib/users/users";
@@ -42,7 +42,27 @@ export async function sendInvitationAction(form: FormData) {
   return runAction(async () => {
     const ctx = await requireAdmin();
     const input = createInvitationInput.parse({ email: String(form.get("email") ?? ""), role: String(form.get("role") ?? "") });
-    return createInvitation({ ctx, input });
+    const invitation = await createInvitation({ ctx, input });
+    revalidatePath("/settings/users");
+    return invitation;
+  });
+}
+
+/** A fresh 7-day link for a pending invitation (emailed again when SMTP_URL is set); the old link stops working. */
+export async function resendInvitationAction(id: string) {
+  return runAction(async () => {
+    const ctx = await requireAdmin();
+    const invitation = await resendInvitation({ ctx, id });
+    revalidatePath("/settings/users");
+    return invitation;
+  });
+}
+
+export async function revokeInvitationAction(id: string) {
+  return runAction(async () => {
+    const ctx = await requireAdmin();
+    await revokeInvitation({ ctx, id });
+    revalidatePath("/settings/users");
   });
 }
 

@@ -1,0 +1,24 @@
+import { redirect } from "next/navigation";
+import { AuthShell } from "@/components/brand";
+import { TwoFactorCard } from "@/components/settings/account-settings";
+import { requireSession } from "@/lib/auth/current-user";
+import { safeNextPath } from "@/lib/auth/next-path";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Set up two-factor sign-in" };
+
+/** The set-up an account that requires two-factor sign-in asks of a user before anything else. */
+export default async function RequiredTwoFactorPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { next: raw } = await searchParams;
+  const next = safeNextPath(raw);
+  const session = await requireSession({ allowEnrolment: true });
+  if (session.secondFactor === "ok") redirect(next);
+  return (
+    <AuthShell
+      title="Set up two-factor sign-in"
+      subtitle="Your administrator requires a code from an authenticator app at every sign-in. Set it up to continue."
+    >
+      <TwoFactorCard enabled={false} recoveryCodesLeft={0} required continueTo={next} />
+    </AuthShell>
+  );
+}
