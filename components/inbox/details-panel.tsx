@@ -17,7 +17,7 @@ export function DetailsPanel({
   teammates: Teammate[];
   online: Set<string>;
   /** Teammates typing a reply now: shown as replying (and online). */
-  typing?: Map<string, { conversationId: string }>;
+  typing?: Map<string, unknown>;
   me: Teammate;
   onBack: () => void;
 }) {
@@ -77,7 +77,7 @@ export function DetailsPanel({
                   {t.id === me.id ? " (you)" : ""}
                 </span>
                 <span className={`text-xs ${isOnline ? "text-emerald-700" : "text-slate-500"}`} data-testid="presence">
-                  {typing?.has(t.id) ? (typing.get(t.id)?.conversationId === conversation?.id ? "Replying here…" : "Replying…") : isOnline ? "Online" : "Offline"}
+                  {typing?.has(t.id) ? "Replying…" : isOnline ? "Online" : "Offline"}
                 </span>
               </li>
             );
