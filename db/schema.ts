@@ -35,6 +35,8 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 export type LabelRef = { id: string; name: string; color: string };
 
 /** The words contact search matches (the number is matched on its own, by digits). */
+/** The name order's key: named contacts first by their unaccented lower-case name, then the unnamed by number (byte order, the same on every database). */
+export const contactNameKey = (t: { name: AnyColumn; phone: AnyColumn }) => sql`(coalesce('0' || chorus_search_text(${t.name}), '1' || ${t.phone}) COLLATE "C")`;
 export const contactSearchDocument = (t: { name: AnyColumn; email: AnyColumn }) => sql`(coalesce(${t.name}, '') || ' ' || coalesce(${t.email}, ''))`;
 
 export const accounts = pgTable("accounts", {
@@ -128,7 +130,28 @@ export const contacts = pgTable(
     // and any run of digits of the number (trigrams).
     index("contacts_search_idx").using("gin", sql`chorus_search_vector(${contactSearchDocument(t)})`),
     index("contacts_phone_search_idx").using("gin", sql`${t.phone} gin_trgm_ops`),
+    // The list by name: named contacts A to Z (unaccented, lower-cased), then the unnamed by number.
+    index("contacts_account_name_idx").on(t.accountId, contactNameKey(t), t.id),
   ],
+);
+
+/**
+ * When a contact last wrote or was written to (`sort_at`: that, or its creation before any
+ * message), for the contact list's default order. Kept by triggers (migration 0020): a new contact
+ * gets its row, a conversation's `last_message_at` moving forward moves it, a deleted conversation
+ * recomputes it. A row of its own, so a reply never has to lock the contact.
+ */
+export const contactActivity = pgTable(
+  "contact_activity",
+  {
+    contactId: text("contact_id")
+      .primaryKey()
+      .references(() => contacts.id, { onDelete: "cascade" }),
+    accountId: text("account_id").notNull(),
+    lastMessageAt: ts("last_message_at"),
+    sortAt: ts("sort_at").notNull(),
+  },
+  (t) => [index("contact_activity_account_sort_idx").on(t.accountId, t.sortAt, t.contactId)],
 );
 
 export const conversations = pgTable(

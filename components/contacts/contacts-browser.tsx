@@ -9,19 +9,22 @@ import { requestJson } from "@/lib/client/api";
 import type { ContactDetail } from "./types";
 import type { Page } from "@/lib/platform/cursor";
 
-/** The contact list with search (GET /v1/contacts?q) and the CSV export. */
+type Sort = "last_message" | "name";
+
+/** The contact list with search (GET /v1/contacts?q), its order (latest message or name) and the CSV export. */
 export function ContactsBrowser() {
   const [query, setQuery] = useState("");
+  const [sort, setSort] = useState<Sort>("last_message");
   const [items, setItems] = useState<ContactDetail[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [state, setState] = useState<"loading" | "idle" | "more" | "error">("loading");
   const [error, setError] = useState<string>();
   const request = useRef(0);
 
-  const load = useCallback(async (q: string, after?: string) => {
+  const load = useCallback(async (q: string, order: Sort, after?: string) => {
     const id = ++request.current;
     setState(after ? "more" : "loading");
-    const params = new URLSearchParams({ limit: "50" });
+    const params = new URLSearchParams({ limit: "50", sort: order });
     if (q.trim()) params.set("q", q.trim());
     if (after) params.set("cursor", after);
     const result = await requestJson<Page<ContactDetail>>("GET", `/v1/contacts?${params}`);
@@ -37,9 +40,9 @@ export function ContactsBrowser() {
   }, []);
 
   useEffect(() => {
-    const timer = setTimeout(() => void load(query), query ? 250 : 0);
+    const timer = setTimeout(() => void load(query, sort), query ? 250 : 0);
     return () => clearTimeout(timer);
-  }, [query, load]);
+  }, [query, sort, load]);
 
   return (
     <>
@@ -52,7 +55,25 @@ export function ContactsBrowser() {
           </a>
         }
       />
-      <SearchField id="contacts-search" label="Search contacts" value={query} onChange={setQuery} placeholder="Search by name, number or email" className="mb-4 py-2" />
+      <div className="mb-4 flex flex-wrap items-center gap-3">
+        <div className="min-w-0 flex-1 basis-64">
+          <SearchField id="contacts-search" label="Search contacts" value={query} onChange={setQuery} placeholder="Search by name, number or email" className="py-2" />
+        </div>
+        <div className="flex items-center gap-2 text-sm">
+          <label htmlFor="contacts-sort" className="text-slate-600">
+            Sort by
+          </label>
+          <select
+            id="contacts-sort"
+            value={sort}
+            onChange={(event) => setSort(event.target.value as Sort)}
+            className="rounded-md border border-slate-300 bg-white px-2 py-2 text-sm"
+          >
+            <option value="last_message">Latest message</option>
+            <option value="name">Name (A–Z)</option>
+          </select>
+        </div>
+      </div>
       <div className="overflow-hidden rounded-xl border border-slate-200 bg-white">
         <ul aria-label="Contacts" aria-busy={state === "loading"} className="divide-y divide-slate-100">
           {state === "loading" ? (
@@ -91,7 +112,7 @@ export function ContactsBrowser() {
         </ul>
         {cursor && state !== "loading" ? (
           <div className="border-t border-slate-100 p-3 text-center">
-            <button type="button" className="text-sm text-brand-700 underline" disabled={state === "more"} onClick={() => void load(query, cursor)}>
+            <button type="button" className="text-sm text-brand-700 underline" disabled={state === "more"} onClick={() => void load(query, sort, cursor)}>
               {state === "more" ? "Loading…" : "Load more"}
             </button>
           </div>

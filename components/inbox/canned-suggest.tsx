@@ -1,14 +1,15 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { fillCannedReply } from "@/lib/canned-replies/schemas";
+import { fillCannedReply, shortcutSearchKey } from "@/lib/canned-replies/schemas";
 import { requestJson } from "@/lib/client/api";
 import { SuggestList, useSuggestionKeys } from "./suggest-list";
 import type { CannedReplyItem } from "./team-types";
 import type { ConversationItem } from "./types";
 
-// "/" then what was typed of a shortcut, at the end of the text.
-const SHORTCUT_AT_END = /(^|\s)\/([a-z0-9_-]*)$/;
+// "/" then what was typed of a shortcut, at the end of the text: letters of any language, in
+// either case, with or without their accents ("/Devolucion" finds "/devolución").
+const SHORTCUT_AT_END = /(^|\s)\/([\p{L}\p{M}\p{Nd}_-]*)$/u;
 
 type Loaded = { replies: CannedReplyItem[]; business: string };
 let cache: Promise<Loaded> | null = null;
@@ -54,8 +55,8 @@ export function useCannedSuggest({
     };
   }, [wanted, loaded]);
 
-  const query = match?.[2] ?? "";
-  const items = match && loaded ? loaded.replies.filter((r) => r.shortcut.startsWith(query)).slice(0, 8).map((r) => ({ ...r, label: `/${r.shortcut}`, detail: r.text })) : [];
+  const query = shortcutSearchKey(match?.[2] ?? "");
+  const items = match && loaded ? loaded.replies.filter((r) => shortcutSearchKey(r.shortcut).startsWith(query)).slice(0, 8).map((r) => ({ ...r, label: `/${r.shortcut}`, detail: r.text })) : [];
   const pick = (reply: CannedReplyItem) => {
     if (!match) return;
     const filled = fillCannedReply(reply.text, {

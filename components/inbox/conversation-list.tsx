@@ -56,7 +56,7 @@ export function ConversationList({
   toolbar: React.ReactNode;
   label?: string | null;
   onLabel?: (labelId: string | null) => void;
-  /** Open conversations per filter tab (closed ones are not counted). */
+  /** What each filter tab lists (Mentions: conversations with an unread mention). */
   counts?: Partial<Record<Filter, number>>;
 }) {
   const searching = query.trim().length > 0;
@@ -98,7 +98,8 @@ export function ConversationList({
           <div className="ml-auto flex gap-1.5">{toolbar}</div>
         </div>
         <SearchField id="inbox-search" label="Search names, numbers and conversation text" value={query} onChange={onQuery} placeholder="Search names, numbers and messages" className="py-1.5" />
-        <div role="tablist" aria-label="Filter conversations" className="flex gap-1 overflow-x-auto rounded-lg bg-slate-100 p-1 text-xs font-medium">
+        {/* The tabs wrap onto a second row rather than scroll: every name and count stays in view at any width. */}
+        <div role="tablist" aria-label="Filter conversations" className="flex flex-wrap gap-1 rounded-lg bg-slate-100 p-1 text-xs font-medium">
           {filters.map((f) => (
             <button
               key={f.id}
@@ -106,7 +107,7 @@ export function ConversationList({
               type="button"
               aria-selected={filter === f.id}
               onClick={() => onFilter(f.id)}
-              className={`flex-1 whitespace-nowrap rounded-md px-2 py-1.5 ${filter === f.id ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900"}`}
+              className={`grow whitespace-nowrap rounded-md px-2 py-1.5 ${filter === f.id ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900"}`}
             >
               {f.label}
               {counts?.[f.id] !== undefined ? (

@@ -9,12 +9,15 @@ export function DetailsPanel({
   conversation,
   teammates,
   online,
+  typing,
   me,
   onBack,
 }: {
   conversation: ConversationItem | null;
   teammates: Teammate[];
   online: Set<string>;
+  /** Teammates typing a reply now: shown as replying (and online). */
+  typing?: Map<string, unknown>;
   me: Teammate;
   onBack: () => void;
 }) {
@@ -73,7 +76,9 @@ export function DetailsPanel({
                   {t.name}
                   {t.id === me.id ? " (you)" : ""}
                 </span>
-                <span className={`text-xs ${isOnline ? "text-emerald-700" : "text-slate-500"}`}>{isOnline ? "Online" : "Offline"}</span>
+                <span className={`text-xs ${isOnline ? "text-emerald-700" : "text-slate-500"}`} data-testid="presence">
+                  {typing?.has(t.id) ? "Replying…" : isOnline ? "Online" : "Offline"}
+                </span>
               </li>
             );
           })}

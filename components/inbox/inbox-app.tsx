@@ -13,9 +13,10 @@ import { useLiveEvents } from "./live-events";
 import { notify } from "./notify";
 import { ShortcutsDialog, useShortcuts } from "./shortcuts";
 import { SimulateCustomer } from "./simulate-customer";
+import { useTypingTeammates } from "./typing";
 import { type ConversationItem, displayName, type EventEnvelope, type MessageItem, type Teammate } from "./types";
 
-type Counts = { all: number; mine: number; unassigned: number; unread: number };
+type Counts = Record<Filter, number> & { unread: number };
 
 const conversationPath = /^\/inbox\/(conv_[0-9a-z]{26})\/?$/;
 /** The conversation a URL opens, or null for the list. */
@@ -65,6 +66,9 @@ export function InboxApp({
   const [messages, setMessages] = useState<Record<string, MessageItem[]>>({});
   const [teammates, setTeammates] = useState(initialTeammates);
   const [online, setOnline] = useState(() => new Set(onlineIds));
+  // Typing implies present: a teammate replying shows as online even when their connection has not said so.
+  const typing = useTypingTeammates(me.id);
+  const present = useMemo(() => (typing.size ? new Set([...online, ...typing.keys()]) : online), [online, typing]);
   const [mobilePane, setMobilePane] = useState<"list" | "conversation" | "details">(initialConversationId ? "conversation" : "list");
   const listRequest = useRef(0);
 
@@ -328,7 +332,7 @@ export function InboxApp({
   });
 
   return (
-    <div className="flex h-full min-h-0 bg-white" data-live={live}>
+    <main className="flex h-full min-h-0 bg-white" data-live={live}>
       {showShortcuts ? <ShortcutsDialog onClose={() => setShowShortcuts(false)} /> : null}
       <section
         aria-label="Conversations"
@@ -353,7 +357,7 @@ export function InboxApp({
           toolbar={
             <div className="flex flex-wrap items-center justify-end gap-1">
               <AttentionSettings />
-              <NotificationsBell me={me} onOpen={(id) => void openAnywhere(id)} />
+              <NotificationsBell me={me} onOpen={(id) => void openAnywhere(id)} onRead={() => refreshCounts(0)} />
               <NewConversation onStarted={open} />
               {canSimulate ? <SimulateCustomer onSent={(id: string | undefined) => id && open(id)} /> : null}
             </div>
@@ -405,8 +409,8 @@ export function InboxApp({
         aria-label="Details"
         className={`${mobilePane === "details" ? "flex" : "hidden"} w-full flex-col border-l border-slate-200 lg:flex lg:w-72`}
       >
-        <DetailsPanel conversation={selected} teammates={teammates} online={online} me={me} onBack={() => setMobilePane("conversation")} />
+        <DetailsPanel conversation={selected} teammates={teammates} online={present} typing={typing} me={me} onBack={() => setMobilePane("conversation")} />
       </aside>
-    </div>
+    </main>
   );
 }

@@ -8,7 +8,7 @@ import { Popover } from "./popover";
 import type { ConversationItem } from "./types";
 import { useLabels } from "./use-labels";
 
-/** The conversation header's Labels menu: tick labels on and off; each change is saved at once. */
+/** The conversation header's Labels menu: tick a label on or off; the change is saved at once and the menu closes. */
 export function LabelPicker({ conversation, onConversation }: { conversation: ConversationItem; onConversation: (c: ConversationItem) => void }) {
   const [open, setOpen] = useState(false);
   const [reload, setReload] = useState(0);
@@ -27,8 +27,11 @@ export function LabelPicker({ conversation, onConversation }: { conversation: Co
     const result = await requestJson<ConversationItem>("PUT", `/v1/conversations/${conversation.id}/labels`, { label_ids: next });
     setSaving(false);
     setPending(null);
-    if (result.ok) onConversation(result.data);
-    else setError(result.status === 400 ? "That label no longer exists. The list has been refreshed." : result.message);
+    // A choice closes the menu; a failure keeps it open with the reason.
+    if (result.ok) {
+      onConversation(result.data);
+      setOpen(false);
+    } else setError(result.status === 400 ? "That label no longer exists. The list has been refreshed." : result.message);
     if (!result.ok && result.status === 400) setReload((n) => n + 1);
   }
 

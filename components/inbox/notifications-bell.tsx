@@ -27,7 +27,7 @@ function desktopAllowed() {
  * The bell: my notifications (mentions in notes), live. A new mention also shows a desktop
  * notification when I turned them on here and the browser allows it.
  */
-export function NotificationsBell({ me, onOpen }: { me: Teammate; onOpen: (conversationId: string) => void }) {
+export function NotificationsBell({ me, onOpen, onRead }: { me: Teammate; onOpen: (conversationId: string) => void; onRead?: () => void }) {
   const [open, setOpen] = useState(false);
   const [items, setItems] = useState<NotificationItem[]>([]);
   const [unread, setUnread] = useState(0);
@@ -89,6 +89,7 @@ export function NotificationsBell({ me, onOpen }: { me: Teammate; onOpen: (conve
     const result = await requestJson<{ unread_count: number }>("POST", "/v1/notifications/read", body);
     if (!result.ok) return;
     setUnread(result.data.unread_count);
+    onRead?.();
     const now = new Date().toISOString();
     setItems((list) => list.map((n) => ("all" in body || body.ids.includes(n.id) ? { ...n, read_at: n.read_at ?? now } : n)));
   }

@@ -1,7 +1,8 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useDismiss } from "@/components/ui/use-dismiss";
 import { requestJson } from "@/lib/client/api";
 
 const styles = [
@@ -24,14 +25,11 @@ export function PolishMenu({ text, onApply, disabled = false }: { text: string; 
   const id = useId();
   const empty = text.trim().length === 0;
 
+  const root = useRef<HTMLDivElement>(null);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(open, root, close);
   useEffect(() => {
-    if (!open) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") setOpen(false);
-    };
-    document.addEventListener("keydown", onKey);
-    panel.current?.querySelector<HTMLElement>("[aria-checked=true]")?.focus();
-    return () => document.removeEventListener("keydown", onKey);
+    if (open) panel.current?.querySelector<HTMLElement>("[aria-checked=true]")?.focus();
   }, [open]);
 
   function start() {
@@ -49,7 +47,7 @@ export function PolishMenu({ text, onApply, disabled = false }: { text: string; 
 
   const current = results[style];
   return (
-    <div className="relative">
+    <div className="relative" ref={root}>
       <Button
         type="button"
         variant="secondary"

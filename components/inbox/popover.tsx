@@ -4,22 +4,29 @@ import { useEffect, useRef } from "react";
 
 /**
  * A menu anchored under its button that stays inside the viewport: on a phone it spans the
- * width of the screen under the header. Closes on Escape and on a click outside.
+ * width of the screen under the header. Closes on Escape (focus goes back to its button) and on
+ * a press anywhere outside its own button and panel, another menu's button included, so two
+ * menus are never open at once. The menus close themselves after a choice.
  */
 export function Popover({ open, onClose, label, children, align = "right" }: { open: boolean; onClose: () => void; label: string; children: React.ReactNode; align?: "left" | "right" }) {
   const panel = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!open) return;
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
-    const onDown = (e: MouseEvent) => {
-      const node = panel.current;
-      if (node && !node.contains(e.target as Node) && !(e.target as HTMLElement).closest?.("[data-popover-trigger]")) onClose();
+    // The panel's parent holds the button that opens it: a press there toggles the menu itself.
+    const anchor = panel.current?.parentElement;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape") return;
+      anchor?.querySelector<HTMLElement>("[data-popover-trigger]")?.focus();
+      onClose();
+    };
+    const onDown = (e: PointerEvent) => {
+      if (anchor && !anchor.contains(e.target as Node)) onClose();
     };
     document.addEventListener("keydown", onKey);
-    document.addEventListener("mousedown", onDown);
+    document.addEventListener("pointerdown", onDown);
     return () => {
       document.removeEventListener("keydown", onKey);
-      document.removeEventListener("mousedown", onDown);
+      document.removeEventListener("pointerdown", onDown);
     };
   }, [open, onClose]);
   if (!open) return null;

@@ -18,26 +18,39 @@ export function useTypingAnnouncer(conversationId: string) {
   }, [conversationId]);
 }
 
-/** "Bruno is replying…" while a teammate types in this conversation, until 6 s after the last sign. */
-export function TypingIndicator({ conversationId, me }: { conversationId: string; me: Teammate }) {
-  const [typing, setTyping] = useState<Record<string, { name: string; until: number }>>({});
+type Typist = { name: string; conversationId: string; until: number };
+
+/**
+ * The teammates typing a reply now (anywhere, or in one conversation), by user id: each until
+ * 6 s after their last sign. Someone typing is at work, whatever their connection says, so the
+ * team panel counts them as online too.
+ */
+export function useTypingTeammates(me: string, conversationId?: string): Map<string, Typist> {
+  const [typing, setTyping] = useState<Map<string, Typist>>(() => new Map());
   useLiveEventListener((event) => {
     if (event.type !== "agent.typing") return;
     const data = event.data as { conversation_id?: string; user?: { id: string; name: string } };
-    if (data.conversation_id !== conversationId || !data.user || data.user.id === me.id) return;
+    if (!data.conversation_id || !data.user || data.user.id === me) return;
+    if (conversationId && data.conversation_id !== conversationId) return;
     // A replayed event from long ago (after a reconnect) shows nothing.
     if (Date.now() - new Date(event.created_at).getTime() > TYPING_SHOWN_MS) return;
     const user = data.user;
-    setTyping((prev) => ({ ...prev, [user.id]: { name: user.name, until: Date.now() + TYPING_SHOWN_MS } }));
+    const typist = { name: user.name, conversationId: data.conversation_id, until: Date.now() + TYPING_SHOWN_MS };
+    setTyping((prev) => new Map(prev).set(user.id, typist));
   });
-  const names = Object.values(typing).map((t) => t.name);
   useEffect(() => {
-    const entries = Object.values(typing);
-    if (!entries.length) return;
-    const next = Math.min(...entries.map((t) => t.until)) - Date.now();
-    const timer = setTimeout(() => setTyping((prev) => Object.fromEntries(Object.entries(prev).filter(([, t]) => t.until > Date.now()))), Math.max(next, 0) + 50);
+    if (!typing.size) return;
+    const next = Math.min(...[...typing.values()].map((t) => t.until)) - Date.now();
+    const timer = setTimeout(() => setTyping((prev) => new Map([...prev].filter(([, t]) => t.until > Date.now()))), Math.max(next, 0) + 50);
     return () => clearTimeout(timer);
   }, [typing]);
+  return typing;
+}
+
+/** "Bruno is replying…" while a teammate types in this conversation, until 6 s after the last sign. */
+export function TypingIndicator({ conversationId, me }: { conversationId: string; me: Teammate }) {
+  const typing = useTypingTeammates(me.id, conversationId);
+  const names = [...typing.values()].map((t) => t.name);
   const text = names.length === 0 ? "" : names.length === 1 ? `${names[0]} is replying…` : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} are replying…`;
   return (
     <p role="status" aria-live="polite" data-testid="typing-indicator" className={`px-4 text-xs italic text-slate-500 ${text ? "py-1" : "h-0 overflow-hidden"}`}>

@@ -35,7 +35,7 @@ function ReplyForm({
     startTransition(async () => {
       setErrors({});
       setMessage(undefined);
-      const result = await onSubmit({ shortcut: shortcut.trim(), text });
+      const result = await onSubmit({ shortcut: shortcut.trim().toLowerCase(), text });
       if (result.ok) {
         if (!initial) {
           setShortcut("");
@@ -58,7 +58,7 @@ function ReplyForm({
         value={shortcut}
         onChange={(e) => setShortcut(e.target.value.toLowerCase())}
         error={errors.shortcut}
-        hint="1 to 32 characters: a–z, 0–9, _ and -. Typed after / in a reply."
+        hint="1 to 32 lower-case letters of any language (devolución, ação), digits, _ and -. Typed after / in a reply."
         maxLength={32}
         required
       />

@@ -2,12 +2,27 @@ import { z } from "zod";
 import type { CannedReply } from "@/db/schema";
 import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 
+/**
+ * Lower-case letters of any language (with their accents), letters of scripts without case,
+ * digits, `_` and `-`: `/devolución`, `/ação`, `/配送`. Kept in Unicode normal form C, so the
+ * same word typed with a precomposed or a combining accent is the same shortcut.
+ */
+export const SHORTCUT_PATTERN = /^[\p{Ll}\p{Lo}\p{Lm}\p{Nd}_-][\p{Ll}\p{Lo}\p{Lm}\p{M}\p{Nd}_-]*$/u;
+
 const shortcut = z
   .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
-  .min(1, "must be 1 to 32 characters")
-  .max(32, "must be 1 to 32 characters")
-  .regex(/^[a-z0-9_-]+$/, "may contain only a-z, 0-9, _ and -")
-  .meta({ description: "What follows `/` in the composer: 1 to 32 of a-z, 0-9, `_`, `-`; unique in the account.", example: "shipping" });
+  .overwrite((value) => value.normalize("NFC"))
+  .refine((value) => [...value].length >= 1 && [...value].length <= 32, "must be 1 to 32 characters")
+  .regex(SHORTCUT_PATTERN, "may contain only lower-case letters (any language), digits, _ and -")
+  .meta({
+    description: "What follows `/` in the composer: 1 to 32 lower-case letters of any language, digits, `_` or `-` (stored in Unicode NFC); unique in the account.",
+    example: "devolución",
+  });
+
+/** A shortcut as the composer compares it: lower case, without accents (`devolucion` finds `/devolución`). */
+export function shortcutSearchKey(value: string): string {
+  return value.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+}
 
 const text = z
   .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })

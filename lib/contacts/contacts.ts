@@ -1,16 +1,14 @@
 import "server-only";
-import { and, desc, eq, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, or, sql } from "drizzle-orm";
 import { getDb } from "@/db";
-import { contactSearchDocument, contacts } from "@/db/schema";
-import type { CursorPosition } from "@/lib/platform/cursor";
-import { toPage } from "@/lib/platform/cursor";
-import { afterCursor } from "@/lib/platform/pagination";
+import { contactActivity, contactNameKey, contactSearchDocument, contacts } from "@/db/schema";
+import { decodeListCursor, encodeListCursor } from "@/lib/platform/cursor";
 import type { ServiceContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/platform/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import { matchesWords, phoneContains, searchTerms } from "@/lib/search/pattern";
-import { presentContact, type UpdateContactInput } from "./schemas";
-import { findContact, selectContacts, withStats } from "./store";
+import { type ContactSort, presentContact, type UpdateContactInput } from "./schemas";
+import { findContact, selectContactsToList, withStats } from "./store";
 
 /** Name or email words start with the words of `q`, or the number contains its digits; nothing for punctuation alone. */
 function contactMatches(q: string) {
@@ -18,19 +16,42 @@ function contactMatches(q: string) {
   return or(matchesWords(contactSearchDocument(contacts), words), phoneContains(contacts.phone, digits)) ?? sql`false`;
 }
 
-/** Newest first by (created_at, id); `q` keeps those whose name, number or email contains it. */
-export async function listContacts({ ctx, limit, cursor, q }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition; q?: string }) {
-  const rows = await selectContacts(getDb())
+/**
+ * One page of contacts in the chosen order, `q` keeping those whose name, number or email matches.
+ * `last_message` (the default): most recent activity first, by (contact_activity.sort_at, id)
+ * descending; `name`: by the name key, then id. The cursor holds the last row's key and is bound
+ * to its order.
+ */
+export async function listContacts({ ctx, limit, cursor, q, sort = "last_message" }: { ctx: ServiceContext; limit: number; cursor?: string; q?: string; sort?: ContactSort }) {
+  const list = `contacts:${sort}`;
+  const after = cursor ? decodeListCursor(cursor, list, 2) : undefined;
+  const nameKey = contactNameKey(contacts);
+  const byName = sort === "name";
+  const rows = await selectContactsToList(getDb())
     .where(
       and(
         eq(contacts.accountId, ctx.accountId),
+        eq(contactActivity.accountId, ctx.accountId),
         q ? contactMatches(q) : undefined,
-        afterCursor(contacts, cursor, "desc"),
+        after
+          ? byName
+            ? sql`(${nameKey}, ${contacts.id}) > (${after[0]}::text COLLATE "C", ${after[1]})`
+            : sql`(${contactActivity.sortAt}, ${contactActivity.contactId}) < (${after[0]}::timestamptz, ${after[1]})`
+          : undefined,
       ),
     )
-    .orderBy(desc(contacts.createdAt), desc(contacts.id))
+    .orderBy(...(byName ? [asc(nameKey), asc(contacts.id)] : [desc(contactActivity.sortAt), desc(contactActivity.contactId)]))
     .limit(limit + 1);
-  return toPage(rows.map(withStats), limit, (c) => ({ t: c.createdAt, id: c.id }), presentContact);
+  const hasMore = rows.length > limit;
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    data: page.map((row) => presentContact(withStats(row))),
+    pagination: {
+      next_cursor: hasMore && last ? encodeListCursor(list, byName ? [last.nameKey, last.contact.id] : [new Date(last.sortAt).toISOString(), last.contact.id]) : null,
+      has_more: hasMore,
+    },
+  };
 }
 
 export async function getContact({ ctx, id }: { ctx: ServiceContext; id: string }) {

@@ -16,7 +16,20 @@ export const attributesSchema = z
   .refine((value) => Object.keys(value).length <= MAX_ATTRIBUTES, `at most ${MAX_ATTRIBUTES} attributes`)
   .meta({ description: `Free-form facts about the customer, name → text (at most ${MAX_ATTRIBUTES}).`, example: { plan: "gold", city: "Rosario" } });
 
+export const contactSorts = ["last_message", "name"] as const;
+export type ContactSort = (typeof contactSorts)[number];
+
 export const listContactsQuery = paginationQuery.extend({
+  sort: z
+    .enum(contactSorts, { error: "must be last_message or name" })
+    .default("last_message")
+    .meta({
+      description:
+        "`last_message` (default): whoever wrote or was written to most recently first; a contact without messages counts from its creation. `name`: A to Z ignoring case and accents, contacts without a name last, by number.",
+      example: "name",
+    }),
+  // Decoded by the list, which knows its order: a cursor only continues the order it came from.
+  cursor: z.string().min(1).optional().meta({ description: "`next_cursor` of the previous page, of the same `sort`." }),
   q: z
     .string()
     .trim()

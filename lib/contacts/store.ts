@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { contacts, conversations } from "@/db/schema";
+import { contactActivity, contactNameKey, contacts, conversations } from "@/db/schema";
 import { ApiError, NotFoundError } from "@/lib/platform/errors";
 import type { ContactWithStats } from "./schemas";
 
@@ -9,13 +9,21 @@ const ofThisContact = sql.raw(`c.account_id = "contacts"."account_id" and c.cont
 
 /** Contacts with what their page shows about their conversations (one index lookup each). */
 export function selectContacts(executor: Executor) {
+  return executor.select(contactColumns).from(contacts);
+}
+
+const contactColumns = {
+  contact: contacts,
+  lastMessageAt: sql<string | null>`(select max(c.last_message_at) from ${conversations} c where ${ofThisContact})`,
+  conversationsCount: sql<number>`(select count(*) from ${conversations} c where ${ofThisContact})`,
+};
+
+/** `selectContacts` with the list's ordering keys: the latest activity (`contact_activity`) and the name key. */
+export function selectContactsToList(executor: Executor) {
   return executor
-    .select({
-      contact: contacts,
-      lastMessageAt: sql<string | null>`(select max(c.last_message_at) from ${conversations} c where ${ofThisContact})`,
-      conversationsCount: sql<number>`(select count(*) from ${conversations} c where ${ofThisContact})`,
-    })
-    .from(contacts);
+    .select({ ...contactColumns, sortAt: contactActivity.sortAt, nameKey: sql<string>`${contactNameKey(contacts)}` })
+    .from(contacts)
+    .innerJoin(contactActivity, eq(contactActivity.contactId, contacts.id));
 }
 
 export const withStats = (row: { contact: typeof contacts.$inferSelect; lastMessageAt: string | Date | null; conversationsCount: number | string }): ContactWithStats => ({

@@ -55,3 +55,32 @@ export function toPage<R, T>(
     },
   };
 }
+
+/**
+ * A signed cursor over a keyset of any values (a name, a time), bound to the list and order it
+ * came from (`list`, such as `contacts:name`): given to another list or order it is a 400 naming
+ * `cursor`, never a page of something else.
+ */
+export function encodeListCursor(list: string, values: string[]): string {
+  const payload = Buffer.from(JSON.stringify({ l: list, v: values })).toString("base64url");
+  return `${payload}.${sign(payload)}`;
+}
+
+/** Decodes a cursor of `encodeListCursor` for `list` with `count` values; anything else is a 400 naming `cursor`. */
+export function decodeListCursor(cursor: string, list: string, count: number): string[] {
+  const refused = () => invalidField("cursor", "is not a cursor issued by this API for this list and order");
+  const [payload, signature, extra] = cursor.split(".");
+  if (!payload || !signature || extra !== undefined) throw refused();
+  const expected = Buffer.from(sign(payload));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw refused();
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+  } catch {
+    throw refused();
+  }
+  const { l, v } = (decoded ?? {}) as { l?: unknown; v?: unknown };
+  if (l !== list || !Array.isArray(v) || v.length !== count || !v.every((value) => typeof value === "string")) throw refused();
+  return v as string[];
+}

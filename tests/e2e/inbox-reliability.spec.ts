@@ -452,7 +452,7 @@ test("at phone width every page is reachable from the menu, nothing scrolls side
   // The account menu stays on screen.
   await page.goto("/inbox");
   await page.getByText("Account", { exact: true }).click();
-  await expectInViewport(page, "details[open] > div", "the account menu");
+  await expectInViewport(page, "#account-menu", "the account menu");
   await page.getByText("Account", { exact: true }).click();
 
   // A conversation: a compact header, and its popovers on screen.

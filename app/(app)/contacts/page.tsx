@@ -4,8 +4,8 @@ export const metadata = { title: "Contacts" };
 
 export default function ContactsPage() {
   return (
-    <div className="mx-auto h-full max-w-5xl overflow-y-auto px-4 py-6">
+    <main className="mx-auto h-full max-w-5xl overflow-y-auto px-4 py-6">
       <ContactsBrowser />
-    </div>
+    </main>
   );
 }

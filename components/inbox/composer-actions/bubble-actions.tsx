@@ -1,6 +1,7 @@
 "use client";
 
-import { useState } from "react";
+import { useCallback, useRef, useState } from "react";
+import { useDismiss } from "@/components/ui/use-dismiss";
 import type { MessageItem } from "../types";
 import { sendKind } from "./send-kind";
 
@@ -25,6 +26,9 @@ export function BubbleActions({
 }) {
   const [open, setOpen] = useState(false);
   const [problem, setProblem] = useState<string>();
+  const root = useRef<HTMLDivElement>(null);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(open, root, close);
   if (message.local || message.deleted_at || message.status === "failed") return null;
   const mine = message.reactions?.find((r) => r.from === myNumber)?.emoji;
 
@@ -37,7 +41,7 @@ export function BubbleActions({
   }
 
   return (
-    <div className="relative flex items-center gap-0.5">
+    <div ref={root} className="relative flex items-center gap-0.5">
       <button type="button" className="rounded-full px-1.5 py-1 text-xs text-slate-500 hover:bg-slate-200" aria-label="Quote" title="Reply quoting this message" onClick={() => onReply(message)}>
         ↩︎
       </button>

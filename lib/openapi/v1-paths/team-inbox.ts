@@ -100,7 +100,8 @@ export const contactsDomain: V1Domain = {
       get: contactOp({
         operationId: "listContacts",
         summary: "List contacts",
-        description: "Newest first; `q` keeps those whose name, number or email contains it.",
+        description:
+          "By latest message, newest first (`sort=last_message`, the default), or by name (`sort=name`); `q` keeps those whose name, number or email contains it. A `cursor` continues the order it came from: given with another `sort` it is a 400.",
         access: { scope: "contacts:read" },
         query: listContactsQuery,
         success: { status: "200", description: "A page of contacts.", schema: page(contactDetailOutput) },

@@ -19,7 +19,7 @@ export default async function ContactPage({ params }: { params: Promise<{ id: st
   });
   const conversations = await listContactConversations({ ctx: session, contactId: contact.id, limit: 50 });
   return (
-    <div className="mx-auto h-full max-w-5xl overflow-y-auto px-4 py-6">
+    <main className="mx-auto h-full max-w-5xl overflow-y-auto px-4 py-6">
       <Link href="/contacts" className="text-sm text-brand-700 hover:underline">
         ← All contacts
       </Link>
@@ -54,6 +54,6 @@ export default async function ContactPage({ params }: { params: Promise<{ id: st
           {conversations.pagination.has_more ? <p className="mt-2 text-xs text-slate-500">Showing the 50 most recent.</p> : null}
         </Card>
       </div>
-    </div>
+    </main>
   );
 }
