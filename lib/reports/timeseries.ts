@@ -1,7 +1,7 @@
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
-import { queryRows, toNumber } from "./query";
+import { closes, queryRows, toNumber } from "./query";
 import type { TimeseriesMetric, TimeseriesOutput, TimeseriesQuery } from "./schemas";
 
 /** The table, timestamp column and extra condition each metric counts. */
@@ -14,7 +14,8 @@ function metricSource(metric: TimeseriesMetric, accountId: string): { table: SQL
     case "conversations_created":
       return { table: sql`conversations`, column: sql`created_at`, where: sql`account_id = ${accountId}` };
     case "conversations_closed":
-      return { table: sql`conversations`, column: sql`closed_at`, where: sql`account_id = ${accountId}` };
+      // Each close as recorded when it happened: a reopened conversation keeps its close.
+      return { table: sql`${closes(accountId)} all_closes`, column: sql`closed_at`, where: sql`true` };
   }
 }
 
