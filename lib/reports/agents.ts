@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
 import { closes, queryRows, resolutions, toAverage, toNumber, toSeconds } from "./query";
 import type { AgentsReportOutput, ReportRange } from "./schemas";
+import { inBusinessZone } from "./zone";
 import { firstResponses } from "./first-responses";
 
 /**
@@ -18,7 +19,8 @@ import { firstResponses } from "./first-responses";
  *   close the survey followed, else the conversation's assignee).
  * Every current user is listed, and deleted users with activity in the range.
  */
-export async function getAgentsReport({ ctx, range }: { ctx: ServiceContext; range: ReportRange }): Promise<AgentsReportOutput> {
+export async function getAgentsReport({ ctx, range: asked }: { ctx: ServiceContext; range: ReportRange }): Promise<AgentsReportOutput> {
+  const range = await inBusinessZone(ctx, asked);
   const accountId = ctx.accountId;
   const from = range.from.toISOString();
   const to = range.to.toISOString();

@@ -4,6 +4,7 @@ import type { ServiceContext } from "@/lib/auth/context";
 import { csvLine } from "@/lib/platform/csv";
 import { queryRows, REACHED_NETWORK, resolutionSeconds, toIso, toSeconds } from "./query";
 import type { ReportRange } from "./schemas";
+import { inBusinessZone, rangeDays } from "./zone";
 
 export const EXPORT_COLUMNS = [
   "id",
@@ -85,7 +86,14 @@ async function exportBatch({ accountId, from, to, after }: { accountId: string; 
  * the assignee's name, the survey score. Read in keyset batches and streamed, so a year of
  * conversations never sits in memory at once.
  */
-export function exportConversationsCsv({ ctx, range }: { ctx: ServiceContext; range: ReportRange }): ReadableStream<Uint8Array> {
+export async function exportConversations({ ctx, range: asked }: { ctx: ServiceContext; range: ReportRange }): Promise<{ filename: string; body: ReadableStream<Uint8Array> }> {
+  const range = await inBusinessZone(ctx, asked);
+  const { first, last } = rangeDays(range);
+  // Named by the days it covers in the report's zone, the last one included.
+  return { filename: `conversations-${first}-${last}.csv`, body: exportConversationsCsv({ ctx, range }) };
+}
+
+function exportConversationsCsv({ ctx, range }: { ctx: ServiceContext; range: ReportRange }): ReadableStream<Uint8Array> {
   const accountId = ctx.accountId;
   const from = range.from.toISOString();
   const to = range.to.toISOString();

@@ -4,6 +4,7 @@ import type { ServiceContext } from "@/lib/auth/context";
 import { firstResponses } from "./first-responses";
 import { queryRows, resolutions, toAverage, toNumber, toSeconds } from "./query";
 import type { AgentReport, ReportRange, SummaryOutput } from "./schemas";
+import { inBusinessZone } from "./zone";
 
 /**
  * The numbers of the reports page for [from, to):
@@ -22,7 +23,8 @@ import type { AgentReport, ReportRange, SummaryOutput } from "./schemas";
  *   messages sent, conversations closed in the range while assigned to them (then), conversations assigned to them now,
  *   and the first responses they gave.
  */
-export async function getSummary({ ctx, range }: { ctx: ServiceContext; range: ReportRange }): Promise<SummaryOutput> {
+export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; range: ReportRange }): Promise<SummaryOutput> {
+  const range = await inBusinessZone(ctx, asked);
   const accountId = ctx.accountId;
   const from = range.from.toISOString();
   const to = range.to.toISOString();
