@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
 import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -84,6 +84,76 @@ export function openPostgres(url: string, options: { max?: number } = {}): DbHan
   };
 }
 
+/** A second process on a data directory another one holds (PGlite has one owner). */
+export class DataDirInUseError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "DataDirInUseError";
+  }
+}
+
+export const DATA_DIR_LOCK = "chorus.lock";
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/**
+ * Makes this process the one owner of an embedded data directory: a lock file inside it holds
+ * the owner's PID, created atomically. A lock whose PID is no longer running (a crash, a killed
+ * process) is stale and taken over; one held by a live process is a `DataDirInUseError` naming
+ * the folder and that PID. The lock goes when this process exits. Returns the release function.
+ */
+export function lockDataDir(dir: string): () => void {
+  const file = path.join(dir, DATA_DIR_LOCK);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const fd = openSync(file, "wx");
+      writeSync(fd, `${process.pid}\n`);
+      closeSync(fd);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw error;
+      let holder = NaN;
+      try {
+        holder = Number.parseInt(readFileSync(file, "utf8").trim(), 10);
+      } catch {
+        // unreadable: treated as stale
+      }
+      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+        throw new DataDirInUseError(
+          `The data directory ${dir} is in use by process ${holder}: stop that process first, or set PGLITE_DIR to another folder (one process per data directory).`,
+        );
+      }
+      // Stale (its process is gone) or this process's own: start again from a fresh lock.
+      try {
+        unlinkSync(file);
+      } catch {
+        // removed meanwhile
+      }
+    }
+  }
+  let held = true;
+  const release = () => {
+    if (!held) return;
+    held = false;
+    process.removeListener("exit", release);
+    try {
+      if (readFileSync(file, "utf8").trim() === String(process.pid)) unlinkSync(file);
+    } catch {
+      // already gone
+    }
+  };
+  process.on("exit", release);
+  return release;
+}
+
 function openFromEnv(): DbHandle {
   const env = getEnv();
   if (env.DATABASE_URL) return openPostgres(env.DATABASE_URL);
@@ -91,7 +161,19 @@ function openFromEnv(): DbHandle {
   if (dir.startsWith("memory://")) return openPglite(newPglite(dir));
   const absolute = path.resolve(/*turbopackIgnore: true*/ process.cwd(), dir);
   mkdirSync(absolute, { recursive: true });
-  return openPglite(newPglite(absolute));
+  const release = lockDataDir(absolute);
+  const handle = openPglite(newPglite(absolute));
+  const close = handle.close;
+  return {
+    ...handle,
+    close: async () => {
+      try {
+        await close();
+      } finally {
+        release();
+      }
+    },
+  };
 }
 
 // One handle per process, kept on globalThis so dev hot reload does not open a

@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   customType,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -958,3 +959,29 @@ export const csatSettings = pgTable("csat_settings", {
   updatedAt: updatedAt(),
 });
 export type CsatSettings = typeof csatSettings.$inferSelect;
+
+// Reports: what happened, recorded when it happened (a close stays counted for the range and
+// the agent it belonged to after the conversation is reopened or reassigned). No foreign key to
+// the conversation: a deleted conversation's work still happened.
+export const reportingEvents = pgTable(
+  "reporting_events",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id").notNull(),
+    // `conversation_resolved`: value_s is the resolution time, user_id the assignee at the close.
+    name: text("name", { enum: ["conversation_resolved"] }).notNull(),
+    userId: text("user_id"),
+    // Who did it (the person who closed), when a person did.
+    actorId: text("actor_id"),
+    valueS: doublePrecision("value_s").notNull(),
+    startedAt: ts("started_at").notNull(),
+    createdAt: ts("created_at").notNull(),
+  },
+  (t) => [
+    index("reporting_events_account_name_created_idx").on(t.accountId, t.name, t.createdAt),
+    index("reporting_events_conversation_idx").on(t.conversationId, t.createdAt),
+  ],
+);

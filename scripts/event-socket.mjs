@@ -2,6 +2,12 @@
 // own SSE stream (GET /v1/events/stream on loopback), so authentication, scope filtering,
 // resume from last_event_id, presence and the end of a revoked token's stream are the same
 // code for both transports; the socket only re-frames `data:` lines as text messages.
+//
+// A socket says when it is live: `{"type":"ready"}` is sent once the upstream stream has
+// written `: connected` (every event committed after it is delivered). Events committed
+// between the upgrade and `ready` are not lost: without a last_event_id, the upstream stream
+// is opened from the upgrade moment (an event id made of that time, less a small margin for
+// transactions in flight and clocks of other instances), so it replays them first.
 import http from "node:http";
 import { WebSocketServer } from "ws";
 
@@ -9,6 +15,17 @@ export const WS_PATH = "/v1/ws";
 const PING_MS = Number(process.env.WS_PING_MS ?? 25_000);
 const RESUME_DELAY_MS = 500;
 const MAX_RESUMES_PER_MINUTE = 10;
+// Events whose ids were made this long before the upgrade are replayed too: an id is made
+// when its transaction records it, a moment before it commits, perhaps on another instance.
+const REPLAY_MARGIN_MS = 2_000;
+const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
+
+/** The lowest event id made at `ms` (ids are `evt_` + a lower-case ULID: 10 time characters, 16 random). */
+export function eventIdAt(ms) {
+  let time = "";
+  for (let rest = Math.max(0, Math.floor(ms)), i = 0; i < 10; i++, rest = Math.floor(rest / 32)) time = CROCKFORD[rest % 32] + time;
+  return `evt_${time}${"0".repeat(16)}`;
+}
 
 // Close codes: 4401 bad or revoked token, 4403 not allowed, 4400 bad request, 1011 server error.
 function closeCodeFor(status) {
@@ -45,7 +62,9 @@ export function createEventSocketHandler({ port }) {
   wss.on("connection", (ws, req) => {
     const url = new URL(req.url ?? "/", "http://localhost");
     const token = tokenFrom(req, url);
-    let lastEventId = url.searchParams.get("last_event_id") ?? undefined;
+    // Replayed from here: what the client last saw, else the moment of the upgrade.
+    let lastEventId = url.searchParams.get("last_event_id") ?? eventIdAt(Date.now() - REPLAY_MARGIN_MS);
+    let ready = false;
     const presence = url.searchParams.get("presence") === "1";
     const forwarded = [req.headers["x-forwarded-for"], req.socket.remoteAddress].filter(Boolean).join(", ");
     const resumes = [];
@@ -111,13 +130,21 @@ export function createEventSocketHandler({ port }) {
             const block = pending.slice(0, end);
             pending = pending.slice(end + 2);
             let id;
+            let connected = false;
             const data = [];
             for (const line of block.split("\n")) {
               if (line.startsWith("id: ")) id = line.slice(4);
               else if (line.startsWith("data: ")) data.push(line.slice(6));
+              else if (line === ": connected") connected = true;
             }
             if (data.length && ws.readyState === ws.OPEN) ws.send(data.join("\n"));
             if (id) lastEventId = id;
+            // Once per socket: a resumed upstream replays from the last event sent, so the
+            // socket stays live through it.
+            if (connected && !ready && ws.readyState === ws.OPEN) {
+              ready = true;
+              ws.send(JSON.stringify({ type: "ready" }));
+            }
           }
         });
         // The stream ended on the server's side (a revoked token, a restart of the event hub):

@@ -1,4 +1,4 @@
-import { closeDb, getDbHandle } from "@/db";
+import { closeDb, DataDirInUseError, getDbHandle } from "@/db";
 import { EnvError } from "@/lib/platform/env";
 
 try {
@@ -7,6 +7,6 @@ try {
   console.log(`Migrations applied (${handle.kind}).`);
   await closeDb();
 } catch (error) {
-  console.error(error instanceof EnvError ? error.message : error);
+  console.error(error instanceof EnvError || error instanceof DataDirInUseError ? error.message : error);
   process.exit(1);
 }

@@ -29,4 +29,15 @@ server.on("upgrade", (req, socket, head) => {
   if (nextUpgrade) return nextUpgrade(req, socket, head);
   socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
 });
+// A port it cannot listen on (in use, not allowed) ends the process with one line and status 1.
+server.on("error", (error) => {
+  const reason =
+    error.code === "EADDRINUSE"
+      ? `port ${port} is already in use by another process`
+      : error.code === "EACCES"
+        ? `port ${port} needs privileges this process does not have`
+        : error.message;
+  console.error(`Chorus cannot listen: ${reason}. Stop the other server or set PORT to a free port.`);
+  process.exit(1);
+});
 server.listen(port, () => console.log(`Listening on port ${port} (HTTP/1.1 and WebSocket ${WS_PATH}).`));

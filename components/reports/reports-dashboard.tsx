@@ -4,7 +4,6 @@ import { useEffect, useMemo, useState } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { Alert, Card } from "@/components/ui/card";
 import { formatDuration } from "@/components/ui/format";
-import { useBrowserTimeZone } from "@/components/ui/hooks";
 import { requestJson } from "@/lib/client/api";
 import type { AgentsReportOutput, HeatmapOutput, SummaryOutput, TimeseriesOutput } from "@/lib/reports/schemas";
 import { CsatCard } from "./csat-card";
@@ -85,8 +84,8 @@ function StatCard({ label, value, detail, testId }: { label: string; value: stri
 
 const number = (value: number) => value.toLocaleString("en");
 
-export function ReportsDashboard() {
-  const timeZone = useBrowserTimeZone();
+/** `timeZone`: the business's zone, in which every range, figure and bucket of the page is read. */
+export function ReportsDashboard({ timeZone }: { timeZone: string }) {
   const [preset, setPreset] = useState<Preset>("7");
   const [customFrom, setCustomFrom] = useState("");
   const [customTo, setCustomTo] = useState("");

@@ -5,6 +5,7 @@ import { getDb } from "@/db";
 import { contacts } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import type { CursorPosition } from "@/lib/platform/cursor";
+import { csvCell, csvLine } from "@/lib/platform/csv";
 import { afterCursor } from "@/lib/platform/pagination";
 import { type ContactDetailOutput, presentContact } from "./schemas";
 import { selectContacts, withStats } from "./store";
@@ -13,17 +14,7 @@ const BATCH = 500;
 
 export const CSV_COLUMNS = ["id", "phone", "name", "email", "notes", "blocked", "created_at", "last_message_at", "conversations_count", "attributes"] as const;
 
-/**
- * One CSV field (RFC 4180). A value a spreadsheet would run as a formula (=, +, -, @, tab,
- * carriage return first) is prefixed with `'`.
- */
-export function csvField(value: string | number | boolean | null): string {
-  if (value === null) return "";
-  let text = String(value);
-  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
+/** One contact as a CSV record (without its line end). */
 export function csvRow(contact: ContactDetailOutput): string {
   const attributes = Object.keys(contact.attributes).length ? JSON.stringify(contact.attributes) : "";
   return [
@@ -38,7 +29,7 @@ export function csvRow(contact: ContactDetailOutput): string {
     contact.conversations_count,
     attributes,
   ]
-    .map(csvField)
+    .map(csvCell)
     .join(",");
 }
 
@@ -52,7 +43,7 @@ export function exportContactsCsv({ ctx }: { ctx: ServiceContext }): ReadableStr
       if (!started) {
         started = true;
         await auditChange(ctx, "export.contacts", null);
-        controller.enqueue(encoder.encode(`${CSV_COLUMNS.join(",")}\r\n`));
+        controller.enqueue(encoder.encode(csvLine(CSV_COLUMNS)));
       }
       const rows = await selectContacts(getDb())
         .where(and(eq(contacts.accountId, ctx.accountId), afterCursor(contacts, cursor, "desc")))

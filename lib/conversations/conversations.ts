@@ -9,6 +9,7 @@ import { ConflictError, NotFoundError } from "@/lib/platform/errors";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { userActor } from "@/lib/activity/schemas";
 import { scheduleSurveyOnClose } from "@/lib/csat/schedule";
+import { recordResolution } from "@/lib/reports/record";
 import { recordEvent } from "@/lib/events/record-event";
 import type { EventType } from "@/lib/events/types";
 import type { ActivityType } from "@/lib/activity/schemas";
@@ -203,6 +204,7 @@ export async function closeConversation({ ctx, id }: { ctx: ServiceContext<"user
     async (_tx, _current, now) => ({ status: "closed", closedAt: now, snoozedUntil: null, unreadCount: 0 }),
     async (updated, tx) => {
       await scheduleSurveyOnClose(tx, { accountId: ctx.accountId, conversation: updated });
+      await recordResolution(tx, { accountId: ctx.accountId, conversation: updated, actorId: ctx.user.id });
       return { type: "conversation.closed", data: { conversation: presentConversation(updated), user: actor(ctx) } };
     },
     async () => ({ type: "closed" }),

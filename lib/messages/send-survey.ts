@@ -7,6 +7,8 @@ import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integrati
 import { loadCsatConfig } from "@/lib/csat/config";
 import { csatChoiceId, csatChoices } from "@/lib/csat/schemas";
 
+const SURVEY_BUTTON = "Rate us";
+
 const surveyJob = z.object({ accountId: z.string(), conversationId: z.string(), closedAt: z.string() });
 
 /**
@@ -41,14 +43,18 @@ export async function sendSurvey(payload: Record<string, unknown>) {
       conversationId,
       from: businessNumberOf(integration),
       to: contact.phone,
-      type: "text",
-      text: config.question,
+      // Stored as what it is, an interactive list (its question is the list's body, as for every
+      // interactive message), so that the thread and the API show what the customer sees.
+      type: "interactive",
+      text: null,
       sender: { type: "automation" },
-      interactive: {
-        type: "list",
-        body: config.question,
-        button: "Rate us",
-        rows: csatChoices.map((choice) => ({ id: csatChoiceId(choice.score), title: choice.title })),
+      content: {
+        interactive: {
+          type: "list",
+          body: config.question,
+          button: SURVEY_BUTTON,
+          sections: [{ title: SURVEY_BUTTON, rows: csatChoices.map((choice) => ({ id: csatChoiceId(choice.score), title: choice.title })) }],
+        },
       },
     });
     await tx.update(conversations).set({ csatAskedAt: new Date() }).where(eq(conversations.id, conversationId));

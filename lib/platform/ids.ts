@@ -12,6 +12,7 @@ export const idPrefixes = {
   media: "med",
   webhook: "wh",
   event: "evt",
+  reportingEvent: "rpe",
   delivery: "dlv",
   attempt: "att",
   document: "doc",

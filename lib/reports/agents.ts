@@ -1,22 +1,26 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
-import { queryRows, resolutionSeconds, toAverage, toNumber, toSeconds } from "./query";
+import { closes, queryRows, resolutions, toAverage, toNumber, toSeconds } from "./query";
 import type { AgentsReportOutput, ReportRange } from "./schemas";
+import { inBusinessZone } from "./zone";
 import { firstResponses } from "./first-responses";
 
 /**
  * Each user's figures for [from, to):
  * - assigned: conversations assigned to them in the range (by the `conversation.assigned`
  *   events, each conversation counted once);
- * - closed and resolution_median_s: conversations closed in the range while assigned to them,
- *   resolution from creation (or the latest reopening) to the close;
+ * - closed and resolution_median_s: conversations closed in the range while assigned to them
+ *   (as recorded at the close: a later reopening or reassignment changes nothing), resolution
+ *   from creation (or the latest reopening before it) to each close;
  * - messages_sent: their outbound messages in the range, except failed ones;
  * - first_response_median_s: the first responses they gave (same rule as the summary);
- * - csat_average: survey answers given in the range to conversations assigned to them.
+ * - csat_average: survey answers given in the range to the closes they had (the assignee at the
+ *   close the survey followed, else the conversation's assignee).
  * Every current user is listed, and deleted users with activity in the range.
  */
-export async function getAgentsReport({ ctx, range }: { ctx: ServiceContext; range: ReportRange }): Promise<AgentsReportOutput> {
+export async function getAgentsReport({ ctx, range: asked }: { ctx: ServiceContext; range: ReportRange }): Promise<AgentsReportOutput> {
+  const range = await inBusinessZone(ctx, asked);
   const accountId = ctx.accountId;
   const from = range.from.toISOString();
   const to = range.to.toISOString();
@@ -50,19 +54,27 @@ export async function getAgentsReport({ ctx, range }: { ctx: ServiceContext; ran
         and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz
       group by 1
     ),
+    ${resolutions({ accountId, from, to })},
     closed as (
-      select c.assigned_to as user_id, count(*)::int as n,
-        percentile_cont(0.5) within group (order by ${resolutionSeconds("c")}) as median
-      from conversations c
-      where c.account_id = ${accountId} and c.assigned_to is not null
-        and c.closed_at >= ${from}::timestamptz and c.closed_at < ${to}::timestamptz
+      select user_id, count(distinct conversation_id)::int as n,
+        percentile_cont(0.5) within group (order by seconds) as median
+      from resolutions
+      where user_id is not null
       group by 1
     ),
     rated as (
-      select assigned_to as user_id, avg(csat_score)::float8 as average
-      from conversations
-      where account_id = ${accountId} and assigned_to is not null and csat_score is not null
-        and csat_at >= ${from}::timestamptz and csat_at < ${to}::timestamptz
+      select rater.user_id, avg(c.csat_score)::float8 as average
+      from conversations c
+      cross join lateral (
+        -- The answer belongs to the agent of the close it answers, not to whoever has the conversation now.
+        select coalesce(
+          (select cl.user_id from ${closes(accountId)} cl
+            where cl.conversation_id = c.id and cl.closed_at <= c.csat_at order by cl.closed_at desc limit 1),
+          c.assigned_to
+        ) as user_id
+      ) rater
+      where c.account_id = ${accountId} and c.csat_score is not null
+        and c.csat_at >= ${from}::timestamptz and c.csat_at < ${to}::timestamptz and rater.user_id is not null
       group by 1
     )
     select u.id as user_id, u.name,

@@ -2,8 +2,10 @@ import { auditChange } from "@/lib/audit/record-audit";
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
+import { csvLine } from "@/lib/platform/csv";
 import { queryRows, REACHED_NETWORK, resolutionSeconds, toIso, toSeconds } from "./query";
 import type { ReportRange } from "./schemas";
+import { inBusinessZone, rangeDays } from "./zone";
 
 export const EXPORT_COLUMNS = [
   "id",
@@ -33,32 +35,20 @@ type ExportRow = {
   csat_score: number | string | null;
 };
 
-/**
- * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break. A text that a
- * spreadsheet would run as a formula (=, +, -, @, tab, carriage return first) gets a leading
- * apostrophe: customer names come from strangers.
- */
-export function csvField(value: string | number | null | undefined, { text = false }: { text?: boolean } = {}): string {
-  if (value === null || value === undefined) return "";
-  let field = String(value);
-  if (text && /^[=+\-@\t\r]/.test(field)) field = `'${field}`;
-  return /[",\r\n]/.test(field) ? `"${field.replaceAll('"', '""')}"` : field;
-}
-
 function toLine(row: ExportRow): string {
-  return [
-    csvField(row.id),
-    csvField(row.phone),
-    csvField(row.contact_name, { text: true }),
-    csvField(toIso(row.created_at)),
-    csvField(toSeconds(row.first_response)),
-    csvField(row.closed_at ? toIso(row.closed_at) : null),
-    csvField(toSeconds(row.resolution)),
-    csvField(row.assignee, { text: true }),
+  return csvLine([
+    row.id,
+    row.phone,
+    row.contact_name,
+    toIso(row.created_at),
+    toSeconds(row.first_response),
+    row.closed_at ? toIso(row.closed_at) : null,
+    toSeconds(row.resolution),
+    row.assignee,
     // Label names, alphabetical, separated by "; ".
-    csvField(row.labels, { text: true }),
-    csvField(row.csat_score === null ? null : Number(row.csat_score)),
-  ].join(",");
+    row.labels,
+    row.csat_score === null ? null : Number(row.csat_score),
+  ]);
 }
 
 async function exportBatch({ accountId, from, to, after }: { accountId: string; from: string; to: string; after?: { t: string; id: string } }) {
@@ -97,7 +87,14 @@ async function exportBatch({ accountId, from, to, after }: { accountId: string; 
  * the assignee's name, the survey score. Read in keyset batches and streamed, so a year of
  * conversations never sits in memory at once.
  */
-export function exportConversationsCsv({ ctx, range }: { ctx: ServiceContext; range: ReportRange }): ReadableStream<Uint8Array> {
+export async function exportConversations({ ctx, range: asked }: { ctx: ServiceContext; range: ReportRange }): Promise<{ filename: string; body: ReadableStream<Uint8Array> }> {
+  const range = await inBusinessZone(ctx, asked);
+  const { first, last } = rangeDays(range);
+  // Named by the days it covers in the report's zone, the last one included.
+  return { filename: `conversations-${first}-${last}.csv`, body: exportConversationsCsv({ ctx, range }) };
+}
+
+function exportConversationsCsv({ ctx, range }: { ctx: ServiceContext; range: ReportRange }): ReadableStream<Uint8Array> {
   const accountId = ctx.accountId;
   const from = range.from.toISOString();
   const to = range.to.toISOString();
@@ -110,7 +107,7 @@ export function exportConversationsCsv({ ctx, range }: { ctx: ServiceContext; ra
       if (!started) {
         started = true;
         await auditChange(ctx, "export.conversations", null);
-        controller.enqueue(encoder.encode(`${EXPORT_COLUMNS.join(",")}\r\n`));
+        controller.enqueue(encoder.encode(csvLine(EXPORT_COLUMNS)));
         return;
       }
       if (done) return controller.close();
@@ -119,7 +116,7 @@ export function exportConversationsCsv({ ctx, range }: { ctx: ServiceContext; ra
       if (rows.length === 0) return controller.close();
       const last = rows[rows.length - 1];
       after = { t: toIso(last.created_at), id: last.id };
-      controller.enqueue(encoder.encode(rows.map((row) => `${toLine(row)}\r\n`).join("")));
+      controller.enqueue(encoder.encode(rows.map(toLine).join("")));
     },
   });
 }

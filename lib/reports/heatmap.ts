@@ -1,23 +1,17 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb } from "@/db";
 import type { ServiceContext } from "@/lib/auth/context";
-import { loadBusinessProfile } from "@/lib/profile/business-profile";
 import { queryRows, toNumber } from "./query";
 import { type HeatmapOutput, heatmapWeekdays, type ReportRange } from "./schemas";
-
-/** The zone the business keeps its hours in (its profile's opening hours), else UTC. */
-export async function businessTimeZone(accountId: string): Promise<string> {
-  const profile = await loadBusinessProfile(getDb(), accountId);
-  return profile.hours?.timezone ?? "UTC";
-}
+import { businessTimeZone, inBusinessZone } from "./zone";
 
 /**
  * Inbound messages of [from, to) by weekday and hour on the business's wall clock. The database
  * converts each instant with the zone's rules, so daylight saving is applied per message: across
  * a spring-forward the skipped hour stays empty, across a fall-back the repeated hour counts both.
  */
-export async function getHeatmap({ ctx, range }: { ctx: ServiceContext; range: ReportRange }): Promise<HeatmapOutput> {
+export async function getHeatmap({ ctx, range: asked }: { ctx: ServiceContext; range: ReportRange }): Promise<HeatmapOutput> {
+  const range = await inBusinessZone(ctx, asked);
   const from = range.from.toISOString();
   const to = range.to.toISOString();
   const timeZone = await businessTimeZone(ctx.accountId);

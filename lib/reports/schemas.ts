@@ -40,7 +40,8 @@ const boundMessage = 'must be an ISO 8601 instant ("2026-11-22T10:15:30.123Z") o
 
 /**
  * `from`/`to` of a report: the half-open range [from, to). Defaults: `to` now, `from` 7 days
- * before `to`. A date without a time is a whole day in `tz` (default UTC). At most 366 days.
+ * before `to`. A date without a time is a whole day in `tz` (default: the business's zone, see
+ * `inBusinessZone`). At most 366 days.
  */
 export const reportRangeFields = z.object({
   from: z.string().optional().meta({
@@ -51,7 +52,14 @@ export const reportRangeFields = z.object({
     description: "End (exclusive): an ISO 8601 instant, or a date meaning the end of that day in `tz`. Default: now. At most 366 days after `from`.",
     example: "2026-11-21",
   }),
-  tz: z.string().optional().meta({ description: "IANA time zone for dates and day buckets. Default: UTC.", example: "Europe/Madrid" }),
+  tz: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        "IANA time zone for dates and day buckets. Default: the business time zone (the business profile's opening hours; UTC when none), the one the reports page, the heatmap and export file names use.",
+      example: "Europe/Madrid",
+    }),
 });
 
 export const reportRangeQuery = reportRangeFields.transform((query, ctx) => {
@@ -79,7 +87,8 @@ export const reportRangeQuery = reportRangeFields.transform((query, ctx) => {
       ctx.addIssue({ code: "custom", path: ["from"], message: `the range from..to must span at most ${MAX_RANGE_DAYS} days` });
       return z.NEVER;
     }
-    return { from: start, to: end, tz: timeZone };
+    // Without `tz` the business's zone applies: the range is placed again in it once the account is known.
+    return { from: start, to: end, tz: timeZone, zoneGiven: query.tz !== undefined, input: { from: query.from, to: query.to } };
   });
 export type ReportRange = z.output<typeof reportRangeQuery>;
 

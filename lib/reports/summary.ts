@@ -2,26 +2,29 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
 import { firstResponses } from "./first-responses";
-import { queryRows, resolutionSeconds, toAverage, toNumber, toSeconds } from "./query";
+import { queryRows, resolutions, toAverage, toNumber, toSeconds } from "./query";
 import type { AgentReport, ReportRange, SummaryOutput } from "./schemas";
+import { inBusinessZone } from "./zone";
 
 /**
  * The numbers of the reports page for [from, to):
- * - conversations: `created` and `closed` (latest close) in the range; `open_now` (open or
+ * - conversations: `created` and `closed` (conversations with a close in the range, as recorded
+ *   when it happened: a conversation reopened since keeps it); `open_now` (open or
  *   assigned) and `unassigned_now` (open) right now, whatever the range.
  * - messages in the range: `received` (inbound), `sent` (every outbound: agents, API and
  *   automation), `sent_by_agents`, `automated`, and `failed` (outbound that the network refused).
  * - first_response: per conversation whose first inbound message is in the range, the time from that
  *   message to the first human reply that reached the network (median, mean, 90th percentile by
  *   linear interpolation).
- * - resolution_time: conversations closed in the range, from creation (or the latest reopening)
+ * - resolution_time: every close in the range, from creation (or the latest reopening before it)
  *   to the close (median, 90th percentile).
  * - csat: survey answers given in the range (count, mean to 2 decimals, count per score).
  * - agents: every user of the account (and deleted ones with activity in the range), with their
- *   messages sent, conversations closed while assigned to them, conversations assigned to them now,
+ *   messages sent, conversations closed in the range while assigned to them (then), conversations assigned to them now,
  *   and the first responses they gave.
  */
-export async function getSummary({ ctx, range }: { ctx: ServiceContext; range: ReportRange }): Promise<SummaryOutput> {
+export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; range: ReportRange }): Promise<SummaryOutput> {
+  const range = await inBusinessZone(ctx, asked);
   const accountId = ctx.accountId;
   const from = range.from.toISOString();
   const to = range.to.toISOString();
@@ -30,8 +33,7 @@ export async function getSummary({ ctx, range }: { ctx: ServiceContext; range: R
     select
       (select count(*) from conversations where account_id = ${accountId}
         and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz)::int as created,
-      (select count(*) from conversations where account_id = ${accountId}
-        and closed_at >= ${from}::timestamptz and closed_at < ${to}::timestamptz)::int as closed,
+      (with ${resolutions({ accountId, from, to })} select count(distinct conversation_id) from resolutions)::int as closed,
       (select count(*) from conversations where account_id = ${accountId} and status in ('open', 'assigned'))::int as open_now,
       (select count(*) from conversations where account_id = ${accountId} and status = 'open')::int as unassigned_now,
       m.received, m.sent, m.sent_by_agents, m.automated, m.failed
@@ -69,14 +71,11 @@ export async function getSummary({ ctx, range }: { ctx: ServiceContext; range: R
   const byUser = new Map(responseRows.filter((row) => toNumber(row.is_total) === 0 && row.user_id).map((row) => [row.user_id as string, row]));
 
   const [resolution] = await queryRows<{ count: number | string; median: number | null; p90: number | null }>(sql`
+    with ${resolutions({ accountId, from, to })}
     select count(*)::int as count,
       percentile_cont(0.5) within group (order by seconds) as median,
       percentile_cont(0.9) within group (order by seconds) as p90
-    from (
-      select ${resolutionSeconds("c")} as seconds
-      from conversations c
-      where c.account_id = ${accountId} and c.closed_at >= ${from}::timestamptz and c.closed_at < ${to}::timestamptz
-    ) resolved`);
+    from resolutions`);
 
   const [csat] = await queryRows<Record<string, number | string | null>>(sql`
     select count(*)::int as responses, avg(csat_score)::float8 as average,
@@ -103,11 +102,11 @@ export async function getSummary({ ctx, range }: { ctx: ServiceContext; range: R
         and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz
       group by 1
     ),
+    ${resolutions({ accountId, from, to })},
     closed as (
-      select assigned_to as user_id, count(*)::int as n
-      from conversations
-      where account_id = ${accountId} and assigned_to is not null
-        and closed_at >= ${from}::timestamptz and closed_at < ${to}::timestamptz
+      select user_id, count(distinct conversation_id)::int as n
+      from resolutions
+      where user_id is not null
       group by 1
     ),
     assigned as (

@@ -1,8 +1,9 @@
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
-import { queryRows, toNumber } from "./query";
+import { closes, queryRows, toNumber } from "./query";
 import type { TimeseriesMetric, TimeseriesOutput, TimeseriesQuery } from "./schemas";
+import { inBusinessZone } from "./zone";
 
 /** The table, timestamp column and extra condition each metric counts. */
 function metricSource(metric: TimeseriesMetric, accountId: string): { table: SQL; column: SQL; where: SQL } {
@@ -14,7 +15,8 @@ function metricSource(metric: TimeseriesMetric, accountId: string): { table: SQL
     case "conversations_created":
       return { table: sql`conversations`, column: sql`created_at`, where: sql`account_id = ${accountId}` };
     case "conversations_closed":
-      return { table: sql`conversations`, column: sql`closed_at`, where: sql`account_id = ${accountId}` };
+      // Each close as recorded when it happened: a reopened conversation keeps its close.
+      return { table: sql`${closes(accountId)} all_closes`, column: sql`closed_at`, where: sql`true` };
   }
 }
 
@@ -26,7 +28,8 @@ const isoText = (expression: SQL) => sql`to_char(${expression} at time zone 'UTC
  * aligned to the hours of `tz`. Each `t` is the bucket's start as a UTC instant; the first bucket
  * may start before `from` and the last end after `to`, but only rows inside [from, to) count.
  */
-export async function getTimeseries({ ctx, query }: { ctx: ServiceContext; query: TimeseriesQuery }): Promise<TimeseriesOutput> {
+export async function getTimeseries({ ctx, query: asked }: { ctx: ServiceContext; query: TimeseriesQuery }): Promise<TimeseriesOutput> {
+  const query = await inBusinessZone(ctx, asked);
   const { table, column, where } = metricSource(query.metric, ctx.accountId);
   const from = query.from.toISOString();
   const to = query.to.toISOString();

@@ -21,7 +21,17 @@ export async function startServer() {
     }
     throw error;
   }
-  const handle = getDbHandle();
+  let handle;
+  try {
+    handle = getDbHandle();
+  } catch (error) {
+    // Another process owns the embedded database: one line naming the folder and its PID.
+    if (error instanceof Error && error.name === "DataDirInUseError") {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
   await handle.migrate();
   const database = handle.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite (${env.PGLITE_DIR})`;
   if (env.WEBHOOK_ALLOW_INSECURE_TARGETS) {

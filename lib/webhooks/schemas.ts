@@ -58,12 +58,24 @@ export const webhookEventsSchema = z
   .transform((list) => [...new Set(list)])
   .meta({ description: 'The event types to receive, or `["*"]` for all. `webhook.verified` goes only to the webhook being verified.', example: ["message.received", "conversation.created"] });
 
+// The Standard Webhooks format: `whsec_` and padded base64, which every Standard Webhooks
+// library (`new Webhook(secret)`) decodes into the HMAC key; anything else it refuses or reads
+// differently, so a receiver using one could never verify a delivery.
+const standardSecret = /^whsec_(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$|^whsec_[A-Za-z0-9+/]{2}==$|^whsec_[A-Za-z0-9+/]{3}=$/;
+
 export const webhookSecretSchema = z
   .string({ error: "must be a string" })
   .min(16, "must be 16 to 128 characters")
   .max(128, "must be 16 to 128 characters")
-  .regex(/^[^\u0000-\u001f\u007f]+$/, "must not contain control characters")
-  .meta({ description: "Signs every delivery, 16 to 128 characters; generated as `whsec_...` when absent. Both signatures use the UTF-8 bytes of this string, as given, as the HMAC key." });
+  .regex(
+    standardSecret,
+    'must be "whsec_" followed by base64, as Standard Webhooks libraries expect (e.g. "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"); leave it empty to get a generated one',
+  )
+  .meta({
+    description:
+      "Signs every delivery: `whsec_` followed by padded base64 (the Standard Webhooks format), 16 to 128 characters; generated when absent (recommended). `webhook-signature` is keyed by the base64-decoded part after `whsec_`, so `new Webhook(secret)` of any Standard Webhooks library verifies deliveries with the secret as shown; `X-Service-Signature` by the UTF-8 bytes of the whole string.",
+    example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+  });
 
 export const createWebhookInput = z.object({
   url: webhookUrlSchema,
@@ -113,7 +125,7 @@ export type WebhookOutput = z.infer<typeof webhookOutput>;
 export const createdWebhookOutput = z
   .object({
     ...webhookShape,
-    secret: z.string().meta({ description: "Signs every delivery: both signatures use the UTF-8 bytes of this string, as shown (prefix included), as the HMAC key. Shown only in this answer.", example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }),
+    secret: z.string().meta({ description: "Signs every delivery: `X-Service-Signature` with the UTF-8 bytes of this string as shown (prefix included) as the HMAC key, `webhook-signature` as Standard Webhooks does (the base64-decoded part after `whsec_`; give the string as shown to `new Webhook(secret)`). Shown only in this answer.", example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }),
   })
   .meta({ id: "CreatedWebhook", description: "The registered webhook, with its secret." });
 export type CreatedWebhookOutput = z.infer<typeof createdWebhookOutput>;

@@ -4,21 +4,39 @@ import { adminApiToken, signInAsOwner } from "./helpers";
 
 test.use({ timezoneId: "Europe/Madrid" });
 
-const today = () => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+// The business keeps its hours in another zone than the browser's: the page speaks the business's.
+const BUSINESS_ZONE = "Pacific/Auckland";
+const today = () => new Intl.DateTimeFormat("en-CA", { timeZone: BUSINESS_ZONE, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
 const daysBefore = (date: string, days: number) => {
   const [y, m, d] = date.split("-").map(Number);
   return new Date(Date.UTC(y, m - 1, d - days)).toISOString().slice(0, 10);
 };
 
 test("the reports page shows the API's numbers in cards, charts, the agents table and the heatmap", async ({ page, request }) => {
+  const token = await adminApiToken(request);
+  const auth = { authorization: `Bearer ${token}` };
+  const profile = await (await request.get("/v1/config/business-profile", { headers: auth })).json();
+  const keep = { name: profile.name, description: profile.description, hours: profile.hours, auto_reply: profile.auto_reply };
+  const zoned = await request.put("/v1/config/business-profile", { headers: auth, data: { ...keep, hours: { ...(profile.hours ?? { weekly: {} }), timezone: BUSINESS_ZONE } } });
+  expect(zoned.status(), await zoned.text()).toBe(200);
+  try {
+    await reportsMatchTheApi(page, request, token);
+  } finally {
+    expect((await request.put("/v1/config/business-profile", { headers: auth, data: keep })).status()).toBe(200);
+  }
+});
+
+async function reportsMatchTheApi(page: import("@playwright/test").Page, request: import("@playwright/test").APIRequestContext, token: string) {
   await signInAsOwner(page);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Reports" }).click();
   await expect(page.getByRole("heading", { name: "Reports" })).toBeVisible();
+  await expect(page.getByText(`counted in the business's time zone (${BUSINESS_ZONE})`)).toBeVisible();
 
-  const token = await adminApiToken(request);
-  const query = `from=${daysBefore(today(), 6)}&to=${today()}&tz=Europe/Madrid`;
+  // Without tz the API reads the range in the business's zone too: the page and the API agree.
+  const query = `from=${daysBefore(today(), 6)}&to=${today()}`;
   const summary = await (await request.get(`/v1/reports/summary?${query}`, { headers: { authorization: `Bearer ${token}` } })).json();
   const series = await (await request.get(`/v1/reports/timeseries?metric=messages_received&interval=day&${query}`, { headers: { authorization: `Bearer ${token}` } })).json();
+  expect(summary.tz).toBe(BUSINESS_ZONE);
   expect(series.data).toHaveLength(7);
 
   await expect(page.getByTestId("stat-conversations-created")).toContainText(String(summary.conversations.created));
@@ -58,7 +76,8 @@ test("the reports page shows the API's numbers in cards, charts, the agents tabl
   const download = page.waitForEvent("download");
   await page.getByRole("link", { name: "Export CSV" }).click();
   const file = await download;
-  expect(file.suggestedFilename()).toMatch(/^conversations-.*\.csv$/);
+  // Named by the days on the business's clock, the last one (today there) included.
+  expect(file.suggestedFilename()).toBe(`conversations-${daysBefore(today(), 6)}-${today()}.csv`);
   const { readFile } = await import("node:fs/promises");
   const csv = await readFile((await file.path())!, "utf8");
   const lines = csv.split("\r\n").filter(Boolean);
@@ -79,7 +98,7 @@ test("the reports page shows the API's numbers in cards, charts, the agents tabl
   await page.getByLabel("From").fill(today());
   await page.getByLabel("To").fill(daysBefore(today(), 3));
   await expect(page.getByText("The start date must not be after the end date.")).toBeVisible();
-});
+}
 
 test("the reports page is usable at phone width", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });

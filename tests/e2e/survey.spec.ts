@@ -44,6 +44,10 @@ test("closing sends the satisfaction survey; the simulated customer's choice mov
   await expect(page.getByTestId("conversation-status")).toHaveText("Closed");
   const log = page.getByRole("log", { name: `Messages with ${customer}` });
   await expect(log.locator('[data-direction="outbound"]', { hasText: QUESTION })).toBeVisible({ timeout: 10_000 });
+  // The survey is the interactive list the customer sees: the question and its five choices.
+  const survey = log.locator('[data-direction="outbound"]', { hasText: QUESTION }).getByTestId("interactive-message");
+  await expect(survey).toBeVisible();
+  await expect(survey.getByRole("listitem")).toHaveText(["1 - Very poor", "2 - Poor", "3 - Okay", "4 - Good", "5 - Excellent"]);
 
   // The customer picks "4 - Good" from the list.
   await page.getByRole("button", { name: "Simulate customer" }).click();

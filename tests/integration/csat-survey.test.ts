@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as sandboxInboundRoute from "@/app/api/sandbox/inbound/route";
 import * as webhookRoute from "@/app/api/network/webhook/route";
@@ -7,6 +7,7 @@ import * as numberRoute from "@/app/v1/config/number/route";
 import * as closeRoute from "@/app/v1/conversations/[id]/close/route";
 import * as reopenRoute from "@/app/v1/conversations/[id]/reopen/route";
 import * as conversationRoute from "@/app/v1/conversations/[id]/route";
+import * as messagesRoute from "@/app/v1/conversations/[id]/messages/route";
 import * as summaryRoute from "@/app/v1/reports/summary/route";
 import { getDb } from "@/db";
 import { conversations, jobs, messages } from "@/db/schema";
@@ -53,7 +54,14 @@ const surveysOf = (conversationId: string) =>
   getDb()
     .select()
     .from(messages)
-    .where(and(eq(messages.conversationId, conversationId), eq(messages.senderType, "automation"), eq(messages.text, QUESTION)));
+    .where(
+      and(
+        eq(messages.conversationId, conversationId),
+        eq(messages.senderType, "automation"),
+        eq(messages.type, "interactive"),
+        sql`${messages.content}->'interactive'->>'body' = ${QUESTION}`,
+      ),
+    );
 
 /** A conversation with a customer, closed with the survey on, the survey sent. */
 async function surveyed(account: Account) {
@@ -94,23 +102,40 @@ describe("satisfaction survey through the sandbox", () => {
     const { id } = await surveyed(account);
     const [survey, ...more] = await surveysOf(id);
     expect(more).toHaveLength(0);
-    expect(survey).toMatchObject({ direction: "outbound", senderType: "automation", type: "text", status: "sent" });
-    const [sendJob] = await getDb().select().from(jobs).where(and(eq(jobs.kind, "message.send"), eq(jobs.accountId, account.account.id)));
-    expect(sendJob.payload).toEqual({
-      messageId: survey.id,
-      interactive: {
-        type: "list",
-        body: QUESTION,
-        button: "Rate us",
-        rows: [
-          { id: "csat_1", title: "1 - Very poor" },
-          { id: "csat_2", title: "2 - Poor" },
-          { id: "csat_3", title: "3 - Okay" },
-          { id: "csat_4", title: "4 - Good" },
-          { id: "csat_5", title: "5 - Excellent" },
-        ],
+    // Stored as the interactive list it is: the thread and the API show the list the customer sees.
+    expect(survey).toMatchObject({
+      direction: "outbound",
+      senderType: "automation",
+      type: "interactive",
+      status: "sent",
+      content: {
+        interactive: {
+          type: "list",
+          body: QUESTION,
+          button: "Rate us",
+          sections: [
+            {
+              title: "Rate us",
+              rows: [
+                { id: "csat_1", title: "1 - Very poor" },
+                { id: "csat_2", title: "2 - Poor" },
+                { id: "csat_3", title: "3 - Okay" },
+                { id: "csat_4", title: "4 - Good" },
+                { id: "csat_5", title: "5 - Excellent" },
+              ],
+            },
+          ],
+        },
       },
     });
+    const listed = await call(messagesRoute.GET, { path: `/v1/conversations/${id}/messages`, token: account.adminToken, params: { id } });
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.data.find((message: { id: string }) => message.id === survey.id)).toMatchObject({
+      type: "interactive",
+      interactive: { type: "list", body: QUESTION, button: "Rate us", sections: [{ rows: expect.arrayContaining([{ id: "csat_5", title: "5 - Excellent" }]) }] },
+    });
+    const [sendJob] = await getDb().select().from(jobs).where(and(eq(jobs.kind, "message.send"), eq(jobs.accountId, account.account.id)));
+    expect(sendJob.payload).toEqual({ messageId: survey.id });
     // A survey job run again (at-least-once delivery) asks nothing twice.
     const [surveyJob] = await getDb().select().from(jobs).where(and(eq(jobs.kind, "csat.survey"), eq(jobs.accountId, account.account.id)));
     await getDb().update(jobs).set({ status: "pending", runAt: new Date() }).where(eq(jobs.id, surveyJob.id));

@@ -272,7 +272,8 @@ describe("export", () => {
     const res = await call(exportRoute.GET, { path: `/v1/reports/export?${RANGE}`, token: adminToken });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-    expect(res.headers.get("content-disposition")).toBe('attachment; filename="conversations-2026-06-01-2026-06-08.csv"');
+    // Named by the days it covers, the last one included: [1 June, 8 June) is 1 to 7 June.
+    expect(res.headers.get("content-disposition")).toBe('attachment; filename="conversations-2026-06-01-2026-06-07.csv"');
     const parsed = parseCsv(res.text);
     expect(parsed.fields).toEqual(["id", "contact_phone", "contact_name", "created_at", "first_response_s", "closed_at", "resolution_s", "assignee", "labels", "csat"]);
     // c5 was created before the range.

@@ -47,7 +47,7 @@ describe("delivery", () => {
   it("sends each event to each active subscribed webhook, signed, with the documented headers and envelope", async () => {
     const { account, adminToken } = await createTestAccount();
     const subscribed = await registerWebhook(adminToken, { url: a.url, events: ["message.received"] });
-    const everything = await registerWebhook(adminToken, { url: b.url, events: ["*"], secret: "a-caller-chosen-secret!" });
+    const everything = await registerWebhook(adminToken, { url: b.url, events: ["*"], secret: "whsec_YS1jYWxsZXItY2hvc2VuLXNlY3JldCE=" });
     const other = await registerWebhook(adminToken, { url: `${b.url}/other`, events: ["user.created"] });
     const disabled = await registerWebhook(adminToken, { url: `${b.url}/disabled`, events: ["*"] });
     await call(item.PATCH, { method: "PATCH", path: `/v1/webhooks/${disabled.id}`, token: adminToken, params: { id: disabled.id }, body: { status: "disabled" } });

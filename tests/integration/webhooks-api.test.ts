@@ -1,5 +1,8 @@
+import { randomBytes } from "node:crypto";
 import { count, eq } from "drizzle-orm";
+import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import * as usersRoute from "@/app/v1/users/route";
 import * as collection from "@/app/v1/webhooks/route";
 import * as item from "@/app/v1/webhooks/[id]/route";
 import * as verify from "@/app/v1/webhooks/[id]/verify/route";
@@ -13,6 +16,7 @@ import { setEnv } from "@/tests/support/env-vars";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
 import { type WebhookReceiver, startReceiver } from "@/tests/support/webhook-receiver";
 import { verifyDelivery } from "@/tests/support/webhook-verifier";
+import { drain } from "@/tests/support/webhooks";
 
 let receiver: WebhookReceiver;
 let restoreEnv: () => void;
@@ -90,15 +94,45 @@ describe("POST /v1/webhooks", () => {
     expect(list.body.pagination).toEqual({ next_cursor: null, has_more: false });
   });
 
-  it("signs with a caller-chosen secret (16..128 characters)", async () => {
+  it("signs with a caller-chosen secret (whsec_ + base64, 16..128 characters)", async () => {
     const { adminToken } = await createTestAccount();
-    const secret = "my-own-secret-0123456789";
+    const secret = "whsec_bXktb3duLXNlY3JldC0wMTIzNDU2Nzg5";
     const before = receiver.requests.length;
     const res = await create(adminToken, { url: receiver.url, events: ["*"], secret });
     expect(res.status).toBe(201);
     expect(res.body.secret).toBe(secret);
     expect(res.body.events).toEqual(["*"]);
     expect(verifyDelivery(receiver.requests[before], secret)).toEqual([]);
+  });
+
+  it("is verified by the unedited standardwebhooks library, with a generated and with a chosen secret, on real deliveries", async () => {
+    const { adminToken } = await createTestAccount();
+    const chosen = `whsec_${randomBytes(32).toString("base64")}`;
+    for (const [i, secret] of [undefined, chosen].entries()) {
+      const url = `${receiver.url}/library-${i}`;
+      const res = await create(adminToken, { url, events: ["user.created"], ...(secret ? { secret } : {}) });
+      expect(res.status, res.text).toBe(201);
+      expect(res.body.status).toBe("active");
+      const verifier = new Webhook(res.body.secret);
+      const before = receiver.requests.length;
+      const added = await call(usersRoute.POST, {
+        method: "POST",
+        path: "/v1/users",
+        token: adminToken,
+        body: { name: "Library Check", email: `library-${randomBytes(4).toString("hex")}@example.com`, password: "a long enough password 123", role: "agent" },
+      });
+      expect(added.status, added.text).toBe(201);
+      await drain();
+      const delivery = receiver.requests
+        .slice(before)
+        .find((request) => request.path.endsWith(`/library-${i}`) && request.headers["x-service-event-type"] === "user.created");
+      expect(delivery, "the user.created delivery").toBeDefined();
+      // Exactly what a receiver does: the raw body and the headers as received.
+      const payload = verifier.verify(delivery!.raw, delivery!.headers as Record<string, string>) as { type: string; data: { user: { name: string } } };
+      expect(payload).toMatchObject({ type: "user.created", data: { user: { name: "Library Check" } } });
+      // A body changed on the way fails.
+      expect(() => verifier.verify(delivery!.raw.replace("Library Check", "Library Chekc"), delivery!.headers as Record<string, string>)).toThrow();
+    }
   });
 
   it.each([
@@ -173,7 +207,7 @@ describe("POST /v1/webhooks", () => {
 
   it("stores the secret sealed: not in clear, bound to its webhook, and still signing deliveries", async () => {
     const { adminToken } = await createTestAccount();
-    const chosen = "a-chosen-secret-for-sealing-0123";
+    const chosen = "whsec_YS1jaG9zZW4tc2VjcmV0LWZvci1zZWFsaW5nLTAxMjM=";
     const res = await create(adminToken, { url: receiver.url, events: ["user.created"], secret: chosen });
     expect(res.status).toBe(201);
     expect(res.body.status).toBe("active");
@@ -221,6 +255,9 @@ describe("POST /v1/webhooks", () => {
       ["secret of 15 characters", { url: "https://example.com/x", events: ["*"], secret: "x".repeat(15) }, "secret"],
       ["secret of 129 characters", { url: "https://example.com/x", events: ["*"], secret: "x".repeat(129) }, "secret"],
       ["secret not a string", { url: "https://example.com/x", events: ["*"], secret: 1234567890123456 }, "secret"],
+      ["secret without whsec_", { url: "https://example.com/x", events: ["*"], secret: "bXktb3duLXNlY3JldC0wMTIzNDU2Nzg5" }, "secret"],
+      ["secret not base64 after whsec_", { url: "https://example.com/x", events: ["*"], secret: "whsec_my-own-secret-0123456789" }, "secret"],
+      ["secret of plain words", { url: "https://example.com/x", events: ["*"], secret: "my-own-secret-0123456789" }, "secret"],
     ];
     it.each(cases)("%s", async (_name, body, path) => {
       const { account, adminToken } = await createTestAccount();
@@ -233,10 +270,19 @@ describe("POST /v1/webhooks", () => {
       expect(receiver.requests.length).toBe(before);
     });
 
-    it("accepts secrets of exactly 16 and 128 characters", async () => {
+    it("accepts the shortest and longest whsec_ secrets within 16..128 characters (18 and 126)", async () => {
       const { adminToken } = await createTestAccount();
-      expect((await create(adminToken, { url: receiver.url, events: ["*"], secret: "s".repeat(16) })).status).toBe(201);
-      expect((await create(adminToken, { url: receiver.url, events: ["*"], secret: "s".repeat(128) })).status).toBe(201);
+      expect((await create(adminToken, { url: receiver.url, events: ["*"], secret: `whsec_${"s".repeat(12)}` })).status).toBe(201);
+      expect((await create(adminToken, { url: receiver.url, events: ["*"], secret: `whsec_${"s".repeat(120)}` })).status).toBe(201);
+    });
+
+    it("refuses a chosen secret a Standard Webhooks library cannot use, offering a generated one", async () => {
+      const { account, adminToken } = await createTestAccount();
+      const res = await create(adminToken, { url: receiver.url, events: ["*"], secret: "my-own-secret-0123456789" });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe("validation_error");
+      expect(res.body.error.details).toEqual([{ path: "secret", message: expect.stringMatching(/whsec_.*base64.*leave it empty to get a generated one/) }]);
+      expect(await webhookCount(account.id)).toBe(0);
     });
   });
 });

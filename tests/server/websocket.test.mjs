@@ -144,6 +144,31 @@ describe("GET /v1/ws", () => {
     assert.equal((await connect(`${wsBase}?access_token=${created.body.token}`).closed).code, 4401);
   });
 
+  it("says when it is live: an event emitted right after the upgrade or right after ready is never lost (50 cycles)", async () => {
+    for (let cycle = 0; cycle < 50; cycle++) {
+      const socket = connect(wsBase, ["bearer", session]);
+      await new Promise((resolve, reject) => {
+        socket.ws.on("open", resolve);
+        socket.ws.on("unexpected-response", () => reject(new Error("upgrade refused")));
+      });
+      const early = `early ${cycle}`;
+      const late = `late ${cycle}`;
+      const first = await api("POST", "/api/sandbox/inbound", { token: session, body: { from: "15551230002", name: "Bea", type: "text", text: early } });
+      assert.equal(first.status, 201, JSON.stringify(first.body));
+      await socket.next((m) => m.type === "ready");
+      const second = await api("POST", "/api/sandbox/inbound", { token: session, body: { from: "15551230002", name: "Bea", type: "text", text: late } });
+      assert.equal(second.status, 201, JSON.stringify(second.body));
+      await socket.next((m) => m.type === "message.received" && m.data.message.text === early, 5_000);
+      await socket.next((m) => m.type === "message.received" && m.data.message.text === late, 5_000);
+      // Each event once, and `ready` once.
+      const texts = socket.messages.filter((m) => m.type === "message.received").map((m) => m.data.message.text);
+      assert.equal(texts.filter((t) => t === early).length, 1);
+      assert.equal(texts.filter((t) => t === late).length, 1);
+      assert.equal(socket.messages.filter((m) => m.type === "ready").length, 1);
+      socket.ws.close();
+    }
+  });
+
   it("closes with 4400 on a malformed last_event_id", async () => {
     const { code, reason } = await connect(`${wsBase}?access_token=${session}&last_event_id=nope`).closed;
     assert.equal(code, 4400);

@@ -219,7 +219,7 @@ export function WebhooksManager({ webhooks, eventGroups, limit }: { webhooks: We
             type="password"
             autoComplete="off"
             error={errors.secret}
-            hint="16 to 128 characters. Leave empty and we generate one (whsec_…)."
+            hint="whsec_ followed by base64, the Standard Webhooks format. Leave empty and we generate one (recommended)."
           />
           <div>
             <Button type="submit" disabled={pending || full} aria-busy={pending}>

@@ -156,7 +156,7 @@ export const eventsDomain: V1Domain = {
       get: op({
         operationId: "streamEvents",
         summary: "Stream events (Server-Sent Events)",
-        description: "Every event envelope the token may read (filtered by its scopes), as `text/event-stream`: each event's `id:` is the event id and its `data:` the JSON envelope; the comment `: connected` marks the moment the stream is live (every event committed after it is sent, after any replay); other comment lines are heartbeats (every 15 s). Reconnect with `Last-Event-ID` (or `?last_event_id=`) to replay what was missed, then continue live.",
+        description: "Every event envelope the token may read (filtered by its scopes), as `text/event-stream`: each event's `id:` is the event id and its `data:` the JSON envelope; the comment `: connected` marks the moment the stream is live (every event committed after it is sent, after any replay); other comment lines are heartbeats (every 15 s). Reconnect with `Last-Event-ID` (or `?last_event_id=`) to replay what was missed, then continue live. The WebSocket `GET /v1/ws` sends the same envelopes as text messages and `{\"type\":\"ready\"}` once live (events committed between its upgrade and `ready` are replayed before it).",
         access: { auth: "any" },
         headers: z.object({ "Last-Event-ID": idOf("event", "Resume after this event.").optional() }),
         query: z.object({

@@ -1,17 +1,16 @@
 import { apiRoute, defineRoute } from "@/lib/api/route";
-import { exportConversationsCsv } from "@/lib/reports/export";
+import { exportConversations } from "@/lib/reports/export";
 import { reportRangeQuery } from "@/lib/reports/schemas";
 
-const day = (date: Date) => date.toISOString().slice(0, 10);
-
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute({ access: { auth: "scope", scope: "reports:read" }, query: reportRangeQuery }, ({ ctx, query }) =>
-    new Response(exportConversationsCsv({ ctx, range: query }), {
+  GET: apiRoute({ access: { auth: "scope", scope: "reports:read" }, query: reportRangeQuery }, async ({ ctx, query }) => {
+    const { filename, body } = await exportConversations({ ctx, range: query });
+    return new Response(body, {
       headers: {
         "Content-Type": "text/csv; charset=utf-8",
-        "Content-Disposition": `attachment; filename="conversations-${day(query.from)}-${day(query.to)}.csv"`,
+        "Content-Disposition": `attachment; filename="${filename}"`,
         "Cache-Control": "no-store",
       },
-    }),
-  ),
+    });
+  }),
 });
