@@ -1,5 +1,5 @@
-import { auditChange } from "@/lib/audit/record-audit";
 import "server-only";
+import { auditChange } from "@/lib/audit/record-audit";
 import { and, desc, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { contacts } from "@/db/schema";

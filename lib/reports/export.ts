@@ -1,5 +1,5 @@
-import { auditChange } from "@/lib/audit/record-audit";
 import "server-only";
+import { auditChange } from "@/lib/audit/record-audit";
 import { sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
 import { csvLine } from "@/lib/platform/csv";
