@@ -1,4 +1,5 @@
 import { type NextRequest, NextResponse } from "next/server";
+import { BAD_REQUEST_PAGE, hasMalformedEscape, malformedPathTarget } from "@/lib/platform/http/malformed-path";
 import { commonSecurityHeaders, pageContentSecurityPolicy } from "@/lib/platform/http/security-headers";
 
 // Invitation and reset links are opened signed out; the OAuth endpoints are called by apps.
@@ -25,7 +26,22 @@ const PAGE_PATH_HEADER = "x-chorus-page";
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   const common = commonSecurityHeaders({ https: isHttps() });
-  if (API_PREFIXES.some((p) => pathname === p || pathname.startsWith(`${p}/`)) || /\.\w+$/.test(pathname)) {
+  const isApi = API_PREFIXES.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+  // Routing decodes the path: one that does not decode is a 400 here, before it is routed.
+  const malformed = hasMalformedEscape(pathname);
+  const refusal = malformed ? malformedPathTarget(pathname) : undefined;
+  if (refusal) {
+    // The API answers it itself (error body, request id, rate budget) at its catch-all route.
+    const url = request.nextUrl.clone();
+    url.pathname = refusal;
+    return withHeaders(NextResponse.rewrite(url), common);
+  }
+  if (malformed && isApi) {
+    const requestId = request.headers.get("x-request-id")?.match(/^[\w.:-]{1,128}$/)?.[0] ?? `req_${crypto.randomUUID().replace(/-/g, "")}`;
+    const body = { error: { code: "validation_error", message: "path: contains a malformed percent-escape", details: [{ path: "path", message: "contains a malformed percent-escape" }] }, request_id: requestId };
+    return withHeaders(NextResponse.json(body, { status: 400 }), { ...common, "X-Request-Id": requestId, "Cache-Control": "no-store" });
+  }
+  if (!malformed && (isApi || /\.\w+$/.test(pathname))) {
     return withHeaders(NextResponse.next(), common);
   }
 
@@ -39,6 +55,17 @@ export function proxy(request: NextRequest) {
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
   const csp = pageContentSecurityPolicy({ nonce, dev: process.env.NODE_ENV === "development", oauthConsent: pathname.startsWith("/oauth/") });
   const headers = { ...common, "Content-Security-Policy": csp };
+
+  if (malformed) {
+    // The app's 400 page, at the address asked for.
+    const url = request.nextUrl.clone();
+    url.pathname = BAD_REQUEST_PAGE;
+    url.search = "";
+    const requestHeaders = new Headers(request.headers);
+    requestHeaders.set("x-nonce", nonce);
+    requestHeaders.set("Content-Security-Policy", csp);
+    return withHeaders(NextResponse.rewrite(url, { status: 400, request: { headers: requestHeaders } }), headers);
+  }
 
   const hasSession = request.cookies.has("authjs.session-token") || request.cookies.has("__Secure-authjs.session-token");
   if (!hasSession && !PUBLIC_PAGES.some((p) => pathname === p || pathname.startsWith(`${p}/`)) && pathname !== "/") {

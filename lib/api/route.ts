@@ -86,7 +86,6 @@ export function apiRoute<
     let limitState: RateLimitState | undefined;
     let claim: Parameters<typeof completeIdempotencyKey>[0] | undefined;
     try {
-      refuseNulInUrl(req);
       let ctx: AuthContext | null = null;
       if (options.access.auth === "none") {
         if (!options.ownRateLimit) limitState = await spendAddressBudget(req);
@@ -99,6 +98,8 @@ export function apiRoute<
         }
         if (options.access.auth === "scope") authorize(ctx, options.access.scope);
       }
+      // After the request is counted, so that this 400 carries the rate budget like any answer.
+      refuseNulInUrl(req);
 
       const url = new URL(req.url);
       const params = await flatParams(context);

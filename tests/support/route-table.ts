@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { hasMalformedEscape, malformedPathTarget } from "@/lib/platform/http/malformed-path";
 
 type Handler = (req: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 type RouteModule = Partial<Record<(typeof ROUTE_METHODS)[number], Handler>>;
@@ -84,7 +85,20 @@ export function createDispatchFetch(bases: string[]) {
   const routes = bases.flatMap((base) => routeTable(base));
   return async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request && !init ? input : new Request(input, init);
-    const pathname = new URL(request.url).pathname;
+    let pathname = new URL(request.url).pathname;
+    // As the proxy does (proxy.ts): an address that cannot be decoded goes to its API's refusal.
+    if (hasMalformedEscape(pathname)) {
+      const target = malformedPathTarget(pathname);
+      if (!target) return new Response("Bad Request", { status: 400 });
+      const url = new URL(request.url);
+      url.pathname = pathname = target;
+      const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+      return dispatchTo(new Request(url, { method: request.method, headers: request.headers, body }), pathname);
+    }
+    return dispatchTo(request, pathname);
+  };
+
+  async function dispatchTo(request: Request, pathname: string): Promise<Response> {
     for (const route of routes) {
       const params = route.match(pathname);
       if (!params) continue;
@@ -95,5 +109,5 @@ export function createDispatchFetch(bases: string[]) {
       return handler(request, { params: Promise.resolve(params) });
     }
     return new Response("Not Found", { status: 404 });
-  };
+  }
 }
