@@ -198,3 +198,40 @@ describe("a token without the scope", () => {
     expect(challenge).toMatch(/scope="users:read"/);
   });
 });
+
+describe("the plant store", () => {
+  it("carries X-Request-Id on every answer: 404 for an unknown path, 405, 400, 401 and success", async () => {
+    const { adminToken } = await createTestAccount();
+    const answers = [
+      await send("GET", "/plant-store/nothing/here", { token: adminToken }),
+      await send("PUT", "/plant-store/plants", { token: adminToken }),
+      await send("DELETE", "/plant-store/plants/abc", { token: adminToken }),
+      await send("DELETE", "/plant-store/plants/%E0%A4%A", { token: adminToken }),
+      await send("GET", "/plant-store/plants"),
+      await send("GET", "/plant-store/plants", { token: adminToken, headers: { "x-request-id": "req_given" } }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([404, 405, 400, 400, 401, 200]);
+    for (const answer of answers) expect(answer.headers.get("x-request-id"), answer.text).toMatch(/^req_/);
+    expect(answers[5].headers.get("x-request-id")).toBe("req_given");
+    expect(answers[3].json).toEqual({ error: 400, message: expect.stringMatching(/percent-escape/) });
+  });
+});
+
+describe("a malformed %-escape or a NUL in a path id", () => {
+  it("is a 400 with the error body, the request id and the rate budget, on every route", async () => {
+    const { adminToken } = await createTestAccount();
+    for (const [method, path] of [
+      ["GET", "/v1/conversations/%E0%A4%A"],
+      ["GET", "/v1/contacts/%"],
+      ["POST", "/v1/conversations/%FF/close"],
+      ["GET", "/v1/unknown/%"],
+      ["GET", "/v1/contacts/ctc_1%00"],
+      ["GET", "/v1/conversations?status=%00"],
+    ]) {
+      const res = await send(method, path, { token: adminToken });
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(res.json).toEqual({ error: { code: "validation_error", message: expect.any(String), details: [expect.objectContaining({ message: expect.any(String) })] }, request_id: res.headers.get("x-request-id") });
+      expect(res.headers.get("ratelimit-remaining"), `${method} ${path}`).toMatch(/^\d+$/);
+    }
+  });
+});
