@@ -1,5 +1,5 @@
 import { type NextRequest, NextResponse } from "next/server";
-import { BAD_REQUEST_PAGE, hasMalformedEscape, malformedPathTarget } from "@/lib/platform/http/malformed-path";
+import { apiOfPath, BAD_REQUEST_PAGE, hasMalformedEscape, MALFORMED_PATH_HEADER, MALFORMED_PATH_ROUTE } from "@/lib/platform/http/malformed-path";
 import { commonSecurityHeaders, pageContentSecurityPolicy } from "@/lib/platform/http/security-headers";
 
 // Invitation and reset links are opened signed out; the OAuth endpoints are called by apps.
@@ -29,17 +29,13 @@ export function proxy(request: NextRequest) {
   const isApi = API_PREFIXES.some((p) => pathname === p || pathname.startsWith(`${p}/`));
   // Routing decodes the path: one that does not decode is a 400 here, before it is routed.
   const malformed = hasMalformedEscape(pathname);
-  const refusal = malformed ? malformedPathTarget(pathname) : undefined;
-  if (refusal) {
-    // The API answers it itself (error body, request id, rate budget) at its catch-all route.
-    const url = request.nextUrl.clone();
-    url.pathname = refusal;
-    return withHeaders(NextResponse.rewrite(url), common);
-  }
   if (malformed && isApi) {
-    const requestId = request.headers.get("x-request-id")?.match(/^[\w.:-]{1,128}$/)?.[0] ?? `req_${crypto.randomUUID().replace(/-/g, "")}`;
-    const body = { error: { code: "validation_error", message: "path: contains a malformed percent-escape", details: [{ path: "path", message: "contains a malformed percent-escape" }] }, request_id: requestId };
-    return withHeaders(NextResponse.json(body, { status: 400 }), { ...common, "X-Request-Id": requestId, "Cache-Control": "no-store" });
+    // One route answers for the API the address was sent to (error body, request id, rate budget).
+    const url = request.nextUrl.clone();
+    url.pathname = MALFORMED_PATH_ROUTE;
+    const requestHeaders = new Headers(request.headers);
+    requestHeaders.set(MALFORMED_PATH_HEADER, apiOfPath(pathname) ?? "app");
+    return withHeaders(NextResponse.rewrite(url, { request: { headers: requestHeaders } }), common);
   }
   if (!malformed && (isApi || /\.\w+$/.test(pathname))) {
     return withHeaders(NextResponse.next(), common);

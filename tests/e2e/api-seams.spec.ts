@@ -91,6 +91,7 @@ test.describe("addresses that cannot be decoded", () => {
       expect(res.status, `${method} ${path}: ${res.body.slice(0, 200)}`).toBe(400);
       expect(res.headers["content-type"]).toMatch(/^application\/json/);
       expect(res.headers["x-request-id"]).toBe("req_seams_1");
+      expect(res.headers["ratelimit-remaining"]).toMatch(/^\d+$/);
       expect(JSON.parse(res.body)).toEqual({
         error: { code: "validation_error", message: expect.stringMatching(/percent-escape/), details: [{ path: "path", message: expect.any(String) }] },
         request_id: "req_seams_1",

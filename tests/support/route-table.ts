@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { hasMalformedEscape, malformedPathTarget } from "@/lib/platform/http/malformed-path";
+import { apiOfPath, hasMalformedEscape, MALFORMED_PATH_HEADER } from "@/lib/platform/http/malformed-path";
 
 type Handler = (req: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 type RouteModule = Partial<Record<(typeof ROUTE_METHODS)[number], Handler>>;
@@ -85,15 +85,13 @@ export function createDispatchFetch(bases: string[]) {
   const routes = bases.flatMap((base) => routeTable(base));
   return async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request && !init ? input : new Request(input, init);
-    let pathname = new URL(request.url).pathname;
-    // As the proxy does (proxy.ts): an address that cannot be decoded goes to its API's refusal.
+    const pathname = new URL(request.url).pathname;
+    // As the proxy does (proxy.ts): an address that cannot be decoded goes to the route that refuses it.
     if (hasMalformedEscape(pathname)) {
-      const target = malformedPathTarget(pathname);
-      if (!target) return new Response("Bad Request", { status: 400 });
-      const url = new URL(request.url);
-      url.pathname = pathname = target;
-      const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
-      return dispatchTo(new Request(url, { method: request.method, headers: request.headers, body }), pathname);
+      const { GET: refuse } = await import("@/app/api/malformed-path/route");
+      const headers = new Headers(request.headers);
+      headers.set(MALFORMED_PATH_HEADER, apiOfPath(pathname) ?? "app");
+      return refuse(new Request(request.url, { method: request.method, headers }));
     }
     return dispatchTo(request, pathname);
   };
