@@ -9,13 +9,13 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 
 /**
  * A raw HTTP/1.1 request with node:http, which sends the path exactly as written. The body goes
- * in 1 MiB chunks and stops once an answer arrives, as curl does: a server may refuse a body
- * before reading it all.
+ * in 1 MiB chunks (`paced`: 50 ms apart) and stops once an answer arrives, as curl does: a server
+ * may refuse a body before reading it all, and a client still pushing it could lose the answer.
  */
 function rawRequest(
   method: string,
   path: string,
-  { headers = {}, body }: { headers?: Record<string, string>; body?: Buffer } = {},
+  { headers = {}, body, paced = false }: { headers?: Record<string, string>; body?: Buffer; paced?: boolean } = {},
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     let answered = false;
@@ -25,21 +25,26 @@ function rawRequest(
         answered = true;
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("end", () => {
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") });
+          req.destroy();
+        });
         res.on("error", reject);
       },
     );
     req.on("error", (error) => {
-      if (!answered) reject(error);
+      if (!answered) reject(new Error(`${method} ${path}: ${error.message} after sending ${offset} bytes`));
     });
     let offset = 0;
     const pump = () => {
       while (body && offset < body.length && !answered) {
         const chunk = body.subarray(offset, offset + 1024 * 1024);
         offset += chunk.length;
-        if (!req.write(chunk)) return void req.once("drain", pump);
+        const flowing = req.write(chunk);
+        if (paced) return void setTimeout(pump, 50);
+        if (!flowing) return void req.once("drain", pump);
       }
-      req.end();
+      if (!answered) req.end();
     };
     pump();
   });
@@ -66,7 +71,7 @@ test.describe("bodies arrive whole", () => {
     expect(message.media.size).toBe(pdf.length);
 
     const tooLarge = Buffer.alloc(33 * 1024 * 1024, 0x20);
-    const refused = await rawRequest("POST", "/v1/messages", { headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: tooLarge });
+    const refused = await rawRequest("POST", "/v1/messages", { headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: tooLarge, paced: true });
     expect(refused.status).toBe(413);
     expect(JSON.parse(refused.body)).toEqual({
       error: { code: "payload_too_large", message: expect.any(String) },
