@@ -5,7 +5,14 @@ const config: NextConfig = {
   // Type errors are caught by `npm run typecheck` (part of `npm test`); the build does not repeat it.
   typescript: { ignoreBuildErrors: true },
   serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "postgres", "ioredis"],
-  experimental: { serverActions: { bodySizeLimit: "32mb" } },
+  experimental: {
+    serverActions: { bodySizeLimit: "32mb" },
+    // The proxy (proxy.ts) runs before every route and Next.js hands the route a copy of the
+    // body that it cuts at this size (10 MB by default), so a larger body would arrive
+    // truncated. Routes enforce their own limits (32 MiB at most, answered 413); this is
+    // twice that, so a body the proxy cuts is still over every route's limit and gets the 413.
+    proxyClientMaxBodySize: 64 * 1024 * 1024,
+  },
 };
 
 export default config;

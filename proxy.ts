@@ -1,6 +1,7 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { corsPreflightHeaders, corsResponseHeaders } from "@/lib/platform/http/cors";
 import { safeNextPath } from "@/lib/auth/next-path";
+import { apiOfPath, BAD_REQUEST_PAGE, hasMalformedEscape, MALFORMED_PATH_HEADER, MALFORMED_PATH_ROUTE } from "@/lib/platform/http/malformed-path";
 import { commonSecurityHeaders, pageContentSecurityPolicy } from "@/lib/platform/http/security-headers";
 import { consentFormTargets, parseParameters } from "@/lib/oauth/parameters";
 import { RAW_QUERY_HEADER } from "@/lib/platform/http/request-hook";
@@ -56,7 +57,18 @@ export function proxy(request: NextRequest) {
     }
   }
 
-  if (API_PREFIXES.some((p) => pathname === p || pathname.startsWith(`${p}/`)) || /\.\w+$/.test(pathname)) {
+  const isApi = API_PREFIXES.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+  // Routing decodes the path: one that does not decode is a 400 here, before it is routed.
+  const malformed = hasMalformedEscape(pathname);
+  if (malformed && isApi) {
+    // One route answers for the API the address was sent to (error body, request id, rate budget).
+    const url = request.nextUrl.clone();
+    url.pathname = MALFORMED_PATH_ROUTE;
+    const requestHeaders = new Headers(request.headers);
+    requestHeaders.set(MALFORMED_PATH_HEADER, apiOfPath(pathname) ?? "app");
+    return withHeaders(NextResponse.rewrite(url, { request: { headers: requestHeaders } }), common);
+  }
+  if (!malformed && (isApi || /\.\w+$/.test(pathname))) {
     return withHeaders(NextResponse.next(), common);
   }
 
@@ -79,6 +91,17 @@ export function proxy(request: NextRequest) {
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
   const csp = pageContentSecurityPolicy({ nonce, dev: process.env.NODE_ENV === "development", formTargets: consentPage ? consentFormTargets(search.slice(1)) : [] });
   const headers = { ...common, "Content-Security-Policy": csp };
+
+  if (malformed) {
+    // The app's 400 page, at the address asked for.
+    const url = request.nextUrl.clone();
+    url.pathname = BAD_REQUEST_PAGE;
+    url.search = "";
+    const requestHeaders = new Headers(request.headers);
+    requestHeaders.set("x-nonce", nonce);
+    requestHeaders.set("Content-Security-Policy", csp);
+    return withHeaders(NextResponse.rewrite(url, { status: 400, request: { headers: requestHeaders } }), headers);
+  }
 
   const hasSession = request.cookies.has("authjs.session-token") || request.cookies.has("__Secure-authjs.session-token");
   if (!hasSession && !PUBLIC_PAGES.some((p) => pathname === p || pathname.startsWith(`${p}/`)) && pathname !== "/") {

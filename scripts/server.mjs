@@ -1,6 +1,7 @@
 // The Chorus HTTP server: Next.js (production build, or `--dev`) plus the WebSocket endpoint
 // GET /v1/ws. Next's route handlers cannot take over a connection for a WebSocket upgrade, so
 // this small server hands every HTTP request to Next and answers the upgrade on /v1/ws itself.
+import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import http from "node:http";
 import path from "node:path";
@@ -39,5 +40,26 @@ server.on("error", (error) => {
         : error.message;
   console.error(`Chorus cannot listen: ${reason}. Stop the other server or set PORT to a free port.`);
   process.exit(1);
+});
+// Node answers a request it cannot read on its own, before any route sees it: request headers
+// over its limit (16 KiB) get a 431 with the API's error body and a request id instead of a bare
+// status line; a request too slow to arrive a 408, any other unreadable one a 400, the same way.
+const CLIENT_ERRORS = {
+  HPE_HEADER_OVERFLOW: [431, "Request Header Fields Too Large", "request_header_fields_too_large", "The request headers are too large (at most 16 KiB in all)."],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "Request Timeout", "request_timeout", "The request did not arrive in time."],
+};
+server.on("clientError", (error, socket) => {
+  if (!socket.writable || socket.destroyed || error.code === "ECONNRESET") return socket.destroy();
+  const [status, reason, code, message] = CLIENT_ERRORS[error.code] ?? [400, "Bad Request", "bad_request", "The request could not be read as HTTP."];
+  const requestId = `req_${randomUUID().replace(/-/g, "")}`;
+  // The plant store answers with its own error body; the request line tells where it was sent.
+  const target = error.rawPacket?.toString("latin1").split("\r\n", 1)[0].split(" ")[1] ?? "";
+  const plantStore = target === "/plant-store" || target.startsWith("/plant-store/");
+  const body = JSON.stringify(plantStore ? { error: status, message } : { error: { code, message }, request_id: requestId });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\n` +
+      `X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+  );
 });
 server.listen(port, () => console.log(`Listening on port ${port} (HTTP/1.1 and WebSocket ${WS_PATH}).`));

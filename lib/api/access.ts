@@ -79,8 +79,9 @@ export function authorize(ctx: AuthContext, scope: Scope) {
     ]);
   }
   if (!ctx.token.scopes.includes(scope)) {
-    throw new ApiError(403, "insufficient_scope", `This token lacks the ${scope} scope.`, [
-      { path: "scope", message: `requires ${scope}`, scope },
-    ]);
+    // The bearer challenge names the scope the token would need.
+    throw new ApiError(403, "insufficient_scope", `This token lacks the ${scope} scope.`, [{ path: "scope", message: `requires ${scope}`, scope }], {
+      "WWW-Authenticate": `Bearer realm="chorus", error="insufficient_scope", scope="${scope}"`,
+    });
   }
 }

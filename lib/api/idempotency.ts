@@ -11,8 +11,22 @@ export const ABANDONED_CLAIM_MS = 60 * 1000;
 
 export type StoredResponse = { status: number; body: string; userId: string | null };
 
-export function hashRequest(rawBody: string): string {
-  return createHash("sha256").update(rawBody).digest("hex");
+/**
+ * JSON text with every object's keys in sorted order and no insignificant whitespace, so that
+ * two bodies meaning the same (keys reordered, spaces, `\u00e9` for `é`) read the same.
+ */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** The fingerprint of a request body: its parsed JSON, canonicalised, not its bytes. */
+export function hashRequest(body: unknown): string {
+  return createHash("sha256").update(canonicalJson(body)).digest("hex");
 }
 
 export function parseIdempotencyKey(header: string | null): string | undefined {

@@ -102,6 +102,7 @@ export function plantRoute<
 /** Every method of a plant store route file: the given ones, and a 405 Error with Allow for the rest. */
 export function definePlantRoute(handlers: Parameters<typeof defineRoute>[0]) {
   return defineRoute(handlers, {
-    methodNotAllowed: (req, allow) => plantErrorResponse(405, `${requestMethod(req)} is not allowed here. Allowed: ${allow}.`, { Allow: allow }),
+    methodNotAllowed: (req, allow) =>
+      plantErrorResponse(405, `${requestMethod(req)} is not allowed here. Allowed: ${allow}.`, { Allow: allow, "X-Request-Id": requestIdOf(req) }),
   });
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { AuthContext } from "@/lib/auth/tokens";
 import type { Scope } from "@/lib/auth/scopes";
 import { ConflictError, ForbiddenError, zodDetails } from "@/lib/platform/errors";
+import { listScopeOf, withListScope } from "@/lib/platform/cursor";
 import { JSON_BODY_LIMIT, parseJsonBody } from "@/lib/platform/http/read-body";
 import { requestMethod } from "@/lib/platform/http/request-hook";
 import { requestInfoOf, withRequestInfo } from "@/lib/platform/http/request-info";
@@ -85,7 +86,6 @@ export function apiRoute<
     let limitState: RateLimitState | undefined;
     let claim: Parameters<typeof completeIdempotencyKey>[0] | undefined;
     try {
-      refuseNulInUrl(req);
       let ctx: AuthContext | null = null;
       if (options.access.auth === "none") {
         if (!options.ownRateLimit) limitState = await spendAddressBudget(req);
@@ -98,24 +98,29 @@ export function apiRoute<
         }
         if (options.access.auth === "scope") authorize(ctx, options.access.scope);
       }
+      // After the request is counted, so that this 400 carries the rate budget like any answer.
+      refuseNulInUrl(req);
 
       const url = new URL(req.url);
       const params = await flatParams(context);
+      // Cursors read and handed out by this request belong to this list and these filters.
+      const scope = listScopeOf(url);
       let query: unknown = undefined;
       if (options.query) {
-        const parsed = options.query.safeParse(queryObject(url));
+        const schema = options.query;
+        const parsed = withListScope(scope, () => schema.safeParse(queryObject(url)));
         if (!parsed.success) throw validationError(zodDetails(parsed.error));
         query = parsed.data;
       }
 
       let body: unknown = undefined;
-      let raw = "";
+      let sent: unknown = undefined;
       if (options.body) {
         const read = await parseJsonBody(req, {
           limit: options.maxBodyBytes ?? JSON_BODY_LIMIT,
           allowEmpty: options.allowEmptyBody ?? false,
         });
-        raw = read.raw;
+        sent = read.value;
         refuseNulInBody(read.value);
         const parsed = options.body.safeParse(read.value);
         if (!parsed.success) throw validationError(zodDetails(parsed.error));
@@ -129,7 +134,7 @@ export function apiRoute<
             accountId: ctx.accountId,
             route: `${req.method} ${url.pathname}`,
             key,
-            requestHash: hashRequest(raw),
+            requestHash: hashRequest(sent),
             userId: ctx.user.id,
           };
           // A refused claim (another body, or still in flight) belongs to another request:
@@ -157,15 +162,17 @@ export function apiRoute<
       const response = toResponse(
         // The caller's address and client travel with the request for the audit log.
         await withRequestInfo(requestInfoOf(req), () =>
-          handler({
-            req,
-            ctx: ctx as AuthContext,
-            body: body as Infer<B>,
-            query: query as Infer<Q>,
-            params,
-            requestId,
-            reportRateLimit: (state) => (limitState = state),
-          }),
+          withListScope(scope, () =>
+            handler({
+              req,
+              ctx: ctx as AuthContext,
+              body: body as Infer<B>,
+              query: query as Infer<Q>,
+              params,
+              requestId,
+              reportRateLimit: (state) => (limitState = state),
+            }),
+          ),
         ),
       );
       if (claim) {

@@ -12,14 +12,15 @@ import { webhookDeliveryDescription, webhookDeliveryHeaders } from "./webhook-he
 
 const json = (schema: z.ZodType) => ({ "application/json": { schema } });
 
-// Documented, not required: an answer given before the plant store's wrapper runs (an unknown
-// path) carries neither, and a 405 alone carries Allow.
+// The request id is on every answer; the rate budget is documented, not required: an answer
+// given before the plant store's wrapper counts the request (an unknown path, a method the path
+// does not serve, an address that cannot be read) carries none, and a 405 alone carries Allow.
 const header = (id: string, description: string, example: string) => z.string().optional().meta({ description, example, header: { id } });
 const requiredHeader = (id: string, description: string, example: string) => z.string().meta({ description, example, header: { id } });
 
 /** Headers of the plant store's answers: the request id and the token's rate budget. */
 const answerHeaders = {
-  "X-Request-Id": header("X-Request-Id", "The request id: echoed from the request when given, else generated.", "req_01jd2x8k3f0m6q1v9w4r7t5y2z"),
+  "X-Request-Id": requiredHeader("X-Request-Id", "The request id: echoed from the request when given, else generated.", "req_01jd2x8k3f0m6q1v9w4r7t5y2z"),
   "RateLimit-Limit": header("RateLimit-Limit", "Requests allowed per minute for this token (or address, without a valid token).", "600"),
   "RateLimit-Remaining": header("RateLimit-Remaining", "Requests left in the current window.", "599"),
   "RateLimit-Reset": header("RateLimit-Reset", "Seconds until the window resets.", "42"),

@@ -92,21 +92,37 @@ const errorResponse = (id: string, description: string, extraHeaders: Record<str
 });
 
 export const errorResponses = {
-  400: errorResponse("BadRequest", "`invalid_json` (the body is not JSON, or not sent as `application/json`) or `validation_error` (`details` names each field)."),
+  400: errorResponse(
+    "BadRequest",
+    "`invalid_json` (the body is not JSON, or nests deeper than 64 levels) or `validation_error` (`details` names each field; `path` for an address with a malformed `%`-escape or a NUL character, on every operation).",
+  ),
   401: errorResponse("Unauthorized", "`unauthenticated` (no token) or `invalid_token` (malformed, bad signature, expired or revoked).", {
     "WWW-Authenticate": header("WWW-Authenticate", "The bearer challenge.", 'Bearer realm="chorus", error="invalid_token"'),
   }),
   403: errorResponse(
     "Forbidden",
-    "`forbidden` (the token owner's current role does not allow the scope) or `insufficient_scope` (the role allows it but the token lacks it; `details` names the scope); when the account requires two-factor sign-in, `mfa_enrollment_required` (the user has not set it up: do so in the browser, Settings → Account) or `mfa_required` (this session was opened without a code: sign in again with one).",
+    "`forbidden` (the token owner's current role does not allow the scope, or a write signed in by cookie came from another site) or `insufficient_scope` (the role allows it but the token lacks it, with the RFC 6750 challenge; `details` names the scope); when the account requires two-factor sign-in, `mfa_enrollment_required` (the user has not set it up: do so in the browser, Settings → Account) or `mfa_required` (this session was opened without a code: sign in again with one).",
+    {
+      "WWW-Authenticate": header("WWW-Authenticate", "On `insufficient_scope`: the bearer challenge naming the scope needed.", 'Bearer realm="chorus", error="insufficient_scope", scope="users:read"').optional(),
+    },
   ),
   404: errorResponse("NotFound", "`not_found`: no such resource in your account (another account's ids answer the same)."),
   409: errorResponse("Conflict", "`conflict` or `invalid_transition`: the request conflicts with the current state (or with a record created at the same time), or an `Idempotency-Key` was reused with another body or is still in use; `contact_blocked`: a send to a blocked contact."),
   413: errorResponse("PayloadTooLarge", "`payload_too_large`: the body is over the route's limit."),
-  415: errorResponse("UnsupportedMediaType", "`unsupported_media_type`: a compressed request body or an unsupported file type."),
+  415: errorResponse(
+    "UnsupportedMediaType",
+    "`unsupported_media_type`: a body sent with a Content-Type other than `application/json` (or none), a compressed request body, or an unsupported file type.",
+  ),
   429: errorResponse("TooManyRequests", "`rate_limited`: retry after `Retry-After` seconds.", {
     "Retry-After": header("Retry-After", "Seconds to wait before retrying.", "12"),
   }),
+  // Answered by the HTTP server before any route runs: no rate budget is counted.
+  431: {
+    id: "RequestHeaderFieldsTooLarge",
+    description: "`request_header_fields_too_large`: the request headers are over 16 KiB in all; answered before the request is routed.",
+    headers: z.object({ "X-Request-Id": requestIdHeader }),
+    content: { "application/json": { schema: errorBodySchema } },
+  },
   500: errorResponse("InternalError", "`internal_error`: something failed on our side; no internals are returned."),
   502: errorResponse("BadGateway", "`network_error`: the messaging network refused the request or did not answer; `message` carries the network's own words."),
 } as const;
@@ -175,10 +191,13 @@ function accessText(access: Access): string {
 export function operation(tag: string, spec: OperationSpec): ZodOpenApiOperationObject {
   const statuses = new Set<ErrorStatus>(spec.errors ?? []);
   const authenticated = !("auth" in spec.access && spec.access.auth === "none");
+  // Any address can hold a malformed escape or a NUL, and any request too large headers.
+  statuses.add(400);
+  statuses.add(431);
   // Requests without a token count against the caller's address.
   statuses.add(429);
   if (authenticated) statuses.add(401);
-  // Any credential can be refused by the account's two-factor rule; scopes and session-only routes refuse more.
+  // Any credential can be refused by the account's two-factor rule; scope and role, a session-only route, or a write signed in by cookie from another site refuse more.
   if (authenticated) statuses.add(403);
   if (spec.body) {
     statuses.add(400);

@@ -1,8 +1,27 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { deriveKey } from "@/lib/platform/crypto/keys";
 import { invalidField } from "@/lib/platform/errors";
 
 export type CursorPosition = { t: Date; id: string };
+
+/**
+ * The list a request reads (its path and every filter but `cursor` and `limit`): a cursor is
+ * handed out for it and accepted only by it, so a cursor of one list or filter cannot page
+ * through another. Set by the API wrapper; outside it (server-rendered pages) cursors are unbound.
+ */
+const listScope = new AsyncLocalStorage<string>();
+
+/** The scope of a list request: its path and its filters in a stable order. */
+export function listScopeOf(url: URL): string {
+  const filters = [...url.searchParams].filter(([key]) => key !== "cursor" && key !== "limit").sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+  return createHash("sha256").update(JSON.stringify([url.pathname, filters])).digest("base64url").slice(0, 16);
+}
+
+/** Runs `work` with cursors bound to this list scope. */
+export function withListScope<T>(scope: string, work: () => T): T {
+  return listScope.run(scope, work);
+}
 
 function sign(payload: string): string {
   return createHmac("sha256", deriveKey("cursor")).update(payload).digest("base64url").slice(0, 22);
@@ -10,7 +29,8 @@ function sign(payload: string): string {
 
 /** An opaque, signed position in a keyset-ordered list. */
 export function encodeCursor(position: CursorPosition): string {
-  const payload = Buffer.from(JSON.stringify([position.t.toISOString(), position.id])).toString("base64url");
+  const scope = listScope.getStore();
+  const payload = Buffer.from(JSON.stringify([position.t.toISOString(), position.id, ...(scope ? [scope] : [])])).toString("base64url");
   return `${payload}.${sign(payload)}`;
 }
 
@@ -22,14 +42,20 @@ export function decodeCursor(cursor: string): CursorPosition {
   const expected = Buffer.from(sign(payload));
   const given = Buffer.from(signature);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw tampered();
+  let decoded: unknown[];
   try {
-    const [t, id] = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as unknown[];
-    const date = new Date(String(t));
-    if (typeof id !== "string" || Number.isNaN(date.getTime())) throw tampered();
-    return { t: date, id };
+    decoded = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as unknown[];
   } catch {
     throw tampered();
   }
+  const [t, id, scope] = Array.isArray(decoded) ? decoded : [];
+  const date = new Date(String(t));
+  if (typeof id !== "string" || Number.isNaN(date.getTime())) throw tampered();
+  const current = listScope.getStore();
+  if (current !== undefined && scope !== current) {
+    throw invalidField("cursor", "belongs to another list or other filters: start again without a cursor");
+  }
+  return { t: date, id };
 }
 
 export type Page<T> = { data: T[]; pagination: { next_cursor: string | null; has_more: boolean } };

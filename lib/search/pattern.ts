@@ -25,12 +25,19 @@ export type SearchTerms = ReturnType<typeof searchTerms>;
 /**
  * Every word is the start of a word of `expression`, ignoring case and accents: full-text
  * search over chorus_search_vector (migration 0008), which the GIN indexes serve.
- * The words hold only letters and digits, so the query text cannot carry operators.
+ * Folding in the database can turn a letter or digit into punctuation (`½` into `1/2`, `⑴`
+ * into `(1)`), so each folded word goes into the query as one quoted term (`'1/2':*`, its
+ * quotes and backslashes escaped), never as query syntax: any text is a valid search.
  */
 export function matchesWords(expression: unknown, words: string[]): SQL | undefined {
   if (words.length === 0) return undefined;
-  const query = words.map((word) => `${word}:*`).join(" & ");
-  return sql`chorus_search_vector(${expression}) @@ to_tsquery('simple', chorus_search_text(${query}))`;
+  const terms = words.map((word) => sql`to_tsquery('simple', ${quotedPrefixTerm(sql`chorus_search_text(${word})`)})`);
+  return sql`chorus_search_vector(${expression}) @@ (${sql.join(terms, sql` && `)})`;
+}
+
+/** `text` as a quoted prefix term of a text-search query: `'…':*`, with `\` and `'` escaped. */
+function quotedPrefixTerm(text: SQL): SQL {
+  return sql`${"'"} || replace(replace(${text}, ${"\\"}, ${"\\\\"}), ${"'"}, ${"''"}) || ${"':*"}`;
 }
 
 /** The number contains these digits (trigram index on contacts.phone). */

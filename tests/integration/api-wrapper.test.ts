@@ -48,11 +48,11 @@ describe("the /v1 wrapper", () => {
     expect(res.body).toEqual({ error: { code: "invalid_json", message: expect.any(String) }, request_id: res.headers.get("x-request-id") });
   });
 
-  it("answers a non-JSON content type with 400 invalid_json", async () => {
+  it("answers a non-JSON content type with 415 unsupported_media_type", async () => {
     const { adminToken } = await createTestAccount();
     const res = await call(echo.POST, { method: "POST", path: "/v1/echo", token: adminToken, rawBody: "text=hi", headers: { "content-type": "application/x-www-form-urlencoded" } });
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe("invalid_json");
+    expect(res.status).toBe(415);
+    expect(res.body.error.code).toBe("unsupported_media_type");
   });
 
   it("names each invalid field in validation_error details", async () => {
@@ -180,7 +180,7 @@ describe("the /v1 wrapper", () => {
     const claim = (key: string, age: number) =>
       getDb()
         .insert(idempotencyKeys)
-        .values({ accountId: account.id, route: "POST /v1/echo", key, requestHash: hashRequest(JSON.stringify(body)), createdAt: new Date(Date.now() - age) });
+        .values({ accountId: account.id, route: "POST /v1/echo", key, requestHash: hashRequest(body), createdAt: new Date(Date.now() - age) });
     await claim("crashed", ABANDONED_CLAIM_MS + 5_000);
     await claim("running", 5_000);
 

@@ -138,7 +138,11 @@ describe("the contract checker", () => {
     expect(await problems(json({}), "GET", "/v1/nothing")).toEqual([expect.stringMatching(/path not documented/)]);
     const plantProblems = (await plants.check("POST", "/plant-store/plants", json({ id: "7", name: "Fern" }))).problems;
     expect(plantProblems).toEqual([expect.stringMatching(/must be integer/)]);
-    expect((await plants.check("DELETE", "/plant-store/plants/1", new Response(null, { status: 204 }))).problems).toEqual([]);
+    // The plant store's answers all carry the request id.
+    expect((await plants.check("DELETE", "/plant-store/plants/1", new Response(null, { status: 204, headers: { "x-request-id": "req_1" } }))).problems).toEqual([]);
+    expect((await plants.check("DELETE", "/plant-store/plants/1", new Response(null, { status: 204 }))).problems).toEqual([
+      expect.stringMatching(/missing required header X-Request-Id/),
+    ]);
     expect((await plants.check("DELETE", "/plant-store/plants/1", json({ error: 400 }, 400))).problems).toEqual([
       expect.stringMatching(/required property 'message'/),
     ]);

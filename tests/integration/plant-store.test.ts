@@ -81,7 +81,7 @@ describe("plant store", () => {
     expect(stored).toHaveLength(0);
   });
 
-  it("answers 400 Error for a body that is not JSON or not sent as JSON", async () => {
+  it("answers 400 Error for a body that is not JSON, 415 for one not sent as JSON", async () => {
     const { adminToken } = await createTestAccount();
     const broken = await call(plantsRoute.POST, {
       method: "POST",
@@ -98,7 +98,7 @@ describe("plant store", () => {
       rawBody: "name=Fern",
       headers: { "content-type": "application/x-www-form-urlencoded" },
     });
-    expectError(form, 400, /Content-Type: application\/json/);
+    expectError(form, 415, /Content-Type: application\/json/);
   });
 
   it("answers 413 Error for a body over 64 KiB", async () => {

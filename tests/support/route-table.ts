@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { apiOfPath, hasMalformedEscape, MALFORMED_PATH_HEADER } from "@/lib/platform/http/malformed-path";
 
 type Handler = (req: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 type RouteModule = Partial<Record<(typeof ROUTE_METHODS)[number], Handler>>;
@@ -85,6 +86,17 @@ export function createDispatchFetch(bases: string[]) {
   return async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request && !init ? input : new Request(input, init);
     const pathname = new URL(request.url).pathname;
+    // As the proxy does (proxy.ts): an address that cannot be decoded goes to the route that refuses it.
+    if (hasMalformedEscape(pathname)) {
+      const { GET: refuse } = await import("@/app/api/malformed-path/route");
+      const headers = new Headers(request.headers);
+      headers.set(MALFORMED_PATH_HEADER, apiOfPath(pathname) ?? "app");
+      return refuse(new Request(request.url, { method: request.method, headers }));
+    }
+    return dispatchTo(request, pathname);
+  };
+
+  async function dispatchTo(request: Request, pathname: string): Promise<Response> {
     for (const route of routes) {
       const params = route.match(pathname);
       if (!params) continue;
@@ -95,5 +107,5 @@ export function createDispatchFetch(bases: string[]) {
       return handler(request, { params: Promise.resolve(params) });
     }
     return new Response("Not Found", { status: 404 });
-  };
+  }
 }

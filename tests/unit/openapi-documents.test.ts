@@ -270,7 +270,7 @@ describe("the /v1 OpenAPI document", () => {
     expect(error.required.sort()).toEqual(["error", "request_id"]);
     expect(error.properties.error.required.sort()).toEqual(["code", "message"]);
     expect(Object.keys(doc.components.responses).sort()).toEqual(
-      ["BadGateway", "BadRequest", "Conflict", "Forbidden", "InternalError", "NotFound", "PayloadTooLarge", "TooManyRequests", "Unauthorized", "UnsupportedMediaType"].sort(),
+      ["BadGateway", "BadRequest", "Conflict", "Forbidden", "InternalError", "NotFound", "PayloadTooLarge", "RequestHeaderFieldsTooLarge", "TooManyRequests", "Unauthorized", "UnsupportedMediaType"].sort(),
     );
   });
 

@@ -40,17 +40,57 @@ export async function readBodyText(req: Request, limit: number): Promise<string>
   }
 }
 
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+/** How deep objects and arrays may nest in a JSON body. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The deepest nesting of objects and arrays in JSON text, counted in one pass without
+ * recursion (so a hostile body cannot exhaust the stack); stops counting past `max`.
+ */
+export function jsonDepthExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+const unsupportedType = (contentType: string) =>
+  new ApiError(
+    415,
+    "unsupported_media_type",
+    `${contentType ? `Content-Type "${contentType.slice(0, 100)}" is not accepted here` : "The body has no Content-Type"}: send it as JSON with Content-Type: application/json.`,
+  );
+
 /** Reads and parses a JSON body; every failure is an ApiError (400, 413 or 415). */
 export async function parseJsonBody(req: Request, options: { limit: number; allowEmpty: boolean }) {
   const encoding = req.headers.get("content-encoding");
   if (encoding && encoding.toLowerCase() !== "identity") {
     throw new ApiError(415, "unsupported_media_type", `Content-Encoding "${encoding}" is not supported.`);
   }
+  const contentType = (req.headers.get("content-type") ?? "").trim();
+  // A body declared as something else is refused before it is read (a route that accepts
+  // an empty body reads it first: nothing sent is fine whatever the header says).
+  if (contentType && !JSON_TYPE.test(contentType) && !options.allowEmpty) throw unsupportedType(contentType);
   const raw = await readBodyText(req, options.limit);
-  if (raw.trim() === "" && options.allowEmpty) return { raw, value: {} };
-  const contentType = req.headers.get("content-type") ?? "";
-  if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType)) {
-    throw new ApiError(400, "invalid_json", "Send the body as JSON with Content-Type: application/json.");
+  if (raw.trim() === "") {
+    if (options.allowEmpty) return { raw, value: {} };
+    throw new ApiError(400, "invalid_json", "The request body is empty: send a JSON document.");
+  }
+  if (!JSON_TYPE.test(contentType)) throw unsupportedType(contentType);
+  if (jsonDepthExceeds(raw, MAX_JSON_DEPTH)) {
+    throw new ApiError(400, "invalid_json", `The request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels.`, [
+      { path: "body", message: `must not nest deeper than ${MAX_JSON_DEPTH} levels` },
+    ]);
   }
   try {
     return { raw, value: JSON.parse(raw) as unknown };
