@@ -3,6 +3,7 @@ import { englishAbbreviations, englishFillers, englishMarkers } from "./dictiona
 import { spanishAbbreviations, spanishFillers, spanishInterrogatives, spanishMarkers, spanishQuestionForms } from "./dictionaries/es";
 import { portugueseAbbreviations, portugueseFillers, portugueseMarkers, portugueseQuestionForms } from "./dictionaries/pt";
 import { decodePlaceholder, escapeRegExp, guardTokens, placeholderSource, restoreTokens, type Token, tidyWhitespace } from "./guard";
+import { type CorrectionContext, correctLine } from "./corrections";
 import type { PolishLanguage } from "./dictionaries";
 
 export const polishStyles = ["concise", "normal", "explanatory"] as const;
@@ -232,13 +233,24 @@ export function detectDraftLanguage(text: string): PolishLanguage {
   return detectPolishLanguage(guardTokens({ text: tidyWhitespace(text), businessName: null }).text);
 }
 
-function applyNormalStyle({ text, businessName, language: given }: { text: string; businessName: string | null; language?: PolishLanguage }): string {
+function applyNormalStyle({
+  text,
+  businessName,
+  language: given,
+  context = {},
+}: {
+  text: string;
+  businessName: string | null;
+  language?: PolishLanguage;
+  context?: CorrectionContext;
+}): string {
   const tidy = tidyWhitespace(text);
   if (!tidy) return "";
   const guarded = guardTokens({ text: tidy, businessName });
   const language = detectPolishLanguage(guarded.text, given);
   const lines = guarded.text.split("\n").map((raw) => {
     let line = expandAbbreviations({ line: fixSpacing(raw), language });
+    line = correctLine({ line, language, context });
     line = capitalizeSentences(fixSpacing(line));
     return language === "en" ? capitalizePronoun(line) : line;
   });
@@ -482,15 +494,18 @@ export function polishWithRules({
   style,
   businessName,
   language,
+  context,
 }: {
   text: string;
   style: PolishStyle;
   businessName?: string | null;
   /** The draft's language; detected from the text when absent. */
   language?: PolishLanguage;
+  /** Names, the business's own words and the dictionary: the fixes apply under every style. */
+  context?: CorrectionContext;
 }): string {
   const name = businessName?.trim() || null;
-  const normal = applyNormalStyle({ text, businessName: name, language });
+  const normal = applyNormalStyle({ text, businessName: name, language, context });
   if (!normal || style === "normal") return normal;
   if (style === "concise") return applyConciseStyle({ text: normal, businessName: name, language });
   return applyExplanatoryStyle({ text: normal, businessName: name, language });
