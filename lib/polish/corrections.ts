@@ -15,13 +15,14 @@ export type CorrectionContext = {
   spellers?: Spellers;
 };
 
+const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const fold = (word: string) => word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 
 // Words of one spelling written without their accent, and words a dictionary accepts without it
 // but that chat drafts almost always mean with it ("dias uteis" are business days).
 const wordFixes: Record<PolishLanguage, Record<string, string>> = {
   en: { tommorow: "tomorrow", tomorow: "tomorrow", tommorrow: "tomorrow", wich: "which", becuase: "because", recieved: "received", adress: "address", adresses: "addresses" },
-  es: { estan: "están", dia: "día", util: "útil", utiles: "útiles", habil: "hábil", habiles: "hábiles", tambien: "también" },
+  es: { estan: "están", mas: "más", dia: "día", util: "útil", utiles: "útiles", habil: "hábil", habiles: "hábiles", tambien: "también" },
   pt: {
     uteis: "úteis",
     util: "útil",
@@ -60,8 +61,8 @@ const wordFixes: Record<PolishLanguage, Record<string, string>> = {
 // "está" and not "esta" ("this") when what follows can only follow the verb: a place, a state, a
 // participle of the list or a gerund ("esta em Lisboa", "esta pronto", "esta chegando").
 const estaFollowers: Record<"es" | "pt", string> = {
-  es: "en|bien|mal|listo|lista|listos|listas|disponible|disponibles|agotado|agotada|agotados|agotadas|cerrado|cerrada|abierto|abierta|pagado|pagada|confirmado|confirmada|enviado|enviada|incluido|incluida|roto|rota|dañado|dañada|muy|aquí|aqui|ahí|ahi|allí|alli|todavía|todavia|pendiente|perfecto|perfecta|de camino|a punto|\\p{L}+(?:ando|iendo|yendo)",
-  pt: "em|no|na|nos|nas|pronto|pronta|prontos|prontas|disponível|disponivel|bem|mal|a caminho|aqui|ali|lá|certo|certa|tudo|muito|sem|esgotado|esgotada|fechado|fechada|aberto|aberta|pago|paga|confirmado|confirmada|atrasado|atrasada|incluído|incluido|\\p{L}+(?:ando|endo|indo)",
+  es: "en|bien|mal|listo|lista|listos|listas|disponible|disponibles|agotado|agotada|agotados|agotadas|cerrado|cerrada|abierto|abierta|pagado|pagada|confirmado|confirmada|enviado|enviada|incluido|incluida|roto|rota|dañado|dañada|muy|aquí|aqui|ahí|ahi|allí|alli|todavía|todavia|pendiente|perfecto|perfecta|activo|activa|preparado|preparada|reservado|reservada|seguro|segura|seguros|seguras|adjunto|adjunta|completo|completa|incompleto|incompleta|equivocado|equivocada|correcto|correcta|de camino|a punto|\\p{L}+(?:ando|iendo|yendo)",
+  pt: "em|no|na|nos|nas|pronto|pronta|prontos|prontas|disponível|disponivel|bem|mal|a caminho|aqui|ali|lá|certo|certa|tudo|muito|sem|esgotado|esgotada|fechado|fechada|aberto|aberta|pago|paga|confirmado|confirmada|atrasado|atrasada|incluído|incluido|anexado|anexada|completo|completa|incompleto|incompleta|errado|errada|correto|correta|ativo|ativa|reservado|reservada|\\p{L}+(?:ando|endo|indo)",
 };
 const estaPatterns = {
   es: new RegExp(`(?<![\\p{L}\\p{N}])([Ee]st)a(s?)(?= (?:${estaFollowers.es})(?![\\p{L}]))`, "gu"),
@@ -80,7 +81,6 @@ const portugueseVerbE = /(?<=(?:^|[\s,])(?:não|o que|isso|também|já|só) )e(?
 
 // Spanish "si" answering ("si, claro") is "sí"; the conditional "si" never stands before a comma.
 const spanishYes = /(?<=(?:^|[\s¿¡,]))([Ss])i(?=\s*(?:[,!.]|$))/gu;
-const spanishMore = /(?<![\p{L}])([Mm])as(?= (?:tarde|temprano|pronto|barato|barata|baratos|baratas|caro|cara|caros|caras|grande|grandes|pequeño|pequeña|rápido|rápida|de|o menos|info|información)(?![\p{L}]))/gu;
 
 function applyContextAccents({ line, language }: { line: string; language: PolishLanguage }): string {
   if (language === "pt") {
@@ -92,8 +92,7 @@ function applyContextAccents({ line, language }: { line: string; language: Polis
   if (language === "es") {
     return line
       .replace(estaPatterns.es, (_match, stem: string, plural: string) => `${stem}á${plural}`)
-      .replace(spanishYes, (_match, s: string) => `${s}í`)
-      .replace(spanishMore, (_match, m: string) => `${m}ás`);
+      .replace(spanishYes, (_match, s: string) => `${s}í`);
   }
   return line;
 }
@@ -186,17 +185,23 @@ export function correctLine({ line, language, context }: { line: string; languag
   const known = new Set((context.knownWords ?? []).map(fold));
   const speller = context.spellers?.[language] ?? null;
   const accents = wordFixes[language];
-  let result = line.replace(wordPattern, (word, offset: number, whole: string) => {
+  let result = line;
+  // A full name is a name wherever it stands, even when its parts are words ("tom baker" → "Tom Baker").
+  for (const full of context.names ?? []) {
+    if (!/\s/.test(full.trim())) continue;
+    const source = [...full.trim()].map((char) => (/\s/.test(char) ? "\\s+" : /\p{L}/u.test(char) ? `[${char.toLowerCase()}${fold(char)}]` : escapeRegExp(char))).join("");
+    result = result.replace(new RegExp(`(?<![\\p{L}\\p{M}])${source}(?![\\p{L}\\p{M}])`, "gu"), (match) => (match === match.toLowerCase() ? full.trim() : match));
+  }
+  result = result.replace(wordPattern, (word, offset: number, whole: string) => {
     // Words someone wrote with capitals inside ("iPhone", "OK") are left as they are.
     if (/\p{Lu}/u.test(word.slice(1)) || word.length < 2) return word;
     const lower = word.toLowerCase();
     const title = word !== lower;
     const name = names.get(fold(word));
     if (name && !title) {
-      // A name that is also a word ("rosa", "will") is a name only where a name is expected: after a greeting.
-      // The Portuguese and Spanish dictionaries list many place names in lower case, so they are not asked.
-      const alsoWord = nameWords.has(lower) || (language === "en" && speller ? speller.spell(lower) : false);
-      if (!alsoWord || greetingWords.test(whole.slice(0, offset))) return name;
+      // A name that is also an everyday word ("rosa", "will") is a name only where a name is expected:
+      // after a greeting. (Dictionaries are no judge here: they list "tom" and "lisboa" in lower case.)
+      if (!nameWords.has(lower) || greetingWords.test(whole.slice(0, offset))) return name;
       return word;
     }
     if (name || known.has(fold(word))) return word;
