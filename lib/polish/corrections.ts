@@ -1,5 +1,5 @@
 import type { PolishLanguage } from "./dictionaries";
-import type { Speller, Spellers } from "./spelling";
+import { spellWords } from "./spelling";
 
 /**
  * What the conversation tells the engine: the names to write with their capitals (the contact, the
@@ -11,9 +11,12 @@ export type CorrectionContext = {
   names?: string[];
   /** Words the business uses that no dictionary knows (plant and product names): never "corrected". */
   knownWords?: string[];
-  /** The loaded dictionaries; a language without one is polished without spelling. */
-  spellers?: Spellers;
+  /** What the dictionary says of the draft's misspelled words (`prepareSpelling`); absent, no spelling. */
+  spelling?: SpellingFixes;
 };
+
+/** Each misspelled lower-case word of a draft with its one sure correction, or null when unsure. */
+export type SpellingFixes = Map<string, string | null>;
 
 const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const fold = (word: string) => word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
@@ -132,27 +135,47 @@ function candidateTiers(word: string, language: PolishLanguage): string[][] {
   return [accented, swapped, doubled, vowel];
 }
 
-const cache: Record<PolishLanguage, Map<string, string | null>> = { en: new Map(), es: new Map(), pt: new Map() };
-const CACHE_LIMIT = 5000;
+// A draft is at most 4,096 characters: the words looked up per polish are capped all the same.
+const MAX_LOOKUPS = 40;
 
-/** The one correct spelling a misspelled lower-case word can be, or null when unsure. */
-function correctSpelling({ word, language, speller }: { word: string; language: PolishLanguage; speller: Speller }): string | null {
-  const cached = cache[language].get(word);
-  if (cached !== undefined) return cached;
-  let answer: string | null = null;
-  const title = word.charAt(0).toUpperCase() + word.slice(1);
-  // "friday", "london": a word the dictionary knows only with its capital takes it.
-  if (!speller.spell(word) && speller.spell(title)) answer = title;
-  else if (!speller.spell(word)) {
-    for (const tier of candidateTiers(word, language)) {
-      const found = [...new Set(tier)].filter((candidate) => speller.spell(candidate));
+/**
+ * Asks the dictionary about the draft's words in two trips: which are misspelled, then which of their
+ * likely corrections exist. A correction is kept only when it is the one candidate of its kind
+ * ("recieve" → "receive"); a word the dictionary knows only with a capital takes it ("friday").
+ * Null when the language's dictionary is not loaded yet: the draft is then polished without spelling.
+ */
+export async function prepareSpelling({ text, language, context = {} }: { text: string; language: PolishLanguage; context?: CorrectionContext }): Promise<SpellingFixes | null> {
+  const skip = new Set([...(context.knownWords ?? []), ...(context.names ?? []).flatMap((name) => name.split(/\s+/))].map(fold));
+  const words = [...new Set(text.match(wordPattern) ?? [])]
+    .filter((word) => word.length >= 3 && word === word.toLowerCase() && !wordFixes[language][word] && !skip.has(fold(word)))
+    .slice(0, MAX_LOOKUPS);
+  const titles = words.map((word) => word.charAt(0).toUpperCase() + word.slice(1));
+  const known = await spellWords({ language, words: [...words, ...titles] });
+  if (!known) return null;
+  const fixes: SpellingFixes = new Map();
+  const unsure: Array<{ word: string; tiers: string[][] }> = [];
+  words.forEach((word, index) => {
+    if (known[index]) return;
+    if (known[words.length + index]) fixes.set(word, titles[index]);
+    else unsure.push({ word, tiers: candidateTiers(word, language).map((tier) => [...new Set(tier)]) });
+  });
+  const candidates = unsure.flatMap(({ tiers }) => tiers.flat());
+  const exists = await spellWords({ language, words: candidates });
+  if (!exists) return fixes;
+  let position = 0;
+  for (const { word, tiers } of unsure) {
+    let answer: string | null = null;
+    let decided = false;
+    for (const tier of tiers) {
+      const found = tier.filter((_, index) => exists[position + index]);
+      position += tier.length;
+      if (decided) continue;
       if (found.length === 1) answer = found[0];
-      if (found.length > 0) break;
+      if (found.length > 0) decided = true;
     }
+    fixes.set(word, answer);
   }
-  if (cache[language].size >= CACHE_LIMIT) cache[language].clear();
-  cache[language].set(word, answer);
-  return answer;
+  return fixes;
 }
 
 // Given names and places that are also everyday words in one of the three languages.
@@ -183,7 +206,6 @@ const wordPattern = /(?<![\p{L}\p{M}\p{N}_@/.\-\uE001'’])\p{L}[\p{L}\p{M}]*(?:
 export function correctLine({ line, language, context }: { line: string; language: PolishLanguage; context: CorrectionContext }): string {
   const names = buildNameMap(context.names ?? []);
   const known = new Set((context.knownWords ?? []).map(fold));
-  const speller = context.spellers?.[language] ?? null;
   const accents = wordFixes[language];
   let result = line;
   // A full name is a name wherever it stands, even when its parts are words ("tom baker" → "Tom Baker").
@@ -207,8 +229,8 @@ export function correctLine({ line, language, context }: { line: string; languag
     if (name || known.has(fold(word))) return word;
     const accented = accents[lower];
     if (accented) return title ? accented.charAt(0).toUpperCase() + accented.slice(1) : accented;
-    if (!speller || lower.length < 3 || title) return word;
-    return correctSpelling({ word: lower, language, speller }) ?? word;
+    if (title) return word;
+    return context.spelling?.get(word) ?? word;
   });
   result = applyContextAccents({ line: result, language });
   // "oi ana sim entregamos" → "oi Ana, sim, entregamos": a greeting with a name, and a yes or no after it, take their commas.

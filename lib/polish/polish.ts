@@ -7,9 +7,8 @@ import { loadBusinessProfile } from "@/lib/profile/business-profile";
 import { loadDocumentContext } from "@/lib/profile/documents";
 import { type Language } from "@/lib/platform/language/language";
 import { detectMessageLanguage } from "@/lib/platform/language/detect";
-import type { CorrectionContext } from "./corrections";
+import { type CorrectionContext, prepareSpelling } from "./corrections";
 import { detectDraftLanguage, type PolishStyle, polishWithRules } from "./rules";
-import { readySpellers } from "./spelling";
 import { POLISH_TEXT_MAX, type PolishOutput } from "./schemas";
 
 /** The optional engine gets this long in all; after it the rules engine answers. */
@@ -134,7 +133,7 @@ function namesIn(text: string): string[] {
 /**
  * What the rules engine needs to write names and the business's own words correctly: the contact of
  * the conversation (when given), the team, the names the business profile writes with a capital, and
- * the dictionaries loaded so far (never waited for).
+ * the business's own words, which no dictionary corrects.
  */
 async function loadCorrectionContext({ accountId, conversationId, profile }: { accountId: string; conversationId?: string; profile: { name: string; description: string } }): Promise<CorrectionContext> {
   const db = getDb();
@@ -152,7 +151,7 @@ async function loadCorrectionContext({ accountId, conversationId, profile }: { a
   const team = await db.select({ name: users.name }).from(users).where(eq(users.accountId, accountId));
   names.push(...team.map((member) => member.name), ...namesIn(profile.description));
   const knownWords = profile.description.match(/\p{L}[\p{L}\p{M}]+/gu) ?? [];
-  return { names, knownWords, spellers: readySpellers() };
+  return { names, knownWords };
 }
 
 /**
@@ -188,6 +187,8 @@ export async function polishText({
       console.warn(`polishing: falling back to the rules engine (${reason})`);
     }
   }
-  const polished = polishWithRules({ text, style, businessName: profile.name, language, context });
+  // The dictionary is asked on its own thread; not loaded yet (or slow), the draft is polished without spelling.
+  const spelling = await prepareSpelling({ text, language, context });
+  const polished = polishWithRules({ text, style, businessName: profile.name, language, context: { ...context, spelling: spelling ?? undefined } });
   return { text: polished || text.trim(), style, language, engine: "rules" };
 }
