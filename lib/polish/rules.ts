@@ -1,7 +1,8 @@
 import { courtesyPhrases, courtesySentences, type CourtesyPhrases, helpOfferPattern, openingThanksPattern, signOffPhrase } from "./dictionaries/courtesy";
-import { englishAbbreviations, englishFillers, englishMarkers } from "./dictionaries/en";
-import { spanishAbbreviations, spanishFillers, spanishInterrogatives, spanishMarkers, spanishQuestionForms } from "./dictionaries/es";
-import { portugueseAbbreviations, portugueseFillers, portugueseMarkers, portugueseQuestionForms } from "./dictionaries/pt";
+import { englishAbbreviations, englishMarkers } from "./dictionaries/en";
+import { spanishAbbreviations, spanishInterrogatives, spanishMarkers, spanishQuestionForms } from "./dictionaries/es";
+import { portugueseAbbreviations, portugueseMarkers, portugueseQuestionForms } from "./dictionaries/pt";
+import { removeFillers } from "./fillers";
 import { decodePlaceholder, escapeRegExp, guardTokens, placeholderSource, restoreTokens, type Token, tidyWhitespace } from "./guard";
 import { type CorrectionContext, correctLine } from "./corrections";
 import type { PolishLanguage } from "./dictionaries";
@@ -303,25 +304,6 @@ const commonSentenceStarters = new Set(
 function uncapitalizeCommonStart(text: string): string {
   const firstWord = text.match(/^\p{L}+/u)?.[0] ?? "";
   return commonSentenceStarters.has(firstWord.toLowerCase()) ? text.charAt(0).toLocaleLowerCase() + text.slice(1) : text;
-}
-
-const fillerRules = [...englishFillers, ...spanishFillers, ...portugueseFillers].map(([source, replacement]) => ({
-  pattern: new RegExp(`(,\\s*)?(?<![\\p{L}\\p{N}'’])(?:${source})(?![\\p{L}\\p{N}'’])(\\s*,)?`, "giu"),
-  replacement,
-}));
-
-function removeFillers(sentence: string): string {
-  let result = sentence;
-  for (const { pattern, replacement } of fillerRules) {
-    result = result.replace(pattern, (match: string, lead: string | undefined, trail: string | undefined, offset: number, whole: string) => {
-      if (replacement) return (lead ?? "") + replacement + (trail ?? "");
-      if (lead && trail) return " ";
-      // ", just checking" keeps its comma; ", I think." at the end of a sentence loses it.
-      if (lead) return /^\s*(?:[.!?…]|$)/.test(whole.slice(offset + match.length)) ? "" : lead;
-      return "";
-    });
-  }
-  return result.replace(/\s{2,}/g, " ").replace(/^[\s,;:]+/, "").replace(/\s+([,.;:!?…])/g, "$1").trim();
 }
 
 function isDroppableCourtesy(sentence: string): boolean {
