@@ -127,7 +127,7 @@ async function polishWithLlm({
 
 /** Capitalised words of a text that do not start a sentence: the places and products a business names. */
 function namesIn(text: string): string[] {
-  return [...text.matchAll(/(?<![.!?…\n]\s*|^\s*)(?<=[\s(“"'«,;])\p{Lu}[\p{Ll}\p{M}'’-]+/gu)].map(([word]) => word);
+  return [...text.matchAll(/(?<![.!?…\n]\s*|^\s*)(?<=[\s(“"'«,;])\p{Lu}[\p{Ll}\p{M}'’-]+(?![\p{L}\p{N}])/gu)].map(([word]) => word);
 }
 
 /**

@@ -48,3 +48,14 @@ test("an agent's hurried Portuguese comes back correct from the composer's Polis
   await page.getByRole("button", { name: "Use this" }).click();
   await expect(page.getByLabel("Reply")).toHaveValue("Oi Ana, sim, entregamos em Lisboa o envio é 9,90 e demora uns 3 a 5 dias úteis.");
 });
+
+test("the built server spells with its Hunspell dictionaries once they are loaded, and answers before that", async ({ request }) => {
+  const token = await adminApiToken(request);
+  const polish = async () => {
+    const res = await request.post("/v1/messages/polish", { headers: auth(token), data: { text: "the calathea is availabel untill friday", style: "normal", language: "en" } });
+    expect(res.status()).toBe(200);
+    return (await res.json()).text as string;
+  };
+  // Loading starts with the server; a polish before it ends comes back without spelling, never late.
+  await expect.poll(polish, { timeout: 30_000 }).toBe("The calathea is available until Friday.");
+});
