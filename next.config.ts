@@ -4,7 +4,7 @@ const config: NextConfig = {
   poweredByHeader: false,
   // Type errors are caught by `npm run typecheck` (part of `npm test`); the build does not repeat it.
   typescript: { ignoreBuildErrors: true },
-  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "postgres", "ioredis"],
+  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "postgres", "ioredis", "hunspell-asm"],
   experimental: {
     serverActions: { bodySizeLimit: "32mb" },
     // The proxy (proxy.ts) runs before every route and Next.js hands the route a copy of the

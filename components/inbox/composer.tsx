@@ -201,7 +201,7 @@ export function Composer({
           placeholder={attachment?.type === "audio" ? "Audio is sent without a caption — write a reply after it" : attachment ? "Add a caption (optional)" : "Write a reply — Enter sends, Shift+Enter for a new line"}
           className="max-h-40 min-h-10 flex-1 resize-y rounded-md border border-slate-300 px-3 py-2 text-sm"
         />
-        <PolishMenu text={text} onApply={setText} />
+        <PolishMenu text={text} onApply={setText} conversationId={conversation.id} />
         <Button type="button" onClick={send} disabled={!text.trim() && !attachment}>
           Send
         </Button>

@@ -17,7 +17,18 @@ type Result = { state: "loading" } | { state: "done"; text: string; engine: "rul
  * The composer's Polish menu: previews the draft in the three styles (POST /v1/messages/polish,
  * signed in by the browser cookie) and hands the chosen version back to the composer.
  */
-export function PolishMenu({ text, onApply, disabled = false }: { text: string; onApply: (polished: string) => void; disabled?: boolean }) {
+export function PolishMenu({
+  text,
+  onApply,
+  disabled = false,
+  conversationId,
+}: {
+  text: string;
+  onApply: (polished: string) => void;
+  disabled?: boolean;
+  /** The contact of this conversation has their name written with its capitals. */
+  conversationId?: string;
+}) {
   const [open, setOpen] = useState(false);
   const [style, setStyle] = useState<Style>("normal");
   const [results, setResults] = useState<Partial<Record<Style, Result & { source: string }>>>({});
@@ -37,7 +48,7 @@ export function PolishMenu({ text, onApply, disabled = false }: { text: string; 
     const source = text;
     setResults(Object.fromEntries(styles.map((s) => [s.value, { state: "loading", source }])));
     for (const { value } of styles) {
-      requestJson<{ text: string; engine: "rules" | "llm" }>("POST", "/v1/messages/polish", { text: source, style: value }).then((response) => {
+      requestJson<{ text: string; engine: "rules" | "llm" }>("POST", "/v1/messages/polish", { text: source, style: value, ...(conversationId ? { conversation_id: conversationId } : {}) }).then((response) => {
         const result: Result = response.ok ? { state: "done", text: response.data.text, engine: response.data.engine } : { state: "error", message: response.message };
         // A preview of an older draft is dropped: the menu always shows the text being written.
         setResults((current) => (current[value]?.source === source ? { ...current, [value]: { ...result, source } } : current));

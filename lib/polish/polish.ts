@@ -1,9 +1,13 @@
+import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db";
+import { contacts, conversations, users } from "@/db/schema";
+import { NotFoundError } from "@/lib/platform/errors";
 import { getEnv } from "@/lib/platform/env";
 import { loadBusinessProfile } from "@/lib/profile/business-profile";
 import { loadDocumentContext } from "@/lib/profile/documents";
 import { type Language } from "@/lib/platform/language/language";
 import { detectMessageLanguage } from "@/lib/platform/language/detect";
+import { type CorrectionContext, prepareSpelling } from "./corrections";
 import { detectDraftLanguage, type PolishStyle, polishWithRules } from "./rules";
 import { POLISH_TEXT_MAX, type PolishOutput } from "./schemas";
 
@@ -121,6 +125,35 @@ async function polishWithLlm({
   return answer;
 }
 
+/** Capitalised words of a text that do not start a sentence: the places and products a business names. */
+function namesIn(text: string): string[] {
+  return [...text.matchAll(/(?<![.!?…\n]\s*|^\s*)(?<=[\s(“"'«,;])\p{Lu}[\p{Ll}\p{M}'’-]+(?![\p{L}\p{N}])/gu)].map(([word]) => word);
+}
+
+/**
+ * What the rules engine needs to write names and the business's own words correctly: the contact of
+ * the conversation (when given), the team, the names the business profile writes with a capital, and
+ * the business's own words, which no dictionary corrects.
+ */
+async function loadCorrectionContext({ accountId, conversationId, profile }: { accountId: string; conversationId?: string; profile: { name: string; description: string } }): Promise<CorrectionContext> {
+  const db = getDb();
+  const names: string[] = [];
+  if (conversationId) {
+    const [row] = await db
+      .select({ name: contacts.name })
+      .from(conversations)
+      .innerJoin(contacts, eq(contacts.id, conversations.contactId))
+      .where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId)))
+      .limit(1);
+    if (!row) throw new NotFoundError("Conversation");
+    if (row.name) names.push(row.name);
+  }
+  const team = await db.select({ name: users.name }).from(users).where(eq(users.accountId, accountId));
+  names.push(...team.map((member) => member.name), ...namesIn(profile.description));
+  const knownWords = profile.description.match(/\p{L}[\p{L}\p{M}]+/gu) ?? [];
+  return { names, knownWords };
+}
+
 /**
  * Polishes a draft reply in one of three styles. The deterministic rules engine answers unless
  * POLISH_LLM_BASE_URL, POLISH_LLM_API_KEY and POLISH_LLM_MODEL name an OpenAI-compatible
@@ -132,13 +165,16 @@ export async function polishText({
   text,
   style,
   language: given,
+  conversationId,
 }: {
   accountId: string;
   text: string;
   style: PolishStyle;
   language?: Language;
+  conversationId?: string;
 }): Promise<PolishOutput> {
   const profile = await loadBusinessProfile(getDb(), accountId);
+  const context = await loadCorrectionContext({ accountId, conversationId, profile });
   // Chat drafts are short: the engine's own word lists settle what the detector is unsure of.
   const language = given ?? detectMessageLanguage(text) ?? detectDraftLanguage(text);
   const config = llmConfig();
@@ -151,6 +187,8 @@ export async function polishText({
       console.warn(`polishing: falling back to the rules engine (${reason})`);
     }
   }
-  const polished = polishWithRules({ text, style, businessName: profile.name, language });
+  // The dictionary is asked on its own thread; not loaded yet (or slow), the draft is polished without spelling.
+  const spelling = await prepareSpelling({ text, language, context });
+  const polished = polishWithRules({ text, style, businessName: profile.name, language, context: { ...context, spelling: spelling ?? undefined } });
   return { text: polished || text.trim(), style, language, engine: "rules" };
 }

@@ -1,93 +1,16 @@
+import { courtesyPhrases, courtesySentences, type CourtesyPhrases, helpOfferPattern, openingThanksPattern, signOffPhrase } from "./dictionaries/courtesy";
+import { englishAbbreviations, englishMarkers } from "./dictionaries/en";
+import { spanishAbbreviations, spanishInterrogatives, spanishMarkers, spanishQuestionForms } from "./dictionaries/es";
+import { portugueseAbbreviations, portugueseMarkers, portugueseQuestionForms } from "./dictionaries/pt";
+import { removeFillers } from "./fillers";
+import { decodePlaceholder, escapeRegExp, guardTokens, placeholderSource, restoreTokens, type Token, tidyWhitespace } from "./guard";
+import { type CorrectionContext, correctLine } from "./corrections";
+import type { PolishLanguage } from "./dictionaries";
+
 export const polishStyles = ["concise", "normal", "explanatory"] as const;
 export type PolishStyle = (typeof polishStyles)[number];
 
-export type PolishLanguage = "en" | "es" | "pt";
-
-// Links, numbers, names and similar tokens are swapped for private-use placeholders while the rules
-// run, so no rule can reflow a URL, capitalise an e-mail or split "10:30". Digits are encoded as
-// private-use characters too: a placeholder must never look like a letter, a digit or punctuation.
-type TokenKind = "link" | "name" | "abbreviation" | "emoticon" | "mention" | "number";
-type Token = { value: string; kind: TokenKind };
-type Guarded = { text: string; tokens: Token[] };
-
-const placeholderSource = "\uE000[\uE010-\uE019]+\uE001";
-
-function encodePlaceholder(index: number): string {
-  const digits = [...String(index)].map((digit) => String.fromCharCode(0xe010 + Number(digit))).join("");
-  return `\uE000${digits}\uE001`;
-}
-
-function decodePlaceholder(code: string): number {
-  return Number([...code].map((char) => char.charCodeAt(0) - 0xe010).join(""));
-}
-
-function escapeRegExp(value: string): string {
-  return value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-const linkPattern = new RegExp(
-  [
-    String.raw`(?:https?:\/\/|www\.)[^\s<>"]+`,
-    String.raw`[\w.+-]+@[\w-]+(?:\.[\w-]+)+`,
-    String.raw`(?<![\w@.-])(?:[\w-]+\.)+(?:com|net|org|io|co|app|dev|shop|store|es|mx|ar|cl|pe|br|pt|uk|us|info|me|ly)(?![\w-])(?:\/[^\s<>"]*)?`,
-    String.raw`(?<![\w.-])[\w-]+\.(?:pdf|jpe?g|png|gif|heic|webp|docx?|xlsx?|csv|txt|zip|mp4|mov|js|ts)(?![\w-])`,
-  ].join("|"),
-  "giu",
-);
-
-const tokenPatterns: Array<{ kind: TokenKind; source: string }> = [
-  { kind: "abbreviation", source: String.raw`(?<![\p{L}\p{N}])(?:\p{L}\.){2,}` },
-  { kind: "abbreviation", source: String.raw`\b(?:Mr|Mrs|Ms|Dr|Dra|Jr|Sr|Sra|Srta|Dña|St|Av|Avda|vs|etc|Ud|Uds)\.` },
-  { kind: "abbreviation", source: String.raw`\b(?:No|N[ºo]|n[ºo]|N[uú]m|n[uú]m)\.(?=\s?[#\d])` },
-  { kind: "emoticon", source: String.raw`(?<!\S)(?:[:;]-?[()DPp/]|<3)(?![\p{L}\p{N}])` },
-  { kind: "mention", source: String.raw`(?<![\w@])@\w+` },
-  {
-    kind: "number",
-    source: String.raw`(?:(?:US|R|CA|AU|MX|AR|CL|CO)?[$€£¥]\s?)?(?<![\p{L}\p{N}])\.?(?:[#\p{L}\p{N}]+[-_\/])*#?[\p{L}\p{N}]*\d(?:[\p{L}\p{N}]|[.,](?=\d)|[:\/\-–_#](?=[\p{L}\p{N}]))*(?:\s?[€%])?`,
-  },
-];
-const tokenPattern = new RegExp(tokenPatterns.map(({ source }) => `(${source})`).join("|"), "gu");
-
-// Chat spellings that contain a digit are words to expand, not numbers to keep.
-const digitWords = new Set(["b4", "2day", "2moro", "2morrow", "2nite", "salu2"]);
-
-function guardTokens({ text, businessName }: { text: string; businessName: string | null }): Guarded {
-  const tokens: Token[] = [];
-  const hold = (value: string, kind: TokenKind) => {
-    tokens.push({ value, kind });
-    return encodePlaceholder(tokens.length - 1);
-  };
-
-  let guarded = text.replace(linkPattern, (match) => {
-    const trailing = match.match(/[.,;:!?)\]'"’”]+$/)?.[0] ?? "";
-    return hold(match.slice(0, match.length - trailing.length), "link") + trailing;
-  });
-  if (businessName) {
-    const namePattern = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(businessName)}(?![\\p{L}\\p{N}])`, "giu");
-    guarded = guarded.replace(namePattern, (match) => hold(match, "name"));
-  }
-  guarded = guarded.replace(tokenPattern, (match, ...groups: unknown[]) => {
-    const index = groups.findIndex((group, position) => position < tokenPatterns.length && group !== undefined);
-    const kind = tokenPatterns[index]?.kind ?? "number";
-    if (kind === "number" && digitWords.has(match.toLowerCase())) return match;
-    return hold(match, kind);
-  });
-  return { text: guarded, tokens };
-}
-
-function restoreTokens({ text, tokens }: Guarded): string {
-  return text.replace(new RegExp(placeholderSource, "g"), (placeholder) => tokens[decodePlaceholder(placeholder.slice(1, -1))].value);
-}
-
-function tidyWhitespace(text: string): string {
-  return text
-    .replace(/\r\n?/g, "\n")
-    .split("\n")
-    .map((line) => line.replace(/[\s\u200B]+/gu, " ").trim())
-    .join("\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
-}
+export type { PolishLanguage } from "./dictionaries";
 
 function fixSpacing(line: string): string {
   return line
@@ -104,265 +27,6 @@ function fixSpacing(line: string): string {
     .trim();
 }
 
-const englishAbbreviations: Record<string, string> = {
-  u: "you",
-  ur: "your",
-  r: "are",
-  pls: "please",
-  plz: "please",
-  plse: "please",
-  thx: "thanks",
-  thnx: "thanks",
-  thanx: "thanks",
-  tnx: "thanks",
-  thks: "thanks",
-  ty: "thank you",
-  tysm: "thank you so much",
-  btw: "by the way",
-  idk: "I don't know",
-  asap: "as soon as possible",
-  msg: "message",
-  msgs: "messages",
-  b4: "before",
-  tmrw: "tomorrow",
-  tmr: "tomorrow",
-  tmrow: "tomorrow",
-  "2moro": "tomorrow",
-  "2morrow": "tomorrow",
-  "2day": "today",
-  "2nite": "tonight",
-  tonite: "tonight",
-  abt: "about",
-  lmk: "let me know",
-  np: "no problem",
-  yw: "you're welcome",
-  fyi: "for your information",
-  pkg: "package",
-  acct: "account",
-  bc: "because",
-  bcoz: "because",
-  bcuz: "because",
-  cuz: "because",
-  coz: "because",
-  wud: "would",
-  cud: "could",
-  shud: "should",
-  wk: "week",
-  hr: "hour",
-  hrs: "hours",
-  ppl: "people",
-  tho: "though",
-  thru: "through",
-  rn: "right now",
-  ofc: "of course",
-  nvm: "never mind",
-  omw: "on my way",
-  im: "I'm",
-  ive: "I've",
-  dont: "don't",
-  cant: "can't",
-  wont: "won't",
-  didnt: "didn't",
-  doesnt: "doesn't",
-  isnt: "isn't",
-  arent: "aren't",
-  wasnt: "wasn't",
-  werent: "weren't",
-  havent: "haven't",
-  hasnt: "hasn't",
-  couldnt: "couldn't",
-  wouldnt: "wouldn't",
-  shouldnt: "shouldn't",
-  youre: "you're",
-  thats: "that's",
-  whats: "what's",
-  theres: "there's",
-  theyre: "they're",
-};
-
-const spanishAbbreviations: Record<string, string> = {
-  q: "que",
-  k: "que",
-  xq: "porque",
-  pq: "porque",
-  xk: "porque",
-  pk: "porque",
-  porq: "porque",
-  tb: "también",
-  tmb: "también",
-  tbn: "también",
-  tmbn: "también",
-  tambn: "también",
-  "x favor": "por favor",
-  xfa: "por favor",
-  xfavor: "por favor",
-  xfis: "por favor",
-  porfa: "por favor",
-  porfis: "por favor",
-  pls: "por favor",
-  plz: "por favor",
-  dnd: "donde",
-  msj: "mensaje",
-  msje: "mensaje",
-  msjs: "mensajes",
-  grax: "gracias",
-  grx: "gracias",
-  grcs: "gracias",
-  bn: "bien",
-  ntp: "no te preocupes",
-  cdo: "cuando",
-  xa: "para",
-  ud: "usted",
-  uds: "ustedes",
-  mñn: "mañana",
-  mñna: "mañana",
-  salu2: "saludos",
-  dsps: "después",
-  dps: "después",
-  hrs: "horas",
-  vdd: "verdad",
-  aki: "aquí",
-  nd: "nada",
-  // Words with one spelling only, written without their accent.
-  todavia: "todavía",
-  numero: "número",
-  envio: "envío",
-  envios: "envíos",
-  direccion: "dirección",
-  telefono: "teléfono",
-  dias: "días",
-  rapida: "rápida",
-  rapido: "rápido",
-  atencion: "atención",
-  informacion: "información",
-  tambien: "también",
-  despues: "después",
-  aqui: "aquí",
-  ademas: "además",
-  facil: "fácil",
-  ultimo: "último",
-  ultima: "última",
-  proximo: "próximo",
-  proxima: "próxima",
-  pagina: "página",
-  codigo: "código",
-  credito: "crédito",
-  debito: "débito",
-  sabado: "sábado",
-  miercoles: "miércoles",
-  perdon: "perdón",
-  orquidea: "orquídea",
-  pedi: "pedí",
-};
-
-// At the start of a question these words take the accent: "¿q pasó?" → "¿Qué pasó?", "¿xq?" → "¿Por qué?".
-const spanishQuestionForms: Record<string, string> = {
-  q: "qué",
-  k: "qué",
-  xq: "por qué",
-  pq: "por qué",
-  xk: "por qué",
-  pk: "por qué",
-  porq: "por qué",
-  dnd: "dónde",
-  cdo: "cuándo",
-};
-
-const portugueseAbbreviations: Record<string, string> = {
-  vc: "você",
-  vcs: "vocês",
-  voce: "você",
-  voces: "vocês",
-  q: "que",
-  pq: "porque",
-  tb: "também",
-  tbm: "também",
-  tambem: "também",
-  obg: "obrigado",
-  brigado: "obrigado",
-  blz: "beleza",
-  td: "tudo",
-  hj: "hoje",
-  msg: "mensagem",
-  msgs: "mensagens",
-  cmg: "comigo",
-  ctz: "certeza",
-  naum: "não",
-  nao: "não",
-  mt: "muito",
-  mto: "muito",
-  mta: "muita",
-  qdo: "quando",
-  qnd: "quando",
-  pfv: "por favor",
-  pf: "por favor",
-  pls: "por favor",
-  plz: "por favor",
-  vlw: "valeu",
-  abs: "abraços",
-  att: "atenciosamente",
-  entao: "então",
-  amanha: "amanhã",
-  agr: "agora",
-  sdds: "saudades",
-  dps: "depois",
-  fds: "fim de semana",
-  hrs: "horas",
-  info: "informação",
-  infos: "informações",
-  // Words with one spelling only, written without their accent.
-  ola: "olá",
-  ate: "até",
-  so: "só",
-  ja: "já",
-  ta: "tá",
-  sao: "são",
-  dao: "dão",
-  ninguem: "ninguém",
-  codigo: "código",
-  cartao: "cartão",
-  ligacao: "ligação",
-  horario: "horário",
-  horarios: "horários",
-  duvida: "dúvida",
-  duvidas: "dúvidas",
-  preco: "preço",
-  precos: "preços",
-  rapida: "rápida",
-  rapido: "rápido",
-  orquidea: "orquídea",
-  endereco: "endereço",
-  informacao: "informação",
-  numero: "número",
-  ultimo: "último",
-  proximo: "próximo",
-  pagina: "página",
-  sabado: "sábado",
-};
-
-// At the start of a question: "pq?" → "Por que?".
-const portugueseQuestionForms: Record<string, string> = {
-  pq: "por que",
-};
-
-// Question words written without their accent, restored at the start of a Spanish question:
-// "hola, que hora abren?" → "Hola, ¿qué hora abren?".
-const spanishInterrogatives: Record<string, string> = {
-  que: "qué",
-  como: "cómo",
-  cuando: "cuándo",
-  donde: "dónde",
-  adonde: "adónde",
-  cual: "cuál",
-  cuales: "cuáles",
-  cuanto: "cuánto",
-  cuanta: "cuánta",
-  cuantos: "cuántos",
-  cuantas: "cuántas",
-  quien: "quién",
-  quienes: "quiénes",
-  "por que": "por qué",
-};
 const spanishInterrogativePattern = new RegExp(
   String.raw`(^|¿\s*)((?:a|hasta|desde|cada|de|para|con|en)\s+)?(por que|${Object.keys(spanishInterrogatives).filter((key) => key !== "por que").join("|")})(?![\p{L}\p{N}])`,
   "iu",
@@ -521,9 +185,6 @@ function addSpanishOpeningMarks(line: string): string {
     .join(" ");
 }
 
-const signOffPhrase =
-  /^(?:best regards|kind regards|warm regards|regards|best wishes|all the best|best|cheers|sincerely|many thanks|thanks again|thanks so much|thank you so much|thanks|thank you|talk soon|take care|saludos cordiales|un saludo|saludos|atentamente|cordialmente|un abrazo|abrazos|muchas gracias|gracias|abraços|um abraço|abs|atenciosamente|att|obrigad[oa]|muito obrigad[oa]|até mais)$/i;
-
 function isSignOffLine(line: string): boolean {
   return signOffPhrase.test(line.replace(/^¡/, "").replace(/[,.!]+$/, "").trim());
 }
@@ -551,25 +212,6 @@ function punctuateLineEnd({ line, language, tokens }: { line: string; language: 
   return line + chooseSentenceMark({ sentence, language });
 }
 
-const spanishMarkers = new Set(
-  "que q k de el la los las por para con en es un una su sus tu tus mi mis hola gracias pedido usted ustedes favor porfa porfis xfa xfavor xfis y ya muy esta está estamos están tenemos tiene puede puedes pero porque xq pq xk pk porq tb tmb tbn tmbn tambn también msj msje msjs mensaje mensajes del al lo le te se nos hoy mañana cuando cuándo donde dónde dnd cómo como qué envío saludos buenos buenas días si sí bien bn grax grx grcs ntp preocupes cdo xa ud uds mñn mñna salu2 dsps dps después hrs horas vdd verdad aki aquí nd nada hay fue llega llegó semana pls plz".split(
-    " ",
-  ),
-);
-const englishMarkers = new Set(
-  "the you u your ur yours is are r to and of for we i it this that please pls plz plse thanks thx thnx thanx tnx thks thank ty tysm order will can have be my with on in hi hello was our not do just at if an would could should wud cud shud about abt lmk let know np problem yw welcome fyi information pkg package acct account bc bcoz bcuz cuz coz because wk week hr hrs hour hours ppl people im i'm ive i've dont don't cant can't wont won't didnt doesnt isnt arent wasnt werent havent hasnt couldnt wouldnt shouldnt youre you're thats that's whats what's theres there's theyre tho though thru through rn right now ofc course nvm never mind omw way btw by idk asap soon possible msg msgs message messages b4 before tmrw tmr tmrow 2moro 2morrow tomorrow 2day today 2nite tonite tonight".split(
-    " ",
-  ),
-);
-
-// Every abbreviation and its expansion count for the same language, so polishing never moves a
-// message from one language to the other and a second pass sees what the first one saw.
-const portugueseMarkers = new Set(
-  "você vocês vc vcs não nao obrigado obrigada obg também tbm hoje amanhã amanha tudo td bem beleza blz oi olá pra pro para com uma um meu minha seu sua está estão estamos temos tem pode podem porque pq quando onde como qual quais muito mt mto mensagem msg entrega pedido então entao já ja agora agr depois dps ainda aqui isso esse essa esta este nós gente vou vai ficou fico atenciosamente abraços abs valeu vlw".split(
-    " ",
-  ),
-);
-
 function detectPolishLanguage(guardedText: string, given?: PolishLanguage): PolishLanguage {
   if (given) return given;
   const portuguese = (guardedText.toLowerCase().match(/[\p{L}\p{N}'’]+/gu) ?? []).filter((word) => portugueseMarkers.has(word)).length + (/[ãõç]|ê|ô/i.test(guardedText) ? 2 : 0);
@@ -592,13 +234,24 @@ export function detectDraftLanguage(text: string): PolishLanguage {
   return detectPolishLanguage(guardTokens({ text: tidyWhitespace(text), businessName: null }).text);
 }
 
-function applyNormalStyle({ text, businessName, language: given }: { text: string; businessName: string | null; language?: PolishLanguage }): string {
+function applyNormalStyle({
+  text,
+  businessName,
+  language: given,
+  context = {},
+}: {
+  text: string;
+  businessName: string | null;
+  language?: PolishLanguage;
+  context?: CorrectionContext;
+}): string {
   const tidy = tidyWhitespace(text);
   if (!tidy) return "";
   const guarded = guardTokens({ text: tidy, businessName });
   const language = detectPolishLanguage(guarded.text, given);
   const lines = guarded.text.split("\n").map((raw) => {
     let line = expandAbbreviations({ line: fixSpacing(raw), language });
+    line = correctLine({ line, language, context });
     line = capitalizeSentences(fixSpacing(line));
     return language === "en" ? capitalizePronoun(line) : line;
   });
@@ -652,106 +305,6 @@ function uncapitalizeCommonStart(text: string): string {
   const firstWord = text.match(/^\p{L}+/u)?.[0] ?? "";
   return commonSentenceStarters.has(firstWord.toLowerCase()) ? text.charAt(0).toLocaleLowerCase() + text.slice(1) : text;
 }
-
-const englishFillers: Array<[string, string]> = [
-  ["i (?:just )?wanted to (?:let you know|inform you|tell you|say)(?: that)?", ""],
-  ["just wanted to (?:let you know|say|tell you)(?: that)?", ""],
-  ["(?:i|we)(?: would|'d|’d) like to (?:let you know|inform you)(?: that)?", ""],
-  ["i was (?:just )?wondering if (?:you|u) (?:could|can|would)", "please"],
-  ["i was (?:just )?wondering if", ""],
-  ["(?:please )?(?:note|be advised|be aware|keep in mind) that", ""],
-  ["it is important to note that", ""],
-  ["as you (?:may )?(?:already )?know", ""],
-  ["needless to say|as a matter of fact|to be honest|in my opinion", ""],
-  ["i (?:think|believe|guess|feel like)(?: that)?", ""],
-  ["at this point in time|at the present time", "now"],
-  ["in order to", "to"],
-  ["due to the fact that", "because"],
-  ["in the event that", "if"],
-  ["for the purpose of", "for"],
-  ["each and every", "every"],
-  ["first and foremost", "first"],
-  ["a little bit", "a little"],
-  ["(?:kind|sort) of", ""],
-  ["just|actually|basically|really|literally|honestly|simply|totally|definitely|pretty much", ""],
-];
-
-const spanishFillers: Array<[string, string]> = [
-  [
-    "s[oó]lo (?:quer[ií]a|quiero) (?:decirte|decirle|avisarte|avisarle|comentarte|comentarle|informarte|informarle|contarte)(?: que)?",
-    "",
-  ],
-  ["quer[ií]a (?:decirte|decirle|avisarte|avisarle|comentarte|comentarle|informarte|informarle|contarte) que", ""],
-  ["(?:te|le|les) (?:comento|cuento|informo|comentamos|informamos) que", ""],
-  ["(?:me|nos) gustar[ií]a (?:informarte|informarle|comentarte|comentarle|decirte|decirle) que", ""],
-  ["cabe (?:mencionar|destacar|señalar|aclarar) que", ""],
-  ["(?:por favor,? )?(?:ten|tenga|tengan) en cuenta que", ""],
-  ["la verdad(?: es que)?", ""],
-  ["(?:yo )?creo que", ""],
-  ["en realidad", ""],
-  ["b[aá]sicamente|realmente|simplemente|sinceramente|honestamente|literalmente", ""],
-  ["con el fin de|a fin de", "para"],
-  ["debido a que", "porque"],
-  ["en este momento|en estos momentos", "ahora"],
-  ["a d[ií]a de hoy|el d[ií]a de hoy", "hoy"],
-];
-
-const portugueseFillers: Array<[string, string]> = [
-  ["s[oó] (?:queria|quero|gostaria de) (?:te |lhe )?(?:dizer|avisar|informar|falar|comentar)(?: que)?", ""],
-  ["(?:queria|gostaria de) (?:te |lhe )?(?:avisar|informar|dizer|comentar) que", ""],
-  ["(?:eu )?acho que", ""],
-  ["na verdade", ""],
-  ["(?:vale|cabe) (?:ressaltar|lembrar|destacar|mencionar) que", ""],
-  ["basicamente|realmente|simplesmente|sinceramente|literalmente", ""],
-  ["com o objetivo de|a fim de", "para"],
-  ["devido ao fato de que", "porque"],
-  ["neste momento|no momento", "agora"],
-];
-
-const fillerRules = [...englishFillers, ...spanishFillers, ...portugueseFillers].map(([source, replacement]) => ({
-  pattern: new RegExp(`(,\\s*)?(?<![\\p{L}\\p{N}'’])(?:${source})(?![\\p{L}\\p{N}'’])(\\s*,)?`, "giu"),
-  replacement,
-}));
-
-function removeFillers(sentence: string): string {
-  let result = sentence;
-  for (const { pattern, replacement } of fillerRules) {
-    result = result.replace(pattern, (match: string, lead: string | undefined, trail: string | undefined, offset: number, whole: string) => {
-      if (replacement) return (lead ?? "") + replacement + (trail ?? "");
-      if (lead && trail) return " ";
-      // ", just checking" keeps its comma; ", I think." at the end of a sentence loses it.
-      if (lead) return /^\s*(?:[.!?…]|$)/.test(whole.slice(offset + match.length)) ? "" : lead;
-      return "";
-    });
-  }
-  return result.replace(/\s{2,}/g, " ").replace(/^[\s,;:]+/, "").replace(/\s+([,.;:!?…])/g, "$1").trim();
-}
-
-const courtesySentences: RegExp[] = [
-  /^(?:thanks|thank you|many thanks)(?: so much| very much| a lot| again| in advance)?(?: for (?:reaching out|contacting us|getting in touch|writing(?: to us)?|your (?:message|patience|understanding|time|email|question|inquiry|enquiry|order|purchase|business)|waiting|asking))?$/i,
-  /^(?:i |we )?hope (?:this|that|it) helps$/i,
-  /^(?:i |we )?hope (?:you(?:'re|’re| are)(?: doing)? well|all is well|you(?:'re|’re| are) having a (?:great|good|nice|lovely) (?:day|week))$/i,
-  /^(?:please )?(?:let (?:us|me) know|feel free to (?:reach out|contact us|ask|let us know|get in touch)|(?:do not|don't|don’t) hesitate to (?:reach out|contact us|ask|get in touch))(?: (?:if|should) you (?:have|need) (?:any(?:thing)?|more|other|further)(?: (?:other|more|further|else))?(?: questions?| help| assistance)?)?(?: if (?:there(?:'s|’s| is) )?anything else(?: (?:we|i) can (?:help|do)(?: for you)?(?: with)?)?)?$/i,
-  /^have a (?:great|nice|good|lovely|wonderful) (?:day|one|week|weekend|evening)$/i,
-  /^(?:(?:best|kind|warm) )?regards$|^cheers$|^sincerely$|^all the best$|^take care$/i,
-  /^(?:muchas )?gracias(?: de antemano| por (?:tu|su) (?:mensaje|paciencia|comprensi[oó]n|tiempo|consulta|compra|confianza|espera)| por (?:escribirnos|contactarnos|comunicarte|comunicarse|esperar))?$/i,
-  /^(?:un )?saludos?(?: cordiales)?$|^atentamente$|^cordialmente$|^un abrazo$/i,
-  /^espero que (?:te|le|les) (?:sirva|ayude)$/i,
-  /^espero que (?:est[eé]s|est[eé]) (?:muy )?bien$/i,
-  /^(?:quedo|quedamos) (?:atent[oa]s?|a (?:tu|su) disposici[oó]n)$/i,
-  /^cualquier (?:otra )?(?:duda|consulta|pregunta),? (?:me|nos) (?:dices|avisas|escribes|comentas|dice|avisa|escribe|comenta)$/i,
-  /^no (?:dudes|dude) en (?:escribirnos|contactarnos|preguntar|consultarnos)(?: si (?:tienes|tiene) (?:cualquier|alguna) (?:otra )?(?:duda|pregunta|consulta))?$/i,
-  /^(?:qu[eé] tal|c[oó]mo (?:est[aá]s|est[aá]|te va|le va)|how are you(?: doing)?|how(?:'s|’s| is) it going)$/i,
-  /^que (?:tengas|tenga) (?:un )?(?:buen|lindo|excelente|feliz) (?:d[ií]a|fin de semana|tarde)$/i,
-  /^(?:muito )?obrigad[oa](?: desde já| pela (?:mensagem|paciência|compreensão|preferência|atenção|espera)| por (?:entrar em contato|escrever|esperar|aguardar|sua (?:mensagem|paciência|compreensão)))?$/iu,
-  /^(?:um )?abraços?$|^abs$|^atenciosamente$|^att$|^até mais$/iu,
-  /^espero (?:ter ajudado|que (?:isso )?(?:ajude|sirva))$/iu,
-  /^espero que (?:você|vc) (?:esteja )?bem$/iu,
-  /^(?:fico|ficamos|estou|estamos) (?:à|a) (?:sua )?disposição$/iu,
-  /^qualquer (?:outra )?(?:dúvida|duvida|coisa|pergunta),? (?:é só )?(?:chamar|falar|avisar|perguntar)$/iu,
-  /^(?:tudo bem|tudo bom|tudo certo|como vai|como (?:você|vc) está)$/iu,
-  /^(?:tenha|tenham) (?:um )?(?:ótimo|otimo|bom|excelente) (?:dia|fim de semana|final de semana|tarde)$/iu,
-];
 
 function isDroppableCourtesy(sentence: string): boolean {
   if (new RegExp(placeholderSource).test(sentence)) return false;
@@ -837,40 +390,6 @@ function applyConciseStyle({ text, businessName, language }: { text: string; bus
   return current;
 }
 
-type CourtesyPhrases = {
-  greeting: string;
-  thanks: (name: string | null) => string;
-  help: string;
-  signature: (name: string) => string;
-};
-
-const courtesyPhrases: Record<PolishLanguage | "esFormal", CourtesyPhrases> = {
-  en: {
-    greeting: "Hello",
-    thanks: (name) => (name ? `thank you for contacting ${name}${/[.!?]$/.test(name) ? "" : "."}` : "thank you for contacting us."),
-    help: "If you have any other questions, we're happy to help.",
-    signature: (name) => `— ${name} team`,
-  },
-  es: {
-    greeting: "Hola",
-    thanks: (name) => (name ? `gracias por contactar con ${name}${/[.!?]$/.test(name) ? "" : "."}` : "gracias por contactarnos."),
-    help: "Si tienes cualquier otra pregunta, estaremos encantados de ayudarte.",
-    signature: (name) => `— Equipo de ${name}`,
-  },
-  pt: {
-    greeting: "Olá",
-    thanks: (name) => (name ? `obrigado por entrar em contato com ${name}${/[.!?]$/.test(name) ? "" : "."}` : "obrigado por entrar em contato."),
-    help: "Se tiver qualquer outra dúvida, estamos à disposição para ajudar.",
-    signature: (name) => `— Equipe ${name}`,
-  },
-  esFormal: {
-    greeting: "Hola",
-    thanks: (name) => (name ? `gracias por contactar con ${name}${/[.!?]$/.test(name) ? "" : "."}` : "gracias por contactarnos."),
-    help: "Si tiene cualquier otra pregunta, estaremos encantados de ayudarle.",
-    signature: (name) => `— Equipo de ${name}`,
-  },
-};
-
 // A reply that already says "usted" should not switch to "tú" in the closing line.
 function chooseCourtesyPhrases({ text, language }: { text: string; language: PolishLanguage }): CourtesyPhrases {
   if (language === "en" || language === "pt") return courtesyPhrases[language];
@@ -879,11 +398,6 @@ function chooseCourtesyPhrases({ text, language }: { text: string; language: Pol
   const informal = /(?<![\p{L}])(?:tú|te|ti|tu|tus|puedes|tienes|necesitas|deseas|quieres)(?![\p{L}])/u.test(lower);
   return formal && !informal ? courtesyPhrases.esFormal : courtesyPhrases.es;
 }
-
-const openingThanksPattern =
-  /\b(?:thank you|thanks|many thanks) for (?:contacting|reaching out|getting in touch|writing|your (?:message|email|inquiry|enquiry|question|patience)|waiting)|\bgracias por (?:contactar|contactarnos|escribir|escribirnos|comunicarte|comunicarse|ponerte en contacto|ponerse en contacto|tu (?:mensaje|consulta|paciencia|espera)|su (?:mensaje|consulta|paciencia|espera)|esperar)|\bobrigad[oa] (?:por|pela) (?:entrar em contato|escrever|sua mensagem|mensagem|contato|paciência|espera)/iu;
-const helpOfferPattern =
-  /\bany (?:other|further|more) questions\b|\bhappy to help\b|\bhere to help\b|\blet (?:us|me) know if\b|\b(?:do not|don't|don’t) hesitate\b|\bfeel free to\b|\b(?:cualquier|alguna) (?:otra )?(?:pregunta|duda|consulta)|\bencantad[oa]s de ayudar|\baqu[ií] para ayudar|\bno dudes? en\b|\bquedamos a (?:tu|su) disposici|\bqualquer (?:outra )?(?:dúvida|pergunta)|\b(?:à|a) disposição|\bestamos aqui para ajudar/iu;
 
 function addOpening({ text, phrases, businessName }: { text: string; phrases: CourtesyPhrases; businessName: string | null }): string {
   const lines = text.split("\n");
@@ -962,15 +476,18 @@ export function polishWithRules({
   style,
   businessName,
   language,
+  context,
 }: {
   text: string;
   style: PolishStyle;
   businessName?: string | null;
   /** The draft's language; detected from the text when absent. */
   language?: PolishLanguage;
+  /** Names, the business's own words and the dictionary: the fixes apply under every style. */
+  context?: CorrectionContext;
 }): string {
   const name = businessName?.trim() || null;
-  const normal = applyNormalStyle({ text, businessName: name, language });
+  const normal = applyNormalStyle({ text, businessName: name, language, context });
   if (!normal || style === "normal") return normal;
   if (style === "concise") return applyConciseStyle({ text: normal, businessName: name, language });
   return applyExplanatoryStyle({ text: normal, businessName: name, language });

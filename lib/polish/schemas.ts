@@ -14,8 +14,13 @@ export const polishInput = z.object({
     .enum(languages, { error: `must be one of ${languages.join(", ")}` })
     .optional()
     .meta({ description: "The draft's language (`en`, `es`, `pt`); detected when absent. The polished text stays in it." }),
+  conversation_id: z
+    .string({ error: "must be a conversation id (conv_...)" })
+    .regex(/^conv_[0-9a-z]{26}$/, "must be a conversation id (conv_...)")
+    .optional()
+    .meta({ description: "The conversation the reply is for: the contact's name is then written with its capitals, as the team's names and the places the business profile names always are." }),
   style: z.enum(polishStyles, { error: `must be one of ${polishStyles.join(", ")}` }).meta({
-    description: "`concise` shortens and removes filler; `normal` fixes spacing, capitals, punctuation and chat abbreviations; `explanatory` adds a courteous opening and closing with the business name.",
+    description: "`concise` shortens and removes filler; `normal` fixes spacing, capitals, punctuation, spelling, accents and chat abbreviations; `explanatory` adds a courteous opening and closing with the business name. The fixes of `normal` apply under every style.",
   }),
 });
 export type PolishInput = z.infer<typeof polishInput>;
@@ -23,7 +28,12 @@ export type PolishInput = z.infer<typeof polishInput>;
 export const polishOutput = z
   .object({
     text: z.string().meta({ example: "Hi, please send me your address. Thanks!" }),
-    style: z.enum(polishStyles),
+    conversation_id: z
+    .string({ error: "must be a conversation id (conv_...)" })
+    .regex(/^conv_[0-9a-z]{26}$/, "must be a conversation id (conv_...)")
+    .optional()
+    .meta({ description: "The conversation the reply is for: the contact's name is then written with its capitals, as the team's names and the places the business profile names always are." }),
+  style: z.enum(polishStyles),
     language: z.enum(languages).meta({ description: "The language the draft was polished in." }),
     engine: z.enum(["rules", "llm"]).meta({ description: "`rules` (built in) or `llm` (the configured language model)." }),
   })

@@ -81,10 +81,11 @@ export const messagesDomain: V1Domain = {
         operationId: "polishText",
         summary: "Polish a draft",
         description:
-          "Rewrites a draft in one of three styles. The built-in rules answer at once (`engine: \"rules\"`); when a language model is configured it is used with the business profile as context (`engine: \"llm\"`), falling back to the rules on error or after 3 s. The draft keeps its language (`language`, detected when absent): Portuguese stays Portuguese, Spanish keeps or gets its accents.",
+          "Rewrites a draft in one of three styles. The built-in rules answer at once (`engine: \"rules\"`); when a language model is configured it is used with the business profile as context (`engine: \"llm\"`), falling back to the rules on error or after 3 s. The draft keeps its language (`language`, detected when absent): Portuguese stays Portuguese, Spanish keeps or gets its accents. The rules fix spelling (Hunspell dictionaries for English, Spanish and Portuguese, once loaded), restore accents, write chat abbreviations out and write names with their capitals: the team's, the places the business profile names, and the contact's when `conversation_id` is given. Numbers, prices, links, e-mail addresses and phone numbers are never changed. An unknown `conversation_id` is a 404.",
         access: { scope: "messages:write" },
         body: polishInput,
         success: { status: "200", description: "The polished text.", schema: polishOutput },
+        errors: [404],
       }),
     },
     "/v1/conversations/{id}/suggestions": {

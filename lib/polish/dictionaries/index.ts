@@ -1,0 +1,1 @@
+export type PolishLanguage = "en" | "es" | "pt";

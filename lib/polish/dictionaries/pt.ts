@@ -1,0 +1,98 @@
+// Portuguese chat spellings, language markers and filler phrases.
+
+export const portugueseAbbreviations: Record<string, string> = {
+  vc: "você",
+  vcs: "vocês",
+  voce: "você",
+  voces: "vocês",
+  q: "que",
+  pq: "porque",
+  tb: "também",
+  tbm: "também",
+  tambem: "também",
+  obg: "obrigado",
+  brigado: "obrigado",
+  blz: "beleza",
+  td: "tudo",
+  hj: "hoje",
+  msg: "mensagem",
+  msgs: "mensagens",
+  cmg: "comigo",
+  ctz: "certeza",
+  naum: "não",
+  nao: "não",
+  mt: "muito",
+  mto: "muito",
+  mta: "muita",
+  qdo: "quando",
+  qnd: "quando",
+  pfv: "por favor",
+  pf: "por favor",
+  pls: "por favor",
+  plz: "por favor",
+  vlw: "valeu",
+  abs: "abraços",
+  att: "atenciosamente",
+  entao: "então",
+  amanha: "amanhã",
+  agr: "agora",
+  sdds: "saudades",
+  dps: "depois",
+  fds: "fim de semana",
+  hrs: "horas",
+  info: "informação",
+  infos: "informações",
+  // Words with one spelling only, written without their accent.
+  ola: "olá",
+  ate: "até",
+  so: "só",
+  ja: "já",
+  ta: "tá",
+  sao: "são",
+  dao: "dão",
+  ninguem: "ninguém",
+  codigo: "código",
+  cartao: "cartão",
+  ligacao: "ligação",
+  horario: "horário",
+  horarios: "horários",
+  duvida: "dúvida",
+  duvidas: "dúvidas",
+  preco: "preço",
+  precos: "preços",
+  rapida: "rápida",
+  rapido: "rápido",
+  orquidea: "orquídea",
+  endereco: "endereço",
+  informacao: "informação",
+  numero: "número",
+  ultimo: "último",
+  proximo: "próximo",
+  pagina: "página",
+  sabado: "sábado",
+};
+
+// At the start of a question: "pq?" → "Por que?".
+export const portugueseQuestionForms: Record<string, string> = {
+  pq: "por que",
+};
+
+// Every abbreviation and its expansion count for the same language, so polishing never moves a
+// message from one language to the other and a second pass sees what the first one saw.
+export const portugueseMarkers = new Set(
+  "você vocês vc vcs não nao obrigado obrigada obg também tbm hoje amanhã amanha tudo td bem beleza blz oi olá pra pro para com uma um meu minha seu sua está estão estamos temos tem pode podem porque pq quando onde como qual quais muito mt mto mensagem msg entrega pedido então entao já ja agora agr depois dps ainda aqui isso esse essa esta este nós gente vou vai ficou fico atenciosamente abraços abs valeu vlw".split(
+    " ",
+  ),
+);
+
+export const portugueseFillers: Array<[string, string]> = [
+  ["s[oó] (?:queria|quero|gostaria de) (?:te |lhe )?(?:dizer|avisar|informar|falar|comentar)(?: que)?", ""],
+  ["(?:queria|gostaria de) (?:te |lhe )?(?:avisar|informar|dizer|comentar) que", ""],
+  ["(?:eu )?acho que", ""],
+  ["na verdade", ""],
+  ["(?:vale|cabe) (?:ressaltar|lembrar|destacar|mencionar) que", ""],
+  ["basicamente|realmente|simplesmente|sinceramente|literalmente", ""],
+  ["com o objetivo de|a fim de", "para"],
+  ["devido ao fato de que", "porque"],
+  ["neste momento|no momento", "agora"],
+];
