@@ -47,6 +47,8 @@ export type MessageItem = {
   error?: { code: string; message: string } | null;
   timestamp: string;
   deleted_at?: string | null;
+  /** When the customer last edited it. */
+  edited_at?: string | null;
   /** Client-only: a send that has not been accepted by the server yet. */
   local?: { state: "sending" | "error"; message?: string; retry?: () => void; discard?: () => void };
 };

@@ -13,6 +13,7 @@ import { importHistoryMessage } from "@/lib/messages/import-history";
 import { keepEarlyStatus } from "@/lib/messages/early-statuses";
 import { applyTemplateStatus, phoneNumberIdsOfBusinessAccounts } from "@/lib/templates/status";
 import { findIdByNetworkId } from "@/lib/messages/store";
+import { applyCustomerRevision } from "@/lib/messages/revise-inbound";
 import { verifySha256Header } from "@/lib/platform/crypto/hmac";
 import { defaultApiBaseUrl, loadNumberIntegration, networkUrlPolicy, secretsOf } from "@/lib/network/integration";
 import { parseBusinessAppEchoes } from "@/lib/network/cloud-echoes";
@@ -82,6 +83,7 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
       batch.phoneNumberId,
       ...batch.messages.map((m) => m.phoneNumberId),
       ...batch.statuses.map((s) => s.phoneNumberId),
+      ...(batch.revisions ?? []).map((r) => r.phoneNumberId),
       ...echoes.map((e) => e.phoneNumberId),
       ...coexistenceSync.map((e) => e.phoneNumberId),
       ...templateNumbers,
@@ -145,6 +147,14 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
       }),
     );
     stored++;
+  }
+
+  // A customer's edits and deletions, after the messages they may concern in the same batch.
+  for (const revision of batch.revisions ?? []) {
+    const accountId = accountFor(revision.phoneNumberId);
+    if (!accountId) continue;
+    const result = await applyCustomerRevision({ accountId, revision });
+    if ("skipped" in result) console.warn(`network webhook: skipped a ${revision.kind} (${result.skipped})`);
   }
 
   // Coexistence: past messages of the business app and its address book.

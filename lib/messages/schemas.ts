@@ -227,6 +227,15 @@ export const messageMediaOutput = z
   })
   .meta({ id: "MessageMedia", description: "The file of a media message; absent once the message is deleted." });
 
+export const messageRevisionOutput = z
+  .strictObject({
+    text: z.string().optional().meta({ description: "The text it had." }),
+    caption: z.string().optional().meta({ description: "The caption its file had." }),
+    until: isoTimestamp("When the customer changed it."),
+    change: z.enum(["edited", "deleted"]).meta({ description: "What the customer did then." }),
+  })
+  .meta({ id: "MessageRevision", description: "One earlier version of a message, kept when the customer edited or deleted it." });
+
 // Strict: the same component serves answers and the webhook bodies that carry a message.
 export const messageOutput = z
   .strictObject({
@@ -276,6 +285,14 @@ export const messageOutput = z
       .meta({ description: "The network's error, when `failed`." }),
     timestamp: isoTimestamp("When the message was stored."),
     deleted_at: isoTimestamp("When it was deleted; its text and media are gone.").optional(),
+    edited_at: isoTimestamp("When the customer last edited it (the text, or a media message's caption).").optional(),
+    history: z
+      .array(messageRevisionOutput)
+      .optional()
+      .meta({
+        description:
+          "Admins only, and only from `GET /v1/messages/{id}`: the earlier versions of a message the customer edited or deleted, oldest first. Absent for agents, in lists and in events.",
+      }),
   })
   .meta({ id: "Message", description: "A message of a conversation." });
 export type MessageOutput = z.infer<typeof messageOutput>;
@@ -311,6 +328,17 @@ export function presentMessage(row: MessageWithMedia): MessageOutput {
     ...(row.error ? { error: row.error } : {}),
     timestamp: row.createdAt.toISOString(),
     ...(row.deletedAt ? { deleted_at: row.deletedAt.toISOString() } : {}),
+    ...(row.editedAt ? { edited_at: row.editedAt.toISOString() } : {}),
+  };
+}
+
+/** A message with its earlier versions, for an admin: the customer's edits and deletions. */
+export function presentMessageWithHistory(row: MessageWithMedia): MessageOutput {
+  return {
+    ...presentMessage(row),
+    ...(row.history && row.history.length > 0
+      ? { history: row.history.map(({ text, caption, until, change }) => ({ ...(text !== undefined ? { text } : {}), ...(caption !== undefined ? { caption } : {}), until, change })) }
+      : {}),
   };
 }
 

@@ -70,3 +70,21 @@ export type StatusUpdate = {
   error?: { code: string; message: string };
   phoneNumberId?: string;
 };
+
+/**
+ * A customer's edit or deletion ("revoke") of a message they sent earlier, named by the
+ * network's id of that message. An edit carries the new text (or the new caption of a media
+ * message).
+ */
+export type InboundRevision = {
+  kind: "edit" | "revoke";
+  /** The network's id of the message edited or deleted. */
+  networkMessageId: string;
+  /** The network's id of the notification itself, so a redelivery is applied once. */
+  revisionId: string;
+  from: string;
+  timestamp: Date;
+  text?: string;
+  caption?: string;
+  phoneNumberId?: string;
+};
