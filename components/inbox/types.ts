@@ -36,7 +36,10 @@ export type MessageItem = {
   interactive?:
     | { type: "button_reply" | "list_reply"; id: string; title: string }
     | { type: "button"; body: string; footer?: string; buttons: { id: string; title: string }[] }
-    | { type: "list"; body: string; footer?: string; button?: string; sections?: { title?: string; rows: { id: string; title: string }[] }[] };
+    | { type: "list"; body: string; footer?: string; button?: string; sections?: { title?: string; rows: { id: string; title: string }[] }[] }
+    | { type: "flow"; body: string; footer?: string; flow_id: string; cta: string; screen?: string };
+  /** A customer's answers to a WhatsApp Flow. */
+  flow_response?: { name: string; body?: string; data: Record<string, unknown> };
   button?: { text: string; payload: string };
   template?: { name: string; language: string; variables: string[] };
   unsupported?: { network_type: string };

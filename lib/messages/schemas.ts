@@ -7,8 +7,9 @@ import {
   contactCard,
   contextInput,
   describeKind,
-  interactiveButtonsInput,
+  flowResponseContent,
   interactiveOutput,
+  interactiveSendInput,
   interactiveReply,
   locationContent,
   messageReaction,
@@ -171,7 +172,9 @@ export const sendMessageInput = z
     media: mediaField,
     location: locationContent.optional().meta({ description: "Required for `location` messages." }),
     reaction: reactionContent.optional().meta({ description: "Required for `reaction` messages: the message (of this conversation) and the emoji; `\"\"` removes your reaction." }),
-    interactive: interactiveButtonsInput.optional().meta({ description: "Required for `interactive` messages: a text with 1 to 3 reply buttons." }),
+    interactive: interactiveSendInput
+      .optional()
+      .meta({ description: "Required for `interactive` messages: a text with 1 to 3 reply buttons (`type: \"button\"`), or a published WhatsApp Flow (`type: \"flow\"`)." }),
     template: templateSendInput.optional().meta({ description: "Required for `template` messages: an APPROVED template and its variables. The only kind allowed outside the customer-service window." }),
     context: contextInput.optional().meta({ description: "Reply to a message of the conversation (the customer sees it quoted)." }),
     conversation_id: z
@@ -262,6 +265,7 @@ export const messageOutput = z
       .optional()
       .meta({ description: "A `reaction` message: what it reacted to. The reaction itself shows on that message's `reactions`." }),
     interactive: interactiveOutput.optional(),
+    flow_response: flowResponseContent.optional().meta({ description: "An inbound `interactive` message answering a WhatsApp Flow: the flow's answers." }),
     button: buttonReply.optional(),
     template: templateContent.optional(),
     unsupported: unsupportedContent.optional(),

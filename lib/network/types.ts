@@ -24,7 +24,8 @@ export type OutboundMessage = {
    */
   interactive?:
     | { type: "button"; body: string; footer?: string; buttons: { id: string; title: string }[] }
-    | { type: "list"; body: string; footer?: string; button: string; sections: { title?: string; rows: { id: string; title: string; description?: string }[] }[] };
+    | { type: "list"; body: string; footer?: string; button: string; sections: { title?: string; rows: { id: string; title: string; description?: string }[] }[] }
+    | { type: "flow"; body: string; footer?: string; flow_id: string; cta: string; screen?: string; flow_token?: string };
   /** A template by name and language, with the values of its body's variables in order. */
   template?: { name: string; language: string; variables: string[] };
   /** The network's id of the message replied to. */

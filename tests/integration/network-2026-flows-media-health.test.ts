@@ -1,0 +1,171 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import * as webhookRoute from "@/app/api/network/webhook/route";
+import * as numberRoute from "@/app/v1/config/number/route";
+import * as messageRoute from "@/app/v1/messages/[id]/route";
+import * as messagesRoute from "@/app/v1/messages/route";
+import { getDb } from "@/db";
+import { drainJobs } from "@/lib/jobs/runner";
+import { jobHandlers } from "@/lib/server/job-handlers";
+import { resetRateLimiters } from "@/lib/platform/rate-limit";
+import { call } from "@/tests/support/api";
+import {
+  buildInboundPayload,
+  type FakeCloudNetwork,
+  signHubPayload,
+  startFakeCloudNetwork,
+} from "@/tests/support/fake-cloud-network";
+import { setEnv } from "@/tests/support/env-vars";
+import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
+import { eventsOf, nextPhone } from "@/tests/support/messaging";
+
+const ACCESS_TOKEN = "EAAG-fake-network-token-flows";
+const APP_SECRET = "fake-app-secret-for-flows-01234";
+let seq = 0;
+let network: FakeCloudNetwork;
+let account: Awaited<ReturnType<typeof createTestAccount>>;
+let agentToken: string;
+const send = (body: unknown, token = account.adminToken) => call(messagesRoute.POST, { method: "POST", path: "/v1/messages", token, body });
+
+let restoreEnv: () => void;
+beforeAll(() => {
+  restoreEnv = setEnv({ WEBHOOK_ALLOW_INSECURE_TARGETS: "true" });
+});
+afterAll(() => restoreEnv());
+
+beforeEach(async () => {
+  resetRateLimiters();
+  network = await startFakeCloudNetwork({ accessToken: ACCESS_TOKEN, phoneNumberId: `50654035224${String(++seq).padStart(4, "0")}` });
+  account = await createTestAccount();
+  agentToken = (await addTestUser(account.account.id, "agent")).token;
+  const res = await call(numberRoute.PUT, {
+    method: "PUT",
+    path: "/v1/config/number",
+    token: account.adminToken,
+    body: {
+      provider: "cloud",
+      phone_number: "+14155552671",
+      phone_number_id: network.phoneNumberId,
+      business_account_id: "102290129340398",
+      access_token: ACCESS_TOKEN,
+      app_secret: APP_SECRET,
+      verify_token: `flows-verify-${seq}`,
+      api_base_url: network.apiBaseUrl,
+    },
+  });
+  expect(res.status).toBe(200);
+});
+
+afterEach(async () => {
+  await network.close();
+});
+
+function post(payload: unknown) {
+  const rawBody = JSON.stringify(payload);
+  return call(webhookRoute.POST, {
+    method: "POST",
+    path: "/api/network/webhook",
+    rawBody,
+    headers: { "content-type": "application/json", "x-hub-signature-256": signHubPayload({ appSecret: APP_SECRET, rawBody }) },
+  });
+}
+
+const getMessage = (id: string, token: string) => call(messageRoute.GET, { path: `/v1/messages/${id}`, token, params: { id } });
+
+async function receiveText(customer: string, networkId: string, text: string) {
+  expect((await post(buildInboundPayload({ phoneNumberId: network.phoneNumberId, messages: [{ from: customer, id: networkId, type: "text", text }] }))).status).toBe(200);
+  const [received] = (await eventsOf(account.account.id, "message.received")).filter(
+    (e) => (e.data as { message: { text?: string } }).message.text === text,
+  );
+  return (received.data as { message: { id: string; conversation_id: string } }).message;
+}
+
+describe("WhatsApp Flows", () => {
+  it("sends a published flow as the network's flow message and keeps the customer's answers as flow_response", async () => {
+    const customer = nextPhone();
+    await receiveText(customer, "wamid.HELLO1", "I'd like to book a visit");
+    const res = await send({ to: customer, type: "interactive", interactive: { type: "flow", flow_id: "1197715005513101", cta: "Book now", body: "Pick a time for your visit.", screen: "BOOKING" } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ type: "interactive", interactive: { type: "flow", flow_id: "1197715005513101", cta: "Book now", body: "Pick a time for your visit." } });
+    await drainJobs(getDb(), jobHandlers);
+
+    const sent = network.acceptedMessages.at(-1)!;
+    expect(sent.type).toBe("interactive");
+    expect(sent.body).toMatchObject({
+      messaging_product: "whatsapp",
+      to: customer,
+      type: "interactive",
+      interactive: {
+        type: "flow",
+        body: { text: "Pick a time for your visit." },
+        action: {
+          name: "flow",
+          parameters: {
+            flow_message_version: "3",
+            flow_id: "1197715005513101",
+            flow_cta: "Book now",
+            flow_token: res.body.id,
+            flow_action: "navigate",
+            flow_action_payload: { screen: "BOOKING" },
+          },
+        },
+      },
+    });
+    expect((await getMessage(res.body.id, account.adminToken)).body.status).toBe("sent");
+
+    // The customer submits the flow: an nfm_reply whose response_json holds the answers.
+    const answers = { flow_token: res.body.id, visit_date: "2026-12-01", people: 2, newsletter: true };
+    await post(
+      buildInboundPayload({
+        phoneNumberId: network.phoneNumberId,
+        messages: [
+          {
+            from: customer,
+            id: "wamid.FLOW1",
+            type: "interactive",
+            payload: { type: "nfm_reply", nfm_reply: { name: "flow", body: "Sent", response_json: JSON.stringify(answers) } },
+            contextId: "wamid.any",
+          },
+        ],
+      }),
+    );
+    const received = (await eventsOf(account.account.id, "message.received")).map((e) => (e.data as { message: Record<string, unknown> }).message);
+    const answer = received.find((m) => m.type === "interactive")!;
+    expect(answer).toMatchObject({ direction: "inbound", type: "interactive", flow_response: { name: "flow", body: "Sent", data: answers } });
+    const asAgent = await getMessage(String(answer.id), agentToken);
+    expect(asAgent.body.flow_response).toEqual({ name: "flow", body: "Sent", data: answers });
+  });
+
+  it("sends a flow without a screen without flow_action, as the network then opens the first screen", async () => {
+    const customer = nextPhone();
+    await receiveText(customer, "wamid.HELLO2", "hi");
+    const res = await send({ to: customer, type: "interactive", interactive: { type: "flow", flow_id: "42", cta: "Sign up", body: "Join our plant club", flow_token: "club-42" } });
+    expect(res.status).toBe(201);
+    await drainJobs(getDb(), jobHandlers);
+    const parameters = ((network.acceptedMessages.at(-1)!.body.interactive as Record<string, unknown>).action as Record<string, unknown>).parameters;
+    expect(parameters).toEqual({ flow_message_version: "3", flow_id: "42", flow_cta: "Sign up", flow_token: "club-42" });
+  });
+
+  it("refuses a flow the network would refuse, naming the field, and sends nothing", async () => {
+    const customer = nextPhone();
+    await receiveText(customer, "wamid.HELLO3", "hi");
+    const tooLong = await send({ to: customer, type: "interactive", interactive: { type: "flow", flow_id: "42", cta: "A button label far too long", body: "x" } });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ path: "interactive.cta" })]));
+    const noId = await send({ to: customer, type: "interactive", interactive: { type: "flow", cta: "Go", body: "x" } });
+    expect(noId.status).toBe(400);
+    expect(noId.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ path: "interactive.flow_id" })]));
+    await drainJobs(getDb(), jobHandlers);
+    expect(network.acceptedMessages).toHaveLength(0);
+  });
+
+  it("skips a flow answer whose response_json is not a JSON object (logged by code)", async () => {
+    const customer = nextPhone();
+    await post(
+      buildInboundPayload({
+        phoneNumberId: network.phoneNumberId,
+        messages: [{ from: customer, id: "wamid.FLOWBAD", type: "interactive", payload: { type: "nfm_reply", nfm_reply: { name: "flow", body: "Sent", response_json: "not json" } } }],
+      }),
+    );
+    expect(await eventsOf(account.account.id, "message.received")).toHaveLength(0);
+  });
+});
