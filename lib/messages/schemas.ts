@@ -22,7 +22,7 @@ import {
 } from "./kinds";
 import { messageTypes, type MessageType } from "@/lib/network/types";
 import { maxCaptionLength, MiB, mediaLimits } from "./media-limits";
-import { decodeBase64Strict, type MediaType, normalizeMimeType, validateMedia } from "./media-rules";
+import { decodeBase64Strict, type MediaType, normalizeMimeType, stickerSizeIssue, validateMedia } from "./media-rules";
 
 /** Text and the media kinds: what every path of the first build carries. */
 export { messageTypes, type MessageType };
@@ -40,7 +40,7 @@ export const MAX_TEXT_LENGTH = 4096;
 const characters = (text: string) => Array.from(text).length;
 
 const allowedMedia = (Object.entries(mediaLimits) as [MediaType, (typeof mediaLimits)[MediaType]][])
-  .map(([type, limit]) => `${type}: ${limit.mimeTypes.join(", ")} (at most ${limit.maxBytes / MiB} MiB)`)
+  .map(([type, limit]) => `${type}: ${limit.mimeTypes.join(", ")} (at most ${limit.maxBytes / MiB} MB)`)
   .join("; ");
 
 const mediaInput = z
@@ -91,8 +91,10 @@ const contentFields = ["text", "media", "location", "contacts", "reaction", "int
 
 type Content = { type: string; text?: string; media?: z.infer<typeof mediaInput> } & Record<string, unknown>;
 
-// A sticker is a WebP image (RIFF....WEBP) of at most 500 KB, as the network accepts them.
-const STICKER_MAX_BYTES = 500 * 1024;
+/** The zod issue of a file over the network's limit: the API answers it 413 `media_too_large`. */
+const tooLargeParams = { code: "media_too_large" } as const;
+
+// A sticker is a WebP image (RIFF....WEBP) of at most 100 KB, or 500 KB when animated.
 function checkSticker(media: z.infer<typeof mediaInput>, ctx: z.RefinementCtx) {
   if (normalizeMimeType(media.mime_type) !== "image/webp") {
     ctx.addIssue({ code: "custom", path: ["media", "mime_type"], message: "must be image/webp for a sticker" });
@@ -100,9 +102,11 @@ function checkSticker(media: z.infer<typeof mediaInput>, ctx: z.RefinementCtx) {
   }
   const bytes = decodeBase64Strict(media.data);
   if (!bytes) ctx.addIssue({ code: "custom", path: ["media", "data"], message: "must be standard Base64" });
-  else if (bytes.length > STICKER_MAX_BYTES) ctx.addIssue({ code: "custom", path: ["media", "data"], message: "must be at most 500 KB for a sticker" });
   else if (bytes.subarray(0, 4).toString("latin1") !== "RIFF" || bytes.subarray(8, 12).toString("latin1") !== "WEBP") {
     ctx.addIssue({ code: "custom", path: ["media", "data"], message: "is not a WebP image" });
+  } else {
+    const issue = stickerSizeIssue(bytes);
+    if (issue) ctx.addIssue({ code: "custom", path: ["media", "data"], message: issue.message, params: tooLargeParams });
   }
 }
 
@@ -145,7 +149,9 @@ function checkContent(value: Content, ctx: z.RefinementCtx) {
   if (type === "sticker") return checkSticker(media, ctx);
   const result = validateMedia({ type: type as MediaType, media });
   if (!result.ok) {
-    for (const issue of result.issues) ctx.addIssue({ code: "custom", path: issue.path.split("."), message: issue.message });
+    for (const issue of result.issues) {
+      ctx.addIssue({ code: "custom", path: issue.path.split("."), message: issue.message, ...(issue.tooLarge ? { params: tooLargeParams } : {}) });
+    }
   }
 }
 

@@ -3,6 +3,7 @@ import * as webhookRoute from "@/app/api/network/webhook/route";
 import * as numberRoute from "@/app/v1/config/number/route";
 import * as messageRoute from "@/app/v1/messages/[id]/route";
 import * as messagesRoute from "@/app/v1/messages/route";
+import * as sandboxInboundRoute from "@/app/api/sandbox/inbound/route";
 import { getDb } from "@/db";
 import { drainJobs } from "@/lib/jobs/runner";
 import { jobHandlers } from "@/lib/server/job-handlers";
@@ -16,7 +17,7 @@ import {
 } from "@/tests/support/fake-cloud-network";
 import { setEnv } from "@/tests/support/env-vars";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
-import { eventsOf, nextPhone } from "@/tests/support/messaging";
+import { countRows, eventsOf, JPEG, MP4, nextPhone, OGG, PDF } from "@/tests/support/messaging";
 
 const ACCESS_TOKEN = "EAAG-fake-network-token-flows";
 const APP_SECRET = "fake-app-secret-for-flows-01234";
@@ -167,5 +168,64 @@ describe("WhatsApp Flows", () => {
       }),
     );
     expect(await eventsOf(account.account.id, "message.received")).toHaveLength(0);
+  });
+});
+
+const MiB = 1024 * 1024;
+const padded = (head: Buffer, size: number) => Buffer.concat([head, Buffer.alloc(size - head.length, 1)]);
+/** A WebP sticker of `size` bytes; animated ones have a VP8X header with the animation flag. */
+const webp = (size: number, animated: boolean) =>
+  padded(Buffer.concat([Buffer.from("RIFF"), Buffer.from([0, 0, 0, 0]), Buffer.from(animated ? "WEBPVP8X" : "WEBPVP8L"), Buffer.from([10, 0, 0, 0, animated ? 0x02 : 0])]), size);
+
+describe("the network's media limits", () => {
+  const cases: [string, string, Buffer, number, string][] = [
+    ["image", "image/jpeg", JPEG, 5 * MiB, "Images can be at most 5 MB"],
+    ["audio", "audio/ogg", OGG, 16 * MiB, "Audio files can be at most 16 MB"],
+    ["video", "video/mp4", MP4, 16 * MiB, "Videos can be at most 16 MB"],
+  ];
+
+  it.each(cases)("a %s over its limit is a 413 media_too_large naming the limit, and nothing is stored or sent", async (type, mime, head, limit, words) => {
+    const customer = nextPhone();
+    await receiveText(customer, `wamid.LIM-${type}`, "hi");
+    const before = await countRows(account.account.id);
+    const res = await send({ to: customer, type, media: { mime_type: mime, data: padded(head, limit + 1).toString("base64") } });
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe("media_too_large");
+    expect(res.body.error.message).toContain(words);
+    expect(res.body.error.details).toEqual([expect.objectContaining({ path: "media.data" })]);
+    expect(await countRows(account.account.id)).toEqual(before);
+    await drainJobs(getDb(), jobHandlers);
+    expect(network.acceptedMessages).toHaveLength(0);
+  });
+
+  it("a document over what the JSON body can carry is a 413 payload_too_large (the 100 MB network limit cannot be reached through JSON)", async () => {
+    const customer = nextPhone();
+    await receiveText(customer, "wamid.LIM-doc", "hi");
+    const data = padded(PDF, 25 * MiB).toString("base64");
+    const res = await send({ to: customer, type: "document", media: { mime_type: "application/pdf", filename: "big.pdf", data } });
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe("payload_too_large");
+  });
+
+  it("a 21 MB document (under the network's 100 MB) is accepted", async () => {
+    const customer = nextPhone();
+    await receiveText(customer, "wamid.LIM-doc21", "hi");
+    const res = await send({ to: customer, type: "document", media: { mime_type: "application/pdf", filename: "catalogue.pdf", data: padded(PDF, 21 * MiB).toString("base64") } });
+    expect(res.status).toBe(201);
+    expect(res.body.media).toMatchObject({ size: 21 * MiB });
+  }, 120_000);
+
+  it("stickers: 100 KB static, 500 KB animated (simulated customer)", async () => {
+    const sandbox = await createTestAccount();
+    const simulate = (bytes: Buffer) =>
+      call(sandboxInboundRoute.POST, { method: "POST", path: "/api/sandbox/inbound", token: sandbox.adminToken, body: { from: nextPhone(), type: "sticker", media: { mime_type: "image/webp", data: bytes.toString("base64") } } });
+    const bigStatic = await simulate(webp(100 * 1024 + 1, false));
+    expect(bigStatic.status).toBe(413);
+    expect(bigStatic.body.error).toMatchObject({ code: "media_too_large", message: expect.stringContaining("Stickers can be at most 100 KB") });
+    expect((await simulate(webp(100 * 1024, false))).status).toBe(201);
+    expect((await simulate(webp(400 * 1024, true))).status).toBe(201);
+    const bigAnimated = await simulate(webp(500 * 1024 + 1, true));
+    expect(bigAnimated.status).toBe(413);
+    expect(bigAnimated.body.error.message).toContain("Animated stickers can be at most 500 KB");
   });
 });
