@@ -815,10 +815,11 @@ export const notifications = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    type: text("type", { enum: ["mention"] }).notNull(),
-    conversationId: text("conversation_id")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    // mention: a teammate mentioned the user in a note; number_health: the number's quality or limit dropped (admins).
+    type: text("type", { enum: ["mention", "number_health"] }).notNull(),
+    conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "cascade" }),
+    /** What happened, for notifications that are not about a note. */
+    message: text("message"),
     noteId: text("note_id").references(() => conversationNotes.id, { onDelete: "cascade" }),
     actorId: text("actor_id").references(() => users.id),
     readAt: ts("read_at"),

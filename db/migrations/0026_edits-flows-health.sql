@@ -10,3 +10,8 @@ ALTER TABLE "number_integrations" ADD COLUMN "quality_rating" text;
 ALTER TABLE "number_integrations" ADD COLUMN "messaging_limit_tier" text;
 --> statement-breakpoint
 ALTER TABLE "number_integrations" ADD COLUMN "health_updated_at" timestamp (3) with time zone;
+--> statement-breakpoint
+-- Notifications not about a conversation: a drop of the number's health, told to admins.
+ALTER TABLE "notifications" ALTER COLUMN "conversation_id" DROP NOT NULL;
+--> statement-breakpoint
+ALTER TABLE "notifications" ADD COLUMN "message" text;
