@@ -4,6 +4,7 @@ import * as numberRoute from "@/app/v1/config/number/route";
 import * as messageRoute from "@/app/v1/messages/[id]/route";
 import * as messagesRoute from "@/app/v1/messages/route";
 import * as sandboxInboundRoute from "@/app/api/sandbox/inbound/route";
+import * as notificationsRoute from "@/app/v1/notifications/route";
 import { getDb } from "@/db";
 import { drainJobs } from "@/lib/jobs/runner";
 import { jobHandlers } from "@/lib/server/job-handlers";
@@ -11,6 +12,7 @@ import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { call } from "@/tests/support/api";
 import {
   buildInboundPayload,
+  buildQualityUpdatePayload,
   type FakeCloudNetwork,
   signHubPayload,
   startFakeCloudNetwork,
@@ -227,5 +229,71 @@ describe("the network's media limits", () => {
     const bigAnimated = await simulate(webp(500 * 1024 + 1, true));
     expect(bigAnimated.status).toBe(413);
     expect(bigAnimated.body.error.message).toContain("Animated stickers can be at most 500 KB");
+  });
+});
+
+describe("number health", () => {
+  const phone = () => `1415555${String(1000 + seq).slice(-4)}`;
+  async function connectOwnNumber() {
+    const number = phone();
+    const res = await call(numberRoute.PUT, {
+      method: "PUT",
+      path: "/v1/config/number",
+      token: account.adminToken,
+      body: {
+        provider: "cloud",
+        phone_number: `+${number}`,
+        phone_number_id: network.phoneNumberId,
+        business_account_id: "102290129340398",
+        access_token: ACCESS_TOKEN,
+        app_secret: APP_SECRET,
+        verify_token: `health-verify-${seq}`,
+        api_base_url: network.apiBaseUrl,
+      },
+    });
+    expect(res.status).toBe(200);
+    return number;
+  }
+  const numberConfig = async () => (await call(numberRoute.GET, { path: "/v1/config/number", token: account.adminToken })).body;
+  const notificationsOf = async (token: string) => (await call(notificationsRoute.GET, { path: "/v1/notifications", token })).body.data as { type: string; text: string | null; conversation_id: string | null }[];
+
+  it("a quality webhook updates the number's rating and limit, and a drop notifies admins (not agents)", async () => {
+    const number = await connectOwnNumber();
+    expect(await numberConfig()).toMatchObject({ quality_rating: null, messaging_limit_tier: null, health_updated_at: null });
+
+    expect((await post(buildQualityUpdatePayload({ displayPhoneNumber: number, event: "UPGRADE", oldLimit: "TIER_1K", currentLimit: "TIER_10K" }))).status).toBe(200);
+    expect(await numberConfig()).toMatchObject({ messaging_limit_tier: "TIER_10K", health_updated_at: expect.any(String) });
+    expect(await notificationsOf(account.adminToken)).toHaveLength(0);
+
+    expect((await post(buildQualityUpdatePayload({ displayPhoneNumber: number, event: "FLAGGED", currentLimit: "TIER_10K" }))).status).toBe(200);
+    expect(await numberConfig()).toMatchObject({ quality_rating: "RED", messaging_limit_tier: "TIER_10K" });
+    const [flagged] = await notificationsOf(account.adminToken);
+    expect(flagged).toMatchObject({ type: "number_health", conversation_id: null, text: expect.stringContaining("quality rating dropped to low") });
+    expect(await notificationsOf(agentToken)).toHaveLength(0);
+
+    expect((await post(buildQualityUpdatePayload({ displayPhoneNumber: number, event: "DOWNGRADE", oldLimit: "TIER_10K", currentLimit: "TIER_1K" }))).status).toBe(200);
+    expect(await numberConfig()).toMatchObject({ quality_rating: "RED", messaging_limit_tier: "TIER_1K" });
+    const list = await notificationsOf(account.adminToken);
+    expect(list).toHaveLength(2);
+    expect(list[0].text).toContain("messaging limit lowered to 1,000 customers a day");
+
+    // Recovery is shown but alerts nobody.
+    expect((await post(buildQualityUpdatePayload({ displayPhoneNumber: number, event: "UNFLAGGED", currentLimit: "TIER_1K" }))).status).toBe(200);
+    expect(await numberConfig()).toMatchObject({ quality_rating: "GREEN" });
+    expect(await notificationsOf(account.adminToken)).toHaveLength(2);
+  });
+
+  it("a quality webhook with a bad signature changes nothing", async () => {
+    const number = await connectOwnNumber();
+    const rawBody = JSON.stringify(buildQualityUpdatePayload({ displayPhoneNumber: number, event: "FLAGGED", currentLimit: "TIER_250" }));
+    const res = await call(webhookRoute.POST, {
+      method: "POST",
+      path: "/api/network/webhook",
+      rawBody,
+      headers: { "content-type": "application/json", "x-hub-signature-256": signHubPayload({ appSecret: "not-the-app-secret-000", rawBody }) },
+    });
+    expect(res.status).toBe(401);
+    expect(await numberConfig()).toMatchObject({ quality_rating: null, messaging_limit_tier: null });
+    expect(await notificationsOf(account.adminToken)).toHaveLength(0);
   });
 });
