@@ -21,7 +21,7 @@ test("a customer's edit, deletion and flow answers show in the thread, number he
   const auth = { authorization: `Bearer ${token}` };
   const suffix = String(Date.now()).slice(-6);
   const phoneNumberId = `7065403${suffix}`;
-  const business = `1415${suffix}1`;
+  const business = `1415555${suffix.slice(-4)}`;
   const network = await startFakeCloudNetwork({ accessToken: ACCESS_TOKEN, phoneNumberId });
   try {
     const configured = await request.put("/v1/config/number", {
