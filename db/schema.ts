@@ -248,6 +248,8 @@ export const messageKinds = [
 
 export type MessageReaction = { emoji: string; from: string };
 export type MessageContent = Record<string, unknown>;
+/** One earlier version of a message: its words until `until` (an edit or a deletion by the customer). */
+export type MessageRevision = { text?: string; caption?: string; until: string; change: "edited" | "deleted"; network_message_id?: string };
 
 export const messages = pgTable(
   "messages",
@@ -284,6 +286,9 @@ export const messages = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: ts("deleted_at"),
+    // The customer edited it (latest edit); earlier versions are kept in history for admins.
+    editedAt: ts("edited_at"),
+    history: jsonb("history").$type<MessageRevision[] | null>(),
   },
   (t) => [
     index("messages_conversation_created_idx").on(t.conversationId, t.createdAt, t.id),
@@ -464,6 +469,10 @@ export const numberIntegrations = pgTable("number_integrations", {
   coexistence: boolean("coexistence").notNull().default(false),
   status: text("status", { enum: ["sandbox", "pending", "connected", "error"] }).notNull(),
   statusReason: text("status_reason"),
+  // The number's health as the network last reported it (phone_number_quality_update).
+  qualityRating: text("quality_rating"),
+  messagingLimitTier: text("messaging_limit_tier"),
+  healthUpdatedAt: ts("health_updated_at"),
   updatedAt: updatedAt(),
 }, (t) => [
   // The network's webhook names the number by phone_number_id: it must lead to one account.
@@ -807,10 +816,11 @@ export const notifications = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    type: text("type", { enum: ["mention"] }).notNull(),
-    conversationId: text("conversation_id")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    // mention: a teammate mentioned the user in a note; number_health: the number's quality or limit dropped (admins).
+    type: text("type", { enum: ["mention", "number_health"] }).notNull(),
+    conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "cascade" }),
+    /** What happened, for notifications that are not about a note. */
+    message: text("message"),
     noteId: text("note_id").references(() => conversationNotes.id, { onDelete: "cascade" }),
     actorId: text("actor_id").references(() => users.id),
     readAt: ts("read_at"),

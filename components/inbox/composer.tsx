@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { PaperclipIcon } from "@/components/ui/icons";
-import { mediaLimits, type MediaType } from "@/lib/messages/media-limits";
+import { formatSize, limitInWords, MAX_JSON_MEDIA_BYTES, mediaLimits, type MediaType } from "@/lib/messages/media-limits";
 import { useCannedSuggest } from "./canned-suggest";
 import { COMPOSER_INSERT_EVENT, type ComposerInsertDetail } from "./knowledge-suggestions";
 import { addToOutbox, deliver } from "./outbox";
@@ -19,8 +19,12 @@ export function pickMediaType(file: File): { type: MediaType } | { error: string
   const mime = file.type.toLowerCase();
   const type = (Object.keys(mediaLimits) as MediaType[]).find((t) => (mediaLimits[t].mimeTypes as readonly string[]).includes(mime));
   if (!type) return { error: `${file.name}: files of type ${mime || "unknown"} cannot be sent. Send images (JPEG, PNG), audio, MP4/3GPP video, or PDF, Office and text documents.` };
-  const max = mediaLimits[type].maxBytes;
-  if (file.size > max) return { error: `${file.name} is ${(file.size / 1048576).toFixed(1)} MB; ${type} files can be at most ${max / 1048576} MB.` };
+  // Refused before upload, with the network's limit in words.
+  if (file.size > mediaLimits[type].maxBytes) return { error: `${limitInWords(type)}: ${file.name} is ${formatSize(file.size)}.` };
+  // The request carries the file as Base64 in a body of at most 32 MiB.
+  if (file.size > MAX_JSON_MEDIA_BYTES) {
+    return { error: `Files sent from the inbox can be at most ${formatSize(MAX_JSON_MEDIA_BYTES)}: ${file.name} is ${formatSize(file.size)}.` };
+  }
   return { type };
 }
 

@@ -131,6 +131,11 @@ export const MessageBubble = memo(function MessageBubble({
         )}
         {message.reactions?.length ? <Reactions reactions={message.reactions} /> : null}
         <p className="mt-1 flex items-center justify-end gap-1 text-[11px] text-slate-600">
+          {message.edited_at && !message.deleted_at ? (
+            <span className="italic" data-testid="edited" title={`Edited at ${formatClockTime(message.edited_at)}`}>
+              edited
+            </span>
+          ) : null}
           <time dateTime={message.timestamp}>{formatClockTime(message.timestamp)}</time>
           {outbound ? <Ticks message={message} /> : null}
         </p>

@@ -73,7 +73,11 @@ function Interactive({ interactive: content }: { interactive: InteractiveContent
   }
   const interactive = content as InteractiveSent;
   const options: { id: string; title: string }[] =
-    interactive.type === "button" ? interactive.buttons : (interactive.sections ?? []).flatMap((section) => section.rows);
+    interactive.type === "button"
+      ? interactive.buttons
+      : interactive.type === "flow"
+        ? [{ id: "flow", title: interactive.cta }]
+        : (interactive.sections ?? []).flatMap((section) => section.rows);
   return (
     <div data-testid="interactive-message">
       <p className="whitespace-pre-wrap break-words">{interactive.body}</p>
@@ -85,6 +89,42 @@ function Interactive({ interactive: content }: { interactive: InteractiveContent
           </li>
         ))}
       </ul>
+    </div>
+  );
+}
+
+/** "delivery_date" → "Delivery date": a flow's field name as a label. */
+function fieldLabel(name: string): string {
+  const words = name.replace(/[_-]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").trim();
+  return words ? words[0].toUpperCase() + words.slice(1) : name;
+}
+
+function fieldValue(value: unknown): string {
+  if (value === null || value === undefined) return "—";
+  if (typeof value === "boolean") return value ? "Yes" : "No";
+  if (Array.isArray(value)) return value.map(fieldValue).join(", ");
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+/** A customer's answers to a flow as a small form (label: value); the correlation token is not shown. */
+function FlowAnswers({ response }: { response: NonNullable<MessageItem["flow_response"]> }) {
+  const fields = Object.entries(response.data).filter(([name]) => name !== "flow_token");
+  return (
+    <div data-testid="flow-response">
+      <p className="mb-1 text-xs font-semibold text-slate-600">📝 Form answers</p>
+      {fields.length === 0 ? (
+        <p className="text-xs italic text-slate-500">No answers in the form.</p>
+      ) : (
+        <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5">
+          {fields.map(([name, value]) => (
+            <div key={name} className="contents">
+              <dt className="text-xs text-slate-500">{fieldLabel(name)}:</dt>
+              <dd className="break-words font-medium">{fieldValue(value)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
     </div>
   );
 }
@@ -102,6 +142,7 @@ export function KindContent({ message }: { message: MessageItem }) {
         <img src={`/v1/messages/${message.id}/media`} alt="Sticker" loading="lazy" className="h-32 w-32 object-contain" data-testid="sticker" />
       ) : null;
     case "interactive":
+      if (message.flow_response) return <FlowAnswers response={message.flow_response} />;
       return message.interactive ? <Interactive interactive={message.interactive} /> : null;
     case "button":
       return message.button ? (
@@ -141,6 +182,7 @@ export function quoteLine(message: MessageItem): string {
     case "sticker":
       return "Sticker";
     case "interactive":
+      if (message.flow_response) return "📝 Form answers";
       return message.interactive && "title" in message.interactive ? message.interactive.title : (message.interactive?.body ?? "Interactive message");
     case "button":
       return message.button?.text ?? "Button";

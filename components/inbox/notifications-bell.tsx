@@ -1,5 +1,6 @@
 "use client";
 
+import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { formatRelative } from "@/components/ui/format";
 import { type ApiResult, requestJson } from "@/lib/client/api";
@@ -28,6 +29,7 @@ function desktopAllowed() {
  * notification when I turned them on here and the browser allows it.
  */
 export function NotificationsBell({ me, onOpen, onRead }: { me: Teammate; onOpen: (conversationId: string) => void; onRead?: () => void }) {
+  const router = useRouter();
   const [open, setOpen] = useState(false);
   const [items, setItems] = useState<NotificationItem[]>([]);
   const [unread, setUnread] = useState(0);
@@ -157,14 +159,21 @@ export function NotificationsBell({ me, onOpen, onRead }: { me: Teammate; onOpen
                   onClick={() => {
                     setOpen(false);
                     if (!n.read_at) void markRead({ ids: [n.id] });
-                    onOpen(n.conversation_id);
+                    if (n.conversation_id) onOpen(n.conversation_id);
+                    else router.push("/settings/number");
                   }}
                   className={`flex w-full flex-col gap-0.5 border-b border-slate-100 px-3 py-2 text-left hover:bg-slate-50 ${n.read_at ? "" : "bg-amber-50"}`}
                 >
                   <span className="flex items-baseline gap-2 text-sm">
                     {n.read_at ? null : <span aria-label="Unread" className="h-2 w-2 shrink-0 rounded-full bg-red-600" />}
                     <span className="min-w-0 flex-1 truncate">
-                      <strong>{n.actor?.name ?? "Someone"}</strong> mentioned you · {displayName(n.contact)}
+                      {n.type === "number_health" || !n.contact ? (
+                        <strong>Number health dropped</strong>
+                      ) : (
+                        <>
+                          <strong>{n.actor?.name ?? "Someone"}</strong> mentioned you · {displayName(n.contact)}
+                        </>
+                      )}
                     </span>
                     <time className="shrink-0 text-xs text-slate-500" dateTime={n.created_at}>
                       {formatRelative(n.created_at)}

@@ -18,12 +18,13 @@ export type ActivityItem = {
 
 export type NotificationItem = {
   id: string;
-  type: "mention";
-  conversation_id: string;
+  /** mention: a teammate mentioned you; number_health (admins): the number's quality or limit dropped. */
+  type: "mention" | "number_health";
+  conversation_id: string | null;
   note_id: string | null;
   actor: { id: string; name: string } | null;
   text: string | null;
-  contact: { id: string; phone: string; name: string | null };
+  contact: { id: string; phone: string; name: string | null } | null;
   read_at: string | null;
   created_at: string;
 };

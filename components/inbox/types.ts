@@ -36,7 +36,10 @@ export type MessageItem = {
   interactive?:
     | { type: "button_reply" | "list_reply"; id: string; title: string }
     | { type: "button"; body: string; footer?: string; buttons: { id: string; title: string }[] }
-    | { type: "list"; body: string; footer?: string; button?: string; sections?: { title?: string; rows: { id: string; title: string }[] }[] };
+    | { type: "list"; body: string; footer?: string; button?: string; sections?: { title?: string; rows: { id: string; title: string }[] }[] }
+    | { type: "flow"; body: string; footer?: string; flow_id: string; cta: string; screen?: string };
+  /** A customer's answers to a WhatsApp Flow. */
+  flow_response?: { name: string; body?: string; data: Record<string, unknown> };
   button?: { text: string; payload: string };
   template?: { name: string; language: string; variables: string[] };
   unsupported?: { network_type: string };
@@ -47,6 +50,8 @@ export type MessageItem = {
   error?: { code: string; message: string } | null;
   timestamp: string;
   deleted_at?: string | null;
+  /** When the customer last edited it. */
+  edited_at?: string | null;
   /** Client-only: a send that has not been accepted by the server yet. */
   local?: { state: "sending" | "error"; message?: string; retry?: () => void; discard?: () => void };
 };

@@ -28,6 +28,19 @@ export function validationError(details: ErrorDetail[]) {
   return new ApiError(400, "validation_error", first ? `${first.path}: ${first.message}` : "The request is not valid.", details);
 }
 
+/**
+ * The error of a body that failed its schema: a file over the network's limit for its kind (an
+ * issue marked `params.code: "media_too_large"`) is a 413 `media_too_large` naming the limit;
+ * anything else a 400 `validation_error`. Every issue is listed in `details` either way.
+ */
+export function bodyError(error: z.ZodError) {
+  const details = zodDetails(error);
+  const tooLarge = error.issues.findIndex((issue) => issue.code === "custom" && (issue.params as { code?: unknown } | undefined)?.code === "media_too_large");
+  if (tooLarge < 0) return validationError(details);
+  const first = details[tooLarge];
+  return new ApiError(413, "media_too_large", `${first.path}: ${first.message}`, details);
+}
+
 // character_not_in_repertoire / untranslatable_character: a NUL (or broken text) a check missed.
 const UNSTORABLE_TEXT = new Set(["22021", "22P05"]);
 
@@ -37,8 +50,8 @@ export function errorToResponse(error: unknown, requestId: string): Response {
     return errorResponse(requestId, error.status, error.code, error.message, error.details, error.headers);
   }
   if (error instanceof z.ZodError) {
-    const e = validationError(zodDetails(error));
-    return errorResponse(requestId, 400, e.code, e.message, e.details);
+    const e = bodyError(error);
+    return errorResponse(requestId, e.status, e.code, e.message, e.details);
   }
   const state = sqlState(error);
   if (state && UNSTORABLE_TEXT.has(state)) {

@@ -10,7 +10,7 @@ import { requestInfoOf, withRequestInfo } from "@/lib/platform/http/request-info
 import { flatParams, type NextHandler, queryObject, refuseNulInBody, refuseNulInUrl, requestIdOf, toResponse, withHeaders } from "@/lib/platform/http/request";
 import { type RateLimitState, rateLimitHeaders } from "@/lib/platform/rate-limit";
 import { authenticateWithinLimit, authorize, spendAddressBudget } from "./access";
-import { errorResponse, errorToResponse, validationError } from "./errors";
+import { bodyError, errorResponse, errorToResponse, validationError } from "./errors";
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -123,7 +123,7 @@ export function apiRoute<
         sent = read.value;
         refuseNulInBody(read.value);
         const parsed = options.body.safeParse(read.value);
-        if (!parsed.success) throw validationError(zodDetails(parsed.error));
+        if (!parsed.success) throw bodyError(parsed.error);
         body = parsed.data;
       }
 

@@ -11,6 +11,8 @@ export const eventTypes = [
   "message.delivered",
   "message.read",
   "message.failed",
+  "message.updated",
+  "message.deleted",
   "note.created",
   "user.created",
   "user.updated",

@@ -13,12 +13,15 @@ import { importHistoryMessage } from "@/lib/messages/import-history";
 import { keepEarlyStatus } from "@/lib/messages/early-statuses";
 import { applyTemplateStatus, phoneNumberIdsOfBusinessAccounts } from "@/lib/templates/status";
 import { findIdByNetworkId } from "@/lib/messages/store";
+import { applyCustomerRevision } from "@/lib/messages/revise-inbound";
 import { verifySha256Header } from "@/lib/platform/crypto/hmac";
 import { defaultApiBaseUrl, loadNumberIntegration, networkUrlPolicy, secretsOf } from "@/lib/network/integration";
 import { parseBusinessAppEchoes } from "@/lib/network/cloud-echoes";
 import { parseCoexistenceSync, parseTemplateStatusUpdates } from "@/lib/network/cloud-sync";
 import type { InboundMessage } from "@/lib/network/types";
 import { downloadCloudMedia, NetworkRequestError, parseCloudWebhook } from "@/lib/network/cloud";
+import { parseQualityUpdates, type QualityUpdate } from "@/lib/network/cloud/quality";
+import { applyNumberQualityUpdate } from "@/lib/accounts/number-health";
 
 /** Largest customer media stored; bigger files are kept as a message noting the media was too large. */
 export const MAX_INBOUND_MEDIA_BYTES = 32 * 1024 * 1024;
@@ -74,6 +77,8 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
   const echoes = parseBusinessAppEchoes(payload);
   const coexistenceSync = parseCoexistenceSync(payload);
   const templateUpdates = parseTemplateStatusUpdates(payload);
+  const qualityUpdates = parseQualityUpdates(payload);
+  if (qualityUpdates.length > 0) await receiveQualityUpdates({ rawBody, signature, updates: qualityUpdates });
   // Template statuses concern a business account, not a number: each is signed with the app
   // secret of the numbers of that business account.
   const templateNumbers = templateUpdates.length > 0 ? await phoneNumberIdsOfBusinessAccounts(templateUpdates.map((u) => u.businessAccountId)) : [];
@@ -82,6 +87,7 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
       batch.phoneNumberId,
       ...batch.messages.map((m) => m.phoneNumberId),
       ...batch.statuses.map((s) => s.phoneNumberId),
+      ...(batch.revisions ?? []).map((r) => r.phoneNumberId),
       ...echoes.map((e) => e.phoneNumberId),
       ...coexistenceSync.map((e) => e.phoneNumberId),
       ...templateNumbers,
@@ -147,6 +153,14 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
     stored++;
   }
 
+  // A customer's edits and deletions, after the messages they may concern in the same batch.
+  for (const revision of batch.revisions ?? []) {
+    const accountId = accountFor(revision.phoneNumberId);
+    if (!accountId) continue;
+    const result = await applyCustomerRevision({ accountId, revision });
+    if ("skipped" in result) console.warn(`network webhook: skipped a ${revision.kind} (${result.skipped})`);
+  }
+
   // Coexistence: past messages of the business app and its address book.
   for (const item of coexistenceSync) {
     const accountId = accountFor(item.phoneNumberId);
@@ -186,6 +200,35 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
     if (result) applied++;
   }
   return { messages: stored, statuses: applied };
+}
+
+/**
+ * The network's reports on a number's quality and messaging limit. They name the number by its
+ * display number (and the business account), not by phone_number_id; each is applied only when
+ * the body is signed with the app secret of that number, and one for a number no account has
+ * connected is ignored.
+ */
+async function receiveQualityUpdates({ rawBody, signature, updates }: { rawBody: Buffer; signature: string | null; updates: QualityUpdate[] }) {
+  const numbers = [...new Set(updates.map((u) => `+${u.displayPhoneNumber}`))];
+  const integrations = await getDb()
+    .select()
+    .from(numberIntegrations)
+    .where(and(eq(numberIntegrations.provider, "cloud"), inArray(numberIntegrations.phoneNumber, numbers)));
+  for (const update of updates) {
+    const matches = integrations.filter(
+      (i) => (i.phoneNumber ?? "").replace(/\D/g, "") === update.displayPhoneNumber && (!update.businessAccountId || !i.businessAccountId || i.businessAccountId === update.businessAccountId),
+    );
+    if (matches.length !== 1) {
+      console.warn(`network webhook: ignored a quality update for a number no account has connected`);
+      continue;
+    }
+    const [integration] = matches;
+    const { appSecret } = secretsOf(integration);
+    if (!appSecret || !verifySha256Header({ key: appSecret, body: rawBody, header: signature })) {
+      throw new ApiError(401, "invalid_signature", "The X-Hub-Signature-256 header does not match the body signed with the app secret.");
+    }
+    await applyNumberQualityUpdate({ accountId: integration.accountId, update });
+  }
 }
 
 /** A parsed inbound message (without media) as the inbound verb takes it. */

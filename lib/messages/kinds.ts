@@ -87,6 +87,59 @@ export const interactiveButtonsInput = z
 export type InteractiveButtonsInput = z.infer<typeof interactiveButtonsInput>;
 
 /**
+ * A published WhatsApp Flow the business sends (a form the customer fills in on their phone):
+ * a text and the button (`cta`) that opens the flow. The customer's answers come back as a
+ * message with `flow_response`.
+ */
+export const interactiveFlowInput = z
+  .object({
+    type: z.literal("flow", { error: 'must be "flow"' }),
+    flow_id: z
+      .string({ error: "is required: the id of a published flow" })
+      .regex(/^[0-9A-Za-z_-]{1,64}$/, "must be the network's id of a published flow (letters, digits, _ or -)")
+      .meta({ example: "1197715005513101" }),
+    cta: z
+      .string({ error: "is required (1 to 20 characters): the label of the button that opens the flow" })
+      .trim()
+      .min(1, "must not be empty")
+      .max(20, "must be at most 20 characters")
+      .meta({ example: "Book now" }),
+    body: z.string({ error: "is required (1 to 1024 characters)" }).trim().min(1, "must not be empty").max(1024, "must be at most 1024 characters").meta({ example: "Pick a time for your visit." }),
+    footer: z.string({ error: "must be a string" }).max(60, "must be at most 60 characters").optional(),
+    screen: z
+      .string({ error: "must be a string" })
+      .regex(/^[A-Za-z0-9_]{1,100}$/, "must be a screen id of the flow (letters, digits, _)")
+      .optional()
+      .meta({ description: "The screen the flow opens on; without it the network opens the flow's first screen.", example: "BOOKING" }),
+    flow_token: z
+      .string({ error: "must be a string" })
+      .min(1, "must not be empty")
+      .max(200, "must be at most 200 characters")
+      .optional()
+      .meta({ description: "Comes back in the answers' `flow_response.data.flow_token`; defaults to the message's id (`msg_...`)." }),
+  })
+  .meta({ id: "InteractiveFlow", description: "A published WhatsApp Flow: a text and the button that opens it. The answers come back as an inbound message with `flow_response`." });
+export type InteractiveFlowInput = z.infer<typeof interactiveFlowInput>;
+
+/** What POST /v1/messages accepts as `interactive`: reply buttons or a flow. */
+export const interactiveSendInput = z.discriminatedUnion("type", [interactiveButtonsInput, interactiveFlowInput], {
+  error: 'must be reply buttons (type "button") or a flow (type "flow")',
+});
+
+/** A customer's answers to a flow, from the network's `nfm_reply`. */
+export const flowResponseContent = z
+  .object({
+    name: z.string().meta({ description: "The reply's name as the network gives it (`flow` for a flow).", example: "flow" }),
+    body: z.string().optional().meta({ description: "The line the customer's chat shows for it.", example: "Sent" }),
+    data: z.record(z.string(), z.unknown()).meta({
+      description: "The answers, field by field, as the flow defined them (`flow_token` included).",
+      example: { flow_token: "msg_01jd2x8k3f0m6q1v9w4r7t5y2z", date: "2026-12-01", people: "2" },
+    }),
+  })
+  .meta({ id: "FlowResponse", description: "The answers a customer gave in a WhatsApp Flow; the inbox shows them as a small form." });
+export type FlowResponseContent = z.infer<typeof flowResponseContent>;
+
+/**
  * An interactive list the business sends (the satisfaction survey): a text, the button that
  * opens the list, and its rows in sections; the customer's choice comes back as a `list_reply`.
  */
@@ -154,10 +207,10 @@ export const unsupportedContent = z
   .object({ network_type: z.string().meta({ description: "The kind the network named.", example: "order" }) })
   .meta({ id: "UnsupportedMessage", description: "A kind Chorus cannot show; the inbox says \"Unsupported message (…)\"." });
 
-export const interactiveOutput = z.union([interactiveReply, interactiveButtonsInput, interactiveListContent]).meta({
+export const interactiveOutput = z.union([interactiveReply, interactiveButtonsInput, interactiveListContent, interactiveFlowInput]).meta({
   id: "Interactive",
   description:
-    "Inbound: the customer's `button_reply` or `list_reply` `{type, id, title}`. Outbound: the reply buttons sent `{type: \"button\", body, buttons}`, or a list `{type: \"list\", body, button, sections}`.",
+    "Inbound: the customer's `button_reply` or `list_reply` `{type, id, title}` (a flow's answers are in `flow_response`). Outbound: the reply buttons sent `{type: \"button\", body, buttons}`, a list `{type: \"list\", body, button, sections}` or a flow `{type: \"flow\", flow_id, cta, body}`.",
 });
 
 /** The fields kept in a message's `content`, each named as in the API. */
@@ -165,7 +218,8 @@ export type MessageKindContent = {
   location?: LocationContent;
   contacts?: ContactCard[];
   reaction?: ReactionContent;
-  interactive?: InteractiveReply | InteractiveButtonsInput | InteractiveListContent;
+  interactive?: InteractiveReply | InteractiveButtonsInput | InteractiveListContent | InteractiveFlowInput;
+  flow_response?: FlowResponseContent;
   button?: { text: string; payload: string };
   template?: { name: string; language: string; variables: string[] };
   unsupported?: { network_type: string };
@@ -186,6 +240,7 @@ export function describeKind({ type, content, text }: { type: string; content?: 
       return content?.reaction?.emoji ? `Reacted ${content.reaction.emoji}` : "Removed a reaction";
     case "interactive": {
       const interactive = content?.interactive;
+      if (content?.flow_response) return "📝 Form answers";
       if (!interactive) return "Interactive message";
       return "body" in interactive ? interactive.body : interactive.title;
     }

@@ -1,8 +1,8 @@
 import { isUtf8 } from "node:buffer";
 
-import { maxCaptionLength, maxFilenameLength, type MediaType, MiB, mediaLimits } from "./media-limits";
+import { formatSize, limitInWords, stickerLimits, maxCaptionLength, maxFilenameLength, type MediaType, mediaLimits } from "./media-limits";
 
-export { type MediaType, maxCaptionLength, maxFilenameLength, mediaLimits, mediaTypes } from "./media-limits";
+export { formatSize, limitInWords, MAX_JSON_MEDIA_BYTES, stickerLimits, type MediaType, maxCaptionLength, maxFilenameLength, mediaLimits, mediaTypes } from "./media-limits";
 
 export type MediaInput = {
   mime_type: string;
@@ -11,7 +11,8 @@ export type MediaInput = {
   caption?: string | null;
 };
 
-export type MediaIssue = { path: string; message: string };
+/** `tooLarge`: the file is over the network's limit for its kind (a 413 `media_too_large`). */
+export type MediaIssue = { path: string; message: string; tooLarge?: true };
 
 export type MediaValidation =
   | { ok: true; bytes: Buffer; mimeType: string }
@@ -187,7 +188,8 @@ export function validateMedia({ type, media }: { type: MediaType; media: MediaIn
   } else if (size > limits.maxBytes) {
     issues.push({
       path: "media.data",
-      message: `media.data decodes to ${formatBytes(size)} bytes; ${type} media may be at most ${limits.maxBytes / MiB} MiB (${formatBytes(limits.maxBytes)} bytes).`,
+      message: `${limitInWords(type)} (${formatBytes(limits.maxBytes)} bytes); this file is ${formatSize(size)} (${formatBytes(size)} bytes).`,
+      tooLarge: true,
     });
   } else {
     bytes = decodeBase64Strict(media.data);
@@ -227,3 +229,17 @@ export function validateMedia({ type, media }: { type: MediaType; media: MediaIn
   if (issues.length > 0 || !bytes) return { ok: false, issues };
   return { ok: true, bytes, mimeType };
 }
+
+/** Whether a WebP image is animated: its VP8X header sets the animation flag. */
+export function isAnimatedWebp(bytes: Uint8Array): boolean {
+  return bytes.length >= 21 && String.fromCharCode(...bytes.subarray(12, 16)) === "VP8X" && (bytes[20] & 0x02) !== 0;
+}
+
+/** The network's size limit for a sticker: 100 KB static, 500 KB animated. */
+export function stickerSizeIssue(bytes: Uint8Array): MediaIssue | null {
+  const animated = isAnimatedWebp(bytes);
+  const max = animated ? stickerLimits.animatedMaxBytes : stickerLimits.staticMaxBytes;
+  if (bytes.length <= max) return null;
+  return { path: "media.data", message: `${limitInWords("sticker", { animated })}; this file is ${formatSize(bytes.length)} (${formatBytes(bytes.length)} bytes).`, tooLarge: true };
+}
+

@@ -1,16 +1,20 @@
 import "server-only";
-import { and, desc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { conversations, media, messages } from "@/db/schema";
 import { keysetPage, type PageArgs } from "@/lib/platform/keyset-page";
 import type { ServiceContext } from "@/lib/auth/context";
 import { findConversation } from "@/lib/conversations/store";
 import { NotFoundError } from "@/lib/platform/errors";
-import { presentMessage } from "./schemas";
+import { recordEvent } from "@/lib/events/record-event";
+import { DELETED_PREVIEW, isLatestMessage } from "./revise-inbound";
+import { presentMessage, presentMessageWithHistory } from "./schemas";
 import { findMessage, joinMedia, selectMessages } from "./store";
 
-export async function getMessage({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  return presentMessage(await findMessage(getDb(), { accountId: ctx.accountId, id }));
+/** One message; an admin also gets `history`, the words the customer edited or deleted. */
+export async function getMessage({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
+  const row = await findMessage(getDb(), { accountId: ctx.accountId, id });
+  return ctx.user.role === "admin" ? presentMessageWithHistory(row) : presentMessage(row);
 }
 
 /** A conversation's messages, newest first, on messages_conversation_created_idx. */
@@ -41,11 +45,10 @@ export async function getMessageMedia({ ctx, id }: { ctx: ServiceContext; id: st
   return row;
 }
 
-const DELETED_PREVIEW = "Message deleted";
-
 /**
  * Soft delete: the text and the media bytes are erased for good, the message stays in the
- * thread as a tombstone with `deleted_at`. Deleting a deleted message changes nothing.
+ * thread as a tombstone with `deleted_at` (message.deleted). Deleting a deleted message
+ * changes nothing.
  */
 export async function deleteMessage({ ctx, id }: { ctx: ServiceContext; id: string }) {
   await getDb().transaction(async (tx) => {
@@ -55,14 +58,9 @@ export async function deleteMessage({ ctx, id }: { ctx: ServiceContext; id: stri
     await tx.update(messages).set({ text: null, mediaId: null, content: null, deletedAt: now, updatedAt: now }).where(eq(messages.id, message.id));
     if (message.mediaId) await tx.delete(media).where(and(eq(media.id, message.mediaId), eq(media.accountId, ctx.accountId)));
     // The inbox's preview must not keep showing the erased words.
-    const [latest] = await tx
-      .select({ id: messages.id })
-      .from(messages)
-      .where(eq(messages.conversationId, message.conversationId))
-      .orderBy(desc(messages.createdAt), desc(messages.id))
-      .limit(1);
-    if (latest?.id === message.id) {
+    if (await isLatestMessage(tx, { conversationId: message.conversationId, id: message.id })) {
       await tx.update(conversations).set({ lastMessagePreview: DELETED_PREVIEW, updatedAt: now }).where(eq(conversations.id, message.conversationId));
     }
+    await recordEvent(tx, { accountId: ctx.accountId, type: "message.deleted", data: { message: presentMessage(await findMessage(tx, { accountId: ctx.accountId, id: message.id })) } });
   });
 }

@@ -7,8 +7,9 @@ import {
   contactCard,
   contextInput,
   describeKind,
-  interactiveButtonsInput,
+  flowResponseContent,
   interactiveOutput,
+  interactiveSendInput,
   interactiveReply,
   locationContent,
   messageReaction,
@@ -21,7 +22,7 @@ import {
 } from "./kinds";
 import { messageTypes, type MessageType } from "@/lib/network/types";
 import { maxCaptionLength, MiB, mediaLimits } from "./media-limits";
-import { decodeBase64Strict, type MediaType, normalizeMimeType, validateMedia } from "./media-rules";
+import { decodeBase64Strict, type MediaType, normalizeMimeType, stickerSizeIssue, validateMedia } from "./media-rules";
 
 /** Text and the media kinds: what every path of the first build carries. */
 export { messageTypes, type MessageType };
@@ -39,7 +40,7 @@ export const MAX_TEXT_LENGTH = 4096;
 const characters = (text: string) => Array.from(text).length;
 
 const allowedMedia = (Object.entries(mediaLimits) as [MediaType, (typeof mediaLimits)[MediaType]][])
-  .map(([type, limit]) => `${type}: ${limit.mimeTypes.join(", ")} (at most ${limit.maxBytes / MiB} MiB)`)
+  .map(([type, limit]) => `${type}: ${limit.mimeTypes.join(", ")} (at most ${limit.maxBytes / MiB} MB)`)
   .join("; ");
 
 const mediaInput = z
@@ -90,8 +91,10 @@ const contentFields = ["text", "media", "location", "contacts", "reaction", "int
 
 type Content = { type: string; text?: string; media?: z.infer<typeof mediaInput> } & Record<string, unknown>;
 
-// A sticker is a WebP image (RIFF....WEBP) of at most 500 KB, as the network accepts them.
-const STICKER_MAX_BYTES = 500 * 1024;
+/** The zod issue of a file over the network's limit: the API answers it 413 `media_too_large`. */
+const tooLargeParams = { code: "media_too_large" } as const;
+
+// A sticker is a WebP image (RIFF....WEBP) of at most 100 KB, or 500 KB when animated.
 function checkSticker(media: z.infer<typeof mediaInput>, ctx: z.RefinementCtx) {
   if (normalizeMimeType(media.mime_type) !== "image/webp") {
     ctx.addIssue({ code: "custom", path: ["media", "mime_type"], message: "must be image/webp for a sticker" });
@@ -99,9 +102,11 @@ function checkSticker(media: z.infer<typeof mediaInput>, ctx: z.RefinementCtx) {
   }
   const bytes = decodeBase64Strict(media.data);
   if (!bytes) ctx.addIssue({ code: "custom", path: ["media", "data"], message: "must be standard Base64" });
-  else if (bytes.length > STICKER_MAX_BYTES) ctx.addIssue({ code: "custom", path: ["media", "data"], message: "must be at most 500 KB for a sticker" });
   else if (bytes.subarray(0, 4).toString("latin1") !== "RIFF" || bytes.subarray(8, 12).toString("latin1") !== "WEBP") {
     ctx.addIssue({ code: "custom", path: ["media", "data"], message: "is not a WebP image" });
+  } else {
+    const issue = stickerSizeIssue(bytes);
+    if (issue) ctx.addIssue({ code: "custom", path: ["media", "data"], message: issue.message, params: tooLargeParams });
   }
 }
 
@@ -144,7 +149,9 @@ function checkContent(value: Content, ctx: z.RefinementCtx) {
   if (type === "sticker") return checkSticker(media, ctx);
   const result = validateMedia({ type: type as MediaType, media });
   if (!result.ok) {
-    for (const issue of result.issues) ctx.addIssue({ code: "custom", path: issue.path.split("."), message: issue.message });
+    for (const issue of result.issues) {
+      ctx.addIssue({ code: "custom", path: issue.path.split("."), message: issue.message, ...(issue.tooLarge ? { params: tooLargeParams } : {}) });
+    }
   }
 }
 
@@ -171,7 +178,9 @@ export const sendMessageInput = z
     media: mediaField,
     location: locationContent.optional().meta({ description: "Required for `location` messages." }),
     reaction: reactionContent.optional().meta({ description: "Required for `reaction` messages: the message (of this conversation) and the emoji; `\"\"` removes your reaction." }),
-    interactive: interactiveButtonsInput.optional().meta({ description: "Required for `interactive` messages: a text with 1 to 3 reply buttons." }),
+    interactive: interactiveSendInput
+      .optional()
+      .meta({ description: "Required for `interactive` messages: a text with 1 to 3 reply buttons (`type: \"button\"`), or a published WhatsApp Flow (`type: \"flow\"`)." }),
     template: templateSendInput.optional().meta({ description: "Required for `template` messages: an APPROVED template and its variables. The only kind allowed outside the customer-service window." }),
     context: contextInput.optional().meta({ description: "Reply to a message of the conversation (the customer sees it quoted)." }),
     conversation_id: z
@@ -227,6 +236,15 @@ export const messageMediaOutput = z
   })
   .meta({ id: "MessageMedia", description: "The file of a media message; absent once the message is deleted." });
 
+export const messageRevisionOutput = z
+  .strictObject({
+    text: z.string().optional().meta({ description: "The text it had." }),
+    caption: z.string().optional().meta({ description: "The caption its file had." }),
+    until: isoTimestamp("When the customer changed it."),
+    change: z.enum(["edited", "deleted"]).meta({ description: "What the customer did then." }),
+  })
+  .meta({ id: "MessageRevision", description: "One earlier version of a message, kept when the customer edited or deleted it." });
+
 // Strict: the same component serves answers and the webhook bodies that carry a message.
 export const messageOutput = z
   .strictObject({
@@ -253,6 +271,7 @@ export const messageOutput = z
       .optional()
       .meta({ description: "A `reaction` message: what it reacted to. The reaction itself shows on that message's `reactions`." }),
     interactive: interactiveOutput.optional(),
+    flow_response: flowResponseContent.optional().meta({ description: "An inbound `interactive` message answering a WhatsApp Flow: the flow's answers." }),
     button: buttonReply.optional(),
     template: templateContent.optional(),
     unsupported: unsupportedContent.optional(),
@@ -276,6 +295,14 @@ export const messageOutput = z
       .meta({ description: "The network's error, when `failed`." }),
     timestamp: isoTimestamp("When the message was stored."),
     deleted_at: isoTimestamp("When it was deleted; its text and media are gone.").optional(),
+    edited_at: isoTimestamp("When the customer last edited it (the text, or a media message's caption).").optional(),
+    history: z
+      .array(messageRevisionOutput)
+      .optional()
+      .meta({
+        description:
+          "Admins only, and only from `GET /v1/messages/{id}`: the earlier versions of a message the customer edited or deleted, oldest first. Absent for agents, in lists and in events.",
+      }),
   })
   .meta({ id: "Message", description: "A message of a conversation." });
 export type MessageOutput = z.infer<typeof messageOutput>;
@@ -311,6 +338,17 @@ export function presentMessage(row: MessageWithMedia): MessageOutput {
     ...(row.error ? { error: row.error } : {}),
     timestamp: row.createdAt.toISOString(),
     ...(row.deletedAt ? { deleted_at: row.deletedAt.toISOString() } : {}),
+    ...(row.editedAt ? { edited_at: row.editedAt.toISOString() } : {}),
+  };
+}
+
+/** A message with its earlier versions, for an admin: the customer's edits and deletions. */
+export function presentMessageWithHistory(row: MessageWithMedia): MessageOutput {
+  return {
+    ...presentMessage(row),
+    ...(row.history && row.history.length > 0
+      ? { history: row.history.map(({ text, caption, until, change }) => ({ ...(text !== undefined ? { text } : {}), ...(caption !== undefined ? { caption } : {}), until, change })) }
+      : {}),
   };
 }
 

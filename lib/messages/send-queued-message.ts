@@ -64,6 +64,11 @@ async function outboundOf(message: Message): Promise<{ ok: true; outbound: Outbo
   if (message.type === "interactive" && (interactiveType === "button" || interactiveType === "list")) {
     outbound.interactive = content.interactive as OutboundMessage["interactive"];
   }
+  if (message.type === "interactive" && interactiveType === "flow") {
+    // The flow's answers carry this token back, so they can be matched with this message.
+    const flow = content.interactive as Extract<OutboundMessage["interactive"], { type: "flow" }>;
+    outbound.interactive = { ...flow, flow_token: flow.flow_token ?? message.id };
+  }
   if (message.type === "reaction" && content.reaction) {
     const networkMessageId = await networkIdOf(message.accountId, content.reaction.message_id);
     if (!networkMessageId) return { ok: false, message: "The message reacted to never reached the network." };

@@ -27,6 +27,22 @@ const interactiveSchema = z.looseObject({
   list_reply: replySchema.optional(),
 });
 
+// A flow's answers: `response_json` is a JSON object as a string.
+const nfmReplySchema = z.looseObject({
+  type: z.literal("nfm_reply"),
+  nfm_reply: z.looseObject({ name: z.string().max(200).optional(), body: z.string().max(4096).optional(), response_json: z.string().max(64 * 1024) }),
+});
+
+/** The answers of a flow as an object, or null when `response_json` is not a JSON object. */
+function flowAnswers(responseJson: string): Record<string, unknown> | null {
+  try {
+    const data: unknown = JSON.parse(responseJson);
+    return data !== null && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
 const buttonSchema = z.looseObject({ text: z.string(), payload: z.string().optional() });
 
 const contextSchema = z.looseObject({ id: z.string().min(1) });
@@ -83,6 +99,13 @@ export function toInboundKind(message: Kind, base: Base): InboundMessage | null 
       return { ...base, type: "reaction", reaction: { networkMessageId: parsed.data.message_id, emoji: parsed.data.emoji ?? "" } };
     }
     case "interactive": {
+      const flow = nfmReplySchema.safeParse(message.interactive);
+      if (flow.success) {
+        const data = flowAnswers(flow.data.nfm_reply.response_json);
+        if (!data) return skip("malformed_nfm_reply", type);
+        const { name, body } = flow.data.nfm_reply;
+        return { ...base, type: "interactive", content: { flow_response: { name: name ?? "flow", ...(body ? { body } : {}), data } } };
+      }
       const parsed = interactiveSchema.safeParse(message.interactive);
       const reply = parsed.success ? parsed.data[parsed.data.type] : undefined;
       if (!parsed.success || !reply) return skip("malformed_interactive", type);
@@ -97,6 +120,23 @@ export function toInboundKind(message: Kind, base: Base): InboundMessage | null 
       // "unsupported", "unknown", "order", "system", "request_welcome"…: kept so nothing vanishes.
       return { ...base, type: "unsupported", content: { unsupported: { network_type: String(type).slice(0, 64) } } };
   }
+}
+
+/**
+ * The action of a flow message: a published flow by id, the button's label, and the screen it
+ * opens on when one is named (`navigate`); without one the network opens the first screen.
+ */
+function flowAction(flow: Extract<NonNullable<OutboundMessage["interactive"]>, { type: "flow" }>) {
+  return {
+    name: "flow",
+    parameters: {
+      flow_message_version: "3",
+      flow_id: flow.flow_id,
+      flow_cta: flow.cta,
+      ...(flow.flow_token ? { flow_token: flow.flow_token } : {}),
+      ...(flow.screen ? { flow_action: "navigate", flow_action_payload: { screen: flow.screen } } : {}),
+    },
+  };
 }
 
 /** The body of `POST /{phone_number_id}/messages` for the kinds beyond text and media. */
@@ -114,7 +154,9 @@ export function kindPayload(message: OutboundMessage): { ok: true; payload: Reco
       const action =
         interactive.type === "button"
           ? { buttons: interactive.buttons.map((b) => ({ type: "reply", reply: { id: b.id, title: b.title } })) }
-          : { button: interactive.button, sections: interactive.sections };
+          : interactive.type === "flow"
+            ? flowAction(interactive)
+            : { button: interactive.button, sections: interactive.sections };
       return {
         ok: true,
         payload: {

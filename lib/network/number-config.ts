@@ -42,6 +42,9 @@ export function presentNumberConfig(row: NumberIntegration): NumberConfigOutput 
     status: row.status,
     status_reason: row.statusReason,
     webhook_url: webhookCallbackUrl(),
+    quality_rating: row.qualityRating,
+    messaging_limit_tier: row.messagingLimitTier,
+    health_updated_at: row.healthUpdatedAt ? row.healthUpdatedAt.toISOString() : null,
     updated_at: row.updatedAt.toISOString(),
   };
 }

@@ -65,6 +65,15 @@ export const numberConfigOutput = z
     status: z.enum(numberStatuses).meta({ description: "`sandbox`; for cloud `pending` until a connection test, then `connected` or `error`." }),
     status_reason: z.string().nullable().meta({ description: "The last connection test's error." }),
     webhook_url: z.string().meta({ description: "The callback URL to enter in the network's console.", example: "https://chorus.example.com/api/network/webhook" }),
+    quality_rating: z
+      .string()
+      .nullable()
+      .meta({ description: "The network's quality rating of the number: `GREEN` (high), `YELLOW` (medium), `RED` (low, the number is flagged); null until the network reports it (`phone_number_quality_update`).", example: "GREEN" }),
+    messaging_limit_tier: z
+      .string()
+      .nullable()
+      .meta({ description: "How many customers a day the number may start conversations with, as the network names it (`TIER_250`, `TIER_1K`, `TIER_10K`, `TIER_100K`, `TIER_UNLIMITED`); null until reported.", example: "TIER_1K" }),
+    health_updated_at: isoTimestamp("When the network last reported the number's quality or limit.").nullable(),
     updated_at: isoTimestamp(),
   })
   .meta({ id: "NumberConfig", description: "The number integration. `access_token` and `app_secret` are write-only." });

@@ -24,7 +24,8 @@ export type OutboundMessage = {
    */
   interactive?:
     | { type: "button"; body: string; footer?: string; buttons: { id: string; title: string }[] }
-    | { type: "list"; body: string; footer?: string; button: string; sections: { title?: string; rows: { id: string; title: string; description?: string }[] }[] };
+    | { type: "list"; body: string; footer?: string; button: string; sections: { title?: string; rows: { id: string; title: string; description?: string }[] }[] }
+    | { type: "flow"; body: string; footer?: string; flow_id: string; cta: string; screen?: string; flow_token?: string };
   /** A template by name and language, with the values of its body's variables in order. */
   template?: { name: string; language: string; variables: string[] };
   /** The network's id of the message replied to. */
@@ -68,5 +69,23 @@ export type StatusUpdate = {
   status: "sent" | "delivered" | "read" | "failed";
   timestamp: Date;
   error?: { code: string; message: string };
+  phoneNumberId?: string;
+};
+
+/**
+ * A customer's edit or deletion ("revoke") of a message they sent earlier, named by the
+ * network's id of that message. An edit carries the new text (or the new caption of a media
+ * message).
+ */
+export type InboundRevision = {
+  kind: "edit" | "revoke";
+  /** The network's id of the message edited or deleted. */
+  networkMessageId: string;
+  /** The network's id of the notification itself, so a redelivery is applied once. */
+  revisionId: string;
+  from: string;
+  timestamp: Date;
+  text?: string;
+  caption?: string;
   phoneNumberId?: string;
 };

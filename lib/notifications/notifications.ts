@@ -28,8 +28,8 @@ export async function listNotifications({ ctx, limit, cursor, unread }: { ctx: S
       contact: { id: contacts.id, phone: contacts.phone, name: contacts.name },
     })
     .from(notifications)
-    .innerJoin(conversations, eq(conversations.id, notifications.conversationId))
-    .innerJoin(contacts, eq(contacts.id, conversations.contactId))
+    .leftJoin(conversations, eq(conversations.id, notifications.conversationId))
+    .leftJoin(contacts, eq(contacts.id, conversations.contactId))
     .leftJoin(conversationNotes, eq(conversationNotes.id, notifications.noteId))
     .leftJoin(actors, eq(actors.id, notifications.actorId))
     .where(
@@ -52,8 +52,8 @@ export async function listNotifications({ ctx, limit, cursor, unread }: { ctx: S
       conversation_id: r.notification.conversationId,
       note_id: r.notification.noteId,
       actor: r.actor?.id ? { id: r.actor.id, name: r.actor.name } : null,
-      text: r.note?.text != null ? r.note.text.slice(0, 200) : null,
-      contact: r.contact,
+      text: r.note?.text != null ? r.note.text.slice(0, 200) : (r.notification.message ?? null),
+      contact: r.contact?.id ? r.contact : null,
       read_at: r.notification.readAt ? r.notification.readAt.toISOString() : null,
       created_at: r.notification.createdAt.toISOString(),
     }),

@@ -31,14 +31,17 @@ export type MarkNotificationsReadInput = z.infer<typeof markNotificationsReadInp
 export const notificationOutput = z
   .strictObject({
     id: prefixedId("notification"),
-    type: z.enum(["mention"]).meta({ description: "`mention`: a teammate mentioned you in a note." }),
-    conversation_id: prefixedId("conversation"),
+    type: z.enum(["mention", "number_health"]).meta({
+      description: "`mention`: a teammate mentioned you in a note; `number_health` (admins): the number's quality rating or messaging limit dropped (`text` says how; see Settings → Number).",
+    }),
+    conversation_id: prefixedId("conversation").nullable().meta({ description: "The conversation; null for `number_health`." }),
     note_id: prefixedId("note").nullable(),
     actor: z.strictObject({ id: prefixedId("user"), name: z.string() }).nullable().meta({ description: "Who caused it." }),
-    text: z.string().nullable().meta({ description: "The note's text (at most 200 characters).", example: "@Bruno can you check the stock?" }),
+    text: z.string().nullable().meta({ description: "The note's text (at most 200 characters), or what happened to the number.", example: "@Bruno can you check the stock?" }),
     contact: z
       .strictObject({ id: prefixedId("contact"), phone: z.string(), name: z.string().nullable() })
-      .meta({ description: "The customer of the conversation." }),
+      .nullable()
+      .meta({ description: "The customer of the conversation; null for `number_health`." }),
     read_at: isoTimestamp().nullable(),
     created_at: isoTimestamp(),
   })

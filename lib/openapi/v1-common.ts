@@ -108,7 +108,10 @@ export const errorResponses = {
   ),
   404: errorResponse("NotFound", "`not_found`: no such resource in your account (another account's ids answer the same)."),
   409: errorResponse("Conflict", "`conflict` or `invalid_transition`: the request conflicts with the current state (or with a record created at the same time), or an `Idempotency-Key` was reused with another body or is still in use; `contact_blocked`: a send to a blocked contact."),
-  413: errorResponse("PayloadTooLarge", "`payload_too_large`: the body is over the route's limit."),
+  413: errorResponse(
+    "PayloadTooLarge",
+    "`payload_too_large`: the body is over the route's limit; `media_too_large` (routes that take media): the file is over the network's limit for its kind, named in words in `message` (images 5 MB, audio and video 16 MB, documents 100 MB, stickers 100 KB or 500 KB animated).",
+  ),
   415: errorResponse(
     "UnsupportedMediaType",
     "`unsupported_media_type`: a body sent with a Content-Type other than `application/json` (or none), a compressed request body, or an unsupported file type.",

@@ -2,6 +2,7 @@ import { PEER_ADDRESS_HEADER } from "@/lib/platform/http/request-hook";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as sandboxInboundRoute from "@/app/api/sandbox/inbound/route";
+import * as networkWebhookRoute from "@/app/api/network/webhook/route";
 import { getDb } from "@/db";
 import { events } from "@/db/schema";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
@@ -18,7 +19,7 @@ import { uploadDocument } from "@/lib/profile/documents";
 import { call as callHandler } from "@/tests/support/api";
 import { Contract, type OpenApiDocument } from "@/tests/support/contract";
 import { setEnv } from "@/tests/support/env-vars";
-import { startFakeCloudNetwork } from "@/tests/support/fake-cloud-network";
+import { buildEditPayload, buildInboundPayload, signHubPayload, startFakeCloudNetwork } from "@/tests/support/fake-cloud-network";
 import { addTestUser, createTestAccount, TEST_PASSWORD } from "@/tests/support/fixtures";
 import { JPEG, nextPhone, PNG } from "@/tests/support/messaging";
 import { makePdf } from "@/tests/support/pdf";
@@ -540,6 +541,24 @@ describe("/v1 contract", () => {
       await drain();
       const failed = await expectStatus(200, "GET", `/v1/messages/${refused.body.id}`, { token: adminToken });
       expect(failed.body).toMatchObject({ status: "failed", error: { code: "131026" } });
+
+      // A customer's message edited from their phone: message.updated, and the history for admins.
+      const signedWebhook = (payload: unknown) => {
+        const rawBody = JSON.stringify(payload);
+        return callHandler(networkWebhookRoute.POST, {
+          method: "POST",
+          path: "/api/network/webhook",
+          rawBody,
+          headers: { "content-type": "application/json", "x-hub-signature-256": signHubPayload({ appSecret: cloud.app_secret, rawBody }) },
+        });
+      };
+      const customer = nextPhone();
+      expect((await signedWebhook(buildInboundPayload({ phoneNumberId, messages: [{ from: customer, id: `wamid.C${phoneNumberId}`, type: "text", text: "2 pots" }] }))).status).toBe(200);
+      expect((await signedWebhook(buildEditPayload({ phoneNumberId, from: customer, originalId: `wamid.C${phoneNumberId}`, text: "3 pots" }))).status).toBe(200);
+      const [edited] = await getDb().select().from(events).where(eq(events.type, "message.updated"));
+      const editedId = (edited.data as { message: { id: string } }).message.id;
+      const withHistory = await expectStatus(200, "GET", `/v1/messages/${editedId}`, { token: adminToken });
+      expect(withHistory.body).toMatchObject({ text: "3 pots", history: [{ text: "2 pots", change: "edited" }] });
     } finally {
       restoreEnv();
       await network.close();

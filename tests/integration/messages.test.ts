@@ -119,7 +119,6 @@ describe("POST /v1/messages", () => {
     ["data that is not base64", { to: "447700900123", type: "image", media: image({ data: "not base64!" }) }, "media.data"],
     ["empty data", { to: "447700900123", type: "image", media: image({ data: "" }) }, "media.data"],
     ["png bytes declared as jpeg", { to: "447700900123", type: "image", media: image({ mime_type: "image/jpeg" }) }, "media.data"],
-    ["an image over 5 MiB", { to: "447700900123", type: "image", media: image({ data: b64(sixMiB) }) }, "media.data"],
     ["no mime_type", { to: "447700900123", type: "image", media: { data: b64(PNG) } }, "media.mime_type"],
     ["a document without filename", { to: "447700900123", type: "document", media: { mime_type: "application/pdf", data: b64(PDF) } }, "media.filename"],
     ["a filename with a path", { to: "447700900123", type: "document", media: { mime_type: "application/pdf", data: b64(PDF), filename: "../x.pdf" } }, "media.filename"],
@@ -133,6 +132,18 @@ describe("POST /v1/messages", () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("validation_error");
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(field);
+    expect(await countRows(account.id)).toEqual(before);
+  });
+
+  // The network's limit: a file over it is a 413 media_too_large naming the limit in words.
+  it("refuses an image over 5 MB with a 413 media_too_large naming the limit and stores nothing", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const before = await countRows(account.id);
+    const res = await send(adminToken, { to: "447700900123", type: "image", media: image({ data: b64(sixMiB) }) });
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe("media_too_large");
+    expect(res.body.error.message).toContain("Images can be at most 5 MB");
+    expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain("media.data");
     expect(await countRows(account.id)).toEqual(before);
   });
 

@@ -45,6 +45,9 @@ describe("GET/PUT /v1/config/number", () => {
       status: "sandbox",
       status_reason: null,
       webhook_url: "http://localhost:3000/api/network/webhook",
+      quality_rating: null,
+      messaging_limit_tier: null,
+      health_updated_at: null,
       updated_at: expect.any(String),
     });
   });

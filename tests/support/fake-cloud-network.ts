@@ -74,6 +74,25 @@ const MEDIA_MIME_RULES: Record<string, (mimeType: string) => boolean> = {
   document: () => true,
 };
 
+/**
+ * The Graph API's rules for the action of a flow message (`interactive.type: "flow"`): name
+ * "flow", flow_message_version "3", a flow_id or flow_name, a flow_cta of 1 to 20 characters,
+ * and a flow_action_payload with a screen when flow_action is "navigate" (none otherwise).
+ */
+function flowActionProblem(action: Record<string, unknown>): string | null {
+  if (action.name !== "flow") return 'interactive.action.name must be "flow"';
+  const p = isRecord(action.parameters) ? action.parameters : null;
+  if (!p) return "interactive.action.parameters is required";
+  if (p.flow_message_version !== "3") return 'flow_message_version must be "3"';
+  if (typeof p.flow_id !== "string" && typeof p.flow_name !== "string") return "flow_id or flow_name is required";
+  if (typeof p.flow_cta !== "string" || p.flow_cta.length === 0 || p.flow_cta.length > 20) return "flow_cta must be 1 to 20 characters";
+  if (p.flow_action !== undefined && p.flow_action !== "navigate" && p.flow_action !== "data_exchange") return "flow_action must be navigate or data_exchange";
+  const payload = p.flow_action_payload;
+  if (p.flow_action === "data_exchange" && payload !== undefined) return "flow_action_payload must be omitted for data_exchange";
+  if (payload !== undefined && (!isRecord(payload) || typeof payload.screen !== "string")) return "flow_action_payload.screen is required";
+  return null;
+}
+
 /** The Graph API's rules for an interactive list message; a problem as the network words it, or null. */
 function checkInteractiveList(content: Record<string, unknown>): string | null {
   if (content.type !== "list") return "interactive.type must be list";
@@ -288,8 +307,11 @@ export async function startFakeCloudNetwork({
         if (buttons.length < 1 || buttons.length > 3) {
           return invalid("(#131009) Parameter value is not valid", "Reply buttons must be 1 to 3");
         }
+      } else if (content.type === "flow") {
+        const problem = flowActionProblem(action);
+        if (problem) return invalid("(#131009) Parameter value is not valid", problem);
       } else if (content.type !== "list") {
-        return invalid("(#100) Invalid parameter", "interactive.type must be button or list");
+        return invalid("(#100) Invalid parameter", "interactive.type must be button, list or flow");
       }
     } else if (type === "template") {
       const language = isRecord(content.language) ? content.language.code : undefined;
@@ -768,4 +790,88 @@ export function buildTemplateStatusPayload({
       reason: reason ?? "NONE",
     },
   });
+}
+
+/**
+ * A customer's edit of an earlier message (type `edit`), as the network's `messages` webhook
+ * carries it: the original message's id and the edited message (text, or a media caption).
+ */
+export function buildEditPayload({
+  phoneNumberId,
+  from,
+  originalId,
+  text,
+  caption,
+  mediaType = "image",
+  id = createMessageId(),
+  timestamp,
+}: {
+  phoneNumberId: string;
+  from: string;
+  originalId: string;
+  text?: string;
+  caption?: string;
+  mediaType?: string;
+  id?: string;
+  timestamp?: Date;
+}): Record<string, unknown> {
+  const edited = text !== undefined ? { type: "text", text: { body: text } } : { type: mediaType, [mediaType]: { caption } };
+  return revisionEnvelope({ phoneNumberId, from, message: { from, id, timestamp: toUnixSeconds(timestamp), type: "edit", edit: { original_message_id: originalId, message: edited } } });
+}
+
+/** A customer's deletion for everyone of an earlier message (type `revoke`). */
+export function buildRevokePayload({ phoneNumberId, from, originalId, id = createMessageId(), timestamp }: { phoneNumberId: string; from: string; originalId: string; id?: string; timestamp?: Date }) {
+  return revisionEnvelope({ phoneNumberId, from, message: { from, id, timestamp: toUnixSeconds(timestamp), type: "revoke", revoke: { original_message_id: originalId } } });
+}
+
+function revisionEnvelope({ phoneNumberId, from, message }: { phoneNumberId: string; from: string; message: Record<string, unknown> }) {
+  return whatsappEnvelope({
+    businessAccountId: "102290129340398",
+    field: "messages",
+    value: {
+      messaging_product: "whatsapp",
+      metadata: { display_phone_number: "15550100199", phone_number_id: phoneNumberId },
+      contacts: [{ profile: { name: "" }, wa_id: from }],
+      messages: [message],
+    },
+  });
+}
+
+/**
+ * A `phone_number_quality_update` notification: the number's messaging limit or quality
+ * changed. `old_limit` is present only for messaging limit changes.
+ */
+export function buildQualityUpdatePayload({
+  displayPhoneNumber,
+  event,
+  currentLimit,
+  oldLimit,
+  businessAccountId = "102290129340398",
+}: {
+  displayPhoneNumber: string;
+  event: string;
+  currentLimit: string;
+  oldLimit?: string;
+  businessAccountId?: string;
+}): Record<string, unknown> {
+  return {
+    object: "whatsapp_business_account",
+    entry: [
+      {
+        id: businessAccountId,
+        time: Math.floor(Date.now() / 1000),
+        changes: [
+          {
+            field: "phone_number_quality_update",
+            value: {
+              display_phone_number: displayPhoneNumber,
+              event,
+              ...(oldLimit !== undefined ? { old_limit: oldLimit } : {}),
+              current_limit: currentLimit,
+            },
+          },
+        ],
+      },
+    ],
+  };
 }

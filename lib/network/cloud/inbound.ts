@@ -1,7 +1,8 @@
 /** Parsing of the network's webhook notifications into inbound messages and status updates. */
 import { z } from "zod";
-import type { InboundMessage, MessageType, StatusUpdate } from "@/lib/network/types";
+import type { InboundMessage, InboundRevision, MessageType, StatusUpdate } from "@/lib/network/types";
 import { contextOf, toInboundKind } from "../cloud-kinds";
+import { isRevisionType, toRevision } from "./revisions";
 
 const cloudMediaSchema = z.looseObject({
   id: z.string().min(1),
@@ -165,11 +166,14 @@ export function parseCloudWebhook(payload: unknown): {
   phoneNumberId?: string;
   messages: InboundMessage[];
   statuses: StatusUpdate[];
+  /** The customers' edits and deletions of earlier messages (absent when none). */
+  revisions?: InboundRevision[];
 } {
   const webhook = cloudWebhookSchema.parse(payload);
   let firstPhoneNumberId: string | undefined;
   const messages: InboundMessage[] = [];
   const statuses: StatusUpdate[] = [];
+  const revisions: InboundRevision[] = [];
 
   for (const entry of webhook.entry) {
     for (const change of entry?.changes ?? []) {
@@ -187,6 +191,12 @@ export function parseCloudWebhook(payload: unknown): {
 
       for (const message of value.data.messages ?? []) {
         if (!message) continue;
+        if (isRevisionType(message.type)) {
+          const revision = toRevision({ message, from: message.from.replace(/\D/g, ""), timestamp: parseTimestamp(message.timestamp), phoneNumberId });
+          if (revision) revisions.push(revision);
+          else console.warn(`network webhook: skipped a message (malformed_${message.type}, type ${message.type})`);
+          continue;
+        }
         const inbound = toInboundMessage({ message, name: findName(message.from), phoneNumberId });
         if (inbound) messages.push(inbound);
       }
@@ -198,7 +208,7 @@ export function parseCloudWebhook(payload: unknown): {
     }
   }
 
-  return { ...(firstPhoneNumberId ? { phoneNumberId: firstPhoneNumberId } : {}), messages, statuses };
+  return { ...(firstPhoneNumberId ? { phoneNumberId: firstPhoneNumberId } : {}), messages, statuses, ...(revisions.length > 0 ? { revisions } : {}) };
 }
 
 /** One message object of a notification (also inside coexistence history), or null when unusable. */

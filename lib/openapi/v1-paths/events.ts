@@ -61,6 +61,16 @@ export const eventDataSchemas: Record<EventType, { summary: string; description?
   "message.delivered": { summary: "A message reached the customer's phone", data: message },
   "message.read": { summary: "The customer read a message", data: message },
   "message.failed": { summary: "A message could not be sent", description: "`message.error` carries the network's error.", data: message },
+  "message.updated": {
+    summary: "The customer edited a message",
+    description: "`message.text` (or `message.media.caption`) is the new version and `message.edited_at` when it changed. The earlier words are kept in the message's `history`, shown to admins only by `GET /v1/messages/{id}`.",
+    data: message,
+  },
+  "message.deleted": {
+    summary: "A message was deleted",
+    description: "By the customer (deleted for everyone on their phone) or by `DELETE /v1/messages/{id}`: `message.deleted_at` is set and its text, file and content are gone. What the customer deleted stays in the message's `history` for admins.",
+    data: message,
+  },
   "user.created": { summary: "A user was created", data: user },
   "user.updated": { summary: "A user changed", data: user },
   "user.deleted": { summary: "A user was deleted", data: user },

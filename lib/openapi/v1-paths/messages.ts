@@ -30,9 +30,10 @@ export const messagesDomain: V1Domain = {
         description: [
           "Stored as `queued` with you as its sender, then sent by the background runner: `message.sent`, later `message.delivered` and `message.read`, or `message.failed`.",
           "With `conversation_id` the message goes to that conversation (which must be with `to`; a closed one is reopened). Without it the open or assigned conversation with `to` is used, or a new one is started (`conversation.created`). An unknown `conversation_id` is a 404.",
-          "Other kinds: `location` `{latitude, longitude, name?, address?}`; `reaction` `{message_id, emoji}` (a message of the conversation; `\"\"` removes the reaction; shown on that message's `reactions`, not as a bubble); `interactive` reply buttons `{type: \"button\", body, footer?, buttons: [{id, title}]}` (1 to 3); `template` `{name, language, variables}` (an APPROVED template, 409 `template_not_approved` otherwise; exactly as many variables as its body has, 400 otherwise; `text` of the answer is the rendered body). `context.message_id` replies to a message of the conversation (quoted).",
+          "Other kinds: `location` `{latitude, longitude, name?, address?}`; `reaction` `{message_id, emoji}` (a message of the conversation; `\"\"` removes the reaction; shown on that message's `reactions`, not as a bubble); `interactive` reply buttons `{type: \"button\", body, footer?, buttons: [{id, title}]}` (1 to 3), or a published WhatsApp Flow `{type: \"flow\", flow_id, cta, body, footer?, screen?, flow_token?}` (sent as the network's flow message; `flow_token` defaults to the message's id and comes back in the answers' `flow_response.data`); `template` `{name, language, variables}` (an APPROVED template, 409 `template_not_approved` otherwise; exactly as many variables as its body has, 400 otherwise; `text` of the answer is the rendered body). `context.message_id` replies to a message of the conversation (quoted).",
           "The customer-service window: once the customer has written, anything but a template sent after `service_window_expires_at` of the conversation (their last message + 24 h) is a 409 `outside_service_window` and nothing is sent.",
-          "Text: 1 to 4,096 characters. Media: `image` jpeg/png ≤ 5 MiB; `audio` aac/mp4/mpeg/amr/ogg ≤ 16 MiB (no caption); `video` mp4/3gpp ≤ 16 MiB; `document` pdf, doc(x), xls(x), ppt(x), txt ≤ 20 MiB with `filename`. Captions ≤ 1,024 characters.",
+          "Text: 1 to 4,096 characters. Media, as the network limits them (1 MB = 1,048,576 bytes): `image` jpeg/png ≤ 5 MB; `audio` aac/mp4/mpeg/amr/ogg ≤ 16 MB (no caption); `video` mp4/3gpp ≤ 16 MB; `document` pdf, doc(x), xls(x), ppt(x), txt ≤ 100 MB with `filename`. Captions ≤ 1,024 characters. A file over its kind's limit is a 413 `media_too_large` whose message names the limit (\"Images can be at most 5 MB\").",
+          "The body itself is at most 32 MiB (413 `payload_too_large`), and Base64 makes a file a third larger: through this API a file can be at most about 23.9 MB (25,116,672 bytes), so documents between that and the network's 100 MB cannot be sent through Chorus today.",
         ].join("\n\n"),
         access: { scope: "messages:write" },
         body: sendMessageInput,
@@ -46,6 +47,8 @@ export const messagesDomain: V1Domain = {
       get: op({
         operationId: "getMessage",
         summary: "Get a message",
+        description:
+          "A message the customer edited has `edited_at` (and its new text or caption); one they deleted has `deleted_at` and no content. For admins only, `history` lists the earlier versions (what the customer wrote before each edit or deletion); agents never see it.",
         access: { scope: "messages:read" },
         path: byId,
         success: { status: "200", description: "The message.", schema: messageOutput },
