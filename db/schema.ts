@@ -9,6 +9,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  real,
   text,
   timestamp,
   uniqueIndex,
@@ -930,3 +931,31 @@ export const csatSettings = pgTable("csat_settings", {
   updatedAt: updatedAt(),
 });
 export type CsatSettings = typeof csatSettings.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------
+// Answers that help: passages an agent marked "not helpful", and the answer assistant's settings.
+
+export const suggestionDismissals = pgTable(
+  "suggestion_dismissals",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    // sha256 of the passage text: the choice survives the passages being indexed again.
+    textHash: text("text_hash").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.conversationId, t.textHash] })],
+);
+
+export const assistantSettings = pgTable("assistant_settings", {
+  accountId: text("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  answerOutsideHours: boolean("answer_outside_hours").notNull().default(false),
+  minScore: real("min_score").notNull().default(0.1),
+  updatedAt: updatedAt(),
+});
