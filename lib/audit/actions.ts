@@ -25,6 +25,7 @@ export const auditActions = [
   "mfa.disabled",
   "mfa.recovery_code_used",
   "mfa.requirement_changed",
+  "assistant.updated",
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

@@ -4,6 +4,7 @@ import { type AutoReplySettings, conversations, messages } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { loadBusinessProfile } from "@/lib/profile/business-profile";
 import { detectMessageLanguage } from "@/lib/platform/language/detect";
+import type { AssistantPlan, HandoffReason } from "@/lib/assistant/out-of-hours";
 import { detectHoursQuestion } from "./hours-question";
 import {
   hoursAnswerIntro,
@@ -123,6 +124,19 @@ export type SendAutomatedMessage = (input: {
 }) => Promise<unknown>;
 
 /**
+ * Leaves a conversation to a person: unassigned (so the whole team sees it waiting) with an entry
+ * in its activity trail saying why the answer assistant did not answer.
+ */
+async function handOff(db: Executor, { accountId, conversation, reason }: { accountId: string; conversation: { id: string; status: string }; reason: HandoffReason }) {
+  const status = conversation.status === "assigned" ? "open" : undefined;
+  await db
+    .update(conversations)
+    .set({ assignedTo: null, assignedAt: null, ...(status ? { status } : {}) })
+    .where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversation.id)));
+  await recordActivity(db, { accountId, conversationId: conversation.id, type: "handed_off", actor: { type: "automation" }, data: { reason } });
+}
+
+/**
  * Decides and sends the automatic answers to one stored inbound message. Runs in `tx` when given
  * (inside the inbound transaction), else in its own. Safe to run again for the same message: the
  * conversation row is locked and remembers the newest inbound message handled, so a retried job
@@ -135,6 +149,7 @@ export async function runAutoReplies({
   messageId,
   send,
   now = new Date(),
+  assistant = null,
 }: {
   tx?: Executor;
   accountId: string;
@@ -142,10 +157,12 @@ export async function runAutoReplies({
   messageId: string;
   send: SendAutomatedMessage;
   now?: Date;
+  /** The answer assistant's reply to this message, decided beforehand (see planAssistantReply). */
+  assistant?: AssistantPlan | null;
 }): Promise<{ replies: AutoReplyDecision[]; skipped?: "not_found" | "not_inbound" | "already_handled" | "too_late" }> {
   const work = async (db: Executor) => {
     const [conversation] = await db
-      .select({ id: conversations.id, lastAutoReplyAt: conversations.lastAutoReplyAt, handled: conversations.autoReplyHandledMessageId })
+      .select({ id: conversations.id, status: conversations.status, lastAutoReplyAt: conversations.lastAutoReplyAt, handled: conversations.autoReplyHandledMessageId })
       .from(conversations)
       .where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId)))
       .for("update");
@@ -179,6 +196,12 @@ export async function runAutoReplies({
     for (const reply of replies) {
       await send({ tx: db, accountId, conversationId, to: message.fromNumber, text: reply.text });
       await recordActivity(db, { accountId, conversationId, type: "auto_reply", actor: { type: "automation" }, data: { kind: reply.kind } });
+    }
+    // The assistant answers what the hours answer does not: a question about the hours is answered once.
+    if (assistant && !replies.some((reply) => reply.kind === "hours_question")) {
+      await send({ tx: db, accountId, conversationId, to: message.fromNumber, text: assistant.text });
+      await recordActivity(db, { accountId, conversationId, type: "auto_reply", actor: { type: "automation" }, data: { kind: "assistant" } });
+      if (assistant.kind === "handoff") await handOff(db, { accountId, conversation, reason: assistant.reason });
     }
     await markHandled(replies.some((reply) => reply.countsAsOutsideHours) ? { lastAutoReplyAt: at } : {});
     return { replies };

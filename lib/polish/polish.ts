@@ -1,5 +1,5 @@
 import { getDb } from "@/db";
-import { getEnv } from "@/lib/platform/env";
+import { type LlmConfig, llmConfig } from "@/lib/platform/llm";
 import { loadBusinessProfile } from "@/lib/profile/business-profile";
 import { loadDocumentContext } from "@/lib/profile/documents";
 import { type Language } from "@/lib/platform/language/language";
@@ -58,17 +58,9 @@ function buildSystemPrompt({
 
 const languageNames: Record<Language, string> = { en: "English", es: "Spanish", pt: "Portuguese" };
 
-type LlmConfig = { baseUrl: string; apiKey: string; model: string };
-
 /** Whether polishing (and the document excerpts it sends) goes to a configured language model. */
 export function isLanguageModelConfigured(): boolean {
   return llmConfig() !== null;
-}
-
-function llmConfig(): LlmConfig | null {
-  const env = getEnv();
-  if (!env.POLISH_LLM_BASE_URL || !env.POLISH_LLM_API_KEY || !env.POLISH_LLM_MODEL) return null;
-  return { baseUrl: env.POLISH_LLM_BASE_URL.replace(/\/+$/, ""), apiKey: env.POLISH_LLM_API_KEY, model: env.POLISH_LLM_MODEL };
 }
 
 /** Models sometimes wrap the answer in quotes or a code fence although told not to. */

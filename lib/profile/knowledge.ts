@@ -6,6 +6,7 @@ import type { ServiceContext } from "@/lib/auth/context";
 import { findConversation } from "@/lib/conversations/store";
 import { NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
+import { llmConfig } from "@/lib/platform/llm";
 import { type Language, textSearchConfig } from "@/lib/platform/language/language";
 import { detectMessageLanguage } from "@/lib/platform/language/detect";
 import type { SuggestionsOutput } from "./schemas";
@@ -286,7 +287,7 @@ export async function suggestAnswers({ ctx, conversationId }: { ctx: ServiceCont
     .from(suggestionDismissals)
     .where(and(eq(suggestionDismissals.accountId, ctx.accountId), eq(suggestionDismissals.conversationId, conversationId)));
   const passages = await retrievePassages(db, { accountId: ctx.accountId, text: last.text, language, excludeHashes: new Set(dismissed.map((row) => row.hash)) });
-  return { data: passages, language, window_open: true };
+  return { data: passages, language, window_open: true, draft: llmConfig() !== null };
 }
 
 /** An agent's "not helpful": the passage is no longer suggested in this conversation. */

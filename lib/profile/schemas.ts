@@ -217,6 +217,10 @@ export const suggestionsOutput = z
       .boolean()
       .optional()
       .meta({ description: "False when the customer's 24-hour window is closed: nothing is suggested then, since only a template can be sent. Absent when the customer has written no text." }),
+    draft: z
+      .boolean()
+      .optional()
+      .meta({ description: "True when an answer assistant is configured: `POST /v1/conversations/{id}/draft` can write a reply from these passages." }),
   })
   .meta({ id: "SuggestionList" });
 
