@@ -98,14 +98,14 @@ export const errorResponses = {
   }),
   403: errorResponse("Forbidden", "`forbidden` (the token owner's current role does not allow the scope) or `insufficient_scope` (the role allows it but the token lacks it); `details` names the scope."),
   404: errorResponse("NotFound", "`not_found`: no such resource in your account (another account's ids answer the same)."),
-  409: errorResponse("Conflict", "`conflict` or `invalid_transition`: the request conflicts with the current state (or with a record created at the same time), or an `Idempotency-Key` was reused with another body or is still in use; `contact_blocked`: a send to a blocked contact."),
+  409: errorResponse("Conflict", "`conflict` or `invalid_transition`: the request conflicts with the current state (or with a record created at the same time), or an `Idempotency-Key` was reused with another body or is still in use; `contact_blocked`: a send to a blocked contact; `no_answer`: the answer assistant has nothing grounded to say; `assistant_off`: no language model is configured."),
   413: errorResponse("PayloadTooLarge", "`payload_too_large`: the body is over the route's limit."),
   415: errorResponse("UnsupportedMediaType", "`unsupported_media_type`: a compressed request body or an unsupported file type."),
   429: errorResponse("TooManyRequests", "`rate_limited`: retry after `Retry-After` seconds.", {
     "Retry-After": header("Retry-After", "Seconds to wait before retrying.", "12"),
   }),
   500: errorResponse("InternalError", "`internal_error`: something failed on our side; no internals are returned."),
-  502: errorResponse("BadGateway", "`network_error`: the messaging network refused the request or did not answer; `message` carries the network's own words."),
+  502: errorResponse("BadGateway", "`network_error`: the messaging network refused the request or did not answer; `message` carries the network's own words; `assistant_unavailable`: the configured language model failed or did not answer in time."),
 } as const;
 
 export type ErrorStatus = keyof typeof errorResponses;
