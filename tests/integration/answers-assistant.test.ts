@@ -194,7 +194,7 @@ describe("answering outside opening hours", () => {
     const message = await seedMessage({ accountId: test.account.id, conversationId: conversation.id, phone: contact.phone, direction: "inbound", text, createdAt: at });
     const { sent, send } = recordingSend();
     const handler = createAutoReplyJobHandler(send, { clock: () => new Date(at.getTime() + 30_000) });
-    await handler({ accountId: test.account.id, conversationId: conversation.id, messageId: message.id });
+    await handler({ accountId: test.account.id, conversationId: conversation.id, messageId: message.id }, { jobId: 1, attempt: 1, now: new Date() });
     const [after] = await getDb().select().from(conversations).where(eq(conversations.id, conversation.id));
     const activities = await getDb().select().from(conversationActivities).where(eq(conversationActivities.conversationId, conversation.id));
     return { sent, after, activities, test };
@@ -249,7 +249,7 @@ describe("answering outside opening hours", () => {
     const { contact, conversation } = await seedConversation({ accountId: test.account.id, createdAt: night });
     const message = await seedMessage({ accountId: test.account.id, conversationId: conversation.id, phone: contact.phone, direction: "inbound", text: "¿cuánto cuesta el envío?", createdAt: night });
     const { sent, send } = recordingSend();
-    await createAutoReplyJobHandler(send, { clock: () => new Date(night.getTime() + 30_000) })({ accountId: test.account.id, conversationId: conversation.id, messageId: message.id });
+    await createAutoReplyJobHandler(send, { clock: () => new Date(night.getTime() + 30_000) })({ accountId: test.account.id, conversationId: conversation.id, messageId: message.id }, { jobId: 2, attempt: 1, now: new Date() });
     expect(sent).toEqual([]);
   });
 });
