@@ -1,0 +1,78 @@
+import { type APIRequestContext, expect, test } from "@playwright/test";
+import { shot } from "./fixtures";
+import { adminApiToken, signInAsOwner } from "./helpers";
+
+const phoneViewport = { width: 390, height: 844 };
+
+const knowledge = [
+  "Envíos: llegamos a todo el país en 3 a 5 días hábiles. El envío cuesta 9,90 euros y es gratis en compras de más de 50 euros.",
+  "Shipping: we deliver nationwide in 3 to 5 working days. Shipping costs 9.90 euros and is free on orders over 50 euros.",
+  "Entregas: entregamos em todo o país em 3 a 5 dias úteis. O envio custa 9,90 euros e é grátis em compras acima de 50 euros.",
+  "Trocas: aceitamos trocas em até 30 dias com o talão de compra. O envio da troca é por nossa conta.",
+].join("\n\n");
+
+async function customerWrites(request: APIRequestContext, token: string, from: string, name: string, text: string) {
+  const res = await request.post("/api/sandbox/inbound", { headers: { authorization: `Bearer ${token}` }, data: { from, name, type: "text", text } });
+  expect(res.status()).toBe(201);
+}
+
+test("at phone width, a Portuguese customer's answers come collapsed to one line, in Portuguese, and the top one goes in with one tap", async ({ page, request }) => {
+  await page.setViewportSize(phoneViewport);
+  const token = await adminApiToken(request);
+  const profile = await request.put("/v1/config/business-profile", {
+    headers: { authorization: `Bearer ${token}` },
+    data: { name: "Vivero Sol", description: knowledge, language: "es", hours: null, auto_reply: { outside_hours: { enabled: false, message: "" }, hours_question: { enabled: false } } },
+  });
+  expect(profile.status()).toBe(200);
+  const from = `3519${String(Date.now()).slice(-8)}`;
+  await customerWrites(request, token, from, "Ana Sousa", "Oi, vocês fazem entrega em Lisboa? Quanto custa o envio?");
+
+  await signInAsOwner(page);
+  await page.getByRole("list", { name: "Conversation list" }).getByRole("button", { name: /Ana Sousa/ }).click();
+  const suggestions = page.getByRole("region", { name: "From your documents" });
+  const line = suggestions.getByRole("button", { name: /answers? from your documents/ });
+  await expect(line).toBeVisible();
+  await expect(line).toHaveAttribute("aria-expanded", "false");
+  // Collapsed: one line, no passage text taking the thread's room.
+  await expect(suggestions).not.toContainText("entregamos em todo o país");
+  const box = await suggestions.boundingBox();
+  expect(box?.height ?? 999).toBeLessThan(56);
+  expect((box?.x ?? 0) + (box?.width ?? 999)).toBeLessThanOrEqual(phoneViewport.width);
+  await page.screenshot({ path: shot("answers-collapsed-phone") });
+
+  // One tap inserts the top answer, in Portuguese only.
+  await suggestions.getByRole("button", { name: /Insert the top answer/ }).click();
+  const reply = page.locator("#composer-text");
+  await expect(reply).toHaveValue(/entregamos em todo o país em 3 a 5 dias úteis/);
+  await expect(reply).not.toHaveValue(/llegamos|we deliver/);
+  await page.screenshot({ path: shot("answers-inserted-phone") });
+
+  // Opened, each answer is in Portuguese; "Not helpful" hides one for this conversation, also after a reload.
+  await line.click();
+  await expect(line).toHaveAttribute("aria-expanded", "true");
+  const list = suggestions.getByRole("listitem");
+  await expect(list.first()).toContainText("entregamos em todo o país");
+  for (const text of await list.allTextContents()) expect(text).not.toMatch(/llegamos|we deliver/);
+  await page.screenshot({ path: shot("answers-open-phone") });
+  const count = await list.count();
+  await list.first().getByRole("button", { name: /Not helpful/ }).click();
+  await expect(list).toHaveCount(count - 1);
+  await expect(suggestions).not.toContainText("entregamos em todo o país");
+
+  // Hide stays hidden when the customer writes again.
+  await line.click();
+  await expect(line).toHaveAttribute("aria-expanded", "false");
+  await customerWrites(request, token, from, "Ana Sousa", "E as trocas, como funcionam? Quanto custa o envio da troca?");
+  await expect(page.getByRole("log", { name: "Messages with Ana Sousa" })).toContainText("E as trocas");
+  await expect(suggestions.getByRole("button", { name: /answers? from your documents/ })).toHaveAttribute("aria-expanded", "false");
+  await page.waitForTimeout(1500);
+  await expect(suggestions.getByRole("button", { name: /answers? from your documents/ })).toHaveAttribute("aria-expanded", "false");
+
+  await page.reload();
+  await page.getByRole("list", { name: "Conversation list" }).getByRole("button", { name: /Ana Sousa/ }).click().catch(() => {});
+  const again = page.getByRole("region", { name: "From your documents" });
+  await again.getByRole("button", { name: /answers? from your documents/ }).click();
+  await expect(again.getByRole("listitem").first()).toBeVisible();
+  await expect(again).not.toContainText("entregamos em todo o país");
+  await page.screenshot({ path: shot("answers-after-reload-phone") });
+});
