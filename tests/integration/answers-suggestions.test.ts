@@ -158,10 +158,15 @@ describe("suggestions and the 24-hour window", () => {
 });
 
 describe("an agent's \"not helpful\"", () => {
-  const description = "Envíos: llegamos a todo el país en 3 a 5 días hábiles.\n\n" + "x".repeat(0) + "Retiro en el local: los envíos se pueden retirar gratis de lunes a viernes en el vivero, sin costo de envío.";
+  // At least two passages that mention shipping.
+  const description = [
+    "Envíos: llegamos a todo el país en 3 a 5 días hábiles.",
+    "Horario amplio todos los días del año para atenderte mejor y con la mejor onda. ".repeat(3).trim(),
+    "Retiro en el local: los envíos se pueden retirar gratis de lunes a viernes en el vivero, sin costo de envío.",
+  ].join("\n\n");
 
   it("hides the passage in that conversation only, for good, and refuses what is not a suggestion", async () => {
-    const { adminToken } = await account(description.replace("\n\n", "\n\n" + "Horario amplio todos los días del año para atenderte mejor y con la mejor onda. ".repeat(3) + "\n\n"));
+    const { adminToken } = await account(description);
     const phone = nextPhone();
     const conversationId = await customerAsks(adminToken, "¿hacen envíos a todo el país?", phone);
     const first = (await suggest(adminToken, conversationId)).body.data as Item[];
