@@ -2,6 +2,9 @@ import { and, eq } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { type AutoReplySettings, conversations, messages } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
+import { presentConversation } from "@/lib/conversations/schemas";
+import { findConversation } from "@/lib/conversations/store";
+import { recordEvent } from "@/lib/events/record-event";
 import { loadBusinessProfile } from "@/lib/profile/business-profile";
 import { detectMessageLanguage } from "@/lib/platform/language/detect";
 import type { AssistantPlan, HandoffReason } from "@/lib/assistant/out-of-hours";
@@ -128,11 +131,16 @@ export type SendAutomatedMessage = (input: {
  * in its activity trail saying why the answer assistant did not answer.
  */
 async function handOff(db: Executor, { accountId, conversation, reason }: { accountId: string; conversation: { id: string; status: string }; reason: HandoffReason }) {
-  const status = conversation.status === "assigned" ? "open" : undefined;
-  await db
-    .update(conversations)
-    .set({ assignedTo: null, assignedAt: null, ...(status ? { status } : {}) })
-    .where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversation.id)));
+  const [before] = await db.select({ assignedTo: conversations.assignedTo }).from(conversations).where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversation.id)));
+  if (before?.assignedTo) {
+    await db
+      .update(conversations)
+      .set({ assignedTo: null, assignedAt: null, ...(conversation.status === "assigned" ? { status: "open" as const } : {}), updatedAt: new Date() })
+      .where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversation.id)));
+    // The same event as an unassign by hand, without a `user`: nobody acted, the assistant did.
+    const updated = await findConversation(db, { accountId, id: conversation.id });
+    await recordEvent(db, { accountId, type: "conversation.unassigned", data: { conversation: presentConversation(updated) } });
+  }
   await recordActivity(db, { accountId, conversationId: conversation.id, type: "handed_off", actor: { type: "automation" }, data: { reason } });
 }
 

@@ -15,7 +15,7 @@ import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { call } from "@/tests/support/api";
 import { startFakeLlm } from "@/tests/support/fake-llm";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
-import { nextPhone } from "@/tests/support/messaging";
+import { eventsOf, nextPhone } from "@/tests/support/messaging";
 import { BUSINESS_NUMBER, seedConversation, seedMessage } from "@/tests/support/seed";
 
 let llm: Awaited<ReturnType<typeof startFakeLlm>>;
@@ -210,10 +210,12 @@ describe("answering outside opening hours", () => {
 
   it("never states a price the business never wrote: says a person will answer and hands the conversation over", async () => {
     llm.assistantAnswer("El envío cuesta solo 4,99 euros.", [1]);
-    const { sent, after, activities } = await nightQuestion("Hola, ¿cuánto cuesta el envío?");
+    const { sent, after, activities, test } = await nightQuestion("Hola, ¿cuánto cuesta el envío?");
     expect(sent).toEqual(["Una persona te responderá en cuanto abramos."]);
     expect(after.assignedTo).toBeNull();
     expect(after.status).toBe("open");
+    const [unassigned] = await eventsOf(test.account.id, "conversation.unassigned");
+    expect(unassigned.data).toMatchObject({ conversation: { id: after.id, status: "open", assigned_to: null } });
     expect(activities.find((activity) => activity.type === "handed_off")?.data).toEqual({ reason: "ungrounded" });
   });
 
