@@ -8,7 +8,7 @@ const knowledge = [
   "Envíos: llegamos a todo el país en 3 a 5 días hábiles. El envío cuesta 9,90 euros y es gratis en compras de más de 50 euros.",
   "Shipping: we deliver nationwide in 3 to 5 working days. Shipping costs 9.90 euros and is free on orders over 50 euros.",
   "Entregas: entregamos em todo o país em 3 a 5 dias úteis. O envio custa 9,90 euros e é grátis em compras acima de 50 euros.",
-  "Trocas: aceitamos trocas em até 30 dias com o talão de compra. O envio da troca é por nossa conta.",
+  "Trocas: aceitamos trocas em até 30 dias com o talão de compra. O envio da troca é por nossa conta. A planta deve voltar no vaso original e bem embalada, e o reembolso é feito em até 7 dias úteis depois de a recebermos.",
 ].join("\n\n");
 
 async function customerWrites(request: APIRequestContext, token: string, from: string, name: string, text: string) {
@@ -17,6 +17,7 @@ async function customerWrites(request: APIRequestContext, token: string, from: s
 }
 
 test("at phone width, a Portuguese customer's answers come collapsed to one line, in Portuguese, and the top one goes in with one tap", async ({ page, request }) => {
+  test.setTimeout(90_000);
   await page.setViewportSize(phoneViewport);
   const token = await adminApiToken(request);
   const profile = await request.put("/v1/config/business-profile", {
@@ -55,6 +56,7 @@ test("at phone width, a Portuguese customer's answers come collapsed to one line
   for (const text of await list.allTextContents()) expect(text).not.toMatch(/llegamos|we deliver/);
   await page.screenshot({ path: shot("answers-open-phone") });
   const count = await list.count();
+  expect(count).toBeGreaterThanOrEqual(2);
   await list.first().getByRole("button", { name: /Not helpful/ }).click();
   await expect(list).toHaveCount(count - 1);
   await expect(suggestions).not.toContainText("entregamos em todo o país");
@@ -68,8 +70,8 @@ test("at phone width, a Portuguese customer's answers come collapsed to one line
   await page.waitForTimeout(1500);
   await expect(suggestions.getByRole("button", { name: /answers? from your documents/ })).toHaveAttribute("aria-expanded", "false");
 
+  // The conversation stays open across a reload.
   await page.reload();
-  await page.getByRole("list", { name: "Conversation list" }).getByRole("button", { name: /Ana Sousa/ }).click().catch(() => {});
   const again = page.getByRole("region", { name: "From your documents" });
   await again.getByRole("button", { name: /answers? from your documents/ }).click();
   await expect(again.getByRole("listitem").first()).toBeVisible();
