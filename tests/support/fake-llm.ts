@@ -13,7 +13,7 @@ type Mode = { kind: "reply"; make: (request: ChatRequest) => string | null } | {
  * a given reply (fixed or made from the request), an HTTP error, a slow reply, or a body that is
  * not JSON.
  */
-export async function startFakeLlm() {
+export async function startFakeLlm({ port: wanted = 0 }: { port?: number } = {}) {
   const requests: ChatRequest[] = [];
   let mode: Mode = { kind: "answer", content: "Polished by the model." };
   const sockets = new Set<import("node:net").Socket>();
@@ -51,7 +51,7 @@ export async function startFakeLlm() {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(wanted, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
