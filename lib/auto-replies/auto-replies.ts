@@ -206,12 +206,19 @@ export async function runAutoReplies({
       await recordActivity(db, { accountId, conversationId, type: "auto_reply", actor: { type: "automation" }, data: { kind: reply.kind } });
     }
     // The assistant answers what the hours answer does not: a question about the hours is answered once.
-    if (assistant && !replies.some((reply) => reply.kind === "hours_question")) {
+    // "A person will answer" is said once per quiet period, like the outside-hours message: a
+    // customer writing five lines at night is not told five times.
+    const quiet = conversation.lastAutoReplyAt !== null && at.getTime() - conversation.lastAutoReplyAt.getTime() < OUTSIDE_HOURS_COOLDOWN_MS;
+    let assistantSpoke = false;
+    if (assistant && !replies.some((reply) => reply.kind === "hours_question") && !(assistant.kind === "handoff" && quiet)) {
       await send({ tx: db, accountId, conversationId, to: message.fromNumber, text: assistant.text });
       await recordActivity(db, { accountId, conversationId, type: "auto_reply", actor: { type: "automation" }, data: { kind: "assistant" } });
-      if (assistant.kind === "handoff") await handOff(db, { accountId, conversation, reason: assistant.reason });
+      if (assistant.kind === "handoff") {
+        await handOff(db, { accountId, conversation, reason: assistant.reason });
+        assistantSpoke = true;
+      }
     }
-    await markHandled(replies.some((reply) => reply.countsAsOutsideHours) ? { lastAutoReplyAt: at } : {});
+    await markHandled(replies.some((reply) => reply.countsAsOutsideHours) || assistantSpoke ? { lastAutoReplyAt: at } : {});
     return { replies };
   };
   return tx ? work(tx) : getDb().transaction((inner) => work(inner));

@@ -232,6 +232,17 @@ describe("answering outside opening hours", () => {
     expect(llm.requests).toHaveLength(0);
   });
 
+  it("says a person will answer once per quiet period, not to every line the customer sends at night", async () => {
+    const { sent, test, after } = await nightQuestion("hola, quiero hablar con una persona");
+    expect(sent).toEqual(["Una persona te responderá en cuanto abramos."]);
+    const later = new Date(night.getTime() + 60_000);
+    const [contactRow] = await getDb().select({ phone: messages.fromNumber }).from(messages).where(eq(messages.conversationId, after.id)).limit(1);
+    const second = await seedMessage({ accountId: test.account.id, conversationId: after.id, phone: contactRow.phone, direction: "inbound", text: "hola?? alguien? una persona por favor", createdAt: later });
+    const again = recordingSend();
+    await createAutoReplyJobHandler(again.send, { clock: () => new Date(later.getTime() + 30_000) })({ accountId: test.account.id, conversationId: after.id, messageId: second.id }, { jobId: 3, attempt: 1, now: new Date() });
+    expect(again.sent).toEqual([]);
+  });
+
   it("asks a person when the best passage scores below the threshold", async () => {
     llm.assistantAnswer("El envío cuesta 9,90 euros.", [1]);
     const { sent, activities } = await nightQuestion("¿cuánto cuesta el envío?", { minScore: 1 });
