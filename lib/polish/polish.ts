@@ -115,8 +115,8 @@ async function polishWithLlm({
 
 /**
  * Polishes a draft reply in one of three styles. The deterministic rules engine answers unless
- * POLISH_LLM_BASE_URL, POLISH_LLM_API_KEY and POLISH_LLM_MODEL name an OpenAI-compatible
- * chat-completions endpoint; that one gets the business profile and document excerpts as context,
+ * LLM_BASE_URL, LLM_API_KEY and LLM_MODEL (or the older POLISH_LLM_* names) name an
+ * OpenAI-compatible chat-completions endpoint; that one gets the business profile and document excerpts as context,
  * and any error, empty or oversized answer, or a wait over 3 s falls back to the rules engine.
  */
 export async function polishText({
