@@ -542,6 +542,8 @@ export const knowledgePassages = pgTable(
     page: integer("page"),
     position: integer("position").notNull(),
     text: text("text").notNull(),
+    // How the text was cut (lib/profile/knowledge.ts): older cuts are cut again on first use.
+    cut: integer("cut").notNull().default(1),
     // One vector per language (accent-free text), so a query in the customer's language uses its stemmer.
     searchEn: tsvector("search_en").notNull(),
     searchEs: tsvector("search_es").notNull(),

@@ -16,3 +16,7 @@ CREATE TABLE "assistant_settings" (
 	"min_score" real NOT NULL DEFAULT 0.1,
 	"updated_at" timestamp (3) with time zone NOT NULL DEFAULT now()
 );
+--> statement-breakpoint
+-- Passages stored until now were cut about a paragraph long (up to 700 characters, neighbours
+-- joined whatever their language); they are cut again, shorter and one language each, on first use.
+ALTER TABLE "knowledge_passages" ADD COLUMN "cut" integer DEFAULT 1 NOT NULL;

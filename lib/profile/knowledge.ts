@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { businessProfiles, documents, knowledgePassages, messages, suggestionDismissals } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
@@ -17,6 +17,8 @@ import type { SuggestionsOutput } from "./schemas";
  * and only a sentence longer than this on its own is cut, at a space (never inside a word).
  */
 export const PASSAGE_MAX = 300;
+/** How passages are cut now; passages stored by an earlier cut are cut again on first use. */
+const PASSAGE_CUT = 2;
 /** Suggestions returned for one message. */
 const SUGGESTIONS_MAX = 3;
 /** Candidates ranked before the language preference and the agent's "not helpful" are applied. */
@@ -149,6 +151,7 @@ async function insertPassages(db: Executor, accountId: string, source: PassageSo
         page,
         position,
         text,
+        cut: PASSAGE_CUT,
         searchEn: sql`to_tsvector('english', ${searchable})`,
         searchEs: sql`to_tsvector('spanish', ${searchable})`,
         searchPt: sql`to_tsvector('portuguese', ${searchable})`,
@@ -173,8 +176,37 @@ export async function indexDocument(db: Executor, { accountId, documentId, pages
   await insertPassages(db, accountId, { sourceType: "document", documentId, pages }, texts);
 }
 
+/**
+ * Cuts again the passages an earlier version stored (about a paragraph, up to 700 characters,
+ * neighbours joined whatever their language). The description is indexed again from the profile;
+ * a document's passages are re-cut page by page from their own text, whose line breaks were
+ * paragraph ends, so their pages are kept.
+ */
+async function recutOldPassages(db: Executor, accountId: string) {
+  const old = await db
+    .select({ id: knowledgePassages.id, sourceType: knowledgePassages.sourceType, documentId: knowledgePassages.documentId, page: knowledgePassages.page, text: knowledgePassages.text })
+    .from(knowledgePassages)
+    .where(and(eq(knowledgePassages.accountId, accountId), lt(knowledgePassages.cut, PASSAGE_CUT)))
+    .orderBy(knowledgePassages.documentId, knowledgePassages.page, knowledgePassages.position);
+  if (old.length === 0) return;
+  await db.delete(knowledgePassages).where(and(eq(knowledgePassages.accountId, accountId), inArray(knowledgePassages.id, old.map((row) => row.id))));
+  const groups = new Map<string, { documentId: string; page: number | null; texts: string[] }>();
+  for (const row of old) {
+    if (row.sourceType !== "document" || !row.documentId) continue;
+    const key = `${row.documentId}:${row.page ?? ""}`;
+    const group = groups.get(key) ?? { documentId: row.documentId, page: row.page, texts: [] };
+    group.texts.push(row.text.replace(/\n/g, "\n\n"));
+    groups.set(key, group);
+  }
+  for (const group of groups.values()) {
+    const texts = splitPassages(group.texts.join("\n\n")).map((text) => ({ text, page: group.page }));
+    await insertPassages(db, accountId, { sourceType: "document", documentId: group.documentId, pages: [] }, texts);
+  }
+}
+
 /** Indexes what an account stored before passages existed: a description or documents without passages. */
 async function indexExistingKnowledge(db: Executor, accountId: string) {
+  await recutOldPassages(db, accountId);
   const hasPassages = (condition: ReturnType<typeof sql>) =>
     sql`exists (select 1 from ${knowledgePassages} where ${knowledgePassages.accountId} = ${accountId} and ${condition})`;
   const [profile] = await db

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import * as inboundRoute from "@/app/api/sandbox/inbound/route";
 import * as profileRoute from "@/app/v1/config/business-profile/route";
@@ -6,7 +6,7 @@ import * as documentsRoute from "@/app/v1/config/documents/route";
 import * as dismissalsRoute from "@/app/v1/conversations/[id]/suggestions/dismissals/route";
 import * as suggestionsRoute from "@/app/v1/conversations/[id]/suggestions/route";
 import { getDb } from "@/db";
-import { conversations } from "@/db/schema";
+import { conversations, documents, knowledgePassages } from "@/db/schema";
 import { PASSAGE_MAX, splitPassages } from "@/lib/profile/knowledge";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { call } from "@/tests/support/api";
@@ -87,6 +87,28 @@ describe("suggested passages are short and cut at sentence ends", () => {
     const pieces = splitPassages(catalogue);
     expect(pieces.length).toBeGreaterThanOrEqual(3);
     for (const piece of pieces) cutCleanly(piece, catalogue);
+  });
+
+  it("cuts again the long, mixed passages an earlier version stored, keeping their page", async () => {
+    const { account: owner, adminToken } = await account("", ["Portada", "Texto"]);
+    const db = getDb();
+    const [doc] = await db.select({ id: documents.id }).from(documents).where(eq(documents.accountId, owner.id));
+    await db.delete(knowledgePassages).where(eq(knowledgePassages.documentId, doc.id));
+    // What the earlier cut stored: one ~700-character passage, a Spanish and an English paragraph joined.
+    const mixed = `${catalogue}\nShipping: we deliver nationwide in 3 to 5 working days, free on orders over 50 euros.`;
+    await db.execute(sql`insert into knowledge_passages (id, account_id, source_type, document_id, page, position, text, search_en, search_es, search_pt)
+      values ('psg_old1', ${owner.id}, 'document', ${doc.id}, 2, 0, ${mixed}, to_tsvector('english', ${mixed}), to_tsvector('spanish', ${mixed}), to_tsvector('portuguese', ${mixed}))`);
+    const res = await suggest(adminToken, await customerAsks(adminToken, "¿Cuánto cuesta la monstera y las macetas de cerámica?"));
+    const items = res.body.data as Item[];
+    expect(items.length).toBeGreaterThanOrEqual(1);
+    for (const item of items) {
+      expect(item.text.length).toBeLessThanOrEqual(PASSAGE_MAX);
+      expect(item.text).not.toContain("Shipping");
+      expect(item.source.page).toBe(2);
+    }
+    const rows = await db.select({ cut: knowledgePassages.cut }).from(knowledgePassages).where(eq(knowledgePassages.documentId, doc.id));
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    expect(rows.every((row) => row.cut === 2)).toBe(true);
   });
 
   it("keeps paragraphs whole when they fit, joins short ones, and cuts a sentence with no end only at a space", () => {
