@@ -8,6 +8,7 @@ import nextTs from "eslint-config-next/typescript";
 const domains = [
   "accounts",
   "activity",
+  "assistant",
   "auto-replies",
   "canned-replies",
   "contacts",

@@ -18,6 +18,7 @@ export const mainNav: NavItem[] = [
 export const settingsNav: NavItem[] = [
   { href: "/settings/profile", label: "Business profile" },
   { href: "/settings/survey", label: "Satisfaction survey" },
+  { href: "/settings/assistant", label: "Answer assistant" },
   { href: "/settings/number", label: "Number", adminOnly: true },
   { href: "/settings/templates", label: "Templates" },
   { href: "/settings/users", label: "Users", adminOnly: true },

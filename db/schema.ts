@@ -10,6 +10,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  real,
   text,
   timestamp,
   uniqueIndex,
@@ -576,6 +577,8 @@ export const knowledgePassages = pgTable(
     page: integer("page"),
     position: integer("position").notNull(),
     text: text("text").notNull(),
+    // How the text was cut (lib/profile/knowledge.ts): older cuts are cut again on first use.
+    cut: integer("cut").notNull().default(1),
     // One vector per language (accent-free text), so a query in the customer's language uses its stemmer.
     searchEn: tsvector("search_en").notNull(),
     searchEs: tsvector("search_es").notNull(),
@@ -995,3 +998,31 @@ export const reportingEvents = pgTable(
     index("reporting_events_conversation_idx").on(t.conversationId, t.createdAt),
   ],
 );
+
+// ---------------------------------------------------------------------------------------------
+// Answers that help: passages an agent marked "not helpful", and the answer assistant's settings.
+
+export const suggestionDismissals = pgTable(
+  "suggestion_dismissals",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    // sha256 of the passage text: the choice survives the passages being indexed again.
+    textHash: text("text_hash").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.conversationId, t.textHash] })],
+);
+
+export const assistantSettings = pgTable("assistant_settings", {
+  accountId: text("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  answerOutsideHours: boolean("answer_outside_hours").notNull().default(false),
+  minScore: real("min_score").notNull().default(0.1),
+  updatedAt: updatedAt(),
+});

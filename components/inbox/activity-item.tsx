@@ -3,8 +3,17 @@ import type { ActivityItem as Activity } from "./team-types";
 
 type Named = { id?: string; name?: string | null } | null | undefined;
 
+/** Why the answer assistant left a conversation to a person. */
+const handoffReasons: Record<string, string> = {
+  asked_for_person: "the customer asked for one",
+  below_threshold: "nothing in your documents matched the question well enough",
+  no_answer: "the documents do not answer the question",
+  ungrounded: "the drafted answer stated something your documents do not say",
+  model_error: "the language model did not answer",
+};
+
 /** One line of the activity trail in words: "Ana assigned this to Bruno". */
-export function describeActivity(activity: Activity, meId?: string): string {
+function describeActivity(activity: Activity, meId?: string): string {
   const who =
     activity.actor.type === "automation"
       ? "Automatic reply"
@@ -41,7 +50,10 @@ export function describeActivity(activity: Activity, meId?: string): string {
       return `${who} ${activity.type === "labeled" ? "added" : "removed"} the label ${label ? `“${label}”` : ""}`.trim();
     }
     case "auto_reply":
+      if (data.kind === "assistant") return "The answer assistant replied from your documents";
       return data.kind === "hours_question" ? "Automatic reply sent the opening hours" : "Automatic reply sent the outside-hours message";
+    case "handed_off":
+      return `Handed to a person: ${handoffReasons[String(data.reason)] ?? "the assistant was unsure"}`;
     default:
       return `${who} changed this conversation`;
   }

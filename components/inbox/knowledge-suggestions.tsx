@@ -2,6 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { postJson } from "@/lib/client/api";
+import type { DraftOutput } from "@/lib/assistant/schemas";
 import type { SuggestionsOutput } from "@/lib/profile/schemas";
 
 /** The composer listens for this event to put a suggestion into the reply box. */
@@ -13,55 +14,126 @@ export function insertIntoComposer(detail: ComposerInsertDetail) {
 }
 
 type Suggestion = SuggestionsOutput["data"][number];
+type Source = { type: "description" | "document"; filename?: string; page?: number };
 
-function sourceLabel(source: Suggestion["source"]): string {
+function sourceLabel(source: Source): string {
   if (source.type === "description") return "Business profile";
   const name = source.filename ?? "Document";
   return source.page ? `${name}, page ${source.page}` : name;
 }
 
+type Loaded = { key: string; items: Suggestion[]; draft: boolean };
+type Drafted = { key: string; state: "working" | "none" | "failed" } | { key: string; state: "done"; sources: DraftOutput["sources"] };
+
 /**
  * "From your documents": passages of the business profile and its PDFs that answer the customer's
- * last message, fetched again whenever the customer writes; a click puts one into the reply box.
+ * last message, fetched again whenever the customer writes. Collapsed to one line ("3 answers
+ * from your documents") with the top answer insertable in one tap; the agent opens the list, and
+ * it stays as the agent left it (a new message never re-opens it). "Not helpful" hides a passage
+ * in this conversation for good. Nothing is shown while the 24-hour window is closed. With an
+ * answer assistant configured, "Draft a reply" writes an answer from the passages, with sources.
  */
 export function KnowledgeSuggestions({ conversationId, lastInboundId }: { conversationId: string; lastInboundId: string | null }) {
-  const [state, setState] = useState<{ key: string; items: Suggestion[] } | null>(null);
-  const [open, setOpen] = useState(true);
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [openFor, setOpenFor] = useState<string | null>(null);
+  const [drafted, setDrafted] = useState<Drafted | null>(null);
   const key = `${conversationId}:${lastInboundId ?? ""}`;
+  const open = openFor === conversationId;
 
   useEffect(() => {
     if (!lastInboundId) return;
     let cancelled = false;
     void postJson<SuggestionsOutput>(`/v1/conversations/${conversationId}/suggestions`, {}).then((result) => {
       // A failure only means no suggestions: the composer works without them.
-      if (!cancelled) setState({ key, items: result.ok ? result.data.data : [] });
+      if (cancelled) return;
+      const usable = result.ok && result.data.window_open !== false;
+      setLoaded({ key, items: usable ? result.data.data : [], draft: usable && result.data.draft === true });
     });
     return () => {
       cancelled = true;
     };
   }, [conversationId, lastInboundId, key]);
 
-  const items = state?.key === key ? state.items : [];
+  const current = loaded?.key === key ? loaded : null;
+  const items = current?.items ?? [];
   if (!lastInboundId || items.length === 0) return null;
+  const top = items[0];
+  const draft = drafted?.key === key ? drafted : null;
+
+  function notHelpful(item: Suggestion) {
+    setLoaded((value) => (value ? { ...value, items: value.items.filter((other) => other.id !== item.id) } : value));
+    void postJson(`/v1/conversations/${conversationId}/suggestions/dismissals`, { suggestion_id: item.id });
+  }
+
+  async function draftReply() {
+    setDrafted({ key, state: "working" });
+    const result = await postJson<DraftOutput>(`/v1/conversations/${conversationId}/draft`, {});
+    if (result.ok) {
+      insertIntoComposer({ conversationId, text: result.data.text });
+      setDrafted({ key, state: "done", sources: result.data.sources });
+    } else setDrafted({ key, state: result.status === 409 ? "none" : "failed" });
+  }
+
+  const count = items.length === 1 ? "1 answer from your documents" : `${items.length} answers from your documents`;
   return (
-    <section aria-label="From your documents" className="border-t border-slate-200 bg-amber-50/60 px-3 py-2">
-      <div className="flex items-center gap-2">
-        <h3 className="text-xs font-semibold text-amber-900">From your documents</h3>
-        <span className="text-xs text-amber-800">{items.length === 1 ? "1 passage answers this" : `${items.length} passages answer this`}</span>
-        <button type="button" className="ml-auto rounded px-1.5 text-xs text-amber-900 underline" aria-expanded={open} onClick={() => setOpen((value) => !value)}>
-          {open ? "Hide" : "Show"}
+    <section aria-label="From your documents" className="border-t border-slate-200 bg-amber-50/60 px-3 py-1.5">
+      <div className="flex min-w-0 items-center gap-2">
+        <button
+          type="button"
+          className="min-w-0 flex-1 truncate text-left text-xs font-medium text-amber-900 underline-offset-2 hover:underline"
+          aria-expanded={open}
+          aria-controls={`suggestions-${conversationId}`}
+          onClick={() => setOpenFor(open ? null : conversationId)}
+        >
+          <span aria-hidden="true">{open ? "▾ " : "▸ "}</span>
+          {count}
+        </button>
+        {current?.draft ? (
+          <button
+            type="button"
+            className="shrink-0 rounded-md border border-amber-300 bg-white px-2 py-1 text-xs font-medium text-amber-900 hover:bg-amber-50 disabled:opacity-60"
+            disabled={draft?.state === "working"}
+            onClick={() => void draftReply()}
+          >
+            {draft?.state === "working" ? "Drafting…" : "Draft a reply"}
+          </button>
+        ) : null}
+        <button
+          type="button"
+          className="shrink-0 rounded-md border border-slate-300 bg-white px-2 py-1 text-xs font-medium text-slate-800 hover:bg-slate-50"
+          onClick={() => insertIntoComposer({ conversationId, text: top.text })}
+          aria-label={`Insert the top answer, from ${sourceLabel(top.source)}`}
+        >
+          Insert
         </button>
       </div>
+      {draft && draft.state !== "working" ? (
+        <p role="status" className="mt-1 text-xs text-amber-900">
+          {draft.state === "done"
+            ? `Draft inserted. Sources: ${draft.sources.map((source) => sourceLabel(source)).join("; ")}`
+            : draft.state === "none"
+              ? "Nothing in your documents answers this for sure: write the reply yourself."
+              : "The assistant could not draft a reply. Try again."}
+        </p>
+      ) : null}
       {open ? (
-        <ul className="mt-1.5 flex max-h-44 flex-col gap-1.5 overflow-y-auto">
-          {items.map((item, index) => (
-            <li key={index} className="rounded-md border border-amber-200 bg-white p-2 text-sm shadow-sm">
-              <p className="line-clamp-3 whitespace-pre-line break-words text-slate-800">{item.text}</p>
+        <ul id={`suggestions-${conversationId}`} className="mt-1.5 flex max-h-44 flex-col gap-1.5 overflow-y-auto">
+          {items.map((item) => (
+            <li key={item.id} className="rounded-md border border-amber-200 bg-white p-2 text-sm shadow-sm">
+              <p className="line-clamp-4 whitespace-pre-line break-words text-slate-800">{item.text}</p>
               <div className="mt-1 flex items-center gap-2">
-                <span className="truncate text-xs text-slate-500">{sourceLabel(item.source)}</span>
+                <span className="min-w-0 truncate text-xs text-slate-500">{sourceLabel(item.source)}</span>
                 <button
                   type="button"
-                  className="ml-auto shrink-0 rounded-md border border-slate-300 px-2 py-0.5 text-xs font-medium text-slate-800 hover:bg-slate-50"
+                  className="ml-auto shrink-0 rounded-md px-2 py-0.5 text-xs text-slate-600 underline hover:text-slate-900"
+                  onClick={() => notHelpful(item)}
+                  aria-label={`Not helpful: hide the passage from ${sourceLabel(item.source)} in this conversation`}
+                >
+                  Not helpful
+                </button>
+                <button
+                  type="button"
+                  className="shrink-0 rounded-md border border-slate-300 px-2 py-0.5 text-xs font-medium text-slate-800 hover:bg-slate-50"
                   onClick={() => insertIntoComposer({ conversationId, text: item.text })}
                   aria-label={`Insert the passage from ${sourceLabel(item.source)}`}
                 >

@@ -2,8 +2,12 @@ import { and, eq } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { type AutoReplySettings, conversations, messages } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
+import { presentConversation } from "@/lib/conversations/schemas";
+import { findConversation } from "@/lib/conversations/store";
+import { recordEvent } from "@/lib/events/record-event";
 import { loadBusinessProfile } from "@/lib/profile/business-profile";
 import { detectMessageLanguage } from "@/lib/platform/language/detect";
+import type { AssistantPlan, HandoffReason } from "@/lib/assistant/out-of-hours";
 import { detectHoursQuestion } from "./hours-question";
 import {
   hoursAnswerIntro,
@@ -123,6 +127,24 @@ export type SendAutomatedMessage = (input: {
 }) => Promise<unknown>;
 
 /**
+ * Leaves a conversation to a person: unassigned (so the whole team sees it waiting) with an entry
+ * in its activity trail saying why the answer assistant did not answer.
+ */
+async function handOff(db: Executor, { accountId, conversation, reason }: { accountId: string; conversation: { id: string; status: string }; reason: HandoffReason }) {
+  const [before] = await db.select({ assignedTo: conversations.assignedTo }).from(conversations).where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversation.id)));
+  if (before?.assignedTo) {
+    await db
+      .update(conversations)
+      .set({ assignedTo: null, assignedAt: null, ...(conversation.status === "assigned" ? { status: "open" as const } : {}), updatedAt: new Date() })
+      .where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversation.id)));
+    // The same event as an unassign by hand, without a `user`: nobody acted, the assistant did.
+    const updated = await findConversation(db, { accountId, id: conversation.id });
+    await recordEvent(db, { accountId, type: "conversation.unassigned", data: { conversation: presentConversation(updated) } });
+  }
+  await recordActivity(db, { accountId, conversationId: conversation.id, type: "handed_off", actor: { type: "automation" }, data: { reason } });
+}
+
+/**
  * Decides and sends the automatic answers to one stored inbound message. Runs in `tx` when given
  * (inside the inbound transaction), else in its own. Safe to run again for the same message: the
  * conversation row is locked and remembers the newest inbound message handled, so a retried job
@@ -135,6 +157,7 @@ export async function runAutoReplies({
   messageId,
   send,
   now = new Date(),
+  assistant = null,
 }: {
   tx?: Executor;
   accountId: string;
@@ -142,10 +165,12 @@ export async function runAutoReplies({
   messageId: string;
   send: SendAutomatedMessage;
   now?: Date;
+  /** The answer assistant's reply to this message, decided beforehand (see planAssistantReply). */
+  assistant?: AssistantPlan | null;
 }): Promise<{ replies: AutoReplyDecision[]; skipped?: "not_found" | "not_inbound" | "already_handled" | "too_late" }> {
   const work = async (db: Executor) => {
     const [conversation] = await db
-      .select({ id: conversations.id, lastAutoReplyAt: conversations.lastAutoReplyAt, handled: conversations.autoReplyHandledMessageId })
+      .select({ id: conversations.id, status: conversations.status, lastAutoReplyAt: conversations.lastAutoReplyAt, handled: conversations.autoReplyHandledMessageId })
       .from(conversations)
       .where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId)))
       .for("update");
@@ -180,7 +205,20 @@ export async function runAutoReplies({
       await send({ tx: db, accountId, conversationId, to: message.fromNumber, text: reply.text });
       await recordActivity(db, { accountId, conversationId, type: "auto_reply", actor: { type: "automation" }, data: { kind: reply.kind } });
     }
-    await markHandled(replies.some((reply) => reply.countsAsOutsideHours) ? { lastAutoReplyAt: at } : {});
+    // The assistant answers what the hours answer does not: a question about the hours is answered once.
+    // "A person will answer" is said once per quiet period, like the outside-hours message: a
+    // customer writing five lines at night is not told five times.
+    const quiet = conversation.lastAutoReplyAt !== null && at.getTime() - conversation.lastAutoReplyAt.getTime() < OUTSIDE_HOURS_COOLDOWN_MS;
+    let assistantSpoke = false;
+    if (assistant && !replies.some((reply) => reply.kind === "hours_question") && !(assistant.kind === "handoff" && quiet)) {
+      await send({ tx: db, accountId, conversationId, to: message.fromNumber, text: assistant.text });
+      await recordActivity(db, { accountId, conversationId, type: "auto_reply", actor: { type: "automation" }, data: { kind: "assistant" } });
+      if (assistant.kind === "handoff") {
+        await handOff(db, { accountId, conversation, reason: assistant.reason });
+        assistantSpoke = true;
+      }
+    }
+    await markHandled(replies.some((reply) => reply.countsAsOutsideHours) || assistantSpoke ? { lastAutoReplyAt: at } : {});
     return { replies };
   };
   return tx ? work(tx) : getDb().transaction((inner) => work(inner));

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { planAssistantReply } from "@/lib/assistant/out-of-hours";
 import type { JobHandler } from "@/lib/jobs/runner";
 import { runAutoReplies, type SendAutomatedMessage } from "./auto-replies";
 
@@ -18,6 +19,8 @@ export function createAutoReplyJobHandler(send: SendAutomatedMessage, { clock = 
   return async (payload) => {
     const parsed = autoReplyJobPayload.safeParse(payload);
     if (!parsed.success) return { failed: `invalid payload: ${parsed.error.issues[0]?.message ?? "unknown"}` };
-    await runAutoReplies({ ...parsed.data, send, now: clock() });
+    // The answer assistant may wait seconds for its model: decided before the transaction.
+    const assistant = await planAssistantReply(parsed.data);
+    await runAutoReplies({ ...parsed.data, send, now: clock(), assistant });
   };
 }

@@ -107,7 +107,7 @@ export const errorResponses = {
     },
   ),
   404: errorResponse("NotFound", "`not_found`: no such resource in your account (another account's ids answer the same)."),
-  409: errorResponse("Conflict", "`conflict` or `invalid_transition`: the request conflicts with the current state (or with a record created at the same time), or an `Idempotency-Key` was reused with another body or is still in use; `contact_blocked`: a send to a blocked contact."),
+  409: errorResponse("Conflict", "`conflict` or `invalid_transition`: the request conflicts with the current state (or with a record created at the same time), or an `Idempotency-Key` was reused with another body or is still in use; `contact_blocked`: a send to a blocked contact; `no_answer`: the answer assistant has nothing grounded to say; `assistant_off`: no language model is configured."),
   413: errorResponse(
     "PayloadTooLarge",
     "`payload_too_large`: the body is over the route's limit; `media_too_large` (routes that take media): the file is over the network's limit for its kind, named in words in `message` (images 5 MB, audio and video 16 MB, documents 100 MB, stickers 100 KB or 500 KB animated).",
@@ -127,7 +127,7 @@ export const errorResponses = {
     content: { "application/json": { schema: errorBodySchema } },
   },
   500: errorResponse("InternalError", "`internal_error`: something failed on our side; no internals are returned."),
-  502: errorResponse("BadGateway", "`network_error`: the messaging network refused the request or did not answer; `message` carries the network's own words."),
+  502: errorResponse("BadGateway", "`network_error`: the messaging network refused the request or did not answer; `message` carries the network's own words; `assistant_unavailable`: the configured language model failed or did not answer in time."),
 } as const;
 
 export type ErrorStatus = keyof typeof errorResponses;

@@ -90,6 +90,11 @@ const envSchema = z.object({
     .optional()
     .or(z.literal("").transform(() => undefined)),
   SMTP_FROM: optionalText,
+  // An OpenAI-compatible chat-completions server for polishing and the answer assistant (the
+  // POLISH_LLM_* names are the older spelling and still work when these are unset).
+  LLM_BASE_URL: optionalUrl,
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().optional(),
   POLISH_LLM_BASE_URL: optionalUrl,
   POLISH_LLM_API_KEY: z.string().optional(),
   POLISH_LLM_MODEL: z.string().optional(),

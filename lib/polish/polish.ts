@@ -3,6 +3,7 @@ import { getDb } from "@/db";
 import { contacts, conversations, users } from "@/db/schema";
 import { NotFoundError } from "@/lib/platform/errors";
 import { getEnv } from "@/lib/platform/env";
+import { type LlmConfig, llmConfig } from "@/lib/platform/llm";
 import { loadBusinessProfile } from "@/lib/profile/business-profile";
 import { loadDocumentContext } from "@/lib/profile/documents";
 import { type Language } from "@/lib/platform/language/language";
@@ -62,17 +63,9 @@ function buildSystemPrompt({
 
 const languageNames: Record<Language, string> = { en: "English", es: "Spanish", pt: "Portuguese" };
 
-type LlmConfig = { baseUrl: string; apiKey: string; model: string };
-
 /** Whether polishing (and the document excerpts it sends) goes to a configured language model. */
 export function isLanguageModelConfigured(): boolean {
   return llmConfig() !== null;
-}
-
-function llmConfig(): LlmConfig | null {
-  const env = getEnv();
-  if (!env.POLISH_LLM_BASE_URL || !env.POLISH_LLM_API_KEY || !env.POLISH_LLM_MODEL) return null;
-  return { baseUrl: env.POLISH_LLM_BASE_URL.replace(/\/+$/, ""), apiKey: env.POLISH_LLM_API_KEY, model: env.POLISH_LLM_MODEL };
 }
 
 /** Models sometimes wrap the answer in quotes or a code fence although told not to. */
@@ -156,8 +149,8 @@ async function loadCorrectionContext({ accountId, conversationId, profile }: { a
 
 /**
  * Polishes a draft reply in one of three styles. The deterministic rules engine answers unless
- * POLISH_LLM_BASE_URL, POLISH_LLM_API_KEY and POLISH_LLM_MODEL name an OpenAI-compatible
- * chat-completions endpoint; that one gets the business profile and document excerpts as context,
+ * LLM_BASE_URL, LLM_API_KEY and LLM_MODEL (or the older POLISH_LLM_* names) name an
+ * OpenAI-compatible chat-completions endpoint; that one gets the business profile and document excerpts as context,
  * and any error, empty or oversized answer, or a wait over 3 s falls back to the rules engine.
  */
 export async function polishText({

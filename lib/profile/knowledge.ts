@@ -1,63 +1,137 @@
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { and, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
-import { businessProfiles, documents, knowledgePassages, messages } from "@/db/schema";
+import { businessProfiles, documents, knowledgePassages, messages, suggestionDismissals } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { findConversation } from "@/lib/conversations/store";
+import { NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
+import { llmConfig } from "@/lib/platform/llm";
 import { type Language, textSearchConfig } from "@/lib/platform/language/language";
 import { detectMessageLanguage } from "@/lib/platform/language/detect";
 import type { SuggestionsOutput } from "./schemas";
 
-/** A passage is about a paragraph: long enough to answer, short enough to insert into a reply. */
-const PASSAGE_TARGET = 420;
-const PASSAGE_MAX = 700;
+/**
+ * A passage is at most about this long: short enough to insert into a chat reply whole, long
+ * enough to answer. Text is cut at paragraph ends first, then at sentence ends and line breaks,
+ * and only a sentence longer than this on its own is cut, at a space (never inside a word).
+ */
+export const PASSAGE_MAX = 300;
+/** How passages are cut now; passages stored by an earlier cut are cut again on first use. */
+const PASSAGE_CUT = 2;
 /** Suggestions returned for one message. */
 const SUGGESTIONS_MAX = 3;
+/** Candidates ranked before the language preference and the agent's "not helpful" are applied. */
+const CANDIDATES_MAX = 24;
 
 /** Accent-free text for the search vectors, so "envios" finds "envíos" in any language. */
 function plain(text: string): string {
   return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 }
 
-function splitLong(paragraph: string): string[] {
-  if (paragraph.length <= PASSAGE_MAX) return [paragraph];
-  const sentences = paragraph.match(/[^.!?…]+(?:[.!?…]+|$)\s*/gu) ?? [paragraph];
+/** A sentence, or a piece of one that was too long, and whether a line break followed it. */
+type Unit = { text: string; lineBreak: boolean };
+
+/** Cuts a piece longer than the limit at spaces, each part at most PASSAGE_MAX. */
+function cutAtSpaces(text: string): string[] {
   const parts: string[] = [];
-  let current = "";
-  for (const sentence of sentences) {
-    if (current && current.length + sentence.length > PASSAGE_MAX) {
-      parts.push(current.trim());
-      current = "";
-    }
-    // A single sentence over the limit is cut at a word boundary.
-    let rest = sentence;
-    while (rest.length > PASSAGE_MAX) {
-      const cut = rest.lastIndexOf(" ", PASSAGE_MAX);
-      parts.push(rest.slice(0, cut > 0 ? cut : PASSAGE_MAX).trim());
-      rest = rest.slice(cut > 0 ? cut : PASSAGE_MAX);
-    }
-    current += rest;
+  let rest = text;
+  while (rest.length > PASSAGE_MAX) {
+    const cut = rest.lastIndexOf(" ", PASSAGE_MAX);
+    const at = cut > 0 ? cut : PASSAGE_MAX;
+    parts.push(rest.slice(0, at).trim());
+    rest = rest.slice(at).trim();
   }
-  if (current.trim()) parts.push(current.trim());
+  if (rest) parts.push(rest);
   return parts;
 }
 
-/** Paragraphs of a text, short neighbours joined, long ones cut at sentence ends. */
-export function splitPassages(text: string): string[] {
-  const paragraphs = text
-    .split(/\n\s*\n|\n(?=\s*(?:[-•*]|\d+[.)])\s)/)
-    .map((paragraph) => paragraph.replace(/\s+/g, " ").trim())
-    .filter((paragraph) => /[\p{L}\p{N}]/u.test(paragraph));
-  const passages: string[] = [];
+/** Packs lines into pieces of at most PASSAGE_MAX; a single line over it is cut at spaces. */
+function cutAtLines(sentence: string): string[] {
+  const pieces: string[] = [];
   let current = "";
-  for (const paragraph of paragraphs.flatMap(splitLong)) {
-    if (current && current.length + paragraph.length + 1 > PASSAGE_TARGET) {
-      passages.push(current);
+  for (const line of sentence.split("\n").flatMap((line) => cutAtSpaces(line.trim())).filter(Boolean)) {
+    if (current && current.length + 1 + line.length > PASSAGE_MAX) {
+      pieces.push(current);
       current = "";
     }
-    current = current ? `${current}\n${paragraph}` : paragraph;
+    current = current ? `${current}\n${line}` : line;
   }
-  if (current) passages.push(current);
+  if (current) pieces.push(current);
+  return pieces;
+}
+
+/**
+ * A paragraph's sentences. Line breaks inside a sentence are the wrapping of a PDF page and read
+ * as spaces; a "sentence" too long on its own (a price list with no full stops) is cut at its
+ * line ends, then at spaces. A full stop inside a number ("9.90") does not end a sentence.
+ */
+function unitsOf(paragraph: string): Unit[] {
+  const text = paragraph.replace(/[^\S\n]+/g, " ").replace(/ *\n */g, "\n").trim();
+  const units: Unit[] = [];
+  for (const match of text.matchAll(/[\s\S]+?(?:[.!?…]+(?=\s|$)|$)/gu)) {
+    const sentence = match[0].trim();
+    if (!sentence) continue;
+    const lineBreak = text[match.index + match[0].length] === "\n";
+    const flat = sentence.replace(/\s+/g, " ");
+    const pieces = flat.length <= PASSAGE_MAX ? [flat] : cutAtLines(sentence);
+    pieces.forEach((piece, index) => units.push({ text: piece, lineBreak: index < pieces.length - 1 || lineBreak }));
+  }
+  return units;
+}
+
+function joinUnits(units: Unit[]): string {
+  return units.map((unit, index) => unit.text + (index < units.length - 1 ? (unit.lineBreak ? "\n" : " ") : "")).join("");
+}
+
+/**
+ * Passages of a text, each at most PASSAGE_MAX characters: short paragraphs are joined, a
+ * paragraph that does not fit is cut between sentences (or lines), never mid-word.
+ */
+export function splitPassages(text: string): string[] {
+  const paragraphs = text
+    .replace(/\r\n?/g, "\n")
+    .split(/\n[^\S\n]*\n|\n(?=[^\S\n]*(?:[-•*]|\d+[.)])\s)/)
+    .map(unitsOf)
+    .filter((units) => units.some((unit) => /[\p{L}\p{N}]/u.test(unit.text)));
+  const passages: string[] = [];
+  let current = "";
+  let currentLanguage: Language | null = null;
+  const flush = () => {
+    if (current) passages.push(current);
+    current = "";
+    currentLanguage = null;
+  };
+  for (const units of paragraphs) {
+    const whole = joinUnits(units);
+    const language = detectMessageLanguage(whole);
+    // Paragraphs in different languages are never joined: a passage is offered in one language.
+    const sameLanguage = !language || !currentLanguage || language === currentLanguage;
+    if (current && sameLanguage && current.length + 1 + whole.length <= PASSAGE_MAX) {
+      current = `${current}\n${whole}`;
+      currentLanguage ??= language;
+      continue;
+    }
+    flush();
+    if (whole.length <= PASSAGE_MAX) {
+      current = whole;
+      currentLanguage = language;
+      continue;
+    }
+    let group: Unit[] = [];
+    for (const unit of units) {
+      if (group.length && joinUnits([...group, unit]).length > PASSAGE_MAX) {
+        passages.push(joinUnits(group));
+        group = [];
+      }
+      group.push(unit);
+    }
+    if (group.length) {
+      current = joinUnits(group);
+      currentLanguage = detectMessageLanguage(current);
+    }
+  }
+  flush();
   return passages;
 }
 
@@ -77,6 +151,7 @@ async function insertPassages(db: Executor, accountId: string, source: PassageSo
         page,
         position,
         text,
+        cut: PASSAGE_CUT,
         searchEn: sql`to_tsvector('english', ${searchable})`,
         searchEs: sql`to_tsvector('spanish', ${searchable})`,
         searchPt: sql`to_tsvector('portuguese', ${searchable})`,
@@ -101,8 +176,37 @@ export async function indexDocument(db: Executor, { accountId, documentId, pages
   await insertPassages(db, accountId, { sourceType: "document", documentId, pages }, texts);
 }
 
+/**
+ * Cuts again the passages an earlier version stored (about a paragraph, up to 700 characters,
+ * neighbours joined whatever their language). The description is indexed again from the profile;
+ * a document's passages are re-cut page by page from their own text, whose line breaks were
+ * paragraph ends, so their pages are kept.
+ */
+async function recutOldPassages(db: Executor, accountId: string) {
+  const old = await db
+    .select({ id: knowledgePassages.id, sourceType: knowledgePassages.sourceType, documentId: knowledgePassages.documentId, page: knowledgePassages.page, text: knowledgePassages.text })
+    .from(knowledgePassages)
+    .where(and(eq(knowledgePassages.accountId, accountId), lt(knowledgePassages.cut, PASSAGE_CUT)))
+    .orderBy(knowledgePassages.documentId, knowledgePassages.page, knowledgePassages.position);
+  if (old.length === 0) return;
+  await db.delete(knowledgePassages).where(and(eq(knowledgePassages.accountId, accountId), inArray(knowledgePassages.id, old.map((row) => row.id))));
+  const groups = new Map<string, { documentId: string; page: number | null; texts: string[] }>();
+  for (const row of old) {
+    if (row.sourceType !== "document" || !row.documentId) continue;
+    const key = `${row.documentId}:${row.page ?? ""}`;
+    const group = groups.get(key) ?? { documentId: row.documentId, page: row.page, texts: [] };
+    group.texts.push(row.text.replace(/\n/g, "\n\n"));
+    groups.set(key, group);
+  }
+  for (const group of groups.values()) {
+    const texts = splitPassages(group.texts.join("\n\n")).map((text) => ({ text, page: group.page }));
+    await insertPassages(db, accountId, { sourceType: "document", documentId: group.documentId, pages: [] }, texts);
+  }
+}
+
 /** Indexes what an account stored before passages existed: a description or documents without passages. */
 async function indexExistingKnowledge(db: Executor, accountId: string) {
+  await recutOldPassages(db, accountId);
   const hasPassages = (condition: ReturnType<typeof sql>) =>
     sql`exists (select 1 from ${knowledgePassages} where ${knowledgePassages.accountId} = ${accountId} and ${condition})`;
   const [profile] = await db
@@ -117,20 +221,26 @@ async function indexExistingKnowledge(db: Executor, accountId: string) {
   for (const doc of unindexed) await indexDocument(db, { accountId, documentId: doc.id, pages: [doc.text] });
 }
 
-/**
- * Passages of the business's own knowledge that answer the customer's last message, best first,
- * ranked by PostgreSQL full-text search with the stemmer of the message's language. Any word of
- * the message may match (OR), and the rank rewards passages matching more of them, closer together.
- */
-export async function suggestAnswers({ ctx, conversationId }: { ctx: ServiceContext; conversationId: string }): Promise<SuggestionsOutput> {
-  const db = getDb();
-  await findConversation(db, { accountId: ctx.accountId, id: conversationId });
+export type RetrievedPassage = {
+  id: string;
+  text: string;
+  source: SuggestionsOutput["data"][number]["source"];
+  score: number;
+};
+
+/** The stable key of a passage's text, for the agent's "not helpful". */
+export function passageHash(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** The customer's last text message in a conversation, or null. */
+export async function lastCustomerText(db: Executor, { accountId, conversationId }: { accountId: string; conversationId: string }) {
   const [last] = await db
-    .select({ text: messages.text, language: messages.language })
+    .select({ id: messages.id, text: messages.text, language: messages.language, createdAt: messages.createdAt })
     .from(messages)
     .where(
       and(
-        eq(messages.accountId, ctx.accountId),
+        eq(messages.accountId, accountId),
         eq(messages.conversationId, conversationId),
         eq(messages.direction, "inbound"),
         eq(messages.type, "text"),
@@ -139,32 +249,90 @@ export async function suggestAnswers({ ctx, conversationId }: { ctx: ServiceCont
     )
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(1);
-  if (!last?.text?.trim()) return { data: [] };
+  return last?.text?.trim() ? { ...last, text: last.text } : null;
+}
 
-  await indexExistingKnowledge(db, ctx.accountId);
-  const [profile] = await db.select({ language: businessProfiles.language }).from(businessProfiles).where(eq(businessProfiles.accountId, ctx.accountId));
-  const language: Language = last.language ?? detectMessageLanguage(last.text) ?? profile?.language ?? "en";
+/** The language a customer's text is answered in: stored, else detected, else the business's. */
+export async function customerLanguage(db: Executor, { accountId, text, stored }: { accountId: string; text: string; stored: Language | null }): Promise<Language> {
+  if (stored) return stored;
+  const detected = detectMessageLanguage(text);
+  if (detected) return detected;
+  const [profile] = await db.select({ language: businessProfiles.language }).from(businessProfiles).where(eq(businessProfiles.accountId, accountId));
+  return profile?.language ?? "en";
+}
+
+/**
+ * Passages of the business's own knowledge that answer `text`, best first, ranked by PostgreSQL
+ * full-text search with the stemmer of `language`. Any word of the text may match (OR), and the
+ * rank rewards passages matching more of them, closer together. When a matching passage is
+ * written in `language`, passages written in another language are left out (a passage with no
+ * clear language stays), so a Portuguese customer is never offered a Spanish or English block.
+ */
+export async function retrievePassages(
+  db: Executor,
+  { accountId, text, language, limit = SUGGESTIONS_MAX, excludeHashes = new Set<string>() }: { accountId: string; text: string; language: Language; limit?: number; excludeHashes?: Set<string> },
+): Promise<RetrievedPassage[]> {
+  await indexExistingKnowledge(db, accountId);
   const config = textSearchConfig[language];
   const column = { en: knowledgePassages.searchEn, es: knowledgePassages.searchEs, pt: knowledgePassages.searchPt }[language];
   // plainto_tsquery drops stop words and stems; its AND is turned into OR so a passage need not hold every word.
-  const query = sql`replace(plainto_tsquery(${config}::regconfig, ${plain(last.text)})::text, '&', '|')::tsquery`;
+  const query = sql`replace(plainto_tsquery(${config}::regconfig, ${plain(text)})::text, '&', '|')::tsquery`;
   const rank = sql<number>`ts_rank_cd(${column}, ${query}, 1)`;
   const rows = await db
-    .select({ text: knowledgePassages.text, sourceType: knowledgePassages.sourceType, documentId: knowledgePassages.documentId, filename: documents.filename, page: knowledgePassages.page, score: rank })
+    .select({ id: knowledgePassages.id, text: knowledgePassages.text, sourceType: knowledgePassages.sourceType, documentId: knowledgePassages.documentId, filename: documents.filename, page: knowledgePassages.page, score: rank })
     .from(knowledgePassages)
-    .leftJoin(documents, and(eq(documents.id, knowledgePassages.documentId), eq(documents.accountId, ctx.accountId)))
-    .where(and(eq(knowledgePassages.accountId, ctx.accountId), sql`numnode(${query}) > 0`, sql`${column} @@ ${query}`))
+    .leftJoin(documents, and(eq(documents.id, knowledgePassages.documentId), eq(documents.accountId, accountId)))
+    .where(and(eq(knowledgePassages.accountId, accountId), sql`numnode(${query}) > 0`, sql`${column} @@ ${query}`))
     .orderBy(desc(rank), knowledgePassages.sourceType, knowledgePassages.position)
-    .limit(SUGGESTIONS_MAX);
-  return {
-    data: rows.map((row) => ({
+    .limit(CANDIDATES_MAX);
+  const candidates = rows.filter((row) => !excludeHashes.has(passageHash(row.text))).map((row) => ({ row, language: detectMessageLanguage(row.text) }));
+  const inLanguage = candidates.some((candidate) => candidate.language === language);
+  return candidates
+    .filter((candidate) => !inLanguage || candidate.language === language || candidate.language === null)
+    .slice(0, limit)
+    .map(({ row }) => ({
+      id: row.id,
       text: row.text,
       source:
         row.sourceType === "document" && row.documentId
           ? { type: "document" as const, document_id: row.documentId, ...(row.filename ? { filename: row.filename } : {}), ...(row.page !== null ? { page: row.page } : {}) }
           : { type: "description" as const },
       score: Math.round(Number(row.score) * 10_000) / 10_000,
-    })),
-    language,
-  };
+    }));
+}
+
+/**
+ * Suggested answers to the customer's last message (see retrievePassages), without the passages
+ * an agent marked "not helpful" in this conversation. Nothing is offered while the 24-hour
+ * window is closed: only a template may be sent then, so a passage could not be.
+ */
+export async function suggestAnswers({ ctx, conversationId }: { ctx: ServiceContext; conversationId: string }): Promise<SuggestionsOutput> {
+  const db = getDb();
+  const conversation = await findConversation(db, { accountId: ctx.accountId, id: conversationId });
+  const last = await lastCustomerText(db, { accountId: ctx.accountId, conversationId });
+  if (!last) return { data: [] };
+  const language = await customerLanguage(db, { accountId: ctx.accountId, text: last.text, stored: last.language });
+  const windowOpen = conversation.serviceWindowExpiresAt !== null && conversation.serviceWindowExpiresAt.getTime() > Date.now();
+  if (!windowOpen) return { data: [], language, window_open: false };
+  const dismissed = await db
+    .select({ hash: suggestionDismissals.textHash })
+    .from(suggestionDismissals)
+    .where(and(eq(suggestionDismissals.accountId, ctx.accountId), eq(suggestionDismissals.conversationId, conversationId)));
+  const passages = await retrievePassages(db, { accountId: ctx.accountId, text: last.text, language, excludeHashes: new Set(dismissed.map((row) => row.hash)) });
+  return { data: passages, language, window_open: true, draft: llmConfig() !== null };
+}
+
+/** An agent's "not helpful": the passage is no longer suggested in this conversation. */
+export async function dismissSuggestion({ ctx, conversationId, suggestionId }: { ctx: ServiceContext; conversationId: string; suggestionId: string }) {
+  const db = getDb();
+  await findConversation(db, { accountId: ctx.accountId, id: conversationId });
+  const [passage] = await db
+    .select({ text: knowledgePassages.text })
+    .from(knowledgePassages)
+    .where(and(eq(knowledgePassages.accountId, ctx.accountId), eq(knowledgePassages.id, suggestionId)));
+  if (!passage) throw new NotFoundError("Suggestion");
+  await db
+    .insert(suggestionDismissals)
+    .values({ accountId: ctx.accountId, conversationId, textHash: passageHash(passage.text) })
+    .onConflictDoNothing();
 }

@@ -195,7 +195,8 @@ export const suggestionsInput = z.object({}).meta({ description: "Send `{}`." })
 
 export const suggestionOutput = z
   .object({
-    text: z.string().meta({ description: "A passage of the profile description or of a document, to insert into a reply.", example: "We ship to the whole country: 3 to 5 working days, free over $50." }),
+    id: prefixedId("passage", "The passage, to mark it not helpful (`POST /v1/conversations/{id}/suggestions/dismissals`)."),
+    text: z.string().meta({ description: "A passage of the profile description or of a document, at most about 300 characters cut at paragraph and sentence ends, to insert into a reply.", example: "We ship to the whole country: 3 to 5 working days, free over $50." }),
     source: z
       .object({
         type: z.enum(["description", "document"]).meta({ description: "`description` (the business profile) or `document` (an uploaded PDF)." }),
@@ -212,6 +213,24 @@ export const suggestionsOutput = z
   .object({
     data: z.array(suggestionOutput).meta({ description: "Best first, at most 3; empty when the customer has written no text or nothing matches." }),
     language: z.enum(languages).optional().meta({ description: "The language the customer's last message was searched in." }),
+    window_open: z
+      .boolean()
+      .optional()
+      .meta({ description: "False when the customer's 24-hour window is closed: nothing is suggested then, since only a template can be sent. Absent when the customer has written no text." }),
+    draft: z
+      .boolean()
+      .optional()
+      .meta({ description: "True when an answer assistant is configured: `POST /v1/conversations/{id}/draft` can write a reply from these passages." }),
   })
   .meta({ id: "SuggestionList" });
+
+/** POST /v1/conversations/{id}/suggestions/dismissals: an agent's "not helpful". */
+export const dismissSuggestionInput = z
+  .strictObject({
+    suggestion_id: z
+      .string({ error: "is required (a suggestion id)" })
+      .regex(/^psg_[0-9a-z]{1,64}$/, "must be a suggestion's id (psg_…)")
+      .meta({ description: "The suggestion's `id`.", example: "psg_01jd2x8k3f0m6q1v9w4r7t5y2z" }),
+  })
+  .meta({ id: "DismissSuggestionInput", description: "The suggestion is no longer offered in this conversation (the choice is kept for the passage's text)." });
 export type SuggestionsOutput = z.infer<typeof suggestionsOutput>;

@@ -30,6 +30,8 @@ test("an agent answers “¿hacen envíos al interior?” with one click from th
   await page.goto("/inbox");
   await page.getByRole("list", { name: "Conversation list" }).getByRole("button", { name: /Lucía Gómez/ }).click();
   const suggestions = page.getByRole("region", { name: "From your documents" });
+  // Collapsed to one line until the agent opens it.
+  await suggestions.getByRole("button", { name: /answers? from your documents/ }).click();
   await expect(suggestions).toContainText("llegamos a todas las provincias");
   await expect(suggestions).toContainText("envios.pdf, page 2");
   await page.screenshot({ path: shot("suggestions-desktop") });

@@ -20,6 +20,7 @@ import { call as callHandler } from "@/tests/support/api";
 import { Contract, type OpenApiDocument } from "@/tests/support/contract";
 import { setEnv } from "@/tests/support/env-vars";
 import { buildEditPayload, buildInboundPayload, signHubPayload, startFakeCloudNetwork } from "@/tests/support/fake-cloud-network";
+import { startFakeLlm } from "@/tests/support/fake-llm";
 import { addTestUser, createTestAccount, TEST_PASSWORD } from "@/tests/support/fixtures";
 import { JPEG, nextPhone, PNG } from "@/tests/support/messaging";
 import { makePdf } from "@/tests/support/pdf";
@@ -1015,6 +1016,52 @@ describe("/v1 contract", () => {
     await expectStatus(204, "DELETE", `/v1/canned-replies/${second.body.id}`, { token: adminToken });
     await expectStatus(404, "DELETE", `/v1/canned-replies/${second.body.id}`, { token: adminToken });
     await expectStatus(403, "DELETE", `/v1/canned-replies/${canned.body.id}`, { token: agent.token });
+  });
+
+  it("answer assistant routes answer as documented", async () => {
+    const llm = await startFakeLlm();
+    const undo = setEnv({ LLM_BASE_URL: llm.baseUrl, LLM_API_KEY: "sk-contract", LLM_MODEL: "contract-model" });
+    try {
+      const { account, adminToken } = await createTestAccount();
+      const agent = await addTestUser(account.id, "agent");
+      const reportsOnly = await scopedToken(adminToken, ["reports:read"]);
+      await expectStatus(200, "PUT", "/v1/config/business-profile", {
+        token: adminToken,
+        body: { name: "Vivero Sol", description: "Envíos: llegamos a todo el país en 3 a 5 días hábiles por 9,90 euros.", language: "es", hours: null, auto_reply: { outside_hours: { enabled: false, message: "" }, hours_question: { enabled: false } } },
+      });
+      const { conversation_id: conversationId } = await simulateCustomer(adminToken, { from: nextPhone(), type: "text", text: "¿cuánto cuesta el envío?" });
+
+      const suggestions = await expectStatus(200, "POST", `/v1/conversations/${conversationId}/suggestions`, { token: agent.token, body: {} });
+      expect(suggestions.body).toMatchObject({ window_open: true, draft: true });
+      llm.assistantAnswer("El envío cuesta 9,90 euros.", [1]);
+      const drafted = await expectStatus(200, "POST", `/v1/conversations/${conversationId}/draft`, { token: agent.token, body: {} });
+      expect(drafted.body.sources[0]).toMatchObject({ type: "description" });
+      llm.assistantAnswer("El envío cuesta 1,00 euros.", [1]);
+      expect((await expectStatus(409, "POST", `/v1/conversations/${conversationId}/draft`, { token: agent.token, body: {} })).body.error.code).toBe("no_answer");
+      llm.fail(500);
+      await expectStatus(502, "POST", `/v1/conversations/${conversationId}/draft`, { token: agent.token, body: {} });
+      await expectStatus(400, "POST", `/v1/conversations/${conversationId}/draft`, { token: agent.token, body: { x: 1 } });
+      await expectStatus(403, "POST", `/v1/conversations/${conversationId}/draft`, { token: reportsOnly, body: {} });
+      await expectStatus(401, "POST", `/v1/conversations/${conversationId}/draft`, { body: {} });
+      await expectStatus(404, "POST", "/v1/conversations/conv_01jd2x8k3f0m6q1v9w4r7t5y2z/draft", { token: agent.token, body: {} });
+
+      await expectStatus(204, "POST", `/v1/conversations/${conversationId}/suggestions/dismissals`, { token: agent.token, body: { suggestion_id: suggestions.body.data[0].id } });
+      await expectStatus(400, "POST", `/v1/conversations/${conversationId}/suggestions/dismissals`, { token: agent.token, body: { suggestion_id: "nope" } });
+      await expectStatus(404, "POST", `/v1/conversations/${conversationId}/suggestions/dismissals`, { token: agent.token, body: { suggestion_id: "psg_01jd2x8k3f0m6q1v9w4r7t5y2z" } });
+      await expectStatus(403, "POST", `/v1/conversations/${conversationId}/suggestions/dismissals`, { token: reportsOnly, body: { suggestion_id: "psg_01jd2x8k3f0m6q1v9w4r7t5y2z" } });
+
+      const initial = await expectStatus(200, "GET", "/v1/config/assistant", { token: adminToken });
+      expect(initial.body).toEqual({ answer_outside_hours: false, min_score: 0.1, available: true });
+      await expectStatus(401, "GET", "/v1/config/assistant");
+      await expectStatus(403, "GET", "/v1/config/assistant", { token: reportsOnly });
+      await expectStatus(400, "PUT", "/v1/config/assistant", { token: adminToken, body: { answer_outside_hours: true, min_score: 7 } });
+      await expectStatus(403, "PUT", "/v1/config/assistant", { token: agent.token, body: { answer_outside_hours: true, min_score: 0.2 } });
+      const saved = await expectStatus(200, "PUT", "/v1/config/assistant", { token: adminToken, body: { answer_outside_hours: true, min_score: 0.2 } });
+      expect(saved.body).toEqual({ answer_outside_hours: true, min_score: 0.2, available: true });
+    } finally {
+      undo();
+      await llm.close();
+    }
   });
 
   it("answers 405 with the error body for an undocumented method", async () => {

@@ -202,6 +202,7 @@ describe("suggested answers from the business's own knowledge", () => {
     expect(res.status).toBe(200);
     expect(res.body.language).toBe("es");
     expect(res.body.data[0]).toEqual({
+      id: expect.stringMatching(/^psg_/),
       text: expect.stringContaining("Envíos al interior: llegamos a todas las provincias"),
       source: { type: "document", document_id: documentId, filename: "envios.pdf", page: 2 },
       score: expect.any(Number),
@@ -215,7 +216,7 @@ describe("suggested answers from the business's own knowledge", () => {
     const conversationId = await customerAsks(adminToken, "aceptan mercado pago o tarjetas?");
     const res = await suggest(adminToken, conversationId);
     // Short paragraphs are joined into one passage.
-    expect(res.body.data[0]).toEqual({ text: expect.stringContaining("Aceptamos tarjetas, transferencia y Mercado Pago."), source: { type: "description" }, score: expect.any(Number) });
+    expect(res.body.data[0]).toEqual({ id: expect.stringMatching(/^psg_/), text: expect.stringContaining("Aceptamos tarjetas, transferencia y Mercado Pago."), source: { type: "description" }, score: expect.any(Number) });
     const unaccented = await suggest(adminToken, await customerAsks(adminToken, "hacen envios a todas las provincias?"));
     expect(unaccented.body.data[0].source.page).toBe(2);
   });

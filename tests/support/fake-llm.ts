@@ -6,13 +6,14 @@ export type ChatRequest = {
   body: { model?: string; messages?: { role: string; content: string }[] };
 };
 
-type Mode = { kind: "answer"; content: string | null } | { kind: "status"; status: number } | { kind: "slow"; ms: number; content: string } | { kind: "not-json" };
+type Mode = { kind: "reply"; make: (request: ChatRequest) => string | null } | { kind: "answer"; content: string | null } | { kind: "status"; status: number } | { kind: "slow"; ms: number; content: string } | { kind: "not-json" };
 
 /**
  * An OpenAI-compatible chat-completions endpoint on 127.0.0.1 that answers what the test says:
- * a given reply, an HTTP error, a slow reply, or a body that is not JSON.
+ * a given reply (fixed or made from the request), an HTTP error, a slow reply, or a body that is
+ * not JSON.
  */
-export async function startFakeLlm() {
+export async function startFakeLlm({ port: wanted = 0 }: { port?: number } = {}) {
   const requests: ChatRequest[] = [];
   let mode: Mode = { kind: "answer", content: "Polished by the model." };
   const sockets = new Set<import("node:net").Socket>();
@@ -28,8 +29,9 @@ export async function startFakeLlm() {
       res.writeHead(404).end();
       return;
     }
-    requests.push({ authorization: req.headers.authorization, body: await readJson(req) });
-    const current = mode;
+    const request: ChatRequest = { authorization: req.headers.authorization, body: await readJson(req) };
+    requests.push(request);
+    const current = mode.kind === "reply" ? ({ kind: "answer", content: mode.make(request) } as const) : mode;
     if (current.kind === "status") {
       res.writeHead(current.status, { "Content-Type": "application/json" }).end(JSON.stringify({ error: { message: "boom" } }));
       return;
@@ -49,13 +51,21 @@ export async function startFakeLlm() {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(wanted, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     answer(content: string | null) {
       mode = { kind: "answer", content };
+    },
+    /** Answers each request with what `make` returns for it (e.g. from the passages in its prompt). */
+    reply(make: (request: ChatRequest) => string | null) {
+      mode = { kind: "reply", make };
+    },
+    /** An answer in the assistant's JSON shape: the reply and the numbers of the passages it cites. */
+    assistantAnswer(answer: string | null, sources: number[] = [1]) {
+      mode = { kind: "answer", content: JSON.stringify({ answer, sources }) };
     },
     fail(status: number) {
       mode = { kind: "status", status };

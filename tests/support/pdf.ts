@@ -1,5 +1,5 @@
 /**
- * A small, valid PDF 1.4 written by hand: one page per string, each drawn with Helvetica, so
+ * A small, valid PDF 1.4 written by hand: one page per string (its lines as lines of the page), each drawn with Helvetica, so
  * text extraction has something real to read. `padTo` appends a comment block to reach a size.
  */
 export function makePdf(pages: string[], options: { padTo?: number } = {}): Buffer {
@@ -9,8 +9,9 @@ export function makePdf(pages: string[], options: { padTo?: number } = {}): Buff
   objects[2] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(" ")}] /Count ${pages.length} >>`;
   objects[3] = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>";
   pages.forEach((text, index) => {
-    const escaped = text.replace(/[\\()]/g, (c) => `\\${c}`);
-    const stream = `BT /F1 12 Tf 72 720 Td (${escaped}) Tj ET`;
+    // Each line of the string is a line of the page ("\n" moves down one line).
+    const lines = text.split("\n").map((line) => `(${line.replace(/[\\()]/g, (c) => `\\${c}`)}) Tj`);
+    const stream = `BT /F1 12 Tf 14 TL 72 720 Td ${lines.join(" T* ")} ET`;
     objects[4 + index * 2] =
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + index * 2} 0 R >>`;
     objects[5 + index * 2] = `<< /Length ${Buffer.byteLength(stream, "latin1")} >>\nstream\n${stream}\nendstream`;

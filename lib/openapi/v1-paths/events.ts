@@ -36,8 +36,8 @@ export const eventDataSchemas: Record<EventType, { summary: string; description?
   },
   "conversation.unassigned": {
     summary: "A conversation was unassigned",
-    description: "By a user, or because its assignee was deleted (then `user` is who deleted them).",
-    data: byUser(conversationOutput),
+    description: "By a user, or because its assignee was deleted (then `user` is who deleted them), or handed to the whole team by the answer assistant (no `user`).",
+    data: z.object({ conversation: conversationOutput, user: userRefOutput.optional() }),
   },
   "conversation.closed": { summary: "A conversation was closed", data: byUser(conversationOutput) },
   "conversation.reopened": {

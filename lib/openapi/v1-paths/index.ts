@@ -1,5 +1,6 @@
 import type { V1Domain } from "../v1-common";
 import { accountDomain } from "./account";
+import { assistantDomain } from "./assistant";
 import { authDomain } from "./auth";
 import { configDomain } from "./config";
 import { conversationsDomain } from "./conversations";
@@ -26,6 +27,7 @@ export const v1Domains: V1Domain[] = [
   searchDomain,
   contactsDomain,
   messagesDomain,
+  assistantDomain,
   usersDomain,
   reportsDomain,
   configDomain,

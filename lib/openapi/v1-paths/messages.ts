@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { messageOutput, sendMessageInput } from "@/lib/messages/schemas";
 import { polishInput, polishOutput } from "@/lib/polish/schemas";
-import { suggestionsInput, suggestionsOutput } from "@/lib/profile/schemas";
+import { dismissSuggestionInput, suggestionsInput, suggestionsOutput } from "@/lib/profile/schemas";
 import { operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
 
 const tag = { name: "Messages", description: "Send and read messages; media travel as Base64." };
@@ -96,11 +96,22 @@ export const messagesDomain: V1Domain = {
         operationId: "suggestAnswers",
         summary: "Suggest answers from the business's knowledge",
         description:
-          "Passages of the business profile's description and of the uploaded PDFs' text that answer the customer's last text message, ranked with PostgreSQL full-text search in that message's language (English, Spanish or Portuguese; accents ignored). No external service is involved. An empty list when the customer has written no text or nothing matches.",
+          "Passages of the business profile's description and of the uploaded PDFs' text that answer the customer's last text message, ranked with PostgreSQL full-text search in that message's language (English, Spanish or Portuguese; accents ignored). Each passage is at most about 300 characters, cut at paragraph and sentence ends. When a matching passage is written in the customer's language, passages in other languages are left out. No external service is involved. An empty list when the customer has written no text, nothing matches, or the 24-hour window is closed (`window_open: false`); passages marked not helpful in this conversation are left out.",
         access: { scope: "messages:read" },
         path: pathIds({ id: "conversation" }),
         body: suggestionsInput,
         success: { status: "200", description: "The suggestions, best first.", schema: suggestionsOutput },
+      }),
+    },
+    "/v1/conversations/{id}/suggestions/dismissals": {
+      post: op({
+        operationId: "dismissSuggestion",
+        summary: "Mark a suggestion not helpful",
+        description: "The passage is no longer suggested in this conversation, also after the documents are indexed again (the choice is kept for the passage's text).",
+        access: { scope: "messages:write" },
+        path: pathIds({ id: "conversation" }),
+        body: dismissSuggestionInput,
+        success: { status: "204", description: "Hidden in this conversation." },
       }),
     },
   },

@@ -1,0 +1,95 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import { saveAssistantConfigAction } from "@/app/(app)/settings/assistant/actions";
+import { Button } from "@/components/ui/button";
+import { Alert, Card } from "@/components/ui/card";
+import type { AssistantConfigOutput } from "@/lib/assistant/schemas";
+
+/** "Answer outside opening hours" and the retrieval threshold; off (and said so) without a model. */
+export function AssistantSettingsForm({ config, canEdit }: { config: AssistantConfigOutput; canEdit: boolean }) {
+  const [outsideHours, setOutsideHours] = useState(config.answer_outside_hours);
+  const [minScore, setMinScore] = useState(String(config.min_score));
+  const [error, setError] = useState<string>();
+  const [fieldError, setFieldError] = useState<string>();
+  const [saved, setSaved] = useState(false);
+  const [pending, startTransition] = useTransition();
+  const editable = canEdit && config.available;
+
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setError(undefined);
+    setFieldError(undefined);
+    setSaved(false);
+    const score = Number(minScore.replace(",", "."));
+    if (minScore.trim() === "" || !Number.isFinite(score) || score < 0 || score > 1) return setFieldError("Enter a number from 0 to 1, such as 0.1.");
+    startTransition(async () => {
+      const result = await saveAssistantConfigAction({ answer_outside_hours: outsideHours, min_score: score });
+      if (!result.ok) {
+        setError(result.message);
+        setFieldError(result.fieldErrors.min_score);
+        return;
+      }
+      setOutsideHours(result.data.answer_outside_hours);
+      setMinScore(String(result.data.min_score));
+      setSaved(true);
+    });
+  }
+
+  return (
+    <Card>
+      <form onSubmit={onSubmit} className="flex flex-col gap-5" noValidate aria-busy={pending}>
+        {!config.available ? (
+          <Alert tone="info">
+            No language model is configured, so the assistant is off and agents do not see “Draft a reply”. Set LLM_BASE_URL, LLM_API_KEY and LLM_MODEL on the server to turn it on.
+          </Alert>
+        ) : null}
+        {config.available && !canEdit ? <Alert tone="info">Only administrators can change the assistant.</Alert> : null}
+        <label className="flex items-start gap-3">
+          <input
+            type="checkbox"
+            name="answer_outside_hours"
+            checked={outsideHours}
+            disabled={!editable}
+            onChange={(event) => setOutsideHours(event.target.checked)}
+            className="mt-1 h-4 w-4 rounded border-slate-300 accent-brand-600"
+          />
+          <span>
+            <span className="block text-sm font-medium text-slate-800">Answer outside opening hours</span>
+            <span className="block text-xs text-slate-500">
+              A question that arrives while you are closed is answered from your documents. When the documents do not answer it for sure, or the customer asks for a person, they are told “A person will answer as soon as we open” in their language, and the conversation is left unassigned with a note saying why.
+            </span>
+          </span>
+        </label>
+        <div className="flex flex-col gap-1">
+          <label htmlFor="assistant-min-score" className="text-sm font-medium text-slate-700">
+            Minimum match score
+          </label>
+          <input
+            id="assistant-min-score"
+            name="min_score"
+            inputMode="decimal"
+            value={minScore}
+            disabled={!editable}
+            onChange={(event) => setMinScore(event.target.value)}
+            aria-invalid={fieldError ? true : undefined}
+            aria-describedby="assistant-min-score-hint"
+            className={`w-32 rounded-md border bg-white px-3 py-2 text-sm shadow-sm ${fieldError ? "border-red-400" : "border-slate-300"}`}
+          />
+          <p id="assistant-min-score-hint" className={`text-xs ${fieldError ? "text-red-600" : "text-slate-500"}`}>
+            {fieldError ?? "From 0 to 1. How well the best passage of your documents must match the question before the assistant answers; higher asks a person more often. 0.1 suits most."}
+          </p>
+        </div>
+        {error && !fieldError ? <Alert>{error}</Alert> : null}
+        {saved ? <Alert tone="success">Saved. {outsideHours ? "Questions outside opening hours are now answered from your documents." : "The assistant no longer answers by itself."}</Alert> : null}
+        {editable ? (
+          <div>
+            <Button type="submit" disabled={pending}>
+              {pending ? "Saving…" : "Save assistant"}
+            </Button>
+          </div>
+        ) : null}
+      </form>
+    </Card>
+  );
+}

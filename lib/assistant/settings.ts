@@ -1,0 +1,37 @@
+import { eq } from "drizzle-orm";
+import { type Executor, getDb } from "@/db";
+import { assistantSettings } from "@/db/schema";
+import { actorOf, recordAudit } from "@/lib/audit/record-audit";
+import type { ServiceContext } from "@/lib/auth/context";
+import { llmConfig } from "@/lib/platform/llm";
+import { ASSISTANT_MIN_SCORE_DEFAULT, type AssistantConfigInput, type AssistantConfigOutput } from "./schemas";
+
+/** The account's assistant settings; an account that never saved them does not answer by itself. */
+export async function loadAssistantSettings(db: Executor, accountId: string): Promise<{ answerOutsideHours: boolean; minScore: number }> {
+  const [row] = await db.select().from(assistantSettings).where(eq(assistantSettings.accountId, accountId)).limit(1);
+  return row ? { answerOutsideHours: row.answerOutsideHours, minScore: row.minScore } : { answerOutsideHours: false, minScore: ASSISTANT_MIN_SCORE_DEFAULT };
+}
+
+const present = (settings: { answerOutsideHours: boolean; minScore: number }): AssistantConfigOutput => ({
+  answer_outside_hours: settings.answerOutsideHours,
+  // Stored as a 4-byte real: shown as it was given.
+  min_score: Math.round(settings.minScore * 10_000) / 10_000,
+  available: llmConfig() !== null,
+});
+
+export async function getAssistantConfig({ ctx }: { ctx: ServiceContext }): Promise<AssistantConfigOutput> {
+  return present(await loadAssistantSettings(getDb(), ctx.accountId));
+}
+
+export async function updateAssistantConfig({ ctx, input }: { ctx: ServiceContext; input: AssistantConfigInput }): Promise<AssistantConfigOutput> {
+  const values = { answerOutsideHours: input.answer_outside_hours, minScore: input.min_score, updatedAt: new Date() };
+  return getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .insert(assistantSettings)
+      .values({ accountId: ctx.accountId, ...values })
+      .onConflictDoUpdate({ target: assistantSettings.accountId, set: values })
+      .returning();
+    await recordAudit(tx, { accountId: ctx.accountId, actor: actorOf(ctx), action: "assistant.updated", target: { type: "account", id: ctx.accountId } });
+    return present(row);
+  });
+}
