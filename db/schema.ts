@@ -923,11 +923,27 @@ export const messageTemplates = pgTable(
   ],
 );
 
+export type TemplateHeaderFormat = "TEXT" | "IMAGE" | "VIDEO" | "DOCUMENT" | "LOCATION";
+export type TemplateButton =
+  | { type: "QUICK_REPLY"; text: string }
+  | { type: "URL"; text: string; url: string; example?: string }
+  | { type: "PHONE_NUMBER"; text: string; phone_number: string }
+  | { type: "COPY_CODE"; example: string };
+
 export type TemplateComponents = {
-  header?: { text: string };
-  body: { text: string };
+  /**
+   * TEXT (the default when `format` is absent), a media file kept in `media` (its bytes in the
+   * media table, `handle` the network's upload handle) or a LOCATION sent with each message.
+   */
+  header?: {
+    format?: TemplateHeaderFormat;
+    text?: string;
+    media?: { id: string; mime_type: string; filename?: string; size: number; handle?: string };
+    location?: { latitude: number; longitude: number; name?: string; address?: string };
+  };
+  body: { text: string; examples?: string[] };
   footer?: { text: string };
-  buttons?: { type: "QUICK_REPLY"; text: string }[];
+  buttons?: TemplateButton[];
 };
 
 export const earlyStatuses = pgTable(

@@ -25,8 +25,19 @@ export type OutboundMessage = {
   interactive?:
     | { type: "button"; body: string; footer?: string; buttons: { id: string; title: string }[] }
     | { type: "list"; body: string; footer?: string; button: string; sections: { title?: string; rows: { id: string; title: string; description?: string }[] }[] };
-  /** A template by name and language, with the values of its body's variables in order. */
-  template?: { name: string; language: string; variables: string[] };
+  /**
+   * A template by name and language, with the values of its body's variables in order, its
+   * header (a media header's file travels in `media`) and the values of its buttons by index.
+   */
+  template?: {
+    name: string;
+    language: string;
+    variables: string[];
+    header?: { format: string; location?: { latitude: number; longitude: number; name?: string; address?: string } };
+    buttons?: { index: number; type: "QUICK_REPLY" | "URL" | "COPY_CODE"; value: string }[];
+    /** Set by the adapter once the header's file is uploaded. */
+    headerMediaId?: string;
+  };
   /** The network's id of the message replied to. */
   context?: { networkMessageId: string };
 };
