@@ -21,6 +21,7 @@ const domains = [
   "oauth",
   "plants",
   "polish",
+  "pricing",
   "profile",
   "reports",
   "search",

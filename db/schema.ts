@@ -246,6 +246,8 @@ export const messageKinds = [
 ] as const;
 
 export type MessageReaction = { emoji: string; from: string };
+/** The network's `pricing` of a status, and the recipient's country calling code it was priced for. */
+export type MessagePricing = { category: string; billable: boolean; pricing_model?: string; country_code?: string };
 export type MessageContent = Record<string, unknown>;
 
 export const messages = pgTable(
@@ -280,6 +282,8 @@ export const messages = pgTable(
     reactions: jsonb("reactions").$type<MessageReaction[] | null>(),
     // The message this one replies to (quoted).
     contextMessageId: text("context_message_id"),
+    // What the network reported it charges for this outbound message (from its statuses).
+    pricing: jsonb("pricing").$type<MessagePricing | null>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: ts("deleted_at"),
@@ -974,3 +978,14 @@ export const csatSettings = pgTable("csat_settings", {
   updatedAt: updatedAt(),
 });
 export type CsatSettings = typeof csatSettings.$inferSelect;
+
+// Cost before sending: each account's price table per country calling code and category.
+export type PriceRate = { country_code: string; category: "marketing" | "utility" | "authentication" | "service"; price: number };
+export const pricingTables = pgTable("pricing_tables", {
+  accountId: text("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  currency: text("currency").notNull(),
+  rates: jsonb("rates").$type<PriceRate[]>().notNull(),
+  updatedAt: ts("updated_at").notNull(),
+});

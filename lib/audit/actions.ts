@@ -39,6 +39,7 @@ export const auditActions = [
   "canned_reply.deleted",
   "settings.inbox_updated",
   "settings.survey_updated",
+  "settings.pricing_updated",
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

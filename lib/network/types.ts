@@ -80,4 +80,6 @@ export type StatusUpdate = {
   timestamp: Date;
   error?: { code: string; message: string };
   phoneNumberId?: string;
+  /** The network's charge for the message: its category (marketing, utility, authentication, service…) and whether it is billed. */
+  pricing?: { category: string; billable: boolean; pricing_model?: string };
 };
