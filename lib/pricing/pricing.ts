@@ -29,13 +29,17 @@ function cellsOf(line: string): string[] {
   let quoted = false;
   for (let i = 0; i < line.length; i++) {
     const char = line[i];
-    if (quoted) {
-      if (char === '"' && line[i + 1] === '"') (cell += '"'), i++;
-      else if (char === '"') quoted = false;
-      else cell += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ",") cells.push(cell.trim()), (cell = "");
-    else cell += char;
+    if (quoted && char === '"' && line[i + 1] === '"') {
+      cell += '"';
+      i++;
+    } else if (char === '"') {
+      quoted = !quoted;
+    } else if (char === "," && !quoted) {
+      cells.push(cell.trim());
+      cell = "";
+    } else {
+      cell += char;
+    }
   }
   cells.push(cell.trim());
   return cells;
