@@ -82,7 +82,10 @@ export async function simulateSandboxStatus(payload: Record<string, unknown>) {
   const messageId = typeof payload.messageId === "string" ? payload.messageId : undefined;
   const status = payload.status === "delivered" || payload.status === "read" ? payload.status : undefined;
   if (!messageId || !status) return { failed: "message.simulate-status needs messageId and status (delivered or read)" };
-  const [row] = await getDb().select({ accountId: messages.accountId }).from(messages).where(eq(messages.id, messageId)).limit(1);
+  const [row] = await getDb().select({ accountId: messages.accountId, type: messages.type, content: messages.content }).from(messages).where(eq(messages.id, messageId)).limit(1);
   if (!row) return;
-  await getDb().transaction((tx) => applyMessageStatus(tx, { accountId: row.accountId, messageId, status }));
+  // Priced as the network prices per message: a template by its category, any reply inside the window free.
+  const category = (row.content as { template?: { category?: string } } | null)?.template?.category;
+  const pricing = row.type === "template" ? { category: (category ?? "MARKETING").toLowerCase(), billable: true, pricing_model: "PMP" } : { category: "service", billable: false, pricing_model: "PMP" };
+  await getDb().transaction((tx) => applyMessageStatus(tx, { accountId: row.accountId, messageId, status, pricing }));
 }
