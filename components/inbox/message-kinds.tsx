@@ -108,7 +108,7 @@ function TemplateHeader({ message }: { message: MessageItem }) {
     case "DOCUMENT":
       return message.media ? (
         <a href={url} download={message.media.filename ?? undefined} className="mb-1 block truncate rounded-md border border-slate-200 bg-white/70 px-3 py-2 font-medium" data-testid="template-header">
-          📄 {label}
+          Document: {label}
         </a>
       ) : null;
   }
@@ -124,7 +124,7 @@ export function TemplateExtras({ template }: { template: NonNullable<MessageItem
         <ul className="mt-2 flex flex-col gap-1" aria-label="Template buttons">
           {template.buttons.map((button) => (
             <li key={button.index} className="rounded-md border border-brand-200 bg-white/80 px-3 py-1 text-center text-xs font-medium text-brand-700" title={button.url ?? button.phone_number ?? button.value}>
-              {button.type === "URL" ? "↗ " : button.type === "PHONE_NUMBER" ? "📞 " : button.type === "COPY_CODE" ? "⧉ " : ""}
+              {button.type === "URL" ? "↗ " : button.type === "PHONE_NUMBER" ? "☎ " : ""}
               {button.text}
               {button.type === "COPY_CODE" && button.value ? <span className="ml-1 font-mono text-slate-600">{button.value}</span> : null}
             </li>

@@ -199,7 +199,9 @@ export function TemplateFields({
           {header?.format === "TEXT" && header.text ? <p className="font-semibold">{header.text}</p> : null}
           {header && header.format !== "TEXT" ? (
             <p className="mb-1 rounded bg-white/70 px-2 py-1 text-xs text-slate-600">
-              {header.format === "LOCATION" ? `📍 ${header.location?.name ?? (place.name || "Location")}` : `${header.format === "IMAGE" ? "🖼" : header.format === "VIDEO" ? "🎬" : "📄"} ${header.media?.filename ?? header.format.toLowerCase()}`}
+              {header.format === "LOCATION"
+                ? `Location: ${header.location?.name ?? (place.name || "the place you give")}`
+                : `${header.format === "IMAGE" ? "Image" : header.format === "VIDEO" ? "Video" : "Document"}: ${header.media?.filename ?? "the template's file"}`}
             </p>
           ) : null}
           <p className="whitespace-pre-wrap">{render(selected.components.body.text, values)}</p>
