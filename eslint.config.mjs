@@ -22,6 +22,7 @@ const domains = [
   "oauth",
   "plants",
   "polish",
+  "pricing",
   "profile",
   "reports",
   "search",

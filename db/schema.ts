@@ -248,6 +248,8 @@ export const messageKinds = [
 ] as const;
 
 export type MessageReaction = { emoji: string; from: string };
+/** The network's `pricing` of a status, and the recipient's country calling code it was priced for. */
+export type MessagePricing = { category: string; billable: boolean; pricing_model?: string; country_code?: string };
 export type MessageContent = Record<string, unknown>;
 /** One earlier version of a message: its words until `until` (an edit or a deletion by the customer). */
 export type MessageRevision = { text?: string; caption?: string; until: string; change: "edited" | "deleted"; network_message_id?: string };
@@ -284,6 +286,8 @@ export const messages = pgTable(
     reactions: jsonb("reactions").$type<MessageReaction[] | null>(),
     // The message this one replies to (quoted).
     contextMessageId: text("context_message_id"),
+    // What the network reported it charges for this outbound message (from its statuses).
+    pricing: jsonb("pricing").$type<MessagePricing | null>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: ts("deleted_at"),
@@ -937,11 +941,27 @@ export const messageTemplates = pgTable(
   ],
 );
 
+export type TemplateHeaderFormat = "TEXT" | "IMAGE" | "VIDEO" | "DOCUMENT" | "LOCATION";
+export type TemplateButton =
+  | { type: "QUICK_REPLY"; text: string }
+  | { type: "URL"; text: string; url: string; example?: string }
+  | { type: "PHONE_NUMBER"; text: string; phone_number: string }
+  | { type: "COPY_CODE"; example: string };
+
 export type TemplateComponents = {
-  header?: { text: string };
-  body: { text: string };
+  /**
+   * TEXT (the default when `format` is absent), a media file kept in `media` (its bytes in the
+   * media table, `handle` the network's upload handle) or a LOCATION sent with each message.
+   */
+  header?: {
+    format?: TemplateHeaderFormat;
+    text?: string;
+    media?: { id: string; mime_type: string; filename?: string; size: number; handle?: string };
+    location?: { latitude: number; longitude: number; name?: string; address?: string };
+  };
+  body: { text: string; examples?: string[] };
   footer?: { text: string };
-  buttons?: { type: "QUICK_REPLY"; text: string }[];
+  buttons?: TemplateButton[];
 };
 
 export const earlyStatuses = pgTable(
@@ -1025,4 +1045,15 @@ export const assistantSettings = pgTable("assistant_settings", {
   answerOutsideHours: boolean("answer_outside_hours").notNull().default(false),
   minScore: real("min_score").notNull().default(0.1),
   updatedAt: updatedAt(),
+});
+
+// Cost before sending: each account's price table per country calling code and category.
+export type PriceRate = { country_code: string; category: "marketing" | "utility" | "authentication" | "service"; price: number };
+export const pricingTables = pgTable("pricing_tables", {
+  accountId: text("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  currency: text("currency").notNull(),
+  rates: jsonb("rates").$type<PriceRate[]>().notNull(),
+  updatedAt: ts("updated_at").notNull(),
 });

@@ -1,7 +1,7 @@
 import { memo } from "react";
 import { formatClockTime } from "@/components/ui/format";
 import { ClockIcon, DocumentIcon, TicksIcon } from "@/components/ui/icons";
-import { KindContent, quoteLine, Reactions } from "./message-kinds";
+import { KindContent, quoteLine, Reactions, TemplateExtras } from "./message-kinds";
 import type { MessageItem, Teammate } from "./types";
 import { UnsentNotice } from "./unsent-notice";
 
@@ -37,6 +37,8 @@ function Ticks({ message }: { message: MessageItem }) {
 
 function Media({ message }: { message: MessageItem }) {
   const media = message.media;
+  // A template's file is its header (KindContent).
+  if (message.type === "template") return null;
   if (!media) {
     // A file that was never stored here: a customer's media the network would not hand over,
     // or one sent from the business app. The message says so instead of showing nothing.
@@ -127,6 +129,7 @@ export const MessageBubble = memo(function MessageBubble({
             <Media message={message} />
             {message.media?.caption ? <p className="mt-1 whitespace-pre-wrap break-words">{message.media.caption}</p> : null}
             {message.text ? <p className="whitespace-pre-wrap break-words">{message.text}</p> : null}
+            {message.template ? <TemplateExtras template={message.template} /> : null}
           </>
         )}
         {message.reactions?.length ? <Reactions reactions={message.reactions} /> : null}

@@ -129,6 +129,52 @@ function FlowAnswers({ response }: { response: NonNullable<MessageItem["flow_res
   );
 }
 
+/** A template's header as the customer sees it: bold text, the picture, video or document, or the place. */
+function TemplateHeader({ message }: { message: MessageItem }) {
+  const header = message.template?.header;
+  if (!header) return null;
+  const url = `/v1/messages/${message.id}/media`;
+  const label = message.media?.filename ?? header.format.toLowerCase();
+  switch (header.format) {
+    case "TEXT":
+      return header.text ? <p className="mb-1 font-semibold" data-testid="template-header">{header.text}</p> : null;
+    case "LOCATION":
+      return header.location ? <LocationCard location={header.location} /> : null;
+    case "IMAGE":
+      // eslint-disable-next-line @next/next/no-img-element
+      return message.media ? <img src={url} alt={label} loading="lazy" className="mb-1 max-h-72 rounded-md object-contain" data-testid="template-header" /> : null;
+    case "VIDEO":
+      return message.media ? <video controls src={url} className="mb-1 max-h-72 max-w-full rounded-md" aria-label={label} data-testid="template-header" /> : null;
+    case "DOCUMENT":
+      return message.media ? (
+        <a href={url} download={message.media.filename ?? undefined} className="mb-1 block truncate rounded-md border border-slate-200 bg-white/70 px-3 py-2 font-medium" data-testid="template-header">
+          Document: {label}
+        </a>
+      ) : null;
+  }
+}
+
+/** A template's footer and buttons, under its body, as the customer sees them. */
+export function TemplateExtras({ template }: { template: NonNullable<MessageItem["template"]> }) {
+  if (!template.footer && !template.buttons?.length) return null;
+  return (
+    <div data-testid="template-extras">
+      {template.footer ? <p className="mt-0.5 text-xs text-slate-500">{template.footer}</p> : null}
+      {template.buttons?.length ? (
+        <ul className="mt-2 flex flex-col gap-1" aria-label="Template buttons">
+          {template.buttons.map((button) => (
+            <li key={button.index} className="rounded-md border border-brand-200 bg-white/80 px-3 py-1 text-center text-xs font-medium text-brand-700" title={button.url ?? button.phone_number ?? button.value}>
+              {button.type === "URL" ? "↗ " : button.type === "PHONE_NUMBER" ? "☎ " : ""}
+              {button.text}
+              {button.type === "COPY_CODE" && button.value ? <span className="ml-1 font-mono text-slate-600">{button.value}</span> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
 /** The content of a message of a kind beyond text and media, or null for those. */
 export function KindContent({ message }: { message: MessageItem }) {
   switch (message.type) {
@@ -154,9 +200,12 @@ export function KindContent({ message }: { message: MessageItem }) {
       ) : null;
     case "template":
       return message.template ? (
-        <p className="mb-1 inline-block rounded bg-white/70 px-1.5 py-0.5 text-[11px] font-medium text-slate-600" data-testid="template-tag">
-          Template · {message.template.name}
-        </p>
+        <>
+          <p className="mb-1 inline-block rounded bg-white/70 px-1.5 py-0.5 text-[11px] font-medium text-slate-600" data-testid="template-tag">
+            Template · {message.template.name}
+          </p>
+          <TemplateHeader message={message} />
+        </>
       ) : null;
     case "unsupported":
       return (

@@ -41,7 +41,15 @@ export type MessageItem = {
   /** A customer's answers to a WhatsApp Flow. */
   flow_response?: { name: string; body?: string; data: Record<string, unknown> };
   button?: { text: string; payload: string };
-  template?: { name: string; language: string; variables: string[] };
+  template?: {
+    name: string;
+    language: string;
+    variables: string[];
+    category?: string;
+    header?: { format: "TEXT" | "IMAGE" | "VIDEO" | "DOCUMENT" | "LOCATION"; text?: string; location?: { latitude: number; longitude: number; name?: string; address?: string } };
+    footer?: string;
+    buttons?: { index: number; type: "QUICK_REPLY" | "URL" | "PHONE_NUMBER" | "COPY_CODE"; text: string; url?: string; phone_number?: string; value?: string }[];
+  };
   unsupported?: { network_type: string };
   reactions?: { emoji: string; from: string }[];
   context?: { message_id: string };

@@ -8,6 +8,7 @@ import { requestJson } from "@/lib/client/api";
 import type { AgentsReportOutput, HeatmapOutput, SummaryOutput, TimeseriesOutput } from "@/lib/reports/schemas";
 import { CsatCard } from "./csat-card";
 import { HeatmapGrid } from "./heatmap-grid";
+import { SpendCard } from "./spend-card";
 
 const chartMargin = { top: 5, right: 10, bottom: 5, left: -10 };
 
@@ -269,6 +270,8 @@ export function ReportsDashboard({ timeZone }: { timeZone: string }) {
             />
             <CsatCard csat={summary.csat} />
           </section>
+
+          <SpendCard query={rangeQuery} />
 
           <div className="grid gap-6 xl:grid-cols-2">
             <ChartCard caption={`Messages per ${effectiveInterval}`} testId="chart-messages">

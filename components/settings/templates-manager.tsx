@@ -14,6 +14,29 @@ const statusTone: Record<TemplateOutput["status"], string> = {
   REJECTED: "bg-red-50 text-red-800",
 };
 const statusLabel: Record<TemplateOutput["status"], string> = { PENDING: "In review", APPROVED: "Approved", REJECTED: "Rejected" };
+const headerFormats = [
+  ["", "No header"],
+  ["TEXT", "Text"],
+  ["IMAGE", "Image (JPEG, PNG, 5 MB)"],
+  ["VIDEO", "Video (MP4, 16 MB)"],
+  ["DOCUMENT", "Document (PDF)"],
+  ["LOCATION", "Location (given at each send)"],
+] as const;
+const buttonKinds = [
+  ["", "No button"],
+  ["QUICK_REPLY", "Quick reply"],
+  ["URL", "Link"],
+  ["PHONE_NUMBER", "Call"],
+  ["COPY_CODE", "Copy code"],
+] as const;
+
+/** A file as standard Base64, in chunks (a long argument list would overflow the stack). */
+async function base64Of(file: File): Promise<string> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
 
 /** Lists, creates and deletes templates; statuses refresh while any is in review. */
 export function TemplatesManager({ initial, canEdit }: { initial: TemplateOutput[]; canEdit: boolean }) {
@@ -23,6 +46,8 @@ export function TemplatesManager({ initial, canEdit }: { initial: TemplateOutput
   const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string }>();
   const [pending, setPending] = useState(false);
   const [deleting, setDeleting] = useState<string>();
+  const [headerFormat, setHeaderFormat] = useState("");
+  const [buttonTypes, setButtonTypes] = useState<string[]>(["", "", ""]);
   const reviewing = templates.some((t) => t.status === "PENDING");
 
   // The network decides in its own time: poll while a template is in review.
@@ -40,13 +65,27 @@ export function TemplatesManager({ initial, canEdit }: { initial: TemplateOutput
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
     const text = (name: string) => String(form.get(name) ?? "").trim();
-    const buttons = [text("button1"), text("button2"), text("button3")].filter(Boolean).map((t) => ({ type: "QUICK_REPLY", text: t }));
+    const buttons = buttonTypes.flatMap((type, i): Record<string, string>[] => {
+      if (!type) return [];
+      const n = i + 1;
+      if (type === "URL") return [{ type, text: text(`button${n}`), url: text(`button${n}-target`), ...(text(`button${n}-example`) ? { example: text(`button${n}-example`) } : {}) }];
+      if (type === "PHONE_NUMBER") return [{ type, text: text(`button${n}`), phone_number: text(`button${n}-target`) }];
+      if (type === "COPY_CODE") return [{ type, example: text(`button${n}-example`) }];
+      return [{ type, text: text(`button${n}`) }];
+    });
+    const file = form.get("header-file");
+    let header: Record<string, unknown> | undefined;
+    if (headerFormat === "TEXT") header = { format: "TEXT", text: text("header") };
+    else if (headerFormat === "LOCATION") header = { format: "LOCATION" };
+    else if (headerFormat) {
+      header = { format: headerFormat, ...(file instanceof File && file.size > 0 ? { media: { mime_type: file.type, data: await base64Of(file), filename: file.name } } : {}) };
+    }
     const body = {
       name: text("name"),
       language: text("language"),
       category: text("category"),
       components: {
-        ...(text("header") ? { header: { text: text("header") } } : {}),
+        ...(header ? { header } : {}),
         body: { text: text("body") },
         ...(text("footer") ? { footer: { text: text("footer") } } : {}),
         ...(buttons.length ? { buttons } : {}),
@@ -64,6 +103,8 @@ export function TemplatesManager({ initial, canEdit }: { initial: TemplateOutput
     setErrors({});
     setTemplates((list) => [...list, result.data]);
     formElement.reset();
+    setHeaderFormat("");
+    setButtonTypes(["", "", ""]);
     setNotice({ tone: "success", text: `${result.data.name} was submitted for review.` });
   }
 
@@ -98,7 +139,15 @@ export function TemplatesManager({ initial, canEdit }: { initial: TemplateOutput
                       {statusLabel[template.status]}
                     </span>
                   </p>
+                  {template.components.header ? (
+                    <p className="mt-1 text-xs text-slate-500">
+                      Header: {template.components.header.format === "TEXT" ? template.components.header.text : (template.components.header.media?.filename ?? template.components.header.format.toLowerCase())}
+                    </p>
+                  ) : null}
                   <p className="mt-1 whitespace-pre-wrap break-words text-sm text-slate-700">{template.components.body.text}</p>
+                  {template.components.buttons?.length ? (
+                    <p className="mt-1 text-xs text-slate-500">Buttons: {template.components.buttons.map((b) => (b.type === "COPY_CODE" ? `Copy code (${b.example})` : b.text)).join(" · ")}</p>
+                  ) : null}
                   {template.rejected_reason ? <p className="mt-1 text-xs text-red-700">Rejected: {template.rejected_reason}</p> : null}
                 </div>
                 {canEdit ? (
@@ -128,7 +177,34 @@ export function TemplatesManager({ initial, canEdit }: { initial: TemplateOutput
               </select>
               {errors.category ? <p className="text-xs text-red-600">{errors.category}</p> : null}
             </div>
-            <Field label="Header (optional)" name="header" maxLength={60} error={errors["components.header.text"]} />
+            <div className="flex flex-col gap-1">
+              <label htmlFor="template-header-format" className="text-sm font-medium text-slate-700">
+                Header
+              </label>
+              <select id="template-header-format" value={headerFormat} onChange={(e) => setHeaderFormat(e.target.value)} className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm">
+                {headerFormats.map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+              {headerFormat === "TEXT" ? <Field label="Header text" name="header" maxLength={60} error={errors["components.header.text"]} /> : null}
+              {headerFormat === "IMAGE" || headerFormat === "VIDEO" || headerFormat === "DOCUMENT" ? (
+                <>
+                  <label htmlFor="template-header-file" className="text-sm font-medium text-slate-700">
+                    Header file
+                  </label>
+                  <input id="template-header-file" name="header-file" type="file" accept={headerFormat === "IMAGE" ? "image/jpeg,image/png" : headerFormat === "VIDEO" ? "video/mp4,video/3gpp" : "application/pdf"} className="text-sm" />
+                </>
+              ) : null}
+              {Object.entries(errors)
+                .filter(([key]) => key.startsWith("components.header") && key !== "components.header.text")
+                .map(([key, message]) => (
+                  <p key={key} className="text-xs text-red-600">
+                    {message}
+                  </p>
+                ))}
+            </div>
             <div className="flex flex-col gap-1 sm:col-span-2">
               <label htmlFor="template-body" className="text-sm font-medium text-slate-700">
                 Body
@@ -141,12 +217,38 @@ export function TemplatesManager({ initial, canEdit }: { initial: TemplateOutput
               )}
             </div>
             <Field label="Footer (optional)" name="footer" maxLength={60} error={errors["components.footer.text"]} />
-            <div className="flex flex-col gap-2">
-              <span className="text-sm font-medium text-slate-700">Quick-reply buttons (optional)</span>
-              {[1, 2, 3].map((n) => (
-                <input key={n} name={`button${n}`} aria-label={`Quick reply ${n}`} maxLength={25} className="rounded-md border border-slate-300 px-3 py-2 text-sm" />
-              ))}
-            </div>
+            <fieldset className="flex flex-col gap-2 sm:col-span-2">
+              <legend className="text-sm font-medium text-slate-700">Buttons (optional)</legend>
+              {buttonTypes.map((type, i) => {
+                const n = i + 1;
+                return (
+                  <div key={n} className="flex flex-wrap gap-2">
+                    <select aria-label={`Button ${n} kind`} value={type} onChange={(e) => setButtonTypes((list) => list.map((t, j) => (j === i ? e.target.value : t)))} className="rounded-md border border-slate-300 bg-white px-2 py-2 text-sm">
+                      {buttonKinds.map(([value, label]) => (
+                        <option key={value} value={value}>
+                          {label}
+                        </option>
+                      ))}
+                    </select>
+                    {type && type !== "COPY_CODE" ? <input name={`button${n}`} aria-label={`Button ${n} label`} placeholder="Label" maxLength={25} className="rounded-md border border-slate-300 px-3 py-2 text-sm" /> : null}
+                    {type === "URL" || type === "PHONE_NUMBER" ? (
+                      <input name={`button${n}-target`} aria-label={type === "URL" ? `Button ${n} address` : `Button ${n} phone number`} placeholder={type === "URL" ? "https://shop.example/track/{{1}}" : "+34911234567"} className="min-w-64 flex-1 rounded-md border border-slate-300 px-3 py-2 text-sm" />
+                    ) : null}
+                    {type === "URL" || type === "COPY_CODE" ? (
+                      <input name={`button${n}-example`} aria-label={type === "URL" ? `Button ${n} example suffix` : `Button ${n} code`} placeholder={type === "URL" ? "Example for {{1}}" : "Code, e.g. SPRING10"} maxLength={type === "COPY_CODE" ? 15 : 200} className="rounded-md border border-slate-300 px-3 py-2 text-sm" />
+                    ) : null}
+                  </div>
+                );
+              })}
+              {Object.entries(errors)
+                .filter(([key]) => key.startsWith("components.buttons"))
+                .map(([key, message]) => (
+                  <p key={key} className="text-xs text-red-600">
+                    {`Button ${Number(key.split(".")[2] ?? 0) + 1}: `}
+                    {message}
+                  </p>
+                ))}
+            </fieldset>
             <div className="sm:col-span-2">
               <Button type="submit" disabled={pending} aria-busy={pending}>
                 {pending ? "Submitting…" : "Submit for review"}

@@ -40,6 +40,7 @@ export const auditActions = [
   "settings.inbox_updated",
   "settings.survey_updated",
   "assistant.updated",
+  "settings.pricing_updated",
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

@@ -190,7 +190,13 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
     const accountId = accountFor(status.phoneNumberId);
     if (!accountId) continue;
     const result = await db.transaction(async (tx) => {
-      const applied = await applyMessageStatus(tx, { accountId, networkMessageId: status.networkMessageId, status: status.status, error: status.error });
+      const applied = await applyMessageStatus(tx, {
+        accountId,
+        networkMessageId: status.networkMessageId,
+        status: status.status,
+        error: status.error,
+        ...(status.pricing ? { pricing: status.pricing } : {}),
+      });
       // A status can overtake the send's own record of the network's id: kept for applyEarlyStatuses.
       if (!applied && !(await findIdByNetworkId(tx, { accountId, networkMessageId: status.networkMessageId }))) {
         await keepEarlyStatus(tx, { accountId, networkMessageId: status.networkMessageId, status: status.status, error: status.error });

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
-import { type Message, messages } from "@/db/schema";
+import { type Message, type MessagePricing, messages } from "@/db/schema";
+import { callingCodeOf } from "@/lib/pricing/country";
 import { recordEvent } from "@/lib/events/record-event";
 import { presentMessage } from "./schemas";
 import { findMessage } from "./store";
@@ -33,10 +34,18 @@ export async function applyMessageStatus(
     networkMessageId,
     status,
     error,
-  }: { accountId: string; messageId?: string; networkMessageId?: string; status: NetworkStatus; error?: { code: string; message: string } },
+    pricing,
+  }: {
+    accountId: string;
+    messageId?: string;
+    networkMessageId?: string;
+    status: NetworkStatus;
+    error?: { code: string; message: string };
+    pricing?: { category: string; billable: boolean; pricing_model?: string };
+  },
 ) {
   const [target] = await tx
-    .select({ id: messages.id })
+    .select({ id: messages.id, toNumber: messages.toNumber, pricing: messages.pricing })
     .from(messages)
     .where(
       and(
@@ -47,6 +56,14 @@ export async function applyMessageStatus(
     )
     .limit(1);
   if (!target) return null;
+  if (pricing) {
+    // Kept from whichever status carries it, even one too late to move the message forward.
+    const countryCode = callingCodeOf(target.toNumber);
+    const stored: MessagePricing = { ...pricing, ...(countryCode ? { country_code: countryCode } : {}) };
+    if (JSON.stringify(stored) !== JSON.stringify(target.pricing)) {
+      await tx.update(messages).set({ pricing: stored }).where(eq(messages.id, target.id));
+    }
+  }
   const message = await findMessage(tx, { accountId, id: target.id, lock: true });
   if (!isForwardStatus(message.status, status)) return null;
   const now = new Date();
@@ -65,7 +82,10 @@ export async function simulateSandboxStatus(payload: Record<string, unknown>) {
   const messageId = typeof payload.messageId === "string" ? payload.messageId : undefined;
   const status = payload.status === "delivered" || payload.status === "read" ? payload.status : undefined;
   if (!messageId || !status) return { failed: "message.simulate-status needs messageId and status (delivered or read)" };
-  const [row] = await getDb().select({ accountId: messages.accountId }).from(messages).where(eq(messages.id, messageId)).limit(1);
+  const [row] = await getDb().select({ accountId: messages.accountId, type: messages.type, content: messages.content }).from(messages).where(eq(messages.id, messageId)).limit(1);
   if (!row) return;
-  await getDb().transaction((tx) => applyMessageStatus(tx, { accountId: row.accountId, messageId, status }));
+  // Priced as the network prices per message: a template by its category, any reply inside the window free.
+  const category = (row.content as { template?: { category?: string } } | null)?.template?.category;
+  const pricing = row.type === "template" ? { category: (category ?? "MARKETING").toLowerCase(), billable: true, pricing_model: "PMP" } : { category: "service", billable: false, pricing_model: "PMP" };
+  await getDb().transaction((tx) => applyMessageStatus(tx, { accountId: row.accountId, messageId, status, pricing }));
 }

@@ -179,6 +179,13 @@ export const buttonReply = z
   })
   .meta({ id: "TemplateButtonReply", description: "A tap on a template's quick-reply button." });
 
+const templateSendLocation = z.object({
+  latitude: z.number({ error: "must be a number from -90 to 90" }).min(-90).max(90),
+  longitude: z.number({ error: "must be a number from -180 to 180" }).min(-180).max(180),
+  name: z.string().trim().max(1000).optional(),
+  address: z.string().trim().max(1000).optional(),
+});
+
 export const templateSendInput = z
   .object({
     name: z.string({ error: "is required: the template's name" }).regex(/^[a-z0-9_]{1,512}$/, "must be a template name (a-z, 0-9, _)").meta({ example: "order_shipped" }),
@@ -188,16 +195,65 @@ export const templateSendInput = z
       .max(100)
       .default([])
       .meta({ description: "The values of `{{1}}`, `{{2}}`… of the body, in order; exactly as many as the body has." }),
+    header: z
+      .object({
+        media: z
+          .object({
+            mime_type: z.string({ error: "is required" }).min(1, "is required"),
+            data: z.string({ error: "is required (Base64 of the file)" }).meta({ contentEncoding: "base64" }),
+            filename: z.string({ error: "must be a string" }).optional(),
+          })
+          .optional()
+          .meta({ description: "IMAGE, VIDEO or DOCUMENT header: this file instead of the template's own (same rules as when the template was created)." }),
+        location: templateSendLocation.optional().meta({ description: "LOCATION header: the place to show; required when the template defines none." }),
+      })
+      .optional()
+      .meta({ description: "What fills the template's header at this send; the template's own file or place when absent." }),
+    buttons: z
+      .array(
+        z.object({
+          index: z.int({ error: "must be the button's position, from 0" }).min(0).max(9),
+          value: z.string({ error: "must be a string" }).trim().min(1, "must not be empty").max(2000, "must be at most 2000 characters"),
+        }),
+        { error: "must be a list of {index, value}" },
+      )
+      .max(10)
+      .optional()
+      .meta({
+        description:
+          "Values of the buttons by position: a URL button's `{{1}}` suffix, a COPY_CODE button's code (at most 15 characters), a QUICK_REPLY button's payload. A button given none uses the template's example (its text for a quick reply).",
+      }),
   })
-  .meta({ id: "TemplateSend", description: "An APPROVED template of the account and the values of its variables." });
+  .meta({ id: "TemplateSend", description: "An APPROVED template of the account, the values of its variables, and what fills its header and buttons." });
+
+/** A template's button as the customer sees it: the address with its suffix, the code to copy. */
+export const templateButtonContent = z
+  .object({
+    index: z.int().min(0).meta({ description: "The button's position in the template." }),
+    type: z.enum(["QUICK_REPLY", "URL", "PHONE_NUMBER", "COPY_CODE"]),
+    text: z.string().meta({ description: "The label shown (\"Copy code\" for COPY_CODE)." }),
+    url: z.string().optional().meta({ description: "URL: the address opened, suffix included." }),
+    phone_number: z.string().optional(),
+    value: z.string().optional().meta({ description: "What this send gave the button: a URL's suffix, the code copied (COPY_CODE), what a tap sends back (QUICK_REPLY)." }),
+  })
+  .meta({ id: "TemplateButtonContent" });
+export type TemplateButtonContent = z.infer<typeof templateButtonContent>;
 
 export const templateContent = z
   .object({
     name: z.string(),
     language: z.string(),
     variables: z.array(z.string()),
+    category: z.enum(["MARKETING", "UTILITY", "AUTHENTICATION"]).optional(),
+    header: z
+      .object({ format: z.enum(["TEXT", "IMAGE", "VIDEO", "DOCUMENT", "LOCATION"]), text: z.string().optional(), location: templateSendLocation.optional() })
+      .optional()
+      .meta({ description: "The header as sent: its text, its place, or (IMAGE, VIDEO, DOCUMENT) the file in the message's `media`." }),
+    footer: z.string().optional(),
+    buttons: z.array(templateButtonContent).optional(),
   })
-  .meta({ id: "TemplateMessage", description: "The template a message was sent from; `text` holds the rendered body." });
+  .meta({ id: "TemplateMessage", description: "The template a message was sent from, as the customer sees it; `text` holds the rendered body." });
+export type TemplateContent = z.infer<typeof templateContent>;
 
 export const contextInput = z
   .object({ message_id: messageRef("The message replied to; it must belong to the same conversation.") })
@@ -221,7 +277,7 @@ export type MessageKindContent = {
   interactive?: InteractiveReply | InteractiveButtonsInput | InteractiveListContent | InteractiveFlowInput;
   flow_response?: FlowResponseContent;
   button?: { text: string; payload: string };
-  template?: { name: string; language: string; variables: string[] };
+  template?: TemplateContent;
   unsupported?: { network_type: string };
 };
 

@@ -293,6 +293,15 @@ export const messageOutput = z
       .strictObject({ code: z.string(), message: z.string() })
       .optional()
       .meta({ description: "The network's error, when `failed`." }),
+    pricing: z
+      .strictObject({
+        category: z.string().meta({ description: "The network's pricing category: `marketing`, `utility`, `authentication`, `service`…", example: "marketing" }),
+        billable: z.boolean().meta({ description: "Whether the network charges for it." }),
+        pricing_model: z.string().optional().meta({ description: "The network's pricing model, e.g. `PMP` (per message).", example: "PMP" }),
+        country_code: z.string().optional().meta({ description: "The recipient's country calling code it is priced for.", example: "34" }),
+      })
+      .optional()
+      .meta({ description: "Outbound: what the network reported it charges for this message (from its statuses); absent until then." }),
     timestamp: isoTimestamp("When the message was stored."),
     deleted_at: isoTimestamp("When it was deleted; its text and media are gone.").optional(),
     edited_at: isoTimestamp("When the customer last edited it (the text, or a media message's caption).").optional(),
@@ -333,6 +342,7 @@ export function presentMessage(row: MessageWithMedia): MessageOutput {
         }
       : {}),
     ...(row.direction === "inbound" ? { language: row.language ?? null } : {}),
+    ...(row.pricing ? { pricing: row.pricing } : {}),
     status: row.status,
     sender: { type: row.senderType, ...(row.senderUserId ? { user_id: row.senderUserId } : {}) },
     ...(row.error ? { error: row.error } : {}),

@@ -15,7 +15,7 @@ import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integrati
 import { prepareTemplateSend } from "@/lib/templates/templates";
 import type { MessageKindContent } from "./kinds";
 import { setReaction } from "./receive-inbound";
-import { presentMessage, previewOf, type SendMessageInput } from "./schemas";
+import { type DecodedMedia, presentMessage, previewOf, type SendMessageInput } from "./schemas";
 import { insertMessage, storeMedia, touchConversation } from "./store";
 
 /**
@@ -69,7 +69,7 @@ export async function sendMessage({ ctx, input }: { ctx: ServiceContext<"user">;
       to: input.to,
       type: input.type,
       text: checked.text ?? input.text ?? null,
-      media: input.media,
+      media: checked.media ?? input.media,
       content: checked.content,
       contextMessageId: input.context?.message_id,
       sender: { type: "user", userId: ctx.user.id },
@@ -96,7 +96,7 @@ async function messageOfConversation(tx: Executor, { accountId, conversationId, 
 async function checkKindInput(
   tx: Executor,
   { accountId, conversationId, input }: { accountId: string; conversationId: string; input: SendMessageInput },
-): Promise<{ content?: MessageKindContent; text?: string }> {
+): Promise<{ content?: MessageKindContent; text?: string; media?: DecodedMedia }> {
   if (input.context) await messageOfConversation(tx, { accountId, conversationId, id: input.context.message_id, field: "context.message_id" });
   switch (input.type) {
     case "location":
@@ -109,9 +109,9 @@ async function checkKindInput(
       return { content: { reaction: input.reaction! } };
     }
     case "template": {
-      const template = input.template!;
-      const { text } = await prepareTemplateSend(tx, { accountId, template });
-      return { content: { template: { name: template.name, language: template.language, variables: template.variables } }, text };
+      // A media header's file is stored with the message and shown in its bubble.
+      const prepared = await prepareTemplateSend(tx, { accountId, template: input.template! });
+      return { content: { template: prepared.content }, text: prepared.text, ...(prepared.media ? { media: prepared.media } : {}) };
     }
     default:
       return {};

@@ -59,7 +59,22 @@ async function outboundOf(message: Message): Promise<{ ok: true; outbound: Outbo
     if (networkMessageId) outbound.context = { networkMessageId };
   }
   if (message.type === "location" && content.location) outbound.location = content.location;
-  if (message.type === "template" && content.template) outbound.template = content.template;
+  if (message.type === "template" && content.template) {
+    const { name, language, variables, header, buttons } = content.template;
+    outbound.template = {
+      name,
+      language,
+      variables,
+      ...(header && header.format !== "TEXT" ? { header: { format: header.format, ...(header.location ? { location: header.location } : {}) } } : {}),
+      ...(buttons?.some((b) => b.value !== undefined)
+        ? {
+            buttons: buttons.flatMap((b) =>
+              b.value !== undefined && b.type !== "PHONE_NUMBER" ? [{ index: b.index, type: b.type, value: b.value }] : [],
+            ),
+          }
+        : {}),
+    };
+  }
   const interactiveType = (content.interactive as { type?: string } | undefined)?.type;
   if (message.type === "interactive" && (interactiveType === "button" || interactiveType === "list")) {
     outbound.interactive = content.interactive as OutboundMessage["interactive"];

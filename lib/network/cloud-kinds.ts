@@ -172,17 +172,29 @@ export function kindPayload(message: OutboundMessage): { ok: true; payload: Reco
     case "template": {
       const template = message.template;
       if (!template) return { ok: false, message: "A template message needs its template." };
+      const components: Record<string, unknown>[] = [];
+      const header = template.header;
+      if (header?.format === "LOCATION" && header.location) {
+        components.push({ type: "header", parameters: [{ type: "location", location: header.location }] });
+      } else if (header && (header.format === "IMAGE" || header.format === "VIDEO" || header.format === "DOCUMENT")) {
+        if (!template.headerMediaId) return { ok: false, message: `The template's ${header.format} header needs its file.` };
+        const kind = header.format.toLowerCase();
+        const filename = header.format === "DOCUMENT" && message.media?.filename ? { filename: message.media.filename } : {};
+        components.push({ type: "header", parameters: [{ type: kind, [kind]: { id: template.headerMediaId, ...filename } }] });
+      }
+      if (template.variables.length > 0) components.push({ type: "body", parameters: template.variables.map((text) => ({ type: "text", text })) });
+      for (const button of template.buttons ?? []) {
+        const parameter =
+          button.type === "URL"
+            ? { type: "text", text: button.value }
+            : button.type === "COPY_CODE"
+              ? { type: "coupon_code", coupon_code: button.value }
+              : { type: "payload", payload: button.value };
+        components.push({ type: "button", sub_type: button.type.toLowerCase(), index: String(button.index), parameters: [parameter] });
+      }
       return {
         ok: true,
-        payload: {
-          template: {
-            name: template.name,
-            language: { code: template.language },
-            ...(template.variables.length > 0
-              ? { components: [{ type: "body", parameters: template.variables.map((text) => ({ type: "text", text })) }] }
-              : {}),
-          },
-        },
+        payload: { template: { name: template.name, language: { code: template.language }, ...(components.length > 0 ? { components } : {}) } },
       };
     }
     default:

@@ -26,8 +26,19 @@ export type OutboundMessage = {
     | { type: "button"; body: string; footer?: string; buttons: { id: string; title: string }[] }
     | { type: "list"; body: string; footer?: string; button: string; sections: { title?: string; rows: { id: string; title: string; description?: string }[] }[] }
     | { type: "flow"; body: string; footer?: string; flow_id: string; cta: string; screen?: string; flow_token?: string };
-  /** A template by name and language, with the values of its body's variables in order. */
-  template?: { name: string; language: string; variables: string[] };
+  /**
+   * A template by name and language, with the values of its body's variables in order, its
+   * header (a media header's file travels in `media`) and the values of its buttons by index.
+   */
+  template?: {
+    name: string;
+    language: string;
+    variables: string[];
+    header?: { format: string; location?: { latitude: number; longitude: number; name?: string; address?: string } };
+    buttons?: { index: number; type: "QUICK_REPLY" | "URL" | "COPY_CODE"; value: string }[];
+    /** Set by the adapter once the header's file is uploaded. */
+    headerMediaId?: string;
+  };
   /** The network's id of the message replied to. */
   context?: { networkMessageId: string };
 };
@@ -70,6 +81,8 @@ export type StatusUpdate = {
   timestamp: Date;
   error?: { code: string; message: string };
   phoneNumberId?: string;
+  /** The network's charge for the message: its category (marketing, utility, authentication, service…) and whether it is billed. */
+  pricing?: { category: string; billable: boolean; pricing_model?: string };
 };
 
 /**

@@ -245,3 +245,32 @@ export const heatmapOutput = z
   })
   .meta({ id: "ReportHeatmap", description: "When customers write: inbound messages by weekday and hour on the business's clock (daylight saving applied)." });
 export type HeatmapOutput = z.infer<typeof heatmapOutput>;
+
+export const spendOutput = z
+  .strictObject({
+    from: z.string(),
+    to: z.string(),
+    tz: z.string(),
+    currency: z.string().meta({ description: "The price table's currency.", example: "EUR" }),
+    months: z.array(
+      z.strictObject({
+        month: z.string().meta({ description: "The month in `tz`, `YYYY-MM`.", example: "2026-11" }),
+        categories: z.array(
+          z.strictObject({
+            category: z.string().meta({ description: "The network's pricing category.", example: "marketing" }),
+            messages: z.int().min(0).meta({ description: "Billable messages sent that month in this category." }),
+            amount: z.number().min(0).meta({ description: "Their cost by the price table." }),
+          }),
+        ),
+        total: z.number().min(0),
+      }),
+    ),
+    total: z.number().min(0),
+    unpriced_messages: z.int().min(0).meta({ description: "Billable messages the table has no price for (their category or country has no row and there is no `*` row)." }),
+  })
+  .meta({
+    id: "SpendReport",
+    description:
+      "Monthly spend by pricing category: billable outbound messages sent in the range (as the network's statuses reported them), each priced by the current price table for the recipient's country and the reported category.",
+  });
+export type SpendOutput = z.infer<typeof spendOutput>;

@@ -1,7 +1,7 @@
 import { auditChange } from "@/lib/audit/record-audit";
 import { and, eq } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
-import { messageTemplates } from "@/db/schema";
+import { media, messageTemplates, type TemplateComponents } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
 import { executorOf, type ServiceContext } from "@/lib/auth/context";
@@ -9,9 +9,12 @@ import { ApiError, ConflictError, invalidField, isUniqueViolation, NotFoundError
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/platform/ids";
 import { enqueueJob } from "@/lib/jobs/enqueue";
-import { createCloudTemplate, deleteCloudTemplate } from "@/lib/network/cloud-templates";
+import { createCloudTemplate, deleteCloudTemplate, uploadTemplateMedia } from "@/lib/network/cloud-templates";
 import { defaultApiBaseUrl, loadNumberIntegration, networkUrlPolicy, secretsOf } from "@/lib/network/integration";
-import { type CreateTemplateInput, presentTemplate, renderTemplateBody, type TemplateOutput, variableCount } from "./schemas";
+import { validateMedia } from "@/lib/messages/media-rules";
+import { storeMedia } from "@/lib/messages/store";
+import { type CreateTemplateInput, headerMediaKinds, presentTemplate, storedButtons, type TemplateOutput } from "./schemas";
+export { prepareTemplateSend } from "./prepare-send";
 
 /** How long the sandbox "reviews" a template before approving (or rejecting) it. */
 export const SANDBOX_REVIEW_MS = 2_000;
@@ -28,6 +31,30 @@ async function cloudTarget(executor: Executor, accountId: string) {
 }
 
 const networkError = (message: string) => new ApiError(502, "network_error", `The network refused: ${message}`);
+
+/** What is stored for validated components, and the header's decoded file (its id and handle are set once stored and uploaded). */
+function componentsOf(input: CreateTemplateInput): { components: TemplateComponents; headerFile?: { bytes: Buffer; mimeType: string; filename?: string } } {
+  const { header, body, footer, buttons } = input.components;
+  const components: TemplateComponents = {
+    body: { text: body.text, ...(body.examples ? { examples: body.examples } : {}) },
+    ...(footer ? { footer } : {}),
+    ...(buttons ? { buttons: storedButtons(buttons) } : {}),
+  };
+  if (!header) return { components };
+  if (header.format === "TEXT") {
+    components.header = { format: "TEXT", text: header.text! };
+    return { components };
+  }
+  if (header.format === "LOCATION") {
+    components.header = { format: "LOCATION", ...(header.location ? { location: header.location } : {}) };
+    return { components };
+  }
+  const checked = validateMedia({ type: headerMediaKinds[header.format], media: header.media! });
+  if (!checked.ok) throw invalidField("components.header.media", checked.issues[0]?.message ?? "is not a valid file");
+  const filename = header.media!.filename;
+  components.header = { format: header.format, media: { id: "", mime_type: checked.mimeType, ...(filename ? { filename } : {}), size: checked.bytes.length } };
+  return { components, headerFile: { bytes: checked.bytes, mimeType: checked.mimeType, ...(filename ? { filename } : {}) } };
+}
 
 export async function listTemplates({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
   return keysetPage(executorOf(ctx).select().from(messageTemplates).$dynamic(), {
@@ -66,10 +93,17 @@ export async function createTemplate({ ctx, input }: { ctx: ServiceContext; inpu
   if (taken) throw new ConflictError(`A template named ${input.name} already exists in ${input.language}.`);
 
   const target = await cloudTarget(db, ctx.accountId);
+  const { components, headerFile } = componentsOf(input);
+  if (target && headerFile && components.header?.media) {
+    // The network reviews a media header through the handle of a file uploaded to it.
+    const uploaded = await uploadTemplateMedia(target, headerFile);
+    if (!uploaded.ok) throw networkError(uploaded.failure.message);
+    components.header.media.handle = uploaded.handle;
+  }
   let networkTemplateId: string | null = null;
   let status: "PENDING" | "APPROVED" | "REJECTED" = "PENDING";
   if (target) {
-    const created = await createCloudTemplate(target, input);
+    const created = await createCloudTemplate(target, { ...input, components });
     if (!created.ok) throw networkError(created.failure.message);
     networkTemplateId = created.networkTemplateId;
     if (created.status === "APPROVED" || created.status === "REJECTED") status = created.status;
@@ -77,6 +111,10 @@ export async function createTemplate({ ctx, input }: { ctx: ServiceContext; inpu
   const now = new Date();
   try {
     return await db.transaction(async (tx) => {
+      if (headerFile && components.header?.media) {
+        const stored = await storeMedia(tx, { accountId: ctx.accountId, file: headerFile, at: now });
+        components.header.media.id = stored.id;
+      }
       const [row] = await tx
         .insert(messageTemplates)
         .values({
@@ -85,7 +123,7 @@ export async function createTemplate({ ctx, input }: { ctx: ServiceContext; inpu
           name: input.name,
           language: input.language,
           category: input.category,
-          components: input.components,
+          components,
           status,
           networkTemplateId,
           createdAt: now,
@@ -123,33 +161,10 @@ export async function deleteTemplate({ ctx, id }: { ctx: ServiceContext; id: str
   }
   await db.transaction(async (tx) => {
     await tx.delete(messageTemplates).where(and(eq(messageTemplates.accountId, ctx.accountId), eq(messageTemplates.id, id)));
+    const headerMediaId = row.components.header?.media?.id;
+    if (headerMediaId) await tx.delete(media).where(and(eq(media.accountId, ctx.accountId), eq(media.id, headerMediaId)));
     await auditChange(ctx, "template.deleted", { type: "template", id }, tx);
   });
-}
-
-/**
- * The template a send names, checked: unknown → 400 naming `template.name`, not APPROVED →
- * 409 `template_not_approved`, the wrong number of values → 400 naming `template.variables`.
- * Returns the rendered body the inbox shows.
- */
-export async function prepareTemplateSend(
-  executor: Executor,
-  { accountId, template }: { accountId: string; template: { name: string; language: string; variables: string[] } },
-): Promise<{ text: string }> {
-  const [row] = await executor
-    .select()
-    .from(messageTemplates)
-    .where(and(eq(messageTemplates.accountId, accountId), eq(messageTemplates.name, template.name), eq(messageTemplates.language, template.language)))
-    .limit(1);
-  if (!row) throw invalidField("template.name", `is not a template of this account in ${template.language}`);
-  if (row.status !== "APPROVED") {
-    throw new ApiError(409, "template_not_approved", `The template ${row.name} (${row.language}) is ${row.status}; only APPROVED templates can be sent.`);
-  }
-  const expected = variableCount(row.components);
-  if (template.variables.length !== expected) {
-    throw invalidField("template.variables", `must have exactly ${expected} value${expected === 1 ? "" : "s"} (the body's {{1}}…{{${expected}}}), not ${template.variables.length}`);
-  }
-  return { text: renderTemplateBody(row.components, template.variables) };
 }
 
 /** Records a new status and emits `template.updated` (nothing when it did not change). */

@@ -1118,6 +1118,44 @@ describe("every route file is documented", () => {
     return { found, problems };
   }
 
+  it("rich templates, the price table, estimates and monthly spend answer as documented", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const agent = await addTestUser(account.id, "agent");
+    const rich = {
+      name: "spring_offer",
+      language: "en_US",
+      category: "MARKETING",
+      components: {
+        header: { format: "IMAGE", media: { mime_type: "image/jpeg", data: JPEG.toString("base64"), filename: "spring.jpg" } },
+        body: { text: "Hi {{1}}, spring is here.", examples: ["Ana"] },
+        footer: { text: "Plant shop" },
+        buttons: [
+          { type: "URL", text: "Shop", url: "https://shop.example/o/{{1}}", example: "a1" },
+          { type: "PHONE_NUMBER", text: "Call", phone_number: "+34911234567" },
+          { type: "COPY_CODE", example: "SPRING" },
+        ],
+      },
+    };
+    const created = await expectStatus(201, "POST", "/v1/templates", { token: adminToken, body: rich });
+    expect(created.body.components.header).toMatchObject({ format: "IMAGE", media: { mime_type: "image/jpeg" } });
+    await expectStatus(400, "POST", "/v1/templates", { token: adminToken, body: { ...rich, name: "bad_button", components: { body: { text: "x" }, buttons: [{ type: "FLOW", text: "Go" }] } } });
+    await expectStatus(200, "GET", `/v1/templates/${created.body.id}`, { token: adminToken });
+    await drain(2_500);
+    const sent = await expectStatus(201, "POST", "/v1/messages", { token: adminToken, body: { to: "34911234567", type: "template", template: { name: "spring_offer", language: "en_US", variables: ["Ana"], buttons: [{ index: 0, value: "b2" }] } } });
+    expect(sent.body.template).toMatchObject({ header: { format: "IMAGE" }, buttons: [{ type: "URL", url: "https://shop.example/o/b2" }, { type: "PHONE_NUMBER" }, { type: "COPY_CODE", value: "SPRING" }] });
+    await expectStatus(200, "GET", `/v1/messages/${sent.body.id}`, { token: adminToken });
+
+    await expectStatus(200, "GET", "/v1/config/pricing", { token: agent.token });
+    await expectStatus(200, "PUT", "/v1/config/pricing", { token: adminToken, body: { currency: "EUR", csv: "country_code,category,price\n34,marketing,0.06" } });
+    await expectStatus(400, "PUT", "/v1/config/pricing", { token: adminToken, body: { currency: "EUR", csv: "country_code,category,price\n34,gifts,0.06" } });
+    await expectStatus(403, "PUT", "/v1/config/pricing", { token: agent.token, body: { currency: "EUR", csv: "country_code,category,price\n34,marketing,0.06" } });
+    const estimate = await expectStatus(200, "GET", "/v1/config/pricing/estimate?to=34911234567&category=marketing", { token: agent.token });
+    expect(estimate.body.label).toBe("Marketing · ≈ 0.06 EUR");
+    await expectStatus(400, "GET", "/v1/config/pricing/estimate?to=34&category=marketing", { token: agent.token });
+    await expectStatus(200, "GET", `/v1/reports/spend?from=${days(-40)}&to=${days(1)}`, { token: adminToken });
+    await expectStatus(400, "GET", "/v1/reports/spend?from=yesterday", { token: adminToken });
+  });
+
   it("every /v1 operation served by app/v1 is in the /v1 document, and answers an anonymous call as documented", async () => {
     const { found, problems } = await implementedOperations("v1", () => v1);
     const documented = new Set(v1.operations());

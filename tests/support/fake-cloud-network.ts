@@ -53,10 +53,16 @@ export type FakeCloudNetwork = {
   registeredPin: string | null;
   /** The id the next accepted message gets (so a test can send its status first). */
   setNextMessageId(id: string): void;
+  /** The app whose resumable upload API (`/{app_id}/uploads`) the fake serves; `GET /app` answers it. */
+  appId: string;
+  /** Files uploaded through the resumable upload API, with the handle each got. */
+  resumableUploads: ResumableUpload[];
   close(): Promise<void>;
 };
 
 const SUPPORTED_TYPES = ["text", "image", "document", "audio", "video", "location", "reaction", "interactive", "template"] as const;
+
+export type ResumableUpload = { sessionId: string; fileName: string; fileLength: number; fileType: string; bytes?: Buffer; handle?: string };
 
 export type FakeTemplate = {
   id: string;
@@ -107,6 +113,53 @@ function checkInteractiveList(content: Record<string, unknown>): string | null {
   for (const row of rows) {
     if (typeof row?.id !== "string" || row.id.length === 0 || row.id.length > 200) return "row id must be 1 to 200 characters";
     if (typeof row?.title !== "string" || row.title.length === 0 || row.title.length > 24) return "row title must be 1 to 24 characters";
+  }
+  return null;
+}
+
+/** The Graph API's rules for a template's components at creation; a problem as the network words it, or null. */
+function checkTemplateDefinition({ components, handles }: { components: unknown[]; handles: Set<string> }): string | null {
+  for (const component of components) {
+    if (!isRecord(component)) return "components must be objects";
+    if (component.type === "HEADER" && component.format !== "TEXT" && component.format !== "LOCATION") {
+      if (!["IMAGE", "VIDEO", "DOCUMENT"].includes(String(component.format))) return `Unknown header format ${String(component.format)}`;
+      const handle = isRecord(component.example) && Array.isArray(component.example.header_handle) ? component.example.header_handle[0] : undefined;
+      if (typeof handle !== "string" || !handles.has(handle)) return "A media header needs example.header_handle from the resumable upload API";
+    }
+    if (component.type === "BUTTONS") {
+      const buttons = Array.isArray(component.buttons) ? component.buttons : [];
+      if (buttons.length === 0 || buttons.length > 10) return "A template has 1 to 10 buttons";
+      for (const button of buttons) {
+        if (!isRecord(button) || !["QUICK_REPLY", "URL", "PHONE_NUMBER", "COPY_CODE"].includes(String(button.type))) return `Unknown button type ${String(isRecord(button) ? button.type : button)}`;
+        if (button.type === "URL" && /\{\{1\}\}/.test(String(button.url)) && !(Array.isArray(button.example) && typeof button.example[0] === "string")) return "A URL with a variable needs an example";
+        if (button.type === "COPY_CODE" && typeof button.example !== "string") return "A COPY_CODE button needs an example";
+        if (button.type === "PHONE_NUMBER" && typeof button.phone_number !== "string") return "A PHONE_NUMBER button needs phone_number";
+      }
+    }
+  }
+  return null;
+}
+
+/** Whether a template send gives what the template needs: its media header by uploaded id, its URL suffix and code. */
+function checkTemplateParameters({ template, sent, isMedia }: { template: FakeTemplate; sent: unknown[]; isMedia: (id: string) => boolean }): string | null {
+  const parts = sent.filter(isRecord);
+  const header = template.components.find((c) => c.type === "HEADER");
+  if (header && header.format !== "TEXT") {
+    const parameter = parts.find((p) => p.type === "header")?.parameters;
+    const first = Array.isArray(parameter) && isRecord(parameter[0]) ? parameter[0] : undefined;
+    const kind = String(header.format).toLowerCase();
+    if (!first || first.type !== kind || !isRecord(first[kind])) return `The ${String(header.format)} header needs a ${kind} parameter`;
+    const value = first[kind] as Record<string, unknown>;
+    if (kind !== "location" && (typeof value.id !== "string" || !isMedia(value.id))) return `The ${kind} header must name media uploaded to this number`;
+  }
+  const buttons = (template.components.find((c) => c.type === "BUTTONS")?.buttons ?? []) as Record<string, unknown>[];
+  for (const [index, button] of buttons.entries()) {
+    const needs = (button.type === "URL" && /\{\{1\}\}/.test(String(button.url))) || button.type === "COPY_CODE";
+    if (!needs) continue;
+    const given = parts.find((p) => p.type === "button" && String(p.index) === String(index));
+    const parameter = Array.isArray(given?.parameters) && isRecord(given.parameters[0]) ? given.parameters[0] : undefined;
+    if (button.type === "URL" && (given?.sub_type !== "url" || parameter?.type !== "text" || typeof parameter.text !== "string")) return `Button ${index} (URL) needs a text parameter`;
+    if (button.type === "COPY_CODE" && (given?.sub_type !== "copy_code" || parameter?.type !== "coupon_code" || typeof parameter.coupon_code !== "string")) return `Button ${index} (COPY_CODE) needs a coupon_code parameter`;
   }
   return null;
 }
@@ -223,6 +276,7 @@ export async function startFakeCloudNetwork({
   apiVersion = "v21.0",
   businessAccountId = "102290129340398",
   signup = { appId: "1234567890", appSecret: "fake-network-app-secret", code: "AQD-signup-code" },
+  appId = signup.appId,
 }: {
   accessToken: string;
   phoneNumberId: string;
@@ -231,7 +285,9 @@ export async function startFakeCloudNetwork({
   apiVersion?: string;
   businessAccountId?: string;
   signup?: { appId: string; appSecret: string; code: string };
+  appId?: string;
 }): Promise<FakeCloudNetwork> {
+  const resumableUploads: ResumableUpload[] = [];
   const templates = new Map<string, FakeTemplate>();
   const state = { subscribedApps: false, registeredPin: null as string | null, nextMessageId: null as string | null };
   const requests: RecordedRequest[] = [];
@@ -318,6 +374,8 @@ export async function startFakeCloudNetwork({
       const template = templates.get(`${String(content.name)}:${String(language)}`);
       if (!template) return invalid("(#132001) Template name does not exist in the translation", `template name (${String(content.name)}) does not exist in ${String(language)}`);
       if (template.status !== "APPROVED") return invalid("(#132015) Template is paused", "Template is not approved");
+      const problem = checkTemplateParameters({ template, sent: Array.isArray(content.components) ? content.components : [], isMedia: (id) => media.has(id) });
+      if (problem) return invalid("(#132000) Number of parameters does not match the expected number of params", problem);
     } else {
       if (typeof content.id !== "string") {
         return invalid(`(#100) Param ${type}['id'] is required.`, "Media must be sent by an uploaded media id");
@@ -432,7 +490,9 @@ export async function startFakeCloudNetwork({
       return sendJson({ response, status: 200, body: { access_token: accessToken, token_type: "bearer" } });
     }
 
-    if (headers.authorization !== `Bearer ${accessToken}`) {
+    // The resumable upload API documents `OAuth <token>`; every other call takes `Bearer`.
+    const uploadCall = /\/upload:/.test(url.pathname);
+    if (headers.authorization !== `${uploadCall ? "OAuth" : "Bearer"} ${accessToken}`) {
       return sendJson({
         response,
         status: 401,
@@ -450,6 +510,31 @@ export async function startFakeCloudNetwork({
 
     const segments = url.pathname.split("/").filter(Boolean);
     if (segments[0] && /^v\d+(\.\d+)?$/.test(segments[0])) segments.shift();
+
+    if (segments.length === 1 && segments[0] === "app" && method === "GET") {
+      return sendJson({ response, status: 200, body: { id: appId, name: "Chorus test app" } });
+    }
+    if (segments.length === 2 && segments[0] === appId && segments[1] === "uploads" && method === "POST") {
+      const fileLength = Number(url.searchParams.get("file_length"));
+      const fileType = url.searchParams.get("file_type") ?? "";
+      if (!Number.isInteger(fileLength) || fileLength <= 0 || !/^(image\/(jpeg|png)|video\/mp4|application\/pdf)$/.test(fileType)) {
+        return sendJson({ response, status: 400, body: buildGraphError({ message: "(#100) Invalid parameter", code: 100, details: "file_length and a file_type of image/jpeg, image/png, video/mp4 or application/pdf are required" }) });
+      }
+      const sessionId = `upload:${randomBytes(18).toString("base64url")}`;
+      resumableUploads.push({ sessionId, fileName: url.searchParams.get("file_name") ?? "", fileLength, fileType });
+      return sendJson({ response, status: 200, body: { id: sessionId } });
+    }
+    if (segments.length === 1 && segments[0].startsWith("upload:") && method === "POST") {
+      const session = resumableUploads.find((u) => u.sessionId === segments[0]);
+      if (!session) return sendJson({ response, status: 400, body: buildGraphError({ message: "(#100) Invalid upload session", code: 100 }) });
+      if (headers.file_offset !== "0") return sendJson({ response, status: 400, body: buildGraphError({ message: "(#100) file_offset must be 0 for a new upload", code: 100 }) });
+      if (raw.length !== session.fileLength) {
+        return sendJson({ response, status: 400, body: buildGraphError({ message: "(#100) Invalid parameter", code: 100, details: `expected ${session.fileLength} bytes, got ${raw.length}` }) });
+      }
+      session.bytes = raw;
+      session.handle = `4::${Buffer.from(session.fileType).toString("base64")}:${randomBytes(24).toString("base64url")}`;
+      return sendJson({ response, status: 200, body: { h: session.handle } });
+    }
 
     if (segments.length === 2 && segments[0] === phoneNumberId && method === "POST") {
       if (segments[1] === "messages") return handleSend({ response, json: parsed.json });
@@ -474,6 +559,8 @@ export async function startFakeCloudNetwork({
         if (typeof name !== "string" || !/^[a-z0-9_]{1,512}$/.test(name) || typeof language !== "string" || typeof category !== "string" || !Array.isArray(components)) {
           return sendJson({ response, status: 400, body: buildGraphError({ message: "Invalid parameter", code: 100, details: "name, language, category and components are required" }) });
         }
+        const problem = checkTemplateDefinition({ components: components as unknown[], handles: new Set(resumableUploads.flatMap((u) => (u.handle ? [u.handle] : []))) });
+        if (problem) return sendJson({ response, status: 400, body: buildGraphError({ message: "Invalid parameter", code: 100, details: problem }) });
         if (templates.has(`${name}:${language}`)) {
           return sendJson({
             response,
@@ -568,6 +655,8 @@ export async function startFakeCloudNetwork({
     businessAccountId,
     templates,
     signup,
+    appId,
+    resumableUploads,
     get subscribedApps() {
       return state.subscribedApps;
     },
@@ -607,6 +696,8 @@ export type InboundStatusInput = {
   recipientId: string;
   timestamp?: Date;
   error?: { code: number; title: string; message?: string; details?: string };
+  /** The status's `pricing` (sent and delivered carry a free service one unless given). */
+  pricing?: { category: string; billable: boolean; pricing_model?: string; type?: string };
 };
 
 function toUnixSeconds(date: Date | undefined): string {
@@ -649,6 +740,7 @@ function buildStatus(input: InboundStatusInput): Record<string, unknown> {
     status.conversation = { id: randomBytes(16).toString("hex"), origin: { type: "service" } };
     status.pricing = { billable: true, pricing_model: "PMP", category: "service", type: "regular" };
   }
+  if (input.pricing) status.pricing = { pricing_model: "PMP", type: input.pricing.billable ? "regular" : "free_customer_service", ...input.pricing };
   if (input.error) {
     status.errors = [
       {

@@ -356,6 +356,7 @@ describe("parsing the cloud webhook", () => {
       status: "sent",
       timestamp,
       phoneNumberId: PHONE_NUMBER_ID,
+      pricing: { category: "service", billable: true, pricing_model: "PMP" },
     });
     expect(statuses[3].error).toEqual({ code: "131026", message: "Message undeliverable: Message Undeliverable." });
   });

@@ -140,7 +140,15 @@ const TEMPLATE_OPERATIONS: [string, string, string][] = [
   ["delete", "/v1/templates/{id}", "config:write"],
 ];
 
-const ALL_OPERATIONS = [...SPEC_OPERATIONS, ...EXTRA_OPERATIONS, ...TEAM_ADMIN_OPERATIONS, ...TEAM_INBOX_OPERATIONS, ...TEMPLATE_OPERATIONS];
+// SPEC section 24: cost before sending.
+const PRICING_OPERATIONS: [string, string, string][] = [
+  ["get", "/v1/config/pricing", "config:read"],
+  ["put", "/v1/config/pricing", "config:write"],
+  ["get", "/v1/config/pricing/estimate", "config:read"],
+  ["get", "/v1/reports/spend", "reports:read"],
+];
+
+const ALL_OPERATIONS = [...SPEC_OPERATIONS, ...EXTRA_OPERATIONS, ...TEAM_ADMIN_OPERATIONS, ...TEAM_INBOX_OPERATIONS, ...TEMPLATE_OPERATIONS, ...PRICING_OPERATIONS];
 
 const HTTP_METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "options", "trace"]);
 

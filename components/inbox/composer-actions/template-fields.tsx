@@ -2,17 +2,42 @@
 
 import { useEffect, useId, useState } from "react";
 import { requestJson } from "@/lib/client/api";
+import { describeEstimate, estimatePrice } from "@/lib/pricing/estimate";
+import type { PricingOutput } from "@/lib/pricing/schemas";
+import type { TemplateOutput } from "@/lib/templates/schemas";
 
-export type TemplateItem = {
-  id: string;
+export type TemplateItem = Pick<TemplateOutput, "id" | "name" | "language" | "status" | "variables" | "category" | "components">;
+type Place = { latitude: number; longitude: number; name?: string; address?: string };
+
+export type TemplateChoice = {
   name: string;
   language: string;
-  status: "PENDING" | "APPROVED" | "REJECTED";
-  variables: number;
-  components: { header?: { text: string }; body: { text: string }; footer?: { text: string }; buttons?: { text: string }[] };
+  variables: string[];
+  header?: { location: Place };
+  buttons?: { index: number; value: string }[];
 };
 
-export type TemplateChoice = { name: string; language: string; variables: string[] };
+/** The buttons a send can give a value: a URL ending in {{1}} and a code to copy. */
+const valueButtons = (template: TemplateItem) =>
+  (template.components.buttons ?? []).flatMap((button, index) =>
+    (button.type === "URL" && /\{\{\s*1\s*\}\}/.test(button.url ?? "")) || button.type === "COPY_CODE" ? [{ index, button }] : [],
+  );
+
+/** The account's price table (loaded once per picker); null until loaded or when it cannot be read. */
+function usePriceTable(active: boolean) {
+  const [table, setTable] = useState<PricingOutput | null>(null);
+  useEffect(() => {
+    if (!active) return;
+    let current = true;
+    void requestJson<PricingOutput>("GET", "/v1/config/pricing").then((result) => {
+      if (current && result.ok) setTable(result.data);
+    });
+    return () => {
+      current = false;
+    };
+  }, [active]);
+  return table;
+}
 
 /** The account's approved templates (loaded once per picker). */
 export function useApprovedTemplates(active: boolean) {
@@ -41,30 +66,56 @@ export function useTemplatePicker() {
 
 const render = (text: string, values: string[]) => text.replace(/\{\{\s*(\d+)\s*\}\}/g, (whole, n: string) => values[Number(n) - 1] || whole);
 
-/** Choose an approved template and fill its variables; shows the message as the customer will read it. */
+/** Choose an approved template and fill its variables and buttons; shows its category, what it costs and the message as the customer will see it. */
 export function TemplateFields({
   templates,
   status,
   loadError,
   errors,
   onChange,
+  to,
 }: {
   templates: TemplateItem[];
   status: "loading" | "ready" | "error";
   loadError?: string;
   errors: Record<string, string>;
   onChange: (choice: TemplateChoice | null) => void;
+  /** The recipient's number (digits): the estimate is for their country. */
+  to?: string;
 }) {
   const uid = useId();
   const [selectedId, setSelectedId] = useState("");
   const [values, setValues] = useState<string[]>([]);
+  const [buttonValues, setButtonValues] = useState<Record<number, string>>({});
+  const [place, setPlace] = useState({ latitude: "", longitude: "", name: "" });
+  const prices = usePriceTable(status === "ready");
   const selected = templates.find((t) => t.id === selectedId);
 
-  function update(id: string, next: string[]) {
+  function update(id: string, next: string[], nextButtons = buttonValues, nextPlace = place) {
     setSelectedId(id);
     setValues(next);
+    setButtonValues(nextButtons);
+    setPlace(nextPlace);
     const template = templates.find((t) => t.id === id);
-    onChange(template ? { name: template.name, language: template.language, variables: next.slice(0, template.variables) } : null);
+    if (!template) return onChange(null);
+    const needsPlace = template.components.header?.format === "LOCATION" && !template.components.header.location;
+    const buttons = valueButtons(template).flatMap(({ index }) => (nextButtons[index]?.trim() ? [{ index, value: nextButtons[index].trim() }] : []));
+    onChange({
+      name: template.name,
+      language: template.language,
+      variables: next.slice(0, template.variables),
+      ...(buttons.length ? { buttons } : {}),
+      ...(needsPlace
+        ? { header: { location: { latitude: Number(nextPlace.latitude), longitude: Number(nextPlace.longitude), ...(nextPlace.name.trim() ? { name: nextPlace.name.trim() } : {}) } } }
+        : {}),
+    });
+  }
+
+  function choose(id: string) {
+    const template = templates.find((t) => t.id === id);
+    const defaults: Record<number, string> = {};
+    if (template) for (const { index, button } of valueButtons(template)) defaults[index] = button.example ?? "";
+    update(id, Array.from({ length: template?.variables ?? 0 }, () => ""), defaults, { latitude: "", longitude: "", name: "" });
   }
 
   if (status === "loading") return <p className="text-sm text-slate-500">Loading templates…</p>;
@@ -76,18 +127,15 @@ export function TemplateFields({
       </p>
     );
   }
+  const header = selected?.components.header;
+  const estimate = selected && prices && to ? estimatePrice({ table: prices, to, category: selected.category }) : null;
   return (
     <div className="flex flex-col gap-3">
       <div className="flex flex-col gap-1">
         <label htmlFor={`${uid}-choice`} className="text-sm font-medium text-slate-700">
           Template
         </label>
-        <select
-          id={`${uid}-choice`}
-          value={selectedId}
-          onChange={(e) => update(e.target.value, Array.from({ length: templates.find((t) => t.id === e.target.value)?.variables ?? 0 }, () => ""))}
-          className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm"
-        >
+        <select id={`${uid}-choice`} value={selectedId} onChange={(e) => choose(e.target.value)} className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm">
           <option value="">Choose a template…</option>
           {templates.map((t) => (
             <option key={t.id} value={t.id}>
@@ -96,6 +144,11 @@ export function TemplateFields({
           ))}
         </select>
         {errors["template.name"] ? <p className="text-xs text-red-600">{errors["template.name"]}</p> : null}
+        {selected ? (
+          <p className="text-xs text-slate-600" data-testid="template-estimate" title="From the price table in Settings → Templates; the network's invoice decides.">
+            {prices && to ? describeEstimate({ category: selected.category, estimate }) : describeEstimate({ category: selected.category, estimate: null }).split(" · ")[0]}
+          </p>
+        ) : null}
       </div>
       {selected
         ? values.map((value, index) => (
@@ -113,12 +166,55 @@ export function TemplateFields({
           ))
         : null}
       {errors["template.variables"] ? <p className="text-xs text-red-600">{errors["template.variables"]}</p> : null}
+      {selected && header?.format === "LOCATION" && !header.location ? (
+        <fieldset className="grid grid-cols-2 gap-2">
+          <legend className="col-span-2 text-sm font-medium text-slate-700">Place to show</legend>
+          {(["latitude", "longitude"] as const).map((key) => (
+            <input key={key} aria-label={key === "latitude" ? "Latitude" : "Longitude"} placeholder={key === "latitude" ? "Latitude" : "Longitude"} inputMode="decimal" value={place[key]} onChange={(e) => update(selectedId, values, buttonValues, { ...place, [key]: e.target.value })} className="rounded-md border border-slate-300 px-3 py-2 text-sm" />
+          ))}
+          <input aria-label="Place name" placeholder="Name (optional)" value={place.name} onChange={(e) => update(selectedId, values, buttonValues, { ...place, name: e.target.value })} className="col-span-2 rounded-md border border-slate-300 px-3 py-2 text-sm" />
+          {errors["template.header.location"] ? <p className="col-span-2 text-xs text-red-600">{errors["template.header.location"]}</p> : null}
+        </fieldset>
+      ) : null}
+      {selected
+        ? valueButtons(selected).map(({ index, button }) => (
+            <div key={index} className="flex flex-col gap-1">
+              <label htmlFor={`${uid}-button-${index}`} className="text-sm font-medium text-slate-700">
+                {button.type === "COPY_CODE" ? "Code to copy" : `End of the address of “${button.text}”`}
+              </label>
+              <input
+                id={`${uid}-button-${index}`}
+                value={buttonValues[index] ?? ""}
+                maxLength={button.type === "COPY_CODE" ? 15 : 2000}
+                onChange={(e) => update(selectedId, values, { ...buttonValues, [index]: e.target.value })}
+                className="rounded-md border border-slate-300 px-3 py-2 text-sm"
+              />
+            </div>
+          ))
+        : null}
+      {errors["template.buttons"] ? <p className="text-xs text-red-600">{errors["template.buttons"]}</p> : null}
       {selected ? (
         <div className="rounded-lg bg-brand-50 px-3 py-2 text-sm" data-testid="template-preview">
           <p className="mb-1 text-xs font-medium text-slate-500">Preview</p>
-          {selected.components.header ? <p className="font-semibold">{selected.components.header.text}</p> : null}
+          {header?.format === "TEXT" && header.text ? <p className="font-semibold">{header.text}</p> : null}
+          {header && header.format !== "TEXT" ? (
+            <p className="mb-1 rounded bg-white/70 px-2 py-1 text-xs text-slate-600">
+              {header.format === "LOCATION"
+                ? `Location: ${header.location?.name ?? (place.name || "the place you give")}`
+                : `${header.format === "IMAGE" ? "Image" : header.format === "VIDEO" ? "Video" : "Document"}: ${header.media?.filename ?? "the template's file"}`}
+            </p>
+          ) : null}
           <p className="whitespace-pre-wrap">{render(selected.components.body.text, values)}</p>
           {selected.components.footer ? <p className="text-xs text-slate-500">{selected.components.footer.text}</p> : null}
+          {selected.components.buttons?.length ? (
+            <ul className="mt-2 flex flex-col gap-1">
+              {selected.components.buttons.map((button, index) => (
+                <li key={index} className="rounded-md border border-brand-200 bg-white/80 px-3 py-1 text-center text-xs font-medium text-brand-700">
+                  {button.type === "COPY_CODE" ? `Copy code ${buttonValues[index] ?? ""}` : button.text}
+                </li>
+              ))}
+            </ul>
+          ) : null}
         </div>
       ) : null}
     </div>

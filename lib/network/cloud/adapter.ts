@@ -80,6 +80,12 @@ export function createCloudAdapter({
       ...(message.context ? { context: { message_id: message.context.networkMessageId } } : {}),
     };
     let payload: Record<string, unknown>;
+    if (message.type === "template" && message.template && message.media) {
+      // A media header is sent by the id of the file uploaded to the number, like any media.
+      const upload = await uploadMedia(message.media);
+      if (!upload.ok) return upload.failure;
+      message = { ...message, template: { ...message.template, headerMediaId: upload.mediaId } };
+    }
     if (message.type === "location" || message.type === "reaction" || message.type === "interactive" || message.type === "template") {
       const kind = kindPayload(message);
       if (!kind.ok) return { ok: false, retryable: false, code: "invalid_message", message: kind.message };

@@ -161,24 +161,33 @@ export async function callGraph({
   body,
   timeoutMs,
   policy,
+  headers: extraHeaders,
+  authScheme = "Bearer",
 }: {
   url: string;
   method: "GET" | "POST" | "DELETE";
   accessToken: string;
-  body?: { json: unknown } | { form: FormData };
+  body?: { json: unknown } | { form: FormData } | { bytes: Uint8Array };
   timeoutMs: number;
   policy: UrlPolicy;
+  /** Extra request headers (the resumable upload's `file_offset`). */
+  headers?: Record<string, string>;
+  /** The resumable upload API documents `OAuth` as its scheme; every other call uses `Bearer`. */
+  authScheme?: "Bearer" | "OAuth";
 }): Promise<GraphResponse> {
   // The connection goes to the address the policy approved: a second DNS answer (rebinding)
   // cannot send the access token somewhere else.
   const approved = await approveUrl({ url, policy, subject: "The network's API base URL" });
   if (!approved.ok) return { ok: false, failure: approved.failure };
   // The sign-up's code exchange is the one call made before there is a token.
-  const headers: Record<string, string> = { ...(accessToken ? { Authorization: `Bearer ${accessToken}` } : {}), Accept: "application/json" };
-  let requestBody: string | FormData | undefined;
+  const headers: Record<string, string> = { ...extraHeaders, ...(accessToken ? { Authorization: `${authScheme} ${accessToken}` } : {}), Accept: "application/json" };
+  let requestBody: string | FormData | Uint8Array | undefined;
   if (body && "json" in body) {
     headers["Content-Type"] = "application/json";
     requestBody = JSON.stringify(body.json);
+  } else if (body && "bytes" in body) {
+    headers["Content-Type"] = "application/octet-stream";
+    requestBody = body.bytes;
   } else if (body) {
     // fetch writes the multipart boundary into Content-Type itself.
     requestBody = body.form;

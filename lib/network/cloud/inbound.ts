@@ -45,6 +45,11 @@ const cloudStatusSchema = z.looseObject({
   timestamp: cloudTimestampSchema,
   recipient_id: z.string().optional(),
   errors: z.array(cloudStatusErrorSchema).optional(),
+  // What the network charges for the message; an odd one is dropped, never the status.
+  pricing: z
+    .looseObject({ category: z.string().min(1).max(40), billable: z.boolean().optional(), pricing_model: z.string().max(40).optional() })
+    .optional()
+    .catch(undefined),
 });
 
 const cloudContactSchema = z.looseObject({
@@ -146,6 +151,15 @@ function toStatusUpdate({ status, phoneNumberId }: { status: CloudStatus; phoneN
     status: status.status,
     timestamp: parseTimestamp(status.timestamp),
     ...(phoneNumberId ? { phoneNumberId } : {}),
+    ...(status.pricing
+      ? {
+          pricing: {
+            category: status.pricing.category.toLowerCase(),
+            billable: status.pricing.billable ?? true,
+            ...(status.pricing.pricing_model ? { pricing_model: status.pricing.pricing_model } : {}),
+          },
+        }
+      : {}),
   };
   if (status.status === "failed") {
     const error = status.errors?.[0];

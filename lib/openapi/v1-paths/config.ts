@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { estimateOutput, estimateQuery, pricingInput, pricingOutput } from "@/lib/pricing/schemas";
 import { numberConfigInput, numberConfigOutput, numberTestOutput } from "@/lib/network/schemas";
 import { businessProfileInput, businessProfileOutput, documentOutput, documentWithTextOutput, uploadDocumentInput } from "@/lib/profile/schemas";
 import { operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
@@ -11,6 +12,33 @@ const documentId = pathIds({ id: "document" });
 export const configDomain: V1Domain = {
   tag,
   paths: {
+    "/v1/config/pricing": {
+      get: op({
+        operationId: "getPricing",
+        summary: "Get the price table",
+        description: "What one message costs per country calling code and pricing category (marketing, utility, authentication, service), in one currency; `*` prices every country without its own row. An account that never replaced it has the documented default (`source: \"default\"`, EUR, rounded from the network's published rate card).",
+        access: { scope: "config:read" },
+        success: { status: "200", description: "The table.", schema: pricingOutput },
+      }),
+      put: op({
+        operationId: "updatePricing",
+        summary: "Replace the price table",
+        description: "Replaces the whole table with `rates`, or with `csv` (header `country_code,category,price`, then one rate per line). A bad line is a 400 naming it (`line 3: …`), two prices for the same country and category are a 400, and nothing changes. Audited.",
+        access: { scope: "config:write" },
+        body: pricingInput,
+        success: { status: "200", description: "The saved table.", schema: pricingOutput },
+      }),
+    },
+    "/v1/config/pricing/estimate": {
+      get: op({
+        operationId: "estimatePrice",
+        summary: "Estimate one message's price",
+        description: "The price of one message of `category` to the number `to` by the account's table: the row of the number's country calling code, else the `*` row; `price: null` when the table has neither. The template picker shows `label`.",
+        access: { scope: "config:read" },
+        query: estimateQuery,
+        success: { status: "200", description: "The estimate.", schema: estimateOutput },
+      }),
+    },
     "/v1/config/business-profile": {
       get: op({
         operationId: "getBusinessProfile",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { EXPORT_COLUMNS } from "@/lib/reports/export";
-import { agentsReportOutput, heatmapOutput, reportRangeFields, summaryOutput, timeseriesFields, timeseriesOutput } from "@/lib/reports/schemas";
+import { agentsReportOutput, heatmapOutput, reportRangeFields, spendOutput, summaryOutput, timeseriesFields, timeseriesOutput } from "@/lib/reports/schemas";
 import { operationsFor, type V1Domain } from "../v1-common";
 
 const tag = { name: "Reports", description: "Activity of the inbox over a period." };
@@ -9,6 +9,17 @@ const op = operationsFor(tag.name);
 export const reportsDomain: V1Domain = {
   tag,
   paths: {
+    "/v1/reports/spend": {
+      get: op({
+        operationId: "getReportSpend",
+        summary: "Monthly spend by pricing category",
+        description:
+          "Outbound messages sent in [from, to) that the network's statuses reported billable, by month (in `tz`) and the pricing category the network reported, each priced by the account's current price table for the recipient's country calling code (`*` otherwise). Messages the table cannot price are counted in `unpriced_messages`. The range defaults to the last 7 days and spans at most 366 days.",
+        access: { scope: "reports:read" },
+        query: reportRangeFields,
+        success: { status: "200", description: "Spend per month and category.", schema: spendOutput },
+      }),
+    },
     "/v1/reports/summary": {
       get: op({
         operationId: "getReportSummary",

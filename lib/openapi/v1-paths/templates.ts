@@ -24,9 +24,11 @@ export const templatesDomain: V1Domain = {
         description: [
           "Stored as `PENDING` and submitted to the network (cloud: `POST /{business_account_id}/message_templates`); the network's verdict arrives by its `message_template_status_update` webhook and is announced as `template.updated`. The sandbox approves about 2 s later, or rejects a body containing \"REJECT\".",
           "The body's variables are `{{1}}`, `{{2}}`… without gaps; header and footer have none. The same name in the same language twice is a 409; the network refusing it is a 502 with its message.",
+          "The header is TEXT, IMAGE, VIDEO, DOCUMENT (its file in the body, Base64) or LOCATION. A media header's file is uploaded through the network's resumable upload API (`POST /{app_id}/uploads`, then the bytes) and submitted as `example.header_handle`; Chorus keeps the file and sends it with each message unless the send gives another. Buttons: up to 10, of which at most 2 URL (an address that may end in `{{1}}`, with an `example` suffix), 1 PHONE_NUMBER and 1 COPY_CODE (with an `example` code). An unknown button type, too many buttons or a missing example is a 400 naming the field, and nothing is submitted.",
         ].join("\n\n"),
         access: { scope: "config:write" },
         body: createTemplateInput,
+        bodyLimit: "32 MiB",
         success: { status: "201", description: "The template, `PENDING` review.", schema: templateOutput },
         errors: [409, 502],
       }),

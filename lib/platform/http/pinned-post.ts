@@ -196,7 +196,7 @@ export function pinnedPost({
 export async function pinnedFetch(
   url: string | URL,
   { address, family }: { address: string; family: 4 | 6 },
-  init: { method?: string; headers?: Record<string, string>; body?: string | FormData; signal?: AbortSignal } = {},
+  init: { method?: string; headers?: Record<string, string>; body?: string | FormData | Uint8Array; signal?: AbortSignal } = {},
 ): Promise<Response> {
   const target = new URL(url);
   const isHttps = target.protocol === "https:";
@@ -210,6 +210,8 @@ export async function pinnedFetch(
     payload = Buffer.from(await encoded.arrayBuffer());
   } else if (typeof init.body === "string") {
     payload = Buffer.from(init.body, "utf8");
+  } else if (init.body) {
+    payload = Buffer.from(init.body);
   }
   if (payload) headers["Content-Length"] = String(payload.length);
   const hostname = stripBrackets(target.hostname);
