@@ -15,6 +15,8 @@ export default defineConfig({
           include: ["tests/unit/**/*.test.ts"],
           environment: "node",
           setupFiles: ["tests/support/env.ts"],
+          // Starting an embedded database takes seconds on a busy machine.
+          hookTimeout: 60_000,
         },
       },
       {

@@ -88,13 +88,14 @@ export function toPage<R, T>(
  * `cursor`, never a page of something else.
  */
 export function encodeListCursor(list: string, values: string[]): string {
-  const payload = Buffer.from(JSON.stringify({ l: list, v: values })).toString("base64url");
+  const scope = listScope.getStore();
+  const payload = Buffer.from(JSON.stringify({ l: list, v: values, ...(scope ? { s: scope } : {}) })).toString("base64url");
   return `${payload}.${sign(payload)}`;
 }
 
 /** Decodes a cursor of `encodeListCursor` for `list` with `count` values; anything else is a 400 naming `cursor`. */
 export function decodeListCursor(cursor: string, list: string, count: number): string[] {
-  const refused = () => invalidField("cursor", "is not a cursor issued by this API for this list and order");
+  const refused = () => invalidField("cursor", "is not a cursor issued by this API");
   const [payload, signature, extra] = cursor.split(".");
   if (!payload || !signature || extra !== undefined) throw refused();
   const expected = Buffer.from(sign(payload));
@@ -106,7 +107,9 @@ export function decodeListCursor(cursor: string, list: string, count: number): s
   } catch {
     throw refused();
   }
-  const { l, v } = (decoded ?? {}) as { l?: unknown; v?: unknown };
-  if (l !== list || !Array.isArray(v) || v.length !== count || !v.every((value) => typeof value === "string")) throw refused();
+  const { l, v, s } = (decoded ?? {}) as { l?: unknown; v?: unknown; s?: unknown };
+  const current = listScope.getStore();
+  if (l !== list || (current !== undefined && s !== current)) throw invalidField("cursor", "belongs to another list or other filters: start again without a cursor");
+  if (!Array.isArray(v) || v.length !== count || !v.every((value) => typeof value === "string")) throw refused();
   return v as string[];
 }
