@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { languages } from "@/lib/platform/language/language";
 import { type Media, type Message, messageKinds } from "@/db/schema";
-import { isoTimestamp, phoneDigits as phoneField, prefixedId } from "@/lib/platform/fields";
+import { isoTimestamp, NETWORK_USER_ID_PATTERN, phoneDigits as phoneField, prefixedId } from "@/lib/platform/fields";
 import {
   buttonReply,
   contactCard,
@@ -163,9 +163,33 @@ function decodeContent<T extends Content>(value: T): Omit<T, "media"> & { media?
   };
 }
 
+/** A send names its recipient exactly one way: a number, a business-scoped user id, or a conversation. */
+const recipientFields = ["to", "to_user_id", "conversation_id"] as const;
+function checkRecipient(value: Partial<Record<(typeof recipientFields)[number], unknown>>, ctx: z.RefinementCtx) {
+  const given = recipientFields.filter((field) => value[field] !== undefined);
+  if (given.length === 1) return;
+  if (given.length === 0) {
+    ctx.addIssue({ code: "custom", path: ["to"], message: "is required: give exactly one of to (a number), to_user_id (a business-scoped user id) or conversation_id" });
+    return;
+  }
+  for (const field of given.slice(1)) {
+    ctx.addIssue({ code: "custom", path: [field], message: `give exactly one of to, to_user_id or conversation_id, not ${given.join(" and ")}` });
+  }
+}
+
 export const sendMessageInput = z
   .object({
-    to: phoneDigits("to"),
+    to: phoneDigits("to")
+      .optional()
+      .meta({ description: "The recipient's number: 8 to 15 digits (E.164 without `+`). Exactly one of `to`, `to_user_id` and `conversation_id`.", example: "15551234567" }),
+    to_user_id: z
+      .string({ error: "must be a business-scoped user id (CC.…)" })
+      .regex(NETWORK_USER_ID_PATTERN, "must be a business-scoped user id: a two-letter country code, a period, then up to 128 letters and digits (CC.ENT.… for a parent id)")
+      .optional()
+      .meta({
+        description: "The recipient's business-scoped user id (BSUID), for a customer known without a phone number. Exactly one of `to`, `to_user_id` and `conversation_id`.",
+        example: "US.13491208655302741918",
+      }),
     type: z.enum(sendMessageTypes, { error: `is required: one of ${sendMessageTypes.join(", ")}` }),
     text: textField,
     media: mediaField,
@@ -178,8 +202,9 @@ export const sendMessageInput = z
       .string({ error: "must be a conversation id (conv_...)" })
       .regex(/^conv_[0-9a-z]{26}$/, "must be a conversation id (conv_...)")
       .optional()
-      .meta({ description: "Send in this conversation; otherwise the open conversation with `to`, or a new one." }),
+      .meta({ description: "Send in this conversation, to its customer (their number when known, else their business-scoped user id). Exactly one of `to`, `to_user_id` and `conversation_id`: with `to` or `to_user_id`, the customer's open conversation is used, or a new one." }),
   })
+  .superRefine(checkRecipient)
   .superRefine(checkContent)
   .transform(decodeContent)
   .meta({
@@ -233,8 +258,8 @@ export const messageOutput = z
     id: prefixedId("message"),
     conversation_id: prefixedId("conversation"),
     direction: z.enum(["inbound", "outbound"]).meta({ example: "outbound" }),
-    from: phoneField("The sender's number, digits only."),
-    to: phoneField("The recipient's number, digits only."),
+    from: phoneField("The sender's number, digits only; for a customer known only by their business-scoped user id, that id."),
+    to: phoneField("The recipient's number, digits only; for a customer known only by their business-scoped user id, that id."),
     type: z.enum(messageKinds).meta({
       description:
         "`text`, `image`, `document`, `audio`, `video`, `sticker` (a WebP image in `media`), `location`, `contacts`, `reaction`, `interactive`, `button` (a template's quick-reply tap), `template` or `unsupported` (a kind Chorus cannot show; see `unsupported.network_type`).",
