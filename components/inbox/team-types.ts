@@ -23,7 +23,7 @@ export type NotificationItem = {
   note_id: string | null;
   actor: { id: string; name: string } | null;
   text: string | null;
-  contact: { id: string; phone: string; name: string | null };
+  contact: { id: string; phone: string | null; username?: string | null; name: string | null };
   read_at: string | null;
   created_at: string;
 };

@@ -62,8 +62,9 @@ const listNotes = (token: string, id: string, query = "") => get(notesRoute, `/v
 const listActivity = (token: string, id: string, query = "") => get(activityRoute, `/v1/conversations/${id}/activity${query}`, token, { id });
 const act = (route: { POST: any }, name: string, token: string, id: string, body?: unknown) =>
   post(route, `/v1/conversations/${id}/${name}`, token, body ?? {}, { id });
-const reply = (token: string, to: string, conversationId: string, text = "¡Hola! Sí, tenemos.") =>
-  post(messagesRoute, "/v1/messages", token, { to, type: "text", text, conversation_id: conversationId });
+// A reply names its conversation only (`to` is for starting one); `_to` is the customer's number, for reading.
+const reply = (token: string, _to: string, conversationId: string, text = "¡Hola! Sí, tenemos.") =>
+  post(messagesRoute, "/v1/messages", token, { type: "text", text, conversation_id: conversationId });
 const typing = (token: string | undefined, id: string, body: unknown = {}) => post(typingRoute, `/v1/conversations/${id}/typing`, token, body, { id });
 
 async function rowCounts(accountId: string) {
