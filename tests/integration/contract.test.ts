@@ -961,7 +961,7 @@ describe("/v1 contract", () => {
     await expectStatus(403, "POST", `/v1/conversations/${id}/typing`, { token: reportsOnly, body: {} });
 
     const settings = await expectStatus(200, "GET", "/v1/config/inbox", { token: agent.token });
-    expect(settings.body).toEqual({ auto_assign_on_reply: true });
+    expect(settings.body).toEqual({ auto_assign_on_reply: true, send_read_receipts: true, send_typing_indicator: true });
     await expectStatus(403, "PUT", "/v1/config/inbox", { token: agent.token, body: { auto_assign_on_reply: false } });
     await expectStatus(400, "PUT", "/v1/config/inbox", { token: adminToken, body: { auto_assign_on_reply: "no" } });
     // The first reply assigns the conversation to whoever sent it.

@@ -51,14 +51,14 @@ describe("POST /v1/messages", () => {
     const to = nextPhone();
     const first = await send(adminToken, { to, type: "text", text: "one" });
     const second = await send(adminToken, { to, type: "text", text: "two" });
-    const third = await send(adminToken, { to, type: "text", text: "three", conversation_id: first.body.conversation_id });
+    const third = await send(adminToken, { type: "text", text: "three", conversation_id: first.body.conversation_id });
     expect(new Set([first.body.conversation_id, second.body.conversation_id, third.body.conversation_id]).size).toBe(1);
     expect(await eventsOf(account.id, "conversation.created")).toHaveLength(1);
   });
 
   it("reopens a closed conversation it is sent into (and the reply assigns it to the sender)", async () => {
     const { account, admin, adminToken } = await createTestAccount();
-    const { conversation, contact } = await seedConversation({ accountId: account.id, status: "closed" });
+    const { conversation } = await seedConversation({ accountId: account.id, status: "closed" });
     const res = await send(adminToken, { type: "text", text: "Following up", conversation_id: conversation.id });
     expect(res.status).toBe(201);
     const after = await call(conversationRoute.GET, { path: "/", token: adminToken, params: { id: conversation.id } });
