@@ -219,7 +219,14 @@ export type SendMessageInput = z.output<typeof sendMessageInput>;
 // as the network reports it; it is kept as a text message with the row's title.
 export const sandboxInboundInput = z
   .object({
-    from: phoneDigits("from"),
+    // A customer who adopted a username may write without a number: then `username` (and, if
+    // wanted, the business-scoped user id the network would give them) instead of `from`.
+    from: phoneDigits("from").optional(),
+    from_user_id: z
+      .string({ error: "must be a business-scoped user id (CC.…)" })
+      .regex(NETWORK_USER_ID_PATTERN, "must be a business-scoped user id: a two-letter country code, a period, then up to 128 letters and digits")
+      .optional(),
+    username: z.string({ error: "must be a string" }).trim().min(1, "must not be empty").max(35, "must be at most 35 characters").optional(),
     name: z.string({ error: "must be a string" }).trim().min(1, "must not be empty").max(100, "must be at most 100 characters").optional(),
     type: z.enum(simulatedMessageTypes, { error: `is required: one of ${simulatedMessageTypes.join(", ")}` }),
     text: textField,
@@ -232,6 +239,11 @@ export const sandboxInboundInput = z
     button: buttonReply.optional(),
     unsupported: unsupportedContent.optional(),
     context: contextInput.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.from === undefined && value.from_user_id === undefined && value.username === undefined) {
+      ctx.addIssue({ code: "custom", path: ["from"], message: "is required: the sender's number, 8 to 15 digits (or a username for a customer without one)" });
+    }
   })
   .superRefine(checkContent)
   .transform(decodeContent);
