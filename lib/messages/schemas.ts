@@ -209,8 +209,11 @@ export const sendMessageInput = z
   .transform(decodeContent)
   .meta({
     id: "SendMessage",
-    description: "A text message (`text`), a media message (`media`), a `location`, a `reaction`, reply buttons (`interactive`) or a `template`: each kind needs its own field and allows no other. Each rule violation is a 400 `validation_error` naming the field.",
+    description:
+      "A text message (`text`), a media message (`media`), a `location`, a `reaction`, reply buttons (`interactive`) or a `template`: each kind needs its own field and allows no other. The recipient is exactly one of `to`, `to_user_id` and `conversation_id`. Each rule violation is a 400 `validation_error` naming the field.",
     example: { to: "15551234567", type: "text", text: "Your order is on its way." },
+    // Exactly one recipient field, as the documents' readers and generated clients see it.
+    oneOf: recipientFields.map((field) => ({ type: "object", required: [field], properties: { [field]: { type: "string" } } })),
   });
 export type SendMessageInput = z.output<typeof sendMessageInput>;
 
