@@ -39,8 +39,9 @@ export type LabelRef = { id: string; name: string; color: string };
 /** The name order's key: named contacts first by their unaccented lower-case name, then the unnamed by number (byte order, the same on every database). */
 export const contactNameKey = (t: { name: AnyColumn; phone: AnyColumn; username: AnyColumn; networkUserId: AnyColumn }) =>
   sql`(coalesce('0' || chorus_search_text(${t.name}), '1' || coalesce(${t.phone}, ${t.username}, ${t.networkUserId})) COLLATE "C")`;
+// A username's periods, underscores and dashes separate its words (`@fern.fan` is found by `fan`).
 export const contactSearchDocument = (t: { name: AnyColumn; email: AnyColumn; username: AnyColumn }) =>
-  sql`(coalesce(${t.name}, '') || ' ' || coalesce(${t.email}, '') || ' ' || coalesce(${t.username}, ''))`;
+  sql`(coalesce(${t.name}, '') || ' ' || coalesce(${t.email}, '') || ' ' || translate(coalesce(${t.username}, ''), '._-', '   '))`;
 
 export const accounts = pgTable("accounts", {
   id: text("id").primaryKey(),

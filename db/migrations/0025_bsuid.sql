@@ -12,7 +12,7 @@ CREATE UNIQUE INDEX "contacts_account_user_id_idx" ON "contacts" USING btree ("a
 --> statement-breakpoint
 DROP INDEX IF EXISTS "contacts_search_idx";
 --> statement-breakpoint
-CREATE INDEX "contacts_search_idx" ON "contacts" USING gin (chorus_search_vector((coalesce("name", '') || ' ' || coalesce("email", '') || ' ' || coalesce("username", ''))));
+CREATE INDEX "contacts_search_idx" ON "contacts" USING gin (chorus_search_vector((coalesce("name", '') || ' ' || coalesce("email", '') || ' ' || translate(coalesce("username", ''), '._-', '   '))));
 --> statement-breakpoint
 DROP INDEX IF EXISTS "contacts_account_name_idx";
 --> statement-breakpoint

@@ -192,6 +192,16 @@ describe("a customer known only by their business-scoped user id", () => {
     expect(found.map((c) => c.network_user_id)).toEqual([bsuid]);
   });
 
+  it("finds a username with periods by any of its parts, and by the whole", async () => {
+    const bsuid = nextBsuid();
+    await deliver([{ from: "", fromUserId: bsuid, username: "@fern.fan42", type: "text", text: "Hello" }]);
+    for (const q of ["fern.fan42", "@fern.fan42", "fan42"]) {
+      const res = await call(searchRoute.GET, { path: `/v1/search?q=${encodeURIComponent(q)}`, token: token() });
+      expect(res.body.data.map((hit: { match: { field: string } }) => hit.match.field), q).toEqual(["username"]);
+      expect((await listContacts(q)).map((c) => c.network_user_id), q).toEqual([bsuid]);
+    }
+  });
+
   it("drops nothing: a message with neither a number nor a BSUID is skipped, one with only a BSUID is kept", async () => {
     await deliver([{ from: "", type: "text", text: "from nobody" }]);
     expect(await listConversations()).toHaveLength(0);
