@@ -116,8 +116,8 @@ function toInboundMessage({
   if (!phone && !userId) return null;
   const base = {
     networkMessageId: message.id,
+    // The number when given (then `from` is it), else the business-scoped user id.
     from: (phone ?? userId)!,
-    ...(phone ? { phone } : {}),
     ...(userId ? { userId } : {}),
     ...(username ? { username } : {}),
     ...(name ? { name } : {}),
