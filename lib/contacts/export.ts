@@ -11,7 +11,7 @@ import { selectContacts, withStats } from "./store";
 
 const BATCH = 500;
 
-export const CSV_COLUMNS = ["id", "phone", "name", "email", "notes", "blocked", "created_at", "last_message_at", "conversations_count", "attributes"] as const;
+export const CSV_COLUMNS = ["id", "phone", "name", "email", "notes", "blocked", "created_at", "last_message_at", "conversations_count", "network_user_id", "username", "attributes"] as const;
 
 /**
  * One CSV field (RFC 4180). A value a spreadsheet would run as a formula (=, +, -, @, tab,
@@ -36,6 +36,9 @@ export function csvRow(contact: ContactDetailOutput): string {
     contact.created_at,
     contact.last_message_at,
     contact.conversations_count,
+    contact.network_user_id,
+    contact.username,
+    // Last: a JSON cell of its own.
     attributes,
   ]
     .map(csvField)
