@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, lt, ne, or } from "drizzle-orm";
 import { z } from "zod";
 import { type Executor, getDb } from "@/db";
 import { contacts, conversations, messages } from "@/db/schema";
@@ -12,12 +12,12 @@ export const TYPING_INDICATOR_INTERVAL_MS = 20_000;
 export const MAX_SIGNAL_ATTEMPTS = 3;
 const SIGNAL_RETRY_DELAYS_MS = [5_000, 30_000];
 
-/** The newest message the customer sent in the conversation that the network knows (by its id). */
+/** The newest message (not a reaction) the customer sent in the conversation that the network knows (by its id). */
 async function newestCustomerMessage(tx: Executor, { accountId, conversationId }: { accountId: string; conversationId: string }) {
   const [row] = await tx
     .select({ networkMessageId: messages.networkMessageId })
     .from(messages)
-    .where(and(eq(messages.accountId, accountId), eq(messages.conversationId, conversationId), eq(messages.direction, "inbound"), isNotNull(messages.networkMessageId)))
+    .where(and(eq(messages.accountId, accountId), eq(messages.conversationId, conversationId), eq(messages.direction, "inbound"), ne(messages.type, "reaction"), isNotNull(messages.networkMessageId)))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(1);
   return row?.networkMessageId ?? undefined;
