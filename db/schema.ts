@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   customType,
   doublePrecision,
   index,
@@ -38,8 +39,11 @@ export type LabelRef = { id: string; name: string; color: string };
 
 /** The words contact search matches (the number is matched on its own, by digits). */
 /** The name order's key: named contacts first by their unaccented lower-case name, then the unnamed by number (byte order, the same on every database). */
-export const contactNameKey = (t: { name: AnyColumn; phone: AnyColumn }) => sql`(coalesce('0' || chorus_search_text(${t.name}), '1' || ${t.phone}) COLLATE "C")`;
-export const contactSearchDocument = (t: { name: AnyColumn; email: AnyColumn }) => sql`(coalesce(${t.name}, '') || ' ' || coalesce(${t.email}, ''))`;
+export const contactNameKey = (t: { name: AnyColumn; phone: AnyColumn; username: AnyColumn; networkUserId: AnyColumn }) =>
+  sql`(coalesce('0' || chorus_search_text(${t.name}), '1' || coalesce(${t.phone}, ${t.username}, ${t.networkUserId})) COLLATE "C")`;
+// A username's periods, underscores and dashes separate its words (`@fern.fan` is found by `fan`).
+export const contactSearchDocument = (t: { name: AnyColumn; email: AnyColumn; username: AnyColumn }) =>
+  sql`(coalesce(${t.name}, '') || ' ' || coalesce(${t.email}, '') || ' ' || translate(coalesce(${t.username}, ''), '._-', '   '))`;
 
 export const accounts = pgTable("accounts", {
   id: text("id").primaryKey(),
@@ -113,7 +117,12 @@ export const contacts = pgTable(
     accountId: text("account_id")
       .notNull()
       .references(() => accounts.id, { onDelete: "cascade" }),
-    phone: text("phone").notNull(),
+    // A customer who adopted a username may come with no phone: then the BSUID is their address.
+    phone: text("phone"),
+    // The network's business-scoped user id (BSUID): `CC.` + up to 128 alphanumerics, or `CC.ENT.…`.
+    networkUserId: text("network_user_id"),
+    // The customer's WhatsApp username as the network last reported it (display only, it can change).
+    username: text("username"),
     name: text("name"),
     email: text("email"),
     notes: text("notes"),
@@ -127,6 +136,8 @@ export const contacts = pgTable(
   },
   (t) => [
     uniqueIndex("contacts_account_phone_idx").on(t.accountId, t.phone),
+    uniqueIndex("contacts_account_user_id_idx").on(t.accountId, t.networkUserId),
+    check("contacts_identity_check", sql`${t.phone} is not null or ${t.networkUserId} is not null`),
     index("contacts_account_created_idx").on(t.accountId, t.createdAt, t.id),
     // Search: the words of name and email, unaccented and lower-cased (chorus_search_vector: migration 0008),
     // and any run of digits of the number (trigrams).
@@ -186,6 +197,8 @@ export const conversations = pgTable(
     csatAt: ts("csat_at"),
     // The customer's last inbound network timestamp + 24 h: free-form sends are allowed until then.
     serviceWindowExpiresAt: ts("service_window_expires_at"),
+    // When the typing indicator last went to the customer (sent at most once per 20 s).
+    typingIndicatorSentAt: ts("typing_indicator_sent_at"),
     // While `snoozed`: when it wakes (back to open or assigned).
     snoozedUntil: ts("snoozed_until"),
     // The labels as the conversation resource shows them; the labels table is the list to pick from.
@@ -885,6 +898,8 @@ export const inboxSettings = pgTable("inbox_settings", {
     .primaryKey()
     .references(() => accounts.id, { onDelete: "cascade" }),
   autoAssignOnReply: boolean("auto_assign_on_reply").notNull().default(true),
+  sendReadReceipts: boolean("send_read_receipts").notNull().default(true),
+  sendTypingIndicator: boolean("send_typing_indicator").notNull().default(true),
   updatedAt: updatedAt(),
 });
 

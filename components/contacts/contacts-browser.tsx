@@ -93,12 +93,11 @@ export function ContactsBrowser() {
                   <Link href={`/contacts/${c.id}`} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3 hover:bg-slate-50" data-contact-id={c.id}>
                     <span className="min-w-0 flex-1">
                       <span className="block truncate text-sm font-medium text-slate-900">
-                        {c.name || `+${c.phone}`}
+                        {c.name || (c.phone ? `+${c.phone}` : c.username || c.network_user_id)}
                         {c.blocked ? <span className="ml-2 rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-800">Blocked</span> : null}
                       </span>
                       <span className="block truncate text-xs text-slate-600">
-                        +{c.phone}
-                        {c.email ? ` · ${c.email}` : ""}
+                        {[c.phone ? `+${c.phone}` : null, c.username, c.email].filter(Boolean).join(" · ") || c.network_user_id}
                       </span>
                     </span>
                     <span className="text-xs text-slate-600">

@@ -116,10 +116,19 @@ function FieldRow({ field, depth }: { field: FieldView; depth: number }) {
 
 /** The fields of an object, or its alternatives, as a nested list. */
 export function SchemaBody({ schema, depth = 0 }: { schema: SchemaView; depth?: number }) {
+  // An object whose fields combine in set ways: its fields, then the shapes they must take.
+  if (schema.variants?.length && schema.fields?.length) {
+    return (
+      <>
+        <SchemaBody schema={{ ...schema, variants: undefined }} depth={depth} />
+        <SchemaBody schema={{ ...schema, fields: undefined }} depth={depth} />
+      </>
+    );
+  }
   if (schema.variants?.length) {
     return (
       <div className="space-y-3 py-2">
-        <p className="ref-type">{schema.type === "one of" ? "Exactly one of these shapes:" : "Any of these shapes:"}</p>
+        <p className="ref-type">{schema.type === "one of" || schema.exclusive ? "Exactly one of these shapes:" : "Any of these shapes:"}</p>
         {schema.variants.map((variant, index) => {
           const child = childOf(variant);
           return (

@@ -103,7 +103,7 @@ export function Composer({
     if (!body && !attachment) return;
     // Audio carries no caption on the network: typed text stays in the box for its own message.
     const caption = attachment && attachment.type !== "audio" ? body : "";
-    const payload: Record<string, unknown> = { to: conversation.contact.phone, conversation_id: conversation.id, ...(context ? { context } : {}) };
+    const payload: Record<string, unknown> = { conversation_id: conversation.id, ...(context ? { context } : {}) };
     if (attachment) {
       payload.type = attachment.type;
       payload.media = {
@@ -124,7 +124,7 @@ export function Composer({
       conversation_id: conversation.id,
       direction: "outbound",
       from: "",
-      to: conversation.contact.phone,
+      to: conversation.contact.phone ?? conversation.contact.network_user_id ?? "",
       type: payload.type as MessageItem["type"],
       text: attachment ? null : body,
       media: attachment ? { mime_type: attachment.file.type, filename: attachment.file.name, size: attachment.file.size, caption: caption || null } : null,

@@ -17,7 +17,7 @@ import { ThreadItems } from "./thread-items";
 import { TypingIndicator } from "./typing";
 import { useTeamThread } from "./use-team-thread";
 import { asMessage, deliver, discardFromOutbox, useOutbox } from "./outbox";
-import { type ConversationItem, displayName, type MessageItem, type Teammate } from "./types";
+import { contactAddressLabel, type ConversationItem, displayName, type MessageItem, type Teammate } from "./types";
 
 type Page = { data: MessageItem[]; pagination: { next_cursor: string | null; has_more: boolean } };
 
@@ -88,7 +88,6 @@ const ThreadMessage = memo(function ThreadMessage({
   quoted,
   people,
   conversationId,
-  to,
   myNumber,
   onReply,
   onQueued,
@@ -97,7 +96,6 @@ const ThreadMessage = memo(function ThreadMessage({
   quoted: MessageItem | null | undefined;
   people: Map<string, Teammate>;
   conversationId: string;
-  to: string;
   myNumber: string | null;
   onReply: (message: MessageItem) => void;
   onQueued: (message: MessageItem) => void;
@@ -107,7 +105,7 @@ const ThreadMessage = memo(function ThreadMessage({
       message={message}
       people={people}
       quoted={quoted}
-      actions={<BubbleActions conversationId={conversationId} to={to} message={message} myNumber={myNumber} onReply={onReply} onQueued={onQueued} />}
+      actions={<BubbleActions conversationId={conversationId} message={message} myNumber={myNumber} onReply={onReply} onQueued={onQueued} />}
     />
   );
 });
@@ -255,7 +253,7 @@ export function ConversationView({
         <div className="min-w-0">
           <h2 className="truncate font-semibold">{name}</h2>
           <p className="flex items-center gap-2 truncate text-xs text-slate-500">
-            <span>+{conversation.contact.phone}</span>
+            <span>{contactAddressLabel(conversation.contact)}</span>
             <span data-testid="conversation-status" className={`rounded-full px-2 py-0.5 font-medium ${statusTone[conversation.status]}`}>
               {statusLabel[conversation.status]}
             </span>
@@ -347,7 +345,6 @@ export function ConversationView({
                 people={people}
                 quoted={message.context ? (byId.get(message.context.message_id) ?? null) : undefined}
                 conversationId={conversation.id}
-                to={conversation.contact.phone}
                 myNumber={myNumber}
                 onReply={setReplyTo}
                 onQueued={onKindQueued}

@@ -3,7 +3,7 @@ import { ContactEditor } from "@/components/contacts/contact-editor";
 import { Button } from "@/components/ui/button";
 import { formatDateTime } from "@/components/ui/format";
 import { Avatar } from "./conversation-list";
-import { type ConversationItem, displayName, type Teammate } from "./types";
+import { contactAddressLabel, type ConversationItem, displayName, type Teammate } from "./types";
 
 export function DetailsPanel({
   conversation,
@@ -36,7 +36,12 @@ export function DetailsPanel({
             <Avatar name={displayName(conversation.contact)} className="h-12 w-12" />
             <div className="min-w-0">
               <p className="truncate font-semibold">{displayName(conversation.contact)}</p>
-              <p className="text-sm text-slate-500">+{conversation.contact.phone}</p>
+              <p className="text-sm text-slate-500">{contactAddressLabel(conversation.contact)}</p>
+              {conversation.contact.phone && conversation.contact.username ? (
+                <p className="text-sm text-slate-500" data-testid="contact-username">
+                  {conversation.contact.username}
+                </p>
+              ) : null}
             </div>
           </div>
           <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">

@@ -5,12 +5,12 @@ import { formatRelative } from "@/components/ui/format";
 import { requestJson } from "@/lib/client/api";
 import { Avatar } from "./conversation-list";
 import { LabelChips } from "./label-chips";
-import { type ConversationItem, displayName } from "./types";
+import { contactAddressLabel, type ConversationItem, displayName } from "./types";
 import type { Page } from "@/lib/platform/cursor";
 
 export type SearchResult = {
   conversation: ConversationItem;
-  match: { field: "name" | "phone" | "email" | "message" | "note"; message_id: string | null; snippet: string; highlights: { start: number; end: number }[] };
+  match: { field: "name" | "phone" | "username" | "email" | "message" | "note"; message_id: string | null; snippet: string; highlights: { start: number; end: number }[] };
 };
 
 /** The snippet with its matches in <mark>. */
@@ -30,7 +30,7 @@ export function Highlighted({ text, highlights }: { text: string; highlights: Se
   return <>{parts}</>;
 }
 
-const fieldLabel: Record<SearchResult["match"]["field"], string> = { name: "Name", phone: "Number", email: "Email", message: "Message", note: "Note" };
+const fieldLabel: Record<SearchResult["match"]["field"], string> = { name: "Name", phone: "Number", username: "Username", email: "Email", message: "Message", note: "Note" };
 
 /**
  * Search across names, numbers and everything written (GET /v1/search), best match first,
@@ -114,7 +114,7 @@ export function SearchResults({ query, selectedId, onOpen }: { query: string; se
                     </span>
                     <span className="mt-0.5 block text-sm text-slate-600">
                       <span className="mr-1 text-xs font-medium uppercase tracking-wide text-slate-500">{fieldLabel[match.field]}</span>
-                      {match.field === "name" ? `+${conversation.contact.phone}` : match.field === "phone" ? <>+<Highlighted text={match.snippet} highlights={match.highlights} /></> : <Highlighted text={match.snippet} highlights={match.highlights} />}
+                      {match.field === "name" ? contactAddressLabel(conversation.contact) : match.field === "phone" ? <>+<Highlighted text={match.snippet} highlights={match.highlights} /></> : <Highlighted text={match.snippet} highlights={match.highlights} />}
                     </span>
                     <span className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600">
                       <span className="capitalize">{conversation.status}</span>

@@ -20,8 +20,12 @@ export function SimulateCustomer({ onSent }: { onSent: (conversationId: string |
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const choice = csatChoices.find((c) => String(c.score) === form.get("score")) ?? csatChoices[4];
+    const from = String(form.get("from") ?? "").replace(/\D/g, "");
+    const username = String(form.get("username") ?? "").trim();
     const body = {
-      from: String(form.get("from") ?? "").replace(/\D/g, ""),
+      // A customer with a username may write without a number.
+      ...(from || !username ? { from } : {}),
+      ...(username ? { username } : {}),
       name: String(form.get("name") ?? "").trim() || undefined,
       ...(kind === "survey"
         ? { type: "interactive", interactive: { type: "list_reply", id: csatChoiceId(choice.score), title: choice.title } }
@@ -57,7 +61,8 @@ export function SimulateCustomer({ onSent }: { onSent: (conversationId: string |
             <p className="mt-1 text-sm text-slate-600">The sandbox number receives this as if a customer wrote it, so you can try the whole flow.</p>
           </div>
           {message && !Object.keys(errors).length ? <Alert>{message}</Alert> : null}
-          <Field label="Customer number" name="from" inputMode="tel" required defaultValue="15551234567" hint="Digits with country code, 8 to 15." error={errors.from} />
+          <Field label="Customer number" name="from" inputMode="tel" defaultValue="15551234567" hint="Digits with country code, 8 to 15. Leave empty for a customer known only by a username." error={errors.from} />
+          <Field label="Username (optional)" name="username" defaultValue="" hint="A WhatsApp username, such as @maria.lopez." error={errors.username} />
           <Field label="Customer name" name="name" defaultValue="Maria Lopez" error={errors.name} />
           <div className="flex flex-col gap-1">
             <label htmlFor="simulate-kind" className="text-sm font-medium text-slate-700">

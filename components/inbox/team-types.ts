@@ -24,7 +24,7 @@ export type NotificationItem = {
   note_id: string | null;
   actor: { id: string; name: string } | null;
   text: string | null;
-  contact: { id: string; phone: string; name: string | null } | null;
+  contact: { id: string; phone: string | null; username?: string | null; name: string | null } | null;
   read_at: string | null;
   created_at: string;
 };

@@ -5,7 +5,7 @@ export type ConversationItem = {
   status: "open" | "assigned" | "closed" | "snoozed";
   assigned_to: string | null;
   assigned_at?: string | null;
-  contact: { id: string; phone: string; name: string | null };
+  contact: { id: string; phone: string | null; network_user_id?: string | null; username?: string | null; name: string | null };
   last_message_at: string | null;
   last_message_preview?: string | null;
   unread_count: number;
@@ -66,4 +66,6 @@ export type MessageItem = {
 
 export type EventEnvelope = { id: string; type: string; created_at: string; data: Record<string, unknown> };
 
-export const displayName = (c: ConversationItem["contact"]) => c.name?.trim() || `+${c.phone}`;
+export const displayName = (c: ConversationItem["contact"]) => c.name?.trim() || contactAddressLabel(c);
+/** How the customer is reached, for an unnamed contact or under the name: +number, else @username, else the BSUID. */
+export const contactAddressLabel = (c: ConversationItem["contact"]) => (c.phone ? `+${c.phone}` : c.username || c.network_user_id || "");

@@ -12,7 +12,7 @@ import { selectContacts, withStats } from "./store";
 
 const BATCH = 500;
 
-export const CSV_COLUMNS = ["id", "phone", "name", "email", "notes", "blocked", "created_at", "last_message_at", "conversations_count", "attributes"] as const;
+export const CSV_COLUMNS = ["id", "phone", "name", "email", "notes", "blocked", "created_at", "last_message_at", "conversations_count", "network_user_id", "username", "attributes"] as const;
 
 /** One contact as a CSV record (without its line end). */
 export function csvRow(contact: ContactDetailOutput): string {
@@ -27,6 +27,9 @@ export function csvRow(contact: ContactDetailOutput): string {
     contact.created_at,
     contact.last_message_at,
     contact.conversations_count,
+    contact.network_user_id,
+    contact.username,
+    // Last: a JSON cell of its own.
     attributes,
   ]
     .map(csvCell)

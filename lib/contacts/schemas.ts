@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Contact } from "@/db/schema";
-import { isoTimestamp, phoneDigits, prefixedId } from "@/lib/platform/fields";
+import { isoTimestamp, networkUserIdField, phoneDigits, prefixedId } from "@/lib/platform/fields";
 import { paginationQuery } from "@/lib/platform/pagination";
 
 export const MAX_ATTRIBUTES = 50;
@@ -74,7 +74,9 @@ export type UpdateContactInput = z.infer<typeof updateContactInput>;
 export const contactDetailOutput = z
   .strictObject({
     id: prefixedId("contact"),
-    phone: phoneDigits("The customer's number, digits only (E.164 without `+`)."),
+    phone: phoneDigits("The customer's number, digits only (E.164 without `+`); null for a customer known only by their business-scoped user id.").nullable(),
+    network_user_id: networkUserIdField("The customer's business-scoped user id (BSUID) on the network, when it sent one: messages to a customer without a phone go there.").nullable(),
+    username: z.string().nullable().meta({ description: "The customer's WhatsApp username, as the network last reported it.", example: "@maria.gomez" }),
     name: z.string().nullable().meta({ example: "María Gómez" }),
     email: z.string().nullable().meta({ example: "maria@example.com" }),
     notes: z.string().nullable(),
@@ -93,6 +95,8 @@ export function presentContact(row: ContactWithStats): ContactDetailOutput {
   return {
     id: row.id,
     phone: row.phone,
+    network_user_id: row.networkUserId,
+    username: row.username,
     name: row.name,
     email: row.email,
     notes: row.notes,

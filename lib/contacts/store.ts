@@ -40,12 +40,7 @@ export async function findContact(executor: Executor, { accountId, id }: { accou
   return withStats(row);
 }
 
-/** A send to a blocked contact is refused before anything is written. */
-export async function refuseBlockedContact(executor: Executor, { accountId, phone }: { accountId: string; phone: string }) {
-  const [row] = await executor
-    .select({ blocked: contacts.blocked })
-    .from(contacts)
-    .where(and(eq(contacts.accountId, accountId), eq(contacts.phone, phone)))
-    .limit(1);
-  if (row?.blocked) throw new ApiError(409, "contact_blocked", "This contact is blocked. Unblock them on their contact page to send a message.");
+/** A send to a blocked contact is refused (its transaction then writes nothing). */
+export function refuseBlockedContact(contact: { blocked?: boolean }) {
+  if (contact.blocked) throw new ApiError(409, "contact_blocked", "This contact is blocked. Unblock them on their contact page to send a message.");
 }

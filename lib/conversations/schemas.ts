@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Contact, Conversation } from "@/db/schema";
-import { isoTimestamp, phoneDigits, prefixedId } from "@/lib/platform/fields";
+import { isoTimestamp, networkUserIdField, phoneDigits, prefixedId } from "@/lib/platform/fields";
 import { paginationQuery } from "@/lib/platform/pagination";
 
 export const conversationStatuses = ["open", "assigned", "closed", "snoozed"] as const;
@@ -62,7 +62,9 @@ export const snoozeConversationInput = z
 export const contactOutput = z
   .strictObject({
     id: prefixedId("contact"),
-    phone: phoneDigits("The customer's number, digits only (E.164 without `+`)."),
+    phone: phoneDigits("The customer's number, digits only (E.164 without `+`); null for a customer known only by their username's business-scoped user id.").nullable(),
+    network_user_id: networkUserIdField("The customer's business-scoped user id (BSUID) on the network, when it sent one.").nullable(),
+    username: z.string().nullable().meta({ description: "The customer's WhatsApp username, when they adopted one.", example: "@maria.lopez" }),
     name: z.string().nullable().meta({ description: "The name the customer's profile shows, when known.", example: "María López" }),
   })
   .meta({ id: "Contact", description: "The customer." });
@@ -115,7 +117,7 @@ export const conversationSummaryOutput = z
   .meta({ id: "ConversationSummary", description: "The conversation a message belongs to." });
 export type ConversationSummaryOutput = z.infer<typeof conversationSummaryOutput>;
 
-export type ConversationWithContact = Conversation & { contact: Pick<Contact, "id" | "phone" | "name"> };
+export type ConversationWithContact = Conversation & { contact: Pick<Contact, "id" | "phone" | "networkUserId" | "username" | "name" | "blocked"> };
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
@@ -125,7 +127,7 @@ export function presentConversation(row: ConversationWithContact): ConversationO
     status: row.status,
     assigned_to: row.assignedTo,
     assigned_at: iso(row.assignedAt),
-    contact: { id: row.contact.id, phone: row.contact.phone, name: row.contact.name },
+    contact: { id: row.contact.id, phone: row.contact.phone, network_user_id: row.contact.networkUserId, username: row.contact.username, name: row.contact.name },
     last_message_at: iso(row.lastMessageAt),
     last_message_preview: row.lastMessagePreview,
     unread_count: row.unreadCount,

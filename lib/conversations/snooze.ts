@@ -1,7 +1,8 @@
+import type { ConversationWithContact } from "./schemas";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { type Executor, getDb } from "@/db";
-import { type Contact, type Conversation, conversations } from "@/db/schema";
+import { type Conversation, conversations } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { ConflictError, invalidField } from "@/lib/platform/errors";
 import { recordEvent } from "@/lib/events/record-event";
@@ -55,7 +56,7 @@ export async function snoozeConversation({ ctx, id, until, now = new Date() }: {
  */
 export async function wakeSnoozedConversation(
   tx: Executor,
-  { accountId, conversation, contact, now = new Date() }: { accountId: string; conversation: Conversation; contact: Pick<Contact, "id" | "phone" | "name">; now?: Date },
+  { accountId, conversation, contact, now = new Date() }: { accountId: string; conversation: Conversation; contact: ConversationWithContact["contact"]; now?: Date },
 ) {
   const keep = await assigneeIsLive(tx, { accountId, userId: conversation.assignedTo });
   const [row] = await tx

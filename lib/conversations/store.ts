@@ -5,13 +5,14 @@ import { NotFoundError } from "@/lib/platform/errors";
 import { recordActivity } from "@/lib/activity/record-activity";
 import type { ActivityActor } from "@/lib/activity/schemas";
 import { recordEvent } from "@/lib/events/record-event";
+import { type ContactIdentity, ensureContactByIdentity } from "@/lib/contacts/identity";
 import { newId } from "@/lib/platform/ids";
 import { type ConversationWithContact, presentConversation } from "./schemas";
 
 /** Conversations joined with the contact fields their public shape shows. */
 export function selectConversations(executor: Executor) {
   return executor
-    .select({ conversation: conversations, contact: { id: contacts.id, phone: contacts.phone, name: contacts.name } })
+    .select({ conversation: conversations, contact: { id: contacts.id, phone: contacts.phone, networkUserId: contacts.networkUserId, username: contacts.username, name: contacts.name, blocked: contacts.blocked } })
     .from(conversations)
     .innerJoin(contacts, eq(contacts.id, conversations.contactId));
 }
@@ -32,27 +33,12 @@ export async function findConversation(executor: Executor, { accountId, id, lock
 }
 
 /**
- * The contact with this number, created when new, and locked until the transaction ends:
- * two messages from one new number at once then serialise here instead of opening two
- * conversations.
+ * The contact with this number or business-scoped user id, created when new, and locked until
+ * the transaction ends: two messages from one new customer at once then serialise here instead
+ * of opening two conversations (see ensureContactByIdentity for how the two ids meet).
  */
-export async function ensureContact(tx: Executor, { accountId, phone, name }: { accountId: string; phone: string; name?: string | null }): Promise<Contact> {
-  const now = new Date();
-  await tx
-    .insert(contacts)
-    .values({ id: newId("contact", now), accountId, phone, name: name ?? null, createdAt: now, updatedAt: now })
-    .onConflictDoNothing();
-  const [contact] = await tx
-    .select()
-    .from(contacts)
-    .where(and(eq(contacts.accountId, accountId), eq(contacts.phone, phone)))
-    .for("update");
-  // A name a person gave the contact wins over the network's profile name.
-  if (name && contact.name !== name && !contact.nameEditedAt) {
-    const [renamed] = await tx.update(contacts).set({ name, updatedAt: now }).where(eq(contacts.id, contact.id)).returning();
-    return renamed;
-  }
-  return contact;
+export async function ensureContact(tx: Executor, { accountId, phone, userId, username, name }: { accountId: string } & ContactIdentity): Promise<Contact> {
+  return ensureContactByIdentity(tx, { accountId, identity: { phone, userId, username, name } });
 }
 
 /** Conversations carrying the label (served by the GIN index on conversations.labels). */
@@ -114,7 +100,7 @@ export async function reopenClosedConversation(
     conversation,
     contact,
     user,
-  }: { accountId: string; conversation: Conversation; contact: Pick<Contact, "id" | "phone" | "name">; user?: { id: string; name: string } & Record<string, unknown> },
+  }: { accountId: string; conversation: Conversation; contact: ConversationWithContact["contact"]; user?: { id: string; name: string } & Record<string, unknown> },
 ) {
   const keep = await assigneeIsLive(tx, { accountId, userId: conversation.assignedTo });
   const now = new Date();

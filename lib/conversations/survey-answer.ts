@@ -1,6 +1,7 @@
+import type { ConversationWithContact } from "./schemas";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { type Contact, type Conversation, conversations } from "@/db/schema";
+import { type Conversation, conversations } from "@/db/schema";
 import { presentConversation } from "@/lib/conversations/schemas";
 import { recordEvent } from "@/lib/events/record-event";
 import type { InteractiveReply } from "@/lib/network/types";
@@ -45,7 +46,7 @@ export function surveyScoreOf({
  */
 export async function recordSurveyAnswer(
   tx: Executor,
-  { accountId, conversationId, contact, score, at }: { accountId: string; conversationId: string; contact: Pick<Contact, "id" | "phone" | "name">; score: number; at: Date },
+  { accountId, conversationId, contact, score, at }: { accountId: string; conversationId: string; contact: ConversationWithContact["contact"]; score: number; at: Date },
 ): Promise<Conversation | null> {
   const [row] = await tx
     .update(conversations)

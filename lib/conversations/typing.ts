@@ -3,12 +3,14 @@ import { getDb } from "@/db";
 import type { ServiceContext } from "@/lib/auth/context";
 import { recordEvent } from "@/lib/events/record-event";
 import { presentUserRef } from "@/lib/auth/user-identity";
+import { queueTypingIndicator } from "./customer-signals";
 import { findConversation } from "./store";
 
 /**
  * Tells the teammates watching the inbox that the caller is writing in this conversation:
  * an `agent.typing` event for the live stream only (never for webhooks). The inbox sends it
  * at most every few seconds while someone types and shows it for 6 s after the last one.
+ * The customer sees the network's typing indicator too (setting; see queueTypingIndicator).
  */
 export async function announceTyping({ ctx, conversationId }: { ctx: ServiceContext<"user">; conversationId: string }) {
   await getDb().transaction(async (tx) => {
@@ -18,5 +20,6 @@ export async function announceTyping({ ctx, conversationId }: { ctx: ServiceCont
       type: "agent.typing",
       data: { conversation_id: conversation.id, user: presentUserRef(ctx.user) },
     });
+    await queueTypingIndicator(tx, { accountId: ctx.accountId, conversationId: conversation.id });
   });
 }

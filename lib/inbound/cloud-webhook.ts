@@ -50,6 +50,9 @@ const inboundMediaJob = z.object({
   message: z.object({
     networkMessageId: z.string(),
     from: z.string(),
+    phone: z.string().optional(),
+    userId: z.string().optional(),
+    username: z.string().optional(),
     name: z.string().optional(),
     type: z.enum(["image", "document", "audio", "video", "sticker"]),
     media: z.object({ networkMediaId: z.string(), mimeType: z.string(), filename: z.string().optional(), caption: z.string().optional() }),
@@ -124,7 +127,7 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
   for (const message of batch.messages) {
     const accountId = accountFor(message.phoneNumberId);
     if (!accountId) continue;
-    const { networkMessageId, from, name, context } = message;
+    const { networkMessageId, from, phone, userId, username, name, context } = message;
     if (!message.media) {
       const result = await receiveInboundMessage({ accountId, inbound: inboundOf(message) });
       if ("skipped" in result) console.warn(`network webhook: skipped a message (${result.skipped})`);
@@ -141,6 +144,9 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
           message: {
             networkMessageId,
             from,
+            ...(phone ? { phone } : {}),
+            ...(userId ? { userId } : {}),
+            ...(username ? { username } : {}),
             ...(name ? { name } : {}),
             type: message.type,
             media: message.media,
@@ -242,6 +248,9 @@ function inboundOf(message: InboundMessage): InboundInput {
   return {
     networkMessageId: message.networkMessageId,
     from: message.from,
+    ...(message.phone ? { phone: message.phone } : {}),
+    ...(message.userId ? { userId: message.userId } : {}),
+    ...(message.username ? { username: message.username } : {}),
     ...(message.name ? { name: message.name } : {}),
     type: message.type,
     ...(message.text !== undefined ? { text: message.text } : {}),
@@ -267,6 +276,9 @@ export async function fetchInboundMedia(payload: Record<string, unknown>, { atte
   const base = {
     networkMessageId: message.networkMessageId,
     from: message.from,
+    phone: message.phone,
+    userId: message.userId,
+    username: message.username,
     name: message.name,
     type: message.type,
     ...(message.context ? { context: message.context } : {}),

@@ -45,7 +45,7 @@ export async function listInbox({ ctx, query }: { ctx: ServiceContext<"user">; q
   const term = query.q ? `%${query.q.replace(/[%_\\]/g, (c) => `\\${c}`)}%` : undefined;
   const digits = query.q?.replace(/\D/g, "");
   const search = term
-    ? or(ilike(contacts.name, term), digits ? ilike(contacts.phone, `%${digits}%`) : undefined)
+    ? or(ilike(contacts.name, term), ilike(contacts.username, term), digits ? ilike(contacts.phone, `%${digits}%`) : undefined)
     : undefined;
   const after = query.cursor
     ? sql`(${activity}, ${conversations.id}) < (${query.cursor.t.toISOString()}::timestamptz, ${query.cursor.id})`

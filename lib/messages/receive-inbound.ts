@@ -12,6 +12,7 @@ import {
 } from "@/lib/conversations/store";
 import { wakeSnoozedConversation } from "@/lib/conversations/snooze";
 import { invalidField } from "@/lib/platform/errors";
+import { isNetworkUserId } from "@/lib/platform/fields";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/platform/ids";
 import { recordSurveyAnswer, surveyScoreOf } from "@/lib/conversations/survey-answer";
@@ -32,7 +33,12 @@ export type MessageLookup = { networkMessageId?: string; messageId?: string };
 export type InboundInput = {
   /** The network's id; a second delivery with the same id is not stored again. */
   networkMessageId: string;
+  /** The customer's address: their number, or their business-scoped user id when the network gave no number. */
   from: string;
+  /** The customer's number and business-scoped user id as the network gave them (default: `from`, whichever it is). */
+  phone?: string;
+  userId?: string;
+  username?: string;
   name?: string;
   type: MessageKind;
   text?: string;
@@ -55,11 +61,12 @@ export type InboundResult = { duplicate: boolean; message: MessageOutput } | { s
 
 /**
  * Finds a message of the account by either id; `contactPhone` limits it to messages exchanged
- * with that customer (a customer can only quote or react to their own conversations).
+ * with that customer, known by any of their addresses (a customer can only quote or react to
+ * their own conversations).
  */
 export async function lookupMessage(
   tx: Executor,
-  { accountId, lookup, contactPhone }: { accountId: string; lookup: MessageLookup; contactPhone?: string },
+  { accountId, lookup, contactPhone }: { accountId: string; lookup: MessageLookup; contactPhone?: string | string[] },
 ) {
   const byId = lookup.messageId
     ? eq(messages.id, lookup.messageId)
@@ -73,7 +80,8 @@ export async function lookupMessage(
     .where(and(eq(messages.accountId, accountId), byId))
     .limit(1);
   if (!row) return undefined;
-  if (contactPhone && (row.direction === "inbound" ? row.fromNumber : row.toNumber) !== contactPhone) return undefined;
+  const addresses = typeof contactPhone === "string" ? [contactPhone] : contactPhone;
+  if (addresses && !addresses.includes(row.direction === "inbound" ? row.fromNumber : row.toNumber)) return undefined;
   return row;
 }
 
@@ -125,15 +133,17 @@ export async function receiveInboundMessage({ accountId, inbound }: { accountId:
     const integration = await loadNumberIntegration(tx, accountId);
     // A Chorus id comes from the sandbox's caller, so an unknown one is their mistake (400);
     // an unknown network id is a message Chorus never saw, and the reaction has nothing to show on.
-    const target = inbound.reaction ? await lookupMessage(tx, { accountId, lookup: inbound.reaction.target, contactPhone: inbound.from }) : undefined;
+    const identity = identityOf(inbound);
+    const addresses = [identity.phone, identity.userId, inbound.from].filter((a): a is string => Boolean(a));
+    const target = inbound.reaction ? await lookupMessage(tx, { accountId, lookup: inbound.reaction.target, contactPhone: addresses }) : undefined;
     if (inbound.reaction && !target) {
       if (inbound.reaction.target.messageId) throw invalidField("reaction.message_id", "is not a message of this customer's conversations");
       return { skipped: "reaction_target_unknown" };
     }
-    const quoted = inbound.context ? await lookupMessage(tx, { accountId, lookup: inbound.context, contactPhone: inbound.from }) : undefined;
+    const quoted = inbound.context ? await lookupMessage(tx, { accountId, lookup: inbound.context, contactPhone: addresses }) : undefined;
     if (inbound.context?.messageId && !quoted) throw invalidField("context.message_id", "is not a message of this customer's conversations");
 
-    const contact = await ensureContact(tx, { accountId, phone: inbound.from, name: inbound.name });
+    const contact = await ensureContact(tx, { accountId, ...identity, name: inbound.name });
     // A blocked contact's message is kept where it belongs but wakes, reopens and notifies nothing.
     const silent = contact.blocked;
     const arrivedAt = new Date();
@@ -198,6 +208,16 @@ export async function receiveInboundMessage({ accountId, inbound }: { accountId:
     else if (!inbound.reaction) await afterInboundMessage(tx, { accountId, message, conversation: updated });
     return { duplicate: false, message: output };
   });
+}
+
+/** Who wrote, by the ids the network gave; `from` alone is a number or a business-scoped user id by its form. */
+function identityOf(inbound: InboundInput) {
+  const fromIsUserId = isNetworkUserId(inbound.from);
+  return {
+    phone: inbound.phone ?? (fromIsUserId ? undefined : inbound.from),
+    userId: inbound.userId ?? (fromIsUserId ? inbound.from : undefined),
+    username: inbound.username,
+  };
 }
 
 /** A contact's name as the business app's address book has it (coexistence contact sync). */

@@ -1,5 +1,5 @@
 import "server-only";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { getDb } from "@/db";
 import type { ServiceContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/platform/errors";
@@ -7,6 +7,20 @@ import { loadNumberIntegration } from "@/lib/network/integration";
 import type { MessageKindContent } from "./kinds";
 import { receiveInboundMessage } from "./receive-inbound";
 import type { SandboxInboundInput } from "./schemas";
+
+/**
+ * Who the simulated customer is: their number, else a business-scoped user id — the one given,
+ * or one derived from the account and username, so the same username is the same customer.
+ */
+function sandboxIdentity(accountId: string, input: SandboxInboundInput) {
+  const userId = input.from_user_id ?? (input.from ? undefined : `US.${createHash("sha256").update(`${accountId}:${input.username}`).digest("hex").slice(0, 24)}`);
+  return {
+    from: (input.from ?? userId)!,
+    ...(input.from ? { phone: input.from } : {}),
+    ...(userId ? { userId } : {}),
+    ...(input.username ? { username: input.username } : {}),
+  };
+}
 
 /**
  * A simulated customer's message (POST /api/sandbox/inbound, "Simulate customer"): only while
@@ -27,7 +41,7 @@ export async function receiveSandboxMessage({ ctx, input }: { ctx: ServiceContex
     accountId: ctx.accountId,
     inbound: {
       networkMessageId: `sandbox.in.${randomBytes(16).toString("base64url")}`,
-      from: input.from,
+      ...sandboxIdentity(ctx.accountId, input),
       ...(input.name ? { name: input.name } : {}),
       type: input.type,
       ...(input.text !== undefined ? { text: input.text } : {}),

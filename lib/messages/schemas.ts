@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { languages } from "@/lib/platform/language/language";
 import { type Media, type Message, messageKinds } from "@/db/schema";
-import { isoTimestamp, phoneDigits as phoneField, prefixedId } from "@/lib/platform/fields";
+import { isoTimestamp, NETWORK_USER_ID_PATTERN, phoneDigits as phoneField, prefixedId } from "@/lib/platform/fields";
 import {
   buttonReply,
   contactCard,
@@ -170,9 +170,33 @@ function decodeContent<T extends Content>(value: T): Omit<T, "media"> & { media?
   };
 }
 
+/** A send names its recipient exactly one way: a number, a business-scoped user id, or a conversation. */
+const recipientFields = ["to", "to_user_id", "conversation_id"] as const;
+function checkRecipient(value: Partial<Record<(typeof recipientFields)[number], unknown>>, ctx: z.RefinementCtx) {
+  const given = recipientFields.filter((field) => value[field] !== undefined);
+  if (given.length === 1) return;
+  if (given.length === 0) {
+    ctx.addIssue({ code: "custom", path: ["to"], message: "is required: give exactly one of to (a number), to_user_id (a business-scoped user id) or conversation_id" });
+    return;
+  }
+  for (const field of given.slice(1)) {
+    ctx.addIssue({ code: "custom", path: [field], message: `give exactly one of to, to_user_id or conversation_id, not ${given.join(" and ")}` });
+  }
+}
+
 export const sendMessageInput = z
   .object({
-    to: phoneDigits("to"),
+    to: phoneDigits("to")
+      .optional()
+      .meta({ description: "The recipient's number: 8 to 15 digits (E.164 without `+`). Exactly one of `to`, `to_user_id` and `conversation_id`.", example: "15551234567" }),
+    to_user_id: z
+      .string({ error: "must be a business-scoped user id (CC.…)" })
+      .regex(NETWORK_USER_ID_PATTERN, "must be a business-scoped user id: a two-letter country code, a period, then up to 128 letters and digits (CC.ENT.… for a parent id)")
+      .optional()
+      .meta({
+        description: "The recipient's business-scoped user id (BSUID), for a customer known without a phone number. Exactly one of `to`, `to_user_id` and `conversation_id`.",
+        example: "US.13491208655302741918",
+      }),
     type: z.enum(sendMessageTypes, { error: `is required: one of ${sendMessageTypes.join(", ")}` }),
     text: textField,
     media: mediaField,
@@ -187,14 +211,18 @@ export const sendMessageInput = z
       .string({ error: "must be a conversation id (conv_...)" })
       .regex(/^conv_[0-9a-z]{26}$/, "must be a conversation id (conv_...)")
       .optional()
-      .meta({ description: "Send in this conversation; otherwise the open conversation with `to`, or a new one." }),
+      .meta({ description: "Send in this conversation, to its customer (their number when known, else their business-scoped user id). Exactly one of `to`, `to_user_id` and `conversation_id`: with `to` or `to_user_id`, the customer's open conversation is used, or a new one." }),
   })
+  .superRefine(checkRecipient)
   .superRefine(checkContent)
   .transform(decodeContent)
   .meta({
     id: "SendMessage",
-    description: "A text message (`text`), a media message (`media`), a `location`, a `reaction`, reply buttons (`interactive`) or a `template`: each kind needs its own field and allows no other. Each rule violation is a 400 `validation_error` naming the field.",
+    description:
+      "A text message (`text`), a media message (`media`), a `location`, a `reaction`, reply buttons (`interactive`) or a `template`: each kind needs its own field and allows no other. The recipient is exactly one of `to`, `to_user_id` and `conversation_id`. Each rule violation is a 400 `validation_error` naming the field.",
     example: { to: "15551234567", type: "text", text: "Your order is on its way." },
+    // Exactly one recipient field, as the documents' readers and generated clients see it.
+    oneOf: recipientFields.map((field) => ({ type: "object", required: [field], properties: { [field]: { type: "string" } } })),
   });
 export type SendMessageInput = z.output<typeof sendMessageInput>;
 
@@ -203,7 +231,14 @@ export type SendMessageInput = z.output<typeof sendMessageInput>;
 // as the network reports it; it is kept as a text message with the row's title.
 export const sandboxInboundInput = z
   .object({
-    from: phoneDigits("from"),
+    // A customer who adopted a username may write without a number: then `username` (and, if
+    // wanted, the business-scoped user id the network would give them) instead of `from`.
+    from: phoneDigits("from").optional(),
+    from_user_id: z
+      .string({ error: "must be a business-scoped user id (CC.…)" })
+      .regex(NETWORK_USER_ID_PATTERN, "must be a business-scoped user id: a two-letter country code, a period, then up to 128 letters and digits")
+      .optional(),
+    username: z.string({ error: "must be a string" }).trim().min(1, "must not be empty").max(35, "must be at most 35 characters").optional(),
     name: z.string({ error: "must be a string" }).trim().min(1, "must not be empty").max(100, "must be at most 100 characters").optional(),
     type: z.enum(simulatedMessageTypes, { error: `is required: one of ${simulatedMessageTypes.join(", ")}` }),
     text: textField,
@@ -216,6 +251,11 @@ export const sandboxInboundInput = z
     button: buttonReply.optional(),
     unsupported: unsupportedContent.optional(),
     context: contextInput.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.from === undefined && value.from_user_id === undefined && value.username === undefined) {
+      ctx.addIssue({ code: "custom", path: ["from"], message: "is required: the sender's number, 8 to 15 digits (or a username for a customer without one)" });
+    }
   })
   .superRefine(checkContent)
   .transform(decodeContent);
@@ -251,8 +291,8 @@ export const messageOutput = z
     id: prefixedId("message"),
     conversation_id: prefixedId("conversation"),
     direction: z.enum(["inbound", "outbound"]).meta({ example: "outbound" }),
-    from: phoneField("The sender's number, digits only."),
-    to: phoneField("The recipient's number, digits only."),
+    from: phoneField("The sender's number, digits only; for a customer known only by their business-scoped user id, that id."),
+    to: phoneField("The recipient's number, digits only; for a customer known only by their business-scoped user id, that id."),
     type: z.enum(messageKinds).meta({
       description:
         "`text`, `image`, `document`, `audio`, `video`, `sticker` (a WebP image in `media`), `location`, `contacts`, `reaction`, `interactive`, `button` (a template's quick-reply tap), `template` or `unsupported` (a kind Chorus cannot show; see `unsupported.network_type`).",

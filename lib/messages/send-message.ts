@@ -4,6 +4,7 @@ import { conversations, messages } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { userActor } from "@/lib/activity/schemas";
 import { autoAssignOnReply } from "@/lib/conversations/auto-assign";
+import { contactAddress } from "@/lib/contacts/identity";
 import { refuseBlockedContact } from "@/lib/contacts/store";
 import { actor } from "@/lib/conversations/conversations";
 import { createConversation, ensureContact, findActiveConversation, findConversation, reopenClosedConversation } from "@/lib/conversations/store";
@@ -20,27 +21,30 @@ import { insertMessage, storeMedia, touchConversation } from "./store";
 
 /**
  * Records a message from the calling user as `queued` and, in the same transaction, the job
- * that sends it to the network. The conversation is the given one, else the number's open
- * (or assigned) conversation, else a new one. Sending into a closed conversation reopens it;
- * sending into an unassigned one assigns it to the sender (the account's auto-assign setting).
+ * that sends it to the network. The recipient is named one way: a conversation (its customer,
+ * by number when known, else by business-scoped user id), a number (`to`) or a business-scoped
+ * user id (`to_user_id`), whose open (or assigned) conversation is used, else a new one.
+ * Sending into a closed conversation reopens it; sending into an unassigned one assigns it to
+ * the sender (the account's auto-assign setting). A blocked contact gets nothing (409).
  */
 export async function sendMessage({ ctx, input }: { ctx: ServiceContext<"user">; input: SendMessageInput }) {
   return getDb().transaction(async (tx) => {
     const accountId = ctx.accountId;
-    await refuseBlockedContact(tx, { accountId, phone: input.to });
     const integration = await loadNumberIntegration(tx, accountId);
     let conversationId: string;
+    let to: string;
     if (input.conversation_id) {
       const conversation = await findConversation(tx, { accountId, id: input.conversation_id, lock: true });
-      if (conversation.contact.phone !== input.to) {
-        throw invalidField("conversation_id", `is a conversation with ${conversation.contact.phone}, not with ${input.to}`);
-      }
+      refuseBlockedContact(conversation.contact);
       if (conversation.status === "closed") {
         await reopenClosedConversation(tx, { accountId, conversation, contact: conversation.contact, user: actor(ctx) });
       }
       conversationId = conversation.id;
+      to = contactAddress(conversation.contact);
     } else {
-      const contact = await ensureContact(tx, { accountId, phone: input.to });
+      const contact = await ensureContact(tx, { accountId, ...(input.to ? { phone: input.to } : { userId: input.to_user_id }) });
+      refuseBlockedContact(contact);
+      to = input.to ?? input.to_user_id ?? contactAddress(contact);
       const active = await findActiveConversation(tx, { accountId, contactId: contact.id });
       conversationId = active
         ? active.id
@@ -66,7 +70,7 @@ export async function sendMessage({ ctx, input }: { ctx: ServiceContext<"user">;
       accountId,
       conversationId,
       from: businessNumberOf(integration),
-      to: input.to,
+      to,
       type: input.type,
       text: checked.text ?? input.text ?? null,
       media: checked.media ?? input.media,

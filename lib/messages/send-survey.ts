@@ -1,3 +1,4 @@
+import { contactAddress } from "@/lib/contacts/identity";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/db";
@@ -34,7 +35,7 @@ export async function sendSurvey(payload: Record<string, unknown>) {
     if (conversation.csatAskedAt && conversation.csatAskedAt >= conversation.closedAt) return;
     const config = await loadCsatConfig(tx, accountId);
     if (!config.enabled) return;
-    const [contact] = await tx.select({ phone: contacts.phone }).from(contacts).where(eq(contacts.id, conversation.contactId)).limit(1);
+    const [contact] = await tx.select({ phone: contacts.phone, networkUserId: contacts.networkUserId }).from(contacts).where(eq(contacts.id, conversation.contactId)).limit(1);
     if (!contact) return;
 
     const integration = await loadNumberIntegration(tx, accountId);
@@ -42,7 +43,7 @@ export async function sendSurvey(payload: Record<string, unknown>) {
       accountId,
       conversationId,
       from: businessNumberOf(integration),
-      to: contact.phone,
+      to: contactAddress(contact),
       // Stored as what it is, an interactive list (its question is the list's body, as for every
       // interactive message), so that the thread and the API show what the customer sees.
       type: "interactive",

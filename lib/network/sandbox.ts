@@ -12,6 +12,10 @@ export const sandboxAdapter: NetworkAdapter = {
   async send() {
     return { ok: true, networkMessageId: `sandbox.${randomBytes(16).toString("base64url")}` };
   },
+  // The simulated customer has no phone to show a read receipt or typing on.
+  async markRead() {
+    return { ok: true };
+  },
   async testConnection() {
     return { ok: true, message: "The sandbox is ready: sends are accepted and reach read status a few seconds later." };
   },

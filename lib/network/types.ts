@@ -11,6 +11,7 @@ export type InteractiveReply = { type: "button_reply" | "list_reply"; id: string
 export type OutboundList = { type: "list"; body: string; button: string; rows: { id: string; title: string; description?: string }[] };
 
 export type OutboundMessage = {
+  /** The customer's number (digits), or their business-scoped user id (sent as `recipient`). */
   to: string;
   type: MessageType | OutboundKind;
   text?: string;
@@ -50,14 +51,28 @@ export type SendResult =
   | { ok: true; networkMessageId: string }
   | { ok: false; retryable: boolean; status?: number; code: string; message: string };
 
+export type SignalResult = { ok: true } | { ok: false; retryable: boolean; status?: number; code: string; message: string };
+
 export type NetworkAdapter = {
   send(message: OutboundMessage): Promise<SendResult>;
+  /**
+   * Tells the customer their message (and those before it) was read; with `typing`, also shows
+   * them the typing indicator (the network clears it after 25 s or at the next message).
+   */
+  markRead(input: { networkMessageId: string; typing: boolean }): Promise<SignalResult>;
   testConnection(): Promise<{ ok: boolean; message: string }>;
 };
 
 export type InboundMessage = {
   networkMessageId: string;
+  /** The customer's address: their number (digits) when the network gave it, else their business-scoped user id. */
   from: string;
+  /** The customer's number, when the network gave it (a customer with a username may have none). */
+  phone?: string;
+  /** The customer's business-scoped user id (BSUID), when the network gave it. */
+  userId?: string;
+  /** The customer's WhatsApp username, when they adopted one. */
+  username?: string;
   name?: string;
   timestamp: Date;
   type: MessageType | InboundKind;

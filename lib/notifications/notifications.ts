@@ -25,7 +25,7 @@ export async function listNotifications({ ctx, limit, cursor, unread }: { ctx: S
       notification: notifications,
       note: { text: conversationNotes.text },
       actor: { id: actors.id, name: actors.name },
-      contact: { id: contacts.id, phone: contacts.phone, name: contacts.name },
+      contact: { id: contacts.id, phone: contacts.phone, username: contacts.username, name: contacts.name },
     })
     .from(notifications)
     .leftJoin(conversations, eq(conversations.id, notifications.conversationId))

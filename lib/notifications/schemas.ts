@@ -39,7 +39,7 @@ export const notificationOutput = z
     actor: z.strictObject({ id: prefixedId("user"), name: z.string() }).nullable().meta({ description: "Who caused it." }),
     text: z.string().nullable().meta({ description: "The note's text (at most 200 characters), or what happened to the number.", example: "@Bruno can you check the stock?" }),
     contact: z
-      .strictObject({ id: prefixedId("contact"), phone: z.string(), name: z.string().nullable() })
+      .strictObject({ id: prefixedId("contact"), phone: z.string().nullable(), username: z.string().nullable(), name: z.string().nullable() })
       .nullable()
       .meta({ description: "The customer of the conversation; null for `number_health`." }),
     read_at: isoTimestamp().nullable(),

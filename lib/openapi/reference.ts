@@ -37,8 +37,10 @@ export type SchemaView = {
   /** Extra keys: `true` for any, a schema for a map's values. */
   additional?: SchemaView | true;
   items?: SchemaView;
-  /** anyOf / oneOf alternatives. */
+  /** anyOf / oneOf alternatives (beside `fields` when an object's fields combine in set ways). */
   variants?: SchemaView[];
+  /** The alternatives are a oneOf: exactly one applies. */
+  exclusive?: boolean;
   /** The schema was cut off here (a cycle, or too deep); see `refName`. */
   truncated?: boolean;
 };
@@ -231,6 +233,7 @@ function describeSchema(resolver: Resolver, value: unknown, options: DescribeOpt
   }
   if (node.items !== undefined) view.items = describeSchema(resolver, node.items, { depth: depth + 1, seen: trail, linkNested });
   if (Array.isArray(alternatives)) view.variants = alternatives.map((alt) => describeSchema(resolver, alt, { depth: depth + 1, seen: trail, linkNested }));
+  if (Array.isArray(node.oneOf)) view.exclusive = true;
   return view;
 }
 

@@ -21,3 +21,12 @@ export const phoneDigits = (description: string) => z.string().meta({ descriptio
 
 /** The object without one key (an answer stored without its secret). */
 export const omit = (body: Record<string, unknown>, key: string) => Object.fromEntries(Object.entries(body).filter(([k]) => k !== key));
+
+/**
+ * A business-scoped user id (BSUID) as the network writes it: the customer's two-letter country
+ * code, a period, then up to 128 letters and digits; a parent BSUID has `ENT.` after the code.
+ */
+export const NETWORK_USER_ID_PATTERN = /^[A-Z]{2}\.(?:ENT\.)?[A-Za-z0-9]{1,128}$/;
+export const isNetworkUserId = (value: string) => NETWORK_USER_ID_PATTERN.test(value);
+export const networkUserIdField = (description: string) =>
+  z.string().meta({ description, example: "US.13491208655302741918" });

@@ -12,13 +12,13 @@ export const searchQuery = paginationQuery.extend({
     .meta({ description: "2 to 200 characters; matched case- and accent-insensitively anywhere in names, numbers, message text and notes.", example: "gomez" }),
 });
 
-export const searchFields = ["name", "phone", "email", "message", "note"] as const;
+export const searchFields = ["name", "phone", "username", "email", "message", "note"] as const;
 
 export const searchResultOutput = z
   .strictObject({
     conversation: conversationOutput,
     match: z.strictObject({
-      field: z.enum(searchFields).meta({ description: "What matched: the contact's `name`, `phone` or `email`, a `message`'s text, or a `note`." }),
+      field: z.enum(searchFields).meta({ description: "What matched: the contact's `name`, `phone`, `username` or `email`, a `message`'s text, or a `note`." }),
       message_id: prefixedId("message", "The matching message (field `message`).").nullable(),
       snippet: z.string().meta({ description: "The matching text around the match (about 140 characters, `…` where cut).", example: "…la entregá mañana antes de las 10?" }),
       highlights: z

@@ -103,13 +103,14 @@ export async function searchConversations({ ctx, q, limit, cursor }: { ctx: Serv
       const snippet = snippetOf(hit.text ?? "", terms.words);
       return { conversation: presentConversation(conversation), match: { field: "message", message_id: hit.source_id, snippet: snippet.text, highlights: snippet.highlights } };
     }
-    const { name, phone } = conversation.contact;
+    const { name, phone, username } = conversation.contact;
     const candidates = [
       { field: "name" as const, snippet: snippetOf(name ?? "", terms.words) },
-      { field: "phone" as const, snippet: snippetOf(phone, [terms.digits], { wordStart: false }) },
+      { field: "phone" as const, snippet: snippetOf(phone ?? "", [terms.digits], { wordStart: false }) },
+      { field: "username" as const, snippet: snippetOf(username ?? "", terms.words) },
     ];
     const found = candidates.find((c) => c.snippet.highlights.length > 0);
-    const field = found ?? { field: "email" as const, snippet: { text: name ?? phone, highlights: [] } };
+    const field = found ?? { field: "email" as const, snippet: { text: name ?? phone ?? username ?? "", highlights: [] } };
     return { conversation: presentConversation(conversation), match: { field: field.field, message_id: null, snippet: field.snippet.text, highlights: field.snippet.highlights } };
   };
   // A conversation deleted between the two reads is left out of the page.

@@ -1,5 +1,6 @@
 import "@/lib/server/wiring";
 import { runWakeJob } from "@/lib/conversations/snooze";
+import { sendReadSignal } from "@/lib/conversations/customer-signals";
 import { sendSurvey } from "@/lib/messages/send-survey";
 import { simulateSandboxStatus } from "@/lib/messages/apply-status";
 import { sendAutomatedMessage } from "@/lib/messages/send-message";
@@ -21,6 +22,7 @@ export const jobHandlers: JobHandlers = {
   "conversation.wake": (payload, { now }) => runWakeJob(payload, { now }),
   "template.simulate-review": (payload) => simulateTemplateReview(payload),
   "csat.survey": (payload) => sendSurvey(payload),
+  "network.read-signal": (payload, { attempt }) => sendReadSignal(payload, { attempt }),
 };
 
 /** Kinds the local runner runs many at a time (same outcome as `jobHandlers`, fewer round trips). */

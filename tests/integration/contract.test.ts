@@ -394,7 +394,7 @@ describe("/v1 contract", () => {
     await expectStatus(200, "POST", `/v1/conversations/${conversationId}/close`, { token: adminToken });
     await simulateCustomer(adminToken, { from: phone, type: "text", text: "One more thing" });
 
-    const reply = { to: phone, type: "text", text: "Yes, we have it.", conversation_id: conversationId };
+    const reply = { type: "text", text: "Yes, we have it.", conversation_id: conversationId };
     const key = { "idempotency-key": `reply-${conversationId}` };
     const sent = await expectStatus(201, "POST", "/v1/messages", { token: agent.token, body: reply, headers: key });
     expect(sent.body).toMatchObject({ status: "queued", direction: "outbound", to: phone, text: reply.text, sender: { type: "user", user_id: agent.user.id } });
@@ -985,11 +985,11 @@ describe("/v1 contract", () => {
     await expectStatus(403, "POST", `/v1/conversations/${id}/typing`, { token: reportsOnly, body: {} });
 
     const settings = await expectStatus(200, "GET", "/v1/config/inbox", { token: agent.token });
-    expect(settings.body).toEqual({ auto_assign_on_reply: true });
+    expect(settings.body).toEqual({ auto_assign_on_reply: true, send_read_receipts: true, send_typing_indicator: true });
     await expectStatus(403, "PUT", "/v1/config/inbox", { token: agent.token, body: { auto_assign_on_reply: false } });
     await expectStatus(400, "PUT", "/v1/config/inbox", { token: adminToken, body: { auto_assign_on_reply: "no" } });
     // The first reply assigns the conversation to whoever sent it.
-    await expectStatus(201, "POST", "/v1/messages", { token: agent.token, body: { to: phone, type: "text", text: "On it", conversation_id: id } });
+    await expectStatus(201, "POST", "/v1/messages", { token: agent.token, body: { type: "text", text: "On it", conversation_id: id } });
     await expectStatus(200, "POST", `/v1/conversations/${id}/close`, { token: adminToken });
     await expectStatus(200, "POST", `/v1/conversations/${id}/reopen`, { token: adminToken });
     await expectStatus(200, "PUT", "/v1/config/inbox", { token: adminToken, body: { auto_assign_on_reply: false } });

@@ -51,15 +51,15 @@ describe("POST /v1/messages", () => {
     const to = nextPhone();
     const first = await send(adminToken, { to, type: "text", text: "one" });
     const second = await send(adminToken, { to, type: "text", text: "two" });
-    const third = await send(adminToken, { to, type: "text", text: "three", conversation_id: first.body.conversation_id });
+    const third = await send(adminToken, { type: "text", text: "three", conversation_id: first.body.conversation_id });
     expect(new Set([first.body.conversation_id, second.body.conversation_id, third.body.conversation_id]).size).toBe(1);
     expect(await eventsOf(account.id, "conversation.created")).toHaveLength(1);
   });
 
   it("reopens a closed conversation it is sent into (and the reply assigns it to the sender)", async () => {
     const { account, admin, adminToken } = await createTestAccount();
-    const { conversation, contact } = await seedConversation({ accountId: account.id, status: "closed" });
-    const res = await send(adminToken, { to: contact.phone, type: "text", text: "Following up", conversation_id: conversation.id });
+    const { conversation } = await seedConversation({ accountId: account.id, status: "closed" });
+    const res = await send(adminToken, { type: "text", text: "Following up", conversation_id: conversation.id });
     expect(res.status).toBe(201);
     const after = await call(conversationRoute.GET, { path: "/", token: adminToken, params: { id: conversation.id } });
     // Reopened without an assignee, then auto-assigned on reply (SPEC section 12).
@@ -154,16 +154,16 @@ describe("POST /v1/messages", () => {
     expect(res.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(["media.caption", "media.data", "media.mime_type", "text", "to"]);
   });
 
-  it("refuses a conversation_id of another number (400) or another account (404), storing nothing", async () => {
+  it("refuses a conversation_id together with a number (400: one recipient only) or of another account (404), storing nothing", async () => {
     const { account, adminToken } = await createTestAccount();
     const other = await createTestAccount();
     const { conversation } = await seedConversation({ accountId: account.id });
-    const { conversation: foreign, contact: foreignContact } = await seedConversation({ accountId: other.account.id });
+    const { conversation: foreign } = await seedConversation({ accountId: other.account.id });
     const before = await countRows(account.id);
     const wrongNumber = await send(adminToken, { to: "447700900999", type: "text", text: "hi", conversation_id: conversation.id });
     expect(wrongNumber.status).toBe(400);
     expect(wrongNumber.body.error.details[0].path).toBe("conversation_id");
-    const foreignRes = await send(adminToken, { to: foreignContact.phone, type: "text", text: "hi", conversation_id: foreign.id });
+    const foreignRes = await send(adminToken, { type: "text", text: "hi", conversation_id: foreign.id });
     expect(foreignRes.status).toBe(404);
     expect(await countRows(account.id)).toEqual(before);
   });

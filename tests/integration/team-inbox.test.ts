@@ -62,8 +62,9 @@ const listNotes = (token: string, id: string, query = "") => get(notesRoute, `/v
 const listActivity = (token: string, id: string, query = "") => get(activityRoute, `/v1/conversations/${id}/activity${query}`, token, { id });
 const act = (route: { POST: any }, name: string, token: string, id: string, body?: unknown) =>
   post(route, `/v1/conversations/${id}/${name}`, token, body ?? {}, { id });
-const reply = (token: string, to: string, conversationId: string, text = "¡Hola! Sí, tenemos.") =>
-  post(messagesRoute, "/v1/messages", token, { to, type: "text", text, conversation_id: conversationId });
+// A reply names its conversation only (`to` is for starting one); `_to` is the customer's number, for reading.
+const reply = (token: string, _to: string, conversationId: string, text = "¡Hola! Sí, tenemos.") =>
+  post(messagesRoute, "/v1/messages", token, { type: "text", text, conversation_id: conversationId });
 const typing = (token: string | undefined, id: string, body: unknown = {}) => post(typingRoute, `/v1/conversations/${id}/typing`, token, body, { id });
 
 async function rowCounts(accountId: string) {
@@ -410,11 +411,11 @@ describe("auto-assign on reply", () => {
   it("leaves it unassigned when the account turns auto_assign_on_reply off", async () => {
     const { account, adminToken } = await createTestAccount();
     const bruno = await addTestUser(account.id, "agent", "Bruno");
-    expect((await get(inboxConfigRoute, "/v1/config/inbox", bruno.token)).body).toEqual({ auto_assign_on_reply: true });
+    expect((await get(inboxConfigRoute, "/v1/config/inbox", bruno.token)).body).toEqual({ auto_assign_on_reply: true, send_read_receipts: true, send_typing_indicator: true });
     const off = await call(inboxConfigRoute.PUT, { method: "PUT", path: "/v1/config/inbox", token: adminToken, body: { auto_assign_on_reply: false } });
     expect(off.status).toBe(200);
-    expect(off.body).toEqual({ auto_assign_on_reply: false });
-    expect((await get(inboxConfigRoute, "/v1/config/inbox", bruno.token)).body).toEqual({ auto_assign_on_reply: false });
+    expect(off.body).toEqual({ auto_assign_on_reply: false, send_read_receipts: true, send_typing_indicator: true });
+    expect((await get(inboxConfigRoute, "/v1/config/inbox", bruno.token)).body).toEqual({ auto_assign_on_reply: false, send_read_receipts: true, send_typing_indicator: true });
 
     const { conversationId, phone } = await customerWrites(account.id);
     expect((await reply(bruno.token, phone, conversationId)).status).toBe(201);
@@ -432,7 +433,7 @@ describe("auto-assign on reply", () => {
       expect(res.status).toBe(400);
     }
     expect((await put(adminToken, { auto_assign_on_reply: "no" })).body.error.details[0].path).toBe("auto_assign_on_reply");
-    expect((await get(inboxConfigRoute, "/v1/config/inbox", adminToken)).body).toEqual({ auto_assign_on_reply: true });
+    expect((await get(inboxConfigRoute, "/v1/config/inbox", adminToken)).body).toEqual({ auto_assign_on_reply: true, send_read_receipts: true, send_typing_indicator: true });
     expect((await get(inboxConfigRoute, "/v1/config/inbox", await scopedToken(adminToken, ["reports:read"]))).status).toBe(403);
   });
 });

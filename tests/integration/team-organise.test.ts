@@ -378,7 +378,7 @@ describe("contacts", () => {
     expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(csv.headers.get("content-disposition")).toMatch(/^attachment; filename="contacts-\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = csv.text.split("\r\n");
-    expect(lines[0]).toBe("id,phone,name,email,notes,blocked,created_at,last_message_at,conversations_count,attributes");
+    expect(lines[0]).toBe("id,phone,name,email,notes,blocked,created_at,last_message_at,conversations_count,network_user_id,username,attributes");
     expect(lines.filter(Boolean)).toHaveLength(3);
     expect(csv.text).toContain(`${contact.id},${phone},José N.,jose@example.com,"'=HYPERLINK(""x""), ""quoted""\nline",false,`);
     const attributesCell = lines.find((line) => line.startsWith(contact.id))!.match(/,("\{.*\}")$/)![1];

@@ -39,7 +39,7 @@ export async function answerFirstOpenConversation(options: Options): Promise<Mes
   if (!conversation) return null;
   const sent = await api.POST("/v1/messages", {
     params: { header: { "Idempotency-Key": "reply-" + conversation.id } },
-    body: { to: conversation.contact.phone, type: "text", text: "Thanks for writing!", conversation_id: conversation.id },
+    body: { type: "text", text: "Thanks for writing!", conversation_id: conversation.id },
   });
   if (sent.error) throw new Error(sent.error.error.message);
   const status: "queued" | "sent" | "delivered" | "read" | "failed" | "received" = sent.data.status;

@@ -30,6 +30,8 @@ export type FakeCloudNetwork = {
   requests: RecordedRequest[];
   /** Messages the fake accepted, in order. */
   acceptedMessages: AcceptedMessage[];
+  /** Read receipts (`status: "read"`) the fake accepted, with the typing indicator when one was asked for. */
+  readReceipts: { messageId: string; typingIndicator?: { type: string } }[];
   /** The next `times` (default 1) requests, or those whose path matches, answer with this failure. */
   failNext(options: { status: number; body?: unknown; times?: number; path?: RegExp }): void;
   /** Every request fails until `recover()`. */
@@ -59,6 +61,9 @@ export type FakeCloudNetwork = {
   resumableUploads: ResumableUpload[];
   close(): Promise<void>;
 };
+
+/** A business-scoped user id: country code, period, up to 128 alphanumerics (`CC.ENT.…` for a parent id). */
+const BSUID_PATTERN = /^[A-Z]{2}\.(?:ENT\.)?[A-Za-z0-9]{1,128}$/;
 
 const SUPPORTED_TYPES = ["text", "image", "document", "audio", "video", "location", "reaction", "interactive", "template"] as const;
 
@@ -292,6 +297,7 @@ export async function startFakeCloudNetwork({
   const state = { subscribedApps: false, registeredPin: null as string | null, nextMessageId: null as string | null };
   const requests: RecordedRequest[] = [];
   const acceptedMessages: AcceptedMessage[] = [];
+  const readReceipts: FakeCloudNetwork["readReceipts"] = [];
   const media = new Map<string, StoredMedia>();
   let failures: Failure[] = [];
   let delays: Delay[] = [];
@@ -324,8 +330,25 @@ export async function startFakeCloudNetwork({
         "messaging_product must be \"whatsapp\"",
       );
     }
-    const to = json.to;
-    if (typeof to !== "string" || !/^\+?\d{8,15}$/.test(to)) {
+    // Marking a customer's message read (optionally showing the typing indicator) is a call of its own.
+    if (json.status !== undefined) {
+      if (json.status !== "read" || typeof json.message_id !== "string" || !json.message_id.startsWith("wamid.")) {
+        return invalid("(#100) Invalid parameter", "status must be \"read\" with the message_id of a received message");
+      }
+      const typing = json.typing_indicator;
+      if (typing !== undefined && (!isRecord(typing) || typing.type !== "text")) {
+        return invalid("(#100) Invalid parameter", "typing_indicator.type must be \"text\"");
+      }
+      readReceipts.push({ messageId: json.message_id, ...(isRecord(typing) ? { typingIndicator: { type: String(typing.type) } } : {}) });
+      return sendJson({ response, status: 200, body: { success: true } });
+    }
+    // A customer known only by their business-scoped user id is addressed by `recipient`; `to` wins when both are given.
+    const recipient = json.to === undefined ? json.recipient : undefined;
+    if (recipient !== undefined && (typeof recipient !== "string" || !BSUID_PATTERN.test(recipient))) {
+      return invalid("(#100) Invalid parameter", "Parameter 'recipient' must be a business-scoped user id");
+    }
+    const to = recipient ?? json.to;
+    if (typeof to !== "string" || (recipient === undefined && !/^\+?\d{8,15}$/.test(to))) {
       return invalid("(#100) Invalid parameter", "Parameter 'to' must be a phone number of 8 to 15 digits");
     }
     const type = json.type ?? "text";
@@ -396,12 +419,12 @@ export async function startFakeCloudNetwork({
     }
     const id = state.nextMessageId ?? createMessageId();
     state.nextMessageId = null;
-    const waId = to.replace(/\D/g, "");
+    const waId = recipient ?? to.replace(/\D/g, "");
     acceptedMessages.push({ id, to: waId, type, body: json });
     sendJson({
       response,
       status: 200,
-      body: { messaging_product: "whatsapp", contacts: [{ input: to, wa_id: waId }], messages: [{ id }] },
+      body: { messaging_product: "whatsapp", contacts: [recipient ? { input: to, user_id: recipient } : { input: to, wa_id: waId }], messages: [{ id }] },
     });
   }
 
@@ -632,6 +655,7 @@ export async function startFakeCloudNetwork({
     accessToken,
     requests,
     acceptedMessages,
+    readReceipts,
     failNext({ status, body, times = 1, path }) {
       failures.push({ status, body, times, path });
     },
@@ -676,7 +700,12 @@ export async function startFakeCloudNetwork({
 }
 
 export type InboundMessageInput = {
+  /** The customer's number; "" for a customer with a username whose number the network withholds. */
   from: string;
+  /** The customer's business-scoped user id (`from_user_id`, and `user_id` of the contact entry). */
+  fromUserId?: string;
+  /** The customer's username (`profile.username` of the contact entry). */
+  username?: string;
   name?: string;
   id?: string;
   timestamp?: Date;
@@ -706,7 +735,8 @@ function toUnixSeconds(date: Date | undefined): string {
 
 function buildMessage(input: InboundMessageInput): Record<string, unknown> {
   const message: Record<string, unknown> = {
-    from: input.from,
+    ...(input.from ? { from: input.from } : {}),
+    ...(input.fromUserId ? { from_user_id: input.fromUserId } : {}),
     id: input.id ?? createMessageId(),
     timestamp: toUnixSeconds(input.timestamp),
     type: input.type,
@@ -774,9 +804,16 @@ export function buildInboundPayload({
     metadata: { display_phone_number: displayPhoneNumber, phone_number_id: phoneNumberId },
   };
   if (messages?.length) {
-    const contacts = new Map<string, string | undefined>();
-    for (const message of messages) if (!contacts.has(message.from)) contacts.set(message.from, message.name);
-    value.contacts = [...contacts].map(([waId, name]) => ({ profile: { name: name ?? "" }, wa_id: waId }));
+    const contacts = new Map<string, InboundMessageInput>();
+    for (const message of messages) {
+      const key = message.fromUserId ?? message.from;
+      if (!contacts.has(key)) contacts.set(key, message);
+    }
+    value.contacts = [...contacts.values()].map((m) => ({
+      profile: { name: m.name ?? "", ...(m.username ? { username: m.username } : {}) },
+      ...(m.from ? { wa_id: m.from } : {}),
+      ...(m.fromUserId ? { user_id: m.fromUserId } : {}),
+    }));
     value.messages = messages.map(buildMessage);
   }
   if (statuses?.length) value.statuses = statuses.map(buildStatus);

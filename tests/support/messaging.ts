@@ -40,7 +40,8 @@ export async function seedConversation({
       updatedAt: at,
     })
     .returning();
-  return { contact, conversation };
+  // Seeded with a number: the contact's phone is known.
+  return { contact: { ...contact, phone }, conversation };
 }
 
 export async function countRows(accountId?: string) {

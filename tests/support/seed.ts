@@ -30,7 +30,8 @@ export async function seedConversation({
     .insert(conversations)
     .values({ id: newId("conversation", createdAt), accountId, contactId: contact.id, status, assignedTo, assignedAt: assignedTo ? createdAt : null, closedAt, createdAt, updatedAt: createdAt })
     .returning();
-  return { contact, conversation };
+  // Seeded with a number: the contact's phone is known.
+  return { contact: { ...contact, phone }, conversation };
 }
 
 export async function seedMessage({

@@ -10,15 +10,12 @@ const EMOJIS = ["👍", "❤️", "😂", "😮", "🙏"];
 /** Reply and react, beside a bubble. */
 export function BubbleActions({
   conversationId,
-  to,
   message,
   myNumber,
   onReply,
   onQueued,
 }: {
   conversationId: string;
-  /** The customer's number. */
-  to: string;
   message: MessageItem;
   myNumber: string | null;
   onReply: (message: MessageItem) => void;
@@ -35,7 +32,7 @@ export function BubbleActions({
   async function react(emoji: string) {
     setOpen(false);
     setProblem(undefined);
-    const result = await sendKind({ to, conversation_id: conversationId, type: "reaction", reaction: { message_id: message.id, emoji } });
+    const result = await sendKind({ conversation_id: conversationId, type: "reaction", reaction: { message_id: message.id, emoji } });
     if (result.ok) onQueued(result.data);
     else setProblem(result.message);
   }

@@ -20,7 +20,6 @@ export function ButtonsDialog({ conversation, onQueued }: { conversation: Conver
     if (!body) local["interactive.body"] = "Write the question.";
     if (titles.length === 0) local["interactive.buttons"] = "Give at least one answer.";
     const message = await send(local, () => ({
-      to: conversation.contact.phone,
       conversation_id: conversation.id,
       type: "interactive",
       interactive: { type: "button", body, buttons: titles.map((title, index) => ({ id: slug(title, index), title })) },

@@ -23,7 +23,7 @@ export function LocationDialog({ conversation, onQueued }: { conversation: Conve
     const local: Record<string, string> = {};
     if (!Number.isFinite(location.latitude) || Math.abs(location.latitude) > 90) local["location.latitude"] = "Enter a latitude from -90 to 90.";
     if (!Number.isFinite(location.longitude) || Math.abs(location.longitude) > 180) local["location.longitude"] = "Enter a longitude from -180 to 180.";
-    const message = await send(local, () => ({ to: conversation.contact.phone, conversation_id: conversation.id, type: "location", location }));
+    const message = await send(local, () => ({ conversation_id: conversation.id, type: "location", location }));
     if (!message) return;
     onQueued(message);
     event.currentTarget?.reset();

@@ -24,7 +24,7 @@ export function TemplateDialog({
     const local: Record<string, string> = {};
     if (!choice) local["template.name"] = "Choose a template.";
     else if (choice.variables.some((v) => !v.trim())) local["template.variables"] = "Fill in every value.";
-    const message = await send(local, () => ({ to: conversation.contact.phone, conversation_id: conversation.id, type: "template", template: choice }));
+    const message = await send(local, () => ({ conversation_id: conversation.id, type: "template", template: choice }));
     if (!message) return;
     onQueued(message);
     dialog.current?.close();

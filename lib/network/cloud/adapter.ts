@@ -1,6 +1,7 @@
 /** The Cloud API adapter: sends every message kind, uploading media first. */
 import { z } from "zod";
 import type { MessageType, NetworkAdapter, OutboundMessage, SendResult } from "@/lib/network/types";
+import { isNetworkUserId } from "@/lib/platform/fields";
 import { kindPayload } from "../cloud-kinds";
 import { callGraph, type CloudAdapterOptions, DEFAULT_TIMEOUT_MS, invalidResponse, joinUrl, redactFailure, redactSecret, type SendFailure } from "./graph";
 
@@ -76,7 +77,8 @@ export function createCloudAdapter({
     const envelope = {
       messaging_product: "whatsapp",
       recipient_type: "individual",
-      to: message.to,
+      // A customer known only by their business-scoped user id is addressed by `recipient`.
+      ...(isNetworkUserId(message.to) ? { recipient: message.to } : { to: message.to }),
       ...(message.context ? { context: { message_id: message.context.networkMessageId } } : {}),
     };
     let payload: Record<string, unknown>;
@@ -130,6 +132,26 @@ export function createCloudAdapter({
     async send(message) {
       const result = await sendMessage(message);
       return result.ok ? result : redactFailure({ failure: result, accessToken });
+    },
+
+    async markRead({ networkMessageId, typing }) {
+      const response = await callGraph({
+        url: joinUrl({ apiBaseUrl, segments: [phoneNumberId, "messages"] }),
+        method: "POST",
+        accessToken,
+        body: {
+          json: {
+            messaging_product: "whatsapp",
+            status: "read",
+            message_id: networkMessageId,
+            ...(typing ? { typing_indicator: { type: "text" } } : {}),
+          },
+        },
+        timeoutMs,
+        policy: urlPolicy,
+      });
+      if (!response.ok) return redactFailure({ failure: response.failure, accessToken });
+      return { ok: true };
     },
 
     async testConnection() {

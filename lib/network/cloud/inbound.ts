@@ -1,6 +1,7 @@
 /** Parsing of the network's webhook notifications into inbound messages and status updates. */
 import { z } from "zod";
 import type { InboundMessage, InboundRevision, MessageType, StatusUpdate } from "@/lib/network/types";
+import { isNetworkUserId } from "@/lib/platform/fields";
 import { contextOf, toInboundKind } from "../cloud-kinds";
 import { isRevisionType, toRevision } from "./revisions";
 
@@ -16,7 +17,10 @@ const cloudMediaSchema = z.looseObject({
 const cloudTimestampSchema = z.union([z.string(), z.number()]);
 
 const cloudMessageSchema = z.looseObject({
-  from: z.string().min(1),
+  // A customer who adopted a username may come without a phone number: then only `from_user_id`
+  // (their business-scoped user id) says who wrote.
+  from: z.string().min(1).optional(),
+  from_user_id: z.string().min(1).optional(),
   id: z.string().min(1),
   timestamp: cloudTimestampSchema,
   type: z.string(),
@@ -53,9 +57,11 @@ const cloudStatusSchema = z.looseObject({
 });
 
 const cloudContactSchema = z.looseObject({
-  profile: z.looseObject({ name: z.string().optional() }).optional(),
+  profile: z.looseObject({ name: z.string().optional(), username: z.string().optional() }).optional(),
   wa_id: z.string().optional(),
+  user_id: z.string().optional(),
 });
+type CloudContact = z.infer<typeof cloudContactSchema>;
 
 const cloudChangeValueSchema = z.looseObject({
   messaging_product: z.string().optional(),
@@ -101,16 +107,25 @@ function parseTimestamp(value: string | number): Date {
 function toInboundMessage({
   message,
   name,
+  username,
   phoneNumberId,
 }: {
   message: CloudMessage;
   name?: string;
+  username?: string;
   phoneNumberId?: string;
 }): InboundMessage | null {
   const context = contextOf(message);
+  const phone = message.from?.replace(/\D/g, "") || undefined;
+  const userId = message.from_user_id && isNetworkUserId(message.from_user_id) ? message.from_user_id : undefined;
+  // Neither a number nor a business-scoped user id: nobody to answer.
+  if (!phone && !userId) return null;
   const base = {
     networkMessageId: message.id,
-    from: message.from.replace(/\D/g, ""),
+    // The number when given (then `from` is it), else the business-scoped user id.
+    from: (phone ?? userId)!,
+    ...(userId ? { userId } : {}),
+    ...(username ? { username } : {}),
     ...(name ? { name } : {}),
     timestamp: parseTimestamp(message.timestamp),
     ...(phoneNumberId ? { phoneNumberId } : {}),
@@ -198,20 +213,27 @@ export function parseCloudWebhook(payload: unknown): {
       firstPhoneNumberId ??= phoneNumberId;
 
       const contacts = (value.data.contacts ?? []).filter((contact) => contact !== null);
-      const findName = (from: string): string | undefined => {
-        const match = contacts.find((contact) => contact.wa_id === from) ?? (contacts.length === 1 ? contacts[0] : undefined);
-        return match?.profile?.name || undefined;
-      };
+      const findContact = (message: CloudMessage): CloudContact | undefined =>
+        contacts.find((contact) => (message.from_user_id && contact.user_id === message.from_user_id) || (message.from && contact.wa_id === message.from)) ??
+        (contacts.length === 1 ? contacts[0] : undefined);
 
       for (const message of value.data.messages ?? []) {
         if (!message) continue;
         if (isRevisionType(message.type)) {
-          const revision = toRevision({ message, from: message.from.replace(/\D/g, ""), timestamp: parseTimestamp(message.timestamp), phoneNumberId });
+          const revision = toRevision({ message, from: (message.from ?? "").replace(/\D/g, ""), timestamp: parseTimestamp(message.timestamp), phoneNumberId });
           if (revision) revisions.push(revision);
           else console.warn(`network webhook: skipped a message (malformed_${message.type}, type ${message.type})`);
           continue;
         }
-        const inbound = toInboundMessage({ message, name: findName(message.from), phoneNumberId });
+        const contact = findContact(message);
+        // The contact entry carries the BSUID too; the message's own field wins.
+        const withUserId = message.from_user_id || !contact?.user_id ? message : { ...message, from_user_id: contact.user_id };
+        const inbound = toInboundMessage({
+          message: withUserId,
+          name: contact?.profile?.name || undefined,
+          username: contact?.profile?.username || undefined,
+          phoneNumberId,
+        });
         if (inbound) messages.push(inbound);
       }
       for (const status of value.data.statuses ?? []) {

@@ -117,7 +117,7 @@ export const contactsDomain: V1Domain = {
           status: "200",
           description: "The CSV file.",
           headers: { "Content-Disposition": z.string().meta({ description: "An attachment with a dated file name.", example: 'attachment; filename="contacts-2026-11-22.csv"' }) },
-          content: { "text/csv": { schema: { type: "string", description: "id, phone, name, email, notes, blocked, created_at, last_message_at, conversations_count, attributes" } } },
+          content: { "text/csv": { schema: { type: "string", description: "id, phone, name, email, notes, blocked, created_at, last_message_at, conversations_count, network_user_id, username, attributes" } } },
         },
       }),
     },

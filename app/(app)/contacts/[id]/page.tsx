@@ -24,9 +24,10 @@ export default async function ContactPage({ params }: { params: Promise<{ id: st
         ← All contacts
       </Link>
       <div className="mt-3 mb-6">
-        <h1 className="text-xl font-semibold text-slate-900">{contact.name || `+${contact.phone}`}</h1>
+        <h1 className="text-xl font-semibold text-slate-900">{contact.name || (contact.phone ? `+${contact.phone}` : contact.username || contact.network_user_id)}</h1>
         <p className="mt-1 text-sm text-slate-600">
-          +{contact.phone} · customer since {formatDateTime(contact.created_at)}
+          {[contact.phone ? `+${contact.phone}` : null, contact.username].filter(Boolean).join(" · ") || contact.network_user_id} · customer since{" "}
+          {formatDateTime(contact.created_at)}
           {contact.blocked ? <span className="ml-2 rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-800">Blocked</span> : null}
         </p>
       </div>

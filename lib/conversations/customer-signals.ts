@@ -1,0 +1,101 @@
+import { and, desc, eq, isNotNull, isNull, lt, ne, or } from "drizzle-orm";
+import { z } from "zod";
+import { type Executor, getDb } from "@/db";
+import { contacts, conversations, messages } from "@/db/schema";
+import { enqueueJob } from "@/lib/jobs/enqueue";
+import { adapterFor, loadNumberIntegration } from "@/lib/network/integration";
+import { loadInboxSettings } from "./inbox-settings";
+
+/** The typing indicator goes to a customer at most this often per conversation. */
+export const TYPING_INDICATOR_INTERVAL_MS = 20_000;
+/** Attempts of one read receipt or typing indicator before it is dropped (it is only a courtesy). */
+export const MAX_SIGNAL_ATTEMPTS = 3;
+const SIGNAL_RETRY_DELAYS_MS = [5_000, 30_000];
+
+/** The newest message (not a reaction) the customer sent in the conversation that the network knows (by its id). */
+async function newestCustomerMessage(tx: Executor, { accountId, conversationId }: { accountId: string; conversationId: string }) {
+  const [row] = await tx
+    .select({ networkMessageId: messages.networkMessageId })
+    .from(messages)
+    .where(and(eq(messages.accountId, accountId), eq(messages.conversationId, conversationId), eq(messages.direction, "inbound"), ne(messages.type, "reaction"), isNotNull(messages.networkMessageId)))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(1);
+  return row?.networkMessageId ?? undefined;
+}
+
+async function contactBlocked(tx: Executor, { accountId, conversationId }: { accountId: string; conversationId: string }) {
+  const [row] = await tx
+    .select({ blocked: contacts.blocked })
+    .from(conversations)
+    .innerJoin(contacts, eq(contacts.id, conversations.contactId))
+    .where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId)))
+    .limit(1);
+  return row?.blocked ?? true;
+}
+
+/**
+ * An agent opened a conversation with unread customer messages: unless the account turned read
+ * receipts off or the contact is blocked, the newest customer message is marked read at the
+ * network (job `network.read-signal`, so the request never waits for the network).
+ */
+export async function queueReadReceipt(tx: Executor, { accountId, conversationId }: { accountId: string; conversationId: string }) {
+  const settings = await loadInboxSettings(tx, accountId);
+  if (!settings.send_read_receipts) return false;
+  if (await contactBlocked(tx, { accountId, conversationId })) return false;
+  const networkMessageId = await newestCustomerMessage(tx, { accountId, conversationId });
+  if (!networkMessageId) return false;
+  await enqueueJob(tx, { kind: "network.read-signal", accountId, payload: { accountId, networkMessageId, typing: false } });
+  return true;
+}
+
+/**
+ * An agent is typing in the conversation: unless the account turned the typing indicator off or
+ * the contact is blocked, the customer sees "typing…" (sent with a read receipt of their newest
+ * message, as the network requires), at most once per TYPING_INDICATOR_INTERVAL_MS per
+ * conversation, whoever types.
+ */
+export async function queueTypingIndicator(tx: Executor, { accountId, conversationId, now = new Date() }: { accountId: string; conversationId: string; now?: Date }) {
+  const settings = await loadInboxSettings(tx, accountId);
+  if (!settings.send_typing_indicator) return false;
+  if (await contactBlocked(tx, { accountId, conversationId })) return false;
+  const networkMessageId = await newestCustomerMessage(tx, { accountId, conversationId });
+  if (!networkMessageId) return false;
+  const since = new Date(now.getTime() - TYPING_INDICATOR_INTERVAL_MS);
+  // One writer wins the slot: the conditional update is the throttle, across processes too.
+  const [claimed] = await tx
+    .update(conversations)
+    .set({ typingIndicatorSentAt: now })
+    .where(
+      and(
+        eq(conversations.accountId, accountId),
+        eq(conversations.id, conversationId),
+        or(isNull(conversations.typingIndicatorSentAt), lt(conversations.typingIndicatorSentAt, since)),
+      ),
+    )
+    .returning({ id: conversations.id });
+  if (!claimed) return false;
+  await enqueueJob(tx, { kind: "network.read-signal", accountId, payload: { accountId, networkMessageId, typing: true } });
+  return true;
+}
+
+const signalJob = z.object({ accountId: z.string(), networkMessageId: z.string().min(1), typing: z.boolean() });
+
+/**
+ * Sends a read receipt (with the typing indicator when asked) through the account's number (job
+ * `network.read-signal`). A temporary failure retries a little; anything else is dropped, as a
+ * late "typing…" would mislead the customer more than a missing one.
+ */
+export async function sendReadSignal(payload: Record<string, unknown>, { attempt = 1 }: { attempt?: number } = {}) {
+  const parsed = signalJob.safeParse(payload);
+  if (!parsed.success) return { failed: "network.read-signal payload is not valid" };
+  const { accountId, networkMessageId, typing } = parsed.data;
+  const integration = await loadNumberIntegration(getDb(), accountId);
+  const found = adapterFor(integration);
+  if (!found.ok) return { failed: found.message };
+  const result = await found.adapter.markRead({ networkMessageId, typing });
+  if (result.ok) return;
+  if (result.retryable && attempt < MAX_SIGNAL_ATTEMPTS) {
+    return { retryAt: new Date(Date.now() + SIGNAL_RETRY_DELAYS_MS[attempt - 1]), error: `${result.code}: ${result.message}` };
+  }
+  return { failed: `${result.code}: ${result.message}` };
+}
