@@ -2,7 +2,6 @@ import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { contacts, conversations, users } from "@/db/schema";
 import { NotFoundError } from "@/lib/platform/errors";
-import { getEnv } from "@/lib/platform/env";
 import { type LlmConfig, llmConfig } from "@/lib/platform/llm";
 import { loadBusinessProfile } from "@/lib/profile/business-profile";
 import { loadDocumentContext } from "@/lib/profile/documents";

@@ -43,7 +43,7 @@ export function TemplateDialog({
         {label}
       </button>
       <DialogShell id="send-template" title="Send a template" description="An approved message template; the only kind that reaches a customer after 24 hours of silence." submitLabel="Send template" {...shell} onSubmit={onSubmit}>
-        <TemplateFields templates={templates.templates} status={templates.status} loadError={templates.message} errors={errors} onChange={setChoice} to={conversation.contact.phone} />
+        <TemplateFields templates={templates.templates} status={templates.status} loadError={templates.message} errors={errors} onChange={setChoice} to={conversation.contact.phone ?? undefined} />
       </DialogShell>
     </>
   );
