@@ -24,7 +24,8 @@ export async function getAssistantConfig({ ctx }: { ctx: ServiceContext }): Prom
 }
 
 export async function updateAssistantConfig({ ctx, input }: { ctx: ServiceContext; input: AssistantConfigInput }): Promise<AssistantConfigOutput> {
-  const values = { answerOutsideHours: input.answer_outside_hours, minScore: input.min_score, updatedAt: new Date() };
+  // Kept to four decimals, as it is shown: a score finer than that means nothing, and a single-precision column refuses the tiniest numbers.
+  const values = { answerOutsideHours: input.answer_outside_hours, minScore: Math.round(input.min_score * 10_000) / 10_000, updatedAt: new Date() };
   return getDb().transaction(async (tx) => {
     const [row] = await tx
       .insert(assistantSettings)

@@ -71,7 +71,7 @@ describe("GET /v1/conversations", () => {
       status: "open",
       assigned_to: null,
       assigned_at: null,
-      contact: { id: contact.id, phone: contact.phone, name: null },
+      contact: { id: contact.id, phone: contact.phone, network_user_id: null, username: null, name: null },
       last_message_at: null,
       last_message_preview: null,
       unread_count: 0,

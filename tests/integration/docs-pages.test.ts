@@ -100,7 +100,7 @@ describe("API reference pages", () => {
     // The request body is SendMessage, spelled out field by field.
     expect(send).toContain("tostringrequired");
     expect(send).toContain("typestringrequiredOne oftextimagedocumentaudiovideo");
-    expect(send).toContain("image: image/jpeg, image/png (at most 5 MiB)");
+    expect(send).toContain("image: image/jpeg, image/png (at most 5 MB)");
     expect(send).toContain("Idempotency-Key");
     expect(send).toContain(`curl -X POST '${getEnv().APP_URL}/v1/messages'`);
     expect(send).toContain(`"to": "15551234567"`);
