@@ -9,9 +9,10 @@ const config: NextConfig = {
     serverActions: { bodySizeLimit: "32mb" },
     // The proxy (proxy.ts) runs before every route and Next.js hands the route a copy of the
     // body that it cuts at this size (10 MB by default), so a larger body would arrive
-    // truncated. Routes enforce their own limits (32 MiB at most, answered 413); this is
-    // twice that, so a body the proxy cuts is still over every route's limit and gets the 413.
-    proxyClientMaxBodySize: 64 * 1024 * 1024,
+    // truncated. Routes enforce their own limits (32 MiB at most, answered 413); this is one
+    // byte more, so a body the proxy cuts is still over every route's limit and gets the 413.
+    // (scripts/server.mjs refuses a body over 32 MiB before Next.js reads any of it.)
+    proxyClientMaxBodySize: 32 * 1024 * 1024 + 1,
   },
 };
 

@@ -651,6 +651,8 @@ export const oauthGrants = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     scopes: jsonb("scopes").$type<string[]>().notNull(),
+    /** When the session that approved the grant had proved the second factor; null if it had not. */
+    secondFactorAt: ts("second_factor_at"),
     createdAt: createdAt(),
     revokedAt: ts("revoked_at"),
     revokedReason: text("revoked_reason"),

@@ -22,7 +22,72 @@ await app.prepare();
 const nextUpgrade = dev ? app.getUpgradeHandler() : undefined;
 const eventSocket = createEventSocketHandler({ port });
 
-const server = http.createServer((req, res) => handle(req, res));
+// The largest body any route accepts (a message's media, LARGE_BODY_LIMIT in
+// lib/platform/http/read-body.ts). A larger body is refused here, before Next.js buffers any of
+// it: a declared Content-Length at once, without reading the body; a streamed (chunked) body as
+// soon as it passes the limit, the rest discarded. The connection closes after the answer.
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
+const requestIdOf = () => `req_${randomUUID().replace(/-/g, "")}`;
+const isPlantStore = (target) => target === "/plant-store" || target.startsWith("/plant-store/") || target.startsWith("/plant-store?");
+
+/** The 413 with the error body of the API addressed (the plant store has its own). */
+function answerTooLarge(req, res) {
+  const requestId = requestIdOf();
+  const message = `The request body is larger than ${MAX_BODY_BYTES} bytes.`;
+  const body = JSON.stringify(isPlantStore(req.url ?? "") ? { error: 413, message } : { error: { code: "payload_too_large", message }, request_id: requestId });
+  const socket = req.socket;
+  // Whatever the client still sends is read and dropped (closing on unread data would reset the
+  // connection and could lose the answer), for a few seconds at most.
+  res.on("finish", () => setTimeout(() => socket.destroy(), 5_000).unref());
+  res.writeHead(413, {
+    "Content-Type": "application/json",
+    "Content-Length": Buffer.byteLength(body),
+    "X-Request-Id": requestId,
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+    Connection: "close",
+  });
+  res.end(body);
+}
+
+const server = http.createServer((req, res) => {
+  const declared = req.headers["content-length"];
+  if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
+    answerTooLarge(req, res);
+    req.resume();
+    return;
+  }
+  if (req.headers["transfer-encoding"] !== undefined) limitStreamedBody(req, res);
+  return handle(req, res);
+});
+
+/**
+ * Counts a streamed body as the HTTP parser hands it over: past the limit nothing more reaches
+ * Next.js, the server answers the 413 itself (unless an answer has begun) and Next's own answer
+ * is dropped.
+ */
+function limitStreamedBody(req, res) {
+  let size = 0;
+  let over = false;
+  const push = req.push.bind(req);
+  req.push = (chunk, encoding) => {
+    if (over) return true;
+    if (chunk !== null) {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        over = true;
+        if (!res.headersSent) {
+          answerTooLarge(req, res);
+          for (const name of ["writeHead", "setHeader", "appendHeader", "removeHeader", "flushHeaders", "write", "end"]) {
+            res[name] = name === "write" ? () => true : () => res;
+          }
+        }
+        return true;
+      }
+    }
+    return push(chunk, encoding);
+  };
+}
 server.on("upgrade", (req, socket, head) => {
   const pathname = (req.url ?? "/").split("?")[0];
   if (pathname === WS_PATH) return eventSocket(req, socket, head);
@@ -51,7 +116,7 @@ const CLIENT_ERRORS = {
 server.on("clientError", (error, socket) => {
   if (!socket.writable || socket.destroyed || error.code === "ECONNRESET") return socket.destroy();
   const [status, reason, code, message] = CLIENT_ERRORS[error.code] ?? [400, "Bad Request", "bad_request", "The request could not be read as HTTP."];
-  const requestId = `req_${randomUUID().replace(/-/g, "")}`;
+  const requestId = requestIdOf();
   // The plant store answers with its own error body; the request line tells where it was sent.
   const target = error.rawPacket?.toString("latin1").split("\r\n", 1)[0].split(" ")[1] ?? "";
   const plantStore = target === "/plant-store" || target.startsWith("/plant-store/");

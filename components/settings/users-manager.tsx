@@ -296,7 +296,7 @@ export function UsersManager({
           />
           <span>
             <span className="font-medium text-slate-800">Require two-factor sign-in for everyone</span>
-            <span className="block text-slate-600">Whoever has not set it up is asked to at their next visit, before anything else; until then their API tokens and apps are refused too.</span>
+            <span className="block text-slate-600">Whoever has not set it up is asked to at their next visit, before anything else; until then their API tokens and apps are refused too. API tokens and apps set up without a code stay refused: they are created again after signing in with one.</span>
           </span>
         </label>
       </Card>

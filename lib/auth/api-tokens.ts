@@ -36,6 +36,8 @@ export async function createApiToken({ ctx, input }: { ctx: AuthContext; input: 
       scopes: input.permissions,
       expiresAt: input.expires_at,
       createdAt: now,
+      // The token has passed the second factor exactly when the credential creating it had.
+      secondFactorAt: ctx.token.secondFactorAt,
     })
     .returning();
   const token = await signToken({

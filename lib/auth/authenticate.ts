@@ -50,7 +50,16 @@ export function assertSecondFactor(ctx: AuthContext): AuthContext {
     );
   }
   if (ctx.secondFactor === "required") {
-    throw new ApiError(403, "mfa_required", "Your account requires two-factor sign-in: sign in again with the code of your authenticator app.");
+    if (ctx.token.kind === "session") {
+      throw new ApiError(403, "mfa_required", "Your account requires two-factor sign-in: sign in again with the code of your authenticator app.");
+    }
+    throw new ApiError(
+      403,
+      "mfa_required",
+      ctx.token.kind === "oauth"
+        ? "Your account requires two-factor sign-in and this app was authorized without it: sign in with the code of your authenticator app and authorize the app again."
+        : "Your account requires two-factor sign-in and this token was created without it: sign in with the code of your authenticator app and create a new token.",
+    );
   }
   return ctx;
 }

@@ -7,8 +7,9 @@ const MAX_LENGTH = 2048;
 
 /**
  * Browsers read `\` as `/` and drop tabs and line breaks inside URLs, so `/\evil.example` or
- * `/<TAB>/evil.example` lead to another site. Refused: anything that is not a single leading
- * `/` followed by a path, in its given form and in each percent-decoded form of it.
+ * `/<TAB>/evil.example` lead to another site. Refused: a path that is not a single leading `/`
+ * followed by a path, in its given form and in each percent-decoded form of it. (Only the path
+ * decides where the browser goes: the query and fragment may carry any escape.)
  */
 function unsafeForm(path: string): boolean {
   if (!path.startsWith("/")) return true;
@@ -17,10 +18,13 @@ function unsafeForm(path: string): boolean {
   return /[\u0000-\u001f\u007f\\]/.test(path);
 }
 
-/** `raw` when it is a path of this app, else the inbox. */
+/** `raw`, normalised, when it is a path of this app (with any query and fragment), else the inbox. */
 export function safeNextPath(raw: unknown, fallback: string = DEFAULT_NEXT_PATH): string {
   if (typeof raw !== "string" || raw.length === 0 || raw.length > MAX_LENGTH) return fallback;
-  let form = raw;
+  // A raw control character anywhere is dropped by the browser's URL parser: never meant.
+  if (/[\u0000-\u001f\u007f]/.test(raw)) return fallback;
+  const end = raw.search(/[?#]/);
+  let form = end === -1 ? raw : raw.slice(0, end);
   for (let round = 0; round < 4; round++) {
     if (unsafeForm(form)) return fallback;
     let decoded: string;
@@ -39,5 +43,7 @@ export function safeNextPath(raw: unknown, fallback: string = DEFAULT_NEXT_PATH)
     return fallback;
   }
   if (url.origin !== BASE) return fallback;
-  return raw;
+  // Dot segments resolved (`/.//evil.example` is `//evil.example`, another site).
+  if (url.pathname.startsWith("//")) return fallback;
+  return url.pathname + url.search + url.hash;
 }

@@ -33,6 +33,12 @@ export type AuthContext = {
     scopes: Scope[];
     expiresAt: Date;
     createdAt: Date;
+    /**
+     * When the credential's issuer proved the second factor: a session by a code at sign-in or
+     * by confirming the set-up; an API token or app grant inherits it from the session that
+     * created it, and a renewal from the token it renews. Null when it never did.
+     */
+    secondFactorAt: Date | null;
   };
   via: "bearer" | "cookie";
   secondFactor: SecondFactorState;
@@ -206,6 +212,7 @@ export async function loadTokenContext(input: {
       scopes: tokenScopes,
       expiresAt: row.expiresAt,
       createdAt: row.createdAt,
+      secondFactorAt: row.secondFactorAt,
     },
     via: input.via,
     secondFactor: secondFactorState(row),
@@ -213,14 +220,16 @@ export async function loadTokenContext(input: {
 }
 
 /**
- * While the account requires two-factor sign-in: the user must have it set up, and a session
- * must have proved it (a code at sign-in, or enrolment confirmed in that session). API tokens
- * and app grants were issued to a session that passed, so they follow the user's enrolment.
+ * While the account requires two-factor sign-in: the user must have it set up, and every
+ * credential must have been issued by a session that proved it (a code at sign-in, or the
+ * set-up confirmed in that session). An API token or app grant created by a session without
+ * it stays refused, even after the user sets it up: whoever held only the password then may
+ * hold the token.
  */
-function secondFactorState(row: { requireMfa: boolean; mfaEnabledAt: Date | null; kind: TokenKind; secondFactorAt: Date | null }): SecondFactorState {
+function secondFactorState(row: { requireMfa: boolean; mfaEnabledAt: Date | null; secondFactorAt: Date | null }): SecondFactorState {
   if (!row.requireMfa) return "ok";
   if (!row.mfaEnabledAt) return "enrolment_required";
-  if (row.kind === "session" && !row.secondFactorAt) return "required";
+  if (!row.secondFactorAt) return "required";
   return "ok";
 }
 

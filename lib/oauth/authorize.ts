@@ -104,12 +104,21 @@ export async function readConsent(token: string, userId: string): Promise<Signed
 }
 
 /** The user said yes: a grant and a one-time code (10 minutes) for the app, sent back on its redirect URI. */
-export async function approveAuthorization({ ctx, request }: { ctx: ServiceContext<"user">; request: AuthorizeRequest }): Promise<string> {
+export async function approveAuthorization({ ctx, request }: { ctx: ServiceContext<"user" | "token">; request: AuthorizeRequest }): Promise<string> {
   const now = new Date();
   const code = newSecret("chorus_code_");
   await getDb().transaction(async (tx) => {
     const grantId = newId("grant", now);
-    await tx.insert(oauthGrants).values({ id: grantId, accountId: ctx.accountId, appId: request.app.id, userId: ctx.user.id, scopes: request.scopes, createdAt: now });
+    // The grant (and every token issued from it) has passed the second factor exactly when the approving session had.
+    await tx.insert(oauthGrants).values({
+      id: grantId,
+      accountId: ctx.accountId,
+      appId: request.app.id,
+      userId: ctx.user.id,
+      scopes: request.scopes,
+      secondFactorAt: ctx.token.secondFactorAt,
+      createdAt: now,
+    });
     await tx.insert(oauthCodes).values({
       codeHash: hashSecret(code),
       accountId: ctx.accountId,

@@ -91,6 +91,7 @@ async function issueTokens(tx: Executor, { app, grant, scopes }: { app: OauthApp
     oauthGrantId: grant.id,
     expiresAt,
     createdAt: now,
+    secondFactorAt: grant.secondFactorAt,
   });
   const refreshToken = newSecret("chorus_refresh_");
   await tx.insert(oauthRefreshTokens).values({

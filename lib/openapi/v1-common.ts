@@ -101,7 +101,7 @@ export const errorResponses = {
   }),
   403: errorResponse(
     "Forbidden",
-    "`forbidden` (the token owner's current role does not allow the scope, or a write signed in by cookie came from another site) or `insufficient_scope` (the role allows it but the token lacks it, with the RFC 6750 challenge; `details` names the scope); when the account requires two-factor sign-in, `mfa_enrollment_required` (the user has not set it up: do so in the browser, Settings → Account) or `mfa_required` (this session was opened without a code: sign in again with one).",
+    "`forbidden` (the token owner's current role does not allow the scope, or a write signed in by cookie came from another site) or `insufficient_scope` (the role allows it but the token lacks it, with the RFC 6750 challenge; `details` names the scope); when the account requires two-factor sign-in, `mfa_enrollment_required` (the user has not set it up: do so in the browser, Settings → Account) or `mfa_required` (this session was opened without a code: sign in again with one; or this API token or app grant was created by such a session: sign in with a code and create a new token or authorize the app again).",
     {
       "WWW-Authenticate": header("WWW-Authenticate", "On `insufficient_scope`: the bearer challenge naming the scope needed.", 'Bearer realm="chorus", error="insufficient_scope", scope="users:read"').optional(),
     },

@@ -80,6 +80,71 @@ test.describe("bodies arrive whole", () => {
   });
 });
 
+/** Sends only the request head (and `sent` bytes of body), then waits for an answer. */
+function headOnly(path: string, headers: Record<string, string>, sent = 0): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port: PORT, method: "POST", path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") });
+        req.destroy();
+      });
+    });
+    req.on("error", reject);
+    req.setTimeout(10_000, () => reject(new Error(`${path}: no answer within 10 s`)));
+    if (sent) req.write(Buffer.alloc(sent, 0x20));
+    req.flushHeaders();
+  });
+}
+
+test.describe("bodies over the largest limit are refused before they are read", () => {
+  test("a declared Content-Length over 32 MiB is a 413 at once, without a token and before the body is sent", async () => {
+    for (const path of ["/v1/messages", "/login", "/oauth/token"]) {
+      const refused = await headOnly(path, { "content-type": "application/json", "content-length": String(64 * 1024 * 1024) }, 1024);
+      expect(refused.status, path).toBe(413);
+      expect(refused.headers.connection).toBe("close");
+      expect(JSON.parse(refused.body)).toEqual({ error: { code: "payload_too_large", message: expect.any(String) }, request_id: refused.headers["x-request-id"] });
+    }
+    const plant = await headOnly("/plant-store/store/order", { "content-type": "application/json", "content-length": String(33 * 1024 * 1024) });
+    expect(plant.status).toBe(413);
+    expect(plant.headers["x-request-id"]).toMatch(/^req_/);
+    expect(JSON.parse(plant.body)).toEqual({ error: 413, message: expect.any(String) });
+  });
+
+  test("a streamed (chunked) body is a 413 once it passes 32 MiB, without a token", async () => {
+    test.setTimeout(60_000);
+    const refused = await new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string; sent: number }>((resolve, reject) => {
+      let sent = 0;
+      let answered = false;
+      const req = http.request({ host: "127.0.0.1", port: PORT, method: "POST", path: "/v1/messages", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } }, (res) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8"), sent });
+          req.destroy();
+        });
+      });
+      req.on("error", (error) => {
+        if (!answered) reject(error);
+      });
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      const pump = () => {
+        // Up to 40 MiB, 1 MiB at a time, stopping once the answer arrives.
+        if (answered || sent >= 40 * 1024 * 1024) return;
+        sent += chunk.length;
+        if (req.write(chunk)) setImmediate(pump);
+        else req.once("drain", pump);
+      };
+      pump();
+    });
+    expect(refused.status).toBe(413);
+    expect(JSON.parse(refused.body)).toEqual({ error: { code: "payload_too_large", message: expect.any(String) }, request_id: refused.headers["x-request-id"] });
+    expect(refused.sent).toBeLessThan(40 * 1024 * 1024);
+  });
+});
+
 test.describe("addresses that cannot be decoded", () => {
   test("a malformed %-escape in a path id is a 400 with the error body and request id on every API", async ({ request }) => {
     const token = await adminApiToken(request);

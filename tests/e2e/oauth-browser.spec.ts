@@ -8,9 +8,9 @@ import { adminApiToken, signInAsOwner } from "./helpers";
 
 // The third-party app lives on another origin than Chorus (another host and port), as a real
 // integration does: its callback is a real HTTP server the browser navigates to.
-const APP_PORT = Number(new URL(baseURL).port) + 1;
-const APP_ORIGIN = `http://127.0.0.1:${APP_PORT}`;
-const CALLBACK = `${APP_ORIGIN}/callback`;
+// It listens on a port the system picks (free whatever else runs); its addresses follow from it.
+let APP_ORIGIN = "";
+let CALLBACK = "";
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
 let thirdParty: http.Server;
@@ -32,9 +32,10 @@ test.beforeAll(async () => {
   });
   await new Promise<void>((resolve, reject) => {
     thirdParty.once("error", reject);
-    thirdParty.listen(APP_PORT, "127.0.0.1", resolve);
+    thirdParty.listen(0, "127.0.0.1", resolve);
   });
-  expect((thirdParty.address() as AddressInfo).port).toBe(APP_PORT);
+  APP_ORIGIN = `http://127.0.0.1:${(thirdParty.address() as AddressInfo).port}`;
+  CALLBACK = `${APP_ORIGIN}/callback`;
 });
 
 test.afterAll(async () => {

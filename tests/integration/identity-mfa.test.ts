@@ -1,3 +1,4 @@
+import * as oauth from "oauth4webapi";
 import { Secret, TOTP } from "otpauth";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import * as loginRoute from "@/app/v1/auth/login/route";
@@ -12,13 +13,14 @@ import { confirmMfaEnrolment, setMfaRequirement, startMfaEnrolment } from "@/lib
 import { requireSession } from "@/lib/auth/current-user";
 import { checkAuthorizeRequest, signConsent } from "@/lib/oauth/authorize";
 import { PEER_ADDRESS_HEADER } from "@/lib/platform/http/request-hook";
+import { getEnv } from "@/lib/platform/env";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { getDb } from "@/db";
 import { recordEvent } from "@/lib/events/record-event";
 import { call } from "@/tests/support/api";
 import { openEventStream } from "@/tests/support/event-stream";
 import { addTestUser, createTestAccount, TEST_PASSWORD } from "@/tests/support/fixtures";
-import { postConsent, sessionCookie } from "@/tests/support/oauth";
+import { postConsent, postForm, sessionCookie } from "@/tests/support/oauth";
 
 // Pages read the browser's cookie and the page address (set by the proxy) from the request headers.
 let pageHeaders = new Headers();
@@ -92,7 +94,89 @@ describe("an account that requires two-factor sign-in", () => {
     await confirmMfaEnrolment({ ctx: ctxOf(agent.user), code: codeAt(secret, agent.user.email), sessionId: session.token.id });
     expect(await pageOutcome(cookie)).toBe("rendered");
     expect((await call(usersRoute.GET, { path: "/v1/users", headers: { cookie } })).status).toBe(200);
-    expect((await call(verifyRoute.GET, { path: "/v1/auth/verify", token: minted.body.token })).status).toBe(200);
+    // The token minted before set-up was created by a session without the second factor (whoever
+    // had only the password could have minted it): it stays refused, saying what to do.
+    const stale = await call(verifyRoute.GET, { path: "/v1/auth/verify", token: minted.body.token });
+    expect(stale.status).toBe(403);
+    expect(stale.body.error.code).toBe("mfa_required");
+    expect(stale.body.error.message).toMatch(/create a new token/);
+    // A token created by the session that passed works.
+    const fresh = await call(tokensRoute.POST, { method: "POST", path: "/v1/auth/tokens", headers: { cookie, origin: new URL(getEnv().APP_URL).origin }, body: { name: "after", permissions: ["conversations:read"], expires_at: inDays(3) } });
+    expect(fresh.status, fresh.text).toBe(201);
+    expect((await call(verifyRoute.GET, { path: "/v1/auth/verify", token: fresh.body.token })).status).toBe(200);
+  });
+
+  it("an API token or app authorized with only the password stays refused after its user sets up the second factor (refreshes included)", async () => {
+    const { account, admin, adminToken } = await createTestAccount();
+    const bob = await addTestUser(account.id, "agent");
+    // The attacker has Bob's password: a session without a code, an API token, an app's tokens.
+    const session = await call(loginRoute.POST, { method: "POST", path: "/v1/auth/login", headers: { [PEER_ADDRESS_HEADER]: "203.0.113.41" }, body: { email: bob.user.email, password: TEST_PASSWORD } });
+    expect(session.status, session.text).toBe(200);
+    const apiToken = await call(tokensRoute.POST, { method: "POST", path: "/v1/auth/tokens", token: session.body.token, body: { name: "mine now", permissions: ["conversations:read"], expires_at: inDays(30) } });
+    expect(apiToken.status).toBe(201);
+    const app = await call(appsRoute.POST, { method: "POST", path: "/v1/apps", token: adminToken, body: { name: "CRM", redirect_uris: ["https://crm.example.com/cb"], allowed_scopes: ["users:read"] } });
+    const verifier = oauth.generateRandomCodeVerifier();
+    const check = await checkAuthorizeRequest(
+      { client_id: app.body.client_id, redirect_uri: "https://crm.example.com/cb", response_type: "code", scope: "users:read", state: "s", code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256" },
+      { role: "agent", accountId: account.id },
+    );
+    if (!check.ok) throw new Error(check.message);
+    const { cookie } = await sessionCookie(bob.user);
+    const consented = await postConsent({ cookie, consent: await signConsent(check.request, bob.user.id), decision: "allow" });
+    expect(consented.status).toBe(303);
+    const code = new URL(consented.headers.get("location")!).searchParams.get("code")!;
+    const client = { client_id: app.body.client_id, client_secret: app.body.client_secret };
+    const issued = await postForm("/oauth/token", { grant_type: "authorization_code", code, redirect_uri: "https://crm.example.com/cb", code_verifier: verifier, ...client });
+    expect(issued.status).toBe(200);
+
+    // The administrator requires two-factor sign-in; Bob sets it up and signs in with a code.
+    await setMfaRequirement({ ctx: ctxOf(admin), required: true });
+    const { secret } = await startMfaEnrolment({ ctx: ctxOf(bob.user) });
+    await confirmMfaEnrolment({ ctx: ctxOf(bob.user), code: codeAt(secret, bob.user.email) });
+    const withCode = await call(loginRoute.POST, {
+      method: "POST",
+      path: "/v1/auth/login",
+      headers: { [PEER_ADDRESS_HEADER]: "203.0.113.41" },
+      body: { email: bob.user.email, password: TEST_PASSWORD, otp: codeAt(secret, bob.user.email, 1) },
+    });
+    expect(withCode.status, withCode.text).toBe(200);
+    expect((await call(verifyRoute.GET, { path: "/v1/auth/verify", token: withCode.body.token })).status).toBe(200);
+
+    // None of the attacker's credentials works again.
+    // A refresh still answers (the app learns of the refusal where it uses the token), carrying the grant's state.
+    const renewed = await postForm("/oauth/token", { grant_type: "refresh_token", refresh_token: issued.body.refresh_token, ...client });
+    expect(renewed.status).toBe(200);
+    for (const [token, says] of [
+      [session.body.token, /sign in again/],
+      [apiToken.body.token, /create a new token/],
+      [issued.body.access_token, /authorize the app again/],
+      [renewed.body.access_token, /authorize the app again/],
+    ] as const) {
+      const res = await call(usersRoute.GET, { path: "/v1/users", token });
+      expect(res.status, res.text).toBe(403);
+      expect(res.body.error.code).toBe("mfa_required");
+      expect(res.body.error.message).toMatch(says);
+    }
+
+    // Bob's own token, created by the session that passed, works; so does an app he authorizes again.
+    const own = await call(tokensRoute.POST, { method: "POST", path: "/v1/auth/tokens", token: withCode.body.token, body: { name: "ci", permissions: ["conversations:read"], expires_at: inDays(3) } });
+    expect(own.status).toBe(201);
+    expect((await call(verifyRoute.GET, { path: "/v1/auth/verify", token: own.body.token })).status).toBe(200);
+    const again = await checkAuthorizeRequest(
+      { client_id: app.body.client_id, redirect_uri: "https://crm.example.com/cb", response_type: "code", scope: "users:read", state: "s", code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256" },
+      { role: "agent", accountId: account.id },
+    );
+    if (!again.ok) throw new Error(again.message);
+    const passedCookie = await sessionCookie(bob.user, { secondFactor: true });
+    const reconsented = await postConsent({ cookie: passedCookie.cookie, consent: await signConsent(again.request, bob.user.id), decision: "allow" });
+    expect(reconsented.status).toBe(303);
+    const code2 = new URL(reconsented.headers.get("location")!).searchParams.get("code")!;
+    const issued2 = await postForm("/oauth/token", { grant_type: "authorization_code", code: code2, redirect_uri: "https://crm.example.com/cb", code_verifier: verifier, ...client });
+    expect(issued2.status).toBe(200);
+    expect((await call(usersRoute.GET, { path: "/v1/users", token: issued2.body.access_token })).status).toBe(200);
+    const renewed2 = await postForm("/oauth/token", { grant_type: "refresh_token", refresh_token: issued2.body.refresh_token, ...client });
+    expect(renewed2.status).toBe(200);
+    expect((await call(usersRoute.GET, { path: "/v1/users", token: renewed2.body.access_token })).status).toBe(200);
   });
 
   it("a session opened without a code (before set-up elsewhere) signs in again; one opened with a code works", async () => {

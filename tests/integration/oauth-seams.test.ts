@@ -230,6 +230,15 @@ describe("CORS for browser apps holding a token (never with cookies)", () => {
       expect(res.headers.get("access-control-allow-origin"), path).toBe("*");
       expect(res.headers.get("access-control-allow-credentials")).toBeNull();
     }
+    // With no Origin too: the metadata is cacheable, and a copy cached for a server-side fetch
+    // (no Origin) is what a browser app may get next.
+    for (const [path, method] of [
+      ["/oauth/token", "POST"],
+      ["/.well-known/oauth-authorization-server", "GET"],
+    ] as const) {
+      const res = proxy(new NextRequest(url(path), { method }));
+      expect(res.headers.get("access-control-allow-origin"), path).toBe("*");
+    }
     // A malformed request is refused with the CORS headers, so the browser app can read why.
     const bad = proxy(new NextRequest(url("/oauth/token?x=%00"), { method: "POST", headers: { origin: ORIGIN } }));
     expect(bad.status).toBe(400);

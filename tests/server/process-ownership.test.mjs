@@ -1,17 +1,33 @@
 // One owner per data directory, and a server that cannot listen stops: real processes of
-// scripts/server.mjs on the production build. Run after `next build`: `node --test tests/server/`
-// (OWNERSHIP_TEST_PORT picks the first of the two ports it uses).
+// scripts/server.mjs on the production build. Run after `next build`: `node --test tests/server/`.
+// Each test starts its own servers on ports the system reports free, with its own data directory.
 import { spawn } from "node:child_process";
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, describe, it } from "node:test";
 
 const root = path.resolve(import.meta.dirname, "../..");
-const firstPort = Number(process.env.OWNERSHIP_TEST_PORT ?? 3120);
-const dataDir = mkdtempSync(path.join(tmpdir(), "chorus-owner-"));
+const dirs = [];
 const started = [];
+
+/** A port no one listens on now: the system picks it, then it is let go. */
+async function freePort() {
+  const probe = net.createServer();
+  await new Promise((resolve, reject) => probe.once("error", reject).listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** A fresh, empty data directory of its own. */
+function freshDataDir() {
+  const dir = mkdtempSync(path.join(tmpdir(), "chorus-owner-"));
+  dirs.push(dir);
+  return dir;
+}
 
 /** Starts scripts/server.mjs; collects its output; `exited` resolves with its status. */
 function startServer({ port, pgliteDir }) {
@@ -54,6 +70,9 @@ async function waitHealthy(port, server) {
 const exitWithin = (server, ms) =>
   Promise.race([server.exited, new Promise((_, reject) => setTimeout(() => reject(new Error(`still running after ${ms} ms:\n${server.output.stdout}\n${server.output.stderr}`)), ms))]);
 
+/** The PID on the lock's first line (its second is the process's start time). */
+const lockOwner = (dataDir) => readFileSync(path.join(dataDir, "chorus.lock"), "utf8").split("\n")[0];
+
 const lines = (text) => text.split("\n").filter((line) => line.trim());
 
 after(() => {
@@ -64,18 +83,18 @@ after(() => {
       // already gone
     }
   }
-  rmSync(dataDir, { recursive: true, force: true });
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 describe("one process per data directory", () => {
-  let owner;
-
   it("a second server on the same PGLITE_DIR exits 1 at once with one line naming the folder and the owner's PID", async () => {
-    owner = startServer({ port: firstPort, pgliteDir: dataDir });
-    await waitHealthy(firstPort, owner);
-    assert.equal(readFileSync(path.join(dataDir, "chorus.lock"), "utf8").trim(), String(owner.child.pid));
+    const dataDir = freshDataDir();
+    const [port, otherPort] = [await freePort(), await freePort()];
+    const owner = startServer({ port, pgliteDir: dataDir });
+    await waitHealthy(port, owner);
+    assert.equal(lockOwner(dataDir), String(owner.child.pid));
 
-    const second = startServer({ port: firstPort + 1, pgliteDir: dataDir });
+    const second = startServer({ port: otherPort, pgliteDir: dataDir });
     const { code } = await exitWithin(second, 60_000);
     assert.equal(code, 1);
     const said = lines(second.output.stderr);
@@ -83,27 +102,39 @@ describe("one process per data directory", () => {
     assert.ok(said[0].includes(dataDir), said[0]);
     assert.ok(said[0].includes(`process ${owner.child.pid}`), said[0]);
     // The owner goes on serving, its lock untouched.
-    assert.ok((await fetch(`http://127.0.0.1:${firstPort}/healthz`)).ok);
-    assert.equal(readFileSync(path.join(dataDir, "chorus.lock"), "utf8").trim(), String(owner.child.pid));
+    assert.ok((await fetch(`http://127.0.0.1:${port}/healthz`)).ok);
+    assert.equal(lockOwner(dataDir), String(owner.child.pid));
   });
 
   it("a server that cannot listen (its port in use) exits 1 with one line", async () => {
-    const other = startServer({ port: firstPort, pgliteDir: "memory://" });
-    const { code } = await exitWithin(other, 60_000);
-    assert.equal(code, 1);
-    const said = lines(other.output.stderr);
-    assert.equal(said.length, 1, other.output.stderr);
-    assert.match(said[0], new RegExp(`port ${firstPort} is already in use`));
+    // Another program holds the port.
+    const holder = net.createServer();
+    await new Promise((resolve, reject) => holder.once("error", reject).listen(0, "127.0.0.1", resolve));
+    const { port } = holder.address();
+    try {
+      const other = startServer({ port, pgliteDir: "memory://" });
+      const { code } = await exitWithin(other, 60_000);
+      assert.equal(code, 1);
+      const said = lines(other.output.stderr);
+      assert.equal(said.length, 1, other.output.stderr);
+      assert.match(said[0], new RegExp(`port ${port} is already in use`));
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 
   it("takes over the lock of a process that died without releasing it", async () => {
+    const dataDir = freshDataDir();
+    const [port, otherPort] = [await freePort(), await freePort()];
+    const owner = startServer({ port, pgliteDir: dataDir });
+    await waitHealthy(port, owner);
     process.kill(-owner.child.pid, "SIGKILL");
     await owner.exited;
     // Killed outright, it left its lock behind.
     assert.ok(existsSync(path.join(dataDir, "chorus.lock")));
-    const next = startServer({ port: firstPort + 1, pgliteDir: dataDir });
-    await waitHealthy(firstPort + 1, next);
-    assert.equal(readFileSync(path.join(dataDir, "chorus.lock"), "utf8").trim(), String(next.child.pid));
+    const next = startServer({ port: otherPort, pgliteDir: dataDir });
+    await waitHealthy(otherPort, next);
+    assert.equal(lockOwner(dataDir), String(next.child.pid));
     // A clean stop releases it.
     process.kill(next.child.pid, "SIGTERM");
     await exitWithin(next, 30_000);

@@ -19,8 +19,8 @@ export async function oauthFetch(input: string | URL | Request, init?: RequestIn
 }
 
 /** The browser's sign-in cookie for a user (a fresh session). */
-export async function sessionCookie(user: Pick<User, "id" | "accountId" | "role">) {
-  const session = await createSession({ user });
+export async function sessionCookie(user: Pick<User, "id" | "accountId" | "role">, { secondFactor = false } = {}) {
+  const session = await createSession({ user, secondFactor });
   const salt = "authjs.session-token";
   const value = await encode({ token: { sub: user.id, tid: session.id, acc: user.accountId }, secret: getEnv().AUTH_SECRET, salt });
   return { cookie: `${salt}=${value}`, sessionId: session.id };

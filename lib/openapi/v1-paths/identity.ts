@@ -115,7 +115,7 @@ export const identityDomain: V1Domain = {
         operationId: "updateSecuritySettings",
         summary: "Change the sign-in rules",
         description:
-          "Administrators only. With `require_mfa: true`, no credential of a user without two-factor sign-in grants access (403 `mfa_enrollment_required` until they set it up in the browser), and a session opened without a code must sign in again (403 `mfa_required`). A change is recorded in the audit log as `mfa.requirement_changed`. Requiring it while you have not set it up yourself is a 409 `conflict` (the credential you call with would stop working).",
+          "Administrators only. With `require_mfa: true`, no credential of a user without two-factor sign-in grants access (403 `mfa_enrollment_required` until they set it up in the browser), and a session opened without a code must sign in again (403 `mfa_required`), as must an API token or app grant created by such a session (create a new one after signing in with a code). A change is recorded in the audit log as `mfa.requirement_changed`. Requiring it while you have not set it up yourself is a 409 `conflict` (the credential you call with would stop working).",
         access: { scope: "config:write" },
         body: securitySettingsInput,
         success: { status: "200", description: "The saved rules.", schema: securitySettingsOutput },

@@ -56,10 +56,15 @@ export function corsPreflightHeaders(method: string, pathname: string, headers: 
   };
 }
 
-/** The CORS headers of an actual (non-preflight) response, or none. */
+/**
+ * The CORS headers of an actual (non-preflight) response, or none. The OAuth endpoints and the
+ * metadata answer every request with them, with an Origin or without: the metadata may be cached,
+ * and a copy cached for a request without Origin must serve a browser app too. /v1 approves only
+ * a request from another origin that carries a bearer token.
+ */
 export function corsResponseHeaders(pathname: string, headers: Headers): Record<string, string> {
   const policy = policyOf(pathname);
-  if (!policy || !headers.get("origin")) return {};
-  if (policy.bearerOnly && !hasBearer(headers)) return {};
+  if (!policy) return {};
+  if (policy.bearerOnly && (!headers.get("origin") || !hasBearer(headers))) return {};
   return { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": CORS_EXPOSED_HEADERS };
 }
