@@ -26,6 +26,21 @@ describe("the facts of an answer must be in the passages it cites", () => {
   it("does not count a number that is only part of a longer one (50 is not 50.000)", () => {
     expect(ungroundedFacts("Gratis desde 50 pesos.", [passage])).toEqual(["50"]);
   });
+
+  it("reads decimal marks and thousands separators as the languages write them: 50,00 is never 5.000, 1,5 never 15", () => {
+    const prices = "O vaso custa R$ 50,00 e a terra 1,5 kg.";
+    expect(ungroundedFacts("O vaso custa R$ 5.000.", [prices])).toEqual(["5.000"]);
+    expect(ungroundedFacts("A terra vem em 15 kg.", [prices])).toEqual(["15"]);
+    expect(ungroundedFacts("O vaso custa R$ 50 e a terra 1.5 kg.", [prices])).toEqual([]);
+  });
+
+  it("takes \"may\" for a month only next to a day's number", () => {
+    const returns = "Returns are accepted within 30 days. The spring sale starts on 5 May.";
+    expect(ungroundedFacts("You may return it within 30 days.", [returns])).toEqual([]);
+    expect(ungroundedFacts("The sale starts on May 5.", [returns])).toEqual([]);
+    expect(ungroundedFacts("The sale starts on 7 May.", [returns])).toEqual(["7"]);
+    expect(ungroundedFacts("You may return it within 30 days; the sale starts in June.", [returns])).toEqual(["June"]);
+  });
 });
 
 describe("a customer asking for a person", () => {
