@@ -130,8 +130,12 @@ export type SendAutomatedMessage = (input: {
  * Leaves a conversation to a person: unassigned (so the whole team sees it waiting) with an entry
  * in its activity trail saying why the answer assistant did not answer.
  */
-async function handOff(db: Executor, { accountId, conversation, reason }: { accountId: string; conversation: { id: string; status: string }; reason: HandoffReason }) {
+async function handOff(
+  db: Executor,
+  { accountId, conversation, reason, onlyIfAssigned = false }: { accountId: string; conversation: { id: string; status: string }; reason: HandoffReason; onlyIfAssigned?: boolean },
+) {
   const [before] = await db.select({ assignedTo: conversations.assignedTo }).from(conversations).where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversation.id)));
+  if (onlyIfAssigned && !before?.assignedTo) return;
   if (before?.assignedTo) {
     await db
       .update(conversations)
@@ -210,13 +214,14 @@ export async function runAutoReplies({
     // customer writing five lines at night is not told five times.
     const quiet = conversation.lastAutoReplyAt !== null && at.getTime() - conversation.lastAutoReplyAt.getTime() < OUTSIDE_HOURS_COOLDOWN_MS;
     let assistantSpoke = false;
-    if (assistant && !replies.some((reply) => reply.kind === "hours_question") && !(assistant.kind === "handoff" && quiet)) {
-      await send({ tx: db, accountId, conversationId, to: message.fromNumber, text: assistant.text });
-      await recordActivity(db, { accountId, conversationId, type: "auto_reply", actor: { type: "automation" }, data: { kind: "assistant" } });
-      if (assistant.kind === "handoff") {
-        await handOff(db, { accountId, conversation, reason: assistant.reason });
-        assistantSpoke = true;
+    if (assistant && !replies.some((reply) => reply.kind === "hours_question")) {
+      // Within the quiet period the customer is not told again, but the conversation is still handed over.
+      if (!(assistant.kind === "handoff" && quiet)) {
+        await send({ tx: db, accountId, conversationId, to: message.fromNumber, text: assistant.text });
+        await recordActivity(db, { accountId, conversationId, type: "auto_reply", actor: { type: "automation" }, data: { kind: "assistant" } });
+        if (assistant.kind === "handoff") assistantSpoke = true;
       }
+      if (assistant.kind === "handoff") await handOff(db, { accountId, conversation, reason: assistant.reason, onlyIfAssigned: quiet });
     }
     await markHandled(replies.some((reply) => reply.countsAsOutsideHours) || assistantSpoke ? { lastAutoReplyAt: at } : {});
     return { replies };

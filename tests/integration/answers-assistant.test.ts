@@ -243,6 +243,23 @@ describe("answering outside opening hours", () => {
     expect(again.sent).toEqual([]);
   });
 
+  it("still hands the conversation to a person when they ask again within the quiet period, without telling them twice", async () => {
+    const { sent, test, after } = await nightQuestion("hola, quiero hablar con una persona");
+    expect(sent).toEqual(["Una persona te responderá en cuanto abramos."]);
+    // Someone took it meanwhile; the customer asks for a person again an hour later.
+    await getDb().update(conversations).set({ assignedTo: test.admin.id, status: "assigned" }).where(eq(conversations.id, after.id));
+    const later = new Date(night.getTime() + 3_600_000);
+    const [contactRow] = await getDb().select({ phone: messages.fromNumber }).from(messages).where(eq(messages.conversationId, after.id)).limit(1);
+    const second = await seedMessage({ accountId: test.account.id, conversationId: after.id, phone: contactRow.phone, direction: "inbound", text: "quiero hablar con una persona, por favor", createdAt: later });
+    const again = recordingSend();
+    await createAutoReplyJobHandler(again.send, { clock: () => new Date(later.getTime() + 30_000) })({ accountId: test.account.id, conversationId: after.id, messageId: second.id }, { jobId: 4, attempt: 1, now: new Date() });
+    expect(again.sent).toEqual([]);
+    const [row] = await getDb().select({ assignedTo: conversations.assignedTo }).from(conversations).where(eq(conversations.id, after.id));
+    expect(row.assignedTo).toBeNull();
+    const handoffs = await getDb().select().from(conversationActivities).where(and(eq(conversationActivities.conversationId, after.id), eq(conversationActivities.type, "handed_off")));
+    expect(handoffs).toHaveLength(2);
+  });
+
   it("asks a person when the best passage scores below the threshold", async () => {
     llm.assistantAnswer("El envío cuesta 9,90 euros.", [1]);
     const { sent, activities } = await nightQuestion("¿cuánto cuesta el envío?", { minScore: 1 });
