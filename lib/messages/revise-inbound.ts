@@ -39,7 +39,9 @@ export async function applyCustomerRevision({ accountId, revision }: { accountId
       .limit(1);
     if (!target) return { skipped: "revision_target_unknown" };
     const message = await findMessage(tx, { accountId, id: target.id, lock: true });
-    if (message.direction !== "inbound" || message.senderType !== "contact" || (revision.from && message.fromNumber !== revision.from)) {
+    // The sender is known by number, by business-scoped user id, or both (a customer whose number appeared later).
+    const sender = [revision.from, revision.fromUserId].filter((address): address is string => Boolean(address));
+    if (message.direction !== "inbound" || message.senderType !== "contact" || !sender.includes(message.fromNumber)) {
       return { skipped: "revision_not_by_sender" };
     }
     const history = message.history ?? [];

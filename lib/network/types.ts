@@ -111,7 +111,10 @@ export type InboundRevision = {
   networkMessageId: string;
   /** The network's id of the notification itself, so a redelivery is applied once. */
   revisionId: string;
+  /** The customer's number, digits only ("" when the network withheld it). */
   from: string;
+  /** The customer's business-scoped user id, when the network gave one. */
+  fromUserId?: string;
   timestamp: Date;
   text?: string;
   caption?: string;

@@ -81,6 +81,30 @@ async function receiveText(customer: string, networkId: string, text: string) {
 }
 
 describe("a customer's edits and deletions", () => {
+  it("a customer known only by a business-scoped user id edits by that id; another id cannot, nor a notification naming nobody", async () => {
+    const userId = "US.13491208655302741918";
+    expect(
+      (await post(buildInboundPayload({ phoneNumberId: network.phoneNumberId, messages: [{ from: "", fromUserId: userId, username: "fern.fan", id: "wamid.BSUID1", type: "text", text: "2 cactus please" }] }))).status,
+    ).toBe(200);
+    const [received] = await eventsOf(account.account.id, "message.received");
+    const message = (received.data as { message: { id: string } }).message;
+    const withSender = (payload: Record<string, unknown>, sender: string | null) => {
+      const json = JSON.stringify(payload).replace(/"from":"[^"]*",?/g, "");
+      const parsed = JSON.parse(json) as { entry: { changes: { value: { messages: Record<string, unknown>[] } }[] }[] };
+      if (sender) parsed.entry[0].changes[0].value.messages[0].from_user_id = sender;
+      return parsed;
+    };
+    const edit = (id: string, text: string, sender: string | null) =>
+      withSender(buildEditPayload({ phoneNumberId: network.phoneNumberId, from: "", originalId: "wamid.BSUID1", text, id }), sender);
+
+    expect((await post(edit("wamid.BSUIDEDIT0", "20 cactus please", null))).status).toBe(200);
+    expect((await post(edit("wamid.BSUIDEDIT1", "200 cactus please", "US.99999999999999999999"))).status).toBe(200);
+    expect((await getMessage(message.id, account.adminToken)).body).toMatchObject({ text: "2 cactus please" });
+
+    expect((await post(edit("wamid.BSUIDEDIT2", "3 cactus please", userId))).status).toBe(200);
+    expect((await getMessage(message.id, account.adminToken)).body).toMatchObject({ text: "3 cactus please", edited_at: expect.any(String) });
+  });
+
   it("an edit changes the text, sets edited_at, emits message.updated once, and keeps the original for admins only", async () => {
     const customer = nextPhone();
     const message = await receiveText(customer, "wamid.ORIG1", "I need 2 pots");

@@ -220,7 +220,8 @@ export function parseCloudWebhook(payload: unknown): {
       for (const message of value.data.messages ?? []) {
         if (!message) continue;
         if (isRevisionType(message.type)) {
-          const revision = toRevision({ message, from: (message.from ?? "").replace(/\D/g, ""), timestamp: parseTimestamp(message.timestamp), phoneNumberId });
+          const fromUserId = message.from_user_id || findContact(message)?.user_id || undefined;
+          const revision = toRevision({ message, from: (message.from ?? "").replace(/\D/g, ""), fromUserId, timestamp: parseTimestamp(message.timestamp), phoneNumberId });
           if (revision) revisions.push(revision);
           else console.warn(`network webhook: skipped a message (malformed_${message.type}, type ${message.type})`);
           continue;

@@ -22,15 +22,17 @@ export const isRevisionType = (type: string) => type === "edit" || type === "rev
 export function toRevision({
   message,
   from,
+  fromUserId,
   timestamp,
   phoneNumberId,
 }: {
   message: { id: string; type: string } & Record<string, unknown>;
   from: string;
+  fromUserId?: string;
   timestamp: Date;
   phoneNumberId?: string;
 }): InboundRevision | null {
-  const base = { revisionId: message.id, from, timestamp, ...(phoneNumberId ? { phoneNumberId } : {}) };
+  const base = { revisionId: message.id, from, ...(fromUserId ? { fromUserId } : {}), timestamp, ...(phoneNumberId ? { phoneNumberId } : {}) };
   if (message.type === "revoke") {
     const parsed = revokeSchema.safeParse(message.revoke);
     return parsed.success ? { ...base, kind: "revoke", networkMessageId: parsed.data.original_message_id } : null;
