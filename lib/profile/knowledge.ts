@@ -205,7 +205,18 @@ async function recutOldPassages(db: Executor, accountId: string) {
 }
 
 /** Indexes what an account stored before passages existed: a description or documents without passages. */
-async function indexExistingKnowledge(db: Executor, accountId: string) {
+/**
+ * Indexes what is not indexed yet, once: concurrent readers of one account (suggestions, drafts,
+ * the out-of-hours assistant) wait for each other here instead of cutting the same passages twice.
+ */
+async function indexExistingKnowledge(executor: Executor, accountId: string) {
+  await executor.transaction(async (db) => {
+    await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`knowledge:${accountId}`}))`);
+    await indexMissingKnowledge(db, accountId);
+  });
+}
+
+async function indexMissingKnowledge(db: Executor, accountId: string) {
   await recutOldPassages(db, accountId);
   const hasPassages = (condition: ReturnType<typeof sql>) =>
     sql`exists (select 1 from ${knowledgePassages} where ${knowledgePassages.accountId} = ${accountId} and ${condition})`;

@@ -111,6 +111,20 @@ describe("suggested passages are short and cut at sentence ends", () => {
     expect(rows.every((row) => row.cut === 2)).toBe(true);
   });
 
+  it("indexes an unindexed document once when several suggestions are asked for at the same moment", async () => {
+    const { account: owner, adminToken } = await account("", [catalogue.replace(/(.{1,80})(?: |$)/g, "$1\n").trim()]);
+    const db = getDb();
+    const [doc] = await db.select({ id: documents.id }).from(documents).where(eq(documents.accountId, owner.id));
+    const once = (await db.select({ id: knowledgePassages.id }).from(knowledgePassages).where(eq(knowledgePassages.documentId, doc.id))).length;
+    expect(once).toBeGreaterThanOrEqual(3);
+    await db.delete(knowledgePassages).where(eq(knowledgePassages.documentId, doc.id));
+    const ids = await Promise.all([0, 1, 2, 3].map(() => customerAsks(adminToken, "¿Cuánto cuesta la monstera?")));
+    const answers = await Promise.all(ids.map((id) => suggest(adminToken, id)));
+    for (const res of answers) expect(res.status).toBe(200);
+    const rows = await db.select({ text: knowledgePassages.text }).from(knowledgePassages).where(eq(knowledgePassages.documentId, doc.id));
+    expect(rows).toHaveLength(once);
+  });
+
   it("keeps paragraphs whole when they fit, joins short ones, and cuts a sentence with no end only at a space", () => {
     expect(splitPassages("Abrimos de lunes a viernes.\n\nAceptamos tarjetas.")).toEqual(["Abrimos de lunes a viernes.\nAceptamos tarjetas."]);
     const long = Array.from({ length: 80 }, (_, i) => `palabra${i}`).join(" ");
