@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { GET as listConversations } from "@/app/v1/conversations/route";
 import { getDb, rowsOf } from "@/db";
-import { encodeCursor } from "@/lib/platform/cursor";
+import { encodeCursor, listScopeOf, withListScope } from "@/lib/platform/cursor";
 import { type Bench, type BenchOptions, createBenchAccount, log, openBenchDatabase, percentile, round, timeRequest } from "./support";
 
 const LIMIT = 50;
@@ -53,9 +53,10 @@ export const conversationsBench: Bench = {
       select created_at, id from conversations where account_id = ${account.id}
       order by created_at desc, id desc offset ${deepOffset} limit 1`);
     const [row] = rowsOf<{ created_at: string | Date; id: string }>(result);
-    const cursor = encodeCursor({ t: new Date(row.created_at), id: row.id });
-
     const page1Url = `http://localhost/v1/conversations?limit=${LIMIT}`;
+    // A cursor is bound to the list it was handed out for: this one is of the unfiltered list.
+    const cursor = withListScope(listScopeOf(new URL(page1Url)), () => encodeCursor({ t: new Date(row.created_at), id: row.id }));
+
     const deepUrl = `${page1Url}&cursor=${encodeURIComponent(cursor)}`;
     const check = await listConversations(new Request(deepUrl, { headers: { authorization: `Bearer ${token}` } }), { params: Promise.resolve({}) });
     const deepPage = (await check.json()) as { data: { id: string }[] };
