@@ -38,5 +38,14 @@ if (has("/usr/bin/caddy") && has("/usr/bin/redis-server") && has("/usr/lib/postg
   console.log("\n(caddy, redis-server or PostgreSQL missing: the cluster test did not run.)");
 }
 run("Browser tests (Playwright, Chromium)", bin("playwright"), ["test"]);
+// The answer assistant's browser tests need the server started with a language model: a second
+// server whose LLM_* point at the fake OpenAI-compatible model the test itself serves.
+run("Browser tests with a language model (Playwright, Chromium)", bin("playwright"), ["test", "tests/e2e/answers.spec.ts"], {
+  E2E_PORT: "3150",
+  E2E_LLM_PORT: "3151",
+  LLM_BASE_URL: "http://127.0.0.1:3151/v1",
+  LLM_API_KEY: "sk-e2e",
+  LLM_MODEL: "e2e-model",
+});
 // Every benchmark at tiny sizes, so that none can rot (the numbers themselves are not checked here).
 run("Benchmarks (smoke)", process.execPath, [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "bench/run.ts", "--smoke"]);
