@@ -34,27 +34,31 @@ export function encodeCursor(position: CursorPosition): string {
   return `${payload}.${sign(payload)}`;
 }
 
-/** Decodes a cursor from a client; anything altered or malformed is a 400 naming `cursor`. */
-export function decodeCursor(cursor: string): CursorPosition {
-  const tampered = () => invalidField("cursor", "is not a cursor issued by this API");
+const tampered = () => invalidField("cursor", "is not a cursor issued by this API");
+const otherList = () => invalidField("cursor", "belongs to another list or other filters: start again without a cursor");
+
+/** The JSON a signed cursor carries; anything altered or malformed is a 400 naming `cursor`. */
+function verifiedPayload(cursor: string): unknown {
   const [payload, signature, extra] = cursor.split(".");
   if (!payload || !signature || extra !== undefined) throw tampered();
   const expected = Buffer.from(sign(payload));
   const given = Buffer.from(signature);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw tampered();
-  let decoded: unknown[];
   try {
-    decoded = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as unknown[];
+    return JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
   } catch {
     throw tampered();
   }
+}
+
+/** Decodes a cursor from a client; anything altered or malformed is a 400 naming `cursor`. */
+export function decodeCursor(cursor: string): CursorPosition {
+  const decoded = verifiedPayload(cursor);
   const [t, id, scope] = Array.isArray(decoded) ? decoded : [];
   const date = new Date(String(t));
   if (typeof id !== "string" || Number.isNaN(date.getTime())) throw tampered();
   const current = listScope.getStore();
-  if (current !== undefined && scope !== current) {
-    throw invalidField("cursor", "belongs to another list or other filters: start again without a cursor");
-  }
+  if (current !== undefined && scope !== current) throw otherList();
   return { t: date, id };
 }
 
@@ -95,21 +99,9 @@ export function encodeListCursor(list: string, values: string[]): string {
 
 /** Decodes a cursor of `encodeListCursor` for `list` with `count` values; anything else is a 400 naming `cursor`. */
 export function decodeListCursor(cursor: string, list: string, count: number): string[] {
-  const refused = () => invalidField("cursor", "is not a cursor issued by this API");
-  const [payload, signature, extra] = cursor.split(".");
-  if (!payload || !signature || extra !== undefined) throw refused();
-  const expected = Buffer.from(sign(payload));
-  const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw refused();
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
-  } catch {
-    throw refused();
-  }
-  const { l, v, s } = (decoded ?? {}) as { l?: unknown; v?: unknown; s?: unknown };
+  const { l, v, s } = (verifiedPayload(cursor) ?? {}) as { l?: unknown; v?: unknown; s?: unknown };
   const current = listScope.getStore();
-  if (l !== list || (current !== undefined && s !== current)) throw invalidField("cursor", "belongs to another list or other filters: start again without a cursor");
-  if (!Array.isArray(v) || v.length !== count || !v.every((value) => typeof value === "string")) throw refused();
+  if (l !== list || (current !== undefined && s !== current)) throw otherList();
+  if (!Array.isArray(v) || v.length !== count || !v.every((value) => typeof value === "string")) throw tampered();
   return v as string[];
 }
