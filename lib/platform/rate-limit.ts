@@ -18,7 +18,8 @@ async function createLimiters(): Promise<Limiters> {
     const client = new Redis(env.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     client.on("error", (error) => console.warn(`rate limits: Redis unavailable (${error.message}); counting in memory meanwhile`));
     // Without an offline queue, commands before the first connection would all fall back to memory.
-    await Promise.race([once(client, "ready"), new Promise((resolve) => setTimeout(resolve, 2000))]);
+    // A refused first connection is not fatal: the limiters count in memory until Redis answers.
+    await Promise.race([once(client, "ready").catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2000))]);
     // Counting in process memory while Redis is unreachable keeps the API answering.
     return {
       perToken: new RateLimiterRedis({ storeClient: client, insuranceLimiter: new RateLimiterMemory(perToken), ...perToken }),

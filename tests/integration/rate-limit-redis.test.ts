@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { connect } from "node:net";
+import { connect, createServer } from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as verify from "@/app/v1/auth/verify/route";
@@ -10,24 +10,40 @@ import { call } from "@/tests/support/api";
 import { createTestAccount } from "@/tests/support/fixtures";
 
 const REDIS_SERVER = "/usr/bin/redis-server";
+
+/** A loopback port nothing listens on now (the kernel picks it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1", () => {
+      socket.destroy();
+      resolve(true);
+    }).on("error", () => resolve(false));
+    setTimeout(() => {
+      socket.destroy();
+      resolve(false);
+    }, 500).unref();
+  });
+}
 let server: ChildProcess | undefined;
 let url = "";
 
 // .ci/run installs Debian's redis-server; the suite starts its own on a loopback port.
 describe.runIf(existsSync(REDIS_SERVER))("rate limits on Redis (REDIS_URL)", () => {
   beforeAll(async () => {
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = await freePort();
     server = spawn(REDIS_SERVER, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
     url = `redis://127.0.0.1:${port}`;
-    for (let i = 0; i < 100; i++) {
-      const open = await new Promise<boolean>((resolve) => {
-        const socket = connect(port, "127.0.0.1", () => resolve(true)).on("error", () => resolve(false));
-        socket.unref();
-        setTimeout(() => socket.destroy(), 200);
-      });
-      if (open) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    // A busy machine can take seconds to start it: wait up to 30 s for the port to accept.
+    for (let i = 0; i < 300 && !(await accepts(port)); i++) await new Promise((r) => setTimeout(r, 100));
     process.env.REDIS_URL = url;
     process.env.RATE_LIMIT_PER_MINUTE = "2";
     resetEnvCache();
@@ -57,5 +73,23 @@ describe.runIf(existsSync(REDIS_SERVER))("rate limits on Redis (REDIS_URL)", () 
     const keys = await client.keys("rl:token:*");
     await client.quit();
     expect(keys.length).toBe(1);
+  });
+
+  it("keeps answering, counting in memory, when Redis refuses connections from the start", async () => {
+    process.env.REDIS_URL = `redis://127.0.0.1:${await freePort()}`;
+    resetEnvCache();
+    await resetRateLimiters();
+    try {
+      const { adminToken } = await createTestAccount();
+      const first = await call(verify.GET, { path: "/v1/auth/verify", token: adminToken });
+      expect(first.status).toBe(200);
+      expect(first.headers.get("ratelimit-remaining")).toBe("1");
+      expect((await call(verify.GET, { path: "/v1/auth/verify", token: adminToken })).status).toBe(200);
+      expect((await call(verify.GET, { path: "/v1/auth/verify", token: adminToken })).status).toBe(429);
+    } finally {
+      process.env.REDIS_URL = url;
+      resetEnvCache();
+      await resetRateLimiters();
+    }
   });
 });
