@@ -1,7 +1,7 @@
 // /v1 overhead on one production server (`next start`, PGlite in memory): autocannon with 20
 // connections against GET /healthz, /v1/auth/verify, /v1/conversations?limit=50 and
 // /v1/openapi.json, 10 s each in 2 s slices taken in turn; the ratios to /healthz are the goals
-// (SPEC section 15).
+//.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";

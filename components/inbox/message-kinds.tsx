@@ -1,7 +1,7 @@
 import { MapPinIcon } from "@/components/ui/icons";
 import type { MessageItem } from "./types";
 
-// How the kinds beyond text and media look in a bubble (SPEC section 13).
+// How the kinds beyond text and media look in a bubble.
 
 const mapUrl = ({ latitude, longitude }: { latitude: number; longitude: number }) =>
   `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=16/${latitude}/${longitude}`;

@@ -1,4 +1,4 @@
-/** Every action the audit log records (SPEC section 17). */
+/** Every action the audit log records. */
 export const auditActions = [
   "auth.sign_in",
   "auth.sign_in_failed",

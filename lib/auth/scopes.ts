@@ -44,7 +44,7 @@ const adminOnly = new Set<Scope>([
   "apps:write",
 ]);
 
-/** The scope table of SPEC.md section 3. */
+/** The scope table: which scopes each role may hold. */
 export function roleAllows(role: Role, scope: Scope): boolean {
   return role === "admin" || !adminOnly.has(scope);
 }

@@ -1,4 +1,4 @@
-/** Browser-side helper: calls a JSON route and turns the SPEC error body into field errors. */
+/** Browser-side helper: calls a JSON route and turns the error body into field errors. */
 import { plainFieldError, plainStatusMessage } from "./plain-errors";
 
 export type ApiResult<T> =

@@ -10,8 +10,7 @@ export type ConversationActivity = {
 };
 
 /**
- * The one place labels and snooze report to the conversation's activity trail (SPEC section 12,
- * Activity), in the transaction of the change.
+ * The one place labels and snooze report to the conversation's activity trail , in the transaction of the change.
  */
 export async function recordConversationActivity(tx: Executor, activity: ConversationActivity): Promise<void> {
   const actor =

@@ -8,7 +8,7 @@ export const OCTET_STREAM = "application/octet-stream";
 const isWebp = (bytes: Uint8Array) =>
   bytes.length >= 12 && Buffer.from(bytes.subarray(0, 4)).toString("latin1") === "RIFF" && Buffer.from(bytes.subarray(8, 12)).toString("latin1") === "WEBP";
 
-/** The send rules of section 4, plus webp (the network's stickers). */
+/** The types a message may send, plus webp (the network's stickers). */
 const ALLOWED: Record<string, MediaType> = {
   ...Object.fromEntries(
     (Object.entries(mediaLimits) as [MediaType, { mimeTypes: readonly string[] }][]).flatMap(([type, rule]) => rule.mimeTypes.map((mime) => [mime, type])),
@@ -47,7 +47,7 @@ const GUESSES = [
 ];
 
 /**
- * A received file's stored type (SPEC section 14): the declared type when it is on the
+ * A received file's stored type: the declared type when it is on the
  * allow-list and the bytes bear it out, else the allow-listed type the bytes show, else a
  * document of type `application/octet-stream`. A page declared as `text/html` or an SVG is
  * never stored as something a browser would run.

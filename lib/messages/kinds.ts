@@ -1,7 +1,7 @@
 import { z } from "zod";
 import "zod-openapi";
 
-// The message kinds beyond text and media (SPEC section 13): one schema per shape, used by
+// The message kinds beyond text and media: one schema per shape, used by
 // POST /v1/messages, the sandbox's simulated customer, the stored `content` and the output.
 
 const messageIdPattern = /^msg_[0-9a-z]{26}$/;

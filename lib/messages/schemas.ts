@@ -26,7 +26,7 @@ import { decodeBase64Strict, type MediaType, normalizeMimeType, stickerSizeIssue
 
 /** Text and the media kinds: what every path of the first build carries. */
 export { messageTypes, type MessageType };
-/** Every kind a stored message can have (SPEC section 13). */
+/** Every kind a stored message can have. */
 export { messageKinds };
 export type MessageKind = (typeof messageKinds)[number];
 /** What POST /v1/messages sends. */

@@ -38,7 +38,7 @@ export const errorDetailSchema = z
   })
   .meta({ id: "ErrorDetail", description: "One problem with the request." });
 
-/** The body of every non-2xx answer of /v1 (SPEC section 2). */
+/** The body of every non-2xx answer of /v1. */
 export const errorBodySchema = z
   .object({
     error: z.object({

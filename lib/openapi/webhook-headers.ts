@@ -2,7 +2,7 @@ import { z } from "zod";
 import "zod-openapi";
 
 /**
- * The headers of every webhook delivery (SPEC section 5), documented as header parameters
+ * The headers of every webhook delivery, documented as header parameters
  * of each webhook operation so receivers see how to check a signature.
  */
 export const webhookDeliveryHeaders = z.object({

@@ -2,7 +2,7 @@ import type { z } from "zod";
 
 export type ErrorDetail = { path: string; message: string; [key: string]: unknown };
 
-/** An error that maps onto the SPEC error body; domain verbs throw these. */
+/** An error that maps onto the error body; domain verbs throw these. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -7,7 +7,7 @@ import { type EventType, eventTypes, subscribableEventTypes } from "@/lib/events
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
 /** Automatic attempts per delivery: the first one and four retries. */
 export const MAX_DELIVERY_ATTEMPTS = 5;
-/** SPEC: the receiver must answer the challenge within 10 s. */
+/** The receiver must answer the challenge within 10 s. */
 export const VERIFICATION_TIMEOUT_MS = 10_000;
 
 export const webhookStatuses = ["pending", "active", "verification_failed", "disabled"] as const;

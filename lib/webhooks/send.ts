@@ -16,7 +16,7 @@ export type SendResult = {
 // PostgreSQL text cannot hold NUL; a receiver's answer may contain anything.
 const storable = (text: string | undefined | null) => (text == null ? null : text.replace(/\u0000/g, "\uFFFD"));
 
-/** The headers of one attempt, as SPEC section 5 lists them. */
+/** The headers of one attempt, as the webhook documentation lists them. */
 /** What identifies one attempt of one delivery, as its headers carry it. */
 type Attempt = { body: string; eventId: string; eventType: string; deliveryId: string; attempt: number };
 

@@ -25,7 +25,7 @@ export function standardWebhookKey(secret: string): Buffer {
 
 /**
  * Signs one delivery. `X-Service-Signature` uses the UTF-8 bytes of the whole secret string
- * as shown at registration (prefix included) as its HMAC key: SPEC.md says "HMAC-SHA256 ...
+ * as shown at registration (prefix included) as its HMAC key, the documented "HMAC-SHA256 ...
  * with the webhook secret". `webhook-signature` is keyed as the Standard Webhooks
  * specification says (see `standardWebhookKey`).
  */

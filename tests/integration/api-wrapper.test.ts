@@ -41,7 +41,7 @@ describe("the /v1 wrapper", () => {
     expect(generated.headers.get("x-request-id")).toMatch(/^req_[0-9a-z]{26}$/);
   });
 
-  it("answers malformed JSON with 400 invalid_json and the SPEC error body", async () => {
+  it("answers malformed JSON with 400 invalid_json and the error body", async () => {
     const { adminToken } = await createTestAccount();
     const res = await call(echo.POST, { method: "POST", path: "/v1/echo", token: adminToken, rawBody: "{not json", headers: { "content-type": "application/json" } });
     expect(res.status).toBe(400);

@@ -484,7 +484,7 @@ describe("scopes and roles", () => {
   const adminOnly = new Set(["conversations:delete", "messages:delete", "users:write", "users:delete", "webhooks:read", "webhooks:write", "webhooks:delete", "config:write", "audit:read", "apps:read", "apps:write"]);
 
   it.each(scopes.flatMap((scope) => roles.map((role) => [scope, role] as const)))(
-    "%s for a session of an %s follows the SPEC table",
+    "%s for a session of an %s follows the scope table",
     async (scope, role) => {
       const { account, adminToken } = await createTestAccount();
       const token = role === "admin" ? adminToken : (await addTestUser(account.id, "agent")).token;

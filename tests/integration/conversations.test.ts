@@ -183,7 +183,7 @@ describe("conversation status machine", () => {
     const [assignedEvent, unassignedEvent] = await eventsOf(account.id);
     expect(assignedEvent.data).toEqual({
       conversation: { id, status: "assigned", assigned_to: admin.id, assigned_at: assigned.body.assigned_at },
-      // The assignee as a reference (SPEC §5), without its timestamps.
+      // The assignee as a reference, without its timestamps.
       user: { id: admin.id, name: admin.name, email: admin.email, role: "admin" },
     });
     expect(unassignedEvent.data).toMatchObject({ conversation: { id, status: "open", contact: expect.any(Object) }, user: { id: admin.id } });

@@ -62,7 +62,7 @@ describe("POST /v1/messages", () => {
     const res = await send(adminToken, { type: "text", text: "Following up", conversation_id: conversation.id });
     expect(res.status).toBe(201);
     const after = await call(conversationRoute.GET, { path: "/", token: adminToken, params: { id: conversation.id } });
-    // Reopened without an assignee, then auto-assigned on reply (SPEC section 12).
+    // Reopened without an assignee, then auto-assigned on reply.
     expect(after.body).toMatchObject({ status: "assigned", assigned_to: admin.id });
     expect(await eventsOf(account.id, "conversation.reopened")).toHaveLength(1);
     expect(await eventsOf(account.id, "conversation.assigned")).toHaveLength(1);

@@ -35,7 +35,7 @@ export type WebhookReceiver = {
 
 const isChallenge = (r: ReceivedRequest) => r.json?.type === "webhook.verified";
 
-/** A real HTTP endpoint on 127.0.0.1 that records what it receives, written from SPEC section 5 alone. */
+/** A real HTTP endpoint on 127.0.0.1 that records what it receives, written from the documented webhook contract alone. */
 export async function startReceiver({ path = "/hooks" }: { path?: string } = {}): Promise<WebhookReceiver> {
   const requests: ReceivedRequest[] = [];
   const held = new Set<ServerResponse>();

@@ -12,7 +12,7 @@ function standardWebhook(secret: string): Webhook | null {
 }
 
 /**
- * A receiver's signature check written from SPEC section 5 alone, with node:crypto and
+ * A receiver's signature check written from the documented webhook contract alone, with node:crypto and
  * nothing from the application:
  * - X-Service-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed by the secret string>
  * - webhook-signature: checked by the independent `standardwebhooks` package given the secret as

@@ -56,7 +56,7 @@ function paddedTo(signature: Buffer, size: number): Buffer {
 }
 
 describe("media limits", () => {
-  it("lists the four media types with their SPEC limits", () => {
+  it("lists the four media types with their documented limits", () => {
     expect(mediaTypes).toEqual(["image", "document", "audio", "video"]);
     expect(mediaLimits.image.maxBytes).toBe(5 * MiB);
     expect(mediaLimits.audio.maxBytes).toBe(16 * MiB);

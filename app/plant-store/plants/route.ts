@@ -5,6 +5,6 @@ import { listPlantsQuery, plantSchema } from "@/lib/plants/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = definePlantRoute({
   GET: plantRoute({ query: listPlantsQuery }, ({ ctx, query }) => listPlants({ ctx, limit: query.limit })),
-  // The plant store answers a creation with 200 and the NewPlant (SPEC section 8), not 201.
+  // The plant store answers a creation with 200 and the NewPlant, not 201.
   POST: plantRoute({ body: plantSchema }, ({ ctx, body }) => createPlant({ ctx, input: body })),
 });

@@ -17,7 +17,7 @@ export type SendFailure = Extract<SendResult, { ok: false }>;
 type GraphResponse = { ok: true; status: number; body: unknown } | { ok: false; failure: SendFailure };
 
 /**
- * The outgoing URL policy of webhooks (SPEC section 5) applied to the network's addresses:
+ * The outgoing URL policy of webhooks applied to the network's addresses:
  * `allowInsecure` is WEBHOOK_ALLOW_INSECURE_TARGETS (http and loopback/private targets for
  * development and tests); `lookup` replaces DNS in tests.
  */
