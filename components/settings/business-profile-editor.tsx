@@ -1,20 +1,17 @@
 "use client";
 
-import { useMemo, useState, useTransition } from "react";
+import { useState, useTransition } from "react";
 import { saveBusinessProfileAction } from "@/app/(app)/settings/profile/actions";
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
-import { dayNames } from "@/components/ui/format";
 import { useBrowserTimeZone, useNow } from "@/components/ui/hooks";
-import { formatNextOpening, type Hours, hoursSchema, isOpenAt, nextOpeningSentence, type Weekday, weekdays } from "@/lib/profile/hours";
+import { hoursSchema, nextOpeningSentence, type Weekday, weekdays } from "@/lib/profile/hours";
 import { type Language, languages } from "@/lib/platform/language/language";
 import type { BusinessProfileOutput } from "@/lib/profile/schemas";
+import { DayEditor, fromInput, hoursErrors, HoursPreview, type Interval, TimeZonePicker, type Week, weekFrom } from "@/components/settings/opening-hours-editor";
 
-type Interval = { open: string; close: string };
-type Week = Record<Weekday, Interval[]>;
 
-const MAX_INTERVALS = 6;
 const DESCRIPTION_MAX = 5000;
 const MESSAGE_MAX = 1000;
 const DEFAULT_MESSAGE = "Thanks for your message! We're closed right now and will answer as soon as we open.";
@@ -34,222 +31,6 @@ function filledTranslations(translations: Translations, businessLanguage: Langua
 }
 
 // A time input cannot show 24:00: closing at "00:00" means midnight, the end of the day.
-const toInput = (time: string) => (time === "24:00" ? "00:00" : time);
-const fromInput = (interval: Interval): Interval => ({ open: interval.open, close: interval.close === "00:00" ? "24:00" : interval.close });
-
-const defaultWeek = (): Week => ({
-  mon: [{ open: "09:00", close: "18:00" }],
-  tue: [{ open: "09:00", close: "18:00" }],
-  wed: [{ open: "09:00", close: "18:00" }],
-  thu: [{ open: "09:00", close: "18:00" }],
-  fri: [{ open: "09:00", close: "18:00" }],
-  sat: [],
-  sun: [],
-});
-
-function weekFrom(hours: BusinessProfileOutput["hours"]): Week {
-  if (!hours) return defaultWeek();
-  return Object.fromEntries(weekdays.map((day) => [day, hours.weekly[day].map((i) => ({ open: i.open, close: toInput(i.close) }))])) as Week;
-}
-
-function nextInterval(intervals: Interval[]): Interval {
-  const last = intervals[intervals.length - 1];
-  if (!last) return { open: "09:00", close: "18:00" };
-  const [h] = toInput(last.close).split(":").map(Number);
-  const start = Math.min((last.close === "00:00" ? 24 : h) + 1, 22);
-  return { open: `${String(start).padStart(2, "0")}:00`, close: `${String(start + 1).padStart(2, "0")}:00` };
-}
-
-function wallClock(now: Date, timeZone: string) {
-  return new Intl.DateTimeFormat("en", { timeZone, weekday: "long", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(now);
-}
-
-/** Zod issue paths of the hours, prefixed like the API's, so client and server errors land in the same places. */
-function hoursErrors(hours: unknown): Record<string, string> {
-  const result = hoursSchema.safeParse(hours);
-  if (result.success) return {};
-  return Object.fromEntries(result.error.issues.map((issue) => [["hours", ...issue.path.map(String)].join("."), issue.message]));
-}
-
-function TimeZonePicker({
-  id,
-  value,
-  zones,
-  onChange,
-  error,
-}: {
-  id: string;
-  value: string;
-  zones: string[];
-  onChange: (zone: string) => void;
-  error?: string;
-}) {
-  const [query, setQuery] = useState("");
-  const browserZone = useBrowserTimeZone();
-  const filtered = useMemo(() => {
-    const words = query.toLowerCase().replace(/[_/]/g, " ").split(/\s+/).filter(Boolean);
-    const matches = zones.filter((zone) => {
-      const name = zone.toLowerCase().replace(/[_/]/g, " ");
-      return words.every((word) => name.includes(word));
-    });
-    return value && !matches.includes(value) ? [value, ...matches] : matches;
-  }, [query, zones, value]);
-
-  return (
-    <div className="flex flex-col gap-2">
-      <label htmlFor={`${id}-search`} className="text-sm font-medium text-slate-700">
-        Search time zones
-      </label>
-      <input
-        id={`${id}-search`}
-        type="search"
-        value={query}
-        onChange={(event) => setQuery(event.target.value)}
-        placeholder="City or region, e.g. Madrid"
-        className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm"
-      />
-      <label htmlFor={id} className="text-sm font-medium text-slate-700">
-        Time zone
-      </label>
-      <select
-        id={id}
-        size={6}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        className={`rounded-md border bg-white px-2 py-1 text-sm ${error ? "border-red-400" : "border-slate-300"}`}
-      >
-        {filtered.map((zone) => (
-          <option key={zone} value={zone}>
-            {zone.replaceAll("_", " ")}
-          </option>
-        ))}
-      </select>
-      {filtered.length === 0 ? <p className="text-xs text-slate-500">No time zone matches “{query}”.</p> : null}
-      {error ? (
-        <p id={`${id}-error`} className="text-xs text-red-600">
-          {error}
-        </p>
-      ) : null}
-      {browserZone && browserZone !== value ? (
-        <div>
-          <Button type="button" variant="secondary" onClick={() => onChange(browserZone)}>
-            Use my time zone ({browserZone.replaceAll("_", " ")})
-          </Button>
-        </div>
-      ) : null}
-    </div>
-  );
-}
-
-function DayEditor({
-  day,
-  intervals,
-  errors,
-  onChange,
-}: {
-  day: Weekday;
-  intervals: Interval[];
-  errors: Record<string, string>;
-  onChange: (intervals: Interval[]) => void;
-}) {
-  const name = dayNames[day];
-  const open = intervals.length > 0;
-  const dayError = errors[`hours.weekly.${day}`];
-  const update = (index: number, patch: Partial<Interval>) => onChange(intervals.map((interval, i) => (i === index ? { ...interval, ...patch } : interval)));
-  return (
-    <fieldset className="flex flex-col gap-2 border-b border-slate-100 py-3 last:border-b-0 sm:flex-row sm:items-start">
-      <legend className="sr-only">{name}</legend>
-      <label className="flex w-40 shrink-0 items-center gap-2 pt-1.5 text-sm font-medium">
-        <input type="checkbox" checked={open} onChange={(event) => onChange(event.target.checked ? [{ open: "09:00", close: "18:00" }] : [])} className="h-4 w-4 accent-brand-600" />
-        <span>
-          <span className="sr-only">Open on </span>
-          {name}
-        </span>
-      </label>
-      <div className="flex min-w-0 flex-1 flex-col gap-2">
-        {!open ? <p className="pt-1.5 text-sm text-slate-500">Closed</p> : null}
-        {intervals.map((interval, index) => {
-          const prefix = `hours.weekly.${day}.${index}`;
-          const error = errors[prefix] ?? errors[`${prefix}.open`] ?? errors[`${prefix}.close`];
-          return (
-            <div key={index} className="flex flex-col gap-1">
-              <div className="flex flex-wrap items-center gap-2">
-                <input
-                  type="time"
-                  aria-label={`${name} opening time ${index + 1}`}
-                  value={interval.open}
-                  onChange={(event) => update(index, { open: event.target.value })}
-                  aria-invalid={errors[`${prefix}.open`] || errors[prefix] ? true : undefined}
-                  className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
-                  required
-                />
-                <span aria-hidden className="text-slate-400">
-                  –
-                </span>
-                <input
-                  type="time"
-                  aria-label={`${name} closing time ${index + 1}`}
-                  value={interval.close}
-                  onChange={(event) => update(index, { close: event.target.value })}
-                  aria-invalid={errors[`${prefix}.close`] || errors[prefix] ? true : undefined}
-                  className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
-                  required
-                />
-                {interval.close === "00:00" ? <span className="text-xs text-slate-500">midnight</span> : null}
-                <Button type="button" variant="ghost" className="px-2 py-1" aria-label={`Remove ${name} interval ${index + 1}`} onClick={() => onChange(intervals.filter((_, i) => i !== index))}>
-                  Remove
-                </Button>
-              </div>
-              {error ? <p className="text-xs text-red-600">{error}</p> : null}
-            </div>
-          );
-        })}
-        {dayError ? <p className="text-xs text-red-600">{dayError}</p> : null}
-        {open && intervals.length < MAX_INTERVALS ? (
-          <div>
-            <Button type="button" variant="ghost" className="px-2 py-1 text-brand-700" onClick={() => onChange([...intervals, nextInterval(intervals)])} aria-label={`Add an interval on ${name}`}>
-              + Add interval
-            </Button>
-          </div>
-        ) : null}
-      </div>
-    </fieldset>
-  );
-}
-
-function HoursPreview({ hours, hoursOn, errors }: { hours: Hours | null; hoursOn: boolean; errors: Record<string, string> }) {
-  const now = useNow(30_000);
-  let content: React.ReactNode;
-  if (!hoursOn) content = <p className="text-sm text-slate-600">No opening hours: the automatic answers stay off.</p>;
-  else if (!hours || Object.keys(errors).length) content = <p className="text-sm text-slate-600">Fix the highlighted hours to see the preview.</p>;
-  else if (!now) content = <p className="text-sm text-slate-600">Working out the current time…</p>;
-  else {
-    const open = isOpenAt({ hours, at: now });
-    const next = formatNextOpening({ hours, at: now, locale: "en" });
-    content = (
-      <div className="flex flex-col gap-1 text-sm">
-        <p>
-          <span className={`mr-2 inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-semibold ${open ? "bg-emerald-100 text-emerald-800" : "bg-slate-200 text-slate-700"}`}>
-            <span aria-hidden className={`h-1.5 w-1.5 rounded-full ${open ? "bg-emerald-600" : "bg-slate-500"}`} />
-            {open ? "Open now" : "Closed now"}
-          </span>
-          {open ? null : next ? <span>Next opening: {next}</span> : <span>No opening in the week as set.</span>}
-        </p>
-        <p className="text-xs text-slate-500">
-          It is {wallClock(now, hours.timezone)} in {hours.timezone.replaceAll("_", " ")}.
-        </p>
-      </div>
-    );
-  }
-  return (
-    <div data-testid="hours-preview" aria-live="polite" className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2">
-      {content}
-    </div>
-  );
-}
-
 export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile: BusinessProfileOutput; timeZones: string[]; canEdit: boolean }) {
   const [saved, setSaved] = useState(profile);
   const [name, setName] = useState(profile.name);
