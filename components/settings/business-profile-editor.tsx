@@ -9,12 +9,12 @@ import { useBrowserTimeZone, useNow } from "@/components/ui/hooks";
 import { hoursSchema, nextOpeningSentence, type Weekday, weekdays } from "@/lib/profile/hours";
 import { type Language, languages } from "@/lib/platform/language/language";
 import type { BusinessProfileOutput } from "@/lib/profile/schemas";
+import { isDefaultOutsideHoursMessage, outsideHoursDefaults } from "@/lib/auto-replies/texts";
 import { DayEditor, fromInput, hoursErrors, HoursPreview, type Interval, TimeZonePicker, type Week, weekFrom } from "@/components/settings/opening-hours-editor";
 
 
 const DESCRIPTION_MAX = 5000;
 const MESSAGE_MAX = 1000;
-const DEFAULT_MESSAGE = "Thanks for your message! We're closed right now and will answer as soon as we open.";
 const languageNames: Record<Language, string> = { en: "English", es: "Spanish (Español)", pt: "Portuguese (Português)" };
 type Translations = Partial<Record<Language, string>>;
 
@@ -39,7 +39,7 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
   const [timezone, setTimezone] = useState(profile.hours?.timezone ?? "");
   const [week, setWeek] = useState<Week>(() => weekFrom(profile.hours));
   const [outsideEnabled, setOutsideEnabled] = useState(profile.auto_reply.outside_hours.enabled);
-  const [outsideMessage, setOutsideMessage] = useState(profile.auto_reply.outside_hours.message || DEFAULT_MESSAGE);
+  const [outsideMessage, setOutsideMessage] = useState(profile.auto_reply.outside_hours.message || outsideHoursDefaults[profile.language]);
   const [language, setLanguage] = useState<Language>(profile.language);
   const [translations, setTranslations] = useState<Translations>(profile.auto_reply.outside_hours.translations ?? {});
   const [questionEnabled, setQuestionEnabled] = useState(profile.auto_reply.hours_question.enabled);
@@ -48,6 +48,12 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
   const [pending, startTransition] = useTransition();
   const browserZone = useBrowserTimeZone();
   const now = useNow(30_000);
+
+  // The product's own outside-hours message follows the business language until someone edits it.
+  function chooseLanguage(next: Language) {
+    setLanguage(next);
+    if (isDefaultOutsideHoursMessage(outsideMessage)) setOutsideMessage(outsideHoursDefaults[next]);
+  }
 
   const effectiveZone = timezone || browserZone || "UTC";
   const hoursValue = hoursOn ? { timezone: effectiveZone, weekly: Object.fromEntries(weekdays.map((day) => [day, week[day].map(fromInput)])) } : null;
@@ -73,7 +79,7 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
       hours: saved.hours,
       auto_reply: {
         outside_hours: withTranslations(
-          { enabled: saved.auto_reply.outside_hours.enabled, message: saved.auto_reply.outside_hours.message || DEFAULT_MESSAGE },
+          { enabled: saved.auto_reply.outside_hours.enabled, message: saved.auto_reply.outside_hours.message || outsideHoursDefaults[saved.language] },
           filledTranslations(saved.auto_reply.outside_hours.translations ?? {}, saved.language),
         ),
         hours_question: saved.auto_reply.hours_question,
@@ -126,7 +132,7 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
               <select
                 id="field-language"
                 value={language}
-                onChange={(event) => setLanguage(event.target.value as Language)}
+                onChange={(event) => chooseLanguage(event.target.value as Language)}
                 aria-describedby="field-language-hint"
                 className="w-full max-w-xs rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm"
               >
@@ -241,7 +247,7 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
               <details className="rounded-md border border-slate-200 bg-white px-3 py-2" open={Object.keys(filledTranslations(translations, language)).length > 0}>
                 <summary className="cursor-pointer text-sm font-medium text-slate-700">Translations for customers who write in another language</summary>
                 <p className="mt-1 text-xs text-slate-500">
-                  A customer writing in one of these languages gets the whole answer in it, next opening time included. Without a translation, the answer is all in {languageNames[language]}. {"{{business.name}}"} is replaced by the business name.
+                  A customer writing in one of these languages gets the whole answer in it, next opening time included. Without a translation, the answer is all in {languageNames[language]}{isDefaultOutsideHoursMessage(outsideMessage) ? " — except the product's own message above, which every customer gets in their language" : ""}. {"{{business.name}}"} is replaced by the business name.
                 </p>
                 <div className="mt-2 flex flex-col gap-3">
                   {languages

@@ -7,6 +7,7 @@ import { findConversation } from "@/lib/conversations/store";
 import { recordEvent } from "@/lib/events/record-event";
 import { loadBusinessProfile } from "@/lib/profile/business-profile";
 import { detectMessageLanguage } from "@/lib/platform/language/detect";
+import { isDefaultOutsideHoursMessage, outsideHoursDefaults } from "./texts";
 import type { AssistantPlan, HandoffReason } from "@/lib/assistant/out-of-hours";
 import { detectHoursQuestion } from "./hours-question";
 import {
@@ -78,19 +79,22 @@ export function decideAutoReplies({
   if (message.direction !== "inbound" || !hours || !autoReply) return [];
   const text = message.text ?? "";
   const closed = !isOpenAt({ hours, at: now });
-  const outsideMessage = autoReply.outside_hours.message.trim();
+  // An account that kept the product's own words (or wrote none) has them in every language.
+  const productWords = isDefaultOutsideHoursMessage(autoReply.outside_hours.message);
   const quiet =
     conversation.lastAutoReplyAt !== null && now.getTime() - conversation.lastAutoReplyAt.getTime() < OUTSIDE_HOURS_COOLDOWN_MS;
-  const outsideDue = autoReply.outside_hours.enabled && outsideMessage.length > 0 && closed && !quiet;
+  const outsideDue = autoReply.outside_hours.enabled && closed && !quiet;
   const questionLanguage = autoReply.hours_question.enabled && text ? detectHoursQuestion(text) : null;
 
-  const businessLanguage = profile.language ?? detectMessageLanguage(outsideMessage) ?? "en";
-  const messageLanguage = detectMessageLanguage(outsideMessage) ?? businessLanguage;
+  const businessLanguage = profile.language ?? (productWords ? null : detectMessageLanguage(autoReply.outside_hours.message)) ?? "en";
+  const outsideMessage = productWords ? outsideHoursDefaults[businessLanguage] : autoReply.outside_hours.message.trim();
+  const messageLanguage = productWords ? businessLanguage : (detectMessageLanguage(outsideMessage) ?? businessLanguage);
   const customerLanguage = questionLanguage ?? detectMessageLanguage(text);
   const translations = autoReply.outside_hours.translations ?? {};
   const outsideTextIn = (language: HoursLanguage): string | null => {
     const translated = translations[language]?.trim();
     if (translated) return translated;
+    if (productWords) return outsideHoursDefaults[language];
     return language === messageLanguage ? outsideMessage : null;
   };
   // The language of an answer that carries the outside-hours message.

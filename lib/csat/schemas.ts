@@ -1,7 +1,9 @@
 import { z } from "zod";
+import { csatTexts } from "./texts";
 
 export const CSAT_QUESTION_MAX = 200;
-export const DEFAULT_CSAT_QUESTION = "How would you rate the help you got today? Choose a score from 1 (poor) to 5 (excellent).";
+/** The question of an account that never wrote its own; sent in the customer's language. */
+export const DEFAULT_CSAT_QUESTION = csatTexts.en.question;
 /** How long after the survey was sent an answer still counts. */
 export const CSAT_ANSWER_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -13,7 +15,10 @@ export const csatConfigInput = z
       .trim()
       .min(1, "must not be empty")
       .max(CSAT_QUESTION_MAX, `must be at most ${CSAT_QUESTION_MAX} characters`)
-      .meta({ description: `The question the customer sees above the scores, 1 to ${CSAT_QUESTION_MAX} characters.`, example: DEFAULT_CSAT_QUESTION }),
+      .meta({
+        description: `The question the customer sees above the scores, 1 to ${CSAT_QUESTION_MAX} characters. While it is the product's default question (in English, Spanish or Portuguese), each customer gets that question, and the list, in their own language.`,
+        example: DEFAULT_CSAT_QUESTION,
+      }),
   })
   .meta({ id: "CsatConfigInput", description: "The satisfaction survey's settings (replaces both fields)." });
 export type CsatConfigInput = z.output<typeof csatConfigInput>;
@@ -26,13 +31,10 @@ export const csatConfigOutput = z
   .meta({ id: "CsatConfig", description: "The satisfaction survey: an interactive list with the scores 1 to 5, sent when a conversation is closed." });
 export type CsatConfigOutput = z.infer<typeof csatConfigOutput>;
 
-/** The list's choices; the row id is how the customer's choice is recognised. */
-export const csatChoices = [
-  { score: 1, title: "1 - Very poor" },
-  { score: 2, title: "2 - Poor" },
-  { score: 3, title: "3 - Okay" },
-  { score: 4, title: "4 - Good" },
-  { score: 5, title: "5 - Excellent" },
-] as const;
+/** The list's scores; the row id is how the customer's choice is recognised. */
+export const csatScores = [1, 2, 3, 4, 5] as const;
+
+/** The list as an English-speaking customer sees it. */
+export const csatChoices = csatScores.map((score) => ({ score, title: csatTexts.en.choices[score] }));
 
 export const csatChoiceId = (score: number) => `csat_${score}`;

@@ -15,10 +15,12 @@ import { invalidField } from "@/lib/platform/errors";
 import { isNetworkUserId } from "@/lib/platform/fields";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/platform/ids";
+import { contactAddress } from "@/lib/contacts/identity";
 import { recordSurveyAnswer, surveyScoreOf } from "@/lib/conversations/survey-answer";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integration";
 import type { InteractiveReply } from "@/lib/network/types";
 import { afterInboundMessage } from "./after-inbound";
+import { thankForSurveyAnswer } from "./send-survey";
 import { inboundMediaKind } from "./inbound-media-type";
 import type { MessageKindContent } from "./kinds";
 import { type DecodedMedia, type MessageKind, type MessageOutput, presentMessage, previewOf } from "./schemas";
@@ -204,7 +206,10 @@ export async function receiveInboundMessage({ accountId, inbound }: { accountId:
     const output = presentMessage({ ...message, media: stored });
     if (silent) return { duplicate: false, message: output };
     await recordEvent(tx, { accountId, type: "message.received", data: { message: output, conversation: conversationSummary(updated) } });
-    if (score !== null) await recordSurveyAnswer(tx, { accountId, conversationId: conversation.id, contact, score, at: now });
+    if (score !== null) {
+      const rated = await recordSurveyAnswer(tx, { accountId, conversationId: conversation.id, contact, score, at: now });
+      if (rated) await thankForSurveyAnswer(tx, { accountId, conversationId: conversation.id, to: contactAddress(contact) });
+    }
     else if (!inbound.reaction) await afterInboundMessage(tx, { accountId, message, conversation: updated });
     return { duplicate: false, message: output };
   });

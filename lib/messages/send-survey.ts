@@ -1,21 +1,21 @@
 import { contactAddress } from "@/lib/contacts/identity";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { getDb } from "@/db";
+import { type Executor, getDb } from "@/db";
 import { contacts, conversations } from "@/db/schema";
 import { queueOutboundMessage } from "@/lib/messages/send-message";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integration";
 import { loadCsatConfig } from "@/lib/csat/config";
-import { csatChoiceId, csatChoices } from "@/lib/csat/schemas";
-
-const SURVEY_BUTTON = "Rate us";
+import { csatChoiceId, csatScores } from "@/lib/csat/schemas";
+import { csatTexts, surveyQuestionIn } from "@/lib/csat/texts";
+import { conversationLanguage } from "./conversation-language";
 
 const surveyJob = z.object({ accountId: z.string(), conversationId: z.string(), closedAt: z.string() });
 
 /**
  * The `csat.survey` job: sends the survey question as an interactive list with the scores 1 to 5,
  * through the same outbound path as every message (queued, then sent by `message.send`), from
- * "automation". Asked at most once per close: nothing is sent when the conversation was reopened
+ * "automation", in the customer's language (see `conversationLanguage`). Asked at most once per close: nothing is sent when the conversation was reopened
  * (or closed again) since, was already rated, was already asked for this close, or the survey was
  * switched off meanwhile.
  */
@@ -39,6 +39,8 @@ export async function sendSurvey(payload: Record<string, unknown>) {
     if (!contact) return;
 
     const integration = await loadNumberIntegration(tx, accountId);
+    const language = await conversationLanguage(tx, { accountId, conversationId });
+    const texts = csatTexts[language];
     await queueOutboundMessage(tx, {
       accountId,
       conversationId,
@@ -52,12 +54,30 @@ export async function sendSurvey(payload: Record<string, unknown>) {
       content: {
         interactive: {
           type: "list",
-          body: config.question,
-          button: SURVEY_BUTTON,
-          sections: [{ title: SURVEY_BUTTON, rows: csatChoices.map((choice) => ({ id: csatChoiceId(choice.score), title: choice.title })) }],
+          body: surveyQuestionIn(config.question, language),
+          button: texts.button,
+          sections: [{ title: texts.button, rows: csatScores.map((score) => ({ id: csatChoiceId(score), title: texts.choices[score] })) }],
         },
       },
     });
     await tx.update(conversations).set({ csatAskedAt: new Date() }).where(eq(conversations.id, conversationId));
+  });
+}
+
+/**
+ * Thanks a customer for a survey answer, in their language, from "automation", in the
+ * transaction that recorded the score (once: only the first answer is recorded).
+ */
+export async function thankForSurveyAnswer(tx: Executor, { accountId, conversationId, to }: { accountId: string; conversationId: string; to: string }) {
+  const integration = await loadNumberIntegration(tx, accountId);
+  const language = await conversationLanguage(tx, { accountId, conversationId });
+  await queueOutboundMessage(tx, {
+    accountId,
+    conversationId,
+    from: businessNumberOf(integration),
+    to,
+    type: "text",
+    text: csatTexts[language].thanks,
+    sender: { type: "automation" },
   });
 }

@@ -15,7 +15,7 @@ export const autoReplySchema = z.object({
         .string({ error: "must be a string" })
         .trim()
         .max(OUTSIDE_HOURS_MESSAGE_MAX, `must be at most ${OUTSIDE_HOURS_MESSAGE_MAX} characters`)
-        .meta({ description: `Sent with the next opening time (at most ${OUTSIDE_HOURS_MESSAGE_MAX} characters; required when enabled), in the business's language. \`{{business.name}}\` is replaced by the business name.`, example: "Thanks for writing! We are closed now." }),
+        .meta({ description: `Sent with the next opening time (at most ${OUTSIDE_HOURS_MESSAGE_MAX} characters; empty for the product's default), in the business's language. \`{{business.name}}\` is replaced by the business name.`, example: "Thanks for writing! We are closed now." }),
       translations: z
         .strictObject(
           Object.fromEntries(
@@ -39,11 +39,9 @@ export const autoReplySchema = z.object({
           example: { es: "¡Gracias por escribir! Ahora estamos cerrados.", pt: "Obrigado pela mensagem! Estamos fechados agora." },
         }),
     })
-    .meta({ description: "Answer messages that arrive outside opening hours, at most once per conversation every 12 hours." })
-    .superRefine((value, ctx) => {
-      if (value.enabled && value.message.length === 0) {
-        ctx.addIssue({ code: "custom", path: ["message"], message: "is required when the outside-hours reply is enabled" });
-      }
+    .meta({
+      description:
+        "Answer messages that arrive outside opening hours, at most once per conversation every 12 hours. An empty message, or the product's own default in English, Spanish or Portuguese, sends the product's default in the customer's language (else the business's).",
     }),
   hours_question: z
     .object({ enabled: z.boolean({ error: "must be true or false" }) })

@@ -76,7 +76,6 @@ describe("business profile API", () => {
     ],
     ["a malformed time", { hours: { timezone: "UTC", weekly: { wed: [{ open: "9am", close: "18:00" }] } } }, "hours.weekly.wed.0.open"],
     ["an unknown weekday", { hours: { timezone: "UTC", weekly: { funday: [] } } }, "hours.weekly"],
-    ["an enabled outside-hours reply without a message", { auto_reply: { outside_hours: { enabled: true, message: " " }, hours_question: { enabled: false } } }, "auto_reply.outside_hours.message"],
     ["an outside-hours message over 1000 characters", { auto_reply: { outside_hours: { enabled: false, message: "x".repeat(1001) }, hours_question: { enabled: false } } }, "auto_reply.outside_hours.message"],
     ["a non-boolean enabled flag", { auto_reply: { outside_hours: { enabled: "yes", message: "Closed" }, hours_question: { enabled: false } } }, "auto_reply.outside_hours.enabled"],
     ["a missing auto_reply", { auto_reply: undefined }, "auto_reply"],
