@@ -62,8 +62,15 @@ export function openPglite(pglite: PGlite): DbHandle {
   };
 }
 
+/**
+ * How long a new connection to PostgreSQL may take, in seconds: a server that is down or
+ * unreachable fails the request within it (a 503 the client may retry) instead of leaving it
+ * waiting for the driver's default of 30 s.
+ */
+export const POSTGRES_CONNECT_TIMEOUT_S = 1;
+
 export function openPostgres(url: string, options: { max?: number } = {}): DbHandle {
-  const sql = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
+  const sql = postgres(url, { max: options.max ?? 10, onnotice: () => {}, connect_timeout: POSTGRES_CONNECT_TIMEOUT_S });
   const db = drizzlePostgres(withPreparedPostgresStatements(sql), { schema }) as unknown as Db;
   return {
     db,
