@@ -80,7 +80,7 @@ describe.runIf(postgresBinaries())("PostgreSQL stopped and started again (DATABA
     expect((await listConversations()).status).toBe(200);
     expect((await call(readyzRoute.GET as never, { path: "/readyz" })).status).toBe(200);
 
-    server.stop();
+    await server.stop();
 
     // Every request, the first after the stop (its pooled connection just closed) included.
     for (let i = 0; i < 3; i++) {
@@ -111,7 +111,7 @@ describe.runIf(postgresBinaries())("PostgreSQL stopped and started again (DATABA
     expect(ready.result.headers.get("retry-after")).toBeTruthy();
     expect(ready.ms).toBeLessThan(2_000);
 
-    server.start();
+    await server.start();
     let recovered = await listConversations();
     for (let i = 0; i < 50 && recovered.status !== 200; i++) {
       await new Promise((r) => setTimeout(r, 100));

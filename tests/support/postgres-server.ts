@@ -1,4 +1,5 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
+import { promisify } from "node:util";
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -28,9 +29,9 @@ export type PostgresServer = {
   /** postgres://… of the database `chorus` on it. */
   url: string;
   port: number;
-  start: () => void;
+  start: () => Promise<void>;
   /** A fast shutdown: open connections are closed at once, as in a restart or a crash of the host. */
-  stop: () => void;
+  stop: () => Promise<void>;
   /** Stops it and deletes its data. */
   destroy: () => void;
 };
@@ -54,18 +55,24 @@ export async function startPostgresServer(): Promise<PostgresServer> {
       : execFileSync(path.join(bin, command), args, { stdio: "pipe", cwd: dir });
   run("initdb", ["-D", data, "-U", "chorus", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
-  const start = () => void run("pg_ctl", ["-D", data, "-o", options, "-l", path.join(dir, "log"), "-w", "-t", "60", "start"]);
-  const stop = () => void run("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]);
-  start();
+  // Without blocking this process: a test or benchmark keeps sending requests meanwhile.
+  const runAsync = async (command: string, args: string[]) => {
+    await (asRoot
+      ? promisify(execFile)("runuser", ["-u", "postgres", "--", path.join(bin, command), ...args], { cwd: dir })
+      : promisify(execFile)(path.join(bin, command), args, { cwd: dir }));
+  };
+  const startArgs = ["-D", data, "-o", options, "-l", path.join(dir, "log"), "-w", "-t", "60", "start"];
+  const stopArgs = ["-D", data, "-m", "fast", "-w", "stop"];
+  run("pg_ctl", startArgs);
   run("createdb", ["-h", "127.0.0.1", "-p", String(port), "-U", "chorus", "chorus"]);
   return {
     url: `postgres://chorus@127.0.0.1:${port}/chorus`,
     port,
-    start,
-    stop,
+    start: () => runAsync("pg_ctl", startArgs),
+    stop: () => runAsync("pg_ctl", stopArgs),
     destroy: () => {
       try {
-        stop();
+        run("pg_ctl", stopArgs);
       } catch {
         // already stopped
       }
