@@ -7,9 +7,14 @@
 // (not even the greeting of its next connection) is ever written. Requests then hang until the
 // connection times out again and again, for as long as 20 s after the database is back.
 //
+// And a connection closed while a query ran keeps that query and the server's last error (such
+// as 57P01, "terminating connection due to administrator command"): the first query of its next
+// connection is failed with that stale error, a 503 after the database is back.
+//
 // The fix: a query sent on a connection that has closed is refused at once (CONNECTION_CLOSED,
-// which the app answers as 503 service_unavailable), and a write with no socket is dropped. Each
-// edit is applied once; a driver whose code no longer matches is left alone with a warning.
+// which the app answers as 503 service_unavailable), a write with no socket is dropped, and a
+// closed connection forgets its last query and error. Applied once per file (a marker says so);
+// a driver whose code no longer matches is left alone with a warning.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
@@ -18,11 +23,15 @@ const MARK = "/* chorus: closed-connection fix */";
 const edits = [
   [
     "  function execute(q) {\n    if (terminated)\n      return queryError(q, Errors.connection('CONNECTION_DESTROYED', options))\n",
-    `  function execute(q) {\n    if (terminated)\n      return queryError(q, Errors.connection('CONNECTION_DESTROYED', options))\n\n    ${MARK}\n    if (!socket && !initial)\n      return queryError(q, Errors.connection('CONNECTION_CLOSED', options))\n`,
+    `  function execute(q) {\n    if (terminated)\n      return queryError(q, Errors.connection('CONNECTION_DESTROYED', options))\n\n    ${MARK}\n    if (!socket && !initial)\n      return (queryError(q, Errors.connection('CONNECTION_CLOSED', options)), true)\n`,
   ],
   [
     "  function nextWrite(fn) {\n    const x = socket.write(chunk, fn)\n",
     `  function nextWrite(fn) {\n    ${MARK}\n    if (!socket)\n      return (clearImmediate(nextWriteTimer), chunk = nextWriteTimer = null, false)\n    const x = socket.write(chunk, fn)\n`,
+  ],
+  [
+    "    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n",
+    `    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n    ${MARK}\n    query = errorResponse = null\n`,
   ],
 ];
 
