@@ -9,7 +9,7 @@ import { RAW_QUERY_HEADER } from "@/lib/platform/http/request-hook";
 // Invitation and reset links are opened signed out; the OAuth endpoints are called by apps.
 const PUBLIC_PAGES = ["/login", "/setup", "/invite", "/reset-password", "/oauth/token", "/oauth/revoke", "/oauth/consent", "/.well-known"];
 // Route handlers (and files) answer for themselves (401, 405 with Allow…); they get the common headers only.
-const API_PREFIXES = ["/v1", "/api", "/plant-store", "/healthz"];
+const API_PREFIXES = ["/v1", "/api", "/plant-store", "/healthz", "/readyz"];
 // Pages are read (GET, HEAD) and run their server actions (POST).
 const PAGE_METHODS = "GET, HEAD, POST";
 // The OAuth consent page: its CSP lets its form lead to the app's redirect_uri, and a document

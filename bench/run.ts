@@ -15,6 +15,8 @@ const benches: Record<string, () => Promise<Bench>> = {
   conversations: async () => (await import("./conversations")).conversationsBench,
   "inbox-latency": async () => (await import("./inbox-latency")).inboxLatencyBench,
   search: async () => (await import("./search")).searchBench,
+  soak: async () => (await import("./soak")).soakBench,
+  "db-outage": async () => (await import("./db-outage")).dbOutageBench,
 };
 
 async function main() {

@@ -62,8 +62,23 @@ export function openPglite(pglite: PGlite): DbHandle {
   };
 }
 
+/**
+ * How long a new connection to PostgreSQL may take, in seconds: a server that is down or
+ * unreachable fails the request within it (a 503 the client may retry) instead of leaving it
+ * waiting for the driver's default of 30 s.
+ */
+export const POSTGRES_CONNECT_TIMEOUT_S = 1;
+
+/**
+ * Seconds before a new connection is tried after connections failed, by failures in a row. The
+ * driver's default grows to 20 s, and a request arriving meanwhile waits that long before its
+ * connection is even tried: during an outage it is tried at once (refused in a moment: a 503),
+ * and when the database is back the next request reconnects without waiting.
+ */
+const reconnectDelay = (failures: number) => Math.min(0.01 * failures, 0.1);
+
 export function openPostgres(url: string, options: { max?: number } = {}): DbHandle {
-  const sql = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
+  const sql = postgres(url, { max: options.max ?? 10, onnotice: () => {}, connect_timeout: POSTGRES_CONNECT_TIMEOUT_S, backoff: reconnectDelay });
   const db = drizzlePostgres(withPreparedPostgresStatements(sql), { schema }) as unknown as Db;
   return {
     db,

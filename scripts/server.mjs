@@ -50,7 +50,24 @@ function answerTooLarge(req, res) {
   res.end(body);
 }
 
-const server = http.createServer((req, res) => {
+/** A duration in milliseconds from the environment, checked like the app's own variables (one line, then exit). */
+function durationFromEnv(name, fallback) {
+  const value = process.env[name];
+  if (value === undefined || value === "") return fallback;
+  if (!/^\d{1,7}$/.test(value) || Number(value) < 100) {
+    console.error(`Invalid environment variable ${name}: must be a number of milliseconds from 100 to 9999999`);
+    process.exit(1);
+  }
+  return Number(value);
+}
+const HEADERS_TIMEOUT_MS = durationFromEnv("HTTP_HEADERS_TIMEOUT_MS", 10_000);
+const REQUEST_TIMEOUT_MS = durationFromEnv("HTTP_REQUEST_TIMEOUT_MS", 120_000);
+if (REQUEST_TIMEOUT_MS < HEADERS_TIMEOUT_MS) {
+  console.error("Invalid environment variable HTTP_REQUEST_TIMEOUT_MS: must not be shorter than HTTP_HEADERS_TIMEOUT_MS");
+  process.exit(1);
+}
+
+const server = http.createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
   const declared = req.headers["content-length"];
   if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
     answerTooLarge(req, res);
@@ -88,6 +105,15 @@ function limitStreamedBody(req, res) {
     return push(chunk, encoding);
   };
 }
+// Slow or broken clients cost nothing: a connection must send its request headers within
+// HTTP_HEADERS_TIMEOUT_MS (a slowloris trickling header lines is dropped) and its whole request,
+// body included, within HTTP_REQUEST_TIMEOUT_MS (a body shorter than its Content-Length is
+// dropped then, with a 408). An idle keep-alive connection is closed after 5 s, and one
+// connection serves at most 1,000 requests. Deadlines are checked every second.
+server.headersTimeout = HEADERS_TIMEOUT_MS;
+server.requestTimeout = REQUEST_TIMEOUT_MS;
+server.keepAliveTimeout = 5_000;
+server.maxRequestsPerSocket = 1_000;
 server.on("upgrade", (req, socket, head) => {
   const pathname = (req.url ?? "/").split("?")[0];
   if (pathname === WS_PATH) return eventSocket(req, socket, head);

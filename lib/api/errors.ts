@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError, type ErrorDetail, isUniqueViolation, loggable, sqlState, zodDetails } from "@/lib/platform/errors";
+import { ApiError, type ErrorDetail, isDatabaseUnavailable, isUniqueViolation, loggable, ServiceUnavailableError, sqlState, zodDetails } from "@/lib/platform/errors";
 
 // The SPEC error body of /v1 (and of the app's own JSON routes) and the mapping of every
 // failure onto it.
@@ -63,6 +63,12 @@ export function errorToResponse(error: unknown, requestId: string): Response {
   if (isUniqueViolation(error)) {
     console.warn(`[${requestId}] conflicting write: ${loggable(error)}`);
     return errorResponse(requestId, 409, "conflict", "The request conflicts with a record created at the same time. Check the current state and retry.");
+  }
+  // The database is down or restarting: the client may retry the same request, and is told when.
+  if (isDatabaseUnavailable(error)) {
+    console.warn(`[${requestId}] database unavailable: ${loggable(error)}`);
+    const e = new ServiceUnavailableError();
+    return errorResponse(requestId, e.status, e.code, e.message, undefined, e.headers);
   }
   // The detail goes to the log with the request id; the client gets neither stack nor SQL.
   console.error(`[${requestId}] unhandled error: ${loggable(error)}`);

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { AuthContext } from "@/lib/auth/tokens";
 import type { PlantError } from "@/lib/plants/schemas";
-import { ApiError, loggable } from "@/lib/platform/errors";
+import { ApiError, isDatabaseUnavailable, loggable, ServiceUnavailableError } from "@/lib/platform/errors";
 import { JSON_BODY_LIMIT, parseJsonBody } from "@/lib/platform/http/read-body";
 import { requestMethod } from "@/lib/platform/http/request-hook";
 import { flatParams, type NextHandler, queryObject, refuseNulInBody, refuseNulInUrl, requestIdOf, toResponse } from "@/lib/platform/http/request";
@@ -92,6 +92,10 @@ export function plantRoute<
       return finish(toResponse(result));
     } catch (error) {
       if (error instanceof ApiError) return finish(plantErrorResponse(error.status, error.message, error.headers));
+      if (isDatabaseUnavailable(error)) {
+        const unavailable = new ServiceUnavailableError();
+        return finish(plantErrorResponse(unavailable.status, unavailable.message, unavailable.headers));
+      }
       // By name and code only: a raw error can carry the plant's text or query parameters.
       console.error(`[${requestId}] unhandled plant store error: ${loggable(error)}`);
       return finish(plantErrorResponse(500, "Something went wrong on our side. Try again later."));

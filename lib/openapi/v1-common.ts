@@ -127,6 +127,9 @@ export const errorResponses = {
     content: { "application/json": { schema: errorBodySchema } },
   },
   500: errorResponse("InternalError", "`internal_error`: something failed on our side; no internals are returned."),
+  503: errorResponse("ServiceUnavailable", "`service_unavailable`: the database cannot be reached right now (stopped, restarting); nothing was changed. Retry the same request after `Retry-After` seconds.", {
+    "Retry-After": header("Retry-After", "Seconds to wait before retrying.", "5"),
+  }),
   502: errorResponse("BadGateway", "`network_error`: the messaging network refused the request or did not answer; `message` carries the network's own words; `assistant_unavailable`: the configured language model failed or did not answer in time."),
 } as const;
 
@@ -211,6 +214,8 @@ export function operation(tag: string, spec: OperationSpec): ZodOpenApiOperation
   if (spec.path) statuses.add(404);
   if (spec.idempotent) statuses.add(409);
   statuses.add(500);
+  // Any request may find the database unreachable.
+  statuses.add(503);
 
   const responses: ZodOpenApiResponsesObject = {
     [spec.success.status]: {

@@ -95,3 +95,47 @@ export function queryName(sqlText: string): string {
   return table ? `${verb} ${table}` : verb;
 }
 
+
+/** How long a client is told to wait before retrying while the database cannot be reached. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** A 503: the database (or another store every request needs) cannot be reached; safe to retry. */
+export class ServiceUnavailableError extends ApiError {
+  constructor(message = "The service cannot reach its database right now. Nothing was changed; retry after the seconds in Retry-After.") {
+    super(503, "service_unavailable", message, undefined, { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
+  }
+}
+
+// Failures of the connection itself, not of a statement: the driver's own codes (postgres.js)
+// and the operating system's for a refused, reset or unreachable address.
+const CONNECTION_FAILURES = new Set([
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+// SQLSTATEs of a server that is shutting down, starting up or out of connections: class 08
+// (connection exception), admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections.
+const UNAVAILABLE_STATES = new Set(["57P01", "57P02", "57P03", "53300"]);
+
+/**
+ * Whether a failed query means the database could not be reached (stopped, restarting, the
+ * network down) rather than that the statement was wrong: such a request may be retried as is.
+ * The error and its causes (drizzle wraps the driver's error) are looked at by shape.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error as DatabaseFailure | undefined, depth = 0; e && typeof e === "object" && depth < 5; e = e.cause as DatabaseFailure, depth++) {
+    if (typeof e.code !== "string") continue;
+    if (CONNECTION_FAILURES.has(e.code)) return true;
+    if (/^[0-9A-Z]{5}$/.test(e.code)) return e.code.startsWith("08") || UNAVAILABLE_STATES.has(e.code);
+  }
+  return false;
+}

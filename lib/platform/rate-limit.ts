@@ -4,9 +4,24 @@ import { getEnv } from "@/lib/platform/env";
 
 export type RateLimitState = { limit: number; remaining: number; resetSeconds: number; limited: boolean };
 
-type Limiters = { perToken: RateLimiterAbstract; login: RateLimiterAbstract; close: () => Promise<void> };
+type Limiters = {
+  perToken: RateLimiterAbstract;
+  login: RateLimiterAbstract;
+  /** Whether the shared store answers now ("not_configured" when counting in memory by design). */
+  ping: () => Promise<"ok" | "error" | "not_configured">;
+  close: () => Promise<void>;
+};
 
 const holder = globalThis as unknown as { __chorusLimiters?: Promise<Limiters> };
+
+/**
+ * The longest any Redis command may take, in milliseconds. Past it (Redis stopped, the network
+ * down, a reply lost at the moment it stops) the limiter counts in process memory instead, so
+ * no request waits on Redis longer than this.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 100;
+/** How long the first request of a process waits for the first connection to Redis. */
+const REDIS_FIRST_CONNECTION_WAIT_MS = 500;
 
 async function createLimiters(): Promise<Limiters> {
   const env = getEnv();
@@ -15,26 +30,74 @@ async function createLimiters(): Promise<Limiters> {
   if (env.REDIS_URL) {
     // Loaded only when configured, so the embedded setup needs no Redis client.
     const { Redis } = await import("ioredis");
-    const client = new Redis(env.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-    client.on("error", (error) => console.warn(`rate limits: Redis unavailable (${error.message}); counting in memory meanwhile`));
-    // Without an offline queue, commands before the first connection would all fall back to memory.
-    // A refused first connection is not fatal: the limiters count in memory until Redis answers.
-    await Promise.race([once(client, "ready").catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2000))]);
+    // No offline queue: while Redis is not connected a command fails at once (and is counted in
+    // memory) rather than waiting for a connection; a sent command gives up after the timeout.
+    const client = new Redis(env.REDIS_URL, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      connectTimeout: 1000,
+    });
+    // One line when Redis goes away and one when it is back, not one per reconnection attempt.
+    let reachable = true;
+    client.on("error", (error) => {
+      if (!reachable) return;
+      reachable = false;
+      console.warn(`rate limits: Redis unavailable (${error.message}); counting in memory until it answers`);
+    });
+    client.on("ready", () => {
+      if (!reachable) console.warn("rate limits: Redis reachable again; counting in Redis");
+      reachable = true;
+    });
+    // The first requests wait briefly for the first connection (once per process), so that a
+    // Redis that is up counts them; one that is slow to answer or refuses is not waited for.
+    await Promise.race([once(client, "ready").catch(() => undefined), new Promise((resolve) => setTimeout(resolve, REDIS_FIRST_CONNECTION_WAIT_MS))]);
+    // A command that timed out means a Redis that no longer answers on an open connection (stopped,
+    // paused, the network gone): the connection is dropped and made again, and until it is ready
+    // every command goes straight to memory instead of each waiting out its own timeout.
+    const watched = new Proxy(client, {
+      get(target, property) {
+        const value = Reflect.get(target, property, target) as unknown;
+        if (typeof value !== "function" || property === "constructor") return value;
+        return (...args: unknown[]) => {
+          const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+          if (result instanceof Promise) {
+            result.catch((error: unknown) => {
+              if (error instanceof Error && /timed out/i.test(error.message) && target.status === "ready") target.disconnect(true);
+            });
+          }
+          return result;
+        };
+      },
+    });
     // Counting in process memory while Redis is unreachable keeps the API answering.
+    const redisOptions = { storeClient: watched, rejectIfRedisNotReady: true };
     return {
-      perToken: new RateLimiterRedis({ storeClient: client, insuranceLimiter: new RateLimiterMemory(perToken), ...perToken }),
-      login: new RateLimiterRedis({ storeClient: client, insuranceLimiter: new RateLimiterMemory(login), ...login }),
+      perToken: new RateLimiterRedis({ ...redisOptions, insuranceLimiter: new RateLimiterMemory(perToken), ...perToken }),
+      login: new RateLimiterRedis({ ...redisOptions, insuranceLimiter: new RateLimiterMemory(login), ...login }),
+      ping: async () => {
+        if (client.status !== "ready") return "error";
+        return client.ping().then(
+          () => "ok" as const,
+          () => "error" as const,
+        );
+      },
       close: async () => {
         await client.quit().catch(() => client.disconnect());
       },
     };
   }
-  return { perToken: new RateLimiterMemory(perToken), login: new RateLimiterMemory(login), close: async () => {} };
+  return { perToken: new RateLimiterMemory(perToken), login: new RateLimiterMemory(login), ping: async () => "not_configured", close: async () => {} };
 }
 
 function limiters(): Promise<Limiters> {
   holder.__chorusLimiters ??= createLimiters();
   return holder.__chorusLimiters;
+}
+
+/** Whether the rate-limit store answers (readiness): "not_configured" without REDIS_URL. */
+export async function pingRateLimitStore() {
+  return (await limiters()).ping();
 }
 
 /** Forgets the counters' store (tests change the limits) and closes its Redis connection. */

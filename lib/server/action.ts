@@ -1,7 +1,7 @@
 import "@/lib/server/wiring";
 import { unstable_rethrow } from "next/navigation";
 import { z } from "zod";
-import { loggable, zodDetails } from "@/lib/platform/errors";
+import { isDatabaseUnavailable, loggable, ServiceUnavailableError, zodDetails } from "@/lib/platform/errors";
 import { plainErrorMessage, plainFieldError } from "@/lib/client/plain-errors";
 import { ApiError } from "@/lib/platform/errors";
 import { type RequestInfo, requestInfoOf, withRequestInfo } from "@/lib/platform/http/request-info";
@@ -56,6 +56,10 @@ export async function runAction<T>(work: () => Promise<T>, options: ActionOption
         message: details.map((d) => plainFieldError(d.path, d.message)).join(" "),
         fieldErrors: fieldErrorsOf(details, options),
       };
+    }
+    if (isDatabaseUnavailable(error)) {
+      console.warn(`server action: database unavailable: ${loggable(error)}`);
+      return { ok: false, status: 503, code: new ServiceUnavailableError().code, message: "The inbox cannot reach its database right now. Nothing was saved; try again in a few seconds.", fieldErrors: {} };
     }
     // By name and code only: a raw error can carry emails, password hashes or message text.
     console.error(`server action failed: ${loggable(error)}`);

@@ -17,3 +17,13 @@ export const healthOutput = z.object({
     }),
   }),
 });
+
+/** `GET /readyz`: whether this instance can serve requests now (its database and, when configured, Redis answer). */
+export const readinessOutput = z.object({
+  status: z.enum(["ready", "unavailable"]),
+  checks: z.object({
+    database: z.enum(["ok", "error"]),
+    redis: z.enum(["ok", "error", "not_configured"]),
+  }),
+});
+export type Readiness = z.infer<typeof readinessOutput>;

@@ -1,5 +1,7 @@
 import "@/lib/server/wiring";
+import path from "node:path";
 import { closeDb, getDbHandle } from "@/db";
+import { serveEmbeddedBackups } from "@/db/backup";
 import { isSetupDone } from "@/lib/accounts/setup";
 import { getEnv, isEnvError } from "@/lib/platform/env";
 import { startPresenceSharing } from "@/lib/events/presence";
@@ -45,6 +47,14 @@ export async function startServer() {
       "WARNING: INNGEST_DEV is set — Inngest runs in dev mode and /api/inngest accepts unsigned calls. Use it only with the local Inngest dev server.",
     );
   }
+  // The embedded database is backed up through its owner: this process (npm run db:backup).
+  const dataDir = handle.pglite && !env.DATABASE_URL && !env.PGLITE_DIR.startsWith("memory://") ? path.resolve(/*turbopackIgnore: true*/ process.cwd(), env.PGLITE_DIR) : undefined;
+  const stopServingBackups = dataDir
+    ? await serveEmbeddedBackups(handle, dataDir).catch((error: unknown) => {
+        console.warn(`backup: cannot serve snapshots (${error instanceof Error ? error.message : "error"}); npm run db:backup will need the server stopped`);
+        return undefined;
+      })
+    : undefined;
   await startBackgroundWork();
   await startPresenceSharing();
   const setupDone = await isSetupDone();
@@ -56,6 +66,7 @@ export async function startServer() {
   const shutdown = async (signal: string) => {
     console.log(`${signal} received: finishing background work and closing the database.`);
     await stopBackgroundWork();
+    await stopServingBackups?.();
     await closeDb();
     process.exit(0);
   };

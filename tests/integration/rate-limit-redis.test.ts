@@ -4,7 +4,7 @@ import { connect, createServer } from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as verify from "@/app/v1/auth/verify/route";
-import { resetRateLimiters } from "@/lib/platform/rate-limit";
+import { consumeRequest, resetRateLimiters } from "@/lib/platform/rate-limit";
 import { resetEnvCache } from "@/lib/platform/env";
 import { call } from "@/tests/support/api";
 import { createTestAccount } from "@/tests/support/fixtures";
@@ -91,5 +91,58 @@ describe.runIf(existsSync(REDIS_SERVER))("rate limits on Redis (REDIS_URL)", () 
       resetEnvCache();
       await resetRateLimiters();
     }
+  });
+});
+
+describe.runIf(existsSync(REDIS_SERVER))("rate limits when Redis stops while requests arrive", () => {
+  let own: ChildProcess | undefined;
+  afterAll(async () => {
+    delete process.env.REDIS_URL;
+    resetEnvCache();
+    await resetRateLimiters();
+    own?.kill("SIGKILL");
+  });
+
+  it("gives every Redis command 100 ms at most: no request is slow or fails at the switch, and counting goes on in memory", async () => {
+    const port = await freePort();
+    own = spawn(REDIS_SERVER, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    for (let i = 0; i < 300 && !(await accepts(port)); i++) await new Promise((r) => setTimeout(r, 100));
+    process.env.REDIS_URL = `redis://127.0.0.1:${port}`;
+    resetEnvCache();
+    await resetRateLimiters();
+    const { adminToken } = await createTestAccount();
+    const request = async () => {
+      const started = performance.now();
+      const res = await call(verify.GET, { path: "/v1/auth/verify", token: adminToken });
+      return { status: res.status, ms: performance.now() - started };
+    };
+    expect((await request()).status).toBe(200);
+    // Stopped without a goodbye (SIGSTOP: the connection stays open but nothing answers), then
+    // killed: the two ways a Redis goes away.
+    own.kill("SIGSTOP");
+    const seen: { status: number; ms: number }[] = [];
+    const counting: number[] = [];
+    const count = async () => {
+      const started = performance.now();
+      await consumeRequest("token:outage-check");
+      counting.push(performance.now() - started);
+    };
+    for (let i = 0; i < 10; i++) {
+      await count();
+      seen.push(await request());
+    }
+    own.kill("SIGKILL");
+    await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 10; i++) {
+      await count();
+      seen.push(await request());
+    }
+    expect(seen.map((s) => s.status).filter((s) => s !== 200 && s !== 429)).toEqual([]);
+    // Counting gives up on Redis within its 100 ms; the whole request (token check included) stays quick.
+    expect(Math.max(...counting)).toBeLessThan(150);
+    expect(Math.max(...seen.map((s) => s.ms))).toBeLessThan(500);
+    // The budget (600 a minute by default) is still counted, in memory.
+    const last = await call(verify.GET, { path: "/v1/auth/verify", token: adminToken });
+    expect(Number(last.headers.get("ratelimit-remaining"))).toBeLessThan(Number(last.headers.get("ratelimit-limit")));
   });
 });
