@@ -29,6 +29,7 @@ export const settingsNav: NavItem[] = [
   { href: "/settings/webhooks", label: "Webhooks", adminOnly: true },
   { href: "/settings/apps", label: "Apps", adminOnly: true },
   { href: "/settings/audit-log", label: "Audit log", adminOnly: true },
+  { href: "/settings/notifications", label: "Notifications" },
   { href: "/settings/account", label: "Account" },
 ];
 
