@@ -32,7 +32,7 @@ export default async function SignedInLayout({ children }: { children: React.Rea
         </AccountMenu>
       }
     >
-      <ServiceWorker />
+      <ServiceWorker userId={session.user.id} />
       {children}
     </AppShell>
   );
