@@ -15,6 +15,7 @@ const benches: Record<string, () => Promise<Bench>> = {
   conversations: async () => (await import("./conversations")).conversationsBench,
   "inbox-latency": async () => (await import("./inbox-latency")).inboxLatencyBench,
   search: async () => (await import("./search")).searchBench,
+  "lighthouse-inbox-mobile": async () => (await import("./lighthouse")).lighthouseBench,
 };
 
 async function main() {
