@@ -117,7 +117,7 @@ export function NotificationSettings({ preferences, vapidPublicKey }: { preferen
                   Until
                   <input type="time" required className="mt-1 block min-h-11 rounded-md border border-slate-300 px-3" value={values.quiet_end ?? ""} onChange={(e) => setValues({ ...values, quiet_end: e.target.value })} />
                 </label>
-                <label className="min-w-0 flex-1 text-sm text-slate-700">
+                <label className="w-full text-sm text-slate-700 sm:w-auto sm:min-w-56 sm:flex-1">
                   Time zone
                   <input className="mt-1 block min-h-11 w-full max-w-xs rounded-md border border-slate-300 px-3" value={values.time_zone} onChange={(e) => setValues({ ...values, time_zone: e.target.value })} />
                 </label>
