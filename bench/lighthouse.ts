@@ -99,6 +99,10 @@ export const lighthouseBench: Bench = {
       const failing = Object.values(result.lhr.audits)
         .filter((audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== "informative" && audit.scoreDisplayMode !== "manual" && audit.scoreDisplayMode !== "notApplicable")
         .map((audit) => audit.id);
+      // What moved, and what kept the main thread busy: where to look when the score drops.
+      const items = (id: string) => ((result.lhr.audits[id]?.details as { items?: Record<string, unknown>[] } | undefined)?.items ?? []);
+      for (const item of items("layout-shifts")) log(`  layout shift ${JSON.stringify(item.score)}: ${JSON.stringify((item.node as { snippet?: string } | undefined)?.snippet ?? item.node)}`);
+      for (const item of items("bootup-time").slice(0, 5)) log(`  script ${String(item.url)}: ${Math.round(Number(item.total))} ms`);
       const metric = (id: string) => Math.round(result.lhr.audits[id]?.numericValue ?? 0);
       return {
         name: this.name,
