@@ -30,7 +30,6 @@ self.addEventListener("fetch", (event) => {
           if (response.ok && !response.redirected) {
             const cache = await caches.open(SHELL);
             await cache.put(url.pathname, response.clone());
-            if (url.pathname === "/inbox") await cache.put("/inbox", response.clone());
           }
           return response;
         } catch (error) {
