@@ -158,3 +158,38 @@ test("offline: conversations read before stay readable without a reload, and a r
   await page.screenshot({ path: shot("offline-reply-sent-390") });
   await page.context().close();
 });
+
+test("the service worker shows a push only when no Chorus window is in front, and the notification leads to the conversation", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ viewport: phone });
+  await context.grantPermissions(["notifications"], { origin: baseURL });
+  const page = await context.newPage();
+  await signInAsOwner(page);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  const cdp = await context.newCDPSession(page);
+  const registrationId = new Promise<string>((resolve) =>
+    cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }) => {
+      const mine = registrations.find((r: { scopeURL: string; isDeleted: boolean }) => r.scopeURL === `${baseURL}/` && !r.isDeleted);
+      if (mine) resolve(mine.registrationId);
+    }),
+  );
+  await cdp.send("ServiceWorker.enable");
+  const id = await registrationId;
+  const push = (tag: string) =>
+    cdp.send("ServiceWorker.deliverPushMessage", { origin: `${baseURL}/`, registrationId: id, data: JSON.stringify({ title: "Marta Ruiz", body: "¿Tenéis la monstera?", url: "/inbox/conv_01jd2x8k3f0m6q1v9w4r7t5y2z", tag, type: "new_message" }) });
+  const shown = () =>
+    page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: (n.data as { url: string }).url })));
+
+  // The inbox is in front of the person: it tells them itself.
+  expect(await page.evaluate(() => document.visibilityState === "visible" && document.hasFocus())).toBe(true);
+  await push("in-front");
+  await page.waitForTimeout(1_000);
+  expect(await shown()).toEqual([]);
+
+  // No window of Chorus open: the push is shown, and its tap target is the conversation.
+  await page.goto("about:blank");
+  await push("closed");
+  await page.waitForTimeout(1_000);
+  await page.goto("/settings/notifications");
+  await expect.poll(shown).toEqual([{ title: "Marta Ruiz", body: "¿Tenéis la monstera?", tag: "closed", url: "/inbox/conv_01jd2x8k3f0m6q1v9w4r7t5y2z" }]);
+  await context.close();
+});
