@@ -213,7 +213,7 @@ export const runPushSend: JobHandler = async (raw, { attempt }) => {
     return;
   }
   if (response.ok) {
-    await db.update(pushSubscriptions).set({ lastPushedAt: new Date() }).where(eq(pushSubscriptions.id, subscriptionId));
+    await db.update(pushSubscriptions).set({ lastPushedAt: new Date() }).where(and(eq(pushSubscriptions.accountId, accountId), eq(pushSubscriptions.id, subscriptionId)));
     return;
   }
   if (response.status === 429 || response.status >= 500) {

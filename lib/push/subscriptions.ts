@@ -14,7 +14,8 @@ export const MAX_PUSH_SUBSCRIPTIONS_PER_USER = 10;
 /**
  * Registers (or refreshes) this browser for the calling user. The endpoint passes the same
  * outgoing URL policy as webhooks (https, public addresses). An endpoint is one browser
- * profile: subscribed again by whoever is signed in there now, it moves to them.
+ * profile: subscribed again by whoever is signed in there now, it moves to them (the one write
+ * not limited to the caller's account: the endpoint is unique across all of them).
  */
 export async function createPushSubscription({
   ctx,
@@ -24,7 +25,7 @@ export async function createPushSubscription({
   ctx: ServiceContext<"user">;
   input: CreatePushSubscriptionInput;
   userAgent?: string | null;
-}): Promise<{ subscription: PushSubscriptionOutput; created: boolean }> {
+}): Promise<{ subscription: PushSubscriptionOutput }> {
   const check = await checkWebhookUrl({ url: input.endpoint, allowInsecure: getEnv().WEBHOOK_ALLOW_INSECURE_TARGETS, subject: "The push endpoint" });
   if (!check.ok) throw invalidField("endpoint", check.reason);
   const db = executorOf(ctx);
@@ -37,7 +38,6 @@ export async function createPushSubscription({
     auth: input.keys.auth,
     userAgent: userAgent?.slice(0, 300) ?? null,
   };
-  const [existing] = await db.select({ id: pushSubscriptions.id }).from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, input.endpoint)).limit(1);
   const [row] = await db
     .insert(pushSubscriptions)
     .values({ id: newId("pushSubscription", now), ...values, createdAt: now })
@@ -50,7 +50,7 @@ export async function createPushSubscription({
     .orderBy(asc(pushSubscriptions.createdAt), asc(pushSubscriptions.id));
   const surplus = mine.slice(0, Math.max(0, mine.length - MAX_PUSH_SUBSCRIPTIONS_PER_USER)).map((r) => r.id).filter((id) => id !== row.id);
   if (surplus.length) await db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.accountId, ctx.accountId), inArray(pushSubscriptions.id, surplus)));
-  return { subscription: { id: row.id, endpoint: row.endpoint, created_at: row.createdAt.toISOString() }, created: !existing };
+  return { subscription: { id: row.id, endpoint: row.endpoint, created_at: row.createdAt.toISOString() } };
 }
 
 /** Stops pushes to one browser of the calling user; another user's endpoint is not found. */
