@@ -17,6 +17,7 @@ const benches: Record<string, () => Promise<Bench>> = {
   search: async () => (await import("./search")).searchBench,
   soak: async () => (await import("./soak")).soakBench,
   "db-outage": async () => (await import("./db-outage")).dbOutageBench,
+  "lighthouse-inbox-mobile": async () => (await import("./lighthouse")).lighthouseBench,
 };
 
 async function main() {

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { Logo } from "@/components/brand";
 import { MobileMenu } from "@/components/mobile-menu";
 import { NavLink } from "@/components/nav-link";
+import { OfflineBanner } from "@/components/pwa/offline-banner";
 import { SessionEndedDialog } from "@/components/session-ended-dialog";
 import type { Role } from "@/lib/auth/scopes";
 
@@ -29,6 +30,7 @@ export const settingsNav: NavItem[] = [
   { href: "/settings/webhooks", label: "Webhooks", adminOnly: true },
   { href: "/settings/apps", label: "Apps", adminOnly: true },
   { href: "/settings/audit-log", label: "Audit log", adminOnly: true },
+  { href: "/settings/notifications", label: "Notifications" },
   { href: "/settings/account", label: "Account" },
 ];
 
@@ -65,6 +67,7 @@ export function AppShell({
           {signOut}
         </div>
       </header>
+      <OfflineBanner />
       {/* Positioned and clipping: a visually hidden input deep in a page's own scroll area must not
           stretch the document into a blank grey area below the app. */}
       <div className="relative min-h-0 flex-1 overflow-hidden">{children}</div>

@@ -1074,3 +1074,48 @@ export const pricingTables = pgTable("pricing_tables", {
   rates: jsonb("rates").$type<PriceRate[]>().notNull(),
   updatedAt: ts("updated_at").notNull(),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Web Push: the devices a user is notified on, and what they want pushed
+
+export const pushSubscriptions = pgTable(
+  "push_subscriptions",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The push service's URL for this browser; unique across all accounts. */
+    endpoint: text("endpoint").notNull(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+    lastPushedAt: ts("last_pushed_at"),
+  },
+  (t) => [uniqueIndex("push_subscriptions_endpoint_idx").on(t.endpoint), index("push_subscriptions_account_user_idx").on(t.accountId, t.userId)],
+);
+
+export const notificationPreferences = pgTable("notification_preferences", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  accountId: text("account_id")
+    .notNull()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  newMessages: boolean("new_messages").notNull().default(true),
+  mentions: boolean("mentions").notNull().default(true),
+  assignments: boolean("assignments").notNull().default(true),
+  slaWarnings: boolean("sla_warnings").notNull().default(true),
+  /** "HH:MM" in `timeZone`; both set: no pushes from start until end (may cross midnight). */
+  quietStart: text("quiet_start"),
+  quietEnd: text("quiet_end"),
+  timeZone: text("time_zone").notNull().default("UTC"),
+  updatedAt: updatedAt(),
+});
+
+export type PushSubscription = typeof pushSubscriptions.$inferSelect;
+export type NotificationPreferences = typeof notificationPreferences.$inferSelect;

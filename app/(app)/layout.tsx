@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { AccountMenu } from "@/components/account-menu";
 import { AppShell } from "@/components/app-shell";
+import { ServiceWorker } from "@/components/pwa/service-worker";
 import { Button } from "@/components/ui/button";
 import { requireSession } from "@/lib/auth/current-user";
 import { signOutAction, signOutEverywhereAction } from "./actions";
@@ -31,6 +32,7 @@ export default async function SignedInLayout({ children }: { children: React.Rea
         </AccountMenu>
       }
     >
+      <ServiceWorker userId={session.user.id} />
       {children}
     </AppShell>
   );

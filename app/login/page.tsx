@@ -1,5 +1,6 @@
 import { redirect } from "next/navigation";
 import { AuthShell } from "@/components/brand";
+import { ForgetOfflineData } from "@/components/pwa/service-worker";
 import { LoginForm } from "@/components/setup/login-form";
 import { isSetupDone } from "@/lib/accounts/setup";
 import { getCurrentSession } from "@/lib/auth/current-user";
@@ -17,6 +18,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   if (session?.secondFactor === "enrolment_required") redirect(`/login/two-factor?next=${encodeURIComponent(next)}`);
   return (
     <AuthShell title="Sign in" subtitle="Answer your business number together with your team.">
+      <ForgetOfflineData />
       <LoginForm
         email={params.email}
         setupDone={params.setup === "done"}

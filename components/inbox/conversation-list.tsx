@@ -114,7 +114,12 @@ export function ConversationList({
                 <span className="ml-1 tabular-nums text-slate-600" data-testid={`count-${f.id}`}>
                   {counts[f.id]}
                 </span>
-              ) : null}
+              ) : (
+                // Room for the count before it arrives, so the tabs do not wrap (and push the list down) when it does.
+                <span aria-hidden className="invisible ml-1 tabular-nums">
+                  0
+                </span>
+              )}
             </button>
           ))}
         </div>

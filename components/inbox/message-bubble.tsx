@@ -10,6 +10,14 @@ const formatSize = (bytes?: number) =>
 
 function Ticks({ message }: { message: MessageItem }) {
   if (message.local?.state === "error") return null;
+  if (message.local?.state === "waiting") {
+    return (
+      <span className="inline-flex items-center gap-1" data-status="waiting">
+        <ClockIcon />
+        Waiting for the network
+      </span>
+    );
+  }
   if (message.local?.state === "sending") {
     return (
       <span className="inline-flex items-center gap-1" data-status="sending">

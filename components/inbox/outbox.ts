@@ -18,7 +18,8 @@ export type OutboxEntry = {
   /** The request body exactly as first sent; null when it was too large to keep across a reload. */
   body: string | null;
   message: MessageItem;
-  state: "sending" | "failed";
+  /** `waiting`: written or sent without a network; sent by itself once the browser is back online. */
+  state: "sending" | "waiting" | "failed";
   reason?: string;
 };
 
@@ -131,6 +132,28 @@ export function sendFailureReason(status: number, apiMessage?: string): string {
 
 const inFlight = new Map<string, Promise<MessageItem | null>>();
 
+const isOffline = () => typeof navigator !== "undefined" && navigator.onLine === false;
+
+/** Resolves when the browser says it is online again. */
+function backOnline(): Promise<void> {
+  if (!isOffline()) return Promise.resolve();
+  return new Promise((resolve) => window.addEventListener("online", () => resolve(), { once: true }));
+}
+
+/**
+ * Replies left waiting by an earlier page (the network never came back before it closed) are
+ * sent when this one is online: each with its own Idempotency-Key, so never twice.
+ */
+function sendWaiting() {
+  for (const entry of load()) if (entry.state === "waiting" && !inFlight.has(entry.localId)) void deliver(entry.localId);
+}
+if (typeof window !== "undefined") {
+  window.addEventListener("online", sendWaiting);
+  setTimeout(() => {
+    if (!isOffline()) sendWaiting();
+  }, 0);
+}
+
 /**
  * Sends (or re-sends) one entry with its own Idempotency-Key. Resolves with the stored message,
  * or null when it failed (the entry then says why). One request at a time per entry.
@@ -145,18 +168,26 @@ export function deliver(localId: string): Promise<MessageItem | null> {
     update(localId, { state: "failed", reason: "The attachment could not be kept after the page was reloaded. Discard this reply and attach the file again." });
     return Promise.resolve(null);
   }
-  update(localId, { state: "sending", reason: undefined });
   const attempt = (async () => {
     let response: Response | null = null;
-    try {
-      response = await fetch("/v1/messages", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "Idempotency-Key": entry.idempotencyKey },
-        body,
-        credentials: "same-origin",
-      });
-    } catch {
-      response = null;
+    // Without a network the reply waits, then goes by itself (the same key: stored at most once).
+    for (;;) {
+      if (isOffline()) {
+        update(localId, { state: "waiting", reason: undefined });
+        await backOnline();
+      }
+      update(localId, { state: "sending", reason: undefined });
+      try {
+        response = await fetch("/v1/messages", {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "Idempotency-Key": entry.idempotencyKey },
+          body,
+          credentials: "same-origin",
+        });
+      } catch {
+        response = null;
+      }
+      if (response || !isOffline()) break;
     }
     if (response?.ok) {
       const stored = (await response.json()) as MessageItem;
@@ -177,6 +208,9 @@ export function deliver(localId: string): Promise<MessageItem | null> {
 export function asMessage(entry: OutboxEntry, actions: { retry: () => void; discard: () => void }): MessageItem {
   return {
     ...entry.message,
-    local: entry.state === "sending" ? { state: "sending" } : { state: "error", message: entry.reason, retry: actions.retry, discard: actions.discard },
+    local:
+      entry.state === "sending" ? { state: "sending" }
+      : entry.state === "waiting" ? { state: "waiting" }
+      : { state: "error", message: entry.reason, retry: actions.retry, discard: actions.discard },
   };
 }

@@ -61,7 +61,7 @@ export type MessageItem = {
   /** When the customer last edited it. */
   edited_at?: string | null;
   /** Client-only: a send that has not been accepted by the server yet. */
-  local?: { state: "sending" | "error"; message?: string; retry?: () => void; discard?: () => void };
+  local?: { state: "sending" | "waiting" | "error"; message?: string; retry?: () => void; discard?: () => void };
 };
 
 export type EventEnvelope = { id: string; type: string; created_at: string; data: Record<string, unknown> };

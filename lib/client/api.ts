@@ -1,4 +1,5 @@
 /** Browser-side helper: calls a JSON route and turns the error body into field errors. */
+import { recallResponse, rememberResponse } from "./offline-cache";
 import { plainFieldError, plainStatusMessage } from "./plain-errors";
 
 export type ApiResult<T> =
@@ -24,6 +25,9 @@ export async function requestJson<T = unknown>(method: string, url: string, body
       credentials: "same-origin",
     });
   } catch {
+    // Offline: a read the inbox made before answers from this browser's copy of it.
+    const kept = method === "GET" ? await recallResponse<T>(url).catch(() => undefined) : undefined;
+    if (kept !== undefined) return { ok: true, status: 200, data: kept };
     return { ok: false, status: 0, code: "network_error", message: plainStatusMessage(0), fieldErrors: {} };
   }
   const text = await response.text();
@@ -33,7 +37,10 @@ export async function requestJson<T = unknown>(method: string, url: string, body
   } catch {
     parsed = undefined;
   }
-  if (response.ok) return { ok: true, status: response.status, data: parsed as T };
+  if (response.ok) {
+    if (method === "GET") void rememberResponse(url, parsed).catch(() => undefined);
+    return { ok: true, status: response.status, data: parsed as T };
+  }
   if (response.status === 401) reportSessionEnded();
   const error = (parsed as ErrorBody | undefined)?.error;
   const fieldErrors: Record<string, string> = {};

@@ -103,6 +103,24 @@ const envSchema = z.object({
   NETWORK_CONFIG_ID: optionalText,
   NETWORK_APP_SECRET: optionalText,
   NETWORK_API_BASE_URL: optionalUrl,
+  // Web Push (VAPID, RFC 8292): base64url keys as `web-push generate-vapid-keys` prints them.
+  // Unset: generated once into ./.data (embedded database) or derived from AUTH_SECRET (server database).
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{87}$/, "must be a base64url P-256 public key (87 characters)")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, "must be a base64url P-256 private key (43 characters)")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  // Who push services may contact about this server: a mailto: or https: URL.
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, "must be a mailto: or https: URL")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
 });
 
 export type Env = Omit<z.infer<typeof envSchema>, "AUTH_SECRET" | "APP_URL"> & { AUTH_SECRET: string; APP_URL: string };
@@ -151,6 +169,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       );
     }
     secret = loadOrCreateAuthSecret();
+  }
+  if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
+    throw new EnvError(`Invalid environment variable ${env.VAPID_PUBLIC_KEY ? "VAPID_PRIVATE_KEY" : "VAPID_PUBLIC_KEY"}: set both VAPID keys or neither`);
   }
   if (env.JOBS_BACKEND === "inngest" && !env.INNGEST_DEV) {
     // Without the signing key /api/inngest could not tell Inngest's calls from anyone else's.

@@ -30,6 +30,7 @@ export const idPrefixes = {
   cannedReply: "cr",
   label: "lbl",
   template: "tpl",
+  pushSubscription: "psub",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -10,6 +10,7 @@ import { createAutoReplyJobHandler } from "@/lib/auto-replies/job";
 import { simulateTemplateReview } from "@/lib/templates/status";
 import { runDeliveryBatch } from "@/lib/webhooks/deliver-batch";
 import { runDeliveryJob } from "@/lib/webhooks/deliver-job";
+import { runPushNotify, runPushSend } from "@/lib/push/notify";
 import type { JobBatchHandlers, JobHandlers } from "@/lib/jobs/runner";
 
 /** Every kind of background work and the verb that carries it out. */
@@ -23,6 +24,8 @@ export const jobHandlers: JobHandlers = {
   "template.simulate-review": (payload) => simulateTemplateReview(payload),
   "csat.survey": (payload) => sendSurvey(payload),
   "network.read-signal": (payload, { attempt }) => sendReadSignal(payload, { attempt }),
+  "push.notify": runPushNotify,
+  "push.send": runPushSend,
 };
 
 /** Kinds the local runner runs many at a time (same outcome as `jobHandlers`, fewer round trips). */

@@ -1071,6 +1071,23 @@ describe("/v1 contract", () => {
   });
 });
 
+describe("push subscriptions", () => {
+  it("subscribe and unsubscribe a browser answer as documented", async () => {
+    const { adminToken } = await createTestAccount();
+    const restoreEnv = setEnv({ WEBHOOK_ALLOW_INSECURE_TARGETS: "true" });
+    try {
+      const endpoint = "http://127.0.0.1:9/push/contract";
+      const keys = { p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString("base64url"), auth: Buffer.alloc(16, 1).toString("base64url") };
+      await expectStatus(201, "POST", "/v1/push/subscriptions", { token: adminToken, body: { endpoint, expirationTime: null, keys } });
+      await expectStatus(400, "POST", "/v1/push/subscriptions", { token: adminToken, body: { endpoint } });
+      await expectStatus(204, "DELETE", "/v1/push/subscriptions", { token: adminToken, body: { endpoint } });
+      await expectStatus(404, "DELETE", "/v1/push/subscriptions", { token: adminToken, body: { endpoint } });
+    } finally {
+      restoreEnv();
+    }
+  });
+});
+
 describe("recorded events", () => {
   // Runs after the scenarios above, which recorded every kind of event through the real verbs.
   it("each matches the documented webhook body of its type", async () => {

@@ -10,6 +10,7 @@ import { healthDomain } from "./health";
 import { identityDomain } from "./identity";
 import { messagesDomain } from "./messages";
 import { openapiDomain } from "./openapi";
+import { pushDomain } from "./push";
 import { reportsDomain } from "./reports";
 import { teamDomain } from "./team";
 import { contactsDomain, labelsDomain, searchDomain } from "./team-inbox";
@@ -23,6 +24,7 @@ export const v1Domains: V1Domain[] = [
   accountDomain,
   conversationsDomain,
   teamDomain,
+  pushDomain,
   labelsDomain,
   searchDomain,
   contactsDomain,

@@ -15,6 +15,9 @@ export function pageContentSecurityPolicy({ nonce, dev, formTargets = [] }: { no
     "media-src 'self' blob:",
     "font-src 'self' data:",
     "connect-src 'self'",
+    // The app's own service worker (/sw.js) and manifest; nothing else may run as a worker.
+    "worker-src 'self'",
+    "manifest-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
     // Forms post to the app itself. form-action also governs every redirect after a submission,

@@ -1,0 +1,225 @@
+import "server-only";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
+import webpush from "web-push";
+import { type Executor, getDb } from "@/db";
+import { contacts, conversationActivities, conversations, jobs, messages, notificationPreferences, pushSubscriptions, users } from "@/db/schema";
+import type { EventFanOut } from "@/lib/events/record-event";
+import { enqueueJobs, JOBS_CHANNEL, type NewJob } from "@/lib/jobs/enqueue";
+import type { JobHandler } from "@/lib/jobs/runner";
+import { getEnv } from "@/lib/platform/env";
+import { pinnedFetch } from "@/lib/platform/http/pinned-post";
+import { checkWebhookUrl } from "@/lib/platform/url-policy";
+import { inQuietHours, presentPreferences } from "./preferences";
+import type { PushPayload, PushReason } from "./schemas";
+import { getVapidKeys } from "./vapid";
+
+/** The event kind the SLA engine emits when a conversation is about to miss its target. */
+export const SLA_WARNING_EVENT = "sla.warning";
+
+const notifyPayload = z.object({
+  accountId: z.string(),
+  reason: z.enum(["new_message", "mention", "assignment", "sla_warning"]),
+  conversationId: z.string(),
+  /** Who it is for; null: whoever the conversation concerns (its assignee, or everyone when unassigned). */
+  userIds: z.array(z.string()).nullable(),
+  messageId: z.string().optional(),
+  noteId: z.string().optional(),
+  /** The user who caused it, never pushed about their own act. */
+  actorId: z.string().optional(),
+});
+type NotifyPayload = z.infer<typeof notifyPayload>;
+
+type Data = Record<string, unknown>;
+const record = (value: unknown): Data => (value && typeof value === "object" ? (value as Data) : {});
+const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+
+/** What an event asks to push, if anything. */
+function pushOf(accountId: string, type: string, data: Data): NotifyPayload | null {
+  const conversation = record(data.conversation);
+  const conversationId = text(conversation.id) ?? text(data.conversation_id);
+  if (!conversationId) return null;
+  if (type === "message.received") {
+    const message = record(data.message);
+    // A message the customer wrote: its conversation's assignee, or every teammate when unassigned.
+    const assignee = text(conversation.assigned_to);
+    return { accountId, reason: "new_message", conversationId, userIds: assignee ? [assignee] : null, messageId: text(message.id) };
+  }
+  if (type === "conversation.assigned") {
+    const assignee = text(conversation.assigned_to);
+    return assignee ? { accountId, reason: "assignment", conversationId, userIds: [assignee] } : null;
+  }
+  if (type === "note.created") {
+    const note = record(data.note);
+    const author = text(record(note.author).id);
+    const mentioned = (Array.isArray(note.mentions) ? note.mentions : []).filter((id): id is string => typeof id === "string" && id !== author);
+    return mentioned.length ? { accountId, reason: "mention", conversationId, userIds: mentioned, noteId: text(note.id), actorId: author } : null;
+  }
+  if (type === SLA_WARNING_EVENT) {
+    const assignee = text(conversation.assigned_to) ?? text(data.user_id);
+    return { accountId, reason: "sla_warning", conversationId, userIds: assignee ? [assignee] : null };
+  }
+  return null;
+}
+
+/**
+ * In the transaction that records an event: a `push.notify` job for the events people are
+ * pushed about, written only when someone in the account has a device subscribed (one
+ * statement, so accounts without push pay nothing more).
+ */
+export const fanOutToPush: EventFanOut = async (tx, { accountId, envelope, createdAt }) => {
+  const payload = pushOf(accountId, envelope.type, envelope.data);
+  if (!payload) return;
+  const at = createdAt.toISOString();
+  await tx.execute(sql`
+    with inserted as (
+      insert into ${jobs} (kind, payload, account_id, status, run_at, attempts, created_at, updated_at)
+      select 'push.notify', ${JSON.stringify(payload)}::jsonb, ${accountId}, 'pending', ${at}::timestamptz, 0, ${at}::timestamptz, ${at}::timestamptz
+      where exists (select 1 from ${pushSubscriptions} where ${pushSubscriptions.accountId} = ${accountId})
+      returning id
+    )
+    select pg_notify(${JOBS_CHANNEL}, 'push.notify') from inserted`);
+};
+
+const preferenceOf: Record<PushReason, keyof ReturnType<typeof presentPreferences>> = {
+  new_message: "new_messages",
+  mention: "mentions",
+  assignment: "assignments",
+  sla_warning: "sla_warnings",
+};
+
+const clip = (value: string, length: number) => (Array.from(value).length > length ? `${Array.from(value).slice(0, length - 1).join("")}…` : value);
+
+/** The words a push shows: who and what, short enough for a lock screen. */
+async function composePayload(db: Executor, job: NotifyPayload): Promise<PushPayload | null> {
+  const [row] = await db
+    .select({ id: conversations.id, assignedTo: conversations.assignedTo, preview: conversations.lastMessagePreview, name: contacts.name, phone: contacts.phone, username: contacts.username })
+    .from(conversations)
+    .innerJoin(contacts, eq(contacts.id, conversations.contactId))
+    .where(and(eq(conversations.accountId, job.accountId), eq(conversations.id, job.conversationId)))
+    .limit(1);
+  if (!row) return null;
+  const who = row.name ?? row.username ?? (row.phone ? `+${row.phone}` : "A customer");
+  let body = row.preview ?? "";
+  if (job.reason === "new_message" && job.messageId) {
+    const [message] = await db
+      .select({ text: messages.text, type: messages.type })
+      .from(messages)
+      .where(and(eq(messages.accountId, job.accountId), eq(messages.id, job.messageId)))
+      .limit(1);
+    body = message?.text ?? (message ? `[${message.type}]` : body);
+  }
+  const title =
+    job.reason === "new_message" ? who
+    : job.reason === "mention" ? `You were mentioned · ${who}`
+    : job.reason === "assignment" ? `Assigned to you · ${who}`
+    : `Reply soon · ${who}`;
+  return { title: clip(title, 80), body: clip(body, 160), url: `/inbox/${row.id}`, tag: `${job.reason}:${row.id}`, type: job.reason };
+}
+
+/**
+ * The `push.notify` job: who is pushed (the event's people, their choices and quiet hours),
+ * then one `push.send` job per device so each is retried on its own.
+ */
+export const runPushNotify: JobHandler = async (raw, { now }) => {
+  const parsed = notifyPayload.safeParse(raw);
+  if (!parsed.success) return { failed: "push.notify payload is not valid" };
+  const job = parsed.data;
+  const db = getDb();
+  let userIds = job.userIds;
+  if (job.reason === "assignment" && userIds) {
+    // Taking a conversation yourself is not news to you.
+    const [latest] = await db
+      .select({ actorId: conversationActivities.actorId })
+      .from(conversationActivities)
+      .where(and(eq(conversationActivities.accountId, job.accountId), eq(conversationActivities.conversationId, job.conversationId), eq(conversationActivities.type, "assigned")))
+      .orderBy(desc(conversationActivities.createdAt), desc(conversationActivities.id))
+      .limit(1);
+    if (latest?.actorId) userIds = userIds.filter((id) => id !== latest.actorId);
+  }
+  if (job.actorId) userIds = (userIds ?? []).filter((id) => id !== job.actorId);
+  if (userIds && userIds.length === 0) return;
+
+  const devices = await db
+    .select({ id: pushSubscriptions.id, userId: pushSubscriptions.userId, preferences: notificationPreferences })
+    .from(pushSubscriptions)
+    .innerJoin(users, and(eq(users.id, pushSubscriptions.userId), isNull(users.deletedAt)))
+    .leftJoin(notificationPreferences, eq(notificationPreferences.userId, pushSubscriptions.userId))
+    .where(and(eq(pushSubscriptions.accountId, job.accountId), userIds ? inArray(pushSubscriptions.userId, userIds) : undefined));
+  const wanted = devices.filter(({ preferences }) => {
+    const choices = presentPreferences(preferences ?? undefined);
+    return choices[preferenceOf[job.reason]] === true && !inQuietHours(choices, now);
+  });
+  if (wanted.length === 0) return;
+  const payload = await composePayload(db, job);
+  if (!payload) return;
+  const sends: NewJob[] = wanted.map((device) => ({
+    kind: "push.send",
+    accountId: job.accountId,
+    payload: { accountId: job.accountId, subscriptionId: device.id, body: JSON.stringify(payload), urgency: job.reason === "new_message" || job.reason === "sla_warning" ? "high" : "normal" },
+  }));
+  await enqueueJobs(db, sends);
+};
+
+const sendPayload = z.object({ accountId: z.string(), subscriptionId: z.string(), body: z.string(), urgency: z.enum(["normal", "high"]) });
+
+/** How long a push service keeps a push for a device that is offline (seconds). */
+const PUSH_TTL_SECONDS = 24 * 60 * 60;
+const PUSH_TIMEOUT_MS = 15_000;
+
+/**
+ * The `push.send` job: one encrypted push (RFC 8291, VAPID RFC 8292) to one device, through the
+ * webhook URL policy and a connection pinned to the address it approved. 404/410: the browser
+ * dropped the subscription, so it is deleted. 429 and 5xx are retried; other refusals stop.
+ */
+export const runPushSend: JobHandler = async (raw, { attempt }) => {
+  const parsed = sendPayload.safeParse(raw);
+  if (!parsed.success) return { failed: "push.send payload is not valid" };
+  const { accountId, subscriptionId, body, urgency } = parsed.data;
+  const db = getDb();
+  const [subscription] = await db
+    .select()
+    .from(pushSubscriptions)
+    .where(and(eq(pushSubscriptions.accountId, accountId), eq(pushSubscriptions.id, subscriptionId)))
+    .limit(1);
+  if (!subscription) return;
+  const check = await checkWebhookUrl({ url: subscription.endpoint, allowInsecure: getEnv().WEBHOOK_ALLOW_INSECURE_TARGETS, subject: "The push endpoint" });
+  if (!check.ok) {
+    if (check.unresolved && attempt < 5) return { retryAt: new Date(Date.now() + 60_000 * attempt), error: check.reason };
+    return { failed: check.reason };
+  }
+  const vapid = getVapidKeys();
+  const request = webpush.generateRequestDetails(
+    { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
+    body,
+    { vapidDetails: { subject: vapid.subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey }, TTL: PUSH_TTL_SECONDS, urgency, contentEncoding: "aes128gcm" },
+  );
+  const headers = Object.fromEntries(Object.entries(request.headers).map(([key, value]) => [key, String(value)]));
+  let response: Response;
+  try {
+    response = await pinnedFetch(check.url, { address: check.address, family: check.family }, {
+      method: "POST",
+      headers,
+      body: request.body ? new Uint8Array(request.body) : undefined,
+      signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
+    });
+  } catch (error) {
+    // Thrown: retried with the runner's backoff.
+    throw new Error(`push service unreachable: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  await response.body?.cancel().catch(() => undefined);
+  if (response.status === 404 || response.status === 410) {
+    await db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.accountId, accountId), eq(pushSubscriptions.id, subscriptionId)));
+    return;
+  }
+  if (response.ok) {
+    await db.update(pushSubscriptions).set({ lastPushedAt: new Date() }).where(and(eq(pushSubscriptions.accountId, accountId), eq(pushSubscriptions.id, subscriptionId)));
+    return;
+  }
+  if (response.status === 429 || response.status >= 500) {
+    const retryAfter = Number(response.headers.get("retry-after"));
+    if (Number.isFinite(retryAfter) && retryAfter > 0) return { retryAt: new Date(Date.now() + Math.min(retryAfter, 3600) * 1000), error: `push service answered ${response.status}` };
+    throw new Error(`push service answered ${response.status}`);
+  }
+  return { failed: `push service answered ${response.status}` };
+};

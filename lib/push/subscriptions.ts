@@ -1,0 +1,63 @@
+import "server-only";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import { pushSubscriptions } from "@/db/schema";
+import { getEnv } from "@/lib/platform/env";
+import { invalidField, NotFoundError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
+import { checkWebhookUrl } from "@/lib/platform/url-policy";
+import type { CreatePushSubscriptionInput, PushSubscriptionOutput } from "./schemas";
+
+/** Devices one user may be pushed to; subscribing one more forgets the oldest. */
+export const MAX_PUSH_SUBSCRIPTIONS_PER_USER = 10;
+
+/**
+ * Registers (or refreshes) this browser for the calling user. The endpoint passes the same
+ * outgoing URL policy as webhooks (https, public addresses). An endpoint is one browser
+ * profile: subscribed again by whoever is signed in there now, it moves to them (the one write
+ * not limited to the caller's account: the endpoint is unique across all of them).
+ */
+export async function createPushSubscription({
+  ctx,
+  input,
+  userAgent,
+}: {
+  ctx: ServiceContext<"user">;
+  input: CreatePushSubscriptionInput;
+  userAgent?: string | null;
+}): Promise<{ subscription: PushSubscriptionOutput }> {
+  const check = await checkWebhookUrl({ url: input.endpoint, allowInsecure: getEnv().WEBHOOK_ALLOW_INSECURE_TARGETS, subject: "The push endpoint" });
+  if (!check.ok) throw invalidField("endpoint", check.reason);
+  const db = executorOf(ctx);
+  const now = new Date();
+  const values = {
+    accountId: ctx.accountId,
+    userId: ctx.user.id,
+    endpoint: input.endpoint,
+    p256dh: input.keys.p256dh,
+    auth: input.keys.auth,
+    userAgent: userAgent?.slice(0, 300) ?? null,
+  };
+  const [row] = await db
+    .insert(pushSubscriptions)
+    .values({ id: newId("pushSubscription", now), ...values, createdAt: now })
+    .onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: { ...values, lastPushedAt: null } })
+    .returning();
+  const mine = await db
+    .select({ id: pushSubscriptions.id })
+    .from(pushSubscriptions)
+    .where(and(eq(pushSubscriptions.accountId, ctx.accountId), eq(pushSubscriptions.userId, ctx.user.id)))
+    .orderBy(asc(pushSubscriptions.createdAt), asc(pushSubscriptions.id));
+  const surplus = mine.slice(0, Math.max(0, mine.length - MAX_PUSH_SUBSCRIPTIONS_PER_USER)).map((r) => r.id).filter((id) => id !== row.id);
+  if (surplus.length) await db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.accountId, ctx.accountId), inArray(pushSubscriptions.id, surplus)));
+  return { subscription: { id: row.id, endpoint: row.endpoint, created_at: row.createdAt.toISOString() } };
+}
+
+/** Stops pushes to one browser of the calling user; another user's endpoint is not found. */
+export async function deletePushSubscription({ ctx, endpoint }: { ctx: ServiceContext<"user">; endpoint: string }) {
+  const deleted = await executorOf(ctx)
+    .delete(pushSubscriptions)
+    .where(and(eq(pushSubscriptions.accountId, ctx.accountId), eq(pushSubscriptions.userId, ctx.user.id), eq(pushSubscriptions.endpoint, endpoint)))
+    .returning({ id: pushSubscriptions.id });
+  if (deleted.length === 0) throw new NotFoundError("Push subscription");
+}
