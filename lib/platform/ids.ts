@@ -30,6 +30,7 @@ export const idPrefixes = {
   cannedReply: "cr",
   label: "lbl",
   template: "tpl",
+  campaign: "cmp",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -11,6 +11,8 @@ import { simulateTemplateReview } from "@/lib/templates/status";
 import { runDeliveryBatch } from "@/lib/webhooks/deliver-batch";
 import { runDeliveryJob } from "@/lib/webhooks/deliver-job";
 import type { JobBatchHandlers, JobHandlers } from "@/lib/jobs/runner";
+import { runCampaignDispatch } from "@/lib/campaigns/send";
+import { createOptOutJobHandler } from "@/lib/campaigns/opt-out";
 
 /** Every kind of background work and the verb that carries it out. */
 export const jobHandlers: JobHandlers = {
@@ -23,6 +25,8 @@ export const jobHandlers: JobHandlers = {
   "template.simulate-review": (payload) => simulateTemplateReview(payload),
   "csat.survey": (payload) => sendSurvey(payload),
   "network.read-signal": (payload, { attempt }) => sendReadSignal(payload, { attempt }),
+  "campaign.dispatch": (payload, { now }) => runCampaignDispatch(payload, { now }),
+  "contact.opt-out": createOptOutJobHandler(sendAutomatedMessage),
 };
 
 /** Kinds the local runner runs many at a time (same outcome as `jobHandlers`, fewer round trips). */
