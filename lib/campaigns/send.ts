@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { getDb } from "@/db";
+import { getDb, getDbHandle } from "@/db";
 import { type Campaign, campaignRecipients, campaigns, contacts, messages } from "@/db/schema";
 import { contactAddress } from "@/lib/contacts/identity";
 import { createConversation, findActiveConversation } from "@/lib/conversations/store";
@@ -13,8 +13,12 @@ import { prepareTemplateSend } from "@/lib/templates/prepare-send";
 import { audienceCondition, estimateCost, skipReasonSql, templateCategory, variableValue } from "./audience";
 import { loadCampaignSettings } from "./settings";
 
-/** Recipients handed to the network at the same time within one second's share. */
-const CONCURRENCY = 16;
+/**
+ * Recipients with the network at the same time: enough to keep the pace while the network takes
+ * a few hundred milliseconds to answer. The embedded database runs one statement at a time, so
+ * there more would only queue in front of the agents' own sends.
+ */
+const concurrency = () => (getDbHandle().kind === "pglite" ? 4 : 16);
 const TICK_MS = 1000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -212,7 +216,7 @@ export async function runCampaignDispatch(payload: Record<string, unknown>, { no
     .orderBy(asc(campaignRecipients.id))
     .limit(perSecond);
 
-  // Each recipient starts at its share of the second; at most CONCURRENCY are with the network at once.
+  // Each recipient starts at its share of the second; at most `concurrency()` are with the network at once.
   let next = 0;
   const spacing = TICK_MS / perSecond;
   async function worker() {
@@ -223,7 +227,7 @@ export async function runCampaignDispatch(payload: Record<string, unknown>, { no
       await sendToRecipient(campaign, due[index], settings.require_opt_in);
     }
   }
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, due.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(concurrency(), due.length) }, worker));
 
   const [left] = await db
     .select({ pending: sql<number>`count(*)`, soonest: sql<string | null>`min(${campaignRecipients.runAt})` })
