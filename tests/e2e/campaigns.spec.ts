@@ -75,6 +75,7 @@ test("an admin imports customers, sends a campaign to those who agreed and watch
   await page.getByLabel("Show").selectOption("skipped");
   await expect(page.getByRole("list", { name: "Recipients" })).toContainText("Dora Desk");
   await expect(page.getByRole("list", { name: "Recipients" })).toContainText("Opted out");
+  await expect(page.getByRole("list", { name: "Recipients" })).not.toContainText("Ana Desk");
   await expectNoSideways(page);
   await page.screenshot({ path: shot("campaign-done-desktop"), fullPage: true });
 
