@@ -64,16 +64,24 @@ const INTERRUPTED = {
 };
 
 /**
- * A recipient still `sending` when a run of the campaign starts was being handed to the network
- * by a run that died: the network cannot be asked whether it arrived, so it is never sent again
- * (at most once), and counted failed with the reason `interrupted`.
+ * A recipient still `sending` longer than any send can take (the network's answer times out
+ * before) was being handed to the network by a run that died: the network cannot be asked
+ * whether it arrived, so it is never sent again (at most once), and counted failed with the
+ * reason `interrupted`. Younger ones may still be with a live run, and are left alone.
  */
+const STALE_SENDING_MS = 20_000;
 async function settleInterrupted(campaignId: string, now: Date) {
   await getDb().transaction(async (tx) => {
     const rows = await tx
       .update(campaignRecipients)
       .set({ status: "failed", reason: "interrupted", updatedAt: now })
-      .where(and(eq(campaignRecipients.campaignId, campaignId), eq(campaignRecipients.status, "sending")))
+      .where(
+        and(
+          eq(campaignRecipients.campaignId, campaignId),
+          eq(campaignRecipients.status, "sending"),
+          sql`${campaignRecipients.updatedAt} < ${new Date(now.getTime() - STALE_SENDING_MS).toISOString()}::timestamptz`,
+        ),
+      )
       .returning({ messageId: campaignRecipients.messageId });
     const ids = rows.flatMap((r) => (r.messageId ? [r.messageId] : []));
     if (ids.length) {
@@ -162,8 +170,15 @@ async function sendToRecipient(campaign: Campaign, recipient: Due, requireOptIn:
   try {
     outcome = await sendQueuedMessage({ messageId: claimed.messageId }, { attempt: claimed.recipient.attempts });
   } catch {
-    // Whether the network got it is unknown: never again (see settleInterrupted).
-    await settleInterrupted(campaign.id, new Date());
+    // Whether the network got it is unknown: never again (as settleInterrupted).
+    await db.transaction(async (tx) => {
+      const at = new Date();
+      await tx.update(campaignRecipients).set({ status: "failed", reason: "interrupted", updatedAt: at }).where(eq(campaignRecipients.id, claimed.recipient.id));
+      await tx
+        .update(messages)
+        .set({ status: "failed", error: INTERRUPTED, updatedAt: at })
+        .where(and(eq(messages.id, claimed.messageId), eq(messages.status, "queued")));
+    });
     return;
   }
   const done = new Date();
@@ -180,25 +195,18 @@ async function sendToRecipient(campaign: Campaign, recipient: Due, requireOptIn:
 }
 
 /**
- * The `campaign.dispatch` job: starts a scheduled campaign when its time comes, then sends one
- * second's share of recipients per run (`messages_per_second`, spread evenly over the second)
- * and runs again a second after it began, until every recipient is settled (`done`). Pausing or
- * cancelling stops it at the next recipient. Safe to run again after a crash: a recipient is
- * claimed in a committed row before the network is called, and never claimed twice.
+ * How long one run of `campaign.dispatch` keeps sending, second after second, before it hands
+ * back to the job runner (which would otherwise add its polling delay after every second).
+ * Tests set 0: one second's share per run.
  */
-export async function runCampaignDispatch(payload: Record<string, unknown>, { now }: Pick<JobContext, "now">): Promise<JobOutcome> {
-  const campaignId = typeof payload.campaignId === "string" ? payload.campaignId : undefined;
-  if (!campaignId) return { failed: "campaign.dispatch needs a campaignId" };
-  const db = getDb();
-  let [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, campaignId)).limit(1);
-  if (!campaign) return;
-  if (campaign.status === "scheduled") {
-    if (campaign.sendAt && campaign.sendAt.getTime() > now.getTime()) return { retryAt: campaign.sendAt };
-    campaign = (await startCampaign(campaign, new Date()))!;
-  }
-  if (!campaign || campaign.status !== "sending") return;
-  await settleInterrupted(campaign.id, new Date());
+let dispatchRunMs = 15_000;
+export function setDispatchRunMs(ms: number) {
+  dispatchRunMs = ms;
+}
 
+/** One second's share of the campaign: `messages_per_second` recipients, each at its slot. */
+async function sendOneSecond(campaign: Campaign): Promise<"finished" | { nextTick: number; onlyRetries: boolean }> {
+  const db = getDb();
   const settings = await loadCampaignSettings(db, campaign.accountId);
   const perSecond = settings.messages_per_second;
   const began = performance.now();
@@ -230,15 +238,58 @@ export async function runCampaignDispatch(payload: Record<string, unknown>, { no
   await Promise.all(Array.from({ length: Math.min(concurrency(), due.length) }, worker));
 
   const [left] = await db
-    .select({ pending: sql<number>`count(*)`, soonest: sql<string | null>`min(${campaignRecipients.runAt})` })
+    .select({
+      pending: sql<number>`count(*) filter (where ${campaignRecipients.status} = 'pending')`,
+      sending: sql<number>`count(*) filter (where ${campaignRecipients.status} = 'sending')`,
+      soonest: sql<string | null>`min(${campaignRecipients.runAt}) filter (where ${campaignRecipients.status} = 'pending')`,
+    })
     .from(campaignRecipients)
-    .where(and(eq(campaignRecipients.campaignId, campaign.id), eq(campaignRecipients.status, "pending")));
-  if (Number(left.pending) > 0) {
-    const nextTick = Math.max(beganAt + TICK_MS, Date.now());
-    const soonest = left.soonest ? new Date(left.soonest).getTime() : 0;
-    // Only retries waiting: come back when the first is due.
-    const retryAt = due.length === 0 && soonest > nextTick ? soonest : nextTick;
-    return { retryAt: new Date(retryAt) };
+    .where(and(eq(campaignRecipients.campaignId, campaign.id), inArray(campaignRecipients.status, ["pending", "sending"])));
+  if (Number(left.pending) === 0 && Number(left.sending) === 0) return "finished";
+  const nextTick = Math.max(beganAt + TICK_MS, Date.now());
+  // Only sends a dead run left behind: settled once they are stale.
+  if (Number(left.pending) === 0) {
+    await settleInterrupted(campaign.id, new Date());
+    return { nextTick: Math.max(nextTick, Date.now() + STALE_SENDING_MS / 4), onlyRetries: true };
+  }
+  const soonest = left.soonest ? new Date(left.soonest).getTime() : 0;
+  if (due.length === 0 && soonest > nextTick) return { nextTick: soonest, onlyRetries: true };
+  return { nextTick, onlyRetries: false };
+}
+
+/**
+ * The `campaign.dispatch` job: starts a scheduled campaign when its time comes, then sends one
+ * second's share of recipients each second (`messages_per_second`, spread evenly over the
+ * second) for up to `dispatchRunMs`, and is called again, until every recipient is settled (`done`). Pausing or
+ * cancelling stops it at the next recipient. Safe to run again after a crash: a recipient is
+ * claimed in a committed row before the network is called, and never claimed twice.
+ */
+export async function runCampaignDispatch(payload: Record<string, unknown>, { now }: Pick<JobContext, "now">): Promise<JobOutcome> {
+  const campaignId = typeof payload.campaignId === "string" ? payload.campaignId : undefined;
+  if (!campaignId) return { failed: "campaign.dispatch needs a campaignId" };
+  const db = getDb();
+  let [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, campaignId)).limit(1);
+  if (!campaign) return;
+  if (campaign.status === "scheduled") {
+    if (campaign.sendAt && campaign.sendAt.getTime() > now.getTime()) return { retryAt: campaign.sendAt };
+    campaign = (await startCampaign(campaign, new Date()))!;
+  }
+  if (!campaign || campaign.status !== "sending") return;
+  await settleInterrupted(campaign.id, new Date());
+
+  const runStarted = Date.now();
+  const version = campaign.updatedAt.getTime();
+  for (;;) {
+    const outcome = await sendOneSecond(campaign);
+    if (outcome === "finished") break;
+    const { nextTick, onlyRetries } = outcome;
+    // Only retries waiting, or this run has lasted long enough: the runner calls again when due.
+    if (onlyRetries || nextTick - runStarted > dispatchRunMs) return { retryAt: new Date(nextTick) };
+    const wait = nextTick - Date.now();
+    if (wait > 0) await sleep(wait);
+    // Paused, cancelled, or paused and resumed meanwhile (the resume started a run of its own).
+    const [current] = await db.select({ status: campaigns.status, updatedAt: campaigns.updatedAt }).from(campaigns).where(eq(campaigns.id, campaign.id));
+    if (current?.status !== "sending" || current.updatedAt.getTime() !== version) return;
   }
   const finished = new Date();
   await db

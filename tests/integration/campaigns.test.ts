@@ -19,6 +19,7 @@ import * as templatesRoute from "@/app/v1/templates/route";
 import { getDb } from "@/db";
 import { campaignRecipients, contacts, conversations, jobs, messages } from "@/db/schema";
 import { OPT_OUT_CONFIRMATIONS } from "@/lib/campaigns/opt-out";
+import { setDispatchRunMs } from "@/lib/campaigns/send";
 import { drainJobs, releaseAllStaleClaims } from "@/lib/jobs/runner";
 import { newId } from "@/lib/platform/ids";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
@@ -37,8 +38,13 @@ let restoreEnv: () => void;
 
 beforeAll(() => {
   restoreEnv = setEnv({ WEBHOOK_ALLOW_INSECURE_TARGETS: "true" });
+  // One second's share of recipients per run of the dispatch job, so a test can act between them.
+  setDispatchRunMs(0);
 });
-afterAll(() => restoreEnv());
+afterAll(() => {
+  restoreEnv();
+  setDispatchRunMs(15_000);
+});
 beforeEach(async () => {
   resetRateLimiters();
   seq += 1;
@@ -301,7 +307,7 @@ describe("sending a campaign", () => {
     await db.execute(sql`update ${jobs} set status = 'running', locked_until = now() + interval '1 hour', run_at = now() where kind = 'campaign.dispatch' and account_id = ${account.account.id}`);
     const [next] = await db.select().from(campaignRecipients).where(eq(campaignRecipients.campaignId, id)).orderBy(campaignRecipients.id).offset(3).limit(1);
     const inFlight = list.find((c) => c.id === next.contactId)!;
-    await db.update(campaignRecipients).set({ status: "sending" }).where(eq(campaignRecipients.id, next.id));
+    await db.update(campaignRecipients).set({ status: "sending", updatedAt: new Date(Date.now() - 60_000) }).where(eq(campaignRecipients.id, next.id));
     network.acceptedMessages.push({ id: "wamid.in-flight", to: inFlight.phone!, type: "template", body: {} });
 
     // The restart: the embedded database's stale claims are released, the runner goes on.
