@@ -68,7 +68,7 @@ export async function checkTemplate(db: Executor, accountId: string, template: C
     const [held] = await db
       .select({ id: contacts.id })
       .from(contacts)
-      .where(and(eq(contacts.accountId, accountId), sql`${contacts.attributes} ->> ${key} is not null`))
+      .where(and(eq(contacts.accountId, accountId), sql`${contacts.attributes} ->> ${key}::text is not null`))
       .limit(1);
     if (!held) throw invalidField(`template.variables.${index}.source`, `no contact of this account has the attribute ${key}`);
   }

@@ -37,7 +37,7 @@ async function startCampaign(campaign: Campaign, now: Date): Promise<Campaign | 
     const settings = await loadCampaignSettings(tx, current.accountId);
     const reason = skipReasonSql(settings.require_opt_in);
     await tx.execute(sql`insert into ${campaignRecipients} (account_id, campaign_id, contact_id, idempotency_key, status, reason, updated_at)
-      select ${contacts.accountId}, ${current.id}, ${contacts.id}, ${current.id} || ':' || ${contacts.id},
+      select ${contacts.accountId}, ${current.id}::text, ${contacts.id}, ${current.id}::text || ':' || ${contacts.id},
         case when (${reason}) is null then 'pending' else 'skipped' end, ${reason}, ${now.toISOString()}::timestamptz
       from ${contacts} where ${audienceCondition(current.accountId, current.audience)}
       order by ${contacts.createdAt}, ${contacts.id}
