@@ -31,7 +31,7 @@ export function audienceCondition(accountId: string, audience: CampaignAudience)
 /** Why a contact gets no campaign message before any is written: blocked, opted out, or never agreed (when consent is required). */
 export function skipReasonSql(requireOptIn: boolean): SQL {
   return sql`case when ${contacts.blocked} then 'blocked' when ${contacts.marketingOptIn} = false then 'opted_out'
-    when ${contacts.marketingOptIn} is null and ${requireOptIn} then 'no_consent' else null end`;
+    when ${contacts.marketingOptIn} is null and ${requireOptIn}::boolean then 'no_consent' else null end`;
 }
 
 /** Labels and contacts the audience names must be the account's (else 400 naming the first unknown one). */
