@@ -119,6 +119,13 @@ async function sendToRecipient(campaign: Campaign, recipient: Due, requireOptIn:
     if (!row) return null;
     const skip = async (reason: string, status: "skipped" | "failed" = "skipped") => {
       await tx.update(campaignRecipients).set({ status, reason, updatedAt: now }).where(eq(campaignRecipients.id, row.id));
+      // A message written for an earlier attempt is not left queued in the conversation.
+      if (row.messageId) {
+        await tx
+          .update(messages)
+          .set({ status: "failed", error: { code: reason, message: "Not sent: the campaign skipped this customer." }, updatedAt: now })
+          .where(and(eq(messages.id, row.messageId), eq(messages.status, "queued")));
+      }
       return null;
     };
     const [contact] = await tx.select().from(contacts).where(eq(contacts.id, row.contactId)).limit(1);
