@@ -10,6 +10,7 @@ const domains = [
   "activity",
   "assistant",
   "auto-replies",
+  "campaigns",
   "canned-replies",
   "contacts",
   "conversations",

@@ -18,6 +18,7 @@ const benches: Record<string, () => Promise<Bench>> = {
   soak: async () => (await import("./soak")).soakBench,
   "db-outage": async () => (await import("./db-outage")).dbOutageBench,
   "lighthouse-inbox-mobile": async () => (await import("./lighthouse")).lighthouseBench,
+  "campaign-10k": async () => (await import("./campaigns")).campaignBench,
 };
 
 async function main() {

@@ -11,6 +11,7 @@ type NavItem = { href: string; label: string; adminOnly?: boolean };
 export const mainNav: NavItem[] = [
   { href: "/inbox", label: "Inbox" },
   { href: "/contacts", label: "Contacts" },
+  { href: "/campaigns", label: "Campaigns" },
   { href: "/reports", label: "Reports" },
   { href: "/settings", label: "Settings" },
   { href: "/docs", label: "API docs" },

@@ -41,6 +41,12 @@ export const auditActions = [
   "settings.survey_updated",
   "assistant.updated",
   "settings.pricing_updated",
+  "settings.campaigns_updated",
+  "campaign.created",
+  "campaign.deleted",
+  "campaign.scheduled",
+  "campaign.cancelled",
+  "contacts.imported",
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

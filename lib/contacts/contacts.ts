@@ -77,6 +77,7 @@ export async function updateContact({ ctx, id, input }: { ctx: ServiceContext<"u
     if (input.notes !== undefined && input.notes !== locked.notes) changes.notes = input.notes;
     if (input.attributes !== undefined && JSON.stringify(input.attributes) !== JSON.stringify(locked.attributes)) changes.attributes = input.attributes;
     if (input.blocked !== undefined && input.blocked !== locked.blocked) changes.blocked = input.blocked;
+    if (input.marketing_opt_in !== undefined && input.marketing_opt_in !== locked.marketingOptIn) changes.marketingOptIn = input.marketing_opt_in;
     if (Object.keys(changes).length === 0) return presentContact(await findContact(tx, { accountId: ctx.accountId, id }));
     await tx
       .update(contacts)

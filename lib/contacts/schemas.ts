@@ -66,6 +66,11 @@ export const updateContactInput = z
       .boolean()
       .optional()
       .meta({ description: "A blocked contact's messages are stored but reopen nothing, notify nobody and get no automatic answer; sends to them answer 409 `contact_blocked`." }),
+    marketing_opt_in: z
+      .boolean()
+      .nullable()
+      .optional()
+      .meta({ description: "Consent to marketing (campaigns): true agreed, false opted out, null never asked." }),
   })
   .refine((value) => Object.values(value).some((v) => v !== undefined), "give at least one field to change")
   .meta({ id: "UpdateContact" });
@@ -82,6 +87,8 @@ export const contactDetailOutput = z
     notes: z.string().nullable(),
     attributes: z.record(z.string(), z.string()),
     blocked: z.boolean(),
+    marketing_opt_in: z.boolean().nullable().meta({ description: "Consent to marketing: true agreed, false opted out (also by writing an opt-out keyword such as STOP), null never asked." }),
+    labels: z.array(z.strictObject({ id: z.string(), name: z.string(), color: z.string() })).meta({ description: "Labels set on the contact itself (`PUT /v1/contacts/{id}/labels`)." }),
     created_at: isoTimestamp(),
     last_message_at: isoTimestamp("The latest message in any of their conversations.").nullable(),
     conversations_count: z.int().min(0),
@@ -102,6 +109,8 @@ export function presentContact(row: ContactWithStats): ContactDetailOutput {
     notes: row.notes,
     attributes: row.attributes ?? {},
     blocked: row.blocked,
+    marketing_opt_in: row.marketingOptIn ?? null,
+    labels: row.labels ?? [],
     created_at: row.createdAt.toISOString(),
     last_message_at: row.lastMessageAt ? row.lastMessageAt.toISOString() : null,
     conversations_count: row.conversationsCount,

@@ -169,7 +169,7 @@ export type OperationSpec = {
   /** A body that may be empty (`POST /v1/auth/refresh`, assign). */
   bodyOptional?: boolean;
   /** Body limit for the description: 64 KiB unless said otherwise. */
-  bodyLimit?: "64 KiB" | "32 MiB";
+  bodyLimit?: "64 KiB" | "6 MiB" | "32 MiB";
   idempotent?: boolean;
   success: Success;
   /** Error statuses beyond those implied by access, body and parameters. */

@@ -31,6 +31,7 @@ export const idPrefixes = {
   label: "lbl",
   template: "tpl",
   pushSubscription: "psub",
+  campaign: "cmp",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

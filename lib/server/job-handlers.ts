@@ -12,6 +12,8 @@ import { runDeliveryBatch } from "@/lib/webhooks/deliver-batch";
 import { runDeliveryJob } from "@/lib/webhooks/deliver-job";
 import { runPushNotify, runPushSend } from "@/lib/push/notify";
 import type { JobBatchHandlers, JobHandlers } from "@/lib/jobs/runner";
+import { runCampaignDispatch } from "@/lib/campaigns/send";
+import { createOptOutJobHandler } from "@/lib/campaigns/opt-out";
 
 /** Every kind of background work and the verb that carries it out. */
 export const jobHandlers: JobHandlers = {
@@ -26,6 +28,8 @@ export const jobHandlers: JobHandlers = {
   "network.read-signal": (payload, { attempt }) => sendReadSignal(payload, { attempt }),
   "push.notify": runPushNotify,
   "push.send": runPushSend,
+  "campaign.dispatch": (payload, { now }) => runCampaignDispatch(payload, { now }),
+  "contact.opt-out": createOptOutJobHandler(sendAutomatedMessage),
 };
 
 /** Kinds the local runner runs many at a time (same outcome as `jobHandlers`, fewer round trips). */

@@ -16,6 +16,7 @@ import { resetEnvCache } from "@/lib/platform/env";
 import { setPresenceGraceMs } from "@/lib/events/presence";
 import { eventTypes } from "@/lib/events/types";
 import { uploadDocument } from "@/lib/profile/documents";
+import { setDispatchRunMs } from "@/lib/campaigns/send";
 import { call as callHandler } from "@/tests/support/api";
 import { Contract, type OpenApiDocument } from "@/tests/support/contract";
 import { setEnv } from "@/tests/support/env-vars";
@@ -1171,6 +1172,55 @@ describe("every route file is documented", () => {
     await expectStatus(400, "GET", "/v1/config/pricing/estimate?to=34&category=marketing", { token: agent.token });
     await expectStatus(200, "GET", `/v1/reports/spend?from=${days(-40)}&to=${days(1)}`, { token: adminToken });
     await expectStatus(400, "GET", "/v1/reports/spend?from=yesterday", { token: adminToken });
+  });
+
+  it("campaigns, their settings, contact labels and contact import answer as documented", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const agent = await addTestUser(account.id, "agent");
+    await expectStatus(201, "POST", "/v1/templates", { token: adminToken, body: { name: "spring_catalogue", language: "en_US", category: "MARKETING", components: { body: { text: "Hi {{1}}, spring is here.", examples: ["Ana"] } } } });
+    await drain(2_500);
+    await expectStatus(200, "GET", "/v1/config/campaigns", { token: agent.token });
+    // One a second: the campaign below is still sending when it is paused.
+    await expectStatus(200, "PUT", "/v1/config/campaigns", { token: adminToken, body: { messages_per_second: 1 } });
+    await expectStatus(400, "PUT", "/v1/config/campaigns", { token: adminToken, body: { messages_per_second: 0 } });
+    const csv = "phone,name,city\n+34 611 00 09 01,Ana,Madrid\nnot a phone,Bea,Sevilla\n+34 611 00 09 02,Carla,Madrid\n+34 611 00 09 03,Dora,Madrid\n+34 611 00 09 04,Eva,Madrid\n+34 611 00 09 05,Flor,Madrid\n";
+    const preview = await expectStatus(200, "POST", "/v1/contacts/import", { token: adminToken, body: { csv, preview: true, marketing_opt_in: true } });
+    expect(preview.body.errors).toHaveLength(1);
+    await expectStatus(200, "POST", "/v1/contacts/import", { token: agent.token, body: { csv, marketing_opt_in: true } });
+    await expectStatus(400, "POST", "/v1/contacts/import", { token: adminToken, body: { csv: "name\nAna" } });
+    const contacts = await expectStatus(200, "GET", "/v1/contacts?q=ana", { token: adminToken });
+    const contactId = contacts.body.data[0].id as string;
+    const label = await expectStatus(201, "POST", "/v1/labels", { token: adminToken, body: { name: "Spring", color: "#16a34a" } });
+    await expectStatus(200, "PUT", `/v1/contacts/${contactId}/labels`, { token: agent.token, body: { label_ids: [label.body.id] } });
+    await expectStatus(400, "PUT", `/v1/contacts/${contactId}/labels`, { token: agent.token, body: { label_ids: ["lbl_01jd2x8k3f0m6q1v9w4r7t5y2z"] } });
+    const body = { name: "Spring", template: { name: "spring_catalogue", language: "en_US", variables: [{ source: "contact.name" }] }, audience: { attributes: { city: "Madrid" } } };
+    await expectStatus(200, "POST", "/v1/campaigns/audience-preview", { token: adminToken, body: { audience: body.audience, template: { name: "spring_catalogue", language: "en_US" } } });
+    await expectStatus(403, "POST", "/v1/campaigns", { token: agent.token, body });
+    await expectStatus(400, "POST", "/v1/campaigns", { token: adminToken, body: { ...body, audience: { label_ids: ["lbl_01jd2x8k3f0m6q1v9w4r7t5y2z"] } } });
+    const created = await expectStatus(201, "POST", "/v1/campaigns", { token: adminToken, body });
+    const id = created.body.id as string;
+    await expectStatus(200, "GET", "/v1/campaigns", { token: agent.token });
+    await expectStatus(200, "GET", `/v1/campaigns/${id}`, { token: adminToken });
+    await expectStatus(404, "GET", "/v1/campaigns/cmp_01jd2x8k3f0m6q1v9w4r7t5y2z", { token: adminToken });
+    await expectStatus(200, "PATCH", `/v1/campaigns/${id}`, { token: adminToken, body: { name: "Spring 2" } });
+    await expectStatus(409, "POST", `/v1/campaigns/${id}/pause`, { token: adminToken });
+    await expectStatus(200, "POST", `/v1/campaigns/${id}/schedule`, { token: adminToken, body: { send_at: days(1) } });
+    await expectStatus(200, "POST", `/v1/campaigns/${id}/schedule`, { token: adminToken });
+    // Its first second: one recipient, then it waits for the next second (one second per run of the job here).
+    setDispatchRunMs(0);
+    await drain().finally(() => setDispatchRunMs(15_000));
+    await expectStatus(200, "GET", `/v1/campaigns/${id}/recipients?status=sent`, { token: adminToken });
+    await expectStatus(400, "GET", `/v1/campaigns/${id}/recipients?status=lost`, { token: adminToken });
+    expect((await expectStatus(200, "GET", `/v1/campaigns/${id}`, { token: adminToken })).body.status).toBe("sending");
+    await expectStatus(200, "POST", `/v1/campaigns/${id}/pause`, { token: adminToken });
+    await expectStatus(409, "POST", `/v1/campaigns/${id}/pause`, { token: adminToken });
+    await expectStatus(200, "POST", `/v1/campaigns/${id}/resume`, { token: adminToken });
+    await expectStatus(409, "DELETE", `/v1/campaigns/${id}`, { token: adminToken });
+    const other = await expectStatus(201, "POST", "/v1/campaigns", { token: adminToken, body });
+    await expectStatus(200, "POST", `/v1/campaigns/${other.body.id}/cancel`, { token: adminToken });
+    await expectStatus(409, "POST", `/v1/campaigns/${other.body.id}/cancel`, { token: adminToken });
+    await expectStatus(409, "PATCH", `/v1/campaigns/${other.body.id}`, { token: adminToken, body: { name: "Late" } });
+    await expectStatus(204, "DELETE", `/v1/campaigns/${other.body.id}`, { token: adminToken });
   });
 
   it("every /v1 operation served by app/v1 is in the /v1 document, and answers an anonymous call as documented", async () => {

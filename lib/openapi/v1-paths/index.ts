@@ -2,6 +2,7 @@ import type { V1Domain } from "../v1-common";
 import { accountDomain } from "./account";
 import { assistantDomain } from "./assistant";
 import { authDomain } from "./auth";
+import { campaignsDomain } from "./campaigns";
 import { configDomain } from "./config";
 import { conversationsDomain } from "./conversations";
 import { csatDomain } from "./csat";
@@ -28,6 +29,7 @@ export const v1Domains: V1Domain[] = [
   labelsDomain,
   searchDomain,
   contactsDomain,
+  campaignsDomain,
   messagesDomain,
   assistantDomain,
   usersDomain,

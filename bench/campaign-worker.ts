@@ -1,0 +1,51 @@
+// One server process's background work on the campaign benchmark's embedded database (its
+// folder in PGLITE_DIR), run by bench/campaigns.ts, which kills it with SIGKILL mid-campaign
+// and starts another. It also plays an agent: every AGENT_EVERY_MS it sends a text through
+// POST /v1/messages stamped with the time it was asked for, so the other process can time
+// when the network received it. It reports the campaign's status over IPC:
+//   → { type: "status", status }             every second
+//   ← { type: "stop" }                        finishes the work in flight, closes the database
+import "@/lib/server/wiring";
+import { getDbHandle, closeDb } from "@/db";
+import { POST as sendMessage } from "@/app/v1/messages/route";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/db";
+import { campaigns } from "@/db/schema";
+import { startBackgroundWork, stopBackgroundWork } from "@/lib/server/background";
+
+const { CAMPAIGN_ID, TOKEN, AGENT_TO } = process.env as Record<string, string>;
+const AGENT_EVERY_MS = 400;
+
+async function main() {
+  await getDbHandle().migrate();
+  await startBackgroundWork();
+  let stopping = false;
+  const agent = setInterval(() => {
+    const asked = Date.now();
+    const req = new Request("http://localhost/v1/messages", {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ to: AGENT_TO, type: "text", text: `agent probe ${asked}` }),
+    });
+    void sendMessage(req, { params: Promise.resolve({}) }).then((res) => res.text());
+  }, AGENT_EVERY_MS);
+  const report = setInterval(async () => {
+    if (stopping) return;
+    const [campaign] = await getDb().select({ status: campaigns.status }).from(campaigns).where(eq(campaigns.id, CAMPAIGN_ID));
+    process.send?.({ type: "status", status: campaign?.status });
+  }, 1000);
+  process.on("message", async (message: { type: string }) => {
+    if (message.type !== "stop") return;
+    stopping = true;
+    clearInterval(agent);
+    clearInterval(report);
+    await stopBackgroundWork();
+    await closeDb();
+    process.exit(0);
+  });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

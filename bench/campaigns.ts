@@ -1,0 +1,203 @@
+import { fork, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { POST as scheduleCampaign } from "@/app/v1/campaigns/[id]/schedule/route";
+import { POST as createCampaign } from "@/app/v1/campaigns/route";
+import { PUT as putNumber } from "@/app/v1/config/number/route";
+import { closeDb, getDb, newPglite, openPglite, rowsOf, setDbHandle } from "@/db";
+import { messageTemplates } from "@/db/schema";
+import { resetEnvCache } from "@/lib/platform/env";
+import { newId } from "@/lib/platform/ids";
+import { call } from "@/tests/support/api";
+import { startFakeCloudNetwork } from "@/tests/support/fake-cloud-network";
+import { type Bench, createBenchAccount, log, percentile, round } from "./support";
+
+const PACE = 80;
+const GOAL_RATE_TOLERANCE = 0.1;
+const GOAL_AGENT_P99_MS = 1000;
+
+const sizes = (smoke: boolean) => (smoke ? { recipients: 200, optedOut: 10 } : { recipients: 10_000, optedOut: 200 });
+
+type Status = { type: "status"; status: string };
+
+/**
+ * `campaign-10k`: a campaign to 10,000 consenting contacts (and some opted out) on an embedded
+ * database, sent by a server process of its own to the fake network at the default pace
+ * (80 per second), killed with SIGKILL when 40 % are sent and started again. Measures the
+ * sustained rate of each run (within 10 % of the pace), duplicates (none), every recipient
+ * accounted for (each consenting one sent once, or failed `interrupted` when its send was in
+ * flight at the kill), and how soon an agent's message reaches the network meanwhile (p99 < 1 s).
+ */
+export const campaignBench: Bench = {
+  name: "campaign-10k",
+  description: "10,000 campaign recipients at 80/s to the fake network, kill -9 at 40 % and restart: pace, duplicates, agent send latency",
+  async run({ smoke }) {
+    const size = sizes(smoke);
+    const dataDir = mkdtempSync(path.join(tmpdir(), "chorus-campaign-bench-"));
+    const network = await startFakeCloudNetwork({ accessToken: "EAAG-bench-campaign", phoneNumberId: "306540771234567", businessAccountId: "402290177712345" });
+    const workers: ChildProcess[] = [];
+    // The fake network is a local http:// server.
+    const insecure = process.env.WEBHOOK_ALLOW_INSECURE_TARGETS;
+    process.env.WEBHOOK_ALLOW_INSECURE_TARGETS = "true";
+    resetEnvCache();
+    try {
+      await closeDb();
+      const handle = openPglite(newPglite(dataDir));
+      await handle.migrate();
+      setDbHandle(handle);
+      const { account, token } = await createBenchAccount();
+      const number = await call(putNumber, {
+        method: "PUT",
+        path: "/v1/config/number",
+        token,
+        body: {
+          provider: "cloud",
+          phone_number: "+14155552671",
+          phone_number_id: network.phoneNumberId,
+          business_account_id: network.businessAccountId,
+          access_token: "EAAG-bench-campaign",
+          app_secret: "bench-app-secret-campaign-0123456",
+          verify_token: "bench-verify",
+          api_base_url: network.apiBaseUrl,
+        },
+      });
+      if (number.status !== 200) throw new Error(`number: ${number.text}`);
+      const now = new Date();
+      await getDb().insert(messageTemplates).values({
+        id: newId("template", now),
+        accountId: account.id,
+        name: "spring_catalogue",
+        language: "en_US",
+        category: "MARKETING",
+        components: { body: { text: "Hi {{1}}, the spring catalogue is here." } },
+        status: "APPROVED",
+        createdAt: now,
+        updatedAt: now,
+      });
+      network.templates.set("spring_catalogue:en_US", {
+        id: "bench-template-1",
+        name: "spring_catalogue",
+        language: "en_US",
+        category: "MARKETING",
+        components: [{ type: "BODY", text: "Hi {{1}}, the spring catalogue is here.", example: { body_text: [["Ana"]] } }],
+        status: "APPROVED",
+      });
+      log(`seeding ${size.recipients.toLocaleString("en-US")} contacts…`);
+      await getDb().execute(sql`
+        insert into contacts (id, account_id, phone, name, marketing_opt_in, attributes, created_at, updated_at)
+        select 'ctc_bench' || lpad(i::text, 17, '0'), ${account.id}, (34600000000 + i)::text, 'Customer ' || i,
+          i > ${size.optedOut}, '{"list":"spring"}'::jsonb, now(), now()
+        from generate_series(1, ${size.recipients + size.optedOut}) as i`);
+      const created = await call(createCampaign, {
+        method: "POST",
+        path: "/v1/campaigns",
+        token,
+        body: { name: "Spring", template: { name: "spring_catalogue", language: "en_US", variables: [{ source: "contact.name" }] }, audience: { attributes: { list: "spring" } } },
+      });
+      if (created.status !== 201) throw new Error(`campaign: ${created.text}`);
+      const campaignId = created.body.id as string;
+      const eligible = size.recipients;
+      const scheduled = await call(scheduleCampaign, { method: "POST", path: `/v1/campaigns/${campaignId}/schedule`, token, body: {}, params: { id: campaignId } });
+      if (scheduled.status !== 200) throw new Error(`schedule: ${scheduled.text}`);
+      await closeDb();
+
+      // Arrivals at the network, stamped as they come.
+      const templateArrivals: { to: string; at: number }[] = [];
+      const agentLatencies: number[] = [];
+      let seen = 0;
+      const watch = setInterval(() => {
+        const list = network.acceptedMessages;
+        for (; seen < list.length; seen++) {
+          const m = list[seen];
+          if (m.type === "template") templateArrivals.push({ to: m.to, at: Date.now() });
+          else {
+            const asked = Number(/agent probe (\d+)/.exec(JSON.stringify(m.body))?.[1]);
+            if (asked) agentLatencies.push(Date.now() - asked);
+          }
+        }
+      }, 2);
+
+      let last: Status | undefined;
+      const startWorker = () => {
+        const child = fork(path.join(import.meta.dirname, "campaign-worker.ts"), [], {
+          stdio: ["ignore", "ignore", "inherit", "ipc"],
+          env: { ...process.env, PGLITE_DIR: dataDir, CAMPAIGN_ID: campaignId, TOKEN: token, AGENT_TO: "14155550100" },
+        });
+        child.on("message", (message: Status) => (last = message));
+        workers.push(child);
+        return child;
+      };
+      const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
+      const deadline = Date.now() + (eligible / PACE) * 1000 * 5 + (smoke ? 240_000 : 300_000);
+      const waitFor = async (done: () => boolean, what: string) => {
+        while (!done()) {
+          if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (${templateArrivals.length} sent, campaign ${JSON.stringify(last)}, ${agentLatencies.length} agent sends)`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      };
+
+      log("first run…");
+      const first = startWorker();
+      const killAt = Math.floor(eligible * 0.4);
+      await waitFor(() => templateArrivals.length >= killAt, `${killAt} sends`);
+      first.kill("SIGKILL");
+      const killedAt = Date.now();
+      await exited(first);
+      const beforeKill = templateArrivals.length;
+      log(`killed with SIGKILL after ${beforeKill} sends; restarting…`);
+      last = undefined;
+      const second = startWorker();
+      await waitFor(() => last?.status === "done", "the campaign to finish");
+      second.send({ type: "stop" });
+      await exited(second);
+      clearInterval(watch);
+
+      // Rates of each run, from its first send to its last (the restart's gap excluded).
+      const rate = (list: { at: number }[]) => (list.length > 1 ? (list.length - 1) / ((list.at(-1)!.at - list[0].at) / 1000) : 0);
+      const firstRun = templateArrivals.slice(0, beforeKill);
+      const secondRun = templateArrivals.slice(beforeKill).filter((a) => a.at > killedAt);
+      const rates = [rate(firstRun), rate(secondRun)];
+      const perPhone = new Map<string, number>();
+      for (const a of templateArrivals) perPhone.set(a.to, (perPhone.get(a.to) ?? 0) + 1);
+      const duplicates = [...perPhone.values()].filter((n) => n > 1).length;
+
+      const reopened = openPglite(newPglite(dataDir));
+      setDbHandle(reopened);
+      const counts = rowsOf<{ status: string; reason: string | null; n: string | number }>(
+        await getDb().execute(sql`select status, reason, count(*) as n from campaign_recipients where campaign_id = ${campaignId} group by status, reason`),
+      );
+      const count = (status: string, reason?: string) => counts.filter((c) => c.status === status && (reason === undefined || c.reason === reason)).reduce((sum, c) => sum + Number(c.n), 0);
+      const interrupted = count("failed", "interrupted");
+      const accounted = perPhone.size + interrupted === eligible && count("sent") === perPhone.size;
+      const agentP99 = agentLatencies.length ? percentile(agentLatencies, 99) : Infinity;
+      const withinPace = rates.every((r) => Math.abs(r - PACE) / PACE <= GOAL_RATE_TOLERANCE);
+      return {
+        name: "campaign-10k",
+        goal: `each run sustains ${PACE}/s ±${GOAL_RATE_TOLERANCE * 100} %, 0 duplicates after kill -9 and restart, every consenting recipient sent once (or failed interrupted), agent send p99 < ${GOAL_AGENT_P99_MS} ms`,
+        recipients: eligible + size.optedOut,
+        eligible,
+        sent: count("sent"),
+        skipped: count("skipped"),
+        interrupted,
+        killed_after: beforeKill,
+        rate_per_s: rates.map((r) => round(r, 1)),
+        duplicates,
+        agent_sends: agentLatencies.length,
+        agent_p50_ms: agentLatencies.length ? round(percentile(agentLatencies, 50), 0) : null,
+        agent_p99_ms: agentLatencies.length ? round(agentP99, 0) : null,
+        pass: smoke ? true : withinPace && duplicates === 0 && accounted && agentP99 < GOAL_AGENT_P99_MS,
+        ...(smoke ? { would_pass: withinPace && duplicates === 0 && accounted && agentP99 < GOAL_AGENT_P99_MS } : {}),
+      };
+    } finally {
+      for (const child of workers) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await closeDb();
+      await network.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      if (insecure === undefined) delete process.env.WEBHOOK_ALLOW_INSECURE_TARGETS;
+      else process.env.WEBHOOK_ALLOW_INSECURE_TARGETS = insecure;
+      resetEnvCache();
+    }
+  },
+};

@@ -1,0 +1,79 @@
+import { and, desc, eq, isNotNull } from "drizzle-orm";
+import { z } from "zod";
+import { type Executor, getDb, type Tx } from "@/db";
+import { type Conversation, contacts, type Message, messages } from "@/db/schema";
+import { enqueueJob } from "@/lib/jobs/enqueue";
+import type { JobHandler } from "@/lib/jobs/runner";
+import { loadCampaignSettings, normalizeKeyword } from "./settings";
+
+type Language = "en" | "es" | "pt";
+
+/** The language each default keyword belongs to (PARAR is also Spanish: the customer's own language decides first). */
+const KEYWORD_LANGUAGE: Record<string, Language> = { STOP: "en", BAJA: "es", PARAR: "pt", SAIR: "pt" };
+
+export const OPT_OUT_CONFIRMATIONS: Record<Language, string> = {
+  en: "You will no longer receive marketing messages from us. You can still write to us here whenever you need help.",
+  es: "Ya no recibirás mensajes promocionales nuestros. Puedes seguir escribiéndonos por aquí cuando necesites ayuda.",
+  pt: "Você não receberá mais mensagens promocionais nossas. Pode continuar nos escrevendo por aqui quando precisar de ajuda.",
+};
+
+/** The configured keyword a text is exactly (ignoring case, accents and spaces around it), or null. */
+export function optOutKeywordOf(text: string | null | undefined, keywords: string[]): string | null {
+  if (!text || text.length > 64) return null;
+  const said = normalizeKeyword(text);
+  if (!said) return null;
+  return keywords.find((keyword) => normalizeKeyword(keyword) === said) ?? null;
+}
+
+/**
+ * Inside the transaction that stored a customer's message: a text that is exactly an opt-out
+ * keyword sets the contact's `marketing_opt_in` to false and queues the confirmation in their
+ * language (job `contact.opt-out`). Nothing else about the conversation changes: the team can
+ * answer it as any other message.
+ */
+export async function handleOptOutKeyword(tx: Tx, { accountId, message, conversation }: { accountId: string; message: Message; conversation: Conversation }) {
+  if (message.type !== "text" || !message.text || message.text.length > 64) return false;
+  const settings = await loadCampaignSettings(tx, accountId);
+  const keyword = optOutKeywordOf(message.text, settings.opt_out_keywords);
+  if (!keyword) return false;
+  await tx
+    .update(contacts)
+    .set({ marketingOptIn: false, updatedAt: new Date() })
+    .where(and(eq(contacts.accountId, accountId), eq(contacts.id, conversation.contactId)));
+  const language = message.language ?? (await latestLanguage(tx, { accountId, conversationId: conversation.id })) ?? KEYWORD_LANGUAGE[normalizeKeyword(keyword)] ?? "en";
+  await enqueueJob(tx, { kind: "contact.opt-out", accountId, payload: { accountId, conversationId: conversation.id, messageId: message.id, language } });
+  return true;
+}
+
+/** The language of the customer's latest earlier message in which one was recognised. */
+async function latestLanguage(db: Executor, { accountId, conversationId }: { accountId: string; conversationId: string }) {
+  const [row] = await db
+    .select({ language: messages.language })
+    .from(messages)
+    .where(and(eq(messages.accountId, accountId), eq(messages.conversationId, conversationId), eq(messages.direction, "inbound"), isNotNull(messages.language)))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(1);
+  return row?.language ?? null;
+}
+
+const optOutPayload = z.object({ accountId: z.string().min(1), conversationId: z.string().min(1), messageId: z.string().min(1), language: z.enum(["en", "es", "pt"]) });
+
+export type SendOptOutConfirmation = (args: { tx: Tx; accountId: string; conversationId: string; to: string; text: string }) => Promise<unknown>;
+
+/** The `contact.opt-out` job: sends the confirmation as an automatic answer, once per opt-out message. */
+export function createOptOutJobHandler(send: SendOptOutConfirmation): JobHandler {
+  return async (payload) => {
+    const parsed = optOutPayload.safeParse(payload);
+    if (!parsed.success) return { failed: "invalid contact.opt-out payload" };
+    const { accountId, conversationId, messageId, language } = parsed.data;
+    await getDb().transaction(async (tx) => {
+      const [inbound] = await tx
+        .select({ from: messages.fromNumber })
+        .from(messages)
+        .where(and(eq(messages.accountId, accountId), eq(messages.id, messageId)))
+        .limit(1);
+      if (!inbound) return;
+      await send({ tx, accountId, conversationId, to: inbound.from, text: OPT_OUT_CONFIRMATIONS[language] });
+    });
+  };
+}
