@@ -10,6 +10,7 @@ const domains = [
   "activity",
   "assistant",
   "auto-replies",
+  "automations",
   "canned-replies",
   "contacts",
   "conversations",

@@ -41,6 +41,14 @@ export const auditActions = [
   "settings.survey_updated",
   "assistant.updated",
   "settings.pricing_updated",
+  "automation.created",
+  "automation.updated",
+  "automation.deleted",
+  "automation.ran",
+  "macro.created",
+  "macro.updated",
+  "macro.deleted",
+  "macro.ran",
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

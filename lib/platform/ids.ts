@@ -30,6 +30,8 @@ export const idPrefixes = {
   cannedReply: "cr",
   label: "lbl",
   template: "tpl",
+  automation: "auto",
+  macro: "mac",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -2,6 +2,7 @@ import type { V1Domain } from "../v1-common";
 import { accountDomain } from "./account";
 import { assistantDomain } from "./assistant";
 import { authDomain } from "./auth";
+import { automationsDomain } from "./automations";
 import { configDomain } from "./config";
 import { conversationsDomain } from "./conversations";
 import { csatDomain } from "./csat";
@@ -24,6 +25,7 @@ export const v1Domains: V1Domain[] = [
   conversationsDomain,
   teamDomain,
   labelsDomain,
+  automationsDomain,
   searchDomain,
   contactsDomain,
   messagesDomain,
