@@ -15,6 +15,7 @@ const benches: Record<string, () => Promise<Bench>> = {
   conversations: async () => (await import("./conversations")).conversationsBench,
   "inbox-latency": async () => (await import("./inbox-latency")).inboxLatencyBench,
   search: async () => (await import("./search")).searchBench,
+  "automations-overhead": async () => (await import("./automations")).automationsBench,
 };
 
 async function main() {

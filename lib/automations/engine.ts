@@ -67,7 +67,7 @@ export async function runAutomations(tx: Executor, { accountId, envelope }: { ac
       });
       await recordAudit(tx, { accountId, actor: { type: "automation", id: rule.id, name: rule.name }, action: "automation.ran", target: { type: "conversation", id: conversationId }, at: now });
       // The next rule sees what this one changed.
-      facts = await loadConversationFacts(tx, { accountId, conversationId, messageId });
+      if (results.some((r) => r.result === "done")) facts = await loadConversationFacts(tx, { accountId, conversationId, messageId });
     }
   });
 }

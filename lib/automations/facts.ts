@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { contacts, conversations, type LabelRef, messages } from "@/db/schema";
 import { loadBusinessProfile } from "@/lib/profile/business-profile";
@@ -16,6 +16,14 @@ export async function loadConversationFacts(
   tx: Executor,
   { accountId, conversationId, messageId }: { accountId: string; conversationId: string; messageId?: string },
 ): Promise<LoadedFacts | null> {
+  // One query: the conversation, its contact and the message (the one the event names, else
+  // the latest from the customer), since this runs inside every triggering event.
+  const message = messageId
+    ? sql`(select m.text from ${messages} m where m.account_id = ${accountId} and m.id = ${messageId})`
+    : sql`(select m.text from ${messages} m where m.account_id = ${accountId} and m.conversation_id = ${conversationId} and m.direction = 'inbound' order by m.created_at desc, m.id desc limit 1)`;
+  const language = messageId
+    ? sql`(select m.language from ${messages} m where m.account_id = ${accountId} and m.id = ${messageId})`
+    : sql`(select m.language from ${messages} m where m.account_id = ${accountId} and m.conversation_id = ${conversationId} and m.direction = 'inbound' order by m.created_at desc, m.id desc limit 1)`;
   const [row] = await tx
     .select({
       status: conversations.status,
@@ -26,26 +34,18 @@ export async function loadConversationFacts(
       phone: contacts.phone,
       attributes: contacts.attributes,
       blocked: contacts.blocked,
+      text: sql<string | null>`${message}`,
+      language: sql<string | null>`${language}`,
     })
     .from(conversations)
     .innerJoin(contacts, eq(contacts.id, conversations.contactId))
     .where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId)))
     .limit(1);
   if (!row) return null;
-  const [message] = await tx
-    .select({ text: messages.text, language: messages.language })
-    .from(messages)
-    .where(
-      messageId
-        ? and(eq(messages.accountId, accountId), eq(messages.id, messageId))
-        : and(eq(messages.accountId, accountId), eq(messages.conversationId, conversationId), eq(messages.direction, "inbound")),
-    )
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(1);
   return {
     contactId: row.contactId,
     blocked: row.blocked,
-    message: message ?? null,
+    message: row.text === null && row.language === null ? null : { text: row.text, language: row.language },
     contact: { name: row.name, phone: row.phone, attributes: row.attributes ?? {} },
     conversation: { status: row.status, assigneeId: row.assigneeId, labels: row.labels ?? [] },
   };

@@ -1,0 +1,107 @@
+import "@/lib/server/wiring";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/db";
+import { automations, labels } from "@/db/schema";
+import type { AutomationActionInput, AutomationConditionInput } from "@/lib/automations/schemas";
+import { newId } from "@/lib/platform/ids";
+import { receiveInboundMessage } from "@/lib/messages/receive-inbound";
+import { type Bench, createBenchAccount, log, openBenchDatabase, percentile, round } from "./support";
+
+const GOAL_OVERHEAD_MS = 5;
+const RULES = 10;
+
+const sizes = (smoke: boolean) => (smoke ? { customers: 10, warmup: 10, blocks: 2, perBlock: 10 } : { customers: 200, warmup: 100, blocks: 20, perBlock: 25 });
+
+/**
+ * Ten rules as a team would write them: words in the text, a pattern, an attribute, the hours,
+ * the labels; two of them label price and order questions not yet labelled.
+ */
+function rulesFor(labelId: string): { conditions: AutomationConditionInput[]; actions: AutomationActionInput[] }[] {
+  const label: AutomationActionInput[] = [{ type: "add_label", label_id: labelId }];
+  const webhook: AutomationActionInput[] = [{ type: "emit_webhook" }];
+  return [
+    { conditions: [{ field: "message.text", operator: "contains", value: "price" }, { field: "conversation.labels", operator: "not_contains", value: "Sales" }], actions: label },
+    { conditions: [{ field: "message.text", operator: "matches", value: "\\b(refund|money back)\\b" }], actions: webhook },
+    { conditions: [{ field: "message.text", operator: "starts_with", value: "urgent" }], actions: webhook },
+    { conditions: [{ field: "contact.attributes.tier", operator: "equals", value: "gold" }], actions: webhook },
+    { conditions: [{ field: "message.language", operator: "equals", value: "de" }], actions: webhook },
+    { conditions: [{ field: "conversation.labels", operator: "contains", value: "VIP" }], actions: webhook },
+    { conditions: [{ field: "contact.name", operator: "matches", value: "^zz" }], actions: webhook },
+    { conditions: [{ field: "business_hours", operator: "equals", value: "closed" }, { field: "message.text", operator: "contains", value: "complaint" }], actions: webhook },
+    { conditions: [{ field: "message.text", operator: "matches", value: "order\\s*#?\\d{4,}" }, { field: "conversation.labels", operator: "not_contains", value: "Sales" }], actions: label },
+    { conditions: [{ field: "conversation.status", operator: "equals", value: "closed" }], actions: webhook },
+  ];
+}
+
+/**
+ * Recording an inbound message (receiveInboundMessage, the path of every customer message) with
+ * 10 enabled rules on message.received, against the same with the rules disabled, in alternating
+ * blocks of the same run so that both see the same machine and the same database size.
+ */
+export const automationsBench: Bench = {
+  name: "automations-overhead",
+  description: `p95 added to recording an inbound message by ${RULES} enabled automation rules (goal < ${GOAL_OVERHEAD_MS} ms)`,
+  async run({ smoke }) {
+    const size = sizes(smoke);
+    await openBenchDatabase();
+    const { account } = await createBenchAccount();
+    const db = getDb();
+    const now = new Date();
+    const [label] = await db.insert(labels).values({ id: newId("label", now), accountId: account.id, name: "Sales", color: "#16a34a", createdAt: now }).returning();
+    await db.insert(automations).values(
+      rulesFor(label.id).map((rule, position) => ({
+        id: newId("automation"),
+        accountId: account.id,
+        name: `Rule ${position + 1}`,
+        enabled: false,
+        event: "message.received",
+        conditions: rule.conditions,
+        actions: rule.actions,
+        position,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+    const setEnabled = (enabled: boolean) => db.update(automations).set({ enabled }).where(eq(automations.accountId, account.id));
+
+    let sequence = 0;
+    const texts = ["What is the price of a monstera?", "Do you deliver on Sundays?", "Where is order #12345?", "hola, tienen macetas?", "thanks!"];
+    const receive = async () => {
+      sequence++;
+      const started = performance.now();
+      await receiveInboundMessage({
+        accountId: account.id,
+        inbound: { networkMessageId: `bench-${sequence}`, from: String(4477100000000 + (sequence % size.customers)), type: "text", text: texts[sequence % texts.length] },
+      });
+      return performance.now() - started;
+    };
+
+    log(`warming up with ${size.customers} customers…`);
+    await setEnabled(true);
+    for (let i = 0; i < size.warmup; i++) await receive();
+    const off: number[] = [];
+    const on: number[] = [];
+    log(`${size.blocks} blocks of ${size.perBlock} messages with the rules off, then on…`);
+    for (let block = 0; block < size.blocks; block++) {
+      await setEnabled(false);
+      for (let i = 0; i < size.perBlock; i++) off.push(await receive());
+      await setEnabled(true);
+      for (let i = 0; i < size.perBlock; i++) on.push(await receive());
+    }
+    const p95Off = percentile(off, 95);
+    const p95On = percentile(on, 95);
+    const overhead = p95On - p95Off;
+    return {
+      name: this.name,
+      rules: RULES,
+      samples_each: off.length,
+      p50_without_ms: round(percentile(off, 50)),
+      p50_with_ms: round(percentile(on, 50)),
+      p95_without_ms: round(p95Off),
+      p95_with_ms: round(p95On),
+      p95_overhead_ms: round(overhead),
+      goal: `p95 overhead < ${GOAL_OVERHEAD_MS} ms`,
+      pass: smoke ? true : overhead < GOAL_OVERHEAD_MS,
+    };
+  },
+};
