@@ -88,9 +88,14 @@ export function testCondition(condition: AutomationConditionInput, actual: FactV
   return Array.isArray(actual) ? testLabels(condition.operator, actual, expected) : testText(condition.operator, actual, expected);
 }
 
-/** Whether every condition holds (no conditions: always). Stops at the first that fails. */
+// Fields that need a query of their own (the contact's other conversations, the business
+// profile): tested after the fields already at hand, so a rule that fails on the text costs nothing.
+const queriedFields = new Set(["contact.labels", "business_hours"]);
+const cost = (condition: AutomationConditionInput) => (queriedFields.has(condition.field) ? 2 : condition.operator === "matches" ? 1 : 0);
+
+/** Whether every condition holds (no conditions: always). Cheapest first; stops at the first that fails. */
 export async function allConditionsHold(conditions: AutomationConditionInput[], read: FactReader): Promise<boolean> {
-  for (const condition of conditions) {
+  for (const condition of [...conditions].sort((a, b) => cost(a) - cost(b))) {
     if (!testCondition(condition, await read(condition.field as ConditionField))) return false;
   }
   return true;

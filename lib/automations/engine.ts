@@ -46,11 +46,12 @@ export async function runAutomations(tx: Executor, { accountId, envelope }: { ac
   const rules = await enabledRules(tx, { accountId, event: envelope.type });
   if (rules.length === 0) return;
   await runningActions.run(true, async () => {
+    const now = new Date();
     let facts = await loadConversationFacts(tx, { accountId, conversationId, messageId });
+    // One reader while the facts hold: the hours and the contact's labels are loaded once.
+    let read = facts && readerOf(tx, { accountId, facts, at: now });
     for (const rule of rules) {
-      if (!facts || facts.blocked) return;
-      const now = new Date();
-      const read = readerOf(tx, { accountId, facts, at: now });
+      if (!facts || !read || facts.blocked) return;
       if (!(await allConditionsHold(rule.conditions as AutomationConditionInput[], read))) continue;
       const actor: RunActor = { type: "automation", automation: { id: rule.id, name: rule.name }, authorId: rule.authorId };
       const results: ActionResult[] = [];
@@ -67,7 +68,10 @@ export async function runAutomations(tx: Executor, { accountId, envelope }: { ac
       });
       await recordAudit(tx, { accountId, actor: { type: "automation", id: rule.id, name: rule.name }, action: "automation.ran", target: { type: "conversation", id: conversationId }, at: now });
       // The next rule sees what this one changed.
-      if (results.some((r) => r.result === "done")) facts = await loadConversationFacts(tx, { accountId, conversationId, messageId });
+      if (results.some((r) => r.result === "done")) {
+        facts = await loadConversationFacts(tx, { accountId, conversationId, messageId });
+        read = facts && readerOf(tx, { accountId, facts, at: now });
+      }
     }
   });
 }

@@ -39,5 +39,5 @@ export function patternMatches(pattern: string, text: string): boolean {
     re = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
     compiled.set(pattern, re);
   }
-  return re.matcher(text).find();
+  return re.test(text);
 }
