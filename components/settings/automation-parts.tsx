@@ -66,6 +66,32 @@ export const touchButton = "min-h-11 sm:min-h-0";
 
 const ATTRIBUTE = "contact.attributes.";
 
+/** The name of a rule or macro: a labelled input that is a full touch target on a phone. */
+export function NameField({ id, value, onChange, error }: { id: string; value: string; onChange: (v: string) => void; error?: string }) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-medium text-slate-700">
+        Name
+      </label>
+      <input
+        id={id}
+        className={`${control} sm:w-full`}
+        value={value}
+        maxLength={100}
+        required
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {error ? (
+        <p id={`${id}-error`} className="text-xs text-red-600">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 /** A new action of `type` with its first choices filled in. */
 export function defaultAction(type: ActionType, choices: AutomationChoices): ActionDraft {
   switch (type) {

@@ -3,7 +3,6 @@
 import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { Field } from "@/components/ui/field";
 import { type ApiResult, requestJson } from "@/lib/client/api";
 import type { AutomationOutput, AutomationPreviewOutput } from "@/lib/automations/schemas";
 import { automationEvents } from "@/lib/automations/schemas";
@@ -19,6 +18,7 @@ import {
   describeAction,
   describeCondition,
   eventLabels,
+  NameField,
   touchButton,
 } from "./automation-parts";
 
@@ -109,8 +109,11 @@ export function AutomationsBuilder({ rules: initial, choices, canEdit }: { rules
     if (!draft) return;
     setDraftPreview("Counting…");
     const result = await requestJson<AutomationPreviewOutput>("POST", "/v1/automations/preview", { event: draft.event, conditions: draft.conditions });
-    if (result.ok) setDraftPreview(previewText(result.data));
-    else {
+    if (result.ok) {
+      setErrors({});
+      setMessage(undefined);
+      setDraftPreview(previewText(result.data));
+    } else {
       setErrors(result.fieldErrors);
       setDraftPreview(undefined);
       setMessage({ tone: "error", text: result.message });
@@ -154,7 +157,7 @@ export function AutomationsBuilder({ rules: initial, choices, canEdit }: { rules
       {draft ? (
         <Card>
           <form onSubmit={save} aria-label={draft.id ? "Edit automation" : "New automation"} className="flex flex-col gap-4">
-            <Field label="Name" name="automation-name" value={draft.name} maxLength={100} required onChange={(e) => update({ name: e.target.value })} error={errors.name} />
+            <NameField id="automation-name" value={draft.name} onChange={(name) => update({ name })} error={errors.name} />
             <div className="flex flex-col gap-1">
               <label htmlFor="automation-event" className="text-sm font-medium text-slate-700">
                 When

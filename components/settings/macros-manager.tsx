@@ -3,10 +3,9 @@
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { Field } from "@/components/ui/field";
 import { requestJson } from "@/lib/client/api";
 import type { MacroOutput } from "@/lib/automations/schemas";
-import { type ActionDraft, ActionRow, actionsOf, type AutomationChoices, control, defaultAction, describeAction, touchButton } from "./automation-parts";
+import { type ActionDraft, ActionRow, actionsOf, type AutomationChoices, control, defaultAction, describeAction, NameField, touchButton } from "./automation-parts";
 
 type Draft = { id?: string; name: string; visibility: "personal" | "account"; actions: ActionDraft[] };
 
@@ -64,7 +63,7 @@ export function MacrosManager({ macros: initial, choices, me }: { macros: MacroO
       ) : (
         <Card>
           <form onSubmit={save} aria-label={draft.id ? "Edit macro" : "New macro"} className="flex flex-col gap-4">
-            <Field label="Name" name="macro-name" value={draft.name} maxLength={100} required onChange={(e) => update({ name: e.target.value })} error={errors.name} />
+            <NameField id="macro-name" value={draft.name} onChange={(name) => update({ name })} error={errors.name} />
             {me.role === "admin" ? (
               <div className="flex flex-col gap-1">
                 <label htmlFor="macro-visibility" className="text-sm font-medium text-slate-700">

@@ -83,9 +83,11 @@ test("on a phone the builder fits the screen, its controls are large enough to t
   await form.getByRole("button", { name: "Add condition" }).click();
   await form.getByRole("button", { name: "Add action" }).click();
   await expectNoSidewaysScroll(page);
-  for (const control of await form.locator("button, select, input").all()) {
+  // Every control, and the label that holds the checkbox (the checkbox's touch target).
+  for (const control of [...(await form.locator("button, select, input:not([type=checkbox])").all()), form.locator("label").filter({ hasText: "Enabled" })]) {
     const box = await control.boundingBox();
-    if (box) expect(box.height, await control.evaluate((el) => el.outerHTML.slice(0, 80))).toBeGreaterThanOrEqual(44);
+    expect(box, await control.evaluate((el) => el.outerHTML.slice(0, 80))).not.toBeNull();
+    expect(box!.height, await control.evaluate((el) => el.outerHTML.slice(0, 80))).toBeGreaterThanOrEqual(44);
   }
   await page.screenshot({ path: shot("automations-builder-phone"), fullPage: true });
   await page.context().close();
