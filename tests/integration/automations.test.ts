@@ -13,6 +13,7 @@ import * as cannedRepliesRoute from "@/app/v1/canned-replies/route";
 import * as labelsRoute from "@/app/v1/labels/route";
 import * as macroRoute from "@/app/v1/macros/[id]/route";
 import * as macrosRoute from "@/app/v1/macros/route";
+import * as templatesRoute from "@/app/v1/templates/route";
 import { getDb } from "@/db";
 import { auditLog, automations, macros, messages } from "@/db/schema";
 import { createApiToken } from "@/lib/auth/api-tokens";
@@ -257,6 +258,33 @@ describe("the engine", () => {
     expect(closed.status, closed.text).toBe(200);
     expect((await getConversation(adminToken, other.conversation_id)).body.labels).toEqual([{ id: label.id, name: "Done", color: "#dc2626" }]);
     expect(await eventsOf(account.id, "automation.triggered")).toHaveLength(0);
+  });
+});
+
+describe("a refused action", () => {
+  it("is skipped with its reason while the message and the rule's other actions commit; the same in a macro refuses the whole run", async () => {
+    const { adminToken } = await createTestAccount();
+    const label = await createLabel(adminToken, "Asked");
+    // Still PENDING: the network has not approved it, so it cannot be sent yet.
+    const template = await call(templatesRoute.POST, { method: "POST", path: "/v1/templates", token: adminToken, body: { name: "order_ready", language: "en_US", category: "UTILITY", components: { body: { text: "Hi {{1}}, your order is ready." } } } });
+    expect(template.status, template.text).toBe(201);
+    await createRule(adminToken, { name: "Template first", event: "message.received", actions: [{ type: "send_template", name: "order_ready", language: "en_US", variables: ["Ana"] }, { type: "add_label", label_id: label.id }] });
+    const written = await customerWrites(adminToken, { from: nextPhone(), text: "is my order ready?" });
+    const conversation = await getConversation(adminToken, written.conversation_id);
+    expect(conversation.body.labels).toEqual([{ id: label.id, name: "Asked", color: "#dc2626" }]);
+    const trail = (await activityOf(adminToken, written.conversation_id)).body.data as { type: string; data: { actions?: unknown[] } }[];
+    expect(trail.find((a) => a.type === "automation")?.data.actions).toEqual([
+      { type: "send_template", result: "skipped", reason: expect.stringContaining("PENDING") },
+      { type: "add_label", result: "done" },
+    ]);
+    expect(await getDb().select().from(messages).where(and(eq(messages.conversationId, written.conversation_id), eq(messages.direction, "outbound")))).toEqual([]);
+
+    const other = await createLabel(adminToken, "Other");
+    const macro = await call(macrosRoute.POST, { method: "POST", path: "/v1/macros", token: adminToken, body: { name: "Label then template", actions: [{ type: "add_label", label_id: other.id }, { type: "send_template", name: "order_ready", language: "en_US", variables: ["Ana"] }] } });
+    const ran = await call(runMacroRoute.POST, { method: "POST", path: `/v1/conversations/${written.conversation_id}/macros/${macro.body.id}`, token: adminToken, params: { id: written.conversation_id, macro_id: macro.body.id } });
+    expect(ran.status).toBe(409);
+    expect(ran.body.error.code).toBe("template_not_approved");
+    expect((await getConversation(adminToken, written.conversation_id)).body.labels.map((l: { id: string }) => l.id)).toEqual([label.id]);
   });
 });
 
