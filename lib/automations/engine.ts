@@ -8,7 +8,7 @@ import type { EventEnvelope } from "@/lib/events/types";
 import { ApiError } from "@/lib/platform/errors";
 import { type ActionResult, runAction, type RunActor } from "./actions";
 import { allConditionsHold } from "./conditions";
-import { loadConversationFacts, readerOf } from "./facts";
+import { factsExpression, factsOf, type LoadedFacts, loadConversationFacts, readerOf } from "./facts";
 import { type AutomationActionInput, type AutomationConditionInput, automationEvents, type AutomationEvent } from "./schemas";
 
 // Set while a rule's actions run: the events they record never trigger rules again, so no rule
@@ -25,12 +25,20 @@ function subjectOf(envelope: EventEnvelope): { conversationId?: string; messageI
   return { conversationId, messageId };
 }
 
-async function enabledRules(tx: Executor, { accountId, event }: { accountId: string; event: AutomationEvent }): Promise<Automation[]> {
-  return tx
-    .select()
+/**
+ * The account's enabled rules for the event in running order and, beside them, the facts of the
+ * conversation: one round trip inside the event's transaction (none found: nothing else is read).
+ */
+async function enabledRules(
+  tx: Executor,
+  { accountId, event, conversationId, messageId }: { accountId: string; event: AutomationEvent; conversationId: string; messageId?: string },
+): Promise<{ rules: Automation[]; facts: LoadedFacts | null }> {
+  const rows = await tx
+    .select({ rule: automations, facts: factsExpression({ accountId, conversationId, messageId }) })
     .from(automations)
     .where(and(eq(automations.accountId, accountId), eq(automations.event, event), eq(automations.enabled, true)))
     .orderBy(asc(automations.position), asc(automations.id));
+  return { rules: rows.map((r) => r.rule), facts: rows.length ? factsOf(rows[0].facts) : null };
 }
 
 /**
@@ -43,11 +51,12 @@ export async function runAutomations(tx: Executor, { accountId, envelope }: { ac
   if (!isAutomationEvent(envelope.type) || runningActions.getStore()) return;
   const { conversationId, messageId } = subjectOf(envelope);
   if (!conversationId) return;
-  const rules = await enabledRules(tx, { accountId, event: envelope.type });
+  const found = await enabledRules(tx, { accountId, event: envelope.type, conversationId, messageId });
+  const rules = found.rules;
   if (rules.length === 0) return;
   await runningActions.run(true, async () => {
     const now = new Date();
-    let facts = await loadConversationFacts(tx, { accountId, conversationId, messageId });
+    let facts = found.facts;
     // One reader while the facts hold: the hours and the contact's labels are loaded once.
     let read = facts && readerOf(tx, { accountId, facts, at: now });
     for (const rule of rules) {

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { contacts, conversations, type LabelRef, messages } from "@/db/schema";
 import { loadBusinessProfile } from "@/lib/profile/business-profile";
@@ -8,47 +8,55 @@ import type { ConditionField } from "./schemas";
 
 export type LoadedFacts = ConversationFacts & { contactId: string; blocked: boolean };
 
+type FactsJson = {
+  status: string;
+  assigneeId: string | null;
+  labels: LabelRef[] | null;
+  contactId: string;
+  name: string | null;
+  phone: string | null;
+  attributes: Record<string, string> | null;
+  blocked: boolean;
+  message: { text: string | null; language: string | null } | null;
+};
+
 /**
- * The facts of one conversation, as the conditions see them: the conversation, its contact and
- * the message the event is about (or, without one, the conversation's latest customer message).
+ * The facts of one conversation as one JSON value, as the conditions see them: the conversation,
+ * its contact and the message the event is about (or, without one, the conversation's latest
+ * customer message). It names no column of an outer query, so the database computes it once
+ * even as a column of every rule loaded beside it.
  */
-export async function loadConversationFacts(
-  tx: Executor,
-  { accountId, conversationId, messageId }: { accountId: string; conversationId: string; messageId?: string },
-): Promise<LoadedFacts | null> {
-  // One query: the conversation, its contact and the message (the one the event names, else
-  // the latest from the customer), since this runs inside every triggering event.
+export function factsExpression({ accountId, conversationId, messageId }: { accountId: string; conversationId: string; messageId?: string }): SQL<unknown> {
   const message = messageId
-    ? sql`(select m.text from ${messages} m where m.account_id = ${accountId} and m.id = ${messageId})`
-    : sql`(select m.text from ${messages} m where m.account_id = ${accountId} and m.conversation_id = ${conversationId} and m.direction = 'inbound' order by m.created_at desc, m.id desc limit 1)`;
-  const language = messageId
-    ? sql`(select m.language from ${messages} m where m.account_id = ${accountId} and m.id = ${messageId})`
-    : sql`(select m.language from ${messages} m where m.account_id = ${accountId} and m.conversation_id = ${conversationId} and m.direction = 'inbound' order by m.created_at desc, m.id desc limit 1)`;
-  const [row] = await tx
-    .select({
-      status: conversations.status,
-      assigneeId: conversations.assignedTo,
-      labels: conversations.labels,
-      contactId: contacts.id,
-      name: contacts.name,
-      phone: contacts.phone,
-      attributes: contacts.attributes,
-      blocked: contacts.blocked,
-      text: sql<string | null>`${message}`,
-      language: sql<string | null>`${language}`,
-    })
-    .from(conversations)
-    .innerJoin(contacts, eq(contacts.id, conversations.contactId))
-    .where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId)))
-    .limit(1);
-  if (!row) return null;
+    ? sql`select json_build_object('text', m.text, 'language', m.language) from ${messages} m where m.account_id = ${accountId} and m.id = ${messageId}`
+    : sql`select json_build_object('text', m.text, 'language', m.language) from ${messages} m where m.account_id = ${accountId} and m.conversation_id = ${conversationId} and m.direction = 'inbound' order by m.created_at desc, m.id desc limit 1`;
+  return sql`(select json_build_object(
+      'status', c.status, 'assigneeId', c.assigned_to, 'labels', c.labels, 'contactId', ct.id, 'name', ct.name,
+      'phone', ct.phone, 'attributes', ct.attributes, 'blocked', ct.blocked, 'message', (${message}))
+    from ${conversations} c join ${contacts} ct on ct.id = c.contact_id
+    where c.account_id = ${accountId} and c.id = ${conversationId})`;
+}
+
+/** The facts from `factsExpression`'s value (a JSON string on one driver, parsed on the other). */
+export function factsOf(value: unknown): LoadedFacts | null {
+  if (value === null || value === undefined) return null;
+  const row = (typeof value === "string" ? JSON.parse(value) : value) as FactsJson;
   return {
     contactId: row.contactId,
     blocked: row.blocked,
-    message: row.text === null && row.language === null ? null : { text: row.text, language: row.language },
+    message: row.message,
     contact: { name: row.name, phone: row.phone, attributes: row.attributes ?? {} },
     conversation: { status: row.status, assigneeId: row.assigneeId, labels: row.labels ?? [] },
   };
+}
+
+/** The facts of one conversation (see factsExpression). */
+export async function loadConversationFacts(
+  tx: Executor,
+  subject: { accountId: string; conversationId: string; messageId?: string },
+): Promise<LoadedFacts | null> {
+  const [row] = await tx.select({ facts: factsExpression(subject) }).from(sql`(select 1) as one`);
+  return factsOf(row?.facts);
 }
 
 /** Labels on any of the contact's conversations (contacts carry no labels of their own). */
