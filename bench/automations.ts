@@ -1,6 +1,6 @@
 import "@/lib/server/wiring";
-import { eq } from "drizzle-orm";
 import { getDb } from "@/db";
+import { createAccountWithUser } from "@/lib/accounts/create-account";
 import { automations, labels } from "@/db/schema";
 import type { AutomationActionInput, AutomationConditionInput } from "@/lib/automations/schemas";
 import { newId } from "@/lib/platform/ids";
@@ -36,9 +36,9 @@ function rulesFor(labelId: string): { conditions: AutomationConditionInput[]; ac
 }
 
 /**
- * Recording an inbound message (receiveInboundMessage, the path of every customer message) with
- * 10 enabled rules on message.received, against the same with the rules disabled, alternating
- * message by message in the same run so that both see the same machine and the same database size.
+ * Recording an inbound message (receiveInboundMessage, the path of every customer message) in an
+ * account with 10 enabled rules on message.received, against the same message in an account
+ * without rules, alternating message by message in the same run and the same database.
  */
 export const automationsBench: Bench = {
   name: "automations-overhead",
@@ -46,50 +46,61 @@ export const automationsBench: Bench = {
   async run({ smoke }) {
     const size = sizes(smoke);
     await openBenchDatabase();
-    const { account } = await createBenchAccount();
     const db = getDb();
-    const now = new Date();
-    const [label] = await db.insert(labels).values({ id: newId("label", now), accountId: account.id, name: "Sales", color: "#16a34a", createdAt: now }).returning();
-    await db.insert(automations).values(
-      rulesFor(label.id).map((rule, position) => ({
-        id: newId("automation"),
-        accountId: account.id,
-        name: `Rule ${position + 1}`,
-        enabled: false,
-        event: "message.received",
-        conditions: rule.conditions,
-        actions: rule.actions,
-        position,
-        createdAt: now,
-        updatedAt: now,
-      })),
+    // Two accounts alike in everything but the rules: one has the ten, enabled; the other none.
+    const { account: withRules } = await createBenchAccount();
+    const { account: without } = await db.transaction((tx) =>
+      createAccountWithUser(tx, { accountName: "Bench Co without rules", name: "Bench Admin", email: "bench-without@example.com", password: "bench-password-123" }),
     );
-    const setEnabled = (enabled: boolean) => db.update(automations).set({ enabled }).where(eq(automations.accountId, account.id));
+    const now = new Date();
+    for (const account of [withRules, without]) {
+      const [label] = await db.insert(labels).values({ id: newId("label", now), accountId: account.id, name: "Sales", color: "#16a34a", createdAt: now }).returning();
+      if (account !== withRules) continue;
+      await db.insert(automations).values(
+        rulesFor(label.id).map((rule, position) => ({
+          id: newId("automation"),
+          accountId: account.id,
+          name: `Rule ${position + 1}`,
+          enabled: true,
+          event: "message.received",
+          conditions: rule.conditions,
+          actions: rule.actions,
+          position,
+          createdAt: now,
+          updatedAt: now,
+        })),
+      );
+    }
 
-    let sequence = 0;
     const texts = ["What is the price of a monstera?", "Do you deliver on Sundays?", "Where is order #12345?", "hola, tienen macetas?", "thanks!"];
-    const receive = async () => {
-      sequence++;
+    const receive = async (accountId: string, sequence: number) => {
       const started = performance.now();
       await receiveInboundMessage({
-        accountId: account.id,
-        inbound: { networkMessageId: `bench-${sequence}`, from: String(4477100000000 + (sequence % size.customers)), type: "text", text: texts[sequence % texts.length] },
+        accountId,
+        inbound: { networkMessageId: `bench-${accountId}-${sequence}`, from: String(4477100000000 + (sequence % size.customers)), type: "text", text: texts[sequence % texts.length] },
       });
       return performance.now() - started;
     };
 
-    log(`warming up with ${size.customers} customers…`);
-    await setEnabled(true);
-    for (let i = 0; i < size.warmup; i++) await receive();
+    log(`warming up both accounts with ${size.customers} customers each…`);
+    let sequence = 0;
+    for (let i = 0; i < size.warmup; i++, sequence++) {
+      await receive(without.id, sequence);
+      await receive(withRules.id, sequence);
+    }
     const off: number[] = [];
     const on: number[] = [];
-    // Alternating message by message, so that both sides see the same moments of a shared machine.
-    log(`${size.pairs} messages with the rules off and as many with them on, alternating…`);
-    for (let pair = 0; pair < size.pairs; pair++) {
-      await setEnabled(false);
-      off.push(await receive());
-      await setEnabled(true);
-      on.push(await receive());
+    // The same message to each account, in alternating order, so that both sides see the same
+    // moments of a shared machine.
+    log(`${size.pairs} messages to each account, alternating…`);
+    for (let pair = 0; pair < size.pairs; pair++, sequence++) {
+      if (pair % 2 === 0) {
+        off.push(await receive(without.id, sequence));
+        on.push(await receive(withRules.id, sequence));
+      } else {
+        on.push(await receive(withRules.id, sequence));
+        off.push(await receive(without.id, sequence));
+      }
     }
     const p95Off = percentile(off, 95);
     const p95On = percentile(on, 95);
