@@ -110,3 +110,24 @@ test("a macro runs from the conversation's Macros menu in one click", async ({ b
   expect(conversation).toMatchObject({ status: "closed", labels: [{ id: label.id }] });
   await page.context().close();
 });
+
+test("on a phone the Macros menu is reachable from the conversation and fits the screen", async ({ browser, request }) => {
+  const stamp = Date.now() % 100000;
+  await api(request, "post", "/v1/macros", { name: `Note it ${stamp}`, visibility: "account", actions: [{ type: "add_note", text: "Seen on the phone." }] });
+  const name = `Pia Telefono ${stamp}`;
+  const written = await customerWrites(request, phone(), name, "Hola desde el móvil");
+  const page = await openAs(browser, { width: 390, height: 844 });
+  await page.goto("/inbox");
+  await page.getByRole("list", { name: "Conversation list" }).getByRole("button", { name: new RegExp(name) }).click();
+  await page.getByRole("button", { name: "Macros" }).click();
+  const menu = page.getByRole("dialog", { name: "Macros" });
+  const run = menu.getByRole("button", { name: new RegExp(`Note it ${stamp}`) });
+  expect((await run.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  await expectNoSidewaysScroll(page);
+  await page.screenshot({ path: shot("macro-menu-phone") });
+  await run.click();
+  await expect(menu.getByRole("status")).toContainText(`Ran “Note it ${stamp}”`);
+  const notes = (await api(request, "get", `/v1/conversations/${written.conversation_id}/notes`)) as { data: { text: string }[] };
+  expect(notes.data.map((n) => n.text)).toEqual(["Seen on the phone."]);
+  await page.context().close();
+});
