@@ -11,6 +11,7 @@ const domains = [
   "assistant",
   "auto-replies",
   "campaigns",
+  "automations",
   "canned-replies",
   "contacts",
   "conversations",

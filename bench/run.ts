@@ -19,6 +19,7 @@ const benches: Record<string, () => Promise<Bench>> = {
   "db-outage": async () => (await import("./db-outage")).dbOutageBench,
   "lighthouse-inbox-mobile": async () => (await import("./lighthouse")).lighthouseBench,
   "campaign-10k": async () => (await import("./campaigns")).campaignBench,
+  "automations-overhead": async () => (await import("./automations")).automationsBench,
 };
 
 async function main() {

@@ -27,6 +27,8 @@ export const settingsNav: NavItem[] = [
   { href: "/settings/inbox", label: "Inbox" },
   { href: "/settings/canned-replies", label: "Canned replies" },
   { href: "/settings/labels", label: "Labels" },
+  { href: "/settings/automations", label: "Automations" },
+  { href: "/settings/macros", label: "Macros" },
   { href: "/settings/tokens", label: "API tokens" },
   { href: "/settings/webhooks", label: "Webhooks", adminOnly: true },
   { href: "/settings/apps", label: "Apps", adminOnly: true },

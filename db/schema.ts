@@ -1205,3 +1205,57 @@ export const campaignRecipients = pgTable(
   ],
 );
 export type CampaignRecipient = typeof campaignRecipients.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------
+// Team workflow: automations (rules run when an event is recorded) and macros (actions a person
+// runs on one conversation in one click). Conditions and actions are stored as validated JSON.
+
+export type AutomationCondition = { field: string; operator: string; value?: string };
+export type AutomationAction = { type: string } & Record<string, unknown>;
+
+export const automations = pgTable(
+  "automations",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    event: text("event").notNull(),
+    conditions: jsonb("conditions").$type<AutomationCondition[]>().notNull(),
+    actions: jsonb("actions").$type<AutomationAction[]>().notNull(),
+    // 0-based order of the account's rules; the rules of an event run in this order.
+    position: integer("position").notNull(),
+    // The person who last saved the rule: its notes are written in their name.
+    authorId: text("author_id").references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("automations_account_position_idx").on(t.accountId, t.position, t.id),
+    index("automations_account_event_idx").on(t.accountId, t.event, t.position).where(sql`${t.enabled}`),
+  ],
+);
+
+export const macros = pgTable(
+  "macros",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    visibility: text("visibility", { enum: ["personal", "account"] }).notNull(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id),
+    actions: jsonb("actions").$type<AutomationAction[]>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("macros_account_created_idx").on(t.accountId, t.createdAt, t.id)],
+);
+
+export type Automation = typeof automations.$inferSelect;
+export type Macro = typeof macros.$inferSelect;

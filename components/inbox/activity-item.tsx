@@ -14,9 +14,12 @@ const handoffReasons: Record<string, string> = {
 
 /** One line of the activity trail in words: "Ana assigned this to Bruno". */
 function describeActivity(activity: Activity, meId?: string): string {
+  const rule = (activity.data.automation as { name?: string } | undefined)?.name;
   const who =
     activity.actor.type === "automation"
-      ? "Automatic reply"
+      ? rule
+        ? `Automation “${rule}”`
+        : "Automatic reply"
       : activity.actor.type === "contact"
         ? activity.actor.name || "The customer"
         : activity.actor.id && activity.actor.id === meId
@@ -52,6 +55,10 @@ function describeActivity(activity: Activity, meId?: string): string {
     case "auto_reply":
       if (data.kind === "assistant") return "The answer assistant replied from your documents";
       return data.kind === "hours_question" ? "Automatic reply sent the opening hours" : "Automatic reply sent the outside-hours message";
+    case "automation":
+      return `${who} ran`;
+    case "macro":
+      return `${who} ran the macro “${(data.macro as { name?: string } | undefined)?.name ?? ""}”`;
     case "handed_off":
       return `Handed to a person: ${handoffReasons[String(data.reason)] ?? "the assistant was unsure"}`;
     default:

@@ -9,6 +9,7 @@ import { KnowledgeSuggestions } from "./knowledge-suggestions";
 import { LabelChips } from "./label-chips";
 import { LabelPicker } from "./label-picker";
 import { SnoozeMenu } from "./snooze-menu";
+import { MacroMenu } from "./macro-menu";
 import { BubbleActions } from "./composer-actions/bubble-actions";
 import { ComposerBar } from "./composer-actions/composer-bar";
 import { MessageBubble } from "./message-bubble";
@@ -304,6 +305,7 @@ export function ConversationView({
           )}
           <LabelPicker conversation={conversation} onConversation={onConversation} />
           <SnoozeMenu conversation={conversation} onConversation={onConversation} />
+          <MacroMenu conversation={conversation} onConversation={onConversation} />
           <Button type="button" variant="ghost" className="lg:hidden" onClick={onDetails}>
             Details
           </Button>

@@ -47,6 +47,14 @@ export const auditActions = [
   "campaign.scheduled",
   "campaign.cancelled",
   "contacts.imported",
+  "automation.created",
+  "automation.updated",
+  "automation.deleted",
+  "automation.ran",
+  "macro.created",
+  "macro.updated",
+  "macro.deleted",
+  "macro.ran",
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

@@ -13,8 +13,11 @@ export type EventFanOut = (
   event: { accountId: string; envelope: EventEnvelope; createdAt: Date; deliveryBody?: unknown; excludeWebhookId?: string },
 ) => Promise<void>;
 
+/** What else reacts to a recorded event inside its transaction (the automations domain's rules). */
+export type EventReaction = (tx: Executor, event: { accountId: string; envelope: EventEnvelope }) => Promise<void>;
+
 // On globalThis: every server bundle of the process records through the same fan-out.
-const holder = globalThis as unknown as { __chorusEventFanOut?: EventFanOut };
+const holder = globalThis as unknown as { __chorusEventFanOut?: EventFanOut; __chorusEventReaction?: EventReaction };
 
 /**
  * Connects the fan-out. Events sit below the domains, so they do not import the webhooks
@@ -22,6 +25,14 @@ const holder = globalThis as unknown as { __chorusEventFanOut?: EventFanOut };
  */
 export function setEventFanOut(fanOut: EventFanOut) {
   holder.__chorusEventFanOut = fanOut;
+}
+
+/**
+ * Connects the reaction to events recorded in a transaction (automation rules), once per
+ * process, beside the fan-out. Without it events are recorded and delivered as before.
+ */
+export function setEventReaction(reaction: EventReaction) {
+  holder.__chorusEventReaction = reaction;
 }
 
 /**
@@ -65,6 +76,9 @@ export async function recordEvent(
   const [row, fan] = await Promise.allSettled([recorded, delivered]);
   if (row.status === "rejected") throw row.reason;
   if (fan.status === "rejected") throw fan.reason;
+  // Rules react in the event's transaction only: what they do commits, or not, with the event.
+  const reaction = holder.__chorusEventReaction;
+  if (reaction && inTransaction) await reaction(tx, { accountId: input.accountId, envelope });
   // Delivered to listeners only when the transaction commits (live updates, other instances).
   return envelope;
 }

@@ -25,6 +25,7 @@ export const eventTypes = [
   "agent.typing",
   "contact.updated",
   "template.updated",
+  "automation.triggered",
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];

@@ -32,6 +32,8 @@ export const idPrefixes = {
   template: "tpl",
   pushSubscription: "psub",
   campaign: "cmp",
+  automation: "auto",
+  macro: "mac",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -1,4 +1,5 @@
-import { setEventFanOut } from "@/lib/events/record-event";
+import { setEventFanOut, setEventReaction } from "@/lib/events/record-event";
+import { runAutomations } from "@/lib/automations/engine";
 import { fanOutToWebhooks } from "@/lib/webhooks/fan-out";
 import { fanOutToPush } from "@/lib/push/notify";
 import { registerJobSource } from "@/lib/jobs/runner";
@@ -13,5 +14,7 @@ setEventFanOut(async (tx, event) => {
   await fanOutToWebhooks(tx, event);
   await fanOutToPush(tx, event);
 });
+// Automation rules run in the transaction of the event they react to.
+setEventReaction(runAutomations);
 // Webhook deliveries are claimed from their own rows by the job runner.
 registerJobSource(deliveryQueue);

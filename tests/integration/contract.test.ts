@@ -1065,6 +1065,42 @@ describe("/v1 contract", () => {
     }
   });
 
+  it("automation and macro routes answer as documented", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const agent = await addTestUser(account.id, "agent");
+    const reportsOnly = await scopedToken(adminToken, ["reports:read"]);
+    const label = await expectStatus(201, "POST", "/v1/labels", { token: adminToken, body: { name: "Urgent", color: "#dc2626" } });
+    const rule = { name: "Urgent words", event: "message.received", conditions: [{ field: "message.text", operator: "matches", value: "\\burgent\\b" }], actions: [{ type: "add_label", label_id: label.body.id }, { type: "emit_webhook" }] };
+    const created = await expectStatus(201, "POST", "/v1/automations", { token: adminToken, body: rule });
+    await expectStatus(400, "POST", "/v1/automations", { token: adminToken, body: { ...rule, conditions: [{ field: "message.text", operator: "matches", value: "(a)\\1" }] } });
+    await expectStatus(400, "POST", "/v1/automations", { token: adminToken, body: { ...rule, actions: [{ type: "assign_user", user_id: "usr_01jd2x8k3f0m6q1v9w4r7t5y2z" }] } });
+    await expectStatus(403, "POST", "/v1/automations", { token: agent.token, body: rule });
+    await expectStatus(401, "POST", "/v1/automations", { body: rule });
+    await expectStatus(200, "GET", "/v1/automations?limit=10", { token: agent.token });
+    await expectStatus(403, "GET", "/v1/automations", { token: reportsOnly });
+    await expectStatus(200, "PATCH", `/v1/automations/${created.body.id}`, { token: adminToken, body: { position: 0, name: "Urgent words!" } });
+    await expectStatus(400, "PATCH", `/v1/automations/${created.body.id}`, { token: adminToken, body: {} });
+    await expectStatus(404, "PATCH", "/v1/automations/auto_unknown", { token: adminToken, body: { enabled: false } });
+    await expectStatus(403, "PATCH", `/v1/automations/${created.body.id}`, { token: agent.token, body: { enabled: false } });
+    const { conversation_id: id } = await simulateCustomer(adminToken, { from: nextPhone(), type: "text", text: "This is urgent" });
+    const previewed = await expectStatus(200, "POST", "/v1/automations/preview", { token: agent.token, body: { event: "message.received", conditions: rule.conditions } });
+    expect(previewed.body).toEqual({ matched: 1, sampled: 1 });
+    await expectStatus(400, "POST", "/v1/automations/preview", { token: agent.token, body: { event: "message.received", conditions: [{ field: "nope", operator: "equals", value: "x" }] } });
+
+    const macro = await expectStatus(201, "POST", "/v1/macros", { token: agent.token, body: { name: "Close it", actions: [{ type: "add_note", text: "Done." }, { type: "close" }] } });
+    await expectStatus(403, "POST", "/v1/macros", { token: agent.token, body: { name: "Shared", visibility: "account", actions: [{ type: "close" }] } });
+    await expectStatus(400, "POST", "/v1/macros", { token: agent.token, body: { name: "Bad", actions: [{ type: "add_label", label_id: "lbl_01jd2x8k3f0m6q1v9w4r7t5y2z" }] } });
+    await expectStatus(200, "GET", "/v1/macros", { token: agent.token });
+    await expectStatus(200, "PATCH", `/v1/macros/${macro.body.id}`, { token: agent.token, body: { name: "Close it now" } });
+    await expectStatus(404, "PATCH", `/v1/macros/${macro.body.id}`, { token: adminToken, body: { name: "x" } });
+    const ran = await expectStatus(200, "POST", `/v1/conversations/${id}/macros/${macro.body.id}`, { token: agent.token });
+    expect(ran.body.actions).toEqual([{ type: "add_note", result: "done" }, { type: "close", result: "done" }]);
+    await expectStatus(404, "POST", `/v1/conversations/${id}/macros/mac_unknown`, { token: agent.token });
+    await expectStatus(204, "DELETE", `/v1/macros/${macro.body.id}`, { token: agent.token });
+    await expectStatus(204, "DELETE", `/v1/automations/${created.body.id}`, { token: adminToken });
+    await expectStatus(404, "DELETE", `/v1/automations/${created.body.id}`, { token: adminToken });
+  });
+
   it("answers 405 with the error body for an undocumented method", async () => {
     const res = await request("PUT", "/v1/account");
     expect(res.status).toBe(405);

@@ -92,6 +92,16 @@ const SPEC_OPERATIONS: [string, string, string][] = [
   ["post", "/v1/canned-replies", "config:write"],
   ["patch", "/v1/canned-replies/{id}", "config:write"],
   ["delete", "/v1/canned-replies/{id}", "config:write"],
+  ["get", "/v1/automations", "config:read"],
+  ["post", "/v1/automations", "config:write"],
+  ["patch", "/v1/automations/{id}", "config:write"],
+  ["delete", "/v1/automations/{id}", "config:write"],
+  ["post", "/v1/automations/preview", "config:read"],
+  ["get", "/v1/macros", "conversations:read"],
+  ["post", "/v1/macros", "conversations:write"],
+  ["patch", "/v1/macros/{id}", "conversations:write"],
+  ["delete", "/v1/macros/{id}", "conversations:write"],
+  ["post", "/v1/conversations/{id}/macros/{macro_id}", "conversations:write"],
 ];
 
 // Routes the app serves beyond SPEC section 4 (the settings pages use them too).

@@ -112,6 +112,16 @@ export const eventDataSchemas: Record<EventType, { summary: string; description?
     description: "The network (or the sandbox, about 2 s after creation) approved or rejected it. Needs `config:read` to stream.",
     data: z.object({ template: templateOutput }),
   },
+  "automation.triggered": {
+    summary: "An automation rule ran its `emit_webhook` action",
+    description:
+      "Recorded in the transaction of the event the rule reacted to (`trigger`), after the rule's earlier actions: `conversation` shows their effect. Events recorded by a rule's actions never trigger rules again.",
+    data: z.object({
+      automation: z.object({ id: idOf("automation"), name: z.string() }),
+      trigger: z.object({ id: idOf("event"), type: z.string() }).nullable(),
+      conversation: conversationOutput,
+    }),
+  },
 };
 
 export const eventEnvelopeSchema = z

@@ -127,7 +127,7 @@ export const identityDomain: V1Domain = {
         operationId: "listAuditLog",
         summary: "Read the audit log",
         description:
-          "Who did what, newest first: sign-ins (successful and failed), API tokens and apps created or revoked, an app's grant ended by a reused refresh token, webhooks created, changed or deleted, users invited, created, changed or deleted, number, profile, inbox, survey and sign-in settings, templates, labels and canned replies changed, CSV exports, two-factor changes. The actor names the credential used: a person signed in, one of their API tokens (credited to the token) or an OAuth app acting for them (`via` names the person). Append-only: no route changes or removes an entry.",
+          "Who did what, newest first: sign-ins (successful and failed), API tokens and apps created or revoked, an app's grant ended by a reused refresh token, webhooks created, changed or deleted, users invited, created, changed or deleted, number, profile, inbox, survey and sign-in settings, templates, labels, canned replies, automations and macros changed, automation runs and macros run, CSV exports, two-factor changes. The actor names the credential used: a person signed in, one of their API tokens (credited to the token) or an OAuth app acting for them (`via` names the person). Append-only: no route changes or removes an entry.",
         access: { scope: "audit:read" },
         query: auditLogQuery,
         success: { status: "200", description: "A page of entries.", schema: page(auditEntryOutput) },

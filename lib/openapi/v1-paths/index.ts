@@ -3,6 +3,7 @@ import { accountDomain } from "./account";
 import { assistantDomain } from "./assistant";
 import { authDomain } from "./auth";
 import { campaignsDomain } from "./campaigns";
+import { automationsDomain } from "./automations";
 import { configDomain } from "./config";
 import { conversationsDomain } from "./conversations";
 import { csatDomain } from "./csat";
@@ -27,6 +28,7 @@ export const v1Domains: V1Domain[] = [
   teamDomain,
   pushDomain,
   labelsDomain,
+  automationsDomain,
   searchDomain,
   contactsDomain,
   campaignsDomain,

@@ -1,0 +1,322 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { type ApiResult, requestJson } from "@/lib/client/api";
+import type { AutomationOutput, AutomationPreviewOutput } from "@/lib/automations/schemas";
+import { automationEvents } from "@/lib/automations/schemas";
+import {
+  type ActionDraft,
+  ActionRow,
+  actionsOf,
+  type AutomationChoices,
+  type ConditionDraft,
+  ConditionRow,
+  control,
+  defaultAction,
+  describeAction,
+  describeCondition,
+  eventLabels,
+  NameField,
+  touchButton,
+} from "./automation-parts";
+
+type Rule = AutomationOutput;
+type RulePage = { data: Rule[]; pagination: { next_cursor: string | null } };
+type Draft = { id?: string; name: string; event: Rule["event"]; enabled: boolean; conditions: ConditionDraft[]; actions: ActionDraft[] };
+
+const emptyDraft = (choices: AutomationChoices): Draft => ({
+  name: "",
+  event: "message.received",
+  enabled: true,
+  conditions: [{ field: "message.text", operator: "contains", value: "" }],
+  actions: [defaultAction("add_label", choices)],
+});
+
+const previewText = (p: AutomationPreviewOutput) =>
+  p.sampled === 0 ? "No conversations yet to preview on." : `Would have matched ${p.matched.toLocaleString()} of the last ${p.sampled.toLocaleString()} conversations.`;
+
+/** How many recent conversations a saved rule matches, asked for when its card shows. */
+function RulePreview({ rule }: { rule: Rule }) {
+  const [preview, setPreview] = useState<AutomationPreviewOutput>();
+  const key = JSON.stringify([rule.event, rule.conditions]);
+  useEffect(() => {
+    let live = true;
+    void requestJson<AutomationPreviewOutput>("POST", "/v1/automations/preview", { event: rule.event, conditions: rule.conditions }).then((r) => {
+      if (live && r.ok) setPreview(r.data);
+    });
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the key is what the preview depends on
+  }, [key]);
+  return (
+    <p className="text-xs text-slate-500" data-testid="rule-preview">
+      {preview ? previewText(preview) : "Counting matches…"}
+    </p>
+  );
+}
+
+/**
+ * Settings → Automations: the account's rules in running order, each with how many of the last
+ * 1,000 conversations it would have matched; administrators add, change, enable, reorder and
+ * delete them.
+ */
+export function AutomationsBuilder({ rules: initial, choices, canEdit }: { rules: Rule[]; choices: AutomationChoices; canEdit: boolean }) {
+  const [rules, setRules] = useState(initial);
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string }>();
+  const [busy, setBusy] = useState<string | null>(null);
+  const [draftPreview, setDraftPreview] = useState<string>();
+
+  const sorted = [...rules].sort((a, b) => a.position - b.position);
+
+  async function reload() {
+    const all: Rule[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: ApiResult<RulePage> = await requestJson<RulePage>("GET", `/v1/automations?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      if (!page.ok) return;
+      all.push(...page.data.data);
+      cursor = page.data.pagination.next_cursor;
+    } while (cursor);
+    setRules(all);
+  }
+
+  async function save(e: React.FormEvent) {
+    e.preventDefault();
+    if (!draft) return;
+    setBusy("save");
+    setErrors({});
+    setMessage(undefined);
+    const body = { name: draft.name, event: draft.event, enabled: draft.enabled, conditions: draft.conditions, actions: actionsOf(draft.actions) };
+    const result = draft.id ? await requestJson<Rule>("PATCH", `/v1/automations/${draft.id}`, body) : await requestJson<Rule>("POST", "/v1/automations", body);
+    setBusy(null);
+    if (result.ok) {
+      await reload();
+      setDraft(null);
+      setDraftPreview(undefined);
+      setMessage({ tone: "ok", text: `Automation “${result.data.name}” saved.` });
+    } else {
+      setErrors(result.fieldErrors);
+      setMessage({ tone: "error", text: result.message });
+    }
+  }
+
+  async function previewDraft() {
+    if (!draft) return;
+    setDraftPreview("Counting…");
+    const result = await requestJson<AutomationPreviewOutput>("POST", "/v1/automations/preview", { event: draft.event, conditions: draft.conditions });
+    if (result.ok) {
+      setErrors({});
+      setMessage(undefined);
+      setDraftPreview(previewText(result.data));
+    } else {
+      setErrors(result.fieldErrors);
+      setDraftPreview(undefined);
+      setMessage({ tone: "error", text: result.message });
+    }
+  }
+
+  async function patch(rule: Rule, body: Record<string, unknown>, done: string) {
+    setBusy(rule.id);
+    setMessage(undefined);
+    const result = await requestJson<Rule>("PATCH", `/v1/automations/${rule.id}`, body);
+    setBusy(null);
+    if (result.ok) {
+      await reload();
+      setMessage({ tone: "ok", text: done });
+    } else setMessage({ tone: "error", text: result.message });
+  }
+
+  async function remove(rule: Rule) {
+    setBusy(rule.id);
+    const result = await requestJson("DELETE", `/v1/automations/${rule.id}`);
+    setBusy(null);
+    if (result.ok || result.status === 404) {
+      await reload();
+      setMessage({ tone: "ok", text: `Automation “${rule.name}” deleted.` });
+    } else setMessage({ tone: "error", text: result.message });
+  }
+
+  const update = (patchDraft: Partial<Draft>) => setDraft((d) => (d ? { ...d, ...patchDraft } : d));
+
+  return (
+    <div className="flex flex-col gap-6">
+      {canEdit && !draft ? (
+        <div>
+          <Button type="button" className={touchButton} onClick={() => setDraft(emptyDraft(choices))}>
+            New automation
+          </Button>
+        </div>
+      ) : null}
+      {!canEdit ? <p className="text-sm text-slate-600">Only administrators create and change automations.</p> : null}
+
+      {draft ? (
+        <Card>
+          <form onSubmit={save} aria-label={draft.id ? "Edit automation" : "New automation"} className="flex flex-col gap-4">
+            <NameField id="automation-name" value={draft.name} onChange={(name) => update({ name })} error={errors.name} />
+            <div className="flex flex-col gap-1">
+              <label htmlFor="automation-event" className="text-sm font-medium text-slate-700">
+                When
+              </label>
+              <select id="automation-event" className={control} value={draft.event} onChange={(e) => update({ event: e.target.value as Rule["event"] })}>
+                {automationEvents.map((event) => (
+                  <option key={event} value={event}>
+                    {eventLabels[event]}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <fieldset className="flex flex-col gap-2">
+              <legend className="mb-1 text-sm font-medium text-slate-700">If all of these hold</legend>
+              <ul className="flex flex-col gap-2">
+                {draft.conditions.map((condition, i) => (
+                  <ConditionRow
+                    key={i}
+                    index={i}
+                    condition={condition}
+                    error={errors[`conditions.${i}.value`] ?? errors[`conditions.${i}.field`]}
+                    onChange={(c) => update({ conditions: draft.conditions.map((old, j) => (j === i ? c : old)) })}
+                    onRemove={() => update({ conditions: draft.conditions.filter((_, j) => j !== i) })}
+                  />
+                ))}
+              </ul>
+              {draft.conditions.length === 0 ? <p className="text-xs text-slate-500">No conditions: the rule runs on every such event.</p> : null}
+              <div>
+                <Button type="button" variant="secondary" className={`${touchButton} px-2.5 py-1`} onClick={() => update({ conditions: [...draft.conditions, { field: "message.text", operator: "contains", value: "" }] })}>
+                  Add condition
+                </Button>
+              </div>
+            </fieldset>
+            <fieldset className="flex flex-col gap-2">
+              <legend className="mb-1 text-sm font-medium text-slate-700">Then, in order</legend>
+              <ul className="flex flex-col gap-2">
+                {draft.actions.map((action, i) => (
+                  <ActionRow
+                    key={i}
+                    index={i}
+                    action={action}
+                    choices={choices}
+                    error={Object.entries(errors).find(([path]) => path.startsWith(`actions.${i}`))?.[1]}
+                    onChange={(a) => update({ actions: draft.actions.map((old, j) => (j === i ? a : old)) })}
+                    onRemove={() => update({ actions: draft.actions.filter((_, j) => j !== i) })}
+                  />
+                ))}
+              </ul>
+              {errors.actions ? <p className="text-xs text-red-600">{errors.actions}</p> : null}
+              <div>
+                <Button type="button" variant="secondary" className={`${touchButton} px-2.5 py-1`} onClick={() => update({ actions: [...draft.actions, defaultAction("add_note", choices)] })}>
+                  Add action
+                </Button>
+              </div>
+            </fieldset>
+            <label className="flex min-h-11 items-center gap-2 text-sm sm:min-h-0">
+              <input type="checkbox" className="h-5 w-5" checked={draft.enabled} onChange={(e) => update({ enabled: e.target.checked })} />
+              Enabled
+            </label>
+            {draftPreview ? (
+              <p role="status" className="text-sm text-slate-700" data-testid="draft-preview">
+                {draftPreview}
+              </p>
+            ) : null}
+            <div className="flex flex-col gap-2 sm:flex-row">
+              <Button type="submit" className={touchButton} disabled={busy === "save" || !draft.name.trim()}>
+                {busy === "save" ? "Saving…" : "Save automation"}
+              </Button>
+              <Button type="button" variant="secondary" className={touchButton} onClick={() => void previewDraft()}>
+                Preview matches
+              </Button>
+              <Button
+                type="button"
+                variant="ghost"
+                className={touchButton}
+                onClick={() => {
+                  setDraft(null);
+                  setErrors({});
+                  setDraftPreview(undefined);
+                }}
+              >
+                Cancel
+              </Button>
+            </div>
+          </form>
+        </Card>
+      ) : null}
+
+      {message ? (
+        <p role={message.tone === "error" ? "alert" : "status"} className={`text-sm ${message.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>
+          {message.text}
+        </p>
+      ) : null}
+
+      <ol aria-label="Automations" className="flex flex-col gap-3">
+        {sorted.length === 0 ? <li className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-500">No automations yet.</li> : null}
+        {sorted.map((rule, i) => (
+          <li key={rule.id} data-testid="automation-rule">
+            <Card className="flex flex-col gap-2">
+              <div className="flex flex-wrap items-center gap-2">
+                <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600">{i + 1}</span>
+                <h3 className="min-w-0 flex-1 break-words font-medium text-slate-900">{rule.name}</h3>
+                <span className={`rounded-full px-2 py-0.5 text-xs ${rule.enabled ? "bg-emerald-50 text-emerald-700" : "bg-slate-100 text-slate-500"}`}>{rule.enabled ? "On" : "Off"}</span>
+              </div>
+              <p className="break-words text-sm text-slate-700">
+                <span className="font-medium">When</span> {eventLabels[rule.event].toLowerCase()}
+                {rule.conditions.length ? (
+                  <>
+                    , <span className="font-medium">if</span> {rule.conditions.map(describeCondition).join(" and ")}
+                  </>
+                ) : null}
+                , <span className="font-medium">then</span> {rule.actions.map((a) => describeAction(a, choices)).join(", ")}.
+              </p>
+              <RulePreview rule={rule} />
+              {canEdit ? (
+                <div className="flex flex-wrap gap-2">
+                  <Button
+                    type="button"
+                    variant="secondary"
+                    className={`${touchButton} px-2.5 py-1`}
+                    disabled={busy === rule.id}
+                    onClick={() => void patch(rule, { enabled: !rule.enabled }, `Automation “${rule.name}” turned ${rule.enabled ? "off" : "on"}.`)}
+                  >
+                    {rule.enabled ? "Turn off" : "Turn on"}
+                  </Button>
+                  <Button type="button" variant="secondary" className={`${touchButton} px-2.5 py-1`} disabled={i === 0 || busy === rule.id} aria-label={`Move ${rule.name} up`} onClick={() => void patch(rule, { position: i - 1 }, `Moved “${rule.name}” up.`)}>
+                    ↑ Up
+                  </Button>
+                  <Button
+                    type="button"
+                    variant="secondary"
+                    className={`${touchButton} px-2.5 py-1`}
+                    disabled={i === sorted.length - 1 || busy === rule.id}
+                    aria-label={`Move ${rule.name} down`}
+                    onClick={() => void patch(rule, { position: i + 1 }, `Moved “${rule.name}” down.`)}
+                  >
+                    ↓ Down
+                  </Button>
+                  <Button
+                    type="button"
+                    variant="secondary"
+                    className={`${touchButton} px-2.5 py-1`}
+                    onClick={() => {
+                      setErrors({});
+                      setDraftPreview(undefined);
+                      setDraft({ id: rule.id, name: rule.name, event: rule.event, enabled: rule.enabled, conditions: rule.conditions as ConditionDraft[], actions: rule.actions as ActionDraft[] });
+                    }}
+                  >
+                    Edit
+                  </Button>
+                  <Button type="button" variant="ghost" className={`${touchButton} px-2.5 py-1 text-red-700`} disabled={busy === rule.id} aria-label={`Delete ${rule.name}`} onClick={() => void remove(rule)}>
+                    Delete
+                  </Button>
+                </div>
+              ) : null}
+            </Card>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

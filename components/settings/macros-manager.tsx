@@ -1,0 +1,144 @@
+"use client";
+
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { requestJson } from "@/lib/client/api";
+import type { MacroOutput } from "@/lib/automations/schemas";
+import { type ActionDraft, ActionRow, actionsOf, type AutomationChoices, control, defaultAction, describeAction, NameField, touchButton } from "./automation-parts";
+
+type Draft = { id?: string; name: string; visibility: "personal" | "account"; actions: ActionDraft[] };
+
+/**
+ * Settings → Macros: everyone keeps personal macros; administrators also share macros with the
+ * whole account. A macro runs from a conversation's Macros menu.
+ */
+export function MacrosManager({ macros: initial, choices, me }: { macros: MacroOutput[]; choices: AutomationChoices; me: { id: string; role: "admin" | "agent" } }) {
+  const [macros, setMacros] = useState(initial);
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string }>();
+  const [busy, setBusy] = useState<string | null>(null);
+
+  const canChange = (macro: MacroOutput) => macro.owner_id === me.id || (macro.visibility === "account" && me.role === "admin");
+  const update = (patch: Partial<Draft>) => setDraft((d) => (d ? { ...d, ...patch } : d));
+
+  async function save(e: React.FormEvent) {
+    e.preventDefault();
+    if (!draft) return;
+    setBusy("save");
+    setErrors({});
+    setMessage(undefined);
+    const body = { name: draft.name, visibility: draft.visibility, actions: actionsOf(draft.actions) };
+    const result = draft.id ? await requestJson<MacroOutput>("PATCH", `/v1/macros/${draft.id}`, body) : await requestJson<MacroOutput>("POST", "/v1/macros", body);
+    setBusy(null);
+    if (result.ok) {
+      setMacros((list) => (draft.id ? list.map((m) => (m.id === result.data.id ? result.data : m)) : [...list, result.data]));
+      setDraft(null);
+      setMessage({ tone: "ok", text: `Macro “${result.data.name}” saved.` });
+    } else {
+      setErrors(result.fieldErrors);
+      setMessage({ tone: "error", text: result.message });
+    }
+  }
+
+  async function remove(macro: MacroOutput) {
+    setBusy(macro.id);
+    const result = await requestJson("DELETE", `/v1/macros/${macro.id}`);
+    setBusy(null);
+    if (result.ok || result.status === 404) {
+      setMacros((list) => list.filter((m) => m.id !== macro.id));
+      setMessage({ tone: "ok", text: `Macro “${macro.name}” deleted.` });
+    } else setMessage({ tone: "error", text: result.message });
+  }
+
+  return (
+    <div className="flex flex-col gap-6">
+      {!draft ? (
+        <div>
+          <Button type="button" className={touchButton} onClick={() => setDraft({ name: "", visibility: "personal", actions: [defaultAction("add_label", choices)] })}>
+            New macro
+          </Button>
+        </div>
+      ) : (
+        <Card>
+          <form onSubmit={save} aria-label={draft.id ? "Edit macro" : "New macro"} className="flex flex-col gap-4">
+            <NameField id="macro-name" value={draft.name} onChange={(name) => update({ name })} error={errors.name} />
+            {me.role === "admin" ? (
+              <div className="flex flex-col gap-1">
+                <label htmlFor="macro-visibility" className="text-sm font-medium text-slate-700">
+                  Who can use it
+                </label>
+                <select id="macro-visibility" className={control} value={draft.visibility} onChange={(e) => update({ visibility: e.target.value as Draft["visibility"] })}>
+                  <option value="personal">Only me</option>
+                  <option value="account">Everyone in the account</option>
+                </select>
+              </div>
+            ) : null}
+            <fieldset className="flex flex-col gap-2">
+              <legend className="mb-1 text-sm font-medium text-slate-700">Actions, in order</legend>
+              <ul className="flex flex-col gap-2">
+                {draft.actions.map((action, i) => (
+                  <ActionRow
+                    key={i}
+                    index={i}
+                    action={action}
+                    choices={choices}
+                    forMacro
+                    error={Object.entries(errors).find(([path]) => path.startsWith(`actions.${i}`))?.[1]}
+                    onChange={(a) => update({ actions: draft.actions.map((old, j) => (j === i ? a : old)) })}
+                    onRemove={() => update({ actions: draft.actions.filter((_, j) => j !== i) })}
+                  />
+                ))}
+              </ul>
+              {errors.actions ? <p className="text-xs text-red-600">{errors.actions}</p> : null}
+              <div>
+                <Button type="button" variant="secondary" className={`${touchButton} px-2.5 py-1`} onClick={() => update({ actions: [...draft.actions, defaultAction("close", choices)] })}>
+                  Add action
+                </Button>
+              </div>
+            </fieldset>
+            <div className="flex flex-col gap-2 sm:flex-row">
+              <Button type="submit" className={touchButton} disabled={busy === "save" || !draft.name.trim()}>
+                {busy === "save" ? "Saving…" : "Save macro"}
+              </Button>
+              <Button type="button" variant="ghost" className={touchButton} onClick={() => setDraft(null)}>
+                Cancel
+              </Button>
+            </div>
+          </form>
+        </Card>
+      )}
+      {message ? (
+        <p role={message.tone === "error" ? "alert" : "status"} className={`text-sm ${message.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>
+          {message.text}
+        </p>
+      ) : null}
+      <Card className="p-0">
+        <ul aria-label="Macros" className="divide-y divide-slate-100">
+          {macros.length === 0 ? <li className="p-6 text-center text-sm text-slate-500">No macros yet.</li> : null}
+          {macros.map((macro) => (
+            <li key={macro.id} className="flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center" data-testid="macro">
+              <div className="min-w-0 flex-1">
+                <p className="break-words font-medium text-slate-900">
+                  {macro.name} <span className="ml-1 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-normal text-slate-600">{macro.visibility === "account" ? "Everyone" : "Personal"}</span>
+                </p>
+                <p className="break-words text-sm text-slate-600">{macro.actions.map((a) => describeAction(a, choices)).join(", ")}</p>
+              </div>
+              {canChange(macro) ? (
+                <span className="flex gap-2">
+                  <Button type="button" variant="secondary" className={`${touchButton} px-2.5 py-1`} onClick={() => setDraft({ id: macro.id, name: macro.name, visibility: macro.visibility, actions: macro.actions as ActionDraft[] })}>
+                    Edit
+                  </Button>
+                  <Button type="button" variant="ghost" className={`${touchButton} px-2.5 py-1 text-red-700`} disabled={busy === macro.id} aria-label={`Delete ${macro.name}`} onClick={() => void remove(macro)}>
+                    Delete
+                  </Button>
+                </span>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { and, asc, eq } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { type Automation, automations } from "@/db/schema";
+import { recordActivity } from "@/lib/activity/record-activity";
+import { recordAudit } from "@/lib/audit/record-audit";
+import type { EventEnvelope } from "@/lib/events/types";
+import { ApiError } from "@/lib/platform/errors";
+import { type ActionResult, runAction, type RunActor } from "./actions";
+import { allConditionsHold } from "./conditions";
+import { factsExpression, factsOf, type LoadedFacts, loadConversationFacts, readerOf } from "./facts";
+import { type AutomationActionInput, type AutomationConditionInput, automationEvents, type AutomationEvent } from "./schemas";
+
+// Set while a rule's actions run: the events they record never trigger rules again, so no rule
+// can loop (a rule that assigns on `conversation.assigned` runs once, not forever).
+const runningActions = new AsyncLocalStorage<true>();
+
+const isAutomationEvent = (type: string): type is AutomationEvent => (automationEvents as readonly string[]).includes(type);
+
+/** The conversation and message an event is about, from its data. */
+function subjectOf(envelope: EventEnvelope): { conversationId?: string; messageId?: string } {
+  const data = envelope.data as { conversation?: { id?: unknown }; message?: { id?: unknown; conversation_id?: unknown } };
+  const conversationId = typeof data.conversation?.id === "string" ? data.conversation.id : typeof data.message?.conversation_id === "string" ? data.message.conversation_id : undefined;
+  const messageId = typeof data.message?.id === "string" ? data.message.id : undefined;
+  return { conversationId, messageId };
+}
+
+/**
+ * The account's enabled rules for the event in running order and, beside them, the facts of the
+ * conversation: one round trip inside the event's transaction (none found: nothing else is read).
+ */
+async function enabledRules(
+  tx: Executor,
+  { accountId, event, conversationId, messageId }: { accountId: string; event: AutomationEvent; conversationId: string; messageId?: string },
+): Promise<{ rules: Automation[]; facts: LoadedFacts | null }> {
+  const rows = await tx
+    .select({ rule: automations, facts: factsExpression({ accountId, conversationId, messageId }) })
+    .from(automations)
+    .where(and(eq(automations.accountId, accountId), eq(automations.event, event), eq(automations.enabled, true)))
+    .orderBy(asc(automations.position), asc(automations.id));
+  return { rules: rows.map((r) => r.rule), facts: rows.length ? factsOf(rows[0].facts) : null };
+}
+
+/**
+ * Runs the account's enabled rules for a recorded event, in position order, in the event's own
+ * transaction: what a rule does commits (or not) with the event. Each action runs under a
+ * savepoint: one that fails (a template no longer approved) is recorded as skipped and the
+ * event, and the other actions, still commit. A blocked contact's conversation triggers nothing.
+ */
+export async function runAutomations(tx: Executor, { accountId, envelope }: { accountId: string; envelope: EventEnvelope }): Promise<void> {
+  if (!isAutomationEvent(envelope.type) || runningActions.getStore()) return;
+  const { conversationId, messageId } = subjectOf(envelope);
+  if (!conversationId) return;
+  const found = await enabledRules(tx, { accountId, event: envelope.type, conversationId, messageId });
+  const rules = found.rules;
+  if (rules.length === 0) return;
+  await runningActions.run(true, async () => {
+    const now = new Date();
+    let facts = found.facts;
+    // One reader while the facts hold: the hours and the contact's labels are loaded once.
+    let read = facts && readerOf(tx, { accountId, facts, at: now });
+    for (const rule of rules) {
+      if (!facts || !read || facts.blocked) return;
+      if (!(await allConditionsHold(rule.conditions as AutomationConditionInput[], read))) continue;
+      const actor: RunActor = { type: "automation", automation: { id: rule.id, name: rule.name }, authorId: rule.authorId };
+      const results: ActionResult[] = [];
+      for (const action of rule.actions as AutomationActionInput[]) {
+        results.push(await runGuarded(tx, () => runAction({ tx, accountId, conversationId, actor, now, event: { id: envelope.id, type: envelope.type } }, action), action));
+      }
+      await recordActivity(tx, {
+        accountId,
+        conversationId,
+        type: "automation",
+        actor: { type: "automation" },
+        data: { automation: actor.automation, event: envelope.type, actions: results },
+        at: now,
+      });
+      await recordAudit(tx, { accountId, actor: { type: "automation", id: rule.id, name: rule.name }, action: "automation.ran", target: { type: "conversation", id: conversationId }, at: now });
+      // The next rule sees what this one changed.
+      if (results.some((r) => r.result === "done")) {
+        facts = await loadConversationFacts(tx, { accountId, conversationId, messageId });
+        read = facts && readerOf(tx, { accountId, facts, at: now });
+      }
+    }
+  });
+}
+
+/** One action under a savepoint: a refusal (an ApiError) rolls back that action alone and is reported as skipped. */
+async function runGuarded(tx: Executor, run: () => Promise<ActionResult>, action: AutomationActionInput): Promise<ActionResult> {
+  try {
+    return await tx.transaction(async () => run());
+  } catch (error) {
+    if (error instanceof ApiError) return { type: action.type, result: "skipped", reason: error.message };
+    throw error;
+  }
+}

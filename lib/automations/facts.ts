@@ -1,0 +1,97 @@
+import { and, eq, type SQL, sql } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { contacts, conversations, type LabelRef, messages } from "@/db/schema";
+import { loadBusinessProfile } from "@/lib/profile/business-profile";
+import { isOpenAt } from "@/lib/profile/hours";
+import { attributeKey, type ConversationFacts, type FactReader, fieldReaders } from "./conditions";
+import type { ConditionField } from "./schemas";
+
+export type LoadedFacts = ConversationFacts & { contactId: string; blocked: boolean };
+
+type FactsJson = {
+  status: string;
+  assigneeId: string | null;
+  labels: LabelRef[] | null;
+  contactId: string;
+  name: string | null;
+  phone: string | null;
+  attributes: Record<string, string> | null;
+  blocked: boolean;
+  message: { text: string | null; language: string | null } | null;
+};
+
+/**
+ * The facts of one conversation as one JSON value, as the conditions see them: the conversation,
+ * its contact and the message the event is about (or, without one, the conversation's latest
+ * customer message). It names no column of an outer query, so the database computes it once
+ * even as a column of every rule loaded beside it.
+ */
+export function factsExpression({ accountId, conversationId, messageId }: { accountId: string; conversationId: string; messageId?: string }): SQL<unknown> {
+  const message = messageId
+    ? sql`select json_build_object('text', m.text, 'language', m.language) from ${messages} m where m.account_id = ${accountId} and m.id = ${messageId}`
+    : sql`select json_build_object('text', m.text, 'language', m.language) from ${messages} m where m.account_id = ${accountId} and m.conversation_id = ${conversationId} and m.direction = 'inbound' order by m.created_at desc, m.id desc limit 1`;
+  return sql`(select json_build_object(
+      'status', c.status, 'assigneeId', c.assigned_to, 'labels', c.labels, 'contactId', ct.id, 'name', ct.name,
+      'phone', ct.phone, 'attributes', ct.attributes, 'blocked', ct.blocked, 'message', (${message}))
+    from ${conversations} c join ${contacts} ct on ct.id = c.contact_id
+    where c.account_id = ${accountId} and c.id = ${conversationId})`;
+}
+
+/** The facts from `factsExpression`'s value (a JSON string on one driver, parsed on the other). */
+export function factsOf(value: unknown): LoadedFacts | null {
+  if (value === null || value === undefined) return null;
+  const row = (typeof value === "string" ? JSON.parse(value) : value) as FactsJson;
+  return {
+    contactId: row.contactId,
+    blocked: row.blocked,
+    message: row.message,
+    contact: { name: row.name, phone: row.phone, attributes: row.attributes ?? {} },
+    conversation: { status: row.status, assigneeId: row.assigneeId, labels: row.labels ?? [] },
+  };
+}
+
+/** The facts of one conversation (see factsExpression). */
+export async function loadConversationFacts(
+  tx: Executor,
+  subject: { accountId: string; conversationId: string; messageId?: string },
+): Promise<LoadedFacts | null> {
+  const [row] = await tx.select({ facts: factsExpression(subject) }).from(sql`(select 1) as one`);
+  return factsOf(row?.facts);
+}
+
+/** Labels on any of the contact's conversations (contacts carry no labels of their own). */
+export async function contactLabels(tx: Executor, { accountId, contactId }: { accountId: string; contactId: string }): Promise<LabelRef[]> {
+  const rows = await tx
+    .select({ labels: conversations.labels })
+    .from(conversations)
+    .where(and(eq(conversations.accountId, accountId), eq(conversations.contactId, contactId), sql`${conversations.labels} <> '[]'::jsonb`));
+  const seen = new Map<string, LabelRef>();
+  for (const row of rows) for (const label of row.labels) seen.set(label.id, label);
+  return [...seen.values()];
+}
+
+/** `open` or `closed` at `at` by the business profile's hours; a business without hours is always open. */
+export async function businessHoursAt(tx: Executor, { accountId, at }: { accountId: string; at: Date }): Promise<"open" | "closed"> {
+  const profile = await loadBusinessProfile(tx, accountId);
+  if (!profile.hours) return "open";
+  return isOpenAt({ hours: profile.hours, at }) ? "open" : "closed";
+}
+
+/**
+ * Reads fields from loaded facts; contact labels and business hours are loaded on first use
+ * (`extra` may provide them already, as the preview does for many conversations at once).
+ */
+export function readerOf(
+  tx: Executor,
+  { accountId, facts, at, extra = {} }: { accountId: string; facts: LoadedFacts; at: Date; extra?: { contactLabels?: LabelRef[]; businessHours?: "open" | "closed" } },
+): FactReader {
+  let labels: Promise<LabelRef[]> | undefined = extra.contactLabels ? Promise.resolve(extra.contactLabels) : undefined;
+  let hours: Promise<"open" | "closed"> | undefined = extra.businessHours ? Promise.resolve(extra.businessHours) : undefined;
+  return (field: ConditionField) => {
+    const key = attributeKey(field);
+    if (key !== null) return facts.contact.attributes[key] ?? null;
+    if (field === "contact.labels") return (labels ??= contactLabels(tx, { accountId, contactId: facts.contactId }));
+    if (field === "business_hours") return (hours ??= businessHoursAt(tx, { accountId, at }));
+    return fieldReaders[field as keyof typeof fieldReaders](facts);
+  };
+}
