@@ -26,6 +26,8 @@ const domains = [
   "profile",
   "reports",
   "search",
+  "sla",
+  "teams",
   "templates",
   "users",
   "webhooks",

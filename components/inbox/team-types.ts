@@ -19,7 +19,7 @@ export type ActivityItem = {
 export type NotificationItem = {
   id: string;
   /** mention: a teammate mentioned you; number_health (admins): the number's quality or limit dropped. */
-  type: "mention" | "number_health";
+  type: "mention" | "number_health" | "sla_warning" | "sla_breached";
   conversation_id: string | null;
   note_id: string | null;
   actor: { id: string; name: string } | null;

@@ -41,6 +41,13 @@ export const auditActions = [
   "settings.survey_updated",
   "assistant.updated",
   "settings.pricing_updated",
+  "team.created",
+  "team.updated",
+  "team.deleted",
+  "settings.assignment_updated",
+  "sla_policy.created",
+  "sla_policy.updated",
+  "sla_policy.deleted",
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

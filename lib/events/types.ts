@@ -25,6 +25,8 @@ export const eventTypes = [
   "agent.typing",
   "contact.updated",
   "template.updated",
+  "sla.warning",
+  "sla.breached",
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];

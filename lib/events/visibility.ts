@@ -12,6 +12,7 @@ export const READ_SCOPE_BY_EVENT_PREFIX: Record<string, Scope> = {
   note: "conversations:read",
   agent: "conversations:read",
   template: "config:read",
+  sla: "conversations:read",
 };
 
 /** The scope a reader needs to see an event of this type (none for plant.created). */

@@ -14,6 +14,7 @@ import { wakeSnoozedConversation } from "@/lib/conversations/snooze";
 import { invalidField } from "@/lib/platform/errors";
 import { isNetworkUserId } from "@/lib/platform/fields";
 import { recordEvent } from "@/lib/events/record-event";
+import { workflowOnCustomerMessage } from "@/lib/teams/routing";
 import { newId } from "@/lib/platform/ids";
 import { recordSurveyAnswer, surveyScoreOf } from "@/lib/conversations/survey-answer";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integration";
@@ -205,7 +206,10 @@ export async function receiveInboundMessage({ accountId, inbound }: { accountId:
     if (silent) return { duplicate: false, message: output };
     await recordEvent(tx, { accountId, type: "message.received", data: { message: output, conversation: conversationSummary(updated) } });
     if (score !== null) await recordSurveyAnswer(tx, { accountId, conversationId: conversation.id, contact, score, at: now });
-    else if (!inbound.reaction) await afterInboundMessage(tx, { accountId, message, conversation: updated });
+    else if (!inbound.reaction) {
+      await workflowOnCustomerMessage(tx, { accountId, conversationId: conversation.id, at: now });
+      await afterInboundMessage(tx, { accountId, message, conversation: updated });
+    }
     return { duplicate: false, message: output };
   });
 }

@@ -30,6 +30,10 @@ export const idPrefixes = {
   cannedReply: "cr",
   label: "lbl",
   template: "tpl",
+  team: "team",
+  assignmentPolicy: "asp",
+  slaPolicy: "sla",
+  slaOutcome: "slo",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -1,5 +1,6 @@
 import "@/lib/server/wiring";
 import { runWakeJob } from "@/lib/conversations/snooze";
+import { runSlaCheck } from "@/lib/sla/sla";
 import { sendReadSignal } from "@/lib/conversations/customer-signals";
 import { sendSurvey } from "@/lib/messages/send-survey";
 import { simulateSandboxStatus } from "@/lib/messages/apply-status";
@@ -23,6 +24,7 @@ export const jobHandlers: JobHandlers = {
   "template.simulate-review": (payload) => simulateTemplateReview(payload),
   "csat.survey": (payload) => sendSurvey(payload),
   "network.read-signal": (payload, { attempt }) => sendReadSignal(payload, { attempt }),
+  "sla.check": (payload, { now }) => runSlaCheck(payload, { now }),
 };
 
 /** Kinds the local runner runs many at a time (same outcome as `jobHandlers`, fewer round trips). */
