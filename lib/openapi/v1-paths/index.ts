@@ -13,6 +13,7 @@ import { openapiDomain } from "./openapi";
 import { reportsDomain } from "./reports";
 import { teamDomain } from "./team";
 import { contactsDomain, labelsDomain, searchDomain } from "./team-inbox";
+import { teamWorkflowDomain } from "./team-workflow";
 import { templatesDomain } from "./templates";
 import { usersDomain } from "./users";
 import { webhooksDomain } from "./webhooks";
@@ -23,6 +24,7 @@ export const v1Domains: V1Domain[] = [
   accountDomain,
   conversationsDomain,
   teamDomain,
+  teamWorkflowDomain,
   labelsDomain,
   searchDomain,
   contactsDomain,
