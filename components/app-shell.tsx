@@ -25,6 +25,7 @@ export const settingsNav: NavItem[] = [
   { href: "/settings/inbox", label: "Inbox" },
   { href: "/settings/canned-replies", label: "Canned replies" },
   { href: "/settings/labels", label: "Labels" },
+  { href: "/settings/teams", label: "Teams" },
   { href: "/settings/tokens", label: "API tokens" },
   { href: "/settings/webhooks", label: "Webhooks", adminOnly: true },
   { href: "/settings/apps", label: "Apps", adminOnly: true },
