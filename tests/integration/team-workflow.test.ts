@@ -10,6 +10,7 @@ import * as conversationsRoute from "@/app/v1/conversations/route";
 import * as messagesRoute from "@/app/v1/messages/route";
 import * as notificationsRoute from "@/app/v1/notifications/route";
 import * as slaPoliciesRoute from "@/app/v1/sla-policies/route";
+import * as slaReportRoute from "@/app/v1/reports/sla/route";
 import * as slaPolicyRoute from "@/app/v1/sla-policies/[id]/route";
 import * as teamRoute from "@/app/v1/teams/[id]/route";
 import * as teamsRoute from "@/app/v1/teams/route";
@@ -353,6 +354,30 @@ describe("SLA policies", () => {
         [missed, "breached", null],
       ].sort(),
     );
+  });
+
+  it("the report counts attainment per policy and per person from what was recorded", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const agent = await addTestUser(account.id, "agent", "Ana");
+    const policy = (await createSla(adminToken, { name: "Quick", first_response_s: 600, default: true })).body;
+    const met = (await customerWrites(adminToken, { from: nextPhone(), text: "Hi" })).conversation_id;
+    expect((await reply(agent.token, met)).status).toBe(201);
+    (await customerWrites(adminToken, { from: nextPhone(), text: "Hello?" })).conversation_id;
+    await drain(11 * MINUTE);
+    const to = new Date(Date.now() + 20 * MINUTE).toISOString();
+    const report = await call(slaReportRoute.GET, { path: `/v1/reports/sla?to=${encodeURIComponent(to)}`, token: adminToken });
+    expect(report.status, report.text).toBe(200);
+    expect(report.body.policies).toEqual([{ policy_id: policy.id, name: "Quick", met: 1, breached: 1, attainment: 0.5 }]);
+    expect(report.body.agents).toEqual(
+      expect.arrayContaining([
+        { user_id: agent.user.id, name: "Ana", met: 1, breached: 0, attainment: 1 },
+        { user_id: null, name: null, met: 0, breached: 1, attainment: 0 },
+      ]),
+    );
+    // Deleting the policy later changes nothing that was counted.
+    await call(slaPolicyRoute.DELETE, { method: "DELETE", path: `/v1/sla-policies/${policy.id}`, token: adminToken, params: { id: policy.id } });
+    const after = await call(slaReportRoute.GET, { path: `/v1/reports/sla?to=${encodeURIComponent(to)}`, token: adminToken });
+    expect(after.body.policies).toEqual([{ policy_id: policy.id, name: null, met: 1, breached: 1, attainment: 0.5 }]);
   });
 
   it("a business-hours clock pauses while the business is closed", async () => {

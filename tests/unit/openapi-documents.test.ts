@@ -166,6 +166,7 @@ const TEAM_WORKFLOW_OPERATIONS: [string, string, string][] = [
   ["delete", "/v1/sla-policies/{id}", "config:write"],
   ["patch", "/v1/conversations/{id}", "conversations:write"],
   ["put", "/v1/conversations/{id}/sla", "conversations:write"],
+  ["get", "/v1/reports/sla", "reports:read"],
 ];
 
 const ALL_OPERATIONS = [...SPEC_OPERATIONS, ...EXTRA_OPERATIONS, ...TEAM_ADMIN_OPERATIONS, ...TEAM_INBOX_OPERATIONS, ...TEMPLATE_OPERATIONS, ...PRICING_OPERATIONS, ...TEAM_WORKFLOW_OPERATIONS];

@@ -4,6 +4,8 @@ import { assignmentConfigInput, assignmentConfigOutput, assignmentConfigQuery } 
 import { setAvailabilityInput } from "@/lib/teams/availability-schemas";
 import { createTeamInput, teamOutput, updateTeamInput } from "@/lib/teams/schemas";
 import { userOutput } from "@/lib/auth/user-identity";
+import { reportRangeFields } from "@/lib/reports/schemas";
+import { slaReportOutput } from "@/lib/sla/report-schemas";
 import { operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
 
 const tag = {
@@ -149,6 +151,17 @@ export const teamWorkflowDomain: V1Domain = {
         access: { scope: "config:write" },
         path: slaPolicyId,
         success: { status: "204", description: "Deleted." },
+      }),
+    },
+    "/v1/reports/sla": {
+      get: operationsFor("Reports")({
+        operationId: "getSlaReport",
+        summary: "SLA attainment",
+        description:
+          "Targets met and breached in [from, to) per SLA policy and per person (who answered in time, or the assignee at the breach or close; null: unassigned), counted from the outcomes recorded when they happened.",
+        access: { scope: "reports:read" },
+        query: reportRangeFields,
+        success: { status: "200", description: "Attainment per policy and per person.", schema: slaReportOutput },
       }),
     },
     "/v1/conversations/{id}/sla": {
