@@ -362,7 +362,7 @@ describe("SLA policies", () => {
     const policy = (await createSla(adminToken, { name: "Quick", first_response_s: 600, default: true })).body;
     const met = (await customerWrites(adminToken, { from: nextPhone(), text: "Hi" })).conversation_id;
     expect((await reply(agent.token, met)).status).toBe(201);
-    (await customerWrites(adminToken, { from: nextPhone(), text: "Hello?" })).conversation_id;
+    await customerWrites(adminToken, { from: nextPhone(), text: "Hello?" });
     await drain(11 * MINUTE);
     const to = new Date(Date.now() + 20 * MINUTE).toISOString();
     const report = await call(slaReportRoute.GET, { path: `/v1/reports/sla?to=${encodeURIComponent(to)}`, token: adminToken });
