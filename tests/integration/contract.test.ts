@@ -1125,6 +1125,9 @@ describe("/v1 contract", () => {
     await drain(13 * 60_000);
     await drain(20 * 60_000);
     expect((await expectStatus(200, "GET", `/v1/conversations/${id}`, { token: agent.token })).body.sla.status).toBe("breached");
+    const attainment = await expectStatus(200, "GET", `/v1/reports/sla?to=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`, { token: adminToken });
+    expect(attainment.body.policies).toEqual([expect.objectContaining({ policy_id: sla.body.id, breached: 1 })]);
+    await expectStatus(400, "GET", "/v1/reports/sla?from=yesterday", { token: adminToken });
     await expectStatus(204, "DELETE", `/v1/sla-policies/${spareSla.body.id}`, { token: adminToken });
     await expectStatus(204, "DELETE", teamPath, { token: adminToken });
   });
