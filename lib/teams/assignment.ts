@@ -153,6 +153,16 @@ function pick(policy: AssignmentPolicy, candidates: Candidate[], loads: Map<stri
   return turn.reduce((best, c) => ((loads.get(c.id) ?? 0) < (loads.get(best.id) ?? 0) ? c : best), turn[0]);
 }
 
+/** Whether any policy of the account assigns automatically (most accounts: none, and nothing else is read). */
+async function hasAutomaticPolicy(tx: Executor, accountId: string) {
+  const rows = await tx
+    .select({ id: assignmentPolicies.id })
+    .from(assignmentPolicies)
+    .where(and(eq(assignmentPolicies.accountId, accountId), ne(assignmentPolicies.mode, "manual")))
+    .limit(1);
+  return rows.length > 0;
+}
+
 /** One account's automatic assignments happen one at a time: two arrivals never both take a person's last free place. */
 const lockAssignments = (tx: Executor, accountId: string) => tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`assignment:${accountId}`}))`);
 
@@ -195,6 +205,7 @@ export async function assignByPolicy(tx: Executor, { ctx, conversationId, now = 
     .where(and(eq(conversations.accountId, ctx.accountId), eq(conversations.id, conversationId)))
     .for("update");
   if (!conversation || conversation.status !== "open" || conversation.assignedTo) return null;
+  if (!(await hasAutomaticPolicy(tx, ctx.accountId))) return null;
   await lockAssignments(tx, ctx.accountId);
   const { awayAfterS } = await loadWorkflowSettings(tx, ctx.accountId);
   return tryAssign(tx, { accountId: ctx.accountId, conversation, now, awayAfterS });
@@ -209,8 +220,7 @@ const QUEUE_PASS = 200;
  * transaction holds are skipped (SKIP LOCKED): that transaction is deciding about them.
  */
 export async function drainAssignmentQueue(tx: Executor, { accountId, now = new Date() }: { accountId: string; now?: Date }) {
-  const automatic = await tx.select({ id: assignmentPolicies.id }).from(assignmentPolicies).where(and(eq(assignmentPolicies.accountId, accountId), ne(assignmentPolicies.mode, "manual"))).limit(1);
-  if (automatic.length === 0) return 0;
+  if (!(await hasAutomaticPolicy(tx, accountId))) return 0;
   await lockAssignments(tx, accountId);
   const { awayAfterS } = await loadWorkflowSettings(tx, accountId);
   const waiting = await tx

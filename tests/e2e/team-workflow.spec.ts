@@ -53,16 +53,16 @@ for (const [width, viewport] of [
     const header = page.getByTestId("conversation-header");
     await expect(header.getByTestId("sla-badge")).toHaveText(/First reply in 1[45]m/);
 
-    await header.getByLabel("Priority").selectOption("urgent");
-    await expect(header.getByLabel("Priority")).toHaveValue("urgent");
-    await header.getByLabel("Team").selectOption({ label: team.name });
-    await expect(header.getByLabel("Team")).toHaveValue(team.id);
+    await header.getByLabel("Priority", { exact: true }).selectOption("urgent");
+    await expect(header.getByLabel("Priority", { exact: true })).toHaveValue("urgent");
+    await header.getByLabel("Team", { exact: true }).selectOption({ label: team.name });
+    await expect(header.getByLabel("Team", { exact: true })).toHaveValue(team.id);
     await page.screenshot({ path: shot(`team-workflow-header-${width}`) });
     await noHorizontalScroll(page);
 
     if (width === "phone") {
       // Touch targets in the header are at least 44 px high.
-      for (const control of [header.getByLabel("Priority"), header.getByLabel("Team")]) {
+      for (const control of [header.getByLabel("Priority", { exact: true }), header.getByLabel("Team", { exact: true })]) {
         const box = await control.boundingBox();
         expect(box!.height).toBeGreaterThanOrEqual(44);
       }
@@ -72,7 +72,7 @@ for (const [width, viewport] of [
     // The list shows the priority and narrows to the team.
     await expect(listed.getByTestId("priority-mark")).toHaveText("Urgent");
     await page.reload();
-    await page.getByLabel("Team", { exact: true }).selectOption({ label: team.name });
+    await page.getByRole("region", { name: "Conversations" }).locator("#inbox-team-filter").selectOption({ label: team.name });
     await expect(row(page, name)).toBeVisible();
     await expect(page.getByRole("list", { name: "Conversation list" }).getByRole("button")).toHaveCount(1);
     await page.screenshot({ path: shot(`team-workflow-list-${width}`) });
