@@ -10,7 +10,7 @@ export type NoteItem = {
 export type ActivityItem = {
   id: string;
   conversation_id: string;
-  type: "created" | "assigned" | "unassigned" | "closed" | "reopened" | "snoozed" | "labeled" | "unlabeled" | "auto_reply" | "handed_off";
+  type: "created" | "assigned" | "unassigned" | "closed" | "reopened" | "snoozed" | "labeled" | "unlabeled" | "auto_reply" | "handed_off" | "team_changed" | "priority_changed" | "sla_applied";
   actor: { type: "user" | "automation" | "contact"; id?: string; name?: string | null };
   data: Record<string, unknown>;
   created_at: string;

@@ -46,7 +46,10 @@ export function SlaBadge({ sla, className = "" }: { sla?: SlaState | null; class
       title={`SLA: ${kindLabel[sla.kind].toLowerCase()} due ${new Date(sla.due_at).toLocaleString()}`}
       className={`inline-flex shrink-0 items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium tabular-nums ${tone} ${className}`}
     >
-      <span aria-hidden>⏱</span>
+      <svg aria-hidden viewBox="0 0 16 16" className="h-3 w-3" fill="none" stroke="currentColor" strokeWidth="1.6">
+        <circle cx="8" cy="9" r="5.5" />
+        <path d="M8 6v3l2 1.5M6.5 1.5h3" strokeLinecap="round" />
+      </svg>
       {text}
     </span>
   );

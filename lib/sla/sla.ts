@@ -207,7 +207,7 @@ async function alert(tx: Executor, { conversation, type, now }: { conversation: 
   });
   const recipients = await alertRecipients(tx, conversation);
   const kind = conversation.slaKind ? kindWords[conversation.slaKind] : "SLA";
-  const message = type === "sla.warning" ? `${kind} due ${conversation.slaDueAt?.toISOString() ?? ""}` : `${kind} target missed`;
+  const message = type === "sla.warning" ? `${kind} due soon (80 % of the time has passed)` : `${kind} target missed`;
   if (recipients.length) {
     await tx.insert(notifications).values(
       recipients.map((userId) => ({ id: newId("notification", now), accountId: conversation.accountId, userId, type: type === "sla.warning" ? ("sla_warning" as const) : ("sla_breached" as const), conversationId: conversation.id, message, createdAt: now })),
