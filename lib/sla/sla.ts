@@ -64,6 +64,8 @@ async function restartClock(tx: Executor, { accountId, conversation, policy }: {
       .returning();
     return row;
   }
+  // The same target from the same start is the clock already running (warned or breached as it is).
+  if (conversation.slaPolicyId === policy.id && conversation.slaKind === target.kind && conversation.slaStartedAt?.getTime() === target.startedAt.getTime()) return conversation;
   const hours = await clockHours(tx, accountId, policy);
   const dueAt = addClockSeconds({ from: target.startedAt, seconds: target.seconds, hours });
   const warnAt = addClockSeconds({ from: target.startedAt, seconds: Math.floor(target.seconds * WARNING_SHARE), hours });

@@ -356,6 +356,21 @@ describe("SLA policies", () => {
     );
   });
 
+  it("a breached resolution stays breached, once, while the customer keeps writing", async () => {
+    const { account, adminToken } = await createTestAccount();
+    await createSla(adminToken, { name: "Same day", resolution_s: 600, default: true });
+    const from = nextPhone();
+    const id = (await customerWrites(adminToken, { from, text: "Order 1234?" })).conversation_id;
+    expect((await getConversation(adminToken, id)).body.sla).toMatchObject({ kind: "resolution", status: "ok" });
+    await drain(11 * MINUTE);
+    expect((await getConversation(adminToken, id)).body.sla.status).toBe("breached");
+    await customerWrites(adminToken, { from, text: "Hello??" });
+    expect((await getConversation(adminToken, id)).body.sla).toMatchObject({ kind: "resolution", status: "breached" });
+    await drain(12 * MINUTE);
+    expect(await eventsOf(account.id, "sla.breached")).toHaveLength(1);
+    expect(await getDb().select().from(slaOutcomes).where(eq(slaOutcomes.accountId, account.id))).toHaveLength(1);
+  });
+
   it("the report counts attainment per policy and per person from what was recorded", async () => {
     const { account, adminToken } = await createTestAccount();
     const agent = await addTestUser(account.id, "agent", "Ana");
