@@ -1,4 +1,3 @@
-import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { type Executor, getDb } from "@/db";

@@ -1,4 +1,3 @@
-import "server-only";
 import { and, asc, count, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { assignmentPolicies, type AssignmentPolicy, conversations, teamMembers, teams, users, workflowSettings } from "@/db/schema";

@@ -1,4 +1,3 @@
-import "server-only";
 import { and, eq } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { conversations, teams } from "@/db/schema";
