@@ -28,6 +28,8 @@ const domains = [
   "profile",
   "reports",
   "search",
+  "sla",
+  "teams",
   "templates",
   "users",
   "webhooks",

@@ -29,6 +29,7 @@ export const settingsNav: NavItem[] = [
   { href: "/settings/labels", label: "Labels" },
   { href: "/settings/automations", label: "Automations" },
   { href: "/settings/macros", label: "Macros" },
+  { href: "/settings/teams", label: "Teams" },
   { href: "/settings/tokens", label: "API tokens" },
   { href: "/settings/webhooks", label: "Webhooks", adminOnly: true },
   { href: "/settings/apps", label: "Apps", adminOnly: true },

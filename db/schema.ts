@@ -67,6 +67,9 @@ export const users = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     lastSeenAt: ts("last_seen_at"),
+    // What the person said they are; `online` reads as `away` after the account's away delay without activity.
+    availability: text("availability", { enum: ["online", "busy", "offline"] }).notNull().default("online"),
+    lastActiveAt: ts("last_active_at"),
     // Deleted users stay so that their messages remain attributed.
     deletedAt: ts("deleted_at"),
   },
@@ -172,6 +175,10 @@ export const contactActivity = pgTable(
   (t) => [index("contact_activity_account_sort_idx").on(t.accountId, t.sortAt, t.contactId)],
 );
 
+/** Urgent first, no priority last: the order of `?sort=priority`. */
+export const priorityRank = (priority: AnyColumn) =>
+  sql<number>`(case ${priority} when 'urgent' then 0 when 'high' then 1 when 'medium' then 2 when 'low' then 3 else 4 end)`;
+
 export const conversations = pgTable(
   "conversations",
   {
@@ -208,8 +215,26 @@ export const conversations = pgTable(
     snoozedUntil: ts("snoozed_until"),
     // The labels as the conversation resource shows them; the labels table is the list to pick from.
     labels: jsonb("labels").$type<LabelRef[]>().notNull().default([]),
+    teamId: text("team_id"),
+    priority: text("priority", { enum: ["urgent", "high", "medium", "low"] }),
+    // The SLA clock that runs now: which policy, which target (kind), when it started, when it
+    // warns (80 %) and when it is due; status ok → warning → breached, or met when answered in time.
+    slaPolicyId: text("sla_policy_id"),
+    slaKind: text("sla_kind", { enum: ["first_response", "next_response", "resolution"] }),
+    slaStartedAt: ts("sla_started_at"),
+    slaDueAt: ts("sla_due_at"),
+    slaWarnAt: ts("sla_warn_at"),
+    slaStatus: text("sla_status", { enum: ["ok", "warning", "breached", "met"] }),
+    // Since when the customer waits for a person's answer (null once a person answered).
+    awaitingReplySince: ts("awaiting_reply_since"),
   },
   (t) => [
+    index("conversations_account_team_created_idx").on(t.accountId, t.teamId, t.createdAt, t.id),
+    index("conversations_account_priority_created_idx").on(t.accountId, t.priority, t.createdAt, t.id),
+    index("conversations_account_priority_rank_idx").on(t.accountId, priorityRank(t.priority), sql`coalesce(${t.lastMessageAt}, ${t.createdAt})`, t.id),
+    index("conversations_sla_due_idx").on(t.slaDueAt).where(sql`${t.slaStatus} in ('ok', 'warning')`),
+    index("conversations_sla_warn_idx").on(t.slaWarnAt).where(sql`${t.slaStatus} = 'ok'`),
+    index("conversations_account_waiting_idx").on(t.accountId, t.createdAt, t.id).where(sql`${t.status} = 'open' and ${t.assignedTo} is null`),
     index("conversations_account_created_idx").on(t.accountId, t.createdAt, t.id),
     index("conversations_account_status_created_idx").on(t.accountId, t.status, t.createdAt, t.id),
     index("conversations_account_assignee_created_idx").on(
@@ -843,8 +868,9 @@ export const notifications = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    // mention: a teammate mentioned the user in a note; number_health: the number's quality or limit dropped (admins).
-    type: text("type", { enum: ["mention", "number_health"] }).notNull(),
+    // mention: a teammate mentioned the user in a note; number_health: the number's quality or limit dropped (admins);
+    // sla_warning / sla_breached: a conversation's SLA target is near or missed (its assignee, else the admins).
+    type: text("type", { enum: ["mention", "number_health", "sla_warning", "sla_breached"] }).notNull(),
     conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "cascade" }),
     /** What happened, for notifications that are not about a note. */
     message: text("message"),
@@ -1259,3 +1285,102 @@ export const macros = pgTable(
 
 export type Automation = typeof automations.$inferSelect;
 export type Macro = typeof macros.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------
+// Team workflow: teams, assignment policies, SLA policies and their recorded outcomes.
+
+export const teams = pgTable(
+  "teams",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("teams_account_name_idx").on(t.accountId, sql`lower(${t.name})`), index("teams_account_created_idx").on(t.accountId, t.createdAt, t.id)],
+);
+export type Team = typeof teams.$inferSelect;
+
+export const teamMembers = pgTable(
+  "team_members",
+  {
+    teamId: text("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accountId: text("account_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.userId] }), index("team_members_user_idx").on(t.userId)],
+);
+
+export type AssignmentMode = "manual" | "round_robin" | "balanced";
+export const assignmentPolicies = pgTable(
+  "assignment_policies",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    // Null: the account's policy; else the team's own.
+    teamId: text("team_id").references(() => teams.id, { onDelete: "cascade" }),
+    mode: text("mode", { enum: ["manual", "round_robin", "balanced"] }).notNull(),
+    capacity: integer("capacity"),
+    agentCapacities: jsonb("agent_capacities").$type<Record<string, number>>().notNull().default({}),
+    // Round robin: the last person it handed a conversation to (the next one follows them).
+    lastAssignedUserId: text("last_assigned_user_id"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("assignment_policies_scope_idx").on(t.accountId, sql`coalesce(${t.teamId}, '')`)],
+);
+export type AssignmentPolicy = typeof assignmentPolicies.$inferSelect;
+
+export const slaPolicies = pgTable(
+  "sla_policies",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    firstResponseS: integer("first_response_s"),
+    nextResponseS: integer("next_response_s"),
+    resolutionS: integer("resolution_s"),
+    businessHoursOnly: boolean("business_hours_only").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("sla_policies_account_name_idx").on(t.accountId, sql`lower(${t.name})`), index("sla_policies_account_created_idx").on(t.accountId, t.createdAt, t.id)],
+);
+export type SlaPolicy = typeof slaPolicies.$inferSelect;
+
+export const workflowSettings = pgTable("workflow_settings", {
+  accountId: text("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  awayAfterS: integer("away_after_s").notNull().default(600),
+  defaultSlaPolicyId: text("default_sla_policy_id").references(() => slaPolicies.id, { onDelete: "set null" }),
+  updatedAt: updatedAt(),
+});
+
+// What happened to each SLA target (met or breached), when it happened: attainment counts these.
+export const slaOutcomes = pgTable(
+  "sla_outcomes",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id").notNull(),
+    slaPolicyId: text("sla_policy_id").notNull(),
+    kind: text("kind", { enum: ["first_response", "next_response", "resolution"] }).notNull(),
+    outcome: text("outcome", { enum: ["met", "breached"] }).notNull(),
+    userId: text("user_id"),
+    createdAt: ts("created_at").notNull(),
+  },
+  (t) => [index("sla_outcomes_account_created_idx").on(t.accountId, t.createdAt)],
+);

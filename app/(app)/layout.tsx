@@ -2,6 +2,8 @@ import Link from "next/link";
 import { AccountMenu } from "@/components/account-menu";
 import { AppShell } from "@/components/app-shell";
 import { ServiceWorker } from "@/components/pwa/service-worker";
+import { AvailabilitySwitch } from "@/components/team/availability-switch";
+import { getMe } from "@/lib/teams/availability";
 import { Button } from "@/components/ui/button";
 import { requireSession } from "@/lib/auth/current-user";
 import { signOutAction, signOutEverywhereAction } from "./actions";
@@ -16,6 +18,7 @@ export default async function SignedInLayout({ children }: { children: React.Rea
       user={session.user}
       signOut={
         <AccountMenu email={session.user.email}>
+          <AvailabilitySwitch initial={(await getMe({ ctx: session })).availability} />
           <Link href="/settings/account" className="block rounded-md px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
             Password and sign-in
           </Link>

@@ -34,6 +34,7 @@ function describeActivity(activity: Activity, meId?: string): string {
       const assignee = data.assignee as Named;
       const self = assignee?.id && assignee.id === activity.actor.id;
       if (data.auto) return `${who} replied first and took this conversation`;
+      if (data.policy) return `Assigned to ${person(assignee)} by the assignment policy`;
       return self ? `${who} took this conversation` : `${who} assigned this to ${person(assignee)}`;
     }
     case "unassigned": {
@@ -61,6 +62,16 @@ function describeActivity(activity: Activity, meId?: string): string {
       return `${who} ran the macro “${(data.macro as { name?: string } | undefined)?.name ?? ""}”`;
     case "handed_off":
       return `Handed to a person: ${handoffReasons[String(data.reason)] ?? "the assistant was unsure"}`;
+    case "priority_changed":
+      return data.priority ? `${who} set the priority to ${String(data.priority)}` : `${who} removed the priority`;
+    case "team_changed": {
+      const team = (data.team as { name?: string } | null | undefined)?.name;
+      return team ? `${who} moved this to the team “${team}”` : `${who} took this out of its team`;
+    }
+    case "sla_applied": {
+      const policy = (data.sla_policy as { name?: string } | null | undefined)?.name;
+      return policy ? `${who} applied the SLA policy “${policy}”` : `${who} removed the SLA policy`;
+    }
     default:
       return `${who} changed this conversation`;
   }

@@ -6,6 +6,8 @@ import { formatRelative } from "@/components/ui/format";
 import { SearchField } from "@/components/ui/search-field";
 import { LabelChips } from "./label-chips";
 import { LabelFilter } from "./label-filter";
+import { PriorityMark } from "@/components/team/priority-control";
+import { SlaBadge } from "@/components/team/sla-badge";
 import { SearchResults } from "./search-results";
 import { type ConversationItem, displayName, type Teammate } from "./types";
 
@@ -40,6 +42,7 @@ export function ConversationList({
   label = null,
   onLabel,
   counts,
+  extraFilters,
 }: {
   items: ConversationItem[];
   filter: Filter;
@@ -58,6 +61,8 @@ export function ConversationList({
   onLabel?: (labelId: string | null) => void;
   /** What each filter tab lists (Mentions: conversations with an unread mention). */
   counts?: Partial<Record<Filter, number>>;
+  /** More narrowing controls under the label filter (the team filter). */
+  extraFilters?: React.ReactNode;
 }) {
   const searching = query.trim().length > 0;
   const sentinel = useRef<HTMLLIElement>(null);
@@ -124,6 +129,7 @@ export function ConversationList({
           ))}
         </div>
         {onLabel ? <LabelFilter value={label} onChange={onLabel} /> : null}
+        {extraFilters}
       </div>
       {searching ? <SearchResults query={query} selectedId={selectedId} onOpen={(c) => onOpen(c.id, c)} /> : null}
       <ul hidden={searching} className="min-h-0 flex-1 overflow-y-auto" aria-label="Conversation list" aria-busy={state === "loading"}>
@@ -177,6 +183,8 @@ export function ConversationList({
                   <span className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600">
                     {c.status === "closed" ? <span>Closed</span> : assignee ? <span>Assigned to {assignee}</span> : <span>Unassigned</span>}
                     {c.status === "snoozed" ? <span className="text-violet-700">Snoozed</span> : null}
+                    <PriorityMark priority={c.priority} />
+                    {c.status === "closed" ? null : <SlaBadge sla={c.sla} />}
                     <LabelChips labels={c.labels} />
                   </span>
                 </span>

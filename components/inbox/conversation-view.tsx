@@ -10,6 +10,9 @@ import { LabelChips } from "./label-chips";
 import { LabelPicker } from "./label-picker";
 import { SnoozeMenu } from "./snooze-menu";
 import { MacroMenu } from "./macro-menu";
+import { PriorityControl } from "@/components/team/priority-control";
+import { SlaBadge } from "@/components/team/sla-badge";
+import { TeamControl } from "@/components/team/team-control";
 import { BubbleActions } from "./composer-actions/bubble-actions";
 import { ComposerBar } from "./composer-actions/composer-bar";
 import { MessageBubble } from "./message-bubble";
@@ -261,6 +264,7 @@ export function ConversationView({
             {assignee ? (
               <span data-testid="conversation-assignee">{assignee.id === me.id ? "Assigned to you" : `Assigned to ${assignee.name}`}</span>
             ) : null}
+            <SlaBadge sla={conversation.sla} />
           </p>
           <LabelChips labels={conversation.labels} className="mt-1" />
         </div>
@@ -306,6 +310,8 @@ export function ConversationView({
           <LabelPicker conversation={conversation} onConversation={onConversation} />
           <SnoozeMenu conversation={conversation} onConversation={onConversation} />
           <MacroMenu conversation={conversation} onConversation={onConversation} />
+          <PriorityControl conversation={conversation} onConversation={onConversation} />
+          <TeamControl conversation={conversation} onConversation={onConversation} />
           <Button type="button" variant="ghost" className="lg:hidden" onClick={onDetails}>
             Details
           </Button>

@@ -1,5 +1,6 @@
 "use client";
 
+import { TeamFilter } from "@/components/team/team-control";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { requestJson } from "@/lib/client/api";
 import { ConversationList, type Filter } from "./conversation-list";
@@ -27,8 +28,9 @@ type Page<T> = { data: T[]; pagination: { next_cursor: string | null; has_more: 
 const activityOf = (c: ConversationItem) => c.last_message_at ?? c.created_at;
 const byActivity = (a: ConversationItem, b: ConversationItem) => (activityOf(b) > activityOf(a) ? 1 : activityOf(b) < activityOf(a) ? -1 : b.id > a.id ? 1 : -1);
 
-function matches(filter: Filter, c: ConversationItem, me: string, label: string | null = null) {
+function matches(filter: Filter, c: ConversationItem, me: string, label: string | null = null, team: string | null = null) {
   if (label && !c.labels?.some((l) => l.id === label)) return false;
+  if (team && (team === "none" ? Boolean(c.team_id) : c.team_id !== team)) return false;
   if (filter === "closed") return c.status === "closed";
   // Who is mentioned where is known to the server only: the list keeps what it loaded.
   if (filter === "mentions") return true;
@@ -55,6 +57,7 @@ export function InboxApp({
   const [filter, setFilter] = useState<Filter>("all");
   const [query, setQuery] = useState("");
   const [label, setLabel] = useState<string | null>(null);
+  const [team, setTeam] = useState<string | null>(null);
   const [items, setItems] = useState<ConversationItem[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [listState, setListState] = useState<"loading" | "idle" | "more" | "error">("loading");
@@ -82,6 +85,7 @@ export function InboxApp({
       const params = new URLSearchParams({ filter, limit: "30" });
       if (query.trim()) params.set("q", query.trim());
       if (label) params.set("label", label);
+      if (team) params.set("team", team);
       if (!reset && after) params.set("cursor", after);
       const result = await requestJson<Page<ConversationItem>>("GET", `/api/inbox/conversations?${params}`);
       if (request !== listRequest.current) return;
@@ -96,7 +100,7 @@ export function InboxApp({
       setCursor(result.data.pagination.next_cursor);
       setListState("idle");
     },
-    [filter, query, label],
+    [filter, query, label, team],
   );
 
   useEffect(() => {
@@ -112,12 +116,12 @@ export function InboxApp({
         const next = existing ? { ...existing, ...patch } : full;
         if (!next) return prev;
         const rest = prev.filter((c) => c.id !== patch.id);
-        if (!matches(filter, next, me.id, label) && next.id !== selectedId) return rest;
+        if (!matches(filter, next, me.id, label, team) && next.id !== selectedId) return rest;
         if ((query.trim() || filter === "mentions") && !existing) return rest;
         return [...rest, next].sort(byActivity);
       });
     },
-    [filter, me.id, query, selectedId, label],
+    [filter, me.id, query, selectedId, label, team],
   );
 
   const refreshConversation = useCallback(
@@ -364,6 +368,7 @@ export function InboxApp({
           }
           label={label}
           onLabel={setLabel}
+          extraFilters={<TeamFilter value={team} onChange={setTeam} />}
         />
       </section>
       <section

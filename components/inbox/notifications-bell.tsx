@@ -167,7 +167,12 @@ export function NotificationsBell({ me, onOpen, onRead }: { me: Teammate; onOpen
                   <span className="flex items-baseline gap-2 text-sm">
                     {n.read_at ? null : <span aria-label="Unread" className="h-2 w-2 shrink-0 rounded-full bg-red-600" />}
                     <span className="min-w-0 flex-1 truncate">
-                      {n.type === "number_health" || !n.contact ? (
+                      {n.type === "sla_warning" || n.type === "sla_breached" ? (
+                        <>
+                          <strong>{n.type === "sla_warning" ? "SLA due soon" : "SLA missed"}</strong>
+                          {n.contact ? ` · ${displayName(n.contact)}` : null}
+                        </>
+                      ) : n.type === "number_health" || !n.contact ? (
                         <strong>Number health dropped</strong>
                       ) : (
                         <>

@@ -10,7 +10,7 @@ export type NoteItem = {
 export type ActivityItem = {
   id: string;
   conversation_id: string;
-  type: "created" | "assigned" | "unassigned" | "closed" | "reopened" | "snoozed" | "labeled" | "unlabeled" | "auto_reply" | "handed_off" | "automation" | "macro";
+  type: "created" | "assigned" | "unassigned" | "closed" | "reopened" | "snoozed" | "labeled" | "unlabeled" | "auto_reply" | "handed_off" | "automation" | "macro" | "team_changed" | "priority_changed" | "sla_applied";
   actor: { type: "user" | "automation" | "contact"; id?: string; name?: string | null };
   data: Record<string, unknown>;
   created_at: string;
@@ -19,7 +19,7 @@ export type ActivityItem = {
 export type NotificationItem = {
   id: string;
   /** mention: a teammate mentioned you; number_health (admins): the number's quality or limit dropped. */
-  type: "mention" | "number_health";
+  type: "mention" | "number_health" | "sla_warning" | "sla_breached";
   conversation_id: string | null;
   note_id: string | null;
   actor: { id: string; name: string } | null;

@@ -1,3 +1,5 @@
+import type { Priority } from "@/components/team/priority-control";
+import type { SlaState } from "@/components/team/sla-badge";
 export type Teammate = { id: string; name: string; email: string; role: "admin" | "agent" };
 
 export type ConversationItem = {
@@ -15,6 +17,9 @@ export type ConversationItem = {
   labels?: LabelRef[];
   /** The customer's last message + 24 h: free-form replies until then, templates after. */
   service_window_expires_at?: string | null;
+  team_id?: string | null;
+  priority?: Priority | null;
+  sla?: SlaState | null;
 };
 
 export type LabelRef = { id: string; name: string; color: string };

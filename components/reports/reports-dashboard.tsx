@@ -8,6 +8,7 @@ import { requestJson } from "@/lib/client/api";
 import type { AgentsReportOutput, HeatmapOutput, SummaryOutput, TimeseriesOutput } from "@/lib/reports/schemas";
 import { CsatCard } from "./csat-card";
 import { HeatmapGrid } from "./heatmap-grid";
+import { SlaAttainmentCard } from "./sla-attainment-card";
 import { SpendCard } from "./spend-card";
 
 const chartMargin = { top: 5, right: 10, bottom: 5, left: -10 };
@@ -336,6 +337,8 @@ export function ReportsDashboard({ timeZone }: { timeZone: string }) {
               <HeatmapGrid heatmap={data.heatmap} />
             </div>
           </Card>
+
+          <SlaAttainmentCard rangeQuery={rangeQuery} />
         </div>
       )}
     </div>

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ConversationActivity } from "@/db/schema";
 import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 
-export const activityTypes = ["created", "assigned", "unassigned", "closed", "reopened", "snoozed", "labeled", "unlabeled", "auto_reply", "handed_off", "automation", "macro"] as const;
+export const activityTypes = ["created", "assigned", "unassigned", "closed", "reopened", "snoozed", "labeled", "unlabeled", "auto_reply", "handed_off", "automation", "macro", "team_changed", "priority_changed", "sla_applied"] as const;
 export type ActivityType = (typeof activityTypes)[number];
 
 /** Who did it: a user of the account, the automatic answers, or the customer. */
@@ -27,7 +27,7 @@ export const activityOutput = z
     actor: activityActorOutput,
     data: z.record(z.string(), z.unknown()).meta({
       description:
-        "Depends on `type`: `assigned` → `{assignee:{id,name}, auto?:true}` (auto: the first reply assigned it); `unassigned` → `{previous_assignee:{id,name}|null}`; `auto_reply` → `{kind: outside_hours|hours_question|assistant}`; `handed_off` → `{reason: asked_for_person|below_threshold|no_answer|ungrounded|model_error}` (the answer assistant left the conversation, unassigned, to a person); `snoozed` → `{until}`; `automation` → `{automation:{id,name}, event, actions:[{type,result,reason?}]}` (a rule ran; each change it made has its own entry carrying `automation`); `macro` → `{macro:{id,name}, actions:[…]}`; `labeled`/`unlabeled` → `{label:{id,name,color}}`; otherwise `{}`.",
+        "Depends on `type`: `assigned` → `{assignee:{id,name}, auto?:true}` (auto: the first reply assigned it); `unassigned` → `{previous_assignee:{id,name}|null}`; `auto_reply` → `{kind: outside_hours|hours_question|assistant}`; `handed_off` → `{reason: asked_for_person|below_threshold|no_answer|ungrounded|model_error}` (the answer assistant left the conversation, unassigned, to a person); `snoozed` → `{until}`; `automation` → `{automation:{id,name}, event, actions:[{type,result,reason?}]}` (a rule ran; each change it made has its own entry carrying `automation`); `macro` → `{macro:{id,name}, actions:[…]}`; `labeled`/`unlabeled` → `{label:{id,name,color}}`; `team_changed` → `{team:{id,name}|null}`; `priority_changed` → `{priority}`; `sla_applied` → `{sla_policy:{id,name}|null}`; an `assigned` by the assignment policy has actor `automation` and `{assignee, policy: round_robin|balanced}`; otherwise `{}`.",
       example: { assignee: { id: "usr_01jd2x8k3f0m6q1v9w4r7t5y2z", name: "Bruno" } },
     }),
     created_at: isoTimestamp(),

@@ -55,6 +55,13 @@ export const auditActions = [
   "macro.updated",
   "macro.deleted",
   "macro.ran",
+  "team.created",
+  "team.updated",
+  "team.deleted",
+  "settings.assignment_updated",
+  "sla_policy.created",
+  "sla_policy.updated",
+  "sla_policy.deleted",
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

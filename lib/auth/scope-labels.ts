@@ -22,4 +22,6 @@ export const scopeLabels: Record<Scope, string> = {
   "apps:write": "Register and delete apps",
   "contacts:read": "Read contacts and export them",
   "contacts:write": "Edit and block contacts",
+  "teams:read": "See teams and their members",
+  "teams:write": "Create, change and delete teams",
 };

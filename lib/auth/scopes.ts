@@ -21,6 +21,8 @@ export const scopes = [
   "apps:write",
   "contacts:read",
   "contacts:write",
+  "teams:read",
+  "teams:write",
 ] as const;
 
 export type Scope = (typeof scopes)[number];
@@ -42,6 +44,7 @@ const adminOnly = new Set<Scope>([
   "audit:read",
   "apps:read",
   "apps:write",
+  "teams:write",
 ]);
 
 /** The scope table: which scopes each role may hold. */

@@ -191,6 +191,8 @@ export async function loadTokenContext(input: {
         ),
       )
       .catch(() => {});
+    // The person's activity (what turns `online` into `away` when it stops), at the same granularity.
+    void db.update(users).set({ lastActiveAt: now }).where(eq(users.id, row.userId)).catch(() => {});
     row.lastUsedAt = now;
   }
 

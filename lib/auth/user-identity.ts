@@ -22,8 +22,22 @@ const userRefShape = {
 };
 
 // Strict: the same component serves answers and the webhook bodies that carry a user.
+export const availabilities = ["online", "busy", "offline"] as const;
+export type Availability = (typeof availabilities)[number];
+/** How long an `online` person may do nothing before they read as `away`, unless the account chose otherwise. */
+export const DEFAULT_AWAY_AFTER_S = 600;
+
 export const userOutput = z
-  .strictObject({ ...userRefShape, created_at: isoTimestamp(), updated_at: isoTimestamp() })
+  .strictObject({
+    ...userRefShape,
+    availability: z.enum([...availabilities, "away"]).meta({
+      description:
+        "What the person set (`online`, `busy`, `offline`); `online` reads as `away` once they have done nothing for the account's away delay (10 minutes unless changed in the assignment settings). Only `online` people receive conversations automatically.",
+      example: "online",
+    }),
+    created_at: isoTimestamp(),
+    updated_at: isoTimestamp(),
+  })
   .meta({ id: "User", description: "A user of the account. Passwords are never returned." });
 export type UserOutput = z.infer<typeof userOutput>;
 
@@ -36,13 +50,26 @@ export function presentUserRef(user: Pick<User, "id" | "name" | "email" | "role"
   return { id: user.id, name: user.name, email: user.email, role: user.role };
 }
 
+/** `online` without activity for `awayAfterS` (or never active) is `away`. */
+export function effectiveAvailability(
+  user: Pick<User, "availability" | "lastActiveAt">,
+  { awayAfterS = DEFAULT_AWAY_AFTER_S, now = new Date() }: { awayAfterS?: number; now?: Date } = {},
+): Availability | "away" {
+  if (user.availability !== "online") return user.availability;
+  return user.lastActiveAt && now.getTime() - user.lastActiveAt.getTime() <= awayAfterS * 1000 ? "online" : "away";
+}
+
 /** The public shape of a user; the password hash never leaves through here. */
-export function presentUser(user: Pick<User, "id" | "name" | "email" | "role" | "createdAt" | "updatedAt">): UserOutput {
+export function presentUser(
+  user: Pick<User, "id" | "name" | "email" | "role" | "createdAt" | "updatedAt" | "availability" | "lastActiveAt">,
+  options?: { awayAfterS?: number },
+): UserOutput {
   return {
     id: user.id,
     name: user.name,
     email: user.email,
     role: user.role,
+    availability: effectiveAvailability(user, options),
     created_at: user.createdAt.toISOString(),
     updated_at: user.updatedAt.toISOString(),
   };

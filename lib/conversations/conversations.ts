@@ -1,23 +1,28 @@
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import { type Db, getDb, type Tx } from "@/db";
-import { conversations, users } from "@/db/schema";
+import { conversations, priorityRank, users } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { toPage } from "@/lib/platform/cursor";
 import { afterCursorPlaceholder, cursorPlaceholders } from "@/lib/platform/pagination";
 import type { ServiceContext } from "@/lib/auth/context";
-import { ConflictError, NotFoundError } from "@/lib/platform/errors";
+import { ConflictError, invalidField, NotFoundError } from "@/lib/platform/errors";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { userActor } from "@/lib/activity/schemas";
 import { scheduleSurveyOnClose } from "@/lib/csat/schedule";
 import { recordResolution } from "@/lib/reports/record";
 import { recordEvent } from "@/lib/events/record-event";
+import { slaOnClose } from "@/lib/sla/sla";
+import { drainAssignmentQueue } from "@/lib/teams/assignment";
 import type { EventType } from "@/lib/events/types";
 import type { ActivityType } from "@/lib/activity/schemas";
 import { presentUserRef, type UserRefOutput } from "@/lib/auth/user-identity";
-import { type ConversationStatus, type ConversationWithContact, presentAssignment, presentConversation } from "./schemas";
+import { type ConversationStatus, type ConversationWithContact, type Priority, presentAssignment, presentConversation, priorities } from "./schemas";
 import { deleteConversationMedia, findConversation, hasLabelPlaceholder, joinContact, labelPlaceholder, reopenClosedConversation, selectConversations } from "./store";
 
-type ListShape = { status: boolean; assignee: "none" | "user" | null; label: boolean; cursor: boolean };
+type ListShape = { status: boolean; assignee: "none" | "user" | null; label: boolean; cursor: boolean; team: "none" | "team" | null; priority: "none" | "value" | null; sort: "created" | "priority" };
+
+const activityOf = sql<Date>`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`;
+const rankOf = priorityRank(conversations.priority);
 
 function buildList(db: Db, shape: ListShape) {
   return selectConversations(db)
@@ -31,10 +36,21 @@ function buildList(db: Db, shape: ListShape) {
             ? eq(conversations.assignedTo, sql.placeholder("assignedTo"))
             : undefined,
         shape.label ? hasLabelPlaceholder() : undefined,
-        shape.cursor ? afterCursorPlaceholder(conversations, "desc") : undefined,
+        shape.team === "none" ? isNull(conversations.teamId) : shape.team === "team" ? eq(conversations.teamId, sql.placeholder("teamId")) : undefined,
+        shape.priority === "none"
+          ? isNull(conversations.priority)
+          : shape.priority === "value"
+            ? eq(conversations.priority, sql.placeholder("priority"))
+            : undefined,
+        shape.cursor
+          ? shape.sort === "priority"
+            ? // Rank ascending, then latest activity and id descending: past the cursor's row.
+              sql`(${rankOf} > ${sql.placeholder("cursorRank")}::int or (${rankOf} = ${sql.placeholder("cursorRank")}::int and (${activityOf}, ${conversations.id}) < (${sql.placeholder("cursorAt")}::timestamptz, ${sql.placeholder("cursorId")})))`
+            : afterCursorPlaceholder(conversations, "desc")
+          : undefined,
       ),
     )
-    .orderBy(desc(conversations.createdAt), desc(conversations.id))
+    .orderBy(...(shape.sort === "priority" ? [asc(rankOf), desc(activityOf), desc(conversations.id)] : [desc(conversations.createdAt), desc(conversations.id)]))
     .limit(sql.placeholder("limit"));
 }
 
@@ -47,7 +63,7 @@ function listStatement(shape: ListShape) {
   const db = getDb();
   let byShape = listStatements.get(db);
   if (!byShape) listStatements.set(db, (byShape = new Map()));
-  const key = `${shape.status}:${shape.assignee}:${shape.label}:${shape.cursor}`;
+  const key = `${shape.status}:${shape.assignee}:${shape.label}:${shape.cursor}:${shape.team}:${shape.priority}:${shape.sort}`;
   let statement = byShape.get(key);
   if (!statement) byShape.set(key, (statement = buildList(db, shape).prepare("conversations_list")));
   return statement;
@@ -65,6 +81,9 @@ export async function listConversations({
   status,
   assignedTo,
   label,
+  team,
+  priority,
+  sort = "created",
 }: {
   ctx: ServiceContext;
   limit: number;
@@ -72,17 +91,38 @@ export async function listConversations({
   status?: ConversationStatus;
   assignedTo?: string;
   label?: string;
+  team?: string;
+  priority?: Priority | "none";
+  sort?: "created" | "priority";
 }) {
   const assignee = assignedTo === "none" ? "none" : assignedTo ? "user" : null;
-  const rows = await listStatement({ status: !!status, assignee, label: !!label, cursor: !!cursor }).execute({
+  const teamShape = team === "none" ? "none" : team ? "team" : null;
+  const priorityShape = priority === "none" ? "none" : priority ? "value" : null;
+  // A priority-order cursor carries the row's rank in front of its id (`2:conv_…`).
+  const byPriority = sort === "priority";
+  const rankedCursor = byPriority && cursor ? parseRankedId(cursor.id) : undefined;
+  const rows = await listStatement({ status: !!status, assignee, label: !!label, cursor: !!cursor, team: teamShape, priority: priorityShape, sort }).execute({
     accountId: ctx.accountId,
     limit: limit + 1,
     ...(status ? { status } : {}),
     ...(assignee === "user" ? { assignedTo } : {}),
     ...(label ? labelPlaceholder(label) : {}),
-    ...(cursor ? cursorPlaceholders(cursor) : {}),
+    ...(teamShape === "team" ? { teamId: team } : {}),
+    ...(priorityShape === "value" ? { priority } : {}),
+    ...(cursor ? (rankedCursor ? { cursorAt: cursor.t.toISOString(), cursorId: rankedCursor.id, cursorRank: rankedCursor.rank } : cursorPlaceholders(cursor)) : {}),
   });
-  return toPage(rows.map(joinContact), limit, (c) => ({ t: c.createdAt, id: c.id }), presentConversation);
+  const position = byPriority
+    ? (c: ConversationWithContact) => ({ t: c.lastMessageAt ?? c.createdAt, id: `${priorityOrder(c.priority)}:${c.id}` })
+    : (c: ConversationWithContact) => ({ t: c.createdAt, id: c.id });
+  return toPage(rows.map(joinContact), limit, position, presentConversation);
+}
+
+const priorityOrder = (priority: Priority | null) => (priority ? priorities.indexOf(priority) : priorities.length);
+
+function parseRankedId(value: string) {
+  const match = /^([0-4]):(conv_[0-9a-z]+)$/.exec(value);
+  if (!match) throw invalidField("cursor", "belongs to another list or other filters: start again without a cursor");
+  return { rank: Number(match[1]), id: match[2] };
 }
 
 export async function getConversation({ ctx, id }: { ctx: ServiceContext; id: string }) {
@@ -205,6 +245,9 @@ export async function closeConversation({ ctx, id }: { ctx: ServiceContext<"user
     async (updated, tx) => {
       await scheduleSurveyOnClose(tx, { accountId: ctx.accountId, conversation: updated });
       await recordResolution(tx, { accountId: ctx.accountId, conversation: updated, actorId: ctx.user.id });
+      await slaOnClose(tx, { accountId: ctx.accountId, conversationId: updated.id, at: updated.closedAt ?? new Date() });
+      // The assignee's place is free: the oldest waiting conversation may take it.
+      await drainAssignmentQueue(tx, { accountId: ctx.accountId });
       return { type: "conversation.closed", data: { conversation: presentConversation(updated), user: actor(ctx) } };
     },
     async () => ({ type: "closed" }),

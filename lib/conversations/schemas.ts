@@ -23,6 +23,21 @@ const statusSchema = z.enum(conversationStatuses).meta({
     "new → `open`; assign → `assigned`; unassign → `open`; close (from open, assigned or snoozed) → `closed`; reopen → `open` (or `assigned` when it still has an assignee); snooze (from open or assigned) → `snoozed` until `snoozed_until` or the customer's next message, then `open` or `assigned` again. An inbound message reopens a closed conversation.",
 });
 
+export const priorities = ["urgent", "high", "medium", "low"] as const;
+export type Priority = (typeof priorities)[number];
+export const teamIdPattern = /^team_[0-9a-z]{26}$/;
+
+const priorityOutput = z.enum(priorities).nullable().meta({ id: "Priority", description: "`urgent`, `high`, `medium`, `low`, or null (none)." });
+
+export const slaStateOutput = z
+  .strictObject({
+    policy_id: prefixedId("slaPolicy"),
+    kind: z.enum(["first_response", "next_response", "resolution"]).nullable().meta({ description: "The target whose clock runs now; null when none runs (answered, closed)." }),
+    due_at: isoTimestamp("When that target is due (business-hours policies count only opening hours); null when no clock runs.").nullable(),
+    status: z.enum(["ok", "warning", "breached"]).meta({ description: "`warning` from 80 % of the time, `breached` once due without an answer." }),
+  })
+  .meta({ id: "ConversationSla", description: "The SLA policy applied to the conversation and its running clock." });
+
 export const listConversationsQuery = paginationQuery.extend({
   status: z
     .enum(conversationStatuses, { error: "must be one of open, assigned, closed, snoozed" })
@@ -38,7 +53,29 @@ export const listConversationsQuery = paginationQuery.extend({
     .regex(labelIdPattern, "must be a label id (lbl_...)")
     .optional()
     .meta({ description: "Only conversations carrying this label.", example: "lbl_01jd2x8k3f0m6q1v9w4r7t5y2z" }),
+  team: z
+    .string()
+    .refine((value) => value === "none" || teamIdPattern.test(value), "must be a team id (team_...) or none")
+    .optional()
+    .meta({ description: "A team id, or `none` for conversations without a team.", example: "team_01jd2x8k3f0m6q1v9w4r7t5y2z" }),
+  priority: z
+    .enum([...priorities, "none"], { error: "must be one of urgent, high, medium, low, none" })
+    .optional()
+    .meta({ description: "Only conversations of this priority (`none`: without one)." }),
+  sort: z
+    .enum(["created", "priority"], { error: "must be created or priority" })
+    .default("created")
+    .meta({ description: "`created` (newest first, the default) or `priority` (urgent first, then high, medium, low, none; within one, latest activity first)." }),
 });
+
+export const updateConversationInput = z
+  .strictObject({
+    priority: z.enum(priorities, { error: "must be one of urgent, high, medium, low, or null" }).nullable().optional().meta({ description: "The priority; null removes it." }),
+    team_id: z.string().regex(teamIdPattern, "must be a team id (team_...)").nullable().optional().meta({ description: "The team; null removes it. An unknown team is a 400." }),
+  })
+  .refine((v) => v.priority !== undefined || v.team_id !== undefined, { message: "send priority or team_id" })
+  .meta({ id: "UpdateConversation" });
+export type UpdateConversationInput = z.infer<typeof updateConversationInput>;
 
 export const assignConversationInput = z.object({
   user_id: z
@@ -101,6 +138,9 @@ export const conversationOutput = z
       "The customer's last message (by the network's clock) + 24 hours: until then any message can be sent, afterwards only templates (409 `outside_service_window`). Null while the customer has never written.",
     ).nullable(),
     csat: csatOutput.nullable().meta({ description: "The customer's answer to the satisfaction survey; null until they answer." }),
+    team_id: prefixedId("team", "The team it belongs to, or null.").nullable(),
+    priority: priorityOutput,
+    sla: slaStateOutput.nullable().meta({ description: "The applied SLA policy and its clock; null without one." }),
   })
   .meta({ id: "Conversation", description: "One conversation with one customer number." });
 export type ConversationOutput = z.infer<typeof conversationOutput>;
@@ -138,7 +178,16 @@ export function presentConversation(row: ConversationWithContact): ConversationO
     labels: [...(row.labels ?? [])].sort((a, b) => a.name.localeCompare(b.name)),
     service_window_expires_at: iso(row.serviceWindowExpiresAt),
     csat: row.csatScore !== null && row.csatAt ? { score: row.csatScore, at: row.csatAt.toISOString() } : null,
+    team_id: row.teamId ?? null,
+    priority: row.priority ?? null,
+    sla: presentSlaState(row),
   };
+}
+
+export function presentSlaState(row: Pick<Conversation, "slaPolicyId" | "slaKind" | "slaDueAt" | "slaStatus">): z.infer<typeof slaStateOutput> | null {
+  if (!row.slaPolicyId) return null;
+  const status = row.slaStatus === "warning" || row.slaStatus === "breached" ? row.slaStatus : "ok";
+  return { policy_id: row.slaPolicyId, kind: row.slaKind ?? null, due_at: iso(row.slaDueAt ?? null), status };
 }
 
 /** The short form events about messages carry (message.received). */

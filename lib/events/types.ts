@@ -26,6 +26,8 @@ export const eventTypes = [
   "contact.updated",
   "template.updated",
   "automation.triggered",
+  "sla.warning",
+  "sla.breached",
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];

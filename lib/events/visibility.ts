@@ -13,6 +13,7 @@ export const READ_SCOPE_BY_EVENT_PREFIX: Record<string, Scope> = {
   agent: "conversations:read",
   template: "config:read",
   automation: "conversations:read",
+  sla: "conversations:read",
 };
 
 /** The scope a reader needs to see an event of this type (none for plant.created). */

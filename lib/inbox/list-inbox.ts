@@ -6,7 +6,7 @@ import { contacts, conversations, notifications } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { limitSchema } from "@/lib/platform/pagination";
 import { decodeCursor, encodeCursor } from "@/lib/platform/cursor";
-import { labelIdPattern, presentConversation } from "@/lib/conversations/schemas";
+import { labelIdPattern, presentConversation, teamIdPattern } from "@/lib/conversations/schemas";
 import { hasLabel } from "@/lib/conversations/store";
 
 export const inboxFilters = ["all", "mine", "unassigned", "snoozed", "closed", "mentions"] as const;
@@ -17,8 +17,14 @@ export const inboxQuery = z.object({
   limit: limitSchema.default(30),
   cursor: z.string().min(1).transform((c) => decodeCursor(c)).optional(),
   label: z.string().regex(labelIdPattern, "must be a label id (lbl_...)").optional(),
+  team: z
+    .string()
+    .refine((value) => value === "none" || teamIdPattern.test(value), "must be a team id (team_...) or none")
+    .optional(),
 });
 export type InboxQuery = z.infer<typeof inboxQuery>;
+
+const teamFilter = (team: string | undefined) => (team === "none" ? isNull(conversations.teamId) : team ? eq(conversations.teamId, team) : undefined);
 
 /**
  * The inbox list: most recent activity first (a conversation without messages counts
@@ -54,7 +60,7 @@ export async function listInbox({ ctx, query }: { ctx: ServiceContext<"user">; q
     .select({ conversation: conversations, contact: contacts, activity })
     .from(conversations)
     .innerJoin(contacts, eq(contacts.id, conversations.contactId))
-    .where(and(eq(conversations.accountId, ctx.accountId), filter, search, query.label ? hasLabel(query.label) : undefined, after))
+    .where(and(eq(conversations.accountId, ctx.accountId), filter, search, query.label ? hasLabel(query.label) : undefined, teamFilter(query.team), after))
     .orderBy(desc(activity), desc(conversations.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);

@@ -4,7 +4,7 @@ import { jobs } from "@/db/schema";
 
 export const JOBS_CHANNEL = "chorus_jobs";
 
-export type JobKind = "webhook.deliver" | "message.send" | "message.simulate-status" | "message.fetch-media" | "message.auto-reply" | "conversation.wake" | "template.simulate-review" | "csat.survey" | "network.read-signal" | "push.notify" | "push.send" | "campaign.dispatch" | "contact.opt-out";
+export type JobKind = "webhook.deliver" | "message.send" | "message.simulate-status" | "message.fetch-media" | "message.auto-reply" | "conversation.wake" | "template.simulate-review" | "csat.survey" | "network.read-signal" | "push.notify" | "push.send" | "campaign.dispatch" | "contact.opt-out" | "sla.check";
 
 export type NewJob = { kind: JobKind; payload: Record<string, unknown>; accountId?: string; runAt?: Date };
 

@@ -14,6 +14,7 @@ import { wakeSnoozedConversation } from "@/lib/conversations/snooze";
 import { invalidField } from "@/lib/platform/errors";
 import { isNetworkUserId } from "@/lib/platform/fields";
 import { recordEvent } from "@/lib/events/record-event";
+import { workflowOnCustomerMessage } from "@/lib/teams/routing";
 import { newId } from "@/lib/platform/ids";
 import { contactAddress } from "@/lib/contacts/identity";
 import { recordSurveyAnswer, surveyScoreOf } from "@/lib/conversations/survey-answer";
@@ -209,8 +210,10 @@ export async function receiveInboundMessage({ accountId, inbound }: { accountId:
     if (score !== null) {
       const rated = await recordSurveyAnswer(tx, { accountId, conversationId: conversation.id, contact, score, at: now });
       if (rated) await thankForSurveyAnswer(tx, { accountId, conversationId: conversation.id, to: contactAddress(contact) });
+    } else if (!inbound.reaction) {
+      await workflowOnCustomerMessage(tx, { accountId, conversationId: conversation.id, at: now });
+      await afterInboundMessage(tx, { accountId, message, conversation: updated });
     }
-    else if (!inbound.reaction) await afterInboundMessage(tx, { accountId, message, conversation: updated });
     return { duplicate: false, message: output };
   });
 }

@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { slaOnPersonReply } from "@/lib/sla/sla";
 import { type Executor, getDb } from "@/db";
 import { conversations, messages } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
@@ -51,6 +52,7 @@ export async function sendMessage({ ctx, input }: { ctx: ServiceContext<"user">;
         : (await createConversation(tx, { accountId, contact, at: new Date(), actor: userActor(ctx.user) })).id;
     }
     await autoAssignOnReply(tx, { ctx, conversationId });
+    await slaOnPersonReply(tx, { accountId, conversationId, userId: ctx.user.id, at: new Date() });
 
     const [window] = await tx
       .select({ expiresAt: conversations.serviceWindowExpiresAt })

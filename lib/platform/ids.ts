@@ -34,6 +34,10 @@ export const idPrefixes = {
   campaign: "cmp",
   automation: "auto",
   macro: "mac",
+  team: "team",
+  assignmentPolicy: "asp",
+  slaPolicy: "sla",
+  slaOutcome: "slo",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -1,5 +1,6 @@
 import "@/lib/server/wiring";
 import { runWakeJob } from "@/lib/conversations/snooze";
+import { runSlaCheck } from "@/lib/sla/sla";
 import { sendReadSignal } from "@/lib/conversations/customer-signals";
 import { sendSurvey } from "@/lib/messages/send-survey";
 import { simulateSandboxStatus } from "@/lib/messages/apply-status";
@@ -30,6 +31,7 @@ export const jobHandlers: JobHandlers = {
   "push.send": runPushSend,
   "campaign.dispatch": (payload, { now }) => runCampaignDispatch(payload, { now }),
   "contact.opt-out": createOptOutJobHandler(sendAutomatedMessage),
+  "sla.check": (payload, { now }) => runSlaCheck(payload, { now }),
 };
 
 /** Kinds the local runner runs many at a time (same outcome as `jobHandlers`, fewer round trips). */

@@ -18,11 +18,13 @@ import { newId } from "@/lib/platform/ids";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { userActor } from "@/lib/activity/schemas";
 import { presentUser } from "@/lib/auth/user-identity";
+import { loadWorkflowSettings } from "@/lib/teams/assignment";
 import type { CreateUserInput, UpdateUserInput } from "./schemas";
 
 const live = (accountId: string) => and(eq(users.accountId, accountId), isNull(users.deletedAt));
 
 export async function listUsers({ ctx, limit, cursor }: { ctx: ServiceContext<"user">; limit: number; cursor?: CursorPosition }) {
+  const settings = await loadWorkflowSettings(executorOf(ctx), ctx.accountId);
   return keysetPage(executorOf(ctx).select().from(users).$dynamic(), {
     table: users,
     accountId: ctx.accountId,
@@ -31,7 +33,7 @@ export async function listUsers({ ctx, limit, cursor }: { ctx: ServiceContext<"u
     limit,
     cursor,
     position: (u) => ({ t: u.createdAt, id: u.id }),
-    present: presentUser,
+    present: (u) => presentUser(u, settings),
   });
 }
 
@@ -47,7 +49,7 @@ async function findUser(tx: Executor, accountId: string, id: string, lock = fals
 }
 
 export async function getUser({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
-  return presentUser(await findUser(getDb(), ctx.accountId, id));
+  return presentUser(await findUser(getDb(), ctx.accountId, id), await loadWorkflowSettings(getDb(), ctx.accountId));
 }
 
 export async function createUser({ ctx, input }: { ctx: ServiceContext<"user">; input: CreateUserInput }) {

@@ -150,7 +150,7 @@ describe("the contract checker", () => {
       expect.stringMatching(/required property 'message'/),
     ]);
 
-    const user = { id: "usr_1", name: "Ada", email: "ada@example.com", role: "admin", created_at: "2026-11-22T10:15:30.123Z", updated_at: "2026-11-22T10:15:30.123Z" };
+    const user = { id: "usr_1", name: "Ada", email: "ada@example.com", role: "admin", availability: "online", created_at: "2026-11-22T10:15:30.123Z", updated_at: "2026-11-22T10:15:30.123Z" };
     const envelope = { id: "evt_1", type: "user.created", created_at: "2026-11-22T10:15:30.123Z", data: { user } };
     expect(v1.checkWebhook("user.created", envelope)).toEqual([]);
     expect(v1.checkWebhook("user.created", { ...envelope, data: { user: { ...user, password_hash: "x" } } })).toEqual([expect.stringMatching(/additional properties/)]);
@@ -1099,6 +1099,74 @@ describe("/v1 contract", () => {
     await expectStatus(204, "DELETE", `/v1/macros/${macro.body.id}`, { token: agent.token });
     await expectStatus(204, "DELETE", `/v1/automations/${created.body.id}`, { token: adminToken });
     await expectStatus(404, "DELETE", `/v1/automations/${created.body.id}`, { token: adminToken });
+  });
+
+  it("team workflow routes answer as documented, and an SLA warns and breaches", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const agent = await addTestUser(account.id, "agent");
+    const reportsOnly = await scopedToken(adminToken, ["reports:read"]);
+    const unknownTeam = "team_01jd2x8k3f0m6q1v9w4r7t5y2z";
+
+    const me = await expectStatus(200, "GET", "/v1/users/me", { token: agent.token });
+    expect(me.body.id).toBe(agent.user.id);
+    expect((await expectStatus(200, "PUT", "/v1/users/me/availability", { token: agent.token, body: { availability: "online" } })).body.availability).toBe("online");
+    await expectStatus(400, "PUT", "/v1/users/me/availability", { token: agent.token, body: { availability: "away" } });
+    await expectStatus(401, "PUT", "/v1/users/me/availability", { body: { availability: "online" } });
+    await expectStatus(200, "PUT", "/v1/users/me/availability", { token: adminToken, body: { availability: "offline" } });
+
+    const team = await expectStatus(201, "POST", "/v1/teams", { token: adminToken, body: { name: "Sales", members: [agent.user.id] } });
+    await expectStatus(409, "POST", "/v1/teams", { token: adminToken, body: { name: "sales" } });
+    await expectStatus(400, "POST", "/v1/teams", { token: adminToken, body: { name: "Support", members: ["usr_01jd2x8k3f0m6q1v9w4r7t5y2z"] } });
+    await expectStatus(403, "POST", "/v1/teams", { token: agent.token, body: { name: "Mine" } });
+    await expectStatus(200, "GET", "/v1/teams", { token: agent.token });
+    await expectStatus(403, "GET", "/v1/teams", { token: reportsOnly });
+    const teamPath = `/v1/teams/${team.body.id}`;
+    await expectStatus(200, "GET", teamPath, { token: agent.token });
+    await expectStatus(404, "GET", `/v1/teams/${unknownTeam}`, { token: agent.token });
+    await expectStatus(200, "PATCH", teamPath, { token: adminToken, body: { name: "Sales EU" } });
+    const spare = await expectStatus(201, "POST", "/v1/teams", { token: adminToken, body: { name: "Spare" } });
+    await expectStatus(409, "PATCH", `/v1/teams/${spare.body.id}`, { token: adminToken, body: { name: "sales eu" } });
+    await expectStatus(204, "DELETE", `/v1/teams/${spare.body.id}`, { token: adminToken });
+
+    await expectStatus(200, "GET", "/v1/config/assignment", { token: agent.token });
+    await expectStatus(200, "GET", `/v1/config/assignment?team_id=${team.body.id}`, { token: agent.token });
+    await expectStatus(400, "GET", `/v1/config/assignment?team_id=${unknownTeam}`, { token: agent.token });
+    await expectStatus(403, "PUT", "/v1/config/assignment", { token: agent.token, body: { mode: "round_robin" } });
+    await expectStatus(400, "PUT", "/v1/config/assignment", { token: adminToken, body: { mode: "round_robin", team_id: unknownTeam } });
+    await expectStatus(200, "PUT", "/v1/config/assignment", { token: adminToken, body: { mode: "round_robin", capacity: 5 } });
+
+    const sla = await expectStatus(201, "POST", "/v1/sla-policies", { token: adminToken, body: { name: "Urgent", first_response_s: 900, default: true } });
+    await expectStatus(409, "POST", "/v1/sla-policies", { token: adminToken, body: { name: "urgent", resolution_s: 3600 } });
+    await expectStatus(400, "POST", "/v1/sla-policies", { token: adminToken, body: { name: "Empty" } });
+    await expectStatus(403, "POST", "/v1/sla-policies", { token: agent.token, body: { name: "Mine", resolution_s: 3600 } });
+    await expectStatus(200, "GET", "/v1/sla-policies", { token: agent.token });
+    const slaPath = `/v1/sla-policies/${sla.body.id}`;
+    await expectStatus(200, "GET", slaPath, { token: agent.token });
+    await expectStatus(404, "GET", "/v1/sla-policies/sla_01jd2x8k3f0m6q1v9w4r7t5y2z", { token: agent.token });
+    await expectStatus(200, "PATCH", slaPath, { token: adminToken, body: { resolution_s: 86_400 } });
+    const spareSla = await expectStatus(201, "POST", "/v1/sla-policies", { token: adminToken, body: { name: "Spare", resolution_s: 3600 } });
+    await expectStatus(409, "PATCH", `/v1/sla-policies/${spareSla.body.id}`, { token: adminToken, body: { name: "URGENT" } });
+
+    // A customer writes: the default policy applies and round robin assigns the only online agent.
+    const { conversation_id: id } = await simulateCustomer(adminToken, { from: nextPhone(), type: "text", text: "Price?" });
+    const patched = await expectStatus(200, "PATCH", `/v1/conversations/${id}`, { token: agent.token, body: { priority: "urgent", team_id: team.body.id } });
+    expect(patched.body).toMatchObject({ priority: "urgent", team_id: team.body.id, assigned_to: agent.user.id, sla: { policy_id: sla.body.id, kind: "first_response", status: "ok" } });
+    await expectStatus(400, "PATCH", `/v1/conversations/${id}`, { token: agent.token, body: { team_id: unknownTeam } });
+    await expectStatus(403, "PATCH", `/v1/conversations/${id}`, { token: reportsOnly, body: { priority: "low" } });
+    await expectStatus(404, "PATCH", "/v1/conversations/conv_01jd2x8k3f0m6q1v9w4r7t5y2z", { token: agent.token, body: { priority: "low" } });
+    await expectStatus(200, "GET", `/v1/conversations?sort=priority&team=${team.body.id}&priority=urgent`, { token: agent.token });
+    await expectStatus(400, "PUT", `/v1/conversations/${id}/sla`, { token: agent.token, body: { sla_policy_id: "sla_01jd2x8k3f0m6q1v9w4r7t5y2z" } });
+    await expectStatus(200, "PUT", `/v1/conversations/${id}/sla`, { token: agent.token, body: { sla_policy_id: spareSla.body.id } });
+    await expectStatus(200, "PUT", `/v1/conversations/${id}/sla`, { token: agent.token, body: { sla_policy_id: sla.body.id } });
+    // Nobody answers: the clock warns and breaches (sla.warning, sla.breached).
+    await drain(13 * 60_000);
+    await drain(20 * 60_000);
+    expect((await expectStatus(200, "GET", `/v1/conversations/${id}`, { token: agent.token })).body.sla.status).toBe("breached");
+    const attainment = await expectStatus(200, "GET", `/v1/reports/sla?to=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`, { token: adminToken });
+    expect(attainment.body.policies).toEqual([expect.objectContaining({ policy_id: sla.body.id, breached: 1 })]);
+    await expectStatus(400, "GET", "/v1/reports/sla?from=yesterday", { token: adminToken });
+    await expectStatus(204, "DELETE", `/v1/sla-policies/${spareSla.body.id}`, { token: adminToken });
+    await expectStatus(204, "DELETE", teamPath, { token: adminToken });
   });
 
   it("answers 405 with the error body for an undocumented method", async () => {

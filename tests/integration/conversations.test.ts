@@ -82,6 +82,9 @@ describe("GET /v1/conversations", () => {
       labels: [],
       service_window_expires_at: null,
       csat: null,
+      team_id: null,
+      priority: null,
+      sla: null,
     });
   });
 

@@ -158,7 +158,28 @@ const PRICING_OPERATIONS: [string, string, string][] = [
   ["get", "/v1/reports/spend", "reports:read"],
 ];
 
-const ALL_OPERATIONS = [...SPEC_OPERATIONS, ...EXTRA_OPERATIONS, ...TEAM_ADMIN_OPERATIONS, ...TEAM_INBOX_OPERATIONS, ...TEMPLATE_OPERATIONS, ...PRICING_OPERATIONS];
+// SPEC section 23: team workflow.
+const TEAM_WORKFLOW_OPERATIONS: [string, string, string][] = [
+  ["get", "/v1/users/me", "users:read"],
+  ["put", "/v1/users/me/availability", "users:read"],
+  ["get", "/v1/teams", "teams:read"],
+  ["post", "/v1/teams", "teams:write"],
+  ["get", "/v1/teams/{id}", "teams:read"],
+  ["patch", "/v1/teams/{id}", "teams:write"],
+  ["delete", "/v1/teams/{id}", "teams:write"],
+  ["get", "/v1/config/assignment", "config:read"],
+  ["put", "/v1/config/assignment", "config:write"],
+  ["get", "/v1/sla-policies", "config:read"],
+  ["post", "/v1/sla-policies", "config:write"],
+  ["get", "/v1/sla-policies/{id}", "config:read"],
+  ["patch", "/v1/sla-policies/{id}", "config:write"],
+  ["delete", "/v1/sla-policies/{id}", "config:write"],
+  ["patch", "/v1/conversations/{id}", "conversations:write"],
+  ["put", "/v1/conversations/{id}/sla", "conversations:write"],
+  ["get", "/v1/reports/sla", "reports:read"],
+];
+
+const ALL_OPERATIONS = [...SPEC_OPERATIONS, ...EXTRA_OPERATIONS, ...TEAM_ADMIN_OPERATIONS, ...TEAM_INBOX_OPERATIONS, ...TEMPLATE_OPERATIONS, ...PRICING_OPERATIONS, ...TEAM_WORKFLOW_OPERATIONS];
 
 const HTTP_METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "options", "trace"]);
 

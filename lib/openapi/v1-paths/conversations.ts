@@ -1,4 +1,5 @@
 import { assignConversationInput, conversationOutput, listConversationsQuery } from "@/lib/conversations/schemas";
+import { updateConversationOperation } from "./team-workflow";
 import { operationsFor, page, pathIds, type V1Domain } from "../v1-common";
 
 const tag = { name: "Conversations", description: "One conversation per customer number at a time; assign, close and reopen them." };
@@ -38,6 +39,7 @@ export const conversationsDomain: V1Domain = {
         path: byId,
         success: { status: "200", description: "The conversation.", schema: conversationOutput },
       }),
+      patch: updateConversationOperation,
       delete: op({
         operationId: "deleteConversation",
         summary: "Delete a conversation",

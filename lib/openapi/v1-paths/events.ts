@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { contactDetailOutput } from "@/lib/contacts/schemas";
-import { conversationAssignmentOutput, conversationOutput, conversationSummaryOutput } from "@/lib/conversations/schemas";
+import { conversationAssignmentOutput, conversationOutput, conversationSummaryOutput, slaStateOutput } from "@/lib/conversations/schemas";
 import { type EventType, streamOnlyEventTypes } from "@/lib/events/types";
 import { messageOutput } from "@/lib/messages/schemas";
 import { noteOutput } from "@/lib/notes/schemas";
@@ -121,6 +121,16 @@ export const eventDataSchemas: Record<EventType, { summary: string; description?
       trigger: z.object({ id: idOf("event"), type: z.string() }).nullable(),
       conversation: conversationOutput,
     }),
+  },
+  "sla.warning": {
+    summary: "An SLA target is near",
+    description: "80 % of the running target's time (business hours only, for such policies) has passed without the answer or close it waits for. `sla` is the clock (`status: warning`); the assignee, or the admins while unassigned, are notified in the app.",
+    data: z.object({ conversation: conversationOutput, sla: slaStateOutput }),
+  },
+  "sla.breached": {
+    summary: "An SLA target was missed",
+    description: "The running target is due without the answer or close it waited for. Recorded once per target; reports count it against the policy and the assignee at that moment.",
+    data: z.object({ conversation: conversationOutput, sla: slaStateOutput }),
   },
 };
 

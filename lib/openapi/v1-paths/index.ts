@@ -16,6 +16,7 @@ import { pushDomain } from "./push";
 import { reportsDomain } from "./reports";
 import { teamDomain } from "./team";
 import { contactsDomain, labelsDomain, searchDomain } from "./team-inbox";
+import { teamWorkflowDomain } from "./team-workflow";
 import { templatesDomain } from "./templates";
 import { usersDomain } from "./users";
 import { webhooksDomain } from "./webhooks";
@@ -27,6 +28,7 @@ export const v1Domains: V1Domain[] = [
   conversationsDomain,
   teamDomain,
   pushDomain,
+  teamWorkflowDomain,
   labelsDomain,
   automationsDomain,
   searchDomain,

@@ -1,0 +1,48 @@
+import { AssignmentForm } from "@/components/settings/assignment-form";
+import { SlaPoliciesManager } from "@/components/settings/sla-policies-manager";
+import { TeamsManager } from "@/components/settings/teams-manager";
+import { PageHeader } from "@/components/ui/page-header";
+import { collectPages } from "@/lib/platform/pagination";
+import { requireSession } from "@/lib/auth/current-user";
+import { listSlaPolicies } from "@/lib/sla/policies";
+import { getAssignmentConfig } from "@/lib/teams/assignment";
+import { listTeams } from "@/lib/teams/teams";
+import { listUsers } from "@/lib/users/users";
+
+export const metadata = { title: "Teams" };
+
+export default async function TeamsPage() {
+  const session = await requireSession();
+  const [teams, people, assignment, slaPolicies] = await Promise.all([
+    collectPages((cursor) => listTeams({ ctx: session, limit: 100, cursor })),
+    collectPages((cursor) => listUsers({ ctx: session, limit: 100, cursor })),
+    getAssignmentConfig({ ctx: session }),
+    collectPages((cursor) => listSlaPolicies({ ctx: session, limit: 100, cursor })),
+  ]);
+  const canEdit = session.user.role === "admin";
+  return (
+    <>
+      <PageHeader title="Teams" description="Route conversations to teams, hand them out automatically to whoever is online, and set the response times the team commits to." />
+      <div className="flex flex-col gap-8">
+        <section aria-labelledby="teams-heading" className="flex flex-col gap-3">
+          <h2 id="teams-heading" className="text-base font-semibold">
+            Teams
+          </h2>
+          <TeamsManager teams={teams} people={people.map((p) => ({ id: p.id, name: p.name, availability: p.availability }))} canEdit={canEdit} />
+        </section>
+        <section aria-labelledby="assignment-heading" className="flex flex-col gap-3">
+          <h2 id="assignment-heading" className="text-base font-semibold">
+            Assignment
+          </h2>
+          <AssignmentForm initial={assignment} canEdit={canEdit} />
+        </section>
+        <section aria-labelledby="sla-heading" className="flex flex-col gap-3">
+          <h2 id="sla-heading" className="text-base font-semibold">
+            SLA policies
+          </h2>
+          <SlaPoliciesManager policies={slaPolicies} canEdit={canEdit} />
+        </section>
+      </div>
+    </>
+  );
+}

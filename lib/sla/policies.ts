@@ -1,0 +1,132 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import { type Executor, getDb } from "@/db";
+import { slaPolicies, workflowSettings } from "@/db/schema";
+import type { CursorPosition } from "@/lib/platform/cursor";
+import { keysetPage } from "@/lib/platform/keyset-page";
+import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import { auditChange } from "@/lib/audit/record-audit";
+import { ConflictError, invalidField, isUniqueViolation, NotFoundError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
+import { DEFAULT_AWAY_AFTER_S } from "@/lib/auth/user-identity";
+import { type CreateSlaPolicyInput, presentSlaPolicy, type UpdateSlaPolicyInput } from "./schemas";
+import { detachSlaPolicy } from "./sla";
+
+async function defaultPolicyId(executor: Executor, accountId: string) {
+  const [row] = await executor.select({ id: workflowSettings.defaultSlaPolicyId }).from(workflowSettings).where(eq(workflowSettings.accountId, accountId)).limit(1);
+  return row?.id ?? null;
+}
+
+async function setDefault(tx: Executor, accountId: string, policyId: string | null) {
+  const now = new Date();
+  await tx
+    .insert(workflowSettings)
+    .values({ accountId, awayAfterS: DEFAULT_AWAY_AFTER_S, defaultSlaPolicyId: policyId, updatedAt: now })
+    .onConflictDoUpdate({ target: workflowSettings.accountId, set: { defaultSlaPolicyId: policyId, updatedAt: now } });
+}
+
+const duplicate = () => new ConflictError("An SLA policy with this name already exists.");
+
+async function uniqueName<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicate();
+    throw error;
+  }
+}
+
+/** Oldest first. */
+export async function listSlaPolicies({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
+  const executor = executorOf(ctx);
+  const defaultId = await defaultPolicyId(executor, ctx.accountId);
+  return keysetPage(executor.select().from(slaPolicies).$dynamic(), {
+    table: slaPolicies,
+    accountId: ctx.accountId,
+    order: "asc",
+    limit,
+    cursor,
+    position: (p) => ({ t: p.createdAt, id: p.id }),
+    present: (p) => presentSlaPolicy(p, defaultId),
+  });
+}
+
+async function findPolicy(executor: Executor, accountId: string, id: string, lock = false) {
+  const query = executor
+    .select()
+    .from(slaPolicies)
+    .where(and(eq(slaPolicies.accountId, accountId), eq(slaPolicies.id, id)))
+    .limit(1);
+  const [row] = lock ? await query.for("update") : await query;
+  if (!row) throw new NotFoundError("SLA policy");
+  return row;
+}
+
+export async function getSlaPolicy({ ctx, id }: { ctx: ServiceContext; id: string }) {
+  const executor = executorOf(ctx);
+  return presentSlaPolicy(await findPolicy(executor, ctx.accountId, id), await defaultPolicyId(executor, ctx.accountId));
+}
+
+export async function createSlaPolicy({ ctx, input }: { ctx: ServiceContext; input: CreateSlaPolicyInput }) {
+  return uniqueName(() =>
+    getDb().transaction(async (tx) => {
+      const now = new Date();
+      const [row] = await tx
+        .insert(slaPolicies)
+        .values({
+          id: newId("slaPolicy", now),
+          accountId: ctx.accountId,
+          name: input.name,
+          firstResponseS: input.first_response_s,
+          nextResponseS: input.next_response_s,
+          resolutionS: input.resolution_s,
+          businessHoursOnly: input.business_hours_only,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      if (input.default) await setDefault(tx, ctx.accountId, row.id);
+      await auditChange(ctx, "sla_policy.created", { type: "sla_policy", id: row.id }, tx);
+      return presentSlaPolicy(row, await defaultPolicyId(tx, ctx.accountId));
+    }),
+  );
+}
+
+/** Changes apply to clocks started from now on; running clocks keep their due time. */
+export async function updateSlaPolicy({ ctx, id, input }: { ctx: ServiceContext; id: string; input: UpdateSlaPolicyInput }) {
+  return uniqueName(() =>
+    getDb().transaction(async (tx) => {
+      const current = await findPolicy(tx, ctx.accountId, id, true);
+      const next = {
+        name: input.name ?? current.name,
+        firstResponseS: input.first_response_s !== undefined ? input.first_response_s : current.firstResponseS,
+        nextResponseS: input.next_response_s !== undefined ? input.next_response_s : current.nextResponseS,
+        resolutionS: input.resolution_s !== undefined ? input.resolution_s : current.resolutionS,
+        businessHoursOnly: input.business_hours_only ?? current.businessHoursOnly,
+      };
+      if (next.firstResponseS == null && next.nextResponseS == null && next.resolutionS == null) {
+        throw invalidField("first_response_s", "set at least one of first_response_s, next_response_s, resolution_s");
+      }
+      const [row] = await tx
+        .update(slaPolicies)
+        .set({ ...next, updatedAt: new Date() })
+        .where(eq(slaPolicies.id, id))
+        .returning();
+      const currentDefault = await defaultPolicyId(tx, ctx.accountId);
+      if (input.default === true && currentDefault !== id) await setDefault(tx, ctx.accountId, id);
+      if (input.default === false && currentDefault === id) await setDefault(tx, ctx.accountId, null);
+      await auditChange(ctx, "sla_policy.updated", { type: "sla_policy", id }, tx);
+      return presentSlaPolicy(row, await defaultPolicyId(tx, ctx.accountId));
+    }),
+  );
+}
+
+/** Deletes the policy; conversations under it keep going without one (their clocks stop). */
+export async function deleteSlaPolicy({ ctx, id }: { ctx: ServiceContext; id: string }) {
+  await getDb().transaction(async (tx) => {
+    await findPolicy(tx, ctx.accountId, id, true);
+    await detachSlaPolicy(tx, { accountId: ctx.accountId, slaPolicyId: id });
+    await tx.delete(slaPolicies).where(eq(slaPolicies.id, id));
+    await auditChange(ctx, "sla_policy.deleted", { type: "sla_policy", id }, tx);
+  });
+}

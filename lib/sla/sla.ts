@@ -1,0 +1,252 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { z } from "zod";
+import { type Executor, getDb } from "@/db";
+import { type Conversation, conversations, messages, notifications, type SlaPolicy, slaOutcomes, slaPolicies, users } from "@/db/schema";
+import type { ServiceContext } from "@/lib/auth/context";
+import { recordActivity } from "@/lib/activity/record-activity";
+import type { ActivityActor } from "@/lib/activity/schemas";
+import { recordEvent } from "@/lib/events/record-event";
+import { enqueueJob } from "@/lib/jobs/enqueue";
+import { invalidField } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
+import { loadBusinessProfile } from "@/lib/profile/business-profile";
+import { presentConversation, presentSlaState } from "@/lib/conversations/schemas";
+import { findConversation } from "@/lib/conversations/store";
+import { addClockSeconds } from "./clock";
+import type { SlaKind } from "./schemas";
+
+/** The share of a target's time after which it is in `warning`. */
+const WARNING_SHARE = 0.8;
+
+type Target = { kind: SlaKind; startedAt: Date; seconds: number };
+
+async function hasPersonReplied(tx: Executor, conversationId: string) {
+  const [row] = await tx
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), eq(messages.direction, "outbound"), eq(messages.senderType, "user")))
+    .limit(1);
+  return Boolean(row);
+}
+
+/**
+ * The target whose clock runs now: a person's answer while the customer waits (the first
+ * answer, or the next one after a person already answered), else the resolution.
+ */
+async function currentTarget(tx: Executor, conversation: Conversation, policy: SlaPolicy): Promise<Target | null> {
+  if (conversation.status === "closed") return null;
+  if (conversation.awaitingReplySince) {
+    const replied = await hasPersonReplied(tx, conversation.id);
+    if (!replied && policy.firstResponseS) return { kind: "first_response", startedAt: conversation.awaitingReplySince, seconds: policy.firstResponseS };
+    if (replied && policy.nextResponseS) return { kind: "next_response", startedAt: conversation.awaitingReplySince, seconds: policy.nextResponseS };
+  }
+  if (policy.resolutionS) return { kind: "resolution", startedAt: conversation.openedAt ?? conversation.createdAt, seconds: policy.resolutionS };
+  return null;
+}
+
+async function clockHours(tx: Executor, accountId: string, policy: SlaPolicy) {
+  return policy.businessHoursOnly ? ((await loadBusinessProfile(tx, accountId)).hours ?? null) : null;
+}
+
+/**
+ * Sets the conversation's running SLA clock from its policy and state, and schedules the
+ * due-time checks (at the warning and at the due time) through the job runner. A clock
+ * already past its time is checked at once.
+ */
+async function restartClock(tx: Executor, { accountId, conversation, policy }: { accountId: string; conversation: Conversation; policy: SlaPolicy }) {
+  const target = await currentTarget(tx, conversation, policy);
+  if (!target) {
+    const [row] = await tx
+      .update(conversations)
+      .set({ slaPolicyId: policy.id, slaKind: null, slaStartedAt: null, slaDueAt: null, slaWarnAt: null, slaStatus: "met" })
+      .where(eq(conversations.id, conversation.id))
+      .returning();
+    return row;
+  }
+  // The same target from the same start is the clock already running (warned or breached as it is).
+  if (conversation.slaPolicyId === policy.id && conversation.slaKind === target.kind && conversation.slaStartedAt?.getTime() === target.startedAt.getTime()) return conversation;
+  const hours = await clockHours(tx, accountId, policy);
+  const dueAt = addClockSeconds({ from: target.startedAt, seconds: target.seconds, hours });
+  const warnAt = addClockSeconds({ from: target.startedAt, seconds: Math.floor(target.seconds * WARNING_SHARE), hours });
+  const [row] = await tx
+    .update(conversations)
+    .set({ slaPolicyId: policy.id, slaKind: target.kind, slaStartedAt: target.startedAt, slaDueAt: dueAt, slaWarnAt: warnAt, slaStatus: "ok" })
+    .where(eq(conversations.id, conversation.id))
+    .returning();
+  const payload = { accountId, conversationId: conversation.id };
+  await enqueueJob(tx, { kind: "sla.check", accountId, payload, runAt: warnAt });
+  await enqueueJob(tx, { kind: "sla.check", accountId, payload, runAt: dueAt });
+  return row;
+}
+
+async function findPolicy(executor: Executor, accountId: string, id: string) {
+  const [row] = await executor
+    .select()
+    .from(slaPolicies)
+    .where(and(eq(slaPolicies.accountId, accountId), eq(slaPolicies.id, id)))
+    .limit(1);
+  return row;
+}
+
+async function lockConversation(tx: Executor, accountId: string, id: string) {
+  const [row] = await tx
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.accountId, accountId), eq(conversations.id, id)))
+    .for("update");
+  return row;
+}
+
+/**
+ * Applies an SLA policy to a conversation (null removes it) and starts its clock: the first
+ * answer's clock counts from when the customer started waiting. An unknown policy is a 400 on
+ * `sla_policy_id`. For the API, the inbox and automations (`apply_sla`), in the caller's transaction.
+ */
+export async function applySla(
+  tx: Executor,
+  { ctx, conversationId, slaPolicyId, actor = { type: "automation" } }: { ctx: ServiceContext; conversationId: string; slaPolicyId: string | null; actor?: ActivityActor },
+) {
+  const policy = slaPolicyId ? await findPolicy(tx, ctx.accountId, slaPolicyId) : null;
+  if (slaPolicyId && !policy) throw invalidField("sla_policy_id", "is not an SLA policy of this account");
+  const current = await lockConversation(tx, ctx.accountId, conversationId);
+  if (!current) return null;
+  if ((current.slaPolicyId ?? null) === (slaPolicyId ?? null)) return current;
+  const row = policy
+    ? await restartClock(tx, { accountId: ctx.accountId, conversation: current, policy })
+    : (
+        await tx
+          .update(conversations)
+          .set({ slaPolicyId: null, slaKind: null, slaStartedAt: null, slaDueAt: null, slaWarnAt: null, slaStatus: null })
+          .where(eq(conversations.id, current.id))
+          .returning()
+      )[0];
+  await recordActivity(tx, {
+    accountId: ctx.accountId,
+    conversationId,
+    type: "sla_applied",
+    actor,
+    data: { sla_policy: policy ? { id: policy.id, name: policy.name } : null },
+  });
+  return row;
+}
+
+async function recordOutcome(tx: Executor, { conversation, outcome, userId, at }: { conversation: Conversation; outcome: "met" | "breached"; userId: string | null; at: Date }) {
+  if (!conversation.slaPolicyId || !conversation.slaKind) return;
+  await tx.insert(slaOutcomes).values({
+    id: newId("slaOutcome", at),
+    accountId: conversation.accountId,
+    conversationId: conversation.id,
+    slaPolicyId: conversation.slaPolicyId,
+    kind: conversation.slaKind,
+    outcome,
+    userId,
+    createdAt: at,
+  });
+}
+
+/**
+ * A customer's message: they wait for an answer from now (unless they already did), and the
+ * clock of a person's answer starts. A new conversation gets the account's default policy.
+ */
+export async function slaOnCustomerMessage(tx: Executor, { accountId, conversationId, at, defaultPolicyId }: { accountId: string; conversationId: string; at: Date; defaultPolicyId: string | null }) {
+  const current = await lockConversation(tx, accountId, conversationId);
+  if (!current || current.status === "closed") return;
+  const waiting = current.awaitingReplySince ? current : (await tx.update(conversations).set({ awaitingReplySince: at }).where(eq(conversations.id, current.id)).returning())[0];
+  const isNew = current.createdAt.getTime() === at.getTime();
+  const policyId = current.slaPolicyId ?? (isNew ? defaultPolicyId : null);
+  if (!policyId) return;
+  const policy = await findPolicy(tx, accountId, policyId);
+  if (!policy) return;
+  // A running answer clock keeps its start; otherwise the wait for an answer begins.
+  if (current.slaPolicyId && (current.slaKind === "first_response" || current.slaKind === "next_response")) return;
+  await restartClock(tx, { accountId, conversation: waiting, policy });
+}
+
+/** A person answered: an answer clock still running is met (by them), and the next clock starts. */
+export async function slaOnPersonReply(tx: Executor, { accountId, conversationId, userId, at }: { accountId: string; conversationId: string; userId: string; at: Date }) {
+  const current = await lockConversation(tx, accountId, conversationId);
+  if (!current?.awaitingReplySince) return;
+  const [answered] = await tx.update(conversations).set({ awaitingReplySince: null }).where(eq(conversations.id, current.id)).returning();
+  if (!current.slaPolicyId) return;
+  const answering = current.slaKind === "first_response" || current.slaKind === "next_response";
+  if (answering && (current.slaStatus === "ok" || current.slaStatus === "warning")) await recordOutcome(tx, { conversation: current, outcome: "met", userId, at });
+  const policy = await findPolicy(tx, accountId, current.slaPolicyId);
+  if (policy && answering) await restartClock(tx, { accountId, conversation: answered, policy });
+}
+
+/** A close meets the resolution target when it is still running; no clock runs while closed. */
+export async function slaOnClose(tx: Executor, { accountId, conversationId, at }: { accountId: string; conversationId: string; at: Date }) {
+  const current = await lockConversation(tx, accountId, conversationId);
+  if (!current?.slaPolicyId) return;
+  if (current.slaKind === "resolution" && (current.slaStatus === "ok" || current.slaStatus === "warning")) {
+    await recordOutcome(tx, { conversation: current, outcome: "met", userId: current.assignedTo, at });
+  }
+  await tx
+    .update(conversations)
+    .set({ slaKind: null, slaStartedAt: null, slaDueAt: null, slaWarnAt: null, slaStatus: "met", awaitingReplySince: null })
+    .where(eq(conversations.id, current.id));
+}
+
+/** Who hears about a warning or breach: the assignee, or every admin while nobody is assigned. */
+async function alertRecipients(tx: Executor, conversation: Conversation) {
+  if (conversation.assignedTo) return [conversation.assignedTo];
+  const admins = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.accountId, conversation.accountId), eq(users.role, "admin"), isNull(users.deletedAt)));
+  return admins.map((a) => a.id);
+}
+
+const kindWords: Record<SlaKind, string> = { first_response: "First response", next_response: "Next response", resolution: "Resolution" };
+
+async function alert(tx: Executor, { conversation, type, now }: { conversation: Conversation; type: "sla.warning" | "sla.breached"; now: Date }) {
+  const full = await findConversation(tx, { accountId: conversation.accountId, id: conversation.id });
+  await recordEvent(tx, {
+    accountId: conversation.accountId,
+    type,
+    data: { conversation: presentConversation(full), sla: presentSlaState(conversation) },
+  });
+  const recipients = await alertRecipients(tx, conversation);
+  const kind = conversation.slaKind ? kindWords[conversation.slaKind] : "SLA";
+  const message = type === "sla.warning" ? `${kind} due soon (80 % of the time has passed)` : `${kind} target missed`;
+  if (recipients.length) {
+    await tx.insert(notifications).values(
+      recipients.map((userId) => ({ id: newId("notification", now), accountId: conversation.accountId, userId, type: type === "sla.warning" ? ("sla_warning" as const) : ("sla_breached" as const), conversationId: conversation.id, message, createdAt: now })),
+    );
+  }
+}
+
+const checkPayload = z.object({ accountId: z.string().min(1), conversationId: z.string().min(1) });
+
+/**
+ * The `sla.check` job: the running clock's warning (80 %) and breach, each once. A check left
+ * over from an earlier clock (answered, closed, moved) finds nothing due and does nothing.
+ */
+export async function runSlaCheck(payload: Record<string, unknown>, { now }: { now: Date }) {
+  const parsed = checkPayload.safeParse(payload);
+  if (!parsed.success) return { failed: "invalid sla.check payload" };
+  const { accountId, conversationId } = parsed.data;
+  await getDb().transaction(async (tx) => {
+    const current = await lockConversation(tx, accountId, conversationId);
+    if (!current?.slaKind || !current.slaDueAt || !current.slaWarnAt) return;
+    let row = current;
+    if (row.slaStatus === "ok" && current.slaWarnAt.getTime() <= now.getTime() && current.slaDueAt.getTime() > now.getTime()) {
+      [row] = await tx.update(conversations).set({ slaStatus: "warning" }).where(eq(conversations.id, row.id)).returning();
+      await alert(tx, { conversation: row, type: "sla.warning", now });
+    }
+    if ((row.slaStatus === "ok" || row.slaStatus === "warning") && current.slaDueAt.getTime() <= now.getTime()) {
+      [row] = await tx.update(conversations).set({ slaStatus: "breached" }).where(eq(conversations.id, row.id)).returning();
+      await recordOutcome(tx, { conversation: row, outcome: "breached", userId: row.assignedTo, at: now });
+      await alert(tx, { conversation: row, type: "sla.breached", now });
+    }
+  });
+}
+
+/** Clears the policy from conversations (a deleted policy): their clocks stop. */
+export async function detachSlaPolicy(tx: Executor, { accountId, slaPolicyId }: { accountId: string; slaPolicyId: string }) {
+  await tx
+    .update(conversations)
+    .set({ slaPolicyId: null, slaKind: null, slaStartedAt: null, slaDueAt: null, slaWarnAt: null, slaStatus: null })
+    .where(and(eq(conversations.accountId, accountId), eq(conversations.slaPolicyId, slaPolicyId)));
+}
+

@@ -1,0 +1,237 @@
+import { and, asc, count, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
+import { type Executor, getDb } from "@/db";
+import { assignmentPolicies, type AssignmentPolicy, conversations, teamMembers, teams, users, workflowSettings } from "@/db/schema";
+import type { ServiceContext } from "@/lib/auth/context";
+import { executorOf } from "@/lib/auth/context";
+import { auditChange } from "@/lib/audit/record-audit";
+import { recordActivity } from "@/lib/activity/record-activity";
+import { recordEvent } from "@/lib/events/record-event";
+import { DEFAULT_AWAY_AFTER_S, presentUserRef } from "@/lib/auth/user-identity";
+import { invalidField } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
+import { presentAssignment } from "@/lib/conversations/schemas";
+import type { AssignmentConfigInput, AssignmentConfigOutput } from "./assignment-schemas";
+
+/** The account's team-workflow settings, or the defaults. */
+export async function loadWorkflowSettings(executor: Executor, accountId: string) {
+  const [row] = await executor.select().from(workflowSettings).where(eq(workflowSettings.accountId, accountId)).limit(1);
+  return { awayAfterS: row?.awayAfterS ?? DEFAULT_AWAY_AFTER_S, defaultSlaPolicyId: row?.defaultSlaPolicyId ?? null };
+}
+
+export async function saveWorkflowSettings(tx: Executor, accountId: string, values: { awayAfterS?: number; defaultSlaPolicyId?: string | null }) {
+  const now = new Date();
+  await tx
+    .insert(workflowSettings)
+    .values({ accountId, awayAfterS: values.awayAfterS ?? DEFAULT_AWAY_AFTER_S, defaultSlaPolicyId: values.defaultSlaPolicyId ?? null, updatedAt: now })
+    .onConflictDoUpdate({ target: workflowSettings.accountId, set: { ...values, updatedAt: now } });
+}
+
+async function policyRow(executor: Executor, accountId: string, teamId: string | null) {
+  const [row] = await executor
+    .select()
+    .from(assignmentPolicies)
+    .where(and(eq(assignmentPolicies.accountId, accountId), teamId ? eq(assignmentPolicies.teamId, teamId) : isNull(assignmentPolicies.teamId)))
+    .limit(1);
+  return row;
+}
+
+function presentConfig(row: AssignmentPolicy | undefined, { teamId, inherited, awayAfterS }: { teamId: string | null; inherited: boolean; awayAfterS: number }): AssignmentConfigOutput {
+  return {
+    team_id: teamId,
+    inherited,
+    mode: row?.mode ?? "manual",
+    capacity: row?.capacity ?? null,
+    agent_capacities: row?.agentCapacities ?? {},
+    away_after_s: awayAfterS,
+  };
+}
+
+async function assertTeam(executor: Executor, accountId: string, teamId: string, path: string) {
+  const [team] = await executor
+    .select({ id: teams.id })
+    .from(teams)
+    .where(and(eq(teams.accountId, accountId), eq(teams.id, teamId)))
+    .limit(1);
+  if (!team) throw invalidField(path, "is not a team of this account");
+}
+
+/** The policy of the account, or of a team (its own, else the account's it inherits). */
+export async function getAssignmentConfig({ ctx, teamId }: { ctx: ServiceContext; teamId?: string }) {
+  const executor = executorOf(ctx);
+  if (teamId) await assertTeam(executor, ctx.accountId, teamId, "team_id");
+  const { awayAfterS } = await loadWorkflowSettings(executor, ctx.accountId);
+  const own = teamId ? await policyRow(executor, ctx.accountId, teamId) : undefined;
+  const row = own ?? (await policyRow(executor, ctx.accountId, null));
+  return presentConfig(row, { teamId: teamId ?? null, inherited: Boolean(teamId) && !own, awayAfterS });
+}
+
+/**
+ * Replaces the account's (or a team's) policy. Unknown teams and people are a 400 and nothing
+ * changes; a policy that can give work now (capacity raised, a mode switched on) hands out
+ * the waiting conversations in the same transaction.
+ */
+export async function updateAssignmentConfig({ ctx, input }: { ctx: ServiceContext; input: AssignmentConfigInput }) {
+  return getDb().transaction(async (tx) => {
+    const teamId = input.team_id ?? null;
+    if (teamId) await assertTeam(tx, ctx.accountId, teamId, "team_id");
+    const people = Object.keys(input.agent_capacities);
+    if (people.length) {
+      const found = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.accountId, ctx.accountId), inArray(users.id, people), isNull(users.deletedAt)));
+      const known = new Set(found.map((u) => u.id));
+      const unknown = people.find((id) => !known.has(id));
+      if (unknown) throw invalidField(`agent_capacities.${unknown}`, "is not a user of this account");
+    }
+    const now = new Date();
+    const current = await policyRow(tx, ctx.accountId, teamId);
+    if (input.mode === "inherit") {
+      if (current) await tx.delete(assignmentPolicies).where(eq(assignmentPolicies.id, current.id));
+    } else if (current) {
+      await tx
+        .update(assignmentPolicies)
+        .set({ mode: input.mode, capacity: input.capacity, agentCapacities: input.agent_capacities, updatedAt: now })
+        .where(eq(assignmentPolicies.id, current.id));
+    } else {
+      await tx.insert(assignmentPolicies).values({
+        id: newId("assignmentPolicy", now),
+        accountId: ctx.accountId,
+        teamId,
+        mode: input.mode,
+        capacity: input.capacity,
+        agentCapacities: input.agent_capacities,
+        updatedAt: now,
+      });
+    }
+    if (input.away_after_s !== undefined) await saveWorkflowSettings(tx, ctx.accountId, { awayAfterS: input.away_after_s });
+    await auditChange(ctx, "settings.assignment_updated", teamId ? { type: "team", id: teamId } : null, tx);
+    await drainAssignmentQueue(tx, { accountId: ctx.accountId, now });
+    return getAssignmentConfig({ ctx: { ...ctx, tx }, teamId: teamId ?? undefined });
+  });
+}
+
+type Candidate = { id: string; name: string; email: string; role: "admin" | "agent" };
+
+/** Online (and not away) people who may take the conversation: the team's members, or everyone. */
+async function onlineCandidates(tx: Executor, { accountId, teamId, awayAfterS, now }: { accountId: string; teamId: string | null; awayAfterS: number; now: Date }): Promise<Candidate[]> {
+  const activeSince = new Date(now.getTime() - awayAfterS * 1000);
+  const base = tx.select({ id: users.id, name: users.name, email: users.email, role: users.role }).from(users);
+  const where = and(eq(users.accountId, accountId), isNull(users.deletedAt), eq(users.availability, "online"), gt(users.lastActiveAt, activeSince));
+  const rows = teamId
+    ? await base.innerJoin(teamMembers, and(eq(teamMembers.userId, users.id), eq(teamMembers.teamId, teamId))).where(where).orderBy(asc(users.id))
+    : await base.where(where).orderBy(asc(users.id));
+  return rows;
+}
+
+/** Open (not closed) conversations assigned to each person. */
+async function loadsOf(tx: Executor, accountId: string, userIds: string[]) {
+  const loads = new Map<string, number>(userIds.map((id) => [id, 0]));
+  if (userIds.length === 0) return loads;
+  const rows = await tx
+    .select({ userId: conversations.assignedTo, open: count() })
+    .from(conversations)
+    .where(and(eq(conversations.accountId, accountId), inArray(conversations.assignedTo, userIds), ne(conversations.status, "closed")))
+    .groupBy(conversations.assignedTo);
+  for (const row of rows) if (row.userId) loads.set(row.userId, Number(row.open));
+  return loads;
+}
+
+/**
+ * Picks who gets the next conversation under `policy`: among the candidates under their
+ * capacity, round robin takes the one after the last person served (by id, cyclically),
+ * balanced the one with the fewest open conversations (ties in the round-robin order).
+ */
+function pick(policy: AssignmentPolicy, candidates: Candidate[], loads: Map<string, number>) {
+  const capacityOf = (id: string) => policy.agentCapacities[id] ?? policy.capacity ?? Number.POSITIVE_INFINITY;
+  const free = candidates.filter((c) => (loads.get(c.id) ?? 0) < capacityOf(c.id));
+  if (free.length === 0) return null;
+  const last = policy.lastAssignedUserId;
+  const turn = last ? [...free.filter((c) => c.id > last), ...free.filter((c) => c.id <= last)] : free;
+  if (policy.mode === "round_robin") return turn[0];
+  return turn.reduce((best, c) => ((loads.get(c.id) ?? 0) < (loads.get(best.id) ?? 0) ? c : best), turn[0]);
+}
+
+/** Whether any policy of the account assigns automatically (most accounts: none, and nothing else is read). */
+async function hasAutomaticPolicy(tx: Executor, accountId: string) {
+  const rows = await tx
+    .select({ id: assignmentPolicies.id })
+    .from(assignmentPolicies)
+    .where(and(eq(assignmentPolicies.accountId, accountId), ne(assignmentPolicies.mode, "manual")))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** One account's automatic assignments happen one at a time: two arrivals never both take a person's last free place. */
+const lockAssignments = (tx: Executor, accountId: string) => tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`assignment:${accountId}`}))`);
+
+async function tryAssign(tx: Executor, { accountId, conversation, now, awayAfterS }: { accountId: string; conversation: { id: string; teamId: string | null }; now: Date; awayAfterS: number }) {
+  const own = conversation.teamId ? await policyRow(tx, accountId, conversation.teamId) : undefined;
+  const policy = own ?? (await policyRow(tx, accountId, null));
+  if (!policy || policy.mode === "manual") return null;
+  const candidates = await onlineCandidates(tx, { accountId, teamId: conversation.teamId, awayAfterS, now });
+  const chosen = pick(policy, candidates, await loadsOf(tx, accountId, candidates.map((c) => c.id)));
+  if (!chosen) return null;
+  const [row] = await tx
+    .update(conversations)
+    .set({ status: "assigned", assignedTo: chosen.id, assignedAt: now, updatedAt: now })
+    .where(and(eq(conversations.id, conversation.id), eq(conversations.status, "open"), isNull(conversations.assignedTo)))
+    .returning();
+  if (!row) return null;
+  await tx.update(assignmentPolicies).set({ lastAssignedUserId: chosen.id }).where(eq(assignmentPolicies.id, policy.id));
+  await recordEvent(tx, { accountId, type: "conversation.assigned", data: { conversation: presentAssignment(row), user: presentUserRef(chosen) } });
+  await recordActivity(tx, {
+    accountId,
+    conversationId: row.id,
+    type: "assigned",
+    actor: { type: "automation" },
+    data: { assignee: { id: chosen.id, name: chosen.name }, policy: policy.mode },
+    at: now,
+  });
+  return row;
+}
+
+/**
+ * Assigns an open, unassigned conversation by the policy of its team (else the account's):
+ * to an online person under their capacity, recorded with actor `automation`. When nobody can
+ * take it, it stays unassigned and waits its turn (oldest first) in the queue. Returns the
+ * updated conversation, or null when it was not assigned.
+ */
+export async function assignByPolicy(tx: Executor, { ctx, conversationId, now = new Date() }: { ctx: ServiceContext; conversationId: string; now?: Date }) {
+  const [conversation] = await tx
+    .select({ id: conversations.id, teamId: conversations.teamId, status: conversations.status, assignedTo: conversations.assignedTo })
+    .from(conversations)
+    .where(and(eq(conversations.accountId, ctx.accountId), eq(conversations.id, conversationId)))
+    .for("update");
+  if (!conversation || conversation.status !== "open" || conversation.assignedTo) return null;
+  if (!(await hasAutomaticPolicy(tx, ctx.accountId))) return null;
+  await lockAssignments(tx, ctx.accountId);
+  const { awayAfterS } = await loadWorkflowSettings(tx, ctx.accountId);
+  return tryAssign(tx, { accountId: ctx.accountId, conversation, now, awayAfterS });
+}
+
+/** How many waiting conversations one pass of the queue looks at. */
+const QUEUE_PASS = 200;
+
+/**
+ * Hands out waiting conversations (open, unassigned), oldest first, while someone can take
+ * them: after a person goes online, a conversation closes, a capacity is raised. Rows another
+ * transaction holds are skipped (SKIP LOCKED): that transaction is deciding about them.
+ */
+export async function drainAssignmentQueue(tx: Executor, { accountId, now = new Date() }: { accountId: string; now?: Date }) {
+  if (!(await hasAutomaticPolicy(tx, accountId))) return 0;
+  await lockAssignments(tx, accountId);
+  const { awayAfterS } = await loadWorkflowSettings(tx, accountId);
+  const waiting = await tx
+    .select({ id: conversations.id, teamId: conversations.teamId })
+    .from(conversations)
+    .where(and(eq(conversations.accountId, accountId), eq(conversations.status, "open"), isNull(conversations.assignedTo)))
+    .orderBy(asc(conversations.createdAt), asc(conversations.id))
+    .limit(QUEUE_PASS)
+    .for("update", { skipLocked: true });
+  let assigned = 0;
+  for (const conversation of waiting) {
+    if (await tryAssign(tx, { accountId, conversation, now, awayAfterS })) assigned++;
+  }
+  return assigned;
+}

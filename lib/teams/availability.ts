@@ -1,0 +1,42 @@
+import "server-only";
+import { and, eq, isNull } from "drizzle-orm";
+import { getDb } from "@/db";
+import { users } from "@/db/schema";
+import type { ServiceContext } from "@/lib/auth/context";
+import { presentUser, type Availability } from "@/lib/auth/user-identity";
+import { recordEvent } from "@/lib/events/record-event";
+import { NotFoundError } from "@/lib/platform/errors";
+import { drainAssignmentQueue, loadWorkflowSettings } from "./assignment";
+
+/** The caller as the user resource shows them, availability included. */
+export async function getMe({ ctx }: { ctx: ServiceContext<"user"> }) {
+  const db = getDb();
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.accountId, ctx.accountId), eq(users.id, ctx.user.id), isNull(users.deletedAt)))
+    .limit(1);
+  if (!user) throw new NotFoundError("User");
+  return presentUser(user, await loadWorkflowSettings(db, ctx.accountId));
+}
+
+/**
+ * Sets what the caller is (online, busy, offline); saying so counts as activity. Going online
+ * hands the waiting conversations out at once, oldest first, to whoever can take them.
+ */
+export async function setMyAvailability({ ctx, availability }: { ctx: ServiceContext<"user">; availability: Availability }) {
+  return getDb().transaction(async (tx) => {
+    const now = new Date();
+    const [user] = await tx
+      .update(users)
+      .set({ availability, lastActiveAt: now })
+      .where(and(eq(users.accountId, ctx.accountId), eq(users.id, ctx.user.id), isNull(users.deletedAt)))
+      .returning();
+    if (!user) throw new NotFoundError("User");
+    const settings = await loadWorkflowSettings(tx, ctx.accountId);
+    const output = presentUser(user, settings);
+    await recordEvent(tx, { accountId: ctx.accountId, type: "user.updated", data: { user: output } });
+    if (availability === "online") await drainAssignmentQueue(tx, { accountId: ctx.accountId, now });
+    return output;
+  });
+}
