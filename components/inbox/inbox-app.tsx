@@ -69,6 +69,8 @@ export function InboxApp({
   // Typing implies present: a teammate replying shows as online even when their connection has not said so.
   const typing = useTypingTeammates(me.id);
   const present = useMemo(() => (typing.size ? new Set([...online, ...typing.keys()]) : online), [online, typing]);
+  // The unread count of the conversation just opened, before opening it read it: where its thread opens.
+  const [unreadAt, setUnreadAt] = useState<{ id: string; count: number } | null>(null);
   const [mobilePane, setMobilePane] = useState<"list" | "conversation" | "details">(initialConversationId ? "conversation" : "list");
   const listRequest = useRef(0);
 
@@ -250,6 +252,7 @@ export function InboxApp({
     // A search result outside the current list joins it while it is open.
     if (found) setItems((prev) => (prev.some((c) => c.id === id) ? prev : [...prev, found].sort(byActivity)));
     if (id !== selectedId) setOpened(null);
+    setUnreadAt({ id, count: (items.find((c) => c.id === id) ?? found)?.unread_count ?? 0 });
     setSelectedId(id);
     setMobilePane("conversation");
     void markRead(id);
@@ -381,6 +384,7 @@ export function InboxApp({
             onConversation={(c) => upsertConversation(c, c)}
             onBack={backToList}
             onDetails={() => setMobilePane("details")}
+            unreadAtOpen={unreadAt?.id === selected.id ? unreadAt.count : 0}
           />
         ) : selectedId && opened === "missing" ? (
           <div className="grid flex-1 place-items-center p-8 text-center text-sm text-slate-600" role="alert">

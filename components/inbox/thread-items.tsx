@@ -34,6 +34,7 @@ export function ThreadItems({
   meId,
   hasOlder,
   loadedFrom,
+  firstUnreadId = null,
   renderMessage,
 }: {
   messages: MessageItem[];
@@ -44,6 +45,8 @@ export function ThreadItems({
   hasOlder: boolean;
   /** The time of the oldest message of the pages loaded so far. */
   loadedFrom: string | null;
+  /** The first message unread when the conversation was opened: "New messages" goes above it. */
+  firstUnreadId?: string | null;
   renderMessage: (message: MessageItem) => ReactNode;
 }) {
   const shown = (at: string) => !hasOlder || !loadedFrom || at >= loadedFrom;
@@ -70,6 +73,13 @@ export function ThreadItems({
             {separator ? (
               <div className="my-3 flex justify-center" role="separator" aria-label={dayLabel(entry.at)}>
                 <span className="rounded-full bg-white px-3 py-0.5 text-xs text-slate-500 shadow-sm">{dayLabel(entry.at)}</span>
+              </div>
+            ) : null}
+            {entry.kind === "message" && entry.id === firstUnreadId ? (
+              <div className="my-2 flex items-center gap-2 text-xs font-medium text-brand-700" role="separator" aria-label="New messages" data-divider="new-messages">
+                <span className="h-px flex-1 bg-brand-300" />
+                New messages
+                <span className="h-px flex-1 bg-brand-300" />
               </div>
             ) : null}
             {entry.kind === "message" ? (
