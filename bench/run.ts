@@ -15,6 +15,8 @@ const benches: Record<string, () => Promise<Bench>> = {
   conversations: async () => (await import("./conversations")).conversationsBench,
   "inbox-latency": async () => (await import("./inbox-latency")).inboxLatencyBench,
   search: async () => (await import("./search")).searchBench,
+  "conversation-open": async () => (await import("./conversation-view")).conversationOpenBench,
+  "long-thread": async () => (await import("./conversation-view")).longThreadBench,
 };
 
 async function main() {

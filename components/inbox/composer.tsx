@@ -190,7 +190,7 @@ export function Composer({
             type="button"
             onClick={onMore}
             aria-expanded={moreOpen}
-            aria-label="More reply actions"
+            aria-label="More options for the message"
             className="inline-flex min-h-11 min-w-11 shrink-0 items-center justify-center rounded-md border border-slate-300 text-lg leading-none text-slate-700 hover:bg-slate-50 md:hidden"
           >
             ⋯
@@ -224,7 +224,7 @@ export function Composer({
             }
           }}
           placeholder={attachment?.type === "audio" ? "Audio is sent without a caption — write a reply after it" : attachment ? "Add a caption (optional)" : "Write a reply — Enter sends, Shift+Enter for a new line"}
-          className="max-h-40 min-h-10 min-w-0 flex-1 resize-y rounded-md border border-slate-300 px-3 py-2 text-sm max-md:min-h-11 max-md:resize-none"
+          className="max-h-40 min-h-10 min-w-0 flex-1 resize-y rounded-md border border-slate-300 px-3 py-2 text-sm max-md:min-h-11 max-md:resize-none max-md:placeholder:overflow-hidden max-md:placeholder:text-ellipsis max-md:placeholder:whitespace-nowrap"
         />
         <div className={`shrink-0 ${onMore && !moreOpen ? "max-md:hidden" : ""}`}>
           <PolishMenu text={text} onApply={setText} conversationId={conversation.id} />

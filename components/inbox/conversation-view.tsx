@@ -1,6 +1,7 @@
 "use client";
 
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
 import { requestJson } from "@/lib/client/api";
 import { Composer } from "./composer";
 import { ConversationHeader } from "./conversation-header";
@@ -9,7 +10,7 @@ import { BubbleActions } from "./composer-actions/bubble-actions";
 import { ComposerBar } from "./composer-actions/composer-bar";
 import { MessageBubble } from "./message-bubble";
 import { ComposerModeSwitch, type ComposerMode, NoteComposer } from "./note-composer";
-import { ThreadItems } from "./thread-items";
+import { threadRows, ThreadRowView } from "./thread-items";
 import { TypingIndicator } from "./typing";
 import { useTeamThread } from "./use-team-thread";
 import { asMessage, deliver, discardFromOutbox, useOutbox } from "./outbox";
@@ -54,9 +55,13 @@ function mergeByTime(fetched: MessageItem[], current: MessageItem[]) {
 }
 
 const PAGE_SIZE = "50";
+/** From how many entries on the thread is windowed. */
+const WINDOW_FROM = 300;
+// Scrolling back goes in the largest pages the API gives: half the requests of a long thread.
+const OLDER_PAGE_SIZE = "100";
 
 function fetchOlder(conversationId: string, cursor: string) {
-  return requestJson<Page>("GET", `/v1/conversations/${conversationId}/messages?${new URLSearchParams({ limit: PAGE_SIZE, cursor })}`);
+  return requestJson<Page>("GET", `/v1/conversations/${conversationId}/messages?${new URLSearchParams({ limit: OLDER_PAGE_SIZE, cursor })}`);
 }
 
 /** The conversation with its newest messages, notes and activity: one request opens it. */
@@ -150,6 +155,7 @@ export function ConversationView({
   const [moreOpen, setMoreOpen] = useState(false);
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
+  const listRef = useRef<HTMLOListElement>(null);
   const stickToBottom = useRef(true);
   const keepOffset = useRef<number | null>(null);
   // Where the thread opens once its first page is in: the newest message, or "New messages".
@@ -185,6 +191,27 @@ export function ConversationView({
       );
   }, [outbox, addStored, messages, me.id]);
   const withUnsent = useMemo(() => (unsent.length ? [...(messages ?? []), ...unsent].sort(order) : (messages ?? [])), [messages, unsent]);
+  const list = useMemo(() => withReactions(withUnsent), [withUnsent]);
+  const byId = useMemo(() => new Map(withUnsent.map((m) => [m.id, m])), [withUnsent]);
+  const rows = useMemo(
+    () => threadRows({ messages: list, notes: team.notes, activity: team.activity, hasOlder: Boolean(cursor), loadedFrom, firstUnreadId: firstUnread }),
+    [list, team.notes, team.activity, cursor, loadedFrom, firstUnread],
+  );
+  // A windowed list: only the entries on screen (and a few around them) are in the page, so a
+  // thread of thousands of messages scrolls as lightly as one of fifty.
+  const [listTop, setListTop] = useState(0);
+  // The virtualizer's measurements change between renders by design; nothing here memoises what it returns.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 76,
+    // A thread of ordinary length is kept whole (the browser's find-in-page sees all of it); a
+    // long one is windowed.
+    overscan: rows.length <= WINDOW_FROM ? rows.length : 12,
+    scrollMargin: listTop,
+    getItemKey: (index) => rows[index]?.key ?? index,
+  });
 
   const apply = useCallback(
     (older: boolean, result: { ok: true; data: Page } | { ok: false; message: string }) => {
@@ -244,11 +271,12 @@ export function ConversationView({
       keepOffset.current = null;
     } else if (placeOpening.current === "pending" && loading === null && messages) {
       placeOpening.current = "done";
-      const divider = firstUnread ? node.querySelector<HTMLElement>('[data-divider="new-messages"]') : null;
-      if (divider && divider.offsetTop > node.clientHeight / 2) {
+      const divider = firstUnread ? rows.findIndex((row) => row.firstUnread) : -1;
+      const dividerAt = divider >= 0 ? virtualizer.getOffsetForIndex(divider, "start")?.[0] : undefined;
+      if (dividerAt !== undefined && node.scrollHeight - dividerAt > node.clientHeight) {
         // Many unread: the first of them at the top, under "New messages".
-        node.scrollTop = divider.offsetTop - 8;
-        stickToBottom.current = node.scrollHeight - node.scrollTop - node.clientHeight < NEAR_BOTTOM;
+        stickToBottom.current = false;
+        virtualizer.scrollToIndex(divider, { align: "start" });
       } else pinToBottom();
     } else if (stickToBottom.current) {
       pinToBottom();
@@ -257,7 +285,13 @@ export function ConversationView({
       if (before >= 0) setUnseen((n) => n + (withUnsent.length - 1 - before));
     }
     lastSeenId.current = newest;
-  }, [withUnsent, team.notes, team.activity, loading, messages, firstUnread, pinToBottom]);
+  }, [withUnsent, rows, loading, messages, firstUnread, pinToBottom, virtualizer]);
+
+  // Where the list starts inside the scroller (under "Start of the conversation"), for the window.
+  // (It moves when "Start of the conversation" or "Loading messages…" comes or goes.)
+  useLayoutEffect(() => {
+    setListTop(listRef.current?.offsetTop ?? 0);
+  }, [cursor, messages, loading]);
 
   // Whatever changes the room the thread has or the height of what is in it (the suggestions
   // line appearing under it, an image loading, the keyboard opening on a phone) keeps a thread
@@ -280,7 +314,8 @@ export function ConversationView({
     const atBottom = node.scrollHeight - node.scrollTop - node.clientHeight < NEAR_BOTTOM;
     stickToBottom.current = atBottom;
     if (atBottom && unseen) setUnseen(0);
-    if (node.scrollTop < 120 && cursor && !loading) loadOlder(cursor);
+    // Older messages are fetched a screen ahead, so scrolling back rarely waits for them.
+    if (node.scrollTop < Math.max(120, node.clientHeight) && cursor && !loading) loadOlder(cursor);
   }
 
   function jumpToNewest() {
@@ -291,8 +326,6 @@ export function ConversationView({
 
   const name = displayName(conversation.contact);
   const all = withUnsent;
-  const list = useMemo(() => withReactions(all), [all]);
-  const byId = useMemo(() => new Map(all.map((m) => [m.id, m])), [all]);
   const myNumber = all.find((m) => m.direction === "outbound" && m.from)?.from ?? all.find((m) => m.direction === "inbound")?.to ?? null;
   const onKindQueued = useCallback(
     (message: MessageItem) => {
@@ -335,30 +368,41 @@ export function ConversationView({
                 <span className="inline-block rounded-full bg-white px-3 py-1 shadow-sm">Loading earlier messages…</span>
               </p>
             ) : null}
-            {!cursor && messages?.length ? <p className="mb-3 text-center text-xs text-slate-500">Start of the conversation</p> : null}
+            {!cursor && messages?.length ? <p className="mb-3 text-center text-xs text-slate-500" data-thread-start="true">
+                Start of the conversation
+              </p> : null}
             {loading === "initial" && !messages ? <p className="text-center text-sm text-slate-500">Loading messages…</p> : null}
-            <ol className="flex flex-col gap-1.5">
-              <ThreadItems
-                messages={list}
-                notes={team.notes}
-                activity={team.activity}
-                people={people}
-                meId={me.id}
-                hasOlder={Boolean(cursor)}
-                loadedFrom={loadedFrom}
-                firstUnreadId={firstUnread}
-                renderMessage={(message) => (
-                  <ThreadMessage
-                    message={message}
-                    people={people}
-                    quoted={message.context ? (byId.get(message.context.message_id) ?? null) : undefined}
-                    conversationId={conversation.id}
-                    myNumber={myNumber}
-                    onReply={setReplyTo}
-                    onQueued={onKindQueued}
-                  />
-                )}
-              />
+            <ol ref={listRef} className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+              {virtualizer.getVirtualItems().map((item) => {
+                const row = rows[item.index];
+                if (!row) return null;
+                return (
+                  <li
+                    key={item.key}
+                    data-index={item.index}
+                    ref={virtualizer.measureElement}
+                    className="absolute left-0 top-0 flex w-full flex-col pb-1.5"
+                    style={{ transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}
+                  >
+                    <ThreadRowView
+                      row={row}
+                      people={people}
+                      meId={me.id}
+                      renderMessage={(message) => (
+                        <ThreadMessage
+                          message={message}
+                          people={people}
+                          quoted={message.context ? (byId.get(message.context.message_id) ?? null) : undefined}
+                          conversationId={conversation.id}
+                          myNumber={myNumber}
+                          onReply={setReplyTo}
+                          onQueued={onKindQueued}
+                        />
+                      )}
+                    />
+                  </li>
+                );
+              })}
             </ol>
           </div>
         </div>

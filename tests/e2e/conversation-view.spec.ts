@@ -172,7 +172,7 @@ test("phone: the header is one row with a ⋯ menu holding every action, the rep
   // The reply box: one row of ⋯, attach, text and send, each at least 44 px.
   const reply = page.getByLabel("Reply");
   const replyBox = (await reply.boundingBox())!;
-  for (const control of [page.getByRole("button", { name: "More reply actions" }), page.locator('label[for="composer-file"]'), page.getByRole("button", { name: "Send", exact: true })]) {
+  for (const control of [page.getByRole("button", { name: "More options for the message" }), page.locator('label[for="composer-file"]'), page.getByRole("button", { name: "Send", exact: true })]) {
     const box = (await control.boundingBox())!;
     expect(box.height).toBeGreaterThanOrEqual(44);
     expect(box.y).toBeLessThan(replyBox.y + replyBox.height);
@@ -191,11 +191,11 @@ test("phone: the header is one row with a ⋯ menu holding every action, the rep
   await page.screenshot({ path: shot("phone-conversation-one-row") });
 
   // The reply box's ⋯ shows the secondary actions, and hides them again.
-  await page.getByRole("button", { name: "More reply actions" }).click();
+  await page.getByRole("button", { name: "More options for the message" }).click();
   await expect(page.getByRole("button", { name: "Polish" })).toBeVisible();
   await expect(page.getByRole("radiogroup", { name: "Write a" })).toBeVisible();
   await page.screenshot({ path: shot("phone-composer-more") });
-  await page.getByRole("button", { name: "More reply actions" }).click();
+  await page.getByRole("button", { name: "More options for the message" }).click();
   await expect(page.getByRole("button", { name: "Polish" })).toBeHidden();
 
   // The header's ⋯ holds every action, on screen.
@@ -252,7 +252,7 @@ test("desktop: the header keeps its actions in a row, no ⋯ menu", async ({ pag
   await expect(header.getByRole("button", { name: "Labels", exact: true })).toBeVisible();
   await expect(header.getByRole("button", { name: "Snooze", exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: "Conversation actions" })).toBeHidden();
-  await expect(page.getByRole("button", { name: "More reply actions" })).toBeHidden();
+  await expect(page.getByRole("button", { name: "More options for the message" })).toBeHidden();
   await expect(page.getByRole("button", { name: "Polish" })).toBeVisible();
   await expectNoSidewaysScroll(page, "the desktop conversation");
   await page.screenshot({ path: shot("desktop-conversation-header") });
