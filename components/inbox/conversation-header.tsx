@@ -127,11 +127,14 @@ export function ConversationHeader({
           aria-label={menuOpen ? "Conversation actions" : undefined}
           className={`${menuOpen ? "max-md:flex" : "max-md:hidden"} max-md:absolute max-md:inset-x-2 max-md:top-full max-md:z-20 max-md:mt-1 max-md:max-h-[70vh] max-md:flex-col max-md:gap-2 max-md:overflow-y-auto max-md:rounded-lg max-md:border max-md:border-slate-200 max-md:bg-white max-md:p-3 max-md:shadow-lg md:flex md:flex-wrap md:items-center md:gap-2 [&_button]:whitespace-nowrap max-md:[&_button]:min-h-11 max-md:[&_button]:w-full max-md:[&_select]:min-h-11 max-md:[&_select]:w-full`}
         >
-          <div className="flex flex-col gap-1 border-b border-slate-100 pb-2 text-xs text-slate-600 md:hidden">
-            <span>{contactAddressLabel(conversation.contact)}</span>
-            {assigneeText ? <span>{assigneeText}</span> : null}
-            <LabelChips labels={conversation.labels} />
-          </div>
+          {/* Only in the open phone menu: what the one-row header leaves out. */}
+          {menuOpen ? (
+            <div className="flex flex-col gap-1 border-b border-slate-100 pb-2 text-xs text-slate-600 md:hidden">
+              <span>{contactAddressLabel(conversation.contact)}</span>
+              {assigneeText ? <span>{assigneeText}</span> : null}
+              <LabelChips labels={conversation.labels} />
+            </div>
+          ) : null}
           {conversation.status === "closed" ? (
             <Button type="button" variant="secondary" onClick={() => act("reopen")} disabled={Boolean(acting)}>
               {acting === "reopen" ? "Reopening…" : "Reopen"}

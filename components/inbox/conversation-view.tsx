@@ -157,7 +157,9 @@ export function ConversationView({
   const content = useRef<HTMLDivElement>(null);
   const listRef = useRef<HTMLOListElement>(null);
   const stickToBottom = useRef(true);
-  const keepOffset = useRef<number | null>(null);
+  // While older messages come in above: the entry that was at the top of the screen, and how far
+  // below the thread's top edge it was, so it stays exactly there (until `until`, as heights settle).
+  const anchor = useRef<{ key: string; delta: number; until: number } | null>(null);
   // Where the thread opens once its first page is in: the newest message, or "New messages".
   const placeOpening = useRef<"pending" | "done">("pending");
   const lastSeenId = useRef<string | null>(null);
@@ -200,18 +202,22 @@ export function ConversationView({
   // A windowed list: only the entries on screen (and a few around them) are in the page, so a
   // thread of thousands of messages scrolls as lightly as one of fifty.
   const [listTop, setListTop] = useState(0);
+  // A thread of ordinary length is kept whole, in the page's flow (find-in-page sees all of it);
+  // a long one is windowed.
+  const windowed = rows.length > WINDOW_FROM;
   // The virtualizer's measurements change between renders by design; nothing here memoises what it returns.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
-    count: rows.length,
+    count: windowed ? rows.length : 0,
     getScrollElement: () => scroller.current,
     estimateSize: () => 76,
-    // A thread of ordinary length is kept whole (the browser's find-in-page sees all of it); a
-    // long one is windowed.
-    overscan: rows.length <= WINDOW_FROM ? rows.length : 12,
+    overscan: 12,
     scrollMargin: listTop,
     getItemKey: (index) => rows[index]?.key ?? index,
   });
+  // An entry above the screen changing height moves the view by as much, so what is on screen
+  // stays; while older messages load, the held entry keeps it steady instead.
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = (item) => !anchor.current && item.start < (scroller.current?.scrollTop ?? 0);
 
   const apply = useCallback(
     (older: boolean, result: { ok: true; data: Page } | { ok: false; message: string }) => {
@@ -224,7 +230,7 @@ export function ConversationView({
       const page = [...result.data.data].reverse();
       const from = page[0]?.timestamp;
       if (from) setLoadedFrom((current) => (current && current < from ? current : from));
-      if (older && scroller.current) keepOffset.current = scroller.current.scrollHeight - scroller.current.scrollTop;
+      if (older) holdTopEntry();
       // Fetched rows win over what live updates brought meanwhile; unsent drafts stay.
       setMessages((list) => mergeByTime(page, list ?? []));
       setCursor(result.data.pagination.next_cursor);
@@ -266,17 +272,19 @@ export function ConversationView({
     const node = scroller.current;
     if (!node) return;
     const newest = withUnsent.at(-1)?.id ?? null;
-    if (keepOffset.current !== null) {
-      node.scrollTop = node.scrollHeight - keepOffset.current;
-      keepOffset.current = null;
+    if (anchor.current) {
+      // Held: see the effect below.
     } else if (placeOpening.current === "pending" && loading === null && messages) {
       placeOpening.current = "done";
       const divider = firstUnread ? rows.findIndex((row) => row.firstUnread) : -1;
-      const dividerAt = divider >= 0 ? virtualizer.getOffsetForIndex(divider, "start")?.[0] : undefined;
-      if (dividerAt !== undefined && node.scrollHeight - dividerAt > node.clientHeight) {
-        // Many unread: the first of them at the top, under "New messages".
+      const dividerAt =
+        divider < 0 ? undefined : windowed ? virtualizer.measurementsCache[divider]?.start : node.querySelector<HTMLElement>('[data-divider="new-messages"]')?.closest("li")?.offsetTop;
+      // What is unread, from "New messages" down, is taller than the thread's room: the first of
+      // it goes at the top, under "New messages". Otherwise the newest message is in view.
+      if (dividerAt !== undefined && node.scrollHeight - dividerAt > node.clientHeight + 32) {
         stickToBottom.current = false;
-        virtualizer.scrollToIndex(divider, { align: "start" });
+        if (windowed) virtualizer.scrollToIndex(divider, { align: "start" });
+        else node.scrollTop = dividerAt - 8;
       } else pinToBottom();
     } else if (stickToBottom.current) {
       pinToBottom();
@@ -285,7 +293,35 @@ export function ConversationView({
       if (before >= 0) setUnseen((n) => n + (withUnsent.length - 1 - before));
     }
     lastSeenId.current = newest;
-  }, [withUnsent, rows, loading, messages, firstUnread, pinToBottom, virtualizer]);
+  }, [withUnsent, rows, loading, messages, firstUnread, pinToBottom, virtualizer, windowed]);
+
+  // The entry at the top of the screen, held in place while older messages arrive above it.
+  function holdTopEntry() {
+    const node = scroller.current;
+    if (!node) return;
+    const top = node.getBoundingClientRect().top;
+    const first = [...(listRef.current?.children ?? [])].find((li) => li.getBoundingClientRect().bottom > top) as HTMLElement | undefined;
+    const key = first?.dataset.key;
+    if (key) anchor.current = { key, delta: first.getBoundingClientRect().top - top, until: performance.now() + 500 };
+  }
+
+  useLayoutEffect(() => {
+    const held = anchor.current;
+    const node = scroller.current;
+    if (!held || !node) return;
+    if (performance.now() > held.until) {
+      anchor.current = null;
+      return;
+    }
+    if (windowed) {
+      const index = rows.findIndex((row) => row.key === held.key);
+      const start = index >= 0 ? virtualizer.measurementsCache[index]?.start : undefined;
+      if (start !== undefined) node.scrollTop = start - held.delta;
+    } else {
+      const li = listRef.current?.querySelector<HTMLElement>(`:scope > [data-key="${CSS.escape(held.key)}"]`);
+      if (li) node.scrollTop += li.getBoundingClientRect().top - node.getBoundingClientRect().top - held.delta;
+    }
+  });
 
   // Where the list starts inside the scroller (under "Start of the conversation"), for the window.
   // (It moves when "Start of the conversation" or "Loading messages…" comes or goes.)
@@ -301,7 +337,7 @@ export function ConversationView({
     const inner = content.current;
     if (!node || !inner || typeof ResizeObserver === "undefined") return;
     const observer = new ResizeObserver(() => {
-      if (stickToBottom.current && keepOffset.current === null) pinToBottom();
+      if (stickToBottom.current && !anchor.current) pinToBottom();
     });
     observer.observe(node);
     observer.observe(inner);
@@ -325,6 +361,17 @@ export function ConversationView({
   }
 
   const name = displayName(conversation.contact);
+  const renderMessage = (message: MessageItem) => (
+    <ThreadMessage
+      message={message}
+      people={people}
+      quoted={message.context ? (byId.get(message.context.message_id) ?? null) : undefined}
+      conversationId={conversation.id}
+      myNumber={myNumber}
+      onReply={setReplyTo}
+      onQueued={onKindQueued}
+    />
+  );
   const all = withUnsent;
   const myNumber = all.find((m) => m.direction === "outbound" && m.from)?.from ?? all.find((m) => m.direction === "inbound")?.to ?? null;
   const onKindQueued = useCallback(
@@ -372,37 +419,29 @@ export function ConversationView({
                 Start of the conversation
               </p> : null}
             {loading === "initial" && !messages ? <p className="text-center text-sm text-slate-500">Loading messages…</p> : null}
-            <ol ref={listRef} className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
-              {virtualizer.getVirtualItems().map((item) => {
-                const row = rows[item.index];
-                if (!row) return null;
-                return (
-                  <li
-                    key={item.key}
-                    data-index={item.index}
-                    ref={virtualizer.measureElement}
-                    className="absolute left-0 top-0 flex w-full flex-col pb-1.5"
-                    style={{ transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}
-                  >
-                    <ThreadRowView
-                      row={row}
-                      people={people}
-                      meId={me.id}
-                      renderMessage={(message) => (
-                        <ThreadMessage
-                          message={message}
-                          people={people}
-                          quoted={message.context ? (byId.get(message.context.message_id) ?? null) : undefined}
-                          conversationId={conversation.id}
-                          myNumber={myNumber}
-                          onReply={setReplyTo}
-                          onQueued={onKindQueued}
-                        />
-                      )}
-                    />
-                  </li>
-                );
-              })}
+            <ol ref={listRef} className={windowed ? "relative w-full" : "flex flex-col gap-1.5"} style={windowed ? { height: virtualizer.getTotalSize() } : undefined}>
+              {windowed
+                ? virtualizer.getVirtualItems().map((item) => {
+                    const row = rows[item.index];
+                    if (!row) return null;
+                    return (
+                      <li
+                        key={item.key}
+                        data-index={item.index}
+                        data-key={row.key}
+                        ref={virtualizer.measureElement}
+                        className="absolute left-0 top-0 flex w-full flex-col pb-1.5"
+                        style={{ transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}
+                      >
+                        <ThreadRowView row={row} people={people} meId={me.id} renderMessage={renderMessage} />
+                      </li>
+                    );
+                  })
+                : rows.map((row) => (
+                    <li key={row.key} data-key={row.key} className="flex flex-col">
+                      <ThreadRowView row={row} people={people} meId={me.id} renderMessage={renderMessage} />
+                    </li>
+                  ))}
             </ol>
           </div>
         </div>
