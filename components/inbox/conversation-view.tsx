@@ -158,7 +158,7 @@ export function ConversationView({
   const listRef = useRef<HTMLOListElement>(null);
   const stickToBottom = useRef(true);
   // While older messages come in above: the entry that was at the top of the screen, and how far
-  // below the thread's top edge it was, so it stays exactly there (until `until`, as heights settle).
+  // below the thread's top edge its bottom was, so it stays exactly there (until `until`, as heights settle).
   const anchor = useRef<{ key: string; delta: number; until: number } | null>(null);
   // Where the thread opens once its first page is in: the newest message, or "New messages".
   const placeOpening = useRef<"pending" | "done">("pending");
@@ -302,7 +302,8 @@ export function ConversationView({
     const top = node.getBoundingClientRect().top;
     const first = [...(listRef.current?.children ?? [])].find((li) => li.getBoundingClientRect().bottom > top) as HTMLElement | undefined;
     const key = first?.dataset.key;
-    if (key) anchor.current = { key, delta: first.getBoundingClientRect().top - top, until: performance.now() + 500 };
+    // By its bottom edge: its own top may lose the day label the older messages now carry.
+    if (key) anchor.current = { key, delta: first.getBoundingClientRect().bottom - top, until: performance.now() + 500 };
   }
 
   useLayoutEffect(() => {
@@ -315,11 +316,11 @@ export function ConversationView({
     }
     if (windowed) {
       const index = rows.findIndex((row) => row.key === held.key);
-      const start = index >= 0 ? virtualizer.measurementsCache[index]?.start : undefined;
-      if (start !== undefined) node.scrollTop = start - held.delta;
+      const end = index >= 0 ? virtualizer.measurementsCache[index]?.end : undefined;
+      if (end !== undefined) node.scrollTop = end - held.delta;
     } else {
       const li = listRef.current?.querySelector<HTMLElement>(`:scope > [data-key="${CSS.escape(held.key)}"]`);
-      if (li) node.scrollTop += li.getBoundingClientRect().top - node.getBoundingClientRect().top - held.delta;
+      if (li) node.scrollTop += li.getBoundingClientRect().bottom - node.getBoundingClientRect().top - held.delta;
     }
   });
 
