@@ -94,7 +94,7 @@ export function ConversationHeader({
         ←
       </Button>
       <Avatar name={name} className="h-9 w-9 shrink-0 text-sm max-md:hidden" />
-      <div className="min-w-0 flex-1">
+      <div className="min-w-0 flex-1 md:min-w-48">
         <div className="flex min-w-0 items-center gap-2">
           <h2 className="min-w-0 truncate font-semibold">{name}</h2>
           <span data-testid="conversation-status" className={`shrink-0 rounded-full px-2 py-0.5 text-xs font-medium ${statusTone[conversation.status]}`}>
