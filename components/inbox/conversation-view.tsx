@@ -159,7 +159,7 @@ export function ConversationView({
   const stickToBottom = useRef(true);
   // While older messages come in above: the entry that was at the top of the screen, and how far
   // below the thread's top edge its bottom was, so it stays exactly there (until `until`, as heights settle).
-  const anchor = useRef<{ key: string; delta: number; until: number } | null>(null);
+  const anchor = useRef<{ key: string; delta: number; until: number; setTop?: number } | null>(null);
   // Where the thread opens once its first page is in: the newest message, or "New messages".
   const placeOpening = useRef<"pending" | "done">("pending");
   const lastSeenId = useRef<string | null>(null);
@@ -318,9 +318,11 @@ export function ConversationView({
       const index = rows.findIndex((row) => row.key === held.key);
       const end = index >= 0 ? virtualizer.measurementsCache[index]?.end : undefined;
       if (end !== undefined) node.scrollTop = end - held.delta;
+      held.setTop = node.scrollTop;
     } else {
       const li = listRef.current?.querySelector<HTMLElement>(`:scope > [data-key="${CSS.escape(held.key)}"]`);
       if (li) node.scrollTop += li.getBoundingClientRect().bottom - node.getBoundingClientRect().top - held.delta;
+      held.setTop = node.scrollTop;
     }
   });
 
@@ -348,6 +350,9 @@ export function ConversationView({
   function onScroll() {
     const node = scroller.current;
     if (!node) return;
+    // The person scrolled on their own: the entry held while older messages loaded is let go.
+    const held = anchor.current;
+    if (held?.setTop !== undefined && Math.abs(node.scrollTop - held.setTop) > 1) anchor.current = null;
     const atBottom = node.scrollHeight - node.scrollTop - node.clientHeight < NEAR_BOTTOM;
     stickToBottom.current = atBottom;
     if (atBottom && unseen) setUnseen(0);
