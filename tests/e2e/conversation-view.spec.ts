@@ -247,6 +247,7 @@ test("desktop: the header keeps its actions in a row, no ⋯ menu", async ({ pag
   await page.setViewportSize(desktop);
   await signInAsOwner(page);
   await openFromList(page, name);
+  await expect(thread(page, name)).toContainText("Do you ship to Madrid");
   const header = page.getByTestId("conversation-header");
   await expect(header.getByRole("button", { name: "Assign to me" })).toBeVisible();
   await expect(header.getByRole("button", { name: "Labels", exact: true })).toBeVisible();
