@@ -202,7 +202,8 @@ export const longThreadBench: Bench = {
       const scrollMs = await log_.evaluate(async (node) => {
         // The page scrolls itself, a frame at a time, so the time is the inbox's and not the test driver's.
         const started = performance.now();
-        for (let frames = 0; !node.querySelector('[data-thread-start="true"]'); frames++) {
+        // Until the start of the conversation and its first message are on screen.
+        for (let frames = 0; !node.querySelector('[data-thread-start="true"]') || ![...node.querySelectorAll("p")].some((p) => p.textContent === "Long Thread message 1"); frames++) {
           if (frames > 20_000) throw new Error("never reached the first message");
           node.scrollTo({ top: 0 });
           await new Promise((resolve) => setTimeout(resolve, 16));

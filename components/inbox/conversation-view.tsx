@@ -130,6 +130,7 @@ export function ConversationView({
   onBack,
   onDetails,
   unreadAtOpen = 0,
+  onOpened,
   headerActions,
 }: {
   conversation: ConversationItem;
@@ -142,6 +143,8 @@ export function ConversationView({
   onDetails: () => void;
   /** Customer messages unread when the person opened it: the thread opens at the first of them. */
   unreadAtOpen?: number;
+  /** Called once the request that opens it has answered. */
+  onOpened?: () => void;
   /** More header controls (priority, macros…): in the row on a desktop, in the `⋯` menu on a phone. */
   headerActions?: React.ReactNode;
 }) {
@@ -243,6 +246,7 @@ export function ConversationView({
     let current = true;
     void fetchOpened(conversation.id).then((result) => {
       if (!current) return;
+      onOpened?.();
       if (result.ok) {
         seedTeam({ notes: result.data.notes.data, activity: result.data.activity.data });
         setFirstUnread(firstUnreadOf([...result.data.messages.data].reverse(), unreadAtOpen));

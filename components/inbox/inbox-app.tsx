@@ -73,6 +73,7 @@ export function InboxApp({
   const [unreadAt, setUnreadAt] = useState<{ id: string; count: number } | null>(null);
   const [mobilePane, setMobilePane] = useState<"list" | "conversation" | "details">(initialConversationId ? "conversation" : "list");
   const listRequest = useRef(0);
+  const readOnOpen = useRef<string | null>(null);
 
   const people = useMemo(() => new Map(teammates.map((t) => [t.id, t])), [teammates]);
   const selected = items.find((c) => c.id === selectedId) ?? (opened && opened !== "missing" && opened.id === selectedId ? opened : null);
@@ -255,7 +256,12 @@ export function InboxApp({
     setUnreadAt({ id, count: (items.find((c) => c.id === id) ?? found)?.unread_count ?? 0 });
     setSelectedId(id);
     setMobilePane("conversation");
-    void markRead(id);
+    // Read at once in the list; the server is told once the thread has loaded, so marking it read
+    // never queues in front of the request that opens it.
+    setItems((prev) => prev.map((c) => (c.id === id ? { ...c, unread_count: 0 } : c)));
+    // One opened and left before its thread loaded is still read.
+    if (readOnOpen.current && readOnOpen.current !== id) void markRead(readOnOpen.current);
+    readOnOpen.current = id;
     if (window.location.pathname !== `/inbox/${id}`) window.history.pushState(null, "", `/inbox/${id}`);
   }
 
@@ -385,6 +391,11 @@ export function InboxApp({
             onBack={backToList}
             onDetails={() => setMobilePane("details")}
             unreadAtOpen={unreadAt?.id === selected.id ? unreadAt.count : 0}
+            onOpened={() => {
+              if (readOnOpen.current !== selected.id) return;
+              readOnOpen.current = null;
+              void markRead(selected.id);
+            }}
           />
         ) : selectedId && opened === "missing" ? (
           <div className="grid flex-1 place-items-center p-8 text-center text-sm text-slate-600" role="alert">
