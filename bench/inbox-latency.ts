@@ -96,7 +96,7 @@ async function measureLongConversation(page: import("@playwright/test").Page, LO
   const scrollStarted = performance.now();
   await log_.evaluate(async (node) => {
     // (No named functions in here: the bench's compiler would wrap them in a helper the page lacks.)
-    for (let frames = 0; ![...node.children].some((child) => child.textContent === "Start of the conversation"); frames++) {
+    for (let frames = 0; !node.querySelector('[data-thread-start="true"]'); frames++) {
       if (frames > 20_000) throw new Error("never reached the first message");
       node.scrollTo({ top: 0 });
       await new Promise((resolve) => setTimeout(resolve, 16));

@@ -20,6 +20,8 @@ const benches: Record<string, () => Promise<Bench>> = {
   "lighthouse-inbox-mobile": async () => (await import("./lighthouse")).lighthouseBench,
   "campaign-10k": async () => (await import("./campaigns")).campaignBench,
   "automations-overhead": async () => (await import("./automations")).automationsBench,
+  "conversation-open": async () => (await import("./conversation-view")).conversationOpenBench,
+  "long-thread": async () => (await import("./conversation-view")).longThreadBench,
 };
 
 async function main() {

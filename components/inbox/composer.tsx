@@ -44,6 +44,8 @@ export function Composer({
   onReplace,
   context,
   onSent,
+  moreOpen = false,
+  onMore,
 }: {
   me?: Teammate;
   conversation: ConversationItem;
@@ -52,6 +54,10 @@ export function Composer({
   /** The message this one replies to (quoted). */
   context?: { message_id: string };
   onSent?: () => void;
+  /** On a phone: whether the secondary actions (Polish, kinds, notes) are shown. */
+  moreOpen?: boolean;
+  /** On a phone: the ⋯ button that shows or hides them. Without it the reply box is as on a desktop. */
+  onMore?: () => void;
 }) {
   // The words and the chosen file's name live in the conversation's draft, which survives reloads.
   const { draft, change, startOver } = useDraft(conversation.id);
@@ -147,7 +153,7 @@ export function Composer({
   }
 
   return (
-    <div className="border-t border-slate-200 bg-white p-3">
+    <div className="border-t border-slate-200 bg-white p-3 max-md:px-2 max-md:py-2">
       {problem ? (
         <p role="alert" className="mb-2 rounded-md bg-amber-50 px-3 py-1.5 text-xs text-amber-900">
           {problem}
@@ -177,10 +183,25 @@ export function Composer({
           </button>
         </div>
       ) : null}
-      <div className="relative flex items-end gap-2">
+      <div className="relative flex items-end gap-2 max-md:gap-1.5">
         {canned.popover}
+        {onMore ? (
+          <button
+            type="button"
+            onClick={onMore}
+            aria-expanded={moreOpen}
+            aria-label="More options for the message"
+            className="inline-flex min-h-11 min-w-11 shrink-0 items-center justify-center rounded-md border border-slate-300 text-lg leading-none text-slate-700 hover:bg-slate-50 md:hidden"
+          >
+            ⋯
+          </button>
+        ) : null}
         <input ref={fileInput} type="file" className="sr-only" id="composer-file" onChange={(e) => void onFile(e.target.files?.[0])} />
-        <label htmlFor="composer-file" className="cursor-pointer rounded-md border border-slate-300 px-2.5 py-2 text-sm text-slate-700 hover:bg-slate-50" title="Attach a file">
+        <label
+          htmlFor="composer-file"
+          className="inline-flex shrink-0 cursor-pointer items-center justify-center rounded-md border border-slate-300 px-2.5 py-2 text-sm text-slate-700 hover:bg-slate-50 max-md:min-h-11 max-md:min-w-11"
+          title="Attach a file"
+        >
           <PaperclipIcon className="h-5 w-5" />
           <span className="sr-only">Attach a file</span>
         </label>
@@ -203,10 +224,12 @@ export function Composer({
             }
           }}
           placeholder={attachment?.type === "audio" ? "Audio is sent without a caption — write a reply after it" : attachment ? "Add a caption (optional)" : "Write a reply — Enter sends, Shift+Enter for a new line"}
-          className="max-h-40 min-h-10 flex-1 resize-y rounded-md border border-slate-300 px-3 py-2 text-sm"
+          className="max-h-40 min-h-10 min-w-0 flex-1 resize-y rounded-md border border-slate-300 px-3 py-2 text-sm max-md:min-h-11 max-md:resize-none max-md:placeholder:overflow-hidden max-md:placeholder:text-ellipsis max-md:placeholder:whitespace-nowrap"
         />
-        <PolishMenu text={text} onApply={setText} conversationId={conversation.id} />
-        <Button type="button" onClick={send} disabled={!text.trim() && !attachment}>
+        <div className={`shrink-0 ${onMore && !moreOpen ? "max-md:hidden" : ""}`}>
+          <PolishMenu text={text} onApply={setText} conversationId={conversation.id} />
+        </div>
+        <Button type="button" onClick={send} disabled={!text.trim() && !attachment} className="shrink-0 max-md:min-h-11">
           Send
         </Button>
       </div>

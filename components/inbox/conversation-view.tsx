@@ -1,29 +1,31 @@
 "use client";
 
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { Button } from "@/components/ui/button";
+import { useVirtualizer } from "@tanstack/react-virtual";
 import { requestJson } from "@/lib/client/api";
-import { Avatar } from "./conversation-list";
 import { Composer } from "./composer";
+import { ConversationHeader } from "./conversation-header";
 import { KnowledgeSuggestions } from "./knowledge-suggestions";
-import { LabelChips } from "./label-chips";
-import { LabelPicker } from "./label-picker";
-import { SnoozeMenu } from "./snooze-menu";
 import { MacroMenu } from "./macro-menu";
 import { PriorityControl } from "@/components/team/priority-control";
-import { SlaBadge } from "@/components/team/sla-badge";
 import { TeamControl } from "@/components/team/team-control";
 import { BubbleActions } from "./composer-actions/bubble-actions";
 import { ComposerBar } from "./composer-actions/composer-bar";
 import { MessageBubble } from "./message-bubble";
 import { ComposerModeSwitch, type ComposerMode, NoteComposer } from "./note-composer";
-import { ThreadItems } from "./thread-items";
+import { threadRows, ThreadRowView } from "./thread-items";
 import { TypingIndicator } from "./typing";
 import { useTeamThread } from "./use-team-thread";
 import { asMessage, deliver, discardFromOutbox, useOutbox } from "./outbox";
-import { contactAddressLabel, type ConversationItem, displayName, type MessageItem, type Teammate } from "./types";
+import type { ActivityItem, NoteItem } from "./team-types";
+import { type ConversationItem, displayName, type MessageItem, type Teammate } from "./types";
 
-type Page = { data: MessageItem[]; pagination: { next_cursor: string | null; has_more: boolean } };
+type Page<T = MessageItem> = { data: T[]; pagination: { next_cursor: string | null; has_more: boolean } };
+/** What opening a conversation brings, in one request. */
+type Opened = ConversationItem & { messages: Page; notes: Page<NoteItem>; activity: Page<ActivityItem> };
+
+/** How close to the bottom (px) still counts as "at the newest message". */
+const NEAR_BOTTOM = 80;
 
 /**
  * Reactions are not bubbles: each one is shown on the message it reacts to. Live reactions are
@@ -55,20 +57,27 @@ function mergeByTime(fetched: MessageItem[], current: MessageItem[]) {
   return [...fetched, ...current.filter((m) => !ids.has(m.id))].sort(order);
 }
 
-function fetchMessages(conversationId: string, cursor?: string) {
-  const params = new URLSearchParams({ limit: "50" });
-  if (cursor) params.set("cursor", cursor);
-  return requestJson<Page>("GET", `/v1/conversations/${conversationId}/messages?${params}`);
+const PAGE_SIZE = "50";
+/** From how many entries on the thread is windowed. */
+const WINDOW_FROM = 300;
+// Scrolling back goes in the largest pages the API gives: half the requests of a long thread.
+const OLDER_PAGE_SIZE = "100";
+
+function fetchOlder(conversationId: string, cursor: string) {
+  return requestJson<Page>("GET", `/v1/conversations/${conversationId}/messages?${new URLSearchParams({ limit: OLDER_PAGE_SIZE, cursor })}`);
 }
 
-const statusTone: Record<ConversationItem["status"], string> = {
-  open: "bg-sky-100 text-sky-800",
-  assigned: "bg-brand-100 text-brand-700",
-  closed: "bg-slate-200 text-slate-700",
-  snoozed: "bg-violet-100 text-violet-800",
-};
+/** The conversation with its newest messages, notes and activity: one request opens it. */
+function fetchOpened(conversationId: string) {
+  return requestJson<Opened>("GET", `/v1/conversations/${conversationId}?${new URLSearchParams({ include: "messages,notes,activity", limit: PAGE_SIZE })}`);
+}
 
-const statusLabel: Record<ConversationItem["status"], string> = { open: "Open", assigned: "Assigned", closed: "Closed", snoozed: "Snoozed" };
+/** The first of the `unread` newest customer messages of a page (oldest first), where "New messages" goes. */
+function firstUnreadOf(page: MessageItem[], unread: number): string | null {
+  if (unread <= 0) return null;
+  const inbound = page.filter((m) => m.direction === "inbound" && m.type !== "reaction");
+  return inbound[Math.max(0, inbound.length - unread)]?.id ?? null;
+}
 
 /** The stored message a reply being sent became: same kind, words, file and quote, stored since it was queued (a minute's clock skew allowed). */
 function isStoredTwin(stored: MessageItem, pending: MessageItem) {
@@ -123,6 +132,9 @@ export function ConversationView({
   onConversation,
   onBack,
   onDetails,
+  unreadAtOpen = 0,
+  onOpened,
+  headerActions,
 }: {
   conversation: ConversationItem;
   me: Teammate;
@@ -132,17 +144,33 @@ export function ConversationView({
   onConversation: (c: ConversationItem) => void;
   onBack: () => void;
   onDetails: () => void;
+  /** Customer messages unread when the person opened it: the thread opens at the first of them. */
+  unreadAtOpen?: number;
+  /** Called once the request that opens it has answered. */
+  onOpened?: () => void;
+  /** More header controls (priority, macros…): in the row on a desktop, in the `⋯` menu on a phone. */
+  headerActions?: React.ReactNode;
 }) {
   const [cursor, setCursor] = useState<string | null>(null);
   const [loadedFrom, setLoadedFrom] = useState<string | null>(null);
   const [loading, setLoading] = useState<"initial" | "older" | null>(messages ? null : "initial");
   const [error, setError] = useState<string>();
-  const [acting, setActing] = useState<string>();
   const [replyTo, setReplyTo] = useState<MessageItem | null>(null);
+  const [firstUnread, setFirstUnread] = useState<string | null>(null);
+  const [unseen, setUnseen] = useState(0);
+  const [moreOpen, setMoreOpen] = useState(false);
   const scroller = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
+  const listRef = useRef<HTMLOListElement>(null);
   const stickToBottom = useRef(true);
-  const keepOffset = useRef<number | null>(null);
+  // While older messages come in above: the entry that was at the top of the screen, and how far
+  // below the thread's top edge its bottom was, so it stays exactly there (until `until`, as heights settle).
+  const anchor = useRef<{ key: string; delta: number; until: number; setTop?: number } | null>(null);
+  // Where the thread opens once its first page is in: the newest message, or "New messages".
+  const placeOpening = useRef<"pending" | "done">("pending");
+  const lastSeenId = useRef<string | null>(null);
   const team = useTeamThread(conversation.id);
+  const seedTeam = team.seed;
   const [mode, setMode] = useState<ComposerMode>("reply");
 
   // Replies not yet stored by the server (sending, or kept as "Not sent") sit among the stored ones.
@@ -171,9 +199,34 @@ export function ConversationView({
       );
   }, [outbox, addStored, messages, me.id]);
   const withUnsent = useMemo(() => (unsent.length ? [...(messages ?? []), ...unsent].sort(order) : (messages ?? [])), [messages, unsent]);
+  const list = useMemo(() => withReactions(withUnsent), [withUnsent]);
+  const byId = useMemo(() => new Map(withUnsent.map((m) => [m.id, m])), [withUnsent]);
+  const rows = useMemo(
+    () => threadRows({ messages: list, notes: team.notes, activity: team.activity, hasOlder: Boolean(cursor), loadedFrom, firstUnreadId: firstUnread }),
+    [list, team.notes, team.activity, cursor, loadedFrom, firstUnread],
+  );
+  // A windowed list: only the entries on screen (and a few around them) are in the page, so a
+  // thread of thousands of messages scrolls as lightly as one of fifty.
+  const [listTop, setListTop] = useState(0);
+  // A thread of ordinary length is kept whole, in the page's flow (find-in-page sees all of it);
+  // a long one is windowed.
+  const windowed = rows.length > WINDOW_FROM;
+  // The virtualizer's measurements change between renders by design; nothing here memoises what it returns.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: windowed ? rows.length : 0,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 76,
+    overscan: 12,
+    scrollMargin: listTop,
+    getItemKey: (index) => rows[index]?.key ?? index,
+  });
+  // An entry above the screen changing height moves the view by as much, so what is on screen
+  // stays; while older messages load, the held entry keeps it steady instead.
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = (item) => !anchor.current && item.start < (scroller.current?.scrollTop ?? 0);
 
   const apply = useCallback(
-    (older: boolean, result: Awaited<ReturnType<typeof fetchMessages>>) => {
+    (older: boolean, result: { ok: true; data: Page } | { ok: false; message: string }) => {
       setLoading(null);
       if (!result.ok) {
         setError(result.message);
@@ -183,7 +236,7 @@ export function ConversationView({
       const page = [...result.data.data].reverse();
       const from = page[0]?.timestamp;
       if (from) setLoadedFrom((current) => (current && current < from ? current : from));
-      if (older && scroller.current) keepOffset.current = scroller.current.scrollHeight - scroller.current.scrollTop;
+      if (older) holdTopEntry();
       // Fetched rows win over what live updates brought meanwhile; unsent drafts stay.
       setMessages((list) => mergeByTime(page, list ?? []));
       setCursor(result.data.pagination.next_cursor);
@@ -191,54 +244,148 @@ export function ConversationView({
     [setMessages],
   );
 
+  // One request opens the conversation: its newest messages, notes and activity together.
   useEffect(() => {
     let current = true;
-    void fetchMessages(conversation.id).then((result) => current && apply(false, result));
+    void fetchOpened(conversation.id).then((result) => {
+      if (!current) return;
+      onOpened?.();
+      if (result.ok) {
+        seedTeam({ notes: result.data.notes.data, activity: result.data.activity.data });
+        setFirstUnread(firstUnreadOf([...result.data.messages.data].reverse(), unreadAtOpen));
+        apply(false, { ok: true, data: result.data.messages });
+      } else apply(false, result);
+    });
     return () => {
       current = false;
     };
-  }, [conversation.id, apply]);
+    // Opened once per conversation; the unread count is the one it was opened with.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [conversation.id, apply, seedTeam]);
 
   function loadOlder(after: string) {
     setLoading("older");
-    void fetchMessages(conversation.id, after).then((result) => apply(true, result));
+    void fetchOlder(conversation.id, after).then((result) => apply(true, result));
   }
 
-  // Keep the view pinned to the newest message, or steady while older ones load above.
+  const pinToBottom = useCallback(() => {
+    const node = scroller.current;
+    if (node) node.scrollTop = node.scrollHeight;
+  }, []);
+
+  // Where the thread stands: at the newest message it follows what arrives; scrolled up it stays
+  // put and counts what arrived below; while older messages load above, what is on screen stays.
   useLayoutEffect(() => {
     const node = scroller.current;
     if (!node) return;
-    if (keepOffset.current !== null) {
-      node.scrollTop = node.scrollHeight - keepOffset.current;
-      keepOffset.current = null;
+    const newest = withUnsent.at(-1)?.id ?? null;
+    if (anchor.current) {
+      // Held: see the effect below.
+    } else if (placeOpening.current === "pending" && loading === null && messages) {
+      placeOpening.current = "done";
+      const divider = firstUnread ? rows.findIndex((row) => row.firstUnread) : -1;
+      const dividerAt =
+        divider < 0 ? undefined : windowed ? virtualizer.measurementsCache[divider]?.start : node.querySelector<HTMLElement>('[data-divider="new-messages"]')?.closest("li")?.offsetTop;
+      // What is unread, from "New messages" down, is taller than the thread's room: the first of
+      // it goes at the top, under "New messages". Otherwise the newest message is in view.
+      if (dividerAt !== undefined && node.scrollHeight - dividerAt > node.clientHeight + 32) {
+        stickToBottom.current = false;
+        if (windowed) virtualizer.scrollToIndex(divider, { align: "start" });
+        else node.scrollTop = dividerAt - 8;
+      } else pinToBottom();
     } else if (stickToBottom.current) {
-      node.scrollTop = node.scrollHeight;
+      pinToBottom();
+    } else if (newest && lastSeenId.current && newest !== lastSeenId.current) {
+      const before = withUnsent.findIndex((m) => m.id === lastSeenId.current);
+      if (before >= 0) setUnseen((n) => n + (withUnsent.length - 1 - before));
     }
-  }, [withUnsent, team.notes, team.activity]);
+    lastSeenId.current = newest;
+  }, [withUnsent, rows, loading, messages, firstUnread, pinToBottom, virtualizer, windowed]);
+
+  // The entry at the top of the screen, held in place while older messages arrive above it.
+  function holdTopEntry() {
+    const node = scroller.current;
+    if (!node) return;
+    const top = node.getBoundingClientRect().top;
+    const first = [...(listRef.current?.children ?? [])].find((li) => li.getBoundingClientRect().bottom > top) as HTMLElement | undefined;
+    const key = first?.dataset.key;
+    // By its bottom edge: its own top may lose the day label the older messages now carry.
+    if (key) anchor.current = { key, delta: first.getBoundingClientRect().bottom - top, until: performance.now() + 500 };
+  }
+
+  useLayoutEffect(() => {
+    const held = anchor.current;
+    const node = scroller.current;
+    if (!held || !node) return;
+    if (performance.now() > held.until) {
+      anchor.current = null;
+      return;
+    }
+    if (windowed) {
+      const index = rows.findIndex((row) => row.key === held.key);
+      const end = index >= 0 ? virtualizer.measurementsCache[index]?.end : undefined;
+      if (end !== undefined) node.scrollTop = end - held.delta;
+      held.setTop = node.scrollTop;
+    } else {
+      const li = listRef.current?.querySelector<HTMLElement>(`:scope > [data-key="${CSS.escape(held.key)}"]`);
+      if (li) node.scrollTop += li.getBoundingClientRect().bottom - node.getBoundingClientRect().top - held.delta;
+      held.setTop = node.scrollTop;
+    }
+  });
+
+  // Where the list starts inside the scroller (under "Start of the conversation"), for the window.
+  // (It moves when "Start of the conversation" or "Loading messages…" comes or goes.)
+  useLayoutEffect(() => {
+    setListTop(listRef.current?.offsetTop ?? 0);
+  }, [cursor, messages, loading]);
+
+  // Whatever changes the room the thread has or the height of what is in it (the suggestions
+  // line appearing under it, an image loading, the keyboard opening on a phone) keeps a thread
+  // at its newest message there.
+  useEffect(() => {
+    const node = scroller.current;
+    const inner = content.current;
+    if (!node || !inner || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      if (stickToBottom.current && !anchor.current) pinToBottom();
+    });
+    observer.observe(node);
+    observer.observe(inner);
+    return () => observer.disconnect();
+  }, [pinToBottom]);
 
   function onScroll() {
     const node = scroller.current;
     if (!node) return;
-    stickToBottom.current = node.scrollHeight - node.scrollTop - node.clientHeight < 80;
-    if (node.scrollTop < 120 && cursor && !loading) loadOlder(cursor);
+    // The person scrolled on their own: the entry held while older messages loaded is let go.
+    const held = anchor.current;
+    if (held?.setTop !== undefined && Math.abs(node.scrollTop - held.setTop) > 1) anchor.current = null;
+    const atBottom = node.scrollHeight - node.scrollTop - node.clientHeight < NEAR_BOTTOM;
+    stickToBottom.current = atBottom;
+    if (atBottom && unseen) setUnseen(0);
+    // Older messages are fetched a screen ahead, so scrolling back rarely waits for them.
+    if (node.scrollTop < Math.max(120, node.clientHeight) && cursor && !loading) loadOlder(cursor);
   }
 
-  async function act(action: "assign" | "unassign" | "close" | "reopen", body?: Record<string, unknown>) {
-    setActing(action);
-    setError(undefined);
-    const result = await requestJson<ConversationItem>("POST", `/v1/conversations/${conversation.id}/${action}`, body ?? {});
-    setActing(undefined);
-    if (result.ok) onConversation(result.data);
-    else setError(result.message);
+  function jumpToNewest() {
+    stickToBottom.current = true;
+    setUnseen(0);
+    pinToBottom();
   }
 
   const name = displayName(conversation.contact);
-  const assignee = conversation.assigned_to ? people.get(conversation.assigned_to) : undefined;
-  const teammates = [...people.values()].filter((p) => p.id !== conversation.assigned_to).sort((a, b) => a.name.localeCompare(b.name));
-
+  const renderMessage = (message: MessageItem) => (
+    <ThreadMessage
+      message={message}
+      people={people}
+      quoted={message.context ? (byId.get(message.context.message_id) ?? null) : undefined}
+      conversationId={conversation.id}
+      myNumber={myNumber}
+      onReply={setReplyTo}
+      onQueued={onKindQueued}
+    />
+  );
   const all = withUnsent;
-  const list = useMemo(() => withReactions(all), [all]);
-  const byId = useMemo(() => new Map(all.map((m) => [m.id, m])), [all]);
   const myNumber = all.find((m) => m.direction === "outbound" && m.from)?.from ?? all.find((m) => m.direction === "inbound")?.to ?? null;
   const onKindQueued = useCallback(
     (message: MessageItem) => {
@@ -249,124 +396,94 @@ export function ConversationView({
   );
   return (
     <>
-      <header className="flex flex-wrap items-center gap-x-2 gap-y-1.5 border-b border-slate-200 px-3 py-2" data-testid="conversation-header">
-        <Button type="button" variant="ghost" className="max-md:px-2 max-md:py-1.5 md:hidden" onClick={onBack} aria-label="Back to conversations">
-          ←
-        </Button>
-        <Avatar name={name} className="h-9 w-9 text-sm" />
-        <div className="min-w-0">
-          <h2 className="truncate font-semibold">{name}</h2>
-          <p className="flex items-center gap-2 truncate text-xs text-slate-500">
-            <span>{contactAddressLabel(conversation.contact)}</span>
-            <span data-testid="conversation-status" className={`rounded-full px-2 py-0.5 font-medium ${statusTone[conversation.status]}`}>
-              {statusLabel[conversation.status]}
-            </span>
-            {assignee ? (
-              <span data-testid="conversation-assignee">{assignee.id === me.id ? "Assigned to you" : `Assigned to ${assignee.name}`}</span>
-            ) : null}
-            <SlaBadge sla={conversation.sla} />
-          </p>
-          <LabelChips labels={conversation.labels} className="mt-1" />
-        </div>
-        <div className="flex w-full items-center gap-1.5 overflow-x-auto [&>*]:shrink-0 [&_button]:whitespace-nowrap md:ml-auto md:w-auto md:flex-wrap md:gap-2 md:overflow-visible [&_button]:max-md:px-2.5 [&_button]:max-md:py-1.5 [&_button]:max-md:text-xs [&_select]:max-md:py-1.5 [&_select]:max-md:text-xs">
-          {conversation.status === "closed" ? (
-            <Button type="button" variant="secondary" onClick={() => act("reopen")} disabled={Boolean(acting)}>
-              {acting === "reopen" ? "Reopening…" : "Reopen"}
-            </Button>
-          ) : (
-            <>
-              {conversation.assigned_to !== me.id ? (
-                <Button type="button" variant="secondary" onClick={() => act("assign", { user_id: me.id })} disabled={Boolean(acting)}>
-                  {acting === "assign" ? "Assigning…" : "Assign to me"}
-                </Button>
-              ) : null}
-              <label className="sr-only" htmlFor="assign-to">
-                Assign to a teammate
-              </label>
-              <select
-                id="assign-to"
-                value=""
-                disabled={Boolean(acting)}
-                onChange={(e) => e.target.value && act("assign", { user_id: e.target.value })}
-                className="rounded-md border border-slate-300 bg-white px-2 py-2 text-sm"
-              >
-                <option value="">Assign to…</option>
-                {teammates.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name}
-                  </option>
-                ))}
-              </select>
-              {conversation.assigned_to ? (
-                <Button type="button" variant="secondary" onClick={() => act("unassign")} disabled={Boolean(acting)}>
-                  {acting === "unassign" ? "Unassigning…" : "Unassign"}
-                </Button>
-              ) : null}
-              <Button type="button" variant="secondary" onClick={() => act("close")} disabled={Boolean(acting)}>
-                {acting === "close" ? "Closing…" : "Close"}
-              </Button>
-            </>
-          )}
-          <LabelPicker conversation={conversation} onConversation={onConversation} />
-          <SnoozeMenu conversation={conversation} onConversation={onConversation} />
-          <MacroMenu conversation={conversation} onConversation={onConversation} />
-          <PriorityControl conversation={conversation} onConversation={onConversation} />
-          <TeamControl conversation={conversation} onConversation={onConversation} />
-          <Button type="button" variant="ghost" className="lg:hidden" onClick={onDetails}>
-            Details
-          </Button>
-        </div>
-      </header>
+      <ConversationHeader
+        conversation={conversation}
+        me={me}
+        people={people}
+        onConversation={onConversation}
+        onBack={onBack}
+        onDetails={onDetails}
+        onError={setError}
+        actions={
+          <>
+            {headerActions}
+            <MacroMenu conversation={conversation} onConversation={onConversation} />
+            <PriorityControl conversation={conversation} onConversation={onConversation} />
+            <TeamControl conversation={conversation} onConversation={onConversation} />
+          </>
+        }
+      />
       {error ? (
         <p role="alert" className="border-b border-red-200 bg-red-50 px-4 py-2 text-sm text-red-800">
           {error}
         </p>
       ) : null}
-      <div
-        ref={scroller}
-        onScroll={onScroll}
-        className="min-h-0 flex-1 overflow-y-auto bg-slate-50 px-3 py-4 sm:px-6"
-        role="log"
-        aria-label={`Messages with ${name}`}
-        aria-busy={Boolean(loading)}
-      >
-        {/* Over the thread rather than in its flow: what is on screen stays put while older messages load. */}
-        {loading === "older" ? (
-          <p className="pointer-events-none sticky top-0 z-10 h-0 text-center text-xs text-slate-600">
-            <span className="inline-block rounded-full bg-white px-3 py-1 shadow-sm">Loading earlier messages…</span>
-          </p>
+      <div className="relative flex min-h-0 flex-1 flex-col">
+        <div
+          ref={scroller}
+          onScroll={onScroll}
+          className="min-h-0 flex-1 overflow-y-auto overflow-x-hidden bg-slate-50 px-3 py-4 sm:px-6"
+          role="log"
+          aria-label={`Messages with ${name}`}
+          aria-busy={Boolean(loading)}
+          data-testid="thread"
+        >
+          <div ref={content}>
+            {/* Over the thread rather than in its flow: what is on screen stays put while older messages load. */}
+            {loading === "older" ? (
+              <p className="pointer-events-none sticky top-0 z-10 h-0 text-center text-xs text-slate-600">
+                <span className="inline-block rounded-full bg-white px-3 py-1 shadow-sm">Loading earlier messages…</span>
+              </p>
+            ) : null}
+            {!cursor && messages?.length ? <p className="mb-3 text-center text-xs text-slate-500" data-thread-start="true">
+                Start of the conversation
+              </p> : null}
+            {loading === "initial" && !messages ? <p className="text-center text-sm text-slate-500">Loading messages…</p> : null}
+            <ol ref={listRef} className={windowed ? "relative w-full" : "flex flex-col gap-1.5"} style={windowed ? { height: virtualizer.getTotalSize() } : undefined}>
+              {windowed
+                ? virtualizer.getVirtualItems().map((item) => {
+                    const row = rows[item.index];
+                    if (!row) return null;
+                    return (
+                      <li
+                        key={item.key}
+                        data-index={item.index}
+                        data-key={row.key}
+                        ref={virtualizer.measureElement}
+                        className="absolute left-0 top-0 flex w-full flex-col pb-1.5"
+                        style={{ transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}
+                      >
+                        <ThreadRowView row={row} people={people} meId={me.id} renderMessage={renderMessage} />
+                      </li>
+                    );
+                  })
+                : rows.map((row) => (
+                    <li key={row.key} data-key={row.key} className="flex flex-col">
+                      <ThreadRowView row={row} people={people} meId={me.id} renderMessage={renderMessage} />
+                    </li>
+                  ))}
+            </ol>
+          </div>
+        </div>
+        {unseen > 0 ? (
+          <button
+            type="button"
+            onClick={jumpToNewest}
+            className="absolute bottom-3 left-1/2 z-10 min-h-11 -translate-x-1/2 rounded-full bg-brand-600 px-4 text-sm font-medium text-white shadow-lg hover:bg-brand-700"
+          >
+            ↓ {unseen} new
+          </button>
         ) : null}
-        {!cursor && messages?.length ? <p className="mb-3 text-center text-xs text-slate-500">Start of the conversation</p> : null}
-        {loading === "initial" && !messages ? <p className="text-center text-sm text-slate-500">Loading messages…</p> : null}
-        <ol className="flex flex-col gap-1.5">
-          <ThreadItems
-            messages={list}
-            notes={team.notes}
-            activity={team.activity}
-            people={people}
-            meId={me.id}
-            hasOlder={Boolean(cursor)}
-            loadedFrom={loadedFrom}
-            renderMessage={(message) => (
-              <ThreadMessage
-                message={message}
-                people={people}
-                quoted={message.context ? (byId.get(message.context.message_id) ?? null) : undefined}
-                conversationId={conversation.id}
-                myNumber={myNumber}
-                onReply={setReplyTo}
-                onQueued={onKindQueued}
-              />
-            )}
-          />
-        </ol>
       </div>
       <KnowledgeSuggestions
         conversationId={conversation.id}
         lastInboundId={list.findLast((message) => message.direction === "inbound" && message.type === "text" && !message.deleted_at)?.id ?? null}
       />
       <TypingIndicator conversationId={conversation.id} me={me} />
-      <ComposerModeSwitch mode={mode} onMode={setMode} />
+      {/* On a phone the reply box is one row; the rest opens from its ⋯ button. */}
+      <div className={moreOpen || mode === "note" ? "max-md:[&_button]:min-h-11" : "max-md:hidden"}>
+        <ComposerModeSwitch mode={mode} onMode={setMode} />
+      </div>
       {mode === "note" ? (
         <NoteComposer
           conversation={conversation}
@@ -378,21 +495,30 @@ export function ConversationView({
           }}
         />
       ) : (
-        <ComposerBar conversation={conversation} messages={all} replyTo={replyTo} onClearReply={() => setReplyTo(null)} onQueued={onKindQueued}>
-      <Composer
-        me={me}
-        conversation={conversation}
-        context={replyTo ? { message_id: replyTo.id } : undefined}
-        onSent={() => setReplyTo(null)}
-        onQueued={() => {
-          // The outbox shows the reply as "sending"; the thread follows it to the bottom.
-          stickToBottom.current = true;
-        }}
-        onReplace={(_localId, message) =>
-          // A live update may have brought the stored message first; keep one copy.
-          addStored(message)
-        }
-      />
+        <ComposerBar
+          conversation={conversation}
+          messages={all}
+          replyTo={replyTo}
+          onClearReply={() => setReplyTo(null)}
+          onQueued={onKindQueued}
+          secondaryOnPhone={moreOpen}
+        >
+          <Composer
+            me={me}
+            conversation={conversation}
+            context={replyTo ? { message_id: replyTo.id } : undefined}
+            moreOpen={moreOpen}
+            onMore={() => setMoreOpen((open) => !open)}
+            onSent={() => setReplyTo(null)}
+            onQueued={() => {
+              // The outbox shows the reply as "sending"; the thread follows it to the bottom.
+              stickToBottom.current = true;
+            }}
+            onReplace={(_localId, message) =>
+              // A live update may have brought the stored message first; keep one copy.
+              addStored(message)
+            }
+          />
         </ComposerBar>
       )}
     </>

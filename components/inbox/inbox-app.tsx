@@ -72,8 +72,11 @@ export function InboxApp({
   // Typing implies present: a teammate replying shows as online even when their connection has not said so.
   const typing = useTypingTeammates(me.id);
   const present = useMemo(() => (typing.size ? new Set([...online, ...typing.keys()]) : online), [online, typing]);
+  // The unread count of the conversation just opened, before opening it read it: where its thread opens.
+  const [unreadAt, setUnreadAt] = useState<{ id: string; count: number } | null>(null);
   const [mobilePane, setMobilePane] = useState<"list" | "conversation" | "details">(initialConversationId ? "conversation" : "list");
   const listRequest = useRef(0);
+  const readOnOpen = useRef<string | null>(null);
 
   const people = useMemo(() => new Map(teammates.map((t) => [t.id, t])), [teammates]);
   const selected = items.find((c) => c.id === selectedId) ?? (opened && opened !== "missing" && opened.id === selectedId ? opened : null);
@@ -254,9 +257,15 @@ export function InboxApp({
     // A search result outside the current list joins it while it is open.
     if (found) setItems((prev) => (prev.some((c) => c.id === id) ? prev : [...prev, found].sort(byActivity)));
     if (id !== selectedId) setOpened(null);
+    setUnreadAt({ id, count: (items.find((c) => c.id === id) ?? found)?.unread_count ?? 0 });
     setSelectedId(id);
     setMobilePane("conversation");
-    void markRead(id);
+    // Read at once in the list; the server is told once the thread has loaded, so marking it read
+    // never queues in front of the request that opens it.
+    setItems((prev) => prev.map((c) => (c.id === id ? { ...c, unread_count: 0 } : c)));
+    // One opened and left before its thread loaded is still read.
+    if (readOnOpen.current && readOnOpen.current !== id) void markRead(readOnOpen.current);
+    readOnOpen.current = id;
     if (window.location.pathname !== `/inbox/${id}`) window.history.pushState(null, "", `/inbox/${id}`);
   }
 
@@ -386,6 +395,12 @@ export function InboxApp({
             onConversation={(c) => upsertConversation(c, c)}
             onBack={backToList}
             onDetails={() => setMobilePane("details")}
+            unreadAtOpen={unreadAt?.id === selected.id ? unreadAt.count : 0}
+            onOpened={() => {
+              if (readOnOpen.current !== selected.id) return;
+              readOnOpen.current = null;
+              void markRead(selected.id);
+            }}
           />
         ) : selectedId && opened === "missing" ? (
           <div className="grid flex-1 place-items-center p-8 text-center text-sm text-slate-600" role="alert">

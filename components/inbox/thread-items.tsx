@@ -19,6 +19,14 @@ const dayLabel = (iso: string) => {
   return date.toLocaleDateString(undefined, { weekday: "long", day: "numeric", month: "long", year: date.getFullYear() === today.getFullYear() ? undefined : "numeric" });
 };
 
+export type ThreadRow = Entry & {
+  key: string;
+  /** The day's label when this entry starts a new day. */
+  day: string | null;
+  /** "New messages" goes above this entry. */
+  firstUnread: boolean;
+};
+
 /**
  * Messages, internal notes and the activity trail of a conversation in one timeline, by time.
  * While older messages are still to be loaded, whatever is older than the oldest message loaded
@@ -26,26 +34,23 @@ const dayLabel = (iso: string) => {
  * brought (an early reply's delivery status, say). So the timeline never shows an entry above a
  * gap, as if nothing had happened in between.
  */
-export function ThreadItems({
+export function threadRows({
   messages,
   notes,
   activity,
-  people,
-  meId,
   hasOlder,
   loadedFrom,
-  renderMessage,
+  firstUnreadId = null,
 }: {
   messages: MessageItem[];
   notes: NoteItem[];
   activity: ActivityItem[];
-  people: Map<string, Teammate>;
-  meId?: string;
   hasOlder: boolean;
   /** The time of the oldest message of the pages loaded so far. */
   loadedFrom: string | null;
-  renderMessage: (message: MessageItem) => ReactNode;
-}) {
+  /** The first message unread when the conversation was opened: "New messages" goes above it. */
+  firstUnreadId?: string | null;
+}): ThreadRow[] {
   const shown = (at: string) => !hasOlder || !loadedFrom || at >= loadedFrom;
   const entries: Entry[] = [
     // A reply not stored yet (sending, or kept as "Not sent") stays in view, at the end.
@@ -61,27 +66,69 @@ export function ThreadItems({
     return a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : 1;
   });
   const days = entries.map((entry) => dayKey(entry.at));
+  return entries.map((entry, index) => ({
+    ...entry,
+    key: `${entry.kind}-${entry.id}`,
+    day: index === 0 || days[index] !== days[index - 1] ? dayLabel(entry.at) : null,
+    firstUnread: entry.kind === "message" && entry.id === firstUnreadId,
+  }));
+}
+
+/** One entry of the timeline, with the day it starts and "New messages" above it when so. */
+export function ThreadRowView({
+  row,
+  people,
+  meId,
+  renderMessage,
+}: {
+  row: ThreadRow;
+  people: Map<string, Teammate>;
+  meId?: string;
+  renderMessage: (message: MessageItem) => ReactNode;
+}) {
   return (
     <>
-      {entries.map((entry, index) => {
-        const separator = index === 0 || days[index] !== days[index - 1];
-        return (
-          <li key={`${entry.kind}-${entry.id}`} className="flex flex-col">
-            {separator ? (
-              <div className="my-3 flex justify-center" role="separator" aria-label={dayLabel(entry.at)}>
-                <span className="rounded-full bg-white px-3 py-0.5 text-xs text-slate-500 shadow-sm">{dayLabel(entry.at)}</span>
-              </div>
-            ) : null}
-            {entry.kind === "message" ? (
-              renderMessage(entry.message)
-            ) : entry.kind === "note" ? (
-              <NoteBubble note={entry.note} people={people} meId={meId} />
-            ) : (
-              <ActivityLine activity={entry.activity} meId={meId} />
-            )}
-          </li>
-        );
-      })}
+      {row.day ? (
+        <div className="my-3 flex justify-center" role="separator" aria-label={row.day}>
+          <span className="rounded-full bg-white px-3 py-0.5 text-xs text-slate-500 shadow-sm">{row.day}</span>
+        </div>
+      ) : null}
+      {row.firstUnread ? (
+        <div className="my-2 flex items-center gap-2 text-xs font-medium text-brand-700" role="separator" aria-label="New messages" data-divider="new-messages">
+          <span className="h-px flex-1 bg-brand-300" />
+          New messages
+          <span className="h-px flex-1 bg-brand-300" />
+        </div>
+      ) : null}
+      {row.kind === "message" ? (
+        renderMessage(row.message)
+      ) : row.kind === "note" ? (
+        <NoteBubble note={row.note} people={people} meId={meId} />
+      ) : (
+        <ActivityLine activity={row.activity} meId={meId} />
+      )}
+    </>
+  );
+}
+
+/** The whole timeline as list items (a short thread, or a page rendered on the server). */
+export function ThreadItems({
+  people,
+  meId,
+  renderMessage,
+  ...timeline
+}: Parameters<typeof threadRows>[0] & {
+  people: Map<string, Teammate>;
+  meId?: string;
+  renderMessage: (message: MessageItem) => ReactNode;
+}) {
+  return (
+    <>
+      {threadRows(timeline).map((row) => (
+        <li key={row.key} className="flex flex-col">
+          <ThreadRowView row={row} people={people} meId={meId} renderMessage={renderMessage} />
+        </li>
+      ))}
     </>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import { requestJson } from "@/lib/client/api";
 import { useLiveEventListener } from "./live-bus";
 import type { ActivityItem, NoteItem } from "./team-types";
@@ -11,32 +11,23 @@ type Page<T> = { data: T[]; pagination: { next_cursor: string | null; has_more: 
 // conversation's older entries appear as its older messages are loaded (see ThreadItems).
 const PAGE = "100";
 
-/** The notes and the activity trail of one conversation, kept current by live events. */
+/**
+ * The notes and the activity trail of one conversation, kept current by live events. Their first
+ * pages come with the conversation itself (one request to open it): `seed` puts them in.
+ */
 export function useTeamThread(conversationId: string) {
   const [notes, setNotes] = useState<NoteItem[]>([]);
   const [activity, setActivity] = useState<ActivityItem[]>([]);
 
-  const fetchActivity = useCallback(
-    () => requestJson<Page<ActivityItem>>("GET", `/v1/conversations/${conversationId}/activity?limit=${PAGE}`),
-    [conversationId],
-  );
   const loadActivity = useCallback(async () => {
-    const result = await fetchActivity();
+    const result = await requestJson<Page<ActivityItem>>("GET", `/v1/conversations/${conversationId}/activity?limit=${PAGE}`);
     if (result.ok) setActivity(result.data.data);
-  }, [fetchActivity]);
+  }, [conversationId]);
 
-  useEffect(() => {
-    let current = true;
-    void requestJson<Page<NoteItem>>("GET", `/v1/conversations/${conversationId}/notes?limit=${PAGE}`).then((result) => {
-      if (current && result.ok) setNotes((prev) => mergeNotes(result.data.data, prev));
-    });
-    void fetchActivity().then((result) => {
-      if (current && result.ok) setActivity(result.data.data);
-    });
-    return () => {
-      current = false;
-    };
-  }, [conversationId, fetchActivity]);
+  const seed = useCallback((first: { notes?: NoteItem[]; activity?: ActivityItem[] }) => {
+    if (first.notes) setNotes((prev) => mergeNotes(first.notes ?? [], prev));
+    if (first.activity) setActivity(first.activity);
+  }, []);
 
   const addNote = useCallback((note: NoteItem) => setNotes((prev) => mergeNotes([note], prev)), []);
 
@@ -51,7 +42,7 @@ export function useTeamThread(conversationId: string) {
     }
   });
 
-  return { notes, activity, addNote };
+  return { notes, activity, addNote, seed };
 }
 
 function mergeNotes(incoming: NoteItem[], current: NoteItem[]) {

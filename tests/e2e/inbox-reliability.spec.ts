@@ -462,6 +462,8 @@ test("at phone width every page is reachable from the menu, nothing scrolls side
   expect(headerBox!.height).toBeLessThanOrEqual(120);
   await expectFitsPhone(page, "conversation");
   await reply(page).fill("thx for waiting, ur order ships tmrw");
+  // On a phone Polish is among the reply box's secondary actions, behind its ⋯.
+  await page.getByRole("button", { name: "More options for the message" }).click();
   await page.getByRole("button", { name: "Polish" }).click();
   await expect(page.getByRole("dialog", { name: "Polish the reply" })).toBeVisible();
   await expectInViewport(page, '[role="dialog"][aria-label="Polish the reply"]', "the Polish popover");

@@ -85,6 +85,8 @@ test("a snoozed conversation leaves the list and comes back when the customer wr
   const phonePage = await openInbox(browser, { width: 390, height: 844 });
   await row(phonePage, name).click();
   const header = phonePage.getByRole("region", { name: "Conversation", exact: true }).locator("header");
+  // On a phone the header's actions live in its ⋯ menu.
+  await phonePage.getByRole("button", { name: "Conversation actions" }).click();
   await phonePage.getByRole("button", { name: "Snooze", exact: true }).click();
   const menu = phonePage.getByRole("dialog", { name: "Snooze until" });
   await expect(menu).toBeVisible();

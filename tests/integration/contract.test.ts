@@ -346,6 +346,11 @@ describe("/v1 contract", () => {
     await expectStatus(200, "GET", `/v1/conversations/${conversationId}`, { token: agent.token });
     await expectStatus(404, "GET", `/v1/conversations/${theirs.conversation_id}`, { token: adminToken });
     await expectStatus(403, "GET", `/v1/conversations/${conversationId}`, { token: reportsOnly });
+    // Opening it in one request: the conversation with the newest page of each list.
+    const opened = await expectStatus(200, "GET", `/v1/conversations/${conversationId}?include=messages,notes,activity&limit=1`, { token: agent.token });
+    expect(opened.body.messages.data.map((m: { id: string }) => m.id)).toEqual([question.id]);
+    await expectStatus(400, "GET", `/v1/conversations/${conversationId}?include=everything`, { token: adminToken });
+    await expectStatus(400, "GET", `/v1/conversations/${conversationId}?include=messages&limit=0`, { token: adminToken });
 
     const newest = await expectStatus(200, "GET", `/v1/conversations/${conversationId}/messages?limit=1`, { token: adminToken });
     expect(newest.body.data.map((m: { id: string }) => m.id)).toEqual([question.id]);

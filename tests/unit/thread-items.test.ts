@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { ThreadItems } from "@/components/inbox/thread-items";
+import { ThreadItems, threadRows } from "@/components/inbox/thread-items";
 import type { ActivityItem, NoteItem } from "@/components/inbox/team-types";
 import type { MessageItem } from "@/components/inbox/types";
 
@@ -53,5 +53,17 @@ describe("ThreadItems", () => {
 
   it("shows what it has before the first page has loaded", () => {
     expect(thread({ messages: [message("m02", 2), ...page], hasOlder: false, loadedFrom: null })).toEqual(["m02", "m50", "m51"]);
+  });
+});
+
+describe("threadRows", () => {
+  it("puts “New messages” above the first unread message only, and a day label on the first entry of each day", () => {
+    const rows = threadRows({ messages: [message("m01", 1), message("m02", 2), message("m03", 3)], notes: [], activity: [], hasOlder: false, loadedFrom: null, firstUnreadId: "m02" });
+    expect(rows.map((row) => [row.id, row.firstUnread, Boolean(row.day)])).toEqual([
+      ["m01", false, true],
+      ["m02", true, false],
+      ["m03", false, false],
+    ]);
+    expect(new Set(rows.map((row) => row.key)).size).toBe(3);
   });
 });

@@ -29,6 +29,7 @@ export function ComposerBar({
   replyTo,
   onClearReply,
   onQueued,
+  secondaryOnPhone = true,
   children,
 }: {
   conversation: ConversationItem;
@@ -36,6 +37,8 @@ export function ComposerBar({
   replyTo: MessageItem | null;
   onClearReply: () => void;
   onQueued: (message: MessageItem) => void;
+  /** On a phone this row is a menu the reply box's ⋯ button opens. */
+  secondaryOnPhone?: boolean;
   children: React.ReactNode;
 }) {
   const now = useNow();
@@ -54,7 +57,7 @@ export function ComposerBar({
   }
   return (
     <div>
-      <div className="flex flex-wrap items-center gap-1 border-t border-slate-200 bg-white px-3 pt-2 text-xs">
+      <div className={`flex flex-wrap items-center gap-1 border-t border-slate-200 bg-white px-3 pt-2 text-xs max-md:[&_button]:min-h-11 ${secondaryOnPhone ? "" : "max-md:hidden"}`}>
         {end !== null ? (
           <span className="mr-auto rounded-full bg-emerald-50 px-2 py-0.5 font-medium text-emerald-800" data-testid="window-left" title="Free-form messages are allowed until 24 hours after the customer's last message.">
             {formatLeft(end - now)} left to reply freely

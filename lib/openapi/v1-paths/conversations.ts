@@ -1,11 +1,26 @@
+import { activityOutput } from "@/lib/activity/schemas";
 import { assignConversationInput, conversationOutput, listConversationsQuery } from "@/lib/conversations/schemas";
 import { updateConversationOperation } from "./team-workflow";
+import { getConversationQuery } from "@/lib/inbox/open-schemas";
+import { messageOutput } from "@/lib/messages/schemas";
+import { noteOutput } from "@/lib/notes/schemas";
 import { operationsFor, page, pathIds, type V1Domain } from "../v1-common";
 
 const tag = { name: "Conversations", description: "One conversation per customer number at a time; assign, close and reopen them." };
 const op = operationsFor(tag.name);
 
 const byId = pathIds({ id: "conversation" });
+
+const included = (item: Parameters<typeof page>[0], description: string) => page(item).optional().meta({ description });
+
+/** A conversation with the newest pages of the lists `include` asked for. */
+const conversationWithThreadOutput = conversationOutput
+  .extend({
+    messages: included(messageOutput, "With `include=messages`: the newest page of its messages (`limit`), newest first; `next_cursor` pages on at `GET /v1/conversations/{id}/messages`."),
+    notes: included(noteOutput, "With `include=notes`: its newest 100 notes, newest first; `next_cursor` pages on at `GET /v1/conversations/{id}/notes`."),
+    activity: included(activityOutput, "With `include=activity`: its newest 100 activity entries, newest first; `next_cursor` pages on at `GET /v1/conversations/{id}/activity`."),
+  })
+  .meta({ id: "ConversationWithThread", description: "A conversation, with the newest pages of the lists asked for in `include`." });
 
 const transition = (operationId: string, summary: string, description: string) =>
   op({
@@ -35,9 +50,12 @@ export const conversationsDomain: V1Domain = {
       get: op({
         operationId: "getConversation",
         summary: "Get a conversation",
+        description:
+          "With `include` (e.g. `messages,notes,activity`) the answer also carries the newest page of each list, so a client opens a conversation in one request. `include=messages` needs `messages:read` as well (403 without it); an unknown name is a 400.",
         access: { scope: "conversations:read" },
         path: byId,
-        success: { status: "200", description: "The conversation.", schema: conversationOutput },
+        query: getConversationQuery,
+        success: { status: "200", description: "The conversation, and the lists asked for.", schema: conversationWithThreadOutput },
       }),
       patch: updateConversationOperation,
       delete: op({
