@@ -50,7 +50,44 @@ function answerTooLarge(req, res) {
   res.end(body);
 }
 
+// Load shedding. The embedded database runs in a worker thread with one queue; when that queue
+// holds more than about OVERLOAD_WAIT_MS of work, a new API or network-webhook request is
+// answered 503 `overloaded` with Retry-After at once, before Next.js reads its body, instead of
+// waiting behind the others (the network redelivers a refused webhook; nothing acknowledged is
+// dropped). Pages, /healthz and everything else are served as usual. The estimate comes from
+// the database handle the app keeps on globalThis (db/index.ts); PostgreSQL has none.
+const OVERLOAD_WAIT_MS = 2_000;
+const SHED_PREFIXES = ["/v1", "/api/network/webhook"];
+const shedsUnderLoad = (target) => SHED_PREFIXES.some((prefix) => target === prefix || target.startsWith(`${prefix}/`) || target.startsWith(`${prefix}?`));
+const databaseWaitMs = () => globalThis.__chorusDb?.queueWaitMs?.() ?? 0;
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+function answerOverloaded(req, res, waitMs) {
+  const given = req.headers["x-request-id"];
+  const requestId = typeof given === "string" && REQUEST_ID.test(given) ? given : requestIdOf();
+  const retryAfter = Math.min(30, Math.max(1, Math.ceil(waitMs / 1000)));
+  const body = JSON.stringify({
+    error: { code: "overloaded", message: `The server is busy; retry in ${retryAfter} second${retryAfter === 1 ? "" : "s"}.` },
+    request_id: requestId,
+  });
+  // The body, if any, is read and dropped so that the connection can carry the next request.
+  req.resume();
+  res.writeHead(503, {
+    "Content-Type": "application/json",
+    "Content-Length": Buffer.byteLength(body),
+    "Retry-After": String(retryAfter),
+    "X-Request-Id": requestId,
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+  });
+  res.end(body);
+}
+
 const server = http.createServer((req, res) => {
+  if (shedsUnderLoad(req.url ?? "")) {
+    const waitMs = databaseWaitMs();
+    if (waitMs > OVERLOAD_WAIT_MS) return answerOverloaded(req, res, waitMs);
+  }
   const declared = req.headers["content-length"];
   if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
     answerTooLarge(req, res);

@@ -127,6 +127,14 @@ export const errorResponses = {
     content: { "application/json": { schema: errorBodySchema } },
   },
   500: errorResponse("InternalError", "`internal_error`: something failed on our side; no internals are returned."),
+  // Answered by the HTTP server before any route runs: no rate budget is counted.
+  503: {
+    id: "ServiceUnavailable",
+    description:
+      "`overloaded`: the server already holds more work than it can start within about 2 seconds, so the request was not started (nothing was done); retry after `Retry-After` seconds.",
+    headers: z.object({ "X-Request-Id": requestIdHeader, "Retry-After": header("Retry-After", "Seconds to wait before retrying.", "2") }),
+    content: { "application/json": { schema: errorBodySchema } },
+  },
   502: errorResponse("BadGateway", "`network_error`: the messaging network refused the request or did not answer; `message` carries the network's own words; `assistant_unavailable`: the configured language model failed or did not answer in time."),
 } as const;
 
@@ -211,6 +219,8 @@ export function operation(tag: string, spec: OperationSpec): ZodOpenApiOperation
   if (spec.path) statuses.add(404);
   if (spec.idempotent) statuses.add(409);
   statuses.add(500);
+  // Any request can be turned away while the server is overloaded.
+  statuses.add(503);
 
   const responses: ZodOpenApiResponsesObject = {
     [spec.success.status]: {
