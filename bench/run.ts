@@ -15,6 +15,8 @@ const benches: Record<string, () => Promise<Bench>> = {
   conversations: async () => (await import("./conversations")).conversationsBench,
   "inbox-latency": async () => (await import("./inbox-latency")).inboxLatencyBench,
   search: async () => (await import("./search")).searchBench,
+  "overload-200": async () => (await import("./overload")).overloadBench,
+  "idle-rss": async () => (await import("./overload")).idleRssBench,
 };
 
 async function main() {
