@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { QueryOptions, Results } from "@electric-sql/pglite";
@@ -48,6 +47,8 @@ export class WorkerPglite implements EmbeddedDatabase {
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Map<number, { channel: string; callback: (payload: string) => void }>();
   private worker: Promise<Worker>;
+  /** Which worker's messages count: a worker replaced by `reopen` is ignored from then on. */
+  private generation = 0;
   private nextId = 0;
   private isClosed = false;
 
@@ -77,17 +78,10 @@ export class WorkerPglite implements EmbeddedDatabase {
   }
 
   private async start(): Promise<Worker> {
-    const fresh = !this.dataDir.startsWith("memory://") && !existsSync(path.join(this.dataDir, "PG_VERSION"));
-    if (fresh) {
-      // initdb's memory goes with the worker that ran it.
-      const initialiser = new Worker(workerScript(), { workerData: { dataDir: this.dataDir, init: true, load: this.load.buffer } });
-      await new Promise<void>((resolve, reject) => {
-        initialiser.once("error", reject);
-        initialiser.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`creating the embedded database in ${this.dataDir} failed (status ${code})`))));
-      });
-    }
-    const worker = new Worker(workerScript(), { workerData: { dataDir: this.dataDir, init: false, load: this.load.buffer } });
+    const generation = ++this.generation;
+    const worker = new Worker(workerScript(), { workerData: { dataDir: this.dataDir, load: this.load.buffer } });
     worker.on("message", (message: Reply | { type: "notify"; channel: string; payload: string }) => {
+      if (generation !== this.generation) return;
       if ("type" in message) {
         for (const listener of this.listeners.values()) if (listener.channel === message.channel) listener.callback(message.payload);
         return;
@@ -99,6 +93,7 @@ export class WorkerPglite implements EmbeddedDatabase {
       else waiting.reject(toError(message.error));
     });
     const fail = (error: Error) => {
+      if (generation !== this.generation) return;
       const wasClosed = this.isClosed;
       this.isClosed = true;
       for (const waiting of this.pending.values()) waiting.reject(error);
@@ -112,7 +107,10 @@ export class WorkerPglite implements EmbeddedDatabase {
 
   private async call<T>(message: Record<string, unknown>): Promise<T> {
     if (this.isClosed) throw new Error("PGlite is closed");
-    const worker = await this.worker;
+    return this.post<T>(await this.worker, message);
+  }
+
+  private post<T>(worker: Worker, message: Record<string, unknown>): Promise<T> {
     const id = ++this.nextId;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
@@ -175,6 +173,26 @@ export class WorkerPglite implements EmbeddedDatabase {
       this.listeners.delete(subscription);
       if (!this.isClosed) await this.call({ op: "unlisten", subscription });
     };
+  }
+
+  /**
+   * Closes the database and opens it again in a new worker, once every statement sent before has
+   * run; statements sent meanwhile wait for the new one. A WASM instance never gives memory
+   * back: after creating a database and running its migrations (hundreds of MiB of catalog work)
+   * a fresh worker serves with a fraction of it. LISTEN subscriptions are made again.
+   */
+  async reopen(): Promise<void> {
+    const previous = this.worker;
+    this.worker = (async () => {
+      const old = await previous;
+      await this.post(old, { op: "close" });
+      const replacement = this.start();
+      await old.terminate();
+      const worker = await replacement;
+      for (const [subscription, { channel }] of this.listeners) await this.post(worker, { op: "listen", channel, subscription });
+      return worker;
+    })();
+    await this.worker;
   }
 
   async close(): Promise<void> {

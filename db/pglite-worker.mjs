@@ -11,22 +11,13 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { newPglite, withPreparedStatements } from "./pglite-engine.mjs";
 
-const { dataDir, init, load } = workerData;
+const { dataDir, load } = workerData;
 // load: [0] jobs waiting, [1] recent time a job held the database (ms, moving average),
 // [2] when the running job began (epoch ms; 0 when idle).
 const shared = new Float64Array(load);
 
 const raw = newPglite(dataDir);
 const db = withPreparedStatements(raw);
-
-if (init) {
-  // A fresh data directory: created here, in a worker that then ends, so that the memory
-  // initdb took is given back before the database is opened for serving.
-  await raw.waitReady;
-  await raw.close();
-  parentPort.postMessage({ type: "initialised" });
-  process.exit(0);
-}
 
 /** An error as plain data: its class name, message and PostgreSQL fields (code, detail, constraint…). */
 function plainError(error) {
