@@ -45,13 +45,6 @@ const MIGRATION_LOCK = 72_531_001;
 
 export { newPglite };
 
-/** How many migrations the embedded database has applied (none when it is new). */
-async function appliedMigrations(pglite: EmbeddedDatabase): Promise<number> {
-  const table = await pglite.query<{ present: boolean }>("select to_regclass('drizzle.__drizzle_migrations') is not null as present");
-  if (!table.rows[0]?.present) return 0;
-  return (await pglite.query<{ n: number }>("select count(*)::int as n from drizzle.__drizzle_migrations")).rows[0].n;
-}
-
 /**
  * An embedded database opened in this thread (tests and benchmarks), or run by a worker thread
  * (the server: its statements never hold up the thread that answers requests).
@@ -67,11 +60,7 @@ export function openPglite(pglite: PGlite | WorkerPglite): DbHandle {
     pglite,
     ...(inWorker ? { queueWaitMs: () => pglite.queueWaitMs() } : {}),
     migrate: async () => {
-      const before = inWorker ? await appliedMigrations(pglite) : 0;
       await migratePglite(db as never, { migrationsFolder });
-      // Creating the database and migrating it grew the engine's memory, which it never gives
-      // back: the server goes on with a fresh worker instead.
-      if (inWorker && (await appliedMigrations(pglite)) !== before) await pglite.reopen();
     },
     close: async () => {
       if (!pglite.closed) await pglite.close();

@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { QueryOptions, Results } from "@electric-sql/pglite";
@@ -34,6 +36,19 @@ type Reply = { id: number; ok: boolean; value?: unknown; error?: Record<string, 
 /** Where the worker's script lives: beside this file in the sources, whatever bundle this runs from. */
 const workerScript = () => path.join(/*turbopackIgnore: true*/ process.cwd(), "db", "pglite-worker.mjs");
 
+/**
+ * Creates the database of a new data folder in a process of its own (db/pglite-create.mjs):
+ * initdb's peak of memory goes with that process instead of staying with the server.
+ */
+async function createDatabase(dataDir: string): Promise<void> {
+  const script = path.join(/*turbopackIgnore: true*/ process.cwd(), "db", "pglite-create.mjs");
+  const child = spawn(process.execPath, [script, dataDir], { stdio: ["ignore", "ignore", "pipe"] });
+  let said = "";
+  child.stderr.on("data", (chunk) => (said += chunk));
+  const code = await new Promise<number | null>((resolve, reject) => child.once("error", reject).once("exit", resolve));
+  if (code !== 0) throw new Error(`creating the embedded database in ${dataDir} failed: ${said.trim().split("\n").pop() ?? `status ${code}`}`);
+}
+
 /** A PostgreSQL error as the worker sent it: same name, message and fields (code, detail, constraint…). */
 function toError(plain: Reply["error"]): Error {
   const error = new Error(plain?.message ?? "embedded database error");
@@ -47,8 +62,6 @@ export class WorkerPglite implements EmbeddedDatabase {
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Map<number, { channel: string; callback: (payload: string) => void }>();
   private worker: Promise<Worker>;
-  /** Which worker's messages count: a worker replaced by `reopen` is ignored from then on. */
-  private generation = 0;
   private nextId = 0;
   private isClosed = false;
 
@@ -78,10 +91,9 @@ export class WorkerPglite implements EmbeddedDatabase {
   }
 
   private async start(): Promise<Worker> {
-    const generation = ++this.generation;
+    if (!this.dataDir.startsWith("memory://") && !existsSync(path.join(this.dataDir, "PG_VERSION"))) await createDatabase(this.dataDir);
     const worker = new Worker(workerScript(), { workerData: { dataDir: this.dataDir, load: this.load.buffer } });
     worker.on("message", (message: Reply | { type: "notify"; channel: string; payload: string }) => {
-      if (generation !== this.generation) return;
       if ("type" in message) {
         for (const listener of this.listeners.values()) if (listener.channel === message.channel) listener.callback(message.payload);
         return;
@@ -93,7 +105,6 @@ export class WorkerPglite implements EmbeddedDatabase {
       else waiting.reject(toError(message.error));
     });
     const fail = (error: Error) => {
-      if (generation !== this.generation) return;
       const wasClosed = this.isClosed;
       this.isClosed = true;
       for (const waiting of this.pending.values()) waiting.reject(error);
@@ -173,26 +184,6 @@ export class WorkerPglite implements EmbeddedDatabase {
       this.listeners.delete(subscription);
       if (!this.isClosed) await this.call({ op: "unlisten", subscription });
     };
-  }
-
-  /**
-   * Closes the database and opens it again in a new worker, once every statement sent before has
-   * run; statements sent meanwhile wait for the new one. A WASM instance never gives memory
-   * back: after creating a database and running its migrations (hundreds of MiB of catalog work)
-   * a fresh worker serves with a fraction of it. LISTEN subscriptions are made again.
-   */
-  async reopen(): Promise<void> {
-    const previous = this.worker;
-    this.worker = (async () => {
-      const old = await previous;
-      await this.post(old, { op: "close" });
-      const replacement = this.start();
-      await old.terminate();
-      const worker = await replacement;
-      for (const [subscription, { channel }] of this.listeners) await this.post(worker, { op: "listen", channel, subscription });
-      return worker;
-    })();
-    await this.worker;
   }
 
   async close(): Promise<void> {

@@ -110,16 +110,4 @@ describe("the embedded database in a worker thread", { timeout: 60_000 }, () => 
     expect(ticks.length).toBeGreaterThan(20);
     expect(worker.queueWaitMs()).toBeLessThan(3_000);
   });
-
-  it("opens the database again in a new worker, keeping its data and LISTEN subscriptions", async () => {
-    const seen: string[] = [];
-    const unlisten = await worker.listen("chorus_reopen", (payload) => seen.push(payload));
-    const counting = handle.db.$count(accounts);
-    await worker.reopen();
-    expect(await counting).toBe(4);
-    expect(await handle.db.$count(accounts)).toBe(4);
-    await handle.db.execute(sql`select pg_notify('chorus_reopen', 'again')`);
-    await expect.poll(() => seen).toEqual(["again"]);
-    await unlisten();
-  });
 });
