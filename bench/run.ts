@@ -22,6 +22,8 @@ const benches: Record<string, () => Promise<Bench>> = {
   "automations-overhead": async () => (await import("./automations")).automationsBench,
   "conversation-open": async () => (await import("./conversation-view")).conversationOpenBench,
   "long-thread": async () => (await import("./conversation-view")).longThreadBench,
+  "overload-200": async () => (await import("./overload")).overloadBench,
+  "idle-rss": async () => (await import("./overload")).idleRssBench,
 };
 
 async function main() {

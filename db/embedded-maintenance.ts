@@ -1,4 +1,4 @@
-import type { PGlite } from "@electric-sql/pglite";
+import type { EmbeddedDatabase } from "./pglite-client";
 
 /**
  * PGlite runs PostgreSQL in one process, without the autovacuum daemon: left alone, no table
@@ -28,7 +28,7 @@ const ANALYZE = { base: 50, share: 0.1 };
 export type MaintenanceRun = { vacuumed: string[]; analyzed: string[]; failed: { table: string; error: unknown }[]; ms: Record<string, number> };
 
 /** Vacuums and analyzes the tables that autovacuum would have by now. `stopped` is asked before each table. */
-export async function maintainEmbeddedDatabase(pglite: PGlite, { stopped = () => false }: { stopped?: () => boolean } = {}): Promise<MaintenanceRun> {
+export async function maintainEmbeddedDatabase(pglite: EmbeddedDatabase, { stopped = () => false }: { stopped?: () => boolean } = {}): Promise<MaintenanceRun> {
   const due = await pglite.query<{ relname: string; target: string; vacuum: boolean; analyze: boolean }>(
     `select * from (
        select s.relname, s.relid::regclass::text as target,
@@ -72,7 +72,7 @@ export const SLOW_TABLE_MS = 1_000;
  * waits for the table being vacuumed, not for the rest of the round.
  */
 export function startEmbeddedMaintenance(
-  pglite: PGlite,
+  pglite: EmbeddedDatabase,
   {
     everyMs = MAINTENANCE_EVERY_MS,
     onError,

@@ -1,9 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
+import type { PGlite } from "@electric-sql/pglite";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -12,7 +10,8 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { getEnv } from "@/lib/platform/env";
-import { withPreparedStatements } from "./pglite-statements";
+import { newPglite, withPreparedStatements } from "./pglite-engine.mjs";
+import { type EmbeddedDatabase, WorkerPglite } from "./pglite-client";
 import { withPreparedStatements as withPreparedPostgresStatements } from "./postgres-statements";
 import * as schema from "./schema";
 
@@ -27,8 +26,13 @@ export type DbHandle = {
   kind: "pglite" | "postgres";
   migrate: () => Promise<void>;
   close: () => Promise<void>;
-  /** The raw PGlite instance (embedded only), for LISTEN-free in-process setups and tests. */
-  pglite?: PGlite;
+  /** The embedded database (PGlite in this thread, or the worker thread that owns it), for LISTEN and maintenance. */
+  pglite?: EmbeddedDatabase;
+  /**
+   * Embedded database in a worker only: roughly how long a statement sent now would wait
+   * (milliseconds), read without waiting on the database; the server sheds load above a limit.
+   */
+  queueWaitMs?: () => number;
   /** The raw postgres.js client (server only), for LISTEN/NOTIFY. */
   sql?: postgres.Sql;
 };
@@ -39,20 +43,22 @@ export const migrationsFolder = path.join(/*turbopackIgnore: true*/ process.cwd(
 // PostgreSQL serialise on this advisory lock instead.
 const MIGRATION_LOCK = 72_531_001;
 
-/**
- * A PGlite instance with the contrib extensions the migrations create (search: unaccent and
- * pg_trgm). Every embedded database, tests and benchmarks included, is opened through this.
- */
-export function newPglite(dataDir?: string, options: Omit<PGliteOptions, "dataDir" | "extensions"> = {}): PGlite {
-  return new PGlite({ ...options, ...(dataDir ? { dataDir } : {}), extensions: { unaccent, pg_trgm } });
-}
+export { newPglite };
 
-export function openPglite(pglite: PGlite): DbHandle {
-  const db = drizzlePglite(withPreparedStatements(pglite), { schema }) as unknown as Db;
+/**
+ * An embedded database opened in this thread (tests and benchmarks), or run by a worker thread
+ * (the server: its statements never hold up the thread that answers requests).
+ */
+export function openPglite(pglite: PGlite | WorkerPglite): DbHandle {
+  const inWorker = pglite instanceof WorkerPglite;
+  // The worker prepares its statements itself.
+  const client = inWorker ? pglite : withPreparedStatements(pglite);
+  const db = drizzlePglite(client as unknown as PGlite, { schema }) as unknown as Db;
   return {
     db,
     kind: "pglite",
     pglite,
+    ...(inWorker ? { queueWaitMs: () => pglite.queueWaitMs() } : {}),
     migrate: async () => {
       await migratePglite(db as never, { migrationsFolder });
     },
@@ -221,15 +227,26 @@ export function lockDataDir(dir: string): () => void {
   return release;
 }
 
+/**
+ * The worker owning the embedded database ended on its own (out of memory, a crash of the
+ * engine): nothing can be served, so the process stops and its supervisor starts it again;
+ * every acknowledged write is on disk and every job due runs after the restart.
+ */
+function databaseStopped(error: Error) {
+  console.error(`The embedded database stopped (${error.message}): Chorus exits so that it can be started again.`);
+  process.exit(1);
+}
+
+/** The database of the environment: PostgreSQL with DATABASE_URL, else PGlite in a worker thread. */
 function openFromEnv(): DbHandle {
   const env = getEnv();
   if (env.DATABASE_URL) return openPostgres(env.DATABASE_URL);
   const dir = env.PGLITE_DIR;
-  if (dir.startsWith("memory://")) return openPglite(newPglite(dir));
+  if (dir.startsWith("memory://")) return openPglite(new WorkerPglite(dir, databaseStopped));
   const absolute = path.resolve(/*turbopackIgnore: true*/ process.cwd(), dir);
   mkdirSync(absolute, { recursive: true });
   const release = lockDataDir(absolute);
-  const handle = openPglite(newPglite(absolute));
+  const handle = openPglite(new WorkerPglite(absolute, databaseStopped));
   const close = handle.close;
   return {
     ...handle,

@@ -1,5 +1,5 @@
 import type postgres from "postgres";
-import { PREPARABLE } from "./pglite-statements";
+import { PREPARABLE } from "./pglite-engine.mjs";
 
 /**
  * The ORM runs every query through postgres.js `unsafe()` unprepared unless the query was given

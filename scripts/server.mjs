@@ -67,7 +67,77 @@ if (REQUEST_TIMEOUT_MS < HEADERS_TIMEOUT_MS) {
   process.exit(1);
 }
 
+// Load shedding. The embedded database runs in a worker thread with one queue; when that queue
+// holds more than about OVERLOAD_WAIT_MS of work, a new API or network-webhook request is
+// answered 503 `overloaded` with Retry-After at once, before Next.js reads its body, instead of
+// waiting behind the others (the network redelivers a refused webhook; nothing acknowledged is
+// dropped). Pages, /healthz and everything else are served as usual. The estimate comes from
+// the database handle the app keeps on globalThis (db/index.ts); PostgreSQL has none.
+const OVERLOAD_WAIT_MS = 2_000;
+const SHED_PAUSE_MS = 500;
+const SHED_PREFIXES = ["/v1", "/api/network/webhook"];
+const shedsUnderLoad = (target) => SHED_PREFIXES.some((prefix) => target === prefix || target.startsWith(`${prefix}/`) || target.startsWith(`${prefix}?`));
+const databaseWaitMs = () => globalThis.__chorusDb?.queueWaitMs?.() ?? 0;
+
+// The same limit for the requests already admitted: how long a new one would wait behind them,
+// from how many are in progress and how many the server has been finishing per second. This
+// counts what the database's queue cannot see (the server's own thread busy with the requests
+// around the statements), and a burst that arrives before any statement is queued. The first
+// MIN_IN_FLIGHT are always admitted. The event stream is not counted: it stays open by design.
+const MIN_IN_FLIGHT = 16;
+const work = { inFlight: 0, finished: 0, perSecond: 0, since: performance.now() };
+setInterval(() => {
+  const now = performance.now();
+  if (work.inFlight > 0 || work.finished > 0) {
+    const rate = work.finished / ((now - work.since) / 1000);
+    work.perSecond = work.perSecond === 0 ? rate : work.perSecond * 0.7 + rate * 0.3;
+  }
+  work.finished = 0;
+  work.since = now;
+}, 500).unref();
+const admittedWaitMs = () => (work.inFlight < MIN_IN_FLIGHT ? 0 : work.perSecond > 0 ? (work.inFlight / work.perSecond) * 1000 : Infinity);
+const countsAsWork = (target) => !(target === "/v1/events/stream" || target.startsWith("/v1/events/stream?"));
+function admit(res) {
+  work.inFlight++;
+  res.once("close", () => {
+    work.inFlight--;
+    work.finished++;
+  });
+}
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+function answerOverloaded(req, res, waitMs) {
+  const given = req.headers["x-request-id"];
+  const requestId = typeof given === "string" && REQUEST_ID.test(given) ? given : requestIdOf();
+  const retryAfter = Number.isFinite(waitMs) ? Math.min(30, Math.max(1, Math.ceil(waitMs / 1000))) : 1;
+  const body = JSON.stringify({
+    error: { code: "overloaded", message: `The server is busy; retry in ${retryAfter} second${retryAfter === 1 ? "" : "s"}.` },
+    request_id: requestId,
+  });
+  // The body, if any, is read and dropped so that the connection can carry the next request.
+  req.resume();
+  // Answered after a short pause: a client that retries at once, ignoring Retry-After, would
+  // otherwise spend the server's thread on refusals instead of on the work it admitted.
+  const timer = setTimeout(() => send(), SHED_PAUSE_MS);
+  res.once("close", () => clearTimeout(timer));
+  const send = () => res.writeHead(503, {
+    "Content-Type": "application/json",
+    "Content-Length": Buffer.byteLength(body),
+    "Retry-After": String(retryAfter),
+    "X-Request-Id": requestId,
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+  }).end(body);
+}
+
 const server = http.createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
+  const target = req.url ?? "";
+  if (shedsUnderLoad(target)) {
+    const counted = countsAsWork(target);
+    const waitMs = Math.max(databaseWaitMs(), counted ? admittedWaitMs() : 0);
+    if (waitMs > OVERLOAD_WAIT_MS) return answerOverloaded(req, res, waitMs);
+    if (counted) admit(res);
+  }
   const declared = req.headers["content-length"];
   if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
     answerTooLarge(req, res);

@@ -127,9 +127,13 @@ export const errorResponses = {
     content: { "application/json": { schema: errorBodySchema } },
   },
   500: errorResponse("InternalError", "`internal_error`: something failed on our side; no internals are returned."),
-  503: errorResponse("ServiceUnavailable", "`service_unavailable`: the database cannot be reached right now (stopped, restarting); nothing was changed. Retry the same request after `Retry-After` seconds.", {
-    "Retry-After": header("Retry-After", "Seconds to wait before retrying.", "5"),
-  }),
+  503: {
+    id: "ServiceUnavailable",
+    description:
+      "`service_unavailable`: the database cannot be reached right now (stopped, restarting); nothing was changed. `overloaded`: the server already holds more work than it can start within about 2 seconds, so the request was not started (nothing was done; answered by the HTTP server before any route runs, so no rate budget is counted). Either way, retry the same request after `Retry-After` seconds.",
+    headers: z.object({ "X-Request-Id": requestIdHeader, "Retry-After": header("Retry-After", "Seconds to wait before retrying.", "2") }),
+    content: { "application/json": { schema: errorBodySchema } },
+  },
   502: errorResponse("BadGateway", "`network_error`: the messaging network refused the request or did not answer; `message` carries the network's own words; `assistant_unavailable`: the configured language model failed or did not answer in time."),
 } as const;
 
@@ -214,7 +218,7 @@ export function operation(tag: string, spec: OperationSpec): ZodOpenApiOperation
   if (spec.path) statuses.add(404);
   if (spec.idempotent) statuses.add(409);
   statuses.add(500);
-  // Any request may find the database unreachable.
+  // Any request may find the database unreachable, or be turned away while the server is overloaded.
   statuses.add(503);
 
   const responses: ZodOpenApiResponsesObject = {

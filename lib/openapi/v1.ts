@@ -32,7 +32,7 @@ const description = `The developer API of Chorus: conversations, messages, users
 
 **Idempotency.** \`POST /v1/messages\`, \`POST /v1/webhooks\` and \`POST /v1/auth/tokens\` accept an \`Idempotency-Key\` header.
 
-**Rate limits.** 600 requests per minute per token by default; see the \`RateLimit-*\` headers, and \`Retry-After\` on a 429.
+**Rate limits.** 600 requests per minute per token by default; see the \`RateLimit-*\` headers, and \`Retry-After\` on a 429. When the server holds more work than it can start within about 2 seconds it answers \`503\` with code \`overloaded\` and \`Retry-After\` before doing anything: retry after that many seconds.
 
 **Browsers.** A request with \`Authorization: Bearer\` may come from any origin (CORS: \`Access-Control-Allow-Origin: *\`, preflights answered 204); credentials (cookies) are never allowed cross-origin.
 

@@ -105,6 +105,8 @@ export function startLoadingSpellers(): Promise<void> {
  * language's dictionary is not loaded yet or does not answer within SPELLING_TIMEOUT_MS.
  */
 export async function spellWords({ language, words }: { language: PolishLanguage; words: string[] }): Promise<boolean[] | null> {
+  // The dictionaries (about 50 MiB) load when spelling is first asked for, not with the server:
+  // a server nobody polishes on does not keep them.
   void startLoadingSpellers();
   if (!worker || !loaded.has(language)) return null;
   if (words.length === 0) return [];

@@ -5,7 +5,6 @@ import { serveEmbeddedBackups } from "@/db/backup";
 import { isSetupDone } from "@/lib/accounts/setup";
 import { getEnv, isEnvError } from "@/lib/platform/env";
 import { startPresenceSharing } from "@/lib/events/presence";
-import { startLoadingSpellers } from "@/lib/polish/spelling";
 import { startBackgroundWork, stopBackgroundWork } from "./background";
 
 const holder = globalThis as unknown as { __chorusStarted?: boolean };
@@ -58,8 +57,6 @@ export async function startServer() {
   await startBackgroundWork();
   await startPresenceSharing();
   const setupDone = await isSetupDone();
-  // The spelling dictionaries load in the background; polishing works without them until then.
-  void startLoadingSpellers();
   console.log(`Chorus is running at ${env.APP_URL} on ${database}, jobs: ${env.JOBS_BACKEND}.`);
   if (!setupDone) console.log(`First run: open ${env.APP_URL}/setup to create your account and first administrator.`);
 

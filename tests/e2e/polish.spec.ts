@@ -56,6 +56,6 @@ test("the built server spells with its Hunspell dictionaries once they are loade
     expect(res.status()).toBe(200);
     return (await res.json()).text as string;
   };
-  // Loading starts with the server; a polish before it ends comes back without spelling, never late.
+  // Loading starts with the first polish; a polish before it ends comes back without spelling, never late.
   await expect.poll(polish, { timeout: 30_000 }).toBe("The calathea is available until Friday.");
 });

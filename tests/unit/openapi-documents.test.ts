@@ -313,8 +313,20 @@ describe("the /v1 OpenAPI document", () => {
     expect(error.required.sort()).toEqual(["error", "request_id"]);
     expect(error.properties.error.required.sort()).toEqual(["code", "message"]);
     expect(Object.keys(doc.components.responses).sort()).toEqual(
-      ["BadGateway", "BadRequest", "Conflict", "Forbidden", "InternalError", "NotFound", "PayloadTooLarge", "RequestHeaderFieldsTooLarge", "TooManyRequests", "Unauthorized", "UnsupportedMediaType"].sort(),
+      ["BadGateway", "BadRequest", "Conflict", "Forbidden", "InternalError", "NotFound", "PayloadTooLarge", "RequestHeaderFieldsTooLarge", "ServiceUnavailable", "TooManyRequests", "Unauthorized", "UnsupportedMediaType"].sort(),
     );
+  });
+
+  it("documents the 503 `overloaded` answer with Retry-After on every operation", () => {
+    const unavailable = doc.components.responses.ServiceUnavailable as any;
+    expect(unavailable.description).toContain("`overloaded`");
+    expect(unavailable.headers["Retry-After"]).toBeDefined();
+    for (const [route, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (!op?.responses) continue;
+        expect(op.responses["503"], `${method.toUpperCase()} ${route}`).toEqual({ $ref: "#/components/responses/ServiceUnavailable" });
+      }
+    }
   });
 
   it("documents each event type as a webhook with its envelope and data", () => {

@@ -1,6 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_PREPARED_STATEMENTS, withPreparedStatements } from "@/db/pglite-statements";
+import { MAX_PREPARED_STATEMENTS, withPreparedStatements } from "@/db/pglite-engine.mjs";
 
 let raw: PGlite;
 let db: PGlite;

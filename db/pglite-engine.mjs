@@ -1,4 +1,28 @@
-import { type PGlite, parse, protocol, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
+// The embedded database's engine: how a PGlite instance is opened and how its statements are
+// prepared. Plain JavaScript, so that the worker thread owning the database (db/pglite-worker.mjs)
+// runs it as is; its types are in pglite-engine.d.mts.
+import { PGlite, parse, protocol } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
+
+/**
+ * PGlite's own start parameters, plus a smaller buffer cache: PostgreSQL's 128 MB of shared
+ * buffers are most of an idle embedded server's memory, and the data files are read through the
+ * operating system's page cache anyway.
+ */
+export const EMBEDDED_START_PARAMS = [
+  ...PGlite.defaultStartParams,
+  "-c",
+  "shared_buffers=32MB",
+];
+
+/**
+ * A PGlite instance with the contrib extensions the migrations create (search: unaccent and
+ * pg_trgm). Every embedded database, tests and benchmarks included, is opened through this.
+ */
+export function newPglite(dataDir, options = {}) {
+  return new PGlite({ startParams: EMBEDDED_START_PARAMS, ...options, ...(dataDir ? { dataDir } : {}), extensions: { unaccent, pg_trgm } });
+}
 
 /**
  * PGlite's own `query()` sends every statement as the unnamed statement, so the embedded
@@ -11,16 +35,9 @@ import { type PGlite, parse, protocol, type QueryOptions, type Results, type Tra
  * in that transaction.
  */
 
-type BackendMessage = Parameters<typeof parse.parseResults>[0][number];
-// `columns` is the statement's RowDescription (none for a statement without rows), read once
-// when it was prepared: a portal of it in text format describes itself the same way, so
-// executions skip Describe.
-type Prepared = { name: string; paramTypes: number[]; columns: BackendMessage | undefined };
-type Internals = {
-  _checkReady(): Promise<void>;
-  _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
-  _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
-};
+// A prepared statement is {name, paramTypes, columns}: `columns` is the statement's
+// RowDescription (none for a statement without rows), read once when it was prepared: a portal
+// of it in text format describes itself the same way, so executions skip Describe.
 
 /** Statements kept prepared per database; the least recently used beyond this are closed. */
 export const MAX_PREPARED_STATEMENTS = 500;
@@ -30,22 +47,24 @@ export const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
 // a statement closed behind this cache's back (DISCARD ALL) no longer exists.
 const STALE_PLAN = "0A000";
 const UNKNOWN_STATEMENT = "26000";
-const isStale = (error: unknown) => [STALE_PLAN, UNKNOWN_STATEMENT].includes((error as { code?: string }).code ?? "");
+const isStale = (error) => [STALE_PLAN, UNKNOWN_STATEMENT].includes(error?.code ?? "");
 
 const noSync = { syncToFs: false };
 
-export function withPreparedStatements(pglite: PGlite): PGlite {
-  const locks = pglite as unknown as Internals;
-  const prepared = new Map<string, Prepared>();
-  const toClose: string[] = [];
+/** Wraps a PGlite instance so that its data statements run as named prepared statements. */
+export function withPreparedStatements(pglite) {
+  // PGlite's own locks: `_runExclusiveQuery` and `_runExclusiveTransaction`.
+  const locks = pglite;
+  const prepared = new Map();
+  const toClose = [];
   let counter = 0;
   // Distinct per wrapper, so that two wrappers of one database never share a name.
   const prefix = `chorus_${Math.random().toString(36).slice(2, 8)}_`;
 
   /** One call into the database for several protocol messages, ending with a Sync (an error ends the batch there). */
-  const send = (...parts: Uint8Array[]) => pglite.execProtocol(Buffer.concat([...parts, protocol.serialize.sync()]), noSync);
+  const send = (...parts) => pglite.execProtocol(Buffer.concat([...parts, protocol.serialize.sync()]), noSync);
 
-  async function run(text: string, params: unknown[], options: QueryOptions | undefined, inTransaction: boolean): Promise<Results> {
+  async function run(text, params, options, inTransaction) {
     const { serialize } = protocol;
     if (toClose.length) await send(...toClose.splice(0).map((name) => serialize.close({ type: "S", name })));
     let statement = prepared.get(text);
@@ -63,7 +82,7 @@ export function withPreparedStatements(pglite: PGlite): PGlite {
       };
       prepared.set(text, statement);
       if (prepared.size > MAX_PREPARED_STATEMENTS) {
-        const [oldest, { name: oldName }] = prepared.entries().next().value!;
+        const [oldest, { name: oldName }] = prepared.entries().next().value;
         prepared.delete(oldest);
         toClose.push(oldName);
       }
@@ -92,16 +111,16 @@ export function withPreparedStatements(pglite: PGlite): PGlite {
     return parse.parseResults(messages, parsers, { ...options, parsers: undefined })[0];
   }
 
-  const preparable = (text: string, options?: QueryOptions) => PREPARABLE.test(text) && !options?.blob;
+  const preparable = (text, options) => PREPARABLE.test(text) && !options?.blob;
 
-  const inTransaction = (tx: Transaction): Transaction =>
+  const inTransaction = (tx) =>
     new Proxy(tx, {
       get(target, key, receiver) {
         if (key !== "query") return Reflect.get(target, key, receiver);
-        return async <T>(text: string, params: unknown[] = [], options?: QueryOptions) => {
-          if (!preparable(text, options)) return target.query<T>(text, params, options);
+        return async (text, params = [], options) => {
+          if (!preparable(text, options)) return target.query(text, params, options);
           if (target.closed) throw new Error("Transaction is closed");
-          return (await locks._runExclusiveQuery(() => run(text, params, options, true))) as Results<T>;
+          return await locks._runExclusiveQuery(() => run(text, params, options, true));
         };
       },
     });
@@ -109,11 +128,11 @@ export function withPreparedStatements(pglite: PGlite): PGlite {
   return new Proxy(pglite, {
     get(target, key) {
       if (key === "query") {
-        return async <T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> => {
-          if (!preparable(text, options)) return target.query<T>(text, params, options);
+        return async (text, params = [], options) => {
+          if (!preparable(text, options)) return target.query(text, params, options);
           // Refused like query() once the database is closing or closed.
           await locks._checkReady();
-          const once = async () => (await locks._runExclusiveTransaction(() => locks._runExclusiveQuery(() => run(text, params, options, false)))) as Results<T>;
+          const once = () => locks._runExclusiveTransaction(() => locks._runExclusiveQuery(() => run(text, params, options, false)));
           try {
             return await once();
           } catch (error) {
@@ -124,7 +143,7 @@ export function withPreparedStatements(pglite: PGlite): PGlite {
         };
       }
       if (key === "transaction") {
-        return <T>(callback: (tx: Transaction) => Promise<T>) => target.transaction((tx) => callback(inTransaction(tx)));
+        return (callback) => target.transaction((tx) => callback(inTransaction(tx)));
       }
       const value = Reflect.get(target, key, target);
       // PGlite's methods use private fields: they must run on the instance itself.
