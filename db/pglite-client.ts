@@ -190,7 +190,7 @@ export class WorkerPglite implements EmbeddedDatabase {
 
   async dumpDataDir(compression: "auto" | "gzip" | "none" = "gzip"): Promise<File | Blob> {
     // Bytes cross the thread; the caller gets the Blob PGlite itself would give.
-    const bytes = await this.call<Uint8Array>({ op: "dump", compression });
+    const bytes = await this.call<Uint8Array<ArrayBuffer>>({ op: "dump", compression });
     return new Blob([bytes]);
   }
 
