@@ -179,7 +179,32 @@ const TEAM_WORKFLOW_OPERATIONS: [string, string, string][] = [
   ["get", "/v1/reports/sla", "reports:read"],
 ];
 
-const ALL_OPERATIONS = [...SPEC_OPERATIONS, ...EXTRA_OPERATIONS, ...TEAM_ADMIN_OPERATIONS, ...TEAM_INBOX_OPERATIONS, ...TEMPLATE_OPERATIONS, ...PRICING_OPERATIONS, ...TEAM_WORKFLOW_OPERATIONS];
+// Campaigns: consent, contact import and paced sends.
+const CAMPAIGN_OPERATIONS: [string, string, string][] = [
+  ["get", "/v1/campaigns", "config:read"],
+  ["post", "/v1/campaigns", "config:write"],
+  ["post", "/v1/campaigns/audience-preview", "config:read"],
+  ["get", "/v1/campaigns/{id}", "config:read"],
+  ["patch", "/v1/campaigns/{id}", "config:write"],
+  ["delete", "/v1/campaigns/{id}", "config:write"],
+  ["post", "/v1/campaigns/{id}/schedule", "config:write"],
+  ["post", "/v1/campaigns/{id}/pause", "config:write"],
+  ["post", "/v1/campaigns/{id}/resume", "config:write"],
+  ["post", "/v1/campaigns/{id}/cancel", "config:write"],
+  ["get", "/v1/campaigns/{id}/recipients", "config:read"],
+  ["get", "/v1/config/campaigns", "config:read"],
+  ["put", "/v1/config/campaigns", "config:write"],
+  ["put", "/v1/contacts/{id}/labels", "contacts:write"],
+  ["post", "/v1/contacts/import", "contacts:write"],
+];
+
+// Web Push: a signed-in person's own devices.
+const PUSH_OPERATIONS: [string, string, string][] = [
+  ["post", "/v1/push/subscriptions", "session"],
+  ["delete", "/v1/push/subscriptions", "session"],
+];
+
+const ALL_OPERATIONS = [...SPEC_OPERATIONS, ...EXTRA_OPERATIONS, ...TEAM_ADMIN_OPERATIONS, ...TEAM_INBOX_OPERATIONS, ...TEMPLATE_OPERATIONS, ...PRICING_OPERATIONS, ...TEAM_WORKFLOW_OPERATIONS, ...CAMPAIGN_OPERATIONS, ...PUSH_OPERATIONS];
 
 const HTTP_METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "options", "trace"]);
 
@@ -303,6 +328,7 @@ describe("the /v1 OpenAPI document", () => {
     const idempotent = ops.filter(({ op }) => op.parameters?.some((p) => p.name === "Idempotency-Key" && p.in === "header"));
     expect(idempotent.map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual([
       "POST /v1/auth/tokens",
+      "POST /v1/campaigns",
       "POST /v1/messages",
       "POST /v1/webhooks",
     ]);
