@@ -15,6 +15,7 @@ const benches: Record<string, () => Promise<Bench>> = {
   conversations: async () => (await import("./conversations")).conversationsBench,
   "inbox-latency": async () => (await import("./inbox-latency")).inboxLatencyBench,
   search: async () => (await import("./search")).searchBench,
+  "inbox-list-20k": async () => (await import("./scale")).inboxList20kBench,
 };
 
 async function main() {
