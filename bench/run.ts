@@ -15,6 +15,8 @@ const benches: Record<string, () => Promise<Bench>> = {
   conversations: async () => (await import("./conversations")).conversationsBench,
   "inbox-latency": async () => (await import("./inbox-latency")).inboxLatencyBench,
   search: async () => (await import("./search")).searchBench,
+  "search-1m": async () => (await import("./search")).search1mBench,
+  "reports-1m": async () => (await import("./reports")).reports1mBench,
   "inbox-list-20k": async () => (await import("./scale")).inboxList20kBench,
 };
 
