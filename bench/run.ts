@@ -17,6 +17,9 @@ const benches: Record<string, () => Promise<Bench>> = {
   search: async () => (await import("./search")).searchBench,
   "search-1m": async () => (await import("./search")).search1mBench,
   "reports-1m": async () => (await import("./reports")).reports1mBench,
+  "cold-start": async () => (await import("./cold-start")).coldStartBench,
+  "event-clients-500": async () => (await import("./event-clients")).eventClientsBench,
+  "inbox-bundle": async () => (await import("./bundle")).inboxBundleBench,
   "inbox-list-20k": async () => (await import("./scale")).inboxList20kBench,
 };
 

@@ -26,13 +26,4 @@ export const csatConfigOutput = z
   .meta({ id: "CsatConfig", description: "The satisfaction survey: an interactive list with the scores 1 to 5, sent when a conversation is closed." });
 export type CsatConfigOutput = z.infer<typeof csatConfigOutput>;
 
-/** The list's choices; the row id is how the customer's choice is recognised. */
-export const csatChoices = [
-  { score: 1, title: "1 - Very poor" },
-  { score: 2, title: "2 - Poor" },
-  { score: 3, title: "3 - Okay" },
-  { score: 4, title: "4 - Good" },
-  { score: 5, title: "5 - Excellent" },
-] as const;
-
-export const csatChoiceId = (score: number) => `csat_${score}`;
+export { csatChoiceId, csatChoices } from "./choices";
