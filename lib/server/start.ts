@@ -6,9 +6,6 @@ import { startPresenceSharing } from "@/lib/events/presence";
 import { startLoadingSpellers } from "@/lib/polish/spelling";
 import { startBackgroundWork, stopBackgroundWork } from "./background";
 
-/** Loading the dictionaries takes a core for a few seconds: not while the server starts. */
-const SPELLERS_AFTER_START_MS = 10_000;
-
 const holder = globalThis as unknown as { __chorusStarted?: boolean };
 
 /** Runs once per server process: validate the environment, migrate, start background work. */
@@ -51,9 +48,8 @@ export async function startServer() {
   await startBackgroundWork();
   await startPresenceSharing();
   const setupDone = await isSetupDone();
-  // The spelling dictionaries load in the background once the server is up (or at the first
-  // polish asked for, whichever comes first); polishing works without them until then.
-  setTimeout(() => void startLoadingSpellers(), SPELLERS_AFTER_START_MS).unref();
+  // The spelling dictionaries load in the background; polishing works without them until then.
+  void startLoadingSpellers();
   console.log(`Chorus is running at ${env.APP_URL} on ${database}, jobs: ${env.JOBS_BACKEND}.`);
   if (!setupDone) console.log(`First run: open ${env.APP_URL}/setup to create your account and first administrator.`);
 
