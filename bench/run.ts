@@ -24,6 +24,12 @@ const benches: Record<string, () => Promise<Bench>> = {
   "long-thread": async () => (await import("./conversation-view")).longThreadBench,
   "overload-200": async () => (await import("./overload")).overloadBench,
   "idle-rss": async () => (await import("./overload")).idleRssBench,
+  "search-1m": async () => (await import("./search")).search1mBench,
+  "reports-1m": async () => (await import("./reports")).reports1mBench,
+  "cold-start": async () => (await import("./cold-start")).coldStartBench,
+  "event-clients-500": async () => (await import("./event-clients")).eventClientsBench,
+  "inbox-bundle": async () => (await import("./bundle")).inboxBundleBench,
+  "inbox-list-20k": async () => (await import("./scale")).inboxList20kBench,
 };
 
 async function main() {

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { GET as search } from "@/app/v1/search/route";
 import { getDb } from "@/db";
-import { type Bench, createBenchAccount, log, openBenchDatabase, percentile, round, timeRequest } from "./support";
+import { type Bench, createBenchAccount, withoutSecondaryIndexes, log, openBenchDatabase, percentile, round, timeRequest } from "./support";
 
 const GOAL_P95_MS = 100;
 
@@ -40,6 +40,8 @@ export async function seedSearchData({ accountId, userId, size, words }: { accou
   log(`seeding ${size.conversations.toLocaleString("en-US")} conversations and ${messageCount.toLocaleString("en-US")} messages…`);
   const seedStarted = performance.now();
   const t0 = new Date(Date.now() - messageCount * 1000).toISOString();
+  // Eight words picked by a hash of the message number (written out: no subquery per row).
+  const eightWords = sql.raw(Array.from({ length: 8 }, (_, i) => `w[1 + ((m * 2654435761 + ${i + 1} * 40503) % 2000)::int]`).join(" || ' ' || "));
   await db.execute(sql`
     insert into contacts (id, account_id, phone, name, created_at, updated_at)
     select 'ctc_bench' || lpad(i::text, 17, '0'), ${account.id}, (5491100000000 + i * 7919)::text,
@@ -63,7 +65,7 @@ export async function seedSearchData({ accountId, userId, size, words }: { accou
     select 'msg_bench' || lpad(m::text, 17, '0'), ${account.id},
            'conv_bench' || lpad((1 + (m - 1) / ${size.messagesPerConversation})::text, 16, '0'),
            case when m % 2 = 0 then 'inbound' else 'outbound' end, '5491100000000', '15550000000', 'text',
-           (select string_agg(w[1 + ((m * 2654435761 + k * 40503) % 2000)::int], ' ') from generate_series(1, 8) as k),
+           ${eightWords},
            case when m % 2 = 0 then 'received' else 'read' end,
            case when m % 2 = 0 then 'contact' else 'user' end,
            ${t0}::timestamptz + m * interval '1 second', ${t0}::timestamptz + m * interval '1 second'
@@ -84,51 +86,63 @@ const plain = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toL
 export const searchBench: Bench = {
   name: "search-100k-messages",
   description: "GET /v1/search p95 over 100,000 messages (words, names, numbers; accent-insensitive)",
-  async run() {
-    const smoke = process.argv.includes("--smoke");
-    const size = sizes(smoke);
-    const messageCount = size.conversations * size.messagesPerConversation;
-    await openBenchDatabase();
-    const { account, user, token } = await createBenchAccount();
-    const words = vocabulary();
-
-    await seedSearchData({ accountId: account.id, userId: user.id, size, words });
-
-    // Queries a person would type: a word from the messages without its accents, a surname
-    // without accents, a first name, and a run of digits from a number.
-    const queries: string[] = [];
-    for (let i = 0; i < 50; i++) {
-      queries.push(plain(words[(i * 37) % words.length]));
-      queries.push(plain(lastNames[i % lastNames.length]));
-      queries.push(firstNames[i % firstNames.length].toUpperCase());
-      queries.push(String(5491100000000 + (1 + ((i * 97) % size.conversations)) * 7919).slice(-6));
-    }
-    const url = (q: string) => `http://localhost/v1/search?q=${encodeURIComponent(q)}&limit=20`;
-    const empty: string[] = [];
-    for (const q of queries.slice(0, 8)) {
-      const res = await search(new Request(url(q), { headers: { authorization: `Bearer ${token}` } }), { params: Promise.resolve({}) });
-      const body = (await res.json()) as { data: unknown[] };
-      if (res.status !== 200) throw new Error(`search for ${q} answered ${res.status}`);
-      if (body.data.length === 0) empty.push(q);
-    }
-    if (empty.length) throw new Error(`searches found nothing for ${empty.join(", ")}`);
-
-    log(`warming up, then ${size.samples} searches…`);
-    for (let i = 0; i < size.warmup; i++) await timeRequest(search, url(queries[i % queries.length]), token);
-    const samples: number[] = [];
-    for (let i = 0; i < size.samples; i++) samples.push(await timeRequest(search, url(queries[(i * 13) % queries.length]), token));
-    const p95 = percentile(samples, 95);
-    return {
-      name: this.name,
-      messages: messageCount,
-      conversations: size.conversations,
-      smoke,
-      samples: samples.length,
-      p50_ms: round(percentile(samples, 50)),
-      p95_ms: round(p95),
-      max_ms: round(Math.max(...samples)),
-      goal: `p95 < ${GOAL_P95_MS} ms`,
-      pass: p95 < GOAL_P95_MS,
-    };
-  },
+  run: ({ smoke }) => runSearchBench({ name: "search-100k-messages", size: sizes(smoke) }),
 };
+
+/** The same searches over 1,000,000 messages (50,000 conversations of 20). Goal: p95 < 100 ms. */
+export const search1mBench: Bench = {
+  name: "search-1m",
+  description: "GET /v1/search p95 over 1,000,000 messages (words, names, numbers; accent-insensitive)",
+  run: ({ smoke }) =>
+    runSearchBench({
+      name: "search-1m",
+      size: smoke
+        ? { conversations: 200, messagesPerConversation: 20, warmup: 5, samples: 40 }
+        : { conversations: 50_000, messagesPerConversation: 20, warmup: 30, samples: 400 },
+    }),
+};
+
+async function runSearchBench({ name, size }: { name: string; size: ReturnType<typeof sizes> }) {
+  const messageCount = size.conversations * size.messagesPerConversation;
+  await openBenchDatabase();
+  const { account, user, token } = await createBenchAccount();
+  const words = vocabulary();
+
+  await withoutSecondaryIndexes(["contacts", "conversations", "messages"], () => seedSearchData({ accountId: account.id, userId: user.id, size, words }));
+
+  // Queries a person would type: a word from the messages without its accents, a surname
+  // without accents, a first name, and a run of digits from a number.
+  const queries: string[] = [];
+  for (let i = 0; i < 50; i++) {
+    queries.push(plain(words[(i * 37) % words.length]));
+    queries.push(plain(lastNames[i % lastNames.length]));
+    queries.push(firstNames[i % firstNames.length].toUpperCase());
+    queries.push(String(5491100000000 + (1 + ((i * 97) % size.conversations)) * 7919).slice(-6));
+  }
+  const url = (q: string) => `http://localhost/v1/search?q=${encodeURIComponent(q)}&limit=20`;
+  const empty: string[] = [];
+  for (const q of queries.slice(0, 8)) {
+    const res = await search(new Request(url(q), { headers: { authorization: `Bearer ${token}` } }), { params: Promise.resolve({}) });
+    const body = (await res.json()) as { data: unknown[] };
+    if (res.status !== 200) throw new Error(`search for ${q} answered ${res.status}`);
+    if (body.data.length === 0) empty.push(q);
+  }
+  if (empty.length) throw new Error(`searches found nothing for ${empty.join(", ")}`);
+
+  log(`warming up, then ${size.samples} searches…`);
+  for (let i = 0; i < size.warmup; i++) await timeRequest(search, url(queries[i % queries.length]), token);
+  const samples: number[] = [];
+  for (let i = 0; i < size.samples; i++) samples.push(await timeRequest(search, url(queries[(i * 13) % queries.length]), token));
+  const p95 = percentile(samples, 95);
+  return {
+    name,
+    messages: messageCount,
+    conversations: size.conversations,
+    samples: samples.length,
+    p50_ms: round(percentile(samples, 50)),
+    p95_ms: round(p95),
+    max_ms: round(Math.max(...samples)),
+    goal: `p95 < ${GOAL_P95_MS} ms`,
+    pass: p95 < GOAL_P95_MS,
+  };
+  }

@@ -75,9 +75,16 @@ export function startEmbeddedMaintenance(
   pglite: EmbeddedDatabase,
   {
     everyMs = MAINTENANCE_EVERY_MS,
+    firstAfterMs = 0,
     onError,
     onSlow = () => {},
-  }: { everyMs?: number; onError: (error: unknown, table?: string) => void; onSlow?: (table: string, ms: number) => void },
+  }: {
+    everyMs?: number;
+    /** When the first round runs (then every `everyMs`): a server starting up has requests to answer first. */
+    firstAfterMs?: number;
+    onError: (error: unknown, table?: string) => void;
+    onSlow?: (table: string, ms: number) => void;
+  },
 ): () => Promise<void> {
   let running: Promise<unknown> | undefined;
   let stopped = false;
@@ -95,9 +102,12 @@ export function startEmbeddedMaintenance(
   };
   const timer = setInterval(round, everyMs);
   timer.unref?.();
-  round();
+  const first = firstAfterMs > 0 ? setTimeout(round, firstAfterMs) : undefined;
+  first?.unref?.();
+  if (!first) round();
   return async () => {
     stopped = true;
+    clearTimeout(first);
     clearInterval(timer);
     await running;
   };

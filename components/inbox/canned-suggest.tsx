@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { fillCannedReply, shortcutSearchKey } from "@/lib/canned-replies/schemas";
+import { fillCannedReply, shortcutSearchKey } from "@/lib/canned-replies/fill";
 import { requestJson } from "@/lib/client/api";
 import { SuggestList, useSuggestionKeys } from "./suggest-list";
 import type { CannedReplyItem } from "./team-types";

@@ -1,10 +1,10 @@
 "use client";
 
 import { TeamFilter } from "@/components/team/team-control";
+import dynamic from "next/dynamic";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { requestJson } from "@/lib/client/api";
 import { ConversationList, type Filter } from "./conversation-list";
-import { ConversationView } from "./conversation-view";
 import { DetailsPanel } from "./details-panel";
 import { publishLiveEvent } from "./live-bus";
 import { NotificationsBell } from "./notifications-bell";
@@ -16,6 +16,11 @@ import { ShortcutsDialog, useShortcuts } from "./shortcuts";
 import { SimulateCustomer } from "./simulate-customer";
 import { useTypingTeammates } from "./typing";
 import { type ConversationItem, displayName, type EventEnvelope, type MessageItem, type Teammate } from "./types";
+
+// The conversation view (thread, composer and its menus) is not needed to show the list: it is a
+// chunk of its own, so a phone's first load is lighter, fetched as soon as the inbox is up.
+const loadConversationView = () => import("./conversation-view").then((module) => module.ConversationView);
+const ConversationView = dynamic(loadConversationView);
 
 type Counts = Record<Filter, number> & { unread: number };
 
@@ -105,6 +110,10 @@ export function InboxApp({
     },
     [filter, query, label, team],
   );
+
+  useEffect(() => {
+    void loadConversationView();
+  }, []);
 
   useEffect(() => {
     const timer = setTimeout(() => void loadList(true), query ? 250 : 0);

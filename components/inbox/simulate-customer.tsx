@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { requestJson } from "@/lib/client/api";
-import { csatChoiceId, csatChoices } from "@/lib/csat/schemas";
+import { csatChoiceId, csatChoices } from "@/lib/csat/choices";
 
 /** Sandbox only: lets an administrator play a customer writing to the number. */
 export function SimulateCustomer({ onSent }: { onSent: (conversationId: string | undefined) => void }) {

@@ -2,6 +2,8 @@ import { z } from "zod";
 import type { CannedReply } from "@/db/schema";
 import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 
+export { type CannedReplyVariables, fillCannedReply, shortcutSearchKey } from "./fill";
+
 /**
  * Lower-case letters of any language (with their accents), letters of scripts without case,
  * digits, `_` and `-`: `/devolución`, `/ação`, `/配送`. Kept in Unicode normal form C, so the
@@ -18,11 +20,6 @@ const shortcut = z
     description: "What follows `/` in the composer: 1 to 32 lower-case letters of any language, digits, `_` or `-` (stored in Unicode NFC); unique in the account.",
     example: "devolución",
   });
-
-/** A shortcut as the composer compares it: lower case, without accents (`devolucion` finds `/devolución`). */
-export function shortcutSearchKey(value: string): string {
-  return value.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
-}
 
 const text = z
   .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
@@ -57,10 +54,3 @@ export function presentCannedReply(row: CannedReply): CannedReplyOutput {
   return { id: row.id, shortcut: row.shortcut, text: row.text, created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString() };
 }
 
-/** The variables a canned reply may use, filled in when it is inserted. */
-export type CannedReplyVariables = { "contact.name": string; "agent.name": string; "business.name": string };
-
-/** Fills `{{contact.name}}`, `{{agent.name}}`, `{{business.name}}`; unknown placeholders stay as written. */
-export function fillCannedReply(template: string, values: CannedReplyVariables): string {
-  return template.replace(/\{\{\s*(contact\.name|agent\.name|business\.name)\s*\}\}/g, (_, key: keyof CannedReplyVariables) => values[key]);
-}

@@ -31,10 +31,4 @@ export const csatConfigOutput = z
   .meta({ id: "CsatConfig", description: "The satisfaction survey: an interactive list with the scores 1 to 5, sent when a conversation is closed." });
 export type CsatConfigOutput = z.infer<typeof csatConfigOutput>;
 
-/** The list's scores; the row id is how the customer's choice is recognised. */
-export const csatScores = [1, 2, 3, 4, 5] as const;
-
-/** The list as an English-speaking customer sees it. */
-export const csatChoices = csatScores.map((score) => ({ score, title: csatTexts.en.choices[score] }));
-
-export const csatChoiceId = (score: number) => `csat_${score}`;
+export { csatChoiceId, csatChoices, csatScores } from "./choices";

@@ -38,6 +38,28 @@ function readableScopes(ctx: AuthContext): Set<string> {
 export type EventFeedEnd = "closed" | "revoked" | "scopes_withdrawn";
 
 /**
+ * One clock for the idle checks of every open connection of this process: they fall in the same
+ * moment, so their reads of the database go in one query (see loadTokenContext) rather than one
+ * timer and one round trip per connection.
+ */
+const rechecks = new Set<() => void>();
+let recheckTimer: NodeJS.Timeout | undefined;
+function onRecheck(check: () => void): () => void {
+  rechecks.add(check);
+  if (!recheckTimer) {
+    recheckTimer = setInterval(() => rechecks.forEach((each) => each()), holder.__chorusStreamRecheckMs ?? RECHECK_MS);
+    recheckTimer.unref?.();
+  }
+  return () => {
+    rechecks.delete(check);
+    if (rechecks.size === 0 && recheckTimer) {
+      clearInterval(recheckTimer);
+      recheckTimer = undefined;
+    }
+  };
+}
+
+/**
  * The transport-neutral core of a live event connection (the SSE route uses it; a socket
  * transport would too): replays what came after `lastEventId`, then delivers the account's
  * committed events that the token may read. Before each batch of live events, and every
@@ -80,7 +102,7 @@ export async function followEvents({
   const end = (why: EventFeedEnd) => {
     if (closed) return;
     closed = true;
-    clearInterval(recheck);
+    stopRechecking();
     unsubscribe();
     if (joined) leavePresence(opened);
     onEnd(why);
@@ -133,9 +155,9 @@ export async function followEvents({
       pump();
     }
   });
-  const recheck = setInterval(() => {
+  const stopRechecking = onRecheck(() => {
     if (!pumping) void stillAllowed();
-  }, holder.__chorusStreamRecheckMs ?? RECHECK_MS);
+  });
 
   try {
     for (let after = lastEventId; after && !closed; ) {

@@ -1,6 +1,6 @@
 import "server-only";
 import type { ServiceContext } from "@/lib/auth/context";
-import { and, count, countDistinct, eq, gt, isNull, notInArray } from "drizzle-orm";
+import { and, countDistinct, eq, gt, isNull, ne, notInArray, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { conversations, notifications } from "@/db/schema";
 
@@ -23,32 +23,31 @@ export type InboxCounts = {
  */
 export async function countInbox({ ctx }: { ctx: ServiceContext<"user"> }): Promise<InboxCounts> {
   const db = getDb();
-  const inAccount = eq(conversations.accountId, ctx.accountId);
-  const awake = and(inAccount, notInArray(conversations.status, ["closed", "snoozed"]));
-  const countWhere = async (where: ReturnType<typeof and>) => (await db.select({ n: count() }).from(conversations).where(where))[0]?.n ?? 0;
-  const unreadMentions = async () =>
-    (
-      await db
-        .select({ n: countDistinct(notifications.conversationId) })
-        .from(notifications)
-        .where(and(eq(notifications.accountId, ctx.accountId), eq(notifications.userId, ctx.user.id), isNull(notifications.readAt)))
-    )[0]?.n ?? 0;
-  const [all, mine, unassigned, snoozed, closed, mentions, unread] = await Promise.all([
-    countWhere(awake),
-    countWhere(and(awake, eq(conversations.assignedTo, ctx.user.id))),
-    countWhere(and(awake, isNull(conversations.assignedTo))),
-    countWhere(and(inAccount, eq(conversations.status, "snoozed"))),
-    countWhere(and(inAccount, eq(conversations.status, "closed"))),
-    unreadMentions(),
-    countWhere(and(inAccount, notInArray(conversations.status, ["closed"]), gt(conversations.unreadCount, 0))),
-  ]);
+  const awake = notInArray(conversations.status, ["closed", "snoozed"]);
+  // One pass over the account's conversations gives every tab's count.
+  const tabs = db
+    .select({
+      all: sql<number>`count(*) filter (where ${awake})`,
+      mine: sql<number>`count(*) filter (where ${and(awake, eq(conversations.assignedTo, ctx.user.id))})`,
+      unassigned: sql<number>`count(*) filter (where ${and(awake, isNull(conversations.assignedTo))})`,
+      snoozed: sql<number>`count(*) filter (where ${eq(conversations.status, "snoozed")})`,
+      closed: sql<number>`count(*) filter (where ${eq(conversations.status, "closed")})`,
+      unread: sql<number>`count(*) filter (where ${and(ne(conversations.status, "closed"), gt(conversations.unreadCount, 0))})`,
+    })
+    .from(conversations)
+    .where(eq(conversations.accountId, ctx.accountId));
+  const unreadMentions = db
+    .select({ n: countDistinct(notifications.conversationId) })
+    .from(notifications)
+    .where(and(eq(notifications.accountId, ctx.accountId), eq(notifications.userId, ctx.user.id), isNull(notifications.readAt)));
+  const [[counts], [mentions]] = await Promise.all([tabs, unreadMentions]);
   return {
-    all: Number(all),
-    mine: Number(mine),
-    unassigned: Number(unassigned),
-    snoozed: Number(snoozed),
-    closed: Number(closed),
-    mentions: Number(mentions),
-    unread: Number(unread),
+    all: Number(counts?.all ?? 0),
+    mine: Number(counts?.mine ?? 0),
+    unassigned: Number(counts?.unassigned ?? 0),
+    snoozed: Number(counts?.snoozed ?? 0),
+    closed: Number(counts?.closed ?? 0),
+    mentions: Number(mentions?.n ?? 0),
+    unread: Number(counts?.unread ?? 0),
   };
 }

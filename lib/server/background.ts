@@ -21,6 +21,8 @@ let stopMaintenance: (() => Promise<void>) | undefined;
  * minute while servers of both kinds may share the database (a rolling switch to Inngest).
  */
 const HAND_OVER_EVERY_MS = 60_000;
+/** The embedded database's first vacuum round, this long after the server starts. */
+const MAINTENANCE_AFTER_START_MS = 30_000;
 async function handOver() {
   const handed = await handOverLocalDeliveries(getDb());
   if (handed) {
@@ -46,7 +48,9 @@ export async function startBackgroundWork() {
     if (released) console.log(`Resuming ${released} job(s) and deliveries left unfinished by the previous run.`);
     // What autovacuum does on a PostgreSQL server: the embedded database has none.
     if (env.PGLITE_AUTOVACUUM) {
+      // Not at start: a restart answers its first requests before it vacuums anything.
       stopMaintenance = startEmbeddedMaintenance(pglite, {
+        firstAfterMs: MAINTENANCE_AFTER_START_MS,
         onError: (error, table) => console.error(`vacuuming the embedded database${table ? ` (table ${table})` : ""} failed: ${loggable(error)}`),
         onSlow: (table, ms) => console.log(`Vacuumed table ${table} of the embedded database in ${ms} ms (requests waited meanwhile).`),
       });

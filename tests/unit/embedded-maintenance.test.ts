@@ -120,4 +120,14 @@ describe("maintenance of the embedded database (it has no autovacuum)", () => {
     await stopFailing();
     expect(done).toEqual(["vacuum (analyze) b"]);
   });
+
+  it("waits for its first round when told to (a server starting answers requests first)", async () => {
+    const stop = startEmbeddedMaintenance(db, { everyMs: 60_000, firstAfterMs: 300, onError: (error) => expect.fail(String(error)) });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect((await tableState()).filter((t) => t.vacuumed !== null)).toEqual([]);
+    await vi.waitFor(async () => expect((await tableState()).filter((t) => t.vacuumed !== null).map((t) => t.relname)).toEqual(["busy", "quiet"]), {
+      timeout: 5000,
+    });
+    await stop();
+  });
 });
