@@ -1,4 +1,4 @@
-// The embedded server under more writes than it can take, and at rest (SPEC "Reliability 2"):
+// The embedded server under more writes than it can take, and at rest:
 // one production server (scripts/server.mjs, the embedded database on disk in a worker thread).
 //
 // overload-200: autocannon with 200 connections sending messages (POST /v1/messages) while

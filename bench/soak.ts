@@ -6,7 +6,7 @@ import { type LiveServer, setUpAccount, slopePerMinute, startLiveServer } from "
 import { type Bench, type BenchOptions, log, percentile, round } from "./support";
 
 const PORT = Number(process.env.BENCH_SOAK_PORT ?? 3713);
-// Section 28's figures for a soak with malformed traffic mixed in.
+// The reliability figures for a soak with malformed traffic mixed in.
 const GOAL = { p99Ms: 1_000, worstHealthzMs: 1_000, rssSlopeMiBPerMin: 5, idleRssMiB: 400 };
 
 type Sample = { ms: number; status: number };

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ApiError, type ErrorDetail, isDatabaseUnavailable, isUniqueViolation, loggable, ServiceUnavailableError, sqlState, zodDetails } from "@/lib/platform/errors";
 
-// The SPEC error body of /v1 (and of the app's own JSON routes) and the mapping of every
+// The error body of /v1 (and of the app's own JSON routes) and the mapping of every
 // failure onto it.
 
 export function errorBody(requestId: string, code: string, message: string, details?: ErrorDetail[]) {
@@ -44,7 +44,7 @@ export function bodyError(error: z.ZodError) {
 // character_not_in_repertoire / untranslatable_character: a NUL (or broken text) a check missed.
 const UNSTORABLE_TEXT = new Set(["22021", "22P05"]);
 
-/** Any thrown value as the SPEC error response; the unexpected ones are logged by name and code only. */
+/** Any thrown value as the documented error response; the unexpected ones are logged by name and code only. */
 export function errorToResponse(error: unknown, requestId: string): Response {
   if (error instanceof ApiError) {
     return errorResponse(requestId, error.status, error.code, error.message, error.details, error.headers);

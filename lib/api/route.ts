@@ -68,7 +68,7 @@ export type HandlerArgs<B, Q, A> = {
 
 /**
  * The /v1 wrapper: request id, authentication, rate limit, scope and role, body and
- * query validation, idempotency, and the SPEC error body for every failure.
+ * query validation, idempotency, and the documented error body for every failure.
  */
 export function apiRoute<
   B extends z.ZodType | undefined = undefined,
@@ -224,7 +224,7 @@ export type Method = Exclude<(typeof METHODS)[number], "OPTIONS">;
 
 /**
  * Exports every method for a route file: the given ones, and a 405 with an Allow header for
- * the rest (the SPEC error body, or the body `methodNotAllowed` builds for another API).
+ * the rest (the documented error body, or the body `methodNotAllowed` builds for another API).
  */
 export function defineRoute(
   handlers: Partial<Record<Method, NextHandler>>,

@@ -20,8 +20,8 @@ type Doc = {
   [key: string]: any;
 };
 
-// Every operation of SPEC.md section 4, with its scope ("any" = any valid token, "none" = no token).
-const SPEC_OPERATIONS: [string, string, string][] = [
+// Every core operation of the API (conversations, messages, contacts, webhooks, tokens…), with its scope ("any" = any valid token, "none" = no token).
+const CORE_OPERATIONS: [string, string, string][] = [
   ["post", "/v1/auth/login", "none"],
   ["post", "/v1/auth/tokens", "session"],
   ["get", "/v1/auth/tokens", "any"],
@@ -55,7 +55,7 @@ const SPEC_OPERATIONS: [string, string, string][] = [
   ["delete", "/v1/users/{id}", "users:delete"],
   ["get", "/v1/reports/summary", "reports:read"],
   ["get", "/v1/reports/timeseries", "reports:read"],
-  // Section 19 (reports a manager trusts).
+  // Reports a manager trusts.
   ["get", "/v1/reports/agents", "reports:read"],
   ["get", "/v1/reports/heatmap", "reports:read"],
   ["get", "/v1/reports/export", "reports:read"],
@@ -79,7 +79,7 @@ const SPEC_OPERATIONS: [string, string, string][] = [
   ["post", "/v1/webhooks/{id}/deliveries/{delivery_id}/retry", "webhooks:write"],
   ["get", "/v1/events/stream", "any"],
   ["get", "/v1/openapi.json", "none"],
-  // Section 12: team inbox.
+  // The team inbox.
   ["get", "/v1/conversations/{id}/notes", "conversations:read"],
   ["post", "/v1/conversations/{id}/notes", "conversations:write"],
   ["get", "/v1/conversations/{id}/activity", "conversations:read"],
@@ -104,14 +104,14 @@ const SPEC_OPERATIONS: [string, string, string][] = [
   ["post", "/v1/conversations/{id}/macros/{macro_id}", "conversations:write"],
 ];
 
-// Routes the app serves beyond SPEC section 4 (the settings pages use them too).
+// Routes the app serves beyond the core ones (the settings pages use them too).
 const EXTRA_OPERATIONS: [string, string, string][] = [
   ["get", "/v1/config/documents/{id}", "config:read"],
   ["get", "/v1/config/documents/{id}/file", "config:read"],
   ["post", "/v1/config/number/test", "config:write"],
 ];
 
-// SPEC.md section 17 (integrations and team administration).
+// Integrations and team administration.
 const TEAM_ADMIN_OPERATIONS: [string, string, string][] = [
   ["get", "/v1/apps", "apps:read"],
   ["post", "/v1/apps", "apps:write"],
@@ -127,7 +127,7 @@ const TEAM_ADMIN_OPERATIONS: [string, string, string][] = [
   ["get", "/v1/audit-log", "audit:read"],
 ];
 
-// SPEC section 12: labels, snooze, search and contacts.
+// Labels, snooze, search and contacts.
 const TEAM_INBOX_OPERATIONS: [string, string, string][] = [
   ["get", "/v1/labels", "config:read"],
   ["post", "/v1/labels", "config:write"],
@@ -142,7 +142,7 @@ const TEAM_INBOX_OPERATIONS: [string, string, string][] = [
 ];
 
 
-// SPEC section 13: message templates.
+// Message templates.
 const TEMPLATE_OPERATIONS: [string, string, string][] = [
   ["get", "/v1/templates", "config:read"],
   ["post", "/v1/templates", "config:write"],
@@ -150,7 +150,7 @@ const TEMPLATE_OPERATIONS: [string, string, string][] = [
   ["delete", "/v1/templates/{id}", "config:write"],
 ];
 
-// SPEC section 24: cost before sending.
+// Cost before sending.
 const PRICING_OPERATIONS: [string, string, string][] = [
   ["get", "/v1/config/pricing", "config:read"],
   ["put", "/v1/config/pricing", "config:write"],
@@ -158,7 +158,7 @@ const PRICING_OPERATIONS: [string, string, string][] = [
   ["get", "/v1/reports/spend", "reports:read"],
 ];
 
-// SPEC section 23: team workflow.
+// Team workflow.
 const TEAM_WORKFLOW_OPERATIONS: [string, string, string][] = [
   ["get", "/v1/users/me", "users:read"],
   ["put", "/v1/users/me/availability", "users:read"],
@@ -204,7 +204,7 @@ const PUSH_OPERATIONS: [string, string, string][] = [
   ["delete", "/v1/push/subscriptions", "session"],
 ];
 
-const ALL_OPERATIONS = [...SPEC_OPERATIONS, ...EXTRA_OPERATIONS, ...TEAM_ADMIN_OPERATIONS, ...TEAM_INBOX_OPERATIONS, ...TEMPLATE_OPERATIONS, ...PRICING_OPERATIONS, ...TEAM_WORKFLOW_OPERATIONS, ...CAMPAIGN_OPERATIONS, ...PUSH_OPERATIONS];
+const ALL_OPERATIONS = [...CORE_OPERATIONS, ...EXTRA_OPERATIONS, ...TEAM_ADMIN_OPERATIONS, ...TEAM_INBOX_OPERATIONS, ...TEMPLATE_OPERATIONS, ...PRICING_OPERATIONS, ...TEAM_WORKFLOW_OPERATIONS, ...CAMPAIGN_OPERATIONS, ...PUSH_OPERATIONS];
 
 const HTTP_METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "options", "trace"]);
 
@@ -255,7 +255,7 @@ describe("the plant store OpenAPI document", () => {
     expect(doc.paths["/plants"].post.requestBody!.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Plant" });
   });
 
-  it("defines Plant, NewPlant and Error as SPEC section 8 says", () => {
+  it("defines Plant, NewPlant and Error as the plant store contract says", () => {
     const { Plant, NewPlant, Error } = doc.components.schemas;
     expect(Plant.required).toEqual(["name"]);
     expect(Plant.properties.name).toMatchObject({ type: "string", minLength: 1, maxLength: 200 });
@@ -289,11 +289,11 @@ describe("the /v1 OpenAPI document", () => {
     expect(result.version).toBe("3.1");
   });
 
-  it("documents every operation of SPEC section 4, the app's extra routes, and nothing else", () => {
+  it("documents every core operation, the app's extra routes, and nothing else", () => {
     const documented = ops.map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort();
     const expected = ALL_OPERATIONS.map(([method, path]) => `${method.toUpperCase()} ${path}`).sort();
     expect(documented).toEqual(expected);
-    for (const [method, path] of SPEC_OPERATIONS) expect(documented).toContain(`${method.toUpperCase()} ${path}`);
+    for (const [method, path] of CORE_OPERATIONS) expect(documented).toContain(`${method.toUpperCase()} ${path}`);
   });
 
   it("gives each operation a unique operationId, its scope and the error answers that apply", () => {
@@ -334,7 +334,7 @@ describe("the /v1 OpenAPI document", () => {
     ]);
   });
 
-  it("shares the SPEC error body as a component", () => {
+  it("shares the error body as a component", () => {
     const error = doc.components.schemas.Error;
     expect(error.required.sort()).toEqual(["error", "request_id"]);
     expect(error.properties.error.required.sort()).toEqual(["code", "message"]);
