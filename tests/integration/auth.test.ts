@@ -481,7 +481,7 @@ describe("verification cost", () => {
 describe("scopes and roles", () => {
   // One representative route per scope, through the same wrapper every /v1 route uses.
   const routeFor = (scope: Scope) => apiRoute({ access: { auth: "scope", scope } }, () => ({ ok: true }));
-  const adminOnly = new Set(["conversations:delete", "messages:delete", "users:write", "users:delete", "webhooks:read", "webhooks:write", "webhooks:delete", "config:write", "audit:read", "apps:read", "apps:write"]);
+  const adminOnly = new Set(["conversations:delete", "messages:delete", "users:write", "users:delete", "webhooks:read", "webhooks:write", "webhooks:delete", "config:write", "audit:read", "apps:read", "apps:write", "teams:write"]);
 
   it.each(scopes.flatMap((scope) => roles.map((role) => [scope, role] as const)))(
     "%s for a session of an %s follows the scope table",
