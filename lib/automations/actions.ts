@@ -56,6 +56,7 @@ const skip = (reason: string) => reason;
 const activityActor = (actor: RunActor): ActivityActor => (actor.type === "automation" ? { type: "automation" } : { type: "user", id: actor.user.id, name: actor.user.name });
 /** What the activity trail keeps of who did it: the rule's name, for a rule. */
 const source = (actor: RunActor) => (actor.type === "automation" ? { automation: actor.automation } : {});
+const via = (actor: RunActor) => (actor.type === "automation" ? { automation: actor.automation } : undefined);
 const eventUser = (actor: RunActor) => (actor.type === "user" ? { user: presentUserRef(actor.user) } : {});
 
 async function conversationOf(ctx: ActionContext): Promise<ConversationWithContact> {
@@ -178,7 +179,7 @@ export const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
       if (!(await teamOf(ctx.tx, ctx.accountId, action.team_id))) return skip("the team no longer exists");
       if (current.teamId === action.team_id) return skip("the conversation is already with the team");
       // An unassigned open conversation is then offered to the team's assignment policy.
-      await assignTeam(ctx.tx, { ctx: { accountId: ctx.accountId }, conversationId: current.id, teamId: action.team_id, actor: activityActor(ctx.actor) });
+      await assignTeam(ctx.tx, { ctx: { accountId: ctx.accountId }, conversationId: current.id, teamId: action.team_id, actor: activityActor(ctx.actor), via: via(ctx.actor) });
     },
   },
   assign_by_policy: {
@@ -194,7 +195,7 @@ export const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
     run: async (ctx, action) => {
       const current = await conversationOf(ctx);
       if ((current.priority ?? null) === action.priority) return skip("the conversation already has that priority");
-      await setPriority(ctx.tx, { ctx: { accountId: ctx.accountId }, conversationId: current.id, priority: action.priority, actor: activityActor(ctx.actor) });
+      await setPriority(ctx.tx, { ctx: { accountId: ctx.accountId }, conversationId: current.id, priority: action.priority, actor: activityActor(ctx.actor), via: via(ctx.actor) });
     },
   },
   apply_sla: {
@@ -206,7 +207,7 @@ export const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
       if (current.status === "closed") return skip("the conversation is closed");
       if (!(await slaPolicyOf(ctx.tx, ctx.accountId, action.sla_policy_id))) return skip("the SLA policy no longer exists");
       if (current.slaPolicyId === action.sla_policy_id) return skip("the conversation already has the SLA policy");
-      await applySla(ctx.tx, { ctx: { accountId: ctx.accountId }, conversationId: current.id, slaPolicyId: action.sla_policy_id, actor: activityActor(ctx.actor) });
+      await applySla(ctx.tx, { ctx: { accountId: ctx.accountId }, conversationId: current.id, slaPolicyId: action.sla_policy_id, actor: activityActor(ctx.actor), via: via(ctx.actor) });
     },
   },
   send_canned_reply: {

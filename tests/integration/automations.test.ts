@@ -419,8 +419,10 @@ describe("team workflow in rules and macros", () => {
       data: { event: "message.received", actions: [{ type: "add_label", result: "done" }, { type: "set_priority", result: "done" }, { type: "assign_team", result: "done" }] },
     });
     expect(trail.find((a) => a.type === "labeled")).toMatchObject({ actor: { type: "automation" } });
-    expect(trail.find((a) => a.type === "priority_changed")).toMatchObject({ actor: { type: "automation" }, data: { priority: "urgent" } });
-    expect(trail.find((a) => a.type === "team_changed")).toMatchObject({ actor: { type: "automation" }, data: { team: { id: sales.id, name: "Sales" } } });
+    // Each change names the rule, so the thread reads “Automation “…” set the priority to urgent”.
+    const byRule = { automation: { id: rule.body.id, name: "Urgent price questions to Sales" } };
+    expect(trail.find((a) => a.type === "priority_changed")).toMatchObject({ actor: { type: "automation" }, data: { priority: "urgent", ...byRule } });
+    expect(trail.find((a) => a.type === "team_changed")).toMatchObject({ actor: { type: "automation" }, data: { team: { id: sales.id, name: "Sales" }, ...byRule } });
 
     // The next price question on the same conversation changes nothing more: each action says why.
     await customerWrites(adminToken, { from: (matched.body as { contact: { phone: string } }).contact.phone, text: "e o preço dos vasos?" });
@@ -455,7 +457,7 @@ describe("team workflow in rules and macros", () => {
     const started = (await getConversation(adminToken, conversation_id)).body;
     expect(started).toMatchObject({ priority: null, sla: { policy_id: policy.id, kind: "first_response", status: "ok" } });
     const trail = async () => (await activityOf(adminToken, conversation_id)).body.data as Entry[];
-    expect((await trail()).find((a) => a.type === "sla_applied")).toMatchObject({ actor: { type: "automation" }, data: { sla_policy: { id: policy.id } } });
+    expect((await trail()).find((a) => a.type === "sla_applied")).toMatchObject({ actor: { type: "automation" }, data: { sla_policy: { id: policy.id }, automation: { id: applied.body.id } } });
 
     await drain(16 * 60_000);
     await drain(30 * 60_000);
@@ -475,7 +477,7 @@ describe("team workflow in rules and macros", () => {
         ],
       },
     });
-    expect((await trail()).find((a) => a.type === "priority_changed")).toMatchObject({ actor: { type: "automation" }, data: { priority: "high" } });
+    expect((await trail()).find((a) => a.type === "priority_changed")).toMatchObject({ actor: { type: "automation" }, data: { priority: "high", automation: { id: raised.body.id, name: "Late answers go high" } } });
   });
 
   it("refuses unknown or foreign teams and SLA policies, bad priorities and malformed ids with a 400 naming the field, and saves nothing", async () => {
