@@ -189,7 +189,11 @@ export function ConditionRow({
         value={condition.operator}
         onChange={(e) => {
           const operator = e.target.value as ConditionDraft["operator"];
-          onChange(valuelessOperators.includes(operator) ? { field: condition.field, operator } : { ...condition, operator, value: condition.value ?? "" });
+          if (valuelessOperators.includes(operator)) return onChange({ field: condition.field, operator });
+          // A picker shows its first choice: the draft holds it too, never a value the picker lacks.
+          const picked = ["equals", "not_equals"].includes(operator) ? valueOptions(condition.field, choices) : null;
+          const value = picked && !picked.some((o) => o.value === condition.value) ? (picked[0]?.value ?? "") : (condition.value ?? "");
+          onChange({ ...condition, operator, value });
         }}
       >
         {conditionOperators.map((o) => (
