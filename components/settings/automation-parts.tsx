@@ -2,8 +2,9 @@
 
 import { Button } from "@/components/ui/button";
 import type { ActionType, AutomationActionInput, AutomationConditionInput } from "@/lib/automations/schemas";
-import { actionTypes, automationEvents, conditionFields, conditionOperators, macroActionTypes, valuelessOperators } from "@/lib/automations/schemas";
-import { type Priority, priorities } from "@/lib/conversations/schemas";
+import { actionTypes, automationEvents, conditionFields, conditionOperators, macroActionTypes, priorities, valuelessOperators } from "@/lib/automations/schemas";
+
+type Priority = (typeof priorities)[number];
 
 /** What the actions may name: the account's users, labels, canned replies, templates, teams and SLA policies. */
 export type AutomationChoices = {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Automation, Macro } from "@/db/schema";
-import { priorities } from "@/lib/conversations/schemas";
+import type { Priority } from "@/lib/conversations/schemas";
 import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 import { unsafePatternReason } from "./safe-regex";
 
@@ -32,6 +32,14 @@ export const conditionOperators = ["equals", "not_equals", "contains", "not_cont
 export type ConditionOperator = (typeof conditionOperators)[number];
 /** Operators that test presence only and take no value. */
 export const valuelessOperators: readonly ConditionOperator[] = ["is_present", "is_absent"];
+
+/**
+ * The priorities, for the schemas and the builder (which runs in the browser and must not pull
+ * in the conversations module): exactly the conversations' `Priority`, checked by the compiler.
+ */
+export const priorities = ["urgent", "high", "medium", "low"] as const satisfies readonly Priority[];
+const everyPriority: [Exclude<Priority, (typeof priorities)[number]>] extends [never] ? true : never = true;
+void everyPriority;
 
 export const MAX_CONDITIONS = 20;
 export const MAX_ACTIONS = 20;
