@@ -2,15 +2,21 @@
 
 import { Button } from "@/components/ui/button";
 import type { ActionType, AutomationActionInput, AutomationConditionInput } from "@/lib/automations/schemas";
-import { actionTypes, automationEvents, conditionFields, conditionOperators, macroActionTypes, valuelessOperators } from "@/lib/automations/schemas";
+import { actionTypes, automationEvents, conditionFields, conditionOperators, macroActionTypes, priorities, valuelessOperators } from "@/lib/automations/schemas";
 
-/** What the actions may name: the account's users, labels, canned replies and templates. */
+type Priority = (typeof priorities)[number];
+
+/** What the actions may name: the account's users, labels, canned replies, templates, teams and SLA policies. */
 export type AutomationChoices = {
   users: { id: string; name: string }[];
   labels: { id: string; name: string }[];
   cannedReplies: { id: string; shortcut: string }[];
   templates: { name: string; language: string }[];
+  teams: { id: string; name: string }[];
+  slaPolicies: { id: string; name: string }[];
 };
+
+const priorityNames: Record<Priority, string> = { urgent: "Urgent", high: "High", medium: "Medium", low: "Low" };
 
 export type ConditionDraft = AutomationConditionInput;
 export type ActionDraft = { type: ActionType } & Record<string, unknown>;
@@ -21,6 +27,7 @@ export const eventLabels: Record<(typeof automationEvents)[number], string> = {
   "conversation.assigned": "A conversation is assigned",
   "conversation.closed": "A conversation is closed",
   "conversation.reopened": "A conversation is reopened",
+  "sla.breached": "An SLA target is missed",
 };
 
 const fieldLabels: Record<string, string> = {
@@ -32,6 +39,8 @@ const fieldLabels: Record<string, string> = {
   "conversation.status": "Conversation status",
   "conversation.labels": "Conversation labels",
   "conversation.assignee_id": "Assignee",
+  "conversation.priority": "Priority",
+  "conversation.team_id": "Team",
   business_hours: "Business hours",
   attribute: "Contact attribute…",
 };
@@ -51,6 +60,10 @@ export const actionLabels: Record<ActionType, string> = {
   assign_user: "Assign to",
   add_label: "Add label",
   remove_label: "Remove label",
+  assign_team: "Assign to team",
+  assign_by_policy: "Assign by the team's policy",
+  set_priority: "Set priority",
+  apply_sla: "Apply SLA policy",
   send_canned_reply: "Send canned reply",
   send_template: "Send template",
   add_note: "Add internal note",
@@ -100,6 +113,12 @@ export function defaultAction(type: ActionType, choices: AutomationChoices): Act
     case "add_label":
     case "remove_label":
       return { type, label_id: choices.labels[0]?.id ?? "" };
+    case "assign_team":
+      return { type, team_id: choices.teams[0]?.id ?? "" };
+    case "set_priority":
+      return { type, priority: "urgent" };
+    case "apply_sla":
+      return { type, sla_policy_id: choices.slaPolicies[0]?.id ?? "" };
     case "send_canned_reply":
       return { type, canned_reply_id: choices.cannedReplies[0]?.id ?? "" };
     case "send_template":
@@ -113,16 +132,42 @@ export function defaultAction(type: ActionType, choices: AutomationChoices): Act
   }
 }
 
-export function ConditionRow({ condition, index, onChange, onRemove, error }: { condition: ConditionDraft; index: number; onChange: (c: ConditionDraft) => void; onRemove: () => void; error?: string }) {
+/** The values a field takes from a fixed list (a priority, a team), for a picker instead of free text. */
+function valueOptions(field: string, choices?: AutomationChoices): { value: string; label: string }[] | null {
+  if (field === "conversation.priority") return priorities.map((p) => ({ value: p, label: priorityNames[p] }));
+  if (field === "conversation.team_id" && choices) return choices.teams.map((t) => ({ value: t.id, label: t.name }));
+  return null;
+}
+
+export function ConditionRow({
+  condition,
+  index,
+  choices,
+  onChange,
+  onRemove,
+  error,
+}: {
+  condition: ConditionDraft;
+  index: number;
+  choices?: AutomationChoices;
+  onChange: (c: ConditionDraft) => void;
+  onRemove: () => void;
+  error?: string;
+}) {
   const isAttribute = condition.field.startsWith(ATTRIBUTE);
   const valueless = valuelessOperators.includes(condition.operator);
+  const options = ["equals", "not_equals"].includes(condition.operator) ? valueOptions(condition.field, choices) : null;
   return (
     <li className="flex flex-col gap-2 rounded-md border border-slate-200 p-2 sm:flex-row sm:flex-wrap sm:items-center" data-testid="condition-row">
       <select
         aria-label={`Condition ${index + 1} field`}
         className={control}
         value={isAttribute ? "attribute" : condition.field}
-        onChange={(e) => onChange({ ...condition, field: e.target.value === "attribute" ? `${ATTRIBUTE}tier` : e.target.value })}
+        onChange={(e) => {
+          const field = e.target.value === "attribute" ? `${ATTRIBUTE}tier` : e.target.value;
+          const picked = ["equals", "not_equals"].includes(condition.operator) ? valueOptions(field, choices) : null;
+          onChange({ ...condition, field, ...(picked ? { value: picked[0]?.value ?? "" } : {}) });
+        }}
       >
         {[...conditionFields, "attribute"].map((f) => (
           <option key={f} value={f}>
@@ -145,7 +190,11 @@ export function ConditionRow({ condition, index, onChange, onRemove, error }: { 
         value={condition.operator}
         onChange={(e) => {
           const operator = e.target.value as ConditionDraft["operator"];
-          onChange(valuelessOperators.includes(operator) ? { field: condition.field, operator } : { ...condition, operator, value: condition.value ?? "" });
+          if (valuelessOperators.includes(operator)) return onChange({ field: condition.field, operator });
+          // A picker shows its first choice: the draft holds it too, never a value the picker lacks.
+          const picked = ["equals", "not_equals"].includes(operator) ? valueOptions(condition.field, choices) : null;
+          const value = picked && !picked.some((o) => o.value === condition.value) ? (picked[0]?.value ?? "") : (condition.value ?? "");
+          onChange({ ...condition, operator, value });
         }}
       >
         {conditionOperators.map((o) => (
@@ -154,7 +203,9 @@ export function ConditionRow({ condition, index, onChange, onRemove, error }: { 
           </option>
         ))}
       </select>
-      {valueless ? null : (
+      {valueless ? null : options ? (
+        <ChoiceSelect label={`Condition ${index + 1} value`} value={condition.value ?? ""} options={options} onChange={(v) => onChange({ ...condition, value: v })} />
+      ) : (
         <input
           aria-label={`Condition ${index + 1} value`}
           className={`${control} sm:flex-1`}
@@ -215,6 +266,24 @@ export function ActionRow({
     case "add_label":
     case "remove_label":
       detail = <ChoiceSelect label={`${name} label`} value={String(action.label_id ?? "")} options={choices.labels.map((l) => ({ value: l.id, label: l.name }))} onChange={(v) => set({ label_id: v })} />;
+      break;
+    case "assign_team":
+      detail = <ChoiceSelect label={`${name} team`} value={String(action.team_id ?? "")} options={choices.teams.map((t) => ({ value: t.id, label: t.name }))} onChange={(v) => set({ team_id: v })} />;
+      break;
+    case "set_priority":
+      detail = (
+        <ChoiceSelect
+          label={`${name} priority`}
+          value={action.priority === null ? "none" : String(action.priority ?? "urgent")}
+          options={[...priorities.map((p) => ({ value: p, label: priorityNames[p] })), { value: "none", label: "None" }]}
+          onChange={(v) => set({ priority: v === "none" ? null : v })}
+        />
+      );
+      break;
+    case "apply_sla":
+      detail = (
+        <ChoiceSelect label={`${name} SLA policy`} value={String(action.sla_policy_id ?? "")} options={choices.slaPolicies.map((p) => ({ value: p.id, label: p.name }))} onChange={(v) => set({ sla_policy_id: v })} />
+      );
       break;
     case "send_canned_reply":
       detail = (
@@ -293,6 +362,12 @@ export function describeAction(action: { type: string } & Record<string, unknown
     case "add_label":
     case "remove_label":
       return `${label} ${choices.labels.find((l) => l.id === action.label_id)?.name ?? "(deleted label)"}`;
+    case "assign_team":
+      return `${label} ${choices.teams.find((t) => t.id === action.team_id)?.name ?? "(deleted team)"}`;
+    case "set_priority":
+      return `${label} ${action.priority ? priorityNames[action.priority as Priority] : "none"}`;
+    case "apply_sla":
+      return `${label} ${choices.slaPolicies.find((p) => p.id === action.sla_policy_id)?.name ?? "(deleted policy)"}`;
     case "send_canned_reply":
       return `${label} /${choices.cannedReplies.find((c) => c.id === action.canned_reply_id)?.shortcut ?? "(deleted)"}`;
     case "send_template":
@@ -304,7 +379,8 @@ export function describeAction(action: { type: string } & Record<string, unknown
   }
 }
 
-export function describeCondition(condition: { field: string; operator: string; value?: string }): string {
+export function describeCondition(condition: { field: string; operator: string; value?: string }, choices?: AutomationChoices): string {
   const field = condition.field.startsWith(ATTRIBUTE) ? `attribute ${condition.field.slice(ATTRIBUTE.length)}` : (fieldLabels[condition.field] ?? condition.field);
-  return `${field} ${operatorLabels[condition.operator] ?? condition.operator}${condition.value !== undefined ? ` “${condition.value}”` : ""}`;
+  const value = condition.field === "conversation.team_id" ? (choices?.teams.find((t) => t.id === condition.value)?.name ?? condition.value) : condition.value;
+  return `${field} ${operatorLabels[condition.operator] ?? condition.operator}${value !== undefined ? ` “${value}”` : ""}`;
 }

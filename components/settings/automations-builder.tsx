@@ -178,6 +178,7 @@ export function AutomationsBuilder({ rules: initial, choices, canEdit }: { rules
                     key={i}
                     index={i}
                     condition={condition}
+                    choices={choices}
                     error={errors[`conditions.${i}.value`] ?? errors[`conditions.${i}.field`]}
                     onChange={(c) => update({ conditions: draft.conditions.map((old, j) => (j === i ? c : old)) })}
                     onRemove={() => update({ conditions: draft.conditions.filter((_, j) => j !== i) })}
@@ -266,7 +267,7 @@ export function AutomationsBuilder({ rules: initial, choices, canEdit }: { rules
                 <span className="font-medium">When</span> {eventLabels[rule.event].toLowerCase()}
                 {rule.conditions.length ? (
                   <>
-                    , <span className="font-medium">if</span> {rule.conditions.map(describeCondition).join(" and ")}
+                    , <span className="font-medium">if</span> {rule.conditions.map((c) => describeCondition(c, choices)).join(" and ")}
                   </>
                 ) : null}
                 , <span className="font-medium">then</span> {rule.actions.map((a) => describeAction(a, choices)).join(", ")}.

@@ -11,6 +11,9 @@ export type ActivityActor =
   | { type: "automation" }
   | { type: "contact"; id: string; name: string | null };
 
+/** The rule behind a change made by an automation, kept in the entry's data so the trail can name it. */
+export type ActivityVia = { automation: { id: string; name: string } };
+
 export const activityActorOutput = z
   .strictObject({
     type: z.enum(["user", "automation", "contact"]),

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { cannedReplies, conversationNotes, conversations, labels, messageTemplates, users } from "@/db/schema";
+import { cannedReplies, conversationNotes, conversations, labels, messageTemplates, slaPolicies, teams, users } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
 import type { ActivityActor } from "@/lib/activity/schemas";
 import { presentUserRef } from "@/lib/auth/user-identity";
@@ -19,6 +19,9 @@ import { invalidField } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { loadBusinessProfile } from "@/lib/profile/business-profile";
 import { recordResolution } from "@/lib/reports/record";
+import { applySla } from "@/lib/sla/sla";
+import { assignByPolicy } from "@/lib/teams/assignment";
+import { assignTeam, setPriority } from "@/lib/teams/routing";
 import { prepareTemplateSend } from "@/lib/templates/templates";
 import type { ActionType, AutomationActionInput } from "./schemas";
 
@@ -53,6 +56,7 @@ const skip = (reason: string) => reason;
 const activityActor = (actor: RunActor): ActivityActor => (actor.type === "automation" ? { type: "automation" } : { type: "user", id: actor.user.id, name: actor.user.name });
 /** What the activity trail keeps of who did it: the rule's name, for a rule. */
 const source = (actor: RunActor) => (actor.type === "automation" ? { automation: actor.automation } : {});
+const via = (actor: RunActor) => (actor.type === "automation" ? { automation: actor.automation } : undefined);
 const eventUser = (actor: RunActor) => (actor.type === "user" ? { user: presentUserRef(actor.user) } : {});
 
 async function conversationOf(ctx: ActionContext): Promise<ConversationWithContact> {
@@ -75,6 +79,16 @@ async function labelOf(tx: Executor, accountId: string, id: string) {
 
 async function cannedReplyOf(tx: Executor, accountId: string, id: string) {
   const [row] = await tx.select().from(cannedReplies).where(and(eq(cannedReplies.accountId, accountId), eq(cannedReplies.id, id))).limit(1);
+  return row;
+}
+
+async function teamOf(tx: Executor, accountId: string, id: string) {
+  const [row] = await tx.select({ id: teams.id }).from(teams).where(and(eq(teams.accountId, accountId), eq(teams.id, id))).limit(1);
+  return row;
+}
+
+async function slaPolicyOf(tx: Executor, accountId: string, id: string) {
+  const [row] = await tx.select({ id: slaPolicies.id }).from(slaPolicies).where(and(eq(slaPolicies.accountId, accountId), eq(slaPolicies.id, id))).limit(1);
   return row;
 }
 
@@ -154,6 +168,46 @@ export const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
       if (!ref) return skip("the conversation does not have the label");
       await update(ctx, current, { labels: current.labels.filter((l) => l.id !== action.label_id) });
       await recordActivity(ctx.tx, { accountId: ctx.accountId, conversationId: current.id, type: "unlabeled", actor: activityActor(ctx.actor), data: { label: ref, ...source(ctx.actor) }, at: ctx.now });
+    },
+  },
+  assign_team: {
+    check: async (tx, { accountId, action, path }) => {
+      if (!(await teamOf(tx, accountId, action.team_id))) throw invalidField(`${path}.team_id`, "is not a team of this account");
+    },
+    run: async (ctx, action) => {
+      const current = await conversationOf(ctx);
+      if (!(await teamOf(ctx.tx, ctx.accountId, action.team_id))) return skip("the team no longer exists");
+      if (current.teamId === action.team_id) return skip("the conversation is already with the team");
+      // An unassigned open conversation is then offered to the team's assignment policy.
+      await assignTeam(ctx.tx, { ctx: { accountId: ctx.accountId }, conversationId: current.id, teamId: action.team_id, actor: activityActor(ctx.actor), via: via(ctx.actor) });
+    },
+  },
+  assign_by_policy: {
+    run: async (ctx) => {
+      const current = await conversationOf(ctx);
+      if (current.status !== "open") return skip(`the conversation is ${current.status}`);
+      if (current.assignedTo) return skip("the conversation is already assigned");
+      const assigned = await assignByPolicy(ctx.tx, { ctx: { accountId: ctx.accountId }, conversationId: current.id, now: ctx.now });
+      if (!assigned) return skip("nobody can take it under the assignment policy now; it waits in the queue");
+    },
+  },
+  set_priority: {
+    run: async (ctx, action) => {
+      const current = await conversationOf(ctx);
+      if ((current.priority ?? null) === action.priority) return skip("the conversation already has that priority");
+      await setPriority(ctx.tx, { ctx: { accountId: ctx.accountId }, conversationId: current.id, priority: action.priority, actor: activityActor(ctx.actor), via: via(ctx.actor) });
+    },
+  },
+  apply_sla: {
+    check: async (tx, { accountId, action, path }) => {
+      if (!(await slaPolicyOf(tx, accountId, action.sla_policy_id))) throw invalidField(`${path}.sla_policy_id`, "is not an SLA policy of this account");
+    },
+    run: async (ctx, action) => {
+      const current = await conversationOf(ctx);
+      if (current.status === "closed") return skip("the conversation is closed");
+      if (!(await slaPolicyOf(ctx.tx, ctx.accountId, action.sla_policy_id))) return skip("the SLA policy no longer exists");
+      if (current.slaPolicyId === action.sla_policy_id) return skip("the conversation already has the SLA policy");
+      await applySla(ctx.tx, { ctx: { accountId: ctx.accountId }, conversationId: current.id, slaPolicyId: action.sla_policy_id, actor: activityActor(ctx.actor), via: via(ctx.actor) });
     },
   },
   send_canned_reply: {
@@ -241,8 +295,8 @@ export const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
 };
 
 /**
- * Checks every action's references against the account (unknown users, labels, canned replies,
- * templates → 400 naming `actions.<i>.<field>`), before anything is written.
+ * Checks every action's references against the account (unknown users, teams, labels, SLA
+ * policies, canned replies, templates → 400 naming `actions.<i>.<field>`), before anything is written.
  */
 export async function checkActions(tx: Executor, { accountId, actions, path = "actions" }: { accountId: string; actions: AutomationActionInput[]; path?: string }) {
   for (const [index, action] of actions.entries()) {

@@ -8,14 +8,11 @@ export type FactValue = string | null | LabelRef[];
 /** Reads a field's value for one conversation (loading only what the conditions ask for). */
 export type FactReader = (field: ConditionField) => FactValue | Promise<FactValue>;
 
-/**
- * What each field reads, from the facts of one conversation. A new field (conversation.priority,
- * conversation.team_id) is one entry here and one name in schemas.ts.
- */
+/** What each field reads, from the facts of one conversation. A new field is one entry here and one name in schemas.ts. */
 export type ConversationFacts = {
   message: { text: string | null; language: string | null } | null;
   contact: { name: string | null; phone: string | null; attributes: Record<string, string> };
-  conversation: { status: string; assigneeId: string | null; labels: LabelRef[] };
+  conversation: { status: string; assigneeId: string | null; labels: LabelRef[]; priority: string | null; teamId: string | null };
 };
 
 export const fieldReaders: Record<Exclude<ConditionField, `contact.attributes.${string}`>, (facts: ConversationFacts) => FactValue> = {
@@ -27,6 +24,8 @@ export const fieldReaders: Record<Exclude<ConditionField, `contact.attributes.${
   "conversation.status": (f) => f.conversation.status,
   "conversation.labels": (f) => f.conversation.labels,
   "conversation.assignee_id": (f) => f.conversation.assigneeId,
+  "conversation.priority": (f) => f.conversation.priority,
+  "conversation.team_id": (f) => f.conversation.teamId,
   business_hours: () => null, // read by the engine (the business profile's hours)
 };
 

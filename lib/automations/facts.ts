@@ -11,6 +11,8 @@ export type LoadedFacts = ConversationFacts & { contactId: string; blocked: bool
 type FactsJson = {
   status: string;
   assigneeId: string | null;
+  priority: string | null;
+  teamId: string | null;
   labels: LabelRef[] | null;
   contactId: string;
   name: string | null;
@@ -31,7 +33,7 @@ export function factsExpression({ accountId, conversationId, messageId }: { acco
     ? sql`select json_build_object('text', m.text, 'language', m.language) from ${messages} m where m.account_id = ${accountId} and m.id = ${messageId}`
     : sql`select json_build_object('text', m.text, 'language', m.language) from ${messages} m where m.account_id = ${accountId} and m.conversation_id = ${conversationId} and m.direction = 'inbound' order by m.created_at desc, m.id desc limit 1`;
   return sql`(select json_build_object(
-      'status', c.status, 'assigneeId', c.assigned_to, 'labels', c.labels, 'contactId', ct.id, 'name', ct.name,
+      'status', c.status, 'assigneeId', c.assigned_to, 'priority', c.priority, 'teamId', c.team_id, 'labels', c.labels, 'contactId', ct.id, 'name', ct.name,
       'phone', ct.phone, 'attributes', ct.attributes, 'blocked', ct.blocked, 'message', (${message}))
     from ${conversations} c join ${contacts} ct on ct.id = c.contact_id
     where c.account_id = ${accountId} and c.id = ${conversationId})`;
@@ -46,7 +48,7 @@ export function factsOf(value: unknown): LoadedFacts | null {
     blocked: row.blocked,
     message: row.message,
     contact: { name: row.name, phone: row.phone, attributes: row.attributes ?? {} },
-    conversation: { status: row.status, assigneeId: row.assigneeId, labels: row.labels ?? [] },
+    conversation: { status: row.status, assigneeId: row.assigneeId, labels: row.labels ?? [], priority: row.priority ?? null, teamId: row.teamId ?? null },
   };
 }
 

@@ -22,6 +22,8 @@ export async function previewAutomation({ ctx, conditions }: { ctx: ServiceConte
       id: conversations.id,
       status: conversations.status,
       assigneeId: conversations.assignedTo,
+      priority: conversations.priority,
+      teamId: conversations.teamId,
       labels: conversations.labels,
       at: sql<Date>`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`.mapWith(conversations.createdAt),
       contactId: contacts.id,
@@ -72,7 +74,7 @@ export async function previewAutomation({ ctx, conditions }: { ctx: ServiceConte
       blocked: row.blocked,
       message: latest.get(row.id) ?? null,
       contact: { name: row.name, phone: row.phone, attributes: row.attributes ?? {} },
-      conversation: { status: row.status, assigneeId: row.assigneeId, labels: row.labels ?? [] },
+      conversation: { status: row.status, assigneeId: row.assigneeId, labels: row.labels ?? [], priority: row.priority, teamId: row.teamId },
     };
     const at = new Date(row.at);
     const read = readerOf(db, {

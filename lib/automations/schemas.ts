@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Automation, Macro } from "@/db/schema";
+import type { Priority } from "@/lib/conversations/schemas";
 import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 import { unsafePatternReason } from "./safe-regex";
 
@@ -7,7 +8,7 @@ import { unsafePatternReason } from "./safe-regex";
  * The events a rule can react to. Each comes from the verb that records it, and the rules run
  * in that verb's transaction.
  */
-export const automationEvents = ["conversation.created", "message.received", "conversation.assigned", "conversation.closed", "conversation.reopened"] as const;
+export const automationEvents = ["conversation.created", "message.received", "conversation.assigned", "conversation.closed", "conversation.reopened", "sla.breached"] as const;
 export type AutomationEvent = (typeof automationEvents)[number];
 
 /** Fields a condition can test; `contact.attributes.<key>` names one attribute of the contact. */
@@ -20,6 +21,8 @@ export const conditionFields = [
   "conversation.status",
   "conversation.labels",
   "conversation.assignee_id",
+  "conversation.priority",
+  "conversation.team_id",
   "business_hours",
 ] as const;
 export type ConditionField = (typeof conditionFields)[number] | `contact.attributes.${string}`;
@@ -29,6 +32,14 @@ export const conditionOperators = ["equals", "not_equals", "contains", "not_cont
 export type ConditionOperator = (typeof conditionOperators)[number];
 /** Operators that test presence only and take no value. */
 export const valuelessOperators: readonly ConditionOperator[] = ["is_present", "is_absent"];
+
+/**
+ * The priorities, for the schemas and the builder (which runs in the browser and must not pull
+ * in the conversations module): exactly the conversations' `Priority`, checked by the compiler.
+ */
+export const priorities = ["urgent", "high", "medium", "low"] as const satisfies readonly Priority[];
+const everyPriority: [Exclude<Priority, (typeof priorities)[number]>] extends [never] ? true : never = true;
+void everyPriority;
 
 export const MAX_CONDITIONS = 20;
 export const MAX_ACTIONS = 20;
@@ -56,6 +67,11 @@ export const automationCondition = z
     if (condition.field === "business_hours" && condition.value !== undefined && !["open", "closed"].includes(condition.value)) {
       issue.addIssue({ code: "custom", path: ["value"], message: "must be open or closed" });
     }
+    // A priority compares by name only: a misspelt one would silently never hold.
+    const exact = ["equals", "not_equals"].includes(condition.operator);
+    if (condition.field === "conversation.priority" && exact && condition.value !== undefined && !(priorities as readonly string[]).includes(condition.value.toLowerCase())) {
+      issue.addIssue({ code: "custom", path: ["value"], message: `must be one of ${priorities.join(", ")}` });
+    }
   })
   .meta({ id: "AutomationCondition", description: "One test; a rule runs when all of its conditions hold." });
 export type AutomationConditionInput = z.infer<typeof automationCondition>;
@@ -64,6 +80,8 @@ const id = (pattern: RegExp, what: string) => z.string().regex(pattern, `must be
 const userId = id(/^usr_[0-9a-z]{26}$/, "a user id (usr_…)");
 const labelId = id(/^lbl_[0-9a-z]{26}$/, "a label id (lbl_…)");
 const cannedReplyId = id(/^cr_[0-9a-z]{26}$/, "a canned reply id (cr_…)");
+const teamId = id(/^team_[0-9a-z]{26}$/, "a team id (team_…)");
+const slaPolicyId = id(/^sla_[0-9a-z]{26}$/, "an SLA policy id (sla_…)");
 
 export const MAX_SNOOZE_S = 90 * 86_400;
 
@@ -75,6 +93,13 @@ export const actionSchemas = {
   assign_user: z.strictObject({ type: z.literal("assign_user"), user_id: userId }),
   add_label: z.strictObject({ type: z.literal("add_label"), label_id: labelId }),
   remove_label: z.strictObject({ type: z.literal("remove_label"), label_id: labelId }),
+  assign_team: z.strictObject({ type: z.literal("assign_team"), team_id: teamId }),
+  assign_by_policy: z.strictObject({ type: z.literal("assign_by_policy") }),
+  set_priority: z.strictObject({
+    type: z.literal("set_priority"),
+    priority: z.enum(priorities, { error: `must be one of ${priorities.join(", ")}, or null` }).nullable().meta({ description: "The priority to set; null removes it." }),
+  }),
+  apply_sla: z.strictObject({ type: z.literal("apply_sla"), sla_policy_id: slaPolicyId }),
   send_canned_reply: z.strictObject({ type: z.literal("send_canned_reply"), canned_reply_id: cannedReplyId }),
   send_template: z.strictObject({
     type: z.literal("send_template"),

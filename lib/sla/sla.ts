@@ -4,7 +4,7 @@ import { type Executor, getDb } from "@/db";
 import { type Conversation, conversations, messages, notifications, type SlaPolicy, slaOutcomes, slaPolicies, users } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { recordActivity } from "@/lib/activity/record-activity";
-import type { ActivityActor } from "@/lib/activity/schemas";
+import type { ActivityActor, ActivityVia } from "@/lib/activity/schemas";
 import { recordEvent } from "@/lib/events/record-event";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { invalidField } from "@/lib/platform/errors";
@@ -104,7 +104,7 @@ async function lockConversation(tx: Executor, accountId: string, id: string) {
  */
 export async function applySla(
   tx: Executor,
-  { ctx, conversationId, slaPolicyId, actor = { type: "automation" } }: { ctx: ServiceContext; conversationId: string; slaPolicyId: string | null; actor?: ActivityActor },
+  { ctx, conversationId, slaPolicyId, actor = { type: "automation" }, via }: { ctx: ServiceContext; conversationId: string; slaPolicyId: string | null; actor?: ActivityActor; via?: ActivityVia },
 ) {
   const policy = slaPolicyId ? await findPolicy(tx, ctx.accountId, slaPolicyId) : null;
   if (slaPolicyId && !policy) throw invalidField("sla_policy_id", "is not an SLA policy of this account");
@@ -125,7 +125,7 @@ export async function applySla(
     conversationId,
     type: "sla_applied",
     actor,
-    data: { sla_policy: policy ? { id: policy.id, name: policy.name } : null },
+    data: { sla_policy: policy ? { id: policy.id, name: policy.name } : null, ...via },
   });
   return row;
 }

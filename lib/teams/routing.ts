@@ -3,7 +3,7 @@ import { type Executor, getDb } from "@/db";
 import { conversations, teams } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { recordActivity } from "@/lib/activity/record-activity";
-import { type ActivityActor, userActor } from "@/lib/activity/schemas";
+import { type ActivityActor, type ActivityVia, userActor } from "@/lib/activity/schemas";
 import { invalidField } from "@/lib/platform/errors";
 import { type Priority, presentConversation, type UpdateConversationInput } from "@/lib/conversations/schemas";
 import { findConversation } from "@/lib/conversations/store";
@@ -15,12 +15,15 @@ import { assignByPolicy, loadWorkflowSettings } from "./assignment";
  * API, the inbox and automations (`set_priority`), in the caller's transaction; the caller holds
  * or takes the conversation's lock.
  */
-export async function setPriority(tx: Executor, { ctx, conversationId, priority, actor = { type: "automation" } }: { ctx: ServiceContext; conversationId: string; priority: Priority | null; actor?: ActivityActor }) {
+export async function setPriority(
+  tx: Executor,
+  { ctx, conversationId, priority, actor = { type: "automation" }, via }: { ctx: ServiceContext; conversationId: string; priority: Priority | null; actor?: ActivityActor; via?: ActivityVia },
+) {
   const current = await findConversation(tx, { accountId: ctx.accountId, id: conversationId, lock: true });
   if ((current.priority ?? null) === priority) return current;
   const now = new Date();
   await tx.update(conversations).set({ priority, updatedAt: now }).where(eq(conversations.id, current.id));
-  await recordActivity(tx, { accountId: ctx.accountId, conversationId, type: "priority_changed", actor, data: { priority }, at: now });
+  await recordActivity(tx, { accountId: ctx.accountId, conversationId, type: "priority_changed", actor, data: { priority, ...via }, at: now });
   return findConversation(tx, { accountId: ctx.accountId, id: conversationId });
 }
 
@@ -29,7 +32,10 @@ export async function setPriority(tx: Executor, { ctx, conversationId, priority,
  * nothing changes. An unassigned open conversation is then offered to the team's policy. For
  * the API, the inbox and automations (`assign_team`), in the caller's transaction.
  */
-export async function assignTeam(tx: Executor, { ctx, conversationId, teamId, actor = { type: "automation" } }: { ctx: ServiceContext; conversationId: string; teamId: string | null; actor?: ActivityActor }) {
+export async function assignTeam(
+  tx: Executor,
+  { ctx, conversationId, teamId, actor = { type: "automation" }, via }: { ctx: ServiceContext; conversationId: string; teamId: string | null; actor?: ActivityActor; via?: ActivityVia },
+) {
   const [team] = teamId
     ? await tx
         .select({ id: teams.id, name: teams.name })
@@ -42,7 +48,7 @@ export async function assignTeam(tx: Executor, { ctx, conversationId, teamId, ac
   if ((current.teamId ?? null) === teamId) return current;
   const now = new Date();
   await tx.update(conversations).set({ teamId, updatedAt: now }).where(eq(conversations.id, current.id));
-  await recordActivity(tx, { accountId: ctx.accountId, conversationId, type: "team_changed", actor, data: { team: team ?? null }, at: now });
+  await recordActivity(tx, { accountId: ctx.accountId, conversationId, type: "team_changed", actor, data: { team: team ?? null, ...via }, at: now });
   if (teamId && current.status === "open" && !current.assignedTo) await assignByPolicy(tx, { ctx, conversationId, now });
   return findConversation(tx, { accountId: ctx.accountId, id: conversationId });
 }

@@ -93,6 +93,58 @@ test("on a phone the builder fits the screen, its controls are large enough to t
   await page.context().close();
 });
 
+test("an administrator sends urgent price questions to a team with the priority and team pickers, on desktop and phone", async ({ browser, request }) => {
+  const stamp = Date.now() % 100000;
+  const word = `cotacao${stamp}`;
+  const team = (await api(request, "post", "/v1/teams", { name: `Sales ${stamp}` })) as { id: string; name: string };
+
+  const page = await openAs(browser, { width: 1440, height: 900 });
+  await page.goto("/settings/automations");
+  await page.getByRole("button", { name: "New automation" }).click();
+  const form = page.getByRole("form", { name: "New automation" });
+  await form.getByLabel("Name").fill(`Urgent to Sales ${stamp}`);
+  await expect(form.getByLabel("When").locator("option", { hasText: "An SLA target is missed" })).toHaveCount(1);
+  await form.getByLabel("Condition 1 operator").selectOption("matches");
+  await form.getByLabel("Condition 1 value").fill(word);
+  await form.getByRole("button", { name: "Add condition" }).click();
+  await form.getByLabel("Condition 2 field").selectOption("conversation.team_id");
+  await form.getByLabel("Condition 2 operator").selectOption("not_equals");
+  await form.getByLabel("Condition 2 value").selectOption({ label: team.name });
+  await form.getByLabel("Action 1 type").selectOption("set_priority");
+  await form.getByLabel("Action 1 priority").selectOption("urgent");
+  await form.getByRole("button", { name: "Add action" }).click();
+  await form.getByLabel("Action 2 type").selectOption("assign_team");
+  await form.getByLabel("Action 2 team").selectOption({ label: team.name });
+  await page.screenshot({ path: shot("automations-team-desktop"), fullPage: true });
+  await expectNoSidewaysScroll(page);
+  await form.getByRole("button", { name: "Save automation" }).click();
+  await expect(page.getByRole("status")).toContainText(`Automation “Urgent to Sales ${stamp}” saved.`);
+  const card = page.getByTestId("automation-rule").filter({ hasText: `Urgent to Sales ${stamp}` });
+  await expect(card).toContainText(`Team is not “${team.name}”`);
+  await expect(card).toContainText(`Set priority Urgent, Assign to team ${team.name}`);
+  await page.context().close();
+
+  const asked = await customerWrites(request, phone(), `Cliente ${stamp}`, `Qual é a ${word}?`);
+  const conversation = (await api(request, "get", `/v1/conversations/${asked.conversation_id}`)) as { priority: string | null; team_id: string | null };
+  expect(conversation).toMatchObject({ priority: "urgent", team_id: team.id });
+
+  const phoneView = await openAs(browser, { width: 390, height: 844 });
+  await phoneView.goto("/settings/automations");
+  await phoneView.getByRole("button", { name: "New automation" }).click();
+  const small = phoneView.getByRole("form", { name: "New automation" });
+  await small.getByLabel("Condition 1 field").selectOption("conversation.priority");
+  await small.getByLabel("Condition 1 operator").selectOption("equals");
+  await small.getByLabel("Action 1 type").selectOption("apply_sla");
+  await small.getByRole("button", { name: "Add action" }).click();
+  await small.getByLabel("Action 2 type").selectOption("assign_team");
+  await expectNoSidewaysScroll(phoneView);
+  for (const control of [small.getByLabel("Condition 1 value"), small.getByLabel("Action 1 SLA policy"), small.getByLabel("Action 2 team")]) {
+    expect((await control.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  }
+  await phoneView.screenshot({ path: shot("automations-team-phone"), fullPage: true });
+  await phoneView.context().close();
+});
+
 test("a macro runs from the conversation's Macros menu in one click", async ({ browser, request }) => {
   const stamp = Date.now() % 100000;
   const label = (await api(request, "post", "/v1/labels", { name: `Refund ${stamp}`, color: "#dc2626" })) as { id: string; name: string };

@@ -13,6 +13,8 @@ import * as cannedRepliesRoute from "@/app/v1/canned-replies/route";
 import * as labelsRoute from "@/app/v1/labels/route";
 import * as macroRoute from "@/app/v1/macros/[id]/route";
 import * as macrosRoute from "@/app/v1/macros/route";
+import * as slaPoliciesRoute from "@/app/v1/sla-policies/route";
+import * as teamsRoute from "@/app/v1/teams/route";
 import * as templatesRoute from "@/app/v1/templates/route";
 import { getDb } from "@/db";
 import { auditLog, automations, macros, messages } from "@/db/schema";
@@ -23,6 +25,7 @@ import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { call } from "@/tests/support/api";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
 import { eventsOf, nextPhone } from "@/tests/support/messaging";
+import { drain } from "@/tests/support/webhooks";
 
 beforeEach(() => resetRateLimiters());
 
@@ -347,5 +350,187 @@ describe("macros", () => {
 
     expect((await call(macroRoute.DELETE, { method: "DELETE", path: `/v1/macros/${shared.body.id}`, token: agent.token, params: { id: shared.body.id } })).status).toBe(403);
     expect((await call(macroRoute.DELETE, { method: "DELETE", path: `/v1/macros/${shared.body.id}`, token: adminToken, params: { id: shared.body.id } })).status).toBe(204);
+  });
+});
+
+describe("team workflow in rules and macros", () => {
+  const createTeam = async (token: string, name: string) => {
+    const res = await call(teamsRoute.POST, { method: "POST", path: "/v1/teams", token, body: { name } });
+    expect(res.status, res.text).toBe(201);
+    return res.body as { id: string; name: string };
+  };
+  const createSla = async (token: string, body: Record<string, unknown>) => {
+    const res = await call(slaPoliciesRoute.POST, { method: "POST", path: "/v1/sla-policies", token, body });
+    expect(res.status, res.text).toBe(201);
+    return res.body as { id: string; name: string };
+  };
+  type Entry = { type: string; actor: { type: string }; data: Record<string, unknown> };
+
+  it("an urgent price question in any language is labelled, made urgent and handed to Sales, each step in the trail as the automation", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const label = await createLabel(adminToken, "Pricing");
+    const followUp = await createLabel(adminToken, "Sales follow-up");
+    const sales = await createTeam(adminToken, "Sales");
+    const rule = await createRule(adminToken, {
+      name: "Urgent price questions to Sales",
+      event: "message.received",
+      conditions: [{ field: "message.text", operator: "matches", value: "price|precio|preço" }],
+      actions: [
+        { type: "add_label", label_id: label.id },
+        { type: "set_priority", priority: "urgent" },
+        { type: "assign_team", team_id: sales.id },
+      ],
+    });
+    expect(rule.status, rule.text).toBe(201);
+    expect(rule.body.actions).toEqual([
+      { type: "add_label", label_id: label.id },
+      { type: "set_priority", priority: "urgent" },
+      { type: "assign_team", team_id: sales.id },
+    ]);
+    // A later rule sees the priority and the team the first one set.
+    const second = await createRule(adminToken, {
+      name: "Sales urgent follow-up",
+      event: "message.received",
+      conditions: [
+        { field: "conversation.priority", operator: "equals", value: "urgent" },
+        { field: "conversation.team_id", operator: "equals", value: sales.id },
+      ],
+      actions: [{ type: "add_label", label_id: followUp.id }],
+    });
+    expect(second.status, second.text).toBe(201);
+
+    const quiet = await customerWrites(adminToken, { from: nextPhone(), text: "Do you deliver on Sundays?" });
+    const asked = await customerWrites(adminToken, { from: nextPhone(), text: "¿Cuál es el PRECIO de la monstera?" });
+
+    expect((await getConversation(adminToken, quiet.conversation_id)).body).toMatchObject({ priority: null, team_id: null, labels: [] });
+    const matched = await getConversation(adminToken, asked.conversation_id);
+    expect(matched.body).toMatchObject({ priority: "urgent", team_id: sales.id, labels: [{ id: label.id }, { id: followUp.id }] });
+
+    const trail = (await activityOf(adminToken, asked.conversation_id)).body.data as Entry[];
+    const runs = trail.filter((a) => a.type === "automation");
+    expect(runs.map((r) => r.data.automation)).toEqual(
+      expect.arrayContaining([
+        { id: rule.body.id, name: "Urgent price questions to Sales" },
+        { id: second.body.id, name: "Sales urgent follow-up" },
+      ]),
+    );
+    expect(runs.find((r) => (r.data.automation as { id: string }).id === rule.body.id)).toMatchObject({
+      actor: { type: "automation" },
+      data: { event: "message.received", actions: [{ type: "add_label", result: "done" }, { type: "set_priority", result: "done" }, { type: "assign_team", result: "done" }] },
+    });
+    expect(trail.find((a) => a.type === "labeled")).toMatchObject({ actor: { type: "automation" } });
+    // Each change names the rule, so the thread reads “Automation “…” set the priority to urgent”.
+    const byRule = { automation: { id: rule.body.id, name: "Urgent price questions to Sales" } };
+    expect(trail.find((a) => a.type === "priority_changed")).toMatchObject({ actor: { type: "automation" }, data: { priority: "urgent", ...byRule } });
+    expect(trail.find((a) => a.type === "team_changed")).toMatchObject({ actor: { type: "automation" }, data: { team: { id: sales.id, name: "Sales" }, ...byRule } });
+
+    // The next price question on the same conversation changes nothing more: each action says why.
+    await customerWrites(adminToken, { from: (matched.body as { contact: { phone: string } }).contact.phone, text: "e o preço dos vasos?" });
+    const later = ((await activityOf(adminToken, asked.conversation_id)).body.data as Entry[]).filter((a) => a.type === "automation" && (a.data.automation as { id: string }).id === rule.body.id);
+    expect(later).toHaveLength(2);
+    expect(later.map((r) => r.data.actions)).toContainEqual([
+      { type: "add_label", result: "skipped", reason: "the conversation already has the label" },
+      { type: "set_priority", result: "skipped", reason: "the conversation already has that priority" },
+      { type: "assign_team", result: "skipped", reason: "the conversation is already with the team" },
+    ]);
+
+    // The preview knows the new fields.
+    const previewed = await preview(adminToken, { event: "message.received", conditions: [{ field: "conversation.priority", operator: "equals", value: "urgent" }] });
+    expect(previewed.body).toEqual({ matched: 1, sampled: 2 });
+    void account;
+  });
+
+  it("a rule on sla.breached raises the priority, once, when the first answer is late", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const policy = await createSla(adminToken, { name: "Quick: 15 minutes", first_response_s: 900 });
+    const applied = await createRule(adminToken, { name: "Every chat gets the quick SLA", event: "message.received", conditions: [], actions: [{ type: "apply_sla", sla_policy_id: policy.id }] });
+    expect(applied.status, applied.text).toBe(201);
+    const raised = await createRule(adminToken, {
+      name: "Late answers go high",
+      event: "sla.breached",
+      conditions: [{ field: "conversation.priority", operator: "is_absent" }],
+      actions: [{ type: "set_priority", priority: "high" }, { type: "assign_by_policy" }],
+    });
+    expect(raised.status, raised.text).toBe(201);
+
+    const { conversation_id } = await customerWrites(adminToken, { from: nextPhone(), text: "Hello?" });
+    const started = (await getConversation(adminToken, conversation_id)).body;
+    expect(started).toMatchObject({ priority: null, sla: { policy_id: policy.id, kind: "first_response", status: "ok" } });
+    const trail = async () => (await activityOf(adminToken, conversation_id)).body.data as Entry[];
+    expect((await trail()).find((a) => a.type === "sla_applied")).toMatchObject({ actor: { type: "automation" }, data: { sla_policy: { id: policy.id }, automation: { id: applied.body.id } } });
+
+    await drain(16 * 60_000);
+    await drain(30 * 60_000);
+    const late = (await getConversation(adminToken, conversation_id)).body;
+    expect(late).toMatchObject({ priority: "high", sla: { status: "breached" } });
+    expect(await eventsOf(account.id, "sla.breached")).toHaveLength(1);
+    const runs = (await trail()).filter((a) => a.type === "automation" && a.data.event === "sla.breached");
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({
+      actor: { type: "automation" },
+      data: {
+        automation: { id: raised.body.id },
+        actions: [
+          { type: "set_priority", result: "done" },
+          // Without an automatic assignment policy nobody is picked: the conversation waits.
+          { type: "assign_by_policy", result: "skipped" },
+        ],
+      },
+    });
+    expect((await trail()).find((a) => a.type === "priority_changed")).toMatchObject({ actor: { type: "automation" }, data: { priority: "high", automation: { id: raised.body.id, name: "Late answers go high" } } });
+  });
+
+  it("refuses unknown or foreign teams and SLA policies, bad priorities and malformed ids with a 400 naming the field, and saves nothing", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const other = await createTestAccount();
+    const theirTeam = await createTeam(other.adminToken, "Their sales");
+    const theirSla = await createSla(other.adminToken, { name: "Theirs", first_response_s: 600 });
+    const base = { name: "Rule", event: "message.received", conditions: [], actions: [{ type: "close" }] };
+    const expect400 = async (res: Awaited<ReturnType<typeof call>>, path: string) => {
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.error.code).toBe("validation_error");
+      expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
+    };
+    const rule = (body: unknown) => createRule(adminToken, body);
+    const macro = (body: unknown) => call(macrosRoute.POST, { method: "POST", path: "/v1/macros", token: adminToken, body });
+
+    await expect400(await rule({ ...base, actions: [{ type: "assign_team", team_id: theirTeam.id }] }), "actions.0.team_id");
+    await expect400(await rule({ ...base, actions: [{ type: "close" }, { type: "assign_team", team_id: "team_01jd2x8k3f0m6q1v9w4r7t5y2z" }] }), "actions.1.team_id");
+    await expect400(await rule({ ...base, actions: [{ type: "assign_team", team_id: "sales" }] }), "actions.0.team_id");
+    await expect400(await rule({ ...base, actions: [{ type: "assign_team" }] }), "actions.0.team_id");
+    await expect400(await rule({ ...base, actions: [{ type: "apply_sla", sla_policy_id: theirSla.id }] }), "actions.0.sla_policy_id");
+    await expect400(await rule({ ...base, actions: [{ type: "apply_sla", sla_policy_id: "sla_01jd2x8k3f0m6q1v9w4r7t5y2z" }] }), "actions.0.sla_policy_id");
+    await expect400(await rule({ ...base, actions: [{ type: "set_priority", priority: "critical" }] }), "actions.0.priority");
+    await expect400(await rule({ ...base, actions: [{ type: "set_priority" }] }), "actions.0.priority");
+    await expect400(await rule({ ...base, actions: [{ type: "assign_by_policy", team_id: theirTeam.id }] }), "actions.0");
+    await expect400(await rule({ ...base, conditions: [{ field: "conversation.priority", operator: "equals", value: "critical" }] }), "conditions.0.value");
+    await expect400(await macro({ name: "To their team", actions: [{ type: "assign_team", team_id: theirTeam.id }] }), "actions.0.team_id");
+    await expect400(await macro({ name: "Their SLA", actions: [{ type: "apply_sla", sla_policy_id: theirSla.id }] }), "actions.0.sla_policy_id");
+    const saved = await createRule(adminToken, base);
+    expect(saved.status).toBe(201);
+    await expect400(await patchRule(adminToken, saved.body.id, { actions: [{ type: "apply_sla", sla_policy_id: theirSla.id }] }), "actions.0.sla_policy_id");
+    expect((await getDb().select().from(automations).where(eq(automations.accountId, account.id))).map((r) => r.actions)).toEqual([[{ type: "close" }]]);
+    expect(await getDb().select().from(macros).where(eq(macros.accountId, account.id))).toEqual([]);
+  });
+
+  it("a macro sets the priority, the team and the SLA in one click, as the person who runs it", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const agent = await addTestUser(account.id, "agent", "Alex");
+    const sales = await createTeam(adminToken, "Sales");
+    const policy = await createSla(adminToken, { name: "Day", first_response_s: 86_400 });
+    const made = await call(macrosRoute.POST, {
+      method: "POST",
+      path: "/v1/macros",
+      token: agent.token,
+      body: { name: "Escalate to Sales", actions: [{ type: "set_priority", priority: "high" }, { type: "assign_team", team_id: sales.id }, { type: "apply_sla", sla_policy_id: policy.id }] },
+    });
+    expect(made.status, made.text).toBe(201);
+    const { conversation_id } = await customerWrites(adminToken, { from: nextPhone(), text: "Hi" });
+    const ran = await call(runMacroRoute.POST, { method: "POST", path: `/v1/conversations/${conversation_id}/macros/${made.body.id}`, token: agent.token, params: { id: conversation_id, macro_id: made.body.id } });
+    expect(ran.status, ran.text).toBe(200);
+    expect(ran.body.actions.map((a: { result: string }) => a.result)).toEqual(["done", "done", "done"]);
+    expect((await getConversation(adminToken, conversation_id)).body).toMatchObject({ priority: "high", team_id: sales.id, sla: { policy_id: policy.id } });
+    const trail = (await activityOf(adminToken, conversation_id)).body.data as { type: string; actor: { type: string; id?: string } }[];
+    for (const type of ["priority_changed", "team_changed", "sla_applied"]) expect(trail.find((a) => a.type === type)).toMatchObject({ actor: { type: "user", id: agent.user.id } });
   });
 });

@@ -13,7 +13,7 @@ export default async function AutomationsPage() {
     <>
       <PageHeader
         title="Automations"
-        description="Rules that act the moment something happens: when a message arrives or a conversation starts, is assigned, closed or reopened, and every condition holds, the actions run in order. Rules run top to bottom; what a rule does never sets off another rule."
+        description="Rules that act the moment something happens: when a message arrives, a conversation starts, is assigned, closed or reopened, or an SLA target is missed, and every condition holds, the actions run in order. Rules run top to bottom; what a rule does never sets off another rule."
       />
       <AutomationsBuilder rules={rules} choices={choices} canEdit={session.user.role === "admin"} />
     </>
