@@ -171,6 +171,8 @@ test("on a phone the Macros menu is reachable from the conversation and fits the
   const page = await openAs(browser, { width: 390, height: 844 });
   await page.goto("/inbox");
   await page.getByRole("list", { name: "Conversation list" }).getByRole("button", { name: new RegExp(name) }).click();
+  // On a phone the header is one row: Macros is in its ⋯ menu with the other actions.
+  await page.getByRole("button", { name: "Conversation actions" }).click();
   await page.getByRole("button", { name: "Macros" }).click();
   const menu = page.getByRole("dialog", { name: "Macros" });
   const run = menu.getByRole("button", { name: new RegExp(`Note it ${stamp}`) });

@@ -53,6 +53,8 @@ for (const [width, viewport] of [
     const header = page.getByTestId("conversation-header");
     await expect(header.getByTestId("sla-badge")).toHaveText(/First reply in 1[45]m/);
 
+    // On a phone the header is one row: its actions, priority and team included, are in the ⋯ menu.
+    if (width === "phone") await header.getByRole("button", { name: "Conversation actions" }).click();
     await header.getByLabel("Priority", { exact: true }).selectOption("urgent");
     await expect(header.getByLabel("Priority", { exact: true })).toHaveValue("urgent");
     await header.getByLabel("Team", { exact: true }).selectOption({ label: team.name });
@@ -66,6 +68,7 @@ for (const [width, viewport] of [
         const box = await control.boundingBox();
         expect(box!.height).toBeGreaterThanOrEqual(44);
       }
+      await page.keyboard.press("Escape");
       await page.getByRole("button", { name: "Back to conversations" }).click();
     }
 
