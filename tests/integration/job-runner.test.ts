@@ -311,7 +311,8 @@ describe("a crash in the middle of a webhook attempt (kill -9)", () => {
       receiver.respond(() => ({ hang: true }));
       const restore = setEnv({ ...shared.env, WEBHOOK_ALLOW_INSECURE_TARGETS: "true" });
       try {
-        worker = spawn(path.join(root, "node_modules", ".bin", "tsx"), ["tests/support/delivery-worker.ts"], { cwd: root, stdio: "pipe" });
+        // A server process resolves "server-only" as the server bundle does (its react-server export is empty).
+        worker = spawn(path.join(root, "node_modules", ".bin", "tsx"), ["--conditions=react-server", "tests/support/delivery-worker.ts"], { cwd: root, stdio: "pipe" });
       } finally {
         restore();
       }
