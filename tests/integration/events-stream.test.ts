@@ -107,7 +107,7 @@ describe("GET /v1/events/stream", () => {
     const s = await openStream(adminToken);
     const url = (getDbHandle().sql as unknown as { options: { host: string[]; port: number[]; database: string; user: string; pass: string } }).options;
     const dsn = `postgres://${url.user}:${encodeURIComponent(url.pass)}@${url.host[0]}:${url.port[0]}/${url.database}`;
-    const child = spawnSync(process.execPath, ["--import", "tsx", "tests/support/scripts/record-event.ts", dsn, account.id, "conversation.created"], { encoding: "utf8" });
+    const child = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/support/scripts/record-event.ts", dsn, account.id, "conversation.created"], { encoding: "utf8" });
     expect(child.status, child.stderr).toBe(0);
     const got = await s.waitFor(1);
     s.close();
