@@ -19,6 +19,8 @@ type Entry = { url: string; kind: "list" | "conversation" | "messages"; conversa
 const patterns: { kind: Entry["kind"]; pattern: RegExp }[] = [
   { kind: "list", pattern: /^\/api\/inbox\/conversations\?/ },
   { kind: "conversation", pattern: /^\/v1\/conversations\/(conv_[0-9a-z]+)$/ },
+  // The one request that opens a conversation: it, and the newest page of its thread.
+  { kind: "conversation", pattern: /^\/v1\/conversations\/(conv_[0-9a-z]+)\?include=messages%2Cnotes%2Cactivity&limit=50$/ },
   { kind: "messages", pattern: /^\/v1\/conversations\/(conv_[0-9a-z]+)\/messages\?limit=50$/ },
 ];
 
