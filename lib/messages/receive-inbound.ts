@@ -209,7 +209,7 @@ export async function receiveInboundMessage({ accountId, inbound }: { accountId:
     await recordEvent(tx, { accountId, type: "message.received", data: { message: output, conversation: conversationSummary(updated) } });
     if (score !== null) {
       const rated = await recordSurveyAnswer(tx, { accountId, conversationId: conversation.id, contact, score, at: now });
-      if (rated) await thankForSurveyAnswer(tx, { accountId, conversationId: conversation.id, to: contactAddress(contact) });
+      if (rated) await thankForSurveyAnswer(tx, { accountId, conversationId: conversation.id, from: businessNumberOf(integration), to: contactAddress(contact) });
     } else if (!inbound.reaction) {
       await workflowOnCustomerMessage(tx, { accountId, conversationId: conversation.id, at: now });
       await afterInboundMessage(tx, { accountId, message, conversation: updated });

@@ -68,13 +68,12 @@ export async function sendSurvey(payload: Record<string, unknown>) {
  * Thanks a customer for a survey answer, in their language, from "automation", in the
  * transaction that recorded the score (once: only the first answer is recorded).
  */
-export async function thankForSurveyAnswer(tx: Executor, { accountId, conversationId, to }: { accountId: string; conversationId: string; to: string }) {
-  const integration = await loadNumberIntegration(tx, accountId);
+export async function thankForSurveyAnswer(tx: Executor, { accountId, conversationId, from, to }: { accountId: string; conversationId: string; from: string; to: string }) {
   const language = await conversationLanguage(tx, { accountId, conversationId });
   await queueOutboundMessage(tx, {
     accountId,
     conversationId,
-    from: businessNumberOf(integration),
+    from,
     to,
     type: "text",
     text: csatTexts[language].thanks,
