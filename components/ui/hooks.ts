@@ -24,3 +24,11 @@ export function useNow(stepMs = 30_000): Date | null {
 export function useBrowserTimeZone(): string | null {
   return useSyncExternalStore(never, () => Intl.DateTimeFormat().resolvedOptions().timeZone, () => null);
 }
+
+/**
+ * False during server rendering and until React has attached its handlers in the browser; a
+ * control that only works with script stays disabled until then, so an early tap is not lost.
+ */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(never, () => true, () => false);
+}

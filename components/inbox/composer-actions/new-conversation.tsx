@@ -2,6 +2,7 @@
 
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { useHydrated } from "@/components/ui/hooks";
 import { DialogShell, useSendDialog } from "./dialog-shell";
 import { TemplateFields, useTemplatePicker } from "./template-fields";
 
@@ -11,6 +12,7 @@ const E164 = /^\+[1-9]\d{7,14}$/;
 export function NewConversation({ onStarted }: { onStarted: (conversationId: string) => void }) {
   const { dialog, errors, send, shell } = useSendDialog();
   const { templates, choice, setChoice, load } = useTemplatePicker();
+  const hydrated = useHydrated();
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -33,6 +35,7 @@ export function NewConversation({ onStarted }: { onStarted: (conversationId: str
         className="px-2.5 py-1.5 text-xs"
         aria-label="New conversation"
         title="New conversation"
+        disabled={!hydrated}
         onClick={() => {
           load();
           dialog.current?.showModal();
