@@ -15,7 +15,9 @@ export default defineConfig({
           include: ["tests/unit/**/*.test.ts"],
           environment: "node",
           setupFiles: ["tests/support/env.ts"],
-          // Starting an embedded database takes seconds on a busy machine.
+          // Starting an embedded database, or building a 100 MB document to check the size limit,
+          // takes seconds on a busy machine: a timeout here means a hang, not slowness.
+          testTimeout: 20_000,
           hookTimeout: 60_000,
         },
       },
