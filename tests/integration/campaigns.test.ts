@@ -408,6 +408,36 @@ describe("contact import", () => {
     }
   });
 
+  it("never turns an opt-out back on: a file (or the import's default) saying yes leaves an opted-out customer opted out", async () => {
+    // Opted out by their own STOP, and opted out as recorded by the business.
+    const stopPhone = "34611000801";
+    expect((await inbound([{ from: stopPhone, name: "Lola", type: "text", text: "STOP" }])).status).toBe(200);
+    const recorded = await addContact("34611000802", { name: "Marta", marketingOptIn: false });
+    const never = await addContact("34611000803", { name: "Nora" });
+    const agreed = await addContact("34611000804", { name: "Olga", marketingOptIn: true });
+    const csv = ["phone,name,marketing_opt_in", `+${stopPhone},Lola,yes`, "+34611000802,Marta,true", "+34611000803,Nora,yes", "+34611000804,Olga,no", ""].join("\n");
+    const preview = await post(importRoute, "/v1/contacts/import", { csv, preview: true });
+    expect(preview.status, preview.text).toBe(200);
+    expect(preview.body.sample.map((r: { marketing_opt_in: boolean | null }) => r.marketing_opt_in)).toEqual([false, false, true, false]);
+    const imported = await post(importRoute, "/v1/contacts/import", { csv });
+    expect(imported.body).toMatchObject({ valid: 4, updated: 4 });
+    // The import's own default for rows without a consent cell does not either.
+    expect((await post(importRoute, "/v1/contacts/import", { csv: `phone\n+${stopPhone}\n+34611000802\n`, marketing_opt_in: true })).status).toBe(200);
+    const consent = async (phone: string) => (await getDb().select().from(contacts).where(eq(contacts.phone, phone)))[0].marketingOptIn;
+    expect(await consent(stopPhone)).toBe(false);
+    expect(await consent(recorded.phone!)).toBe(false);
+    expect(await consent(never.phone!)).toBe(true);
+    expect(await consent(agreed.phone!)).toBe(false);
+    // A campaign to all four messages only the one who agreed in the file.
+    await createTemplate("spring_catalogue");
+    const ids = (await getDb().select().from(contacts).where(eq(contacts.accountId, account.account.id))).map((c) => c.id);
+    const created = await post(campaignsRoute, "/v1/campaigns", campaignBody({ contact_ids: ids }));
+    const id = created.body.id as string;
+    await post(scheduleRoute, `/v1/campaigns/${id}/schedule`, {}, admin(), { id });
+    expect(await runUntilSettled(id)).toBe("done");
+    expect(network.acceptedMessages.filter((m) => m.type === "template").map((m) => m.to)).toEqual([never.phone]);
+  });
+
   it("labels a contact, refusing labels that are not the account's", async () => {
     const c = await addContact("34611000701");
     const label = await createLabel("VIP");
