@@ -112,7 +112,7 @@ async function sendToRecipient(campaign: Campaign, recipient: Due, requireOptIn:
         and(
           eq(campaignRecipients.id, recipient.id),
           eq(campaignRecipients.status, "pending"),
-          sql`exists (select 1 from ${campaigns} where ${campaigns.id} = ${campaign.id} and ${campaigns.status} = 'sending')`,
+          sql`exists (select 1 from ${campaigns} where ${campaigns.id} = ${campaign.id} and ${campaigns.status} = 'sending' and ${campaigns.dispatchGeneration} = ${campaign.dispatchGeneration})`,
         ),
       )
       .returning();
@@ -277,15 +277,18 @@ export async function runCampaignDispatch(payload: Record<string, unknown>, { no
   const db = getDb();
   let [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, campaignId)).limit(1);
   if (!campaign) return;
+  // A pacer of an earlier schedule or resume: the current one sends (jobs written before
+  // generations existed are generation 0).
+  const generation = typeof payload.generation === "number" ? payload.generation : 0;
+  if (campaign.dispatchGeneration !== generation) return;
   if (campaign.status === "scheduled") {
     if (campaign.sendAt && campaign.sendAt.getTime() > now.getTime()) return { retryAt: campaign.sendAt };
     campaign = (await startCampaign(campaign, new Date()))!;
   }
-  if (!campaign || campaign.status !== "sending") return;
+  if (!campaign || campaign.status !== "sending" || campaign.dispatchGeneration !== generation) return;
   await settleInterrupted(campaign.id, new Date());
 
   const runStarted = Date.now();
-  const version = campaign.updatedAt.getTime();
   for (;;) {
     const outcome = await sendOneSecond(campaign);
     if (outcome === "finished") break;
@@ -294,9 +297,9 @@ export async function runCampaignDispatch(payload: Record<string, unknown>, { no
     if (onlyRetries || nextTick - runStarted > dispatchRunMs) return { retryAt: new Date(nextTick) };
     const wait = nextTick - Date.now();
     if (wait > 0) await sleep(wait);
-    // Paused, cancelled, or paused and resumed meanwhile (the resume started a run of its own).
-    const [current] = await db.select({ status: campaigns.status, updatedAt: campaigns.updatedAt }).from(campaigns).where(eq(campaigns.id, campaign.id));
-    if (current?.status !== "sending" || current.updatedAt.getTime() !== version) return;
+    // Paused, cancelled, or paused and resumed meanwhile (the resume started a pacer of its own).
+    const [current] = await db.select({ status: campaigns.status, generation: campaigns.dispatchGeneration }).from(campaigns).where(eq(campaigns.id, campaign.id));
+    if (current?.status !== "sending" || current.generation !== generation) return;
   }
   const finished = new Date();
   await db

@@ -291,6 +291,42 @@ describe("sending a campaign", () => {
     expect((await post(resumeRoute, `/v1/campaigns/${id}/resume`, undefined, admin(), { id })).status).toBe(409);
   });
 
+  it("keeps one pacer however often it is rescheduled, paused and resumed: the pace holds", async () => {
+    await createTemplate("spring_catalogue");
+    await call(settingsRoute.PUT, { method: "PUT", path: "/v1/config/campaigns", token: admin(), body: { messages_per_second: 2 } });
+    const list = [];
+    for (let i = 0; i < 10; i++) list.push(await addContact(`3461100090${i}`, { name: `C${i}`, marketingOptIn: true }));
+    const id = (await post(campaignsRoute, "/v1/campaigns", campaignBody({ contact_ids: list.map((c) => c.id) }))).body.id as string;
+    const schedule = async (body: Record<string, unknown>) => expect((await post(scheduleRoute, `/v1/campaigns/${id}/schedule`, body, admin(), { id })).status).toBe(200);
+    const action = async (route: typeof pauseRoute, verb: string) => expect((await post(route, `/v1/campaigns/${id}/${verb}`, undefined, admin(), { id })).status).toBe(200);
+    const pacers = async () =>
+      (await getDb().select().from(jobs).where(sql`${jobs.kind} = 'campaign.dispatch' and ${jobs.status} in ('pending', 'running') and ${jobs.payload} ->> 'campaignId' = ${id}`)).length;
+    const sent = () => network.acceptedMessages.filter((m) => m.type === "template").length;
+    // One claim of the runner, hours ahead: every job written so far is due, whatever time it was for.
+    const oneRound = () => drainJobs(getDb(), jobHandlers, { maxRounds: 1, now: new Date(Date.now() + 3 * 3600_000) });
+
+    await schedule({ send_at: new Date(Date.now() + 3600_000).toISOString() });
+    await schedule({ send_at: new Date(Date.now() + 1800_000).toISOString() });
+    await schedule({});
+    expect(await pacers()).toBe(1);
+    await oneRound();
+    expect(sent()).toBe(2);
+    await action(pauseRoute, "pause");
+    await action(resumeRoute, "resume");
+    await action(pauseRoute, "pause");
+    await action(resumeRoute, "resume");
+    expect(await pacers()).toBe(1);
+    // One second's share per run of the one pacer: 2, not 4 or 6.
+    await oneRound();
+    expect(sent()).toBe(4);
+    await oneRound();
+    expect(sent()).toBe(6);
+    expect(await pacers()).toBe(1);
+    expect(await runUntilSettled(id)).toBe("done");
+    expect(sent()).toBe(10);
+    expect(new Set(network.acceptedMessages.map((m) => m.to)).size).toBe(10);
+  });
+
   it("after a crash mid-campaign and a restart, messages every remaining recipient exactly once and never resends one that was in flight", async () => {
     await createTemplate("spring_catalogue");
     await call(settingsRoute.PUT, { method: "PUT", path: "/v1/config/campaigns", token: admin(), body: { messages_per_second: 3 } });
