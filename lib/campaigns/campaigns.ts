@@ -1,6 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { type Executor, getDb, rowsOf, toDate } from "@/db";
-import { type Campaign, type CampaignCost, campaignRecipients, campaigns } from "@/db/schema";
+import { type Campaign, type CampaignCost, campaignRecipients, campaigns, messages } from "@/db/schema";
 import { auditChange } from "@/lib/audit/record-audit";
 import type { ServiceContext } from "@/lib/auth/context";
 import { enqueueJob, retireWaitingJobs } from "@/lib/jobs/enqueue";
@@ -226,10 +226,19 @@ export async function resumeCampaign({ ctx, id }: { ctx: ServiceContext; id: str
 /** Stops a campaign for good: recipients not messaged yet are skipped (`cancelled`). */
 export async function cancelCampaign({ ctx, id }: { ctx: ServiceContext; id: string }) {
   return transition(ctx, id, ["draft", "scheduled", "sending", "paused"], "cancelled", "cancelled", async (tx, now) => {
-    await tx
+    const left = await tx
       .update(campaignRecipients)
       .set({ status: "skipped", reason: "cancelled", updatedAt: now })
-      .where(and(eq(campaignRecipients.campaignId, id), eq(campaignRecipients.status, "pending")));
+      .where(and(eq(campaignRecipients.campaignId, id), eq(campaignRecipients.status, "pending")))
+      .returning({ messageId: campaignRecipients.messageId });
+    // Messages already written for them (made ready, or waiting to be retried) are not left queued.
+    const written = left.flatMap((r) => (r.messageId ? [r.messageId] : []));
+    if (written.length) {
+      await tx
+        .update(messages)
+        .set({ status: "failed", error: { code: "cancelled", message: "Not sent: the campaign was cancelled." }, updatedAt: now })
+        .where(and(inArray(messages.id, written), eq(messages.status, "queued")));
+    }
     await auditChange(ctx, "campaign.cancelled", { type: "campaign", id }, tx);
   });
 }
