@@ -4,7 +4,7 @@ import { type Contact, contacts, type Conversation, conversations, media, messag
 import { NotFoundError } from "@/lib/platform/errors";
 import { recordActivities, recordActivity } from "@/lib/activity/record-activity";
 import type { ActivityActor } from "@/lib/activity/schemas";
-import { recordEvent } from "@/lib/events/record-event";
+import { recordEvent, recordEvents } from "@/lib/events/record-event";
 import { type ContactIdentity, ensureContactByIdentity } from "@/lib/contacts/identity";
 import { newId } from "@/lib/platform/ids";
 import { type ConversationWithContact, presentConversation } from "./schemas";
@@ -132,10 +132,11 @@ export async function createConversations(
     )
     .returning();
   const byId = new Map(list.map((contact) => [contact.id, contact]));
-  for (const row of rows) {
-    created.set(row.contactId, row);
-    await recordEvent(tx, { accountId, type: "conversation.created", data: { conversation: presentConversation({ ...row, contact: byId.get(row.contactId)! }) } });
-  }
+  for (const row of rows) created.set(row.contactId, row);
+  await recordEvents(
+    tx,
+    rows.map((row) => ({ accountId, type: "conversation.created" as const, data: { conversation: presentConversation({ ...row, contact: byId.get(row.contactId)! }) } })),
+  );
   await recordActivities(
     tx,
     rows.map((row) => ({ accountId, conversationId: row.id, type: "created" as const, actor, at })),

@@ -150,7 +150,8 @@ export async function sendQueuedMessage(
         .where(and(eq(messages.id, message.id), eq(messages.status, "queued")))
         .returning();
       if (!row) return;
-      const { media: meta } = await findMessage(tx, { accountId: message.accountId, id: message.id });
+      // Only a message with a file needs its media's metadata read back.
+      const meta = row.mediaId ? (await findMessage(tx, { accountId: message.accountId, id: message.id })).media : null;
       await recordEvent(tx, { accountId: message.accountId, type: "message.sent", data: { message: presentMessage({ ...row, media: meta }) } });
       await applyEarlyStatuses(tx, { accountId: message.accountId, messageId: message.id, networkMessageId: result.networkMessageId });
       if (integration.provider === "sandbox") await scheduleSandboxStatuses(tx, { accountId: message.accountId, messageId: message.id, sentAt: now });

@@ -16,8 +16,8 @@ import * as contactRoute from "@/app/v1/contacts/[id]/route";
 import * as importRoute from "@/app/v1/contacts/import/route";
 import * as labelsRoute from "@/app/v1/labels/route";
 import * as templatesRoute from "@/app/v1/templates/route";
-import { getDb } from "@/db";
-import { campaignRecipients, contacts, conversations, jobs, messages } from "@/db/schema";
+import { getDb, rowsOf } from "@/db";
+import { campaignRecipients, contacts, conversations, events, jobs, messages, webhookDeliveries, webhooks } from "@/db/schema";
 import { OPT_OUT_CONFIRMATIONS } from "@/lib/campaigns/opt-out";
 import { setDispatchRunMs } from "@/lib/campaigns/send";
 import { drainJobs, releaseAllStaleClaims } from "@/lib/jobs/runner";
@@ -325,6 +325,36 @@ describe("sending a campaign", () => {
     expect(await runUntilSettled(id)).toBe("done");
     expect(sent()).toBe(10);
     expect(new Set(network.acceptedMessages.map((m) => m.to)).size).toBe(10);
+  });
+
+  it("announces the conversations it starts as one started by hand is: an event each, delivered to the webhooks subscribed to it", async () => {
+    await createTemplate("spring_catalogue");
+    const db = getDb();
+    const hook = (id: string, events: string[], status: "active" | "disabled" = "active") =>
+      db.insert(webhooks).values({ id, accountId: account.account.id, url: "https://hooks.example/chorus", events, secret: "whsec_campaign-test-0123456789", status });
+    await hook(newId("webhook", new Date()), ["conversation.created"]);
+    await hook(newId("webhook", new Date()), ["*"]);
+    await hook(newId("webhook", new Date()), ["message.received"]);
+    await hook(newId("webhook", new Date()), ["conversation.created"], "disabled");
+    const list = [];
+    for (let i = 0; i < 3; i++) list.push(await addContact(`3461100095${i}`, { name: `C${i}`, marketingOptIn: true }));
+    const id = (await post(campaignsRoute, "/v1/campaigns", campaignBody({ contact_ids: list.map((c) => c.id) }))).body.id as string;
+    await post(scheduleRoute, `/v1/campaigns/${id}/schedule`, {}, admin(), { id });
+    expect(await runUntilSettled(id)).toBe("done");
+
+    const created = await db.select().from(events).where(sql`${events.accountId} = ${account.account.id} and ${events.type} = 'conversation.created'`);
+    expect(created.map((e) => (e.data as { conversation: { contact: { id: string } } }).conversation.contact.id).sort()).toEqual(list.map((c) => c.id).sort());
+    const deliveries = await db.select().from(webhookDeliveries).where(sql`${webhookDeliveries.accountId} = ${account.account.id} and ${webhookDeliveries.eventType} = 'conversation.created'`);
+    // Two subscribed, active webhooks: two deliveries of each event, each carrying that event.
+    expect(deliveries).toHaveLength(6);
+    expect(new Set(deliveries.map((d) => d.id)).size).toBe(6);
+    for (const event of created) {
+      const mine = deliveries.filter((d) => d.eventId === event.id);
+      expect(mine).toHaveLength(2);
+      for (const d of mine) expect(JSON.parse(d.payload as string)).toMatchObject({ id: event.id, type: "conversation.created", data: { conversation: { id: (event.data as { conversation: { id: string } }).conversation.id } } });
+    }
+    const [trail] = rowsOf<{ n: string | number }>(await db.execute(sql`select count(*) as n from conversation_activities where account_id = ${account.account.id} and type = 'created'`));
+    expect(Number(trail.n)).toBe(3);
   });
 
   it("after a crash mid-campaign and a restart, messages every remaining recipient exactly once and never resends one that was in flight", async () => {
