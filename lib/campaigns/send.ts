@@ -96,6 +96,7 @@ async function settleInterrupted(campaignId: string, now: Date) {
 
 type Due = { id: number; contactId: string; messageId: string; attempts: number };
 type Written = Awaited<ReturnType<typeof insertMessages>>[number];
+type Integration = Awaited<ReturnType<typeof loadNumberIntegration>>;
 
 /** Recipients whose contact may be messaged now (checked again in the statement that claims them). */
 const mayMessage = (requireOptIn: boolean) =>
@@ -103,27 +104,22 @@ const mayMessage = (requireOptIn: boolean) =>
     and c.marketing_opt_in is distinct from false and (c.marketing_opt_in is not null or not ${requireOptIn}::boolean))`;
 
 /**
- * The next second's share of due recipients, made ready in one transaction (a statement per
- * step for all of them, not per recipient): those who may no longer be messaged (blocked,
+ * A part of the second's share, made ready in one short transaction (a statement per step for
+ * all of its recipients, not per recipient): those who may no longer be messaged (blocked,
  * opted out, no consent, a missing variable, a template that no longer fits) are skipped or
  * failed with the reason; the others get their message (queued) in their open conversation or
  * in a new closed one. They stay `pending`: each is claimed just before its turn. Locked with
- * SKIP LOCKED, so another process making the same share ready never waits for nor doubles it.
+ * SKIP LOCKED, so another process making the same recipients ready never waits for nor doubles
+ * them. Parts are small so that an agent's send, which waits for the embedded database's
+ * transaction in progress, never waits long.
  */
-async function prepareShare(campaign: Campaign, limit: number, requireOptIn: boolean, at: Date) {
+async function prepareShare(campaign: Campaign, ids: number[], requireOptIn: boolean, at: Date) {
   return getDb().transaction(async (tx) => {
     const rows = await tx
       .select()
       .from(campaignRecipients)
-      .where(
-        and(
-          eq(campaignRecipients.campaignId, campaign.id),
-          eq(campaignRecipients.status, "pending"),
-          sql`(${campaignRecipients.runAt} is null or ${campaignRecipients.runAt} <= ${at.toISOString()}::timestamptz)`,
-        ),
-      )
+      .where(and(inArray(campaignRecipients.id, ids), eq(campaignRecipients.campaignId, campaign.id), eq(campaignRecipients.status, "pending")))
       .orderBy(asc(campaignRecipients.id))
-      .limit(limit)
       .for("update", { skipLocked: true });
     if (!rows.length) return { due: [] as Due[], written: new Map<string, Written>(), integration: undefined };
     const found = await tx.select().from(contacts).where(and(eq(contacts.accountId, campaign.accountId), inArray(contacts.id, rows.map((r) => r.contactId))));
@@ -304,9 +300,10 @@ export function setDispatchRunMs(ms: number) {
 }
 
 /**
- * One second's share of the campaign: `messages_per_second` recipients made ready together,
- * then each handed to the network at its slot in the second (claimed a tenth of a second's
- * worth at a time), at most `concurrency()` with the network at once; their outcomes recorded together.
+ * One second's share of the campaign: `messages_per_second` due recipients, made ready in small
+ * parts (prepareShare), each handed to the network at its slot in the second (claimed a tenth
+ * of a second's worth at a time), at most `concurrency()` with the network at once; their
+ * outcomes recorded together at the end of the second.
  */
 async function sendOneSecond(campaign: Campaign): Promise<"finished" | { nextTick: number; onlyRetries: boolean }> {
   const db = getDb();
@@ -314,15 +311,57 @@ async function sendOneSecond(campaign: Campaign): Promise<"finished" | { nextTic
   const perSecond = settings.messages_per_second;
   const began = performance.now();
   const beganAt = Date.now();
-  const { due, written, integration } = await prepareShare(campaign, perSecond, settings.require_opt_in, new Date(beganAt));
+  const dueIds = (
+    await db
+      .select({ id: campaignRecipients.id })
+      .from(campaignRecipients)
+      .where(
+        and(
+          eq(campaignRecipients.campaignId, campaign.id),
+          eq(campaignRecipients.status, "pending"),
+          sql`(${campaignRecipients.runAt} is null or ${campaignRecipients.runAt} <= ${new Date(beganAt).toISOString()}::timestamptz)`,
+        ),
+      )
+      .orderBy(asc(campaignRecipients.id))
+      .limit(perSecond)
+  ).map((r) => r.id);
+
+  // Slots are claimed a tenth of a second's worth at a time, and made ready two claims' worth
+  // at a time, one part after the other, while the earlier parts are already being sent.
+  const groupSize = Math.max(1, Math.ceil(perSecond / 10));
+  const partSize = groupSize * 2;
+  const parts: Promise<{ ready: Map<number, Due>; written: Map<string, Written>; integration?: Integration }>[] = [];
+  let failure: unknown;
+  let previous: Promise<unknown> = Promise.resolve();
+  for (let start = 0; start < dueIds.length; start += partSize) {
+    const ids = dueIds.slice(start, start + partSize);
+    const part = previous.then(async () => {
+      try {
+        const made = await prepareShare(campaign, ids, settings.require_opt_in, new Date());
+        return { ready: new Map(made.due.map((r) => [r.id, r])), written: made.written, integration: made.integration };
+      } catch (error) {
+        // Left pending, tried again next second; the job reports the error once the second is recorded.
+        failure ??= error;
+        return { ready: new Map<number, Due>(), written: new Map<string, Written>() };
+      }
+    });
+    parts.push(part);
+    previous = part;
+  }
+  const partOf = (index: number) => parts[Math.floor(index / partSize)];
 
   const spacing = TICK_MS / perSecond;
-  const groupSize = Math.max(1, Math.ceil(perSecond / 10));
   const claims = new Map<number, Promise<Set<number>>>();
   const claimGroup = (group: number) => {
     let claimed = claims.get(group);
     if (!claimed) {
-      claimed = claim(campaign, due.slice(group * groupSize, (group + 1) * groupSize).map((r) => r.id), settings.require_opt_in);
+      claimed = partOf(group * groupSize).then(({ ready }) =>
+        claim(
+          campaign,
+          dueIds.slice(group * groupSize, (group + 1) * groupSize).filter((id) => ready.has(id)),
+          settings.require_opt_in,
+        ),
+      );
       claims.set(group, claimed);
     }
     return claimed;
@@ -330,12 +369,13 @@ async function sendOneSecond(campaign: Campaign): Promise<"finished" | { nextTic
   const outcomes: Outcome[] = [];
   let next = 0;
   async function worker() {
-    while (next < due.length) {
+    while (next < dueIds.length) {
       const index = next++;
       const wait = began + index * spacing - performance.now();
       if (wait > 0) await sleep(wait);
-      const recipient = due[index];
-      if (!(await claimGroup(Math.floor(index / groupSize))).has(recipient.id)) continue;
+      const { ready, written, integration } = await partOf(index);
+      const recipient = ready.get(dueIds[index]);
+      if (!recipient || !(await claimGroup(Math.floor(index / groupSize))).has(recipient.id)) continue;
       try {
         const outcome = await sendQueuedMessage({ messageId: recipient.messageId }, { attempt: recipient.attempts + 1, loaded: { message: written.get(recipient.messageId), integration } });
         outcomes.push({ recipient, result: outcome && "retryAt" in outcome ? { retryAt: outcome.retryAt } : "done" });
@@ -344,8 +384,9 @@ async function sendOneSecond(campaign: Campaign): Promise<"finished" | { nextTic
       }
     }
   }
-  await Promise.all(Array.from({ length: Math.min(concurrency(), due.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(concurrency(), dueIds.length) }, worker));
   await recordOutcomes(outcomes);
+  if (failure) throw failure;
 
   const [left] = await db
     .select({
@@ -363,7 +404,7 @@ async function sendOneSecond(campaign: Campaign): Promise<"finished" | { nextTic
     return { nextTick: Math.max(nextTick, Date.now() + STALE_SENDING_MS / 4), onlyRetries: true };
   }
   const soonest = left.soonest ? new Date(left.soonest).getTime() : 0;
-  if (due.length === 0 && soonest > nextTick) return { nextTick: soonest, onlyRetries: true };
+  if (dueIds.length === 0 && soonest > nextTick) return { nextTick: soonest, onlyRetries: true };
   return { nextTick, onlyRetries: false };
 }
 
