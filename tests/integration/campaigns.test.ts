@@ -327,6 +327,22 @@ describe("sending a campaign", () => {
     expect(new Set(network.acceptedMessages.map((m) => m.to)).size).toBe(10);
   });
 
+  it("does not message a customer who writes STOP while the campaign is sending: they are skipped as opted out", async () => {
+    await createTemplate("spring_catalogue");
+    await call(settingsRoute.PUT, { method: "PUT", path: "/v1/config/campaigns", token: admin(), body: { messages_per_second: 2 } });
+    const list = [];
+    for (let i = 0; i < 4; i++) list.push(await addContact(`3461100097${i}`, { name: `C${i}`, marketingOptIn: true }));
+    const id = (await post(campaignsRoute, "/v1/campaigns", campaignBody({ contact_ids: list.map((c) => c.id) }))).body.id as string;
+    await post(scheduleRoute, `/v1/campaigns/${id}/schedule`, {}, admin(), { id });
+    await drainJobs(getDb(), jobHandlers, { maxRounds: 1 });
+    expect(network.acceptedMessages.filter((m) => m.type === "template")).toHaveLength(2);
+    const late = list[3];
+    expect((await inbound([{ from: late.phone!, name: "C3", type: "text", text: "STOP" }])).status).toBe(200);
+    expect(await runUntilSettled(id)).toBe("done");
+    expect(network.acceptedMessages.filter((m) => m.type === "template").map((m) => m.to).sort()).toEqual(list.slice(0, 3).map((c) => c.phone).sort());
+    expect((await recipients(id)).find((r) => r.contact_id === late.id)).toMatchObject({ status: "skipped", reason: "opted_out" });
+  });
+
   it("announces the conversations it starts as one started by hand is: an event each, delivered to the webhooks subscribed to it", async () => {
     await createTemplate("spring_catalogue");
     const db = getDb();
