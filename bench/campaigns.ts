@@ -122,6 +122,8 @@ export const campaignBench: Bench = {
       let last: Status | undefined;
       const startWorker = () => {
         const child = fork(path.join(import.meta.dirname, "campaign-worker.ts"), [], {
+          // A server process resolves "server-only" as the server bundle does (its react-server export is empty).
+          execArgv: [...process.execArgv, "--conditions=react-server"],
           stdio: ["ignore", "ignore", "inherit", "ipc"],
           env: { ...process.env, PGLITE_DIR: dataDir, CAMPAIGN_ID: campaignId, TOKEN: token, AGENT_TO: "14155550100" },
         });

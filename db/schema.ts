@@ -1187,6 +1187,8 @@ export const campaigns = pgTable(
     createdBy: text("created_by"),
     startedAt: ts("started_at"),
     finishedAt: ts("finished_at"),
+    // The run of the pacer (campaign.dispatch job) allowed to send; schedule and resume raise it.
+    dispatchGeneration: integer("dispatch_generation").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -29,3 +29,24 @@ export async function recordActivity(
     .returning();
   return presentActivity(row);
 }
+
+/** Several entries of the trail in one statement (a campaign starting many conversations at once). */
+export async function recordActivities(
+  tx: Executor,
+  inputs: { accountId: string; conversationId: string; type: ActivityType; actor: ActivityActor; data?: Record<string, unknown>; at: Date }[],
+) {
+  if (!inputs.length) return;
+  await tx.insert(conversationActivities).values(
+    inputs.map((input) => ({
+      id: newId("activity", input.at),
+      accountId: input.accountId,
+      conversationId: input.conversationId,
+      type: input.type,
+      actorType: input.actor.type,
+      actorId: input.actor.type === "automation" ? null : (input.actor.id ?? null),
+      actorName: input.actor.type === "automation" ? null : input.actor.name,
+      data: input.data ?? {},
+      createdAt: input.at,
+    })),
+  );
+}

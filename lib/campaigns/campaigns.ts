@@ -1,9 +1,9 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { type Executor, getDb, rowsOf, toDate } from "@/db";
-import { type Campaign, type CampaignCost, campaignRecipients, campaigns } from "@/db/schema";
+import { type Campaign, type CampaignCost, campaignRecipients, campaigns, messages } from "@/db/schema";
 import { auditChange } from "@/lib/audit/record-audit";
 import type { ServiceContext } from "@/lib/auth/context";
-import { enqueueJob } from "@/lib/jobs/enqueue";
+import { enqueueJob, retireWaitingJobs } from "@/lib/jobs/enqueue";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { ConflictError, invalidField, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
@@ -168,6 +168,22 @@ export async function deleteCampaign({ ctx, id }: { ctx: ServiceContext; id: str
   });
 }
 
+/**
+ * A campaign has one pacer (its `campaign.dispatch` job) at a time, however often it is
+ * rescheduled, paused and resumed: each start raises the campaign's dispatch generation, the
+ * waiting job of an earlier one is retired, and one that is running stops before its next
+ * recipient (it checks the generation), so the pace never doubles.
+ */
+async function startPacer(tx: Executor, { accountId, campaignId, runAt }: { accountId: string; campaignId: string; runAt: Date }) {
+  const [row] = await tx
+    .update(campaigns)
+    .set({ dispatchGeneration: sql`${campaigns.dispatchGeneration} + 1` })
+    .where(eq(campaigns.id, campaignId))
+    .returning({ generation: campaigns.dispatchGeneration });
+  await retireWaitingJobs(tx, { kind: "campaign.dispatch", accountId, payload: { campaignId } });
+  await enqueueJob(tx, { kind: "campaign.dispatch", accountId, payload: { campaignId, generation: row.generation }, runAt });
+}
+
 const MAX_SCHEDULE_AHEAD_MS = 366 * 24 * 3600_000;
 
 /**
@@ -188,7 +204,7 @@ export async function scheduleCampaign({ ctx, id, sendAt }: { ctx: ServiceContex
       .set({ status: "scheduled", sendAt: at < now ? now : at, updatedAt: now })
       .where(eq(campaigns.id, id))
       .returning();
-    await enqueueJob(tx, { kind: "campaign.dispatch", accountId: ctx.accountId, payload: { campaignId: id }, runAt: at < now ? now : at });
+    await startPacer(tx, { accountId: ctx.accountId, campaignId: id, runAt: at < now ? now : at });
     await auditChange(ctx, "campaign.scheduled", { type: "campaign", id }, tx);
     return updated;
   });
@@ -202,18 +218,27 @@ export async function pauseCampaign({ ctx, id }: { ctx: ServiceContext; id: stri
 
 /** Paused → sending, from the first recipient not messaged yet. */
 export async function resumeCampaign({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  return transition(ctx, id, ["paused"], "sending", "resumed", async (tx) => {
-    await enqueueJob(tx, { kind: "campaign.dispatch", accountId: ctx.accountId, payload: { campaignId: id } });
+  return transition(ctx, id, ["paused"], "sending", "resumed", async (tx, now) => {
+    await startPacer(tx, { accountId: ctx.accountId, campaignId: id, runAt: now });
   });
 }
 
 /** Stops a campaign for good: recipients not messaged yet are skipped (`cancelled`). */
 export async function cancelCampaign({ ctx, id }: { ctx: ServiceContext; id: string }) {
   return transition(ctx, id, ["draft", "scheduled", "sending", "paused"], "cancelled", "cancelled", async (tx, now) => {
-    await tx
+    const left = await tx
       .update(campaignRecipients)
       .set({ status: "skipped", reason: "cancelled", updatedAt: now })
-      .where(and(eq(campaignRecipients.campaignId, id), eq(campaignRecipients.status, "pending")));
+      .where(and(eq(campaignRecipients.campaignId, id), eq(campaignRecipients.status, "pending")))
+      .returning({ messageId: campaignRecipients.messageId });
+    // Messages already written for them (made ready, or waiting to be retried) are not left queued.
+    const written = left.flatMap((r) => (r.messageId ? [r.messageId] : []));
+    if (written.length) {
+      await tx
+        .update(messages)
+        .set({ status: "failed", error: { code: "cancelled", message: "Not sent: the campaign was cancelled." }, updatedAt: now })
+        .where(and(inArray(messages.id, written), eq(messages.status, "queued")));
+    }
     await auditChange(ctx, "campaign.cancelled", { type: "campaign", id }, tx);
   });
 }

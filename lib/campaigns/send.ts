@@ -1,15 +1,16 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { getDb, getDbHandle } from "@/db";
-import { type Campaign, campaignRecipients, campaigns, contacts, messages } from "@/db/schema";
+import { type Campaign, type Contact, campaignRecipients, campaigns, contacts, messages } from "@/db/schema";
 import { contactAddress } from "@/lib/contacts/identity";
-import { createConversation, findActiveConversation } from "@/lib/conversations/store";
+import { createConversations, findActiveConversations } from "@/lib/conversations/store";
 import type { JobContext, JobOutcome } from "@/lib/jobs/runner";
 import { previewOf } from "@/lib/messages/schemas";
 import { sendQueuedMessage } from "@/lib/messages/send-queued-message";
-import { insertMessage, storeMedia, touchConversation } from "@/lib/messages/store";
+import type { MessageKindContent } from "@/lib/messages/kinds";
+import { insertMessages, type NewMessage, storeMedia, touchConversationsKeepingUnread } from "@/lib/messages/store";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integration";
 import { ApiError } from "@/lib/platform/errors";
-import { prepareTemplateSend } from "@/lib/templates/prepare-send";
+import { prepareTemplateSends } from "@/lib/templates/prepare-send";
 import { audienceCondition, estimateCost, skipReasonSql, templateCategory, variableValue } from "./audience";
 import { loadCampaignSettings } from "./settings";
 
@@ -65,140 +66,227 @@ const INTERRUPTED = {
 
 /**
  * A recipient still `sending` longer than any send can take (the network's answer times out
- * before) was being handed to the network by a run that died: the network cannot be asked
- * whether it arrived, so it is never sent again (at most once), and counted failed with the
- * reason `interrupted`. Younger ones may still be with a live run, and are left alone.
+ * before) was claimed by a run that died. When its message shows what happened (the network
+ * took it, or refused it) the recipient says the same; when it is still queued the network
+ * cannot be asked whether it arrived, so it is never sent again (at most once), and counted
+ * failed with the reason `interrupted`. Younger ones may still be with a live run, and are left alone.
  */
 const STALE_SENDING_MS = 20_000;
 async function settleInterrupted(campaignId: string, now: Date) {
-  await getDb().transaction(async (tx) => {
+  const at = now.toISOString();
+  const cutoff = new Date(now.getTime() - STALE_SENDING_MS).toISOString();
+  await getDb().execute(sql`
+    with stale as (
+      select r.id, m.status as message_status, m.error ->> 'code' as error_code
+      from ${campaignRecipients} r left join ${messages} m on m.id = r.message_id
+      where r.campaign_id = ${campaignId} and r.status = 'sending' and r.updated_at < ${cutoff}::timestamptz
+    ),
+    settled as (
+      update ${campaignRecipients} r set
+        status = case when s.message_status in ('sent', 'delivered', 'read') then 'sent' else 'failed' end,
+        reason = case when s.message_status in ('sent', 'delivered', 'read') then null
+          when s.message_status = 'failed' then coalesce(s.error_code, 'send_failed') else 'interrupted' end,
+        updated_at = ${at}::timestamptz
+      from stale s where r.id = s.id and r.status = 'sending'
+      returning r.message_id, r.reason
+    )
+    update ${messages} set status = 'failed', error = ${JSON.stringify(INTERRUPTED)}::jsonb, updated_at = ${at}::timestamptz
+    where id in (select message_id from settled where reason = 'interrupted') and status = 'queued'`);
+}
+
+type Due = { id: number; contactId: string; messageId: string; attempts: number };
+type Written = Awaited<ReturnType<typeof insertMessages>>[number];
+type Integration = Awaited<ReturnType<typeof loadNumberIntegration>>;
+
+/** Recipients whose contact may be messaged now (checked again in the statement that claims them). */
+const mayMessage = (requireOptIn: boolean) =>
+  sql`exists (select 1 from ${contacts} c where c.id = ${campaignRecipients.contactId} and not c.blocked
+    and c.marketing_opt_in is distinct from false and (c.marketing_opt_in is not null or not ${requireOptIn}::boolean))`;
+
+/**
+ * A part of the second's share, made ready in one short transaction (a statement per step for
+ * all of its recipients, not per recipient): those who may no longer be messaged (blocked,
+ * opted out, no consent, a missing variable, a template that no longer fits) are skipped or
+ * failed with the reason; the others get their message (queued) in their open conversation or
+ * in a new closed one. They stay `pending`: each is claimed just before its turn. Locked with
+ * SKIP LOCKED, so another process making the same recipients ready never waits for nor doubles
+ * them. Parts are small so that an agent's send, which waits for the embedded database's
+ * transaction in progress, never waits long.
+ */
+async function prepareShare(campaign: Campaign, ids: number[], requireOptIn: boolean, at: Date) {
+  return getDb().transaction(async (tx) => {
     const rows = await tx
-      .update(campaignRecipients)
-      .set({ status: "failed", reason: "interrupted", updatedAt: now })
-      .where(
-        and(
-          eq(campaignRecipients.campaignId, campaignId),
-          eq(campaignRecipients.status, "sending"),
-          sql`${campaignRecipients.updatedAt} < ${new Date(now.getTime() - STALE_SENDING_MS).toISOString()}::timestamptz`,
-        ),
-      )
-      .returning({ messageId: campaignRecipients.messageId });
-    const ids = rows.flatMap((r) => (r.messageId ? [r.messageId] : []));
-    if (ids.length) {
+      .select()
+      .from(campaignRecipients)
+      .where(and(inArray(campaignRecipients.id, ids), eq(campaignRecipients.campaignId, campaign.id), eq(campaignRecipients.status, "pending")))
+      .orderBy(asc(campaignRecipients.id))
+      .for("update", { skipLocked: true });
+    if (!rows.length) return { due: [] as Due[], written: new Map<string, Written>(), integration: undefined };
+    const found = await tx.select().from(contacts).where(and(eq(contacts.accountId, campaign.accountId), inArray(contacts.id, rows.map((r) => r.contactId))));
+    const contactOf = new Map(found.map((c) => [c.id, c]));
+
+    const settled: { id: number; status: "skipped" | "failed"; reason: string; messageId: string | null }[] = [];
+    const ready: Due[] = [];
+    const toWrite: { row: (typeof rows)[number]; contact: Contact; values: string[] }[] = [];
+    for (const row of rows) {
+      const contact = contactOf.get(row.contactId);
+      const reason = !contact ? "contact_deleted" : contact.blocked ? "blocked" : contact.marketingOptIn === false ? "opted_out" : contact.marketingOptIn === null && requireOptIn ? "no_consent" : null;
+      if (reason || !contact) {
+        settled.push({ id: row.id, status: "skipped", reason: reason ?? "contact_deleted", messageId: row.messageId });
+        continue;
+      }
+      if (row.messageId) {
+        ready.push({ id: row.id, contactId: row.contactId, messageId: row.messageId, attempts: row.attempts });
+        continue;
+      }
+      const values = campaign.template.variables.map((variable) => variableValue(variable, contact));
+      if (values.some((value) => value === null)) settled.push({ id: row.id, status: "skipped", reason: "missing_variable", messageId: null });
+      else toWrite.push({ row, contact, values: values as string[] });
+    }
+
+    const prepared = await prepareTemplateSends(tx, {
+      accountId: campaign.accountId,
+      name: campaign.template.name,
+      language: campaign.template.language,
+      sends: toWrite.map((w) => ({ variables: w.values })),
+    });
+    const writable = toWrite.flatMap((w, i) => {
+      const p = prepared[i];
+      if (p instanceof ApiError) {
+        settled.push({ id: w.row.id, status: "failed", reason: p.code, messageId: null });
+        return [];
+      }
+      return [{ ...w, prepared: p }];
+    });
+
+    const integration = await loadNumberIntegration(tx, campaign.accountId);
+    const written = new Map<string, Written>();
+    if (writable.length) {
+      // The message joins the customer's open conversation; without one it starts a closed one,
+      // kept out of the inbox until the customer answers (their reply reopens it).
+      const contactIds = writable.map((w) => w.contact.id);
+      const active = await findActiveConversations(tx, { accountId: campaign.accountId, contactIds });
+      const created = await createConversations(tx, {
+        accountId: campaign.accountId,
+        contacts: writable.filter((w) => !active.has(w.contact.id)).map((w) => w.contact),
+        at,
+        actor: { type: "automation" },
+        closed: true,
+      });
+      const conversationOf = (contactId: string) => (active.get(contactId) ?? created.get(contactId))!.id;
+      const newMessages: NewMessage[] = [];
+      for (const w of writable) {
+        const stored = w.prepared.media ? await storeMedia(tx, { accountId: campaign.accountId, file: w.prepared.media, at }) : null;
+        newMessages.push({
+          at,
+          accountId: campaign.accountId,
+          conversationId: conversationOf(w.contact.id),
+          direction: "outbound",
+          fromNumber: businessNumberOf(integration),
+          toNumber: contactAddress(w.contact),
+          type: "template",
+          text: w.prepared.text,
+          mediaId: stored?.id ?? null,
+          content: { template: w.prepared.content },
+          contextMessageId: null,
+          status: "queued",
+          senderType: "automation",
+          senderUserId: null,
+        });
+      }
+      const inserted = await insertMessages(tx, newMessages);
+      await touchConversationsKeepingUnread(tx, {
+        at,
+        list: inserted.map((m) => ({ conversationId: m.conversationId, preview: previewOf({ type: "template", text: m.text, content: m.content as MessageKindContent }) })),
+      });
+      writable.forEach((w, i) => {
+        written.set(inserted[i].id, inserted[i]);
+        ready.push({ id: w.row.id, contactId: w.contact.id, messageId: inserted[i].id, attempts: w.row.attempts });
+      });
+    }
+
+    const updates = [
+      ...settled.map((x) => ({ id: x.id, status: x.status, reason: x.reason, message_id: null })),
+      ...ready.filter((r) => written.has(r.messageId)).map((r) => ({ id: r.id, status: null, reason: null, message_id: r.messageId })),
+    ];
+    if (updates.length) {
+      await tx.execute(sql`update ${campaignRecipients} set
+          status = coalesce(x.status, ${campaignRecipients.status}), reason = coalesce(x.reason, ${campaignRecipients.reason}),
+          message_id = coalesce(x.message_id, ${campaignRecipients.messageId}), updated_at = ${at.toISOString()}::timestamptz
+        from jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) as x(id bigint, status text, reason text, message_id text)
+        where ${campaignRecipients.id} = x.id`);
+    }
+    // A message written for an earlier attempt is not left queued in the conversation.
+    for (const reason of new Set(settled.filter((x) => x.messageId).map((x) => x.reason))) {
+      const abandoned = settled.flatMap((x) => (x.messageId && x.reason === reason ? [x.messageId] : []));
       await tx
         .update(messages)
-        .set({ status: "failed", error: INTERRUPTED, updatedAt: now })
-        .where(and(inArray(messages.id, ids), eq(messages.status, "queued")));
+        .set({ status: "failed", error: { code: reason, message: "Not sent: the campaign skipped this customer." }, updatedAt: at })
+        .where(and(inArray(messages.id, abandoned), eq(messages.status, "queued")));
     }
+    ready.sort((a, b) => a.id - b.id);
+    return { due: ready, written, integration };
   });
 }
 
-type Due = { id: number };
-
 /**
- * One recipient: claimed (`pending` → `sending`, only while the campaign is sending) together
- * with its message, committed before the network is called; then handed to the network and
- * recorded. A temporary network error puts it back in line for later; a contact that became
- * blocked or opted out meanwhile is skipped.
+ * Claims recipients (`pending` → `sending`) in one committed statement just before their turn,
+ * only while the campaign is sending by this pacer and their contact may still be messaged (an
+ * opt-out that arrives meanwhile is honoured; such a recipient is skipped by the next share).
  */
-async function sendToRecipient(campaign: Campaign, recipient: Due, requireOptIn: boolean) {
+async function claim(campaign: Campaign, ids: number[], requireOptIn: boolean) {
+  if (!ids.length) return new Set<number>();
+  const rows = await getDb()
+    .update(campaignRecipients)
+    .set({ status: "sending", attempts: sql`${campaignRecipients.attempts} + 1`, updatedAt: new Date() })
+    .where(
+      and(
+        inArray(campaignRecipients.id, ids),
+        eq(campaignRecipients.status, "pending"),
+        sql`exists (select 1 from ${campaigns} where ${campaigns.id} = ${campaign.id} and ${campaigns.status} = 'sending' and ${campaigns.dispatchGeneration} = ${campaign.dispatchGeneration})`,
+        mayMessage(requireOptIn),
+      ),
+    )
+    .returning({ id: campaignRecipients.id });
+  return new Set(rows.map((r) => r.id));
+}
+
+type Outcome = { recipient: Due; result: "done" | "interrupted" | { retryAt: Date } };
+
+/** What the second's sends came to, in a statement per kind of outcome. */
+async function recordOutcomes(outcomes: Outcome[]) {
+  if (!outcomes.length) return;
   const db = getDb();
-  const now = new Date();
-  const claimed = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(campaignRecipients)
-      .set({ status: "sending", attempts: sql`${campaignRecipients.attempts} + 1`, updatedAt: now })
-      .where(
-        and(
-          eq(campaignRecipients.id, recipient.id),
-          eq(campaignRecipients.status, "pending"),
-          sql`exists (select 1 from ${campaigns} where ${campaigns.id} = ${campaign.id} and ${campaigns.status} = 'sending')`,
-        ),
-      )
-      .returning();
-    if (!row) return null;
-    const skip = async (reason: string, status: "skipped" | "failed" = "skipped") => {
-      await tx.update(campaignRecipients).set({ status, reason, updatedAt: now }).where(eq(campaignRecipients.id, row.id));
-      // A message written for an earlier attempt is not left queued in the conversation.
-      if (row.messageId) {
-        await tx
-          .update(messages)
-          .set({ status: "failed", error: { code: reason, message: "Not sent: the campaign skipped this customer." }, updatedAt: now })
-          .where(and(eq(messages.id, row.messageId), eq(messages.status, "queued")));
-      }
-      return null;
-    };
-    const [contact] = await tx.select().from(contacts).where(eq(contacts.id, row.contactId)).limit(1);
-    if (!contact) return skip("contact_deleted");
-    if (contact.blocked) return skip("blocked");
-    if (contact.marketingOptIn === false) return skip("opted_out");
-    if (contact.marketingOptIn === null && requireOptIn) return skip("no_consent");
-    if (row.messageId) return { recipient: row, messageId: row.messageId };
-
-    const values = campaign.template.variables.map((variable) => variableValue(variable, contact));
-    if (values.some((value) => value === null)) return skip("missing_variable");
-    let prepared: Awaited<ReturnType<typeof prepareTemplateSend>>;
-    try {
-      prepared = await prepareTemplateSend(tx, { accountId: campaign.accountId, template: { name: campaign.template.name, language: campaign.template.language, variables: values as string[] } });
-    } catch (error) {
-      if (error instanceof ApiError) return skip(error.code, "failed");
-      throw error;
-    }
-    const integration = await loadNumberIntegration(tx, campaign.accountId);
-    // The message joins the customer's open conversation; without one it starts a closed one,
-    // kept out of the inbox until the customer answers (their reply reopens it).
-    const active = await findActiveConversation(tx, { accountId: campaign.accountId, contactId: contact.id });
-    const conversationId = active?.id ?? (await createConversation(tx, { accountId: campaign.accountId, contact, at: now, actor: { type: "automation" }, closed: true })).id;
-    const stored = prepared.media ? await storeMedia(tx, { accountId: campaign.accountId, file: prepared.media, at: now }) : null;
-    const content = { template: prepared.content };
-    const message = await insertMessage(tx, {
-      at: now,
-      accountId: campaign.accountId,
-      conversationId,
-      direction: "outbound",
-      fromNumber: businessNumberOf(integration),
-      toNumber: contactAddress(contact),
-      type: "template",
-      text: prepared.text,
-      mediaId: stored?.id ?? null,
-      content,
-      contextMessageId: null,
-      status: "queued",
-      senderType: "automation",
-      senderUserId: null,
-    });
-    await touchConversation(tx, { conversationId, at: now, preview: previewOf({ type: "template", text: prepared.text, content }), unread: "keep" });
-    await tx.update(campaignRecipients).set({ messageId: message.id }).where(eq(campaignRecipients.id, row.id));
-    return { recipient: row, messageId: message.id };
-  });
-  if (!claimed) return;
-
-  let outcome: Awaited<ReturnType<typeof sendQueuedMessage>>;
-  try {
-    outcome = await sendQueuedMessage({ messageId: claimed.messageId }, { attempt: claimed.recipient.attempts });
-  } catch {
-    // Whether the network got it is unknown: never again (as settleInterrupted).
+  const at = new Date().toISOString();
+  const done = outcomes.filter((o) => o.result === "done").map((o) => o.recipient.id);
+  if (done.length) {
+    await db.execute(sql`update ${campaignRecipients} r set
+        status = case when m.status = 'failed' then 'failed' else 'sent' end,
+        reason = case when m.status = 'failed' then coalesce(m.error ->> 'code', 'send_failed') else null end,
+        updated_at = ${at}::timestamptz
+      from ${messages} m
+      where m.id = r.message_id and r.status = 'sending' and r.id in (select (jsonb_array_elements_text(${JSON.stringify(done)}::jsonb))::bigint)`);
+  }
+  const retries = outcomes.flatMap((o) => (typeof o.result === "object" ? [{ id: o.recipient.id, run_at: o.result.retryAt.toISOString() }] : []));
+  if (retries.length) {
+    await db.execute(sql`update ${campaignRecipients} set status = 'pending', run_at = x.run_at, updated_at = ${at}::timestamptz
+      from jsonb_to_recordset(${JSON.stringify(retries)}::jsonb) as x(id bigint, run_at timestamptz)
+      where ${campaignRecipients.id} = x.id and ${campaignRecipients.status} = 'sending'`);
+  }
+  const lost = outcomes.filter((o) => o.result === "interrupted").map((o) => o.recipient);
+  if (lost.length) {
+    // Whether the network got them is unknown: never again (as settleInterrupted).
     await db.transaction(async (tx) => {
-      const at = new Date();
-      await tx.update(campaignRecipients).set({ status: "failed", reason: "interrupted", updatedAt: at }).where(eq(campaignRecipients.id, claimed.recipient.id));
+      await tx
+        .update(campaignRecipients)
+        .set({ status: "failed", reason: "interrupted", updatedAt: new Date(at) })
+        .where(inArray(campaignRecipients.id, lost.map((r) => r.id)));
       await tx
         .update(messages)
-        .set({ status: "failed", error: INTERRUPTED, updatedAt: at })
-        .where(and(eq(messages.id, claimed.messageId), eq(messages.status, "queued")));
+        .set({ status: "failed", error: INTERRUPTED, updatedAt: new Date(at) })
+        .where(and(inArray(messages.id, lost.map((r) => r.messageId)), eq(messages.status, "queued")));
     });
-    return;
   }
-  const done = new Date();
-  if (outcome && "retryAt" in outcome) {
-    await db.update(campaignRecipients).set({ status: "pending", runAt: outcome.retryAt, updatedAt: done }).where(eq(campaignRecipients.id, claimed.recipient.id));
-    return;
-  }
-  const [message] = await db.select({ status: messages.status, error: messages.error }).from(messages).where(eq(messages.id, claimed.messageId)).limit(1);
-  const failed = !message || message.status === "failed" || (outcome && "failed" in outcome);
-  await db
-    .update(campaignRecipients)
-    .set(failed ? { status: "failed", reason: message?.error?.code ?? "send_failed", updatedAt: done } : { status: "sent", updatedAt: done })
-    .where(eq(campaignRecipients.id, claimed.recipient.id));
 }
 
 /**
@@ -211,38 +299,94 @@ export function setDispatchRunMs(ms: number) {
   dispatchRunMs = ms;
 }
 
-/** One second's share of the campaign: `messages_per_second` recipients, each at its slot. */
+/**
+ * One second's share of the campaign: `messages_per_second` due recipients, made ready in small
+ * parts (prepareShare), each handed to the network at its slot in the second (claimed a tenth
+ * of a second's worth at a time), at most `concurrency()` with the network at once; their
+ * outcomes recorded together at the end of the second.
+ */
 async function sendOneSecond(campaign: Campaign): Promise<"finished" | { nextTick: number; onlyRetries: boolean }> {
   const db = getDb();
   const settings = await loadCampaignSettings(db, campaign.accountId);
   const perSecond = settings.messages_per_second;
   const began = performance.now();
   const beganAt = Date.now();
-  const due = await db
-    .select({ id: campaignRecipients.id })
-    .from(campaignRecipients)
-    .where(
-      and(
-        eq(campaignRecipients.campaignId, campaign.id),
-        eq(campaignRecipients.status, "pending"),
-        sql`(${campaignRecipients.runAt} is null or ${campaignRecipients.runAt} <= ${new Date(beganAt).toISOString()}::timestamptz)`,
-      ),
-    )
-    .orderBy(asc(campaignRecipients.id))
-    .limit(perSecond);
+  const dueIds = (
+    await db
+      .select({ id: campaignRecipients.id })
+      .from(campaignRecipients)
+      .where(
+        and(
+          eq(campaignRecipients.campaignId, campaign.id),
+          eq(campaignRecipients.status, "pending"),
+          sql`(${campaignRecipients.runAt} is null or ${campaignRecipients.runAt} <= ${new Date(beganAt).toISOString()}::timestamptz)`,
+        ),
+      )
+      .orderBy(asc(campaignRecipients.id))
+      .limit(perSecond)
+  ).map((r) => r.id);
 
-  // Each recipient starts at its share of the second; at most `concurrency()` are with the network at once.
-  let next = 0;
+  // Slots are claimed a tenth of a second's worth at a time, and made ready two claims' worth
+  // at a time, one part after the other, while the earlier parts are already being sent.
+  const groupSize = Math.max(1, Math.ceil(perSecond / 10));
+  const partSize = groupSize * 2;
+  const parts: Promise<{ ready: Map<number, Due>; written: Map<string, Written>; integration?: Integration }>[] = [];
+  let failure: unknown;
+  let previous: Promise<unknown> = Promise.resolve();
+  for (let start = 0; start < dueIds.length; start += partSize) {
+    const ids = dueIds.slice(start, start + partSize);
+    const part = previous.then(async () => {
+      try {
+        const made = await prepareShare(campaign, ids, settings.require_opt_in, new Date());
+        return { ready: new Map(made.due.map((r) => [r.id, r])), written: made.written, integration: made.integration };
+      } catch (error) {
+        // Left pending, tried again next second; the job reports the error once the second is recorded.
+        failure ??= error;
+        return { ready: new Map<number, Due>(), written: new Map<string, Written>() };
+      }
+    });
+    parts.push(part);
+    previous = part;
+  }
+  const partOf = (index: number) => parts[Math.floor(index / partSize)];
+
   const spacing = TICK_MS / perSecond;
+  const claims = new Map<number, Promise<Set<number>>>();
+  const claimGroup = (group: number) => {
+    let claimed = claims.get(group);
+    if (!claimed) {
+      claimed = partOf(group * groupSize).then(({ ready }) =>
+        claim(
+          campaign,
+          dueIds.slice(group * groupSize, (group + 1) * groupSize).filter((id) => ready.has(id)),
+          settings.require_opt_in,
+        ),
+      );
+      claims.set(group, claimed);
+    }
+    return claimed;
+  };
+  const outcomes: Outcome[] = [];
+  let next = 0;
   async function worker() {
-    while (next < due.length) {
+    while (next < dueIds.length) {
       const index = next++;
       const wait = began + index * spacing - performance.now();
       if (wait > 0) await sleep(wait);
-      await sendToRecipient(campaign, due[index], settings.require_opt_in);
+      const { ready, written, integration } = await partOf(index);
+      const recipient = ready.get(dueIds[index]);
+      if (!recipient || !(await claimGroup(Math.floor(index / groupSize))).has(recipient.id)) continue;
+      try {
+        const outcome = await sendQueuedMessage({ messageId: recipient.messageId }, { attempt: recipient.attempts + 1, loaded: { message: written.get(recipient.messageId), integration } });
+        outcomes.push({ recipient, result: outcome && "retryAt" in outcome ? { retryAt: outcome.retryAt } : "done" });
+      } catch {
+        outcomes.push({ recipient, result: "interrupted" });
+      }
     }
   }
-  await Promise.all(Array.from({ length: Math.min(concurrency(), due.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(concurrency(), dueIds.length) }, worker));
+  await recordOutcomes(outcomes);
+  if (failure) throw failure;
 
   const [left] = await db
     .select({
@@ -260,7 +404,7 @@ async function sendOneSecond(campaign: Campaign): Promise<"finished" | { nextTic
     return { nextTick: Math.max(nextTick, Date.now() + STALE_SENDING_MS / 4), onlyRetries: true };
   }
   const soonest = left.soonest ? new Date(left.soonest).getTime() : 0;
-  if (due.length === 0 && soonest > nextTick) return { nextTick: soonest, onlyRetries: true };
+  if (dueIds.length === 0 && soonest > nextTick) return { nextTick: soonest, onlyRetries: true };
   return { nextTick, onlyRetries: false };
 }
 
@@ -277,15 +421,18 @@ export async function runCampaignDispatch(payload: Record<string, unknown>, { no
   const db = getDb();
   let [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, campaignId)).limit(1);
   if (!campaign) return;
+  // A pacer of an earlier schedule or resume: the current one sends (jobs written before
+  // generations existed are generation 0).
+  const generation = typeof payload.generation === "number" ? payload.generation : 0;
+  if (campaign.dispatchGeneration !== generation) return;
   if (campaign.status === "scheduled") {
     if (campaign.sendAt && campaign.sendAt.getTime() > now.getTime()) return { retryAt: campaign.sendAt };
     campaign = (await startCampaign(campaign, new Date()))!;
   }
-  if (!campaign || campaign.status !== "sending") return;
+  if (!campaign || campaign.status !== "sending" || campaign.dispatchGeneration !== generation) return;
   await settleInterrupted(campaign.id, new Date());
 
   const runStarted = Date.now();
-  const version = campaign.updatedAt.getTime();
   for (;;) {
     const outcome = await sendOneSecond(campaign);
     if (outcome === "finished") break;
@@ -294,9 +441,9 @@ export async function runCampaignDispatch(payload: Record<string, unknown>, { no
     if (onlyRetries || nextTick - runStarted > dispatchRunMs) return { retryAt: new Date(nextTick) };
     const wait = nextTick - Date.now();
     if (wait > 0) await sleep(wait);
-    // Paused, cancelled, or paused and resumed meanwhile (the resume started a run of its own).
-    const [current] = await db.select({ status: campaigns.status, updatedAt: campaigns.updatedAt }).from(campaigns).where(eq(campaigns.id, campaign.id));
-    if (current?.status !== "sending" || current.updatedAt.getTime() !== version) return;
+    // Paused, cancelled, or paused and resumed meanwhile (the resume started a pacer of its own).
+    const [current] = await db.select({ status: campaigns.status, generation: campaigns.dispatchGeneration }).from(campaigns).where(eq(campaigns.id, campaign.id));
+    if (current?.status !== "sending" || current.generation !== generation) return;
   }
   const finished = new Date();
   await db

@@ -95,10 +95,15 @@ export async function importContacts({ ctx, input }: { ctx: ServiceContext; inpu
 
   const db = getDb();
   const existing = new Set<string>();
+  // Contacts who opted out keep their opt-out whatever the file says (the preview shows so).
+  const optedOut = new Set<string>();
   for (let i = 0; i < rows.length; i += 1000) {
     const slice = rows.slice(i, i + 1000).map((r) => r.phone);
-    const found = await db.select({ phone: contacts.phone }).from(contacts).where(and(eq(contacts.accountId, ctx.accountId), inArray(contacts.phone, slice)));
-    for (const row of found) if (row.phone) existing.add(row.phone);
+    const found = await db.select({ phone: contacts.phone, optIn: contacts.marketingOptIn }).from(contacts).where(and(eq(contacts.accountId, ctx.accountId), inArray(contacts.phone, slice)));
+    for (const row of found) {
+      if (row.phone) existing.add(row.phone);
+      if (row.phone && row.optIn === false) optedOut.add(row.phone);
+    }
   }
   const output: ImportContactsOutput = {
     preview: input.preview,
@@ -107,7 +112,7 @@ export async function importContacts({ ctx, input }: { ctx: ServiceContext; inpu
     created: 0,
     updated: 0,
     errors: errors.slice(0, MAX_ERRORS_LISTED),
-    sample: rows.slice(0, 20).map((r) => ({ line: r.line, phone: r.phone, name: r.name, marketing_opt_in: r.optIn ?? null, attributes: r.attributes, exists: existing.has(r.phone) })),
+    sample: rows.slice(0, 20).map((r) => ({ line: r.line, phone: r.phone, name: r.name, marketing_opt_in: optedOut.has(r.phone) ? false : (r.optIn ?? null), attributes: r.attributes, exists: existing.has(r.phone) })),
   };
   if (input.preview || !rows.length) return output;
 
@@ -138,8 +143,12 @@ export async function importContacts({ ctx, input }: { ctx: ServiceContext; inpu
             nameEditedAt: sql`case when excluded.name is null then ${contacts.nameEditedAt} else excluded.name_edited_at end`,
             email: sql`coalesce(excluded.email, ${contacts.email})`,
             attributes: sql`${contacts.attributes} || excluded.attributes`,
-            // Consent changes only where the file (or the import) says something about it.
-            marketingOptIn: slice.some((r) => r.optIn !== undefined) ? sql`coalesce(excluded.marketing_opt_in, ${contacts.marketingOptIn})` : sql`${contacts.marketingOptIn}`,
+            // Consent changes only where the file (or the import) says something about it, and an
+            // opt-out is never undone by an import: only the customer's own opt-in (recorded by the
+            // business on the contact) turns it back on.
+            marketingOptIn: slice.some((r) => r.optIn !== undefined)
+              ? sql`case when ${contacts.marketingOptIn} = false then false else coalesce(excluded.marketing_opt_in, ${contacts.marketingOptIn}) end`
+              : sql`${contacts.marketingOptIn}`,
             updatedAt: now,
           },
         });

@@ -2,9 +2,9 @@ import { and, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { type Contact, contacts, type Conversation, conversations, media, messages, users } from "@/db/schema";
 import { NotFoundError } from "@/lib/platform/errors";
-import { recordActivity } from "@/lib/activity/record-activity";
+import { recordActivities, recordActivity } from "@/lib/activity/record-activity";
 import type { ActivityActor } from "@/lib/activity/schemas";
-import { recordEvent } from "@/lib/events/record-event";
+import { recordEvent, recordEvents } from "@/lib/events/record-event";
 import { type ContactIdentity, ensureContactByIdentity } from "@/lib/contacts/identity";
 import { newId } from "@/lib/platform/ids";
 import { type ConversationWithContact, presentConversation } from "./schemas";
@@ -87,6 +87,61 @@ export async function createConversation(
     at,
   });
   return row;
+}
+
+/**
+ * The contacts' conversations that are not closed, newest of each, locked: `findActiveConversation`
+ * for many contacts in one statement.
+ */
+export async function findActiveConversations(tx: Executor, { accountId, contactIds }: { accountId: string; contactIds: string[] }) {
+  const found = new Map<string, Conversation>();
+  if (!contactIds.length) return found;
+  const rows = await tx
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.accountId, accountId), inArray(conversations.contactId, contactIds), inArray(conversations.status, ["open", "assigned", "snoozed"])))
+    .orderBy(desc(conversations.createdAt), desc(conversations.id))
+    .for("update");
+  for (const row of rows) if (!found.has(row.contactId)) found.set(row.contactId, row);
+  return found;
+}
+
+/**
+ * `createConversation` for many contacts: one insert and one statement for their trails; each
+ * conversation.created event is recorded as one conversation's is.
+ */
+export async function createConversations(
+  tx: Executor,
+  { accountId, contacts: list, at, actor, closed = false }: { accountId: string; contacts: Contact[]; at: Date; actor: ActivityActor; closed?: boolean },
+) {
+  const created = new Map<string, Conversation>();
+  if (!list.length) return created;
+  const rows = await tx
+    .insert(conversations)
+    .values(
+      list.map((contact) => ({
+        id: newId("conversation", at),
+        accountId,
+        contactId: contact.id,
+        status: closed ? ("closed" as const) : ("open" as const),
+        closedAt: closed ? at : null,
+        unreadCount: 0,
+        createdAt: at,
+        updatedAt: at,
+      })),
+    )
+    .returning();
+  const byId = new Map(list.map((contact) => [contact.id, contact]));
+  for (const row of rows) created.set(row.contactId, row);
+  await recordEvents(
+    tx,
+    rows.map((row) => ({ accountId, type: "conversation.created" as const, data: { conversation: presentConversation({ ...row, contact: byId.get(row.contactId)! }) } })),
+  );
+  await recordActivities(
+    tx,
+    rows.map((row) => ({ accountId, conversationId: row.id, type: "created" as const, actor, at })),
+  );
+  return created;
 }
 
 /**

@@ -16,8 +16,11 @@ export type EventFanOut = (
 /** What else reacts to a recorded event inside its transaction (the automations domain's rules). */
 export type EventReaction = (tx: Executor, event: { accountId: string; envelope: EventEnvelope }) => Promise<void>;
 
+/** The fan-out of several events of one account recorded together (one statement for all of them). */
+export type EventFanOutMany = (tx: Executor, events: { accountId: string; envelope: EventEnvelope; createdAt: Date }[]) => Promise<void>;
+
 // On globalThis: every server bundle of the process records through the same fan-out.
-const holder = globalThis as unknown as { __chorusEventFanOut?: EventFanOut; __chorusEventReaction?: EventReaction };
+const holder = globalThis as unknown as { __chorusEventFanOut?: EventFanOut; __chorusEventFanOutMany?: EventFanOutMany; __chorusEventReaction?: EventReaction };
 
 /**
  * Connects the fan-out. Events sit below the domains, so they do not import the webhooks
@@ -25,6 +28,11 @@ const holder = globalThis as unknown as { __chorusEventFanOut?: EventFanOut; __c
  */
 export function setEventFanOut(fanOut: EventFanOut) {
   holder.__chorusEventFanOut = fanOut;
+}
+
+/** Connects the fan-out of many events at once, beside the one-event fan-out (which is used without it). */
+export function setEventFanOutMany(fanOut: EventFanOutMany) {
+  holder.__chorusEventFanOutMany = fanOut;
 }
 
 /**
@@ -81,4 +89,47 @@ export async function recordEvent(
   if (reaction && inTransaction) await reaction(tx, { accountId: input.accountId, envelope });
   // Delivered to listeners only when the transaction commits (live updates, other instances).
   return envelope;
+}
+
+/**
+ * Several events of one account recorded together in the caller's transaction (a campaign
+ * starting many conversations): one statement writes every row and its notification for live
+ * listeners, the fan-out takes them together, and rules react to each as `recordEvent` does.
+ * Events that are not fanned out like the others (webhook.verified, stream-only ones) and
+ * calls outside a transaction are recorded one by one.
+ */
+export async function recordEvents(tx: Executor, input: { accountId: string; type: EventType; data: Record<string, unknown> }[]): Promise<EventEnvelope[]> {
+  const plain = input.every((e) => e.accountId === input[0].accountId && e.type !== "webhook.verified" && !streamOnlyEventTypes.includes(e.type));
+  if (input.length < 2 || !plain || !("rollback" in tx)) {
+    const out: EventEnvelope[] = [];
+    for (const e of input) out.push(await recordEvent(tx, e));
+    return out;
+  }
+  const now = new Date();
+  const envelopes: EventEnvelope[] = input.map((e) => ({ id: newId("event", now), type: e.type, created_at: now.toISOString(), data: e.data }));
+  const rows = envelopes.map((envelope) => ({
+    id: envelope.id,
+    type: envelope.type,
+    data: envelope.data,
+    notify: isStreamedEvent(envelope.type) ? JSON.stringify({ id: envelope.id, account_id: input[0].accountId }) : null,
+  }));
+  // A data-modifying WITH runs to completion whether or not the query reads it.
+  await tx.execute(sql`
+    with recorded as (
+      insert into ${events} (id, account_id, type, data, created_at)
+      select x.id, ${input[0].accountId}, x.type, x.data, ${now.toISOString()}::timestamptz
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(id text, type text, data jsonb)
+      returning id
+    )
+    select pg_notify(${EVENTS_CHANNEL}, x.notify) from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(notify text)
+    where x.notify is not null and (select count(*) from recorded) > 0`);
+  const many = holder.__chorusEventFanOutMany;
+  const one = holder.__chorusEventFanOut;
+  if (!many && !one) throw new Error('Event fan-out is not wired: import lib/server/wiring.ts in this entry point.');
+  const fanned = envelopes.map((envelope) => ({ accountId: input[0].accountId, envelope, createdAt: now }));
+  if (many) await many(tx, fanned);
+  else for (const event of fanned) await one!(tx, event);
+  const reaction = holder.__chorusEventReaction;
+  if (reaction) for (const envelope of envelopes) await reaction(tx, { accountId: input[0].accountId, envelope });
+  return envelopes;
 }

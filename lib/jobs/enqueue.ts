@@ -40,3 +40,13 @@ export async function enqueueJobs(tx: Executor, list: NewJob[]): Promise<number[
   await tx.execute(sql`select pg_notify(${JOBS_CHANNEL}, ${[...new Set(list.map((job) => job.kind))].join(",")})`);
   return rows.map((row) => row.id);
 }
+
+/**
+ * Retires the waiting (not yet claimed) jobs of a kind whose payload has these values, in the
+ * caller's transaction: for work that must have a single runner, before enqueueing its
+ * successor. A claimed one is not touched; its handler must check that it is still the current one.
+ */
+export async function retireWaitingJobs(tx: Executor, { kind, accountId, payload }: { kind: JobKind; accountId: string; payload: Record<string, string> }) {
+  await tx.execute(sql`update ${jobs} set status = 'done', last_error = 'superseded', updated_at = now()
+    where ${jobs.kind} = ${kind} and ${jobs.status} = 'pending' and ${jobs.accountId} = ${accountId} and ${jobs.payload} @> ${JSON.stringify(payload)}::jsonb`);
+}

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/db";
-import { media, type Message, messages } from "@/db/schema";
+import { media, type Message, messages, type NumberIntegration } from "@/db/schema";
 import { recordEvent } from "@/lib/events/record-event";
 import { adapterFor, loadNumberIntegration } from "@/lib/network/integration";
 import { scheduleSandboxStatuses } from "@/lib/network/sandbox";
@@ -98,14 +98,18 @@ async function outboundOf(message: Message): Promise<{ ok: true; outbound: Outbo
  * deleted) is left alone. Success → `sent` + message.sent; a permanent error → `failed` with
  * the network's error + message.failed; a temporary one → retry later, up to MAX_SEND_ATTEMPTS.
  */
-export async function sendQueuedMessage(payload: Record<string, unknown>, { attempt = 1 }: { attempt?: number } = {}): Promise<SendOutcome> {
+export async function sendQueuedMessage(
+  payload: Record<string, unknown>,
+  { attempt = 1, loaded }: { attempt?: number; loaded?: { message?: Message; integration?: NumberIntegration } } = {},
+): Promise<SendOutcome> {
   const messageId = typeof payload.messageId === "string" ? payload.messageId : undefined;
   if (!messageId) return { failed: "message.send needs a messageId" };
   const db = getDb();
-  const [message] = await db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
+  // A caller that sends many messages (a campaign) passes the rows it has just written and read.
+  const [message] = loaded?.message?.id === messageId ? [loaded.message] : await db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
   if (!message || message.status !== "queued" || message.deletedAt) return;
 
-  const integration = await loadNumberIntegration(db, message.accountId);
+  const integration = loaded?.integration?.accountId === message.accountId ? loaded.integration : await loadNumberIntegration(db, message.accountId);
   const built = adapterFor(integration);
   if (!built.ok) {
     await markFailed(message.accountId, message.id, { code: "number_not_configured", message: built.message });
@@ -146,7 +150,8 @@ export async function sendQueuedMessage(payload: Record<string, unknown>, { atte
         .where(and(eq(messages.id, message.id), eq(messages.status, "queued")))
         .returning();
       if (!row) return;
-      const { media: meta } = await findMessage(tx, { accountId: message.accountId, id: message.id });
+      // Only a message with a file needs its media's metadata read back.
+      const meta = row.mediaId ? (await findMessage(tx, { accountId: message.accountId, id: message.id })).media : null;
       await recordEvent(tx, { accountId: message.accountId, type: "message.sent", data: { message: presentMessage({ ...row, media: meta }) } });
       await applyEarlyStatuses(tx, { accountId: message.accountId, messageId: message.id, networkMessageId: result.networkMessageId });
       if (integration.provider === "sandbox") await scheduleSandboxStatuses(tx, { accountId: message.accountId, messageId: message.id, sentAt: now });

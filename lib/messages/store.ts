@@ -36,6 +36,15 @@ export async function insertMessage(tx: Executor, { at, ...fields }: NewMessage)
   return row;
 }
 
+/** `insertMessage` for many messages in one statement, returned in the same order. */
+export async function insertMessages(tx: Executor, list: NewMessage[]) {
+  if (!list.length) return [];
+  const values = list.map(({ at, ...fields }) => ({ id: newId("message", at), ...fields, createdAt: at, updatedAt: at }));
+  const rows = await tx.insert(messages).values(values).returning();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return values.map((v) => byId.get(v.id)!);
+}
+
 /** The `error` of a message whose file stayed on the business's phone (echoes and imported history). */
 export const mediaNotSynced = (origin: string, caption?: string | null) => ({
   code: "media_not_synced",
@@ -83,6 +92,21 @@ export async function storeMedia(tx: Executor, { accountId, file, at }: { accoun
     })
     .returning({ id: media.id, mimeType: media.mimeType, filename: media.filename, caption: media.caption, size: media.size, sha256: media.sha256 });
   return row;
+}
+
+/**
+ * `touchConversation` for many conversations in one statement, for messages that leave the
+ * unread count as it is (an automated send): each gets its latest time and preview.
+ */
+export async function touchConversationsKeepingUnread(tx: Executor, { at, list }: { at: Date; list: { conversationId: string; preview: string | null }[] }) {
+  if (!list.length) return;
+  const rows = JSON.stringify(list.map((item) => ({ id: item.conversationId, preview: item.preview })));
+  await tx.execute(sql`update ${conversations} set
+      last_message_at = greatest(${conversations.lastMessageAt}, ${at.toISOString()}::timestamptz),
+      last_message_preview = coalesce(x.preview, ${conversations.lastMessagePreview}),
+      updated_at = ${at.toISOString()}::timestamptz
+    from jsonb_to_recordset(${rows}::jsonb) as x(id text, preview text)
+    where ${conversations.id} = x.id`);
 }
 
 /**

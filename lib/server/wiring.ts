@@ -1,6 +1,6 @@
-import { setEventFanOut, setEventReaction } from "@/lib/events/record-event";
+import { setEventFanOut, setEventFanOutMany, setEventReaction } from "@/lib/events/record-event";
 import { runAutomations } from "@/lib/automations/engine";
-import { fanOutToWebhooks } from "@/lib/webhooks/fan-out";
+import { fanOutManyToWebhooks, fanOutToWebhooks } from "@/lib/webhooks/fan-out";
 import { fanOutToPush } from "@/lib/push/notify";
 import { registerJobSource } from "@/lib/jobs/runner";
 import { deliveryQueue } from "@/lib/webhooks/delivery-queue";
@@ -13,6 +13,10 @@ import { deliveryQueue } from "@/lib/webhooks/delivery-queue";
 setEventFanOut(async (tx, event) => {
   await fanOutToWebhooks(tx, event);
   await fanOutToPush(tx, event);
+});
+setEventFanOutMany(async (tx, events) => {
+  await fanOutManyToWebhooks(tx, events);
+  for (const event of events) await fanOutToPush(tx, event);
 });
 // Automation rules run in the transaction of the event they react to.
 setEventReaction(runAutomations);

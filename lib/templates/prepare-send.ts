@@ -24,12 +24,48 @@ export type TemplateSend = {
 export async function prepareTemplateSend(
   executor: Executor,
   { accountId, template }: { accountId: string; template: TemplateSend },
-): Promise<{ text: string; content: TemplateContent; media?: { bytes: Buffer; mimeType: string; filename?: string } }> {
+): Promise<PreparedTemplateSend> {
   const [row] = await executor
     .select()
     .from(messageTemplates)
     .where(and(eq(messageTemplates.accountId, accountId), eq(messageTemplates.name, template.name), eq(messageTemplates.language, template.language)))
     .limit(1);
+  return prepareWithRow(executor, { accountId, template, row });
+}
+
+export type PreparedTemplateSend = { text: string; content: TemplateContent; media?: { bytes: Buffer; mimeType: string; filename?: string } };
+
+/**
+ * `prepareTemplateSend` for many sends of one template (a campaign's recipients, each with its
+ * own values): the template is read once; each send is checked on its own, so one that does not
+ * fit is its own ApiError in the list and the others are prepared.
+ */
+export async function prepareTemplateSends(
+  executor: Executor,
+  { accountId, name, language, sends }: { accountId: string; name: string; language: string; sends: Omit<TemplateSend, "name" | "language">[] },
+): Promise<(PreparedTemplateSend | ApiError)[]> {
+  if (!sends.length) return [];
+  const [row] = await executor
+    .select()
+    .from(messageTemplates)
+    .where(and(eq(messageTemplates.accountId, accountId), eq(messageTemplates.name, name), eq(messageTemplates.language, language)))
+    .limit(1);
+  const out: (PreparedTemplateSend | ApiError)[] = [];
+  for (const send of sends) {
+    try {
+      out.push(await prepareWithRow(executor, { accountId, template: { ...send, name, language }, row }));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      out.push(error);
+    }
+  }
+  return out;
+}
+
+async function prepareWithRow(
+  executor: Executor,
+  { accountId, template, row }: { accountId: string; template: TemplateSend; row: typeof messageTemplates.$inferSelect | undefined },
+): Promise<PreparedTemplateSend> {
   if (!row) throw invalidField("template.name", `is not a template of this account in ${template.language}`);
   if (row.status !== "APPROVED") {
     throw new ApiError(409, "template_not_approved", `The template ${row.name} (${row.language}) is ${row.status}; only APPROVED templates can be sent.`);

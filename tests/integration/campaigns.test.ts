@@ -16,8 +16,8 @@ import * as contactRoute from "@/app/v1/contacts/[id]/route";
 import * as importRoute from "@/app/v1/contacts/import/route";
 import * as labelsRoute from "@/app/v1/labels/route";
 import * as templatesRoute from "@/app/v1/templates/route";
-import { getDb } from "@/db";
-import { campaignRecipients, contacts, conversations, jobs, messages } from "@/db/schema";
+import { getDb, rowsOf } from "@/db";
+import { campaignRecipients, contacts, conversations, events, jobs, messages, webhookDeliveries, webhooks } from "@/db/schema";
 import { OPT_OUT_CONFIRMATIONS } from "@/lib/campaigns/opt-out";
 import { setDispatchRunMs } from "@/lib/campaigns/send";
 import { drainJobs, releaseAllStaleClaims } from "@/lib/jobs/runner";
@@ -291,6 +291,88 @@ describe("sending a campaign", () => {
     expect((await post(resumeRoute, `/v1/campaigns/${id}/resume`, undefined, admin(), { id })).status).toBe(409);
   });
 
+  it("keeps one pacer however often it is rescheduled, paused and resumed: the pace holds", async () => {
+    await createTemplate("spring_catalogue");
+    await call(settingsRoute.PUT, { method: "PUT", path: "/v1/config/campaigns", token: admin(), body: { messages_per_second: 2 } });
+    const list = [];
+    for (let i = 0; i < 10; i++) list.push(await addContact(`3461100090${i}`, { name: `C${i}`, marketingOptIn: true }));
+    const id = (await post(campaignsRoute, "/v1/campaigns", campaignBody({ contact_ids: list.map((c) => c.id) }))).body.id as string;
+    const schedule = async (body: Record<string, unknown>) => expect((await post(scheduleRoute, `/v1/campaigns/${id}/schedule`, body, admin(), { id })).status).toBe(200);
+    const action = async (route: typeof pauseRoute, verb: string) => expect((await post(route, `/v1/campaigns/${id}/${verb}`, undefined, admin(), { id })).status).toBe(200);
+    const pacers = async () =>
+      (await getDb().select().from(jobs).where(sql`${jobs.kind} = 'campaign.dispatch' and ${jobs.status} in ('pending', 'running') and ${jobs.payload} ->> 'campaignId' = ${id}`)).length;
+    const sent = () => network.acceptedMessages.filter((m) => m.type === "template").length;
+    // One claim of the runner, hours ahead: every job written so far is due, whatever time it was for.
+    const oneRound = () => drainJobs(getDb(), jobHandlers, { maxRounds: 1, now: new Date(Date.now() + 3 * 3600_000) });
+
+    await schedule({ send_at: new Date(Date.now() + 3600_000).toISOString() });
+    await schedule({ send_at: new Date(Date.now() + 1800_000).toISOString() });
+    await schedule({});
+    expect(await pacers()).toBe(1);
+    await oneRound();
+    expect(sent()).toBe(2);
+    await action(pauseRoute, "pause");
+    await action(resumeRoute, "resume");
+    await action(pauseRoute, "pause");
+    await action(resumeRoute, "resume");
+    expect(await pacers()).toBe(1);
+    // One second's share per run of the one pacer: 2, not 4 or 6.
+    await oneRound();
+    expect(sent()).toBe(4);
+    await oneRound();
+    expect(sent()).toBe(6);
+    expect(await pacers()).toBe(1);
+    expect(await runUntilSettled(id)).toBe("done");
+    expect(sent()).toBe(10);
+    expect(new Set(network.acceptedMessages.map((m) => m.to)).size).toBe(10);
+  });
+
+  it("does not message a customer who writes STOP while the campaign is sending: they are skipped as opted out", async () => {
+    await createTemplate("spring_catalogue");
+    await call(settingsRoute.PUT, { method: "PUT", path: "/v1/config/campaigns", token: admin(), body: { messages_per_second: 2 } });
+    const list = [];
+    for (let i = 0; i < 4; i++) list.push(await addContact(`3461100097${i}`, { name: `C${i}`, marketingOptIn: true }));
+    const id = (await post(campaignsRoute, "/v1/campaigns", campaignBody({ contact_ids: list.map((c) => c.id) }))).body.id as string;
+    await post(scheduleRoute, `/v1/campaigns/${id}/schedule`, {}, admin(), { id });
+    await drainJobs(getDb(), jobHandlers, { maxRounds: 1 });
+    expect(network.acceptedMessages.filter((m) => m.type === "template")).toHaveLength(2);
+    const late = list[3];
+    expect((await inbound([{ from: late.phone!, name: "C3", type: "text", text: "STOP" }])).status).toBe(200);
+    expect(await runUntilSettled(id)).toBe("done");
+    expect(network.acceptedMessages.filter((m) => m.type === "template").map((m) => m.to).sort()).toEqual(list.slice(0, 3).map((c) => c.phone).sort());
+    expect((await recipients(id)).find((r) => r.contact_id === late.id)).toMatchObject({ status: "skipped", reason: "opted_out" });
+  });
+
+  it("announces the conversations it starts as one started by hand is: an event each, delivered to the webhooks subscribed to it", async () => {
+    await createTemplate("spring_catalogue");
+    const db = getDb();
+    const hook = (id: string, events: string[], status: "active" | "disabled" = "active") =>
+      db.insert(webhooks).values({ id, accountId: account.account.id, url: "https://hooks.example/chorus", events, secret: "whsec_campaign-test-0123456789", status });
+    await hook(newId("webhook", new Date()), ["conversation.created"]);
+    await hook(newId("webhook", new Date()), ["*"]);
+    await hook(newId("webhook", new Date()), ["message.received"]);
+    await hook(newId("webhook", new Date()), ["conversation.created"], "disabled");
+    const list = [];
+    for (let i = 0; i < 3; i++) list.push(await addContact(`3461100095${i}`, { name: `C${i}`, marketingOptIn: true }));
+    const id = (await post(campaignsRoute, "/v1/campaigns", campaignBody({ contact_ids: list.map((c) => c.id) }))).body.id as string;
+    await post(scheduleRoute, `/v1/campaigns/${id}/schedule`, {}, admin(), { id });
+    expect(await runUntilSettled(id)).toBe("done");
+
+    const created = await db.select().from(events).where(sql`${events.accountId} = ${account.account.id} and ${events.type} = 'conversation.created'`);
+    expect(created.map((e) => (e.data as { conversation: { contact: { id: string } } }).conversation.contact.id).sort()).toEqual(list.map((c) => c.id).sort());
+    const deliveries = await db.select().from(webhookDeliveries).where(sql`${webhookDeliveries.accountId} = ${account.account.id} and ${webhookDeliveries.eventType} = 'conversation.created'`);
+    // Two subscribed, active webhooks: two deliveries of each event, each carrying that event.
+    expect(deliveries).toHaveLength(6);
+    expect(new Set(deliveries.map((d) => d.id)).size).toBe(6);
+    for (const event of created) {
+      const mine = deliveries.filter((d) => d.eventId === event.id);
+      expect(mine).toHaveLength(2);
+      for (const d of mine) expect(JSON.parse(d.payload as string)).toMatchObject({ id: event.id, type: "conversation.created", data: { conversation: { id: (event.data as { conversation: { id: string } }).conversation.id } } });
+    }
+    const [trail] = rowsOf<{ n: string | number }>(await db.execute(sql`select count(*) as n from conversation_activities where account_id = ${account.account.id} and type = 'created'`));
+    expect(Number(trail.n)).toBe(3);
+  });
+
   it("after a crash mid-campaign and a restart, messages every remaining recipient exactly once and never resends one that was in flight", async () => {
     await createTemplate("spring_catalogue");
     await call(settingsRoute.PUT, { method: "PUT", path: "/v1/config/campaigns", token: admin(), body: { messages_per_second: 3 } });
@@ -406,6 +488,36 @@ describe("contact import", () => {
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe("validation_error");
     }
+  });
+
+  it("never turns an opt-out back on: a file (or the import's default) saying yes leaves an opted-out customer opted out", async () => {
+    // Opted out by their own STOP, and opted out as recorded by the business.
+    const stopPhone = "34611000801";
+    expect((await inbound([{ from: stopPhone, name: "Lola", type: "text", text: "STOP" }])).status).toBe(200);
+    const recorded = await addContact("34611000802", { name: "Marta", marketingOptIn: false });
+    const never = await addContact("34611000803", { name: "Nora" });
+    const agreed = await addContact("34611000804", { name: "Olga", marketingOptIn: true });
+    const csv = ["phone,name,marketing_opt_in", `+${stopPhone},Lola,yes`, "+34611000802,Marta,true", "+34611000803,Nora,yes", "+34611000804,Olga,no", ""].join("\n");
+    const preview = await post(importRoute, "/v1/contacts/import", { csv, preview: true });
+    expect(preview.status, preview.text).toBe(200);
+    expect(preview.body.sample.map((r: { marketing_opt_in: boolean | null }) => r.marketing_opt_in)).toEqual([false, false, true, false]);
+    const imported = await post(importRoute, "/v1/contacts/import", { csv });
+    expect(imported.body).toMatchObject({ valid: 4, updated: 4 });
+    // The import's own default for rows without a consent cell does not either.
+    expect((await post(importRoute, "/v1/contacts/import", { csv: `phone\n+${stopPhone}\n+34611000802\n`, marketing_opt_in: true })).status).toBe(200);
+    const consent = async (phone: string) => (await getDb().select().from(contacts).where(eq(contacts.phone, phone)))[0].marketingOptIn;
+    expect(await consent(stopPhone)).toBe(false);
+    expect(await consent(recorded.phone!)).toBe(false);
+    expect(await consent(never.phone!)).toBe(true);
+    expect(await consent(agreed.phone!)).toBe(false);
+    // A campaign to all four messages only the one who agreed in the file.
+    await createTemplate("spring_catalogue");
+    const ids = (await getDb().select().from(contacts).where(eq(contacts.accountId, account.account.id))).map((c) => c.id);
+    const created = await post(campaignsRoute, "/v1/campaigns", campaignBody({ contact_ids: ids }));
+    const id = created.body.id as string;
+    await post(scheduleRoute, `/v1/campaigns/${id}/schedule`, {}, admin(), { id });
+    expect(await runUntilSettled(id)).toBe("done");
+    expect(network.acceptedMessages.filter((m) => m.type === "template").map((m) => m.to)).toEqual([never.phone]);
   });
 
   it("labels a contact, refusing labels that are not the account's", async () => {
