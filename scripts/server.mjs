@@ -173,21 +173,38 @@ let lastProbe = { at: 0, reachable: Promise.resolve(true) };
 /**
  * Whether the database answers a trivial statement now. The embedded one runs in this process:
  * it is reachable while its worker runs (a busy one is shed as overloaded, not unavailable).
+ * PostgreSQL is asked on a connection of the probe's own, outside the app's pool: a pool busy
+ * with slow statements is not an outage, and a probe never waits behind them. A probe that gets
+ * no answer drops its connection (a partition can leave it hanging), the next one opens a new one.
  */
+let probeClient;
+async function postgresAnswers(url) {
+  if (!probeClient) {
+    const { default: postgres } = await import("postgres");
+    probeClient = postgres(url, { max: 1, connect_timeout: 1, idle_timeout: 30, onnotice: () => {} });
+  }
+  const client = probeClient;
+  let timer;
+  const answered = await Promise.race([
+    client`select 1`.then(() => true, () => false),
+    new Promise((resolve) => (timer = setTimeout(() => resolve(false), PROBE_TIMEOUT_MS))),
+  ]).finally(() => clearTimeout(timer));
+  if (!answered && probeClient === client) {
+    probeClient = undefined;
+    void client.end({ timeout: 0 }).catch(() => {});
+  }
+  return answered;
+}
+
 function databaseReachable() {
   const now = Date.now();
   if (now - lastProbe.at < PROBE_REUSE_MS) return lastProbe.reachable;
   const handle = globalThis.__chorusDb;
+  const url = process.env.DATABASE_URL;
   let reachable;
   if (!handle) reachable = Promise.resolve(true);
-  else if (handle.kind === "pglite" || !handle.sql) reachable = Promise.resolve(!handle.pglite?.closed);
-  else {
-    let timer;
-    reachable = Promise.race([
-      Promise.resolve(handle.sql`select 1`).then(() => true, () => false),
-      new Promise((resolve) => (timer = setTimeout(() => resolve(false), PROBE_TIMEOUT_MS))),
-    ]).finally(() => clearTimeout(timer));
-  }
+  else if (handle.kind === "pglite" || !url) reachable = Promise.resolve(!handle.pglite?.closed);
+  else reachable = postgresAnswers(url).catch(() => false);
   lastProbe = { at: now, reachable };
   return reachable;
 }
