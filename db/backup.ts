@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
-import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { connect, createServer, type Server } from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -26,13 +26,38 @@ const MAX_SOCKET_PATH = 100;
 // snapshot cut short is known as such.
 const HEADER_BYTES = 8;
 
-/** The folder of the backup socket of a data folder: beside it, never inside it (a snapshot would include it). */
-export function backupSocketPath(dataDir: string): string {
+/** The backup socket beside a data folder, never inside it (a snapshot would include it). */
+const besideSocketPath = (absolute: string) => path.join(path.dirname(absolute), `.${path.basename(absolute)}.backup`, "socket");
+/**
+ * For a data folder too deep for a socket path beside it, the socket lives in a private folder
+ * under the system's temporary folder, made with an unguessable name (mode 0700); this file
+ * beside the data folder says where.
+ */
+const socketPointerPath = (absolute: string) => path.join(path.dirname(absolute), `.${path.basename(absolute)}.backup-socket`);
+
+/** Whether a folder is this user's own, a real folder (not a link) nobody else may enter. */
+function isPrivateFolder(folder: string): boolean {
+  try {
+    const stat = lstatSync(folder);
+    return stat.isDirectory() && (stat.mode & 0o077) === 0 && (typeof process.getuid !== "function" || stat.uid === process.getuid());
+  } catch {
+    return false;
+  }
+}
+
+/** Where the backup socket of a data folder is; null when a server on a deep folder has not said where. */
+export function backupSocketPath(dataDir: string): string | null {
   const absolute = path.resolve(dataDir);
-  const beside = path.join(path.dirname(absolute), `.${path.basename(absolute)}.backup`, "socket");
+  const beside = besideSocketPath(absolute);
   if (beside.length <= MAX_SOCKET_PATH) return beside;
-  // A data folder too deep for a socket path beside it: a folder of its own under /tmp.
-  return path.join("/tmp", `chorus-backup-${createHash("sha256").update(absolute).digest("hex").slice(0, 16)}`, "socket");
+  let named: string;
+  try {
+    named = readFileSync(socketPointerPath(absolute), "utf8").trim();
+  } catch {
+    return null;
+  }
+  // Only a socket in a private folder is trusted with the database's contents.
+  return path.isAbsolute(named) && isPrivateFolder(path.dirname(named)) ? named : null;
 }
 
 /** A gzip tar of the embedded database's data folder, taken between two statements. */
@@ -47,10 +72,20 @@ export async function snapshotEmbedded(handle: DbHandle): Promise<Buffer> {
  * time. Returns the function that stops serving.
  */
 export async function serveEmbeddedBackups(handle: DbHandle, dataDir: string): Promise<() => Promise<void>> {
-  const socketPath = backupSocketPath(dataDir);
-  const folder = path.dirname(socketPath);
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  chmodSync(folder, 0o700);
+  const absolute = path.resolve(dataDir);
+  let socketPath = besideSocketPath(absolute);
+  let privateFolder: string | undefined;
+  if (socketPath.length <= MAX_SOCKET_PATH) {
+    const folder = path.dirname(socketPath);
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    chmodSync(folder, 0o700);
+  } else {
+    // A new folder no one else can have prepared: mkdtemp makes it (mode 0700) under a random name.
+    privateFolder = mkdtempSync(path.join(tmpdir(), "chorus-backup-"));
+    chmodSync(privateFolder, 0o700);
+    socketPath = path.join(privateFolder, "socket");
+    writeWhole(socketPointerPath(absolute), Buffer.from(`${socketPath}\n`));
+  }
   // A socket left by a process that died (this process holds the data folder's lock now).
   rmSync(socketPath, { force: true });
   let queue: Promise<void> = Promise.resolve();
@@ -79,6 +114,10 @@ export async function serveEmbeddedBackups(handle: DbHandle, dataDir: string): P
     new Promise<void>((resolve) => {
       server.close(() => resolve());
       rmSync(socketPath, { force: true });
+      if (privateFolder) {
+        rmSync(privateFolder, { recursive: true, force: true });
+        rmSync(socketPointerPath(absolute), { force: true });
+      }
     });
 }
 
@@ -92,7 +131,7 @@ function writeWhole(file: string, bytes: Buffer) {
 /** Asks the server running on a data folder for a snapshot; null when no server answers there. */
 export async function snapshotFromServer(dataDir: string): Promise<Buffer | null> {
   const socketPath = backupSocketPath(dataDir);
-  if (!existsSync(socketPath)) return null;
+  if (!socketPath || !existsSync(socketPath)) return null;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let connected = false;

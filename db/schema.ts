@@ -1119,7 +1119,7 @@ export const pushSubscriptions = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    /** The push service's URL for this browser; unique across all accounts. */
+    /** The push service's URL for this browser; once per user (a registration never touches another account's rows). */
     endpoint: text("endpoint").notNull(),
     p256dh: text("p256dh").notNull(),
     auth: text("auth").notNull(),
@@ -1127,7 +1127,7 @@ export const pushSubscriptions = pgTable(
     createdAt: createdAt(),
     lastPushedAt: ts("last_pushed_at"),
   },
-  (t) => [uniqueIndex("push_subscriptions_endpoint_idx").on(t.endpoint), index("push_subscriptions_account_user_idx").on(t.accountId, t.userId)],
+  (t) => [uniqueIndex("push_subscriptions_user_endpoint_idx").on(t.accountId, t.userId, t.endpoint), index("push_subscriptions_account_user_idx").on(t.accountId, t.userId)],
 );
 
 export const notificationPreferences = pgTable("notification_preferences", {

@@ -6,6 +6,7 @@ import { EventEmitter } from "node:events";
 import http from "node:http";
 import path from "node:path";
 import { createEventSocketHandler, WS_PATH } from "./event-socket.mjs";
+import { PAGE_RETRY_SECONDS, unavailablePage } from "./unavailable-page.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const dev = process.argv.includes("--dev");
@@ -84,6 +85,9 @@ const databaseWaitMs = () => globalThis.__chorusDb?.queueWaitMs?.() ?? 0;
 // counts what the database's queue cannot see (the server's own thread busy with the requests
 // around the statements), and a burst that arrives before any statement is queued. The first
 // MIN_IN_FLIGHT are always admitted. The event stream is not counted: it stays open by design.
+// A request counts as work from the moment its whole body has arrived (at once for one without
+// a body), not while its client is still sending: a client trickling a body holds a connection,
+// not a share of the database, and the body timeout cuts it.
 const MIN_IN_FLIGHT = 16;
 const work = { inFlight: 0, finished: 0, perSecond: 0, since: performance.now() };
 setInterval(() => {
@@ -97,12 +101,35 @@ setInterval(() => {
 }, 500).unref();
 const admittedWaitMs = () => (work.inFlight < MIN_IN_FLIGHT ? 0 : work.perSecond > 0 ? (work.inFlight / work.perSecond) * 1000 : Infinity);
 const countsAsWork = (target) => !(target === "/v1/events/stream" || target.startsWith("/v1/events/stream?"));
-function admit(res) {
-  work.inFlight++;
+function admit(req, res) {
+  let counted = false;
+  let closed = false;
+  const count = () => {
+    if (counted || closed) return;
+    counted = true;
+    work.inFlight++;
+  };
   res.once("close", () => {
+    closed = true;
+    if (!counted) return;
     work.inFlight--;
     work.finished++;
   });
+  onBodyArrived(req, count);
+}
+
+/**
+ * Calls `then` once the request's whole body has arrived (at once for one without a body): the
+ * HTTP parser pushes the end of the body (null) into the request when its last byte arrives,
+ * whether or not the route has read it yet.
+ */
+function onBodyArrived(req, then) {
+  if (req.complete) return then();
+  const push = req.push;
+  req.push = function (chunk, encoding) {
+    if (chunk === null) then();
+    return push.call(this, chunk, encoding);
+  };
 }
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -130,13 +157,205 @@ function answerOverloaded(req, res, waitMs) {
   }).end(body);
 }
 
+// Outages are told, not hidden. While the database cannot be reached, every request is answered
+// within about 2 s: one still unanswered ANSWER_CHECK_MS after it arrived whole, or one whose
+// answer is a 500, makes the server ask whether the database answers at all (one probe shared by
+// all requests, at most PROBE_TIMEOUT_MS). If it does not, the request gets 503
+// `service_unavailable` with Retry-After (a page gets a page saying so, which reloads itself),
+// and whatever the route writes later is dropped. While the database answers, nothing changes:
+// a slow request keeps its time, a 500 is sent as it was.
+const ANSWER_CHECK_MS = 1_000;
+const PROBE_TIMEOUT_MS = 700;
+const PROBE_REUSE_MS = 1_000;
+const UNAVAILABLE_RETRY_AFTER_SECONDS = PAGE_RETRY_SECONDS;
+let lastProbe = { at: 0, reachable: Promise.resolve(true) };
+
+/**
+ * Whether the database answers a trivial statement now. The embedded one runs in this process:
+ * it is reachable while its worker runs (a busy one is shed as overloaded, not unavailable).
+ * PostgreSQL is asked on a connection of the probe's own, outside the app's pool: a pool busy
+ * with slow statements is not an outage, and a probe never waits behind them. A probe that gets
+ * no answer drops its connection (a partition can leave it hanging), the next one opens a new one.
+ */
+let probeClient;
+async function postgresAnswers(url) {
+  if (!probeClient) {
+    const { default: postgres } = await import("postgres");
+    probeClient = postgres(url, { max: 1, connect_timeout: 1, idle_timeout: 30, onnotice: () => {} });
+  }
+  const client = probeClient;
+  let timer;
+  const answered = await Promise.race([
+    client`select 1`.then(() => true, () => false),
+    new Promise((resolve) => (timer = setTimeout(() => resolve(false), PROBE_TIMEOUT_MS))),
+  ]).finally(() => clearTimeout(timer));
+  if (!answered && probeClient === client) {
+    probeClient = undefined;
+    void client.end({ timeout: 0 }).catch(() => {});
+  }
+  return answered;
+}
+
+function databaseReachable() {
+  const now = Date.now();
+  if (now - lastProbe.at < PROBE_REUSE_MS) return lastProbe.reachable;
+  const handle = globalThis.__chorusDb;
+  const url = process.env.DATABASE_URL;
+  let reachable;
+  if (!handle) reachable = Promise.resolve(true);
+  else if (handle.kind === "pglite" || !url) reachable = Promise.resolve(!handle.pglite?.closed);
+  else reachable = postgresAnswers(url).catch(() => false);
+  lastProbe = { at: now, reachable };
+  return reachable;
+}
+
+const isPageRequest = (req, target) =>
+  (req.method === "GET" || req.method === "HEAD") &&
+  !/^\/(v1|api|plant-store|healthz|readyz|_next)(\/|\?|$)/.test(target) &&
+  !/\.\w+(\?|$)/.test(target.split("?")[0]);
+
+/** After the server answered itself: whatever the route still writes goes nowhere. */
+function mute(res) {
+  for (const name of ["writeHead", "setHeader", "appendHeader", "removeHeader", "flushHeaders", "write", "end"]) {
+    res[name] = name === "write" ? () => true : () => res;
+  }
+}
+
+/** 503 `service_unavailable` (or the page saying so), with Retry-After. */
+function answerUnavailable(req, res, target, page) {
+  const given = res.getHeader("x-request-id") ?? req.headers["x-request-id"];
+  const requestId = typeof given === "string" && REQUEST_ID.test(given) ? given : requestIdOf();
+  const message = "The service cannot reach its database right now. Nothing was changed; retry after the seconds in Retry-After.";
+  const body = page
+    ? unavailablePage()
+    : JSON.stringify(isPlantStore(target) ? { error: 503, message } : { error: { code: "service_unavailable", message }, request_id: requestId });
+  for (const name of res.getHeaderNames()) res.removeHeader(name);
+  res.writeHead(503, {
+    "Content-Type": page ? "text/html; charset=utf-8" : "application/json",
+    "Content-Length": Buffer.byteLength(body),
+    "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+    "X-Request-Id": requestId,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "Cache-Control": "no-store",
+    ...(page ? { "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'" } : {}),
+  });
+  res.end(req.method === "HEAD" ? undefined : body);
+  mute(res);
+}
+
+/**
+ * Watches one request for an outage: a check once it has waited ANSWER_CHECK_MS after arriving
+ * whole (and every ANSWER_CHECK_MS after that), and a 500 held back until the database has been
+ * asked about. The event stream answers at once and is left alone.
+ */
+function watchForOutage(req, res, target) {
+  const page = isPageRequest(req, target);
+  const original = { writeHead: res.writeHead, write: res.write, end: res.end, flushHeaders: res.flushHeaders };
+  let answered = false;
+  let timer;
+  const check = () => {
+    timer = undefined;
+    if (answered || res.headersSent || res.destroyed) return;
+    void databaseReachable().then((reachable) => {
+      if (answered || res.headersSent || res.destroyed) return;
+      if (!reachable) {
+        answered = true;
+        Object.assign(res, original);
+        return answerUnavailable(req, res, target, page);
+      }
+      timer = setTimeout(check, ANSWER_CHECK_MS);
+    });
+  };
+  const arm = () => {
+    if (!answered && !res.headersSent) timer = setTimeout(check, ANSWER_CHECK_MS);
+  };
+  res.once("close", () => clearTimeout(timer));
+  onBodyArrived(req, arm);
+
+  // A 500: held until the database has been asked about, then sent as it was or replaced.
+  let held;
+  const hold = (head) => {
+    held = { head, chunks: [], ended: false, callbacks: [] };
+    clearTimeout(timer);
+    res.writeHead = () => res;
+    res.flushHeaders = () => {};
+    res.write = (chunk, encoding, callback) => {
+      held.chunks.push([chunk, typeof encoding === "string" ? encoding : undefined]);
+      const done = typeof encoding === "function" ? encoding : callback;
+      if (done) held.callbacks.push(done);
+      return true;
+    };
+    res.end = (chunk, encoding, callback) => {
+      if (typeof chunk === "function") [chunk, callback] = [undefined, chunk];
+      else if (typeof encoding === "function") [encoding, callback] = [undefined, encoding];
+      if (chunk != null) held.chunks.push([chunk, encoding]);
+      if (callback) held.callbacks.push(callback);
+      held.ended = true;
+      return res;
+    };
+    void databaseReachable().then((reachable) => {
+      Object.assign(res, original);
+      if (answered || res.destroyed) return;
+      answered = true;
+      if (!reachable) {
+        answerUnavailable(req, res, target, page);
+        for (const done of held.callbacks) process.nextTick(done);
+        return;
+      }
+      res.writeHead(...held.head);
+      for (const [chunk, encoding] of held.chunks) res.write(chunk, encoding);
+      for (const done of held.callbacks) process.nextTick(done);
+      if (held.ended) res.end();
+    });
+  };
+  const failing = () => !held && !answered && !res.headersSent && res.statusCode === 500;
+  res.writeHead = function (status, ...rest) {
+    if (status === 500 && !held && !answered && !res.headersSent) {
+      hold([status, ...rest]);
+      return res;
+    }
+    return original.writeHead.call(res, status, ...rest);
+  };
+  for (const name of ["write", "end", "flushHeaders"]) {
+    res[name] = function (...args) {
+      if (failing()) {
+        hold([500]);
+        return res[name](...args);
+      }
+      return original[name].apply(res, args);
+    };
+  }
+}
+
+// Liveness is answered here, before Next.js routes anything and without touching the database,
+// so that a busy server still tells a probe at once that its process is up. Until the app has
+// started (migrated, background work running) the route answers instead, once start-up is done:
+// a 200 from /healthz still means the server serves. Other methods reach the route
+// (app/healthz), which answers 405.
+const HEALTH_HEADERS = {
+  "Content-Type": "text/plain; charset=utf-8",
+  "Content-Length": "2",
+  "Cache-Control": "no-store",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "strict-origin-when-cross-origin",
+  ...((process.env.APP_URL ?? "").startsWith("https://") ? { "Strict-Transport-Security": "max-age=31536000; includeSubDomains" } : {}),
+};
+const isHealthCheck = (req, target) =>
+  globalThis.__chorusServing === true && (req.method === "GET" || req.method === "HEAD") && (target === "/healthz" || target.startsWith("/healthz?"));
+
 const server = http.createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
   const target = req.url ?? "";
+  if (isHealthCheck(req, target)) {
+    req.resume();
+    res.writeHead(200, HEALTH_HEADERS);
+    return res.end(req.method === "HEAD" ? undefined : "ok");
+  }
   if (shedsUnderLoad(target)) {
     const counted = countsAsWork(target);
     const waitMs = Math.max(databaseWaitMs(), counted ? admittedWaitMs() : 0);
     if (waitMs > OVERLOAD_WAIT_MS) return answerOverloaded(req, res, waitMs);
-    if (counted) admit(res);
+    if (counted) admit(req, res);
   }
   const declared = req.headers["content-length"];
   if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
@@ -145,6 +364,7 @@ const server = http.createServer({ connectionsCheckingInterval: 1_000 }, (req, r
     return;
   }
   if (req.headers["transfer-encoding"] !== undefined) limitStreamedBody(req, res);
+  if (countsAsWork(target)) watchForOutage(req, res, target);
   return handle(req, res);
 });
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import { executorOf, type ServiceContext } from "@/lib/auth/context";
 import { pushSubscriptions } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
@@ -13,9 +13,11 @@ export const MAX_PUSH_SUBSCRIPTIONS_PER_USER = 10;
 
 /**
  * Registers (or refreshes) this browser for the calling user. The endpoint passes the same
- * outgoing URL policy as webhooks (https, public addresses). An endpoint is one browser
- * profile: subscribed again by whoever is signed in there now, it moves to them (the one write
- * not limited to the caller's account: the endpoint is unique across all of them).
+ * outgoing URL policy as webhooks (https, public addresses; checked again, and the connection
+ * pinned, at every send). The write is the caller's own: an endpoint is unique per user, so a
+ * registration never moves or overwrites another account's or another user's row. The same
+ * browser subscription (same endpoint and the same keys, which only that browser holds)
+ * registered by a teammate signed in there now leaves its previous user in this account.
  */
 export async function createPushSubscription({
   ctx,
@@ -41,8 +43,22 @@ export async function createPushSubscription({
   const [row] = await db
     .insert(pushSubscriptions)
     .values({ id: newId("pushSubscription", now), ...values, createdAt: now })
-    .onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: { ...values, lastPushedAt: null } })
+    .onConflictDoUpdate({
+      target: [pushSubscriptions.accountId, pushSubscriptions.userId, pushSubscriptions.endpoint],
+      set: { p256dh: values.p256dh, auth: values.auth, userAgent: values.userAgent, lastPushedAt: null },
+    })
     .returning();
+  await db
+    .delete(pushSubscriptions)
+    .where(
+      and(
+        eq(pushSubscriptions.accountId, ctx.accountId),
+        ne(pushSubscriptions.userId, ctx.user.id),
+        eq(pushSubscriptions.endpoint, input.endpoint),
+        eq(pushSubscriptions.p256dh, input.keys.p256dh),
+        eq(pushSubscriptions.auth, input.keys.auth),
+      ),
+    );
   const mine = await db
     .select({ id: pushSubscriptions.id })
     .from(pushSubscriptions)

@@ -7,7 +7,9 @@ import { getEnv, isEnvError } from "@/lib/platform/env";
 import { startPresenceSharing } from "@/lib/events/presence";
 import { startBackgroundWork, stopBackgroundWork } from "./background";
 
-const holder = globalThis as unknown as { __chorusStarted?: boolean };
+// __chorusServing: set once started (migrated, background work running); until then the HTTP
+// server (scripts/server.mjs) leaves /healthz to the app, which answers after start-up.
+const holder = globalThis as unknown as { __chorusStarted?: boolean; __chorusServing?: boolean };
 
 /** Runs once per server process: validate the environment, migrate, start background work. */
 export async function startServer() {
@@ -57,6 +59,7 @@ export async function startServer() {
   await startBackgroundWork();
   await startPresenceSharing();
   const setupDone = await isSetupDone();
+  holder.__chorusServing = true;
   console.log(`Chorus is running at ${env.APP_URL} on ${database}, jobs: ${env.JOBS_BACKEND}.`);
   if (!setupDone) console.log(`First run: open ${env.APP_URL}/setup to create your account and first administrator.`);
 

@@ -1,12 +1,13 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lockDataDir, newPglite, openPglite, openPostgres } from "@/db";
-import { backupSocketPath, serveEmbeddedBackups } from "@/db/backup";
+import { backupSocketPath, serveEmbeddedBackups, snapshotFromServer } from "@/db/backup";
 import { type PostgresServer, postgresBinaries, startPostgresServer } from "@/tests/support/postgres-server";
 
 const run = promisify(execFile);
@@ -42,7 +43,7 @@ describe("the embedded database (PGLITE_DIR)", () => {
     await handle.pglite!.exec("insert into notes select i, 'note ' || i from generate_series(1, 500) i");
     const stop = await serveEmbeddedBackups(handle, dir);
     try {
-      expect(statSync(path.dirname(backupSocketPath(dir))).mode & 0o777).toBe(0o700);
+      expect(statSync(path.dirname(backupSocketPath(dir)!)).mode & 0o777).toBe(0o700);
       // A write still open while the snapshot is taken is not in it; everything committed is.
       await handle.pglite!.exec("begin; insert into notes values (9999, 'uncommitted')");
       const file = path.join(work, "embedded.tar.gz");
@@ -75,6 +76,44 @@ describe("the embedded database (PGLITE_DIR)", () => {
       await handle.close();
       release();
     }
+  }, 120_000);
+
+  it("serves the snapshot of a data folder too deep for a socket beside it from a private folder with an unguessable name", async () => {
+    const dir = path.join(work, "a-data-folder-nested-deep-enough-that-a-unix-socket-path-beside-it-would-be-too-long", "data");
+    mkdirSync(dir, { recursive: true });
+    // What another user of the machine could prepare: the folder name the old code would have used.
+    const hash = createHash("sha256").update(path.resolve(dir)).digest("hex").slice(0, 16);
+    const planted = path.join("/tmp", `chorus-backup-${hash}`);
+    const release = lockDataDir(dir);
+    const handle = openPglite(newPglite(dir));
+    await handle.pglite!.exec("create table notes (id int primary key); insert into notes values (1)");
+    const stop = await serveEmbeddedBackups(handle, dir);
+    try {
+      const socket = backupSocketPath(dir)!;
+      expect(socket).toBeTruthy();
+      expect(path.dirname(socket)).not.toBe(planted);
+      expect(path.dirname(socket).startsWith(path.join(tmpdir(), "chorus-backup-"))).toBe(true);
+      const folder = lstatSync(path.dirname(socket));
+      expect(folder.isDirectory()).toBe(true);
+      expect(folder.mode & 0o777).toBe(0o700);
+      const snapshot = await snapshotFromServer(dir);
+      expect(snapshot?.length).toBeGreaterThan(1_000);
+
+      // A pointer to a folder others may enter is not trusted with the database's contents.
+      const pointer = path.join(path.dirname(dir), ".data.backup-socket");
+      const open = mkdtempSync(path.join(tmpdir(), "chorus-open-"));
+      chmodSync(open, 0o755);
+      const real = readFileSync(pointer, "utf8");
+      writeFileSync(pointer, `${path.join(open, "socket")}\n`);
+      expect(backupSocketPath(dir)).toBeNull();
+      writeFileSync(pointer, real);
+      rmSync(open, { recursive: true, force: true });
+    } finally {
+      await stop();
+      await handle.close();
+      release();
+    }
+    expect(existsSync(path.join(path.dirname(dir), ".data.backup-socket"))).toBe(false);
   }, 120_000);
 
   it("is backed up from the folder itself when no server runs, and a second backup while it is locked by another process is refused", async () => {

@@ -272,6 +272,48 @@ describe("POST/DELETE /v1/push/subscriptions", () => {
     expect(await getDb().select().from(pushSubscriptions).where(eq(pushSubscriptions.accountId, account.id))).toEqual([]);
   });
 
+  it("registering an endpoint another account (or teammate) registered never takes it from them", async () => {
+    const first = await createTestAccount();
+    const other = await createTestAccount();
+    const mine = await subscribe(first.adminToken);
+    const rowsOf = (accountId: string) => getDb().select().from(pushSubscriptions).where(and(eq(pushSubscriptions.accountId, accountId), eq(pushSubscriptions.endpoint, mine.endpoint)));
+    const before = await rowsOf(first.account.id);
+    expect(before).toHaveLength(1);
+
+    // Someone in another account who learned the endpoint registers it with keys of their own.
+    const theirs = browserKeys();
+    const claim = await call(subscriptionsRoute.POST, { method: "POST", path: "/v1/push/subscriptions", token: other.adminToken, body: { endpoint: mine.endpoint, expirationTime: null, keys: theirs.json } });
+    expect(claim.status).toBe(201);
+    const after = await rowsOf(first.account.id);
+    expect(after).toEqual(before);
+    expect((await rowsOf(other.account.id)).map((r) => r.p256dh)).toEqual([theirs.json.p256dh]);
+
+    // The same within an account: a teammate's claim with other keys leaves my row as it was.
+    const teammate = await addTestUser(first.account.id, "agent");
+    const teammateClaim = await call(subscriptionsRoute.POST, { method: "POST", path: "/v1/push/subscriptions", token: teammate.token, body: { endpoint: mine.endpoint, expirationTime: null, keys: browserKeys().json } });
+    expect(teammateClaim.status).toBe(201);
+    expect((await rowsOf(first.account.id)).filter((r) => r.userId === before[0].userId)).toEqual(before);
+
+    // My pushes still reach my browser, encrypted for my keys.
+    await customerWrites(first.account.id, "Is my order ready?");
+    await drain();
+    const pushed = pushesTo(mine.path);
+    expect(pushed.length).toBeGreaterThan(0);
+    const opens = (body: Buffer) => {
+      try {
+        return decryptPush(body, mine.keys.ecdh, mine.keys.auth).includes("order ready");
+      } catch {
+        return false;
+      }
+    };
+    expect(pushed.some((p) => opens(p.body))).toBe(true);
+
+    // The same browser subscription (same keys) signed into by a teammate moves to them.
+    const sameBrowser = await call(subscriptionsRoute.POST, { method: "POST", path: "/v1/push/subscriptions", token: teammate.token, body: { endpoint: mine.endpoint, expirationTime: null, keys: mine.keys.json } });
+    expect(sameBrowser.status).toBe(201);
+    expect((await rowsOf(first.account.id)).map((r) => r.userId)).toEqual([teammate.user.id]);
+  });
+
   it("deletes only your own subscription", async () => {
     const { account, adminToken } = await createTestAccount();
     const agent = await addTestUser(account.id, "agent");

@@ -111,6 +111,46 @@ describe("slow or broken clients", () => {
     assert.equal(after.status, 400);
   });
 
+  it("lets twenty clients trickling request bodies to the API take no share of the server", async () => {
+    const post = (pathname, body, token) =>
+      fetch(`${base}${pathname}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+    const admin = { account_name: "Slow Bodies", name: "Slow Admin", email: "slow-bodies@example.com", password: "slow-bodies-password-1" };
+    assert.equal((await post("/api/setup", admin)).status, 201);
+    const login = await post("/v1/auth/login", { email: admin.email, password: admin.password });
+    assert.equal(login.status, 200);
+    const { token } = await login.json();
+
+    // Headers and the start of a body, then nothing: each waits for the rest of its Content-Length.
+    const slow = Array.from({ length: 20 }, () => {
+      const client = rawClient();
+      client.socket.write(
+        `POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{"to":"1555`,
+      );
+      return client;
+    });
+    try {
+      // Long enough for the server's estimate of its own throughput to notice nothing finishing.
+      await new Promise((r) => setTimeout(r, 1_200));
+      const health = await fetch(`${base}/healthz`);
+      assert.equal(health.status, 200);
+      const list = await fetch(`${base}/v1/conversations`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(list.status, 200, await list.text());
+      const wrongPassword = await post("/v1/auth/login", { email: admin.email, password: "not-the-password-1" });
+      assert.equal(wrongPassword.status, 401, await wrongPassword.text());
+      // Each trickling client is cut by the request deadline with a 408.
+      for (const { closed } of slow) {
+        const { received } = await within(closed, REQUEST_TIMEOUT_MS + 4_000, "a slow-body connection");
+        assert.match(received, /^HTTP\/1\.1 408 /);
+      }
+    } finally {
+      for (const { socket } of slow) socket.destroy();
+    }
+  });
+
   it("closes an idle keep-alive connection after 5 s", async () => {
     const { socket, closed } = rawClient();
     socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
