@@ -19,6 +19,7 @@ function adminCreate(...args: string[]) {
 }
 
 describe("npm run admin:create", () => {
+  // Six shell runs, each starting the embedded database: minutes on a busy machine.
   it("creates accounts and users from a shell, refusing bad input", async () => {
     const weak = adminCreate("--email", "ana@example.com", "--password", "short", "--name", "Ana");
     expect(weak.status).toBe(2);
@@ -52,5 +53,5 @@ describe("npm run admin:create", () => {
       { email: "bo@example.com", role: "agent", account: "Shop One" },
       { email: "cy@example.com", role: "admin", account: "Shop Two" },
     ]);
-  }, 60_000);
+  }, 180_000);
 });
