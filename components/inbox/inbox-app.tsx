@@ -4,6 +4,7 @@ import { TeamFilter } from "@/components/team/team-control";
 import dynamic from "next/dynamic";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { requestJson } from "@/lib/client/api";
+import { rememberResponse } from "@/lib/client/offline-cache";
 import { ConversationList, type Filter } from "./conversation-list";
 import { DetailsPanel } from "./details-panel";
 import { publishLiveEvent } from "./live-bus";
@@ -23,6 +24,9 @@ const loadConversationView = () => import("./conversation-view").then((module) =
 const ConversationView = dynamic(loadConversationView);
 
 type Counts = Record<Filter, number> & { unread: number };
+
+/** The list's page size; its first page (All, no search) comes with the page itself. */
+export const INITIAL_LIST_LIMIT = 30;
 
 const conversationPath = /^\/inbox\/(conv_[0-9a-z]{26})\/?$/;
 /** The conversation a URL opens, or null for the list. */
@@ -52,24 +56,37 @@ export function InboxApp({
   onlineIds,
   canSimulate,
   initialConversationId = null,
+  initialList = null,
+  initialCounts = null,
+  initialConversation = null,
 }: {
   me: Teammate;
   teammates: Teammate[];
   onlineIds: string[];
   canSimulate: boolean;
   initialConversationId?: string | null;
+  /** The first page of the All list, rendered with the page. */
+  initialList?: Page<ConversationItem> | null;
+  initialCounts?: Counts | null;
+  /** The conversation the address opens, as it was before opening it read it. */
+  initialConversation?: ConversationItem | null;
 }) {
   const [filter, setFilter] = useState<Filter>("all");
   const [query, setQuery] = useState("");
   const [label, setLabel] = useState<string | null>(null);
   const [team, setTeam] = useState<string | null>(null);
-  const [items, setItems] = useState<ConversationItem[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [listState, setListState] = useState<"loading" | "idle" | "more" | "error">("loading");
+  // Opening a conversation reads it: the list shows it read from the first paint.
+  const [items, setItems] = useState<ConversationItem[]>(() =>
+    (initialList?.data ?? []).map((c) => (c.id === initialConversationId ? { ...c, unread_count: 0 } : c)),
+  );
+  const [cursor, setCursor] = useState<string | null>(initialList?.pagination.next_cursor ?? null);
+  const [listState, setListState] = useState<"loading" | "idle" | "more" | "error">(initialList ? "idle" : "loading");
   const [selectedId, setSelectedId] = useState<string | null>(initialConversationId);
   // The open conversation when the loaded list does not hold it (a link, another filter).
-  const [opened, setOpened] = useState<ConversationItem | "missing" | null>(null);
-  const [counts, setCounts] = useState<Counts | null>(null);
+  const [opened, setOpened] = useState<ConversationItem | "missing" | null>(
+    initialConversation && initialConversation.id === initialConversationId ? { ...initialConversation, unread_count: 0 } : null,
+  );
+  const [counts, setCounts] = useState<Counts | null>(initialCounts);
   const [showShortcuts, setShowShortcuts] = useState(false);
   const [messages, setMessages] = useState<Record<string, MessageItem[]>>({});
   const [teammates, setTeammates] = useState(initialTeammates);
@@ -78,7 +95,10 @@ export function InboxApp({
   const typing = useTypingTeammates(me.id);
   const present = useMemo(() => (typing.size ? new Set([...online, ...typing.keys()]) : online), [online, typing]);
   // The unread count of the conversation just opened, before opening it read it: where its thread opens.
-  const [unreadAt, setUnreadAt] = useState<{ id: string; count: number } | null>(null);
+  // A link or a push notification opens at the first unread message too, as a tap in the list does.
+  const [unreadAt, setUnreadAt] = useState<{ id: string; count: number } | null>(() =>
+    initialConversation && initialConversation.id === initialConversationId ? { id: initialConversation.id, count: initialConversation.unread_count } : null,
+  );
   const [mobilePane, setMobilePane] = useState<"list" | "conversation" | "details">(initialConversationId ? "conversation" : "list");
   const listRequest = useRef(0);
   const readOnOpen = useRef<string | null>(null);
@@ -90,7 +110,7 @@ export function InboxApp({
     async (reset: boolean, after?: string | null) => {
       const request = ++listRequest.current;
       setListState(reset ? "loading" : "more");
-      const params = new URLSearchParams({ filter, limit: "30" });
+      const params = new URLSearchParams({ filter, limit: String(INITIAL_LIST_LIMIT) });
       if (query.trim()) params.set("q", query.trim());
       if (label) params.set("label", label);
       if (team) params.set("team", team);
@@ -111,14 +131,32 @@ export function InboxApp({
     [filter, query, label, team],
   );
 
+  // The conversation view's chunk is fetched once the page is idle (at once when a conversation
+  // is open), so it never competes with the list's first paint.
   useEffect(() => {
-    void loadConversationView();
-  }, []);
+    if (initialConversationId || typeof requestIdleCallback === "undefined") {
+      void loadConversationView();
+      return;
+    }
+    const idle = requestIdleCallback(() => void loadConversationView(), { timeout: 3000 });
+    return () => cancelIdleCallback(idle);
+  }, [initialConversationId]);
 
+  // The page came with the All list's first page: it is not asked for again, only kept for
+  // offline reading. Offline, the page may be the service worker's older copy: the list kept
+  // in this browser is read instead.
+  const firstPageShown = useRef(Boolean(initialList));
   useEffect(() => {
+    if (firstPageShown.current) {
+      firstPageShown.current = false;
+      if (initialList && navigator.onLine) {
+        void rememberResponse(`/api/inbox/conversations?${new URLSearchParams({ filter: "all", limit: String(INITIAL_LIST_LIMIT) })}`, initialList).catch(() => undefined);
+        return;
+      }
+    }
     const timer = setTimeout(() => void loadList(true), query ? 250 : 0);
     return () => clearTimeout(timer);
-  }, [loadList, query]);
+  }, [loadList, query, initialList]);
 
   const upsertConversation = useCallback(
     (patch: Partial<ConversationItem> & { id: string }, full?: ConversationItem) => {
@@ -155,9 +193,9 @@ export function InboxApp({
     }, delay);
   }, []);
   useEffect(() => {
-    refreshCounts(0);
+    if (!initialCounts) refreshCounts(0);
     return () => clearTimeout(countsTimer.current);
-  }, [refreshCounts]);
+  }, [refreshCounts, initialCounts]);
 
   // Next.js streams the page's metadata and may set its title ("Inbox · Chorus") after this
   // effect ran: the count is put back whenever the head's title changes.
