@@ -2,7 +2,7 @@
 
 import { TeamFilter } from "@/components/team/team-control";
 import dynamic from "next/dynamic";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { requestJson } from "@/lib/client/api";
 import { rememberResponse } from "@/lib/client/offline-cache";
 import { ConversationList, type Filter } from "./conversation-list";
@@ -131,16 +131,20 @@ export function InboxApp({
     [filter, query, label, team],
   );
 
-  // The conversation view's chunk is fetched once the page is idle (at once when a conversation
-  // is open), so it never competes with the list's first paint.
+  // The conversation view's code is fetched when the person shows they are about to open one
+  // (a pointer over or on the page, a key): never competing with the list's first paint, and in
+  // the browser (the service worker keeps it) before the tap that needs it lands.
   useEffect(() => {
-    if (initialConversationId || typeof requestIdleCallback === "undefined") {
+    const intents = ["pointerover", "pointerdown", "touchstart", "keydown", "focusin"] as const;
+    const load = () => {
+      for (const type of intents) window.removeEventListener(type, load, true);
       void loadConversationView();
-      return;
-    }
-    const idle = requestIdleCallback(() => void loadConversationView(), { timeout: 3000 });
-    return () => cancelIdleCallback(idle);
-  }, [initialConversationId]);
+    };
+    for (const type of intents) window.addEventListener(type, load, { capture: true, passive: true });
+    return () => {
+      for (const type of intents) window.removeEventListener(type, load, true);
+    };
+  }, []);
 
   // The page came with the All list's first page: it is not asked for again, only kept for
   // offline reading. Offline, the page may be the service worker's older copy: the list kept
@@ -398,34 +402,38 @@ export function InboxApp({
         aria-label="Conversations"
         className={`${mobilePane === "list" ? "flex" : "hidden"} w-full min-w-0 flex-col border-r border-slate-200 md:flex md:w-80 lg:w-96`}
       >
-        <ConversationList
-          items={items}
-          filter={filter}
-          onFilter={(f) => {
-            setFilter(f);
-          }}
-          query={query}
-          onQuery={setQuery}
-          selectedId={selectedId}
-          onOpen={open}
-          state={listState}
-          hasMore={Boolean(cursor)}
-          onLoadMore={() => listState === "idle" && cursor && void loadList(false, cursor)}
-          people={people}
-          live={live}
-          counts={counts ?? undefined}
-          toolbar={
-            <div className="flex flex-wrap items-center justify-end gap-1">
-              <AttentionSettings />
-              <NotificationsBell me={me} onOpen={(id) => void openAnywhere(id)} onRead={() => refreshCounts(0)} />
-              <NewConversation onStarted={open} />
-              {canSimulate ? <SimulateCustomer onSent={(id: string | undefined) => id && open(id)} /> : null}
-            </div>
-          }
-          label={label}
-          onLabel={setLabel}
-          extraFilters={<TeamFilter value={team} onChange={setTeam} />}
-        />
+        {/* Each pane is its own boundary: the browser takes over (hydrates) the server-rendered page
+            pane by pane, in short slices it can interrupt, not in one long task. */}
+        <Suspense>
+          <ConversationList
+            items={items}
+            filter={filter}
+            onFilter={(f) => {
+              setFilter(f);
+            }}
+            query={query}
+            onQuery={setQuery}
+            selectedId={selectedId}
+            onOpen={open}
+            state={listState}
+            hasMore={Boolean(cursor)}
+            onLoadMore={() => listState === "idle" && cursor && void loadList(false, cursor)}
+            people={people}
+            live={live}
+            counts={counts ?? undefined}
+            toolbar={
+              <div className="flex flex-wrap items-center justify-end gap-1">
+                <AttentionSettings />
+                <NotificationsBell me={me} onOpen={(id) => void openAnywhere(id)} onRead={() => refreshCounts(0)} />
+                <NewConversation onStarted={open} />
+                {canSimulate ? <SimulateCustomer onSent={(id: string | undefined) => id && open(id)} /> : null}
+              </div>
+            }
+            label={label}
+            onLabel={setLabel}
+            extraFilters={<TeamFilter value={team} onChange={setTeam} />}
+          />
+        </Suspense>
       </section>
       <section
         aria-label="Conversation"
@@ -476,7 +484,9 @@ export function InboxApp({
         aria-label="Details"
         className={`${mobilePane === "details" ? "flex" : "hidden"} w-full flex-col border-l border-slate-200 lg:flex lg:w-72`}
       >
-        <DetailsPanel conversation={selected} teammates={teammates} online={present} typing={typing} me={me} onBack={() => setMobilePane("conversation")} />
+        <Suspense>
+          <DetailsPanel conversation={selected} teammates={teammates} online={present} typing={typing} me={me} onBack={() => setMobilePane("conversation")} />
+        </Suspense>
       </aside>
     </main>
   );
