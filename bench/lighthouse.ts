@@ -59,7 +59,14 @@ async function seedInbox() {
   const names = ["Ana Flores", "Ben Okafor", "Chloé Martin", "Dev Patel", "Emma Novak", "Farid Haddad", "Grace Lee", "Hugo Silva", "Ines Costa", "Jonas Berg"];
   for (let i = 0; i < 30; i++) {
     const body = { from: `4915${String(1_000_000 + i)}`, name: `${names[i % names.length]} ${i + 1}`, type: "text", text: `Hello! Is the monstera in the ${i % 2 ? "large" : "small"} pot still available? Order ${1000 + i}` };
-    await json(await fetch(`${BASE}/api/sandbox/inbound`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(body) }));
+    const send = () => fetch(`${BASE}/api/sandbox/inbound`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    let res = await send();
+    // A busy host sheds load with 503 and Retry-After: waited for, as a client should.
+    for (let attempt = 0; res.status === 503 && attempt < 10; attempt++) {
+      await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get("retry-after") ?? 1)));
+      res = await send();
+    }
+    await json(res);
   }
 }
 
