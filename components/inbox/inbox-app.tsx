@@ -16,7 +16,7 @@ import { notify } from "./notify";
 import { ShortcutsDialog, useShortcuts } from "./shortcuts";
 import { SimulateCustomer } from "./simulate-customer";
 import { useTypingTeammates } from "./typing";
-import { type ConversationItem, displayName, type EventEnvelope, type MessageItem, type Teammate } from "./types";
+import { type ConversationItem, displayName, type EventEnvelope, INITIAL_LIST_LIMIT, type MessageItem, type Teammate } from "./types";
 
 // The conversation view (thread, composer and its menus) is not needed to show the list: it is a
 // chunk of its own, so a phone's first load is lighter, fetched as soon as the inbox is up.
@@ -24,9 +24,6 @@ const loadConversationView = () => import("./conversation-view").then((module) =
 const ConversationView = dynamic(loadConversationView);
 
 type Counts = Record<Filter, number> & { unread: number };
-
-/** The list's page size; its first page (All, no search) comes with the page itself. */
-export const INITIAL_LIST_LIMIT = 30;
 
 const conversationPath = /^\/inbox\/(conv_[0-9a-z]{26})\/?$/;
 /** The conversation a URL opens, or null for the list. */

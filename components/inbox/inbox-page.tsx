@@ -6,7 +6,8 @@ import { countInbox } from "@/lib/inbox/count-inbox";
 import { listInbox } from "@/lib/inbox/list-inbox";
 import { getNumberConfig } from "@/lib/network/number-config";
 import { listUsers } from "@/lib/users/users";
-import { InboxApp, INITIAL_LIST_LIMIT } from "./inbox-app";
+import { InboxApp } from "./inbox-app";
+import { INITIAL_LIST_LIMIT } from "./types";
 
 /**
  * The inbox page, for `/inbox` (the list) and `/inbox/{conversation_id}` (one conversation open).

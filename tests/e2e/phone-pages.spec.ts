@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { shot } from "./fixtures";
-import { signInAsOwner } from "./helpers";
+import { adminApiToken, signInAsOwner } from "./helpers";
 
 // Every page at 390×844: nothing scrolls sideways, and the controls a thumb reaches for are at
 // least 44 px tall and wide.
@@ -86,4 +86,26 @@ test("phone: no page scrolls sideways, and the header's controls are thumb-sized
     await page.screenshot({ path: shot(`phone-page${path.replaceAll("/", "-")}`), fullPage: false });
   }
   expect(problems).toEqual([]);
+});
+
+test("the inbox's first page of conversations comes with the page, not after a request of its own", async ({ page, request }) => {
+  const token = await adminApiToken(request);
+  const name = `Sofia Served ${Date.now() % 100000}`;
+  const res = await request.post("/api/sandbox/inbound", { headers: { authorization: `Bearer ${token}` }, data: { from: `4477${String(Date.now()).slice(-8)}`, name, type: "text", text: "Is the fern pet-safe?" } });
+  expect(res.status()).toBe(201);
+  await page.setViewportSize(phone);
+  await signInAsOwner(page);
+  // The HTML the server sends already lists the conversation.
+  const html = await (await page.context().request.get("/inbox")).text();
+  expect(html).toContain(name);
+  expect(html).not.toContain("No conversations here yet.");
+  // And the script does not ask for that page again.
+  const listRequests: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/api/inbox/conversations?")) listRequests.push(r.url());
+  });
+  await page.goto("/inbox");
+  await expect(page.getByRole("list", { name: "Conversation list" }).getByRole("button", { name: new RegExp(name) })).toBeVisible();
+  await page.waitForLoadState("networkidle").catch(() => undefined);
+  expect(listRequests).toEqual([]);
 });
