@@ -33,7 +33,7 @@ export function AccountMenu({ email, children }: { email: string; children: Reac
         aria-expanded={open}
         aria-controls="account-menu"
         onClick={() => setOpen((o) => !o)}
-        className="cursor-pointer rounded-md border border-slate-300 px-3 py-1.5 text-slate-700 hover:bg-slate-50"
+        className="min-h-11 cursor-pointer rounded-md border border-slate-300 px-3 py-1.5 text-slate-700 hover:bg-slate-50 md:min-h-0"
       >
         Account
       </button>

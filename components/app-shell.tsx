@@ -52,7 +52,7 @@ export function AppShell({
   return (
     <div className="flex h-full flex-col">
       <header className="flex h-14 shrink-0 items-center gap-3 border-b border-slate-200 bg-white px-3 sm:gap-4 sm:px-4">
-        <Link href="/inbox" aria-label="Chorus home">
+        <Link href="/inbox" aria-label="Chorus home" className="inline-flex min-h-11 min-w-11 items-center">
           <Logo />
         </Link>
         <MobileMenu main={mainNav} settings={settingsNav.filter(visibleTo(user.role))} />

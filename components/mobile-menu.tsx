@@ -30,7 +30,7 @@ export function MobileMenu({ main, settings }: { main: Item[]; settings: Item[] 
       key={item.href}
       href={item.href}
       aria-current={active(item.href) ? "page" : undefined}
-      className={`block rounded-md px-3 py-2 text-sm no-underline ${indent ? "pl-6" : ""} ${active(item.href) ? "bg-brand-50 font-medium text-brand-700" : "text-slate-700 hover:bg-slate-100"}`}
+      className={`flex min-h-11 items-center rounded-md px-3 text-sm no-underline ${indent ? "pl-6" : ""} ${active(item.href) ? "bg-brand-50 font-medium text-brand-700" : "text-slate-700 hover:bg-slate-100"}`}
       onClick={() => setOpen(false)}
     >
       {item.label}
@@ -44,7 +44,7 @@ export function MobileMenu({ main, settings }: { main: Item[]; settings: Item[] 
         aria-expanded={open}
         aria-controls="mobile-menu"
         onClick={() => setOpen((o) => !o)}
-        className="inline-flex items-center gap-1.5 rounded-md border border-slate-300 px-2.5 py-1.5 text-sm text-slate-700 hover:bg-slate-50"
+        className="inline-flex min-h-11 items-center gap-1.5 rounded-md border border-slate-300 px-2.5 text-sm text-slate-700 hover:bg-slate-50"
       >
         <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden>
           <path d="M4 6h16M4 12h16M4 18h16" strokeLinecap="round" />

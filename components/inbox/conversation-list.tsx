@@ -168,7 +168,8 @@ export function ConversationList({
                 <span className="min-w-0 flex-1">
                   <span className="flex items-baseline gap-2">
                     <span className={`truncate text-sm ${c.unread_count ? "font-semibold" : "font-medium"}`}>{name}</span>
-                    <time className="ml-auto shrink-0 text-xs text-slate-600" dateTime={c.last_message_at ?? c.created_at}>
+                    {/* Rendered first on the server, a minute earlier perhaps: "2 minutes ago" may differ by then. */}
+                    <time className="ml-auto shrink-0 text-xs text-slate-600" dateTime={c.last_message_at ?? c.created_at} suppressHydrationWarning>
                       {formatRelative(c.last_message_at ?? c.created_at)}
                     </time>
                   </span>

@@ -1,9 +1,12 @@
+import dynamic from "next/dynamic";
 import Link from "next/link";
-import { ContactEditor } from "@/components/contacts/contact-editor";
 import { Button } from "@/components/ui/button";
 import { formatDateTime } from "@/components/ui/format";
 import { Avatar } from "./conversation-list";
 import { contactAddressLabel, type ConversationItem, displayName, type Teammate } from "./types";
+
+// The contact's editor shows with an open conversation only: not part of the inbox's first load.
+const ContactEditor = dynamic(() => import("@/components/contacts/contact-editor").then((module) => module.ContactEditor));
 
 export function DetailsPanel({
   conversation,

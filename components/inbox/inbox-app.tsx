@@ -2,8 +2,9 @@
 
 import { TeamFilter } from "@/components/team/team-control";
 import dynamic from "next/dynamic";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { requestJson } from "@/lib/client/api";
+import { rememberResponse } from "@/lib/client/offline-cache";
 import { ConversationList, type Filter } from "./conversation-list";
 import { DetailsPanel } from "./details-panel";
 import { publishLiveEvent } from "./live-bus";
@@ -15,7 +16,7 @@ import { notify } from "./notify";
 import { ShortcutsDialog, useShortcuts } from "./shortcuts";
 import { SimulateCustomer } from "./simulate-customer";
 import { useTypingTeammates } from "./typing";
-import { type ConversationItem, displayName, type EventEnvelope, type MessageItem, type Teammate } from "./types";
+import { type ConversationItem, displayName, type EventEnvelope, INITIAL_LIST_LIMIT, type MessageItem, type Teammate } from "./types";
 
 // The conversation view (thread, composer and its menus) is not needed to show the list: it is a
 // chunk of its own, so a phone's first load is lighter, fetched as soon as the inbox is up.
@@ -52,24 +53,37 @@ export function InboxApp({
   onlineIds,
   canSimulate,
   initialConversationId = null,
+  initialList = null,
+  initialCounts = null,
+  initialConversation = null,
 }: {
   me: Teammate;
   teammates: Teammate[];
   onlineIds: string[];
   canSimulate: boolean;
   initialConversationId?: string | null;
+  /** The first page of the All list, rendered with the page. */
+  initialList?: Page<ConversationItem> | null;
+  initialCounts?: Counts | null;
+  /** The conversation the address opens, as it was before opening it read it. */
+  initialConversation?: ConversationItem | null;
 }) {
   const [filter, setFilter] = useState<Filter>("all");
   const [query, setQuery] = useState("");
   const [label, setLabel] = useState<string | null>(null);
   const [team, setTeam] = useState<string | null>(null);
-  const [items, setItems] = useState<ConversationItem[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [listState, setListState] = useState<"loading" | "idle" | "more" | "error">("loading");
+  // Opening a conversation reads it: the list shows it read from the first paint.
+  const [items, setItems] = useState<ConversationItem[]>(() =>
+    (initialList?.data ?? []).map((c) => (c.id === initialConversationId ? { ...c, unread_count: 0 } : c)),
+  );
+  const [cursor, setCursor] = useState<string | null>(initialList?.pagination.next_cursor ?? null);
+  const [listState, setListState] = useState<"loading" | "idle" | "more" | "error">(initialList ? "idle" : "loading");
   const [selectedId, setSelectedId] = useState<string | null>(initialConversationId);
   // The open conversation when the loaded list does not hold it (a link, another filter).
-  const [opened, setOpened] = useState<ConversationItem | "missing" | null>(null);
-  const [counts, setCounts] = useState<Counts | null>(null);
+  const [opened, setOpened] = useState<ConversationItem | "missing" | null>(
+    initialConversation && initialConversation.id === initialConversationId ? { ...initialConversation, unread_count: 0 } : null,
+  );
+  const [counts, setCounts] = useState<Counts | null>(initialCounts);
   const [showShortcuts, setShowShortcuts] = useState(false);
   const [messages, setMessages] = useState<Record<string, MessageItem[]>>({});
   const [teammates, setTeammates] = useState(initialTeammates);
@@ -78,7 +92,10 @@ export function InboxApp({
   const typing = useTypingTeammates(me.id);
   const present = useMemo(() => (typing.size ? new Set([...online, ...typing.keys()]) : online), [online, typing]);
   // The unread count of the conversation just opened, before opening it read it: where its thread opens.
-  const [unreadAt, setUnreadAt] = useState<{ id: string; count: number } | null>(null);
+  // A link or a push notification opens at the first unread message too, as a tap in the list does.
+  const [unreadAt, setUnreadAt] = useState<{ id: string; count: number } | null>(() =>
+    initialConversation && initialConversation.id === initialConversationId ? { id: initialConversation.id, count: initialConversation.unread_count } : null,
+  );
   const [mobilePane, setMobilePane] = useState<"list" | "conversation" | "details">(initialConversationId ? "conversation" : "list");
   const listRequest = useRef(0);
   const readOnOpen = useRef<string | null>(null);
@@ -90,7 +107,7 @@ export function InboxApp({
     async (reset: boolean, after?: string | null) => {
       const request = ++listRequest.current;
       setListState(reset ? "loading" : "more");
-      const params = new URLSearchParams({ filter, limit: "30" });
+      const params = new URLSearchParams({ filter, limit: String(INITIAL_LIST_LIMIT) });
       if (query.trim()) params.set("q", query.trim());
       if (label) params.set("label", label);
       if (team) params.set("team", team);
@@ -111,14 +128,36 @@ export function InboxApp({
     [filter, query, label, team],
   );
 
+  // The conversation view's code is fetched when the person shows they are about to open one
+  // (a pointer over or on the page, a key): never competing with the list's first paint, and in
+  // the browser (the service worker keeps it) before the tap that needs it lands.
   useEffect(() => {
-    void loadConversationView();
+    const intents = ["pointerover", "pointerdown", "touchstart", "keydown", "focusin"] as const;
+    const load = () => {
+      for (const type of intents) window.removeEventListener(type, load, true);
+      void loadConversationView();
+    };
+    for (const type of intents) window.addEventListener(type, load, { capture: true, passive: true });
+    return () => {
+      for (const type of intents) window.removeEventListener(type, load, true);
+    };
   }, []);
 
+  // The page came with the All list's first page: it is not asked for again, only kept for
+  // offline reading. Offline, the page may be the service worker's older copy: the list kept
+  // in this browser is read instead.
+  const firstPageShown = useRef(Boolean(initialList));
   useEffect(() => {
+    if (firstPageShown.current) {
+      firstPageShown.current = false;
+      if (initialList && navigator.onLine) {
+        void rememberResponse(`/api/inbox/conversations?${new URLSearchParams({ filter: "all", limit: String(INITIAL_LIST_LIMIT) })}`, initialList).catch(() => undefined);
+        return;
+      }
+    }
     const timer = setTimeout(() => void loadList(true), query ? 250 : 0);
     return () => clearTimeout(timer);
-  }, [loadList, query]);
+  }, [loadList, query, initialList]);
 
   const upsertConversation = useCallback(
     (patch: Partial<ConversationItem> & { id: string }, full?: ConversationItem) => {
@@ -155,9 +194,9 @@ export function InboxApp({
     }, delay);
   }, []);
   useEffect(() => {
-    refreshCounts(0);
+    if (!initialCounts) refreshCounts(0);
     return () => clearTimeout(countsTimer.current);
-  }, [refreshCounts]);
+  }, [refreshCounts, initialCounts]);
 
   // Next.js streams the page's metadata and may set its title ("Inbox · Chorus") after this
   // effect ran: the count is put back whenever the head's title changes.
@@ -360,34 +399,38 @@ export function InboxApp({
         aria-label="Conversations"
         className={`${mobilePane === "list" ? "flex" : "hidden"} w-full min-w-0 flex-col border-r border-slate-200 md:flex md:w-80 lg:w-96`}
       >
-        <ConversationList
-          items={items}
-          filter={filter}
-          onFilter={(f) => {
-            setFilter(f);
-          }}
-          query={query}
-          onQuery={setQuery}
-          selectedId={selectedId}
-          onOpen={open}
-          state={listState}
-          hasMore={Boolean(cursor)}
-          onLoadMore={() => listState === "idle" && cursor && void loadList(false, cursor)}
-          people={people}
-          live={live}
-          counts={counts ?? undefined}
-          toolbar={
-            <div className="flex flex-wrap items-center justify-end gap-1">
-              <AttentionSettings />
-              <NotificationsBell me={me} onOpen={(id) => void openAnywhere(id)} onRead={() => refreshCounts(0)} />
-              <NewConversation onStarted={open} />
-              {canSimulate ? <SimulateCustomer onSent={(id: string | undefined) => id && open(id)} /> : null}
-            </div>
-          }
-          label={label}
-          onLabel={setLabel}
-          extraFilters={<TeamFilter value={team} onChange={setTeam} />}
-        />
+        {/* Each pane is its own boundary: the browser takes over (hydrates) the server-rendered page
+            pane by pane, in short slices it can interrupt, not in one long task. */}
+        <Suspense>
+          <ConversationList
+            items={items}
+            filter={filter}
+            onFilter={(f) => {
+              setFilter(f);
+            }}
+            query={query}
+            onQuery={setQuery}
+            selectedId={selectedId}
+            onOpen={open}
+            state={listState}
+            hasMore={Boolean(cursor)}
+            onLoadMore={() => listState === "idle" && cursor && void loadList(false, cursor)}
+            people={people}
+            live={live}
+            counts={counts ?? undefined}
+            toolbar={
+              <div className="flex flex-wrap items-center justify-end gap-1">
+                <AttentionSettings />
+                <NotificationsBell me={me} onOpen={(id) => void openAnywhere(id)} onRead={() => refreshCounts(0)} />
+                <NewConversation onStarted={open} />
+                {canSimulate ? <SimulateCustomer onSent={(id: string | undefined) => id && open(id)} /> : null}
+              </div>
+            }
+            label={label}
+            onLabel={setLabel}
+            extraFilters={<TeamFilter value={team} onChange={setTeam} />}
+          />
+        </Suspense>
       </section>
       <section
         aria-label="Conversation"
@@ -438,7 +481,9 @@ export function InboxApp({
         aria-label="Details"
         className={`${mobilePane === "details" ? "flex" : "hidden"} w-full flex-col border-l border-slate-200 lg:flex lg:w-72`}
       >
-        <DetailsPanel conversation={selected} teammates={teammates} online={present} typing={typing} me={me} onBack={() => setMobilePane("conversation")} />
+        <Suspense>
+          <DetailsPanel conversation={selected} teammates={teammates} online={present} typing={typing} me={me} onBack={() => setMobilePane("conversation")} />
+        </Suspense>
       </aside>
     </main>
   );

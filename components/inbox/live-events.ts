@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { startTransition, useEffect, useRef, useState } from "react";
 import { requestJson } from "@/lib/client/api";
 import type { EventEnvelope } from "./types";
 
@@ -54,7 +54,8 @@ export function useLiveEvents({ onEvent, onResume }: { onEvent: (event: EventEnv
         failures = 0;
         const resumed = everOpen;
         everOpen = true;
-        setState("live");
+        // The indicator re-renders the whole inbox: an interruptible update, never a long task.
+        startTransition(() => setState("live"));
         if (resumed) handlers.current.onResume?.();
       };
       current.onmessage = (event) => {

@@ -74,3 +74,10 @@ export type EventEnvelope = { id: string; type: string; created_at: string; data
 export const displayName = (c: ConversationItem["contact"]) => c.name?.trim() || contactAddressLabel(c);
 /** How the customer is reached, for an unnamed contact or under the name: +number, else @username, else the BSUID. */
 export const contactAddressLabel = (c: ConversationItem["contact"]) => (c.phone ? `+${c.phone}` : c.username || c.network_user_id || "");
+
+/**
+ * The inbox list's page size; its first page (All, no search) comes with the page itself. (Kept
+ * here, not in the client component: a server module importing a value from a "use client"
+ * module gets a reference, not the value.)
+ */
+export const INITIAL_LIST_LIMIT = 30;

@@ -11,9 +11,23 @@ export function ServiceWorker({ userId }: { userId: string }) {
   useEffect(() => {
     void claimOfflineData(userId);
     if (!("serviceWorker" in navigator)) return;
-    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {
-      // An app without its worker still works online; nothing to tell the person.
-    });
+    // Registered once the page has loaded and is idle: installing the worker (and its first
+    // fetches) never competes with the first paint.
+    let idle: number | undefined;
+    const register = () => {
+      const go = () =>
+        navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {
+          // An app without its worker still works online; nothing to tell the person.
+        });
+      if (typeof requestIdleCallback === "undefined") void go();
+      else idle = requestIdleCallback(() => void go(), { timeout: 2000 });
+    };
+    if (document.readyState === "complete") register();
+    else window.addEventListener("load", register, { once: true });
+    return () => {
+      window.removeEventListener("load", register);
+      if (idle !== undefined) cancelIdleCallback(idle);
+    };
   }, [userId]);
   return null;
 }

@@ -42,6 +42,8 @@ export function SlaBadge({ sla, className = "" }: { sla?: SlaState | null; class
   return (
     <span
       data-testid="sla-badge"
+      // The server's countdown may be a minute off the browser's by the time it hydrates.
+      suppressHydrationWarning
       data-sla-status={overdue ? "breached" : sla.status}
       title={`SLA: ${kindLabel[sla.kind].toLowerCase()} due ${new Date(sla.due_at).toLocaleString()}`}
       className={`inline-flex shrink-0 items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium tabular-nums ${tone} ${className}`}
