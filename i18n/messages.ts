@@ -9,7 +9,8 @@ import { DEFAULT_LOCALE, PSEUDO_LOCALE, type AppLocale, type Locale } from "@/li
  */
 export type Messages = { [key: string]: string | Messages };
 
-export const MESSAGES_DIR = path.join(process.cwd(), "messages");
+// Read at run time from the project folder (not bundled), so the bundler need not trace it.
+export const MESSAGES_DIR = path.join(/* turbopackIgnore: true */ process.cwd(), "messages");
 
 const cache = new Map<AppLocale, Messages>();
 
