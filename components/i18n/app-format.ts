@@ -3,6 +3,9 @@ import type { useFormatter, useTranslations } from "next-intl";
 type Formatter = ReturnType<typeof useFormatter>;
 type FormatT = ReturnType<typeof useTranslations>;
 
+/** The catalog namespace of the words these formats use ("just now", "never", size units). */
+export const FORMAT_NAMESPACE = "format";
+
 const toDate = (value: string | number | Date) => (value instanceof Date ? value : new Date(value));
 
 /**

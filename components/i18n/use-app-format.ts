@@ -2,11 +2,11 @@
 
 import { useFormatter, useTranslations } from "next-intl";
 import { useMemo } from "react";
-import { makeAppFormat } from "./app-format";
+import { FORMAT_NAMESPACE, makeAppFormat } from "./app-format";
 
 /** The reader's formats (see makeAppFormat), for client components. */
 export function useAppFormat() {
   const format = useFormatter();
-  const t = useTranslations("format");
+  const t = useTranslations(FORMAT_NAMESPACE);
   return useMemo(() => makeAppFormat(format, t), [format, t]);
 }
