@@ -21,6 +21,8 @@ export function makeAppFormat(format: Formatter, t: FormatT) {
     date: (iso: string | Date) => format.dateTime(toDate(iso), { dateStyle: "medium" }),
     /** "14:05" or "2:05 PM", as the locale writes a time of day. */
     clock: (iso: string | Date) => format.dateTime(toDate(iso), { hour: "2-digit", minute: "2-digit" }),
+    /** "Thursday, 26 November": a thread's day separator within this year. */
+    dayOfYear: (iso: string | Date) => format.dateTime(toDate(iso), { weekday: "long", day: "numeric", month: "long" }),
     /** "Thursday, 26 November 2026": a thread's day separator. */
     day: (iso: string | Date) => format.dateTime(toDate(iso), { weekday: "long", day: "numeric", month: "long", year: "numeric" }),
     /** "5 minutes ago", "hace 5 minutos", "há 5 minutos"; "just now" under a minute. */
