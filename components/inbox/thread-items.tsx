@@ -30,7 +30,9 @@ function DayLabel({ iso }: { iso: string }) {
           : format.day(iso);
   return (
     <div className="my-3 flex justify-center" role="separator" aria-label={label}>
-      <span className="rounded-full bg-white px-3 py-0.5 text-xs text-slate-500 shadow-sm">{label}</span>
+      <time dateTime={iso} className="rounded-full bg-white px-3 py-0.5 text-xs text-slate-500 shadow-sm">
+        {label}
+      </time>
     </div>
   );
 }

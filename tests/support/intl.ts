@@ -5,4 +5,4 @@ import type { Locale } from "@/lib/platform/i18n/locales";
 
 /** A component as the app renders it: inside the provider of a locale's catalogs (English unless told). */
 export const withIntl = (element: ReactNode, locale: Locale = "en") =>
-  createElement(NextIntlClientProvider, { locale, messages: readCatalog(locale), timeZone: "UTC" }, element);
+  createElement(NextIntlClientProvider, { locale, messages: readCatalog(locale), timeZone: "UTC", children: element });
