@@ -21,7 +21,7 @@ export function LabelFilter({ value, onChange }: { value: string | null; onChang
       >
         <option value="">{t("all")}</option>
         {labels.map((label) => (
-          <option key={label.id} value={label.id}>
+          <option key={label.id} value={label.id} data-user-content>
             {label.name}
           </option>
         ))}

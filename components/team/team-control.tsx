@@ -40,7 +40,7 @@ export function TeamControl<C extends { id: string; team_id?: string | null }>({
       >
         <option value="">{t("none")}</option>
         {teams.map((t) => (
-          <option key={t.id} value={t.id}>
+          <option key={t.id} value={t.id} data-user-content>
             {t.name}
           </option>
         ))}
@@ -68,7 +68,7 @@ export function TeamFilter({ value, onChange }: { value: string | null; onChange
         <option value="">{t("all")}</option>
         <option value="none">{t("none")}</option>
         {teams.map((t) => (
-          <option key={t.id} value={t.id}>
+          <option key={t.id} value={t.id} data-user-content>
             {t.name}
           </option>
         ))}
