@@ -43,6 +43,8 @@ const UNTRANSLATED_PAGES = [
   "/settings/apps",
   "/settings/audit-log",
   "/settings/notifications",
+  "/bad-request",
+  "/{not-found}",
 ];
 
 type Visit = { path: string; signedIn: boolean; ready: (page: Page) => Promise<void> };
@@ -104,7 +106,7 @@ test.describe("pseudo-locale: every visible word comes from the catalogs", () =>
   const pages = (): Visit[] => [
     { path: "/login", signedIn: false, ready: (page) => expect(page.locator("form button[type=submit]")).toBeVisible() },
     { path: new URL(seeded.inviteUrl).pathname, signedIn: false, ready: (page) => expect(page.locator("form button[type=submit]")).toBeVisible() },
-    { path: "/reset-password/chorus_reset_not-a-real-link", signedIn: false, ready: (page) => expect(page.getByRole("alert")).toBeVisible() },
+    { path: "/reset-password/chorus_reset_not-a-real-link", signedIn: false, ready: (page) => expect(page.getByRole("main").getByRole("alert")).toBeVisible() },
     { path: "/inbox", signedIn: true, ready: (page) => expect(page.locator(`[data-conversation-id="${seeded.conversationId}"]`)).toBeVisible() },
     { path: `/inbox/${seeded.conversationId}`, signedIn: true, ready: (page) => expect(page.getByTestId("thread").getByText("Hello, is my order on its way?")).toBeVisible() },
     { path: "/settings/account", signedIn: true, ready: (page) => expect(page.locator("#interface-language")).toBeVisible() },
