@@ -98,6 +98,8 @@ async function pseudoPage(browser: Browser, viewport: { width: number; height: n
 }
 
 test.describe("pseudo-locale: every visible word comes from the catalogs", () => {
+  // Six pages, each rendered and photographed, on a machine the other browser tests share.
+  test.describe.configure({ timeout: 180_000 });
   let seeded: { conversationId: string; inviteUrl: string };
   test.beforeAll(async ({ request }) => {
     seeded = await seed(request);
