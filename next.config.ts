@@ -1,4 +1,8 @@
 import type { NextConfig } from "next";
+import createNextIntlPlugin from "next-intl/plugin";
+
+// The interface language of each request and its catalogs (docs/languages.md).
+const withNextIntl = createNextIntlPlugin("./i18n/request.ts");
 
 const config: NextConfig = {
   poweredByHeader: false,
@@ -16,4 +20,4 @@ const config: NextConfig = {
   },
 };
 
-export default config;
+export default withNextIntl(config);

@@ -50,6 +50,8 @@ export default defineConfig({
       WEBHOOK_ALLOW_INSECURE_TARGETS: "true",
       WEBHOOK_RETRY_SCHEDULE: "1,1,1,1",
       DATABASE_URL: "",
+      // The pseudo-locale cookie is honoured (tests/e2e/pseudo-locale.spec.ts).
+      CHORUS_PSEUDO_LOCALE: "1",
     },
   },
 });

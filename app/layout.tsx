@@ -1,12 +1,18 @@
 import type { Metadata, Viewport } from "next";
 import { headers } from "next/headers";
+import { NextIntlClientProvider } from "next-intl";
+import { getLocale, getTimeZone, getTranslations } from "next-intl/server";
+import { TimeZoneCookie } from "@/components/time-zone-cookie";
 import "./globals.css";
 
-export const metadata: Metadata = {
-  title: { default: "Chorus", template: "%s · Chorus" },
-  description: "One business number, answered together.",
-  appleWebApp: { capable: true, title: "Chorus", statusBarStyle: "default" },
-};
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("shell");
+  return {
+    title: { default: "Chorus", template: "%s · Chorus" },
+    description: t("tagline"),
+    appleWebApp: { capable: true, title: "Chorus", statusBarStyle: "default" },
+  };
+}
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1, themeColor: "#178059" };
 
@@ -14,9 +20,16 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   // Every page is rendered per request, so Next.js can put this request's CSP nonce
   // (set by proxy.ts) on its scripts; a prerendered page would carry none and not run.
   await headers();
+  const locale = await getLocale();
   return (
-    <html lang="en">
-      <body>{children}</body>
+    <html lang={locale}>
+      <body>
+        {/* The catalogs, locale and time zone of this request reach client components from here. */}
+        <NextIntlClientProvider>
+          <TimeZoneCookie current={await getTimeZone()} />
+          {children}
+        </NextIntlClientProvider>
+      </body>
     </html>
   );
 }

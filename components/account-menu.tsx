@@ -1,6 +1,7 @@
 "use client";
 
 import { usePathname } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useCallback, useRef, useState } from "react";
 import { useDismiss } from "@/components/ui/use-dismiss";
 
@@ -10,6 +11,7 @@ import { useDismiss } from "@/components/ui/use-dismiss";
  * outside it.
  */
 export function AccountMenu({ email, children }: { email: string; children: React.ReactNode }) {
+  const t = useTranslations("shell");
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -35,20 +37,22 @@ export function AccountMenu({ email, children }: { email: string; children: Reac
         onClick={() => setOpen((o) => !o)}
         className="min-h-11 cursor-pointer rounded-md border border-slate-300 px-3 py-1.5 text-slate-700 hover:bg-slate-50 md:min-h-0"
       >
-        Account
+        {t("account.menu")}
       </button>
       {open ? (
         <div
           id="account-menu"
           role="group"
-          aria-label="Account"
-          className="absolute right-0 z-20 mt-2 w-56 rounded-md border border-slate-200 bg-white p-2 shadow-lg"
+          aria-label={t("account.menu")}
+          className="absolute end-0 z-20 mt-2 w-56 rounded-md border border-slate-200 bg-white p-2 shadow-lg"
           // A link followed is the choice: the menu closes. The sign-out buttons are left to finish
           // their form (closing now would take the form out of the page before it is sent); they
           // lead to the sign-in page anyway.
           onClick={(event) => (event.target as HTMLElement).closest("a") && close()}
         >
-          <p className="truncate px-2 py-1 text-xs text-slate-500">{email}</p>
+          <p className="truncate px-2 py-1 text-xs text-slate-500" data-user-content>
+            {email}
+          </p>
           {children}
         </div>
       ) : null}

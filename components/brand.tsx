@@ -1,6 +1,7 @@
 export function Logo({ className = "" }: { className?: string }) {
   return (
-    <span className={`inline-flex items-center gap-2 font-semibold text-slate-900 ${className}`}>
+    // The product's name is never translated.
+    <span translate="no" className={`inline-flex items-center gap-2 font-semibold text-slate-900 ${className}`}>
       <span aria-hidden className="grid h-8 w-8 place-items-center rounded-lg bg-brand-600 text-white">
         <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
           <path d="M4 5h16v10H8l-4 4z" strokeLinejoin="round" />

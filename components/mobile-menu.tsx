@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useCallback, useRef, useState } from "react";
 import { useDismiss } from "@/components/ui/use-dismiss";
 
@@ -12,6 +13,7 @@ type Item = { href: string; label: string };
  * sideways-scrolling strip. Closes on navigation, Escape and a tap outside.
  */
 export function MobileMenu({ main, settings }: { main: Item[]; settings: Item[] }) {
+  const t = useTranslations("shell");
   const [open, setOpen] = useState(false);
   const pathname = usePathname();
   const root = useRef<HTMLDivElement>(null);
@@ -30,7 +32,7 @@ export function MobileMenu({ main, settings }: { main: Item[]; settings: Item[] 
       key={item.href}
       href={item.href}
       aria-current={active(item.href) ? "page" : undefined}
-      className={`flex min-h-11 items-center rounded-md px-3 text-sm no-underline ${indent ? "pl-6" : ""} ${active(item.href) ? "bg-brand-50 font-medium text-brand-700" : "text-slate-700 hover:bg-slate-100"}`}
+      className={`flex min-h-11 items-center rounded-md px-3 text-sm no-underline ${indent ? "ps-6" : ""} ${active(item.href) ? "bg-brand-50 font-medium text-brand-700" : "text-slate-700 hover:bg-slate-100"}`}
       onClick={() => setOpen(false)}
     >
       {item.label}
@@ -49,12 +51,12 @@ export function MobileMenu({ main, settings }: { main: Item[]; settings: Item[] 
         <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden>
           <path d="M4 6h16M4 12h16M4 18h16" strokeLinecap="round" />
         </svg>
-        Menu
+        {t("menu")}
       </button>
       {open ? (
         <nav
           id="mobile-menu"
-          aria-label="Menu"
+          aria-label={t("menu")}
           className="fixed inset-x-2 top-14 z-40 max-h-[calc(100dvh-4rem)] overflow-y-auto rounded-xl border border-slate-200 bg-white p-2 shadow-lg"
         >
           {main.map((item) =>

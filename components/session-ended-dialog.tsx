@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
 import { SESSION_ENDED_EVENT } from "@/lib/client/api";
 
@@ -9,6 +10,7 @@ import { SESSION_ENDED_EVENT } from "@/lib/client/api";
  * Drafts and unsent replies are kept on this device, so nothing typed is lost on the way.
  */
 export function SessionEndedDialog() {
+  const t = useTranslations("sessionEnded");
   const [ended, setEnded] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
   const title = useRef<HTMLHeadingElement>(null);
@@ -40,17 +42,17 @@ export function SessionEndedDialog() {
       <div className="flex flex-col gap-4 p-6">
         {/* Focus lands on the title, not the link: an Enter typed mid-sentence does not leave the page. */}
         <h2 id="session-ended-title" ref={title} tabIndex={-1} className="text-lg font-semibold text-slate-900">
-          Your session has ended
+          {t("title")}
         </h2>
         <p id="session-ended-body" className="text-sm text-slate-600">
-          Sign in again to keep working. Your drafts and unsent replies are kept on this device and will be waiting where you left them.
+          {t("body")}
         </p>
         <div className="flex justify-end">
           <a
             href={`/login?next=${encodeURIComponent(next)}`}
             className="inline-flex items-center justify-center rounded-md bg-brand-600 px-3.5 py-2 text-sm font-medium text-white no-underline hover:bg-brand-700 hover:text-white"
           >
-            Sign in again
+            {t("signIn")}
           </a>
         </div>
       </div>

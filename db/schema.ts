@@ -70,6 +70,9 @@ export const users = pgTable(
     // What the person said they are; `online` reads as `away` after the account's away delay without activity.
     availability: text("availability", { enum: ["online", "busy", "offline"] }).notNull().default("online"),
     lastActiveAt: ts("last_active_at"),
+    // The interface language the person chose; null until they choose (the interface then
+    // follows the account's business language).
+    locale: text("locale", { enum: ["en", "es", "pt-BR"] }),
     // Deleted users stay so that their messages remain attributed.
     deletedAt: ts("deleted_at"),
   },

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
 import { AccountMenu } from "@/components/account-menu";
 import { AppShell } from "@/components/app-shell";
 import { ServiceWorker } from "@/components/pwa/service-worker";
@@ -13,6 +14,7 @@ export const dynamic = "force-dynamic";
 export default async function SignedInLayout({ children }: { children: React.ReactNode }) {
   // A user the account requires a second factor of, who has none yet, is sent to set it up first.
   const session = await requireSession();
+  const t = await getTranslations("shell");
   return (
     <AppShell
       user={session.user}
@@ -20,16 +22,16 @@ export default async function SignedInLayout({ children }: { children: React.Rea
         <AccountMenu email={session.user.email}>
           <AvailabilitySwitch initial={(await getMe({ ctx: session })).availability} />
           <Link href="/settings/account" className="block rounded-md px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
-            Password and sign-in
+            {t("account.passwordAndSignIn")}
           </Link>
           <form action={signOutAction}>
             <Button type="submit" variant="ghost" className="w-full justify-start">
-              Sign out
+              {t("account.signOut")}
             </Button>
           </form>
           <form action={signOutEverywhereAction}>
             <Button type="submit" variant="ghost" className="w-full justify-start">
-              Sign out everywhere
+              {t("account.signOutEverywhere")}
             </Button>
           </form>
         </AccountMenu>

@@ -2,16 +2,14 @@
 import "@/lib/server/wiring";
 
 import { AuthError } from "next-auth";
+import { getTranslations } from "next-intl/server";
 import { signIn } from "@/lib/auth/next-auth";
 import { safeNextPath } from "@/lib/auth/next-path";
 
-export type LoginState = { error?: string; email?: string; mfa?: boolean };
+export type LoginState = { error?: string; errorCode?: string; email?: string; mfa?: boolean };
 
-const messages: Record<string, string> = {
-  rate_limited: "Too many sign-in attempts. Wait a minute and try again.",
-  mfa_required: "Enter the 6-digit code from your authenticator app.",
-  invalid_otp: "That code is wrong or was already used. Enter the current code, or a recovery code.",
-};
+// What each refusal says; anything else is the one answer for a wrong email or password.
+const messageKeys: Record<string, string> = { rate_limited: "rateLimited", mfa_required: "mfaRequired", invalid_otp: "invalidOtp" };
 
 export async function loginAction(_prev: LoginState, form: FormData): Promise<LoginState> {
   const email = String(form.get("email") ?? "");
@@ -24,7 +22,8 @@ export async function loginAction(_prev: LoginState, form: FormData): Promise<Lo
     if (error instanceof AuthError) {
       const code = (error as AuthError & { code?: string }).code ?? "";
       const mfa = code === "mfa_required" || code === "invalid_otp";
-      return { email, mfa, error: messages[code] ?? "Wrong email or password." };
+      const t = await getTranslations("auth.login.errors");
+      return { email, mfa, errorCode: code || "wrong_credentials", error: t(messageKeys[code] ?? "wrongCredentials") };
     }
     throw error;
   }

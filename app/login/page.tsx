@@ -1,4 +1,5 @@
 import { redirect } from "next/navigation";
+import { getTranslations } from "next-intl/server";
 import { AuthShell } from "@/components/brand";
 import { ForgetOfflineData } from "@/components/pwa/service-worker";
 import { LoginForm } from "@/components/setup/login-form";
@@ -7,7 +8,9 @@ import { getCurrentSession } from "@/lib/auth/current-user";
 import { safeNextPath } from "@/lib/auth/next-path";
 
 export const dynamic = "force-dynamic";
-export const metadata = { title: "Sign in" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("auth.login"))("title") };
+}
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   if (!(await isSetupDone())) redirect("/setup");
@@ -16,13 +19,14 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   const session = await getCurrentSession();
   if (session?.secondFactor === "ok") redirect(next);
   if (session?.secondFactor === "enrolment_required") redirect(`/login/two-factor?next=${encodeURIComponent(next)}`);
+  const t = await getTranslations("auth.login");
   return (
-    <AuthShell title="Sign in" subtitle="Answer your business number together with your team.">
+    <AuthShell title={t("title")} subtitle={t("subtitle")}>
       <ForgetOfflineData />
       <LoginForm
         email={params.email}
         setupDone={params.setup === "done"}
-        notice={params.joined ? "Welcome to the team. Sign in with your new password." : params.reset ? "Your password is saved. Sign in with it." : undefined}
+        notice={params.joined ? t("joined") : params.reset ? t("passwordSaved") : undefined}
         next={next}
       />
     </AuthShell>

@@ -1,15 +1,19 @@
 import { redirect } from "next/navigation";
+import { getTranslations } from "next-intl/server";
 import { AuthShell } from "@/components/brand";
 import { SetupForm } from "@/components/setup/setup-form";
 import { isSetupDone } from "@/lib/accounts/setup";
 
 export const dynamic = "force-dynamic";
-export const metadata = { title: "Set up" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("auth.setup"))("metaTitle") };
+}
 
 export default async function SetupPage() {
   if (await isSetupDone()) redirect("/login");
+  const t = await getTranslations("auth.setup");
   return (
-    <AuthShell title="Set up Chorus" subtitle="Create your business account and its first administrator.">
+    <AuthShell title={t("title")} subtitle={t("subtitle")}>
       <SetupForm />
     </AuthShell>
   );

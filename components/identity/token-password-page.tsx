@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
 import { AuthShell } from "@/components/brand";
 import { SetPasswordForm, type SetPasswordState } from "@/components/identity/set-password-form";
 import { Alert } from "@/components/ui/card";
@@ -23,8 +24,11 @@ export async function TokenPasswordPage<T extends { email: string }>({
     submitLabel: string;
   };
 }) {
+  const t = await getTranslations("auth");
+  const errors = await getTranslations("errors");
   const described = await describe().catch((error: unknown) => {
-    if (error instanceof ApiError) return { error: error.message };
+    // Why the link does not work, from its error code in the reader's language.
+    if (error instanceof ApiError) return { error: error.code !== "not_found" && errors.has(`code.${error.code}`) ? errors(`code.${error.code}`) : t("linkBroken") };
     throw error;
   });
   if ("error" in described) {
@@ -33,7 +37,7 @@ export async function TokenPasswordPage<T extends { email: string }>({
         <Alert>{described.error}</Alert>
         <p className="mt-4 text-sm">
           <Link href="/login" className="font-medium text-brand-700 hover:underline">
-            Go to sign-in
+            {t("goToSignIn")}
           </Link>
         </p>
       </AuthShell>

@@ -1,88 +1,95 @@
-import { formatClockTime } from "@/components/ui/format";
+import { useTranslations } from "next-intl";
+import { type AppFormat } from "@/components/i18n/app-format";
+import { useAppFormat } from "@/components/i18n/use-app-format";
 import type { ActivityItem as Activity } from "./team-types";
 
 type Named = { id?: string; name?: string | null } | null | undefined;
 
-/** Why the answer assistant left a conversation to a person. */
+type T = ReturnType<typeof useTranslations>;
+
+/** Why the answer assistant left a conversation to a person: keys of `inbox.activity`. */
 const handoffReasons: Record<string, string> = {
-  asked_for_person: "the customer asked for one",
-  below_threshold: "nothing in your documents matched the question well enough",
-  no_answer: "the documents do not answer the question",
-  ungrounded: "the drafted answer stated something your documents do not say",
-  model_error: "the language model did not answer",
+  asked_for_person: "handoff.askedForPerson",
+  below_threshold: "handoff.belowThreshold",
+  no_answer: "handoff.noAnswer",
+  ungrounded: "handoff.ungrounded",
+  model_error: "handoff.modelError",
 };
 
 /** One line of the activity trail in words: "Ana assigned this to Bruno". */
-function describeActivity(activity: Activity, meId?: string): string {
+function describeActivity(activity: Activity, t: T, format: AppFormat, meId?: string): string {
   const rule = (activity.data.automation as { name?: string } | undefined)?.name;
   const who =
     activity.actor.type === "automation"
       ? rule
-        ? `Automation “${rule}”`
-        : "Automatic reply"
+        ? t("who.automationRule", { rule })
+        : t("who.automaticReply")
       : activity.actor.type === "contact"
-        ? activity.actor.name || "The customer"
+        ? activity.actor.name || t("who.customer")
         : activity.actor.id && activity.actor.id === meId
-          ? "You"
-          : activity.actor.name || "Someone";
-  const person = (named: Named) => (named?.id && named.id === meId ? "you" : named?.name || "a former teammate");
+          ? t("who.you")
+          : activity.actor.name || t("who.someone");
+  const person = (named: Named) => (named?.id && named.id === meId ? t("person.you") : named?.name || t("person.former"));
   const data = activity.data;
   switch (activity.type) {
     case "created":
-      return activity.actor.type === "contact" ? `${who} started the conversation` : `${who} started this conversation`;
+      return activity.actor.type === "contact" ? t("created.contact", { who }) : t("created.user", { who });
     case "assigned": {
       const assignee = data.assignee as Named;
       const self = assignee?.id && assignee.id === activity.actor.id;
-      if (data.auto) return `${who} replied first and took this conversation`;
-      if (data.policy) return `Assigned to ${person(assignee)} by the assignment policy`;
-      return self ? `${who} took this conversation` : `${who} assigned this to ${person(assignee)}`;
+      if (data.auto) return t("assigned.auto", { who });
+      if (data.policy) return t("assigned.policy", { person: person(assignee) });
+      return self ? t("assigned.self", { who }) : t("assigned.other", { who, person: person(assignee) });
     }
     case "unassigned": {
       const previous = data.previous_assignee as Named;
-      if (data.reason === "user_deleted") return `${who} removed ${person(previous)}, so this is unassigned`;
-      return previous ? `${who} unassigned ${person(previous)}` : `${who} unassigned this`;
+      if (data.reason === "user_deleted") return t("unassigned.deleted", { who, person: person(previous) });
+      return previous ? t("unassigned.person", { who, person: person(previous) }) : t("unassigned.this", { who });
     }
     case "closed":
-      return `${who} closed this conversation`;
+      return t("closed", { who });
     case "reopened":
-      return activity.actor.type === "contact" ? `${who} wrote again and reopened this` : `${who} reopened this conversation`;
+      return activity.actor.type === "contact" ? t("reopened.contact", { who }) : t("reopened.user", { who });
     case "snoozed":
-      return typeof data.until === "string" ? `${who} snoozed this until ${new Date(data.until).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}` : `${who} snoozed this`;
+      return typeof data.until === "string" ? t("snoozed.until", { who, until: format.dateTime(data.until) }) : t("snoozed.plain", { who });
     case "labeled":
     case "unlabeled": {
       const label = (data.label as { name?: string } | undefined)?.name;
-      return `${who} ${activity.type === "labeled" ? "added" : "removed"} the label ${label ? `“${label}”` : ""}`.trim();
+      if (activity.type === "labeled") return label ? t("labeled.named", { who, label }) : t("labeled.plain", { who });
+      return label ? t("unlabeled.named", { who, label }) : t("unlabeled.plain", { who });
     }
     case "auto_reply":
-      if (data.kind === "assistant") return "The answer assistant replied from your documents";
-      return data.kind === "hours_question" ? "Automatic reply sent the opening hours" : "Automatic reply sent the outside-hours message";
+      if (data.kind === "assistant") return t("autoReply.assistant");
+      return data.kind === "hours_question" ? t("autoReply.hours") : t("autoReply.outsideHours");
     case "automation":
-      return `${who} ran`;
+      return t("automation", { who });
     case "macro":
-      return `${who} ran the macro “${(data.macro as { name?: string } | undefined)?.name ?? ""}”`;
+      return t("macro", { who, macro: (data.macro as { name?: string } | undefined)?.name ?? "" });
     case "handed_off":
-      return `Handed to a person: ${handoffReasons[String(data.reason)] ?? "the assistant was unsure"}`;
+      return t("handedOff", { reason: t(handoffReasons[String(data.reason)] ?? "handoff.unsure") });
     case "priority_changed":
-      return data.priority ? `${who} set the priority to ${String(data.priority)}` : `${who} removed the priority`;
+      return data.priority ? t("priority.set", { who, priority: String(data.priority) }) : t("priority.removed", { who });
     case "team_changed": {
       const team = (data.team as { name?: string } | null | undefined)?.name;
-      return team ? `${who} moved this to the team “${team}”` : `${who} took this out of its team`;
+      return team ? t("team.moved", { who, team }) : t("team.removed", { who });
     }
     case "sla_applied": {
       const policy = (data.sla_policy as { name?: string } | null | undefined)?.name;
-      return policy ? `${who} applied the SLA policy “${policy}”` : `${who} removed the SLA policy`;
+      return policy ? t("sla.applied", { who, policy }) : t("sla.removed", { who });
     }
     default:
-      return `${who} changed this conversation`;
+      return t("changed", { who });
   }
 }
 
 /** An activity entry, inline in the thread: small, centred, with its time. */
 export function ActivityLine({ activity, meId }: { activity: Activity; meId?: string }) {
+  const t = useTranslations("inbox.activity");
+  const format = useAppFormat();
   return (
     <div className="my-1 flex justify-center" data-testid="activity-item" data-activity-type={activity.type}>
       <p className="max-w-[90%] rounded-full bg-slate-100 px-3 py-0.5 text-center text-xs text-slate-600">
-        {describeActivity(activity, meId)} · <time dateTime={activity.created_at}>{formatClockTime(activity.created_at)}</time>
+        {describeActivity(activity, t, format, meId)} · <time dateTime={activity.created_at}>{format.clock(activity.created_at)}</time>
       </p>
     </div>
   );

@@ -1,9 +1,11 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
+import { useAppFormat } from "@/components/i18n/use-app-format";
 import { Button } from "@/components/ui/button";
 import { PaperclipIcon } from "@/components/ui/icons";
-import { formatSize, limitInWords, MAX_JSON_MEDIA_BYTES, mediaLimits, type MediaType } from "@/lib/messages/media-limits";
+import { MAX_JSON_MEDIA_BYTES, mediaLimits, type MediaType } from "@/lib/messages/media-limits";
 import { useCannedSuggest } from "./canned-suggest";
 import { COMPOSER_INSERT_EVENT, type ComposerInsertDetail } from "./knowledge-suggestions";
 import { addToOutbox, deliver } from "./outbox";
@@ -14,17 +16,21 @@ import { useDraft } from "./use-drafts";
 
 type Attachment = { file: File; type: MediaType; data: string };
 
-/** The WhatsApp message type for a file, from its MIME type, or an explanation of why it cannot be sent. */
-export function pickMediaType(file: File): { type: MediaType } | { error: string } {
+/** Why a file cannot be sent: a key of the `inbox.composer.file` catalog namespace, and its values. */
+export type FileProblem =
+  | { key: "unsupported"; name: string; mime: string }
+  | { key: "tooLarge"; name: string; type: MediaType; size: number; limit: number }
+  | { key: "tooLargeForInbox"; name: string; size: number; limit: number };
+
+/** The WhatsApp message type for a file, from its MIME type, or why it cannot be sent. */
+export function pickMediaType(file: File): { type: MediaType } | { error: FileProblem } {
   const mime = file.type.toLowerCase();
   const type = (Object.keys(mediaLimits) as MediaType[]).find((t) => (mediaLimits[t].mimeTypes as readonly string[]).includes(mime));
-  if (!type) return { error: `${file.name}: files of type ${mime || "unknown"} cannot be sent. Send images (JPEG, PNG), audio, MP4/3GPP video, or PDF, Office and text documents.` };
-  // Refused before upload, with the network's limit in words.
-  if (file.size > mediaLimits[type].maxBytes) return { error: `${limitInWords(type)}: ${file.name} is ${formatSize(file.size)}.` };
+  if (!type) return { error: { key: "unsupported", name: file.name, mime } };
+  // Refused before upload, with the network's limit.
+  if (file.size > mediaLimits[type].maxBytes) return { error: { key: "tooLarge", name: file.name, type, size: file.size, limit: mediaLimits[type].maxBytes } };
   // The request carries the file as Base64 in a body of at most 32 MiB.
-  if (file.size > MAX_JSON_MEDIA_BYTES) {
-    return { error: `Files sent from the inbox can be at most ${formatSize(MAX_JSON_MEDIA_BYTES)}: ${file.name} is ${formatSize(file.size)}.` };
-  }
+  if (file.size > MAX_JSON_MEDIA_BYTES) return { error: { key: "tooLargeForInbox", name: file.name, size: file.size, limit: MAX_JSON_MEDIA_BYTES } };
   return { type };
 }
 
@@ -60,6 +66,8 @@ export function Composer({
   onMore?: () => void;
 }) {
   // The words and the chosen file's name live in the conversation's draft, which survives reloads.
+  const t = useTranslations("inbox.composer");
+  const format = useAppFormat();
   const { draft, change, startOver } = useDraft(conversation.id);
   const text = draft.text;
   const setText = (value: string) => change({ text: value });
@@ -97,7 +105,14 @@ export function Composer({
     if (!file) return;
     const picked = pickMediaType(file);
     if ("error" in picked) {
-      setProblem(picked.error);
+      const problem = picked.error;
+      setProblem(
+        problem.key === "unsupported"
+          ? t("file.unsupported", { name: problem.name, mime: problem.mime || "?" })
+          : problem.key === "tooLarge"
+            ? t("file.tooLarge", { name: problem.name, type: problem.type, size: format.bytes(problem.size), limit: format.bytes(problem.limit) })
+            : t("file.tooLargeForInbox", { name: problem.name, size: format.bytes(problem.size), limit: format.bytes(problem.limit) }),
+      );
       if (fileInput.current) fileInput.current.value = "";
       return;
     }
@@ -162,24 +177,24 @@ export function Composer({
       {attachment ? (
         <div className="mb-2 flex items-center gap-2 rounded-md bg-slate-100 px-3 py-1.5 text-xs">
           <span className="truncate">
-            <PaperclipIcon className="mr-1 inline h-3.5 w-3.5" />
-            {attachment.file.name} · {attachment.type} · {(attachment.file.size / 1024).toFixed(0)} KB
+            <PaperclipIcon className="me-1 inline h-3.5 w-3.5" />
+            <span data-user-content>{attachment.file.name}</span> · {t("file.attached", { type: attachment.type, size: format.bytes(attachment.file.size) })}
           </span>
-          <button type="button" className="ml-auto underline" onClick={() => setAttachment(undefined)}>
-            Remove
+          <button type="button" className="ms-auto underline" onClick={() => setAttachment(undefined)}>
+            {t("remove")}
           </button>
         </div>
       ) : lostFile ? (
         <div className="mb-2 flex items-center gap-2 rounded-md bg-amber-50 px-3 py-1.5 text-xs text-amber-900" data-testid="draft-file">
           <span className="truncate">
-            <PaperclipIcon className="mr-1 inline h-3.5 w-3.5" />
-            {lostFile} was chosen before the page reloaded — attach it again to send it.
+            <PaperclipIcon className="me-1 inline h-3.5 w-3.5" />
+            {t.rich("file.lost", { name: lostFile, file: (chunks) => <span data-user-content>{chunks}</span> })}
           </span>
-          <label htmlFor="composer-file" className="ml-auto shrink-0 cursor-pointer font-semibold underline">
-            Attach again
+          <label htmlFor="composer-file" className="ms-auto shrink-0 cursor-pointer font-semibold underline">
+            {t("attachAgain")}
           </label>
           <button type="button" className="shrink-0 underline" onClick={() => change({ fileName: null })}>
-            Remove
+            {t("remove")}
           </button>
         </div>
       ) : null}
@@ -190,7 +205,7 @@ export function Composer({
             type="button"
             onClick={onMore}
             aria-expanded={moreOpen}
-            aria-label="More options for the message"
+            aria-label={t("more")}
             className="inline-flex min-h-11 min-w-11 shrink-0 items-center justify-center rounded-md border border-slate-300 text-lg leading-none text-slate-700 hover:bg-slate-50 md:hidden"
           >
             ⋯
@@ -200,13 +215,13 @@ export function Composer({
         <label
           htmlFor="composer-file"
           className="inline-flex shrink-0 cursor-pointer items-center justify-center rounded-md border border-slate-300 px-2.5 py-2 text-sm text-slate-700 hover:bg-slate-50 max-md:min-h-11 max-md:min-w-11"
-          title="Attach a file"
+          title={t("attach")}
         >
           <PaperclipIcon className="h-5 w-5" />
-          <span className="sr-only">Attach a file</span>
+          <span className="sr-only">{t("attach")}</span>
         </label>
         <label htmlFor="composer-text" className="sr-only">
-          Reply
+          {t("reply")}
         </label>
         <textarea
           id="composer-text"
@@ -223,14 +238,14 @@ export function Composer({
               send();
             }
           }}
-          placeholder={attachment?.type === "audio" ? "Audio is sent without a caption — write a reply after it" : attachment ? "Add a caption (optional)" : "Write a reply — Enter sends, Shift+Enter for a new line"}
+          placeholder={attachment?.type === "audio" ? t("placeholder.audio") : attachment ? t("placeholder.caption") : t("placeholder.text")}
           className="max-h-40 min-h-10 min-w-0 flex-1 resize-y rounded-md border border-slate-300 px-3 py-2 text-sm max-md:min-h-11 max-md:resize-none max-md:placeholder:overflow-hidden max-md:placeholder:text-ellipsis max-md:placeholder:whitespace-nowrap"
         />
         <div className={`shrink-0 ${onMore && !moreOpen ? "max-md:hidden" : ""}`}>
           <PolishMenu text={text} onApply={setText} conversationId={conversation.id} />
         </div>
         <Button type="button" onClick={send} disabled={!text.trim() && !attachment} className="shrink-0 max-md:min-h-11">
-          Send
+          {t("send")}
         </Button>
       </div>
     </div>

@@ -1,6 +1,8 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { type ReactNode, useEffect, useRef, useState } from "react";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { SlaBadge } from "@/components/team/sla-badge";
 import { Button } from "@/components/ui/button";
 import { requestJson } from "@/lib/client/api";
@@ -17,7 +19,8 @@ const statusTone: Record<ConversationItem["status"], string> = {
   snoozed: "bg-violet-100 text-violet-800",
 };
 
-const statusLabel: Record<ConversationItem["status"], string> = { open: "Open", assigned: "Assigned", closed: "Closed", snoozed: "Snoozed" };
+// Keys of the `inbox.header` catalog namespace.
+const statusLabel: Record<ConversationItem["status"], string> = { open: "status.open", assigned: "status.assigned", closed: "status.closed", snoozed: "status.snoozed" };
 
 /**
  * The conversation header. On a desktop: the contact, its status and assignee, and every action
@@ -46,6 +49,8 @@ export function ConversationHeader({
   onError: (message: string | undefined) => void;
   actions?: ReactNode;
 }) {
+  const t = useTranslations("inbox.header");
+  const errorMessage = useApiErrorMessage();
   const [acting, setActing] = useState<string>();
   const [menuOpen, setMenuOpen] = useState(false);
   const menu = useRef<HTMLDivElement>(null);
@@ -81,41 +86,47 @@ export function ConversationHeader({
     const result = await requestJson<ConversationItem>("POST", `/v1/conversations/${conversation.id}/${action}`, body ?? {});
     setActing(undefined);
     if (result.ok) changed(result.data);
-    else onError(result.message);
+    else onError(errorMessage(result));
   }
 
   const name = displayName(conversation.contact);
   const assignee = conversation.assigned_to ? people.get(conversation.assigned_to) : undefined;
-  const assigneeText = assignee ? (assignee.id === me.id ? "Assigned to you" : `Assigned to ${assignee.name}`) : null;
+  const assigneeText = assignee
+    ? assignee.id === me.id
+      ? t("assignedToYou")
+      : t.rich("assignedTo", { name: assignee.name, person: (chunks) => <span data-user-content>{chunks}</span> })
+    : null;
   const teammates = [...people.values()].filter((p) => p.id !== conversation.assigned_to).sort((a, b) => a.name.localeCompare(b.name));
 
   return (
     <header className="relative flex items-center gap-2 border-b border-slate-200 px-2 py-1.5 md:flex-wrap md:gap-y-1.5 md:px-3 md:py-2" data-testid="conversation-header">
-      <Button type="button" variant="ghost" className="min-h-11 min-w-11 shrink-0 px-2 md:hidden" onClick={onBack} aria-label="Back to conversations">
+      <Button type="button" variant="ghost" className="min-h-11 min-w-11 shrink-0 px-2 md:hidden" onClick={onBack} aria-label={t("back")}>
         ←
       </Button>
       <Avatar name={name} className="h-9 w-9 shrink-0 text-sm max-md:hidden" />
       <div className="min-w-0 flex-1 md:min-w-48">
         <div className="flex min-w-0 items-center gap-2">
-          <h2 className="min-w-0 truncate font-semibold">{name}</h2>
+          <h2 className="min-w-0 truncate font-semibold" data-user-content>
+            {name}
+          </h2>
           <span data-testid="conversation-status" className={`shrink-0 rounded-full px-2 py-0.5 text-xs font-medium ${statusTone[conversation.status]}`}>
-            {statusLabel[conversation.status]}
+            {t(statusLabel[conversation.status])}
           </span>
           <SlaBadge sla={conversation.sla} />
         </div>
         <p className="flex items-center gap-2 truncate text-xs text-slate-500 max-md:hidden">
-          <span>{contactAddressLabel(conversation.contact)}</span>
+          <span translate="no">{contactAddressLabel(conversation.contact)}</span>
           {assigneeText ? <span data-testid="conversation-assignee">{assigneeText}</span> : null}
         </p>
         <LabelChips labels={conversation.labels} className="mt-1 max-md:hidden" />
       </div>
-      <div ref={menu} className="shrink-0 md:ml-auto">
+      <div ref={menu} className="shrink-0 md:ms-auto">
         <Button
           type="button"
           variant="ghost"
           data-menu-trigger
           className="min-h-11 min-w-11 px-2 text-lg leading-none md:hidden"
-          aria-label="Conversation actions"
+          aria-label={t("actions")}
           aria-expanded={menuOpen}
           aria-controls={`conversation-actions-${conversation.id}`}
           onClick={() => setMenuOpen((open) => !open)}
@@ -126,30 +137,30 @@ export function ConversationHeader({
           id={`conversation-actions-${conversation.id}`}
           data-conversation-menu
           role={menuOpen ? "dialog" : undefined}
-          aria-label={menuOpen ? "Conversation actions" : undefined}
+          aria-label={menuOpen ? t("actions") : undefined}
           className={`${menuOpen ? "max-md:flex" : "max-md:hidden"} max-md:absolute max-md:inset-x-2 max-md:top-full max-md:z-20 max-md:mt-1 max-md:max-h-[70vh] max-md:flex-col max-md:gap-2 max-md:overflow-y-auto max-md:rounded-lg max-md:border max-md:border-slate-200 max-md:bg-white max-md:p-3 max-md:shadow-lg md:flex md:flex-wrap md:items-center md:gap-2 [&_button]:whitespace-nowrap max-md:[&_button]:min-h-11 max-md:[&_button]:w-full max-md:[&_select]:min-h-11 max-md:[&_select]:w-full`}
         >
           {/* Only in the open phone menu: what the one-row header leaves out. */}
           {menuOpen ? (
             <div className="flex flex-col gap-1 border-b border-slate-100 pb-2 text-xs text-slate-600 md:hidden">
-              <span>{contactAddressLabel(conversation.contact)}</span>
+              <span translate="no">{contactAddressLabel(conversation.contact)}</span>
               {assigneeText ? <span>{assigneeText}</span> : null}
               <LabelChips labels={conversation.labels} />
             </div>
           ) : null}
           {conversation.status === "closed" ? (
             <Button type="button" variant="secondary" onClick={() => act("reopen")} disabled={Boolean(acting)}>
-              {acting === "reopen" ? "Reopening…" : "Reopen"}
+              {acting === "reopen" ? t("reopening") : t("reopen")}
             </Button>
           ) : (
             <>
               {conversation.assigned_to !== me.id ? (
                 <Button type="button" variant="secondary" onClick={() => act("assign", { user_id: me.id })} disabled={Boolean(acting)}>
-                  {acting === "assign" ? "Assigning…" : "Assign to me"}
+                  {acting === "assign" ? t("assigning") : t("assignToMe")}
                 </Button>
               ) : null}
               <label className="sr-only" htmlFor="assign-to">
-                Assign to a teammate
+                {t("assignToTeammate")}
               </label>
               <select
                 id="assign-to"
@@ -158,20 +169,20 @@ export function ConversationHeader({
                 onChange={(e) => e.target.value && act("assign", { user_id: e.target.value })}
                 className="rounded-md border border-slate-300 bg-white px-2 py-2 text-sm"
               >
-                <option value="">Assign to…</option>
-                {teammates.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name}
+                <option value="">{t("assignTo")}</option>
+                {teammates.map((person) => (
+                  <option key={person.id} value={person.id} data-user-content>
+                    {person.name}
                   </option>
                 ))}
               </select>
               {conversation.assigned_to ? (
                 <Button type="button" variant="secondary" onClick={() => act("unassign")} disabled={Boolean(acting)}>
-                  {acting === "unassign" ? "Unassigning…" : "Unassign"}
+                  {acting === "unassign" ? t("unassigning") : t("unassign")}
                 </Button>
               ) : null}
               <Button type="button" variant="secondary" onClick={() => act("close")} disabled={Boolean(acting)}>
-                {acting === "close" ? "Closing…" : "Close"}
+                {acting === "close" ? t("closing") : t("close")}
               </Button>
             </>
           )}
@@ -187,7 +198,7 @@ export function ConversationHeader({
               onDetails();
             }}
           >
-            Details
+            {t("details")}
           </Button>
         </div>
       </div>

@@ -1,8 +1,9 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useRef } from "react";
+import { useAppFormat } from "@/components/i18n/use-app-format";
 import { Avatar } from "@/components/ui/avatar";
-import { formatRelative } from "@/components/ui/format";
 import { SearchField } from "@/components/ui/search-field";
 import { LabelChips } from "./label-chips";
 import { LabelFilter } from "./label-filter";
@@ -16,13 +17,14 @@ export { Avatar };
 
 export type Filter = "all" | "mine" | "unassigned" | "snoozed" | "closed" | "mentions";
 
+// Labels are keys of the `inbox.list` catalog namespace.
 const filters: { id: Filter; label: string }[] = [
-  { id: "all", label: "All" },
-  { id: "mine", label: "Mine" },
-  { id: "unassigned", label: "Unassigned" },
-  { id: "snoozed", label: "Snoozed" },
-  { id: "closed", label: "Closed" },
-  { id: "mentions", label: "Mentions" },
+  { id: "all", label: "filter.all" },
+  { id: "mine", label: "filter.mine" },
+  { id: "unassigned", label: "filter.unassigned" },
+  { id: "snoozed", label: "filter.snoozed" },
+  { id: "closed", label: "filter.closed" },
+  { id: "mentions", label: "filter.mentions" },
 ];
 
 export function ConversationList({
@@ -64,6 +66,8 @@ export function ConversationList({
   /** More narrowing controls under the label filter (the team filter). */
   extraFilters?: React.ReactNode;
 }) {
+  const t = useTranslations("inbox.list");
+  const format = useAppFormat();
   const searching = query.trim().length > 0;
   const sentinel = useRef<HTMLLIElement>(null);
   const loadMore = useRef(onLoadMore);
@@ -82,29 +86,29 @@ export function ConversationList({
     <>
       <div className="flex flex-col gap-3 border-b border-slate-200 p-3">
         <div className="flex items-center gap-2">
-          <h1 className="text-lg font-semibold">Inbox</h1>
+          <h1 className="text-lg font-semibold">{t("title")}</h1>
           <span
-            className={`ml-1 inline-flex items-center gap-1 text-xs ${live === "live" ? "text-emerald-700" : live === "offline" ? "text-red-700" : "text-amber-800"}`}
+            className={`ms-1 inline-flex items-center gap-1 text-xs ${live === "live" ? "text-emerald-700" : live === "offline" ? "text-red-700" : "text-amber-800"}`}
             role="status"
             aria-label={
               live === "live"
-                ? "Live updates on"
+                ? t("live.onLabel")
                 : live === "connecting"
-                  ? "Connecting to live updates"
+                  ? t("live.connectingLabel")
                   : live === "reconnecting"
-                    ? "Reconnecting to live updates"
-                    : "Live updates offline"
+                    ? t("live.reconnectingLabel")
+                    : t("live.offlineLabel")
             }
-            title={live === "offline" ? "No connection to Chorus; it reconnects by itself and catches up on what was missed." : undefined}
+            title={live === "offline" ? t("live.offlineHelp") : undefined}
           >
             <span aria-hidden className={`h-2 w-2 rounded-full ${live === "live" ? "bg-emerald-500" : live === "offline" ? "bg-red-500" : "animate-pulse bg-amber-500"}`} />
-            {live === "live" ? "Live" : live === "connecting" ? "Connecting…" : live === "reconnecting" ? "Reconnecting…" : "Offline"}
+            {live === "live" ? t("live.on") : live === "connecting" ? t("live.connecting") : live === "reconnecting" ? t("live.reconnecting") : t("live.offline")}
           </span>
-          <div className="ml-auto flex gap-1.5">{toolbar}</div>
+          <div className="ms-auto flex gap-1.5">{toolbar}</div>
         </div>
-        <SearchField id="inbox-search" label="Search names, numbers and conversation text" value={query} onChange={onQuery} placeholder="Search names, numbers and messages" className="py-1.5" />
+        <SearchField id="inbox-search" label={t("searchLabel")} value={query} onChange={onQuery} placeholder={t("searchPlaceholder")} className="py-1.5" />
         {/* The tabs wrap onto a second row rather than scroll: every name and count stays in view at any width. */}
-        <div role="tablist" aria-label="Filter conversations" className="flex flex-wrap gap-1 rounded-lg bg-slate-100 p-1 text-xs font-medium">
+        <div role="tablist" aria-label={t("filterLabel")} className="flex flex-wrap gap-1 rounded-lg bg-slate-100 p-1 text-xs font-medium">
           {filters.map((f) => (
             <button
               key={f.id}
@@ -114,14 +118,14 @@ export function ConversationList({
               onClick={() => onFilter(f.id)}
               className={`grow whitespace-nowrap rounded-md px-2 py-1.5 ${filter === f.id ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900"}`}
             >
-              {f.label}
+              {t(f.label)}
               {counts?.[f.id] !== undefined ? (
-                <span className="ml-1 tabular-nums text-slate-600" data-testid={`count-${f.id}`}>
+                <span className="ms-1 tabular-nums text-slate-600" data-testid={`count-${f.id}`}>
                   {counts[f.id]}
                 </span>
               ) : (
                 // Room for the count before it arrives, so the tabs do not wrap (and push the list down) when it does.
-                <span aria-hidden className="invisible ml-1 tabular-nums">
+                <span aria-hidden className="invisible ms-1 tabular-nums">
                   0
                 </span>
               )}
@@ -132,7 +136,7 @@ export function ConversationList({
         {extraFilters}
       </div>
       {searching ? <SearchResults query={query} selectedId={selectedId} onOpen={(c) => onOpen(c.id, c)} /> : null}
-      <ul hidden={searching} className="min-h-0 flex-1 overflow-y-auto" aria-label="Conversation list" aria-busy={state === "loading"}>
+      <ul hidden={searching} className="min-h-0 flex-1 overflow-y-auto" aria-label={t("listLabel")} aria-busy={state === "loading"}>
         {state === "loading" && items.length === 0
           ? Array.from({ length: 6 }, (_, i) => (
               <li key={i} className="flex animate-pulse gap-3 border-b border-slate-100 px-3 py-3">
@@ -146,11 +150,11 @@ export function ConversationList({
           : null}
         {state === "error" ? (
           <li className="p-4 text-sm text-red-700" role="alert">
-            Could not load conversations. Check your connection; the list retries when you change a filter.
+            {t("loadError")}
           </li>
         ) : null}
         {state !== "loading" && items.length === 0 ? (
-          <li className="p-6 text-center text-sm text-slate-500">{query ? "No conversation matches your search." : "No conversations here yet."}</li>
+          <li className="p-6 text-center text-sm text-slate-500">{query ? t("emptySearch") : t("empty")}</li>
         ) : null}
         {items.map((c) => {
           const name = displayName(c.contact);
@@ -162,28 +166,42 @@ export function ConversationList({
                 onClick={() => onOpen(c.id)}
                 aria-current={selectedId === c.id ? "true" : undefined}
                 data-conversation-id={c.id}
-                className={`flex w-full gap-3 border-b border-slate-100 px-3 py-3 text-left hover:bg-slate-50 ${selectedId === c.id ? "bg-brand-50" : ""}`}
+                className={`flex w-full gap-3 border-b border-slate-100 px-3 py-3 text-start hover:bg-slate-50 ${selectedId === c.id ? "bg-brand-50" : ""}`}
               >
                 <Avatar name={name} className="h-10 w-10 text-sm" />
                 <span className="min-w-0 flex-1">
                   <span className="flex items-baseline gap-2">
-                    <span className={`truncate text-sm ${c.unread_count ? "font-semibold" : "font-medium"}`}>{name}</span>
+                    <span className={`truncate text-sm ${c.unread_count ? "font-semibold" : "font-medium"}`} data-user-content>
+                      {name}
+                    </span>
                     {/* Rendered first on the server, a minute earlier perhaps: "2 minutes ago" may differ by then. */}
-                    <time className="ml-auto shrink-0 text-xs text-slate-600" dateTime={c.last_message_at ?? c.created_at} suppressHydrationWarning>
-                      {formatRelative(c.last_message_at ?? c.created_at)}
+                    <time className="ms-auto shrink-0 text-xs text-slate-600" dateTime={c.last_message_at ?? c.created_at} suppressHydrationWarning>
+                      {format.relative(c.last_message_at ?? c.created_at)}
                     </time>
                   </span>
                   <span className="mt-0.5 flex items-center gap-2">
-                    <span className="truncate text-sm text-slate-600">{c.last_message_preview ?? "No messages yet"}</span>
+                    {c.last_message_preview ? (
+                      <span className="truncate text-sm text-slate-600" data-user-content>
+                        {c.last_message_preview}
+                      </span>
+                    ) : (
+                      <span className="truncate text-sm text-slate-600">{t("noMessages")}</span>
+                    )}
                     {c.unread_count ? (
-                      <span className="ml-auto rounded-full bg-brand-600 px-1.5 text-xs font-semibold text-white" aria-label={`${c.unread_count} unread`}>
+                      <span className="ms-auto rounded-full bg-brand-600 px-1.5 text-xs font-semibold text-white" aria-label={t("unread", { count: c.unread_count })}>
                         {c.unread_count}
                       </span>
                     ) : null}
                   </span>
                   <span className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600">
-                    {c.status === "closed" ? <span>Closed</span> : assignee ? <span>Assigned to {assignee}</span> : <span>Unassigned</span>}
-                    {c.status === "snoozed" ? <span className="text-violet-700">Snoozed</span> : null}
+                    {c.status === "closed" ? (
+                      <span>{t("status.closed")}</span>
+                    ) : assignee ? (
+                      <span>{t.rich("status.assignedTo", { name: assignee, person: (chunks) => <span data-user-content>{chunks}</span> })}</span>
+                    ) : (
+                      <span>{t("status.unassigned")}</span>
+                    )}
+                    {c.status === "snoozed" ? <span className="text-violet-700">{t("status.snoozed")}</span> : null}
                     <PriorityMark priority={c.priority} />
                     {c.status === "closed" ? null : <SlaBadge sla={c.sla} />}
                     <LabelChips labels={c.labels} />
@@ -195,7 +213,13 @@ export function ConversationList({
         })}
         {hasMore ? (
           <li ref={sentinel} className="p-3 text-center text-xs text-slate-500">
-            {state === "more" ? "Loading more…" : <button type="button" onClick={onLoadMore} className="underline">Load more</button>}
+            {state === "more" ? (
+              t("loadingMore")
+            ) : (
+              <button type="button" onClick={onLoadMore} className="underline">
+                {t("loadMore")}
+              </button>
+            )}
           </li>
         ) : null}
       </ul>

@@ -1,5 +1,7 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { requestJson } from "@/lib/client/api";
@@ -151,6 +153,8 @@ export function ConversationView({
   /** More header controls (priority, macros…): in the row on a desktop, in the `⋯` menu on a phone. */
   headerActions?: React.ReactNode;
 }) {
+  const t = useTranslations("inbox.thread");
+  const errorMessage = useApiErrorMessage();
   const [cursor, setCursor] = useState<string | null>(null);
   const [loadedFrom, setLoadedFrom] = useState<string | null>(null);
   const [loading, setLoading] = useState<"initial" | "older" | null>(messages ? null : "initial");
@@ -226,10 +230,10 @@ export function ConversationView({
   virtualizer.shouldAdjustScrollPositionOnItemSizeChange = (item) => !anchor.current && item.start < (scroller.current?.scrollTop ?? 0);
 
   const apply = useCallback(
-    (older: boolean, result: { ok: true; data: Page } | { ok: false; message: string }) => {
+    (older: boolean, result: { ok: true; data: Page } | { ok: false; status: number; code?: string }) => {
       setLoading(null);
       if (!result.ok) {
-        setError(result.message);
+        setError(errorMessage(result));
         return;
       }
       // The API pages newest first; the view shows oldest at the top.
@@ -241,7 +245,7 @@ export function ConversationView({
       setMessages((list) => mergeByTime(page, list ?? []));
       setCursor(result.data.pagination.next_cursor);
     },
-    [setMessages],
+    [setMessages, errorMessage],
   );
 
   // One request opens the conversation: its newest messages, notes and activity together.
@@ -424,7 +428,7 @@ export function ConversationView({
           onScroll={onScroll}
           className="min-h-0 flex-1 overflow-y-auto overflow-x-hidden bg-slate-50 px-3 py-4 sm:px-6"
           role="log"
-          aria-label={`Messages with ${name}`}
+          aria-label={t("messagesWith", { name })}
           aria-busy={Boolean(loading)}
           data-testid="thread"
         >
@@ -432,13 +436,13 @@ export function ConversationView({
             {/* Over the thread rather than in its flow: what is on screen stays put while older messages load. */}
             {loading === "older" ? (
               <p className="pointer-events-none sticky top-0 z-10 h-0 text-center text-xs text-slate-600">
-                <span className="inline-block rounded-full bg-white px-3 py-1 shadow-sm">Loading earlier messages…</span>
+                <span className="inline-block rounded-full bg-white px-3 py-1 shadow-sm">{t("loadingEarlier")}</span>
               </p>
             ) : null}
             {!cursor && messages?.length ? <p className="mb-3 text-center text-xs text-slate-500" data-thread-start="true">
-                Start of the conversation
+                {t("start")}
               </p> : null}
-            {loading === "initial" && !messages ? <p className="text-center text-sm text-slate-500">Loading messages…</p> : null}
+            {loading === "initial" && !messages ? <p className="text-center text-sm text-slate-500">{t("loading")}</p> : null}
             <ol ref={listRef} className={windowed ? "relative w-full" : "flex flex-col gap-1.5"} style={windowed ? { height: virtualizer.getTotalSize() } : undefined}>
               {windowed
                 ? virtualizer.getVirtualItems().map((item) => {
@@ -471,7 +475,7 @@ export function ConversationView({
             onClick={jumpToNewest}
             className="absolute bottom-3 left-1/2 z-10 min-h-11 -translate-x-1/2 rounded-full bg-brand-600 px-4 text-sm font-medium text-white shadow-lg hover:bg-brand-700"
           >
-            ↓ {unseen} new
+            {t("unseen", { count: unseen })}
           </button>
         ) : null}
       </div>

@@ -2,6 +2,7 @@
 
 import { TeamFilter } from "@/components/team/team-control";
 import dynamic from "next/dynamic";
+import { useTranslations } from "next-intl";
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { requestJson } from "@/lib/client/api";
 import { rememberResponse } from "@/lib/client/offline-cache";
@@ -68,6 +69,7 @@ export function InboxApp({
   /** The conversation the address opens, as it was before opening it read it. */
   initialConversation?: ConversationItem | null;
 }) {
+  const t = useTranslations("inbox");
   const [filter, setFilter] = useState<Filter>("all");
   const [query, setQuery] = useState("");
   const [label, setLabel] = useState<string | null>(null);
@@ -201,7 +203,7 @@ export function InboxApp({
   // Next.js streams the page's metadata and may set its title ("Inbox · Chorus") after this
   // effect ran: the count is put back whenever the head's title changes.
   useEffect(() => {
-    const title = counts?.unread ? `(${counts.unread}) Inbox · Chorus` : "Inbox · Chorus";
+    const title = counts?.unread ? `(${counts.unread}) ${t("list.title")} · Chorus` : `${t("list.title")} · Chorus`;
     const apply = () => {
       if (document.title !== title) document.title = title;
     };
@@ -209,7 +211,7 @@ export function InboxApp({
     const observer = new MutationObserver(apply);
     observer.observe(document.head, { childList: true, subtree: true, characterData: true });
     return () => observer.disconnect();
-  }, [counts?.unread]);
+  }, [counts?.unread, t]);
 
   const markRead = useCallback(
     async (id: string) => {
@@ -280,8 +282,8 @@ export function InboxApp({
     if (message.conversation_id === selectedId && document.visibilityState === "visible" && document.hasFocus()) return;
     const known = items.find((c) => c.id === message.conversation_id);
     const who = known ? displayName(known.contact) : `+${message.from}`;
-    const words = message.text ?? message.media?.caption ?? (message.type === "text" ? "" : `Sent ${message.type === "image" ? "an image" : `a ${message.type}`}`);
-    notify({ title: `New message from ${who}`, body: words.slice(0, 140), tag: message.conversation_id, href: `/inbox/${message.conversation_id}` });
+    const words = message.text ?? message.media?.caption ?? (message.type === "text" ? "" : t("notify.sentMedia", { type: message.type }));
+    notify({ title: t("notify.newMessage", { name: who }), body: words.slice(0, 140), tag: message.conversation_id, href: `/inbox/${message.conversation_id}` });
   }
 
   const setSelectedMessages = useCallback(
@@ -396,8 +398,8 @@ export function InboxApp({
     <main className="flex h-full min-h-0 bg-white" data-live={live}>
       {showShortcuts ? <ShortcutsDialog onClose={() => setShowShortcuts(false)} /> : null}
       <section
-        aria-label="Conversations"
-        className={`${mobilePane === "list" ? "flex" : "hidden"} w-full min-w-0 flex-col border-r border-slate-200 md:flex md:w-80 lg:w-96`}
+        aria-label={t("panes.list")}
+        className={`${mobilePane === "list" ? "flex" : "hidden"} w-full min-w-0 flex-col border-e border-slate-200 md:flex md:w-80 lg:w-96`}
       >
         {/* Each pane is its own boundary: the browser takes over (hydrates) the server-rendered page
             pane by pane, in short slices it can interrupt, not in one long task. */}
@@ -433,7 +435,7 @@ export function InboxApp({
         </Suspense>
       </section>
       <section
-        aria-label="Conversation"
+        aria-label={t("panes.conversation")}
         className={`${mobilePane === "conversation" ? "flex" : "hidden"} min-w-0 flex-1 flex-col md:flex`}
       >
         {selected ? (
@@ -457,29 +459,29 @@ export function InboxApp({
         ) : selectedId && opened === "missing" ? (
           <div className="grid flex-1 place-items-center p-8 text-center text-sm text-slate-600" role="alert">
             <div>
-              <p className="font-medium text-slate-800">This conversation does not exist</p>
-              <p className="mt-1">The link may be mistyped, or the conversation belongs to another account.</p>
+              <p className="font-medium text-slate-800">{t("missing.title")}</p>
+              <p className="mt-1">{t("missing.body")}</p>
               <button type="button" onClick={backToList} className="mt-3 font-medium text-brand-700 underline">
-                Back to the inbox
+                {t("missing.back")}
               </button>
             </div>
           </div>
         ) : selectedId ? (
           <div className="grid flex-1 place-items-center p-8 text-center text-sm text-slate-500" aria-busy="true">
-            Opening the conversation…
+            {t("opening")}
           </div>
         ) : (
           <div className="grid flex-1 place-items-center p-8 text-center text-sm text-slate-500">
             <div>
-              <p className="font-medium text-slate-700">No conversation selected</p>
-              <p className="mt-1">Pick a conversation on the left to read and reply.</p>
+              <p className="font-medium text-slate-700">{t("noSelection.title")}</p>
+              <p className="mt-1">{t("noSelection.body")}</p>
             </div>
           </div>
         )}
       </section>
       <aside
-        aria-label="Details"
-        className={`${mobilePane === "details" ? "flex" : "hidden"} w-full flex-col border-l border-slate-200 lg:flex lg:w-72`}
+        aria-label={t("panes.details")}
+        className={`${mobilePane === "details" ? "flex" : "hidden"} w-full flex-col border-s border-slate-200 lg:flex lg:w-72`}
       >
         <Suspense>
           <DetailsPanel conversation={selected} teammates={teammates} online={present} typing={typing} me={me} onBack={() => setMobilePane("conversation")} />

@@ -9,7 +9,9 @@ export function LabelChip({ label, onRemove }: { label: LabelRef; onRemove?: () 
       data-testid="label-chip"
     >
       <span aria-hidden className="h-2 w-2 shrink-0 rounded-full" style={{ backgroundColor: label.color }} />
-      <span className="truncate">{label.name}</span>
+      <span className="truncate" data-user-content>
+        {label.name}
+      </span>
       {onRemove ? (
         <button type="button" onClick={onRemove} aria-label={`Remove label ${label.name}`} className="text-slate-500 hover:text-slate-900">
           ×

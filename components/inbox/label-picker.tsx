@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -10,6 +11,7 @@ import { useLabels } from "./use-labels";
 
 /** The conversation header's Labels menu: tick a label on or off; the change is saved at once and the menu closes. */
 export function LabelPicker({ conversation, onConversation }: { conversation: ConversationItem; onConversation: (c: ConversationItem) => void }) {
+  const t = useTranslations("inbox.labels");
   const [open, setOpen] = useState(false);
   const [reload, setReload] = useState(0);
   const { labels, loading, error: loadError } = useLabels(reload);
@@ -38,7 +40,7 @@ export function LabelPicker({ conversation, onConversation }: { conversation: Co
   return (
     <div className="relative">
       <Button type="button" variant="secondary" data-popover-trigger aria-expanded={open} onClick={() => setOpen((o) => !o)} className="px-2.5 py-1.5">
-        Labels
+        {t("button")}
       </Button>
       <Popover open={open} onClose={() => setOpen(false)} label="Labels">
         <p className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">Labels</p>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { requestJson } from "@/lib/client/api";
@@ -12,6 +13,7 @@ import type { ConversationItem } from "./types";
  * click. The list is fetched when the menu opens, so a macro saved a moment ago is there.
  */
 export function MacroMenu({ conversation, onConversation }: { conversation: ConversationItem; onConversation: (c: ConversationItem) => void }) {
+  const t = useTranslations("inbox.macros");
   const [open, setOpen] = useState(false);
   const [macros, setMacros] = useState<MacroOutput[] | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -43,7 +45,7 @@ export function MacroMenu({ conversation, onConversation }: { conversation: Conv
   return (
     <div className="relative">
       <Button type="button" variant="secondary" data-popover-trigger aria-expanded={open} onClick={() => void toggle()} className="px-2.5 py-1.5">
-        Macros
+        {t("button")}
       </Button>
       <Popover open={open} onClose={() => setOpen(false)} label="Macros">
         <p className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">Run a macro</p>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { requestJson } from "@/lib/client/api";
@@ -11,6 +12,7 @@ export type ComposerMode = "reply" | "note";
 
 /** Reply (to the customer) or Note (to teammates only): which box the composer shows. */
 export function ComposerModeSwitch({ mode, onMode }: { mode: ComposerMode; onMode: (mode: ComposerMode) => void }) {
+  const t = useTranslations("inbox.mode");
   const option = (value: ComposerMode, label: string) => (
     <button
       type="button"
@@ -26,12 +28,12 @@ export function ComposerModeSwitch({ mode, onMode }: { mode: ComposerMode; onMod
   );
   return (
     <div className="flex items-center gap-2 border-t border-slate-200 bg-white px-3 pt-2">
-      <div role="radiogroup" aria-label="Write a" className="inline-flex gap-1 rounded-lg bg-slate-100 p-1">
-        {option("reply", "Reply")}
-        {option("note", "Note")}
+      <div role="radiogroup" aria-label={t("label")} className="inline-flex gap-1 rounded-lg bg-slate-100 p-1">
+        {option("reply", t("reply"))}
+        {option("note", t("note"))}
       </div>
       <span className="truncate text-xs text-slate-500">
-        {mode === "note" ? "Only your team sees notes. Type @ to mention someone." : "Type / for canned replies."}
+        {mode === "note" ? t("noteHint") : t("replyHint")}
       </span>
     </div>
   );

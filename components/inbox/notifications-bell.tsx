@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { formatRelative } from "@/components/ui/format";
@@ -30,6 +31,7 @@ function desktopAllowed() {
  */
 export function NotificationsBell({ me, onOpen, onRead }: { me: Teammate; onOpen: (conversationId: string) => void; onRead?: () => void }) {
   const router = useRouter();
+  const t = useTranslations("inbox.bell");
   const [open, setOpen] = useState(false);
   const [items, setItems] = useState<NotificationItem[]>([]);
   const [unread, setUnread] = useState(0);
@@ -116,7 +118,7 @@ export function NotificationsBell({ me, onOpen, onRead }: { me: Teammate; onOpen
         onClick={() => setOpen((o) => !o)}
         aria-expanded={open}
         aria-haspopup="dialog"
-        aria-label={unread ? `Notifications, ${unread} unread` : "Notifications"}
+        aria-label={unread ? t("labelUnread", { count: unread }) : t("label")}
         data-testid="notifications-bell"
         className="relative grid h-8 w-8 place-items-center rounded-md text-slate-700 hover:bg-slate-100"
       >

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { useDismiss } from "@/components/ui/use-dismiss";
@@ -29,6 +30,7 @@ export function PolishMenu({
   /** The contact of this conversation has their name written with its capitals. */
   conversationId?: string;
 }) {
+  const t = useTranslations("inbox.polish");
   const [open, setOpen] = useState(false);
   const [style, setStyle] = useState<Style>("normal");
   const [results, setResults] = useState<Partial<Record<Style, Result & { source: string }>>>({});
@@ -67,16 +69,16 @@ export function PolishMenu({
         aria-expanded={open}
         aria-controls={open ? `${id}-panel` : undefined}
         onClick={() => (open ? setOpen(false) : start())}
-        title={empty ? "Write a reply to polish it" : undefined}
+        title={empty ? t("empty") : undefined}
       >
-        Polish
+        {t("button")}
       </Button>
       {open ? (
         <div
           ref={panel}
           id={`${id}-panel`}
           role="dialog"
-          aria-label="Polish the reply"
+          aria-label={t("dialog")}
           className="absolute bottom-full right-0 z-30 mb-2 flex w-[min(28rem,calc(100vw-2rem))] flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-lg max-sm:fixed max-sm:inset-x-2 max-sm:bottom-20 max-sm:mb-0 max-sm:max-h-[calc(100dvh-7rem)] max-sm:w-auto max-sm:overflow-y-auto"
         >
           <div role="radiogroup" aria-label="Style" className="flex flex-wrap gap-1">

@@ -1,16 +1,18 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useRef } from "react";
 import { Button } from "@/components/ui/button";
 
+// What each key does: keys of the `inbox.shortcuts` catalog namespace.
 export const shortcutList: { keys: string; does: string }[] = [
-  { keys: "j", does: "Next conversation" },
-  { keys: "k", does: "Previous conversation" },
-  { keys: "/", does: "Search conversations" },
-  { keys: "a", does: "Assign the open conversation to me" },
-  { keys: "e", does: "Close the open conversation" },
-  { keys: "r", does: "Write a reply" },
-  { keys: "?", does: "Show these shortcuts" },
+  { keys: "j", does: "next" },
+  { keys: "k", does: "previous" },
+  { keys: "/", does: "search" },
+  { keys: "a", does: "assign" },
+  { keys: "e", does: "close" },
+  { keys: "r", does: "reply" },
+  { keys: "?", does: "help" },
 ];
 
 export type ShortcutHandlers = Partial<Record<"j" | "k" | "/" | "a" | "e" | "r" | "?", () => void>>;
@@ -42,6 +44,7 @@ export function useShortcuts(handlers: ShortcutHandlers) {
 }
 
 export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
+  const t = useTranslations("inbox.shortcuts");
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const node = dialog.current;
@@ -56,21 +59,23 @@ export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
     >
       <div className="flex flex-col gap-4 p-6">
         <h2 id="shortcuts-title" className="text-lg font-semibold">
-          Keyboard shortcuts
+          {t("title")}
         </h2>
         <dl className="grid grid-cols-[auto_1fr] items-center gap-x-4 gap-y-2 text-sm">
           {shortcutList.map((s) => (
             <div key={s.keys} className="contents">
               <dt>
-                <kbd className="rounded border border-slate-300 bg-slate-50 px-2 py-0.5 font-mono text-xs">{s.keys}</kbd>
+                <kbd translate="no" className="rounded border border-slate-300 bg-slate-50 px-2 py-0.5 font-mono text-xs">
+                  {s.keys}
+                </kbd>
               </dt>
-              <dd className="text-slate-700">{s.does}</dd>
+              <dd className="text-slate-700">{t(s.does)}</dd>
             </div>
           ))}
         </dl>
         <div className="flex justify-end">
           <Button type="button" variant="secondary" onClick={() => dialog.current?.close()}>
-            Close
+            {t("closeDialog")}
           </Button>
         </div>
       </div>

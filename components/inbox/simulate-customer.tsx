@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
@@ -10,6 +11,7 @@ import { csatChoiceId, csatChoices } from "@/lib/csat/choices";
 /** Sandbox only: lets an administrator play a customer writing to the number. */
 export function SimulateCustomer({ onSent }: { onSent: (conversationId: string | undefined) => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const t = useTranslations("inbox.simulate");
   const [pending, setPending] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string>();
@@ -49,24 +51,24 @@ export function SimulateCustomer({ onSent }: { onSent: (conversationId: string |
 
   return (
     <>
-      <Button type="button" variant="secondary" className="px-2.5 py-1.5 text-xs" aria-label="Simulate customer" title="Simulate a customer writing in (sandbox)" onClick={() => dialog.current?.showModal()}>
-        Simulate
+      <Button type="button" variant="secondary" className="px-2.5 py-1.5 text-xs" aria-label={t("buttonLabel")} title={t("buttonTitle")} onClick={() => dialog.current?.showModal()}>
+        {t("button")}
       </Button>
       <dialog ref={dialog} aria-labelledby="simulate-title" className="m-auto w-full max-w-md rounded-xl p-0 shadow-xl backdrop:bg-slate-900/40">
         <form onSubmit={onSubmit} className="flex flex-col gap-4 p-6" noValidate>
           <div>
             <h2 id="simulate-title" className="text-lg font-semibold">
-              Simulate a customer
+              {t("title")}
             </h2>
-            <p className="mt-1 text-sm text-slate-600">The sandbox number receives this as if a customer wrote it, so you can try the whole flow.</p>
+            <p className="mt-1 text-sm text-slate-600">{t("description")}</p>
           </div>
           {message && !Object.keys(errors).length ? <Alert>{message}</Alert> : null}
-          <Field label="Customer number" name="from" inputMode="tel" defaultValue="15551234567" hint="Digits with country code, 8 to 15. Leave empty for a customer known only by a username." error={errors.from} />
-          <Field label="Username (optional)" name="username" defaultValue="" hint="A WhatsApp username, such as @maria.lopez." error={errors.username} />
-          <Field label="Customer name" name="name" defaultValue="Maria Lopez" error={errors.name} />
+          <Field label={t("number")} name="from" inputMode="tel" defaultValue="15551234567" hint={t("numberHint")} error={errors.from} />
+          <Field label={t("username")} name="username" defaultValue="" hint={t("usernameHint")} error={errors.username} />
+          <Field label={t("name")} name="name" defaultValue="Maria Lopez" error={errors.name} />
           <div className="flex flex-col gap-1">
             <label htmlFor="simulate-kind" className="text-sm font-medium text-slate-700">
-              The customer sends
+              {t("sends")}
             </label>
             <select id="simulate-kind" value={kind} onChange={(event) => setKind(event.target.value as "text" | "survey")} className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm">
               <option value="text">A message</option>
@@ -76,7 +78,7 @@ export function SimulateCustomer({ onSent }: { onSent: (conversationId: string |
           {kind === "survey" ? (
             <div className="flex flex-col gap-1">
               <label htmlFor="simulate-score" className="text-sm font-medium text-slate-700">
-                Survey choice
+                {t("surveyChoice")}
               </label>
               <select id="simulate-score" name="score" defaultValue="5" className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm">
                 {csatChoices.map((choice) => (
@@ -90,7 +92,7 @@ export function SimulateCustomer({ onSent }: { onSent: (conversationId: string |
           ) : (
             <div className="flex flex-col gap-1">
               <label htmlFor="simulate-text" className="text-sm font-medium text-slate-700">
-                Message
+                {t("message")}
               </label>
               <textarea id="simulate-text" name="text" required rows={3} className="rounded-md border border-slate-300 px-3 py-2 text-sm" defaultValue="" />
               {errors.text ? <p className="text-xs text-red-600">{errors.text}</p> : null}
@@ -98,10 +100,10 @@ export function SimulateCustomer({ onSent }: { onSent: (conversationId: string |
           )}
           <div className="flex justify-end gap-2">
             <Button type="button" variant="secondary" onClick={() => dialog.current?.close()}>
-              Cancel
+              {t("cancel")}
             </Button>
             <Button type="submit" disabled={pending} aria-busy={pending}>
-              {pending ? "Sending…" : "Send as customer"}
+              {pending ? t("sending") : t("submit")}
             </Button>
           </div>
         </form>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { requestJson } from "@/lib/client/api";
@@ -35,6 +36,7 @@ const localInput = (date: Date) => {
 /** The conversation header's Snooze menu: presets or a chosen time, at most 90 days ahead. */
 export function SnoozeMenu({ conversation, onConversation }: { conversation: ConversationItem; onConversation: (c: ConversationItem) => void }) {
   const [open, setOpen] = useState(false);
+  const t = useTranslations("inbox.snooze");
   const [custom, setCustom] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -55,7 +57,7 @@ export function SnoozeMenu({ conversation, onConversation }: { conversation: Con
   return (
     <div className="relative">
       <Button type="button" variant="secondary" data-popover-trigger aria-expanded={open} onClick={() => setOpen((o) => !o)} className="px-2.5 py-1.5">
-        {conversation.status === "snoozed" ? "Snoozed" : "Snooze"}
+        {conversation.status === "snoozed" ? t("snoozed") : t("snooze")}
       </Button>
       <Popover open={open} onClose={() => setOpen(false)} label="Snooze until">
         <p className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">Snooze until</p>

@@ -1,4 +1,6 @@
+import { useNow, useTranslations } from "next-intl";
 import type { ReactNode } from "react";
+import { useAppFormat } from "@/components/i18n/use-app-format";
 import { ActivityLine } from "./activity-item";
 import { NoteBubble } from "./note-item";
 import type { ActivityItem, NoteItem } from "./team-types";
@@ -10,18 +12,34 @@ type Entry =
   | { kind: "activity"; at: string; id: string; activity: ActivityItem };
 
 const dayKey = (iso: string) => new Date(iso).toDateString();
-const dayLabel = (iso: string) => {
+
+/** A day separator's words: "Today", "Yesterday", else the date as the reader's locale writes it. */
+function DayLabel({ iso }: { iso: string }) {
+  const t = useTranslations("inbox.thread");
+  const format = useAppFormat();
   const date = new Date(iso);
-  const today = new Date();
-  const yesterday = new Date(Date.now() - 86_400_000);
-  if (date.toDateString() === today.toDateString()) return "Today";
-  if (date.toDateString() === yesterday.toDateString()) return "Yesterday";
-  return date.toLocaleDateString(undefined, { weekday: "long", day: "numeric", month: "long", year: date.getFullYear() === today.getFullYear() ? undefined : "numeric" });
-};
+  const today = useNow({ updateInterval: 60_000 });
+  const yesterday = new Date(today.getTime() - 86_400_000);
+  const label =
+    date.toDateString() === today.toDateString()
+      ? t("today")
+      : date.toDateString() === yesterday.toDateString()
+        ? t("yesterday")
+        : date.getFullYear() === today.getFullYear()
+          ? format.dayOfYear(iso)
+          : format.day(iso);
+  return (
+    <div className="my-3 flex justify-center" role="separator" aria-label={label}>
+      <time dateTime={iso} className="rounded-full bg-white px-3 py-0.5 text-xs text-slate-500 shadow-sm">
+        {label}
+      </time>
+    </div>
+  );
+}
 
 export type ThreadRow = Entry & {
   key: string;
-  /** The day's label when this entry starts a new day. */
+  /** The entry's time when it starts a new day (the separator above it shows that day). */
   day: string | null;
   /** "New messages" goes above this entry. */
   firstUnread: boolean;
@@ -69,7 +87,7 @@ export function threadRows({
   return entries.map((entry, index) => ({
     ...entry,
     key: `${entry.kind}-${entry.id}`,
-    day: index === 0 || days[index] !== days[index - 1] ? dayLabel(entry.at) : null,
+    day: index === 0 || days[index] !== days[index - 1] ? entry.at : null,
     firstUnread: entry.kind === "message" && entry.id === firstUnreadId,
   }));
 }
@@ -86,17 +104,14 @@ export function ThreadRowView({
   meId?: string;
   renderMessage: (message: MessageItem) => ReactNode;
 }) {
+  const t = useTranslations("inbox.thread");
   return (
     <>
-      {row.day ? (
-        <div className="my-3 flex justify-center" role="separator" aria-label={row.day}>
-          <span className="rounded-full bg-white px-3 py-0.5 text-xs text-slate-500 shadow-sm">{row.day}</span>
-        </div>
-      ) : null}
+      {row.day ? <DayLabel iso={row.day} /> : null}
       {row.firstUnread ? (
-        <div className="my-2 flex items-center gap-2 text-xs font-medium text-brand-700" role="separator" aria-label="New messages" data-divider="new-messages">
+        <div className="my-2 flex items-center gap-2 text-xs font-medium text-brand-700" role="separator" aria-label={t("newMessages")} data-divider="new-messages">
           <span className="h-px flex-1 bg-brand-300" />
-          New messages
+          {t("newMessages")}
           <span className="h-px flex-1 bg-brand-300" />
         </div>
       ) : null}

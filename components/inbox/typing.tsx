@@ -1,5 +1,6 @@
 "use client";
 
+import { useLocale, useTranslations } from "next-intl";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useLiveEventListener } from "./live-bus";
 import type { Teammate } from "./types";
@@ -49,9 +50,11 @@ export function useTypingTeammates(me: string, conversationId?: string): Map<str
 
 /** "Bruno is replying…" while a teammate types in this conversation, until 6 s after the last sign. */
 export function TypingIndicator({ conversationId, me }: { conversationId: string; me: Teammate }) {
+  const t = useTranslations("inbox.typing");
+  const locale = useLocale();
   const typing = useTypingTeammates(me.id, conversationId);
   const names = [...typing.values()].map((t) => t.name);
-  const text = names.length === 0 ? "" : names.length === 1 ? `${names[0]} is replying…` : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} are replying…`;
+  const text = names.length === 0 ? "" : t("replying", { count: names.length, names: new Intl.ListFormat(locale, { type: "conjunction" }).format(names) });
   return (
     <p role="status" aria-live="polite" data-testid="typing-indicator" className={`px-4 text-xs italic text-slate-500 ${text ? "py-1" : "h-0 overflow-hidden"}`}>
       {text}

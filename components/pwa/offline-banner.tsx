@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useSyncExternalStore } from "react";
 
 function subscribe(listener: () => void) {
@@ -13,6 +14,7 @@ function subscribe(listener: () => void) {
 
 /** Says so while the browser has no network: what was read stays readable, replies wait. */
 export function OfflineBanner() {
+  const t = useTranslations("shell");
   const offline = useSyncExternalStore(
     subscribe,
     () => !navigator.onLine,
@@ -21,7 +23,7 @@ export function OfflineBanner() {
   if (!offline) return null;
   return (
     <div role="status" className="shrink-0 border-b border-amber-200 bg-amber-50 px-4 py-2 text-center text-sm font-medium text-amber-900">
-      Offline — replies will be sent when you&apos;re back
+      {t("offline")}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { changePasswordAction, confirmMfaAction, disableMfaAction, revokeAllTokensAction, revokeAppAction, startMfaAction } from "@/app/(app)/settings/account/actions";
 import { useConfirm } from "@/components/ui/confirm-dialog";
@@ -8,24 +9,25 @@ import { Alert, Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Field, NewPasswordField } from "@/components/ui/field";
 import { useFormAction } from "@/components/ui/use-form-action";
-import { formatDateTime, formatRelative } from "@/components/ui/format";
+import { useAppFormat } from "@/components/i18n/use-app-format";
 import { QrCode } from "./qr-code";
 
 type Grant = { id: string; app: { id: string; name: string; host: string }; scopes: string[]; created_at: string };
 
 export function PasswordCard() {
+  const t = useTranslations("account.password");
   const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string }>();
   const { pending, errors, onSubmit } = useFormAction(changePasswordAction, {
     onSuccess: (_data, form) => {
       form.reset();
-      setNotice({ tone: "success", text: "Password changed. Your other sessions were signed out and the apps you allowed lost their access." });
+      setNotice({ tone: "success", text: t("changed") });
     },
     onMessage: (text) => setNotice(text === undefined ? undefined : { tone: "error", text }),
   });
   return (
     <Card>
-      <h2 className="text-base font-semibold">Password</h2>
-      <p className="mt-1 text-sm text-slate-600">Changing it signs you out of every other browser and session, and ends the access of every app you allowed.</p>
+      <h2 className="text-base font-semibold">{t("title")}</h2>
+      <p className="mt-1 text-sm text-slate-600">{t("description")}</p>
       {notice ? (
         <div className="mt-3">
           <Alert tone={notice.tone}>{notice.text}</Alert>
@@ -36,11 +38,11 @@ export function PasswordCard() {
         noValidate
         onSubmit={onSubmit}
       >
-        <Field label="Current password" name="current_password" type="password" required autoComplete="current-password" error={errors.current_password} />
-        <NewPasswordField label="New password" name="new_password" error={errors.new_password} />
+        <Field label={t("current")} name="current_password" type="password" required autoComplete="current-password" error={errors.current_password} />
+        <NewPasswordField label={t("new")} name="new_password" error={errors.new_password} />
         <div className="sm:col-span-2">
           <Button type="submit" disabled={pending} aria-busy={pending}>
-            {pending ? "Saving…" : "Change password"}
+            {pending ? t("saving") : t("change")}
           </Button>
         </div>
       </form>
@@ -60,6 +62,7 @@ export function TwoFactorCard({
   /** Where to go once it is on (the required set-up before anything else). */
   continueTo?: string;
 }) {
+  const t = useTranslations("account.twoFactor");
   const [pending, startTransition] = useTransition();
   const [setup, setSetup] = useState<{ secret: string; uri: string }>();
   const [codes, setCodes] = useState<string[]>();
@@ -76,7 +79,7 @@ export function TwoFactorCard({
 
   return (
     <Card>
-      <h2 className="text-base font-semibold">Two-factor sign-in</h2>
+      <h2 className="text-base font-semibold">{t("title")}</h2>
       {error ? (
         <div className="mt-3">
           <Alert>{error}</Alert>
@@ -84,20 +87,20 @@ export function TwoFactorCard({
       ) : null}
       {codes ? (
         <div className="mt-3 flex flex-col gap-3">
-          <Alert tone="success">Two-factor sign-in is on. Keep these recovery codes somewhere safe: each signs you in once without your phone. They are not shown again.</Alert>
-          <ol aria-label="Recovery codes" className="grid grid-cols-1 gap-1 rounded-md border border-slate-200 bg-slate-50 p-3 font-mono text-sm sm:grid-cols-2">
+          <Alert tone="success">{t("codesShown")}</Alert>
+          <ol aria-label={t("recoveryCodes")} translate="no" className="grid grid-cols-1 gap-1 rounded-md border border-slate-200 bg-slate-50 p-3 font-mono text-sm sm:grid-cols-2">
             {codes.map((code) => (
               <li key={code}>{code}</li>
             ))}
           </ol>
           <div className="flex flex-wrap gap-3">
-            <CopyButton value={codes.join("\n")} label="Copy codes" />
+            <CopyButton value={codes.join("\n")} label={t("copyCodes")} />
             {continueTo ? (
               <a
                 href={continueTo}
                 className="inline-flex items-center justify-center rounded-md bg-brand-600 px-3.5 py-2 text-sm font-medium text-white no-underline hover:bg-brand-700 hover:text-white"
               >
-                Continue
+                {t("continue")}
               </a>
             ) : null}
           </div>
@@ -105,11 +108,11 @@ export function TwoFactorCard({
       ) : isOn ? (
         <div className="mt-2 text-sm text-slate-600">
           <p>
-            <span className="rounded bg-emerald-50 px-1.5 py-0.5 text-emerald-700">On</span> You sign in with your password and a code from your authenticator app.{" "}
-            {recoveryCodesLeft} recovery code{recoveryCodesLeft === 1 ? "" : "s"} left.
+            <span className="rounded bg-emerald-50 px-1.5 py-0.5 text-emerald-700">{t("on")}</span> {t("onDescription")}{" "}
+            {t("codesLeft", { count: recoveryCodesLeft })}
           </p>
           {required ? (
-            <p className="mt-2">Your account requires two-factor sign-in, so it stays on.</p>
+            <p className="mt-2">{t("required")}</p>
           ) : (
             <form
               className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end"
@@ -124,19 +127,19 @@ export function TwoFactorCard({
                 });
               }}
             >
-              <Field label="Current code to turn it off" name="code" inputMode="numeric" autoComplete="one-time-code" required id="disable-code" />
+              <Field label={t("codeToTurnOff")} name="code" inputMode="numeric" autoComplete="one-time-code" required id="disable-code" />
               <Button type="submit" variant="secondary" disabled={pending}>
-                Turn off
+                {t("turnOff")}
               </Button>
             </form>
           )}
         </div>
       ) : setup ? (
         <div className="mt-3 flex flex-col gap-4 sm:flex-row">
-          <QrCode text={setup.uri} label="QR code for your authenticator app" />
+          <QrCode text={setup.uri} label={t("qrCode")} />
           <div className="flex min-w-0 flex-1 flex-col gap-3 text-sm">
-            <p className="text-slate-600">Scan the code with an authenticator app (Google Authenticator, 1Password, Authy…), or enter this key:</p>
-            <code className="break-all rounded bg-slate-100 px-2 py-1 text-xs" data-testid="totp-secret">
+            <p className="text-slate-600">{t("scan")}</p>
+            <code className="break-all rounded bg-slate-100 px-2 py-1 text-xs" data-testid="totp-secret" translate="no">
               {setup.secret}
             </code>
             <form
@@ -155,10 +158,10 @@ export function TwoFactorCard({
                 });
               }}
             >
-              <Field label="Code from the app" name="code" inputMode="numeric" autoComplete="one-time-code" required id="confirm-code" />
+              <Field label={t("codeFromApp")} name="code" inputMode="numeric" autoComplete="one-time-code" required id="confirm-code" />
               <div>
                 <Button type="submit" disabled={pending} aria-busy={pending}>
-                  {pending ? "Checking…" : "Turn on"}
+                  {pending ? t("checking") : t("turnOn")}
                 </Button>
               </div>
             </form>
@@ -166,9 +169,9 @@ export function TwoFactorCard({
         </div>
       ) : (
         <div className="mt-2 text-sm text-slate-600">
-          <p>Sign in with your password and a code from an app on your phone, so a stolen password is not enough.</p>
+          <p>{t("offDescription")}</p>
           <Button type="button" className="mt-4" onClick={start} disabled={pending} aria-busy={pending}>
-            {pending ? "Preparing…" : "Set up two-factor sign-in"}
+            {pending ? t("preparing") : t("setUp")}
           </Button>
         </div>
       )}
@@ -177,6 +180,8 @@ export function TwoFactorCard({
 }
 
 export function AuthorizedAppsCard({ grants }: { grants: Grant[] }) {
+  const t = useTranslations("account.apps");
+  const format = useAppFormat();
   const [pending, startTransition] = useTransition();
   const [busy, setBusy] = useState<string>();
   const [error, setError] = useState<string>();
@@ -185,8 +190,8 @@ export function AuthorizedAppsCard({ grants }: { grants: Grant[] }) {
     <Card className="p-0">
       {confirmDialog}
       <div className="px-6 pt-6">
-        <h2 className="text-base font-semibold">Apps you allowed</h2>
-        <p className="mt-1 text-sm text-slate-600">Third-party apps that act for you. Removing one stops it at once.</p>
+        <h2 className="text-base font-semibold">{t("title")}</h2>
+        <p className="mt-1 text-sm text-slate-600">{t("description")}</p>
         {error ? (
           <div className="mt-3">
             <Alert>{error}</Alert>
@@ -194,23 +199,27 @@ export function AuthorizedAppsCard({ grants }: { grants: Grant[] }) {
         ) : null}
       </div>
       {grants.length ? (
-        <ul className="mt-4 divide-y divide-slate-100 border-t border-slate-100" aria-label="Apps you allowed">
+        <ul className="mt-4 divide-y divide-slate-100 border-t border-slate-100" aria-label={t("title")}>
           {grants.map((grant) => (
             <li key={grant.id} className="flex flex-wrap items-center gap-3 px-6 py-3">
               <div className="min-w-0 flex-1">
-                <p className="font-medium">{grant.app.name}</p>
-                <p className="text-xs text-slate-500">
-                  {grant.app.host} · allowed {formatDateTime(grant.created_at)}
+                <p className="font-medium" data-user-content>
+                  {grant.app.name}
                 </p>
-                <p className="mt-1 break-words text-xs text-slate-600">{grant.scopes.join(", ")}</p>
+                <p className="text-xs text-slate-500">
+                  <span translate="no">{grant.app.host}</span> · {t("allowedAt", { date: format.dateTime(grant.created_at) })}
+                </p>
+                <p className="mt-1 break-words text-xs text-slate-600" translate="no">
+                  {grant.scopes.join(", ")}
+                </p>
               </div>
               <Button
                 type="button"
                 variant="secondary"
                 disabled={pending && busy === grant.id}
-                aria-label={`Remove ${grant.app.name}`}
+                aria-label={t("removeApp", { app: grant.app.name })}
                 onClick={async () => {
-                  if (!(await confirm({ title: `Remove ${grant.app.name}'s access?`, body: "It stops working for you at once.", confirmLabel: "Remove access", tone: "danger" }))) return;
+                  if (!(await confirm({ title: t("confirmTitle", { app: grant.app.name }), body: t("confirmBody"), confirmLabel: t("confirmAction"), tone: "danger" }))) return;
                   setBusy(grant.id);
                   startTransition(async () => {
                     const result = await revokeAppAction(grant.id);
@@ -219,13 +228,13 @@ export function AuthorizedAppsCard({ grants }: { grants: Grant[] }) {
                   });
                 }}
               >
-                {pending && busy === grant.id ? "Removing…" : "Remove"}
+                {pending && busy === grant.id ? t("removing") : t("remove")}
               </Button>
             </li>
           ))}
         </ul>
       ) : (
-        <p className="px-6 pb-6 pt-3 text-sm text-slate-500">You have not allowed any app.</p>
+        <p className="px-6 pb-6 pt-3 text-sm text-slate-500">{t("none")}</p>
       )}
     </Card>
   );
@@ -235,6 +244,8 @@ type OwnToken = { id: string; name: string; permissions: string[]; expires_at: s
 
 /** The signed-in user's live API tokens, with one button that revokes them all. */
 export function ApiTokensCard({ tokens }: { tokens: OwnToken[] }) {
+  const t = useTranslations("account.tokens");
+  const format = useAppFormat();
   const [pending, startTransition] = useTransition();
   const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string }>();
   const [confirm, confirmDialog] = useConfirm();
@@ -243,8 +254,8 @@ export function ApiTokensCard({ tokens }: { tokens: OwnToken[] }) {
       {confirmDialog}
       <div className="flex flex-wrap items-start gap-3 px-6 pt-6">
         <div className="min-w-0 flex-1">
-          <h2 className="text-base font-semibold">Your API tokens</h2>
-          <p className="mt-1 text-sm text-slate-600">Tokens you created for scripts and integrations. Create and revoke them one by one in Settings → API tokens.</p>
+          <h2 className="text-base font-semibold">{t("title")}</h2>
+          <p className="mt-1 text-sm text-slate-600">{t("description")}</p>
         </div>
         {tokens.length ? (
           <Button
@@ -254,19 +265,19 @@ export function ApiTokensCard({ tokens }: { tokens: OwnToken[] }) {
             aria-busy={pending}
             onClick={async () => {
               const ok = await confirm({
-                title: `Revoke all ${tokens.length} of your API tokens?`,
-                body: "Every script and integration using them stops working at once. This cannot be undone.",
-                confirmLabel: "Revoke all",
+                title: t("confirmTitle", { count: tokens.length }),
+                body: t("confirmBody"),
+                confirmLabel: t("revokeAll"),
                 tone: "danger",
               });
               if (!ok) return;
               startTransition(async () => {
                 const result = await revokeAllTokensAction();
-                setNotice(result.ok ? { tone: "success", text: `${result.data.revoked} token${result.data.revoked === 1 ? "" : "s"} revoked.` } : { tone: "error", text: result.message });
+                setNotice(result.ok ? { tone: "success", text: t("revoked", { count: result.data.revoked }) } : { tone: "error", text: result.message });
               });
             }}
           >
-            {pending ? "Revoking…" : "Revoke all"}
+            {pending ? t("revoking") : t("revokeAll")}
           </Button>
         ) : null}
       </div>
@@ -276,20 +287,24 @@ export function ApiTokensCard({ tokens }: { tokens: OwnToken[] }) {
         </div>
       ) : null}
       {tokens.length ? (
-        <ul className="mt-4 divide-y divide-slate-100 border-t border-slate-100" aria-label="Your API tokens">
+        <ul className="mt-4 divide-y divide-slate-100 border-t border-slate-100" aria-label={t("title")}>
           {tokens.map((token) => (
             <li key={token.id} className="px-6 py-3">
-              <p className="font-medium">{token.name}</p>
-              <p className="text-xs text-slate-500">
-                created {formatDateTime(token.created_at)} · expires {formatDateTime(token.expires_at)} ·{" "}
-                {token.last_used_at ? `last used ${formatRelative(token.last_used_at)}` : "never used"}
+              <p className="font-medium" data-user-content>
+                {token.name}
               </p>
-              <p className="mt-1 break-words text-xs text-slate-600">{token.permissions.join(", ")}</p>
+              <p className="text-xs text-slate-500">
+                {t("dates", { created: format.dateTime(token.created_at), expires: format.dateTime(token.expires_at) })} ·{" "}
+                {token.last_used_at ? t("lastUsed", { when: format.relative(token.last_used_at) }) : t("neverUsed")}
+              </p>
+              <p className="mt-1 break-words text-xs text-slate-600" translate="no">
+                {token.permissions.join(", ")}
+              </p>
             </li>
           ))}
         </ul>
       ) : (
-        <p className="px-6 pb-6 pt-3 text-sm text-slate-500">You have no active API tokens.</p>
+        <p className="px-6 pb-6 pt-3 text-sm text-slate-500">{t("none")}</p>
       )}
     </Card>
   );

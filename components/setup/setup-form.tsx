@@ -1,15 +1,19 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Field, NewPasswordField } from "@/components/ui/field";
 import { signInAfterSetupAction } from "@/app/setup/actions";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { postJson } from "@/lib/client/api";
 
 export function SetupForm() {
   const router = useRouter();
+  const t = useTranslations("auth.setup");
+  const errorMessage = useApiErrorMessage();
   const [pending, setPending] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string>();
@@ -30,18 +34,18 @@ export function SetupForm() {
     }
     setPending(false);
     setErrors(result.fieldErrors);
-    if (!Object.keys(result.fieldErrors).length) setFormError(result.message);
+    if (!Object.keys(result.fieldErrors).length) setFormError(errorMessage(result));
   }
 
   return (
     <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
       {formError ? <Alert>{formError}</Alert> : null}
-      <Field label="Business name" name="account_name" required maxLength={100} error={errors.account_name} autoComplete="organization" />
-      <Field label="Your name" name="name" required maxLength={100} error={errors.name} autoComplete="name" />
-      <Field label="Email" name="email" type="email" required error={errors.email} autoComplete="email" />
+      <Field label={t("businessName")} name="account_name" required maxLength={100} error={errors.account_name} autoComplete="organization" />
+      <Field label={t("yourName")} name="name" required maxLength={100} error={errors.name} autoComplete="name" />
+      <Field label={t("email")} name="email" type="email" required error={errors.email} autoComplete="email" />
       <NewPasswordField name="password" error={errors.password} />
       <Button type="submit" disabled={pending} aria-busy={pending}>
-        {pending ? "Creating your account…" : "Create account"}
+        {pending ? t("creating") : t("submit")}
       </Button>
     </form>
   );

@@ -1,11 +1,13 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { requestJson } from "@/lib/client/api";
 import { useTeams } from "./use-teams";
 
 /** The conversation's team as a select (hidden while the account has no team); saves through `PATCH /v1/conversations/{id}`. */
 export function TeamControl<C extends { id: string; team_id?: string | null }>({ conversation, onConversation }: { conversation: C; onConversation: (c: C) => void }) {
+  const t = useTranslations("inbox.team");
   const teams = useTeams();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -24,7 +26,7 @@ export function TeamControl<C extends { id: string; team_id?: string | null }>({
   return (
     <span className="inline-flex items-center">
       <label className="sr-only" htmlFor={id}>
-        Team
+        {t("label")}
       </label>
       <select
         id={id}
@@ -36,9 +38,9 @@ export function TeamControl<C extends { id: string; team_id?: string | null }>({
         aria-invalid={error ? true : undefined}
         className="min-h-11 rounded-md border border-slate-300 bg-white px-2 py-2 text-sm md:min-h-0"
       >
-        <option value="">No team</option>
+        <option value="">{t("none")}</option>
         {teams.map((t) => (
-          <option key={t.id} value={t.id}>
+          <option key={t.id} value={t.id} data-user-content>
             {t.name}
           </option>
         ))}
@@ -49,12 +51,13 @@ export function TeamControl<C extends { id: string; team_id?: string | null }>({
 
 /** Narrows the inbox to one team (or to conversations without one); hidden while the account has no team. */
 export function TeamFilter({ value, onChange }: { value: string | null; onChange: (team: string | null) => void }) {
+  const t = useTranslations("inbox.team");
   const teams = useTeams();
   if (teams.length === 0 && !value) return null;
   return (
     <div className="flex items-center gap-2 text-xs">
       <label htmlFor="inbox-team-filter" className="font-medium text-slate-600">
-        Team
+        {t("label")}
       </label>
       <select
         id="inbox-team-filter"
@@ -62,10 +65,10 @@ export function TeamFilter({ value, onChange }: { value: string | null; onChange
         onChange={(e) => onChange(e.target.value || null)}
         className="min-h-11 min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm md:min-h-0"
       >
-        <option value="">All teams</option>
-        <option value="none">No team</option>
+        <option value="">{t("all")}</option>
+        <option value="none">{t("none")}</option>
         {teams.map((t) => (
-          <option key={t.id} value={t.id}>
+          <option key={t.id} value={t.id} data-user-content>
             {t.name}
           </option>
         ))}

@@ -28,7 +28,7 @@ export function initialsOf(name: string): string {
 export function Avatar({ name, className = "" }: { name: string; className?: string }) {
   const initials = initialsOf(name);
   return (
-    <span aria-hidden className={`grid shrink-0 place-items-center rounded-full font-semibold ${palette[hash(name) % palette.length]} ${className}`}>
+    <span aria-hidden data-user-content className={`grid shrink-0 place-items-center rounded-full font-semibold ${palette[hash(name) % palette.length]} ${className}`}>
       {initials || (
         <svg viewBox="0 0 24 24" className="h-3/5 w-3/5" fill="currentColor" data-testid="avatar-silhouette">
           <circle cx="12" cy="8" r="4" />

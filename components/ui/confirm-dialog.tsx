@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "./button";
 
@@ -35,6 +36,7 @@ export function useConfirm(): [(options: ConfirmOptions) => Promise<boolean>, Re
 }
 
 export function ConfirmDialog({ options, onAnswer }: { options: ConfirmOptions; onAnswer: (answer: boolean) => void }) {
+  const t = useTranslations("forms");
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const node = dialog.current;
@@ -63,10 +65,10 @@ export function ConfirmDialog({ options, onAnswer }: { options: ConfirmOptions; 
         ) : null}
         <div className="flex flex-wrap justify-end gap-2">
           <Button data-confirm-cancel type="button" variant="secondary" onClick={() => onAnswer(false)}>
-            {options.cancelLabel ?? "Cancel"}
+            {options.cancelLabel ?? t("cancel")}
           </Button>
           <Button type="button" variant={options.tone === "primary" ? "primary" : "danger"} onClick={() => onAnswer(true)}>
-            {options.confirmLabel ?? "Confirm"}
+            {options.confirmLabel ?? t("confirm")}
           </Button>
         </div>
       </div>

@@ -1,10 +1,12 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "./button";
 
 /** `ariaLabel` tells several copy buttons on one page apart; it should start with the visible label. */
-export function CopyButton({ value, label = "Copy", ariaLabel, className }: { value: string; label?: string; ariaLabel?: string; className?: string }) {
+export function CopyButton({ value, label, ariaLabel, className }: { value: string; label?: string; ariaLabel?: string; className?: string }) {
+  const t = useTranslations("forms");
   const [copied, setCopied] = useState(false);
   return (
     <Button
@@ -18,7 +20,7 @@ export function CopyButton({ value, label = "Copy", ariaLabel, className }: { va
         setTimeout(() => setCopied(false), 2000);
       }}
     >
-      <span aria-live="polite">{copied ? "Copied" : label}</span>
+      <span aria-live="polite">{copied ? t("copied") : (label ?? t("copy"))}</span>
     </Button>
   );
 }

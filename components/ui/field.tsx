@@ -1,3 +1,4 @@
+import { useTranslations } from "next-intl";
 import type { InputHTMLAttributes } from "react";
 
 /** A labelled input with its error message announced to assistive technology. */
@@ -40,6 +41,7 @@ export function Field({
 }
 
 /** A password being chosen: at least 10 characters, offered to the browser's password manager. */
-export function NewPasswordField({ label = "Password", ...props }: Omit<Parameters<typeof Field>[0], "label" | "type"> & { label?: string }) {
-  return <Field label={label} type="password" required minLength={10} autoComplete="new-password" hint="At least 10 characters." {...props} />;
+export function NewPasswordField({ label, ...props }: Omit<Parameters<typeof Field>[0], "label" | "type"> & { label?: string }) {
+  const t = useTranslations("forms");
+  return <Field label={label ?? t("password")} type="password" required minLength={10} autoComplete="new-password" hint={t("passwordHint")} {...props} />;
 }

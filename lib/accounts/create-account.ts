@@ -3,6 +3,7 @@ import type { Executor } from "@/db";
 import { accounts, businessProfiles, numberIntegrations, users } from "@/db/schema";
 import { hashPassword } from "@/lib/auth/password";
 import type { Role } from "@/lib/auth/scopes";
+import type { Locale } from "@/lib/platform/i18n/locales";
 import { invalidField } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 
@@ -18,7 +19,7 @@ export async function assertEmailFree(tx: Executor, email: string) {
 /** A new tenant: its account, its first user, and the default sandbox number and profile. */
 export async function createAccountWithUser(
   tx: Executor,
-  input: { accountName: string; name: string; email: string; password: string; role?: Role },
+  input: { accountName: string; name: string; email: string; password: string; role?: Role; locale?: Locale | null },
 ) {
   await assertEmailFree(tx, input.email);
   const now = new Date();
@@ -33,6 +34,7 @@ export async function createAccountWithUser(
       email: input.email.toLowerCase(),
       passwordHash: await hashPassword(input.password),
       role: input.role ?? "admin",
+      locale: input.locale ?? null,
       createdAt: now,
       updatedAt: now,
     })

@@ -4,6 +4,7 @@ import { getDb } from "@/db";
 import { users } from "@/db/schema";
 import { passwordSchema } from "@/lib/auth/password";
 import { ConflictError } from "@/lib/platform/errors";
+import type { Locale } from "@/lib/platform/i18n/locales";
 import { emailSchema, presentUser, userNameSchema } from "@/lib/auth/user-identity";
 import { createAccountWithUser } from "./create-account";
 
@@ -26,7 +27,7 @@ export const setupDone = () => new ConflictError("Setup is already complete. Sig
 const SETUP_LOCK = 72_531_002;
 
 /** First run: creates the first account and its administrator, once. */
-export async function setupFirstAccount(input: SetupInput) {
+export async function setupFirstAccount(input: SetupInput, { locale = null }: { locale?: Locale | null } = {}) {
   return getDb().transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SETUP_LOCK})`);
     const existing = await tx.select({ one: sql`1` }).from(users).limit(1);
@@ -37,6 +38,7 @@ export async function setupFirstAccount(input: SetupInput) {
       email: input.email,
       password: input.password,
       role: "admin",
+      locale,
     });
     return { account: { id: account.id, name: account.name }, user: presentUser(user) };
   });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { User } from "@/db/schema";
 import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
+import { locales } from "@/lib/platform/i18n/locales";
 import { roleSchema } from "./scopes";
 
 // Who a user is, as sign-in, events and every domain name them; the users domain manages them.
@@ -35,6 +36,11 @@ export const userOutput = z
         "What the person set (`online`, `busy`, `offline`); `online` reads as `away` once they have done nothing for the account's away delay (10 minutes unless changed in the assignment settings). Only `online` people receive conversations automatically.",
       example: "online",
     }),
+    locale: z.enum(locales).nullable().meta({
+      description:
+        "The interface language the person chose (`en`, `es`, `pt-BR`); `null` until they choose, when the interface follows the account's business language. Set with `PATCH /v1/users/me`.",
+      example: "es",
+    }),
     created_at: isoTimestamp(),
     updated_at: isoTimestamp(),
   })
@@ -61,7 +67,7 @@ export function effectiveAvailability(
 
 /** The public shape of a user; the password hash never leaves through here. */
 export function presentUser(
-  user: Pick<User, "id" | "name" | "email" | "role" | "createdAt" | "updatedAt" | "availability" | "lastActiveAt">,
+  user: Pick<User, "id" | "name" | "email" | "role" | "createdAt" | "updatedAt" | "availability" | "lastActiveAt" | "locale">,
   options?: { awayAfterS?: number },
 ): UserOutput {
   return {
@@ -70,6 +76,7 @@ export function presentUser(
     email: user.email,
     role: user.role,
     availability: effectiveAvailability(user, options),
+    locale: user.locale ?? null,
     created_at: user.createdAt.toISOString(),
     updated_at: user.updatedAt.toISOString(),
   };

@@ -13,6 +13,7 @@ import { getEnv } from "@/lib/platform/env";
 import { ApiError, ForbiddenError, invalidField, NotFoundError } from "@/lib/platform/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/platform/ids";
+import type { Locale } from "@/lib/platform/i18n/locales";
 import { sendMail } from "@/lib/mail/send-mail";
 import { emailSchema, presentUser, userNameSchema } from "@/lib/auth/user-identity";
 import { passwordSchema } from "@/lib/auth/password";
@@ -202,7 +203,8 @@ export async function describeInvitation({ token }: { token: string }) {
 }
 
 /** Accepts an invitation once: the user is created with the invited email and role. */
-export async function acceptInvitation({ token, input }: { token: string; input: z.infer<typeof acceptInvitationInput> }) {
+/** `locale`: the new teammate's interface language, from their browser (null: none it names). */
+export async function acceptInvitation({ token, input, locale = null }: { token: string; input: z.infer<typeof acceptInvitationInput>; locale?: Locale | null }) {
   const { invitation } = await findInvitation(token);
   const passwordHash = await hashPassword(input.password);
   return getDb().transaction(async (tx) => {
@@ -217,7 +219,7 @@ export async function acceptInvitation({ token, input }: { token: string; input:
     await assertEmailUnused(tx, invitation.email);
     const [user] = await tx
       .insert(users)
-      .values({ id: userId, accountId: invitation.accountId, name: input.name, email: invitation.email, passwordHash, role: invitation.role, createdAt: now, updatedAt: now })
+      .values({ id: userId, accountId: invitation.accountId, name: input.name, email: invitation.email, passwordHash, role: invitation.role, locale, createdAt: now, updatedAt: now })
       .returning();
     const output = presentUser(user);
     await recordEvent(tx, { accountId: invitation.accountId, type: "user.created", data: { user: output } });

@@ -150,7 +150,7 @@ describe("the contract checker", () => {
       expect.stringMatching(/required property 'message'/),
     ]);
 
-    const user = { id: "usr_1", name: "Ada", email: "ada@example.com", role: "admin", availability: "online", created_at: "2026-11-22T10:15:30.123Z", updated_at: "2026-11-22T10:15:30.123Z" };
+    const user = { id: "usr_1", name: "Ada", email: "ada@example.com", role: "admin", availability: "online", locale: null, created_at: "2026-11-22T10:15:30.123Z", updated_at: "2026-11-22T10:15:30.123Z" };
     const envelope = { id: "evt_1", type: "user.created", created_at: "2026-11-22T10:15:30.123Z", data: { user } };
     expect(v1.checkWebhook("user.created", envelope)).toEqual([]);
     expect(v1.checkWebhook("user.created", { ...envelope, data: { user: { ...user, password_hash: "x" } } })).toEqual([expect.stringMatching(/additional properties/)]);
@@ -1118,6 +1118,12 @@ describe("/v1 contract", () => {
     await expectStatus(400, "PUT", "/v1/users/me/availability", { token: agent.token, body: { availability: "away" } });
     await expectStatus(401, "PUT", "/v1/users/me/availability", { body: { availability: "online" } });
     await expectStatus(200, "PUT", "/v1/users/me/availability", { token: adminToken, body: { availability: "offline" } });
+    // The interface language: any role, from a session; an API token is refused.
+    const spoken = await expectStatus(200, "PATCH", "/v1/users/me", { token: agent.token, body: { locale: "pt-BR" } });
+    expect(spoken.body.locale).toBe("pt-BR");
+    await expectStatus(400, "PATCH", "/v1/users/me", { token: agent.token, body: { locale: "pt" } });
+    await expectStatus(401, "PATCH", "/v1/users/me", { body: { locale: "es" } });
+    await expectStatus(403, "PATCH", "/v1/users/me", { token: await scopedToken(adminToken, ["users:read"]), body: { locale: "es" } });
 
     const team = await expectStatus(201, "POST", "/v1/teams", { token: adminToken, body: { name: "Sales", members: [agent.user.id] } });
     await expectStatus(409, "POST", "/v1/teams", { token: adminToken, body: { name: "sales" } });

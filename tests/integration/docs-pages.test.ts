@@ -2,6 +2,7 @@ import { encode } from "next-auth/jwt";
 import { NextRequest } from "next/server";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
+import { withIntl } from "@/tests/support/intl";
 import { describe, expect, it } from "vitest";
 import DocsPage from "@/app/(app)/docs/page";
 import PlantStoreReferencePage from "@/app/(app)/docs/plant-store/page";
@@ -63,7 +64,7 @@ function operationsOf(doc: { paths: Record<string, Record<string, any>> }) {
 
 describe("the /docs overview", () => {
   it("says X-Service-Signature is keyed by the secret string as shown, a Standard Webhooks library takes the secret as is, and a mismatch is answered 400", () => {
-    const text = decode(renderToString(createElement(DocsPage)));
+    const text = decode(renderToString(withIntl(createElement(DocsPage))));
     expect(text).toMatch(/X-Service-Signature uses the secret string as the key/);
     expect(text).toContain("new Webhook(secret)");
     expect(text).not.toContain('Buffer.from(secret).toString("base64")');
@@ -80,7 +81,7 @@ describe("API reference pages", () => {
   });
 
   it("/docs/v1 renders every operation of the served document, with scopes, bodies, answers and a curl example", () => {
-    const html = renderToString(createElement(V1ReferencePage));
+    const html = renderToString(withIntl(createElement(V1ReferencePage)));
     const doc = v1Document() as unknown as { paths: Record<string, Record<string, any>>; webhooks: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
 
     for (const { method, path, op } of operationsOf(doc)) {
@@ -118,7 +119,7 @@ describe("API reference pages", () => {
   });
 
   it("/docs/plant-store renders the plant store's operations and its New Plant webhook", () => {
-    const html = renderToString(createElement(PlantStoreReferencePage));
+    const html = renderToString(withIntl(createElement(PlantStoreReferencePage)));
     const doc = plantStoreDocument() as unknown as { paths: Record<string, Record<string, any>> };
     for (const { method, path, op } of operationsOf(doc)) {
       expect(textOf(html, `op-${slug(op.operationId)}-title`)).toBe(`${method} ${path}`);

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ThreadItems, threadRows } from "@/components/inbox/thread-items";
 import type { ActivityItem, NoteItem } from "@/components/inbox/team-types";
 import type { MessageItem } from "@/components/inbox/types";
+import { withIntl } from "@/tests/support/intl";
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 24, 9, minute)).toISOString();
 const message = (id: string, minute: number) =>
@@ -12,7 +13,7 @@ const note = (id: string, minute: number) => ({ id, conversation_id: "conv_1", a
 
 function thread({ messages, notes = [], hasOlder, loadedFrom }: { messages: MessageItem[]; notes?: NoteItem[]; hasOlder: boolean; loadedFrom: string | null }) {
   const html = renderToStaticMarkup(
-    createElement(ThreadItems, {
+    withIntl(createElement(ThreadItems, {
       messages,
       notes,
       activity: [] as ActivityItem[],
@@ -20,7 +21,7 @@ function thread({ messages, notes = [], hasOlder, loadedFrom }: { messages: Mess
       hasOlder,
       loadedFrom,
       renderMessage: (m: MessageItem) => createElement("p", { "data-id": m.id }, m.text),
-    }),
+    })),
   );
   return [...html.matchAll(/data-id="([^"]+)"|note (\w+)/g)].map((match) => match[1] ?? match[2]);
 }

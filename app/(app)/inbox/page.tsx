@@ -1,6 +1,9 @@
+import { getTranslations } from "next-intl/server";
 import { InboxPage } from "@/components/inbox/inbox-page";
 
-export const metadata = { title: "Inbox" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("inbox.list"))("title") };
+}
 
 export default function Page() {
   return <InboxPage />;

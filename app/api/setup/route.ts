@@ -1,12 +1,14 @@
 import { isSetupDone, setupDone, setupFirstAccount, setupInput } from "@/lib/accounts/setup";
 import { apiRoute, created, defineRoute } from "@/lib/api/route";
 import { JSON_BODY_LIMIT, parseJsonBody } from "@/lib/platform/http/read-body";
+import { matchAcceptLanguage } from "@/lib/platform/i18n/locales";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   // Once set up, every call is a 409, whatever its body: the body is read only before that.
   POST: apiRoute({ access: { auth: "none" } }, async ({ req }) => {
     if (await isSetupDone()) throw setupDone();
     const { value } = await parseJsonBody(req, { limit: JSON_BODY_LIMIT, allowEmpty: false });
-    return created(await setupFirstAccount(setupInput.parse(value)));
+    // The first administrator's interface language starts as their browser's.
+    return created(await setupFirstAccount(setupInput.parse(value), { locale: matchAcceptLanguage(req.headers.get("accept-language")) }));
   }),
 });

@@ -2,9 +2,11 @@
 import "@/lib/server/wiring";
 
 import { AuthError } from "next-auth";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import type { SetPasswordState } from "@/components/identity/set-password-form";
 import { signIn } from "@/lib/auth/next-auth";
+import { matchAcceptLanguage } from "@/lib/platform/i18n/locales";
 import { runAction } from "@/lib/server/action";
 import { acceptInvitation, acceptInvitationInput } from "@/lib/users/invitations";
 
@@ -14,7 +16,7 @@ export async function acceptInvitationAction(token: string, _prev: SetPasswordSt
   const password = String(form.get("password") ?? "");
   const result = await runAction(async () => {
     const input = acceptInvitationInput.parse({ name, password });
-    return acceptInvitation({ token, input });
+    return acceptInvitation({ token, input, locale: matchAcceptLanguage((await headers()).get("accept-language")) });
   });
   if (!result.ok) return { name, error: Object.keys(result.fieldErrors).length ? undefined : result.message, fieldErrors: result.fieldErrors };
   try {

@@ -1,22 +1,26 @@
+import { getTranslations } from "next-intl/server";
 import { TokenPasswordPage } from "@/components/identity/token-password-page";
 import { describeInvitation } from "@/lib/users/invitations";
 import { acceptInvitationAction } from "./actions";
 
 export const dynamic = "force-dynamic";
-export const metadata = { title: "Join your team", referrer: "same-origin" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("auth.invite"))("metaTitle"), referrer: "same-origin" as const };
+}
 
 export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
+  const t = await getTranslations("auth.invite");
   return (
     <TokenPasswordPage
       describe={() => describeInvitation({ token })}
-      brokenTitle="This invitation does not work"
+      brokenTitle={t("broken")}
       view={(invitation) => ({
-        title: `Join ${invitation.accountName}`,
-        subtitle: `You were invited as ${invitation.role === "admin" ? "an administrator" : "an agent"}. Choose your name and password.`,
+        title: t("title", { account: invitation.accountName }),
+        subtitle: t(invitation.role === "admin" ? "subtitleAdmin" : "subtitleAgent"),
         action: acceptInvitationAction.bind(null, token),
         askName: true,
-        submitLabel: "Join the team",
+        submitLabel: t("submit"),
       })}
     />
   );

@@ -1,22 +1,26 @@
+import { getTranslations } from "next-intl/server";
 import { TokenPasswordPage } from "@/components/identity/token-password-page";
 import { describePasswordReset } from "@/lib/users/passwords";
 import { resetPasswordAction } from "./actions";
 
 export const dynamic = "force-dynamic";
-export const metadata = { title: "Choose a new password", referrer: "same-origin" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("auth.reset"))("title"), referrer: "same-origin" as const };
+}
 
 export default async function ResetPasswordPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
+  const t = await getTranslations("auth.reset");
   return (
     <TokenPasswordPage
       describe={() => describePasswordReset({ token })}
-      brokenTitle="This link does not work"
+      brokenTitle={t("broken")}
       view={(reset) => ({
-        title: "Choose a new password",
-        subtitle: `For ${reset.name}. Every session of this account is signed out when you save.`,
+        title: t("title"),
+        subtitle: t("subtitle", { name: reset.name }),
         action: resetPasswordAction.bind(null, token),
         askName: false,
-        submitLabel: "Save password",
+        submitLabel: t("submit"),
       })}
     />
   );

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { Field } from "@/components/ui/field";
 import type { ConversationItem, MessageItem } from "../types";
 import { DialogShell, useSendDialog } from "./dialog-shell";
@@ -8,6 +9,7 @@ const slug = (title: string, index: number) => `${title.toLowerCase().replace(/[
 
 /** "Reply buttons": a question with up to 3 answers the customer taps. */
 export function ButtonsDialog({ conversation, onQueued }: { conversation: ConversationItem; onQueued: (message: MessageItem) => void }) {
+  const t = useTranslations("inbox.kinds");
   const { dialog, errors, send, shell } = useSendDialog();
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
@@ -33,7 +35,7 @@ export function ButtonsDialog({ conversation, onQueued }: { conversation: Conver
   return (
     <>
       <button type="button" className="rounded-md px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-100" onClick={() => dialog.current?.showModal()}>
-        Buttons
+        {t("buttons")}
       </button>
       <DialogShell id="send-buttons" title="Ask with buttons" description="Up to 3 answers, 20 characters each. The customer's tap comes back as a reply." submitLabel="Send buttons" {...shell} onSubmit={onSubmit}>
         <div className="flex flex-col gap-1">

@@ -1,11 +1,13 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { quoteLine } from "../message-kinds";
 import type { ConversationItem, MessageItem } from "../types";
 import { ButtonsDialog } from "./buttons-dialog";
 import { LocationDialog } from "./location-dialog";
-import { formatLeft, windowEnd } from "./send-kind";
+import { windowEnd } from "./send-kind";
+import { useAppFormat } from "@/components/i18n/use-app-format";
 import { TemplateDialog } from "./template-dialog";
 
 /** Re-renders every minute so the time left stays true. */
@@ -41,6 +43,8 @@ export function ComposerBar({
   secondaryOnPhone?: boolean;
   children: React.ReactNode;
 }) {
+  const t = useTranslations("inbox.window");
+  const format = useAppFormat();
   const now = useNow();
   const end = windowEnd(conversation.service_window_expires_at, messages);
   const closed = end !== null && end <= now;
@@ -49,9 +53,9 @@ export function ComposerBar({
     return (
       <div className="border-t border-slate-200 bg-white p-3" data-testid="window-closed">
         <p className="mb-2 text-sm text-slate-700">
-          <span className="font-semibold">The 24-hour window is closed.</span> The customer last wrote more than 24 hours ago, so only an approved template can reach them.
+          <span className="font-semibold">{t("closedTitle")}</span> {t("closedBody")}
         </p>
-        <TemplateDialog conversation={conversation} onQueued={onQueued} label="Send a template" prominent />
+        <TemplateDialog conversation={conversation} onQueued={onQueued} label={t("sendTemplate")} prominent />
       </div>
     );
   }
@@ -59,11 +63,11 @@ export function ComposerBar({
     <div>
       <div className={`flex flex-wrap items-center gap-1 border-t border-slate-200 bg-white px-3 pt-2 text-xs max-md:[&_button]:min-h-11 ${secondaryOnPhone ? "" : "max-md:hidden"}`}>
         {end !== null ? (
-          <span className="mr-auto rounded-full bg-emerald-50 px-2 py-0.5 font-medium text-emerald-800" data-testid="window-left" title="Free-form messages are allowed until 24 hours after the customer's last message.">
-            {formatLeft(end - now)} left to reply freely
+          <span className="me-auto rounded-full bg-emerald-50 px-2 py-0.5 font-medium text-emerald-800" data-testid="window-left" title={t("leftTitle")}>
+            {t("left", { time: format.duration(Math.max(0, Math.floor((end - now) / 60_000)) * 60) })}
           </span>
         ) : (
-          <span className="mr-auto text-slate-500">The customer has not written yet.</span>
+          <span className="me-auto text-slate-500">{t("notYet")}</span>
         )}
         <LocationDialog conversation={conversation} onQueued={onQueued} />
         <ButtonsDialog conversation={conversation} onQueued={onQueued} />
@@ -71,11 +75,14 @@ export function ComposerBar({
       </div>
       {replyTo ? (
         <div className="flex items-center gap-2 bg-white px-3 pt-2 text-xs" data-testid="reply-preview">
-          <span className="min-w-0 flex-1 truncate border-l-4 border-brand-500 bg-slate-100 px-2 py-1">
-            Replying to: <span className="text-slate-700">{quoteLine(replyTo)}</span>
+          <span className="min-w-0 flex-1 truncate border-s-4 border-brand-500 bg-slate-100 px-2 py-1">
+            {t("replyingTo")}{" "}
+            <span className="text-slate-700" data-user-content>
+              {quoteLine(replyTo)}
+            </span>
           </span>
           <button type="button" className="underline" onClick={onClearReply}>
-            Cancel reply
+            {t("cancelReply")}
           </button>
         </div>
       ) : null}

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { Field } from "@/components/ui/field";
 import { MapPinIcon } from "@/components/ui/icons";
 import type { ConversationItem, MessageItem } from "../types";
@@ -7,6 +8,7 @@ import { DialogShell, useSendDialog } from "./dialog-shell";
 
 /** "Send location": a place by its coordinates, with an optional name and address. */
 export function LocationDialog({ conversation, onQueued }: { conversation: ConversationItem; onQueued: (message: MessageItem) => void }) {
+  const t = useTranslations("inbox.kinds");
   const { dialog, errors, send, shell } = useSendDialog();
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
@@ -33,8 +35,8 @@ export function LocationDialog({ conversation, onQueued }: { conversation: Conve
   return (
     <>
       <button type="button" className="rounded-md px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-100" onClick={() => dialog.current?.showModal()}>
-        <MapPinIcon className="mr-1 inline h-3.5 w-3.5" />
-        Location
+        <MapPinIcon className="me-1 inline h-3.5 w-3.5" />
+        {t("location")}
       </button>
       <DialogShell id="send-location" title="Send a location" description="The customer sees a pin on the map." submitLabel="Send location" {...shell} onSubmit={onSubmit}>
         <div className="grid grid-cols-2 gap-3">

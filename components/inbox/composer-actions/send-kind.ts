@@ -24,9 +24,3 @@ export function windowEnd(conversationWindow: string | null | undefined, message
   }
   return end;
 }
-
-export function formatLeft(ms: number): string {
-  const minutes = Math.max(0, Math.floor(ms / 60_000));
-  const hours = Math.floor(minutes / 60);
-  return hours > 0 ? `${hours} h ${minutes % 60} min` : `${minutes} min`;
-}

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import type { ConversationItem, MessageItem } from "../types";
 import { DialogShell, useSendDialog } from "./dialog-shell";
 import { TemplateFields, useTemplatePicker } from "./template-fields";
@@ -8,7 +9,7 @@ import { TemplateFields, useTemplatePicker } from "./template-fields";
 export function TemplateDialog({
   conversation,
   onQueued,
-  label = "Template",
+  label,
   prominent = false,
 }: {
   conversation: ConversationItem;
@@ -16,6 +17,7 @@ export function TemplateDialog({
   label?: string;
   prominent?: boolean;
 }) {
+  const t = useTranslations("inbox.kinds");
   const { dialog, errors, send, shell } = useSendDialog();
   const { templates, choice, setChoice, load } = useTemplatePicker();
 
@@ -40,7 +42,7 @@ export function TemplateDialog({
           dialog.current?.showModal();
         }}
       >
-        {label}
+        {label ?? t("template")}
       </button>
       <DialogShell id="send-template" title="Send a template" description="An approved message template; the only kind that reaches a customer after 24 hours of silence." submitLabel="Send template" {...shell} onSubmit={onSubmit}>
         <TemplateFields templates={templates.templates} status={templates.status} loadError={templates.message} errors={errors} onChange={setChoice} to={conversation.contact.phone ?? undefined} />

@@ -4,6 +4,7 @@ import { assignmentConfigInput, assignmentConfigOutput, assignmentConfigQuery } 
 import { setAvailabilityInput } from "@/lib/teams/availability-schemas";
 import { createTeamInput, teamOutput, updateTeamInput } from "@/lib/teams/schemas";
 import { userOutput } from "@/lib/auth/user-identity";
+import { updateMeInput } from "@/lib/users/schemas";
 import { reportRangeFields } from "@/lib/reports/schemas";
 import { slaReportOutput } from "@/lib/sla/report-schemas";
 import { operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
@@ -29,6 +30,14 @@ export const teamWorkflowDomain: V1Domain = {
         description: "The user the token belongs to, with their availability.",
         access: { scope: "users:read" },
         success: { status: "200", description: "The caller.", schema: userOutput },
+      }),
+      patch: op({
+        operationId: "updateMe",
+        summary: "Change your preferences",
+        description: "Your interface language (`locale`: `en`, `es` or `pt-BR`), applied from the next page load. Any role may change their own. Emits `user.updated`.",
+        access: { auth: "session" },
+        body: updateMeInput,
+        success: { status: "200", description: "You, with the change.", schema: userOutput },
       }),
     },
     "/v1/users/me/availability": {

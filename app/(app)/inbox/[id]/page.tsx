@@ -1,7 +1,10 @@
+import { getTranslations } from "next-intl/server";
 import { notFound } from "next/navigation";
 import { InboxPage } from "@/components/inbox/inbox-page";
 
-export const metadata = { title: "Inbox" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("inbox.list"))("title") };
+}
 
 // A conversation's own address: reload, a shared link and Back all open it.
 export default async function ConversationPage({ params }: { params: Promise<{ id: string }> }) {

@@ -1,3 +1,5 @@
+import { getTranslations } from "next-intl/server";
+import { LanguageCard } from "@/components/settings/language-card";
 import { ApiTokensCard, AuthorizedAppsCard, PasswordCard, TwoFactorCard } from "@/components/settings/account-settings";
 import { listOwnApiTokens } from "@/lib/auth/api-tokens";
 import { PageHeader } from "@/components/ui/page-header";
@@ -5,10 +7,13 @@ import { requireSession } from "@/lib/auth/current-user";
 import { mfaRequired, mfaStatus } from "@/lib/auth/mfa";
 import { listAuthorizedApps } from "@/lib/oauth/grants";
 
-export const metadata = { title: "Account" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("account"))("title") };
+}
 
 export default async function AccountPage() {
   const session = await requireSession();
+  const t = await getTranslations("account");
   const [mfa, required, grants, tokens] = await Promise.all([
     mfaStatus({ userId: session.user.id }),
     mfaRequired({ accountId: session.accountId }),
@@ -17,8 +22,9 @@ export default async function AccountPage() {
   ]);
   return (
     <>
-      <PageHeader title="Account" description={`Signed in as ${session.user.name} (${session.user.email}).`} />
+      <PageHeader title={t("title")} description={t("signedInAs", { name: session.user.name, email: session.user.email })} />
       <div className="flex flex-col gap-6">
+        <LanguageCard />
         <PasswordCard />
         <TwoFactorCard enabled={mfa.enabled} recoveryCodesLeft={mfa.recoveryCodesLeft} required={required} />
         <ApiTokensCard tokens={tokens} />

@@ -1,0 +1,41 @@
+import "server-only";
+import { and, eq, isNull } from "drizzle-orm";
+import { getDb } from "@/db";
+import { businessProfiles, users } from "@/db/schema";
+import type { ServiceContext } from "@/lib/auth/context";
+import { presentUser } from "@/lib/auth/user-identity";
+import { recordEvent } from "@/lib/events/record-event";
+import { NotFoundError } from "@/lib/platform/errors";
+import { loadWorkflowSettings } from "@/lib/teams/assignment";
+import type { UpdateMeInput } from "./schemas";
+import { isLocale, localeOfLanguage, type Locale } from "@/lib/platform/i18n/locales";
+
+/**
+ * The interface language of a signed-in person: the one they chose, else their account's
+ * business language, else English. One query.
+ */
+export async function interfaceLocaleOf({ accountId, userId }: { accountId: string; userId: string }): Promise<Locale> {
+  const [row] = await getDb()
+    .select({ locale: users.locale, language: businessProfiles.language })
+    .from(users)
+    .leftJoin(businessProfiles, eq(businessProfiles.accountId, users.accountId))
+    .where(and(eq(users.accountId, accountId), eq(users.id, userId), isNull(users.deletedAt)))
+    .limit(1);
+  if (row && isLocale(row.locale)) return row.locale;
+  return row?.language ? localeOfLanguage(row.language) : "en";
+}
+
+/** Sets the caller's interface language; emits `user.updated`. */
+export async function updateMe({ ctx, input }: { ctx: ServiceContext<"user">; input: UpdateMeInput }) {
+  return getDb().transaction(async (tx) => {
+    const [user] = await tx
+      .update(users)
+      .set({ locale: input.locale, updatedAt: new Date() })
+      .where(and(eq(users.accountId, ctx.accountId), eq(users.id, ctx.user.id), isNull(users.deletedAt)))
+      .returning();
+    if (!user) throw new NotFoundError("User");
+    const output = presentUser(user, await loadWorkflowSettings(tx, ctx.accountId));
+    await recordEvent(tx, { accountId: ctx.accountId, type: "user.updated", data: { user: output } });
+    return output;
+  });
+}

@@ -1,0 +1,143 @@
+import { type APIRequestContext, type Browser, expect, type Page, test } from "@playwright/test";
+import { adminApiToken, signInAsOwner } from "./helpers";
+import { baseURL } from "../../playwright.config";
+import { shot } from "./fixtures";
+
+/*
+ * The pseudo-locale pass: with every catalog string wrapped in ⟦…⟧ (the en-XA locale, switched on
+ * by a cookie on the test server), a visible text the catalogs did not produce shows up outside
+ * the markers. Skipped, as not the product's own words: anything inside `[data-user-content]`
+ * (names, messages, emails: what people typed), `[translate="no"]` (the product's name, codes,
+ * numbers) and `<time>` (dates and times written by Intl); text of only digits and punctuation.
+ */
+
+/**
+ * Pages not translated yet: each is still English (and fails the pass). Whoever translates one
+ * moves it from here into PAGES below.
+ */
+const UNTRANSLATED_PAGES = [
+  "/contacts",
+  "/contacts/{id}",
+  "/campaigns",
+  "/reports",
+  "/docs",
+  "/docs/v1",
+  "/docs/plant-store",
+  "/login/two-factor",
+  "/oauth/authorize",
+  "/settings/profile",
+  "/settings/survey",
+  "/settings/assistant",
+  "/settings/number",
+  "/settings/templates",
+  "/settings/users",
+  "/settings/inbox",
+  "/settings/canned-replies",
+  "/settings/labels",
+  "/settings/automations",
+  "/settings/macros",
+  "/settings/teams",
+  "/settings/tokens",
+  "/settings/webhooks",
+  "/settings/webhooks/{id}",
+  "/settings/apps",
+  "/settings/audit-log",
+  "/settings/notifications",
+  "/bad-request",
+  "/{not-found}",
+];
+
+type Visit = { path: string; signedIn: boolean; ready: (page: Page) => Promise<void> };
+
+const viewports = [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+];
+
+let run = 0;
+const nextPhone = () => `4478${String(Date.now()).slice(-6)}${String(run++ % 100).padStart(2, "0")}`;
+
+/** A conversation of the shared account with a customer's message, and an invitation link. */
+async function seed(request: APIRequestContext) {
+  const token = await adminApiToken(request);
+  const headers = { authorization: `Bearer ${token}` };
+  const inbound = await request.post("/api/sandbox/inbound", { headers, data: { from: nextPhone(), name: "Pseudo Customer", type: "text", text: "Hello, is my order on its way?" } });
+  expect(inbound.status(), await inbound.text()).toBe(201);
+  const invitation = await request.post("/v1/invitations", { headers, data: { email: `pseudo.${Date.now()}@greenleaf.example`, role: "agent" } });
+  expect(invitation.status(), await invitation.text()).toBe(201);
+  return { conversationId: (await inbound.json()).conversation_id as string, inviteUrl: (await invitation.json()).url as string };
+}
+
+/** The visible text outside ⟦…⟧ of the page (markers may open in one text node and close in a later one). */
+function strayText(page: Page) {
+  return page.evaluate(() => {
+    const skip = "[data-user-content], [translate='no'], time, script, style, noscript, template";
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const stray: string[] = [];
+    let depth = 0;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || parent.closest(skip)) continue;
+      const shown = parent.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) && parent.getClientRects().length > 0;
+      let outside = "";
+      for (const char of node.textContent ?? "") {
+        if (char === "⟦") depth++;
+        else if (char === "⟧") depth = Math.max(0, depth - 1);
+        else if (depth === 0) outside += char;
+      }
+      if (shown && /\p{L}/u.test(outside)) stray.push(`${outside.trim()}  (in <${parent.tagName.toLowerCase()}${parent.className ? ` class="${String(parent.className).slice(0, 60)}"` : ""}>)`);
+    }
+    return stray;
+  });
+}
+
+async function pseudoPage(browser: Browser, viewport: { width: number; height: number }) {
+  const context = await browser.newContext({ viewport });
+  await context.addCookies([{ name: "chorus_pseudo_locale", value: "1", url: baseURL }]);
+  return { context, page: await context.newPage() };
+}
+
+test.describe("pseudo-locale: every visible word comes from the catalogs", () => {
+  // Six pages, each rendered and photographed, on a machine the other browser tests share.
+  test.describe.configure({ timeout: 180_000 });
+  let seeded: { conversationId: string; inviteUrl: string };
+  test.beforeAll(async ({ request }) => {
+    seeded = await seed(request);
+  });
+
+  const pages = (): Visit[] => [
+    { path: "/login", signedIn: false, ready: (page) => expect(page.locator("form button[type=submit]")).toBeVisible() },
+    { path: new URL(seeded.inviteUrl).pathname, signedIn: false, ready: (page) => expect(page.locator("form button[type=submit]")).toBeVisible() },
+    { path: "/reset-password/chorus_reset_not-a-real-link", signedIn: false, ready: (page) => expect(page.getByRole("main").getByRole("alert")).toBeVisible() },
+    { path: "/inbox", signedIn: true, ready: (page) => expect(page.locator(`[data-conversation-id="${seeded.conversationId}"]`)).toBeVisible() },
+    { path: `/inbox/${seeded.conversationId}`, signedIn: true, ready: (page) => expect(page.getByTestId("thread").getByText("Hello, is my order on its way?")).toBeVisible() },
+    { path: "/settings/account", signedIn: true, ready: (page) => expect(page.locator("#interface-language")).toBeVisible() },
+  ];
+
+  for (const viewport of viewports) {
+    test(`${viewport.name}: the translated pages show no text the catalogs did not produce`, async ({ browser }) => {
+      const { context, page } = await pseudoPage(browser, viewport);
+      const problems: string[] = [];
+      let signedIn = false;
+      for (const visit of pages()) {
+        if (visit.signedIn && !signedIn) {
+          await signInAsOwner(page);
+          signedIn = true;
+        }
+        await page.goto(visit.path);
+        await visit.ready(page);
+        // The pseudo-locale is on: the shell's own words are wrapped.
+        await expect(page.locator("html")).toHaveAttribute("lang", "en-XA");
+        await page.waitForLoadState("networkidle");
+        for (const text of await strayText(page)) problems.push(`${visit.path}: ${text}`);
+        await page.screenshot({ path: shot(`pseudo-${viewport.name}-${visit.path.split("/")[1] || "home"}${visit.path.includes("conv_") ? "-conversation" : ""}`), fullPage: true });
+      }
+      await context.close();
+      expect(problems).toEqual([]);
+    });
+  }
+
+  test("the list of pages still to translate names real pages", () => {
+    for (const path of UNTRANSLATED_PAGES) expect(path).toMatch(/^\/[a-z0-9/{}-]*$/);
+  });
+});
