@@ -5,6 +5,7 @@ import { closes, queryRows, resolutions, toAverage, toNumber, toSeconds } from "
 import type { AgentsReportOutput, ReportRange } from "./schemas";
 import { inBusinessZone } from "./zone";
 import { firstResponses } from "./first-responses";
+import { agentMessageCounts } from "./rollups";
 
 /**
  * Each user's figures for [from, to):
@@ -41,11 +42,10 @@ export async function getAgentsReport({ ctx, range: asked }: { ctx: ServiceConte
       group by user_id
     ),
     sent as (
-      select sender_user_id as user_id, count(*)::int as n
-      from messages
-      where account_id = ${accountId} and direction = 'outbound' and sender_type = 'user' and status <> 'failed'
-        and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz
+      select user_id, sum(sent_ok)::int as n
+      from ${agentMessageCounts({ accountId, from, to })} counts
       group by 1
+      having sum(sent_ok) > 0
     ),
     assigned as (
       select data->'user'->>'id' as user_id, count(distinct data->'conversation'->>'id')::int as n

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
 import { firstResponses } from "./first-responses";
 import { queryRows, resolutions, toAverage, toNumber, toSeconds } from "./query";
+import { agentMessageCounts, messageCounts } from "./rollups";
 import type { AgentReport, ReportRange, SummaryOutput } from "./schemas";
 import { inBusinessZone } from "./zone";
 
@@ -39,13 +40,12 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
       m.received, m.sent, m.sent_by_agents, m.automated, m.failed
     from (
       select
-        count(*) filter (where direction = 'inbound')::int as received,
-        count(*) filter (where direction = 'outbound')::int as sent,
-        count(*) filter (where direction = 'outbound' and sender_type = 'user')::int as sent_by_agents,
-        count(*) filter (where direction = 'outbound' and sender_type = 'automation')::int as automated,
-        count(*) filter (where direction = 'outbound' and status = 'failed')::int as failed
-      from messages
-      where account_id = ${accountId} and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz
+        coalesce(sum(received), 0)::int as received,
+        coalesce(sum(sent), 0)::int as sent,
+        coalesce(sum(sent_by_agents), 0)::int as sent_by_agents,
+        coalesce(sum(automated), 0)::int as automated,
+        coalesce(sum(failed), 0)::int as failed
+      from ${messageCounts({ accountId, from, to })} counts
     ) m`);
 
   // One pass over the responses gives the account's figures (the empty grouping set) and each agent's.
@@ -96,11 +96,10 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
     assigned_now: number | string;
   }>(sql`
     with sent as (
-      select sender_user_id as user_id, count(*)::int as n
-      from messages
-      where account_id = ${accountId} and direction = 'outbound' and sender_type = 'user'
-        and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz
+      select user_id, sum(sent)::int as n
+      from ${agentMessageCounts({ accountId, from, to })} counts
       group by 1
+      having sum(sent) > 0
     ),
     ${resolutions({ accountId, from, to })},
     closed as (

@@ -1,0 +1,169 @@
+-- Reports read what was counted as messages were written, not the messages themselves: an
+-- account's messages per 15-minute slot (every real time zone's hours start on one), each
+-- agent's messages per UTC day, and each conversation's first response. Statement triggers on
+-- messages keep the three in the transaction of the change (a bulk insert is one grouped
+-- upsert, a status change that makes a reply count or stop counting is one refresh).
+CREATE TABLE "report_message_slots" (
+	"account_id" text NOT NULL,
+	"slot" timestamp (3) with time zone NOT NULL,
+	"received" integer DEFAULT 0 NOT NULL,
+	"sent" integer DEFAULT 0 NOT NULL,
+	"sent_by_agents" integer DEFAULT 0 NOT NULL,
+	"automated" integer DEFAULT 0 NOT NULL,
+	"failed" integer DEFAULT 0 NOT NULL,
+	CONSTRAINT "report_message_slots_pk" PRIMARY KEY ("account_id", "slot")
+);
+--> statement-breakpoint
+ALTER TABLE "report_message_slots" ADD CONSTRAINT "report_message_slots_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
+CREATE TABLE "report_agent_days" (
+	"account_id" text NOT NULL,
+	"day" timestamp (3) with time zone NOT NULL,
+	"user_id" text NOT NULL,
+	"sent" integer DEFAULT 0 NOT NULL,
+	"sent_ok" integer DEFAULT 0 NOT NULL,
+	CONSTRAINT "report_agent_days_pk" PRIMARY KEY ("account_id", "day", "user_id")
+);
+--> statement-breakpoint
+ALTER TABLE "report_agent_days" ADD CONSTRAINT "report_agent_days_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
+CREATE TABLE "report_first_responses" (
+	"conversation_id" text PRIMARY KEY NOT NULL,
+	"account_id" text NOT NULL,
+	"inbound_at" timestamp (3) with time zone NOT NULL,
+	"inbound_id" text NOT NULL,
+	"reply_at" timestamp (3) with time zone,
+	"reply_id" text,
+	"reply_user_id" text
+);
+--> statement-breakpoint
+ALTER TABLE "report_first_responses" ADD CONSTRAINT "report_first_responses_conversation_id_conversations_id_fk" FOREIGN KEY ("conversation_id") REFERENCES "public"."conversations"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
+CREATE INDEX "report_first_responses_account_inbound_idx" ON "report_first_responses" USING btree ("account_id","inbound_at");
+--> statement-breakpoint
+-- The conversations' first inbound message and the first reply after it by a person that reached
+-- the network (sent, delivered or read; a failed send is no response), computed afresh.
+CREATE OR REPLACE FUNCTION chorus_report_first_responses_refresh(ids text[]) RETURNS void
+LANGUAGE sql AS $$
+	DELETE FROM "report_first_responses" f
+	WHERE f."conversation_id" = ANY(ids)
+		AND NOT EXISTS (SELECT 1 FROM "messages" m WHERE m."conversation_id" = f."conversation_id" AND m."direction" = 'inbound');
+	WITH firsts AS (
+		SELECT DISTINCT ON (m."conversation_id") m."conversation_id", m."account_id", m."created_at", m."id"
+		FROM "messages" m JOIN unnest(ids) AS c(id) ON m."conversation_id" = c.id
+		WHERE m."direction" = 'inbound'
+		ORDER BY m."conversation_id", m."created_at", m."id"
+	),
+	replies AS (
+		SELECT DISTINCT ON (r."conversation_id") r."conversation_id", r."created_at", r."id", r."sender_user_id"
+		FROM "messages" r JOIN firsts i ON r."conversation_id" = i."conversation_id" AND r."created_at" >= i."created_at"
+		WHERE r."direction" = 'outbound' AND r."sender_type" = 'user' AND r."status" IN ('sent', 'delivered', 'read')
+		ORDER BY r."conversation_id", r."created_at", r."id"
+	)
+	INSERT INTO "report_first_responses" AS f ("conversation_id", "account_id", "inbound_at", "inbound_id", "reply_at", "reply_id", "reply_user_id")
+	SELECT i."conversation_id", i."account_id", i."created_at", i."id", r."created_at", r."id", r."sender_user_id"
+	FROM firsts i LEFT JOIN replies r ON r."conversation_id" = i."conversation_id"
+	ORDER BY i."conversation_id"
+	ON CONFLICT ("conversation_id") DO UPDATE SET
+		"inbound_at" = excluded."inbound_at", "inbound_id" = excluded."inbound_id",
+		"reply_at" = excluded."reply_at", "reply_id" = excluded."reply_id", "reply_user_id" = excluded."reply_user_id";
+$$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION chorus_report_messages() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+	delta text;
+	ids text[];
+BEGIN
+	-- The change as signed rows: +1 for each row as it is now, -1 for each row as it was (an
+	-- update that changes nothing counted is left out).
+	IF TG_OP = 'INSERT' THEN
+		delta := 'SELECT n.account_id, n.created_at, n.direction, n.sender_type, n.sender_user_id, n.status, 1 AS sign FROM new_rows n';
+		SELECT array_agg(DISTINCT n."conversation_id") INTO ids FROM new_rows n
+		LEFT JOIN "report_first_responses" f ON f."conversation_id" = n."conversation_id"
+		WHERE (n."direction" = 'inbound' AND (f."conversation_id" IS NULL OR (n."created_at", n."id") < (f."inbound_at", f."inbound_id")))
+			OR (n."direction" = 'outbound' AND n."sender_type" = 'user' AND n."status" IN ('sent', 'delivered', 'read')
+				AND f."conversation_id" IS NOT NULL AND n."created_at" >= f."inbound_at"
+				AND (f."reply_at" IS NULL OR (n."created_at", n."id") < (f."reply_at", f."reply_id")));
+	ELSIF TG_OP = 'DELETE' THEN
+		delta := 'SELECT o.account_id, o.created_at, o.direction, o.sender_type, o.sender_user_id, o.status, -1 AS sign FROM old_rows o';
+		SELECT array_agg(DISTINCT o."conversation_id") INTO ids FROM old_rows o
+		JOIN "report_first_responses" f ON f."conversation_id" = o."conversation_id" AND o."id" IN (f."inbound_id", f."reply_id");
+	ELSE
+		delta := 'SELECT x.* FROM old_rows o JOIN new_rows n ON n.id = o.id
+			CROSS JOIN LATERAL (VALUES
+				(o.account_id, o.created_at, o.direction, o.sender_type, o.sender_user_id, o.status, -1),
+				(n.account_id, n.created_at, n.direction, n.sender_type, n.sender_user_id, n.status, 1)
+			) AS x(account_id, created_at, direction, sender_type, sender_user_id, status, sign)
+			WHERE (o.account_id, o.created_at, o.direction, o.sender_type, o.sender_user_id, o.status = ''failed'')
+				IS DISTINCT FROM (n.account_id, n.created_at, n.direction, n.sender_type, n.sender_user_id, n.status = ''failed'')';
+		SELECT array_agg(DISTINCT x."conversation_id") INTO ids FROM old_rows o JOIN new_rows n ON n."id" = o."id"
+		CROSS JOIN LATERAL (VALUES (o."conversation_id"), (n."conversation_id")) AS x("conversation_id")
+		WHERE (o."conversation_id", o."created_at", o."direction", o."sender_type", o."sender_user_id", o."status" IN ('sent', 'delivered', 'read'))
+			IS DISTINCT FROM (n."conversation_id", n."created_at", n."direction", n."sender_type", n."sender_user_id", n."status" IN ('sent', 'delivered', 'read'));
+	END IF;
+
+	EXECUTE format($sql$
+		WITH d AS (%s)
+		INSERT INTO "report_message_slots" AS s ("account_id", "slot", "received", "sent", "sent_by_agents", "automated", "failed")
+		SELECT d.account_id, date_bin('15 minutes', d.created_at, timestamptz '2000-01-01 00:00:00+00'),
+			coalesce(sum(d.sign) FILTER (WHERE d.direction = 'inbound'), 0),
+			coalesce(sum(d.sign) FILTER (WHERE d.direction = 'outbound'), 0),
+			coalesce(sum(d.sign) FILTER (WHERE d.direction = 'outbound' AND d.sender_type = 'user'), 0),
+			coalesce(sum(d.sign) FILTER (WHERE d.direction = 'outbound' AND d.sender_type = 'automation'), 0),
+			coalesce(sum(d.sign) FILTER (WHERE d.direction = 'outbound' AND d.status = 'failed'), 0)
+		FROM d
+		GROUP BY 1, 2
+		ORDER BY 1, 2
+		ON CONFLICT ("account_id", "slot") DO UPDATE SET
+			"received" = s."received" + excluded."received", "sent" = s."sent" + excluded."sent",
+			"sent_by_agents" = s."sent_by_agents" + excluded."sent_by_agents",
+			"automated" = s."automated" + excluded."automated", "failed" = s."failed" + excluded."failed"
+	$sql$, delta);
+
+	EXECUTE format($sql$
+		WITH d AS (%s)
+		INSERT INTO "report_agent_days" AS a ("account_id", "day", "user_id", "sent", "sent_ok")
+		SELECT d.account_id, date_bin('1 day', d.created_at, timestamptz '2000-01-01 00:00:00+00'), d.sender_user_id,
+			sum(d.sign), coalesce(sum(d.sign) FILTER (WHERE d.status <> 'failed'), 0)
+		FROM d
+		WHERE d.direction = 'outbound' AND d.sender_type = 'user' AND d.sender_user_id IS NOT NULL
+		GROUP BY 1, 2, 3
+		ORDER BY 1, 2, 3
+		ON CONFLICT ("account_id", "day", "user_id") DO UPDATE SET
+			"sent" = a."sent" + excluded."sent", "sent_ok" = a."sent_ok" + excluded."sent_ok"
+	$sql$, delta);
+
+	IF ids IS NOT NULL THEN
+		PERFORM chorus_report_first_responses_refresh(ids);
+	END IF;
+	RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER "messages_report_insert" AFTER INSERT ON "messages"
+REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_messages();
+--> statement-breakpoint
+CREATE TRIGGER "messages_report_update" AFTER UPDATE ON "messages"
+REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_messages();
+--> statement-breakpoint
+CREATE TRIGGER "messages_report_delete" AFTER DELETE ON "messages"
+REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_messages();
+--> statement-breakpoint
+-- What the messages already written add up to.
+INSERT INTO "report_message_slots" ("account_id", "slot", "received", "sent", "sent_by_agents", "automated", "failed")
+SELECT "account_id", date_bin('15 minutes', "created_at", timestamptz '2000-01-01 00:00:00+00'),
+	count(*) FILTER (WHERE "direction" = 'inbound'),
+	count(*) FILTER (WHERE "direction" = 'outbound'),
+	count(*) FILTER (WHERE "direction" = 'outbound' AND "sender_type" = 'user'),
+	count(*) FILTER (WHERE "direction" = 'outbound' AND "sender_type" = 'automation'),
+	count(*) FILTER (WHERE "direction" = 'outbound' AND "status" = 'failed')
+FROM "messages" GROUP BY 1, 2;
+--> statement-breakpoint
+INSERT INTO "report_agent_days" ("account_id", "day", "user_id", "sent", "sent_ok")
+SELECT "account_id", date_bin('1 day', "created_at", timestamptz '2000-01-01 00:00:00+00'), "sender_user_id",
+	count(*), count(*) FILTER (WHERE "status" <> 'failed')
+FROM "messages"
+WHERE "direction" = 'outbound' AND "sender_type" = 'user' AND "sender_user_id" IS NOT NULL
+GROUP BY 1, 2, 3;
+--> statement-breakpoint
+SELECT chorus_report_first_responses_refresh(array(SELECT DISTINCT "conversation_id" FROM "messages" WHERE "direction" = 'inbound'));
