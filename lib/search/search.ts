@@ -21,10 +21,13 @@ type Hit = { conversation_id: string; tier: number; t_ms: number | string; kind:
  * (conversation_id, tier, t, kind, source_id); `t` orders matches of one tier, newest first.
  * Notes, once a table of their own, are one more source of tier TEXT.
  */
-function matchSources(accountId: string, terms: SearchTerms): SQL[] {
+function matchSources(accountId: string, terms: SearchTerms, since: Date | null): SQL[] {
   const contactMatch = or(matchesWords(contactSearchDocument(contacts), terms.words), phoneContains(contacts.phone, terms.digits));
   const textMatch = matchesWords(messages.text, terms.words);
   const noteMatch = matchesWords(conversationNotes.text, terms.words);
+  // Written text is searched from `since` on (see searchConversations); contacts always in full.
+  const messagesSince = since ? sql` and ${messages.createdAt} >= ${since.toISOString()}::timestamptz` : sql``;
+  const notesSince = since ? sql` and ${conversationNotes.createdAt} >= ${since.toISOString()}::timestamptz` : sql``;
   return [
     contactMatch
       ? // The matching contacts first (their GIN indexes), then their conversations by conversations_contact_idx.
@@ -36,13 +39,13 @@ function matchSources(accountId: string, terms: SearchTerms): SQL[] {
     textMatch
       ? sql`select ${messages.conversationId}, ${TEXT}, ${messages.createdAt}, 'message', ${messages.id}
         from ${messages}
-        where ${messages.accountId} = ${accountId} and ${messages.deletedAt} is null and ${textMatch}`
+        where ${messages.accountId} = ${accountId} and ${messages.deletedAt} is null and ${textMatch}${messagesSince}`
       : undefined,
     noteMatch
       ? // Teammates' internal notes (conversation_notes_text_search_idx).
         sql`select ${conversationNotes.conversationId}, ${TEXT}, ${conversationNotes.createdAt}, 'note', ${conversationNotes.id}
         from ${conversationNotes}
-        where ${conversationNotes.accountId} = ${accountId} and ${noteMatch}`
+        where ${conversationNotes.accountId} = ${accountId} and ${noteMatch}${notesSince}`
       : undefined,
   ].filter((source): source is SQL => Boolean(source));
 }
@@ -61,19 +64,10 @@ function afterPosition(cursor: CursorPosition | undefined): SQL | undefined {
   return sql`where (tier, t, conversation_id) < (${Number(tier)}, ${cursor.t.toISOString()}::timestamptz, ${id})`;
 }
 
-/**
- * Conversations whose contact (name, number, email) or any message text contains `q`,
- * case- and accent-insensitively: contact matches first, then the most recent matching text.
- * Each conversation appears once, with its best match and a snippet around it.
- */
-export async function searchConversations({ ctx, q, limit, cursor }: { ctx: ServiceContext; q: string; limit: number; cursor?: CursorPosition }) {
-  const terms = searchTerms(q);
-  const sources = matchSources(ctx.accountId, terms);
-  if (sources.length === 0) return toPage([] as Hit[], limit, positionOf, () => undefined as never);
-  const db = getDb();
-  const hits = await rowsOf<Hit>(
-    db,
-    sql`with hits as (${sql.join(sources, sql` union all `)}),
+/** One page of hits (`limit` + 1 rows, from `cursor` on), written text searched from `since` on. */
+function pageQuery(accountId: string, terms: SearchTerms, since: Date | null, limit: number, cursor: CursorPosition | undefined): SQL {
+  const sources = matchSources(accountId, terms, since);
+  return sql`with hits as (${sql.join(sources, sql` union all `)}),
         best as (
           select distinct on (conversation_id) conversation_id, tier, t, kind, source_id
           from hits order by conversation_id, tier desc, t desc, source_id desc
@@ -87,8 +81,31 @@ export async function searchConversations({ ctx, q, limit, cursor }: { ctx: Serv
           from best ${afterPosition(cursor) ?? sql``}
           order by tier desc, t desc, conversation_id desc
           limit ${limit + 1}
-        ) as page`,
-  );
+        ) as page`;
+}
+
+/**
+ * Conversations whose contact (name, number, email) or any message text contains `q`,
+ * case- and accent-insensitively: contact matches first, then the most recent matching text.
+ * Each conversation appears once, with its best match and a snippet around it.
+ */
+export async function searchConversations({ ctx, q, limit, cursor }: { ctx: ServiceContext; q: string; limit: number; cursor?: CursorPosition }) {
+  const terms = searchTerms(q);
+  if (matchSources(ctx.accountId, terms, null).length === 0) return toPage([] as Hit[], limit, positionOf, () => undefined as never);
+  const db = getDb();
+  // A common word is in thousands of messages, and ranking them all means reading them all. The
+  // newest messages are searched first, in windows that widen (a day, 8 days, 64, 512, then
+  // everything) until the page is certain: a conversation with no match in the window has its
+  // newest match before the window's start, so it ranks below every conversation found in it.
+  const newest = Date.now();
+  let hits: Hit[] = [];
+  for (let days = terms.words.length ? 1 : Infinity; ; days *= 8) {
+    const since = days > 512 ? null : new Date(newest - days * 86_400_000);
+    hits = await rowsOf<Hit>(db, pageQuery(ctx.accountId, terms, since, limit, cursor));
+    if (!since) break;
+    const last = hits[limit];
+    if (last && (Number(last.tier) === CONTACT || Number(last.t_ms) >= since.getTime())) break;
+  }
   const shown = hits.slice(0, limit);
   const ids = shown.map((h) => h.conversation_id);
   const rows = ids.length ? await selectConversations(db).where(and(eq(conversations.accountId, ctx.accountId), inArray(conversations.id, ids))) : [];
