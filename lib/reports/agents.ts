@@ -35,19 +35,21 @@ export async function getAgentsReport({ ctx, range: asked }: { ctx: ServiceConte
     resolution_median: number | null;
     csat_average: number | null;
   }>(sql`
+    -- Each figure per user is computed once (materialized) and then joined to the users, never
+    -- again for each user the plan loops over.
     with ${firstResponses({ accountId, from, to })},
-    first_by_user as (
+    first_by_user as materialized (
       select user_id, percentile_cont(0.5) within group (order by seconds) as median
       from responses where user_id is not null
       group by user_id
     ),
-    sent as (
+    sent as materialized (
       select user_id, sum(sent_ok)::int as n
       from ${agentMessageCounts({ accountId, from, to })} counts
       group by 1
       having sum(sent_ok) > 0
     ),
-    assigned as (
+    assigned as materialized (
       select data->'user'->>'id' as user_id, count(distinct data->'conversation'->>'id')::int as n
       from events
       where account_id = ${accountId} and type = 'conversation.assigned'
@@ -55,14 +57,14 @@ export async function getAgentsReport({ ctx, range: asked }: { ctx: ServiceConte
       group by 1
     ),
     ${resolutions({ accountId, from, to })},
-    closed as (
+    closed as materialized (
       select user_id, count(distinct conversation_id)::int as n,
         percentile_cont(0.5) within group (order by seconds) as median
       from resolutions
       where user_id is not null
       group by 1
     ),
-    rated as (
+    rated as materialized (
       select rater.user_id, avg(c.csat_score)::float8 as average
       from conversations c
       cross join lateral (

@@ -95,20 +95,21 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
     conversations_closed: number | string;
     assigned_now: number | string;
   }>(sql`
-    with sent as (
+    -- Each figure per user is computed once (materialized) and then joined to the users.
+    with sent as materialized (
       select user_id, sum(sent)::int as n
       from ${agentMessageCounts({ accountId, from, to })} counts
       group by 1
       having sum(sent) > 0
     ),
     ${resolutions({ accountId, from, to })},
-    closed as (
+    closed as materialized (
       select user_id, count(distinct conversation_id)::int as n
       from resolutions
       where user_id is not null
       group by 1
     ),
-    assigned as (
+    assigned as materialized (
       select assigned_to as user_id, count(*)::int as n
       from conversations
       where account_id = ${accountId} and status = 'assigned' and assigned_to is not null
