@@ -42,28 +42,37 @@ ALTER TABLE "report_first_responses" ADD CONSTRAINT "report_first_responses_conv
 CREATE INDEX "report_first_responses_account_inbound_idx" ON "report_first_responses" USING btree ("account_id","inbound_at");
 --> statement-breakpoint
 -- The conversations' first inbound message and the first reply after it by a person that reached
--- the network (sent, delivered or read; a failed send is no response), computed afresh.
+-- the network (sent, delivered or read; a failed send is no response), computed afresh. One pass
+-- over their messages (no join back to them), so a bulk load of thousands of conversations costs
+-- one scan whichever indexes exist.
 CREATE OR REPLACE FUNCTION chorus_report_first_responses_refresh(ids text[]) RETURNS void
 LANGUAGE sql AS $$
 	DELETE FROM "report_first_responses" f
-	WHERE f."conversation_id" = ANY(ids)
+	WHERE f."conversation_id" IN (SELECT unnest(ids))
 		AND NOT EXISTS (SELECT 1 FROM "messages" m WHERE m."conversation_id" = f."conversation_id" AND m."direction" = 'inbound');
-	WITH firsts AS (
-		SELECT DISTINCT ON (m."conversation_id") m."conversation_id", m."account_id", m."created_at", m."id"
+	WITH m AS (
+		SELECT m."conversation_id", m."account_id", m."created_at", m."id", m."sender_user_id",
+			CASE
+				WHEN m."direction" = 'inbound' THEN 'q'
+				WHEN m."direction" = 'outbound' AND m."sender_type" = 'user' AND m."status" IN ('sent', 'delivered', 'read')
+					-- A reply counts from the moment of the first question on (the same instant included).
+					AND bool_or(m."direction" = 'inbound') OVER (PARTITION BY m."conversation_id" ORDER BY m."created_at" RANGE UNBOUNDED PRECEDING)
+				THEN 'r'
+			END AS kind
 		FROM "messages" m JOIN unnest(ids) AS c(id) ON m."conversation_id" = c.id
-		WHERE m."direction" = 'inbound'
-		ORDER BY m."conversation_id", m."created_at", m."id"
 	),
-	replies AS (
-		SELECT DISTINCT ON (r."conversation_id") r."conversation_id", r."created_at", r."id", r."sender_user_id"
-		FROM "messages" r JOIN firsts i ON r."conversation_id" = i."conversation_id" AND r."created_at" >= i."created_at"
-		WHERE r."direction" = 'outbound' AND r."sender_type" = 'user' AND r."status" IN ('sent', 'delivered', 'read')
-		ORDER BY r."conversation_id", r."created_at", r."id"
+	firsts AS (
+		SELECT DISTINCT ON ("conversation_id", kind) * FROM m WHERE kind IS NOT NULL
+		ORDER BY "conversation_id", kind, "created_at", "id"
 	)
 	INSERT INTO "report_first_responses" AS f ("conversation_id", "account_id", "inbound_at", "inbound_id", "reply_at", "reply_id", "reply_user_id")
-	SELECT i."conversation_id", i."account_id", i."created_at", i."id", r."created_at", r."id", r."sender_user_id"
-	FROM firsts i LEFT JOIN replies r ON r."conversation_id" = i."conversation_id"
-	ORDER BY i."conversation_id"
+	SELECT "conversation_id", max("account_id"),
+		max("created_at") FILTER (WHERE kind = 'q'), max("id") FILTER (WHERE kind = 'q'),
+		max("created_at") FILTER (WHERE kind = 'r'), max("id") FILTER (WHERE kind = 'r'), max("sender_user_id") FILTER (WHERE kind = 'r')
+	FROM firsts
+	GROUP BY "conversation_id"
+	HAVING count(*) FILTER (WHERE kind = 'q') > 0
+	ORDER BY "conversation_id"
 	ON CONFLICT ("conversation_id") DO UPDATE SET
 		"inbound_at" = excluded."inbound_at", "inbound_id" = excluded."inbound_id",
 		"reply_at" = excluded."reply_at", "reply_id" = excluded."reply_id", "reply_user_id" = excluded."reply_user_id";
