@@ -1118,6 +1118,23 @@ export const reportFirstResponses = pgTable(
   (t) => [index("report_first_responses_account_inbound_idx").on(t.accountId, t.inboundAt)],
 );
 
+// SLA targets met and breached per UTC day, policy and person ('' for nobody), kept by a trigger
+// on sla_outcomes (migration 0037).
+export const reportSlaDays = pgTable(
+  "report_sla_days",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    day: ts("day").notNull(),
+    slaPolicyId: text("sla_policy_id").notNull(),
+    userId: text("user_id").notNull().default(""),
+    met: integer("met").notNull().default(0),
+    breached: integer("breached").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "report_sla_days_pk", columns: [t.accountId, t.day, t.slaPolicyId, t.userId] })],
+);
+
 // ---------------------------------------------------------------------------------------------
 // Answers that help: passages an agent marked "not helpful", and the answer assistant's settings.
 

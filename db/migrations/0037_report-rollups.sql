@@ -176,3 +176,52 @@ WHERE "direction" = 'outbound' AND "sender_type" = 'user' AND "sender_user_id" I
 GROUP BY 1, 2, 3;
 --> statement-breakpoint
 SELECT chorus_report_first_responses_refresh(array(SELECT DISTINCT "conversation_id" FROM "messages" WHERE "direction" = 'inbound'));
+--> statement-breakpoint
+-- SLA targets met and breached per UTC day, policy and person ('' for nobody), kept by a
+-- statement trigger on sla_outcomes in the transaction that records them.
+CREATE TABLE "report_sla_days" (
+	"account_id" text NOT NULL,
+	"day" timestamp (3) with time zone NOT NULL,
+	"sla_policy_id" text NOT NULL,
+	"user_id" text DEFAULT '' NOT NULL,
+	"met" integer DEFAULT 0 NOT NULL,
+	"breached" integer DEFAULT 0 NOT NULL,
+	CONSTRAINT "report_sla_days_pk" PRIMARY KEY ("account_id", "day", "sla_policy_id", "user_id")
+);
+--> statement-breakpoint
+ALTER TABLE "report_sla_days" ADD CONSTRAINT "report_sla_days_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION chorus_report_sla_outcomes() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+	delta text;
+BEGIN
+	IF TG_OP = 'INSERT' THEN
+		delta := 'SELECT n.account_id, n.created_at, n.sla_policy_id, n.user_id, n.outcome, 1 AS sign FROM new_rows n';
+	ELSE
+		delta := 'SELECT o.account_id, o.created_at, o.sla_policy_id, o.user_id, o.outcome, -1 AS sign FROM old_rows o';
+	END IF;
+	EXECUTE format($sql$
+		WITH d AS (%s)
+		INSERT INTO "report_sla_days" AS s ("account_id", "day", "sla_policy_id", "user_id", "met", "breached")
+		SELECT d.account_id, date_bin('1 day', d.created_at, timestamptz '2000-01-01 00:00:00+00'), d.sla_policy_id, coalesce(d.user_id, ''),
+			coalesce(sum(d.sign) FILTER (WHERE d.outcome = 'met'), 0), coalesce(sum(d.sign) FILTER (WHERE d.outcome = 'breached'), 0)
+		FROM d
+		GROUP BY 1, 2, 3, 4
+		ORDER BY 1, 2, 3, 4
+		ON CONFLICT ("account_id", "day", "sla_policy_id", "user_id") DO UPDATE SET
+			"met" = s."met" + excluded."met", "breached" = s."breached" + excluded."breached"
+	$sql$, delta);
+	RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER "sla_outcomes_report_insert" AFTER INSERT ON "sla_outcomes"
+REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_sla_outcomes();
+--> statement-breakpoint
+CREATE TRIGGER "sla_outcomes_report_delete" AFTER DELETE ON "sla_outcomes"
+REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_sla_outcomes();
+--> statement-breakpoint
+INSERT INTO "report_sla_days" ("account_id", "day", "sla_policy_id", "user_id", "met", "breached")
+SELECT "account_id", date_bin('1 day', "created_at", timestamptz '2000-01-01 00:00:00+00'), "sla_policy_id", coalesce("user_id", ''),
+	count(*) FILTER (WHERE "outcome" = 'met'), count(*) FILTER (WHERE "outcome" = 'breached')
+FROM "sla_outcomes" GROUP BY 1, 2, 3, 4;

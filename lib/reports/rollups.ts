@@ -68,3 +68,21 @@ export function agentMessageCounts({ accountId, from, to }: { accountId: string;
       and ${range.edges("m")}
   )`;
 }
+
+/**
+ * The SLA targets met and breached in [from, to) as rows `(sla_policy_id, user_id, met,
+ * breached)`, to be summed: whole UTC days from report_sla_days (`user_id` null for nobody),
+ * the rest per outcome.
+ */
+export function slaOutcomeCounts({ accountId, from, to }: { accountId: string; from: string; to: string }): SQL {
+  const range = splitRange(from, to, DAY_MS);
+  return sql`(
+    select d.sla_policy_id, nullif(d.user_id, '') as user_id, d.met, d.breached
+    from report_sla_days d
+    where d.account_id = ${accountId} and d.day >= ${range.innerFrom}::timestamptz and d.day < ${range.innerTo}::timestamptz
+    union all
+    select o.sla_policy_id, o.user_id, (o.outcome = 'met')::int, (o.outcome = 'breached')::int
+    from sla_outcomes o
+    where o.account_id = ${accountId} and ${range.edges("o")}
+  )`;
+}

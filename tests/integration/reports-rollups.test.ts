@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as agentsRoute from "@/app/v1/reports/agents/route";
 import * as heatmapRoute from "@/app/v1/reports/heatmap/route";
+import * as slaRoute from "@/app/v1/reports/sla/route";
 import * as summaryRoute from "@/app/v1/reports/summary/route";
 import { getDb, rowsOf } from "@/db";
 import { messages } from "@/db/schema";
@@ -148,5 +149,30 @@ describe("reports counted as messages are written", () => {
     const afterDelete = await first();
     expect(afterDelete.first_response).toMatchObject({ count: 0, median_seconds: null });
     await rollupsMatchMessages();
+  });
+
+  it("counts SLA targets met and breached on whole days and at the range's ends alike", async () => {
+    const db = getDb();
+    await db.execute(sql`insert into sla_policies (id, account_id, name, first_response_s, created_at, updated_at)
+      values ('slap_rollup', ${accountId}, 'Rollup policy', 600, now(), now())`);
+    const outcome = (id: string, iso: string, result: "met" | "breached", user: string | null) =>
+      db.execute(sql`insert into sla_outcomes (id, account_id, conversation_id, sla_policy_id, kind, outcome, user_id, created_at)
+        values (${id}, ${accountId}, ${conversationId}, 'slap_rollup', 'first_response', ${result}, ${user}, ${iso}::timestamptz)`);
+    await outcome("slo_r1", "2026-07-01T10:06:00.000Z", "met", ana); // just before the range
+    await outcome("slo_r2", "2026-07-01T10:07:00.000Z", "met", ana); // the range's first instant
+    await outcome("slo_r3", "2026-07-02T12:00:00.000Z", "breached", bruno); // a whole day
+    await outcome("slo_r4", "2026-07-03T00:00:00.000Z", "breached", null); // a whole day, nobody's
+    await outcome("slo_r5", "2026-07-04T13:51:59.999Z", "met", bruno); // the range's last millisecond
+    await outcome("slo_r6", "2026-07-04T13:52:00.000Z", "breached", bruno); // just after
+    const res = await call(slaRoute.GET, { path: `/v1/reports/sla?${RANGE}`, token });
+    expect(res.status).toBe(200);
+    const body = res.body as { policies: { policy_id: string; met: number; breached: number }[]; agents: { user_id: string | null; met: number; breached: number }[] };
+    expect(body.policies).toEqual([expect.objectContaining({ policy_id: "slap_rollup", met: 2, breached: 2 })]);
+    const byUser = Object.fromEntries(body.agents.map((a) => [a.user_id ?? "nobody", [a.met, a.breached]]));
+    expect(byUser).toEqual({ [ana]: [1, 0], [bruno]: [1, 1], nobody: [0, 1] });
+    const kept = rowsOf<{ met: number; breached: number }>(
+      await db.execute(sql`select sum(met)::int as met, sum(breached)::int as breached from report_sla_days where account_id = ${accountId}`),
+    );
+    expect(kept).toEqual([{ met: 3, breached: 3 }]);
   });
 });
