@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
-import { closes, queryRows, resolutions, toAverage, toNumber, toSeconds } from "./query";
+import { queryRows, resolutions, toAverage, toNumber, toSeconds } from "./query";
 import type { AgentsReportOutput, ReportRange } from "./schemas";
 import { inBusinessZone } from "./zone";
 import { firstResponses } from "./first-responses";
@@ -67,11 +67,19 @@ export async function getAgentsReport({ ctx, range: asked }: { ctx: ServiceConte
     rated as materialized (
       select rater.user_id, avg(c.csat_score)::float8 as average
       from conversations c
+      -- The answer belongs to the agent of the close it answers (the latest close before it), not
+      -- to whoever has the conversation now. A close never recorded as such is the conversation's
+      -- own close, whose agent is its assignee, as is the agent of an answer with no close found.
+      left join lateral (
+        select r.user_id, r.created_at
+        from reporting_events r
+        where r.conversation_id = c.id and r.account_id = c.account_id and r.name = 'conversation_resolved' and r.created_at <= c.csat_at
+        order by r.created_at desc
+        limit 1
+      ) last_close on true
       cross join lateral (
-        -- The answer belongs to the agent of the close it answers, not to whoever has the conversation now.
         select coalesce(
-          (select cl.user_id from ${closes(accountId)} cl
-            where cl.conversation_id = c.id and cl.closed_at <= c.csat_at order by cl.closed_at desc limit 1),
+          case when c.closed_at <= c.csat_at and c.closed_at > last_close.created_at then null else last_close.user_id end,
           c.assigned_to
         ) as user_id
       ) rater
