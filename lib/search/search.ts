@@ -94,17 +94,23 @@ export async function searchConversations({ ctx, q, limit, cursor }: { ctx: Serv
   if (matchSources(ctx.accountId, terms, null).length === 0) return toPage([] as Hit[], limit, positionOf, () => undefined as never);
   const db = getDb();
   // A common word is in thousands of messages, and ranking them all means reading them all. The
-  // newest messages are searched first, in windows that widen (a day, 8 days, 64, 512, then
-  // everything) until the page is certain: a conversation with no match in the window has its
-  // newest match before the window's start, so it ranks below every conversation found in it.
-  const newest = Date.now();
+  // newest messages are searched first: the last day, then a window wide enough for a page at the
+  // rate matches came in that day, then everything. A conversation with no match in the window
+  // has its newest match before the window's start, so it ranks below every conversation found
+  // in it: a page is kept when its last row is a contact or lies inside the window.
+  const now = Date.now();
   let hits: Hit[] = [];
-  for (let days = terms.words.length ? 1 : Infinity; ; days *= 8) {
-    const since = days > 512 ? null : new Date(newest - days * 86_400_000);
+  let days = terms.words.length ? 1 : null;
+  for (let round = 0; ; round++) {
+    const since = days === null ? null : new Date(now - days * 86_400_000);
     hits = await rowsOf<Hit>(db, pageQuery(ctx.accountId, terms, since, limit, cursor));
-    if (!since) break;
+    if (!since || !days) break;
     const last = hits[limit];
     if (last && (Number(last.tier) === CONTACT || Number(last.t_ms) >= since.getTime())) break;
+    const found = hits.filter((hit) => Number(hit.tier) !== CONTACT).length;
+    // Few or no matches in the window (a rare word, a quiet account): everything, once.
+    days = round === 0 && found > 0 ? Math.ceil((days * 2 * (limit + 1)) / found) : null;
+    if (days !== null && days > 365) days = null;
   }
   const shown = hits.slice(0, limit);
   const ids = shown.map((h) => h.conversation_id);
