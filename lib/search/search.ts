@@ -21,13 +21,10 @@ type Hit = { conversation_id: string; tier: number; t_ms: number | string; kind:
  * (conversation_id, tier, t, kind, source_id); `t` orders matches of one tier, newest first.
  * Notes, once a table of their own, are one more source of tier TEXT.
  */
-function matchSources(accountId: string, terms: SearchTerms, since: Date | null): SQL[] {
+function matchSources(accountId: string, terms: SearchTerms): SQL[] {
   const contactMatch = or(matchesWords(contactSearchDocument(contacts), terms.words), phoneContains(contacts.phone, terms.digits));
   const textMatch = matchesWords(messages.text, terms.words);
   const noteMatch = matchesWords(conversationNotes.text, terms.words);
-  // Written text is searched from `since` on (see searchConversations); contacts always in full.
-  const messagesSince = since ? sql` and ${messages.createdAt} >= ${since.toISOString()}::timestamptz` : sql``;
-  const notesSince = since ? sql` and ${conversationNotes.createdAt} >= ${since.toISOString()}::timestamptz` : sql``;
   return [
     contactMatch
       ? // The matching contacts first (their GIN indexes), then their conversations by conversations_contact_idx.
@@ -39,13 +36,13 @@ function matchSources(accountId: string, terms: SearchTerms, since: Date | null)
     textMatch
       ? sql`select ${messages.conversationId}, ${TEXT}, ${messages.createdAt}, 'message', ${messages.id}
         from ${messages}
-        where ${messages.accountId} = ${accountId} and ${messages.deletedAt} is null and ${textMatch}${messagesSince}`
+        where ${messages.accountId} = ${accountId} and ${messages.deletedAt} is null and ${textMatch}`
       : undefined,
     noteMatch
       ? // Teammates' internal notes (conversation_notes_text_search_idx).
         sql`select ${conversationNotes.conversationId}, ${TEXT}, ${conversationNotes.createdAt}, 'note', ${conversationNotes.id}
         from ${conversationNotes}
-        where ${conversationNotes.accountId} = ${accountId} and ${noteMatch}${notesSince}`
+        where ${conversationNotes.accountId} = ${accountId} and ${noteMatch}`
       : undefined,
   ].filter((source): source is SQL => Boolean(source));
 }
@@ -64,10 +61,19 @@ function afterPosition(cursor: CursorPosition | undefined): SQL | undefined {
   return sql`where (tier, t, conversation_id) < (${Number(tier)}, ${cursor.t.toISOString()}::timestamptz, ${id})`;
 }
 
-/** One page of hits (`limit` + 1 rows, from `cursor` on), written text searched from `since` on. */
-function pageQuery(accountId: string, terms: SearchTerms, since: Date | null, limit: number, cursor: CursorPosition | undefined): SQL {
-  const sources = matchSources(accountId, terms, since);
-  return sql`with hits as (${sql.join(sources, sql` union all `)}),
+/**
+ * Conversations whose contact (name, number, email) or any message text contains `q`,
+ * case- and accent-insensitively: contact matches first, then the most recent matching text.
+ * Each conversation appears once, with its best match and a snippet around it.
+ */
+export async function searchConversations({ ctx, q, limit, cursor }: { ctx: ServiceContext; q: string; limit: number; cursor?: CursorPosition }) {
+  const terms = searchTerms(q);
+  const sources = matchSources(ctx.accountId, terms);
+  if (sources.length === 0) return toPage([] as Hit[], limit, positionOf, () => undefined as never);
+  const db = getDb();
+  const hits = await rowsOf<Hit>(
+    db,
+    sql`with hits as (${sql.join(sources, sql` union all `)}),
         best as (
           select distinct on (conversation_id) conversation_id, tier, t, kind, source_id
           from hits order by conversation_id, tier desc, t desc, source_id desc
@@ -81,37 +87,8 @@ function pageQuery(accountId: string, terms: SearchTerms, since: Date | null, li
           from best ${afterPosition(cursor) ?? sql``}
           order by tier desc, t desc, conversation_id desc
           limit ${limit + 1}
-        ) as page`;
-}
-
-/**
- * Conversations whose contact (name, number, email) or any message text contains `q`,
- * case- and accent-insensitively: contact matches first, then the most recent matching text.
- * Each conversation appears once, with its best match and a snippet around it.
- */
-export async function searchConversations({ ctx, q, limit, cursor }: { ctx: ServiceContext; q: string; limit: number; cursor?: CursorPosition }) {
-  const terms = searchTerms(q);
-  if (matchSources(ctx.accountId, terms, null).length === 0) return toPage([] as Hit[], limit, positionOf, () => undefined as never);
-  const db = getDb();
-  // A common word is in thousands of messages, and ranking them all means reading them all. The
-  // newest messages are searched first: the last day, then a window wide enough for a page at the
-  // rate matches came in that day, then everything. A conversation with no match in the window
-  // has its newest match before the window's start, so it ranks below every conversation found
-  // in it: a page is kept when its last row is a contact or lies inside the window.
-  const now = Date.now();
-  let hits: Hit[] = [];
-  let days = terms.words.length ? 1 : null;
-  for (let round = 0; ; round++) {
-    const since = days === null ? null : new Date(now - days * 86_400_000);
-    hits = await rowsOf<Hit>(db, pageQuery(ctx.accountId, terms, since, limit, cursor));
-    if (!since || !days) break;
-    const last = hits[limit];
-    if (last && (Number(last.tier) === CONTACT || Number(last.t_ms) >= since.getTime())) break;
-    const found = hits.filter((hit) => Number(hit.tier) !== CONTACT).length;
-    // Few or no matches in the window (a rare word, a quiet account): everything, once.
-    days = round === 0 && found > 0 ? Math.ceil((days * 2 * (limit + 1)) / found) : null;
-    if (days !== null && days > 365) days = null;
-  }
+        ) as page`,
+  );
   const shown = hits.slice(0, limit);
   const ids = shown.map((h) => h.conversation_id);
   const rows = ids.length ? await selectConversations(db).where(and(eq(conversations.accountId, ctx.accountId), inArray(conversations.id, ids))) : [];
