@@ -85,7 +85,7 @@ DECLARE
 	ids text[];
 BEGIN
 	-- The change as signed rows: +1 for each row as it is now, -1 for each row as it was (an
-	-- update that changes nothing counted is left out).
+	-- update that changes nothing counted is left out); a deletion only subtracts, below.
 	IF TG_OP = 'INSERT' THEN
 		delta := 'SELECT n.account_id, n.created_at, n.direction, n.sender_type, n.sender_user_id, n.status, 1 AS sign FROM new_rows n';
 		SELECT array_agg(DISTINCT n."conversation_id") INTO ids FROM new_rows n
@@ -95,7 +95,6 @@ BEGIN
 				AND f."conversation_id" IS NOT NULL AND n."created_at" >= f."inbound_at"
 				AND (f."reply_at" IS NULL OR (n."created_at", n."id") < (f."reply_at", f."reply_id")));
 	ELSIF TG_OP = 'DELETE' THEN
-		delta := 'SELECT o.account_id, o.created_at, o.direction, o.sender_type, o.sender_user_id, o.status, -1 AS sign FROM old_rows o';
 		SELECT array_agg(DISTINCT o."conversation_id") INTO ids FROM old_rows o
 		JOIN "report_first_responses" f ON f."conversation_id" = o."conversation_id" AND o."id" IN (f."inbound_id", f."reply_id");
 	ELSE
@@ -110,6 +109,38 @@ BEGIN
 		CROSS JOIN LATERAL (VALUES (o."conversation_id"), (n."conversation_id")) AS x("conversation_id")
 		WHERE (o."conversation_id", o."created_at", o."direction", o."sender_type", o."sender_user_id", o."status" IN ('sent', 'delivered', 'read'))
 			IS DISTINCT FROM (n."conversation_id", n."created_at", n."direction", n."sender_type", n."sender_user_id", n."status" IN ('sent', 'delivered', 'read'));
+	END IF;
+
+	IF TG_OP = 'DELETE' THEN
+		-- Only rows that are still there are taken from: when a whole account goes, its counts may
+		-- already be gone, and nothing may be written for it.
+		UPDATE "report_message_slots" s SET
+			"received" = s."received" - d."received", "sent" = s."sent" - d."sent",
+			"sent_by_agents" = s."sent_by_agents" - d."sent_by_agents",
+			"automated" = s."automated" - d."automated", "failed" = s."failed" - d."failed"
+		FROM (
+			SELECT o."account_id", date_bin('15 minutes', o."created_at", timestamptz '2000-01-01 00:00:00+00') AS slot,
+				count(*) FILTER (WHERE o."direction" = 'inbound') AS received,
+				count(*) FILTER (WHERE o."direction" = 'outbound') AS sent,
+				count(*) FILTER (WHERE o."direction" = 'outbound' AND o."sender_type" = 'user') AS sent_by_agents,
+				count(*) FILTER (WHERE o."direction" = 'outbound' AND o."sender_type" = 'automation') AS automated,
+				count(*) FILTER (WHERE o."direction" = 'outbound' AND o."status" = 'failed') AS failed
+			FROM old_rows o GROUP BY 1, 2
+		) d
+		WHERE s."account_id" = d."account_id" AND s."slot" = d.slot;
+		UPDATE "report_agent_days" a SET "sent" = a."sent" - d."sent", "sent_ok" = a."sent_ok" - d."sent_ok"
+		FROM (
+			SELECT o."account_id", date_bin('1 day', o."created_at", timestamptz '2000-01-01 00:00:00+00') AS day, o."sender_user_id" AS user_id,
+				count(*) AS sent, count(*) FILTER (WHERE o."status" <> 'failed') AS sent_ok
+			FROM old_rows o
+			WHERE o."direction" = 'outbound' AND o."sender_type" = 'user' AND o."sender_user_id" IS NOT NULL
+			GROUP BY 1, 2, 3
+		) d
+		WHERE a."account_id" = d."account_id" AND a."day" = d.day AND a."user_id" = d.user_id;
+		IF ids IS NOT NULL THEN
+			PERFORM chorus_report_first_responses_refresh(ids);
+		END IF;
+		RETURN NULL;
 	END IF;
 
 	EXECUTE format($sql$
@@ -196,11 +227,19 @@ LANGUAGE plpgsql AS $$
 DECLARE
 	delta text;
 BEGIN
-	IF TG_OP = 'INSERT' THEN
-		delta := 'SELECT n.account_id, n.created_at, n.sla_policy_id, n.user_id, n.outcome, 1 AS sign FROM new_rows n';
-	ELSE
-		delta := 'SELECT o.account_id, o.created_at, o.sla_policy_id, o.user_id, o.outcome, -1 AS sign FROM old_rows o';
+	IF TG_OP = 'DELETE' THEN
+		-- Only rows that are still there are taken from (an account going takes its counts with it).
+		UPDATE "report_sla_days" s SET "met" = s."met" - d.met, "breached" = s."breached" - d.breached
+		FROM (
+			SELECT o."account_id", date_bin('1 day', o."created_at", timestamptz '2000-01-01 00:00:00+00') AS day, o."sla_policy_id",
+				coalesce(o."user_id", '') AS user_id,
+				count(*) FILTER (WHERE o."outcome" = 'met') AS met, count(*) FILTER (WHERE o."outcome" = 'breached') AS breached
+			FROM old_rows o GROUP BY 1, 2, 3, 4
+		) d
+		WHERE s."account_id" = d."account_id" AND s."day" = d.day AND s."sla_policy_id" = d."sla_policy_id" AND s."user_id" = d.user_id;
+		RETURN NULL;
 	END IF;
+	delta := 'SELECT n.account_id, n.created_at, n.sla_policy_id, n.user_id, n.outcome, 1 AS sign FROM new_rows n';
 	EXECUTE format($sql$
 		WITH d AS (%s)
 		INSERT INTO "report_sla_days" AS s ("account_id", "day", "sla_policy_id", "user_id", "met", "breached")

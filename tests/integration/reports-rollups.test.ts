@@ -175,4 +175,23 @@ describe("reports counted as messages are written", () => {
     );
     expect(kept).toEqual([{ met: 3, breached: 3 }]);
   });
+
+  it("lets a whole account go, its counts with it", async () => {
+    const db = getDb();
+    const other = await createTestAccount();
+    const seeded = await seedConversation({ accountId: other.account.id, phone: "5511955500009", createdAt: at("2026-07-01T10:00:00.000Z") });
+    await seedMessage({ accountId: other.account.id, conversationId: seeded.conversation.id, phone: seeded.contact.phone, direction: "inbound", createdAt: at("2026-07-01T10:01:00.000Z") });
+    await seedMessage({ accountId: other.account.id, conversationId: seeded.conversation.id, phone: seeded.contact.phone, direction: "outbound", senderUserId: other.admin.id, status: "sent", createdAt: at("2026-07-01T10:02:00.000Z") });
+    await db.execute(sql`insert into sla_policies (id, account_id, name, first_response_s, created_at, updated_at) values ('slap_gone', ${other.account.id}, 'Gone', 600, now(), now())`);
+    await db.execute(sql`insert into sla_outcomes (id, account_id, conversation_id, sla_policy_id, kind, outcome, user_id, created_at)
+      values ('slo_gone', ${other.account.id}, ${seeded.conversation.id}, 'slap_gone', 'first_response', 'met', ${other.admin.id}, now())`);
+    await db.execute(sql`delete from accounts where id = ${other.account.id}`);
+    const left = rowsOf<{ n: number }>(
+      await db.execute(sql`select (select count(*) from report_message_slots where account_id = ${other.account.id})
+        + (select count(*) from report_agent_days where account_id = ${other.account.id})
+        + (select count(*) from report_first_responses where account_id = ${other.account.id})
+        + (select count(*) from report_sla_days where account_id = ${other.account.id}) as n`),
+    );
+    expect(Number(left[0].n)).toBe(0);
+  });
 });
