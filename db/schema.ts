@@ -1070,6 +1070,74 @@ export const reportingEvents = pgTable(
   ],
 );
 
+// What reports read instead of the messages, kept by triggers on messages in the transaction of
+// each change (migration 0037): an account's messages per 15-minute slot, each agent's messages
+// per UTC day, and each conversation's first inbound message with the first reply by a person
+// that reached the network.
+export const reportMessageSlots = pgTable(
+  "report_message_slots",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    slot: ts("slot").notNull(),
+    received: integer("received").notNull().default(0),
+    sent: integer("sent").notNull().default(0),
+    sentByAgents: integer("sent_by_agents").notNull().default(0),
+    automated: integer("automated").notNull().default(0),
+    failed: integer("failed").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "report_message_slots_pk", columns: [t.accountId, t.slot] })],
+);
+
+export const reportAgentDays = pgTable(
+  "report_agent_days",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    day: ts("day").notNull(),
+    userId: text("user_id").notNull(),
+    sent: integer("sent").notNull().default(0),
+    // Sent and not failed.
+    sentOk: integer("sent_ok").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "report_agent_days_pk", columns: [t.accountId, t.day, t.userId] })],
+);
+
+export const reportFirstResponses = pgTable(
+  "report_first_responses",
+  {
+    conversationId: text("conversation_id")
+      .primaryKey()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    accountId: text("account_id").notNull(),
+    inboundAt: ts("inbound_at").notNull(),
+    inboundId: text("inbound_id").notNull(),
+    replyAt: ts("reply_at"),
+    replyId: text("reply_id"),
+    replyUserId: text("reply_user_id"),
+  },
+  (t) => [index("report_first_responses_account_inbound_idx").on(t.accountId, t.inboundAt)],
+);
+
+// SLA targets met and breached per UTC day, policy and person ('' for nobody), kept by a trigger
+// on sla_outcomes (migration 0037).
+export const reportSlaDays = pgTable(
+  "report_sla_days",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    day: ts("day").notNull(),
+    slaPolicyId: text("sla_policy_id").notNull(),
+    userId: text("user_id").notNull().default(""),
+    met: integer("met").notNull().default(0),
+    breached: integer("breached").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "report_sla_days_pk", columns: [t.accountId, t.day, t.slaPolicyId, t.userId] })],
+);
+
 // ---------------------------------------------------------------------------------------------
 // Answers that help: passages an agent marked "not helpful", and the answer assistant's settings.
 

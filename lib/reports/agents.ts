@@ -1,10 +1,11 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
-import { closes, queryRows, resolutions, toAverage, toNumber, toSeconds } from "./query";
+import { queryRows, resolutions, toAverage, toNumber, toSeconds } from "./query";
 import type { AgentsReportOutput, ReportRange } from "./schemas";
 import { inBusinessZone } from "./zone";
 import { firstResponses } from "./first-responses";
+import { agentMessageCounts } from "./rollups";
 
 /**
  * Each user's figures for [from, to):
@@ -34,20 +35,21 @@ export async function getAgentsReport({ ctx, range: asked }: { ctx: ServiceConte
     resolution_median: number | null;
     csat_average: number | null;
   }>(sql`
+    -- Each figure per user is computed once (materialized) and then joined to the users, never
+    -- again for each user the plan loops over.
     with ${firstResponses({ accountId, from, to })},
-    first_by_user as (
+    first_by_user as materialized (
       select user_id, percentile_cont(0.5) within group (order by seconds) as median
       from responses where user_id is not null
       group by user_id
     ),
-    sent as (
-      select sender_user_id as user_id, count(*)::int as n
-      from messages
-      where account_id = ${accountId} and direction = 'outbound' and sender_type = 'user' and status <> 'failed'
-        and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz
+    sent as materialized (
+      select user_id, sum(sent_ok)::int as n
+      from ${agentMessageCounts({ accountId, from, to })} counts
       group by 1
+      having sum(sent_ok) > 0
     ),
-    assigned as (
+    assigned as materialized (
       select data->'user'->>'id' as user_id, count(distinct data->'conversation'->>'id')::int as n
       from events
       where account_id = ${accountId} and type = 'conversation.assigned'
@@ -55,21 +57,29 @@ export async function getAgentsReport({ ctx, range: asked }: { ctx: ServiceConte
       group by 1
     ),
     ${resolutions({ accountId, from, to })},
-    closed as (
+    closed as materialized (
       select user_id, count(distinct conversation_id)::int as n,
         percentile_cont(0.5) within group (order by seconds) as median
       from resolutions
       where user_id is not null
       group by 1
     ),
-    rated as (
+    rated as materialized (
       select rater.user_id, avg(c.csat_score)::float8 as average
       from conversations c
+      -- The answer belongs to the agent of the close it answers (the latest close before it), not
+      -- to whoever has the conversation now. A close never recorded as such is the conversation's
+      -- own close, whose agent is its assignee, as is the agent of an answer with no close found.
+      left join lateral (
+        select r.user_id, r.created_at
+        from reporting_events r
+        where r.conversation_id = c.id and r.account_id = c.account_id and r.name = 'conversation_resolved' and r.created_at <= c.csat_at
+        order by r.created_at desc
+        limit 1
+      ) last_close on true
       cross join lateral (
-        -- The answer belongs to the agent of the close it answers, not to whoever has the conversation now.
         select coalesce(
-          (select cl.user_id from ${closes(accountId)} cl
-            where cl.conversation_id = c.id and cl.closed_at <= c.csat_at order by cl.closed_at desc limit 1),
+          case when c.closed_at <= c.csat_at and c.closed_at > last_close.created_at then null else last_close.user_id end,
           c.assigned_to
         ) as user_id
       ) rater

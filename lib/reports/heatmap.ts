@@ -2,6 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
 import { queryRows, toNumber } from "./query";
+import { messageCounts } from "./rollups";
 import { type HeatmapOutput, heatmapWeekdays, type ReportRange } from "./schemas";
 import { businessTimeZone, inBusinessZone } from "./zone";
 
@@ -16,12 +17,11 @@ export async function getHeatmap({ ctx, range: asked }: { ctx: ServiceContext; r
   const to = range.to.toISOString();
   const timeZone = await businessTimeZone(ctx.accountId);
   const rows = await queryRows<{ dow: number | string; hour: number | string; n: number | string }>(sql`
-    select extract(isodow from created_at at time zone ${timeZone})::int as dow,
-      extract(hour from created_at at time zone ${timeZone})::int as hour,
-      count(*)::int as n
-    from messages
-    where account_id = ${ctx.accountId} and direction = 'inbound'
-      and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz
+    select extract(isodow from at at time zone ${timeZone})::int as dow,
+      extract(hour from at at time zone ${timeZone})::int as hour,
+      sum(received)::int as n
+    from ${messageCounts({ accountId: ctx.accountId, from, to })} counts
+    where received <> 0
     group by 1, 2`);
   const data = heatmapWeekdays.map((weekday) => ({ weekday, hours: Array.from({ length: 24 }, () => 0) }));
   let total = 0;

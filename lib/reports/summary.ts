@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
 import { firstResponses } from "./first-responses";
 import { queryRows, resolutions, toAverage, toNumber, toSeconds } from "./query";
+import { agentMessageCounts, messageCounts } from "./rollups";
 import type { AgentReport, ReportRange, SummaryOutput } from "./schemas";
 import { inBusinessZone } from "./zone";
 
@@ -33,19 +34,15 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
     select
       (select count(*) from conversations where account_id = ${accountId}
         and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz)::int as created,
-      (with ${resolutions({ accountId, from, to })} select count(distinct conversation_id) from resolutions)::int as closed,
-      (select count(*) from conversations where account_id = ${accountId} and status in ('open', 'assigned'))::int as open_now,
-      (select count(*) from conversations where account_id = ${accountId} and status = 'open')::int as unassigned_now,
       m.received, m.sent, m.sent_by_agents, m.automated, m.failed
     from (
       select
-        count(*) filter (where direction = 'inbound')::int as received,
-        count(*) filter (where direction = 'outbound')::int as sent,
-        count(*) filter (where direction = 'outbound' and sender_type = 'user')::int as sent_by_agents,
-        count(*) filter (where direction = 'outbound' and sender_type = 'automation')::int as automated,
-        count(*) filter (where direction = 'outbound' and status = 'failed')::int as failed
-      from messages
-      where account_id = ${accountId} and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz
+        coalesce(sum(received), 0)::int as received,
+        coalesce(sum(sent), 0)::int as sent,
+        coalesce(sum(sent_by_agents), 0)::int as sent_by_agents,
+        coalesce(sum(automated), 0)::int as automated,
+        coalesce(sum(failed), 0)::int as failed
+      from ${messageCounts({ accountId, from, to })} counts
     ) m`);
 
   // One pass over the responses gives the account's figures (the empty grouping set) and each agent's.
@@ -70,12 +67,37 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
   const total = responseRows.find((row) => toNumber(row.is_total) === 1);
   const byUser = new Map(responseRows.filter((row) => toNumber(row.is_total) === 0 && row.user_id).map((row) => [row.user_id as string, row]));
 
-  const [resolution] = await queryRows<{ count: number | string; median: number | null; p90: number | null }>(sql`
+  // One pass over the closes gives the account's figures (the empty grouping set) and each agent's.
+  const resolutionRows = await queryRows<{
+    user_id: string | null;
+    is_total: number;
+    count: number | string;
+    conversations: number | string;
+    median: number | null;
+    p90: number | null;
+  }>(sql`
     with ${resolutions({ accountId, from, to })}
-    select count(*)::int as count,
+    select user_id, grouping(user_id)::int as is_total, count(*)::int as count,
+      count(distinct conversation_id)::int as conversations,
       percentile_cont(0.5) within group (order by seconds) as median,
       percentile_cont(0.9) within group (order by seconds) as p90
-    from resolutions`);
+    from resolutions
+    group by grouping sets ((), (user_id))`);
+  const resolution = resolutionRows.find((row) => toNumber(row.is_total) === 1);
+  const closedBy = new Map(resolutionRows.filter((row) => toNumber(row.is_total) === 0 && row.user_id).map((row) => [row.user_id as string, toNumber(row.conversations)]));
+
+  // Right now, whatever the range: one pass over the open conversations.
+  const nowRows = await queryRows<{ status: string; assigned_to: string | null; n: number | string }>(sql`
+    select status, assigned_to, count(*)::int as n
+    from conversations
+    where account_id = ${accountId} and status in ('open', 'assigned')
+    group by 1, 2`);
+  const openNow = nowRows.reduce((sum, row) => sum + toNumber(row.n), 0);
+  const unassignedNow = nowRows.filter((row) => row.status === "open").reduce((sum, row) => sum + toNumber(row.n), 0);
+  const assignedNow = new Map<string, number>();
+  for (const row of nowRows) {
+    if (row.status === "assigned" && row.assigned_to) assignedNow.set(row.assigned_to, (assignedNow.get(row.assigned_to) ?? 0) + toNumber(row.n));
+  }
 
   const [csat] = await queryRows<Record<string, number | string | null>>(sql`
     select count(*)::int as responses, avg(csat_score)::float8 as average,
@@ -91,55 +113,38 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
     name: string;
     role: "admin" | "agent";
     deleted: boolean;
-    messages_sent: number | string;
-    conversations_closed: number | string;
-    assigned_now: number | string;
+    messages_sent: number | string | null;
   }>(sql`
-    with sent as (
-      select sender_user_id as user_id, count(*)::int as n
-      from messages
-      where account_id = ${accountId} and direction = 'outbound' and sender_type = 'user'
-        and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz
+    with sent as materialized (
+      select user_id, sum(sent)::int as n
+      from ${agentMessageCounts({ accountId, from, to })} counts
       group by 1
-    ),
-    ${resolutions({ accountId, from, to })},
-    closed as (
-      select user_id, count(distinct conversation_id)::int as n
-      from resolutions
-      where user_id is not null
-      group by 1
-    ),
-    assigned as (
-      select assigned_to as user_id, count(*)::int as n
-      from conversations
-      where account_id = ${accountId} and status = 'assigned' and assigned_to is not null
-      group by 1
+      having sum(sent) > 0
     )
-    select u.id as user_id, u.name, u.role, (u.deleted_at is not null) as deleted,
-      coalesce(sent.n, 0) as messages_sent, coalesce(closed.n, 0) as conversations_closed, coalesce(assigned.n, 0) as assigned_now
+    select u.id as user_id, u.name, u.role, (u.deleted_at is not null) as deleted, sent.n as messages_sent
     from users u
     left join sent on sent.user_id = u.id
-    left join closed on closed.user_id = u.id
-    left join assigned on assigned.user_id = u.id
     where u.account_id = ${accountId}
-      and (u.deleted_at is null or sent.n is not null or closed.n is not null)
     order by u.created_at, u.id`);
 
-  const agents: AgentReport[] = agentRows.map((row) => {
-    const responses = byUser.get(row.user_id);
-    return {
-      user_id: row.user_id,
-      name: row.name,
-      role: row.role,
-      deleted: Boolean(row.deleted),
-      messages_sent: toNumber(row.messages_sent),
-      conversations_closed: toNumber(row.conversations_closed),
-      assigned_now: toNumber(row.assigned_now),
-      first_responses: toNumber(responses?.answered),
-      median_first_response_seconds: toSeconds(responses?.median),
-      avg_first_response_seconds: toSeconds(responses?.avg),
-    };
-  });
+  // Deleted users are listed only with activity in the range.
+  const agents: AgentReport[] = agentRows
+    .filter((row) => !row.deleted || row.messages_sent !== null || closedBy.has(row.user_id))
+    .map((row) => {
+      const responses = byUser.get(row.user_id);
+      return {
+        user_id: row.user_id,
+        name: row.name,
+        role: row.role,
+        deleted: Boolean(row.deleted),
+        messages_sent: toNumber(row.messages_sent),
+        conversations_closed: closedBy.get(row.user_id) ?? 0,
+        assigned_now: assignedNow.get(row.user_id) ?? 0,
+        first_responses: toNumber(responses?.answered),
+        median_first_response_seconds: toSeconds(responses?.median),
+        avg_first_response_seconds: toSeconds(responses?.avg),
+      };
+    });
   // Busiest first; equal ones keep the order in which they joined.
   agents.sort((a, b) => b.messages_sent - a.messages_sent || b.first_responses - a.first_responses);
 
@@ -149,9 +154,9 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
     tz: range.tz,
     conversations: {
       created: toNumber(totals?.created),
-      closed: toNumber(totals?.closed),
-      open_now: toNumber(totals?.open_now),
-      unassigned_now: toNumber(totals?.unassigned_now),
+      closed: toNumber(resolution?.conversations),
+      open_now: openNow,
+      unassigned_now: unassignedNow,
     },
     messages: {
       received: toNumber(totals?.received),
