@@ -27,7 +27,7 @@ function actorNote(actor: AuditEntryOutput["actor"]): string | null {
 
 export default async function AuditLogPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const session = await requireSession();
-  if (session.user.role !== "admin") return <AdminOnlyNotice what="read the audit log" />;
+  if (session.user.role !== "admin") return <AdminOnlyNotice what="auditLog" />;
   const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])) as Record<string, string | undefined>;
   const filters = { actor: raw.actor || undefined, action: raw.action || undefined, from: raw.from || undefined, to: raw.to || undefined };
   const parsed = auditLogQuery.safeParse({
