@@ -149,7 +149,7 @@ export function TemplatesManager({ initial, canEdit }: { initial: TemplateOutput
                   {template.components.header ? (
                     <p className="mt-1 text-xs text-slate-500">
                       {t("headerLine", {
-                        value: template.components.header.format === "TEXT" ? template.components.header.text : (template.components.header.media?.filename ?? template.components.header.format.toLowerCase()),
+                        value: template.components.header.format === "TEXT" ? (template.components.header.text ?? "") : (template.components.header.media?.filename ?? template.components.header.format.toLowerCase()),
                       })}
                     </p>
                   ) : null}
@@ -158,7 +158,7 @@ export function TemplatesManager({ initial, canEdit }: { initial: TemplateOutput
                   </p>
                   {template.components.buttons?.length ? (
                     <p className="mt-1 text-xs text-slate-500">
-                      {t("buttonsLine", { value: template.components.buttons.map((b) => (b.type === "COPY_CODE" ? t("copyCodeButton", { code: b.example }) : b.text)).join(" · ") })}
+                      {t("buttonsLine", { value: template.components.buttons.map((b) => (b.type === "COPY_CODE" ? t("copyCodeButton", { code: b.example ?? "" }) : b.text)).join(" · ") })}
                     </p>
                   ) : null}
                   {template.rejected_reason ? <p className="mt-1 text-xs text-red-700">{t("rejected", { reason: template.rejected_reason })}</p> : null}
