@@ -183,9 +183,9 @@ export function TokensManager({
                         </td> : null}
                       <td className="max-w-xs px-3 py-3 font-mono text-xs" translate="no">{token.permissions.join(", ")}</td>
                       <td className="whitespace-nowrap px-3 py-3" title={format.dateTime(token.last_used_at)}>
-                        {format.relative(token.last_used_at)}
+                        {token.last_used_at ? <time dateTime={token.last_used_at}>{format.relative(token.last_used_at)}</time> : format.relative(null)}
                       </td>
-                      <td className="whitespace-nowrap px-3 py-3">{format.dateTime(token.expires_at)}</td>
+                      <td className="whitespace-nowrap px-3 py-3"><time dateTime={token.expires_at}>{format.dateTime(token.expires_at)}</time></td>
                       <td className="px-6 py-3 text-end">
                         {token.revoked_at ? (
                           <span className="rounded bg-slate-100 px-2 py-0.5 text-xs text-slate-700">{t("revoked")}</span>

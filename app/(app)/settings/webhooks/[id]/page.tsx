@@ -229,7 +229,7 @@ export default async function WebhookDetailPage({
                 <tbody className="divide-y divide-slate-100 align-top">
                   {log.data.map((a) => (
                     <tr key={a.id}>
-                      <td className="whitespace-nowrap px-3 py-2 text-slate-700">{format.dateTime(a.attempted_at)}</td>
+                      <td className="whitespace-nowrap px-3 py-2 text-slate-700"><time dateTime={a.attempted_at}>{format.dateTime(a.attempted_at)}</time></td>
                       <td className="px-3 py-2">
                         <code className="text-xs" translate="no">
                           {a.event_type}
