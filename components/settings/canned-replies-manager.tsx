@@ -39,7 +39,8 @@ function ReplyForm({
     startTransition(async () => {
       setErrors({});
       setMessage(undefined);
-      const result = await onSubmit({ shortcut: shortcut.trim().toLowerCase(), text });
+      const input = { shortcut: shortcut.trim().toLowerCase(), text };
+      const result = await onSubmit(input);
       if (result.ok) {
         if (!initial) {
           setShortcut("");
@@ -47,7 +48,7 @@ function ReplyForm({
         }
       } else {
         setErrors(result.fieldErrors);
-        setMessage(errorMessage(result));
+        setMessage(result.status === 409 ? t("duplicate", { shortcut: input.shortcut }) : errorMessage(result));
       }
     });
   }
