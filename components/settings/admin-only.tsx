@@ -1,10 +1,14 @@
+import { getTranslations } from "next-intl/server";
 import { Card } from "@/components/ui/card";
 
-export function AdminOnlyNotice({ what }: { what: string }) {
+/** What a non-administrator sees on an administrators' page; `what` names the page's task. */
+export async function AdminOnlyNotice({ what }: { what: "users" | "auditLog" | "apps" }) {
+  const t = await getTranslations("settingsAdminOnly");
+  const sentence = { users: t("users"), auditLog: t("auditLog"), apps: t("apps") }[what];
   return (
     <Card>
-      <h1 className="text-lg font-semibold">Administrators only</h1>
-      <p className="mt-1 text-sm text-slate-600">Only administrators can {what}. Ask an administrator of your account if you need a change here.</p>
+      <h1 className="text-lg font-semibold">{t("title")}</h1>
+      <p className="mt-1 text-sm text-slate-600">{sentence}</p>
     </Card>
   );
 }

@@ -1,6 +1,8 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { requestJson } from "@/lib/client/api";
@@ -8,9 +10,9 @@ import { requestJson } from "@/lib/client/api";
 type Config = { team_id: string | null; inherited: boolean; mode: "manual" | "round_robin" | "balanced"; capacity: number | null; agent_capacities: Record<string, number>; away_after_s: number };
 
 const modes = [
-  { value: "manual", label: "Manual", hint: "Nobody is assigned automatically." },
-  { value: "round_robin", label: "Round robin", hint: "Each new conversation goes to the next online person in turn." },
-  { value: "balanced", label: "Balanced", hint: "To the online person with the fewest open conversations." },
+  { value: "manual", label: "mode.manual.label", hint: "mode.manual.hint" },
+  { value: "round_robin", label: "mode.roundRobin.label", hint: "mode.roundRobin.hint" },
+  { value: "balanced", label: "mode.balanced.label", hint: "mode.balanced.hint" },
 ] as const;
 
 /** The account's assignment policy: mode, capacity per person and the away delay. */
@@ -20,6 +22,8 @@ export function AssignmentForm({ initial, canEdit }: { initial: Config; canEdit:
   const [awayMinutes, setAwayMinutes] = useState(String(Math.round(initial.away_after_s / 60)));
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string }>();
+  const t = useTranslations("settingsTeams.assignment");
+  const errorMessage = useApiErrorMessage();
 
   async function save(e: React.FormEvent) {
     e.preventDefault();
@@ -32,41 +36,41 @@ export function AssignmentForm({ initial, canEdit }: { initial: Config; canEdit:
       away_after_s: Number(awayMinutes) * 60,
     });
     setBusy(false);
-    setMessage(result.ok ? { tone: "ok", text: "Assignment policy saved; waiting conversations were handed out to whoever can take them." } : { tone: "error", text: result.message });
+    setMessage(result.ok ? { tone: "ok", text: t("saved") } : { tone: "error", text: errorMessage(result) });
   }
 
   return (
     <Card>
-      <form onSubmit={save} className="flex flex-col gap-4" aria-label="Assignment policy">
+      <form onSubmit={save} className="flex flex-col gap-4" aria-label={t("form")}>
         <fieldset className="flex flex-col gap-2" disabled={!canEdit}>
-          <legend className="mb-1 text-sm font-medium text-slate-700">New conversations</legend>
+          <legend className="mb-1 text-sm font-medium text-slate-700">{t("newConversations")}</legend>
           {modes.map((m) => (
             <label key={m.value} className="flex min-h-11 items-start gap-2 text-sm md:min-h-0">
               <input type="radio" name="mode" value={m.value} checked={mode === m.value} onChange={() => setMode(m.value)} className="mt-0.5 h-5 w-5 md:h-4 md:w-4" />
               <span>
-                <span className="font-medium">{m.label}</span> <span className="text-slate-600">— {m.hint}</span>
+                <span className="font-medium">{t(m.label)}</span> <span className="text-slate-600">— {t(m.hint)}</span>
               </span>
             </label>
           ))}
         </fieldset>
         <div className="flex flex-col gap-4 sm:flex-row">
           <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
-            Capacity per person
+            {t("capacity")}
             <input
               type="number"
               min={1}
               max={1000}
               inputMode="numeric"
-              placeholder="No limit"
+              placeholder={t("noLimit")}
               value={capacity}
               disabled={!canEdit}
               onChange={(e) => setCapacity(e.target.value)}
               className="min-h-11 rounded-md border border-slate-300 px-3 py-2 font-normal md:min-h-0"
             />
-            <span className="text-xs font-normal text-slate-500">Open conversations before they get no more; the rest wait, oldest first.</span>
+            <span className="text-xs font-normal text-slate-500">{t("capacityHint")}</span>
           </label>
           <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
-            Away after (minutes)
+            {t("awayAfter")}
             <input
               type="number"
               min={1}
@@ -77,17 +81,17 @@ export function AssignmentForm({ initial, canEdit }: { initial: Config; canEdit:
               onChange={(e) => setAwayMinutes(e.target.value)}
               className="min-h-11 rounded-md border border-slate-300 px-3 py-2 font-normal md:min-h-0"
             />
-            <span className="text-xs font-normal text-slate-500">Online people without activity this long count as away.</span>
+            <span className="text-xs font-normal text-slate-500">{t("awayHint")}</span>
           </label>
         </div>
         {canEdit ? (
           <div>
             <Button type="submit" className="min-h-11 md:min-h-0" disabled={busy}>
-              {busy ? "Saving…" : "Save assignment policy"}
+              {busy ? t("saving") : t("save")}
             </Button>
           </div>
         ) : (
-          <p className="text-sm text-slate-600">Only administrators change the assignment policy.</p>
+          <p className="text-sm text-slate-600">{t("adminOnly")}</p>
         )}
         {message ? (
           <p role={message.tone === "error" ? "alert" : "status"} className={`text-sm ${message.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>

@@ -1,6 +1,8 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { saveAssistantConfigAction } from "@/app/(app)/settings/assistant/actions";
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
@@ -15,6 +17,8 @@ export function AssistantSettingsForm({ config, canEdit }: { config: AssistantCo
   const [saved, setSaved] = useState(false);
   const [pending, startTransition] = useTransition();
   const editable = canEdit && config.available;
+  const t = useTranslations("settingsAssistant");
+  const errorMessage = useApiErrorMessage();
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -22,11 +26,11 @@ export function AssistantSettingsForm({ config, canEdit }: { config: AssistantCo
     setFieldError(undefined);
     setSaved(false);
     const score = Number(minScore.replace(",", "."));
-    if (minScore.trim() === "" || !Number.isFinite(score) || score < 0 || score > 1) return setFieldError("Enter a number from 0 to 1, such as 0.1.");
+    if (minScore.trim() === "" || !Number.isFinite(score) || score < 0 || score > 1) return setFieldError(t("scoreInvalid"));
     startTransition(async () => {
       const result = await saveAssistantConfigAction({ answer_outside_hours: outsideHours, min_score: score });
       if (!result.ok) {
-        setError(result.message);
+        setError(errorMessage(result));
         setFieldError(result.fieldErrors.min_score);
         return;
       }
@@ -41,10 +45,10 @@ export function AssistantSettingsForm({ config, canEdit }: { config: AssistantCo
       <form onSubmit={onSubmit} className="flex flex-col gap-5" noValidate aria-busy={pending}>
         {!config.available ? (
           <Alert tone="info">
-            No language model is configured, so the assistant is off and agents do not see “Draft a reply”. Set LLM_BASE_URL, LLM_API_KEY and LLM_MODEL on the server to turn it on.
+            {t.rich("noModel", { code: (chunks) => <code translate="no">{chunks}</code> })}
           </Alert>
         ) : null}
-        {config.available && !canEdit ? <Alert tone="info">Only administrators can change the assistant.</Alert> : null}
+        {config.available && !canEdit ? <Alert tone="info">{t("adminOnly")}</Alert> : null}
         <label className="flex items-start gap-3">
           <input
             type="checkbox"
@@ -55,15 +59,15 @@ export function AssistantSettingsForm({ config, canEdit }: { config: AssistantCo
             className="mt-1 h-4 w-4 rounded border-slate-300 accent-brand-600"
           />
           <span>
-            <span className="block text-sm font-medium text-slate-800">Answer outside opening hours</span>
+            <span className="block text-sm font-medium text-slate-800">{t("outsideHours")}</span>
             <span className="block text-xs text-slate-500">
-              A question that arrives while you are closed is answered from your documents. When the documents do not answer it for sure, or the customer asks for a person, they are told “A person will answer as soon as we open” in their language, and the conversation is left unassigned with a note saying why.
+              {t("outsideHoursHint")}
             </span>
           </span>
         </label>
         <div className="flex flex-col gap-1">
           <label htmlFor="assistant-min-score" className="text-sm font-medium text-slate-700">
-            Minimum match score
+            {t("minScore")}
           </label>
           <input
             id="assistant-min-score"
@@ -77,15 +81,15 @@ export function AssistantSettingsForm({ config, canEdit }: { config: AssistantCo
             className={`w-32 rounded-md border bg-white px-3 py-2 text-sm shadow-sm ${fieldError ? "border-red-400" : "border-slate-300"}`}
           />
           <p id="assistant-min-score-hint" className={`text-xs ${fieldError ? "text-red-600" : "text-slate-500"}`}>
-            {fieldError ?? "From 0 to 1. How well the best passage of your documents must match the question before the assistant answers; higher asks a person more often. 0.1 suits most."}
+            {fieldError ?? t("minScoreHint")}
           </p>
         </div>
         {error && !fieldError ? <Alert>{error}</Alert> : null}
-        {saved ? <Alert tone="success">Saved. {outsideHours ? "Questions outside opening hours are now answered from your documents." : "The assistant no longer answers by itself."}</Alert> : null}
+        {saved ? <Alert tone="success">{outsideHours ? t("savedOn") : t("savedOff")}</Alert> : null}
         {editable ? (
           <div>
             <Button type="submit" disabled={pending}>
-              {pending ? "Saving…" : "Save assistant"}
+              {pending ? t("saving") : t("save")}
             </Button>
           </div>
         ) : null}

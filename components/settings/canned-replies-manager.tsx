@@ -1,6 +1,8 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { createCannedReplyAction, deleteCannedReplyAction, updateCannedReplyAction } from "@/app/(app)/settings/canned-replies/actions";
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
@@ -20,7 +22,7 @@ function ReplyForm({
   initial?: CannedReply;
   submitLabel: string;
   pendingLabel: string;
-  onSubmit: (input: { shortcut: string; text: string }) => Promise<{ ok: boolean; message?: string; fieldErrors?: Record<string, string> }>;
+  onSubmit: (input: { shortcut: string; text: string }) => Promise<{ ok: true } | { ok: false; status: number; code: string; fieldErrors: Record<string, string> }>;
   onCancel?: () => void;
   idPrefix: string;
 }) {
@@ -29,21 +31,24 @@ function ReplyForm({
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string>();
   const [pending, startTransition] = useTransition();
+  const t = useTranslations("settingsCannedReplies");
+  const errorMessage = useApiErrorMessage();
 
   function submit(event: React.FormEvent) {
     event.preventDefault();
     startTransition(async () => {
       setErrors({});
       setMessage(undefined);
-      const result = await onSubmit({ shortcut: shortcut.trim().toLowerCase(), text });
+      const input = { shortcut: shortcut.trim().toLowerCase(), text };
+      const result = await onSubmit(input);
       if (result.ok) {
         if (!initial) {
           setShortcut("");
           setText("");
         }
       } else {
-        setErrors(result.fieldErrors ?? {});
-        setMessage(result.message);
+        setErrors(result.fieldErrors);
+        setMessage(result.status === 409 ? t("duplicate", { shortcut: input.shortcut }) : errorMessage(result));
       }
     });
   }
@@ -53,18 +58,18 @@ function ReplyForm({
       {message ? <Alert>{message}</Alert> : null}
       <Field
         id={`${idPrefix}-shortcut`}
-        label="Shortcut"
+        label={t("shortcut")}
         name="shortcut"
         value={shortcut}
         onChange={(e) => setShortcut(e.target.value.toLowerCase())}
         error={errors.shortcut}
-        hint="1 to 32 lower-case letters of any language (devolución, ação), digits, _ and -. Typed after / in a reply."
+        hint={t("shortcutHint")}
         maxLength={32}
         required
       />
       <div className="flex flex-col gap-1">
         <label htmlFor={`${idPrefix}-text`} className="text-sm font-medium text-slate-700">
-          Text
+          {t("text")}
         </label>
         <textarea
           id={`${idPrefix}-text`}
@@ -79,7 +84,7 @@ function ReplyForm({
           className={`rounded-md border bg-white px-3 py-2 text-sm shadow-sm ${errors.text ? "border-red-400" : "border-slate-300"}`}
         />
         <p id={`${idPrefix}-text-hint`} className={`text-xs ${errors.text ? "text-red-600" : "text-slate-500"}`}>
-          {errors.text ?? `${text.length} / 4096 · {{contact.name}}, {{agent.name}}, {{business.name}} are filled in.`}
+          {errors.text ?? t("textHint", { count: text.length, max: 4096, placeholders: "{{contact.name}}, {{agent.name}}, {{business.name}}" })}
         </p>
       </div>
       <div className="flex gap-2">
@@ -88,7 +93,7 @@ function ReplyForm({
         </Button>
         {onCancel ? (
           <Button type="button" variant="secondary" onClick={onCancel} disabled={pending}>
-            Cancel
+            {t("cancel")}
           </Button>
         ) : null}
       </div>
@@ -101,12 +106,14 @@ export function CannedRepliesManager({ replies, canEdit }: { replies: CannedRepl
   const [confirming, setConfirming] = useState<string>();
   const [problem, setProblem] = useState<string>();
   const [pending, startTransition] = useTransition();
+  const t = useTranslations("settingsCannedReplies");
+  const errorMessage = useApiErrorMessage();
 
   function remove(id: string) {
     startTransition(async () => {
       setProblem(undefined);
       const result = await deleteCannedReplyAction(id);
-      if (!result.ok) setProblem(result.message);
+      if (!result.ok) setProblem(errorMessage(result));
       setConfirming(undefined);
     });
   }
@@ -115,27 +122,27 @@ export function CannedRepliesManager({ replies, canEdit }: { replies: CannedRepl
     <div className="flex flex-col gap-6">
       {canEdit ? (
         <Card>
-          <h2 className="mb-3 text-base font-semibold">New canned reply</h2>
-          <ReplyForm idPrefix="new-canned" submitLabel="Add canned reply" pendingLabel="Adding…" onSubmit={(input) => createCannedReplyAction(input)} />
+          <h2 className="mb-3 text-base font-semibold">{t("new")}</h2>
+          <ReplyForm idPrefix="new-canned" submitLabel={t("add")} pendingLabel={t("adding")} onSubmit={(input) => createCannedReplyAction(input)} />
         </Card>
       ) : (
-        <Alert tone="info">Only administrators can add or change canned replies. You can use them in any reply.</Alert>
+        <Alert tone="info">{t("adminOnly")}</Alert>
       )}
       {problem ? <Alert>{problem}</Alert> : null}
       <Card>
         <h2 className="mb-3 text-base font-semibold">
-          {replies.length} canned {replies.length === 1 ? "reply" : "replies"}
+          {t("count", { count: replies.length })}
         </h2>
-        {replies.length === 0 ? <p className="text-sm text-slate-500">None yet.{canEdit ? " Add the answers your team types most." : ""}</p> : null}
-        <ul className="divide-y divide-slate-100" aria-label="Canned replies">
+        {replies.length === 0 ? <p className="text-sm text-slate-500">{canEdit ? t("noneAdmin") : t("none")}</p> : null}
+        <ul className="divide-y divide-slate-100" aria-label={t("list")}>
           {replies.map((reply) => (
             <li key={reply.id} className="py-3" data-testid="canned-reply" data-shortcut={reply.shortcut}>
               {editing === reply.id ? (
                 <ReplyForm
                   idPrefix={`edit-${reply.id}`}
                   initial={reply}
-                  submitLabel="Save"
-                  pendingLabel="Saving…"
+                  submitLabel={t("save")}
+                  pendingLabel={t("saving")}
                   onCancel={() => setEditing(undefined)}
                   onSubmit={async (input) => {
                     const result = await updateCannedReplyAction(reply.id, input);
@@ -146,27 +153,27 @@ export function CannedRepliesManager({ replies, canEdit }: { replies: CannedRepl
               ) : (
                 <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
                   <div className="min-w-0 flex-1">
-                    <p className="font-mono text-sm font-semibold text-brand-700">/{reply.shortcut}</p>
-                    <p className="mt-1 whitespace-pre-wrap break-words text-sm text-slate-700">{reply.text}</p>
+                    <p className="font-mono text-sm font-semibold text-brand-700" data-user-content>/{reply.shortcut}</p>
+                    <p className="mt-1 whitespace-pre-wrap break-words text-sm text-slate-700" data-user-content>{reply.text}</p>
                   </div>
                   {canEdit ? (
                     <div className="flex shrink-0 gap-2">
                       {confirming === reply.id ? (
                         <>
                           <Button type="button" variant="danger" onClick={() => remove(reply.id)} disabled={pending}>
-                            {pending ? "Deleting…" : `Delete /${reply.shortcut}`}
+                            {pending ? t("deleting") : t("deleteShortcut", { shortcut: reply.shortcut })}
                           </Button>
                           <Button type="button" variant="secondary" onClick={() => setConfirming(undefined)} disabled={pending}>
-                            Keep
+                            {t("keep")}
                           </Button>
                         </>
                       ) : (
                         <>
                           <Button type="button" variant="secondary" onClick={() => setEditing(reply.id)}>
-                            Edit
+                            {t("edit")}
                           </Button>
-                          <Button type="button" variant="ghost" onClick={() => setConfirming(reply.id)} aria-label={`Delete /${reply.shortcut}`}>
-                            Delete
+                          <Button type="button" variant="ghost" onClick={() => setConfirming(reply.id)} aria-label={t("deleteShortcut", { shortcut: reply.shortcut })}>
+                            {t("delete")}
                           </Button>
                         </>
                       )}

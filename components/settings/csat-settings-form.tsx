@@ -1,10 +1,15 @@
 "use client";
 
+import { useLocale, useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { saveCsatConfigAction } from "@/app/(app)/settings/survey/actions";
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
-import { CSAT_QUESTION_MAX, type CsatConfigOutput, csatChoices } from "@/lib/csat/schemas";
+import { CSAT_QUESTION_MAX, type CsatConfigOutput, csatScores } from "@/lib/csat/schemas";
+import { csatTexts, surveyQuestionIn } from "@/lib/csat/texts";
+import { localeOfLanguage } from "@/lib/platform/i18n/locales";
+import { languages } from "@/lib/platform/language/language";
 
 /** The survey's switch and question, with a preview of the list the customer receives. */
 export function CsatSettingsForm({ config, canEdit }: { config: CsatConfigOutput; canEdit: boolean }) {
@@ -14,17 +19,22 @@ export function CsatSettingsForm({ config, canEdit }: { config: CsatConfigOutput
   const [fieldError, setFieldError] = useState<string>();
   const [saved, setSaved] = useState(false);
   const [pending, startTransition] = useTransition();
+  const t = useTranslations("settingsSurvey");
+  const errorMessage = useApiErrorMessage();
+  // The preview speaks the reader's language, as a customer of that language would be answered.
+  const locale = useLocale();
+  const language = languages.find((l) => localeOfLanguage(l) === locale) ?? "en";
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setError(undefined);
     setFieldError(undefined);
     setSaved(false);
-    if (question.trim() === "") return setFieldError("Write the question the customer sees.");
+    if (question.trim() === "") return setFieldError(t("questionRequired"));
     startTransition(async () => {
       const result = await saveCsatConfigAction({ enabled, question });
       if (!result.ok) {
-        setError(result.message);
+        setError(errorMessage(result));
         setFieldError(result.fieldErrors.question);
         return;
       }
@@ -37,7 +47,7 @@ export function CsatSettingsForm({ config, canEdit }: { config: CsatConfigOutput
   return (
     <Card>
       <form onSubmit={onSubmit} className="flex flex-col gap-5" noValidate aria-busy={pending}>
-        {!canEdit ? <Alert tone="info">Only administrators can change the survey.</Alert> : null}
+        {!canEdit ? <Alert tone="info">{t("adminOnly")}</Alert> : null}
         <label className="flex items-start gap-3">
           <input
             type="checkbox"
@@ -48,15 +58,15 @@ export function CsatSettingsForm({ config, canEdit }: { config: CsatConfigOutput
             className="mt-1 h-4 w-4 rounded border-slate-300 accent-brand-600"
           />
           <span>
-            <span className="block text-sm font-medium text-slate-800">Ask for a rating when a conversation is closed</span>
+            <span className="block text-sm font-medium text-slate-800">{t("enable")}</span>
             <span className="block text-xs text-slate-500">
-              Sent once per close, never again once the customer has answered. Their choice, or a reply of a single digit 1–5 within 24 hours, is kept; anything else stays an ordinary message.
+              {t("enableHint")}
             </span>
           </span>
         </label>
         <div className="flex flex-col gap-1">
           <label htmlFor="csat-question" className="text-sm font-medium text-slate-700">
-            Question
+            {t("question")}
           </label>
           <textarea
             id="csat-question"
@@ -71,26 +81,29 @@ export function CsatSettingsForm({ config, canEdit }: { config: CsatConfigOutput
             className={`rounded-md border bg-white px-3 py-2 text-sm shadow-sm ${fieldError ? "border-red-400" : "border-slate-300"}`}
           />
           <p id="csat-question-hint" className={`text-xs ${fieldError ? "text-red-600" : "text-slate-500"}`}>
-            {fieldError ?? `${Array.from(question).length} / ${CSAT_QUESTION_MAX} characters`}
+            {fieldError ?? t("characters", { count: Array.from(question).length, max: CSAT_QUESTION_MAX })}
           </p>
         </div>
         <figure className="rounded-lg border border-slate-200 bg-slate-50 p-4">
-          <figcaption className="text-xs font-medium uppercase tracking-wide text-slate-500">What the customer receives</figcaption>
-          <p className="mt-2 max-w-sm whitespace-pre-wrap rounded-lg bg-white px-3 py-2 text-sm shadow-sm">{question.trim() || "…"}</p>
-          <ul className="mt-2 flex max-w-sm flex-col divide-y divide-slate-100 rounded-lg bg-white text-sm shadow-sm">
-            {csatChoices.map((choice) => (
-              <li key={choice.score} className="px-3 py-1.5 text-slate-700">
-                {choice.title}
+          <figcaption className="text-xs font-medium uppercase tracking-wide text-slate-500">{t("preview")}</figcaption>
+          <p className="mt-1 text-xs text-slate-500">{t("previewLanguage")}</p>
+          <p data-user-content className="mt-2 max-w-sm whitespace-pre-wrap rounded-lg bg-white px-3 py-2 text-sm shadow-sm">
+            {surveyQuestionIn(question, language).trim() || "…"}
+          </p>
+          <ul data-user-content lang={locale} className="mt-2 flex max-w-sm flex-col divide-y divide-slate-100 rounded-lg bg-white text-sm shadow-sm">
+            {csatScores.map((score) => (
+              <li key={score} className="px-3 py-1.5 text-slate-700">
+                {csatTexts[language].choices[score]}
               </li>
             ))}
           </ul>
         </figure>
         {error && !fieldError ? <Alert>{error}</Alert> : null}
-        {saved ? <Alert tone="success">Saved. {enabled ? "Closed conversations now get the survey." : "The survey is off."}</Alert> : null}
+        {saved ? <Alert tone="success">{enabled ? t("savedOn") : t("savedOff")}</Alert> : null}
         {canEdit ? (
           <div>
             <Button type="submit" disabled={pending}>
-              {pending ? "Saving…" : "Save survey"}
+              {pending ? t("saving") : t("save")}
             </Button>
           </div>
         ) : null}

@@ -1,43 +1,27 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { updateInboxSettingsAction } from "@/app/(app)/settings/inbox/actions";
 import { Alert, Card } from "@/components/ui/card";
 
 type Settings = { auto_assign_on_reply: boolean; send_read_receipts: boolean; send_typing_indicator: boolean };
 type Key = keyof Settings;
 
+// Catalog keys (namespace settingsInbox) of each switch's label, hint and the two confirmations.
 const switches: { key: Key; id: string; label: string; hint: string; on: string; off: string }[] = [
-  {
-    key: "auto_assign_on_reply",
-    id: "auto-assign-on-reply",
-    label: "Assign a conversation to whoever replies first",
-    hint: "When someone answers an unassigned conversation, it becomes theirs, so two people do not answer the same customer.",
-    on: "Replies now assign unassigned conversations.",
-    off: "Replies no longer assign conversations.",
-  },
-  {
-    key: "send_read_receipts",
-    id: "send-read-receipts",
-    label: "Send read receipts",
-    hint: "When someone opens a conversation with new messages, the customer sees them as read (blue ticks). Never sent to blocked contacts.",
-    on: "Customers now see when their messages are read.",
-    off: "Customers no longer see when their messages are read.",
-  },
-  {
-    key: "send_typing_indicator",
-    id: "send-typing-indicator",
-    label: "Show customers when someone is typing",
-    hint: "While someone writes a reply, the customer sees \u201ctyping\u2026\u201d on their phone. Never shown to blocked contacts.",
-    on: "Customers now see when someone is typing.",
-    off: "Customers no longer see when someone is typing.",
-  },
+  { key: "auto_assign_on_reply", id: "auto-assign-on-reply", label: "switch.autoAssign.label", hint: "switch.autoAssign.hint", on: "switch.autoAssign.on", off: "switch.autoAssign.off" },
+  { key: "send_read_receipts", id: "send-read-receipts", label: "switch.readReceipts.label", hint: "switch.readReceipts.hint", on: "switch.readReceipts.on", off: "switch.readReceipts.off" },
+  { key: "send_typing_indicator", id: "send-typing-indicator", label: "switch.typing.label", hint: "switch.typing.hint", on: "switch.typing.on", off: "switch.typing.off" },
 ];
 
 export function InboxSettingsForm({ settings, canEdit }: { settings: Settings; canEdit: boolean }) {
   const [values, setValues] = useState<Settings>(settings);
   const [message, setMessage] = useState<{ tone: "error" | "success"; text: string }>();
   const [pending, startTransition] = useTransition();
+  const t = useTranslations("settingsInbox");
+  const errorMessage = useApiErrorMessage();
 
   function toggle(key: Key, next: boolean) {
     const before = values;
@@ -47,10 +31,10 @@ export function InboxSettingsForm({ settings, canEdit }: { settings: Settings; c
       setMessage(undefined);
       const result = await updateInboxSettingsAction(after);
       const item = switches.find((s) => s.key === key)!;
-      if (result.ok) setMessage({ tone: "success", text: next ? item.on : item.off });
+      if (result.ok) setMessage({ tone: "success", text: next ? t(item.on) : t(item.off) });
       else {
         setValues(before);
-        setMessage({ tone: "error", text: result.message });
+        setMessage({ tone: "error", text: errorMessage(result) });
       }
     });
   }
@@ -72,16 +56,16 @@ export function InboxSettingsForm({ settings, canEdit }: { settings: Settings; c
             />
             <div>
               <label htmlFor={item.id} className="text-sm font-medium text-slate-800">
-                {item.label}
+                {t(item.label)}
               </label>
               <p id={`${item.id}-hint`} className="mt-1 text-sm text-slate-600">
-                {item.hint}
+                {t(item.hint)}
               </p>
             </div>
           </div>
         ))}
-        {pending ? <p className="text-sm text-slate-600">Saving…</p> : null}
-        {!canEdit ? <p className="text-xs text-slate-500">Only administrators can change these.</p> : null}
+        {pending ? <p className="text-sm text-slate-600">{t("saving")}</p> : null}
+        {!canEdit ? <p className="text-xs text-slate-500">{t("adminOnly")}</p> : null}
       </div>
       {message ? (
         <div className="mt-3">

@@ -1,6 +1,8 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { LabelChip } from "@/components/inbox/label-chips";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -21,6 +23,8 @@ export function LabelsManager({ labels: initial, canEdit }: { labels: Label[]; c
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string }>();
   const [confirming, setConfirming] = useState<string | null>(null);
+  const t = useTranslations("settingsLabels");
+  const errorMessage = useApiErrorMessage();
 
   async function create(e: React.FormEvent) {
     e.preventDefault();
@@ -32,11 +36,11 @@ export function LabelsManager({ labels: initial, canEdit }: { labels: Label[]; c
     if (result.ok) {
       setLabels((list) => [...list, result.data]);
       setName("");
-      setMessage({ tone: "ok", text: `Label “${result.data.name}” created.` });
-    } else if (result.status === 409) setErrors({ name: "A label with this name already exists." });
+      setMessage({ tone: "ok", text: t("created", { name: result.data.name }) });
+    } else if (result.status === 409) setErrors({ name: t("duplicate") });
     else {
       setErrors(result.fieldErrors);
-      setMessage({ tone: "error", text: result.message });
+      setMessage({ tone: "error", text: errorMessage(result) });
     }
   }
 
@@ -48,41 +52,41 @@ export function LabelsManager({ labels: initial, canEdit }: { labels: Label[]; c
     setConfirming(null);
     if (result.ok || result.status === 404) {
       setLabels((list) => list.filter((l) => l.id !== label.id));
-      setMessage({ tone: "ok", text: `Label “${label.name}” deleted and taken off its conversations.` });
-    } else setMessage({ tone: "error", text: result.message });
+      setMessage({ tone: "ok", text: t("deleted", { name: label.name }) });
+    } else setMessage({ tone: "error", text: errorMessage(result) });
   }
 
   return (
     <div className="flex flex-col gap-6">
       {canEdit ? (
         <Card>
-          <form onSubmit={create} className="flex flex-col gap-4 sm:flex-row sm:items-end" aria-label="New label">
-            <Field label="Name" name="name" value={name} maxLength={40} required onChange={(e) => setName(e.target.value)} error={errors.name} className="flex-1" />
+          <form onSubmit={create} className="flex flex-col gap-4 sm:flex-row sm:items-end" aria-label={t("newLabel")}>
+            <Field label={t("name")} name="name" value={name} maxLength={40} required onChange={(e) => setName(e.target.value)} error={errors.name} className="flex-1" />
             <fieldset className="flex flex-col gap-1">
-              <legend className="mb-1 text-sm font-medium text-slate-700">Colour</legend>
+              <legend className="mb-1 text-sm font-medium text-slate-700">{t("colour")}</legend>
               <div className="flex flex-wrap items-center gap-1.5">
                 {palette.map((c) => (
                   <button
                     key={c}
                     type="button"
-                    aria-label={`Colour ${c}`}
+                    aria-label={t("colourValue", { colour: c })}
                     aria-pressed={color === c}
                     onClick={() => setColor(c)}
                     className={`h-7 w-7 rounded-full ring-offset-2 ${color === c ? "ring-2 ring-slate-900" : ""}`}
                     style={{ backgroundColor: c }}
                   />
                 ))}
-                <input type="color" aria-label="Custom colour" value={color} onChange={(e) => setColor(e.target.value)} className="h-7 w-9 cursor-pointer rounded border border-slate-300" />
+                <input type="color" aria-label={t("customColour")} value={color} onChange={(e) => setColor(e.target.value)} className="h-7 w-9 cursor-pointer rounded border border-slate-300" />
               </div>
               {errors.color ? <p className="text-xs text-red-600">{errors.color}</p> : null}
             </fieldset>
             <Button type="submit" disabled={busy === "create" || !name.trim()}>
-              {busy === "create" ? "Creating…" : "Create label"}
+              {busy === "create" ? t("creating") : t("create")}
             </Button>
           </form>
         </Card>
       ) : (
-        <p className="text-sm text-slate-600">Only administrators create and delete labels; everyone can put them on conversations.</p>
+        <p className="text-sm text-slate-600">{t("adminOnly")}</p>
       )}
       {message ? (
         <p role={message.tone === "error" ? "alert" : "status"} className={`text-sm ${message.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>
@@ -90,27 +94,31 @@ export function LabelsManager({ labels: initial, canEdit }: { labels: Label[]; c
         </p>
       ) : null}
       <Card className="p-0">
-        <ul aria-label="Labels" className="divide-y divide-slate-100">
-          {labels.length === 0 ? <li className="p-6 text-center text-sm text-slate-500">No labels yet.</li> : null}
+        <ul aria-label={t("list")} className="divide-y divide-slate-100">
+          {labels.length === 0 ? <li className="p-6 text-center text-sm text-slate-500">{t("empty")}</li> : null}
           {labels.map((label) => (
             <li key={label.id} className="flex flex-wrap items-center gap-3 px-4 py-3">
-              <LabelChip label={label} />
-              <span className="text-xs text-slate-500">{label.color}</span>
+              <span data-user-content>
+                <LabelChip label={label} />
+              </span>
+              <span className="text-xs text-slate-500" translate="no">
+                {label.color}
+              </span>
               {canEdit ? (
-                <span className="ml-auto flex items-center gap-2">
+                <span className="ms-auto flex items-center gap-2">
                   {confirming === label.id ? (
                     <>
-                      <span className="text-sm text-slate-700">Delete it from every conversation?</span>
+                      <span className="text-sm text-slate-700">{t("confirmDelete")}</span>
                       <Button type="button" variant="danger" className="px-2.5 py-1" disabled={busy === label.id} onClick={() => void remove(label)}>
-                        {busy === label.id ? "Deleting…" : "Delete"}
+                        {busy === label.id ? t("deleting") : t("delete")}
                       </Button>
                       <Button type="button" variant="ghost" className="px-2.5 py-1" onClick={() => setConfirming(null)}>
-                        Cancel
+                        {t("cancel")}
                       </Button>
                     </>
                   ) : (
-                    <Button type="button" variant="secondary" className="px-2.5 py-1" onClick={() => setConfirming(label.id)} aria-label={`Delete label ${label.name}`}>
-                      Delete
+                    <Button type="button" variant="secondary" className="px-2.5 py-1" onClick={() => setConfirming(label.id)} aria-label={t("deleteLabel", { name: label.name })}>
+                      {t("delete")}
                     </Button>
                   )}
                 </span>

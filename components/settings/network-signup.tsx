@@ -1,6 +1,8 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useRef, useState } from "react";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
 import { requestJson } from "@/lib/client/api";
@@ -29,16 +31,16 @@ function loadSdk(appId: string): Promise<NonNullable<SdkWindow["FB"]>> {
     script.src = SDK_URL;
     script.async = true;
     script.crossOrigin = "anonymous";
-    script.onerror = () => reject(new Error("The network's sign-up script could not be loaded (blocked or offline)."));
+    script.onerror = () => reject(new Error("script_failed"));
     document.body.appendChild(script);
   });
 }
 
 const stepLabels: Record<string, string> = {
-  exchange_code: "Code exchanged",
-  subscribe_app: "App subscribed to the business account",
-  register_number: "Number registered",
-  read_number: "Number details read",
+  exchange_code: "step.exchange_code",
+  subscribe_app: "step.subscribe_app",
+  register_number: "step.register_number",
+  read_number: "step.read_number",
 };
 
 /**
@@ -47,6 +49,8 @@ const stepLabels: Record<string, string> = {
  * exchanges it, subscribes the app and registers the number (POST /api/network/signup).
  */
 export function NetworkSignup({ appId, configId }: { appId: string | null; configId: string | null }) {
+  const t = useTranslations("settingsNumber.signup");
+  const errorMessage = useApiErrorMessage();
   const [state, setState] = useState<"idle" | "popup" | "finishing">("idle");
   const [error, setError] = useState<string>();
   const [done, setDone] = useState<SignupResult>();
@@ -55,10 +59,8 @@ export function NetworkSignup({ appId, configId }: { appId: string | null; confi
   if (!appId || !configId) {
     return (
       <Card>
-        <h2 className="text-base font-semibold text-slate-900">Connect with the network</h2>
-        <p className="mt-1 text-sm text-slate-600">
-          Guided sign-up needs <code>NETWORK_APP_ID</code>, <code>NETWORK_CONFIG_ID</code> and <code>NETWORK_APP_SECRET</code> set on the server. Until then, use the form below.
-        </p>
+        <h2 className="text-base font-semibold text-slate-900">{t("title")}</h2>
+        <p className="mt-1 text-sm text-slate-600">{t.rich("needsConfig", { code: (chunks) => <code translate="no">{chunks}</code> })}</p>
       </Card>
     );
   }
@@ -76,8 +78,8 @@ export function NetworkSignup({ appId, configId }: { appId: string | null; confi
         const data = typeof event.data === "string" ? JSON.parse(event.data) : event.data;
         if (data?.type !== "WA_EMBEDDED_SIGNUP") return;
         if (String(data.event).startsWith("FINISH")) session = data.data;
-        else if (data.event === "CANCEL") cancelled = data.data?.current_step ?? "an early step";
-        else if (data.event === "ERROR") cancelled = data.data?.error_message ?? "an error";
+        else if (data.event === "CANCEL") cancelled = data.data?.current_step ?? t("earlyStep");
+        else if (data.event === "ERROR") cancelled = data.data?.error_message ?? t("anError");
       } catch {
         // Other messages of the page are not ours.
       }
@@ -97,7 +99,7 @@ export function NetworkSignup({ appId, configId }: { appId: string | null; confi
       await new Promise((resolve) => setTimeout(resolve, 500));
       const info = session as { phone_number_id?: string; waba_id?: string } | null;
       if (!code || !info?.phone_number_id || !info?.waba_id) {
-        setError(cancelled ? `The sign-up was not finished (stopped at ${cancelled}).` : "The sign-up window was closed before a number was chosen.");
+        setError(cancelled ? t("stoppedAt", { step: cancelled }) : t("closed"));
         setState("idle");
         return;
       }
@@ -110,9 +112,9 @@ export function NetworkSignup({ appId, configId }: { appId: string | null; confi
       });
       setState("idle");
       if (result.ok) setDone(result.data);
-      else setError(result.message);
+      else setError(errorMessage(result));
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : "The sign-up could not start.");
+      setError(failure instanceof Error && failure.message === "script_failed" ? t("scriptFailed") : t("couldNotStart"));
       setState("idle");
     } finally {
       window.removeEventListener("message", onMessage);
@@ -121,25 +123,28 @@ export function NetworkSignup({ appId, configId }: { appId: string | null; confi
 
   return (
     <Card>
-      <h2 className="text-base font-semibold text-slate-900">Connect with the network</h2>
-      <p className="mt-1 text-sm text-slate-600">
-        The network&apos;s guided sign-up opens in a popup: sign in, choose or create the business account and the number, verify it. Chorus then finishes the connection.
-      </p>
+      <h2 className="text-base font-semibold text-slate-900">{t("title")}</h2>
+      <p className="mt-1 text-sm text-slate-600">{t("description")}</p>
       <label className="mt-3 flex items-center gap-2 text-sm">
-        <input ref={coexistence} type="checkbox" /> Keep using this number in the business app (coexistence)
+        <input ref={coexistence} type="checkbox" /> {t("coexistence")}
       </label>
       <div className="mt-3 flex items-center gap-3">
         <Button type="button" onClick={() => void start()} disabled={state !== "idle"} aria-busy={state !== "idle"}>
-          {state === "popup" ? "Waiting for the popup…" : state === "finishing" ? "Connecting the number…" : "Connect with the network"}
+          {state === "popup" ? t("waiting") : state === "finishing" ? t("connecting") : t("title")}
         </Button>
       </div>
       <div className="mt-3">
         {error ? <Alert>{error}</Alert> : null}
         {done ? (
           <Alert tone="success">
-            Connected {done.display_phone_number}
-            {done.verified_name ? ` (${done.verified_name})` : ""}.{" "}
-            {done.steps.map((s) => `${stepLabels[s.step] ?? s.step}${s.status === "skipped" ? " (skipped)" : ""}`).join(" · ")}. Reload to see the settings.
+            {t("connected", { number: done.display_phone_number, name: done.verified_name ? ` (${done.verified_name})` : "" })}{" "}
+            {done.steps
+              .map((s) => {
+                const step = stepLabels[s.step] ? t(stepLabels[s.step]) : s.step;
+                return s.status === "skipped" ? t("skipped", { step }) : step;
+              })
+              .join(" · ")}
+            . {t("reload")}
           </Alert>
         ) : null}
       </div>

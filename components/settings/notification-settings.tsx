@@ -1,6 +1,8 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useState, useTransition } from "react";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { saveNotificationPreferencesAction } from "@/app/(app)/settings/notifications/actions";
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
@@ -8,18 +10,19 @@ import { disablePush, enablePush, pushState, type PushState } from "@/components
 import type { NotificationPreferencesInput } from "@/lib/push/schemas";
 
 type Choice = "new_messages" | "mentions" | "assignments" | "sla_warnings";
+// Catalog keys (namespace settingsNotifications) of each choice's label and hint.
 const choices: { key: Choice; label: string; hint: string }[] = [
-  { key: "new_messages", label: "New customer messages", hint: "In conversations assigned to you or to no one." },
-  { key: "mentions", label: "Mentions", hint: "A teammate mentions you in a note." },
-  { key: "assignments", label: "Assignments", hint: "Someone else assigns a conversation to you." },
-  { key: "sla_warnings", label: "Response-time warnings", hint: "A conversation of yours is about to miss its response time." },
+  { key: "new_messages", label: "choice.newMessages.label", hint: "choice.newMessages.hint" },
+  { key: "mentions", label: "choice.mentions.label", hint: "choice.mentions.hint" },
+  { key: "assignments", label: "choice.assignments.label", hint: "choice.assignments.hint" },
+  { key: "sla_warnings", label: "choice.slaWarnings.label", hint: "choice.slaWarnings.hint" },
 ];
 
 const stateText: Record<PushState, string> = {
-  unsupported: "This browser cannot receive push notifications. On an iPhone, add Chorus to the Home Screen first (Share → Add to Home Screen), then open it from there.",
-  denied: "Notifications are blocked for Chorus in this browser. Allow them in the site settings, then come back.",
-  off: "This device gets no notifications from Chorus.",
-  on: "This device gets notifications, except while Chorus is open and in front of you.",
+  unsupported: "state.unsupported",
+  denied: "state.denied",
+  off: "state.off",
+  on: "state.on",
 };
 
 export function NotificationSettings({ preferences, vapidPublicKey }: { preferences: NotificationPreferencesInput; vapidPublicKey: string }) {
@@ -28,6 +31,8 @@ export function NotificationSettings({ preferences, vapidPublicKey }: { preferen
   const [message, setMessage] = useState<{ tone: "error" | "success"; text: string }>();
   const [saving, startSaving] = useTransition();
   const [busy, setBusy] = useState(false);
+  const t = useTranslations("settingsNotifications");
+  const errorMessage = useApiErrorMessage();
 
   useEffect(() => {
     pushState().then(setDevice);
@@ -56,8 +61,8 @@ export function NotificationSettings({ preferences, vapidPublicKey }: { preferen
     setMessage(undefined);
     startSaving(async () => {
       const result = await saveNotificationPreferencesAction(values);
-      if (result.ok) setMessage({ tone: "success", text: "Your notification choices are saved." });
-      else setMessage({ tone: "error", text: Object.values(result.fieldErrors)[0] ?? result.message });
+      if (result.ok) setMessage({ tone: "success", text: t("saved") });
+      else setMessage({ tone: "error", text: Object.values(result.fieldErrors)[0] ?? errorMessage(result) });
     });
   }
 
@@ -65,20 +70,20 @@ export function NotificationSettings({ preferences, vapidPublicKey }: { preferen
   return (
     <div className="space-y-4">
       <Card>
-        <h2 className="text-base font-semibold text-slate-900">This device</h2>
+        <h2 className="text-base font-semibold text-slate-900">{t("thisDevice")}</h2>
         <p className="mt-1 text-sm text-slate-600" aria-live="polite">
-          {device ? stateText[device] : "Checking this browser…"}
+          {device ? t(stateText[device]) : t("state.checking")}
         </p>
         {device !== "unsupported" && device !== undefined && (
           <Button type="button" className="mt-3 min-h-11" variant={device === "on" ? "secondary" : "primary"} disabled={busy || device === "denied"} onClick={toggleDevice}>
-            {device === "on" ? "Turn off on this device" : "Turn on notifications on this device"}
+            {device === "on" ? t("turnOff") : t("turnOn")}
           </Button>
         )}
       </Card>
       <Card>
         <form onSubmit={save} className="space-y-4">
           <fieldset>
-            <legend className="text-base font-semibold text-slate-900">Notify me about</legend>
+            <legend className="text-base font-semibold text-slate-900">{t("notifyAbout")}</legend>
             <div className="mt-2 space-y-1">
               {choices.map((choice) => (
                 <label key={choice.key} className="flex min-h-11 cursor-pointer items-start gap-3 py-1">
@@ -89,15 +94,15 @@ export function NotificationSettings({ preferences, vapidPublicKey }: { preferen
                     onChange={(e) => setValues({ ...values, [choice.key]: e.target.checked })}
                   />
                   <span>
-                    <span className="block text-sm font-medium text-slate-800">{choice.label}</span>
-                    <span className="block text-sm text-slate-600">{choice.hint}</span>
+                    <span className="block text-sm font-medium text-slate-800">{t(choice.label)}</span>
+                    <span className="block text-sm text-slate-600">{t(choice.hint)}</span>
                   </span>
                 </label>
               ))}
             </div>
           </fieldset>
           <fieldset>
-            <legend className="text-base font-semibold text-slate-900">Quiet hours</legend>
+            <legend className="text-base font-semibold text-slate-900">{t("quietHours")}</legend>
             <label className="mt-2 flex min-h-11 cursor-pointer items-center gap-3">
               <input
                 type="checkbox"
@@ -105,28 +110,28 @@ export function NotificationSettings({ preferences, vapidPublicKey }: { preferen
                 checked={quiet}
                 onChange={(e) => toggleQuiet(e.target.checked)}
               />
-              <span className="text-sm font-medium text-slate-800">No notifications at night</span>
+              <span className="text-sm font-medium text-slate-800">{t("quietAtNight")}</span>
             </label>
             {quiet && (
               <div className="mt-2 flex flex-wrap items-end gap-3">
                 <label className="text-sm text-slate-700">
-                  From
+                  {t("from")}
                   <input type="time" required className="mt-1 block min-h-11 rounded-md border border-slate-300 px-3" value={values.quiet_start ?? ""} onChange={(e) => setValues({ ...values, quiet_start: e.target.value })} />
                 </label>
                 <label className="text-sm text-slate-700">
-                  Until
+                  {t("until")}
                   <input type="time" required className="mt-1 block min-h-11 rounded-md border border-slate-300 px-3" value={values.quiet_end ?? ""} onChange={(e) => setValues({ ...values, quiet_end: e.target.value })} />
                 </label>
                 <label className="w-full text-sm text-slate-700 sm:w-auto sm:min-w-56 sm:flex-1">
-                  Time zone
-                  <input className="mt-1 block min-h-11 w-full max-w-xs rounded-md border border-slate-300 px-3" value={values.time_zone} onChange={(e) => setValues({ ...values, time_zone: e.target.value })} />
+                  {t("timeZone")}
+                  <input translate="no" className="mt-1 block min-h-11 w-full max-w-xs rounded-md border border-slate-300 px-3" value={values.time_zone} onChange={(e) => setValues({ ...values, time_zone: e.target.value })} />
                 </label>
               </div>
             )}
           </fieldset>
           {message && <Alert tone={message.tone}>{message.text}</Alert>}
           <Button type="submit" className="min-h-11" disabled={saving}>
-            Save
+            {t("save")}
           </Button>
         </form>
       </Card>

@@ -1,6 +1,8 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { saveNumberSettingsAction, testNumberConnectionAction } from "@/app/(app)/settings/number/actions";
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
@@ -8,10 +10,10 @@ import { Field } from "@/components/ui/field";
 import type { NumberConfigOutput } from "@/lib/network/number-config";
 
 const statusLabels: Record<NumberConfigOutput["status"], string> = {
-  sandbox: "Sandbox",
-  pending: "Saved, not tested yet",
-  connected: "Connected",
-  error: "Connection failed",
+  sandbox: "status.sandbox",
+  pending: "status.pending",
+  connected: "status.connected",
+  error: "status.error",
 };
 
 const statusTones: Record<NumberConfigOutput["status"], string> = {
@@ -23,20 +25,23 @@ const statusTones: Record<NumberConfigOutput["status"], string> = {
 
 /** A write-only credential: blank keeps the stored value, which is never shown. */
 function SecretInput({ label, name, set, error }: { label: string; name: string; set: boolean; error?: string }) {
+  const t = useTranslations("settingsNumber.form");
   return (
     <Field
       label={label}
       name={name}
       type="password"
       autoComplete="off"
-      placeholder={set ? "Set — leave blank to keep" : ""}
+      placeholder={set ? t("secretSetPlaceholder") : ""}
       error={error}
-      hint={set ? "Set — leave blank to keep the current value." : "Write-only: it is stored encrypted and never shown again."}
+      hint={set ? t("secretSetHint") : t("secretNewHint")}
     />
   );
 }
 
 export function NumberSettingsForm({ initial }: { initial: NumberConfigOutput }) {
+  const t = useTranslations("settingsNumber.form");
+  const errorMessage = useApiErrorMessage();
   const [config, setConfig] = useState(initial);
   const [provider, setProvider] = useState(initial.provider);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -71,15 +76,15 @@ export function NumberSettingsForm({ initial }: { initial: NumberConfigOutput })
         setConfig(result.data);
         setErrors({});
         formElement.querySelectorAll<HTMLInputElement>("input[type=password]").forEach((el) => (el.value = ""));
-        setNotice({ tone: "success", text: provider === "cloud" ? "Saved. Test the connection to check the network accepts these settings." : "Saved." });
+        setNotice({ tone: "success", text: provider === "cloud" ? t("savedCloud") : t("saved") });
       } else {
         setErrors(result.fieldErrors);
         const text =
           result.status === 403
-            ? "Only administrators can change the number settings."
+            ? t("adminOnly")
             : Object.keys(result.fieldErrors).length
-              ? "Nothing was saved: check the highlighted fields."
-              : result.message;
+              ? t("checkFields")
+              : errorMessage(result);
         setNotice({ tone: "error", text });
       }
     });
@@ -93,7 +98,7 @@ export function NumberSettingsForm({ initial }: { initial: NumberConfigOutput })
         setTestResult({ ok: result.data.ok, message: result.data.message });
         setConfig((current) => ({ ...current, status: result.data.status, status_reason: result.data.ok ? null : result.data.message }));
       } else {
-        setTestResult({ ok: false, message: result.message });
+        setTestResult({ ok: false, message: errorMessage(result) });
       }
     });
   }
@@ -104,26 +109,28 @@ export function NumberSettingsForm({ initial }: { initial: NumberConfigOutput })
     <form onSubmit={onSubmit} className="flex flex-col gap-6" noValidate>
       <Card>
         <div className="flex flex-wrap items-center justify-between gap-3">
-          <h2 className="text-base font-semibold text-slate-900">Connection</h2>
-          <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${statusTones[config.status]}`} aria-label={`Status: ${statusLabels[config.status]}`}>
-            {statusLabels[config.status]}
+          <h2 className="text-base font-semibold text-slate-900">{t("connection")}</h2>
+          <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${statusTones[config.status]}`} aria-label={t("statusLabel", { status: t(statusLabels[config.status]) })}>
+            {t(statusLabels[config.status])}
           </span>
         </div>
-        {config.status === "error" && config.status_reason ? <p className="mt-2 text-sm text-red-700">{config.status_reason}</p> : null}
+        {config.status === "error" && config.status_reason ? <p className="mt-2 text-sm text-red-700" translate="no">
+            {config.status_reason}
+          </p> : null}
 
         <fieldset className="mt-4 flex flex-col gap-3">
-          <legend className="text-sm font-medium text-slate-700">Provider</legend>
+          <legend className="text-sm font-medium text-slate-700">{t("provider")}</legend>
           {(
             [
-              ["sandbox", "Sandbox", "No external service. Sends are accepted at once and reach delivered and read a few seconds later; simulate customers from the inbox."],
-              ["cloud", "Cloud API", "A WhatsApp-Cloud-API-compatible network: messages go to your real number's customers."],
+              ["sandbox", "sandbox", "sandboxHint"],
+              ["cloud", "cloud", "cloudHint"],
             ] as const
           ).map(([value, label, description]) => (
             <label key={value} className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-200 p-3 has-[:checked]:border-brand-500 has-[:checked]:bg-brand-50">
               <input type="radio" name="provider" value={value} checked={provider === value} onChange={() => setProvider(value)} className="mt-1" />
               <span>
-                <span className="block text-sm font-medium text-slate-900">{label}</span>
-                <span className="block text-sm text-slate-600">{description}</span>
+                <span className="block text-sm font-medium text-slate-900">{t(label)}</span>
+                <span className="block text-sm text-slate-600">{t(description)}</span>
               </span>
             </label>
           ))}
@@ -132,14 +139,14 @@ export function NumberSettingsForm({ initial }: { initial: NumberConfigOutput })
 
         <div className="mt-4 grid gap-4 sm:grid-cols-2">
           <Field
-            label={cloud ? "Phone number" : "Phone number (optional)"}
+            label={cloud ? t("phone") : t("phoneOptional")}
             name="phone_number"
             defaultValue={config.phone_number ?? ""}
             placeholder="+14155552671"
             inputMode="tel"
             autoComplete="off"
             error={errors.phone_number}
-            hint="E.164: + then the country code and number, digits only."
+            hint={t("phoneHint")}
           />
         </div>
       </Card>
@@ -147,41 +154,41 @@ export function NumberSettingsForm({ initial }: { initial: NumberConfigOutput })
       {/* Kept in the form while the sandbox is chosen, so switching back and forth loses nothing. */}
       <div hidden={!cloud}>
         <Card>
-          <h2 className="text-base font-semibold text-slate-900">Cloud API settings</h2>
-          <p className="mt-1 text-sm text-slate-600">Copy these from the network&apos;s developer console for your business number.</p>
+          <h2 className="text-base font-semibold text-slate-900">{t("cloudTitle")}</h2>
+          <p className="mt-1 text-sm text-slate-600">{t("cloudDescription")}</p>
           <div className="mt-4 grid gap-4 sm:grid-cols-2">
-            <Field label="Phone number ID" name="phone_number_id" defaultValue={config.phone_number_id ?? ""} autoComplete="off" error={errors.phone_number_id} />
+            <Field label={t("phoneId")} name="phone_number_id" defaultValue={config.phone_number_id ?? ""} autoComplete="off" error={errors.phone_number_id} />
             <Field
-              label="Business account ID"
+              label={t("businessId")}
               name="business_account_id"
               defaultValue={config.business_account_id ?? ""}
               autoComplete="off"
               error={errors.business_account_id}
             />
-            <SecretInput label="Access token" name="access_token" set={config.access_token_set} error={errors.access_token} />
-            <SecretInput label="App secret" name="app_secret" set={config.app_secret_set} error={errors.app_secret} />
+            <SecretInput label={t("accessToken")} name="access_token" set={config.access_token_set} error={errors.access_token} />
+            <SecretInput label={t("appSecret")} name="app_secret" set={config.app_secret_set} error={errors.app_secret} />
             <Field
-              label="Verify token"
+              label={t("verifyToken")}
               name="verify_token"
               defaultValue={config.verify_token ?? ""}
               autoComplete="off"
               error={errors.verify_token}
-              hint="Any string you choose; paste the same value in the network's webhook settings."
+              hint={t("verifyTokenHint")}
             />
             <Field
-              label="API base URL"
+              label={t("apiBase")}
               name="api_base_url"
               defaultValue={config.api_base_url}
               autoComplete="off"
               error={errors.api_base_url}
-              hint="Leave the default unless you use a compatible network or a test double."
+              hint={t("apiBaseHint")}
             />
           </div>
 
           <div className="mt-5 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">
-            <p className="font-medium text-slate-800">Webhook callback URL</p>
-            <p className="mt-1 text-slate-600">Paste this in the network&apos;s console (Webhooks → Callback URL) with your verify token, and subscribe to the “messages” field.</p>
-            <code className="mt-2 block break-all rounded bg-white px-2 py-1 text-slate-900" aria-label="Webhook callback URL">
+            <p className="font-medium text-slate-800">{t("callback")}</p>
+            <p className="mt-1 text-slate-600">{t("callbackHint")}</p>
+            <code className="mt-2 block break-all rounded bg-white px-2 py-1 text-slate-900" aria-label={t("callback")} translate="no">
               {config.webhook_url}
             </code>
           </div>
@@ -192,10 +199,9 @@ export function NumberSettingsForm({ initial }: { initial: NumberConfigOutput })
         <label className="flex cursor-pointer items-start gap-3">
           <input type="checkbox" name="coexistence" defaultChecked={config.coexistence} className="mt-1" />
           <span>
-            <span className="block text-sm font-medium text-slate-900">Coexistence with the business app</span>
+            <span className="block text-sm font-medium text-slate-900">{t("coexistence")}</span>
             <span className="block text-sm text-slate-600">
-              On: the number stays usable in the network&apos;s business app on your phone, and the messages you exchange there are synced into this inbox.
-              Off: the number is used only through this inbox.
+              {t("coexistenceHint")}
             </span>
           </span>
         </label>
@@ -206,15 +212,15 @@ export function NumberSettingsForm({ initial }: { initial: NumberConfigOutput })
 
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" disabled={saving} aria-busy={saving}>
-          {saving ? "Saving…" : "Save settings"}
+          {saving ? t("saving") : t("save")}
         </Button>
         <Button type="button" variant="secondary" onClick={onTest} disabled={testing || saving} aria-busy={testing}>
-          {testing ? "Testing connection…" : "Test connection"}
+          {testing ? t("testing") : t("test")}
         </Button>
-        <span className="text-xs text-slate-500">Tests the saved settings.</span>
+        <span className="text-xs text-slate-500">{t("testsSaved")}</span>
       </div>
       <div aria-live="polite">
-        {testing ? <Alert tone="info">Contacting the network…</Alert> : null}
+        {testing ? <Alert tone="info">{t("contacting")}</Alert> : null}
         {testResult ? <Alert tone={testResult.ok ? "success" : "error"}>{testResult.message}</Alert> : null}
       </div>
     </form>

@@ -1,6 +1,8 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
@@ -11,18 +13,21 @@ type Team = { id: string; name: string; members: string[] };
 type Message = { tone: "ok" | "error"; text: string };
 
 const availabilityDot: Record<string, string> = { online: "bg-green-500", busy: "bg-amber-500", offline: "bg-slate-400", away: "bg-slate-300" };
+// Catalog keys (namespace settingsTeams.teams) of each availability.
+const availabilityLabel: Record<string, string> = { online: "availability.online", busy: "availability.busy", offline: "availability.offline", away: "availability.away" };
 
 /** Who is on the team, with their availability: the team panel. */
 function MemberList({ people, ids }: { people: Person[]; ids: string[] }) {
+  const t = useTranslations("settingsTeams.teams");
   const members = people.filter((p) => ids.includes(p.id));
-  if (members.length === 0) return <p className="text-sm text-slate-500">No members yet.</p>;
+  if (members.length === 0) return <p className="text-sm text-slate-500">{t("noMembers")}</p>;
   return (
-    <ul className="flex flex-wrap gap-2" aria-label="Members">
+    <ul className="flex flex-wrap gap-2" aria-label={t("members")}>
       {members.map((p) => (
         <li key={p.id} className="inline-flex items-center gap-1.5 rounded-full border border-slate-200 px-2.5 py-1 text-sm">
           <span aria-hidden className={`h-2 w-2 rounded-full ${availabilityDot[p.availability] ?? "bg-slate-300"}`} />
-          {p.name}
-          <span className="text-xs text-slate-500">{p.availability}</span>
+          <span data-user-content>{p.name}</span>
+          <span className="text-xs text-slate-500">{availabilityLabel[p.availability] ? t(availabilityLabel[p.availability]) : p.availability}</span>
         </li>
       ))}
     </ul>
@@ -30,9 +35,10 @@ function MemberList({ people, ids }: { people: Person[]; ids: string[] }) {
 }
 
 function MemberPicker({ people, value, onChange, idPrefix }: { people: Person[]; value: string[]; onChange: (ids: string[]) => void; idPrefix: string }) {
+  const t = useTranslations("settingsTeams.teams");
   return (
     <fieldset className="flex flex-col gap-1">
-      <legend className="mb-1 text-sm font-medium text-slate-700">Members</legend>
+      <legend className="mb-1 text-sm font-medium text-slate-700">{t("members")}</legend>
       <div className="flex flex-wrap gap-x-4 gap-y-1">
         {people.map((p) => (
           <label key={p.id} htmlFor={`${idPrefix}-${p.id}`} className="inline-flex min-h-11 items-center gap-2 text-sm md:min-h-0">
@@ -43,7 +49,7 @@ function MemberPicker({ people, value, onChange, idPrefix }: { people: Person[];
               onChange={(e) => onChange(e.target.checked ? [...value, p.id] : value.filter((id) => id !== p.id))}
               className="h-5 w-5 md:h-4 md:w-4"
             />
-            {p.name}
+            <span data-user-content>{p.name}</span>
           </label>
         ))}
       </div>
@@ -61,6 +67,8 @@ export function TeamsManager({ teams: initial, people, canEdit }: { teams: Team[
   const [busy, setBusy] = useState<string | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<Message>();
+  const t = useTranslations("settingsTeams.teams");
+  const errorMessage = useApiErrorMessage();
 
   async function create(e: React.FormEvent) {
     e.preventDefault();
@@ -73,11 +81,11 @@ export function TeamsManager({ teams: initial, people, canEdit }: { teams: Team[
       setTeams((list) => [...list, result.data]);
       setName("");
       setMembers([]);
-      setMessage({ tone: "ok", text: `Team “${result.data.name}” created.` });
-    } else if (result.status === 409) setErrors({ name: "A team with this name already exists." });
+      setMessage({ tone: "ok", text: t("created", { name: result.data.name }) });
+    } else if (result.status === 409) setErrors({ name: t("duplicate") });
     else {
       setErrors(result.fieldErrors);
-      setMessage({ tone: "error", text: result.message });
+      setMessage({ tone: "error", text: errorMessage(result) });
     }
   }
 
@@ -86,10 +94,10 @@ export function TeamsManager({ teams: initial, people, canEdit }: { teams: Team[
     const result = await requestJson<Team>("PATCH", `/v1/teams/${team.id}`, { members: draft });
     setBusy(null);
     if (result.ok) {
-      setTeams((list) => list.map((t) => (t.id === team.id ? result.data : t)));
+      setTeams((list) => list.map((other) => (other.id === team.id ? result.data : other)));
       setEditing(null);
-      setMessage({ tone: "ok", text: `Members of “${team.name}” saved.` });
-    } else setMessage({ tone: "error", text: result.message });
+      setMessage({ tone: "ok", text: t("membersSaved", { name: team.name }) });
+    } else setMessage({ tone: "error", text: errorMessage(result) });
   }
 
   async function remove(team: Team) {
@@ -97,21 +105,21 @@ export function TeamsManager({ teams: initial, people, canEdit }: { teams: Team[
     const result = await requestJson("DELETE", `/v1/teams/${team.id}`);
     setBusy(null);
     if (result.ok || result.status === 404) {
-      setTeams((list) => list.filter((t) => t.id !== team.id));
-      setMessage({ tone: "ok", text: `Team “${team.name}” deleted; its conversations keep going without a team.` });
-    } else setMessage({ tone: "error", text: result.message });
+      setTeams((list) => list.filter((other) => other.id !== team.id));
+      setMessage({ tone: "ok", text: t("deleted", { name: team.name }) });
+    } else setMessage({ tone: "error", text: errorMessage(result) });
   }
 
   return (
     <div className="flex flex-col gap-4">
       {canEdit ? (
         <Card>
-          <form onSubmit={create} className="flex flex-col gap-4" aria-label="New team">
-            <Field label="Team name" name="team-name" value={name} maxLength={60} required onChange={(e) => setName(e.target.value)} error={errors.name} />
+          <form onSubmit={create} className="flex flex-col gap-4" aria-label={t("new")}>
+            <Field label={t("name")} name="team-name" value={name} maxLength={60} required onChange={(e) => setName(e.target.value)} error={errors.name} />
             <MemberPicker people={people} value={members} onChange={setMembers} idPrefix="new-member" />
             <div>
               <Button type="submit" className="min-h-11 md:min-h-0" disabled={busy === "create" || !name.trim()}>
-                {busy === "create" ? "Creating…" : "Create team"}
+                {busy === "create" ? t("creating") : t("create")}
               </Button>
             </div>
           </form>
@@ -123,14 +131,16 @@ export function TeamsManager({ teams: initial, people, canEdit }: { teams: Team[
         </p>
       ) : null}
       <Card className="p-0">
-        <ul aria-label="Teams" className="divide-y divide-slate-100">
-          {teams.length === 0 ? <li className="p-6 text-center text-sm text-slate-500">No teams yet.</li> : null}
+        <ul aria-label={t("list")} className="divide-y divide-slate-100">
+          {teams.length === 0 ? <li className="p-6 text-center text-sm text-slate-500">{t("empty")}</li> : null}
           {teams.map((team) => (
             <li key={team.id} className="flex flex-col gap-2 px-4 py-3">
               <div className="flex flex-wrap items-center gap-2">
-                <h3 className="font-medium">{team.name}</h3>
+                <h3 className="font-medium" data-user-content>
+                  {team.name}
+                </h3>
                 {canEdit ? (
-                  <span className="ml-auto flex gap-2">
+                  <span className="ms-auto flex gap-2">
                     <Button
                       type="button"
                       variant="secondary"
@@ -140,10 +150,10 @@ export function TeamsManager({ teams: initial, people, canEdit }: { teams: Team[
                         setDraft(team.members);
                       }}
                     >
-                      {editing === team.id ? "Cancel" : "Edit members"}
+                      {editing === team.id ? t("cancel") : t("editMembers")}
                     </Button>
-                    <Button type="button" variant="danger" className="min-h-11 px-2.5 py-1 md:min-h-0" disabled={busy === team.id} onClick={() => void remove(team)} aria-label={`Delete team ${team.name}`}>
-                      Delete
+                    <Button type="button" variant="danger" className="min-h-11 px-2.5 py-1 md:min-h-0" disabled={busy === team.id} onClick={() => void remove(team)} aria-label={t("deleteTeam", { name: team.name })}>
+                      {t("delete")}
                     </Button>
                   </span>
                 ) : null}
@@ -153,7 +163,7 @@ export function TeamsManager({ teams: initial, people, canEdit }: { teams: Team[
                   <MemberPicker people={people} value={draft} onChange={setDraft} idPrefix={`member-${team.id}`} />
                   <div>
                     <Button type="button" className="min-h-11 md:min-h-0" disabled={busy === team.id} onClick={() => void saveMembers(team)}>
-                      Save members
+                      {t("saveMembers")}
                     </Button>
                   </div>
                 </div>

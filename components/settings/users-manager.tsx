@@ -1,6 +1,9 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
+import { useAppFormat } from "@/components/i18n/use-app-format";
 import {
   changeRoleAction,
   inviteUserAction,
@@ -12,7 +15,6 @@ import {
   sendInvitationAction,
   setMfaRequirementAction,
 } from "@/app/(app)/settings/users/actions";
-import { formatDateTime } from "@/components/ui/format";
 import { Button } from "@/components/ui/button";
 import { useConfirm } from "@/components/ui/confirm-dialog";
 import { Alert, Card } from "@/components/ui/card";
@@ -26,16 +28,18 @@ type User = Pick<UserOutput, "id" | "name" | "email" | "role" | "created_at">;
 
 /** A secret link to pass on once (invitation or password reset), with its copy button. */
 function LinkNotice({ title, url, expiresAt, emailed }: { title: string; url: string; expiresAt: string; emailed?: boolean }) {
+  const t = useTranslations("settingsUsers.link");
+  const format = useAppFormat();
   return (
     <Card className="border-brand-200 bg-brand-50">
       <p role="status" className="text-sm font-medium text-slate-900">
         {title}
       </p>
       <p className="mt-1 text-sm text-slate-600">
-        {emailed ? "We emailed this link. " : "Copy this link and send it to them yourself. "}It works once, until {formatDateTime(expiresAt)}, and is not shown again.
+        {t(emailed ? "emailed" : "copyIt", { date: format.dateTime(expiresAt) })}
       </p>
       <div className="mt-3">
-        <SecretField label="Link" value={url} copyLabel="Copy link" />
+        <SecretField label={t("label")} value={url} copyLabel={t("copy")} />
       </div>
     </Card>
   );
@@ -43,10 +47,11 @@ function LinkNotice({ title, url, expiresAt, emailed }: { title: string; url: st
 
 /** The role a new teammate gets (agent unless chosen otherwise). */
 function RoleSelect({ id }: { id: string }) {
+  const t = useTranslations("settingsUsers.role");
   return (
     <select id={id} name="role" defaultValue="agent" className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm">
-      <option value="agent">Agent</option>
-      <option value="admin">Administrator</option>
+      <option value="agent">{t("agent")}</option>
+      <option value="admin">{t("admin")}</option>
     </select>
   );
 }
@@ -64,6 +69,9 @@ export function UsersManager({
   requireMfa?: boolean;
   invitations?: PendingInvitationOutput[];
 }) {
+  const t = useTranslations("settingsUsers");
+  const errorMessage = useApiErrorMessage();
+  const format = useAppFormat();
   const [inviteErrors, setInviteErrors] = useState<Record<string, string>>({});
   const [link, setLink] = useState<{ title: string; url: string; expiresAt: string; emailed?: boolean }>();
   const [inviting, setInviting] = useState(false);
@@ -71,7 +79,7 @@ export function UsersManager({
   const invite = useFormAction(inviteUserAction, {
     onSuccess: (user, form) => {
       form.reset();
-      setNotice({ tone: "success", text: `${user.name} can now sign in with the password you set.` });
+      setNotice({ tone: "success", text: t("added", { name: user.name }) });
     },
     onMessage: (text) => setNotice(text === undefined ? undefined : { tone: "error", text }),
   });
@@ -92,10 +100,10 @@ export function UsersManager({
       setInviting(false);
       if (result.ok) {
         form.reset();
-        setLink({ title: `Invitation for ${result.data.email}`, url: result.data.url, expiresAt: result.data.expires_at, emailed: result.data.email_sent });
+        setLink({ title: t("link.invitation", { email: result.data.email }), url: result.data.url, expiresAt: result.data.expires_at, emailed: result.data.email_sent });
       } else {
         setInviteErrors(result.fieldErrors);
-        if (!Object.keys(result.fieldErrors).length) setNotice({ tone: "error", text: result.message });
+        if (!Object.keys(result.fieldErrors).length) setNotice({ tone: "error", text: errorMessage(result) });
       }
     });
   }
@@ -106,16 +114,16 @@ export function UsersManager({
       setLink(undefined);
       const result = await issueResetLinkAction(user.id);
       setBusy(undefined);
-      if (result.ok) setLink({ title: `Password reset link for ${user.name}`, url: result.data.url, expiresAt: result.data.expires_at });
-      else setNotice({ tone: "error", text: result.message });
+      if (result.ok) setLink({ title: t("link.reset", { name: user.name }), url: result.data.url, expiresAt: result.data.expires_at });
+      else setNotice({ tone: "error", text: errorMessage(result) });
     });
   }
 
-  function run(id: string, work: () => Promise<{ ok: boolean; message?: string }>) {
+  function run(id: string, work: () => Promise<{ ok: true } | { ok: false; status: number; code: string }>) {
     setBusy(id);
     startTransition(async () => {
       const result = await work();
-      setNotice(result.ok ? undefined : { tone: "error", text: result.message ?? "That did not work." });
+      setNotice(result.ok ? undefined : { tone: "error", text: errorMessage(result) });
       setBusy(undefined);
     });
   }
@@ -126,53 +134,55 @@ export function UsersManager({
       {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
       {link ? <LinkNotice {...link} /> : null}
       <Card>
-        <h2 className="text-base font-semibold">Invite a teammate</h2>
-        <p className="mt-1 text-sm text-slate-600">They get a link, valid for 7 days, to choose their name and password.</p>
+        <h2 className="text-base font-semibold">{t("invite.title")}</h2>
+        <p className="mt-1 text-sm text-slate-600">{t("invite.description")}</p>
         <form onSubmit={onSendInvitation} className="mt-4 flex flex-col gap-4 sm:flex-row sm:items-start" noValidate>
           <Field
-            label="Send the invitation to"
+            label={t("invite.to")}
             name="email"
             type="email"
             required
-            placeholder="name@company.com"
+            placeholder={t("invite.placeholder")}
             error={inviteErrors.email}
             className="sm:flex-1"
             id="invitation-email"
           />
           <div className="flex flex-col gap-1">
             <label htmlFor="invitation-role" className="text-sm font-medium text-slate-700">
-              Role
+              {t("role.label")}
             </label>
             <RoleSelect id="invitation-role" />
           </div>
           <Button type="submit" disabled={inviting} aria-busy={inviting} className="sm:mt-6">
-            {inviting ? "Inviting…" : "Invite"}
+            {inviting ? t("invite.inviting") : t("invite.invite")}
           </Button>
         </form>
       </Card>
       {invitations.length ? (
         <Card className="p-0">
-          <h2 className="px-6 pt-6 text-base font-semibold">Pending invitations</h2>
-          <ul className="mt-3 divide-y divide-slate-100 border-t border-slate-100" aria-label="Pending invitations">
+          <h2 className="px-6 pt-6 text-base font-semibold">{t("pending.title")}</h2>
+          <ul className="mt-3 divide-y divide-slate-100 border-t border-slate-100" aria-label={t("pending.title")}>
             {invitations.map((invitation) => (
               <li key={invitation.id} className="flex flex-wrap items-center gap-3 px-6 py-3">
                 <div className="min-w-0 flex-1">
-                  <p className="truncate font-medium">{invitation.email}</p>
+                  <p className="truncate font-medium" data-user-content>
+                    {invitation.email}
+                  </p>
                   <p className="text-sm text-slate-500">
-                    {invitation.role === "admin" ? "Administrator" : "Agent"} ·{" "}
+                    {invitation.role === "admin" ? t("role.admin") : t("role.agent")} ·{" "}
                     {invitation.status === "expired" ? (
-                      <span className="text-amber-700">Expired {formatDateTime(invitation.expires_at)}</span>
+                      <span className="text-amber-700">{t("pending.expired", { date: format.dateTime(invitation.expires_at) })}</span>
                     ) : (
-                      <>Link valid until {formatDateTime(invitation.expires_at)}</>
+                      <>{t("pending.validUntil", { date: format.dateTime(invitation.expires_at) })}</>
                     )}
-                    {invitation.invited_by ? ` · invited by ${invitation.invited_by.name}` : null}
+                    {invitation.invited_by ? t("pending.invitedBy", { name: invitation.invited_by.name }) : null}
                   </p>
                 </div>
                 <Button
                   type="button"
                   variant="secondary"
                   disabled={busy === invitation.id}
-                  aria-label={`Resend the invitation for ${invitation.email}`}
+                  aria-label={t("pending.resendFor", { email: invitation.email })}
                   onClick={() => {
                     setBusy(invitation.id);
                     startTransition(async () => {
@@ -181,29 +191,29 @@ export function UsersManager({
                       setBusy(undefined);
                       if (result.ok) {
                         setNotice(undefined);
-                        setLink({ title: `New invitation link for ${result.data.email}`, url: result.data.url, expiresAt: result.data.expires_at, emailed: result.data.email_sent });
-                      } else setNotice({ tone: "error", text: result.message });
+                        setLink({ title: t("link.newInvitation", { email: result.data.email }), url: result.data.url, expiresAt: result.data.expires_at, emailed: result.data.email_sent });
+                      } else setNotice({ tone: "error", text: errorMessage(result) });
                     });
                   }}
                 >
-                  Resend
+                  {t("pending.resend")}
                 </Button>
                 <Button
                   type="button"
                   variant="secondary"
                   disabled={busy === invitation.id}
-                  aria-label={`Revoke the invitation for ${invitation.email}`}
+                  aria-label={t("pending.revokeFor", { email: invitation.email })}
                   onClick={async () => {
                     const confirmed = await confirm({
-                      title: `Revoke the invitation for ${invitation.email}?`,
-                      body: "Its link stops working at once. You can invite them again later.",
-                      confirmLabel: "Revoke invitation",
+                      title: t("pending.confirmTitle", { email: invitation.email }),
+                      body: t("pending.confirmBody"),
+                      confirmLabel: t("pending.confirmAction"),
                       tone: "danger",
                     });
                     if (confirmed) run(invitation.id, () => revokeInvitationAction(invitation.id));
                   }}
                 >
-                  Revoke
+                  {t("pending.revoke")}
                 </Button>
               </li>
             ))}
@@ -211,7 +221,7 @@ export function UsersManager({
         </Card>
       ) : null}
       <Card className="p-0">
-        <ul className="divide-y divide-slate-100" aria-label="Users">
+        <ul className="divide-y divide-slate-100" aria-label={t("list")}>
           {users.map((user) => (
             <li key={user.id} className="flex flex-wrap items-center gap-3 px-6 py-3">
               <span aria-hidden className="grid h-9 w-9 place-items-center rounded-full bg-brand-100 text-sm font-semibold text-brand-700">
@@ -219,15 +229,15 @@ export function UsersManager({
               </span>
               <div className="min-w-0 flex-1">
                 <p className="truncate font-medium">
-                  {user.name} {user.id === currentUserId ? <span className="text-xs text-slate-500">(you)</span> : null}
+                  <span data-user-content>{user.name}</span> {user.id === currentUserId ? <span className="text-xs text-slate-500">{t("you")}</span> : null}
                 </p>
                 <p className="truncate text-sm text-slate-500">
-                  {user.email}
-                  {mfaUserIds.includes(user.id) ? <span className="ml-2 rounded bg-emerald-50 px-1.5 py-0.5 text-xs text-emerald-700">2FA on</span> : null}
+                  <span data-user-content>{user.email}</span>
+                  {mfaUserIds.includes(user.id) ? <span className="ms-2 rounded bg-emerald-50 px-1.5 py-0.5 text-xs text-emerald-700">{t("mfaOn")}</span> : null}
                 </p>
               </div>
               <label className="sr-only" htmlFor={`role-${user.id}`}>
-                Role of {user.name}
+                {t("role.of", { name: user.name })}
               </label>
               <select
                 id={`role-${user.id}`}
@@ -236,53 +246,53 @@ export function UsersManager({
                 onChange={(e) => run(user.id, () => changeRoleAction(user.id, e.target.value))}
                 className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
               >
-                <option value="admin">Administrator</option>
-                <option value="agent">Agent</option>
+                <option value="admin">{t("role.admin")}</option>
+                <option value="agent">{t("role.agent")}</option>
               </select>
-              <Button type="button" variant="secondary" disabled={busy === user.id} aria-label={`Reset link for ${user.name}`} onClick={() => resetLink(user)}>
-                Reset link
+              <Button type="button" variant="secondary" disabled={busy === user.id} aria-label={t("resetFor", { name: user.name })} onClick={() => resetLink(user)}>
+                {t("resetLink")}
               </Button>
               {mfaUserIds.includes(user.id) && user.id !== currentUserId ? (
                 <Button
                   type="button"
                   variant="ghost"
                   disabled={busy === user.id}
-                  aria-label={`Turn off 2FA for ${user.name}`}
+                  aria-label={t("mfaOff.for", { name: user.name })}
                   onClick={async () => {
                     const confirmed = await confirm({
-                      title: `Turn off two-factor sign-in for ${user.name}?`,
-                      body: "Do this when they lost their authenticator. They sign in with their password alone until they set it up again.",
-                      confirmLabel: "Turn off 2FA",
+                      title: t("mfaOff.confirmTitle", { name: user.name }),
+                      body: t("mfaOff.confirmBody"),
+                      confirmLabel: t("mfaOff.confirmAction"),
                       tone: "danger",
                     });
                     if (confirmed) run(user.id, () => removeUserMfaAction(user.id));
                   }}
                 >
-                  Turn off 2FA
+                  {t("mfaOff.confirmAction")}
                 </Button>
               ) : null}
               <Button
                 type="button"
                 variant="secondary"
                 disabled={busy === user.id}
-                aria-label={`Remove ${user.name}`}
+                aria-label={t("remove.for", { name: user.name })}
                 onClick={async () => {
                   const confirmed = await confirm({
-                    title: `Remove ${user.name}?`,
-                    body: "Their conversations go back to the unassigned queue; their messages stay attributed to them.",
-                    confirmLabel: "Remove teammate",
+                    title: t("remove.confirmTitle", { name: user.name }),
+                    body: t("remove.confirmBody"),
+                    confirmLabel: t("remove.confirmAction"),
                   });
                   if (confirmed) run(user.id, () => removeUserAction(user.id));
                 }}
               >
-                {busy === user.id ? "Working…" : "Remove"}
+                {busy === user.id ? t("remove.working") : t("remove.remove")}
               </Button>
             </li>
           ))}
         </ul>
       </Card>
       <Card>
-        <h2 className="text-base font-semibold">Two-factor sign-in</h2>
+        <h2 className="text-base font-semibold">{t("mfa.title")}</h2>
         <label className="mt-3 flex items-start gap-3 text-sm">
           <input
             type="checkbox"
@@ -295,28 +305,28 @@ export function UsersManager({
             }}
           />
           <span>
-            <span className="font-medium text-slate-800">Require two-factor sign-in for everyone</span>
-            <span className="block text-slate-600">Whoever has not set it up is asked to at their next visit, before anything else; until then their API tokens and apps are refused too. API tokens and apps set up without a code stay refused: they are created again after signing in with one.</span>
+            <span className="font-medium text-slate-800">{t("mfa.require")}</span>
+            <span className="block text-slate-600">{t("mfa.requireHint")}</span>
           </span>
         </label>
       </Card>
       <Card>
-        <h2 className="text-base font-semibold">Add a teammate</h2>
-        <p className="mt-1 text-sm text-slate-600">Set an initial password and share it with them; they sign in at /login.</p>
+        <h2 className="text-base font-semibold">{t("add.title")}</h2>
+        <p className="mt-1 text-sm text-slate-600">{t("add.description")}</p>
         <form onSubmit={invite.onSubmit} className="mt-4 grid gap-4 sm:grid-cols-2" noValidate>
-          <Field label="Name" name="name" required error={errors.name} />
-          <Field label="Email" name="email" type="email" required error={errors.email} />
+          <Field label={t("add.name")} name="name" required error={errors.name} />
+          <Field label={t("add.email")} name="email" type="email" required error={errors.email} />
           <div className="flex flex-col gap-1">
             <label htmlFor="invite-role" className="text-sm font-medium text-slate-700">
-              Role
+              {t("role.label")}
             </label>
             <RoleSelect id="invite-role" />
             {errors.role ? <p className="text-xs text-red-600">{errors.role}</p> : null}
           </div>
-          <NewPasswordField label="Initial password" name="password" error={errors.password} />
+          <NewPasswordField label={t("add.password")} name="password" error={errors.password} />
           <div className="sm:col-span-2">
             <Button type="submit" disabled={pending} aria-busy={pending}>
-              {pending ? "Adding…" : "Add user"}
+              {pending ? t("add.adding") : t("add.add")}
             </Button>
           </div>
         </form>

@@ -1,14 +1,16 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { requestJson } from "@/lib/client/api";
 
 type Availability = "online" | "busy" | "offline" | "away";
 
 const choices: { value: Exclude<Availability, "away">; label: string; dot: string }[] = [
-  { value: "online", label: "Online", dot: "bg-green-500" },
-  { value: "busy", label: "Busy", dot: "bg-amber-500" },
-  { value: "offline", label: "Offline", dot: "bg-slate-400" },
+  { value: "online", label: "availability.online", dot: "bg-green-500" },
+  { value: "busy", label: "availability.busy", dot: "bg-amber-500" },
+  { value: "offline", label: "availability.offline", dot: "bg-slate-400" },
 ];
 
 /**
@@ -17,6 +19,8 @@ const choices: { value: Exclude<Availability, "away">; label: string; dot: strin
  * Online again (any activity, really) ends it.
  */
 export function AvailabilitySwitch({ initial }: { initial: Availability }) {
+  const t = useTranslations("teamControls");
+  const errorMessage = useApiErrorMessage();
   const [value, setValue] = useState<Availability>(initial);
   const [error, setError] = useState<string>();
 
@@ -28,14 +32,14 @@ export function AvailabilitySwitch({ initial }: { initial: Availability }) {
     if (result.ok) setValue(result.data.availability);
     else {
       setValue(previous);
-      setError(result.message);
+      setError(errorMessage(result));
     }
   }
 
   return (
     <div className="px-2 py-1">
       <p id="availability-label" className="text-xs font-medium text-slate-500">
-        Availability{value === "away" ? " · away (no recent activity)" : ""}
+        {value === "away" ? t("availability.away") : t("availability.label")}
       </p>
       <div role="radiogroup" aria-labelledby="availability-label" className="mt-1 grid grid-cols-3 gap-1">
         {choices.map((choice) => {
@@ -52,7 +56,7 @@ export function AvailabilitySwitch({ initial }: { initial: Availability }) {
               }`}
             >
               <span aria-hidden className={`h-2 w-2 rounded-full ${choice.dot}`} />
-              {choice.label}
+              {t(choice.label)}
             </button>
           );
         })}

@@ -1,15 +1,14 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { useState } from "react";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { requestJson } from "@/lib/client/api";
 
 export type Priority = "urgent" | "high" | "medium" | "low";
 
-export const priorityLabels: Record<Priority, string> = { urgent: "Urgent", high: "High", medium: "Medium", low: "Low" };
-// The same names, as keys of the `inbox.priority` catalog namespace.
-const priorityKeys: Record<Priority, string> = { urgent: "urgent", high: "high", medium: "medium", low: "low" };
+// Catalog keys (namespace teamControls) of each priority.
+const priorityLabels: Record<Priority, string> = { urgent: "priority.urgent", high: "priority.high", medium: "priority.medium", low: "priority.low" };
 const priorityTone: Record<Priority, string> = {
   urgent: "bg-red-600 text-white",
   high: "bg-orange-100 text-orange-900",
@@ -19,11 +18,11 @@ const priorityTone: Record<Priority, string> = {
 
 /** A small priority marker for lists and headers; nothing without a priority. */
 export function PriorityMark({ priority }: { priority?: Priority | null }) {
-  const t = useTranslations("inbox.priority");
+  const t = useTranslations("teamControls");
   if (!priority) return null;
   return (
     <span data-testid="priority-mark" className={`inline-flex shrink-0 rounded-full px-2 py-0.5 text-xs font-medium ${priorityTone[priority]}`}>
-      {t(priorityKeys[priority])}
+      {t(priorityLabels[priority])}
     </span>
   );
 }
@@ -33,7 +32,7 @@ export function PriorityMark({ priority }: { priority?: Priority | null }) {
  * `PATCH /v1/conversations/{id}` and hands the updated conversation back).
  */
 export function PriorityControl<C extends { id: string; priority?: Priority | null }>({ conversation, onConversation }: { conversation: C; onConversation: (c: C) => void }) {
-  const t = useTranslations("inbox.priority");
+  const t = useTranslations("teamControls");
   const errorMessage = useApiErrorMessage();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -51,7 +50,7 @@ export function PriorityControl<C extends { id: string; priority?: Priority | nu
   return (
     <span className="inline-flex items-center">
       <label className="sr-only" htmlFor={id}>
-        {t("label")}
+        {t("priority.label")}
       </label>
       <select
         id={id}
@@ -63,10 +62,10 @@ export function PriorityControl<C extends { id: string; priority?: Priority | nu
         aria-invalid={error ? true : undefined}
         className="min-h-11 rounded-md border border-slate-300 bg-white px-2 py-2 text-sm md:min-h-0"
       >
-        <option value="">{t("none")}</option>
+        <option value="">{t("priority.none")}</option>
         {(Object.keys(priorityLabels) as Priority[]).map((p) => (
           <option key={p} value={p}>
-            {t(priorityKeys[p])}
+            {t(priorityLabels[p])}
           </option>
         ))}
       </select>

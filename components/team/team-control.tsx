@@ -2,13 +2,15 @@
 
 import { useTranslations } from "next-intl";
 import { useState } from "react";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { requestJson } from "@/lib/client/api";
 import { useTeams } from "./use-teams";
 
 /** The conversation's team as a select (hidden while the account has no team); saves through `PATCH /v1/conversations/{id}`. */
 export function TeamControl<C extends { id: string; team_id?: string | null }>({ conversation, onConversation }: { conversation: C; onConversation: (c: C) => void }) {
-  const t = useTranslations("inbox.team");
   const teams = useTeams();
+  const t = useTranslations("teamControls.team");
+  const errorMessage = useApiErrorMessage();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   if (teams.length === 0 && !conversation.team_id) return null;
@@ -20,7 +22,7 @@ export function TeamControl<C extends { id: string; team_id?: string | null }>({
     const result = await requestJson<C>("PATCH", `/v1/conversations/${conversation.id}`, { team_id: value || null });
     setBusy(false);
     if (result.ok) onConversation(result.data);
-    else setError(result.message);
+    else setError(errorMessage(result));
   }
 
   return (
@@ -39,9 +41,9 @@ export function TeamControl<C extends { id: string; team_id?: string | null }>({
         className="min-h-11 rounded-md border border-slate-300 bg-white px-2 py-2 text-sm md:min-h-0"
       >
         <option value="">{t("none")}</option>
-        {teams.map((t) => (
-          <option key={t.id} value={t.id} data-user-content>
-            {t.name}
+        {teams.map((team) => (
+          <option key={team.id} value={team.id} data-user-content>
+            {team.name}
           </option>
         ))}
       </select>
@@ -51,8 +53,8 @@ export function TeamControl<C extends { id: string; team_id?: string | null }>({
 
 /** Narrows the inbox to one team (or to conversations without one); hidden while the account has no team. */
 export function TeamFilter({ value, onChange }: { value: string | null; onChange: (team: string | null) => void }) {
-  const t = useTranslations("inbox.team");
   const teams = useTeams();
+  const t = useTranslations("teamControls.team");
   if (teams.length === 0 && !value) return null;
   return (
     <div className="flex items-center gap-2 text-xs">
@@ -67,9 +69,9 @@ export function TeamFilter({ value, onChange }: { value: string | null; onChange
       >
         <option value="">{t("all")}</option>
         <option value="none">{t("none")}</option>
-        {teams.map((t) => (
-          <option key={t.id} value={t.id} data-user-content>
-            {t.name}
+        {teams.map((team) => (
+          <option key={team.id} value={team.id} data-user-content>
+            {team.name}
           </option>
         ))}
       </select>

@@ -15,6 +15,8 @@ import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/platform/ids";
 import type { Locale } from "@/lib/platform/i18n/locales";
 import { sendMail } from "@/lib/mail/send-mail";
+import { translatorFor } from "@/i18n/translator";
+import { interfaceLocaleOf } from "./locale";
 import { emailSchema, presentUser, userNameSchema } from "@/lib/auth/user-identity";
 import { passwordSchema } from "@/lib/auth/password";
 
@@ -70,12 +72,14 @@ async function accountNameOf(executor: Executor, accountId: string) {
   return account?.name ?? "Chorus";
 }
 
-async function mailInvitation(input: { email: string; role: string; url: string; inviter: string; accountName: string }) {
-  return sendMail({
-    to: input.email,
-    subject: `${input.inviter} invited you to ${input.accountName} on Chorus`,
-    text: `${input.inviter} invited you to answer ${input.accountName}'s messages on Chorus as ${input.role === "admin" ? "an administrator" : "an agent"}.\n\nChoose your name and password here (the link works once, for 7 days):\n${input.url}\n`,
-  });
+/**
+ * The invitation email, in the inviter's interface language (their choice, else the business
+ * language): the invited person's own language is unknown until they open the link.
+ */
+async function mailInvitation(ctx: ServiceContext<"user">, input: { email: string; role: string; url: string; accountName: string }) {
+  const t = translatorFor(await interfaceLocaleOf({ accountId: ctx.accountId, userId: ctx.user.id }));
+  const values = { inviter: ctx.user.name, account: input.accountName, role: input.role, url: input.url };
+  return sendMail({ to: input.email, subject: t("emails.invitation.subject", values), text: t("emails.invitation.body", values) });
 }
 
 /** `POST /v1/invitations`: a 7-day, single-use link for a new user; emailed when SMTP_URL is set. */
@@ -91,7 +95,7 @@ export async function createInvitation({ ctx, input }: { ctx: ServiceContext<"us
     return accountNameOf(tx, ctx.accountId);
   });
   const url = `${getEnv().APP_URL}/invite/${token}`;
-  const emailSent = await mailInvitation({ email: input.email, role: input.role, url, inviter: ctx.user.name, accountName });
+  const emailSent = await mailInvitation(ctx, { email: input.email, role: input.role, url, accountName });
   return { id, email: input.email, role: input.role, url, expires_at: expiresAt.toISOString(), email_sent: emailSent };
 }
 
@@ -157,7 +161,7 @@ export async function resendInvitation({ ctx, id }: { ctx: ServiceContext<"user"
     return { row: updated, accountName: await accountNameOf(tx, ctx.accountId) };
   });
   const url = `${getEnv().APP_URL}/invite/${token}`;
-  const emailSent = await mailInvitation({ email: row.email, role: row.role, url, inviter: ctx.user.name, accountName });
+  const emailSent = await mailInvitation(ctx, { email: row.email, role: row.role, url, accountName });
   return { id: row.id, email: row.email, role: row.role, url, expires_at: expiresAt.toISOString(), email_sent: emailSent };
 }
 

@@ -12,6 +12,8 @@ import { locales } from "@/lib/platform/i18n/locales";
 const DYNAMIC_KEY_PREFIXES = [
   // One sentence per API error code, looked up by the code a response carries (use-api-error.ts).
   "errors.code.",
+  // The audit log's name for each action, looked up by the action code an entry carries.
+  "settingsAuditLog.action.",
 ];
 
 const SOURCE_DIRS = ["app", "components", "lib", "i18n"];

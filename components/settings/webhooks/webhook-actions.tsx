@@ -1,7 +1,9 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useState } from "react";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { deleteWebhookAction, updateWebhookAction, verifyWebhookAction } from "@/app/(app)/settings/webhooks/actions";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
@@ -13,6 +15,8 @@ type Busy = "verify" | "toggle" | "delete" | null;
 /** Verify again, enable/disable and delete (with a confirmation step) for one webhook; every wait shows progress. */
 export function WebhookActions({ webhook, afterDelete }: { webhook: Webhook; afterDelete?: string }) {
   const router = useRouter();
+  const t = useTranslations("webhooks.actions");
+  const errorMessage = useApiErrorMessage();
   const [busy, setBusy] = useState<Busy>(null);
   const [confirming, setConfirming] = useState(false);
   const [message, setMessage] = useState<{ tone: "error" | "success" | "info"; text: string }>();
@@ -29,7 +33,7 @@ export function WebhookActions({ webhook, afterDelete }: { webhook: Webhook; aft
     setBusy(null);
     setConfirming(false);
     if (!result.ok) {
-      setMessage({ tone: "error", text: result.message });
+      setMessage({ tone: "error", text: errorMessage(result) });
       return;
     }
     if (kind === "delete") {
@@ -40,10 +44,10 @@ export function WebhookActions({ webhook, afterDelete }: { webhook: Webhook; aft
     const data = result.data as Webhook;
     setMessage(
       data.status === "active"
-        ? { tone: "success", text: kind === "verify" || webhook.status !== "active" ? "The endpoint answered the challenge: the webhook is active." : "Updated." }
+        ? { tone: "success", text: kind === "verify" || webhook.status !== "active" ? t("active") : t("updated") }
         : data.status === "disabled"
-          ? { tone: "info", text: "Disabled: no events are sent until you enable it again." }
-          : { tone: "error", text: data.status_reason ?? "The verification failed." },
+          ? { tone: "info", text: t("disabledNow") }
+          : { tone: "error", text: data.status_reason ?? t("verifyFailed") },
     );
     router.refresh();
   }
@@ -54,24 +58,24 @@ export function WebhookActions({ webhook, afterDelete }: { webhook: Webhook; aft
     <div className="flex flex-col gap-2">
       <div className="flex flex-wrap items-center gap-2">
         <Button type="button" variant="secondary" disabled={disabled} aria-busy={busy === "verify"} onClick={() => act("verify")}>
-          {busy === "verify" ? "Sending the challenge…" : "Verify again"}
+          {busy === "verify" ? t("sending") : t("verify")}
         </Button>
         <Button type="button" variant="secondary" disabled={disabled} aria-busy={busy === "toggle"} onClick={() => act("toggle")}>
-          {busy === "toggle" ? (enabling ? "Enabling and verifying…" : "Disabling…") : webhook.status === "disabled" ? "Enable" : "Disable"}
+          {busy === "toggle" ? (enabling ? t("enabling") : t("disabling")) : webhook.status === "disabled" ? t("enable") : t("disable")}
         </Button>
         {confirming ? (
-          <span className="flex flex-wrap items-center gap-2 rounded-md border border-red-200 bg-red-50 px-2 py-1 text-sm text-red-800" role="group" aria-label="Confirm deletion">
-            Delete this webhook and its delivery log?
+          <span className="flex flex-wrap items-center gap-2 rounded-md border border-red-200 bg-red-50 px-2 py-1 text-sm text-red-800" role="group" aria-label={t("confirmGroup")}>
+            {t("confirm")}
             <Button type="button" variant="danger" disabled={disabled} aria-busy={busy === "delete"} onClick={() => act("delete")}>
-              {busy === "delete" ? "Deleting…" : "Delete"}
+              {busy === "delete" ? t("deleting") : t("delete")}
             </Button>
             <Button type="button" variant="ghost" disabled={disabled} onClick={() => setConfirming(false)}>
-              Cancel
+              {t("cancel")}
             </Button>
           </span>
         ) : (
           <Button type="button" variant="ghost" className="text-red-700 hover:bg-red-50" disabled={disabled} onClick={() => setConfirming(true)}>
-            Delete…
+            {t("deleteStart")}
           </Button>
         )}
       </div>

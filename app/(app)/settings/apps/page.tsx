@@ -12,7 +12,7 @@ export const metadata = { title: "Apps" };
 
 export default async function AppsPage() {
   const session = await requireSession();
-  if (session.user.role !== "admin") return <AdminOnlyNotice what="register apps" />;
+  if (session.user.role !== "admin") return <AdminOnlyNotice what="apps" />;
   const apps = await collectPages((cursor) => listApps({ ctx: session, limit: 100, cursor }));
   const groups = Object.entries(scopeGroups).map(([area, scopes]) => ({ area, scopes: scopes.map((scope) => ({ scope, label: scopeLabels[scope] })) }));
   return (

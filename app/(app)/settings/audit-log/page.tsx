@@ -1,8 +1,9 @@
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
+import { getAppFormat } from "@/components/i18n/get-app-format";
 import { AdminOnlyNotice } from "@/components/settings/admin-only";
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
-import { formatDateTime } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { collectPages } from "@/lib/platform/pagination";
 import { auditActions } from "@/lib/audit/actions";
@@ -11,23 +12,28 @@ import { type AuditEntryOutput, auditLogQuery } from "@/lib/audit/schemas";
 import { requireSession } from "@/lib/auth/current-user";
 import { listUsers } from "@/lib/users/users";
 
-export const metadata = { title: "Audit log" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("settingsAuditLog"))("title") };
+}
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const actionLabel = (action: string) => action.replace(".", ": ").replace(/_/g, " ");
+type Translate = Awaited<ReturnType<typeof getTranslations>>;
+
+/** An action's name in the reader's language (catalog `settingsAuditLog.action.<action code>`), else its code. */
+const actionLabel = (t: Translate, action: string) => (t.has(`action.${action}`) ? t(`action.${action}`) : action);
 
 /** The credential behind an entry, in words: whose API token or app acted, or who was not signed in. */
-function actorNote(actor: AuditEntryOutput["actor"]): string | null {
-  if (actor.type === "api_token") return `API token of ${actor.via?.user_name ?? "a user"}`;
-  if (actor.type === "oauth_app") return `app acting for ${actor.via?.user_name ?? "a user"}`;
-  if (actor.type === "automation") return "automation";
-  if (actor.type === "anonymous") return "not signed in";
+function actorNote(t: Translate, actor: AuditEntryOutput["actor"]): string | null {
+  if (actor.type === "api_token") return t("actor.apiToken", { name: actor.via?.user_name ?? t("actor.someone") });
+  if (actor.type === "oauth_app") return t("actor.app", { name: actor.via?.user_name ?? t("actor.someone") });
+  if (actor.type === "automation") return t("actor.automation");
+  if (actor.type === "anonymous") return t("actor.anonymous");
   return null;
 }
 
 export default async function AuditLogPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const session = await requireSession();
-  if (session.user.role !== "admin") return <AdminOnlyNotice what="read the audit log" />;
+  if (session.user.role !== "admin") return <AdminOnlyNotice what="auditLog" />;
   const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])) as Record<string, string | undefined>;
   const filters = { actor: raw.actor || undefined, action: raw.action || undefined, from: raw.from || undefined, to: raw.to || undefined };
   const parsed = auditLogQuery.safeParse({
@@ -39,9 +45,11 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
     from: filters.from && DAY.test(filters.from) ? `${filters.from}T00:00:00.000Z` : filters.from,
     to: filters.to && DAY.test(filters.to) ? `${filters.to}T23:59:59.999Z` : filters.to,
   });
-  const [page, users] = await Promise.all([
+  const [page, users, t, format] = await Promise.all([
     parsed.success ? listAuditLog({ ctx: session, query: parsed.data }) : null,
     collectPages((cursor) => listUsers({ ctx: session, limit: 100, cursor })),
+    getTranslations("settingsAuditLog"),
+    getAppFormat(),
   ]);
   const next = page?.pagination.next_cursor
     ? `?${new URLSearchParams(Object.entries({ ...filters, cursor: page.pagination.next_cursor }).filter((e): e is [string, string] => Boolean(e[1])))}`
@@ -50,17 +58,17 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
 
   return (
     <>
-      <PageHeader title="Audit log" description="Who did what in this account: sign-ins, tokens, apps, webhooks, users, settings and two-factor changes. Entries cannot be changed or removed." />
+      <PageHeader title={t("title")} description={t("description")} />
       <Card className="mb-6">
-        <form method="get" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end" aria-label="Filter the audit log">
+        <form method="get" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end" aria-label={t("filter")}>
           <div className="flex flex-col gap-1">
             <label htmlFor="audit-actor" className="text-sm font-medium text-slate-700">
-              Who
+              {t("who")}
             </label>
             <select id="audit-actor" name="actor" defaultValue={filters.actor ?? ""} className={select}>
-              <option value="">Anyone</option>
+              <option value="">{t("anyone")}</option>
               {users.map((u) => (
-                <option key={u.id} value={u.id}>
+                <option key={u.id} value={u.id} data-user-content>
                   {u.name}
                 </option>
               ))}
@@ -68,66 +76,70 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
           </div>
           <div className="flex flex-col gap-1">
             <label htmlFor="audit-action" className="text-sm font-medium text-slate-700">
-              What
+              {t("what")}
             </label>
             <select id="audit-action" name="action" defaultValue={filters.action ?? ""} className={select}>
-              <option value="">Every action</option>
+              <option value="">{t("everyAction")}</option>
               {auditActions.map((a) => (
                 <option key={a} value={a}>
-                  {actionLabel(a)}
+                  {actionLabel(t, a)}
                 </option>
               ))}
             </select>
           </div>
           <div className="flex flex-col gap-1">
             <label htmlFor="audit-from" className="text-sm font-medium text-slate-700">
-              From (UTC)
+              {t("from")}
             </label>
             <input id="audit-from" type="date" name="from" defaultValue={filters.from} className={select} />
           </div>
           <div className="flex flex-col gap-1">
             <label htmlFor="audit-to" className="text-sm font-medium text-slate-700">
-              To (UTC)
+              {t("to")}
             </label>
             <input id="audit-to" type="date" name="to" defaultValue={filters.to} className={select} />
           </div>
           <div className="flex gap-2">
-            <Button type="submit">Filter</Button>
+            <Button type="submit">{t("filterAction")}</Button>
             <Link href="/settings/audit-log" className="inline-flex items-center rounded-md px-3 py-2 text-sm text-slate-600 hover:bg-slate-100">
-              Clear
+              {t("clear")}
             </Link>
           </div>
         </form>
       </Card>
       {!parsed.success ? (
-        <Alert>
-          {parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}
-        </Alert>
+        <Alert>{t("badFilters")}</Alert>
       ) : page && page.data.length === 0 ? (
         <Card>
-          <p className="text-sm text-slate-500">Nothing matches these filters.</p>
+          <p className="text-sm text-slate-500">{t("noMatch")}</p>
         </Card>
       ) : page ? (
         <Card className="p-0">
-          <ol className="divide-y divide-slate-100" aria-label="Audit log entries">
+          <ol className="divide-y divide-slate-100" aria-label={t("entries")}>
             {page.data.map((entry) => (
               <li key={entry.id} className="grid gap-1 px-4 py-3 text-sm md:grid-cols-[11rem_1fr_1fr_10rem] md:items-center md:gap-4 md:px-6">
                 <time dateTime={entry.created_at} className="text-xs text-slate-500 md:text-sm">
-                  {formatDateTime(entry.created_at)}
+                  {format.dateTime(entry.created_at)}
                 </time>
-                <span className="font-medium text-slate-900">{actionLabel(entry.action)}</span>
+                <span className="font-medium text-slate-900">{actionLabel(t, entry.action)}</span>
                 <span className="min-w-0 text-slate-700">
                   <span className="block truncate">
-                    {entry.actor.name ?? (entry.actor.type === "system" ? "Chorus" : "Unknown")}
-                    {actorNote(entry.actor) ? <span className="ml-1 text-xs text-slate-500">({actorNote(entry.actor)})</span> : null}
+                    {entry.actor.name ? (
+                      <span data-user-content>{entry.actor.name}</span>
+                    ) : entry.actor.type === "system" ? (
+                      <span translate="no">Chorus</span>
+                    ) : (
+                      t("actor.unknown")
+                    )}
+                    {actorNote(t, entry.actor) ? <span className="ms-1 text-xs text-slate-500">({actorNote(t, entry.actor)})</span> : null}
                   </span>
                   {entry.target ? (
-                    <span className="block truncate font-mono text-xs text-slate-500">
+                    <span className="block truncate font-mono text-xs text-slate-500" translate="no">
                       {entry.target.type} {entry.target.id}
                     </span>
                   ) : null}
                 </span>
-                <span className="min-w-0 text-xs text-slate-500">
+                <span className="min-w-0 text-xs text-slate-500" translate="no">
                   <span className="block truncate">{entry.ip ?? "—"}</span>
                   <span className="block truncate" title={entry.user_agent ?? undefined}>
                     {entry.user_agent ?? ""}
@@ -137,9 +149,9 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
             ))}
           </ol>
           {next ? (
-            <div className="border-t border-slate-100 px-6 py-3 text-right">
+            <div className="border-t border-slate-100 px-6 py-3 text-end">
               <Link href={next} className="text-sm font-medium text-brand-700 hover:underline">
-                Older entries →
+                {t("older")}
               </Link>
             </div>
           ) : null}

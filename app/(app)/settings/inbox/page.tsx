@@ -1,16 +1,19 @@
+import { getTranslations } from "next-intl/server";
 import { InboxSettingsForm } from "@/components/settings/inbox-settings-form";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireSession } from "@/lib/auth/current-user";
 import { getInboxSettings } from "@/lib/conversations/inbox-settings";
 
-export const metadata = { title: "Inbox settings" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("settingsInbox"))("metaTitle") };
+}
 
 export default async function InboxSettingsPage() {
   const session = await requireSession();
-  const settings = await getInboxSettings({ ctx: session });
+  const [settings, t] = await Promise.all([getInboxSettings({ ctx: session }), getTranslations("settingsInbox")]);
   return (
     <>
-      <PageHeader title="Inbox" description="How the shared inbox behaves for everyone in your team." />
+      <PageHeader title={t("title")} description={t("description")} />
       <InboxSettingsForm settings={settings} canEdit={session.user.role === "admin"} />
     </>
   );

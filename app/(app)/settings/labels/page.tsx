@@ -1,17 +1,20 @@
+import { getTranslations } from "next-intl/server";
 import { LabelsManager } from "@/components/settings/labels-manager";
 import { PageHeader } from "@/components/ui/page-header";
 import { collectPages } from "@/lib/platform/pagination";
 import { requireSession } from "@/lib/auth/current-user";
 import { listLabels } from "@/lib/labels/labels";
 
-export const metadata = { title: "Labels" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("settingsLabels"))("title") };
+}
 
 export default async function LabelsPage() {
   const session = await requireSession();
-  const labels = await collectPages((cursor) => listLabels({ ctx: session, limit: 100, cursor }));
+  const [labels, t] = await Promise.all([collectPages((cursor) => listLabels({ ctx: session, limit: 100, cursor })), getTranslations("settingsLabels")]);
   return (
     <>
-      <PageHeader title="Labels" description="Labels organise conversations: put them on a conversation from its header, and filter the inbox by them." />
+      <PageHeader title={t("title")} description={t("description")} />
       <LabelsManager labels={labels} canEdit={session.user.role === "admin"} />
     </>
   );

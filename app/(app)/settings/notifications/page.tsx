@@ -1,17 +1,20 @@
+import { getTranslations } from "next-intl/server";
 import { NotificationSettings } from "@/components/settings/notification-settings";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireSession } from "@/lib/auth/current-user";
 import { getNotificationPreferences } from "@/lib/push/preferences";
 import { vapidPublicKey } from "@/lib/push/vapid";
 
-export const metadata = { title: "Notifications" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("settingsNotifications"))("title") };
+}
 
 export default async function NotificationsSettingsPage() {
   const session = await requireSession();
-  const preferences = await getNotificationPreferences({ ctx: session });
+  const [preferences, t] = await Promise.all([getNotificationPreferences({ ctx: session }), getTranslations("settingsNotifications")]);
   return (
     <>
-      <PageHeader title="Notifications" description="What reaches you on this phone or computer while Chorus is closed, and when it stays quiet." />
+      <PageHeader title={t("title")} description={t("description")} />
       <NotificationSettings preferences={preferences} vapidPublicKey={vapidPublicKey()} />
     </>
   );

@@ -1,3 +1,5 @@
+import { getTranslations } from "next-intl/server";
+import { getAppFormat } from "@/components/i18n/get-app-format";
 import { NetworkSignup } from "@/components/settings/network-signup";
 import { NumberSettingsForm } from "@/components/settings/number-settings-form";
 import { Alert, Card } from "@/components/ui/card";
@@ -5,25 +7,36 @@ import { PageHeader } from "@/components/ui/page-header";
 import { requireSession } from "@/lib/auth/current-user";
 import { getEnv } from "@/lib/platform/env";
 import { getNumberConfig } from "@/lib/network/number-config";
-import { describeQuality, describeTier } from "@/lib/network/number-health";
 
 const qualityTone: Record<string, string> = { GREEN: "bg-green-100 text-green-800", YELLOW: "bg-amber-100 text-amber-800", RED: "bg-red-100 text-red-800" };
 
-export const metadata = { title: "Number" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("settingsNumber"))("title") };
+}
+
+type Translate = Awaited<ReturnType<typeof getTranslations>>;
+
+// Catalog keys (namespace settingsNumber.health) of the network's quality ratings.
+const qualityLabel: Record<string, string> = { GREEN: "qualityValue.GREEN", YELLOW: "qualityValue.YELLOW", RED: "qualityValue.RED" };
+
+/** The messaging limit tier in words: TIER_1K is a thousand customers a day. */
+function describeTier(t: Translate, tier: string | null): string {
+  if (!tier) return t("notReported");
+  if (tier === "TIER_UNLIMITED") return t("unlimited");
+  if (tier === "TIER_NOT_SET") return t("notSet");
+  const match = /^TIER_(\d+)(K?)$/.exec(tier);
+  if (!match) return tier;
+  return t("perDay", { count: Number(match[1]) * (match[2] ? 1000 : 1) });
+}
 
 export default async function NumberSettingsPage() {
-  const session = await requireSession();
-  const header = (
-    <PageHeader
-      title="Number"
-      description="Connect the business messaging number your team answers. Until you connect one, the sandbox lets you try everything without an external service."
-    />
-  );
+  const [session, t, th, format] = await Promise.all([requireSession(), getTranslations("settingsNumber"), getTranslations("settingsNumber.health"), getAppFormat()]);
+  const header = <PageHeader title={t("title")} description={t("description")} />;
   if (session.user.role !== "admin") {
     return (
       <>
         {header}
-        <Alert tone="info">Only administrators can view and change the number settings. Ask an administrator of your account.</Alert>
+        <Alert tone="info">{t("adminOnly")}</Alert>
       </>
     );
   }
@@ -33,35 +46,35 @@ export default async function NumberSettingsPage() {
       {header}
       <div className="flex flex-col gap-6">
         <Card>
-          <h2 className="text-base font-semibold text-slate-900">Before you connect a number</h2>
-          <ul className="mt-3 list-disc space-y-1.5 pl-5 text-sm text-slate-700">
-            <li>It must be able to receive an SMS or a voice call, to verify it.</li>
-            <li>It must be registered in the business app of the messaging network.</li>
-            <li>It must not be active on another account of the network at the same time.</li>
-            <li>Write it in international E.164 format: a + then the country code and the number, digits only (for example +14155552671).</li>
-            <li>Virtual and VoIP numbers may fail verification; a mobile or landline number is the safest choice.</li>
+          <h2 className="text-base font-semibold text-slate-900">{t("before.title")}</h2>
+          <ul className="mt-3 list-disc space-y-1.5 ps-5 text-sm text-slate-700">
+            <li>{t("before.sms")}</li>
+            <li>{t("before.registered")}</li>
+            <li>{t("before.notElsewhere")}</li>
+            <li>{t("before.e164")}</li>
+            <li>{t("before.virtual")}</li>
           </ul>
         </Card>
         {config.provider === "cloud" ? (
           <Card>
-            <h2 className="text-base font-semibold text-slate-900">Number health</h2>
+            <h2 className="text-base font-semibold text-slate-900">{th("title")}</h2>
             <p className="mt-1 text-sm text-slate-600">
-              As the network last reported it. A low quality rating or a lower limit means customers are blocking or reporting your messages; administrators get a notification when either drops.
+              {th("description")}
             </p>
             <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm" data-testid="number-health">
-              <dt className="text-slate-600">Quality rating</dt>
+              <dt className="text-slate-600">{th("quality")}</dt>
               <dd>
                 <span className={`rounded-full px-2 py-0.5 font-medium ${qualityTone[config.quality_rating ?? ""] ?? "bg-slate-100 text-slate-700"}`} data-testid="quality-rating">
-                  {describeQuality(config.quality_rating)}
+                  {qualityLabel[config.quality_rating ?? ""] ? th(qualityLabel[config.quality_rating ?? ""]) : th("notReported")}
                 </span>
               </dd>
-              <dt className="text-slate-600">Messaging limit</dt>
-              <dd data-testid="messaging-limit">{describeTier(config.messaging_limit_tier)}</dd>
+              <dt className="text-slate-600">{th("limit")}</dt>
+              <dd data-testid="messaging-limit">{describeTier(th, config.messaging_limit_tier)}</dd>
               {config.health_updated_at ? (
                 <>
-                  <dt className="text-slate-600">Updated</dt>
+                  <dt className="text-slate-600">{th("updated")}</dt>
                   <dd>
-                    <time dateTime={config.health_updated_at}>{new Date(config.health_updated_at).toUTCString()}</time>
+                    <time dateTime={config.health_updated_at}>{format.dateTime(config.health_updated_at)}</time>
                   </dd>
                 </>
               ) : null}

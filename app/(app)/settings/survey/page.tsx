@@ -1,19 +1,19 @@
+import { getTranslations } from "next-intl/server";
 import { CsatSettingsForm } from "@/components/settings/csat-settings-form";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireSession } from "@/lib/auth/current-user";
 import { getCsatConfig } from "@/lib/csat/config";
 
-export const metadata = { title: "Satisfaction survey" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("settingsSurvey"))("title") };
+}
 
 export default async function SurveySettingsPage() {
   const session = await requireSession();
-  const config = await getCsatConfig({ ctx: session });
+  const [config, t] = await Promise.all([getCsatConfig({ ctx: session }), getTranslations("settingsSurvey")]);
   return (
     <>
-      <PageHeader
-        title="Satisfaction survey"
-        description="When a conversation is closed, ask the customer to rate the help they got from 1 to 5. The answers feed the satisfaction figures of the reports."
-      />
+      <PageHeader title={t("title")} description={t("description")} />
       <CsatSettingsForm config={config} canEdit={session.user.role === "admin"} />
     </>
   );

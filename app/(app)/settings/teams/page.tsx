@@ -1,3 +1,4 @@
+import { getTranslations } from "next-intl/server";
 import { AssignmentForm } from "@/components/settings/assignment-form";
 import { SlaPoliciesManager } from "@/components/settings/sla-policies-manager";
 import { TeamsManager } from "@/components/settings/teams-manager";
@@ -9,36 +10,39 @@ import { getAssignmentConfig } from "@/lib/teams/assignment";
 import { listTeams } from "@/lib/teams/teams";
 import { listUsers } from "@/lib/users/users";
 
-export const metadata = { title: "Teams" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("settingsTeams"))("title") };
+}
 
 export default async function TeamsPage() {
   const session = await requireSession();
-  const [teams, people, assignment, slaPolicies] = await Promise.all([
+  const [teams, people, assignment, slaPolicies, t] = await Promise.all([
     collectPages((cursor) => listTeams({ ctx: session, limit: 100, cursor })),
     collectPages((cursor) => listUsers({ ctx: session, limit: 100, cursor })),
     getAssignmentConfig({ ctx: session }),
     collectPages((cursor) => listSlaPolicies({ ctx: session, limit: 100, cursor })),
+    getTranslations("settingsTeams"),
   ]);
   const canEdit = session.user.role === "admin";
   return (
     <>
-      <PageHeader title="Teams" description="Route conversations to teams, hand them out automatically to whoever is online, and set the response times the team commits to." />
+      <PageHeader title={t("title")} description={t("description")} />
       <div className="flex flex-col gap-8">
         <section aria-labelledby="teams-heading" className="flex flex-col gap-3">
           <h2 id="teams-heading" className="text-base font-semibold">
-            Teams
+            {t("teamsHeading")}
           </h2>
           <TeamsManager teams={teams} people={people.map((p) => ({ id: p.id, name: p.name, availability: p.availability }))} canEdit={canEdit} />
         </section>
         <section aria-labelledby="assignment-heading" className="flex flex-col gap-3">
           <h2 id="assignment-heading" className="text-base font-semibold">
-            Assignment
+            {t("assignmentHeading")}
           </h2>
           <AssignmentForm initial={assignment} canEdit={canEdit} />
         </section>
         <section aria-labelledby="sla-heading" className="flex flex-col gap-3">
           <h2 id="sla-heading" className="text-base font-semibold">
-            SLA policies
+            {t("slaHeading")}
           </h2>
           <SlaPoliciesManager policies={slaPolicies} canEdit={canEdit} />
         </section>

@@ -1,3 +1,4 @@
+import { getTranslations } from "next-intl/server";
 import { PricingManager } from "@/components/settings/pricing-manager";
 import { TemplatesManager } from "@/components/settings/templates-manager";
 import { PageHeader } from "@/components/ui/page-header";
@@ -5,17 +6,16 @@ import { requireSession } from "@/lib/auth/current-user";
 import { getPricing } from "@/lib/pricing/pricing";
 import { listTemplates } from "@/lib/templates/templates";
 
-export const metadata = { title: "Templates" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("settingsTemplates"))("metaTitle") };
+}
 
 export default async function TemplatesPage() {
   const session = await requireSession();
-  const [page, pricing] = await Promise.all([listTemplates({ ctx: session, limit: 100 }), getPricing({ ctx: session })]);
+  const [page, pricing, t] = await Promise.all([listTemplates({ ctx: session, limit: 100 }), getPricing({ ctx: session }), getTranslations("settingsTemplates")]);
   return (
     <>
-      <PageHeader
-        title="Message templates"
-        description="Templates are reviewed by the messaging network. Once approved, they are the only messages that reach a customer who last wrote more than 24 hours ago."
-      />
+      <PageHeader title={t("title")} description={t("description")} />
       <div className="flex flex-col gap-6">
         <TemplatesManager initial={page.data} canEdit={session.user.role === "admin"} />
         <PricingManager initial={pricing} canEdit={session.user.role === "admin"} />

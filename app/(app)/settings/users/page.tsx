@@ -1,3 +1,4 @@
+import { getTranslations } from "next-intl/server";
 import { UsersManager } from "@/components/settings/users-manager";
 import { AdminOnlyNotice } from "@/components/settings/admin-only";
 import { PageHeader } from "@/components/ui/page-header";
@@ -7,23 +8,23 @@ import { mfaEnrolledUserIds, mfaRequired } from "@/lib/auth/mfa";
 import { listPendingInvitations } from "@/lib/users/invitations";
 import { listUsers } from "@/lib/users/users";
 
-export const metadata = { title: "Users" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("settingsUsers"))("title") };
+}
 
 export default async function UsersPage() {
   const session = await requireSession();
-  if (session.user.role !== "admin") return <AdminOnlyNotice what="manage users" />;
+  if (session.user.role !== "admin") return <AdminOnlyNotice what="users" />;
   const users = await collectPages((cursor) => listUsers({ ctx: session, limit: 100, cursor }));
-  const [enrolled, requireMfa, invitations] = await Promise.all([
+  const [enrolled, requireMfa, invitations, t] = await Promise.all([
     mfaEnrolledUserIds({ accountId: session.accountId }),
     mfaRequired({ accountId: session.accountId }),
     listPendingInvitations({ ctx: session }),
+    getTranslations("settingsUsers"),
   ]);
   return (
     <>
-      <PageHeader
-        title="Users"
-        description="Everyone here sees and answers every conversation. Administrators also manage the number, users, webhooks and settings; agents do not."
-      />
+      <PageHeader title={t("title")} description={t("description")} />
       <UsersManager users={users} currentUserId={session.user.id} mfaUserIds={[...enrolled]} requireMfa={requireMfa} invitations={invitations.data} />
     </>
   );

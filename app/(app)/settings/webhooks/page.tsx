@@ -1,3 +1,4 @@
+import { getTranslations } from "next-intl/server";
 import { WebhooksManager } from "@/components/settings/webhooks/webhooks-manager";
 import { Alert } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
@@ -5,21 +6,18 @@ import { requireSession } from "@/lib/auth/current-user";
 import { listWebhooks } from "@/lib/webhooks/list-webhooks";
 import { eventTypeGroups, MAX_WEBHOOKS_PER_ACCOUNT } from "@/lib/webhooks/schemas";
 
-export const metadata = { title: "Webhooks" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("webhooks"))("title") };
+}
 
 export default async function WebhooksPage() {
-  const session = await requireSession();
-  const header = (
-    <PageHeader
-      title="Webhooks"
-      description="Send every event of this account (new messages, conversation changes, users…) to your own endpoint, signed and retried."
-    />
-  );
+  const [session, t] = await Promise.all([requireSession(), getTranslations("webhooks")]);
+  const header = <PageHeader title={t("title")} description={t("description")} />;
   if (session.user.role !== "admin") {
     return (
       <>
         {header}
-        <Alert tone="info">Only administrators can manage webhooks. Ask an administrator of your account if you need one.</Alert>
+        <Alert tone="info">{t("adminOnly")}</Alert>
       </>
     );
   }
