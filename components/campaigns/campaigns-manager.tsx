@@ -96,7 +96,7 @@ export function CampaignsManager({ canManage }: { canManage: boolean }) {
                     <StatusBadge status={c.status} />
                   </span>
                   <span className="block truncate text-xs text-slate-500">
-                    <span translate="no">{c.template.name}</span> · {c.send_at ? format.dateTime(c.send_at) : t("created", { date: format.dateTime(c.created_at) })}
+                    <span translate="no">{c.template.name}</span> · {c.send_at ? <time dateTime={c.send_at}>{format.dateTime(c.send_at)}</time> : t("created", { date: format.dateTime(c.created_at) })}
                   </span>
                 </span>
                 <span className="w-full sm:w-64">

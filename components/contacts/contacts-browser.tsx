@@ -107,7 +107,12 @@ export function ContactsBrowser() {
                     </span>
                     <span className="text-xs text-slate-600">
                       {t("conversations", { count: c.conversations_count })}
-                      {c.last_message_at ? ` · ${format.relative(c.last_message_at)}` : ""}
+                      {c.last_message_at ? (
+                        <>
+                          {" · "}
+                          <time dateTime={c.last_message_at}>{format.relative(c.last_message_at)}</time>
+                        </>
+                      ) : null}
                     </span>
                   </Link>
                 </li>

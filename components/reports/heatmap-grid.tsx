@@ -36,7 +36,7 @@ export function HeatmapGrid({ heatmap }: { heatmap: HeatmapOutput }) {
           {heatmap.data.map((row) => (
             <tr key={row.weekday}>
               <th scope="row" className="pe-2 text-start text-xs font-medium text-slate-600">
-                <abbr title={dayName(row.weekday, "long")} className="no-underline">
+                <abbr title={dayName(row.weekday, "long")} className="no-underline" translate="no">
                   {dayName(row.weekday, "short")}
                 </abbr>
               </th>

@@ -32,7 +32,8 @@ function ChartCard({ caption, testId, children }: { caption: string; testId: str
     <Card className="p-4">
       <figure>
         <figcaption className="text-sm font-semibold">{caption}</figcaption>
-        <div className="mt-3 h-64" data-testid={testId}>
+        {/* Axis ticks and tooltips are dates and counts Intl wrote in the reader's language. */}
+        <div className="mt-3 h-64" data-testid={testId} translate="no">
           <ResponsiveContainer width="100%" height="100%">
             {children}
           </ResponsiveContainer>
@@ -79,7 +80,7 @@ async function loadReports(query: string, range: string): Promise<ReportData> {
   return { ok: true, summary: summary.data, agents: agents.data, heatmap: heatmap.data, series: byMetric as Record<(typeof metrics)[number], TimeseriesOutput> };
 }
 
-function StatCard({ label, value, detail, testId }: { label: string; value: string; detail?: string; testId: string }) {
+function StatCard({ label, value, detail, testId }: { label: string; value: React.ReactNode; detail?: string; testId: string }) {
   return (
     <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid={testId}>
       <p className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</p>
@@ -103,7 +104,10 @@ export function ReportsDashboard({ timeZone }: { timeZone: string }) {
   const appFormat = useAppFormat();
   const errorMessage = useApiErrorMessage();
   const number = (value: number) => formatter.number(value);
-  const formatDuration = appFormat.duration;
+  // A duration as Intl writes it in the reader's language ("3 min 20 s"), machine-readable too.
+  const formatDuration = (seconds: number | null | undefined) =>
+    seconds === null || seconds === undefined ? "—" : <time dateTime={`PT${Math.round(seconds)}S`}>{appFormat.duration(seconds)}</time>;
+  const durationText = appFormat.duration;
 
   const today = timeZone ? todayIn(timeZone) : null;
   const range = useMemo(() => {
@@ -277,13 +281,13 @@ export function ReportsDashboard({ timeZone }: { timeZone: string }) {
               testId="stat-first-response"
               label={t("summary.medianFirstResponse")}
               value={formatDuration(summary.first_response.median_seconds)}
-              detail={t("summary.firstResponseDetail", { answered: summary.first_response.count, waiting: summary.first_response.unanswered, p90: formatDuration(summary.first_response.p90_seconds) })}
+              detail={t("summary.firstResponseDetail", { answered: summary.first_response.count, waiting: summary.first_response.unanswered, p90: durationText(summary.first_response.p90_seconds) })}
             />
             <StatCard
               testId="stat-resolution"
               label={t("summary.medianResolution")}
               value={formatDuration(summary.resolution_time.median_s)}
-              detail={t("summary.resolutionDetail", { count: summary.resolution_time.count, p90: formatDuration(summary.resolution_time.p90_s) })}
+              detail={t("summary.resolutionDetail", { count: summary.resolution_time.count, p90: durationText(summary.resolution_time.p90_s) })}
             />
             <CsatCard csat={summary.csat} />
           </section>

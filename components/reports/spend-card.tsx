@@ -61,7 +61,7 @@ export function SpendCard({ query }: { query: string | null }) {
               {loaded.months.flatMap((row) =>
                 row.categories.map((category, index) => (
                   <tr key={`${row.month}-${category.category}`} className="border-t border-slate-100">
-                    <td className="py-1">{index === 0 ? month(row.month) : ""}</td>
+                    <td className="py-1">{index === 0 ? <time dateTime={row.month}>{month(row.month)}</time> : ""}</td>
                     <td className="py-1">{categories[category.category] ?? category.category}</td>
                     <td className="py-1 text-end tabular-nums">{format.number(category.messages)}</td>
                     <td className="py-1 text-end tabular-nums">{price(category.amount)}</td>

@@ -50,7 +50,9 @@ export default async function ContactPage({ params }: { params: Promise<{ id: st
                 <Link href={`/inbox/${c.id}`} className="flex flex-col gap-0.5 rounded px-1 hover:bg-slate-50">
                   <span className="flex items-center gap-2">
                     <span className="font-medium">{statusLabel[c.status] ?? c.status}</span>
-                    <span className="ms-auto text-xs text-slate-500">{format.dateTime(c.last_message_at ?? c.created_at)}</span>
+                    <time className="ms-auto text-xs text-slate-500" dateTime={c.last_message_at ?? c.created_at}>
+                      {format.dateTime(c.last_message_at ?? c.created_at)}
+                    </time>
                   </span>
                   {c.last_message_preview ? (
                     <span className="truncate text-slate-600" data-user-content>
