@@ -73,7 +73,7 @@ export function SpendCard({ query }: { query: string | null }) {
                   {t("total")}
                 </td>
                 <td className="py-1 text-end tabular-nums" data-testid="spend-total">
-                  {price(loaded.total)} {loaded.currency}
+                  {price(loaded.total)} <span translate="no">{loaded.currency}</span>
                 </td>
               </tr>
             </tbody>
