@@ -1,8 +1,10 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { requestJson } from "@/lib/client/api";
 
 type ImportResult = {
@@ -26,6 +28,8 @@ export function ContactImport() {
   const [result, setResult] = useState<ImportResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const t = useTranslations("campaigns.import");
+  const errorMessage = useApiErrorMessage();
 
   async function run(preview: boolean, text = csv) {
     if (!text) return;
@@ -39,14 +43,14 @@ export function ContactImport() {
     });
     setBusy(false);
     if (res.ok) setResult(res.data);
-    else setError(res.fieldErrors.csv ?? res.message);
+    else setError(res.fieldErrors.csv ?? errorMessage(res));
   }
 
   async function choose(file: File | undefined) {
     setResult(null);
     setError(null);
     if (!file) return;
-    if (file.size > MAX_BYTES) return setError("The file is larger than 5 MB; split it into smaller files.");
+    if (file.size > MAX_BYTES) return setError(t("tooLarge"));
     const text = await file.text();
     setCsv(text);
     setFileName(file.name);
@@ -55,19 +59,19 @@ export function ContactImport() {
 
   return (
     <Card className="p-4 sm:p-6">
-      <h2 className="text-base font-semibold text-slate-900">Import contacts</h2>
+      <h2 className="text-base font-semibold text-slate-900">{t("title")}</h2>
       <p className="mt-1 text-sm text-slate-600">
-        A CSV file with a header row: <code>phone</code> (required), <code>name</code>, <code>email</code>, <code>marketing_opt_in</code> (yes/no); other columns become attributes. You see every row with a problem before anything is imported.
+        {t.rich("description", { code: (chunks) => <code translate="no">{chunks}</code> })}
       </p>
       <div className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end">
         <label className="flex flex-1 flex-col gap-1 text-sm font-medium text-slate-700">
-          CSV file
+          {t("file")}
           <input type="file" accept=".csv,text/csv" className="min-h-11 text-sm" onChange={(e) => void choose(e.target.files?.[0])} />
         </label>
         <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
-          Numbers without + are from
+          {t("country")}
           <select className="min-h-11 rounded-md border border-slate-300 bg-white px-2 text-sm" value={country} onChange={(e) => setCountry(e.target.value)}>
-            <option value="">(always written with +)</option>
+            <option value="">{t("alwaysPlus")}</option>
             {["AR", "BR", "CL", "CO", "ES", "MX", "PE", "PT", "US", "GB", "DE", "FR", "IT"].map((c) => (
               <option key={c} value={c}>
                 {c}
@@ -78,43 +82,46 @@ export function ContactImport() {
       </div>
       <label className="mt-3 flex min-h-11 items-center gap-2 text-sm text-slate-700">
         <input type="checkbox" className="h-5 w-5" checked={consent} onChange={(e) => setConsent(e.target.checked)} />
-        These customers agreed to marketing messages (for rows without their own marketing_opt_in)
+        {t("consent")}
       </label>
       {error ? <div className="mt-3"><Alert>{error}</Alert></div> : null}
       {result ? (
-        <section aria-label="Import preview" className="mt-4 text-sm">
+        <section aria-label={t("preview")} className="mt-4 text-sm">
           {result.preview ? (
             <p className="font-medium text-slate-900">
-              {fileName}: {result.valid} of {result.rows} rows can be imported{result.errors.length ? `, ${result.errors.length} with problems` : ""}.
+              {result.errors.length
+                ? t("canImportProblems", { file: fileName, valid: result.valid, rows: result.rows, problems: result.errors.length })
+                : t("canImport", { file: fileName, valid: result.valid, rows: result.rows })}
             </p>
           ) : (
             <Alert tone="success">
-              Imported {result.valid} contacts ({result.created} new, {result.updated} updated){result.errors.length ? `; ${result.errors.length} rows left out` : ""}.
+              {result.errors.length
+                ? t("importedLeftOut", { valid: result.valid, created: result.created, updated: result.updated, leftOut: result.errors.length })
+                : t("imported", { valid: result.valid, created: result.created, updated: result.updated })}
             </Alert>
           )}
           {result.errors.length ? (
-            <ul className="mt-2 max-h-60 overflow-y-auto rounded-md border border-red-200 bg-red-50 p-2 text-red-800" aria-label="Rows with problems">
+            <ul className="mt-2 max-h-60 overflow-y-auto rounded-md border border-red-200 bg-red-50 p-2 text-red-800" aria-label={t("problems")}>
               {result.errors.map((e) => (
                 <li key={`${e.line}-${e.column}`}>
-                  Line {e.line}
-                  {e.column ? ` (${e.column})` : ""}: {e.message}
+                  {e.column ? t("lineColumn", { line: e.line, column: e.column }) : t("line", { line: e.line })}: <span translate="no">{e.message}</span>
                 </li>
               ))}
             </ul>
           ) : null}
           {result.preview && result.sample.length ? (
-            <ul className="mt-2 grid gap-1 text-slate-700 sm:grid-cols-2" aria-label="First rows">
+            <ul className="mt-2 grid gap-1 text-slate-700 sm:grid-cols-2" aria-label={t("firstRows")}>
               {result.sample.slice(0, 6).map((s) => (
                 <li key={s.line} className="truncate">
-                  +{s.phone} · {s.name ?? "—"}
-                  {s.exists ? " (updates an existing contact)" : ""}
+                  <span translate="no">+{s.phone}</span> · <span data-user-content>{s.name ?? "—"}</span>
+                  {s.exists ? ` ${t("updatesExisting")}` : ""}
                 </li>
               ))}
             </ul>
           ) : null}
           {result.preview && result.valid ? (
             <Button className="mt-3 min-h-11" disabled={busy} onClick={() => run(false)}>
-              Import {result.valid} contacts
+              {t("importCount", { count: result.valid })}
             </Button>
           ) : null}
         </section>

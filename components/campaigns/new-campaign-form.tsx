@@ -1,10 +1,13 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { requestJson } from "@/lib/client/api";
-import { type Campaign, formatCost, type Label, type Preview, type Template } from "./types";
+import { type Campaign, type Label, type Preview, type Template } from "./types";
+import { useFormatCost } from "./use-format-cost";
 
 type VariableChoice = { kind: "contact.name" | "contact.phone" | "attribute" | "literal"; text: string };
 
@@ -28,16 +31,19 @@ export function NewCampaignForm({ onCancel, onCreated }: { onCancel: () => void;
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  const t = useTranslations("campaigns.form");
+  const errorMessage = useApiErrorMessage();
+  const formatCost = useFormatCost();
 
   useEffect(() => {
-    void requestJson<{ data: Template[] }>("GET", "/v1/templates?limit=100").then((res) => res.ok && setTemplates(res.data.data.filter((t) => t.status === "APPROVED")));
+    void requestJson<{ data: Template[] }>("GET", "/v1/templates?limit=100").then((res) => res.ok && setTemplates(res.data.data.filter((tpl) => tpl.status === "APPROVED")));
     void requestJson<{ data: Label[] }>("GET", "/v1/labels?limit=100").then((res) => res.ok && setLabels(res.data.data));
   }, []);
 
-  const template = templates.find((t) => `${t.name}:${t.language}` === templateKey);
+  const template = templates.find((tpl) => `${tpl.name}:${tpl.language}` === templateKey);
   function chooseTemplate(key: string) {
     setTemplateKey(key);
-    const chosen = templates.find((t) => `${t.name}:${t.language}` === key);
+    const chosen = templates.find((tpl) => `${tpl.name}:${tpl.language}` === key);
     const count = chosen ? placeholdersOf(chosen.components.body.text) : 0;
     setVariables((current) => Array.from({ length: count }, (_, i) => current[i] ?? { kind: i === 0 ? "contact.name" : "literal", text: "" }));
   }
@@ -65,8 +71,8 @@ export function NewCampaignForm({ onCancel, onCreated }: { onCancel: () => void;
     event.preventDefault();
     setError(null);
     setFieldErrors({});
-    if (!template) return setError("Choose an approved template.");
-    if (!hasAudience) return setError("Choose who gets it: a label or an attribute.");
+    if (!template) return setError(t("needTemplate"));
+    if (!hasAudience) return setError(t("needAudience"));
     setBusy(true);
     const body = {
       name,
@@ -83,49 +89,49 @@ export function NewCampaignForm({ onCancel, onCreated }: { onCancel: () => void;
     if (!created.ok) {
       setBusy(false);
       setFieldErrors(created.fieldErrors);
-      return setError(created.code === "template_not_approved" ? "This template is not approved by the network yet." : created.message);
+      return setError(errorMessage(created));
     }
     const scheduled = await requestJson<Campaign>("POST", `/v1/campaigns/${created.data.id}/schedule`, when === "later" && sendAt ? { send_at: new Date(sendAt).toISOString() } : {});
     setBusy(false);
-    if (!scheduled.ok) return setError(`Saved as a draft, but it could not be scheduled: ${scheduled.message}`);
+    if (!scheduled.ok) return setError(t("notScheduled", { reason: errorMessage(scheduled) }));
     onCreated(created.data.id);
   }
 
   return (
     <Card className="p-4 sm:p-6">
-      <form onSubmit={submit} className="flex flex-col gap-5" aria-label="New campaign">
-        <h2 className="text-base font-semibold text-slate-900">New campaign</h2>
+      <form onSubmit={submit} className="flex flex-col gap-5" aria-label={t("title")}>
+        <h2 className="text-base font-semibold text-slate-900">{t("title")}</h2>
         {error ? <Alert>{error}</Alert> : null}
         <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
-          Name
-          <input className={inputClass} value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder="Spring catalogue" />
+          {t("name")}
+          <input className={inputClass} value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder={t("namePlaceholder")} />
         </label>
         <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
-          Template
+          {t("template")}
           <select className={inputClass} value={templateKey} onChange={(e) => chooseTemplate(e.target.value)} required>
-            <option value="">Choose an approved template…</option>
-            {templates.map((t) => (
-              <option key={t.id} value={`${t.name}:${t.language}`}>
-                {t.name} ({t.language}, {t.category.toLowerCase()})
+            <option value="">{t("chooseTemplate")}</option>
+            {templates.map((tpl) => (
+              <option key={tpl.id} value={`${tpl.name}:${tpl.language}`}>
+                {t("templateOption", { name: tpl.name, language: tpl.language, category: tpl.category.toLowerCase() })}
               </option>
             ))}
           </select>
         </label>
-        {template ? <p className="rounded-md bg-slate-50 p-3 text-sm whitespace-pre-wrap text-slate-700">{template.components.body.text}</p> : null}
+        {template ? <p className="rounded-md bg-slate-50 p-3 text-sm whitespace-pre-wrap text-slate-700" data-user-content>{template.components.body.text}</p> : null}
         {variables.map((v, i) => (
           <fieldset key={i} className="flex flex-col gap-2 sm:flex-row sm:items-end">
             <label className="flex flex-1 flex-col gap-1 text-sm font-medium text-slate-700">
-              {`Variable {{${i + 1}}}`}
+              {t("variable", { number: `{{${i + 1}}}` })}
               <select className={inputClass} value={v.kind} onChange={(e) => setVariables(variables.map((x, j) => (j === i ? { ...x, kind: e.target.value as VariableChoice["kind"] } : x)))}>
-                <option value="contact.name">Contact name</option>
-                <option value="contact.phone">Contact phone</option>
-                <option value="attribute">Contact attribute…</option>
-                <option value="literal">Fixed text…</option>
+                <option value="contact.name">{t("contactName")}</option>
+                <option value="contact.phone">{t("contactPhone")}</option>
+                <option value="attribute">{t("attributeChoice")}</option>
+                <option value="literal">{t("literalChoice")}</option>
               </select>
             </label>
             {v.kind === "attribute" || v.kind === "literal" ? (
               <label className="flex flex-1 flex-col gap-1 text-sm font-medium text-slate-700">
-                {v.kind === "attribute" ? "Attribute name" : "Text"}
+                {v.kind === "attribute" ? t("attributeName") : t("text")}
                 <input
                   className={inputClass}
                   value={v.text}
@@ -140,9 +146,9 @@ export function NewCampaignForm({ onCancel, onCreated }: { onCancel: () => void;
         ))}
 
         <fieldset className="flex flex-col gap-3">
-          <legend className="mb-1 text-sm font-medium text-slate-700">Audience</legend>
+          <legend className="mb-1 text-sm font-medium text-slate-700">{t("audience")}</legend>
           {labels.length ? (
-            <div className="flex flex-wrap gap-2" role="group" aria-label="Labels">
+            <div className="flex flex-wrap gap-2" role="group" aria-label={t("labels")}>
               {labels.map((l) => {
                 const on = labelIds.includes(l.id);
                 return (
@@ -153,8 +159,8 @@ export function NewCampaignForm({ onCancel, onCreated }: { onCancel: () => void;
                     onClick={() => setLabelIds(on ? labelIds.filter((id) => id !== l.id) : [...labelIds, l.id])}
                     className={`min-h-11 rounded-full border px-3 text-sm ${on ? "border-brand-600 bg-brand-50 text-brand-800" : "border-slate-300 text-slate-700"}`}
                   >
-                    <span className="mr-1.5 inline-block h-2.5 w-2.5 rounded-full" style={{ backgroundColor: l.color }} />
-                    {l.name}
+                    <span className="me-1.5 inline-block h-2.5 w-2.5 rounded-full" style={{ backgroundColor: l.color }} />
+                    <span data-user-content>{l.name}</span>
                   </button>
                 );
               })}
@@ -162,30 +168,30 @@ export function NewCampaignForm({ onCancel, onCreated }: { onCancel: () => void;
           ) : null}
           <div className="flex flex-col gap-2 sm:flex-row">
             <label className="flex flex-1 flex-col gap-1 text-sm text-slate-700">
-              Attribute
-              <input className={inputClass} value={attrKey} onChange={(e) => setAttrKey(e.target.value)} placeholder="city" />
+              {t("attribute")}
+              <input className={inputClass} value={attrKey} onChange={(e) => setAttrKey(e.target.value)} placeholder={t("attributePlaceholder")} />
             </label>
             <label className="flex flex-1 flex-col gap-1 text-sm text-slate-700">
-              equals
-              <input className={inputClass} value={attrValue} onChange={(e) => setAttrValue(e.target.value)} placeholder="Madrid" />
+              {t("equals")}
+              <input className={inputClass} value={attrValue} onChange={(e) => setAttrValue(e.target.value)} placeholder={t("valuePlaceholder")} />
             </label>
           </div>
         </fieldset>
 
         {preview && hasAudience ? (
-          <section aria-label="Audience preview" className="rounded-md border border-slate-200 p-3 text-sm">
+          <section aria-label={t("preview")} className="rounded-md border border-slate-200 p-3 text-sm">
             <p className="font-medium text-slate-900">
-              {preview.eligible} of {preview.count} contacts will get it
+              {t("willGet", { eligible: preview.eligible, count: preview.count })}
             </p>
             <p className="text-slate-600">
-              Skipped: {preview.skipped.no_consent} without consent · {preview.skipped.opted_out} opted out · {preview.skipped.blocked} blocked
+              {t("skipped", { noConsent: preview.skipped.no_consent, optedOut: preview.skipped.opted_out, blocked: preview.skipped.blocked })}
             </p>
-            <p className="mt-1 text-slate-800">Estimated cost: {formatCost(preview.estimated_cost)}</p>
+            <p className="mt-1 text-slate-800">{t("cost", { cost: formatCost(preview.estimated_cost) })}</p>
             {preview.sample.length ? (
               <ul className="mt-2 grid gap-1 sm:grid-cols-2">
                 {preview.sample.map((s) => (
                   <li key={s.id} className={`truncate ${s.eligible ? "text-slate-700" : "text-slate-400 line-through"}`}>
-                    {s.name ?? "—"} · +{s.phone}
+                    <span data-user-content>{s.name ?? "—"}</span> · <span translate="no">+{s.phone}</span>
                   </li>
                 ))}
               </ul>
@@ -194,24 +200,24 @@ export function NewCampaignForm({ onCancel, onCreated }: { onCancel: () => void;
         ) : null}
 
         <fieldset className="flex flex-col gap-2">
-          <legend className="mb-1 text-sm font-medium text-slate-700">When</legend>
+          <legend className="mb-1 text-sm font-medium text-slate-700">{t("when")}</legend>
           <div className="flex flex-wrap gap-4">
             <label className="flex min-h-11 items-center gap-2 text-sm">
-              <input type="radio" name="when" checked={when === "now"} onChange={() => setWhen("now")} className="h-5 w-5" /> Send now
+              <input type="radio" name="when" checked={when === "now"} onChange={() => setWhen("now")} className="h-5 w-5" /> {t("sendNow")}
             </label>
             <label className="flex min-h-11 items-center gap-2 text-sm">
-              <input type="radio" name="when" checked={when === "later"} onChange={() => setWhen("later")} className="h-5 w-5" /> Schedule
+              <input type="radio" name="when" checked={when === "later"} onChange={() => setWhen("later")} className="h-5 w-5" /> {t("schedule")}
             </label>
           </div>
-          {when === "later" ? <input type="datetime-local" aria-label="Send at" className={inputClass} value={sendAt} onChange={(e) => setSendAt(e.target.value)} required /> : null}
+          {when === "later" ? <input type="datetime-local" aria-label={t("sendAt")} className={inputClass} value={sendAt} onChange={(e) => setSendAt(e.target.value)} required /> : null}
         </fieldset>
 
         <div className="flex flex-wrap gap-3">
           <Button type="submit" className="min-h-11" disabled={busy}>
-            {busy ? "Starting…" : when === "now" ? "Send now" : "Schedule"}
+            {busy ? t("starting") : when === "now" ? t("sendNow") : t("schedule")}
           </Button>
           <Button type="button" variant="secondary" className="min-h-11" onClick={onCancel}>
-            Cancel
+            {t("cancel")}
           </Button>
         </div>
       </form>

@@ -1,3 +1,6 @@
+"use client";
+
+import { useTranslations } from "next-intl";
 import type { Campaign } from "./types";
 
 const statusTone: Record<Campaign["status"], string> = {
@@ -10,5 +13,14 @@ const statusTone: Record<Campaign["status"], string> = {
 };
 
 export function StatusBadge({ status }: { status: Campaign["status"] }) {
-  return <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${statusTone[status]}`}>{status}</span>;
+  const t = useTranslations("campaigns.status");
+  const label: Record<Campaign["status"], string> = {
+    draft: t("draft"),
+    scheduled: t("scheduled"),
+    sending: t("sending"),
+    paused: t("paused"),
+    done: t("done"),
+    cancelled: t("cancelled"),
+  };
+  return <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ${statusTone[status]}`}>{label[status]}</span>;
 }

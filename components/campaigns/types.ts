@@ -22,7 +22,6 @@ export type Preview = {
 export type Template = { id: string; name: string; language: string; category: string; status: string; components: { body: { text: string } } };
 export type Label = { id: string; name: string; color: string };
 
-export const formatCost = (cost: Cost | null) => (cost ? `≈ ${cost.amount.toFixed(2)} ${cost.currency}${cost.unpriced ? ` (+${cost.unpriced} without a price)` : ""}` : "—");
 
 /** Share of recipients settled (sent, failed or skipped), 0–100. */
 export function progressOf(counts: Counts): number {

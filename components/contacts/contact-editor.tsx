@@ -1,8 +1,10 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { requestJson } from "@/lib/client/api";
 import type { ContactDetail } from "./types";
 
@@ -25,6 +27,8 @@ export function ContactEditor({ contactId, initial, compact = false, onSaved }: 
   const [saving, setSaving] = useState<"save" | "block" | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string }>();
+  const t = useTranslations("contacts.editor");
+  const errorMessage = useApiErrorMessage();
 
   const reset = (c: ContactDetail) => {
     setContact(c);
@@ -40,12 +44,12 @@ export function ContactEditor({ contactId, initial, compact = false, onSaved }: 
     void requestJson<ContactDetail>("GET", `/v1/contacts/${contactId}`).then((result) => {
       if (!current) return;
       if (result.ok) reset(result.data);
-      else setLoadError(result.message);
+      else setLoadError(errorMessage(result));
     });
     return () => {
       current = false;
     };
-  }, [contactId, initial]);
+  }, [contactId, initial, errorMessage]);
 
   async function patch(body: Record<string, unknown>, kind: "save" | "block") {
     setSaving(kind);
@@ -56,10 +60,10 @@ export function ContactEditor({ contactId, initial, compact = false, onSaved }: 
     if (result.ok) {
       reset(result.data);
       onSaved?.(result.data);
-      setMessage({ tone: "ok", text: kind === "block" ? (result.data.blocked ? "Contact blocked." : "Contact unblocked.") : "Saved." });
+      setMessage({ tone: "ok", text: kind === "block" ? (result.data.blocked ? t("blocked") : t("unblocked")) : t("saved") });
     } else {
       setErrors(result.fieldErrors);
-      setMessage({ tone: "error", text: result.status === 400 ? "Check the highlighted fields." : result.message });
+      setMessage({ tone: "error", text: result.status === 400 ? t("checkFields") : errorMessage(result) });
     }
   }
 
@@ -67,29 +71,29 @@ export function ContactEditor({ contactId, initial, compact = false, onSaved }: 
     e.preventDefault();
     const keys = rows.map((r) => r.key.trim()).filter(Boolean);
     if (new Set(keys).size !== keys.length) {
-      setErrors({ attributes: "Each attribute name can be used once." });
+      setErrors({ attributes: t("attributeOnce") });
       return;
     }
     const attributes = Object.fromEntries(rows.filter((r) => r.key.trim()).map((r) => [r.key.trim(), r.value]));
     void patch({ name: name.trim() || null, email: email.trim() || null, notes: notes.trim() || null, attributes }, "save");
   }
 
-  if (loadError) return <p className="text-sm text-red-700" role="alert">Could not load the contact: {loadError}</p>;
-  if (!contact) return <p className="text-sm text-slate-500" role="status">Loading contact…</p>;
+  if (loadError) return <p className="text-sm text-red-700" role="alert">{t("loadError", { reason: loadError })}</p>;
+  if (!contact) return <p className="text-sm text-slate-500" role="status">{t("loading")}</p>;
   const attributeError = errors.attributes ?? Object.entries(errors).find(([path]) => path.startsWith("attributes"))?.[1];
 
   return (
-    <form onSubmit={save} className="flex flex-col gap-3" aria-label="Edit contact">
+    <form onSubmit={save} className="flex flex-col gap-3" aria-label={t("form")}>
       {contact.blocked ? (
         <p className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800" data-testid="contact-blocked">
-          Blocked: their messages are kept but open nothing, notify nobody and get no automatic answer; you cannot message them.
+          {t("blockedNotice")}
         </p>
       ) : null}
-      <Field label="Name" name="name" id={`contact-name-${contactId}`} value={name} maxLength={100} onChange={(e) => setName(e.target.value)} error={errors.name} />
-      <Field label="Email" name="email" id={`contact-email-${contactId}`} type="email" value={email} onChange={(e) => setEmail(e.target.value)} error={errors.email} />
+      <Field label={t("name")} name="name" id={`contact-name-${contactId}`} value={name} maxLength={100} onChange={(e) => setName(e.target.value)} error={errors.name} />
+      <Field label={t("email")} name="email" id={`contact-email-${contactId}`} type="email" value={email} onChange={(e) => setEmail(e.target.value)} error={errors.email} />
       <div className="flex flex-col gap-1">
         <label htmlFor={`contact-notes-${contactId}`} className="text-sm font-medium text-slate-700">
-          Notes
+          {t("notes")}
         </label>
         <textarea
           id={`contact-notes-${contactId}`}
@@ -102,27 +106,27 @@ export function ContactEditor({ contactId, initial, compact = false, onSaved }: 
         {errors.notes ? <p className="text-xs text-red-600">{errors.notes}</p> : null}
       </div>
       <fieldset className="flex flex-col gap-2">
-        <legend className="text-sm font-medium text-slate-700">Attributes</legend>
-        {rows.length === 0 ? <p className="text-xs text-slate-500">None yet: add facts such as plan, city or order number.</p> : null}
+        <legend className="text-sm font-medium text-slate-700">{t("attributes")}</legend>
+        {rows.length === 0 ? <p className="text-xs text-slate-500">{t("noAttributes")}</p> : null}
         {rows.map((row, i) => (
           <div key={i} className="flex gap-2">
             <input
-              aria-label={`Attribute ${i + 1} name`}
-              placeholder="Name"
+              aria-label={t("attributeName", { number: i + 1 })}
+              placeholder={t("namePlaceholder")}
               value={row.key}
               maxLength={64}
               onChange={(e) => setRows((list) => list.map((r, j) => (j === i ? { ...r, key: e.target.value } : r)))}
               className="w-2/5 min-w-0 rounded-md border border-slate-300 px-2 py-1.5 text-sm"
             />
             <input
-              aria-label={`Attribute ${i + 1} value`}
-              placeholder="Value"
+              aria-label={t("attributeValue", { number: i + 1 })}
+              placeholder={t("valuePlaceholder")}
               value={row.value}
               maxLength={1000}
               onChange={(e) => setRows((list) => list.map((r, j) => (j === i ? { ...r, value: e.target.value } : r)))}
               className="min-w-0 flex-1 rounded-md border border-slate-300 px-2 py-1.5 text-sm"
             />
-            <Button type="button" variant="ghost" className="px-2" aria-label={`Remove attribute ${row.key || i + 1}`} onClick={() => setRows((list) => list.filter((_, j) => j !== i))}>
+            <Button type="button" variant="ghost" className="px-2" aria-label={t("removeAttribute", { name: row.key || String(i + 1) })} onClick={() => setRows((list) => list.filter((_, j) => j !== i))}>
               ×
             </Button>
           </div>
@@ -130,16 +134,16 @@ export function ContactEditor({ contactId, initial, compact = false, onSaved }: 
         {attributeError ? <p className="text-xs text-red-600">{attributeError}</p> : null}
         {rows.length < 50 ? (
           <Button type="button" variant="ghost" className="self-start px-2 py-1" onClick={() => setRows((list) => [...list, { key: "", value: "" }])}>
-            + Add attribute
+            {t("addAttribute")}
           </Button>
         ) : null}
       </fieldset>
       <div className="flex flex-wrap items-center gap-2">
         <Button type="submit" disabled={saving !== null}>
-          {saving === "save" ? "Saving…" : "Save contact"}
+          {saving === "save" ? t("saving") : t("save")}
         </Button>
         <Button type="button" variant={contact.blocked ? "secondary" : "danger"} disabled={saving !== null} onClick={() => void patch({ blocked: !contact.blocked }, "block")}>
-          {saving === "block" ? (contact.blocked ? "Unblocking…" : "Blocking…") : contact.blocked ? "Unblock" : "Block"}
+          {saving === "block" ? (contact.blocked ? t("unblocking") : t("blocking")) : contact.blocked ? t("unblock") : t("block")}
         </Button>
         {message ? (
           <span role={message.tone === "error" ? "alert" : "status"} className={`text-sm ${message.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>

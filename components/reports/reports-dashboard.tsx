@@ -1,9 +1,11 @@
 "use client";
 
+import { useFormatter, useLocale, useTranslations } from "next-intl";
 import { useEffect, useMemo, useState } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { Alert, Card } from "@/components/ui/card";
-import { formatDuration } from "@/components/ui/format";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
+import { useAppFormat } from "@/components/i18n/use-app-format";
 import { requestJson } from "@/lib/client/api";
 import type { AgentsReportOutput, HeatmapOutput, SummaryOutput, TimeseriesOutput } from "@/lib/reports/schemas";
 import { CsatCard } from "./csat-card";
@@ -13,12 +15,15 @@ import { SpendCard } from "./spend-card";
 
 const chartMargin = { top: 5, right: 10, bottom: 5, left: -10 };
 
-/** The grid, axes, tooltip and legend every chart of the page shares (a list, as recharts reads its direct children). */
-const chartAxes = [
+/**
+ * The grid, axes, tooltip and legend every chart of the page shares (a list, as recharts reads
+ * its direct children); counts on the axis and in the tooltip in the reader's number format.
+ */
+const chartAxes = (number: (value: number) => string) => [
   <CartesianGrid key="grid" strokeDasharray="3 3" stroke="#e2e8f0" />,
   <XAxis key="x" dataKey="label" tick={{ fontSize: 11 }} minTickGap={16} />,
-  <YAxis key="y" allowDecimals={false} tick={{ fontSize: 11 }} />,
-  <Tooltip key="tooltip" />,
+  <YAxis key="y" allowDecimals={false} tick={{ fontSize: 11 }} tickFormatter={(value: number) => number(value)} />,
+  <Tooltip key="tooltip" formatter={(value) => (typeof value === "number" ? number(value) : String(value ?? ""))} />,
   <Legend key="legend" />,
 ];
 
@@ -27,7 +32,8 @@ function ChartCard({ caption, testId, children }: { caption: string; testId: str
     <Card className="p-4">
       <figure>
         <figcaption className="text-sm font-semibold">{caption}</figcaption>
-        <div className="mt-3 h-64" data-testid={testId}>
+        {/* Axis ticks and tooltips are dates and counts Intl wrote in the reader's language. */}
+        <div className="mt-3 h-64" data-testid={testId} translate="no">
           <ResponsiveContainer width="100%" height="100%">
             {children}
           </ResponsiveContainer>
@@ -45,7 +51,7 @@ const HOURLY_MAX_DAYS = 14;
 
 type ReportData =
   | { ok: true; summary: SummaryOutput; agents: AgentsReportOutput; heatmap: HeatmapOutput; series: Record<(typeof metrics)[number], TimeseriesOutput> }
-  | { ok: false; message: string };
+  | { ok: false; error: { status: number; code?: string } };
 type Loaded = ReportData & { key: string };
 
 /** Today's date (YYYY-MM-DD) on the wall clock of `timeZone`. */
@@ -68,13 +74,13 @@ async function loadReports(query: string, range: string): Promise<ReportData> {
     ...metrics.map((metric) => requestJson<TimeseriesOutput>("GET", `/v1/reports/timeseries?metric=${metric}&${query}`)),
   ]);
   const failed = [summary, agents, heatmap, ...series].find((result) => !result.ok);
-  if (failed && !failed.ok) return { ok: false, message: failed.message };
-  if (!summary.ok || !agents.ok || !heatmap.ok) return { ok: false, message: "The reports could not be loaded." };
+  if (failed && !failed.ok) return { ok: false, error: failed };
+  if (!summary.ok || !agents.ok || !heatmap.ok) return { ok: false, error: { status: 500 } };
   const byMetric = Object.fromEntries(metrics.map((metric, index) => [metric, (series[index] as { data: TimeseriesOutput }).data]));
   return { ok: true, summary: summary.data, agents: agents.data, heatmap: heatmap.data, series: byMetric as Record<(typeof metrics)[number], TimeseriesOutput> };
 }
 
-function StatCard({ label, value, detail, testId }: { label: string; value: string; detail?: string; testId: string }) {
+function StatCard({ label, value, detail, testId }: { label: string; value: React.ReactNode; detail?: string; testId: string }) {
   return (
     <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid={testId}>
       <p className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</p>
@@ -84,8 +90,6 @@ function StatCard({ label, value, detail, testId }: { label: string; value: stri
   );
 }
 
-const number = (value: number) => value.toLocaleString("en");
-
 /** `timeZone`: the business's zone, in which every range, figure and bucket of the page is read. */
 export function ReportsDashboard({ timeZone }: { timeZone: string }) {
   const [preset, setPreset] = useState<Preset>("7");
@@ -94,16 +98,26 @@ export function ReportsDashboard({ timeZone }: { timeZone: string }) {
   const [interval, setChartInterval] = useState<Interval>("day");
   const [attempt, setAttempt] = useState(0);
   const [loaded, setLoaded] = useState<Loaded>();
+  const t = useTranslations("reports");
+  const locale = useLocale();
+  const formatter = useFormatter();
+  const appFormat = useAppFormat();
+  const errorMessage = useApiErrorMessage();
+  const number = (value: number) => formatter.number(value);
+  // A duration as Intl writes it in the reader's language ("3 min 20 s"), machine-readable too.
+  const formatDuration = (seconds: number | null | undefined) =>
+    seconds === null || seconds === undefined ? "—" : <time dateTime={`PT${Math.round(seconds)}S`}>{appFormat.duration(seconds)}</time>;
+  const durationText = appFormat.duration;
 
   const today = timeZone ? todayIn(timeZone) : null;
   const range = useMemo(() => {
     if (!today) return null;
     if (preset !== "custom") return { from: addDays(today, -(Number(preset) - 1)), to: today, error: null };
-    if (!customFrom || !customTo) return { from: customFrom, to: customTo, error: "Choose both dates." };
-    if (customFrom > customTo) return { from: customFrom, to: customTo, error: "The start date must not be after the end date." };
-    if (daysBetween(customFrom, customTo) > MAX_DAYS) return { from: customFrom, to: customTo, error: `A report covers at most ${MAX_DAYS} days.` };
+    if (!customFrom || !customTo) return { from: customFrom, to: customTo, error: t("range.chooseBoth") };
+    if (customFrom > customTo) return { from: customFrom, to: customTo, error: t("range.startAfterEnd") };
+    if (daysBetween(customFrom, customTo) > MAX_DAYS) return { from: customFrom, to: customTo, error: t("range.tooLong", { days: MAX_DAYS }) };
     return { from: customFrom, to: customTo, error: null };
-  }, [today, preset, customFrom, customTo]);
+  }, [today, preset, customFrom, customTo, t]);
   const days = range && !range.error ? daysBetween(range.from, range.to) : 0;
   const effectiveInterval: Interval = interval === "hour" && days <= HOURLY_MAX_DAYS ? "hour" : "day";
   const rangeQuery = timeZone && range && !range.error ? `from=${range.from}&to=${range.to}&tz=${encodeURIComponent(timeZone)}` : null;
@@ -128,10 +142,10 @@ export function ReportsDashboard({ timeZone }: { timeZone: string }) {
     const zone = timeZone ?? "UTC";
     const format =
       effectiveInterval === "hour"
-        ? new Intl.DateTimeFormat("en", { timeZone: zone, month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
-        : new Intl.DateTimeFormat("en", { timeZone: zone, month: "short", day: "numeric" });
+        ? new Intl.DateTimeFormat(locale, { timeZone: zone, month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+        : new Intl.DateTimeFormat(locale, { timeZone: zone, month: "short", day: "numeric" });
     return (iso: string) => format.format(new Date(iso));
-  }, [timeZone, effectiveInterval]);
+  }, [timeZone, effectiveInterval, locale]);
 
   const messagesSeries = data
     ? data.series.messages_received.data.map((point, index) => ({
@@ -173,26 +187,26 @@ export function ReportsDashboard({ timeZone }: { timeZone: string }) {
         <div className="flex flex-wrap items-end gap-4">
           <div className="flex flex-col gap-1">
             <span id="range-label" className="text-sm font-medium text-slate-700">
-              Range
+              {t("range.label")}
             </span>
             <div role="group" aria-labelledby="range-label" className="flex flex-wrap gap-1 rounded-lg border border-slate-200 bg-white p-1">
-              {presetButton("7", "Last 7 days")}
-              {presetButton("30", "Last 30 days")}
-              {presetButton("90", "Last 90 days")}
-              {presetButton("custom", "Custom")}
+              {presetButton("7", t("range.last7"))}
+              {presetButton("30", t("range.last30"))}
+              {presetButton("90", t("range.last90"))}
+              {presetButton("custom", t("range.custom"))}
             </div>
           </div>
           {preset === "custom" ? (
             <div className="flex flex-wrap items-end gap-3">
               <div className="flex flex-col gap-1">
                 <label htmlFor="report-from" className="text-sm font-medium text-slate-700">
-                  From
+                  {t("range.from")}
                 </label>
                 <input id="report-from" type="date" value={customFrom} max={customTo || today || undefined} onChange={(event) => setCustomFrom(event.target.value)} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm" />
               </div>
               <div className="flex flex-col gap-1">
                 <label htmlFor="report-to" className="text-sm font-medium text-slate-700">
-                  To
+                  {t("range.to")}
                 </label>
                 <input id="report-to" type="date" value={customTo} min={customFrom || undefined} onChange={(event) => setCustomTo(event.target.value)} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm" />
               </div>
@@ -200,12 +214,12 @@ export function ReportsDashboard({ timeZone }: { timeZone: string }) {
           ) : null}
           <div className="flex flex-col gap-1">
             <label htmlFor="report-interval" className="text-sm font-medium text-slate-700">
-              Charts by
+              {t("range.chartsBy")}
             </label>
             <select id="report-interval" value={effectiveInterval} onChange={(event) => setChartInterval(event.target.value as Interval)} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm">
-              <option value="day">Day</option>
+              <option value="day">{t("range.day")}</option>
               <option value="hour" disabled={days > HOURLY_MAX_DAYS}>
-                Hour{days > HOURLY_MAX_DAYS ? ` (${HOURLY_MAX_DAYS} days at most)` : ""}
+                {days > HOURLY_MAX_DAYS ? t("range.hourAtMost", { days: HOURLY_MAX_DAYS }) : t("range.hour")}
               </option>
             </select>
           </div>
@@ -213,9 +227,9 @@ export function ReportsDashboard({ timeZone }: { timeZone: string }) {
             <a
               href={`/v1/reports/export?${rangeQuery}`}
               download
-              className="inline-flex items-center justify-center rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600 sm:ml-auto"
+              className="inline-flex items-center justify-center rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600 sm:ms-auto"
             >
-              Export CSV
+              {t("range.exportCsv")}
             </a>
           ) : null}
         </div>
@@ -225,49 +239,55 @@ export function ReportsDashboard({ timeZone }: { timeZone: string }) {
           </p>
         ) : null}
         <p className="mt-3 text-xs text-slate-500">
-          {range && !range.error ? `${range.from} to ${range.to}, whole days` : ""}
-          {timeZone ? ` in ${timeZone.replaceAll("_", " ")}.` : ""}
+          {range && !range.error
+            ? t("range.wholeDays", { from: formatter.dateTime(new Date(`${range.from}T12:00:00Z`), { dateStyle: "medium", timeZone: "UTC" }), to: formatter.dateTime(new Date(`${range.to}T12:00:00Z`), { dateStyle: "medium", timeZone: "UTC" }), zone: timeZone.replaceAll("_", " ") })
+            : timeZone
+              ? t("range.inZone", { zone: timeZone.replaceAll("_", " ") })
+              : ""}
         </p>
-        <div className="mt-2 h-1 overflow-hidden rounded-full bg-slate-100" role="progressbar" aria-label="Loading reports" aria-hidden={!loading} aria-busy={loading}>
+        <div className="mt-2 h-1 overflow-hidden rounded-full bg-slate-100" role="progressbar" aria-label={t("loading")} aria-hidden={!loading} aria-busy={loading}>
           {loading ? <div className="h-full w-1/3 animate-[pulse_1s_ease-in-out_infinite] rounded-full bg-brand-500" /> : null}
         </div>
         {loading ? (
           <p className="sr-only" role="status">
-            Loading reports…
+            {t("loading")}
           </p>
         ) : null}
       </Card>
 
       {loaded && !loaded.ok && loaded.key === requestKey ? (
         <Alert>
-          {loaded.message}{" "}
+          {errorMessage(loaded.error)}{" "}
           <button type="button" className="font-medium underline" onClick={() => setAttempt((n) => n + 1)}>
-            Try again
+            {t("tryAgain")}
           </button>
         </Alert>
       ) : null}
 
       {!summary ? (
         <Card>
-          <p className="text-sm text-slate-600">{loading || !timeZone ? "Loading reports…" : "No report yet."}</p>
+          <p className="text-sm text-slate-600">{loading || !timeZone ? t("loading") : t("noReport")}</p>
         </Card>
       ) : (
         <div className={`flex flex-col gap-6 transition-opacity ${loading ? "opacity-60" : ""}`}>
-          <section aria-label="Summary" className="grid grid-cols-2 items-start gap-3 lg:grid-cols-3">
-            <StatCard testId="stat-conversations-created" label="New conversations" value={number(summary.conversations.created)} detail={`${number(summary.conversations.closed)} closed in the range`} />
-            <StatCard testId="stat-open-now" label="Open now" value={number(summary.conversations.open_now)} detail={`${number(summary.conversations.unassigned_now)} unassigned`} />
-            <StatCard testId="stat-messages-received" label="Messages received" value={number(summary.messages.received)} detail={`${number(summary.messages.sent)} sent, ${number(summary.messages.automated)} automated`} />
+          <section aria-label={t("summary.label")} className="grid grid-cols-2 items-start gap-3 lg:grid-cols-3">
+            <StatCard testId="stat-conversations-created" label={t("summary.newConversations")} value={number(summary.conversations.created)} detail={t("summary.closedInRange", { count: summary.conversations.closed })} />
+            <StatCard testId="stat-open-now" label={t("summary.openNow")} value={number(summary.conversations.open_now)} detail={t("summary.unassigned", { count: summary.conversations.unassigned_now })} />
+            <StatCard testId="stat-messages-received" label={t("summary.messagesReceived")}
+              value={number(summary.messages.received)}
+              detail={t("summary.sentAutomated", { sent: summary.messages.sent, automated: summary.messages.automated })}
+            />
             <StatCard
               testId="stat-first-response"
-              label="Median first response"
+              label={t("summary.medianFirstResponse")}
               value={formatDuration(summary.first_response.median_seconds)}
-              detail={`${number(summary.first_response.count)} answered · ${number(summary.first_response.unanswered)} waiting · p90 ${formatDuration(summary.first_response.p90_seconds)}`}
+              detail={t("summary.firstResponseDetail", { answered: summary.first_response.count, waiting: summary.first_response.unanswered, p90: durationText(summary.first_response.p90_seconds) })}
             />
             <StatCard
               testId="stat-resolution"
-              label="Median resolution"
+              label={t("summary.medianResolution")}
               value={formatDuration(summary.resolution_time.median_s)}
-              detail={`${number(summary.resolution_time.count)} resolved · p90 ${formatDuration(summary.resolution_time.p90_s)}`}
+              detail={t("summary.resolutionDetail", { count: summary.resolution_time.count, p90: durationText(summary.resolution_time.p90_s) })}
             />
             <CsatCard csat={summary.csat} />
           </section>
@@ -275,52 +295,54 @@ export function ReportsDashboard({ timeZone }: { timeZone: string }) {
           <SpendCard query={rangeQuery} />
 
           <div className="grid gap-6 xl:grid-cols-2">
-            <ChartCard caption={`Messages per ${effectiveInterval}`} testId="chart-messages">
+            <ChartCard caption={effectiveInterval === "hour" ? t("charts.messagesPerHour") : t("charts.messagesPerDay")} testId="chart-messages">
               <LineChart data={messagesSeries} margin={chartMargin}>
-                {chartAxes}
-                <Line type="monotone" dataKey="received" name="Received" stroke="#178059" strokeWidth={2} dot={messagesSeries.length <= 31} isAnimationActive={false} />
-                <Line type="monotone" dataKey="sent" name="Sent" stroke="#6366f1" strokeWidth={2} dot={messagesSeries.length <= 31} isAnimationActive={false} />
+                {chartAxes(number)}
+                <Line type="monotone" dataKey="received" name={t("charts.received")} stroke="#178059" strokeWidth={2} dot={messagesSeries.length <= 31} isAnimationActive={false} />
+                <Line type="monotone" dataKey="sent" name={t("charts.sent")} stroke="#6366f1" strokeWidth={2} dot={messagesSeries.length <= 31} isAnimationActive={false} />
               </LineChart>
             </ChartCard>
-            <ChartCard caption={`Conversations per ${effectiveInterval}`} testId="chart-conversations">
+            <ChartCard caption={effectiveInterval === "hour" ? t("charts.conversationsPerHour") : t("charts.conversationsPerDay")} testId="chart-conversations">
               <BarChart data={conversationsSeries} margin={chartMargin}>
-                {chartAxes}
-                <Bar dataKey="created" name="Created" fill="#1f9d6b" isAnimationActive={false} />
-                <Bar dataKey="closed" name="Closed" fill="#94a3b8" isAnimationActive={false} />
+                {chartAxes(number)}
+                <Bar dataKey="created" name={t("charts.created")} fill="#1f9d6b" isAnimationActive={false} />
+                <Bar dataKey="closed" name={t("charts.closed")} fill="#94a3b8" isAnimationActive={false} />
               </BarChart>
             </ChartCard>
           </div>
 
           <Card className="p-0">
             <div className="border-b border-slate-200 px-6 py-4">
-              <h2 className="text-base font-semibold">Agents</h2>
+              <h2 className="text-base font-semibold">{t("agents.title")}</h2>
               <p className="mt-1 text-xs text-slate-500">
-                First response: from a conversation&apos;s first customer message to the first reply by a person that reached the customer (automatic answers and failed sends do not count). Resolution: from creation or reopening to the close.
+                {t("agents.explanation")}
               </p>
             </div>
-            <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Agents table">
-              <table className="w-full text-left text-sm" aria-label="Agents">
+            <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={t("agents.tableRegion")}>
+              <table className="w-full text-start text-sm" aria-label={t("agents.title")}>
                 <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
                   <tr>
-                    <th scope="col" className="px-6 py-2 font-medium">Agent</th>
-                    <th scope="col" className="px-3 py-2 text-right font-medium">Assigned</th>
-                    <th scope="col" className="px-3 py-2 text-right font-medium">Closed</th>
-                    <th scope="col" className="px-3 py-2 text-right font-medium">Messages sent</th>
-                    <th scope="col" className="px-3 py-2 text-right font-medium">Median first response</th>
-                    <th scope="col" className="px-3 py-2 text-right font-medium">Median resolution</th>
-                    <th scope="col" className="px-6 py-2 text-right font-medium">Satisfaction</th>
+                    <th scope="col" className="px-6 py-2 font-medium">{t("agents.agent")}</th>
+                    <th scope="col" className="px-3 py-2 text-end font-medium">{t("agents.assigned")}</th>
+                    <th scope="col" className="px-3 py-2 text-end font-medium">{t("agents.closed")}</th>
+                    <th scope="col" className="px-3 py-2 text-end font-medium">{t("agents.messagesSent")}</th>
+                    <th scope="col" className="px-3 py-2 text-end font-medium">{t("agents.medianFirstResponse")}</th>
+                    <th scope="col" className="px-3 py-2 text-end font-medium">{t("agents.medianResolution")}</th>
+                    <th scope="col" className="px-6 py-2 text-end font-medium">{t("agents.satisfaction")}</th>
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">
                   {data.agents.data.map((agent) => (
                     <tr key={agent.user.id} data-testid={`agent-${agent.user.id}`}>
-                      <td className="whitespace-nowrap px-6 py-3 font-medium">{agent.user.name}</td>
-                      <td className="px-3 py-3 text-right tabular-nums" data-col="assigned">{number(agent.assigned)}</td>
-                      <td className="px-3 py-3 text-right tabular-nums" data-col="closed">{number(agent.closed)}</td>
-                      <td className="px-3 py-3 text-right tabular-nums" data-col="messages_sent">{number(agent.messages_sent)}</td>
-                      <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums" data-col="first_response_median_s">{formatDuration(agent.first_response_median_s)}</td>
-                      <td className="whitespace-nowrap px-3 py-3 text-right tabular-nums" data-col="resolution_median_s">{formatDuration(agent.resolution_median_s)}</td>
-                      <td className="px-6 py-3 text-right tabular-nums" data-col="csat_average">{agent.csat_average === null ? "—" : agent.csat_average.toLocaleString("en", { maximumFractionDigits: 2 })}</td>
+                      <td className="whitespace-nowrap px-6 py-3 font-medium" data-user-content>
+                        {agent.user.name}
+                      </td>
+                      <td className="px-3 py-3 text-end tabular-nums" data-col="assigned">{number(agent.assigned)}</td>
+                      <td className="px-3 py-3 text-end tabular-nums" data-col="closed">{number(agent.closed)}</td>
+                      <td className="px-3 py-3 text-end tabular-nums" data-col="messages_sent">{number(agent.messages_sent)}</td>
+                      <td className="whitespace-nowrap px-3 py-3 text-end tabular-nums" data-col="first_response_median_s">{formatDuration(agent.first_response_median_s)}</td>
+                      <td className="whitespace-nowrap px-3 py-3 text-end tabular-nums" data-col="resolution_median_s">{formatDuration(agent.resolution_median_s)}</td>
+                      <td className="px-6 py-3 text-end tabular-nums" data-col="csat_average">{agent.csat_average === null ? "—" : formatter.number(agent.csat_average, { maximumFractionDigits: 2 })}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -329,9 +351,12 @@ export function ReportsDashboard({ timeZone }: { timeZone: string }) {
           </Card>
 
           <Card className="p-4">
-            <h2 className="text-base font-semibold">When customers write</h2>
+            <h2 className="text-base font-semibold">{t("heatmap.title")}</h2>
             <p className="mt-1 text-xs text-slate-500">
-              Customer messages by weekday and hour, on the business&apos;s clock ({data.heatmap.time_zone.replaceAll("_", " ")}): <span data-testid="heatmap-total">{number(data.heatmap.total)}</span> in the range.
+              {t.rich("heatmap.description", {
+                zone: data.heatmap.time_zone.replaceAll("_", " "),
+                total: () => <span data-testid="heatmap-total">{number(data.heatmap.total)}</span>,
+              })}
             </p>
             <div className="mt-3">
               <HeatmapGrid heatmap={data.heatmap} />

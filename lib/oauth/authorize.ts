@@ -25,8 +25,11 @@ export type AuthorizeRequest = {
 
 export type AuthorizeCheck =
   | { ok: true; request: AuthorizeRequest }
-  /** The client or its redirect URI cannot be trusted: say so on the page, never redirect. */
-  | { ok: false; redirect: null; message: string }
+  /**
+   * The client or its redirect URI cannot be trusted: say so on the page, never redirect. `reason`
+   * names the problem for the page to put in the reader's language.
+   */
+  | { ok: false; redirect: null; reason: UntrustedReason; message: string }
   /** Anything else goes back to the app as `error=` (RFC 6749 section 4.1.2.1). */
   | { ok: false; redirect: string; message: string };
 
@@ -42,21 +45,24 @@ export function errorRedirect(redirectUri: string, error: string, description: s
 
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
+/** Why a request cannot even be sent back to its app. */
+export type UntrustedReason = "missing_client_id" | "unknown_client" | "missing_redirect_uri" | "unregistered_redirect_uri" | "other_account" | "repeated_parameter";
+
 /** Checks `GET /oauth/authorize` parameters in the order RFC 6749 asks (client and redirect URI first). */
 export async function checkAuthorizeRequest(params: Record<string, string | undefined>, user: Pick<AuthContext["user"], "role"> & { accountId: string }): Promise<AuthorizeCheck> {
   const clientId = params.client_id;
-  if (!clientId) return { ok: false, redirect: null, message: "The link is missing client_id." };
+  if (!clientId) return { ok: false, redirect: null, reason: "missing_client_id", message: "The link is missing client_id." };
   const app = await findAppByClientId(clientId);
-  if (!app) return { ok: false, redirect: null, message: "No app is registered with this client_id (it may have been deleted)." };
+  if (!app) return { ok: false, redirect: null, reason: "unknown_client", message: "No app is registered with this client_id (it may have been deleted)." };
   const redirectUri = params.redirect_uri;
-  if (!redirectUri) return { ok: false, redirect: null, message: "The link is missing redirect_uri." };
+  if (!redirectUri) return { ok: false, redirect: null, reason: "missing_redirect_uri", message: "The link is missing redirect_uri." };
   if (!app.redirectUris.includes(redirectUri)) {
-    return { ok: false, redirect: null, message: "The redirect_uri is not one registered for this app." };
+    return { ok: false, redirect: null, reason: "unregistered_redirect_uri", message: "The redirect_uri is not one registered for this app." };
   }
   // Errors go back only to an app of the signed-in user's own account: another account's app
   // could otherwise use this server to send people to its URI with a trusted-looking error.
   if (app.accountId !== user.accountId) {
-    return { ok: false, redirect: null, message: "This app is registered in another Chorus account: only that account's users can allow it." };
+    return { ok: false, redirect: null, reason: "other_account", message: "This app is registered in another Chorus account: only that account's users can allow it." };
   }
   const state = params.state ?? null;
   const fail = (error: string, message: string): AuthorizeCheck => ({ ok: false, redirect: errorRedirect(redirectUri, error, message, state), message });

@@ -1,6 +1,9 @@
+import { getTranslations } from "next-intl/server";
 import { ContactsBrowser } from "@/components/contacts/contacts-browser";
 
-export const metadata = { title: "Contacts" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("contacts"))("title") };
+}
 
 export default function ContactsPage() {
   return (
