@@ -25,6 +25,7 @@ import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { call } from "@/tests/support/api";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
 import { eventsOf, nextPhone } from "@/tests/support/messaging";
+import { seedConversation, seedMessage } from "@/tests/support/seed";
 import { drain } from "@/tests/support/webhooks";
 
 beforeEach(() => resetRateLimiters());
@@ -147,9 +148,47 @@ describe("automations API", () => {
     await customerWrites(adminToken, { from: nextPhone(), text: "price list please" });
     const res = await preview(adminToken, { event: "message.received", conditions: [{ field: "message.text", operator: "matches", value: "\\bprice\\b" }] });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toEqual({ matched: 2, sampled: 3 });
-    expect((await preview(adminToken, { event: "message.received", conditions: [] })).body).toEqual({ matched: 3, sampled: 3 });
+    expect(res.body).toEqual({ matched: 2, sampled: 3, cut_short: false });
+    expect((await preview(adminToken, { event: "message.received", conditions: [] })).body).toEqual({ matched: 3, sampled: 3, cut_short: false });
     expect((await preview(adminToken, { event: "message.received", conditions: [{ field: "message.text", operator: "matches", value: "(x)\\1" }] })).status).toBe(400);
+  });
+});
+
+describe("the cost of a pattern", () => {
+  it("a pattern that compiles to a huge program is refused when saved or previewed, naming the condition", async () => {
+    const { account, adminToken } = await createTestAccount();
+    // Nested counted repeats: about 2,000 RE2 instructions, tens of milliseconds per long message.
+    const heavy = { field: "message.text", operator: "matches", value: "(\\pL{1,31}){1,31}q" };
+    const saved = await createRule(adminToken, { name: "Heavy", event: "message.received", conditions: [heavy], actions: [{ type: "close" }] });
+    expect(saved.status, saved.text).toBe(400);
+    expect(saved.body.error.details).toEqual([expect.objectContaining({ path: "conditions.0.value", message: expect.stringContaining("too complex") })]);
+    expect(await getDb().select().from(automations).where(eq(automations.accountId, account.id))).toEqual([]);
+    const previewed = await preview(adminToken, { event: "message.received", conditions: [{ field: "contact.name", operator: "is_present" }, heavy] });
+    expect(previewed.status, previewed.text).toBe(400);
+    expect(previewed.body.error.details[0].path).toBe("conditions.1.value");
+  });
+
+  it("a preview that would hold the server for seconds stops within its budget and says it was cut short", async () => {
+    const { account } = await createTestAccount();
+    const agent = await addTestUser(account.id, "agent");
+    const total = 120;
+    const start = Date.now() - total * 60_000;
+    for (let i = 0; i < total; i++) {
+      const { contact, conversation } = await seedConversation({ accountId: account.id, createdAt: new Date(start + i * 60_000) });
+      // A long message the heavy pattern must scan to its end (no "q" in it).
+      await seedMessage({ accountId: account.id, conversationId: conversation.id, phone: contact.phone!, direction: "inbound", text: "é".repeat(4000), createdAt: new Date(start + i * 60_000) });
+    }
+    // The largest allowed pattern of its kind: each test still costs tens of milliseconds here,
+    // seconds over the whole sample.
+    const res = await preview(agent.token, { event: "message.received", conditions: [{ field: "message.text", operator: "matches", value: "(\\pL{1,15}){1,15}q" }] });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.cut_short).toBe(true);
+    expect(res.body.matched).toBe(0);
+    expect(res.body.sampled).toBeLessThan(total);
+
+    // A cheap rule over the same sample is not cut short.
+    const cheap = await preview(agent.token, { event: "message.received", conditions: [{ field: "message.text", operator: "contains", value: "price" }] });
+    expect(cheap.body).toEqual({ matched: 0, sampled: total, cut_short: false });
   });
 });
 
@@ -436,7 +475,7 @@ describe("team workflow in rules and macros", () => {
 
     // The preview knows the new fields.
     const previewed = await preview(adminToken, { event: "message.received", conditions: [{ field: "conversation.priority", operator: "equals", value: "urgent" }] });
-    expect(previewed.body).toEqual({ matched: 1, sampled: 2 });
+    expect(previewed.body).toEqual({ matched: 1, sampled: 2, cut_short: false });
     void account;
   });
 
