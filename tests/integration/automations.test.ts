@@ -392,6 +392,46 @@ describe("macros", () => {
   });
 });
 
+describe("a macro that sends", () => {
+  it("needs messages:write as sending by hand does: a token without it gets a 403 and nothing is sent or changed", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const agent = await addTestUser(account.id, "agent", "Alex");
+    const label = await createLabel(adminToken, "Welcomed");
+    const reply = await call(cannedRepliesRoute.POST, { method: "POST", path: "/v1/canned-replies", token: adminToken, body: { shortcut: "hello", text: "Hello {{contact.name}}!" } });
+    expect(reply.status, reply.text).toBe(201);
+    const create = (body: unknown) => call(macrosRoute.POST, { method: "POST", path: "/v1/macros", token: agent.token, body });
+    const greet = await create({ name: "Greet", actions: [{ type: "add_label", label_id: label.id }, { type: "send_canned_reply", canned_reply_id: reply.body.id }] });
+    expect(greet.status, greet.text).toBe(201);
+    const tag = await create({ name: "Tag", actions: [{ type: "add_label", label_id: label.id }] });
+    const written = await customerWrites(adminToken, { from: nextPhone(), text: "Hi there" });
+    const run = (token: string, macroId: string) =>
+      call(runMacroRoute.POST, { method: "POST", path: `/v1/conversations/${written.conversation_id}/macros/${macroId}`, token, params: { id: written.conversation_id, macro_id: macroId } });
+    const outbound = async () => (await getDb().select().from(messages).where(and(eq(messages.accountId, account.id), eq(messages.direction, "outbound")))).length;
+
+    const agentCtx = await authenticateBearer(agent.token);
+    const token = async (permissions: Scope[]) => (await createApiToken({ ctx: agentCtx, input: { name: "bot", permissions, expires_at: new Date(Date.now() + 3 * 86_400_000) } })).token;
+    const organiseOnly = await token(["conversations:read", "conversations:write"]);
+    const refused = await run(organiseOnly, greet.body.id);
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.body.error.code).toBe("insufficient_scope");
+    expect(refused.body.error.details).toEqual([expect.objectContaining({ scope: "messages:write" })]);
+    expect(await outbound()).toBe(0);
+    expect((await getConversation(adminToken, written.conversation_id)).body.labels).toEqual([]);
+
+    // The same token may run a macro that only organises.
+    expect((await run(organiseOnly, tag.body.id)).status).toBe(200);
+    // With messages:write the greeting goes out.
+    const sender = await token(["conversations:read", "conversations:write", "messages:write"]);
+    const sent = await run(sender, greet.body.id);
+    expect(sent.status, sent.text).toBe(200);
+    expect(sent.body.actions).toEqual([
+      { type: "add_label", result: "skipped", reason: "the conversation already has the label" },
+      { type: "send_canned_reply", result: "done" },
+    ]);
+    expect(await outbound()).toBe(1);
+  });
+});
+
 describe("team workflow in rules and macros", () => {
   const createTeam = async (token: string, name: string) => {
     const res = await call(teamsRoute.POST, { method: "POST", path: "/v1/teams", token, body: { name } });
