@@ -1,7 +1,7 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { type Executor, getDb } from "@/db";
-import { type Conversation, conversations, messages, notifications, type SlaPolicy, slaOutcomes, slaPolicies, users } from "@/db/schema";
+import { type Conversation, conversations, messages, notifications, type SlaPolicy, slaOutcomes, slaPolicies } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { recordActivity } from "@/lib/activity/record-activity";
 import type { ActivityActor, ActivityVia } from "@/lib/activity/schemas";
