@@ -303,6 +303,39 @@ describe("the engine", () => {
   });
 });
 
+describe("the rules the engine keeps", () => {
+  it("are read again as soon as they change, through the API or by another process writing the table", async () => {
+    const { adminToken } = await createTestAccount();
+    const label = await createLabel(adminToken, "Pricing");
+    const rule = await createRule(adminToken, { name: "Prices", event: "message.received", conditions: [{ field: "message.text", operator: "contains", value: "price" }], actions: [{ type: "add_label", label_id: label.id }] });
+    expect(rule.status, rule.text).toBe(201);
+    const labelled = async (text: string) => {
+      const { conversation_id } = await customerWrites(adminToken, { from: nextPhone(), text });
+      return ((await getConversation(adminToken, conversation_id)).body.labels as { id: string }[]).some((l) => l.id === label.id);
+    };
+    expect(await labelled("the price?")).toBe(true);
+    expect(await labelled("the cost?")).toBe(false);
+
+    expect((await patchRule(adminToken, rule.body.id, { conditions: [{ field: "message.text", operator: "contains", value: "cost" }] })).status).toBe(200);
+    expect(await labelled("the price?")).toBe(false);
+    expect(await labelled("the cost?")).toBe(true);
+
+    // Another server process changes the rule: this one has no word of it but the table's.
+    await getDb()
+      .update(automations)
+      .set({ conditions: [{ field: "message.text", operator: "contains", value: "tarif" }], updatedAt: new Date(Date.now() + 1000) })
+      .where(eq(automations.id, rule.body.id));
+    expect(await labelled("the cost?")).toBe(false);
+    expect(await labelled("your tarif?")).toBe(true);
+    await getDb().update(automations).set({ enabled: false, updatedAt: new Date(Date.now() + 2000) }).where(eq(automations.id, rule.body.id));
+    expect(await labelled("your tarif?")).toBe(false);
+    await getDb().update(automations).set({ enabled: true, updatedAt: new Date(Date.now() + 3000) }).where(eq(automations.id, rule.body.id));
+    expect(await labelled("your tarif?")).toBe(true);
+    expect((await deleteRule(adminToken, rule.body.id)).status).toBe(204);
+    expect(await labelled("your tarif?")).toBe(false);
+  });
+});
+
 describe("a refused action", () => {
   it("is skipped with its reason while the message and the rule's other actions commit; the same in a macro refuses the whole run", async () => {
     const { adminToken } = await createTestAccount();
