@@ -45,7 +45,7 @@ for (const [width, viewport] of [
     }
     const page = await signedIn(browser, viewport);
     await expect(page.getByRole("status", { name: "Live updates on" })).toBeVisible();
-    await page.getByLabel("Team", { exact: true }).selectOption({ label: team.name });
+    await page.locator("#inbox-team-filter").selectOption({ label: team.name });
     const list = page.getByRole("list", { name: "Conversation list" });
     const order = () => list.getByRole("button").evaluateAll((rows) => rows.map((r) => (r.textContent ?? "").match(/(Ugo Urgent|Lia Low|Nico None)/)?.[1]).filter(Boolean));
     await expect.poll(order).toEqual(["Nico None", "Lia Low", "Ugo Urgent"]);
