@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { requestJson } from "@/lib/client/api";
@@ -35,12 +35,14 @@ function PersonCapacities({ people, canEdit }: { people: Named[]; canEdit: boole
   const [fallback, setFallback] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<Message>();
+  // A slow first load never overwrites what the person already typed or saved.
+  const touched = useRef(false);
 
   useEffect(() => {
     void requestJson<Config>("GET", "/v1/config/assignment").then((result) => {
       if (!result.ok) return;
       setFallback(result.data.capacity);
-      setValues(Object.fromEntries(Object.entries(result.data.agent_capacities).map(([id, n]) => [id, String(n)])));
+      if (!touched.current) setValues(Object.fromEntries(Object.entries(result.data.agent_capacities).map(([id, n]) => [id, String(n)])));
     });
   }, []);
 
@@ -86,7 +88,10 @@ function PersonCapacities({ people, canEdit }: { people: Named[]; canEdit: boole
                 placeholder={fallback ? String(fallback) : "No limit"}
                 value={values[person.id] ?? ""}
                 disabled={!canEdit}
-                onChange={(e) => setValues((prev) => ({ ...prev, [person.id]: e.target.value }))}
+                onChange={(e) => {
+                  touched.current = true;
+                  setValues((prev) => ({ ...prev, [person.id]: e.target.value }));
+                }}
                 className={`${inputClass} max-w-28`}
               />
             </li>
@@ -112,10 +117,11 @@ function TeamPolicy({ team, canEdit }: { team: Named; canEdit: boolean }) {
   const [own, setOwn] = useState<Record<string, number>>({});
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<Message>();
+  const touched = useRef(false);
 
   useEffect(() => {
     void requestJson<Config>("GET", `/v1/config/assignment?team_id=${encodeURIComponent(team.id)}`).then((result) => {
-      if (!result.ok) return;
+      if (!result.ok || touched.current) return;
       setMode(result.data.inherited ? "inherit" : result.data.mode);
       setCapacity(!result.data.inherited && result.data.capacity ? String(result.data.capacity) : "");
       setOwn(result.data.inherited ? {} : result.data.agent_capacities);
@@ -139,7 +145,10 @@ function TeamPolicy({ team, canEdit }: { team: Named; canEdit: boolean }) {
         <span className="text-sm font-medium sm:w-40 sm:pb-2">{team.name}</span>
         <label htmlFor={ids.mode} className="flex flex-1 flex-col gap-1 text-xs text-slate-600">
           Policy
-          <select id={ids.mode} value={mode} disabled={!canEdit} onChange={(e) => setMode(e.target.value as Mode | "inherit")} className={`${inputClass} bg-white`}>
+          <select id={ids.mode} value={mode} disabled={!canEdit} onChange={(e) => {
+              touched.current = true;
+              setMode(e.target.value as Mode | "inherit");
+            }} className={`${inputClass} bg-white`}>
             {(Object.keys(modeLabels) as (Mode | "inherit")[]).map((m) => (
               <option key={m} value={m}>
                 {modeLabels[m]}
@@ -158,7 +167,10 @@ function TeamPolicy({ team, canEdit }: { team: Named; canEdit: boolean }) {
             placeholder="No limit"
             value={capacity}
             disabled={!canEdit || mode === "inherit"}
-            onChange={(e) => setCapacity(e.target.value)}
+            onChange={(e) => {
+              touched.current = true;
+              setCapacity(e.target.value);
+            }}
             className={inputClass}
           />
         </label>

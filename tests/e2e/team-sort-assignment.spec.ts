@@ -83,6 +83,8 @@ for (const [width, viewport] of [
     await tall(page, form.getByLabel("Capacity"));
     await form.getByRole("button", { name: "Save" }).click();
     await expect(page.getByText(`${team.name}: saved.`)).toBeVisible();
+    // What was typed and saved stays on screen (a slow first load does not wipe it).
+    await expect(capacity).toHaveValue("7");
     await page.screenshot({ path: shot(`settings-assignment-${width}`), fullPage: true });
     await noHorizontalScroll(page);
 
