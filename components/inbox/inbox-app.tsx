@@ -7,6 +7,7 @@ import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from "rea
 import { requestJson } from "@/lib/client/api";
 import { rememberResponse } from "@/lib/client/offline-cache";
 import { ConversationList, type Filter } from "./conversation-list";
+import { comparatorOf, type ListOrder, ListOrderSelect } from "./list-order";
 import { DetailsPanel } from "./details-panel";
 import { publishLiveEvent } from "./live-bus";
 import { NotificationsBell } from "./notifications-bell";
@@ -32,8 +33,6 @@ const idFromPath = (pathname: string) => conversationPath.exec(pathname)?.[1] ??
 
 type Page<T> = { data: T[]; pagination: { next_cursor: string | null; has_more: boolean } };
 
-const activityOf = (c: ConversationItem) => c.last_message_at ?? c.created_at;
-const byActivity = (a: ConversationItem, b: ConversationItem) => (activityOf(b) > activityOf(a) ? 1 : activityOf(b) < activityOf(a) ? -1 : b.id > a.id ? 1 : -1);
 
 function matches(filter: Filter, c: ConversationItem, me: string, label: string | null = null, team: string | null = null) {
   if (label && !c.labels?.some((l) => l.id === label)) return false;
@@ -74,6 +73,8 @@ export function InboxApp({
   const [query, setQuery] = useState("");
   const [label, setLabel] = useState<string | null>(null);
   const [team, setTeam] = useState<string | null>(null);
+  const [order, setOrder] = useState<ListOrder>("activity");
+  const byOrder = useMemo(() => comparatorOf(order), [order]);
   // Opening a conversation reads it: the list shows it read from the first paint.
   const [items, setItems] = useState<ConversationItem[]>(() =>
     (initialList?.data ?? []).map((c) => (c.id === initialConversationId ? { ...c, unread_count: 0 } : c)),
@@ -113,6 +114,7 @@ export function InboxApp({
       if (query.trim()) params.set("q", query.trim());
       if (label) params.set("label", label);
       if (team) params.set("team", team);
+      if (order !== "activity") params.set("sort", order);
       if (!reset && after) params.set("cursor", after);
       const result = await requestJson<Page<ConversationItem>>("GET", `/api/inbox/conversations?${params}`);
       if (request !== listRequest.current) return;
@@ -127,7 +129,7 @@ export function InboxApp({
       setCursor(result.data.pagination.next_cursor);
       setListState("idle");
     },
-    [filter, query, label, team],
+    [filter, query, label, team, order],
   );
 
   // The conversation view's code is fetched when the person shows they are about to open one
@@ -171,10 +173,10 @@ export function InboxApp({
         const rest = prev.filter((c) => c.id !== patch.id);
         if (!matches(filter, next, me.id, label, team) && next.id !== selectedId) return rest;
         if ((query.trim() || filter === "mentions") && !existing) return rest;
-        return [...rest, next].sort(byActivity);
+        return [...rest, next].sort(byOrder);
       });
     },
-    [filter, me.id, query, selectedId, label, team],
+    [filter, me.id, query, selectedId, label, team, byOrder],
   );
 
   const refreshConversation = useCallback(
@@ -298,14 +300,14 @@ export function InboxApp({
     open(id);
     if (items.some((c) => c.id === id)) return;
     const result = await requestJson<ConversationItem>("GET", `/v1/conversations/${id}`);
-    if (result.ok) setItems((prev) => (prev.some((c) => c.id === id) ? prev : [...prev, result.data].sort(byActivity)));
+    if (result.ok) setItems((prev) => (prev.some((c) => c.id === id) ? prev : [...prev, result.data].sort(byOrder)));
   }
 
   // The URL names the open conversation: /inbox/{id}. Opening one adds a history entry, so Back
   // (on a phone, the way back to the list) and Forward walk through what was opened.
   function open(id: string, found?: ConversationItem) {
     // A search result outside the current list joins it while it is open.
-    if (found) setItems((prev) => (prev.some((c) => c.id === id) ? prev : [...prev, found].sort(byActivity)));
+    if (found) setItems((prev) => (prev.some((c) => c.id === id) ? prev : [...prev, found].sort(byOrder)));
     if (id !== selectedId) setOpened(null);
     setUnreadAt({ id, count: (items.find((c) => c.id === id) ?? found)?.unread_count ?? 0 });
     setSelectedId(id);
@@ -430,7 +432,12 @@ export function InboxApp({
             }
             label={label}
             onLabel={setLabel}
-            extraFilters={<TeamFilter value={team} onChange={setTeam} />}
+            extraFilters={
+              <div className="flex flex-col gap-2 sm:flex-row">
+                <TeamFilter value={team} onChange={setTeam} />
+                <ListOrderSelect value={order} onChange={setOrder} />
+              </div>
+            }
           />
         </Suspense>
       </section>

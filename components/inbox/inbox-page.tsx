@@ -20,7 +20,7 @@ export async function InboxPage({ conversationId = null }: { conversationId?: st
     collectPages((cursor) => listUsers({ ctx: session, limit: 100, cursor })),
     listOnlineUserIds(session.accountId),
     getNumberConfig({ ctx: session }),
-    listInbox({ ctx: session, query: { filter: "all", limit: INITIAL_LIST_LIMIT } }),
+    listInbox({ ctx: session, query: { filter: "all", sort: "activity", limit: INITIAL_LIST_LIMIT } }),
     countInbox({ ctx: session }),
     // Another account's or a deleted conversation: the page says so once the script runs.
     conversationId ? getConversation({ ctx: session, id: conversationId }).catch(() => null) : null,

@@ -29,10 +29,12 @@ export function AssignmentForm({ initial, canEdit }: { initial: Config; canEdit:
     e.preventDefault();
     setBusy(true);
     setMessage(undefined);
+    // Per-person capacities are edited beside this form: keep them as they are now.
+    const current = await requestJson<Config>("GET", "/v1/config/assignment");
     const result = await requestJson<Config>("PUT", "/v1/config/assignment", {
       mode,
       capacity: capacity.trim() ? Number(capacity) : null,
-      agent_capacities: initial.agent_capacities,
+      agent_capacities: current.ok ? current.data.agent_capacities : initial.agent_capacities,
       away_after_s: Number(awayMinutes) * 60,
     });
     setBusy(false);

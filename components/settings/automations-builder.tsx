@@ -35,7 +35,8 @@ const emptyDraft = (choices: AutomationChoices): Draft => ({
 });
 
 const previewText = (p: AutomationPreviewOutput) =>
-  p.sampled === 0 ? "No conversations yet to preview on." : `Would have matched ${p.matched.toLocaleString()} of the last ${p.sampled.toLocaleString()} conversations.`;
+  (p.sampled === 0 && !p.cut_short ? "No conversations yet to preview on." : `Would have matched ${p.matched.toLocaleString()} of the last ${p.sampled.toLocaleString()} conversations.`) +
+  (p.cut_short ? " Stopped early: these conditions are too slow to test on more." : "");
 
 /** How many recent conversations a saved rule matches, asked for when its card shows. */
 function RulePreview({ rule }: { rule: Rule }) {

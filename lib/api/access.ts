@@ -1,5 +1,4 @@
 import { authenticateRequest } from "@/lib/auth/authenticate";
-import { roleAllows, type Scope } from "@/lib/auth/scopes";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { getEnv } from "@/lib/platform/env";
 import { ApiError, ForbiddenError } from "@/lib/platform/errors";
@@ -68,20 +67,4 @@ export function refuseCrossSiteWrite(req: Request) {
   if (!own.has(origin)) refuse(`Origin ${origin.slice(0, 100)} is not this app`);
 }
 
-/**
- * The owner's current role must allow the scope (a demoted user loses admin powers on the
- * tokens they hold: forbidden), and then the token must hold it (insufficient_scope).
- */
-export function authorize(ctx: AuthContext, scope: Scope) {
-  if (!roleAllows(ctx.user.role, scope)) {
-    throw new ForbiddenError(`The ${ctx.user.role} role does not allow ${scope}.`, [
-      { path: "scope", message: `role ${ctx.user.role} does not allow ${scope}`, scope },
-    ]);
-  }
-  if (!ctx.token.scopes.includes(scope)) {
-    // The bearer challenge names the scope the token would need.
-    throw new ApiError(403, "insufficient_scope", `This token lacks the ${scope} scope.`, [{ path: "scope", message: `requires ${scope}`, scope }], {
-      "WWW-Authenticate": `Bearer realm="chorus", error="insufficient_scope", scope="${scope}"`,
-    });
-  }
-}
+export { authorize } from "@/lib/auth/authorize";

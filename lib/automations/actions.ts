@@ -3,6 +3,7 @@ import type { Executor } from "@/db";
 import { cannedReplies, conversationNotes, conversations, labels, messageTemplates, slaPolicies, teams, users } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
 import type { ActivityActor } from "@/lib/activity/schemas";
+import type { Scope } from "@/lib/auth/scopes";
 import { presentUserRef } from "@/lib/auth/user-identity";
 import { fillCannedReply } from "@/lib/canned-replies/schemas";
 import { contactAddress } from "@/lib/contacts/identity";
@@ -45,6 +46,12 @@ export type ActionResult = { type: ActionType; result: "done" | "skipped"; reaso
 type ActionOf<K extends ActionType> = Extract<AutomationActionInput, { type: K }>;
 
 type ActionDefinition<K extends ActionType> = {
+  /**
+   * The scope a person needs, beyond conversations:write, to run the action in a macro: the
+   * one the same step by hand needs (sending a message needs messages:write). Rules run as the
+   * business and need none.
+   */
+  scope?: Scope;
   /** Checks what the action names against the account when it is saved: a 400 naming `path` otherwise. */
   check?: (tx: Executor, input: { accountId: string; action: ActionOf<K>; path: string }) => Promise<void>;
   /** Does it, in the caller's transaction. Returns why it did nothing when there was nothing to do. */
@@ -211,6 +218,7 @@ export const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
     },
   },
   send_canned_reply: {
+    scope: "messages:write",
     check: async (tx, { accountId, action, path }) => {
       if (!(await cannedReplyOf(tx, accountId, action.canned_reply_id))) throw invalidField(`${path}.canned_reply_id`, "is not a canned reply of this account");
     },
@@ -230,6 +238,7 @@ export const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
     },
   },
   send_template: {
+    scope: "messages:write",
     check: async (tx, { accountId, action, path }) => {
       const [row] = await tx
         .select({ id: messageTemplates.id })
@@ -303,6 +312,11 @@ export async function checkActions(tx: Executor, { accountId, actions, path = "a
     const definition = actionRegistry[action.type] as ActionDefinition<ActionType>;
     await definition.check?.(tx, { accountId, action, path: `${path}.${index}` });
   }
+}
+
+/** The scopes a person needs to run these actions (beyond conversations:write), each once. */
+export function scopesToRun(actions: AutomationActionInput[]): Scope[] {
+  return [...new Set(actions.flatMap((action) => actionRegistry[action.type].scope ?? []))];
 }
 
 /** Runs one action; what it did, or why it did nothing. */

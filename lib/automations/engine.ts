@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { type Automation, automations } from "@/db/schema";
+import { automations } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { recordAudit } from "@/lib/audit/record-audit";
 import type { EventEnvelope } from "@/lib/events/types";
@@ -25,20 +25,58 @@ function subjectOf(envelope: EventEnvelope): { conversationId?: string; messageI
   return { conversationId, messageId };
 }
 
+/** A rule as the engine runs it: read and ordered once, kept until the account's rules change. */
+type CompiledRule = { id: string; name: string; authorId: string | null; conditions: AutomationConditionInput[]; actions: AutomationActionInput[] };
+type AccountRules = { version: string; byEvent: Map<string, CompiledRule[]> };
+
+// The enabled rules of each account by event, in running order. Valid while the account's rule
+// version (below) is the one they were read at: any create, change, reorder or delete changes it,
+// in this process or another, and the next event reads them again.
+const ruleCache = new Map<string, AccountRules>();
+const MAX_CACHED_ACCOUNTS = 1000;
+
+/** The account's rule version: how many rules, and when each last changed (ids and positions move with them). */
+const versionOf = (accountId: string) => sql<string>`(select count(*)::text || ':' || coalesce(max(${automations.updatedAt})::text, '') || ':' || coalesce(sum(extract(epoch from ${automations.updatedAt}))::text, '0') || ':' || coalesce(sum(${automations.position}), 0)::text
+    from ${automations} where ${automations.accountId} = ${accountId})`;
+
+/** Every rule of the account, enabled ones by event in running order, with the version they were read at (one statement, one snapshot). */
+async function loadAccountRules(tx: Executor, accountId: string, version: string): Promise<AccountRules> {
+  const rows = await tx
+    .select({ rule: automations, version: versionOf(accountId) })
+    .from(automations)
+    .where(and(eq(automations.accountId, accountId), eq(automations.enabled, true)))
+    .orderBy(asc(automations.position), asc(automations.id));
+  const byEvent = new Map<string, CompiledRule[]>();
+  for (const { rule } of rows) {
+    const list = byEvent.get(rule.event) ?? [];
+    list.push({ id: rule.id, name: rule.name, authorId: rule.authorId, conditions: rule.conditions as AutomationConditionInput[], actions: rule.actions as AutomationActionInput[] });
+    byEvent.set(rule.event, list);
+  }
+  // No enabled rule: the version read beside the (possibly disabled) rules is not in the rows.
+  const loaded = { version: rows[0]?.version ?? version, byEvent };
+  if (ruleCache.size >= MAX_CACHED_ACCOUNTS) ruleCache.clear();
+  ruleCache.set(accountId, loaded);
+  return loaded;
+}
+
 /**
- * The account's enabled rules for the event in running order and, beside them, the facts of the
- * conversation: one round trip inside the event's transaction (none found: nothing else is read).
+ * The account's enabled rules for the event in running order and the facts of the conversation,
+ * in one round trip inside the event's transaction: the rule version, and the facts only when
+ * an enabled rule listens to the event (none: nothing else is read or done). The rules
+ * themselves are read again only when the version moved.
  */
 async function enabledRules(
   tx: Executor,
   { accountId, event, conversationId, messageId }: { accountId: string; event: AutomationEvent; conversationId: string; messageId?: string },
-): Promise<{ rules: Automation[]; facts: LoadedFacts | null }> {
-  const rows = await tx
-    .select({ rule: automations, facts: factsExpression({ accountId, conversationId, messageId }) })
-    .from(automations)
-    .where(and(eq(automations.accountId, accountId), eq(automations.event, event), eq(automations.enabled, true)))
-    .orderBy(asc(automations.position), asc(automations.id));
-  return { rules: rows.map((r) => r.rule), facts: rows.length ? factsOf(rows[0].facts) : null };
+): Promise<{ rules: CompiledRule[]; facts: LoadedFacts | null }> {
+  const listening = sql`exists (select 1 from ${automations} where ${automations.accountId} = ${accountId} and ${automations.event} = ${event} and ${automations.enabled})`;
+  const [row] = await tx
+    .select({ version: versionOf(accountId), facts: sql<unknown>`case when ${listening} then ${factsExpression({ accountId, conversationId, messageId })} end` })
+    .from(sql`(select 1) as one`);
+  if (row.facts === null || row.facts === undefined) return { rules: [], facts: null };
+  const cached = ruleCache.get(accountId);
+  const account = cached && cached.version === row.version ? cached : await loadAccountRules(tx, accountId, row.version);
+  return { rules: account.byEvent.get(event) ?? [], facts: factsOf(row.facts) };
 }
 
 /**
@@ -61,10 +99,10 @@ export async function runAutomations(tx: Executor, { accountId, envelope }: { ac
     let read = facts && readerOf(tx, { accountId, facts, at: now });
     for (const rule of rules) {
       if (!facts || !read || facts.blocked) return;
-      if (!(await allConditionsHold(rule.conditions as AutomationConditionInput[], read))) continue;
+      if (!(await allConditionsHold(rule.conditions, read))) continue;
       const actor: RunActor = { type: "automation", automation: { id: rule.id, name: rule.name }, authorId: rule.authorId };
       const results: ActionResult[] = [];
-      for (const action of rule.actions as AutomationActionInput[]) {
+      for (const action of rule.actions) {
         results.push(await runGuarded(tx, () => runAction({ tx, accountId, conversationId, actor, now, event: { id: envelope.id, type: envelope.type } }, action), action));
       }
       await recordActivity(tx, {

@@ -4,13 +4,14 @@ import { type Executor, getDb } from "@/db";
 import { macros } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { auditChange } from "@/lib/audit/record-audit";
+import { authorize } from "@/lib/auth/authorize";
 import { executorOf, type ServiceContext } from "@/lib/auth/context";
 import { findConversation } from "@/lib/conversations/store";
 import { type CursorPosition } from "@/lib/platform/cursor";
 import { ForbiddenError, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { keysetPage } from "@/lib/platform/keyset-page";
-import { checkActions, runAction, type ActionResult } from "./actions";
+import { checkActions, runAction, scopesToRun, type ActionResult } from "./actions";
 import { type AutomationActionInput, type CreateMacroInput, type MacroRunOutput, presentMacro, type UpdateMacroInput } from "./schemas";
 
 type Ctx = ServiceContext<"user" | "token">;
@@ -96,10 +97,13 @@ export async function deleteMacro({ ctx, id }: { ctx: Ctx; id: string }) {
  * transaction: an action that is refused (a template not approved) refuses the whole run and
  * nothing is changed. An action with nothing to do (the label is already there) is skipped.
  * The events it records are the caller's, and trigger automation rules as theirs would.
+ * A macro is no way around a scope: one that sends a message needs messages:write, as sending
+ * by hand does (403 before anything runs).
  */
 export async function runMacro({ ctx, conversationId, macroId }: { ctx: Ctx; conversationId: string; macroId: string }): Promise<MacroRunOutput> {
   return getDb().transaction(async (tx) => {
     const macro = await findVisibleMacro(tx, ctx, macroId);
+    for (const scope of scopesToRun(macro.actions as AutomationActionInput[])) authorize(ctx, scope);
     const conversation = await findConversation(tx, { accountId: ctx.accountId, id: conversationId, lock: true });
     const now = new Date();
     const actor = { type: "user" as const, user: ctx.user };

@@ -8,12 +8,21 @@ import { type LoadedFacts, readerOf } from "./facts";
 import type { AutomationConditionInput, AutomationPreviewOutput } from "./schemas";
 
 export const PREVIEW_SAMPLE = 1000;
+/**
+ * The most time a preview spends testing conditions. Any caller with config:read (agents too)
+ * can ask for one, so one request must not hold the server: past the budget the preview stops
+ * before its next test and answers with what it counted so far, `cut_short: true`.
+ */
+export const PREVIEW_BUDGET_MS = 200;
+
+class BudgetSpent extends Error {}
 
 /**
  * How many of the account's last 1,000 conversations (newest first by creation) the conditions
  * would match, as each stands now: `message.*` is its latest customer message and
  * `business_hours` is judged at its last message (or its creation). Three queries, whatever
- * the sample, and no write.
+ * the sample, and no write. Testing stops when PREVIEW_BUDGET_MS is spent: `sampled` is then the
+ * conversations fully tested, newest first.
  */
 export async function previewAutomation({ ctx, conditions }: { ctx: ServiceContext; conditions: AutomationConditionInput[] }): Promise<AutomationPreviewOutput> {
   const db = executorOf(ctx);
@@ -37,7 +46,7 @@ export async function previewAutomation({ ctx, conditions }: { ctx: ServiceConte
     .where(eq(conversations.accountId, ctx.accountId))
     .orderBy(desc(conversations.createdAt), desc(conversations.id))
     .limit(PREVIEW_SAMPLE);
-  if (rows.length === 0) return { matched: 0, sampled: 0 };
+  if (rows.length === 0) return { matched: 0, sampled: 0, cut_short: false };
   const ids = rows.map((r) => r.id);
   const fields = new Set(conditions.map((c) => c.field));
 
@@ -67,8 +76,15 @@ export async function previewAutomation({ ctx, conditions }: { ctx: ServiceConte
   const hours = fields.has("business_hours") ? (await loadBusinessProfile(db, ctx.accountId)).hours : null;
 
   let matched = 0;
+  let sampled = 0;
+  // Checked before each condition is read, so the overshoot is one test at most (a pattern's
+  // size is bounded when it is saved).
+  const deadline = performance.now() + PREVIEW_BUDGET_MS;
   for (const row of rows) {
-    if (row.blocked) continue;
+    if (row.blocked) {
+      sampled++;
+      continue;
+    }
     const facts: LoadedFacts = {
       contactId: row.contactId,
       blocked: row.blocked,
@@ -77,13 +93,23 @@ export async function previewAutomation({ ctx, conditions }: { ctx: ServiceConte
       conversation: { status: row.status, assigneeId: row.assigneeId, labels: row.labels ?? [], priority: row.priority, teamId: row.teamId },
     };
     const at = new Date(row.at);
-    const read = readerOf(db, {
+    const readFact = readerOf(db, {
       accountId: ctx.accountId,
       facts,
       at,
       extra: { contactLabels: [...(labelsByContact.get(row.contactId)?.values() ?? [])], businessHours: !hours || isOpenAt({ hours, at }) ? "open" : "closed" },
     });
-    if (await allConditionsHold(conditions, read)) matched++;
+    const read: typeof readFact = (field) => {
+      if (performance.now() > deadline) throw new BudgetSpent();
+      return readFact(field);
+    };
+    try {
+      if (await allConditionsHold(conditions, read)) matched++;
+    } catch (error) {
+      if (error instanceof BudgetSpent) return { matched, sampled, cut_short: true };
+      throw error;
+    }
+    sampled++;
   }
-  return { matched, sampled: rows.length };
+  return { matched, sampled, cut_short: false };
 }

@@ -4,12 +4,19 @@ import { RE2JS } from "re2js";
 export const MAX_PATTERN_LENGTH = 200;
 /** The largest counted repetition (`{n,m}`) a pattern may ask for. */
 export const MAX_REPEAT = 100;
+/**
+ * The largest compiled program a pattern may have (RE2's instruction count). Matching costs up
+ * to program size × text length, so nested repeats such as `(\pL{1,30}){1,30}` (about 2,000
+ * instructions, tens of milliseconds per long message) are refused when the rule is saved.
+ */
+export const MAX_PROGRAM_SIZE = 500;
 
 /**
  * A `matches` pattern runs on the RE2 engine, which matches in time linear in the text and has
  * no backtracking, so no pattern can stall the transaction of the event it reacts to. RE2 has no
  * backreferences and no lookaround: such a pattern is refused at save time, as are patterns over
- * 200 characters and counted repetitions above 100. Matching ignores case.
+ * 200 characters, counted repetitions above 100 and programs over 500 instructions. Matching
+ * ignores case.
  * Returns why the pattern is refused, or null when it is safe.
  */
 export function unsafePatternReason(pattern: string): string | null {
@@ -19,13 +26,16 @@ export function unsafePatternReason(pattern: string): string | null {
     const largest = Math.max(Number(match[1]), match[2] ? Number(match[2]) : 0);
     if (largest > MAX_REPEAT) return `may repeat at most ${MAX_REPEAT} times ({n,m})`;
   }
+  let re: RE2JS;
   try {
-    RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
-    return null;
+    re = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
   } catch (error) {
     const reason = error instanceof Error ? error.message.replace(/^error parsing regexp: /, "") : "is not valid";
     return `is not a safe regular expression (no backreferences or lookaround): ${reason}`;
   }
+  const size = re.programSize();
+  if (size > MAX_PROGRAM_SIZE) return `is too complex: it compiles to ${size} steps, at most ${MAX_PROGRAM_SIZE} (nest fewer repeats)`;
+  return null;
 }
 
 const compiled = new Map<string, RE2JS>();

@@ -164,7 +164,10 @@ export type PreviewAutomationInput = z.infer<typeof previewAutomationInput>;
 export const automationPreviewOutput = z
   .strictObject({
     matched: z.int().meta({ description: "How many of the sampled conversations the conditions would have matched." }),
-    sampled: z.int().meta({ description: "How many conversations were looked at: the account's last 1,000 at most." }),
+    sampled: z.int().meta({ description: "How many conversations were looked at: the account's last 1,000 at most (fewer when cut short)." }),
+    cut_short: z.boolean().meta({
+      description: "True when the preview ran out of its time budget (heavy patterns on long messages) and stopped early: `matched` counts only the `sampled` newest conversations.",
+    }),
   })
   .meta({ id: "AutomationPreview" });
 export type AutomationPreviewOutput = z.infer<typeof automationPreviewOutput>;

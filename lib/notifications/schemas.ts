@@ -33,7 +33,7 @@ export const notificationOutput = z
     id: prefixedId("notification"),
     type: z.enum(["mention", "number_health", "sla_warning", "sla_breached"]).meta({
       description:
-        "`mention`: a teammate mentioned you in a note; `number_health` (admins): the number's quality rating or messaging limit dropped (`text` says how; see Settings → Number); `sla_warning` / `sla_breached`: a conversation assigned to you (or, unassigned, any conversation for admins) is near or past its SLA target (`text` says which).",
+        "`mention`: a teammate mentioned you in a note; `number_health` (admins): the number's quality rating or messaging limit dropped (`text` says how; see Settings → Number); `sla_warning` / `sla_breached`: a conversation assigned to you (or, unassigned, one of your team's, and any conversation for admins) is near or past its SLA target (`text` says which).",
     }),
     conversation_id: prefixedId("conversation").nullable().meta({ description: "The conversation; null for `number_health`." }),
     note_id: prefixedId("note").nullable(),

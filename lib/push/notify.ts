@@ -8,18 +8,20 @@ import type { EventFanOut } from "@/lib/events/record-event";
 import { enqueueJobs, JOBS_CHANNEL, type NewJob } from "@/lib/jobs/enqueue";
 import type { JobHandler } from "@/lib/jobs/runner";
 import { getEnv } from "@/lib/platform/env";
+import { slaAlertRecipients } from "@/lib/sla/recipients";
 import { pinnedFetch } from "@/lib/platform/http/pinned-post";
 import { checkWebhookUrl } from "@/lib/platform/url-policy";
 import { inQuietHours, presentPreferences } from "./preferences";
 import type { PushPayload, PushReason } from "./schemas";
 import { getVapidKeys } from "./vapid";
 
-/** The event kind the SLA engine emits when a conversation is about to miss its target. */
+/** The event kinds the SLA engine emits when a conversation is about to miss, or has missed, its target. */
 export const SLA_WARNING_EVENT = "sla.warning";
+export const SLA_BREACHED_EVENT = "sla.breached";
 
 const notifyPayload = z.object({
   accountId: z.string(),
-  reason: z.enum(["new_message", "mention", "assignment", "sla_warning"]),
+  reason: z.enum(["new_message", "mention", "assignment", "sla_warning", "sla_breached"]),
   conversationId: z.string(),
   /** Who it is for; null: whoever the conversation concerns (its assignee, or everyone when unassigned). */
   userIds: z.array(z.string()).nullable(),
@@ -27,6 +29,8 @@ const notifyPayload = z.object({
   noteId: z.string().optional(),
   /** The user who caused it, never pushed about their own act. */
   actorId: z.string().optional(),
+  /** An SLA alert's conversation's team when it was raised (its members hear of it while unassigned). */
+  teamId: z.string().nullable().optional(),
 });
 type NotifyPayload = z.infer<typeof notifyPayload>;
 
@@ -55,9 +59,11 @@ function pushOf(accountId: string, type: string, data: Data): NotifyPayload | nu
     const mentioned = (Array.isArray(note.mentions) ? note.mentions : []).filter((id): id is string => typeof id === "string" && id !== author);
     return mentioned.length ? { accountId, reason: "mention", conversationId, userIds: mentioned, noteId: text(note.id), actorId: author } : null;
   }
-  if (type === SLA_WARNING_EVENT) {
+  if (type === SLA_WARNING_EVENT || type === SLA_BREACHED_EVENT) {
+    // The assignee; unassigned, the admins and the team's members (resolved by the job), as in the app.
     const assignee = text(conversation.assigned_to) ?? text(data.user_id);
-    return { accountId, reason: "sla_warning", conversationId, userIds: assignee ? [assignee] : null };
+    const reason = type === SLA_WARNING_EVENT ? "sla_warning" : "sla_breached";
+    return { accountId, reason, conversationId, userIds: assignee ? [assignee] : null, teamId: text(conversation.team_id) ?? null };
   }
   return null;
 }
@@ -85,7 +91,9 @@ const preferenceOf: Record<PushReason, keyof ReturnType<typeof presentPreference
   new_message: "new_messages",
   mention: "mentions",
   assignment: "assignments",
+  // One choice covers both SLA alerts: "response-time warnings".
   sla_warning: "sla_warnings",
+  sla_breached: "sla_warnings",
 };
 
 const clip = (value: string, length: number) => (Array.from(value).length > length ? `${Array.from(value).slice(0, length - 1).join("")}…` : value);
@@ -113,7 +121,8 @@ async function composePayload(db: Executor, job: NotifyPayload): Promise<PushPay
     job.reason === "new_message" ? who
     : job.reason === "mention" ? `You were mentioned · ${who}`
     : job.reason === "assignment" ? `Assigned to you · ${who}`
-    : `Reply soon · ${who}`;
+    : job.reason === "sla_warning" ? `Reply soon · ${who}`
+    : `Reply time missed · ${who}`;
   return { title: clip(title, 80), body: clip(body, 160), url: `/inbox/${row.id}`, tag: `${job.reason}:${row.id}`, type: job.reason };
 }
 
@@ -138,6 +147,9 @@ export const runPushNotify: JobHandler = async (raw, { now }) => {
     if (latest?.actorId) userIds = userIds.filter((id) => id !== latest.actorId);
   }
   if (job.actorId) userIds = (userIds ?? []).filter((id) => id !== job.actorId);
+  if ((job.reason === "sla_warning" || job.reason === "sla_breached") && !userIds) {
+    userIds = await slaAlertRecipients(db, { accountId: job.accountId, assigneeId: null, teamId: job.teamId ?? null });
+  }
   if (userIds && userIds.length === 0) return;
 
   const devices = await db
@@ -156,7 +168,7 @@ export const runPushNotify: JobHandler = async (raw, { now }) => {
   const sends: NewJob[] = wanted.map((device) => ({
     kind: "push.send",
     accountId: job.accountId,
-    payload: { accountId: job.accountId, subscriptionId: device.id, body: JSON.stringify(payload), urgency: job.reason === "new_message" || job.reason === "sla_warning" ? "high" : "normal" },
+    payload: { accountId: job.accountId, subscriptionId: device.id, body: JSON.stringify(payload), urgency: job.reason === "new_message" || job.reason === "sla_warning" || job.reason === "sla_breached" ? "high" : "normal" },
   }));
   await enqueueJobs(db, sends);
 };

@@ -63,7 +63,7 @@ export const notificationPreferencesInput = z
     new_messages: z.boolean().meta({ description: "A customer writes in a conversation assigned to you or to no one." }),
     mentions: z.boolean().meta({ description: "A teammate mentions you in a note." }),
     assignments: z.boolean().meta({ description: "A conversation is assigned to you by someone else." }),
-    sla_warnings: z.boolean().meta({ description: "A conversation of yours is about to miss its response time." }),
+    sla_warnings: z.boolean().meta({ description: "A conversation of yours (or, unassigned, of your team or, for admins, of the account) is about to miss or has missed its SLA target." }),
     quiet_start: clock.meta({ description: "No pushes from this time…" }),
     quiet_end: clock.meta({ description: "…until this time (may cross midnight). Both or neither." }),
     time_zone: z.string().max(64).refine(isTimeZone, "must be an IANA time zone such as Europe/Madrid"),
@@ -84,4 +84,4 @@ export const defaultPreferences: NotificationPreferencesInput = {
 
 /** What a push carries to the service worker (it shows `title` and `body`; a tap opens `url`). */
 export type PushPayload = { title: string; body: string; url: string; tag: string; type: PushReason };
-export type PushReason = "new_message" | "mention" | "assignment" | "sla_warning";
+export type PushReason = "new_message" | "mention" | "assignment" | "sla_warning" | "sla_breached";

@@ -1,7 +1,7 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { type Executor, getDb } from "@/db";
-import { type Conversation, conversations, messages, notifications, type SlaPolicy, slaOutcomes, slaPolicies, users } from "@/db/schema";
+import { type Conversation, conversations, messages, notifications, type SlaPolicy, slaOutcomes, slaPolicies } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { recordActivity } from "@/lib/activity/record-activity";
 import type { ActivityActor, ActivityVia } from "@/lib/activity/schemas";
@@ -13,6 +13,7 @@ import { loadBusinessProfile } from "@/lib/profile/business-profile";
 import { presentConversation, presentSlaState } from "@/lib/conversations/schemas";
 import { findConversation } from "@/lib/conversations/store";
 import { addClockSeconds } from "./clock";
+import { slaAlertRecipients } from "./recipients";
 import type { SlaKind } from "./schemas";
 
 /** The share of a target's time after which it is in `warning`. */
@@ -187,16 +188,6 @@ export async function slaOnClose(tx: Executor, { accountId, conversationId, at }
     .where(eq(conversations.id, current.id));
 }
 
-/** Who hears about a warning or breach: the assignee, or every admin while nobody is assigned. */
-async function alertRecipients(tx: Executor, conversation: Conversation) {
-  if (conversation.assignedTo) return [conversation.assignedTo];
-  const admins = await tx
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.accountId, conversation.accountId), eq(users.role, "admin"), isNull(users.deletedAt)));
-  return admins.map((a) => a.id);
-}
-
 const kindWords: Record<SlaKind, string> = { first_response: "First response", next_response: "Next response", resolution: "Resolution" };
 
 async function alert(tx: Executor, { conversation, type, now }: { conversation: Conversation; type: "sla.warning" | "sla.breached"; now: Date }) {
@@ -206,7 +197,7 @@ async function alert(tx: Executor, { conversation, type, now }: { conversation: 
     type,
     data: { conversation: presentConversation(full), sla: presentSlaState(conversation) },
   });
-  const recipients = await alertRecipients(tx, conversation);
+  const recipients = await slaAlertRecipients(tx, { accountId: conversation.accountId, assigneeId: conversation.assignedTo, teamId: conversation.teamId });
   const kind = conversation.slaKind ? kindWords[conversation.slaKind] : "SLA";
   const message = type === "sla.warning" ? `${kind} due soon (80 % of the time has passed)` : `${kind} target missed`;
   if (recipients.length) {

@@ -25,6 +25,7 @@ import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { call } from "@/tests/support/api";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
 import { eventsOf, nextPhone } from "@/tests/support/messaging";
+import { seedConversation, seedMessage } from "@/tests/support/seed";
 import { drain } from "@/tests/support/webhooks";
 
 beforeEach(() => resetRateLimiters());
@@ -147,9 +148,47 @@ describe("automations API", () => {
     await customerWrites(adminToken, { from: nextPhone(), text: "price list please" });
     const res = await preview(adminToken, { event: "message.received", conditions: [{ field: "message.text", operator: "matches", value: "\\bprice\\b" }] });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toEqual({ matched: 2, sampled: 3 });
-    expect((await preview(adminToken, { event: "message.received", conditions: [] })).body).toEqual({ matched: 3, sampled: 3 });
+    expect(res.body).toEqual({ matched: 2, sampled: 3, cut_short: false });
+    expect((await preview(adminToken, { event: "message.received", conditions: [] })).body).toEqual({ matched: 3, sampled: 3, cut_short: false });
     expect((await preview(adminToken, { event: "message.received", conditions: [{ field: "message.text", operator: "matches", value: "(x)\\1" }] })).status).toBe(400);
+  });
+});
+
+describe("the cost of a pattern", () => {
+  it("a pattern that compiles to a huge program is refused when saved or previewed, naming the condition", async () => {
+    const { account, adminToken } = await createTestAccount();
+    // Nested counted repeats: about 2,000 RE2 instructions, tens of milliseconds per long message.
+    const heavy = { field: "message.text", operator: "matches", value: "(\\pL{1,31}){1,31}q" };
+    const saved = await createRule(adminToken, { name: "Heavy", event: "message.received", conditions: [heavy], actions: [{ type: "close" }] });
+    expect(saved.status, saved.text).toBe(400);
+    expect(saved.body.error.details).toEqual([expect.objectContaining({ path: "conditions.0.value", message: expect.stringContaining("too complex") })]);
+    expect(await getDb().select().from(automations).where(eq(automations.accountId, account.id))).toEqual([]);
+    const previewed = await preview(adminToken, { event: "message.received", conditions: [{ field: "contact.name", operator: "is_present" }, heavy] });
+    expect(previewed.status, previewed.text).toBe(400);
+    expect(previewed.body.error.details[0].path).toBe("conditions.1.value");
+  });
+
+  it("a preview that would hold the server for seconds stops within its budget and says it was cut short", async () => {
+    const { account } = await createTestAccount();
+    const agent = await addTestUser(account.id, "agent");
+    const total = 120;
+    const start = Date.now() - total * 60_000;
+    for (let i = 0; i < total; i++) {
+      const { contact, conversation } = await seedConversation({ accountId: account.id, createdAt: new Date(start + i * 60_000) });
+      // A long message the heavy pattern must scan to its end (no "q" in it).
+      await seedMessage({ accountId: account.id, conversationId: conversation.id, phone: contact.phone!, direction: "inbound", text: "é".repeat(4000), createdAt: new Date(start + i * 60_000) });
+    }
+    // The largest allowed pattern of its kind: each test still costs tens of milliseconds here,
+    // seconds over the whole sample.
+    const res = await preview(agent.token, { event: "message.received", conditions: [{ field: "message.text", operator: "matches", value: "(\\pL{1,15}){1,15}q" }] });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.cut_short).toBe(true);
+    expect(res.body.matched).toBe(0);
+    expect(res.body.sampled).toBeLessThan(total);
+
+    // A cheap rule over the same sample is not cut short.
+    const cheap = await preview(agent.token, { event: "message.received", conditions: [{ field: "message.text", operator: "contains", value: "price" }] });
+    expect(cheap.body).toEqual({ matched: 0, sampled: total, cut_short: false });
   });
 });
 
@@ -264,6 +303,39 @@ describe("the engine", () => {
   });
 });
 
+describe("the rules the engine keeps", () => {
+  it("are read again as soon as they change, through the API or by another process writing the table", async () => {
+    const { adminToken } = await createTestAccount();
+    const label = await createLabel(adminToken, "Pricing");
+    const rule = await createRule(adminToken, { name: "Prices", event: "message.received", conditions: [{ field: "message.text", operator: "contains", value: "price" }], actions: [{ type: "add_label", label_id: label.id }] });
+    expect(rule.status, rule.text).toBe(201);
+    const labelled = async (text: string) => {
+      const { conversation_id } = await customerWrites(adminToken, { from: nextPhone(), text });
+      return ((await getConversation(adminToken, conversation_id)).body.labels as { id: string }[]).some((l) => l.id === label.id);
+    };
+    expect(await labelled("the price?")).toBe(true);
+    expect(await labelled("the cost?")).toBe(false);
+
+    expect((await patchRule(adminToken, rule.body.id, { conditions: [{ field: "message.text", operator: "contains", value: "cost" }] })).status).toBe(200);
+    expect(await labelled("the price?")).toBe(false);
+    expect(await labelled("the cost?")).toBe(true);
+
+    // Another server process changes the rule: this one has no word of it but the table's.
+    await getDb()
+      .update(automations)
+      .set({ conditions: [{ field: "message.text", operator: "contains", value: "tarif" }], updatedAt: new Date(Date.now() + 1000) })
+      .where(eq(automations.id, rule.body.id));
+    expect(await labelled("the cost?")).toBe(false);
+    expect(await labelled("your tarif?")).toBe(true);
+    await getDb().update(automations).set({ enabled: false, updatedAt: new Date(Date.now() + 2000) }).where(eq(automations.id, rule.body.id));
+    expect(await labelled("your tarif?")).toBe(false);
+    await getDb().update(automations).set({ enabled: true, updatedAt: new Date(Date.now() + 3000) }).where(eq(automations.id, rule.body.id));
+    expect(await labelled("your tarif?")).toBe(true);
+    expect((await deleteRule(adminToken, rule.body.id)).status).toBe(204);
+    expect(await labelled("your tarif?")).toBe(false);
+  });
+});
+
 describe("a refused action", () => {
   it("is skipped with its reason while the message and the rule's other actions commit; the same in a macro refuses the whole run", async () => {
     const { adminToken } = await createTestAccount();
@@ -353,6 +425,46 @@ describe("macros", () => {
   });
 });
 
+describe("a macro that sends", () => {
+  it("needs messages:write as sending by hand does: a token without it gets a 403 and nothing is sent or changed", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const agent = await addTestUser(account.id, "agent", "Alex");
+    const label = await createLabel(adminToken, "Welcomed");
+    const reply = await call(cannedRepliesRoute.POST, { method: "POST", path: "/v1/canned-replies", token: adminToken, body: { shortcut: "hello", text: "Hello {{contact.name}}!" } });
+    expect(reply.status, reply.text).toBe(201);
+    const create = (body: unknown) => call(macrosRoute.POST, { method: "POST", path: "/v1/macros", token: agent.token, body });
+    const greet = await create({ name: "Greet", actions: [{ type: "add_label", label_id: label.id }, { type: "send_canned_reply", canned_reply_id: reply.body.id }] });
+    expect(greet.status, greet.text).toBe(201);
+    const tag = await create({ name: "Tag", actions: [{ type: "add_label", label_id: label.id }] });
+    const written = await customerWrites(adminToken, { from: nextPhone(), text: "Hi there" });
+    const run = (token: string, macroId: string) =>
+      call(runMacroRoute.POST, { method: "POST", path: `/v1/conversations/${written.conversation_id}/macros/${macroId}`, token, params: { id: written.conversation_id, macro_id: macroId } });
+    const outbound = async () => (await getDb().select().from(messages).where(and(eq(messages.accountId, account.id), eq(messages.direction, "outbound")))).length;
+
+    const agentCtx = await authenticateBearer(agent.token);
+    const token = async (permissions: Scope[]) => (await createApiToken({ ctx: agentCtx, input: { name: "bot", permissions, expires_at: new Date(Date.now() + 3 * 86_400_000) } })).token;
+    const organiseOnly = await token(["conversations:read", "conversations:write"]);
+    const refused = await run(organiseOnly, greet.body.id);
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.body.error.code).toBe("insufficient_scope");
+    expect(refused.body.error.details).toEqual([expect.objectContaining({ scope: "messages:write" })]);
+    expect(await outbound()).toBe(0);
+    expect((await getConversation(adminToken, written.conversation_id)).body.labels).toEqual([]);
+
+    // The same token may run a macro that only organises.
+    expect((await run(organiseOnly, tag.body.id)).status).toBe(200);
+    // With messages:write the greeting goes out.
+    const sender = await token(["conversations:read", "conversations:write", "messages:write"]);
+    const sent = await run(sender, greet.body.id);
+    expect(sent.status, sent.text).toBe(200);
+    expect(sent.body.actions).toEqual([
+      { type: "add_label", result: "skipped", reason: "the conversation already has the label" },
+      { type: "send_canned_reply", result: "done" },
+    ]);
+    expect(await outbound()).toBe(1);
+  });
+});
+
 describe("team workflow in rules and macros", () => {
   const createTeam = async (token: string, name: string) => {
     const res = await call(teamsRoute.POST, { method: "POST", path: "/v1/teams", token, body: { name } });
@@ -436,7 +548,7 @@ describe("team workflow in rules and macros", () => {
 
     // The preview knows the new fields.
     const previewed = await preview(adminToken, { event: "message.received", conditions: [{ field: "conversation.priority", operator: "equals", value: "urgent" }] });
-    expect(previewed.body).toEqual({ matched: 1, sampled: 2 });
+    expect(previewed.body).toEqual({ matched: 1, sampled: 2, cut_short: false });
     void account;
   });
 

@@ -1089,7 +1089,7 @@ describe("/v1 contract", () => {
     await expectStatus(403, "PATCH", `/v1/automations/${created.body.id}`, { token: agent.token, body: { enabled: false } });
     const { conversation_id: id } = await simulateCustomer(adminToken, { from: nextPhone(), type: "text", text: "This is urgent" });
     const previewed = await expectStatus(200, "POST", "/v1/automations/preview", { token: agent.token, body: { event: "message.received", conditions: rule.conditions } });
-    expect(previewed.body).toEqual({ matched: 1, sampled: 1 });
+    expect(previewed.body).toEqual({ matched: 1, sampled: 1, cut_short: false });
     await expectStatus(400, "POST", "/v1/automations/preview", { token: agent.token, body: { event: "message.received", conditions: [{ field: "nope", operator: "equals", value: "x" }] } });
 
     const macro = await expectStatus(201, "POST", "/v1/macros", { token: agent.token, body: { name: "Close it", actions: [{ type: "add_note", text: "Done." }, { type: "close" }] } });

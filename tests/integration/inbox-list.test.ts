@@ -67,4 +67,40 @@ describe("inbox list", () => {
     expect(foreign.status).toBe(404);
     expect(account.id).toBeTruthy();
   });
+
+  it("sorts by priority, urgent first and then by latest activity, in pages that never repeat a row", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const made: Record<string, string> = {};
+    const plan: [string, "urgent" | "high" | "medium" | "low" | null, number][] = [
+      ["none-new", null, 1],
+      ["low", "low", 2],
+      ["urgent-old", "urgent", 50],
+      ["high", "high", 3],
+      ["urgent-new", "urgent", 4],
+      ["medium", "medium", 5],
+    ];
+    for (const [name, priority, ago] of plan) {
+      const { conversation } = await seedConversation({ accountId: account.id, at: minutesAgo(ago) });
+      await getDb().update(conversations).set({ priority, lastMessageAt: minutesAgo(ago) }).where(eq(conversations.id, conversation.id));
+      made[name] = conversation.id;
+    }
+    const expected = ["urgent-new", "urgent-old", "high", "medium", "low", "none-new"].map((n) => made[n]);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await list(adminToken, `sort=priority&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      expect(res.status, res.text).toBe(200);
+      seen.push(...res.body.data.map((c: { id: string }) => c.id));
+      cursor = res.body.pagination.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(expected);
+    // The default stays latest activity first.
+    expect((await list(adminToken, "limit=1")).body.data[0].id).toBe(made["none-new"]);
+    const bad = await list(adminToken, "sort=loudest");
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0].path).toBe("sort");
+    // A cursor of the activity order is refused in the priority order, not misread.
+    const activityCursor = (await list(adminToken, "limit=1")).body.pagination.next_cursor;
+    expect((await list(adminToken, `sort=priority&cursor=${encodeURIComponent(activityCursor)}`)).status).toBe(400);
+  });
 });

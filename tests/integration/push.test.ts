@@ -7,6 +7,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as subscriptionsRoute from "@/app/v1/push/subscriptions/route";
 import * as assignRoute from "@/app/v1/conversations/[id]/assign/route";
 import * as notesRoute from "@/app/v1/conversations/[id]/notes/route";
+import * as conversationRoute from "@/app/v1/conversations/[id]/route";
+import * as slaPoliciesRoute from "@/app/v1/sla-policies/route";
+import * as teamsRoute from "@/app/v1/teams/route";
 import { getDb } from "@/db";
 import { jobs, pushSubscriptions } from "@/db/schema";
 import { createApiToken } from "@/lib/auth/api-tokens";
@@ -239,6 +242,46 @@ describe("Web Push with VAPID, straight from the server", () => {
     await customerWrites(account.id, "nobody listens");
     const rows = await getDb().select().from(jobs).where(and(eq(jobs.accountId, account.id), eq(jobs.kind, "push.notify")));
     expect(rows).toHaveLength(0);
+  });
+});
+
+describe("SLA alerts by push", () => {
+  const MINUTE = 60_000;
+  const slaTypes = (device: { path: string; keys: ReturnType<typeof browserKeys> }) =>
+    pushesTo(device.path)
+      .map((push) => JSON.parse(decryptPush(push.body, device.keys.ecdh, device.keys.auth)) as { type: string; url: string; title: string })
+      .filter((p) => p.type.startsWith("sla_"));
+
+  it("an unassigned conversation's warning and breach reach the admins and its team's members, not every teammate; an assigned one's, the assignee only", async () => {
+    const { account, adminToken } = await createTestAccount();
+    const inTeam = await addTestUser(account.id, "agent", "Sam Sales");
+    const outside = await addTestUser(account.id, "agent", "Olga Other");
+    const policy = await call(slaPoliciesRoute.POST, { method: "POST", path: "/v1/sla-policies", token: adminToken, body: { name: "15 minutes", first_response_s: 900, default: true } });
+    expect(policy.status, policy.text).toBe(201);
+    const team = await call(teamsRoute.POST, { method: "POST", path: "/v1/teams", token: adminToken, body: { name: "Sales", members: [inTeam.user.id] } });
+    expect(team.status, team.text).toBe(201);
+    const admin = await subscribe(adminToken);
+    const member = await subscribe(inTeam.token);
+    const other = await subscribe(outside.token);
+
+    const unassigned = await customerWrites(account.id, "How much is the monstera?");
+    const forSales = await customerWrites(account.id, "Price for 20 ferns?");
+    const patched = await call(conversationRoute.PATCH, { method: "PATCH", path: "/", token: adminToken, body: { team_id: team.body.id }, params: { id: forSales.conversationId } });
+    expect(patched.status, patched.text).toBe(200);
+    const assigned = await customerWrites(account.id, "Is it in stock?");
+    expect((await call(assignRoute.POST, { method: "POST", path: "/", token: adminToken, body: { user_id: outside.user.id }, params: { id: assigned.conversationId } })).status).toBe(200);
+    await drain();
+    service.received.length = 0;
+
+    await drain(13 * MINUTE);
+    await drain(16 * MINUTE);
+    const alerts = (device: Parameters<typeof slaTypes>[0]) => slaTypes(device).map((p) => `${p.type} ${p.url.replace("/inbox/", "")}`).sort();
+    const both = (id: string) => [`sla_breached ${id}`, `sla_warning ${id}`];
+    expect(alerts(admin)).toEqual([...both(unassigned.conversationId), ...both(forSales.conversationId)].sort());
+    expect(alerts(member)).toEqual(both(forSales.conversationId));
+    expect(alerts(other)).toEqual(both(assigned.conversationId));
+    const missed = slaTypes(other).find((p) => p.type === "sla_breached");
+    expect(missed?.title).toMatch(/^Reply time missed · /);
   });
 });
 

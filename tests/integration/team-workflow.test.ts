@@ -19,6 +19,9 @@ import * as availabilityRoute from "@/app/v1/users/me/availability/route";
 import * as userRoute from "@/app/v1/users/[id]/route";
 import { getDb } from "@/db";
 import { assignmentPolicies, conversations, slaOutcomes, teams, users } from "@/db/schema";
+import { createApiToken } from "@/lib/auth/api-tokens";
+import { type Scope, scopesForRole } from "@/lib/auth/scopes";
+import { authenticateBearer } from "@/lib/auth/tokens";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { call } from "@/tests/support/api";
 import { setEnv } from "@/tests/support/env-vars";
@@ -93,6 +96,26 @@ describe("availability", () => {
     // The account allows twenty minutes: online again.
     expect((await putAssignment(adminToken, { mode: "manual", away_after_s: 1200 })).status).toBe(200);
     expect((await call(userRoute.GET, { path: `/v1/users/${agent.user.id}`, token: adminToken, params: { id: agent.user.id } })).body.availability).toBe("online");
+  });
+});
+
+describe("who may set availability", () => {
+  it("only the person, signed in: an API token gets a 403 whatever its scopes, and nothing changes", async () => {
+    const { account } = await createTestAccount();
+    const agent = await addTestUser(account.id, "agent");
+    expect((await setAvailability(agent.token, "busy")).status).toBe(200);
+    const ctx = await authenticateBearer(agent.token);
+    // users:read is a read scope; an integration holding every scope the agent has is still not the agent at their desk.
+    for (const permissions of [["users:read"], scopesForRole("agent")] as Scope[][]) {
+      const { token } = await createApiToken({ ctx, input: { name: "bot", permissions, expires_at: new Date(Date.now() + 3 * 86_400_000) } });
+      const refused = await setAvailability(token, "online");
+      expect(refused.status, refused.text).toBe(403);
+      expect(refused.body.error.details[0].path).toBe("token_type");
+      // Reading yourself stays a users:read call.
+      expect((await call(meRoute.GET, { path: "/v1/users/me", token })).status).toBe(200);
+    }
+    const [row] = await getDb().select().from(users).where(eq(users.id, agent.user.id));
+    expect(row.availability).toBe("busy");
   });
 });
 

@@ -161,7 +161,7 @@ const PRICING_OPERATIONS: [string, string, string][] = [
 // Team workflow.
 const TEAM_WORKFLOW_OPERATIONS: [string, string, string][] = [
   ["get", "/v1/users/me", "users:read"],
-  ["put", "/v1/users/me/availability", "users:read"],
+  ["put", "/v1/users/me/availability", "session"],
   ["get", "/v1/teams", "teams:read"],
   ["post", "/v1/teams", "teams:write"],
   ["get", "/v1/teams/{id}", "teams:read"],

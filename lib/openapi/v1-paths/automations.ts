@@ -117,7 +117,7 @@ export const automationsDomain: V1Domain = {
         operationId: "runMacro",
         summary: "Run a macro on a conversation",
         description:
-          "Runs its actions in order as the caller, all in one transaction: an action that is refused (409 for a template that is not approved) changes nothing at all. An action with nothing to do (the label is already there, the conversation is already closed) is `skipped`. No body.",
+          "Runs its actions in order as the caller, all in one transaction: an action that is refused (409 for a template that is not approved) changes nothing at all. An action with nothing to do (the label is already there, the conversation is already closed) is `skipped`. A macro that sends (`send_canned_reply`, `send_template`) also needs `messages:write`, as sending by hand does: without it, 403 `insufficient_scope` and nothing runs. No body.",
         access: { scope: "conversations:write" },
         path: pathIds({ id: "conversation", macro_id: "macro" }),
         success: { status: "200", description: "What each action did.", schema: macroRunOutput },

@@ -45,8 +45,8 @@ export const teamWorkflowDomain: V1Domain = {
         operationId: "setAvailability",
         summary: "Set your availability",
         description:
-          "`online`, `busy` or `offline`; counts as activity. Only `online` people (not `away`: no activity for the account's away delay) receive conversations automatically; going online hands out waiting conversations at once, oldest first. Emits `user.updated`.",
-        access: { scope: "users:read" },
+          "`online`, `busy` or `offline`; counts as activity. Only `online` people (not `away`: no activity for the account's away delay) receive conversations automatically; going online hands out waiting conversations at once, oldest first. Emits `user.updated`. Your own setting, said by you: any session token (browser sign-in or `POST /v1/auth/login`); an API token gets a 403 whatever its scopes.",
+        access: { auth: "session" },
         body: setAvailabilityInput,
         success: { status: "200", description: "You, with your availability.", schema: userOutput },
       }),

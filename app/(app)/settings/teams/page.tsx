@@ -1,5 +1,6 @@
 import { getTranslations } from "next-intl/server";
 import { AssignmentForm } from "@/components/settings/assignment-form";
+import { AssignmentOverrides } from "@/components/settings/assignment-overrides";
 import { SlaPoliciesManager } from "@/components/settings/sla-policies-manager";
 import { TeamsManager } from "@/components/settings/teams-manager";
 import { PageHeader } from "@/components/ui/page-header";
@@ -39,6 +40,7 @@ export default async function TeamsPage() {
             {t("assignmentHeading")}
           </h2>
           <AssignmentForm initial={assignment} canEdit={canEdit} />
+          <AssignmentOverrides teams={teams.map((t) => ({ id: t.id, name: t.name }))} people={people.map((p) => ({ id: p.id, name: p.name }))} canEdit={canEdit} />
         </section>
         <section aria-labelledby="sla-heading" className="flex flex-col gap-3">
           <h2 id="sla-heading" className="text-base font-semibold">
