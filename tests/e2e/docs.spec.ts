@@ -37,6 +37,8 @@ test("API docs in the navigation explain the APIs and open both references", asy
 });
 
 test("the Chorus API reference shows each operation with its scopes, body, answers, errors and a curl example", async ({ page }) => {
+  // The reference is one long page of every operation: laying it out takes a while on a busy machine.
+  test.setTimeout(150_000);
   await signInAsOwner(page);
   await page.goto("/docs/v1");
   await expect(page.getByRole("heading", { level: 1, name: "Chorus API reference" })).toBeVisible();
