@@ -4,6 +4,7 @@ import { executorOf, type ServiceContext } from "@/lib/auth/context";
 import { loadBusinessProfile } from "@/lib/profile/business-profile";
 import { isOpenAt } from "@/lib/profile/hours";
 import { allConditionsHold } from "./conditions";
+import { patternProgramSize } from "./safe-regex";
 import { type LoadedFacts, readerOf } from "./facts";
 import type { AutomationConditionInput, AutomationPreviewOutput } from "./schemas";
 
@@ -14,6 +15,13 @@ export const PREVIEW_SAMPLE = 1000;
  * before its next test and answers with what it counted so far, `cut_short: true`.
  */
 export const PREVIEW_BUDGET_MS = 200;
+/**
+ * The most pattern work a preview does, counted the same on every machine: each `matches` test
+ * costs the text's length × the pattern's compiled size (RE2 matches in time linear in both).
+ * 50 million is a thousand 500-character messages under a 100-instruction pattern; the largest
+ * allowed pattern over long messages reaches it within a hundred conversations.
+ */
+export const PREVIEW_WORK_BUDGET = 50_000_000;
 
 class BudgetSpent extends Error {}
 
@@ -21,7 +29,7 @@ class BudgetSpent extends Error {}
  * How many of the account's last 1,000 conversations (newest first by creation) the conditions
  * would match, as each stands now: `message.*` is its latest customer message and
  * `business_hours` is judged at its last message (or its creation). Three queries, whatever
- * the sample, and no write. Testing stops when PREVIEW_BUDGET_MS is spent: `sampled` is then the
+ * the sample, and no write. Testing stops when PREVIEW_BUDGET_MS or PREVIEW_WORK_BUDGET is spent: `sampled` is then the
  * conversations fully tested, newest first.
  */
 export async function previewAutomation({ ctx, conditions }: { ctx: ServiceContext; conditions: AutomationConditionInput[] }): Promise<AutomationPreviewOutput> {
@@ -80,6 +88,12 @@ export async function previewAutomation({ ctx, conditions }: { ctx: ServiceConte
   // Checked before each condition is read, so the overshoot is one test at most (a pattern's
   // size is bounded when it is saved).
   const deadline = performance.now() + PREVIEW_BUDGET_MS;
+  // Per field, the summed size of the patterns tested against it.
+  const patternCost = new Map<string, number>();
+  for (const c of conditions) {
+    if (c.operator === "matches" && c.value !== undefined) patternCost.set(c.field, (patternCost.get(c.field) ?? 0) + patternProgramSize(c.value));
+  }
+  let work = 0;
   for (const row of rows) {
     if (row.blocked) {
       sampled++;
@@ -100,8 +114,11 @@ export async function previewAutomation({ ctx, conditions }: { ctx: ServiceConte
       extra: { contactLabels: [...(labelsByContact.get(row.contactId)?.values() ?? [])], businessHours: !hours || isOpenAt({ hours, at }) ? "open" : "closed" },
     });
     const read: typeof readFact = (field) => {
-      if (performance.now() > deadline) throw new BudgetSpent();
-      return readFact(field);
+      if (performance.now() > deadline || work > PREVIEW_WORK_BUDGET) throw new BudgetSpent();
+      const value = readFact(field);
+      const cost = patternCost.get(field);
+      if (cost && typeof value === "string") work += value.length * cost;
+      return value;
     };
     try {
       if (await allConditionsHold(conditions, read)) matched++;

@@ -3,7 +3,7 @@ import { NextRequest } from "next/server";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { withIntl } from "@/tests/support/intl";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import DocsPage from "@/app/(app)/docs/page";
 import PlantStoreReferencePage from "@/app/(app)/docs/plant-store/page";
 import V1ReferencePage from "@/app/(app)/docs/v1/page";
@@ -16,6 +16,9 @@ import { v1Document } from "@/lib/openapi/v1";
 import { proxy } from "@/proxy";
 import { call } from "@/tests/support/api";
 import { createTestAccount } from "@/tests/support/fixtures";
+
+// The guide is a server component: its catalogs come from next-intl's server API, here without a request.
+vi.mock("next-intl/server", async () => (await import("@/tests/support/intl")).serverTranslations());
 
 const COOKIE = "authjs.session-token";
 const METHODS = ["get", "put", "post", "delete", "patch"];
@@ -63,8 +66,8 @@ function operationsOf(doc: { paths: Record<string, Record<string, any>> }) {
 }
 
 describe("the /docs overview", () => {
-  it("says X-Service-Signature is keyed by the secret string as shown, a Standard Webhooks library takes the secret as is, and a mismatch is answered 400", () => {
-    const text = decode(renderToString(withIntl(createElement(DocsPage))));
+  it("says X-Service-Signature is keyed by the secret string as shown, a Standard Webhooks library takes the secret as is, and a mismatch is answered 400", async () => {
+    const text = decode(renderToString(withIntl(await DocsPage())));
     expect(text).toMatch(/X-Service-Signature uses the secret string as the key/);
     expect(text).toContain("new Webhook(secret)");
     expect(text).not.toContain('Buffer.from(secret).toString("base64")');

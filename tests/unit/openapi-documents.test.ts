@@ -162,6 +162,7 @@ const PRICING_OPERATIONS: [string, string, string][] = [
 const TEAM_WORKFLOW_OPERATIONS: [string, string, string][] = [
   ["get", "/v1/users/me", "users:read"],
   ["put", "/v1/users/me/availability", "session"],
+  ["patch", "/v1/users/me", "session"],
   ["get", "/v1/teams", "teams:read"],
   ["post", "/v1/teams", "teams:write"],
   ["get", "/v1/teams/{id}", "teams:read"],
