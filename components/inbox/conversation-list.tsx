@@ -116,7 +116,7 @@ export function ConversationList({
               type="button"
               aria-selected={filter === f.id}
               onClick={() => onFilter(f.id)}
-              className={`grow whitespace-nowrap rounded-md px-2 py-1.5 ${filter === f.id ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900"}`}
+              className={`grow whitespace-nowrap rounded-md px-2 py-1.5 max-md:min-h-11 ${filter === f.id ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900"}`}
             >
               {t(f.label)}
               {counts?.[f.id] !== undefined ? (

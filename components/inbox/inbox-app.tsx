@@ -423,7 +423,7 @@ export function InboxApp({
             live={live}
             counts={counts ?? undefined}
             toolbar={
-              <div className="flex flex-wrap items-center justify-end gap-1">
+              <div className="flex flex-wrap items-center justify-end gap-1" data-testid="list-toolbar">
                 <AttentionSettings />
                 <NotificationsBell me={me} onOpen={(id) => void openAnywhere(id)} onRead={() => refreshCounts(0)} />
                 <NewConversation onStarted={open} />

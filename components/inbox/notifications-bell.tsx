@@ -120,7 +120,7 @@ export function NotificationsBell({ me, onOpen, onRead }: { me: Teammate; onOpen
         aria-haspopup="dialog"
         aria-label={unread ? t("labelUnread", { count: unread }) : t("label")}
         data-testid="notifications-bell"
-        className="relative grid h-8 w-8 place-items-center rounded-md text-slate-700 hover:bg-slate-100"
+        className="relative grid h-8 w-8 place-items-center max-md:h-11 max-md:w-11 rounded-md text-slate-700 hover:bg-slate-100"
       >
         <svg aria-hidden viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
           <path d="M6 8a6 6 0 1 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />

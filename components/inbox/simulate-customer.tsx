@@ -51,7 +51,7 @@ export function SimulateCustomer({ onSent }: { onSent: (conversationId: string |
 
   return (
     <>
-      <Button type="button" variant="secondary" className="px-2.5 py-1.5 text-xs" aria-label={t("buttonLabel")} title={t("buttonTitle")} onClick={() => dialog.current?.showModal()}>
+      <Button type="button" variant="secondary" className="px-2.5 py-1.5 text-xs max-md:min-h-11 max-md:min-w-11" aria-label={t("buttonLabel")} title={t("buttonTitle")} onClick={() => dialog.current?.showModal()}>
         {t("button")}
       </Button>
       <dialog ref={dialog} aria-labelledby="simulate-title" className="m-auto w-full max-w-md rounded-xl p-0 shadow-xl backdrop:bg-slate-900/40">

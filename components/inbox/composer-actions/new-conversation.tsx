@@ -34,7 +34,7 @@ export function NewConversation({ onStarted }: { onStarted: (conversationId: str
       <Button
         type="button"
         variant="secondary"
-        className="px-2.5 py-1.5 text-xs"
+        className="px-2.5 py-1.5 text-xs max-md:min-h-11 max-md:min-w-11"
         aria-label={t("title")}
         title={t("title")}
         disabled={!hydrated}
