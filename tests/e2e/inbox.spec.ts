@@ -30,7 +30,7 @@ test("two teammates work one conversation live: simulated customer, assignment, 
   await admin.getByRole("button", { name: "Simulate customer" }).click();
   await admin.getByLabel("Customer number").fill(phone);
   await admin.getByLabel("Customer name").fill(customer);
-  await admin.getByLabel("Message").fill("Hola! Do you deliver ferns to Brooklyn?");
+  await admin.getByLabel("Message", { exact: true }).fill("Hola! Do you deliver ferns to Brooklyn?");
   await admin.getByRole("button", { name: "Send as customer" }).click();
   await expect(conversationRow(admin, customer)).toBeVisible({ timeout: 5000 });
   await expect(conversationRow(agentPage, customer)).toBeVisible({ timeout: 5000 });

@@ -37,7 +37,7 @@ test("closing sends the satisfaction survey; the simulated customer's choice mov
   await page.getByRole("button", { name: "Simulate customer" }).click();
   await page.getByLabel("Customer number").fill(phone);
   await page.getByLabel("Customer name").fill(customer);
-  await page.getByLabel("Message").fill("Thanks, the fern arrived!");
+  await page.getByLabel("Message", { exact: true }).fill("Thanks, the fern arrived!");
   await page.getByRole("button", { name: "Send as customer" }).click();
   await conversationRow(page, customer).click();
   await page.getByRole("button", { name: "Close", exact: true }).click();
