@@ -1,6 +1,8 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { requestJson } from "@/lib/client/api";
@@ -10,11 +12,12 @@ type Config = { team_id: string | null; inherited: boolean; mode: Mode; capacity
 type Named = { id: string; name: string };
 type Message = { tone: "ok" | "error"; text: string };
 
+// Keys of the `assignmentOverrides` catalog namespace.
 const modeLabels: Record<Mode | "inherit", string> = {
-  inherit: "Same as the account",
-  manual: "Manual",
-  round_robin: "Round robin",
-  balanced: "Balanced (fewest open)",
+  inherit: "mode.inherit",
+  manual: "mode.manual",
+  round_robin: "mode.round_robin",
+  balanced: "mode.balanced",
 };
 
 const inputClass = "min-h-11 w-full rounded-md border border-slate-300 px-3 py-2 text-sm md:min-h-0";
@@ -31,6 +34,8 @@ function Note({ message }: { message?: Message }) {
 
 /** Each person's own capacity, overriding the account's per-person capacity. */
 function PersonCapacities({ people, canEdit }: { people: Named[]; canEdit: boolean }) {
+  const t = useTranslations("assignmentOverrides");
+  const apiError = useApiErrorMessage();
   const [values, setValues] = useState<Record<string, string>>({});
   const [fallback, setFallback] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
@@ -54,29 +59,29 @@ function PersonCapacities({ people, canEdit }: { people: Named[]; canEdit: boole
     const current = await requestJson<Config>("GET", "/v1/config/assignment");
     if (!current.ok) {
       setBusy(false);
-      setMessage({ tone: "error", text: current.message });
+      setMessage({ tone: "error", text: apiError(current) });
       return;
     }
     const agentCapacities = Object.fromEntries(Object.entries(values).flatMap(([id, v]) => (toCapacity(v) === null ? [] : [[id, Number(v)]])));
     const { mode, capacity, away_after_s } = current.data;
     const result = await requestJson<Config>("PUT", "/v1/config/assignment", { mode, capacity, away_after_s, agent_capacities: agentCapacities });
     setBusy(false);
-    setMessage(result.ok ? { tone: "ok", text: "Capacities saved." } : { tone: "error", text: result.message });
+    setMessage(result.ok ? { tone: "ok", text: t("people.saved") } : { tone: "error", text: apiError(result) });
   }
 
   return (
     <Card>
-      <form onSubmit={save} className="flex flex-col gap-3" aria-label="Capacity per person">
+      <form onSubmit={save} className="flex flex-col gap-3" aria-label={t("people.title")}>
         <div>
-          <h3 className="text-sm font-medium text-slate-800">Capacity per person</h3>
+          <h3 className="text-sm font-medium text-slate-800">{t("people.title")}</h3>
           <p className="text-xs text-slate-500">
-            Open conversations each person takes before getting no more automatically. Empty: the account&apos;s {fallback ? `(${fallback})` : "(no limit)"}.
+            {fallback ? t("people.hintWithLimit", { limit: fallback }) : t("people.hintNoLimit")}
           </p>
         </div>
         <ul className="flex flex-col gap-2">
           {people.map((person) => (
             <li key={person.id} className="flex items-center gap-3">
-              <label htmlFor={`capacity-${person.id}`} className="min-w-0 flex-1 truncate text-sm">
+              <label htmlFor={`capacity-${person.id}`} className="min-w-0 flex-1 truncate text-sm" data-user-content>
                 {person.name}
               </label>
               <input
@@ -85,7 +90,7 @@ function PersonCapacities({ people, canEdit }: { people: Named[]; canEdit: boole
                 min={1}
                 max={1000}
                 inputMode="numeric"
-                placeholder={fallback ? String(fallback) : "No limit"}
+                placeholder={fallback ? String(fallback) : t("noLimit")}
                 value={values[person.id] ?? ""}
                 disabled={!canEdit}
                 onChange={(e) => {
@@ -100,7 +105,7 @@ function PersonCapacities({ people, canEdit }: { people: Named[]; canEdit: boole
         {canEdit ? (
           <div>
             <Button type="submit" className="min-h-11 md:min-h-0" disabled={busy}>
-              {busy ? "Saving…" : "Save capacities"}
+              {busy ? t("saving") : t("people.save")}
             </Button>
           </div>
         ) : null}
@@ -112,6 +117,8 @@ function PersonCapacities({ people, canEdit }: { people: Named[]; canEdit: boole
 
 /** One team's own policy, or the account's. */
 function TeamPolicy({ team, canEdit }: { team: Named; canEdit: boolean }) {
+  const t = useTranslations("assignmentOverrides");
+  const apiError = useApiErrorMessage();
   const [mode, setMode] = useState<Mode | "inherit">("inherit");
   const [capacity, setCapacity] = useState("");
   const [own, setOwn] = useState<Record<string, number>>({});
@@ -135,36 +142,38 @@ function TeamPolicy({ team, canEdit }: { team: Named; canEdit: boolean }) {
     const body = mode === "inherit" ? { team_id: team.id, mode } : { team_id: team.id, mode, capacity: toCapacity(capacity), agent_capacities: own };
     const result = await requestJson<Config>("PUT", "/v1/config/assignment", body);
     setBusy(false);
-    setMessage(result.ok ? { tone: "ok", text: `${team.name}: saved.` } : { tone: "error", text: result.message });
+    setMessage(result.ok ? { tone: "ok", text: t("teams.saved", { team: team.name }) } : { tone: "error", text: apiError(result) });
   }
 
   const ids = { mode: `team-mode-${team.id}`, capacity: `team-capacity-${team.id}` };
   return (
     <li>
-      <form onSubmit={save} aria-label={`Assignment for ${team.name}`} className="flex flex-col gap-2 border-b border-slate-100 pb-3 sm:flex-row sm:items-end">
-        <span className="text-sm font-medium sm:w-40 sm:pb-2">{team.name}</span>
+      <form onSubmit={save} aria-label={t("teams.formLabel", { team: team.name })} className="flex flex-col gap-2 border-b border-slate-100 pb-3 sm:flex-row sm:items-end">
+        <span className="text-sm font-medium sm:w-40 sm:pb-2" data-user-content>
+          {team.name}
+        </span>
         <label htmlFor={ids.mode} className="flex flex-1 flex-col gap-1 text-xs text-slate-600">
-          Policy
+          {t("teams.policy")}
           <select id={ids.mode} value={mode} disabled={!canEdit} onChange={(e) => {
               touched.current = true;
               setMode(e.target.value as Mode | "inherit");
             }} className={`${inputClass} bg-white`}>
             {(Object.keys(modeLabels) as (Mode | "inherit")[]).map((m) => (
               <option key={m} value={m}>
-                {modeLabels[m]}
+                {t(modeLabels[m])}
               </option>
             ))}
           </select>
         </label>
         <label htmlFor={ids.capacity} className="flex flex-col gap-1 text-xs text-slate-600 sm:w-32">
-          Capacity
+          {t("teams.capacity")}
           <input
             id={ids.capacity}
             type="number"
             min={1}
             max={1000}
             inputMode="numeric"
-            placeholder="No limit"
+            placeholder={t("noLimit")}
             value={capacity}
             disabled={!canEdit || mode === "inherit"}
             onChange={(e) => {
@@ -176,7 +185,7 @@ function TeamPolicy({ team, canEdit }: { team: Named; canEdit: boolean }) {
         </label>
         {canEdit ? (
           <Button type="submit" variant="secondary" className="min-h-11 md:min-h-0" disabled={busy}>
-            {busy ? "Saving…" : "Save"}
+            {busy ? t("saving") : t("teams.save")}
           </Button>
         ) : null}
       </form>
@@ -190,13 +199,14 @@ function TeamPolicy({ team, canEdit }: { team: Named; canEdit: boolean }) {
  * policy (`manual | round_robin | balanced`, or the account's), all through `/v1/config/assignment`.
  */
 export function AssignmentOverrides({ teams, people, canEdit }: { teams: Named[]; people: Named[]; canEdit: boolean }) {
+  const t = useTranslations("assignmentOverrides");
   return (
     <div className="flex flex-col gap-4">
       <PersonCapacities people={people} canEdit={canEdit} />
       {teams.length ? (
         <Card>
-          <h3 className="text-sm font-medium text-slate-800">Per team</h3>
-          <p className="mb-3 text-xs text-slate-500">A team&apos;s conversations are handed out to its members by its own policy, or by the account&apos;s.</p>
+          <h3 className="text-sm font-medium text-slate-800">{t("teams.title")}</h3>
+          <p className="mb-3 text-xs text-slate-500">{t("teams.hint")}</p>
           <ul className="flex flex-col gap-3">
             {teams.map((team) => (
               <TeamPolicy key={team.id} team={team} canEdit={canEdit} />

@@ -182,8 +182,14 @@ export function TokensManager({
                           {token.user?.name}
                         </td> : null}
                       <td className="max-w-xs px-3 py-3 font-mono text-xs" translate="no">{token.permissions.join(", ")}</td>
-                      <td className="whitespace-nowrap px-3 py-3" title={format.dateTime(token.last_used_at)}>
-                        {token.last_used_at ? <time dateTime={token.last_used_at}>{format.relative(token.last_used_at)}</time> : format.relative(null)}
+                      <td className="whitespace-nowrap px-3 py-3">
+                        {token.last_used_at ? (
+                          <time dateTime={token.last_used_at} title={format.dateTime(token.last_used_at)}>
+                            {format.relative(token.last_used_at)}
+                          </time>
+                        ) : (
+                          format.relative(null)
+                        )}
                       </td>
                       <td className="whitespace-nowrap px-3 py-3"><time dateTime={token.expires_at}>{format.dateTime(token.expires_at)}</time></td>
                       <td className="px-6 py-3 text-end">
