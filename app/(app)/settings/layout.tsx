@@ -8,8 +8,7 @@ export default async function SettingsLayout({ children }: { children: React.Rea
   const t = await getTranslations("shell");
   return (
     <div className="relative mx-auto flex h-full max-w-6xl flex-col gap-6 overflow-y-auto px-4 py-6 md:flex-row">
-      {/* On a phone the settings menu is one row that scrolls sideways, so the page starts in view. */}
-      <nav aria-label={t("nav.settings")} className="-mx-4 flex shrink-0 gap-1 overflow-x-auto px-4 text-sm md:mx-0 md:w-48 md:flex-col md:overflow-visible md:px-0">
+      <nav aria-label={t("nav.settings")} className="flex shrink-0 flex-wrap gap-1 text-sm md:w-48 md:flex-col">
         {(await translatedNav(settingsNav.filter(visibleTo(session.user.role)))).map((item) => (
           <NavLink key={item.href} href={item.href}>
             {item.label}
