@@ -275,6 +275,16 @@ export function InboxApp({
     },
   });
 
+  // The list came with the page, rendered before the live connection existed: whatever arrived in
+  // between is fetched once the connection is live, so no conversation waits for a reload.
+  const caughtUpWithPage = useRef(!initialList);
+  useEffect(() => {
+    if (live !== "live" || caughtUpWithPage.current) return;
+    caughtUpWithPage.current = true;
+    void loadList(true);
+    refreshCounts(0);
+  }, [live, loadList, refreshCounts]);
+
   /** A sound and a desktop notification (as the person chose) for customer messages in conversations that are mine or nobody's. */
   function alertNewMessage(event: EventEnvelope, message: MessageItem, conversation: (Partial<ConversationItem> & { id: string }) | undefined) {
     const assignee = conversation && "assigned_to" in conversation ? conversation.assigned_to : undefined;

