@@ -4,6 +4,7 @@ import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
 import { useAppFormat } from "@/components/i18n/use-app-format";
 import { Button } from "@/components/ui/button";
+import { useHydrated } from "@/components/ui/hooks";
 import { PaperclipIcon } from "@/components/ui/icons";
 import { MAX_JSON_MEDIA_BYTES, mediaLimits, type MediaType } from "@/lib/messages/media-limits";
 import { useCannedSuggest } from "./canned-suggest";
@@ -68,6 +69,8 @@ export function Composer({
   // The words and the chosen file's name live in the conversation's draft, which survives reloads.
   const t = useTranslations("inbox.composer");
   const format = useAppFormat();
+  // Words typed before the page's script runs would be lost; the box takes them once it does.
+  const hydrated = useHydrated();
   const { draft, change, startOver } = useDraft(conversation.id);
   const text = draft.text;
   const setText = (value: string) => change({ text: value });
@@ -226,6 +229,7 @@ export function Composer({
         <textarea
           id="composer-text"
           rows={1}
+          readOnly={!hydrated}
           value={text}
           onChange={(e) => {
             setText(e.target.value);
