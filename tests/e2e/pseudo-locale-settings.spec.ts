@@ -22,6 +22,7 @@ const TRANSLATED_SETTINGS_PAGES = [
   "/settings/teams",
   "/settings/templates",
   "/settings/number",
+  "/settings/profile",
 ];
 
 const viewports = [
