@@ -23,6 +23,8 @@ const TRANSLATED_SETTINGS_PAGES = [
   "/settings/templates",
   "/settings/number",
   "/settings/profile",
+  "/settings/automations",
+  "/settings/macros",
 ];
 
 const viewports = [

@@ -21,8 +21,6 @@ const UNTRANSLATED_PAGES = [
   "/docs/v1",
   "/docs/plant-store",
   "/login/two-factor",
-  "/settings/automations",
-  "/settings/macros",
   "/settings/apps",
   "/{not-found}",
 ];
