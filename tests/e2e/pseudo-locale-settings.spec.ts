@@ -25,6 +25,7 @@ const TRANSLATED_SETTINGS_PAGES = [
   "/settings/profile",
   "/settings/automations",
   "/settings/macros",
+  "/settings/apps",
 ];
 
 const viewports = [

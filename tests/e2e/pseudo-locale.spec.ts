@@ -21,7 +21,6 @@ const UNTRANSLATED_PAGES = [
   "/docs/v1",
   "/docs/plant-store",
   "/login/two-factor",
-  "/settings/apps",
   "/{not-found}",
 ];
 
