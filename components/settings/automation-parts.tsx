@@ -21,7 +21,7 @@ export type AutomationChoices = {
 export type ConditionDraft = AutomationConditionInput;
 export type ActionDraft = { type: ActionType } & Record<string, unknown>;
 
-type Event = (typeof automationEvents)[number];
+type AutomationEvent = (typeof automationEvents)[number];
 
 /**
  * The words of the builder in the reader's language: events, fields, operators, actions and
@@ -30,7 +30,7 @@ type Event = (typeof automationEvents)[number];
 export function useAutomationWords() {
   const t = useTranslations("settingsAutomations");
   const tp = useTranslations("teamControls.priority");
-  const events: Record<Event, string> = {
+  const events: Record<AutomationEvent, string> = {
     "conversation.created": t("event.created"),
     "message.received": t("event.received"),
     "conversation.assigned": t("event.assigned"),
