@@ -136,7 +136,7 @@ export function AppsManager({ apps, groups, issuer }: { apps: App[]; groups: Gro
               name="redirect_uris"
               rows={2}
               required
-              placeholder="https://app.example.com/oauth/callback"
+              placeholder={t("redirectPlaceholder")}
               aria-describedby="app-redirects-hint"
               className="rounded-md border border-slate-300 px-3 py-2 font-mono text-sm"
             />
