@@ -1,5 +1,7 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+import { Fragment } from "react";
 import { Button } from "@/components/ui/button";
 import type { ActionType, AutomationActionInput, AutomationConditionInput } from "@/lib/automations/schemas";
 import { actionTypes, automationEvents, conditionFields, conditionOperators, macroActionTypes, priorities, valuelessOperators } from "@/lib/automations/schemas";
@@ -16,61 +18,145 @@ export type AutomationChoices = {
   slaPolicies: { id: string; name: string }[];
 };
 
-const priorityNames: Record<Priority, string> = { urgent: "Urgent", high: "High", medium: "Medium", low: "Low" };
-
 export type ConditionDraft = AutomationConditionInput;
 export type ActionDraft = { type: ActionType } & Record<string, unknown>;
 
-export const eventLabels: Record<(typeof automationEvents)[number], string> = {
-  "conversation.created": "A conversation starts",
-  "message.received": "A customer message arrives",
-  "conversation.assigned": "A conversation is assigned",
-  "conversation.closed": "A conversation is closed",
-  "conversation.reopened": "A conversation is reopened",
-  "sla.breached": "An SLA target is missed",
-};
+type AutomationEvent = (typeof automationEvents)[number];
 
-const fieldLabels: Record<string, string> = {
-  "message.text": "Message text",
-  "message.language": "Message language",
-  "contact.name": "Contact name",
-  "contact.phone": "Contact phone",
-  "contact.labels": "Contact's labels",
-  "conversation.status": "Conversation status",
-  "conversation.labels": "Conversation labels",
-  "conversation.assignee_id": "Assignee",
-  "conversation.priority": "Priority",
-  "conversation.team_id": "Team",
-  business_hours: "Business hours",
-  attribute: "Contact attribute…",
-};
+/**
+ * The words of the builder in the reader's language: events, fields, operators, actions and
+ * priorities by code, and a saved rule's conditions and actions described in a line.
+ */
+export function useAutomationWords() {
+  const t = useTranslations("settingsAutomations");
+  const tp = useTranslations("teamControls.priority");
+  const events: Record<AutomationEvent, string> = {
+    "conversation.created": t("event.created"),
+    "message.received": t("event.received"),
+    "conversation.assigned": t("event.assigned"),
+    "conversation.closed": t("event.closed"),
+    "conversation.reopened": t("event.reopened"),
+    "sla.breached": t("event.slaBreached"),
+  };
+  const fields: Record<string, string> = {
+    "message.text": t("field.messageText"),
+    "message.language": t("field.messageLanguage"),
+    "contact.name": t("field.contactName"),
+    "contact.phone": t("field.contactPhone"),
+    "contact.labels": t("field.contactLabels"),
+    "conversation.status": t("field.status"),
+    "conversation.labels": t("field.conversationLabels"),
+    "conversation.assignee_id": t("field.assignee"),
+    "conversation.priority": t("field.priority"),
+    "conversation.team_id": t("field.team"),
+    business_hours: t("field.businessHours"),
+    attribute: t("field.attribute"),
+  };
+  const operators: Record<string, string> = {
+    equals: t("operator.equals"),
+    not_equals: t("operator.notEquals"),
+    contains: t("operator.contains"),
+    not_contains: t("operator.notContains"),
+    starts_with: t("operator.startsWith"),
+    matches: t("operator.matches"),
+    is_present: t("operator.isPresent"),
+    is_absent: t("operator.isAbsent"),
+  };
+  const actions: Record<ActionType, string> = {
+    assign_user: t("action.assignUser"),
+    add_label: t("action.addLabel"),
+    remove_label: t("action.removeLabel"),
+    assign_team: t("action.assignTeam"),
+    assign_by_policy: t("action.assignByPolicy"),
+    set_priority: t("action.setPriority"),
+    apply_sla: t("action.applySla"),
+    send_canned_reply: t("action.sendCannedReply"),
+    send_template: t("action.sendTemplate"),
+    add_note: t("action.addNote"),
+    snooze: t("action.snooze"),
+    close: t("action.close"),
+    emit_webhook: t("action.emitWebhook"),
+  };
+  const priorityNames: Record<Priority, string> = { urgent: tp("urgent"), high: tp("high"), medium: tp("medium"), low: tp("low") };
+  const typed = (text: string) => <span data-user-content>{text}</span>;
+  const markTyped = (chunks: React.ReactNode) => <span data-user-content>{chunks}</span>;
 
-const operatorLabels: Record<string, string> = {
-  equals: "is",
-  not_equals: "is not",
-  contains: "contains",
-  not_contains: "does not contain",
-  starts_with: "starts with",
-  matches: "matches pattern",
-  is_present: "is set",
-  is_absent: "is not set",
-};
+  /** One line in words: "Add label VIP", "Assign to Ana"; names a person typed are marked as theirs. */
+  function describeAction(action: { type: string } & Record<string, unknown>, choices: AutomationChoices): React.ReactNode {
+    const label = actions[action.type as ActionType] ?? action.type;
+    const target = (() => {
+      switch (action.type) {
+        case "assign_user": {
+          const name = choices.users.find((u) => u.id === action.user_id)?.name;
+          return name ? typed(name) : t("formerTeammate");
+        }
+        case "add_label":
+        case "remove_label": {
+          const name = choices.labels.find((l) => l.id === action.label_id)?.name;
+          return name ? typed(name) : t("deletedLabel");
+        }
+        case "assign_team": {
+          const name = choices.teams.find((team) => team.id === action.team_id)?.name;
+          return name ? typed(name) : t("deletedTeam");
+        }
+        case "set_priority":
+          return action.priority ? priorityNames[action.priority as Priority] : t("priorityNone");
+        case "apply_sla": {
+          const name = choices.slaPolicies.find((p) => p.id === action.sla_policy_id)?.name;
+          return name ? typed(name) : t("deletedPolicy");
+        }
+        case "send_canned_reply": {
+          const shortcut = choices.cannedReplies.find((c) => c.id === action.canned_reply_id)?.shortcut;
+          return shortcut ? typed(`/${shortcut}`) : t("deleted");
+        }
+        case "send_template":
+          return <span translate="no">{String(action.name)}</span>;
+        case "snooze":
+          return t("duration.hours", { count: Math.round(Number(action.duration_s) / 3600) });
+        default:
+          return null;
+      }
+    })();
+    return target === null ? label : (
+      <>
+        {label} {target}
+      </>
+    );
+  }
 
-export const actionLabels: Record<ActionType, string> = {
-  assign_user: "Assign to",
-  add_label: "Add label",
-  remove_label: "Remove label",
-  assign_team: "Assign to team",
-  assign_by_policy: "Assign by the team's policy",
-  set_priority: "Set priority",
-  apply_sla: "Apply SLA policy",
-  send_canned_reply: "Send canned reply",
-  send_template: "Send template",
-  add_note: "Add internal note",
-  snooze: "Snooze",
-  close: "Close",
-  emit_webhook: "Send webhook (automation.triggered)",
-};
+  /** "Team is not “Sales”": the field, the operator and what a person typed, marked as theirs. */
+  function describeCondition(condition: { field: string; operator: string; value?: string }, choices?: AutomationChoices): React.ReactNode {
+    const field = condition.field.startsWith(ATTRIBUTE)
+      ? t.rich("field.attributeNamed", { name: condition.field.slice(ATTRIBUTE.length), typed: markTyped })
+      : (fields[condition.field] ?? condition.field);
+    let value: string | undefined = condition.value;
+    if (condition.field === "conversation.team_id") value = choices?.teams.find((team) => team.id === condition.value)?.name ?? condition.value;
+    const shown =
+      value === undefined ? null : condition.field === "conversation.priority" && value in priorityNames ? (
+        priorityNames[value as Priority]
+      ) : (
+        t.rich("quoted", { value, typed: markTyped })
+      );
+    return (
+      <>
+        {field} {operators[condition.operator] ?? condition.operator}
+        {shown === null ? null : <> {shown}</>}
+      </>
+    );
+  }
+
+  return { t, events, fields, operators, actions, priorityNames, describeAction, describeCondition };
+}
+
+/** The nodes with `separator` between them. */
+export function joinNodes(nodes: React.ReactNode[], separator: React.ReactNode): React.ReactNode {
+  return nodes.map((node, i) => (
+    <Fragment key={i}>
+      {i > 0 ? separator : null}
+      {node}
+    </Fragment>
+  ));
+}
 
 /** Inputs and selects: full width and 44 px tall on a phone, compact from `sm` up. */
 export const control =
@@ -81,10 +167,11 @@ const ATTRIBUTE = "contact.attributes.";
 
 /** The name of a rule or macro: a labelled input that is a full touch target on a phone. */
 export function NameField({ id, value, onChange, error }: { id: string; value: string; onChange: (v: string) => void; error?: string }) {
+  const t = useTranslations("settingsAutomations");
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="text-sm font-medium text-slate-700">
-        Name
+        {t("name")}
       </label>
       <input
         id={id}
@@ -133,9 +220,9 @@ export function defaultAction(type: ActionType, choices: AutomationChoices): Act
 }
 
 /** The values a field takes from a fixed list (a priority, a team), for a picker instead of free text. */
-function valueOptions(field: string, choices?: AutomationChoices): { value: string; label: string }[] | null {
+function valueOptions(field: string, priorityNames: Record<Priority, string>, choices?: AutomationChoices): Option[] | null {
   if (field === "conversation.priority") return priorities.map((p) => ({ value: p, label: priorityNames[p] }));
-  if (field === "conversation.team_id" && choices) return choices.teams.map((t) => ({ value: t.id, label: t.name }));
+  if (field === "conversation.team_id" && choices) return choices.teams.map((team) => ({ value: team.id, label: team.name, typed: true }));
   return null;
 }
 
@@ -154,68 +241,70 @@ export function ConditionRow({
   onRemove: () => void;
   error?: string;
 }) {
+  const { t, fields, operators, priorityNames } = useAutomationWords();
+  const number = index + 1;
   const isAttribute = condition.field.startsWith(ATTRIBUTE);
   const valueless = valuelessOperators.includes(condition.operator);
-  const options = ["equals", "not_equals"].includes(condition.operator) ? valueOptions(condition.field, choices) : null;
+  const options = ["equals", "not_equals"].includes(condition.operator) ? valueOptions(condition.field, priorityNames, choices) : null;
   return (
     <li className="flex flex-col gap-2 rounded-md border border-slate-200 p-2 sm:flex-row sm:flex-wrap sm:items-center" data-testid="condition-row">
       <select
-        aria-label={`Condition ${index + 1} field`}
+        aria-label={t("conditionField", { number })}
         className={control}
         value={isAttribute ? "attribute" : condition.field}
         onChange={(e) => {
           const field = e.target.value === "attribute" ? `${ATTRIBUTE}tier` : e.target.value;
-          const picked = ["equals", "not_equals"].includes(condition.operator) ? valueOptions(field, choices) : null;
+          const picked = ["equals", "not_equals"].includes(condition.operator) ? valueOptions(field, priorityNames, choices) : null;
           onChange({ ...condition, field, ...(picked ? { value: picked[0]?.value ?? "" } : {}) });
         }}
       >
         {[...conditionFields, "attribute"].map((f) => (
           <option key={f} value={f}>
-            {fieldLabels[f] ?? f}
+            {fields[f] ?? f}
           </option>
         ))}
       </select>
       {isAttribute ? (
         <input
-          aria-label={`Condition ${index + 1} attribute`}
+          aria-label={t("conditionAttribute", { number })}
           className={control}
           value={condition.field.slice(ATTRIBUTE.length)}
-          placeholder="attribute key"
+          placeholder={t("attributePlaceholder")}
           onChange={(e) => onChange({ ...condition, field: `${ATTRIBUTE}${e.target.value}` })}
         />
       ) : null}
       <select
-        aria-label={`Condition ${index + 1} operator`}
+        aria-label={t("conditionOperator", { number })}
         className={control}
         value={condition.operator}
         onChange={(e) => {
           const operator = e.target.value as ConditionDraft["operator"];
           if (valuelessOperators.includes(operator)) return onChange({ field: condition.field, operator });
           // A picker shows its first choice: the draft holds it too, never a value the picker lacks.
-          const picked = ["equals", "not_equals"].includes(operator) ? valueOptions(condition.field, choices) : null;
+          const picked = ["equals", "not_equals"].includes(operator) ? valueOptions(condition.field, priorityNames, choices) : null;
           const value = picked && !picked.some((o) => o.value === condition.value) ? (picked[0]?.value ?? "") : (condition.value ?? "");
           onChange({ ...condition, operator, value });
         }}
       >
         {conditionOperators.map((o) => (
           <option key={o} value={o}>
-            {operatorLabels[o]}
+            {operators[o]}
           </option>
         ))}
       </select>
       {valueless ? null : options ? (
-        <ChoiceSelect label={`Condition ${index + 1} value`} value={condition.value ?? ""} options={options} onChange={(v) => onChange({ ...condition, value: v })} />
+        <ChoiceSelect label={t("conditionValue", { number })} value={condition.value ?? ""} options={options} onChange={(v) => onChange({ ...condition, value: v })} />
       ) : (
         <input
-          aria-label={`Condition ${index + 1} value`}
+          aria-label={t("conditionValue", { number })}
           className={`${control} sm:flex-1`}
           value={condition.value ?? ""}
-          placeholder={condition.operator === "matches" ? "\\b(price|cost)\\b" : condition.field === "business_hours" ? "open or closed" : "value"}
+          placeholder={condition.operator === "matches" ? "\\b(price|cost)\\b" : condition.field === "business_hours" ? t("hoursPlaceholder") : t("valuePlaceholder")}
           onChange={(e) => onChange({ ...condition, value: e.target.value })}
         />
       )}
-      <Button type="button" variant="ghost" className={`${touchButton} px-2 py-1`} onClick={onRemove} aria-label={`Remove condition ${index + 1}`}>
-        Remove
+      <Button type="button" variant="ghost" className={`${touchButton} px-2 py-1`} onClick={onRemove} aria-label={t("removeCondition", { number })}>
+        {t("remove")}
       </Button>
       {error ? (
         <p role="alert" className="w-full text-xs text-red-600">
@@ -226,12 +315,16 @@ export function ConditionRow({
   );
 }
 
-function ChoiceSelect({ label, value, options, onChange }: { label: string; value: string; options: { value: string; label: string }[]; onChange: (v: string) => void }) {
+/** A choice of the list; `typed` marks a name a person gave (a team, a user), `code` one that stays as it is. */
+type Option = { value: string; label: string; typed?: boolean; code?: boolean };
+
+function ChoiceSelect({ label, value, options, onChange }: { label: string; value: string; options: Option[]; onChange: (v: string) => void }) {
+  const t = useTranslations("settingsAutomations");
   return (
     <select aria-label={label} className={control} value={value} onChange={(e) => onChange(e.target.value)}>
-      {options.length === 0 ? <option value="">None yet</option> : null}
+      {options.length === 0 ? <option value="">{t("noneYet")}</option> : null}
       {options.map((o) => (
-        <option key={o.value} value={o.value}>
+        <option key={o.value} value={o.value} data-user-content={o.typed ? "" : undefined} translate={o.code ? "no" : undefined}>
           {o.label}
         </option>
       ))}
@@ -256,53 +349,54 @@ export function ActionRow({
   onRemove: () => void;
   error?: string;
 }) {
-  const name = `Action ${index + 1}`;
+  const { t, actions, priorityNames } = useAutomationWords();
+  const number = index + 1;
   const set = (patch: Record<string, unknown>) => onChange({ ...action, ...patch });
   let detail: React.ReactNode = null;
   switch (action.type) {
     case "assign_user":
-      detail = <ChoiceSelect label={`${name} user`} value={String(action.user_id ?? "")} options={choices.users.map((u) => ({ value: u.id, label: u.name }))} onChange={(v) => set({ user_id: v })} />;
+      detail = <ChoiceSelect label={t("actionUser", { number })} value={String(action.user_id ?? "")} options={choices.users.map((u) => ({ value: u.id, label: u.name, typed: true }))} onChange={(v) => set({ user_id: v })} />;
       break;
     case "add_label":
     case "remove_label":
-      detail = <ChoiceSelect label={`${name} label`} value={String(action.label_id ?? "")} options={choices.labels.map((l) => ({ value: l.id, label: l.name }))} onChange={(v) => set({ label_id: v })} />;
+      detail = <ChoiceSelect label={t("actionLabel", { number })} value={String(action.label_id ?? "")} options={choices.labels.map((l) => ({ value: l.id, label: l.name, typed: true }))} onChange={(v) => set({ label_id: v })} />;
       break;
     case "assign_team":
-      detail = <ChoiceSelect label={`${name} team`} value={String(action.team_id ?? "")} options={choices.teams.map((t) => ({ value: t.id, label: t.name }))} onChange={(v) => set({ team_id: v })} />;
+      detail = <ChoiceSelect label={t("actionTeam", { number })} value={String(action.team_id ?? "")} options={choices.teams.map((team) => ({ value: team.id, label: team.name, typed: true }))} onChange={(v) => set({ team_id: v })} />;
       break;
     case "set_priority":
       detail = (
         <ChoiceSelect
-          label={`${name} priority`}
+          label={t("actionPriority", { number })}
           value={action.priority === null ? "none" : String(action.priority ?? "urgent")}
-          options={[...priorities.map((p) => ({ value: p, label: priorityNames[p] })), { value: "none", label: "None" }]}
+          options={[...priorities.map((p) => ({ value: p, label: priorityNames[p] })), { value: "none", label: t("priorityNone") }]}
           onChange={(v) => set({ priority: v === "none" ? null : v })}
         />
       );
       break;
     case "apply_sla":
       detail = (
-        <ChoiceSelect label={`${name} SLA policy`} value={String(action.sla_policy_id ?? "")} options={choices.slaPolicies.map((p) => ({ value: p.id, label: p.name }))} onChange={(v) => set({ sla_policy_id: v })} />
+        <ChoiceSelect label={t("actionSla", { number })} value={String(action.sla_policy_id ?? "")} options={choices.slaPolicies.map((p) => ({ value: p.id, label: p.name, typed: true }))} onChange={(v) => set({ sla_policy_id: v })} />
       );
       break;
     case "send_canned_reply":
       detail = (
-        <ChoiceSelect label={`${name} canned reply`} value={String(action.canned_reply_id ?? "")} options={choices.cannedReplies.map((c) => ({ value: c.id, label: `/${c.shortcut}` }))} onChange={(v) => set({ canned_reply_id: v })} />
+        <ChoiceSelect label={t("actionCannedReply", { number })} value={String(action.canned_reply_id ?? "")} options={choices.cannedReplies.map((c) => ({ value: c.id, label: `/${c.shortcut}`, typed: true }))} onChange={(v) => set({ canned_reply_id: v })} />
       );
       break;
     case "send_template":
       detail = (
         <>
           <ChoiceSelect
-            label={`${name} template`}
+            label={t("actionTemplate", { number })}
             value={`${action.name}|${action.language}`}
-            options={choices.templates.map((t) => ({ value: `${t.name}|${t.language}`, label: `${t.name} (${t.language})` }))}
+            options={choices.templates.map((template) => ({ value: `${template.name}|${template.language}`, label: `${template.name} (${template.language})`, code: true }))}
             onChange={(v) => set({ name: v.split("|")[0], language: v.split("|")[1] })}
           />
           <input
-            aria-label={`${name} values`}
+            aria-label={t("actionValues", { number })}
             className={`${control} sm:flex-1`}
-            placeholder="values, comma-separated"
+            placeholder={t("valuesPlaceholder")}
             value={((action.variables as string[] | undefined) ?? []).join(",")}
             onChange={(e) => set({ variables: e.target.value ? e.target.value.split(",").map((v) => v.trim()) : [] })}
           />
@@ -310,18 +404,18 @@ export function ActionRow({
       );
       break;
     case "add_note":
-      detail = <input aria-label={`${name} note`} className={`${control} sm:flex-1`} value={String(action.text ?? "")} placeholder="Note for the team" onChange={(e) => set({ text: e.target.value })} />;
+      detail = <input aria-label={t("actionNote", { number })} className={`${control} sm:flex-1`} value={String(action.text ?? "")} placeholder={t("notePlaceholder")} onChange={(e) => set({ text: e.target.value })} />;
       break;
     case "snooze":
       detail = (
         <ChoiceSelect
-          label={`${name} duration`}
+          label={t("actionDuration", { number })}
           value={String(action.duration_s)}
           options={[
-            { value: "3600", label: "1 hour" },
-            { value: "14400", label: "4 hours" },
-            { value: "86400", label: "1 day" },
-            { value: "604800", label: "1 week" },
+            { value: "3600", label: t("duration.hours", { count: 1 }) },
+            { value: "14400", label: t("duration.hours", { count: 4 }) },
+            { value: "86400", label: t("duration.days", { count: 1 }) },
+            { value: "604800", label: t("duration.weeks", { count: 1 }) },
           ]}
           onChange={(v) => set({ duration_s: Number(v) })}
         />
@@ -330,16 +424,16 @@ export function ActionRow({
   }
   return (
     <li className="flex flex-col gap-2 rounded-md border border-slate-200 p-2 sm:flex-row sm:flex-wrap sm:items-center" data-testid="action-row">
-      <select aria-label={`${name} type`} className={control} value={action.type} onChange={(e) => onChange(defaultAction(e.target.value as ActionType, choices))}>
-        {(forMacro ? macroActionTypes : actionTypes).map((t) => (
-          <option key={t} value={t}>
-            {actionLabels[t]}
+      <select aria-label={t("actionType", { number })} className={control} value={action.type} onChange={(e) => onChange(defaultAction(e.target.value as ActionType, choices))}>
+        {(forMacro ? macroActionTypes : actionTypes).map((type) => (
+          <option key={type} value={type}>
+            {actions[type]}
           </option>
         ))}
       </select>
       {detail}
-      <Button type="button" variant="ghost" className={`${touchButton} px-2 py-1`} onClick={onRemove} aria-label={`Remove action ${index + 1}`}>
-        Remove
+      <Button type="button" variant="ghost" className={`${touchButton} px-2 py-1`} onClick={onRemove} aria-label={t("removeAction", { number })}>
+        {t("remove")}
       </Button>
       {error ? (
         <p role="alert" className="w-full text-xs text-red-600">
@@ -352,35 +446,3 @@ export function ActionRow({
 
 /** The action list as the API takes it. */
 export const actionsOf = (drafts: ActionDraft[]) => drafts as unknown as AutomationActionInput[];
-
-/** One line in words: "Add label VIP", "Assign to Ana". */
-export function describeAction(action: { type: string } & Record<string, unknown>, choices: AutomationChoices): string {
-  const label = actionLabels[action.type as ActionType] ?? action.type;
-  switch (action.type) {
-    case "assign_user":
-      return `${label} ${choices.users.find((u) => u.id === action.user_id)?.name ?? "a former teammate"}`;
-    case "add_label":
-    case "remove_label":
-      return `${label} ${choices.labels.find((l) => l.id === action.label_id)?.name ?? "(deleted label)"}`;
-    case "assign_team":
-      return `${label} ${choices.teams.find((t) => t.id === action.team_id)?.name ?? "(deleted team)"}`;
-    case "set_priority":
-      return `${label} ${action.priority ? priorityNames[action.priority as Priority] : "none"}`;
-    case "apply_sla":
-      return `${label} ${choices.slaPolicies.find((p) => p.id === action.sla_policy_id)?.name ?? "(deleted policy)"}`;
-    case "send_canned_reply":
-      return `${label} /${choices.cannedReplies.find((c) => c.id === action.canned_reply_id)?.shortcut ?? "(deleted)"}`;
-    case "send_template":
-      return `${label} ${String(action.name)}`;
-    case "snooze":
-      return `${label} ${Math.round(Number(action.duration_s) / 3600)} h`;
-    default:
-      return label;
-  }
-}
-
-export function describeCondition(condition: { field: string; operator: string; value?: string }, choices?: AutomationChoices): string {
-  const field = condition.field.startsWith(ATTRIBUTE) ? `attribute ${condition.field.slice(ATTRIBUTE.length)}` : (fieldLabels[condition.field] ?? condition.field);
-  const value = condition.field === "conversation.team_id" ? (choices?.teams.find((t) => t.id === condition.value)?.name ?? condition.value) : condition.value;
-  return `${field} ${operatorLabels[condition.operator] ?? condition.operator}${value !== undefined ? ` “${value}”` : ""}`;
-}

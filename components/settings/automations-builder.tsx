@@ -1,6 +1,8 @@
 "use client";
 
+import { useFormatter, useLocale, useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { type ApiResult, requestJson } from "@/lib/client/api";
@@ -15,11 +17,10 @@ import {
   ConditionRow,
   control,
   defaultAction,
-  describeAction,
-  describeCondition,
-  eventLabels,
+  joinNodes,
   NameField,
   touchButton,
+  useAutomationWords,
 } from "./automation-parts";
 
 type Rule = AutomationOutput;
@@ -34,13 +35,24 @@ const emptyDraft = (choices: AutomationChoices): Draft => ({
   actions: [defaultAction("add_label", choices)],
 });
 
-const previewText = (p: AutomationPreviewOutput) =>
-  (p.sampled === 0 && !p.cut_short ? "No conversations yet to preview on." : `Would have matched ${p.matched.toLocaleString()} of the last ${p.sampled.toLocaleString()} conversations.`) +
-  (p.cut_short ? " Stopped early: these conditions are too slow to test on more." : "");
+/** "Would have matched 3 of the last 1,000 conversations.", in the reader's language. */
+function usePreviewText() {
+  const t = useTranslations("settingsAutomations");
+  const format = useFormatter();
+  return (p: AutomationPreviewOutput) =>
+    [
+      p.sampled === 0 && !p.cut_short ? t("preview.none") : t("preview.matched", { matched: format.number(p.matched), sampled: format.number(p.sampled) }),
+      p.cut_short ? t("preview.cutShort") : "",
+    ]
+      .filter(Boolean)
+      .join(" ");
+}
 
 /** How many recent conversations a saved rule matches, asked for when its card shows. */
 function RulePreview({ rule }: { rule: Rule }) {
   const [preview, setPreview] = useState<AutomationPreviewOutput>();
+  const t = useTranslations("settingsAutomations");
+  const previewText = usePreviewText();
   const key = JSON.stringify([rule.event, rule.conditions]);
   useEffect(() => {
     let live = true;
@@ -54,7 +66,7 @@ function RulePreview({ rule }: { rule: Rule }) {
   }, [key]);
   return (
     <p className="text-xs text-slate-500" data-testid="rule-preview">
-      {preview ? previewText(preview) : "Counting matches…"}
+      {preview ? previewText(preview) : t("preview.counting")}
     </p>
   );
 }
@@ -71,6 +83,14 @@ export function AutomationsBuilder({ rules: initial, choices, canEdit }: { rules
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string }>();
   const [busy, setBusy] = useState<string | null>(null);
   const [draftPreview, setDraftPreview] = useState<string>();
+  const t = useTranslations("settingsAutomations");
+  const { events, describeAction, describeCondition } = useAutomationWords();
+  const previewText = usePreviewText();
+  const errorMessage = useApiErrorMessage();
+  const locale = useLocale();
+  // An event's name inside a sentence: "When a conversation starts".
+  const eventInSentence = (event: Rule["event"]) => events[event].charAt(0).toLocaleLowerCase(locale) + events[event].slice(1);
+  const bold = (chunks: React.ReactNode) => <span className="font-medium">{chunks}</span>;
 
   const sorted = [...rules].sort((a, b) => a.position - b.position);
 
@@ -99,16 +119,16 @@ export function AutomationsBuilder({ rules: initial, choices, canEdit }: { rules
       await reload();
       setDraft(null);
       setDraftPreview(undefined);
-      setMessage({ tone: "ok", text: `Automation “${result.data.name}” saved.` });
+      setMessage({ tone: "ok", text: t("saved", { name: result.data.name }) });
     } else {
       setErrors(result.fieldErrors);
-      setMessage({ tone: "error", text: result.message });
+      setMessage({ tone: "error", text: errorMessage(result) });
     }
   }
 
   async function previewDraft() {
     if (!draft) return;
-    setDraftPreview("Counting…");
+    setDraftPreview(t("preview.countingShort"));
     const result = await requestJson<AutomationPreviewOutput>("POST", "/v1/automations/preview", { event: draft.event, conditions: draft.conditions });
     if (result.ok) {
       setErrors({});
@@ -117,7 +137,7 @@ export function AutomationsBuilder({ rules: initial, choices, canEdit }: { rules
     } else {
       setErrors(result.fieldErrors);
       setDraftPreview(undefined);
-      setMessage({ tone: "error", text: result.message });
+      setMessage({ tone: "error", text: errorMessage(result) });
     }
   }
 
@@ -129,7 +149,7 @@ export function AutomationsBuilder({ rules: initial, choices, canEdit }: { rules
     if (result.ok) {
       await reload();
       setMessage({ tone: "ok", text: done });
-    } else setMessage({ tone: "error", text: result.message });
+    } else setMessage({ tone: "error", text: errorMessage(result) });
   }
 
   async function remove(rule: Rule) {
@@ -138,8 +158,8 @@ export function AutomationsBuilder({ rules: initial, choices, canEdit }: { rules
     setBusy(null);
     if (result.ok || result.status === 404) {
       await reload();
-      setMessage({ tone: "ok", text: `Automation “${rule.name}” deleted.` });
-    } else setMessage({ tone: "error", text: result.message });
+      setMessage({ tone: "ok", text: t("deletedRule", { name: rule.name }) });
+    } else setMessage({ tone: "error", text: errorMessage(result) });
   }
 
   const update = (patchDraft: Partial<Draft>) => setDraft((d) => (d ? { ...d, ...patchDraft } : d));
@@ -149,30 +169,30 @@ export function AutomationsBuilder({ rules: initial, choices, canEdit }: { rules
       {canEdit && !draft ? (
         <div>
           <Button type="button" className={touchButton} onClick={() => setDraft(emptyDraft(choices))}>
-            New automation
+            {t("new")}
           </Button>
         </div>
       ) : null}
-      {!canEdit ? <p className="text-sm text-slate-600">Only administrators create and change automations.</p> : null}
+      {!canEdit ? <p className="text-sm text-slate-600">{t("adminOnly")}</p> : null}
 
       {draft ? (
         <Card>
-          <form onSubmit={save} aria-label={draft.id ? "Edit automation" : "New automation"} className="flex flex-col gap-4">
+          <form onSubmit={save} aria-label={draft.id ? t("edit") : t("new")} className="flex flex-col gap-4">
             <NameField id="automation-name" value={draft.name} onChange={(name) => update({ name })} error={errors.name} />
             <div className="flex flex-col gap-1">
               <label htmlFor="automation-event" className="text-sm font-medium text-slate-700">
-                When
+                {t("when")}
               </label>
               <select id="automation-event" className={control} value={draft.event} onChange={(e) => update({ event: e.target.value as Rule["event"] })}>
                 {automationEvents.map((event) => (
                   <option key={event} value={event}>
-                    {eventLabels[event]}
+                    {events[event]}
                   </option>
                 ))}
               </select>
             </div>
             <fieldset className="flex flex-col gap-2">
-              <legend className="mb-1 text-sm font-medium text-slate-700">If all of these hold</legend>
+              <legend className="mb-1 text-sm font-medium text-slate-700">{t("ifAll")}</legend>
               <ul className="flex flex-col gap-2">
                 {draft.conditions.map((condition, i) => (
                   <ConditionRow
@@ -186,15 +206,15 @@ export function AutomationsBuilder({ rules: initial, choices, canEdit }: { rules
                   />
                 ))}
               </ul>
-              {draft.conditions.length === 0 ? <p className="text-xs text-slate-500">No conditions: the rule runs on every such event.</p> : null}
+              {draft.conditions.length === 0 ? <p className="text-xs text-slate-500">{t("noConditions")}</p> : null}
               <div>
                 <Button type="button" variant="secondary" className={`${touchButton} px-2.5 py-1`} onClick={() => update({ conditions: [...draft.conditions, { field: "message.text", operator: "contains", value: "" }] })}>
-                  Add condition
+                  {t("addCondition")}
                 </Button>
               </div>
             </fieldset>
             <fieldset className="flex flex-col gap-2">
-              <legend className="mb-1 text-sm font-medium text-slate-700">Then, in order</legend>
+              <legend className="mb-1 text-sm font-medium text-slate-700">{t("thenInOrder")}</legend>
               <ul className="flex flex-col gap-2">
                 {draft.actions.map((action, i) => (
                   <ActionRow
@@ -211,13 +231,13 @@ export function AutomationsBuilder({ rules: initial, choices, canEdit }: { rules
               {errors.actions ? <p className="text-xs text-red-600">{errors.actions}</p> : null}
               <div>
                 <Button type="button" variant="secondary" className={`${touchButton} px-2.5 py-1`} onClick={() => update({ actions: [...draft.actions, defaultAction("add_note", choices)] })}>
-                  Add action
+                  {t("addAction")}
                 </Button>
               </div>
             </fieldset>
             <label className="flex min-h-11 items-center gap-2 text-sm sm:min-h-0">
               <input type="checkbox" className="h-5 w-5" checked={draft.enabled} onChange={(e) => update({ enabled: e.target.checked })} />
-              Enabled
+              {t("enabled")}
             </label>
             {draftPreview ? (
               <p role="status" className="text-sm text-slate-700" data-testid="draft-preview">
@@ -226,10 +246,10 @@ export function AutomationsBuilder({ rules: initial, choices, canEdit }: { rules
             ) : null}
             <div className="flex flex-col gap-2 sm:flex-row">
               <Button type="submit" className={touchButton} disabled={busy === "save" || !draft.name.trim()}>
-                {busy === "save" ? "Saving…" : "Save automation"}
+                {busy === "save" ? t("saving") : t("save")}
               </Button>
               <Button type="button" variant="secondary" className={touchButton} onClick={() => void previewDraft()}>
-                Preview matches
+                {t("previewMatches")}
               </Button>
               <Button
                 type="button"
@@ -241,7 +261,7 @@ export function AutomationsBuilder({ rules: initial, choices, canEdit }: { rules
                   setDraftPreview(undefined);
                 }}
               >
-                Cancel
+                {t("cancel")}
               </Button>
             </div>
           </form>
@@ -254,24 +274,35 @@ export function AutomationsBuilder({ rules: initial, choices, canEdit }: { rules
         </p>
       ) : null}
 
-      <ol aria-label="Automations" className="flex flex-col gap-3">
-        {sorted.length === 0 ? <li className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-500">No automations yet.</li> : null}
+      <ol aria-label={t("list")} className="flex flex-col gap-3">
+        {sorted.length === 0 ? <li className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-500">{t("empty")}</li> : null}
         {sorted.map((rule, i) => (
           <li key={rule.id} data-testid="automation-rule">
             <Card className="flex flex-col gap-2">
               <div className="flex flex-wrap items-center gap-2">
                 <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600">{i + 1}</span>
-                <h3 className="min-w-0 flex-1 break-words font-medium text-slate-900">{rule.name}</h3>
-                <span className={`rounded-full px-2 py-0.5 text-xs ${rule.enabled ? "bg-emerald-50 text-emerald-700" : "bg-slate-100 text-slate-500"}`}>{rule.enabled ? "On" : "Off"}</span>
+                <h3 className="min-w-0 flex-1 break-words font-medium text-slate-900" data-user-content>
+                  {rule.name}
+                </h3>
+                <span className={`rounded-full px-2 py-0.5 text-xs ${rule.enabled ? "bg-emerald-50 text-emerald-700" : "bg-slate-100 text-slate-500"}`}>{rule.enabled ? t("on") : t("off")}</span>
               </div>
               <p className="break-words text-sm text-slate-700">
-                <span className="font-medium">When</span> {eventLabels[rule.event].toLowerCase()}
+                {t.rich("rule.when", { b: bold, event: eventInSentence(rule.event) })}
                 {rule.conditions.length ? (
                   <>
-                    , <span className="font-medium">if</span> {rule.conditions.map((c) => describeCondition(c, choices)).join(" and ")}
+                    {t.rich("rule.if", { b: bold })}
+                    {joinNodes(
+                      rule.conditions.map((c) => describeCondition(c, choices)),
+                      <> {t("and")} </>,
+                    )}
                   </>
                 ) : null}
-                , <span className="font-medium">then</span> {rule.actions.map((a) => describeAction(a, choices)).join(", ")}.
+                {t.rich("rule.then", { b: bold })}
+                {joinNodes(
+                  rule.actions.map((a) => describeAction(a, choices)),
+                  ", ",
+                )}
+                .
               </p>
               <RulePreview rule={rule} />
               {canEdit ? (
@@ -281,22 +312,22 @@ export function AutomationsBuilder({ rules: initial, choices, canEdit }: { rules
                     variant="secondary"
                     className={`${touchButton} px-2.5 py-1`}
                     disabled={busy === rule.id}
-                    onClick={() => void patch(rule, { enabled: !rule.enabled }, `Automation “${rule.name}” turned ${rule.enabled ? "off" : "on"}.`)}
+                    onClick={() => void patch(rule, { enabled: !rule.enabled }, rule.enabled ? t("turnedOff", { name: rule.name }) : t("turnedOn", { name: rule.name }))}
                   >
-                    {rule.enabled ? "Turn off" : "Turn on"}
+                    {rule.enabled ? t("turnOff") : t("turnOn")}
                   </Button>
-                  <Button type="button" variant="secondary" className={`${touchButton} px-2.5 py-1`} disabled={i === 0 || busy === rule.id} aria-label={`Move ${rule.name} up`} onClick={() => void patch(rule, { position: i - 1 }, `Moved “${rule.name}” up.`)}>
-                    ↑ Up
+                  <Button type="button" variant="secondary" className={`${touchButton} px-2.5 py-1`} disabled={i === 0 || busy === rule.id} aria-label={t("moveUp", { name: rule.name })} onClick={() => void patch(rule, { position: i - 1 }, t("movedUp", { name: rule.name }))}>
+                    {t("up")}
                   </Button>
                   <Button
                     type="button"
                     variant="secondary"
                     className={`${touchButton} px-2.5 py-1`}
                     disabled={i === sorted.length - 1 || busy === rule.id}
-                    aria-label={`Move ${rule.name} down`}
-                    onClick={() => void patch(rule, { position: i + 1 }, `Moved “${rule.name}” down.`)}
+                    aria-label={t("moveDown", { name: rule.name })}
+                    onClick={() => void patch(rule, { position: i + 1 }, t("movedDown", { name: rule.name }))}
                   >
-                    ↓ Down
+                    {t("down")}
                   </Button>
                   <Button
                     type="button"
@@ -308,10 +339,10 @@ export function AutomationsBuilder({ rules: initial, choices, canEdit }: { rules
                       setDraft({ id: rule.id, name: rule.name, event: rule.event, enabled: rule.enabled, conditions: rule.conditions as ConditionDraft[], actions: rule.actions as ActionDraft[] });
                     }}
                   >
-                    Edit
+                    {t("editRule")}
                   </Button>
-                  <Button type="button" variant="ghost" className={`${touchButton} px-2.5 py-1 text-red-700`} disabled={busy === rule.id} aria-label={`Delete ${rule.name}`} onClick={() => void remove(rule)}>
-                    Delete
+                  <Button type="button" variant="ghost" className={`${touchButton} px-2.5 py-1 text-red-700`} disabled={busy === rule.id} aria-label={t("deleteNamed", { name: rule.name })} onClick={() => void remove(rule)}>
+                    {t("delete")}
                   </Button>
                 </div>
               ) : null}

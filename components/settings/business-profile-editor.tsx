@@ -1,7 +1,9 @@
 "use client";
 
+import { useLocale, useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { saveBusinessProfileAction } from "@/app/(app)/settings/profile/actions";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
@@ -15,7 +17,6 @@ import { DayEditor, fromInput, hoursErrors, HoursPreview, type Interval, TimeZon
 
 const DESCRIPTION_MAX = 5000;
 const MESSAGE_MAX = 1000;
-const languageNames: Record<Language, string> = { en: "English", es: "Spanish (Español)", pt: "Portuguese (Português)" };
 type Translations = Partial<Record<Language, string>>;
 
 /** The outside-hours settings, with `translations` only when there is one. */
@@ -48,6 +49,11 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
   const [pending, startTransition] = useTransition();
   const browserZone = useBrowserTimeZone();
   const now = useNow(30_000);
+  const t = useTranslations("settingsProfile");
+  const locale = useLocale();
+  const errorMessage = useApiErrorMessage();
+  const languageNames: Record<Language, string> = { en: t("languageName.en"), es: t("languageName.es"), pt: t("languageName.pt") };
+  const number = (value: number) => value.toLocaleString(locale);
 
   // The product's own outside-hours message follows the business language until someone edits it.
   function chooseLanguage(next: Language) {
@@ -93,7 +99,7 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (Object.keys(clientHoursErrors).length) {
-      setNotice({ tone: "error", text: "Some opening hours need fixing before saving." });
+      setNotice({ tone: "error", text: t("hours.fixFirst") });
       return;
     }
     startTransition(async () => {
@@ -103,10 +109,10 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
         setSaved(result.data);
         setServerErrors({});
         if (result.data.hours) setTimezone(result.data.hours.timezone);
-        setNotice({ tone: "success", text: "Business profile saved." });
+        setNotice({ tone: "success", text: t("saved") });
       } else {
         setServerErrors(result.fieldErrors);
-        setNotice({ tone: "error", text: result.message });
+        setNotice({ tone: "error", text: errorMessage(result) });
       }
     });
   }
@@ -118,16 +124,16 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
       : null;
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Business profile" className="flex flex-col gap-6">
-      {!canEdit ? <Alert tone="info">Only administrators can change the business profile. You can read it here.</Alert> : null}
+    <form onSubmit={onSubmit} noValidate aria-label={t("form")} className="flex flex-col gap-6">
+      {!canEdit ? <Alert tone="info">{t("adminOnly")}</Alert> : null}
       <fieldset disabled={!canEdit || pending} className="flex min-w-0 flex-col gap-6">
         <Card>
-          <h2 className="text-base font-semibold">About the business</h2>
+          <h2 className="text-base font-semibold">{t("about")}</h2>
           <div className="mt-4 flex flex-col gap-4">
-            <Field label="Business name" name="name" value={name} onChange={(event) => setName(event.target.value)} maxLength={100} required error={errors.name} />
+            <Field label={t("name")} name="name" value={name} onChange={(event) => setName(event.target.value)} maxLength={100} required error={errors.name} />
             <div className="flex flex-col gap-1">
               <label htmlFor="field-language" className="text-sm font-medium text-slate-700">
-                Business language
+                {t("language")}
               </label>
               <select
                 id="field-language"
@@ -143,12 +149,12 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
                 ))}
               </select>
               <p id="field-language-hint" className={`text-xs ${errors.language ? "text-red-600" : "text-slate-500"}`}>
-                {errors.language ?? "The language your messages are written in. Customers writing in another language get it when no translation exists."}
+                {errors.language ?? t("languageHint")}
               </p>
             </div>
             <div className="flex flex-col gap-1">
               <label htmlFor="field-description" className="text-sm font-medium text-slate-700">
-                Description
+                {t("descriptionLabel")}
               </label>
               <textarea
                 id="field-description"
@@ -158,11 +164,11 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
                 maxLength={DESCRIPTION_MAX}
                 aria-describedby="field-description-hint"
                 aria-invalid={errors.description ? true : undefined}
-                placeholder="What you sell, where you deliver, prices, policies…"
+                placeholder={t("descriptionPlaceholder")}
                 className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm"
               />
               <p id="field-description-hint" className={`text-xs ${errors.description ? "text-red-600" : "text-slate-500"}`}>
-                {errors.description ?? `Products, coverage, policies. ${description.length.toLocaleString("en")} / ${DESCRIPTION_MAX.toLocaleString("en")} characters.`}
+                {errors.description ?? t("descriptionHint", { count: number(description.length), max: number(DESCRIPTION_MAX) })}
               </p>
             </div>
           </div>
@@ -171,8 +177,8 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
         <Card>
           <div className="flex flex-wrap items-start justify-between gap-3">
             <div>
-              <h2 className="text-base font-semibold">Opening hours</h2>
-              <p className="mt-1 text-sm text-slate-600">Several intervals a day are fine (a lunch break, an evening shift). Days without intervals are closed.</p>
+              <h2 className="text-base font-semibold">{t("hours.title")}</h2>
+              <p className="mt-1 text-sm text-slate-600">{t("hours.hint")}</p>
             </div>
             <label className="flex items-center gap-2 text-sm font-medium">
               <input
@@ -184,7 +190,7 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
                 }}
                 className="h-4 w-4 accent-brand-600"
               />
-              Publish opening hours
+              {t("hours.publish")}
             </label>
           </div>
           {hoursOn ? (
@@ -203,7 +209,7 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
                     variant="secondary"
                     onClick={() => setWeek((current) => ({ ...current, tue: [...current.mon], wed: [...current.mon], thu: [...current.mon], fri: [...current.mon] }))}
                   >
-                    Copy Monday to Tuesday–Friday
+                    {t("hours.copyMonday")}
                   </Button>
                 </div>
                 {errors.hours ? <p className="mt-2 text-xs text-red-600">{errors.hours}</p> : null}
@@ -217,18 +223,18 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
         </Card>
 
         <Card>
-          <h2 className="text-base font-semibold">Automatic answers</h2>
-          <p className="mt-1 text-sm text-slate-600">Sent by the automation in the customer&apos;s conversation, through the same path as your team&apos;s replies.</p>
-          {!hoursOn ? <p className="mt-3 text-sm text-amber-700">Publish opening hours to turn these on.</p> : null}
+          <h2 className="text-base font-semibold">{t("auto.title")}</h2>
+          <p className="mt-1 text-sm text-slate-600">{t("auto.hint")}</p>
+          {!hoursOn ? <p className="mt-3 text-sm text-amber-700">{t("auto.needsHours")}</p> : null}
           <div className="mt-4 flex flex-col gap-5">
             <div className="flex flex-col gap-2">
               <label className="flex items-center gap-2 text-sm font-medium">
                 <input type="checkbox" checked={hoursOn && outsideEnabled} disabled={!hoursOn} onChange={(event) => setOutsideEnabled(event.target.checked)} className="h-4 w-4 accent-brand-600" />
-                Answer messages that arrive outside opening hours
+                {t("auto.outside")}
               </label>
-              <p className="text-xs text-slate-500">At most once per conversation every 12 hours, followed by the next opening time in your time zone, in the customer&apos;s language (English, Spanish or Portuguese).</p>
+              <p className="text-xs text-slate-500">{t("auto.outsideHint")}</p>
               <label htmlFor="field-outside-message" className="text-sm font-medium text-slate-700">
-                Outside-hours message
+                {t("auto.outsideMessage")}
               </label>
               <textarea
                 id="field-outside-message"
@@ -242,12 +248,13 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
                 className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm disabled:bg-slate-50 disabled:text-slate-500"
               />
               <p id="field-outside-message-hint" className={`text-xs ${errors["auto_reply.outside_hours.message"] ? "text-red-600" : "text-slate-500"}`}>
-                {errors["auto_reply.outside_hours.message"] ?? errors["auto_reply.outside_hours.enabled"] ?? `${outsideMessage.length} / ${MESSAGE_MAX} characters`}
+                {errors["auto_reply.outside_hours.message"] ?? errors["auto_reply.outside_hours.enabled"] ?? t("auto.characters", { count: number(outsideMessage.length), max: number(MESSAGE_MAX) })}
               </p>
               <details className="rounded-md border border-slate-200 bg-white px-3 py-2" open={Object.keys(filledTranslations(translations, language)).length > 0}>
-                <summary className="cursor-pointer text-sm font-medium text-slate-700">Translations for customers who write in another language</summary>
+                <summary className="cursor-pointer text-sm font-medium text-slate-700">{t("auto.translations")}</summary>
                 <p className="mt-1 text-xs text-slate-500">
-                  A customer writing in one of these languages gets the whole answer in it, next opening time included. Without a translation, the answer is all in {languageNames[language]}{isDefaultOutsideHoursMessage(outsideMessage) ? " — except the product's own message above, which every customer gets in their language" : ""}. {"{{business.name}}"} is replaced by the business name.
+                  {t(isDefaultOutsideHoursMessage(outsideMessage) ? "auto.translationsDefaultHint" : "auto.translationsHint", { language: languageNames[language] })}{" "}
+                  {t("auto.placeholderHint", { placeholder: "{{business.name}}" })}
                 </p>
                 <div className="mt-2 flex flex-col gap-3">
                   {languages
@@ -272,7 +279,7 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
                             className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm disabled:bg-slate-50 disabled:text-slate-500"
                           />
                           <p id={`field-translation-${code}-hint`} className={`text-xs ${errors[field] ? "text-red-600" : "text-slate-500"}`}>
-                            {errors[field] ?? `${value.length} / ${MESSAGE_MAX} characters (optional)`}
+                            {errors[field] ?? t("auto.optionalCharacters", { count: number(value.length), max: number(MESSAGE_MAX) })}
                           </p>
                         </div>
                       );
@@ -280,7 +287,8 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
                 </div>
               </details>
               {hoursOn && outsideEnabled && outsidePreview ? (
-                <div className="max-w-md rounded-lg rounded-tl-none bg-brand-50 px-3 py-2 text-sm whitespace-pre-line text-slate-800" aria-label="What a customer would receive now">
+                <div className="max-w-md rounded-lg rounded-tl-none bg-brand-50 px-3 py-2 text-sm whitespace-pre-line text-slate-800" aria-label={t("auto.preview")}
+                  data-user-content>
                   {outsidePreview}
                 </div>
               ) : null}
@@ -288,10 +296,10 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
             <div className="flex flex-col gap-1">
               <label className="flex items-center gap-2 text-sm font-medium">
                 <input type="checkbox" checked={hoursOn && questionEnabled} disabled={!hoursOn} onChange={(event) => setQuestionEnabled(event.target.checked)} className="h-4 w-4 accent-brand-600" />
-                Answer questions about opening hours
+                {t("auto.question")}
               </label>
               <p className="text-xs text-slate-500">
-                “What time do you open?”, “¿a qué hora abren?”, “qual o horário?”… get the weekly hours, in the language of the question.
+                {t("auto.questionHint")}
                 {errors["auto_reply.hours_question.enabled"] ? <span className="block text-red-600">{errors["auto_reply.hours_question.enabled"]}</span> : null}
               </p>
             </div>
@@ -303,9 +311,9 @@ export function BusinessProfileEditor({ profile, timeZones, canEdit }: { profile
       {canEdit ? (
         <div className="sticky bottom-0 -mx-1 flex flex-wrap items-center gap-3 border-t border-slate-200 bg-slate-50/95 px-1 py-3 backdrop-blur">
           <Button type="submit" disabled={pending} aria-busy={pending}>
-            {pending ? "Saving…" : "Save profile"}
+            {pending ? t("saving") : t("save")}
           </Button>
-          {dirty && !pending ? <span className="text-sm text-slate-500">Unsaved changes</span> : null}
+          {dirty && !pending ? <span className="text-sm text-slate-500">{t("unsaved")}</span> : null}
         </div>
       ) : null}
     </form>

@@ -1,11 +1,13 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { requestJson } from "@/lib/client/api";
 import type { MacroOutput } from "@/lib/automations/schemas";
-import { type ActionDraft, ActionRow, actionsOf, type AutomationChoices, control, defaultAction, describeAction, NameField, touchButton } from "./automation-parts";
+import { type ActionDraft, ActionRow, actionsOf, type AutomationChoices, control, defaultAction, joinNodes, NameField, touchButton, useAutomationWords } from "./automation-parts";
 
 type Draft = { id?: string; name: string; visibility: "personal" | "account"; actions: ActionDraft[] };
 
@@ -19,6 +21,9 @@ export function MacrosManager({ macros: initial, choices, me }: { macros: MacroO
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string }>();
   const [busy, setBusy] = useState<string | null>(null);
+  const t = useTranslations("settingsMacros");
+  const { describeAction } = useAutomationWords();
+  const errorMessage = useApiErrorMessage();
 
   const canChange = (macro: MacroOutput) => macro.owner_id === me.id || (macro.visibility === "account" && me.role === "admin");
   const update = (patch: Partial<Draft>) => setDraft((d) => (d ? { ...d, ...patch } : d));
@@ -35,10 +40,10 @@ export function MacrosManager({ macros: initial, choices, me }: { macros: MacroO
     if (result.ok) {
       setMacros((list) => (draft.id ? list.map((m) => (m.id === result.data.id ? result.data : m)) : [...list, result.data]));
       setDraft(null);
-      setMessage({ tone: "ok", text: `Macro “${result.data.name}” saved.` });
+      setMessage({ tone: "ok", text: t("saved", { name: result.data.name }) });
     } else {
       setErrors(result.fieldErrors);
-      setMessage({ tone: "error", text: result.message });
+      setMessage({ tone: "error", text: errorMessage(result) });
     }
   }
 
@@ -48,8 +53,8 @@ export function MacrosManager({ macros: initial, choices, me }: { macros: MacroO
     setBusy(null);
     if (result.ok || result.status === 404) {
       setMacros((list) => list.filter((m) => m.id !== macro.id));
-      setMessage({ tone: "ok", text: `Macro “${macro.name}” deleted.` });
-    } else setMessage({ tone: "error", text: result.message });
+      setMessage({ tone: "ok", text: t("deleted", { name: macro.name }) });
+    } else setMessage({ tone: "error", text: errorMessage(result) });
   }
 
   return (
@@ -57,26 +62,26 @@ export function MacrosManager({ macros: initial, choices, me }: { macros: MacroO
       {!draft ? (
         <div>
           <Button type="button" className={touchButton} onClick={() => setDraft({ name: "", visibility: "personal", actions: [defaultAction("add_label", choices)] })}>
-            New macro
+            {t("new")}
           </Button>
         </div>
       ) : (
         <Card>
-          <form onSubmit={save} aria-label={draft.id ? "Edit macro" : "New macro"} className="flex flex-col gap-4">
+          <form onSubmit={save} aria-label={draft.id ? t("edit") : t("new")} className="flex flex-col gap-4">
             <NameField id="macro-name" value={draft.name} onChange={(name) => update({ name })} error={errors.name} />
             {me.role === "admin" ? (
               <div className="flex flex-col gap-1">
                 <label htmlFor="macro-visibility" className="text-sm font-medium text-slate-700">
-                  Who can use it
+                  {t("visibility")}
                 </label>
                 <select id="macro-visibility" className={control} value={draft.visibility} onChange={(e) => update({ visibility: e.target.value as Draft["visibility"] })}>
-                  <option value="personal">Only me</option>
-                  <option value="account">Everyone in the account</option>
+                  <option value="personal">{t("onlyMe")}</option>
+                  <option value="account">{t("everyoneInAccount")}</option>
                 </select>
               </div>
             ) : null}
             <fieldset className="flex flex-col gap-2">
-              <legend className="mb-1 text-sm font-medium text-slate-700">Actions, in order</legend>
+              <legend className="mb-1 text-sm font-medium text-slate-700">{t("actions")}</legend>
               <ul className="flex flex-col gap-2">
                 {draft.actions.map((action, i) => (
                   <ActionRow
@@ -94,16 +99,16 @@ export function MacrosManager({ macros: initial, choices, me }: { macros: MacroO
               {errors.actions ? <p className="text-xs text-red-600">{errors.actions}</p> : null}
               <div>
                 <Button type="button" variant="secondary" className={`${touchButton} px-2.5 py-1`} onClick={() => update({ actions: [...draft.actions, defaultAction("close", choices)] })}>
-                  Add action
+                  {t("addAction")}
                 </Button>
               </div>
             </fieldset>
             <div className="flex flex-col gap-2 sm:flex-row">
               <Button type="submit" className={touchButton} disabled={busy === "save" || !draft.name.trim()}>
-                {busy === "save" ? "Saving…" : "Save macro"}
+                {busy === "save" ? t("saving") : t("save")}
               </Button>
               <Button type="button" variant="ghost" className={touchButton} onClick={() => setDraft(null)}>
-                Cancel
+                {t("cancel")}
               </Button>
             </div>
           </form>
@@ -115,23 +120,26 @@ export function MacrosManager({ macros: initial, choices, me }: { macros: MacroO
         </p>
       ) : null}
       <Card className="p-0">
-        <ul aria-label="Macros" className="divide-y divide-slate-100">
-          {macros.length === 0 ? <li className="p-6 text-center text-sm text-slate-500">No macros yet.</li> : null}
+        <ul aria-label={t("list")} className="divide-y divide-slate-100">
+          {macros.length === 0 ? <li className="p-6 text-center text-sm text-slate-500">{t("empty")}</li> : null}
           {macros.map((macro) => (
             <li key={macro.id} className="flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center" data-testid="macro">
               <div className="min-w-0 flex-1">
                 <p className="break-words font-medium text-slate-900">
-                  {macro.name} <span className="ml-1 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-normal text-slate-600">{macro.visibility === "account" ? "Everyone" : "Personal"}</span>
+                  <span data-user-content>{macro.name}</span> <span className="ms-1 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-normal text-slate-600">{macro.visibility === "account" ? t("everyone") : t("personal")}</span>
                 </p>
-                <p className="break-words text-sm text-slate-600">{macro.actions.map((a) => describeAction(a, choices)).join(", ")}</p>
+                <p className="break-words text-sm text-slate-600">{joinNodes(
+                    macro.actions.map((a) => describeAction(a, choices)),
+                    ", ",
+                  )}</p>
               </div>
               {canChange(macro) ? (
                 <span className="flex gap-2">
                   <Button type="button" variant="secondary" className={`${touchButton} px-2.5 py-1`} onClick={() => setDraft({ id: macro.id, name: macro.name, visibility: macro.visibility, actions: macro.actions as ActionDraft[] })}>
-                    Edit
+                    {t("editMacro")}
                   </Button>
-                  <Button type="button" variant="ghost" className={`${touchButton} px-2.5 py-1 text-red-700`} disabled={busy === macro.id} aria-label={`Delete ${macro.name}`} onClick={() => void remove(macro)}>
-                    Delete
+                  <Button type="button" variant="ghost" className={`${touchButton} px-2.5 py-1 text-red-700`} disabled={busy === macro.id} aria-label={t("deleteNamed", { name: macro.name })} onClick={() => void remove(macro)}>
+                    {t("delete")}
                   </Button>
                 </span>
               ) : null}

@@ -1,10 +1,10 @@
 "use client";
 
+import { useFormatter, useLocale, useTranslations } from "next-intl";
 import { useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { dayNames } from "@/components/ui/format";
 import { useBrowserTimeZone, useNow } from "@/components/ui/hooks";
-import { formatNextOpening, type Hours, hoursSchema, isOpenAt, type Weekday, weekdays } from "@/lib/profile/hours";
+import { formatNextOpening, type Hours, hoursSchema, isOpenAt, nextOpeningAt, type Weekday, weekdays } from "@/lib/profile/hours";
 import type { BusinessProfileOutput } from "@/lib/profile/schemas";
 
 // The opening-hours part of the business profile editor: a week of intervals, the time zone
@@ -38,8 +38,13 @@ function nextInterval(intervals: Interval[]): Interval {
   return { open: `${String(start).padStart(2, "0")}:00`, close: `${String(start + 1).padStart(2, "0")}:00` };
 }
 
-function wallClock(now: Date, timeZone: string) {
-  return new Intl.DateTimeFormat("en", { timeZone, weekday: "long", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(now);
+// A Monday (1 January 2024), from which each weekday's name is read in the reader's language.
+const weekdayDate = (day: Weekday) => new Date(Date.UTC(2024, 0, 1 + weekdays.indexOf(day), 12));
+
+/** The weekday's name as Intl writes it in the reader's language. */
+function useDayName(day: Weekday) {
+  const format = useFormatter();
+  return format.dateTime(weekdayDate(day), { weekday: "long", timeZone: "UTC" });
 }
 
 /** Zod issue paths of the hours, prefixed like the API's, so client and server errors land in the same places. */
@@ -64,6 +69,7 @@ export function TimeZonePicker({
 }) {
   const [query, setQuery] = useState("");
   const browserZone = useBrowserTimeZone();
+  const t = useTranslations("settingsProfile.hours");
   const filtered = useMemo(() => {
     const words = query.toLowerCase().replace(/[_/]/g, " ").split(/\s+/).filter(Boolean);
     const matches = zones.filter((zone) => {
@@ -76,18 +82,18 @@ export function TimeZonePicker({
   return (
     <div className="flex flex-col gap-2">
       <label htmlFor={`${id}-search`} className="text-sm font-medium text-slate-700">
-        Search time zones
+        {t("searchZones")}
       </label>
       <input
         id={`${id}-search`}
         type="search"
         value={query}
         onChange={(event) => setQuery(event.target.value)}
-        placeholder="City or region, e.g. Madrid"
+        placeholder={t("searchPlaceholder")}
         className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm"
       />
       <label htmlFor={id} className="text-sm font-medium text-slate-700">
-        Time zone
+        {t("zone")}
       </label>
       <select
         id={id}
@@ -99,12 +105,12 @@ export function TimeZonePicker({
         className={`rounded-md border bg-white px-2 py-1 text-sm ${error ? "border-red-400" : "border-slate-300"}`}
       >
         {filtered.map((zone) => (
-          <option key={zone} value={zone}>
+          <option key={zone} value={zone} translate="no">
             {zone.replaceAll("_", " ")}
           </option>
         ))}
       </select>
-      {filtered.length === 0 ? <p className="text-xs text-slate-500">No time zone matches “{query}”.</p> : null}
+      {filtered.length === 0 ? <p className="text-xs text-slate-500">{t("noZone", { query })}</p> : null}
       {error ? (
         <p id={`${id}-error`} className="text-xs text-red-600">
           {error}
@@ -113,7 +119,7 @@ export function TimeZonePicker({
       {browserZone && browserZone !== value ? (
         <div>
           <Button type="button" variant="secondary" onClick={() => onChange(browserZone)}>
-            Use my time zone ({browserZone.replaceAll("_", " ")})
+            {t("useMine", { zone: browserZone.replaceAll("_", " ") })}
           </Button>
         </div>
       ) : null}
@@ -132,22 +138,22 @@ export function DayEditor({
   errors: Record<string, string>;
   onChange: (intervals: Interval[]) => void;
 }) {
-  const name = dayNames[day];
+  const t = useTranslations("settingsProfile.hours");
+  const name = useDayName(day);
   const open = intervals.length > 0;
   const dayError = errors[`hours.weekly.${day}`];
   const update = (index: number, patch: Partial<Interval>) => onChange(intervals.map((interval, i) => (i === index ? { ...interval, ...patch } : interval)));
   return (
     <fieldset className="flex flex-col gap-2 border-b border-slate-100 py-3 last:border-b-0 sm:flex-row sm:items-start">
-      <legend className="sr-only">{name}</legend>
+      <legend className="sr-only" translate="no">
+        {name}
+      </legend>
       <label className="flex w-40 shrink-0 items-center gap-2 pt-1.5 text-sm font-medium">
-        <input type="checkbox" checked={open} onChange={(event) => onChange(event.target.checked ? [{ open: "09:00", close: "18:00" }] : [])} className="h-4 w-4 accent-brand-600" />
-        <span>
-          <span className="sr-only">Open on </span>
-          {name}
-        </span>
+        <input type="checkbox" aria-label={t("openOn", { day: name })} checked={open} onChange={(event) => onChange(event.target.checked ? [{ open: "09:00", close: "18:00" }] : [])} className="h-4 w-4 accent-brand-600" />
+        <span translate="no">{name}</span>
       </label>
       <div className="flex min-w-0 flex-1 flex-col gap-2">
-        {!open ? <p className="pt-1.5 text-sm text-slate-500">Closed</p> : null}
+        {!open ? <p className="pt-1.5 text-sm text-slate-500">{t("closed")}</p> : null}
         {intervals.map((interval, index) => {
           const prefix = `hours.weekly.${day}.${index}`;
           const error = errors[prefix] ?? errors[`${prefix}.open`] ?? errors[`${prefix}.close`];
@@ -156,7 +162,7 @@ export function DayEditor({
               <div className="flex flex-wrap items-center gap-2">
                 <input
                   type="time"
-                  aria-label={`${name} opening time ${index + 1}`}
+                  aria-label={t("openingTime", { day: name, number: index + 1 })}
                   value={interval.open}
                   onChange={(event) => update(index, { open: event.target.value })}
                   aria-invalid={errors[`${prefix}.open`] || errors[prefix] ? true : undefined}
@@ -168,16 +174,16 @@ export function DayEditor({
                 </span>
                 <input
                   type="time"
-                  aria-label={`${name} closing time ${index + 1}`}
+                  aria-label={t("closingTime", { day: name, number: index + 1 })}
                   value={interval.close}
                   onChange={(event) => update(index, { close: event.target.value })}
                   aria-invalid={errors[`${prefix}.close`] || errors[prefix] ? true : undefined}
                   className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
                   required
                 />
-                {interval.close === "00:00" ? <span className="text-xs text-slate-500">midnight</span> : null}
-                <Button type="button" variant="ghost" className="px-2 py-1" aria-label={`Remove ${name} interval ${index + 1}`} onClick={() => onChange(intervals.filter((_, i) => i !== index))}>
-                  Remove
+                {interval.close === "00:00" ? <span className="text-xs text-slate-500">{t("midnight")}</span> : null}
+                <Button type="button" variant="ghost" className="px-2 py-1" aria-label={t("removeInterval", { day: name, number: index + 1 })} onClick={() => onChange(intervals.filter((_, i) => i !== index))}>
+                  {t("remove")}
                 </Button>
               </div>
               {error ? <p className="text-xs text-red-600">{error}</p> : null}
@@ -187,8 +193,8 @@ export function DayEditor({
         {dayError ? <p className="text-xs text-red-600">{dayError}</p> : null}
         {open && intervals.length < MAX_INTERVALS ? (
           <div>
-            <Button type="button" variant="ghost" className="px-2 py-1 text-brand-700" onClick={() => onChange([...intervals, nextInterval(intervals)])} aria-label={`Add an interval on ${name}`}>
-              + Add interval
+            <Button type="button" variant="ghost" className="px-2 py-1 text-brand-700" onClick={() => onChange([...intervals, nextInterval(intervals)])} aria-label={t("addOn", { day: name })}>
+              {t("add")}
             </Button>
           </div>
         ) : null}
@@ -199,24 +205,39 @@ export function DayEditor({
 
 export function HoursPreview({ hours, hoursOn, errors }: { hours: Hours | null; hoursOn: boolean; errors: Record<string, string> }) {
   const now = useNow(30_000);
+  const t = useTranslations("settingsProfile.hours");
+  const locale = useLocale();
+  const format = useFormatter();
   let content: React.ReactNode;
-  if (!hoursOn) content = <p className="text-sm text-slate-600">No opening hours: the automatic answers stay off.</p>;
-  else if (!hours || Object.keys(errors).length) content = <p className="text-sm text-slate-600">Fix the highlighted hours to see the preview.</p>;
-  else if (!now) content = <p className="text-sm text-slate-600">Working out the current time…</p>;
+  if (!hoursOn) content = <p className="text-sm text-slate-600">{t("previewOff")}</p>;
+  else if (!hours || Object.keys(errors).length) content = <p className="text-sm text-slate-600">{t("previewFix")}</p>;
+  else if (!now) content = <p className="text-sm text-slate-600">{t("previewWaiting")}</p>;
   else {
     const open = isOpenAt({ hours, at: now });
-    const next = formatNextOpening({ hours, at: now, locale: "en" });
+    const nextAt = nextOpeningAt({ hours, at: now });
+    const next = formatNextOpening({ hours, at: now, locale });
     content = (
       <div className="flex flex-col gap-1 text-sm">
         <p>
           <span className={`mr-2 inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-semibold ${open ? "bg-emerald-100 text-emerald-800" : "bg-slate-200 text-slate-700"}`}>
             <span aria-hidden className={`h-1.5 w-1.5 rounded-full ${open ? "bg-emerald-600" : "bg-slate-500"}`} />
-            {open ? "Open now" : "Closed now"}
+            {open ? t("openNow") : t("closedNow")}
           </span>
-          {open ? null : next ? <span>Next opening: {next}</span> : <span>No opening in the week as set.</span>}
+          {open ? null : next && nextAt ? (
+            <span>{t.rich("nextOpening", { when: () => <time dateTime={nextAt.toISOString()}>{next}</time> })}</span>
+          ) : (
+            <span>{t("noOpening")}</span>
+          )}
         </p>
         <p className="text-xs text-slate-500">
-          It is {wallClock(now, hours.timezone)} in {hours.timezone.replaceAll("_", " ")}.
+          {t.rich("wallClock", {
+            zone: hours.timezone.replaceAll("_", " "),
+            time: () => (
+              <time dateTime={now.toISOString()}>
+                {format.dateTime(now, { timeZone: hours.timezone, weekday: "long", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })}
+              </time>
+            ),
+          })}
         </p>
       </div>
     );

@@ -22,6 +22,10 @@ const TRANSLATED_SETTINGS_PAGES = [
   "/settings/teams",
   "/settings/templates",
   "/settings/number",
+  "/settings/profile",
+  "/settings/automations",
+  "/settings/macros",
+  "/settings/apps",
 ];
 
 const viewports = [
@@ -95,6 +99,36 @@ test.describe("Settings pages speak only from the catalogs", () => {
         expect.soft(overflow, `${path} scrolls sideways at ${viewport.name}`).toBeLessThanOrEqual(0);
         await page.screenshot({ path: shot(`pseudo-${viewport.name}-${path.replaceAll("/", "-").slice(1)}`), fullPage: true });
       }
+    });
+  }
+});
+
+test.describe("the automation and macro builders speak only from the catalogs", () => {
+  for (const viewport of viewports) {
+    test(`at ${viewport.name} width`, async ({ page }) => {
+      test.setTimeout(120_000);
+      await page.setViewportSize({ width: viewport.width, height: viewport.height });
+      await signInAsOwner(page);
+      await page.context().addCookies([{ name: "chorus_pseudo_locale", value: "1", url: page.url() }]);
+      await page.goto("/settings/automations");
+      await page.getByRole("button", { name: "⟦New automation⟧" }).click();
+      const form = page.getByRole("form", { name: "⟦New automation⟧" });
+      // A condition with a typed attribute key and an action of each kind that has its own controls.
+      await form.getByLabel("⟦Condition 1 field⟧").selectOption("attribute");
+      for (const type of ["assign_user", "set_priority", "send_template", "add_note", "snooze"]) {
+        await form.getByRole("button", { name: "⟦Add action⟧" }).click();
+        await form.getByRole("combobox", { name: /^⟦Action \d+ type⟧$/ }).last().selectOption(type);
+      }
+      await form.getByRole("button", { name: "⟦Preview matches⟧" }).click();
+      await expect(page.getByTestId("draft-preview")).not.toContainText("⟦Counting…⟧");
+      expect.soft(await strayText(page), `automation builder at ${viewport.name}`).toEqual([]);
+      await page.screenshot({ path: shot(`pseudo-${viewport.name}-automation-builder`), fullPage: true });
+
+      await page.goto("/settings/macros");
+      await page.getByRole("button", { name: "⟦New macro⟧" }).click();
+      await expect(page.getByRole("form", { name: "⟦New macro⟧" })).toBeVisible();
+      expect.soft(await strayText(page), `macro builder at ${viewport.name}`).toEqual([]);
+      await page.screenshot({ path: shot(`pseudo-${viewport.name}-macro-builder`), fullPage: true });
     });
   }
 });

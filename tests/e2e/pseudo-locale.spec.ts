@@ -21,10 +21,6 @@ const UNTRANSLATED_PAGES = [
   "/docs/v1",
   "/docs/plant-store",
   "/login/two-factor",
-  "/settings/profile",
-  "/settings/automations",
-  "/settings/macros",
-  "/settings/apps",
   "/{not-found}",
 ];
 

@@ -1,3 +1,4 @@
+import { getTranslations } from "next-intl/server";
 import { BusinessProfileEditor } from "@/components/settings/business-profile-editor";
 import { DocumentsManager } from "@/components/settings/documents-manager";
 import { PolishPlayground } from "@/components/settings/polish-playground";
@@ -8,7 +9,9 @@ import { listDocuments } from "@/lib/profile/documents";
 import { isLanguageModelConfigured } from "@/lib/polish/polish";
 import { DOCUMENT_MAX_BYTES, DOCUMENTS_PER_ACCOUNT } from "@/lib/profile/schemas";
 
-export const metadata = { title: "Business profile" };
+export async function generateMetadata() {
+  return { title: (await getTranslations("settingsProfile"))("title") };
+}
 
 /** The zones offered by the picker come from the server so the list cannot differ between render and hydration. */
 function timeZoneList(current: string | undefined): string[] {
@@ -21,16 +24,14 @@ function timeZoneList(current: string | undefined): string[] {
 export default async function BusinessProfilePage() {
   const session = await requireSession();
   const canEdit = session.user.role === "admin";
-  const [profile, documents] = await Promise.all([
+  const [profile, documents, t] = await Promise.all([
     getBusinessProfile({ ctx: session }),
     listDocuments({ ctx: session, limit: DOCUMENTS_PER_ACCOUNT }),
+    getTranslations("settingsProfile"),
   ]);
   return (
     <>
-      <PageHeader
-        title="Business profile"
-        description="Describe the business once: the automatic answers, the suggested answers in the inbox and the polishing of replies use what you write here."
-      />
+      <PageHeader title={t("title")} description={t("description")} />
       <div className="flex flex-col gap-6">
         <BusinessProfileEditor profile={profile} timeZones={timeZoneList(profile.hours?.timezone)} canEdit={canEdit} />
         <DocumentsManager
