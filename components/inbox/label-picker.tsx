@@ -12,6 +12,7 @@ import { useLabels } from "./use-labels";
 /** The conversation header's Labels menu: tick a label on or off; the change is saved at once and the menu closes. */
 export function LabelPicker({ conversation, onConversation }: { conversation: ConversationItem; onConversation: (c: ConversationItem) => void }) {
   const t = useTranslations("inbox.labels");
+  const l = useTranslations("inboxTools.labels");
   const [open, setOpen] = useState(false);
   const [reload, setReload] = useState(0);
   const { labels, loading, error: loadError } = useLabels(reload);
@@ -33,7 +34,7 @@ export function LabelPicker({ conversation, onConversation }: { conversation: Co
     if (result.ok) {
       onConversation(result.data);
       setOpen(false);
-    } else setError(result.status === 400 ? "That label no longer exists. The list has been refreshed." : result.message);
+    } else setError(result.status === 400 ? l("gone") : result.message);
     if (!result.ok && result.status === 400) setReload((n) => n + 1);
   }
 
@@ -42,17 +43,19 @@ export function LabelPicker({ conversation, onConversation }: { conversation: Co
       <Button type="button" variant="secondary" data-popover-trigger aria-expanded={open} onClick={() => setOpen((o) => !o)} className="px-2.5 py-1.5">
         {t("button")}
       </Button>
-      <Popover open={open} onClose={() => setOpen(false)} label="Labels">
-        <p className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">Labels</p>
-        {loading ? <p className="text-sm text-slate-500">Loading labels…</p> : null}
-        {loadError ? <p className="text-sm text-red-700">Could not load the labels: {loadError}</p> : null}
+      <Popover open={open} onClose={() => setOpen(false)} label={l("title")}>
+        <p className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">{l("title")}</p>
+        {loading ? <p className="text-sm text-slate-500">{l("loading")}</p> : null}
+        {loadError ? <p className="text-sm text-red-700">{l("loadError", { error: loadError })}</p> : null}
         {!loading && !loadError && labels.length === 0 ? (
           <p className="text-sm text-slate-600">
-            No labels yet.{" "}
-            <Link href="/settings/labels" className="text-brand-700 underline">
-              Create labels in Settings
-            </Link>
-            .
+            {l.rich("none", {
+              link: (chunks) => (
+                <Link href="/settings/labels" className="text-brand-700 underline">
+                  {chunks}
+                </Link>
+              ),
+            })}
           </p>
         ) : null}
         <ul className="flex flex-col gap-1">
@@ -66,7 +69,7 @@ export function LabelPicker({ conversation, onConversation }: { conversation: Co
             </li>
           ))}
         </ul>
-        {saving ? <p className="mt-2 text-xs text-slate-500" role="status">Saving…</p> : null}
+        {saving ? <p className="mt-2 text-xs text-slate-500" role="status">{l("saving")}</p> : null}
         {error ? <p className="mt-2 text-xs text-red-700" role="alert">{error}</p> : null}
       </Popover>
     </div>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { forwardRef, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import type { MessageItem } from "../types";
@@ -47,6 +48,7 @@ export const DialogShell = forwardRef<
     children: React.ReactNode;
   }
 >(function DialogShell({ id, title, description, submitLabel, pending, error, onSubmit, children }, ref) {
+  const t = useTranslations("inboxDialogs.shell");
   return (
     <dialog ref={ref} aria-labelledby={`${id}-title`} className="m-auto w-[calc(100%-1.5rem)] max-w-md rounded-xl p-0 shadow-xl backdrop:bg-slate-900/40">
       <form onSubmit={onSubmit} className="flex flex-col gap-4 p-5" noValidate>
@@ -64,10 +66,10 @@ export const DialogShell = forwardRef<
         {children}
         <div className="flex justify-end gap-2">
           <Button type="button" variant="secondary" onClick={() => (ref as React.RefObject<HTMLDialogElement | null>)?.current?.close()}>
-            Cancel
+            {t("cancel")}
           </Button>
           <Button type="submit" disabled={pending} aria-busy={pending}>
-            {pending ? "Sending…" : submitLabel}
+            {pending ? t("sending") : submitLabel}
           </Button>
         </div>
       </form>
