@@ -4,6 +4,7 @@ import { useTranslations } from "next-intl";
 import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { requestJson } from "@/lib/client/api";
 import { Popover } from "./popover";
 import type { ConversationItem } from "./types";
@@ -13,6 +14,7 @@ import { useLabels } from "./use-labels";
 export function LabelPicker({ conversation, onConversation }: { conversation: ConversationItem; onConversation: (c: ConversationItem) => void }) {
   const t = useTranslations("inbox.labels");
   const l = useTranslations("inboxTools.labels");
+  const apiError = useApiErrorMessage();
   const [open, setOpen] = useState(false);
   const [reload, setReload] = useState(0);
   const { labels, loading, error: loadError } = useLabels(reload);
@@ -34,7 +36,7 @@ export function LabelPicker({ conversation, onConversation }: { conversation: Co
     if (result.ok) {
       onConversation(result.data);
       setOpen(false);
-    } else setError(result.status === 400 ? l("gone") : result.message);
+    } else setError(result.status === 400 ? l("gone") : apiError(result));
     if (!result.ok && result.status === 400) setReload((n) => n + 1);
   }
 

@@ -3,6 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { requestJson } from "@/lib/client/api";
 import type { MacroOutput, MacroRunOutput } from "@/lib/automations/schemas";
 import { Popover } from "./popover";
@@ -15,6 +16,7 @@ import type { ConversationItem } from "./types";
 export function MacroMenu({ conversation, onConversation }: { conversation: ConversationItem; onConversation: (c: ConversationItem) => void }) {
   const t = useTranslations("inbox.macros");
   const m = useTranslations("inboxTools.macros");
+  const apiError = useApiErrorMessage();
   const [open, setOpen] = useState(false);
   const [macros, setMacros] = useState<MacroOutput[] | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -27,7 +29,7 @@ export function MacroMenu({ conversation, onConversation }: { conversation: Conv
     if (!next) return;
     const result = await requestJson<{ data: MacroOutput[] }>("GET", "/v1/macros?limit=100");
     setMacros(result.ok ? result.data.data : []);
-    if (!result.ok) setNote({ tone: "error", text: result.message });
+    if (!result.ok) setNote({ tone: "error", text: apiError(result) });
   }
 
   async function run(macro: MacroOutput) {
@@ -39,7 +41,7 @@ export function MacroMenu({ conversation, onConversation }: { conversation: Conv
       if (fresh.ok) onConversation(fresh.data);
       const skipped = result.data.actions.filter((a) => a.result === "skipped").length;
       setNote({ tone: "ok", text: skipped ? m("ranSkipped", { name: macro.name, count: skipped }) : m("ran", { name: macro.name }) });
-    } else setNote({ tone: "error", text: result.message });
+    } else setNote({ tone: "error", text: apiError(result) });
     setBusy(null);
   }
 

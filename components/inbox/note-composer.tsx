@@ -3,6 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { requestJson } from "@/lib/client/api";
 import { useMentionSuggest } from "./mention-suggest";
 import type { NoteItem } from "./team-types";
@@ -52,6 +53,7 @@ export function NoteComposer({
   onSaved: (note: NoteItem) => void;
 }) {
   const n = useTranslations("inboxTools.notes");
+  const apiError = useApiErrorMessage();
   const [text, setText] = useState("");
   const [mentioned, setMentioned] = useState<Teammate[]>([]);
   const [saving, setSaving] = useState(false);
@@ -72,7 +74,7 @@ export function NoteComposer({
       setText("");
       setMentioned([]);
     } else {
-      setProblem(result.status === 0 ? result.message : n("notSaved", { error: result.message }));
+      setProblem(result.status === 0 ? apiError(result) : n("notSaved", { error: apiError(result) }));
     }
   }
 

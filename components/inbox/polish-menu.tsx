@@ -3,6 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { useDismiss } from "@/components/ui/use-dismiss";
 import { requestJson } from "@/lib/client/api";
 
@@ -32,6 +33,7 @@ export function PolishMenu({
 }) {
   const t = useTranslations("inbox.polish");
   const p = useTranslations("inboxTools.polish");
+  const apiError = useApiErrorMessage();
   const [open, setOpen] = useState(false);
   const [style, setStyle] = useState<Style>("normal");
   const [results, setResults] = useState<Partial<Record<Style, Result & { source: string }>>>({});
@@ -52,7 +54,7 @@ export function PolishMenu({
     setResults(Object.fromEntries(styles.map((s) => [s.value, { state: "loading", source }])));
     for (const { value } of styles) {
       requestJson<{ text: string; engine: "rules" | "llm" }>("POST", "/v1/messages/polish", { text: source, style: value, ...(conversationId ? { conversation_id: conversationId } : {}) }).then((response) => {
-        const result: Result = response.ok ? { state: "done", text: response.data.text, engine: response.data.engine } : { state: "error", message: response.message };
+        const result: Result = response.ok ? { state: "done", text: response.data.text, engine: response.data.engine } : { state: "error", message: apiError(response) };
         // A preview of an older draft is dropped: the menu always shows the text being written.
         setResults((current) => (current[value]?.source === source ? { ...current, [value]: { ...result, source } } : current));
       });

@@ -3,6 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { useAppFormat } from "@/components/i18n/use-app-format";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { requestJson } from "@/lib/client/api";
 import { Avatar } from "./conversation-list";
 import { LabelChips } from "./label-chips";
@@ -39,6 +40,7 @@ export function SearchResults({ query, selectedId, onOpen }: { query: string; se
   const t = useTranslations("inboxTools.search");
   const statusName = useTranslations("inbox.details.statusName");
   const format = useAppFormat();
+  const apiError = useApiErrorMessage();
   const fieldLabel: Record<SearchResult["match"]["field"], string> = {
     name: t("field.name"),
     phone: t("field.phone"),
@@ -61,7 +63,7 @@ export function SearchResults({ query, selectedId, onOpen }: { query: string; se
       const result = await requestJson<Page<SearchResult>>("GET", `/v1/search?${new URLSearchParams({ q, limit: "30" })}`);
       if (!current) return;
       if (!result.ok) {
-        setError(result.message);
+        setError(apiError(result));
         setState("error");
         return;
       }
@@ -73,13 +75,13 @@ export function SearchResults({ query, selectedId, onOpen }: { query: string; se
       current = false;
       clearTimeout(timer);
     };
-  }, [q]);
+  }, [q, apiError]);
 
   async function more(after: string) {
     setState("more");
     const result = await requestJson<Page<SearchResult>>("GET", `/v1/search?${new URLSearchParams({ q, limit: "30", cursor: after })}`);
     if (!result.ok) {
-      setError(result.message);
+      setError(apiError(result));
       setState("error");
       return;
     }

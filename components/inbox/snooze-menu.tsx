@@ -3,6 +3,7 @@
 import { useFormatter, useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { requestJson } from "@/lib/client/api";
 import { Popover } from "./popover";
 import type { ConversationItem } from "./types";
@@ -36,6 +37,7 @@ export function SnoozeMenu({ conversation, onConversation }: { conversation: Con
   const [open, setOpen] = useState(false);
   const t = useTranslations("inbox.snooze");
   const s = useTranslations("inboxTools.snooze");
+  const apiError = useApiErrorMessage();
   const format = useFormatter();
   const whenText = (date: Date) => format.dateTime(date, { weekday: "short", hour: "2-digit", minute: "2-digit", day: "numeric", month: "short" });
   const [custom, setCustom] = useState("");
@@ -51,7 +53,7 @@ export function SnoozeMenu({ conversation, onConversation }: { conversation: Con
     if (result.ok) {
       onConversation(result.data);
       setOpen(false);
-    } else setError(result.status === 400 ? s("invalid") : result.message);
+    } else setError(result.status === 400 ? s("invalid") : apiError(result));
   }
 
   const now = new Date();

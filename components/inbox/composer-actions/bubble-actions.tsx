@@ -2,6 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useCallback, useRef, useState } from "react";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { useDismiss } from "@/components/ui/use-dismiss";
 import type { MessageItem } from "../types";
 import { sendKind } from "./send-kind";
@@ -23,6 +24,7 @@ export function BubbleActions({
   onQueued: (message: MessageItem) => void;
 }) {
   const t = useTranslations("inboxDialogs.bubble");
+  const apiError = useApiErrorMessage();
   const [open, setOpen] = useState(false);
   const [problem, setProblem] = useState<string>();
   const root = useRef<HTMLDivElement>(null);
@@ -36,7 +38,7 @@ export function BubbleActions({
     setProblem(undefined);
     const result = await sendKind({ conversation_id: conversationId, type: "reaction", reaction: { message_id: message.id, emoji } });
     if (result.ok) onQueued(result.data);
-    else setProblem(result.message);
+    else setProblem(apiError(result));
   }
 
   return (

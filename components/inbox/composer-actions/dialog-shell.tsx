@@ -3,6 +3,7 @@
 import { useTranslations } from "next-intl";
 import { forwardRef, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import type { MessageItem } from "../types";
 import { sendKind } from "./send-kind";
 
@@ -15,6 +16,7 @@ export function useSendDialog() {
   const [pending, setPending] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string>();
+  const apiError = useApiErrorMessage();
 
   async function send(local: Record<string, string>, body: () => Record<string, unknown>): Promise<MessageItem | null> {
     setErrors(local);
@@ -25,7 +27,7 @@ export function useSendDialog() {
     setPending(false);
     if (!result.ok) {
       setErrors(result.fieldErrors);
-      setError(result.message);
+      setError(apiError(result));
       return null;
     }
     return result.data;

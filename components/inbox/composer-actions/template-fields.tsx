@@ -2,6 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useEffect, useId, useState } from "react";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { requestJson } from "@/lib/client/api";
 import { estimatePrice, formatPrice } from "@/lib/pricing/estimate";
 import type { PricingOutput } from "@/lib/pricing/schemas";
@@ -43,17 +44,18 @@ function usePriceTable(active: boolean) {
 /** The account's approved templates (loaded once per picker). */
 export function useApprovedTemplates(active: boolean) {
   const [state, setState] = useState<{ status: "loading" | "ready" | "error"; templates: TemplateItem[]; message?: string }>({ status: "loading", templates: [] });
+  const apiError = useApiErrorMessage();
   useEffect(() => {
     if (!active) return;
     let current = true;
     void requestJson<{ data: TemplateItem[] }>("GET", "/v1/templates?limit=100").then((result) => {
       if (!current) return;
-      setState(result.ok ? { status: "ready", templates: result.data.data.filter((t) => t.status === "APPROVED") } : { status: "error", templates: [], message: result.message });
+      setState(result.ok ? { status: "ready", templates: result.data.data.filter((t) => t.status === "APPROVED") } : { status: "error", templates: [], message: apiError(result) });
     });
     return () => {
       current = false;
     };
-  }, [active]);
+  }, [active, apiError]);
   return state;
 }
 
