@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import type { ConversationItem } from "./types";
 
 /** How the inbox list is ordered: by latest activity, or by priority (urgent first) and then activity. */
@@ -16,10 +17,11 @@ export const comparatorOf = (order: ListOrder) => (order === "priority" ? (a: Co
 
 /** The order picker under the inbox filters. */
 export function ListOrderSelect({ value, onChange }: { value: ListOrder; onChange: (order: ListOrder) => void }) {
+  const t = useTranslations("inboxTools.sort");
   return (
     <div className="flex min-w-0 flex-1 items-center gap-2 text-xs">
       <label htmlFor="inbox-sort" className="font-medium text-slate-600">
-        Sort
+        {t("label")}
       </label>
       <select
         id="inbox-sort"
@@ -27,8 +29,8 @@ export function ListOrderSelect({ value, onChange }: { value: ListOrder; onChang
         onChange={(e) => onChange(e.target.value === "priority" ? "priority" : "activity")}
         className="min-h-11 min-w-0 flex-1 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm md:min-h-0"
       >
-        <option value="activity">Latest activity</option>
-        <option value="priority">Priority (urgent first)</option>
+        <option value="activity">{t("activity")}</option>
+        <option value="priority">{t("priority")}</option>
       </select>
     </div>
   );

@@ -2,7 +2,7 @@ import { useTranslations } from "next-intl";
 import { memo } from "react";
 import { useAppFormat } from "@/components/i18n/use-app-format";
 import { ClockIcon, DocumentIcon, TicksIcon } from "@/components/ui/icons";
-import { KindContent, quoteLine, Reactions, TemplateExtras } from "./message-kinds";
+import { KindContent, Reactions, TemplateExtras, useQuoteLine } from "./message-kinds";
 import type { MessageItem, Teammate } from "./types";
 import { UnsentNotice } from "./unsent-notice";
 
@@ -113,6 +113,7 @@ export const MessageBubble = memo(function MessageBubble({
   actions?: React.ReactNode;
 }) {
   const t = useTranslations("inbox.thread");
+  const quoteLine = useQuoteLine();
   const format = useAppFormat();
   const outbound = message.direction === "outbound";
   const teammate = !message.local && message.sender.type === "user" && message.sender.user_id ? people.get(message.sender.user_id)?.name : undefined;
