@@ -178,7 +178,7 @@ export const MessageBubble = memo(function MessageBubble({
           {outbound ? <Ticks message={message} /> : null}
         </p>
         {message.local?.state === "error" ? (
-          <UnsentNotice reason={message.local.message} onRetry={message.local.retry} onDiscard={message.local.discard} />
+          <UnsentNotice reason={message.local.reason} onRetry={message.local.retry} onDiscard={message.local.discard} />
         ) : failed ? (
           <p className="mt-1 text-xs text-red-700" role="alert">
             {message.error?.message ? t.rich("notDeliveredBecause", { reason: message.error.message, network: (chunks) => <span translate="no">{chunks}</span> }) : t("notDelivered")}
