@@ -66,7 +66,9 @@ export function LabelPicker({ conversation, onConversation }: { conversation: Co
               <label className="flex cursor-pointer items-center gap-2 rounded px-1 py-1 text-sm hover:bg-slate-50">
                 <input type="checkbox" checked={current.has(label.id)} disabled={saving} onChange={() => void toggle(label.id)} />
                 <span aria-hidden className="h-3 w-3 rounded-full" style={{ backgroundColor: label.color }} />
-                <span className="truncate">{label.name}</span>
+                <span className="truncate" data-user-content>
+                  {label.name}
+                </span>
               </label>
             </li>
           ))}

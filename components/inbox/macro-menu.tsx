@@ -73,7 +73,7 @@ export function MacroMenu({ conversation, onConversation }: { conversation: Conv
                 onClick={() => void run(macro)}
                 className="flex min-h-11 w-full items-center justify-between rounded px-2 py-1.5 text-left text-sm hover:bg-slate-50 disabled:text-slate-400 sm:min-h-0"
               >
-                <span>{busy === macro.id ? m("running") : macro.name}</span>
+                <span>{busy === macro.id ? m("running") : <span data-user-content>{macro.name}</span>}</span>
                 <span className="text-xs text-slate-500">{macro.visibility === "account" ? m("everyone") : m("mine")}</span>
               </button>
             </li>

@@ -177,7 +177,7 @@ export function NotificationsBell({ me, onOpen, onRead }: { me: Teammate; onOpen
                       {n.type === "sla_warning" || n.type === "sla_breached" ? (
                         <>
                           <strong>{n.type === "sla_warning" ? b("slaWarning") : b("slaBreached")}</strong>
-                          {n.contact ? ` · ${displayName(n.contact)}` : null}
+                          {n.contact ? <span data-user-content>{` · ${displayName(n.contact)}`}</span> : null}
                         </>
                       ) : n.type === "number_health" || !n.contact ? (
                         <strong>{b("numberHealth")}</strong>
@@ -193,7 +193,11 @@ export function NotificationsBell({ me, onOpen, onRead }: { me: Teammate; onOpen
                       {format.relative(n.created_at)}
                     </time>
                   </span>
-                  {n.text ? <span className="line-clamp-2 text-xs text-slate-600">{n.text}</span> : null}
+                  {n.text ? (
+                    <span className="line-clamp-2 text-xs text-slate-600" data-user-content>
+                      {n.text}
+                    </span>
+                  ) : null}
                 </button>
               </li>
             ))}
