@@ -24,8 +24,14 @@ function LocationCard({ location }: { location: NonNullable<MessageItem["locatio
         <MapPinIcon className="absolute left-1/2 top-1/2 h-8 w-8 -translate-x-1/2 -translate-y-full text-red-600 drop-shadow" />
       </span>
       <span className="block px-3 py-2">
-        <span className="block truncate font-medium">{location.name || t("sharedLocation")}</span>
-        {location.address ? <span className="block truncate text-xs text-slate-600">{location.address}</span> : null}
+        <span className="block truncate font-medium" data-user-content={location.name ? "" : undefined}>
+          {location.name || t("sharedLocation")}
+        </span>
+        {location.address ? (
+          <span className="block truncate text-xs text-slate-600" data-user-content>
+            {location.address}
+          </span>
+        ) : null}
         <span className="block text-xs text-slate-500">{coordinates}</span>
         <span className="mt-1 block text-xs font-semibold text-brand-700">{t("openInMap")}</span>
       </span>
@@ -42,7 +48,7 @@ function ContactCards({ cards }: { cards: NonNullable<MessageItem["contacts"]> }
           <span aria-hidden className="grid h-8 w-8 shrink-0 place-items-center rounded-full bg-slate-200 text-sm font-semibold text-slate-700">
             {card.name.slice(0, 1).toUpperCase()}
           </span>
-          <span className="min-w-0">
+          <span className="min-w-0" data-user-content>
             <span className="block truncate font-medium">{card.name}</span>
             {card.phones.map((phone) => (
               <a key={phone} href={`tel:${phone.replace(/[^\d+]/g, "")}`} className="block truncate text-xs text-brand-700 underline">
@@ -71,7 +77,9 @@ function Interactive({ interactive: content }: { interactive: InteractiveContent
     return (
       <p className="flex items-center gap-1.5" data-testid="interactive-reply">
         <span aria-hidden>↩︎</span>
-        <span className="font-medium">{interactive.title}</span>
+        <span className="font-medium" data-user-content>
+          {interactive.title}
+        </span>
         <span className="text-xs text-slate-500">{interactive.type === "button_reply" ? t("buttonReply") : t("listChoice")}</span>
       </p>
     );
@@ -85,11 +93,17 @@ function Interactive({ interactive: content }: { interactive: InteractiveContent
         : (interactive.sections ?? []).flatMap((section) => section.rows);
   return (
     <div data-testid="interactive-message">
-      <p className="whitespace-pre-wrap break-words">{interactive.body}</p>
-      {interactive.footer ? <p className="mt-0.5 text-xs text-slate-500">{interactive.footer}</p> : null}
+      <p className="whitespace-pre-wrap break-words" data-user-content>
+        {interactive.body}
+      </p>
+      {interactive.footer ? (
+        <p className="mt-0.5 text-xs text-slate-500" data-user-content>
+          {interactive.footer}
+        </p>
+      ) : null}
       <ul className="mt-2 flex flex-col gap-1">
         {options.map((option) => (
-          <li key={option.id} className="rounded-md border border-brand-200 bg-white/80 px-3 py-1 text-center text-xs font-medium text-brand-700">
+          <li key={option.id} className="rounded-md border border-brand-200 bg-white/80 px-3 py-1 text-center text-xs font-medium text-brand-700" data-user-content>
             {option.title}
           </li>
         ))}
@@ -124,7 +138,7 @@ function FlowAnswers({ response }: { response: NonNullable<MessageItem["flow_res
       ) : (
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5">
           {fields.map(([name, value]) => (
-            <div key={name} className="contents">
+            <div key={name} className="contents" data-user-content>
               <dt className="text-xs text-slate-500">{fieldLabel(name)}:</dt>
               <dd className="break-words font-medium">{fieldValue(value, { yes: t("yes"), no: t("no") })}</dd>
             </div>
@@ -144,7 +158,9 @@ function TemplateHeader({ message }: { message: MessageItem }) {
   const label = message.media?.filename ?? header.format.toLowerCase();
   switch (header.format) {
     case "TEXT":
-      return header.text ? <p className="mb-1 font-semibold" data-testid="template-header">{header.text}</p> : null;
+      return header.text ? <p className="mb-1 font-semibold" data-testid="template-header" data-user-content>
+          {header.text}
+        </p> : null;
     case "LOCATION":
       return header.location ? <LocationCard location={header.location} /> : null;
     case "IMAGE":
@@ -167,11 +183,15 @@ export function TemplateExtras({ template }: { template: NonNullable<MessageItem
   if (!template.footer && !template.buttons?.length) return null;
   return (
     <div data-testid="template-extras">
-      {template.footer ? <p className="mt-0.5 text-xs text-slate-500">{template.footer}</p> : null}
+      {template.footer ? (
+        <p className="mt-0.5 text-xs text-slate-500" data-user-content>
+          {template.footer}
+        </p>
+      ) : null}
       {template.buttons?.length ? (
         <ul className="mt-2 flex flex-col gap-1" aria-label={t("templateButtons")}>
           {template.buttons.map((button) => (
-            <li key={button.index} className="rounded-md border border-brand-200 bg-white/80 px-3 py-1 text-center text-xs font-medium text-brand-700" title={button.url ?? button.phone_number ?? button.value}>
+            <li key={button.index} className="rounded-md border border-brand-200 bg-white/80 px-3 py-1 text-center text-xs font-medium text-brand-700" title={button.url ?? button.phone_number ?? button.value} data-user-content>
               {button.type === "URL" ? "↗ " : button.type === "PHONE_NUMBER" ? "☎ " : ""}
               {button.text}
               {button.type === "COPY_CODE" && button.value ? <span className="ml-1 font-mono text-slate-600">{button.value}</span> : null}
@@ -204,7 +224,9 @@ export function KindContent({ message }: { message: MessageItem }) {
       return message.button ? (
         <p className="flex items-center gap-1.5" data-testid="button-reply">
           <span aria-hidden>↩︎</span>
-          <span className="font-medium">{message.button.text}</span>
+          <span className="font-medium" data-user-content>
+            {message.button.text}
+          </span>
           <span className="text-xs text-slate-500">{t("quickReply")}</span>
         </p>
       ) : null;

@@ -119,14 +119,16 @@ export function SearchResults({ query, selectedId, onOpen }: { query: string; se
                   <Avatar name={name} className="h-10 w-10 text-sm" />
                   <span className="min-w-0 flex-1">
                     <span className="flex items-baseline gap-2">
-                      <span className="truncate text-sm font-medium">{match.field === "name" ? <Highlighted text={match.snippet} highlights={match.highlights} /> : name}</span>
+                      <span className="truncate text-sm font-medium" data-user-content>{match.field === "name" ? <Highlighted text={match.snippet} highlights={match.highlights} /> : name}</span>
                       <time className="ml-auto shrink-0 text-xs text-slate-600" dateTime={conversation.last_message_at ?? conversation.created_at}>
                         {format.relative(conversation.last_message_at ?? conversation.created_at)}
                       </time>
                     </span>
                     <span className="mt-0.5 block text-sm text-slate-600">
                       <span className="mr-1 text-xs font-medium uppercase tracking-wide text-slate-500">{fieldLabel[match.field]}</span>
-                      {match.field === "name" ? contactAddressLabel(conversation.contact) : match.field === "phone" ? <>+<Highlighted text={match.snippet} highlights={match.highlights} /></> : <Highlighted text={match.snippet} highlights={match.highlights} />}
+                      <span data-user-content>
+                        {match.field === "name" ? contactAddressLabel(conversation.contact) : match.field === "phone" ? <>+<Highlighted text={match.snippet} highlights={match.highlights} /></> : <Highlighted text={match.snippet} highlights={match.highlights} />}
+                      </span>
                     </span>
                     <span className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600">
                       <span>{statusName(conversation.status)}</span>
