@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { fillCannedReply, shortcutSearchKey } from "@/lib/canned-replies/fill";
 import { requestJson } from "@/lib/client/api";
@@ -38,6 +39,7 @@ export function useCannedSuggest({
   conversation: ConversationItem;
   agentName: string;
 }) {
+  const t = useTranslations("inboxTools.suggest");
   const match = SHORTCUT_AT_END.exec(text);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const wanted = Boolean(match);
@@ -68,7 +70,7 @@ export function useCannedSuggest({
   };
   const keys = useSuggestionKeys(items, pick);
   const popover = keys.open ? (
-    <SuggestList id="canned-suggestions" label="Canned replies" items={items} index={keys.index} onPick={pick} onHover={keys.setActive} />
+    <SuggestList id="canned-suggestions" label={t("canned")} items={items} index={keys.index} onPick={pick} onHover={keys.setActive} />
   ) : null;
   return { popover, onKeyDown: keys.onKeyDown };
 }

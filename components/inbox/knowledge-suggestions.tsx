@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { postJson } from "@/lib/client/api";
 import type { DraftOutput } from "@/lib/assistant/schemas";
@@ -16,10 +17,10 @@ export function insertIntoComposer(detail: ComposerInsertDetail) {
 type Suggestion = SuggestionsOutput["data"][number];
 type Source = { type: "description" | "document"; filename?: string; page?: number };
 
-function sourceLabel(source: Source): string {
-  if (source.type === "description") return "Business profile";
-  const name = source.filename ?? "Document";
-  return source.page ? `${name}, page ${source.page}` : name;
+function sourceLabel(source: Source, t: (key: "businessProfile" | "document" | "page", values?: { name: string; page: number }) => string): string {
+  if (source.type === "description") return t("businessProfile");
+  const name = source.filename ?? t("document");
+  return source.page ? t("page", { name, page: source.page }) : name;
 }
 
 type Loaded = { key: string; items: Suggestion[]; draft: boolean };
@@ -34,6 +35,7 @@ type Drafted = { key: string; state: "working" | "none" | "failed" } | { key: st
  * answer assistant configured, "Draft a reply" writes an answer from the passages, with sources.
  */
 export function KnowledgeSuggestions({ conversationId, lastInboundId }: { conversationId: string; lastInboundId: string | null }) {
+  const t = useTranslations("inboxTools.suggestions");
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [openFor, setOpenFor] = useState<string | null>(null);
   const [drafted, setDrafted] = useState<Drafted | null>(null);
@@ -74,9 +76,10 @@ export function KnowledgeSuggestions({ conversationId, lastInboundId }: { conver
     } else setDrafted({ key, state: result.status === 409 ? "none" : "failed" });
   }
 
-  const count = items.length === 1 ? "1 answer from your documents" : `${items.length} answers from your documents`;
+  const count = t("count", { count: items.length });
+  const sourceOf = (source: Source) => sourceLabel(source, t);
   return (
-    <section aria-label="From your documents" className="border-t border-slate-200 bg-amber-50/60 px-3 py-1.5">
+    <section aria-label={t("region")} className="border-t border-slate-200 bg-amber-50/60 px-3 py-1.5">
       <div className="flex min-w-0 items-center gap-2">
         <button
           type="button"
@@ -95,25 +98,25 @@ export function KnowledgeSuggestions({ conversationId, lastInboundId }: { conver
             disabled={draft?.state === "working"}
             onClick={() => void draftReply()}
           >
-            {draft?.state === "working" ? "Drafting…" : "Draft a reply"}
+            {draft?.state === "working" ? t("drafting") : t("draft")}
           </button>
         ) : null}
         <button
           type="button"
           className="shrink-0 rounded-md border border-slate-300 bg-white px-2 py-1 text-xs font-medium text-slate-800 hover:bg-slate-50"
           onClick={() => insertIntoComposer({ conversationId, text: top.text })}
-          aria-label={`Insert the top answer, from ${sourceLabel(top.source)}`}
+          aria-label={t("insertTop", { source: sourceOf(top.source) })}
         >
-          Insert
+          {t("insert")}
         </button>
       </div>
       {draft && draft.state !== "working" ? (
         <p role="status" className="mt-1 text-xs text-amber-900">
           {draft.state === "done"
-            ? `Draft inserted. Sources: ${draft.sources.map((source) => sourceLabel(source)).join("; ")}`
+            ? t("inserted", { sources: draft.sources.map((source) => sourceOf(source)).join("; ") })
             : draft.state === "none"
-              ? "Nothing in your documents answers this for sure: write the reply yourself."
-              : "The assistant could not draft a reply. Try again."}
+              ? t("none")
+              : t("failed")}
         </p>
       ) : null}
       {open ? (
@@ -122,22 +125,22 @@ export function KnowledgeSuggestions({ conversationId, lastInboundId }: { conver
             <li key={item.id} className="rounded-md border border-amber-200 bg-white p-2 text-sm shadow-sm">
               <p className="line-clamp-4 whitespace-pre-line break-words text-slate-800">{item.text}</p>
               <div className="mt-1 flex items-center gap-2">
-                <span className="min-w-0 truncate text-xs text-slate-500">{sourceLabel(item.source)}</span>
+                <span className="min-w-0 truncate text-xs text-slate-500">{sourceOf(item.source)}</span>
                 <button
                   type="button"
                   className="ml-auto shrink-0 rounded-md px-2 py-0.5 text-xs text-slate-600 underline hover:text-slate-900"
                   onClick={() => notHelpful(item)}
-                  aria-label={`Not helpful: hide the passage from ${sourceLabel(item.source)} in this conversation`}
+                  aria-label={t("notHelpfulLabel", { source: sourceOf(item.source) })}
                 >
-                  Not helpful
+                  {t("notHelpful")}
                 </button>
                 <button
                   type="button"
                   className="shrink-0 rounded-md border border-slate-300 px-2 py-0.5 text-xs font-medium text-slate-800 hover:bg-slate-50"
                   onClick={() => insertIntoComposer({ conversationId, text: item.text })}
-                  aria-label={`Insert the passage from ${sourceLabel(item.source)}`}
+                  aria-label={t("insertPassage", { source: sourceOf(item.source) })}
                 >
-                  Insert
+                  {t("insert")}
                 </button>
               </div>
             </li>

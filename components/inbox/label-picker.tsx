@@ -4,6 +4,7 @@ import { useTranslations } from "next-intl";
 import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { requestJson } from "@/lib/client/api";
 import { Popover } from "./popover";
 import type { ConversationItem } from "./types";
@@ -12,6 +13,8 @@ import { useLabels } from "./use-labels";
 /** The conversation header's Labels menu: tick a label on or off; the change is saved at once and the menu closes. */
 export function LabelPicker({ conversation, onConversation }: { conversation: ConversationItem; onConversation: (c: ConversationItem) => void }) {
   const t = useTranslations("inbox.labels");
+  const l = useTranslations("inboxTools.labels");
+  const apiError = useApiErrorMessage();
   const [open, setOpen] = useState(false);
   const [reload, setReload] = useState(0);
   const { labels, loading, error: loadError } = useLabels(reload);
@@ -33,7 +36,7 @@ export function LabelPicker({ conversation, onConversation }: { conversation: Co
     if (result.ok) {
       onConversation(result.data);
       setOpen(false);
-    } else setError(result.status === 400 ? "That label no longer exists. The list has been refreshed." : result.message);
+    } else setError(result.status === 400 ? l("gone") : apiError(result));
     if (!result.ok && result.status === 400) setReload((n) => n + 1);
   }
 
@@ -42,17 +45,19 @@ export function LabelPicker({ conversation, onConversation }: { conversation: Co
       <Button type="button" variant="secondary" data-popover-trigger aria-expanded={open} onClick={() => setOpen((o) => !o)} className="px-2.5 py-1.5">
         {t("button")}
       </Button>
-      <Popover open={open} onClose={() => setOpen(false)} label="Labels">
-        <p className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">Labels</p>
-        {loading ? <p className="text-sm text-slate-500">Loading labels…</p> : null}
-        {loadError ? <p className="text-sm text-red-700">Could not load the labels: {loadError}</p> : null}
+      <Popover open={open} onClose={() => setOpen(false)} label={l("title")}>
+        <p className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">{l("title")}</p>
+        {loading ? <p className="text-sm text-slate-500">{l("loading")}</p> : null}
+        {loadError ? <p className="text-sm text-red-700">{l("loadError", { error: loadError })}</p> : null}
         {!loading && !loadError && labels.length === 0 ? (
           <p className="text-sm text-slate-600">
-            No labels yet.{" "}
-            <Link href="/settings/labels" className="text-brand-700 underline">
-              Create labels in Settings
-            </Link>
-            .
+            {l.rich("none", {
+              link: (chunks) => (
+                <Link href="/settings/labels" className="text-brand-700 underline">
+                  {chunks}
+                </Link>
+              ),
+            })}
           </p>
         ) : null}
         <ul className="flex flex-col gap-1">
@@ -61,12 +66,14 @@ export function LabelPicker({ conversation, onConversation }: { conversation: Co
               <label className="flex cursor-pointer items-center gap-2 rounded px-1 py-1 text-sm hover:bg-slate-50">
                 <input type="checkbox" checked={current.has(label.id)} disabled={saving} onChange={() => void toggle(label.id)} />
                 <span aria-hidden className="h-3 w-3 rounded-full" style={{ backgroundColor: label.color }} />
-                <span className="truncate">{label.name}</span>
+                <span className="truncate" data-user-content>
+                  {label.name}
+                </span>
               </label>
             </li>
           ))}
         </ul>
-        {saving ? <p className="mt-2 text-xs text-slate-500" role="status">Saving…</p> : null}
+        {saving ? <p className="mt-2 text-xs text-slate-500" role="status">{l("saving")}</p> : null}
         {error ? <p className="mt-2 text-xs text-red-700" role="alert">{error}</p> : null}
       </Popover>
     </div>

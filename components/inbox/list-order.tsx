@@ -17,7 +17,7 @@ export const comparatorOf = (order: ListOrder) => (order === "priority" ? (a: Co
 
 /** The order picker under the inbox filters. */
 export function ListOrderSelect({ value, onChange }: { value: ListOrder; onChange: (order: ListOrder) => void }) {
-  const t = useTranslations("inboxSort");
+  const t = useTranslations("inboxTools.sort");
   return (
     <div className="flex min-w-0 flex-1 items-center gap-2 text-xs">
       <label htmlFor="inbox-sort" className="font-medium text-slate-600">

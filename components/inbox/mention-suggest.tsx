@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { SuggestList, useSuggestionKeys } from "./suggest-list";
 import type { Teammate } from "./types";
 
@@ -10,6 +11,7 @@ const fold = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toLo
 
 /** Suggests teammates while "@name" is being typed at the end of a note; picking one writes "@Name ". */
 export function useMentionSuggest({ text, setText, teammates, onMention }: { text: string; setText: (text: string) => void; teammates: Teammate[]; onMention: (user: Teammate) => void }) {
+  const t = useTranslations("inboxTools.suggest");
   const match = MENTION_AT_END.exec(text);
   const query = match ? fold(match[2]) : null;
   const items =
@@ -26,7 +28,7 @@ export function useMentionSuggest({ text, setText, teammates, onMention }: { tex
   };
   const keys = useSuggestionKeys(items, pick);
   const popover = keys.open ? (
-    <SuggestList id="mention-suggestions" label="Mention a teammate" items={items} index={keys.index} onPick={pick} onHover={keys.setActive} />
+    <SuggestList id="mention-suggestions" label={t("mention")} items={items} index={keys.index} onPick={pick} onHover={keys.setActive} />
   ) : null;
   return { popover, onKeyDown: keys.onKeyDown, open: keys.open };
 }

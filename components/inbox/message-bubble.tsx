@@ -2,7 +2,7 @@ import { useTranslations } from "next-intl";
 import { memo } from "react";
 import { useAppFormat } from "@/components/i18n/use-app-format";
 import { ClockIcon, DocumentIcon, TicksIcon } from "@/components/ui/icons";
-import { KindContent, quoteLine, Reactions, TemplateExtras } from "./message-kinds";
+import { KindContent, Reactions, TemplateExtras, useQuoteLine } from "./message-kinds";
 import type { MessageItem, Teammate } from "./types";
 import { UnsentNotice } from "./unsent-notice";
 
@@ -113,6 +113,7 @@ export const MessageBubble = memo(function MessageBubble({
   actions?: React.ReactNode;
 }) {
   const t = useTranslations("inbox.thread");
+  const quoteLine = useQuoteLine();
   const format = useAppFormat();
   const outbound = message.direction === "outbound";
   const teammate = !message.local && message.sender.type === "user" && message.sender.user_id ? people.get(message.sender.user_id)?.name : undefined;
@@ -177,7 +178,7 @@ export const MessageBubble = memo(function MessageBubble({
           {outbound ? <Ticks message={message} /> : null}
         </p>
         {message.local?.state === "error" ? (
-          <UnsentNotice reason={message.local.message} onRetry={message.local.retry} onDiscard={message.local.discard} />
+          <UnsentNotice reason={message.local.reason} onRetry={message.local.retry} onDiscard={message.local.discard} />
         ) : failed ? (
           <p className="mt-1 text-xs text-red-700" role="alert">
             {message.error?.message ? t.rich("notDeliveredBecause", { reason: message.error.message, network: (chunks) => <span translate="no">{chunks}</span> }) : t("notDelivered")}

@@ -1,3 +1,5 @@
+import { useTranslations } from "next-intl";
+import { useCallback } from "react";
 import { MapPinIcon } from "@/components/ui/icons";
 import type { MessageItem } from "./types";
 
@@ -7,6 +9,7 @@ const mapUrl = ({ latitude, longitude }: { latitude: number; longitude: number }
   `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=16/${latitude}/${longitude}`;
 
 function LocationCard({ location }: { location: NonNullable<MessageItem["location"]> }) {
+  const t = useTranslations("inboxTools.kinds");
   const coordinates = `${location.latitude.toFixed(5)}, ${location.longitude.toFixed(5)}`;
   return (
     <a
@@ -21,24 +24,31 @@ function LocationCard({ location }: { location: NonNullable<MessageItem["locatio
         <MapPinIcon className="absolute left-1/2 top-1/2 h-8 w-8 -translate-x-1/2 -translate-y-full text-red-600 drop-shadow" />
       </span>
       <span className="block px-3 py-2">
-        <span className="block truncate font-medium">{location.name || "Shared location"}</span>
-        {location.address ? <span className="block truncate text-xs text-slate-600">{location.address}</span> : null}
+        <span className="block truncate font-medium" data-user-content={location.name ? "" : undefined}>
+          {location.name || t("sharedLocation")}
+        </span>
+        {location.address ? (
+          <span className="block truncate text-xs text-slate-600" data-user-content>
+            {location.address}
+          </span>
+        ) : null}
         <span className="block text-xs text-slate-500">{coordinates}</span>
-        <span className="mt-1 block text-xs font-semibold text-brand-700">Open in map ↗</span>
+        <span className="mt-1 block text-xs font-semibold text-brand-700">{t("openInMap")}</span>
       </span>
     </a>
   );
 }
 
 function ContactCards({ cards }: { cards: NonNullable<MessageItem["contacts"]> }) {
+  const t = useTranslations("inboxTools.kinds");
   return (
-    <ul className="flex flex-col gap-1.5" aria-label="Shared contacts">
+    <ul className="flex flex-col gap-1.5" aria-label={t("sharedContacts")}>
       {cards.map((card, index) => (
         <li key={index} className="flex items-start gap-2 rounded-md border border-slate-200 bg-white/80 px-3 py-2" data-testid="contact-card">
           <span aria-hidden className="grid h-8 w-8 shrink-0 place-items-center rounded-full bg-slate-200 text-sm font-semibold text-slate-700">
             {card.name.slice(0, 1).toUpperCase()}
           </span>
-          <span className="min-w-0">
+          <span className="min-w-0" data-user-content>
             <span className="block truncate font-medium">{card.name}</span>
             {card.phones.map((phone) => (
               <a key={phone} href={`tel:${phone.replace(/[^\d+]/g, "")}`} className="block truncate text-xs text-brand-700 underline">
@@ -61,13 +71,16 @@ type InteractiveContent = NonNullable<MessageItem["interactive"]>;
 type InteractiveSent = Exclude<InteractiveContent, { title: string }>;
 
 function Interactive({ interactive: content }: { interactive: InteractiveContent }) {
+  const t = useTranslations("inboxTools.kinds");
   if ("title" in content) {
     const interactive = content;
     return (
       <p className="flex items-center gap-1.5" data-testid="interactive-reply">
         <span aria-hidden>↩︎</span>
-        <span className="font-medium">{interactive.title}</span>
-        <span className="text-xs text-slate-500">({interactive.type === "button_reply" ? "button reply" : "list choice"})</span>
+        <span className="font-medium" data-user-content>
+          {interactive.title}
+        </span>
+        <span className="text-xs text-slate-500">{interactive.type === "button_reply" ? t("buttonReply") : t("listChoice")}</span>
       </p>
     );
   }
@@ -80,11 +93,17 @@ function Interactive({ interactive: content }: { interactive: InteractiveContent
         : (interactive.sections ?? []).flatMap((section) => section.rows);
   return (
     <div data-testid="interactive-message">
-      <p className="whitespace-pre-wrap break-words">{interactive.body}</p>
-      {interactive.footer ? <p className="mt-0.5 text-xs text-slate-500">{interactive.footer}</p> : null}
+      <p className="whitespace-pre-wrap break-words" data-user-content>
+        {interactive.body}
+      </p>
+      {interactive.footer ? (
+        <p className="mt-0.5 text-xs text-slate-500" data-user-content>
+          {interactive.footer}
+        </p>
+      ) : null}
       <ul className="mt-2 flex flex-col gap-1">
         {options.map((option) => (
-          <li key={option.id} className="rounded-md border border-brand-200 bg-white/80 px-3 py-1 text-center text-xs font-medium text-brand-700">
+          <li key={option.id} className="rounded-md border border-brand-200 bg-white/80 px-3 py-1 text-center text-xs font-medium text-brand-700" data-user-content>
             {option.title}
           </li>
         ))}
@@ -99,28 +118,29 @@ function fieldLabel(name: string): string {
   return words ? words[0].toUpperCase() + words.slice(1) : name;
 }
 
-function fieldValue(value: unknown): string {
+function fieldValue(value: unknown, yesNo: { yes: string; no: string }): string {
   if (value === null || value === undefined) return "—";
-  if (typeof value === "boolean") return value ? "Yes" : "No";
-  if (Array.isArray(value)) return value.map(fieldValue).join(", ");
+  if (typeof value === "boolean") return value ? yesNo.yes : yesNo.no;
+  if (Array.isArray(value)) return value.map((item) => fieldValue(item, yesNo)).join(", ");
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
 }
 
 /** A customer's answers to a flow as a small form (label: value); the correlation token is not shown. */
 function FlowAnswers({ response }: { response: NonNullable<MessageItem["flow_response"]> }) {
+  const t = useTranslations("inboxTools.kinds");
   const fields = Object.entries(response.data).filter(([name]) => name !== "flow_token");
   return (
     <div data-testid="flow-response">
-      <p className="mb-1 text-xs font-semibold text-slate-600">📝 Form answers</p>
+      <p className="mb-1 text-xs font-semibold text-slate-600">{t("formAnswers")}</p>
       {fields.length === 0 ? (
-        <p className="text-xs italic text-slate-500">No answers in the form.</p>
+        <p className="text-xs italic text-slate-500">{t("noAnswers")}</p>
       ) : (
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5">
           {fields.map(([name, value]) => (
-            <div key={name} className="contents">
+            <div key={name} className="contents" data-user-content>
               <dt className="text-xs text-slate-500">{fieldLabel(name)}:</dt>
-              <dd className="break-words font-medium">{fieldValue(value)}</dd>
+              <dd className="break-words font-medium">{fieldValue(value, { yes: t("yes"), no: t("no") })}</dd>
             </div>
           ))}
         </dl>
@@ -131,13 +151,16 @@ function FlowAnswers({ response }: { response: NonNullable<MessageItem["flow_res
 
 /** A template's header as the customer sees it: bold text, the picture, video or document, or the place. */
 function TemplateHeader({ message }: { message: MessageItem }) {
+  const t = useTranslations("inboxTools.kinds");
   const header = message.template?.header;
   if (!header) return null;
   const url = `/v1/messages/${message.id}/media`;
   const label = message.media?.filename ?? header.format.toLowerCase();
   switch (header.format) {
     case "TEXT":
-      return header.text ? <p className="mb-1 font-semibold" data-testid="template-header">{header.text}</p> : null;
+      return header.text ? <p className="mb-1 font-semibold" data-testid="template-header" data-user-content>
+          {header.text}
+        </p> : null;
     case "LOCATION":
       return header.location ? <LocationCard location={header.location} /> : null;
     case "IMAGE":
@@ -148,7 +171,7 @@ function TemplateHeader({ message }: { message: MessageItem }) {
     case "DOCUMENT":
       return message.media ? (
         <a href={url} download={message.media.filename ?? undefined} className="mb-1 block truncate rounded-md border border-slate-200 bg-white/70 px-3 py-2 font-medium" data-testid="template-header">
-          Document: {label}
+          {t("document", { name: label })}
         </a>
       ) : null;
   }
@@ -156,14 +179,19 @@ function TemplateHeader({ message }: { message: MessageItem }) {
 
 /** A template's footer and buttons, under its body, as the customer sees them. */
 export function TemplateExtras({ template }: { template: NonNullable<MessageItem["template"]> }) {
+  const t = useTranslations("inboxTools.kinds");
   if (!template.footer && !template.buttons?.length) return null;
   return (
     <div data-testid="template-extras">
-      {template.footer ? <p className="mt-0.5 text-xs text-slate-500">{template.footer}</p> : null}
+      {template.footer ? (
+        <p className="mt-0.5 text-xs text-slate-500" data-user-content>
+          {template.footer}
+        </p>
+      ) : null}
       {template.buttons?.length ? (
-        <ul className="mt-2 flex flex-col gap-1" aria-label="Template buttons">
+        <ul className="mt-2 flex flex-col gap-1" aria-label={t("templateButtons")}>
           {template.buttons.map((button) => (
-            <li key={button.index} className="rounded-md border border-brand-200 bg-white/80 px-3 py-1 text-center text-xs font-medium text-brand-700" title={button.url ?? button.phone_number ?? button.value}>
+            <li key={button.index} className="rounded-md border border-brand-200 bg-white/80 px-3 py-1 text-center text-xs font-medium text-brand-700" title={button.url ?? button.phone_number ?? button.value} data-user-content>
               {button.type === "URL" ? "↗ " : button.type === "PHONE_NUMBER" ? "☎ " : ""}
               {button.text}
               {button.type === "COPY_CODE" && button.value ? <span className="ml-1 font-mono text-slate-600">{button.value}</span> : null}
@@ -177,6 +205,8 @@ export function TemplateExtras({ template }: { template: NonNullable<MessageItem
 
 /** The content of a message of a kind beyond text and media, or null for those. */
 export function KindContent({ message }: { message: MessageItem }) {
+  const t = useTranslations("inboxTools.kinds");
+  const q = useTranslations("inboxTools.quote");
   switch (message.type) {
     case "location":
       return message.location ? <LocationCard location={message.location} /> : null;
@@ -185,7 +215,7 @@ export function KindContent({ message }: { message: MessageItem }) {
     case "sticker":
       return message.media ? (
         // eslint-disable-next-line @next/next/no-img-element
-        <img src={`/v1/messages/${message.id}/media`} alt="Sticker" loading="lazy" className="h-32 w-32 object-contain" data-testid="sticker" />
+        <img src={`/v1/messages/${message.id}/media`} alt={q("type.sticker")} loading="lazy" className="h-32 w-32 object-contain" data-testid="sticker" />
       ) : null;
     case "interactive":
       if (message.flow_response) return <FlowAnswers response={message.flow_response} />;
@@ -194,15 +224,17 @@ export function KindContent({ message }: { message: MessageItem }) {
       return message.button ? (
         <p className="flex items-center gap-1.5" data-testid="button-reply">
           <span aria-hidden>↩︎</span>
-          <span className="font-medium">{message.button.text}</span>
-          <span className="text-xs text-slate-500">(quick reply)</span>
+          <span className="font-medium" data-user-content>
+            {message.button.text}
+          </span>
+          <span className="text-xs text-slate-500">{t("quickReply")}</span>
         </p>
       ) : null;
     case "template":
       return message.template ? (
         <>
           <p className="mb-1 inline-block rounded bg-white/70 px-1.5 py-0.5 text-[11px] font-medium text-slate-600" data-testid="template-tag">
-            Template · {message.template.name}
+            {t("templateTag", { name: message.template.name })}
           </p>
           <TemplateHeader message={message} />
         </>
@@ -210,7 +242,7 @@ export function KindContent({ message }: { message: MessageItem }) {
     case "unsupported":
       return (
         <p className="italic text-slate-600" data-testid="unsupported">
-          Unsupported message ({message.unsupported?.network_type ?? "unknown"})
+          {t("unsupported", { type: message.unsupported?.network_type ?? t("unknown") })}
         </p>
       );
     default:
@@ -218,36 +250,56 @@ export function KindContent({ message }: { message: MessageItem }) {
   }
 }
 
-/** One line for a quoted message. */
-export function quoteLine(message: MessageItem): string {
-  if (message.deleted_at) return "Deleted message";
-  if (message.text) return message.text;
-  if (message.media?.caption) return message.media.caption;
-  switch (message.type) {
-    case "location":
-      return `📍 ${message.location?.name || "Location"}`;
-    case "contacts":
-      return `👤 ${message.contacts?.[0]?.name ?? "Contact"}`;
-    case "sticker":
-      return "Sticker";
-    case "interactive":
-      if (message.flow_response) return "📝 Form answers";
-      return message.interactive && "title" in message.interactive ? message.interactive.title : (message.interactive?.body ?? "Interactive message");
-    case "button":
-      return message.button?.text ?? "Button";
-    case "unsupported":
-      return `Unsupported message (${message.unsupported?.network_type ?? "unknown"})`;
-    default:
-      return message.type.charAt(0).toUpperCase() + message.type.slice(1);
-  }
+/** One line for a quoted message, in the reader's language: a hook, since its words come from the catalogs. */
+export function useQuoteLine() {
+  const t = useTranslations("inboxTools.quote");
+  const kinds = useTranslations("inboxTools.kinds");
+  return useCallback(
+    (message: MessageItem): string => {
+      if (message.deleted_at) return t("deleted");
+      if (message.text) return message.text;
+      if (message.media?.caption) return message.media.caption;
+      switch (message.type) {
+        case "location":
+          return `📍 ${message.location?.name || t("location")}`;
+        case "contacts":
+          return `👤 ${message.contacts?.[0]?.name ?? t("contact")}`;
+        case "sticker":
+          return t("type.sticker");
+        case "interactive":
+          if (message.flow_response) return kinds("formAnswers");
+          return message.interactive && "title" in message.interactive ? message.interactive.title : (message.interactive?.body ?? t("interactive"));
+        case "button":
+          return message.button?.text ?? t("button");
+        case "unsupported":
+          return kinds("unsupported", { type: message.unsupported?.network_type ?? kinds("unknown") });
+        case "text":
+          return t("type.text");
+        case "image":
+          return t("type.image");
+        case "document":
+          return t("type.document");
+        case "audio":
+          return t("type.audio");
+        case "video":
+          return t("type.video");
+        case "reaction":
+          return t("type.reaction");
+        case "template":
+          return t("type.template");
+      }
+    },
+    [t, kinds],
+  );
 }
 
 /** Reactions under a bubble, grouped by emoji. */
 export function Reactions({ reactions }: { reactions: NonNullable<MessageItem["reactions"]> }) {
+  const t = useTranslations("inboxTools.kinds");
   const groups = new Map<string, number>();
   for (const reaction of reactions) groups.set(reaction.emoji, (groups.get(reaction.emoji) ?? 0) + 1);
   return (
-    <ul className="-mb-1 mt-1 flex flex-wrap gap-1" aria-label="Reactions" data-testid="reactions">
+    <ul className="-mb-1 mt-1 flex flex-wrap gap-1" aria-label={t("reactions")} data-testid="reactions">
       {[...groups].map(([emoji, count]) => (
         <li key={emoji} className="rounded-full bg-white px-1.5 py-0.5 text-xs shadow-sm ring-1 ring-slate-200">
           {emoji}

@@ -3,6 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { requestJson } from "@/lib/client/api";
 import { useMentionSuggest } from "./mention-suggest";
 import type { NoteItem } from "./team-types";
@@ -51,6 +52,8 @@ export function NoteComposer({
   me: Teammate;
   onSaved: (note: NoteItem) => void;
 }) {
+  const n = useTranslations("inboxTools.notes");
+  const apiError = useApiErrorMessage();
   const [text, setText] = useState("");
   const [mentioned, setMentioned] = useState<Teammate[]>([]);
   const [saving, setSaving] = useState(false);
@@ -71,7 +74,7 @@ export function NoteComposer({
       setText("");
       setMentioned([]);
     } else {
-      setProblem(result.status === 0 ? result.message : `The note was not saved: ${result.message}`);
+      setProblem(result.status === 0 ? apiError(result) : n("notSaved", { error: apiError(result) }));
     }
   }
 
@@ -85,7 +88,7 @@ export function NoteComposer({
       <div className="relative flex items-end gap-2">
         {mention.popover}
         <label htmlFor="note-text" className="sr-only">
-          Internal note
+          {n("label")}
         </label>
         <textarea
           id="note-text"
@@ -101,11 +104,11 @@ export function NoteComposer({
           }}
           aria-autocomplete="list"
           aria-controls={mention.open ? "mention-suggestions" : undefined}
-          placeholder="Write a note for your team — @ mentions a teammate"
+          placeholder={n("placeholder")}
           className="max-h-40 min-h-10 flex-1 resize-y rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm"
         />
         <Button type="button" onClick={() => void save()} disabled={!text.trim() || saving}>
-          {saving ? "Saving…" : "Add note"}
+          {saving ? n("saving") : n("add")}
         </Button>
       </div>
     </div>

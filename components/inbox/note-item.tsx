@@ -1,4 +1,7 @@
-import { formatClockTime } from "@/components/ui/format";
+"use client";
+
+import { useTranslations } from "next-intl";
+import { useAppFormat } from "@/components/i18n/use-app-format";
 import type { Teammate } from "./types";
 import type { NoteItem } from "./team-types";
 
@@ -25,6 +28,8 @@ function withMentions(text: string, names: string[]) {
 export function NoteBubble({ note, people, meId }: { note: NoteItem; people: Map<string, Teammate>; meId?: string }) {
   const names = note.mentions.map((id) => people.get(id)?.name).filter((n): n is string => Boolean(n));
   const mentionsMe = meId ? note.mentions.includes(meId) : false;
+  const t = useTranslations("inboxTools.notes");
+  const format = useAppFormat();
   return (
     <div className="flex justify-end" data-testid="note" data-note-id={note.id}>
       <div
@@ -37,11 +42,11 @@ export function NoteBubble({ note, people, meId }: { note: NoteItem; people: Map
             <rect x="4" y="11" width="16" height="10" rx="2" />
             <path d="M8 11V7a4 4 0 0 1 8 0v4" />
           </svg>
-          <span>Internal note · {note.author.id === meId ? "You" : note.author.name}</span>
+          <span>{t("byline", { author: note.author.id === meId ? t("you") : note.author.name })}</span>
         </p>
         <p className="whitespace-pre-wrap break-words text-slate-900">{withMentions(note.text, names)}</p>
         <p className="mt-0.5 text-right text-[11px] text-amber-800/80">
-          <time dateTime={note.created_at}>{formatClockTime(note.created_at)}</time>
+          <time dateTime={note.created_at}>{format.clock(note.created_at)}</time>
         </p>
       </div>
     </div>

@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { formatRelative } from "@/components/ui/format";
+import { useAppFormat } from "@/components/i18n/use-app-format";
 import { type ApiResult, requestJson } from "@/lib/client/api";
 import { useLiveEventListener } from "./live-bus";
 import type { NoteItem, NotificationItem } from "./team-types";
@@ -32,6 +32,8 @@ function desktopAllowed() {
 export function NotificationsBell({ me, onOpen, onRead }: { me: Teammate; onOpen: (conversationId: string) => void; onRead?: () => void }) {
   const router = useRouter();
   const t = useTranslations("inbox.bell");
+  const b = useTranslations("inboxTools.bell");
+  const format = useAppFormat();
   const [open, setOpen] = useState(false);
   const [items, setItems] = useState<NotificationItem[]>([]);
   const [unread, setUnread] = useState(0);
@@ -68,7 +70,7 @@ export function NotificationsBell({ me, onOpen, onRead }: { me: Teammate; onOpen
     if (!note || note.author.id === me.id || !note.mentions.includes(me.id)) return;
     void load();
     if (desktopAllowed()) {
-      const shown = new Notification(`${note.author.name} mentioned you`, { body: note.text.slice(0, 140), tag: note.id });
+      const shown = new Notification(b("desktopTitle", { name: note.author.name }), { body: note.text.slice(0, 140), tag: note.id });
       shown.onclick = () => {
         window.focus();
         onOpen(note.conversation_id);
@@ -135,24 +137,27 @@ export function NotificationsBell({ me, onOpen, onRead }: { me: Teammate; onOpen
       {open ? (
         <div
           role="dialog"
-          aria-label="Notifications"
+          aria-label={b("title")}
           className="fixed inset-x-2 top-28 z-30 max-h-[70vh] overflow-hidden rounded-lg border border-slate-200 bg-white shadow-xl sm:absolute sm:inset-x-auto sm:right-0 sm:top-full sm:mt-2 sm:w-80"
         >
           <div className="flex items-center gap-2 border-b border-slate-200 px-3 py-2">
-            <h2 className="text-sm font-semibold">Notifications</h2>
+            <h2 className="text-sm font-semibold">{b("title")}</h2>
             {unread ? (
               <button type="button" className="ml-auto text-xs text-brand-700 underline" onClick={() => void markRead({ all: true })}>
-                Mark all read
+                {b("markAllRead")}
               </button>
             ) : null}
           </div>
           <ul className="max-h-[50vh] overflow-y-auto" aria-busy={state === "loading"}>
             {state === "error" ? (
               <li role="alert" className="p-3 text-sm text-red-700">
-                Could not load your notifications. <button type="button" className="underline" onClick={() => void load()}>Try again</button>
+                {b("loadError")}{" "}
+                <button type="button" className="underline" onClick={() => void load()}>
+                  {b("retry")}
+                </button>
               </li>
             ) : null}
-            {state === "idle" && items.length === 0 ? <li className="p-4 text-center text-sm text-slate-500">No notifications yet. When a teammate mentions you in a note, it shows up here.</li> : null}
+            {state === "idle" && items.length === 0 ? <li className="p-4 text-center text-sm text-slate-500">{b("empty")}</li> : null}
             {items.map((n) => (
               <li key={n.id}>
                 <button
@@ -167,39 +172,45 @@ export function NotificationsBell({ me, onOpen, onRead }: { me: Teammate; onOpen
                   className={`flex w-full flex-col gap-0.5 border-b border-slate-100 px-3 py-2 text-left hover:bg-slate-50 ${n.read_at ? "" : "bg-amber-50"}`}
                 >
                   <span className="flex items-baseline gap-2 text-sm">
-                    {n.read_at ? null : <span aria-label="Unread" className="h-2 w-2 shrink-0 rounded-full bg-red-600" />}
+                    {n.read_at ? null : <span aria-label={b("unread")} className="h-2 w-2 shrink-0 rounded-full bg-red-600" />}
                     <span className="min-w-0 flex-1 truncate">
                       {n.type === "sla_warning" || n.type === "sla_breached" ? (
                         <>
-                          <strong>{n.type === "sla_warning" ? "SLA due soon" : "SLA missed"}</strong>
-                          {n.contact ? ` · ${displayName(n.contact)}` : null}
+                          <strong>{n.type === "sla_warning" ? b("slaWarning") : b("slaBreached")}</strong>
+                          {n.contact ? <span data-user-content>{` · ${displayName(n.contact)}`}</span> : null}
                         </>
                       ) : n.type === "number_health" || !n.contact ? (
-                        <strong>Number health dropped</strong>
+                        <strong>{b("numberHealth")}</strong>
                       ) : (
-                        <>
-                          <strong>{n.actor?.name ?? "Someone"}</strong> mentioned you · {displayName(n.contact)}
-                        </>
+                        b.rich("mentioned", {
+                          name: n.actor?.name ?? b("someone"),
+                          contact: displayName(n.contact),
+                          strong: (chunks) => <strong>{chunks}</strong>,
+                        })
                       )}
                     </span>
                     <time className="shrink-0 text-xs text-slate-500" dateTime={n.created_at}>
-                      {formatRelative(n.created_at)}
+                      {format.relative(n.created_at)}
                     </time>
                   </span>
-                  {n.text ? <span className="line-clamp-2 text-xs text-slate-600">{n.text}</span> : null}
+                  {n.text ? (
+                    <span className="line-clamp-2 text-xs text-slate-600" data-user-content>
+                      {n.text}
+                    </span>
+                  ) : null}
                 </button>
               </li>
             ))}
           </ul>
           <div className="border-t border-slate-200 px-3 py-2 text-xs text-slate-600">
             {desktop === "unsupported" ? (
-              "This browser cannot show desktop notifications."
+              b("desktopUnsupported")
             ) : desktop === "blocked" ? (
-              "Desktop notifications are blocked for this site in your browser settings."
+              b("desktopBlocked")
             ) : (
               <label className="flex items-center gap-2">
                 <input type="checkbox" checked={desktop === "on"} onChange={() => void toggleDesktop()} />
-                Desktop notification when someone mentions me
+                {b("desktopToggle")}
               </label>
             )}
           </div>

@@ -20,8 +20,18 @@ export type OutboxEntry = {
   message: MessageItem;
   /** `waiting`: written or sent without a network; sent by itself once the browser is back online. */
   state: "sending" | "waiting" | "failed";
-  reason?: string;
+  reason?: UnsentReason | string;
 };
+
+/**
+ * Why a reply was not sent: a known case (worded by the interface in the reader's language), or
+ * the server's own words with its error code (a sentence from the catalogs when it has one).
+ * An entry stored by an older page may still carry a plain string.
+ */
+export type UnsentReason =
+  | { code: "offline" | "session" | "forbidden" | "inFlight" | "tooLarge" | "rateLimited" | "reloaded" | "attachmentLost" }
+  | { code: "server" | "refused"; status: number }
+  | { code: "api"; apiCode?: string; text: string };
 
 const STORAGE_KEY = "chorus.outbox.v1";
 const listeners = new Set<() => void>();
@@ -39,7 +49,7 @@ function load(): OutboxEntry[] {
     const stored = JSON.parse(window.localStorage.getItem(STORAGE_KEY) ?? "[]") as OutboxEntry[];
     // A send interrupted by a reload has an unknown outcome: it waits for a Retry, which is safe.
     entries = stored.map((e) =>
-      e.state === "sending" ? { ...e, state: "failed", reason: "The page was reloaded before Chorus confirmed this reply. Retry sends it once." } : e,
+      e.state === "sending" ? { ...e, state: "failed", reason: { code: "reloaded" } } : e,
     );
   } catch {
     entries = [];
@@ -119,15 +129,15 @@ export function discardFromOutbox(localId: string) {
 }
 
 /** Why a send failed, in words for the person who wrote it. */
-export function sendFailureReason(status: number, apiMessage?: string): string {
-  if (status === 0) return "No connection to Chorus. Check your network; Retry sends it once.";
-  if (status === 401) return "Your session ended. Sign in again, then Retry — the reply waits here.";
-  if (status === 403) return apiMessage ? plainErrorMessage(apiMessage) : "Your role does not allow sending this.";
-  if (status === 409) return "Chorus is still finishing this reply. Retry in a moment; it will not be sent twice.";
-  if (status === 413) return "The attachment is too large to send.";
-  if (status === 429) return "Too many messages at once. Wait a moment, then Retry.";
-  if (status >= 500) return `Chorus had a problem on its side (error ${status}). Retry in a moment; it will not be sent twice.`;
-  return apiMessage ? plainErrorMessage(apiMessage) : `Chorus refused this reply (error ${status}).`;
+export function sendFailureReason(status: number, error?: { code?: string; message?: string }): UnsentReason {
+  if (status === 0) return { code: "offline" };
+  if (status === 401) return { code: "session" };
+  if (status === 409) return { code: "inFlight" };
+  if (status === 413) return { code: "tooLarge" };
+  if (status === 429) return { code: "rateLimited" };
+  if (status >= 500) return { code: "server", status };
+  if (error?.message) return { code: "api", apiCode: error.code, text: plainErrorMessage(error.message) };
+  return status === 403 ? { code: "forbidden" } : { code: "refused", status };
 }
 
 const inFlight = new Map<string, Promise<MessageItem | null>>();
@@ -165,7 +175,7 @@ export function deliver(localId: string): Promise<MessageItem | null> {
   const body = bodies.get(localId) ?? entry?.body ?? null;
   if (!entry) return Promise.resolve(null);
   if (!body) {
-    update(localId, { state: "failed", reason: "The attachment could not be kept after the page was reloaded. Discard this reply and attach the file again." });
+    update(localId, { state: "failed", reason: { code: "attachmentLost" } });
     return Promise.resolve(null);
   }
   const attempt = (async () => {
@@ -195,9 +205,9 @@ export function deliver(localId: string): Promise<MessageItem | null> {
       return stored;
     }
     const status = response?.status ?? 0;
-    const error = response ? ((await response.json().catch(() => null)) as { error?: { message?: string } } | null) : null;
+    const error = response ? ((await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null) : null;
     if (status === 401) reportSessionEnded();
-    update(localId, { state: "failed", reason: sendFailureReason(status, error?.error?.message) });
+    update(localId, { state: "failed", reason: sendFailureReason(status, error?.error) });
     return null;
   })().finally(() => inFlight.delete(localId));
   inFlight.set(localId, attempt);
@@ -211,6 +221,6 @@ export function asMessage(entry: OutboxEntry, actions: { retry: () => void; disc
     local:
       entry.state === "sending" ? { state: "sending" }
       : entry.state === "waiting" ? { state: "waiting" }
-      : { state: "error", message: entry.reason, retry: actions.retry, discard: actions.discard },
+      : { state: "error", reason: entry.reason, retry: actions.retry, discard: actions.discard },
   };
 }

@@ -1,7 +1,9 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
-import { formatRelative } from "@/components/ui/format";
+import { useAppFormat } from "@/components/i18n/use-app-format";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { requestJson } from "@/lib/client/api";
 import { Avatar } from "./conversation-list";
 import { LabelChips } from "./label-chips";
@@ -30,13 +32,23 @@ export function Highlighted({ text, highlights }: { text: string; highlights: Se
   return <>{parts}</>;
 }
 
-const fieldLabel: Record<SearchResult["match"]["field"], string> = { name: "Name", phone: "Number", username: "Username", email: "Email", message: "Message", note: "Note" };
-
 /**
  * Search across names, numbers and everything written (GET /v1/search), best match first,
  * with the matching text highlighted. Shown in place of the list while the search box has text.
  */
 export function SearchResults({ query, selectedId, onOpen }: { query: string; selectedId: string | null; onOpen: (conversation: ConversationItem) => void }) {
+  const t = useTranslations("inboxTools.search");
+  const statusName = useTranslations("inbox.details.statusName");
+  const format = useAppFormat();
+  const apiError = useApiErrorMessage();
+  const fieldLabel: Record<SearchResult["match"]["field"], string> = {
+    name: t("field.name"),
+    phone: t("field.phone"),
+    username: t("field.username"),
+    email: t("field.email"),
+    message: t("field.message"),
+    note: t("field.note"),
+  };
   const [results, setResults] = useState<SearchResult[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [state, setState] = useState<"loading" | "idle" | "more" | "error">("loading");
@@ -51,7 +63,7 @@ export function SearchResults({ query, selectedId, onOpen }: { query: string; se
       const result = await requestJson<Page<SearchResult>>("GET", `/v1/search?${new URLSearchParams({ q, limit: "30" })}`);
       if (!current) return;
       if (!result.ok) {
-        setError(result.message);
+        setError(apiError(result));
         setState("error");
         return;
       }
@@ -63,13 +75,13 @@ export function SearchResults({ query, selectedId, onOpen }: { query: string; se
       current = false;
       clearTimeout(timer);
     };
-  }, [q]);
+  }, [q, apiError]);
 
   async function more(after: string) {
     setState("more");
     const result = await requestJson<Page<SearchResult>>("GET", `/v1/search?${new URLSearchParams({ q, limit: "30", cursor: after })}`);
     if (!result.ok) {
-      setError(result.message);
+      setError(apiError(result));
       setState("error");
       return;
     }
@@ -78,20 +90,20 @@ export function SearchResults({ query, selectedId, onOpen }: { query: string; se
     setState("idle");
   }
 
-  if (q.length < 2) return <p className="p-6 text-center text-sm text-slate-500">Type at least 2 characters to search.</p>;
+  if (q.length < 2) return <p className="p-6 text-center text-sm text-slate-500">{t("tooShort")}</p>;
   return (
-    <ul className="min-h-0 flex-1 overflow-y-auto" aria-label="Search results" aria-busy={state === "loading"}>
+    <ul className="min-h-0 flex-1 overflow-y-auto" aria-label={t("results")} aria-busy={state === "loading"}>
       {state === "loading" ? (
         <li className="p-4 text-center text-sm text-slate-500" role="status">
-          Searching…
+          {t("searching")}
         </li>
       ) : null}
       {state === "error" ? (
         <li className="p-4 text-sm text-red-700" role="alert">
-          Search failed: {error}
+          {t("failed", { error: error ?? "" })}
         </li>
       ) : null}
-      {state === "idle" && results.length === 0 ? <li className="p-6 text-center text-sm text-slate-500">Nothing matches “{q}”.</li> : null}
+      {state === "idle" && results.length === 0 ? <li className="p-6 text-center text-sm text-slate-500">{t("nothing", { query: q })}</li> : null}
       {state !== "loading"
         ? results.map(({ conversation, match }) => {
             const name = displayName(conversation.contact);
@@ -107,17 +119,19 @@ export function SearchResults({ query, selectedId, onOpen }: { query: string; se
                   <Avatar name={name} className="h-10 w-10 text-sm" />
                   <span className="min-w-0 flex-1">
                     <span className="flex items-baseline gap-2">
-                      <span className="truncate text-sm font-medium">{match.field === "name" ? <Highlighted text={match.snippet} highlights={match.highlights} /> : name}</span>
+                      <span className="truncate text-sm font-medium" data-user-content>{match.field === "name" ? <Highlighted text={match.snippet} highlights={match.highlights} /> : name}</span>
                       <time className="ml-auto shrink-0 text-xs text-slate-600" dateTime={conversation.last_message_at ?? conversation.created_at}>
-                        {formatRelative(conversation.last_message_at ?? conversation.created_at)}
+                        {format.relative(conversation.last_message_at ?? conversation.created_at)}
                       </time>
                     </span>
                     <span className="mt-0.5 block text-sm text-slate-600">
                       <span className="mr-1 text-xs font-medium uppercase tracking-wide text-slate-500">{fieldLabel[match.field]}</span>
-                      {match.field === "name" ? contactAddressLabel(conversation.contact) : match.field === "phone" ? <>+<Highlighted text={match.snippet} highlights={match.highlights} /></> : <Highlighted text={match.snippet} highlights={match.highlights} />}
+                      <span data-user-content>
+                        {match.field === "name" ? contactAddressLabel(conversation.contact) : match.field === "phone" ? <>+<Highlighted text={match.snippet} highlights={match.highlights} /></> : <Highlighted text={match.snippet} highlights={match.highlights} />}
+                      </span>
                     </span>
                     <span className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600">
-                      <span className="capitalize">{conversation.status}</span>
+                      <span>{statusName(conversation.status)}</span>
                       <LabelChips labels={conversation.labels} />
                     </span>
                   </span>
@@ -128,7 +142,7 @@ export function SearchResults({ query, selectedId, onOpen }: { query: string; se
         : null}
       {cursor && state !== "loading" ? (
         <li className="p-3 text-center text-xs text-slate-500">
-          {state === "more" ? "Loading more…" : <button type="button" onClick={() => void more(cursor)} className="underline">More results</button>}
+          {state === "more" ? t("loadingMore") : <button type="button" onClick={() => void more(cursor)} className="underline">{t("more")}</button>}
         </li>
       ) : null}
     </ul>

@@ -12,6 +12,7 @@ import { csatChoiceId, csatChoices } from "@/lib/csat/choices";
 export function SimulateCustomer({ onSent }: { onSent: (conversationId: string | undefined) => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const t = useTranslations("inbox.simulate");
+  const s = useTranslations("inboxTools.simulate");
   const [pending, setPending] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string>();
@@ -71,8 +72,8 @@ export function SimulateCustomer({ onSent }: { onSent: (conversationId: string |
               {t("sends")}
             </label>
             <select id="simulate-kind" value={kind} onChange={(event) => setKind(event.target.value as "text" | "survey")} className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm">
-              <option value="text">A message</option>
-              <option value="survey">A choice in the satisfaction survey</option>
+              <option value="text">{s("message")}</option>
+              <option value="survey">{s("survey")}</option>
             </select>
           </div>
           {kind === "survey" ? (

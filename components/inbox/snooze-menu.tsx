@@ -1,8 +1,9 @@
 "use client";
 
-import { useTranslations } from "next-intl";
+import { useFormatter, useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { requestJson } from "@/lib/client/api";
 import { Popover } from "./popover";
 import type { ConversationItem } from "./types";
@@ -19,14 +20,12 @@ export function snoozePresets(now = new Date()) {
   const tonight = now.getHours() < 18 ? at(now, 0, 18) : at(now, 1, 18);
   const daysToMonday = ((8 - now.getDay()) % 7) || 7;
   return [
-    { id: "hour", label: "In 1 hour", until: new Date(now.getTime() + 3_600_000) },
-    { id: "tonight", label: now.getHours() < 18 ? "Tonight" : "Tomorrow evening", until: tonight },
-    { id: "tomorrow", label: "Tomorrow", until: at(now, 1, 9) },
-    { id: "next-week", label: "Next week", until: at(now, daysToMonday, 9) },
-  ];
+    { id: "hour", label: "hour", until: new Date(now.getTime() + 3_600_000) },
+    { id: "tonight", label: now.getHours() < 18 ? "tonight" : "tomorrowEvening", until: tonight },
+    { id: "tomorrow", label: "tomorrow", until: at(now, 1, 9) },
+    { id: "next-week", label: "nextWeek", until: at(now, daysToMonday, 9) },
+  ] as const;
 }
-
-const whenText = (date: Date) => date.toLocaleString(undefined, { weekday: "short", hour: "2-digit", minute: "2-digit", day: "numeric", month: "short" });
 
 const localInput = (date: Date) => {
   const pad = (n: number) => String(n).padStart(2, "0");
@@ -37,6 +36,10 @@ const localInput = (date: Date) => {
 export function SnoozeMenu({ conversation, onConversation }: { conversation: ConversationItem; onConversation: (c: ConversationItem) => void }) {
   const [open, setOpen] = useState(false);
   const t = useTranslations("inbox.snooze");
+  const s = useTranslations("inboxTools.snooze");
+  const apiError = useApiErrorMessage();
+  const format = useFormatter();
+  const whenText = (date: Date) => format.dateTime(date, { weekday: "short", hour: "2-digit", minute: "2-digit", day: "numeric", month: "short" });
   const [custom, setCustom] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -50,7 +53,7 @@ export function SnoozeMenu({ conversation, onConversation }: { conversation: Con
     if (result.ok) {
       onConversation(result.data);
       setOpen(false);
-    } else setError(result.status === 400 ? "Pick a time in the future, at most 90 days from now." : result.message);
+    } else setError(result.status === 400 ? s("invalid") : apiError(result));
   }
 
   const now = new Date();
@@ -59,10 +62,10 @@ export function SnoozeMenu({ conversation, onConversation }: { conversation: Con
       <Button type="button" variant="secondary" data-popover-trigger aria-expanded={open} onClick={() => setOpen((o) => !o)} className="px-2.5 py-1.5">
         {conversation.status === "snoozed" ? t("snoozed") : t("snooze")}
       </Button>
-      <Popover open={open} onClose={() => setOpen(false)} label="Snooze until">
-        <p className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">Snooze until</p>
+      <Popover open={open} onClose={() => setOpen(false)} label={s("title")}>
+        <p className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">{s("title")}</p>
         {conversation.status === "snoozed" && conversation.snoozed_until ? (
-          <p className="mb-2 text-xs text-slate-600">Sleeping until {whenText(new Date(conversation.snoozed_until))}; it wakes earlier if the customer writes.</p>
+          <p className="mb-2 text-xs text-slate-600">{s("sleeping", { until: whenText(new Date(conversation.snoozed_until)) })}</p>
         ) : null}
         <ul className="flex flex-col">
           {snoozePresets(now).map((preset) => (
@@ -73,7 +76,7 @@ export function SnoozeMenu({ conversation, onConversation }: { conversation: Con
                 onClick={() => void snooze(preset.until)}
                 className="flex w-full items-center justify-between rounded px-2 py-1.5 text-left text-sm hover:bg-slate-50 disabled:text-slate-400"
               >
-                <span>{preset.label}</span>
+                <span>{s(preset.label)}</span>
                 <span className="text-xs text-slate-500">{whenText(preset.until)}</span>
               </button>
             </li>
@@ -87,7 +90,7 @@ export function SnoozeMenu({ conversation, onConversation }: { conversation: Con
           }}
         >
           <label htmlFor="snooze-custom" className="text-xs font-medium text-slate-700">
-            Custom time
+            {s("custom")}
           </label>
           <div className="flex gap-2">
             <input
@@ -100,11 +103,11 @@ export function SnoozeMenu({ conversation, onConversation }: { conversation: Con
               className="min-w-0 flex-1 rounded-md border border-slate-300 px-2 py-1 text-sm"
             />
             <Button type="submit" disabled={busy || !custom} className="px-2.5 py-1">
-              Snooze
+              {s("submit")}
             </Button>
           </div>
         </form>
-        {busy ? <p className="mt-2 text-xs text-slate-500" role="status">Snoozing…</p> : null}
+        {busy ? <p className="mt-2 text-xs text-slate-500" role="status">{s("busy")}</p> : null}
         {error ? <p className="mt-2 text-xs text-red-700" role="alert">{error}</p> : null}
       </Popover>
     </div>

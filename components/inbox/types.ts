@@ -1,5 +1,6 @@
 import type { Priority } from "@/components/team/priority-control";
 import type { SlaState } from "@/components/team/sla-badge";
+import type { UnsentReason } from "./outbox";
 export type Teammate = { id: string; name: string; email: string; role: "admin" | "agent" };
 
 export type ConversationItem = {
@@ -66,7 +67,7 @@ export type MessageItem = {
   /** When the customer last edited it. */
   edited_at?: string | null;
   /** Client-only: a send that has not been accepted by the server yet. */
-  local?: { state: "sending" | "waiting" | "error"; message?: string; retry?: () => void; discard?: () => void };
+  local?: { state: "sending" | "waiting" | "error"; reason?: UnsentReason | string; retry?: () => void; discard?: () => void };
 };
 
 export type EventEnvelope = { id: string; type: string; created_at: string; data: Record<string, unknown> };

@@ -136,3 +136,47 @@ test("a teammate chooses Portuguese in Settings → Account and works the inbox 
   await expect(page.getByText(`criado em ${await intlDateTime(page, createdAt, "pt-BR")}`)).toBeVisible();
   await context.close();
 });
+
+test("in Spanish, the composer's dialogs, the snooze menu, notifications and search speak Spanish too", async ({ browser, request }) => {
+  const mate = await createTeammate(request, "agent", "Sofía Ayuda");
+  const login = await request.post("/v1/auth/login", { data: { email: mate.email, password: mate.password } });
+  const session = (await login.json()).token as string;
+  const chosen = await request.patch("/v1/users/me", { headers: { authorization: `Bearer ${session}` }, data: { locale: "es" } });
+  expect(chosen.status(), await chosen.text()).toBe(200);
+  const conversationId = await customerWrites(request, "Valentina Ruiz", ["Hola", "¿Tienen envío a Córdoba?"]);
+
+  const context = await browser.newContext({ timezoneId: "America/Argentina/Buenos_Aires", viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await signIn(page, mate.email, mate.password);
+  await expect(page.locator("html")).toHaveAttribute("lang", "es");
+
+  // The notifications panel.
+  await page.getByTestId("notifications-bell").click();
+  const panel = page.getByRole("dialog", { name: "Notificaciones" });
+  await expect(panel.getByText("Todavía no tienes notificaciones.", { exact: false })).toBeVisible();
+  await page.keyboard.press("Escape");
+
+  // Search results name the matched field and say when, in Spanish.
+  await page.getByLabel("Buscar nombres, números y texto de las conversaciones").fill("Valentina Ruiz");
+  const results = page.getByRole("list", { name: "Resultados de búsqueda" });
+  await expect(results.locator(`[data-search-result="${conversationId}"]`)).toContainText("Nombre");
+  await expect(results.locator(`[data-search-result="${conversationId}"] time`)).toHaveText(/hace|ahora mismo/);
+  await results.locator(`[data-search-result="${conversationId}"]`).click();
+
+  // A composer dialog, its fields and its own check before sending.
+  await page.getByRole("button", { name: "Ubicación", exact: true }).click();
+  const location = page.getByRole("dialog", { name: "Enviar una ubicación" });
+  await location.getByLabel("Latitud").fill("95");
+  await location.getByLabel("Longitud").fill("-64.18");
+  await location.getByRole("button", { name: "Enviar ubicación" }).click();
+  await expect(location.getByText("Ingresa una latitud entre -90 y 90.")).toBeVisible();
+  await page.screenshot({ path: shot("languages-es-location-dialog") });
+  await location.getByRole("button", { name: "Cancelar" }).click();
+
+  // The snooze menu's presets.
+  await page.getByRole("button", { name: "Posponer", exact: true }).click();
+  const snooze = page.getByRole("dialog", { name: "Posponer hasta" });
+  await expect(snooze.getByRole("button", { name: /^En 1 hora/ })).toBeVisible();
+  await expect(snooze.getByLabel("Otro momento")).toBeVisible();
+  await context.close();
+});

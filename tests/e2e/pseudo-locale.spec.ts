@@ -1,5 +1,6 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from "@playwright/test";
-import { adminApiToken, signInAsOwner } from "./helpers";
+import { Secret, TOTP } from "otpauth";
+import { adminApiToken, createTeammate, signIn, signInAsOwner } from "./helpers";
 import { baseURL } from "../../playwright.config";
 import { shot } from "./fixtures";
 
@@ -20,11 +21,58 @@ import { shot } from "./fixtures";
 const UNTRANSLATED_PAGES = [
   "/docs/v1",
   "/docs/plant-store",
-  "/login/two-factor",
-  "/{not-found}",
 ];
 
-type Visit = { path: string; signedIn: boolean; ready: (page: Page) => Promise<void> };
+/** What a page opens on top of itself (a dialog, a panel): checked too, then closed again. */
+type Overlay = { name: string; open: (page: Page) => Promise<void>; close: (page: Page) => Promise<void> };
+type Visit = { path: string; signedIn: boolean; ready: (page: Page) => Promise<void>; overlays?: Overlay[] };
+
+const isPhone = (page: Page) => (page.viewportSize()?.width ?? 1440) < 768;
+
+/** The composer's location dialog: on a phone its button sits behind the reply box's ⋯ menu. */
+const locationDialog: Overlay = {
+  name: "the location dialog",
+  open: async (page) => {
+    if (isPhone(page)) await page.getByRole("button", { name: /More options for the message/ }).click();
+    await page.getByRole("button", { name: /^⟦Location⟧$/ }).click();
+    await expect(page.locator("#send-location-title")).toBeVisible();
+  },
+  close: async (page) => {
+    await page.keyboard.press("Escape");
+    await expect(page.locator("#send-location-title")).toBeHidden();
+  },
+};
+
+/** The template dialog, once its approved templates (or the lack of them) have loaded. */
+const templateDialog: Overlay = {
+  name: "the template dialog",
+  open: async (page) => {
+    if (isPhone(page) && !(await page.getByRole("button", { name: /^⟦Template⟧$/ }).isVisible())) await page.getByRole("button", { name: /More options for the message/ }).click();
+    await page.getByRole("button", { name: /^⟦Template⟧$/ }).click();
+    const dialog = page.locator("dialog[open]");
+    await expect(dialog.locator("#send-template-title")).toBeVisible();
+    await expect(dialog.locator("select, .bg-amber-50, [role=alert]").first()).toBeVisible();
+  },
+  close: async (page) => {
+    await page.keyboard.press("Escape");
+    await expect(page.locator("#send-template-title")).toBeHidden();
+  },
+};
+
+/** The notifications panel of the list's bell. */
+const notificationsPanel: Overlay = {
+  name: "the notifications panel",
+  open: async (page) => {
+    await page.getByTestId("notifications-bell").click();
+    const panel = page.getByRole("dialog", { name: /Notifications/ });
+    await expect(panel).toBeVisible();
+    await expect(panel.locator("ul[aria-busy=false]")).toBeAttached();
+  },
+  close: async (page) => {
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog", { name: /Notifications/ })).toBeHidden();
+  },
+};
 
 const viewports = [
   { name: "desktop", width: 1440, height: 900 },
@@ -86,9 +134,20 @@ test.describe("pseudo-locale: every visible word comes from the catalogs", () =>
     { path: "/login", signedIn: false, ready: (page) => expect(page.locator("form button[type=submit]")).toBeVisible() },
     { path: new URL(seeded.inviteUrl).pathname, signedIn: false, ready: (page) => expect(page.locator("form button[type=submit]")).toBeVisible() },
     { path: "/reset-password/chorus_reset_not-a-real-link", signedIn: false, ready: (page) => expect(page.getByRole("main").getByRole("alert")).toBeVisible() },
-    { path: "/inbox", signedIn: true, ready: (page) => expect(page.locator(`[data-conversation-id="${seeded.conversationId}"]`)).toBeVisible() },
-    { path: `/inbox/${seeded.conversationId}`, signedIn: true, ready: (page) => expect(page.getByTestId("thread").getByText("Hello, is my order on its way?")).toBeVisible() },
+    {
+      path: "/inbox",
+      signedIn: true,
+      ready: (page) => expect(page.locator(`[data-conversation-id="${seeded.conversationId}"]`)).toBeVisible(),
+      overlays: [notificationsPanel],
+    },
+    {
+      path: `/inbox/${seeded.conversationId}`,
+      signedIn: true,
+      ready: (page) => expect(page.getByTestId("thread").getByText("Hello, is my order on its way?")).toBeVisible(),
+      overlays: [locationDialog, templateDialog],
+    },
     { path: "/settings/account", signedIn: true, ready: (page) => expect(page.locator("#interface-language")).toBeVisible() },
+    { path: "/no-such-page", signedIn: true, ready: (page) => expect(page.getByRole("heading", { level: 1 })).toBeVisible() },
   ];
 
   for (const viewport of viewports) {
@@ -107,12 +166,61 @@ test.describe("pseudo-locale: every visible word comes from the catalogs", () =>
         await expect(page.locator("html")).toHaveAttribute("lang", "en-XA");
         await page.waitForLoadState("networkidle");
         for (const text of await strayText(page)) problems.push(`${visit.path}: ${text}`);
-        await page.screenshot({ path: shot(`pseudo-${viewport.name}-${visit.path.split("/")[1] || "home"}${visit.path.includes("conv_") ? "-conversation" : ""}`), fullPage: true });
+        const name = `pseudo-${viewport.name}-${visit.path.split("/")[1] || "home"}${visit.path.includes("conv_") ? "-conversation" : ""}`;
+        await page.screenshot({ path: shot(name), fullPage: true });
+        for (const overlay of visit.overlays ?? []) {
+          await overlay.open(page);
+          for (const text of await strayText(page)) problems.push(`${visit.path}, ${overlay.name}: ${text}`);
+          await page.screenshot({ path: shot(`${name}-${overlay.name.replace(/^the /, "").replace(/\W+/g, "-")}`) });
+          await overlay.close(page);
+        }
       }
       await context.close();
       expect(problems).toEqual([]);
     });
   }
+
+  test("the two-factor set-up an account requires shows no text the catalogs did not produce", async ({ browser, request }) => {
+    // An administrator with two-factor sign-in (set up in this session, so the session counts as
+    // proven) requires it for everyone; the owner, without it, is then sent to the set-up page.
+    const guard = await createTeammate(request, "admin", "Pseudo Guard");
+    const guardContext = await browser.newContext();
+    const guardPage = await guardContext.newPage();
+    await signIn(guardPage, guard.email, guard.password);
+    await guardPage.goto("/settings/account");
+    await guardPage.getByRole("button", { name: "Set up two-factor sign-in" }).click();
+    const secret = (await guardPage.getByTestId("totp-secret").textContent())!.trim();
+    await guardPage.getByLabel("Code from the app").fill(new TOTP({ issuer: "Chorus", label: guard.email, secret: Secret.fromBase32(secret) }).generate());
+    await guardPage.getByRole("button", { name: "Turn on" }).click();
+    await expect(guardPage.getByRole("list", { name: "Recovery codes" }).getByRole("listitem")).toHaveCount(10);
+    await guardPage.goto("/settings/users");
+    const requirement = guardPage.getByLabel("Require two-factor sign-in for everyone");
+
+    const problems: string[] = [];
+    const contexts = await Promise.all(viewports.map(async (viewport) => ({ viewport, ...(await pseudoPage(browser, viewport)) })));
+    for (const { page } of contexts) await signInAsOwner(page);
+    try {
+      // A controlled box: it shows the change once the server has saved it.
+      await requirement.click();
+      await expect(requirement).toBeChecked();
+      for (const { viewport, page } of contexts) {
+        await page.goto("/inbox");
+        await expect(page).toHaveURL(/\/login\/two-factor/);
+        await expect(page.getByRole("button", { name: /Set up two-factor sign-in/ })).toBeVisible();
+        await expect(page.locator("html")).toHaveAttribute("lang", "en-XA");
+        for (const text of await strayText(page)) problems.push(`${viewport.name} /login/two-factor: ${text}`);
+        await page.screenshot({ path: shot(`pseudo-${viewport.name}-login-two-factor`), fullPage: true });
+      }
+    } finally {
+      // The shared account must not stay locked for the tests after this one.
+      await guardPage.reload();
+      if (await requirement.isChecked()) await requirement.click();
+      await expect(requirement).not.toBeChecked();
+      for (const { context } of contexts) await context.close();
+      await guardContext.close();
+    }
+    expect(problems).toEqual([]);
+  });
 
   test("the list of pages still to translate names real pages", () => {
     for (const path of UNTRANSLATED_PAGES) expect(path).toMatch(/^\/[a-z0-9/{}-]*$/);

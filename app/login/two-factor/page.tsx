@@ -1,3 +1,4 @@
+import { getTranslations } from "next-intl/server";
 import { redirect } from "next/navigation";
 import { AuthShell } from "@/components/brand";
 import { TwoFactorCard } from "@/components/settings/account-settings";
@@ -5,7 +6,10 @@ import { requireSession } from "@/lib/auth/current-user";
 import { safeNextPath } from "@/lib/auth/next-path";
 
 export const dynamic = "force-dynamic";
-export const metadata = { title: "Set up two-factor sign-in" };
+
+export async function generateMetadata() {
+  return { title: (await getTranslations("authTwoFactor"))("title") };
+}
 
 /** The set-up an account that requires two-factor sign-in asks of a user before anything else. */
 export default async function RequiredTwoFactorPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -13,11 +17,9 @@ export default async function RequiredTwoFactorPage({ searchParams }: { searchPa
   const next = safeNextPath(raw);
   const session = await requireSession({ allowEnrolment: true });
   if (session.secondFactor === "ok") redirect(next);
+  const t = await getTranslations("authTwoFactor");
   return (
-    <AuthShell
-      title="Set up two-factor sign-in"
-      subtitle="Your administrator requires a code from an authenticator app at every sign-in. Set it up to continue."
-    >
+    <AuthShell title={t("title")} subtitle={t("subtitle")}>
       <TwoFactorCard enabled={false} recoveryCodesLeft={0} required continueTo={next} />
     </AuthShell>
   );

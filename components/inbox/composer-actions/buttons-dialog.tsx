@@ -10,7 +10,9 @@ const slug = (title: string, index: number) => `${title.toLowerCase().replace(/[
 /** "Reply buttons": a question with up to 3 answers the customer taps. */
 export function ButtonsDialog({ conversation, onQueued }: { conversation: ConversationItem; onQueued: (message: MessageItem) => void }) {
   const t = useTranslations("inbox.kinds");
+  const d = useTranslations("inboxDialogs.buttons");
   const { dialog, errors, send, shell } = useSendDialog();
+  const answerLabel = (i: number) => (i > 0 ? d("answerOptional", { number: i + 1 }) : d("answer", { number: i + 1 }));
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -19,8 +21,8 @@ export function ButtonsDialog({ conversation, onQueued }: { conversation: Conver
     const body = String(form.get("body") ?? "").trim();
     const titles = [0, 1, 2].map((i) => String(form.get(`button${i}`) ?? "").trim()).filter(Boolean);
     const local: Record<string, string> = {};
-    if (!body) local["interactive.body"] = "Write the question.";
-    if (titles.length === 0) local["interactive.buttons"] = "Give at least one answer.";
+    if (!body) local["interactive.body"] = d("questionError");
+    if (titles.length === 0) local["interactive.buttons"] = d("answersError");
     const message = await send(local, () => ({
       conversation_id: conversation.id,
       type: "interactive",
@@ -37,16 +39,16 @@ export function ButtonsDialog({ conversation, onQueued }: { conversation: Conver
       <button type="button" className="rounded-md px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-100" onClick={() => dialog.current?.showModal()}>
         {t("buttons")}
       </button>
-      <DialogShell id="send-buttons" title="Ask with buttons" description="Up to 3 answers, 20 characters each. The customer's tap comes back as a reply." submitLabel="Send buttons" {...shell} onSubmit={onSubmit}>
+      <DialogShell id="send-buttons" title={d("title")} description={d("description")} submitLabel={d("submit")} {...shell} onSubmit={onSubmit}>
         <div className="flex flex-col gap-1">
           <label htmlFor="buttons-body" className="text-sm font-medium text-slate-700">
-            Question
+            {d("question")}
           </label>
           <textarea id="buttons-body" name="body" rows={2} maxLength={1024} className="rounded-md border border-slate-300 px-3 py-2 text-sm" />
           {errors["interactive.body"] ? <p className="text-xs text-red-600">{errors["interactive.body"]}</p> : null}
         </div>
         {[0, 1, 2].map((i) => (
-          <Field key={i} id={`buttons-answer-${i}`} label={`Answer ${i + 1}${i > 0 ? " (optional)" : ""}`} name={`button${i}`} maxLength={20} error={errors[`interactive.buttons.${i}.title`]} />
+          <Field key={i} id={`buttons-answer-${i}`} label={answerLabel(i)} name={`button${i}`} maxLength={20} error={errors[`interactive.buttons.${i}.title`]} />
         ))}
         {errors["interactive.buttons"] ? <p className="text-xs text-red-600">{errors["interactive.buttons"]}</p> : null}
       </DialogShell>

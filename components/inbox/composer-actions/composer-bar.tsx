@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
-import { quoteLine } from "../message-kinds";
+import { useQuoteLine } from "../message-kinds";
 import type { ConversationItem, MessageItem } from "../types";
 import { ButtonsDialog } from "./buttons-dialog";
 import { LocationDialog } from "./location-dialog";
@@ -45,6 +45,7 @@ export function ComposerBar({
 }) {
   const t = useTranslations("inbox.window");
   const format = useAppFormat();
+  const quoteLine = useQuoteLine();
   const now = useNow();
   const end = windowEnd(conversation.service_window_expires_at, messages);
   const closed = end !== null && end <= now;

@@ -1,7 +1,9 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { forwardRef, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import type { MessageItem } from "../types";
 import { sendKind } from "./send-kind";
 
@@ -14,6 +16,7 @@ export function useSendDialog() {
   const [pending, setPending] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string>();
+  const apiError = useApiErrorMessage();
 
   async function send(local: Record<string, string>, body: () => Record<string, unknown>): Promise<MessageItem | null> {
     setErrors(local);
@@ -24,7 +27,7 @@ export function useSendDialog() {
     setPending(false);
     if (!result.ok) {
       setErrors(result.fieldErrors);
-      setError(result.message);
+      setError(apiError(result));
       return null;
     }
     return result.data;
@@ -47,6 +50,7 @@ export const DialogShell = forwardRef<
     children: React.ReactNode;
   }
 >(function DialogShell({ id, title, description, submitLabel, pending, error, onSubmit, children }, ref) {
+  const t = useTranslations("inboxDialogs.shell");
   return (
     <dialog ref={ref} aria-labelledby={`${id}-title`} className="m-auto w-[calc(100%-1.5rem)] max-w-md rounded-xl p-0 shadow-xl backdrop:bg-slate-900/40">
       <form onSubmit={onSubmit} className="flex flex-col gap-4 p-5" noValidate>
@@ -64,10 +68,10 @@ export const DialogShell = forwardRef<
         {children}
         <div className="flex justify-end gap-2">
           <Button type="button" variant="secondary" onClick={() => (ref as React.RefObject<HTMLDialogElement | null>)?.current?.close()}>
-            Cancel
+            {t("cancel")}
           </Button>
           <Button type="submit" disabled={pending} aria-busy={pending}>
-            {pending ? "Sending…" : submitLabel}
+            {pending ? t("sending") : submitLabel}
           </Button>
         </div>
       </form>

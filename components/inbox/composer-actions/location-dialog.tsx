@@ -9,6 +9,7 @@ import { DialogShell, useSendDialog } from "./dialog-shell";
 /** "Send location": a place by its coordinates, with an optional name and address. */
 export function LocationDialog({ conversation, onQueued }: { conversation: ConversationItem; onQueued: (message: MessageItem) => void }) {
   const t = useTranslations("inbox.kinds");
+  const d = useTranslations("inboxDialogs.location");
   const { dialog, errors, send, shell } = useSendDialog();
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
@@ -23,8 +24,8 @@ export function LocationDialog({ conversation, onQueued }: { conversation: Conve
       ...(text("address") ? { address: text("address") } : {}),
     };
     const local: Record<string, string> = {};
-    if (!Number.isFinite(location.latitude) || Math.abs(location.latitude) > 90) local["location.latitude"] = "Enter a latitude from -90 to 90.";
-    if (!Number.isFinite(location.longitude) || Math.abs(location.longitude) > 180) local["location.longitude"] = "Enter a longitude from -180 to 180.";
+    if (!Number.isFinite(location.latitude) || Math.abs(location.latitude) > 90) local["location.latitude"] = d("latitudeError");
+    if (!Number.isFinite(location.longitude) || Math.abs(location.longitude) > 180) local["location.longitude"] = d("longitudeError");
     const message = await send(local, () => ({ conversation_id: conversation.id, type: "location", location }));
     if (!message) return;
     onQueued(message);
@@ -38,13 +39,13 @@ export function LocationDialog({ conversation, onQueued }: { conversation: Conve
         <MapPinIcon className="me-1 inline h-3.5 w-3.5" />
         {t("location")}
       </button>
-      <DialogShell id="send-location" title="Send a location" description="The customer sees a pin on the map." submitLabel="Send location" {...shell} onSubmit={onSubmit}>
+      <DialogShell id="send-location" title={d("title")} description={d("description")} submitLabel={d("submit")} {...shell} onSubmit={onSubmit}>
         <div className="grid grid-cols-2 gap-3">
-          <Field id="location-latitude" label="Latitude" name="latitude" inputMode="decimal" placeholder="52.52" required error={errors["location.latitude"]} />
-          <Field id="location-longitude" label="Longitude" name="longitude" inputMode="decimal" placeholder="13.405" required error={errors["location.longitude"]} />
+          <Field id="location-latitude" label={d("latitude")} name="latitude" inputMode="decimal" placeholder="52.52" required error={errors["location.latitude"]} />
+          <Field id="location-longitude" label={d("longitude")} name="longitude" inputMode="decimal" placeholder="13.405" required error={errors["location.longitude"]} />
         </div>
-        <Field id="location-name" label="Place name (optional)" name="name" maxLength={1000} error={errors["location.name"]} />
-        <Field id="location-address" label="Address (optional)" name="address" maxLength={1000} error={errors["location.address"]} />
+        <Field id="location-name" label={d("name")} name="name" maxLength={1000} error={errors["location.name"]} />
+        <Field id="location-address" label={d("address")} name="address" maxLength={1000} error={errors["location.address"]} />
       </DialogShell>
     </>
   );

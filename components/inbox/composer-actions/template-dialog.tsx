@@ -18,14 +18,15 @@ export function TemplateDialog({
   prominent?: boolean;
 }) {
   const t = useTranslations("inbox.kinds");
+  const d = useTranslations("inboxDialogs.template");
   const { dialog, errors, send, shell } = useSendDialog();
   const { templates, choice, setChoice, load } = useTemplatePicker();
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const local: Record<string, string> = {};
-    if (!choice) local["template.name"] = "Choose a template.";
-    else if (choice.variables.some((v) => !v.trim())) local["template.variables"] = "Fill in every value.";
+    if (!choice) local["template.name"] = d("chooseError");
+    else if (choice.variables.some((v) => !v.trim())) local["template.variables"] = d("valuesError");
     const message = await send(local, () => ({ conversation_id: conversation.id, type: "template", template: choice }));
     if (!message) return;
     onQueued(message);
@@ -44,7 +45,7 @@ export function TemplateDialog({
       >
         {label ?? t("template")}
       </button>
-      <DialogShell id="send-template" title="Send a template" description="An approved message template; the only kind that reaches a customer after 24 hours of silence." submitLabel="Send template" {...shell} onSubmit={onSubmit}>
+      <DialogShell id="send-template" title={d("title")} description={d("description")} submitLabel={d("submit")} {...shell} onSubmit={onSubmit}>
         <TemplateFields templates={templates.templates} status={templates.status} loadError={templates.message} errors={errors} onChange={setChoice} to={conversation.contact.phone ?? undefined} />
       </DialogShell>
     </>

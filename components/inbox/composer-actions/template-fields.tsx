@@ -1,8 +1,10 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useId, useState } from "react";
+import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { requestJson } from "@/lib/client/api";
-import { describeEstimate, estimatePrice } from "@/lib/pricing/estimate";
+import { estimatePrice, formatPrice } from "@/lib/pricing/estimate";
 import type { PricingOutput } from "@/lib/pricing/schemas";
 import type { TemplateOutput } from "@/lib/templates/schemas";
 
@@ -42,17 +44,18 @@ function usePriceTable(active: boolean) {
 /** The account's approved templates (loaded once per picker). */
 export function useApprovedTemplates(active: boolean) {
   const [state, setState] = useState<{ status: "loading" | "ready" | "error"; templates: TemplateItem[]; message?: string }>({ status: "loading", templates: [] });
+  const apiError = useApiErrorMessage();
   useEffect(() => {
     if (!active) return;
     let current = true;
     void requestJson<{ data: TemplateItem[] }>("GET", "/v1/templates?limit=100").then((result) => {
       if (!current) return;
-      setState(result.ok ? { status: "ready", templates: result.data.data.filter((t) => t.status === "APPROVED") } : { status: "error", templates: [], message: result.message });
+      setState(result.ok ? { status: "ready", templates: result.data.data.filter((t) => t.status === "APPROVED") } : { status: "error", templates: [], message: apiError(result) });
     });
     return () => {
       current = false;
     };
-  }, [active]);
+  }, [active, apiError]);
   return state;
 }
 
@@ -83,6 +86,7 @@ export function TemplateFields({
   /** The recipient's number (digits): the estimate is for their country. */
   to?: string;
 }) {
+  const t = useTranslations("inboxDialogs.template");
   const uid = useId();
   const [selectedId, setSelectedId] = useState("");
   const [values, setValues] = useState<string[]>([]);
@@ -118,25 +122,32 @@ export function TemplateFields({
     update(id, Array.from({ length: template?.variables ?? 0 }, () => ""), defaults, { latitude: "", longitude: "", name: "" });
   }
 
-  if (status === "loading") return <p className="text-sm text-slate-500">Loading templates…</p>;
-  if (status === "error") return <p role="alert" className="text-sm text-red-700">{loadError ?? "Templates could not be loaded."}</p>;
+  if (status === "loading") return <p className="text-sm text-slate-500">{t("loading")}</p>;
+  if (status === "error") return <p role="alert" className="text-sm text-red-700">{loadError ?? t("loadError")}</p>;
   if (templates.length === 0) {
     return (
       <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-        No approved template yet. An administrator can create one in <a className="underline" href="/settings/templates">Settings → Templates</a>.
+        {t.rich("none", {
+          link: (chunks) => (
+            <a className="underline" href="/settings/templates">
+              {chunks}
+            </a>
+          ),
+        })}
       </p>
     );
   }
   const header = selected?.components.header;
   const estimate = selected && prices && to ? estimatePrice({ table: prices, to, category: selected.category }) : null;
+  const categoryName = selected ? { MARKETING: t("category.marketing"), UTILITY: t("category.utility"), AUTHENTICATION: t("category.authentication") }[selected.category] : "";
   return (
     <div className="flex flex-col gap-3">
       <div className="flex flex-col gap-1">
         <label htmlFor={`${uid}-choice`} className="text-sm font-medium text-slate-700">
-          Template
+          {t("field")}
         </label>
         <select id={`${uid}-choice`} value={selectedId} onChange={(e) => choose(e.target.value)} className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm">
-          <option value="">Choose a template…</option>
+          <option value="">{t("choose")}</option>
           {templates.map((t) => (
             <option key={t.id} value={t.id}>
               {t.name} ({t.language})
@@ -145,8 +156,8 @@ export function TemplateFields({
         </select>
         {errors["template.name"] ? <p className="text-xs text-red-600">{errors["template.name"]}</p> : null}
         {selected ? (
-          <p className="text-xs text-slate-600" data-testid="template-estimate" title="From the price table in Settings → Templates; the network's invoice decides.">
-            {prices && to ? describeEstimate({ category: selected.category, estimate }) : describeEstimate({ category: selected.category, estimate: null }).split(" · ")[0]}
+          <p className="text-xs text-slate-600" data-testid="template-estimate" title={t("estimateSource")}>
+            {!prices || !to ? categoryName : estimate ? t("estimate", { category: categoryName, price: formatPrice(estimate.price), currency: estimate.currency }) : t("noPrice", { category: categoryName })}
           </p>
         ) : null}
       </div>
@@ -154,7 +165,7 @@ export function TemplateFields({
         ? values.map((value, index) => (
             <div key={index} className="flex flex-col gap-1">
               <label htmlFor={`${uid}-var-${index}`} className="text-sm font-medium text-slate-700">
-                {`Value for {{${index + 1}}}`}
+                {t("valueFor", { placeholder: `{{${index + 1}}}` })}
               </label>
               <input
                 id={`${uid}-var-${index}`}
@@ -168,11 +179,11 @@ export function TemplateFields({
       {errors["template.variables"] ? <p className="text-xs text-red-600">{errors["template.variables"]}</p> : null}
       {selected && header?.format === "LOCATION" && !header.location ? (
         <fieldset className="grid grid-cols-2 gap-2">
-          <legend className="col-span-2 text-sm font-medium text-slate-700">Place to show</legend>
+          <legend className="col-span-2 text-sm font-medium text-slate-700">{t("placeToShow")}</legend>
           {(["latitude", "longitude"] as const).map((key) => (
-            <input key={key} aria-label={key === "latitude" ? "Latitude" : "Longitude"} placeholder={key === "latitude" ? "Latitude" : "Longitude"} inputMode="decimal" value={place[key]} onChange={(e) => update(selectedId, values, buttonValues, { ...place, [key]: e.target.value })} className="rounded-md border border-slate-300 px-3 py-2 text-sm" />
+            <input key={key} aria-label={t(key)} placeholder={t(key)} inputMode="decimal" value={place[key]} onChange={(e) => update(selectedId, values, buttonValues, { ...place, [key]: e.target.value })} className="rounded-md border border-slate-300 px-3 py-2 text-sm" />
           ))}
-          <input aria-label="Place name" placeholder="Name (optional)" value={place.name} onChange={(e) => update(selectedId, values, buttonValues, { ...place, name: e.target.value })} className="col-span-2 rounded-md border border-slate-300 px-3 py-2 text-sm" />
+          <input aria-label={t("placeName")} placeholder={t("placeNameOptional")} value={place.name} onChange={(e) => update(selectedId, values, buttonValues, { ...place, name: e.target.value })} className="col-span-2 rounded-md border border-slate-300 px-3 py-2 text-sm" />
           {errors["template.header.location"] ? <p className="col-span-2 text-xs text-red-600">{errors["template.header.location"]}</p> : null}
         </fieldset>
       ) : null}
@@ -180,7 +191,7 @@ export function TemplateFields({
         ? valueButtons(selected).map(({ index, button }) => (
             <div key={index} className="flex flex-col gap-1">
               <label htmlFor={`${uid}-button-${index}`} className="text-sm font-medium text-slate-700">
-                {button.type === "COPY_CODE" ? "Code to copy" : `End of the address of “${button.text}”`}
+                {button.type === "COPY_CODE" ? t("codeToCopy") : t("urlEnd", { button: button.text ?? "" })}
               </label>
               <input
                 id={`${uid}-button-${index}`}
@@ -195,13 +206,13 @@ export function TemplateFields({
       {errors["template.buttons"] ? <p className="text-xs text-red-600">{errors["template.buttons"]}</p> : null}
       {selected ? (
         <div className="rounded-lg bg-brand-50 px-3 py-2 text-sm" data-testid="template-preview">
-          <p className="mb-1 text-xs font-medium text-slate-500">Preview</p>
+          <p className="mb-1 text-xs font-medium text-slate-500">{t("preview")}</p>
           {header?.format === "TEXT" && header.text ? <p className="font-semibold">{header.text}</p> : null}
           {header && header.format !== "TEXT" ? (
             <p className="mb-1 rounded bg-white/70 px-2 py-1 text-xs text-slate-600">
               {header.format === "LOCATION"
-                ? `Location: ${header.location?.name ?? (place.name || "the place you give")}`
-                : `${header.format === "IMAGE" ? "Image" : header.format === "VIDEO" ? "Video" : "Document"}: ${header.media?.filename ?? "the template's file"}`}
+                ? t("previewLocation", { place: header.location?.name ?? (place.name || t("thePlaceYouGive")) })
+                : t(header.format === "IMAGE" ? "previewImage" : header.format === "VIDEO" ? "previewVideo" : "previewDocument", { file: header.media?.filename ?? t("theTemplatesFile") })}
             </p>
           ) : null}
           <p className="whitespace-pre-wrap">{render(selected.components.body.text, values)}</p>
@@ -210,7 +221,7 @@ export function TemplateFields({
             <ul className="mt-2 flex flex-col gap-1">
               {selected.components.buttons.map((button, index) => (
                 <li key={index} className="rounded-md border border-brand-200 bg-white/80 px-3 py-1 text-center text-xs font-medium text-brand-700">
-                  {button.type === "COPY_CODE" ? `Copy code ${buttonValues[index] ?? ""}` : button.text}
+                  {button.type === "COPY_CODE" ? t("copyCode", { code: buttonValues[index] ?? "" }) : button.text}
                 </li>
               ))}
             </ul>
