@@ -37,8 +37,15 @@ function answerTooLarge(req, res) {
   const message = `The request body is larger than ${MAX_BODY_BYTES} bytes.`;
   const body = JSON.stringify(isPlantStore(req.url ?? "") ? { error: 413, message } : { error: { code: "payload_too_large", message }, request_id: requestId });
   const socket = req.socket;
-  // Whatever the client still sends is read and dropped (closing on unread data would reset the
-  // connection and could lose the answer), for a few seconds at most.
+  // Whatever the client still sends is read and dropped for a few seconds at most: closing on
+  // unread data resets the connection, and a client still busy sending would lose the answer
+  // already on its way. Node closes a `Connection: close` socket as soon as the answer is
+  // written (destroySoon), so that close becomes a half-close here (the answer ends our side,
+  // the client's bytes are still read), with the socket destroyed 5 s later.
+  socket.destroySoon = function lingeringClose() {
+    if (this.writable) this.end();
+    setTimeout(() => this.destroy(), 5_000).unref();
+  };
   res.on("finish", () => setTimeout(() => socket.destroy(), 5_000).unref());
   res.writeHead(413, {
     "Content-Type": "application/json",

@@ -272,6 +272,12 @@ export function ConversationView({
     void fetchOlder(conversation.id, after).then((result) => apply(true, result));
   }
 
+  // The thread's height when it was last laid out: whether the reader was at the bottom of what
+  // was there before something arrived, from where the thread stands now (a scroll event comes a
+  // frame later, and a message may arrive in between).
+  const contentHeight = useRef(0);
+  const wasAtBottom = (node: HTMLElement) => contentHeight.current - node.scrollTop - node.clientHeight < NEAR_BOTTOM;
+
   const pinToBottom = useCallback(() => {
     const node = scroller.current;
     if (node) node.scrollTop = node.scrollHeight;
@@ -297,13 +303,16 @@ export function ConversationView({
         if (windowed) virtualizer.scrollToIndex(divider, { align: "start" });
         else node.scrollTop = dividerAt - 8;
       } else pinToBottom();
-    } else if (stickToBottom.current) {
+    } else if (stickToBottom.current && wasAtBottom(node)) {
       pinToBottom();
     } else if (newest && lastSeenId.current && newest !== lastSeenId.current) {
+      // Scrolled up, even if the scroll event has not been handled yet: stays put, counts below.
+      stickToBottom.current = false;
       const before = withUnsent.findIndex((m) => m.id === lastSeenId.current);
       if (before >= 0) setUnseen((n) => n + (withUnsent.length - 1 - before));
     }
     lastSeenId.current = newest;
+    contentHeight.current = node.scrollHeight;
   }, [withUnsent, rows, loading, messages, firstUnread, pinToBottom, virtualizer, windowed]);
 
   // The entry at the top of the screen, held in place while older messages arrive above it.
@@ -351,7 +360,8 @@ export function ConversationView({
     const inner = content.current;
     if (!node || !inner || typeof ResizeObserver === "undefined") return;
     const observer = new ResizeObserver(() => {
-      if (stickToBottom.current && !anchor.current) pinToBottom();
+      if (stickToBottom.current && !anchor.current && wasAtBottom(node)) pinToBottom();
+      contentHeight.current = node.scrollHeight;
     });
     observer.observe(node);
     observer.observe(inner);
