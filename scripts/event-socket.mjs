@@ -1,15 +1,16 @@
-// GET /v1/ws: the account's events over a WebSocket. Each socket is carried by the server's
-// own SSE stream (GET /v1/events/stream on loopback), so authentication, scope filtering,
-// resume from last_event_id, presence and the end of a revoked token's stream are the same
-// code for both transports; the socket only re-frames `data:` lines as text messages.
+// GET /v1/ws: the account's events over a WebSocket. Each socket is carried by the app's own
+// SSE stream (GET /v1/events/stream, answered in this process: scripts/event-stream.mjs), so
+// authentication, scope filtering, resume from last_event_id, presence and the end of a revoked
+// token's stream are the same code for both transports; the socket only re-frames `data:` lines
+// as text messages.
 //
 // A socket says when it is live: `{"type":"ready"}` is sent once the upstream stream has
 // written `: connected` (every event committed after it is delivered). Events committed
 // between the upgrade and `ready` are not lost: without a last_event_id, the upstream stream
 // is opened from the upgrade moment (an event id made of that time, less a small margin for
 // transactions in flight and clocks of other instances), so it replays them first.
-import http from "node:http";
 import { WebSocketServer } from "ws";
+import { eventStreamEntry, STREAM_PATH, toFetchRequest } from "./event-stream.mjs";
 
 export const WS_PATH = "/v1/ws";
 const PING_MS = Number(process.env.WS_PING_MS ?? 25_000);
@@ -38,6 +39,18 @@ function closeCodeFor(status) {
 // A close reason is at most 123 bytes.
 const reasonText = (text) => Buffer.from(String(text)).subarray(0, 120).toString().replace(/\uFFFD$/, "");
 
+// The socket's peer address, as the server stamps it on every HTTP request (a client cannot set
+// it: the socket's request is built from the names below only).
+const PEER_ADDRESS_HEADER = "x-chorus-peer-address";
+const FORWARDED_HEADERS = ["user-agent", "x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"];
+const STARTING_WAIT_MS = 10_000;
+
+/** The app's in-process stream entry; waits while the app is still starting (at most 10 s). */
+async function eventStreamReady() {
+  for (let waited = 0; !eventStreamEntry() && waited < STARTING_WAIT_MS; waited += 100) await new Promise((r) => setTimeout(r, 100));
+  return eventStreamEntry();
+}
+
 function tokenFrom(req, url) {
   const protocols = (req.headers["sec-websocket-protocol"] ?? "")
     .split(",")
@@ -48,13 +61,15 @@ function tokenFrom(req, url) {
 }
 
 /**
- * @param {{ port: number }} options the port this process serves HTTP on (the SSE stream).
- * @returns {(req: http.IncomingMessage, socket: import("node:stream").Duplex, head: Buffer) => void}
+ * @returns {(req: import("node:http").IncomingMessage, socket: import("node:stream").Duplex, head: Buffer) => void}
  */
-export function createEventSocketHandler({ port }) {
+export function createEventSocketHandler() {
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: 4096,
+    // No compression: a permessage-deflate context holds about 300 KB of zlib state per socket,
+    // and events are small JSON messages.
+    perMessageDeflate: false,
     // The token travels as the second subprotocol; only `bearer` is answered.
     handleProtocols: (protocols) => (protocols.has("bearer") ? "bearer" : false),
   });
@@ -66,7 +81,7 @@ export function createEventSocketHandler({ port }) {
     let lastEventId = url.searchParams.get("last_event_id") ?? eventIdAt(Date.now() - REPLAY_MARGIN_MS);
     let ready = false;
     const presence = url.searchParams.get("presence") === "1";
-    const forwarded = [req.headers["x-forwarded-for"], req.socket.remoteAddress].filter(Boolean).join(", ");
+    const peer = req.socket.remoteAddress ?? "unknown";
     const resumes = [];
     let upstream;
     let closed = false;
@@ -75,7 +90,7 @@ export function createEventSocketHandler({ port }) {
       if (closed) return;
       closed = true;
       clearInterval(ping);
-      upstream?.destroy();
+      upstream?.abort();
       if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code, reasonText(reason));
     };
 
@@ -85,46 +100,53 @@ export function createEventSocketHandler({ port }) {
     ws.on("close", () => {
       closed = true;
       clearInterval(ping);
-      upstream?.destroy();
+      upstream?.abort();
     });
     ws.on("error", () => close(1011, "socket error"));
     // Clients only listen; anything they send is ignored.
     ws.on("message", () => {});
 
-    const open = () => {
+    const open = async () => {
       if (closed) return;
+      const entry = await eventStreamReady();
+      if (closed) return;
+      if (!entry) return close(1013, "the server is starting; try again");
       const query = new URLSearchParams();
       if (lastEventId) query.set("last_event_id", lastEventId);
       if (presence) query.set("presence", "1");
-      const headers = { accept: "text/event-stream", "x-forwarded-for": forwarded };
       // Never the browser's cookie: any web page may open a WebSocket to this host with it.
+      const headers = { accept: "text/event-stream", [PEER_ADDRESS_HEADER]: peer };
       if (token) headers.authorization = `Bearer ${token}`;
-      for (const name of ["user-agent", "x-forwarded-proto", "x-forwarded-host"]) {
+      for (const name of FORWARDED_HEADERS) {
         if (req.headers[name]) headers[name] = req.headers[name];
       }
-      const request = http.request({ host: "127.0.0.1", port, path: `/v1/events/stream?${query}`, headers });
-      upstream = request;
-      request.on("error", () => close(1011, "event stream unavailable"));
-      request.on("response", (res) => {
-        if (res.statusCode !== 200) {
-          let body = "";
-          res.setEncoding("utf8");
-          res.on("data", (chunk) => (body.length < 4096 ? (body += chunk) : undefined));
-          res.on("end", () => {
-            let message = `HTTP ${res.statusCode}`;
-            try {
-              message = JSON.parse(body).error?.message ?? message;
-            } catch {
-              // not JSON: keep the status
-            }
-            close(closeCodeFor(res.statusCode), message);
-          });
-          return;
+      const controller = new AbortController();
+      upstream = controller;
+      let res;
+      try {
+        res = await entry(toFetchRequest(`${STREAM_PATH}?${query}`, headers, controller.signal));
+      } catch {
+        return close(1011, "event stream unavailable");
+      }
+      if (closed) return void res.body?.cancel().catch(() => {});
+      if (res.status !== 200) {
+        let message = `HTTP ${res.status}`;
+        try {
+          message = (await res.json()).error?.message ?? message;
+        } catch {
+          // not JSON: keep the status
         }
-        res.setEncoding("utf8");
-        let pending = "";
-        res.on("data", (chunk) => {
-          pending += chunk;
+        return close(closeCodeFor(res.status), message);
+      }
+      const reader = res.body.getReader();
+      controller.signal.addEventListener("abort", () => reader.cancel().catch(() => {}));
+      const decoder = new TextDecoder();
+      let pending = "";
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done || closed) break;
+          pending += decoder.decode(value, { stream: true });
           let end;
           while ((end = pending.indexOf("\n\n")) !== -1) {
             const block = pending.slice(0, end);
@@ -146,22 +168,20 @@ export function createEventSocketHandler({ port }) {
               ws.send(JSON.stringify({ type: "ready" }));
             }
           }
-        });
-        // The stream ended on the server's side (a revoked token, a restart of the event hub):
-        // resume from the last event sent; a token no longer valid then closes with 4401.
-        res.on("end", () => {
-          if (closed) return;
-          const now = Date.now();
-          while (resumes.length && resumes[0] < now - 60_000) resumes.shift();
-          if (resumes.length >= MAX_RESUMES_PER_MINUTE) return close(1011, "event stream keeps ending");
-          resumes.push(now);
-          setTimeout(open, RESUME_DELAY_MS);
-        });
-        res.on("error", () => undefined);
-      });
-      request.end();
+        }
+      } catch {
+        // The feed failed: resumed below like an ended one.
+      }
+      // The stream ended on the server's side (a revoked token, a restart of the event hub):
+      // resume from the last event sent; a token no longer valid then closes with 4401.
+      if (closed) return;
+      const now = Date.now();
+      while (resumes.length && resumes[0] < now - 60_000) resumes.shift();
+      if (resumes.length >= MAX_RESUMES_PER_MINUTE) return close(1011, "event stream keeps ending");
+      resumes.push(now);
+      setTimeout(() => void open(), RESUME_DELAY_MS);
     };
-    open();
+    void open();
   });
 
   return (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));

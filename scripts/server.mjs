@@ -6,6 +6,7 @@ import { EventEmitter } from "node:events";
 import http from "node:http";
 import path from "node:path";
 import { createEventSocketHandler, WS_PATH } from "./event-socket.mjs";
+import { eventStreamEntry, isEventStreamRequest, serveEventStream } from "./event-stream.mjs";
 import { PAGE_RETRY_SECONDS, unavailablePage } from "./unavailable-page.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -21,7 +22,7 @@ const app = next({ dev, dir: root, port, httpServer: new EventEmitter() });
 const handle = app.getRequestHandler();
 await app.prepare();
 const nextUpgrade = dev ? app.getUpgradeHandler() : undefined;
-const eventSocket = createEventSocketHandler({ port });
+const eventSocket = createEventSocketHandler();
 
 // The largest body any route accepts (a message's media, LARGE_BODY_LIMIT in
 // lib/platform/http/read-body.ts). A larger body is refused here, before Next.js buffers any of
@@ -371,6 +372,7 @@ const server = http.createServer({ connectionsCheckingInterval: 1_000 }, (req, r
     return;
   }
   if (req.headers["transfer-encoding"] !== undefined) limitStreamedBody(req, res);
+  if (isEventStreamRequest(req, target) && eventStreamEntry()) return void serveEventStream(req, res, target);
   if (countsAsWork(target)) watchForOutage(req, res, target);
   return handle(req, res);
 });

@@ -12,6 +12,8 @@ import { canSeeEvent, READ_SCOPE_BY_EVENT_PREFIX, UNSTREAMED_EVENT_TYPES } from 
 
 const HEARTBEAT_MS = 15_000;
 const REPLAY_PAGE = 500;
+/** How many of the ids last sent a connection remembers to drop a duplicate (see followEvents). */
+const RECENT_IDS = 1_000;
 const EVENT_ID = /^evt_[0-9a-z]{26}$/;
 
 export function parseLastEventId(value: string | null): string | undefined {
@@ -86,7 +88,9 @@ export async function followEvents({
   let closed = false;
   let joined = false;
   // Ids sort by creation time, but transactions can commit out of that order, so the live
-  // part de-duplicates by id rather than dropping ids lower than the last one sent.
+  // part de-duplicates by id rather than dropping ids lower than the last one sent. A duplicate
+  // can only be an event both replayed and buffered while the replay ran, so the most recent
+  // ids suffice: a connection open for days keeps a few KB, not every id it ever sent.
   const sent = new Set<string>();
   let buffer: EventEnvelope[] | null = [];
   const queue: EventEnvelope[] = [];
@@ -95,7 +99,7 @@ export async function followEvents({
   const send = (event: EventEnvelope) => {
     if (closed || sent.has(event.id) || (lastEventId && event.id <= lastEventId) || !canSeeEvent(ctx, event.type)) return;
     sent.add(event.id);
-    if (sent.size > 10_000) sent.delete(sent.values().next().value!);
+    if (sent.size > RECENT_IDS) sent.delete(sent.values().next().value!);
     onEvent(event);
   };
 

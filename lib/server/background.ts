@@ -14,6 +14,8 @@ let runner: JobRunner | undefined;
 let unlisten: (() => Promise<void>) | undefined;
 let unlistenAuth: (() => Promise<void>) | undefined;
 let handOverTimer: NodeJS.Timeout | undefined;
+let runnerTimer: NodeJS.Timeout | undefined;
+let stopping = false;
 let stopMaintenance: (() => Promise<void>) | undefined;
 
 /**
@@ -21,6 +23,13 @@ let stopMaintenance: (() => Promise<void>) | undefined;
  * minute while servers of both kinds may share the database (a rolling switch to Inngest).
  */
 const HAND_OVER_EVERY_MS = 60_000;
+/**
+ * The job runner's first pass, this long after the server starts. A restart after a crash can
+ * find a backlog of due jobs; worked through at once, its transactions queue in front of the
+ * first requests (the health check waited 10 s behind 1,000 of them). The backlog waits a
+ * moment instead: jobs enqueued meanwhile are picked up by that first pass.
+ */
+const RUNNER_AFTER_START_MS = 2_000;
 /** The embedded database's first vacuum round, this long after the server starts. */
 const MAINTENANCE_AFTER_START_MS = 30_000;
 async function handOver() {
@@ -61,19 +70,24 @@ export async function startBackgroundWork() {
     handOverTimer = setInterval(() => handOver().catch((error) => console.error(`handing deliveries to Inngest failed: ${loggable(error)}`)), HAND_OVER_EVERY_MS);
     handOverTimer.unref?.();
   }
-  runner = startJobRunner({
-    db: getDb(),
-    handlers,
-    batchHandlers: inngest ? {} : jobBatchHandlers,
-    lanes: inngest ? INNGEST_LANES : DEFAULT_LANES,
-    pollMs: env.JOBS_POLL_MS,
-  });
+  runnerTimer = setTimeout(() => {
+    if (stopping) return;
+    runner = startJobRunner({
+      db: getDb(),
+      handlers,
+      batchHandlers: inngest ? {} : jobBatchHandlers,
+      lanes: inngest ? INNGEST_LANES : DEFAULT_LANES,
+      pollMs: env.JOBS_POLL_MS,
+    });
+  }, RUNNER_AFTER_START_MS);
   unlisten = await listen(JOBS_CHANNEL, (payload) => runner?.wake(payload));
   // Access taken away in another process (or this one, once committed): cached tokens are forgotten.
   unlistenAuth = await listen(AUTH_CHANNEL, () => forgetCachedTokens());
 }
 
 export async function stopBackgroundWork() {
+  stopping = true;
+  clearTimeout(runnerTimer);
   clearInterval(handOverTimer);
   await stopMaintenance?.();
   await unlisten?.();

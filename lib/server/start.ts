@@ -6,6 +6,7 @@ import { isSetupDone } from "@/lib/accounts/setup";
 import { getEnv, isEnvError } from "@/lib/platform/env";
 import { startPresenceSharing } from "@/lib/events/presence";
 import { startBackgroundWork, stopBackgroundWork } from "./background";
+import { offerEventStream } from "./event-stream";
 
 // __chorusServing: set once started (migrated, background work running); until then the HTTP
 // server (scripts/server.mjs) leaves /healthz to the app, which answers after start-up.
@@ -59,6 +60,7 @@ export async function startServer() {
   await startBackgroundWork();
   await startPresenceSharing();
   const setupDone = await isSetupDone();
+  offerEventStream();
   holder.__chorusServing = true;
   console.log(`Chorus is running at ${env.APP_URL} on ${database}, jobs: ${env.JOBS_BACKEND}.`);
   if (!setupDone) console.log(`First run: open ${env.APP_URL}/setup to create your account and first administrator.`);

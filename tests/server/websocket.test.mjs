@@ -2,6 +2,8 @@
 // Run after `next build`: `node --test tests/server/` (WS_TEST_PORT picks the port).
 import { spawn } from "node:child_process";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import WebSocket from "ws";
@@ -100,6 +102,25 @@ after(() => {
   }
 });
 
+/** Established TCP connections whose local end is the server's port (Linux: /proc/net/tcp and tcp6). */
+function serverSideConnections() {
+  const portHex = port.toString(16).toUpperCase().padStart(4, "0");
+  let count = 0;
+  for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text = "";
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n").slice(1)) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      if (local?.endsWith(`:${portHex}`) && state === "01") count++;
+    }
+  }
+  return count;
+}
+
 describe("GET /v1/ws", () => {
   it("answers the bearer subprotocol and delivers an inbound message as the SSE envelope", async () => {
     const socket = connect(wsBase, ["bearer", session]);
@@ -169,9 +190,58 @@ describe("GET /v1/ws", () => {
     }
   });
 
+  it("holds one connection on the server per socket: no second stream behind it", async () => {
+    await new Promise((r) => setTimeout(r, 300));
+    const before = serverSideConnections();
+    const sockets = [];
+    for (let i = 0; i < 10; i++) sockets.push(connect(wsBase, ["bearer", session]));
+    await Promise.all(sockets.map((socket) => socket.next((m) => m.type === "ready")));
+    const opened = serverSideConnections() - before;
+    for (const socket of sockets) socket.ws.close();
+    assert.ok(opened >= 10 && opened < 15, `10 sockets hold ${opened} connections on the server`);
+  });
+
   it("closes with 4400 on a malformed last_event_id", async () => {
     const { code, reason } = await connect(`${wsBase}?access_token=${session}&last_event_id=nope`).closed;
     assert.equal(code, 4400);
     assert.match(reason, /Last-Event-ID/);
+  });
+});
+
+/** GET /v1/events/stream on the production server: the status, headers and the first frames. */
+function openStream(headers) {
+  return new Promise((resolve, reject) => {
+    const req = http.get(`${base}/v1/events/stream`, { headers, agent: false }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => {
+        text += chunk;
+        if (res.statusCode === 200 && text.includes(": connected")) {
+          req.destroy();
+          resolve({ status: res.statusCode, headers: res.headers, text });
+        }
+      });
+      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, text }));
+    });
+    req.on("error", reject);
+  });
+}
+
+describe("GET /v1/events/stream on the production server", () => {
+  it("answers with the API's headers, says when it is live, and refuses a missing token with the error body", async () => {
+    const live = await openStream({ authorization: `Bearer ${session}`, accept: "text/event-stream", "x-request-id": "stream-check-1" });
+    assert.equal(live.status, 200);
+    assert.match(live.headers["content-type"], /^text\/event-stream/);
+    assert.equal(live.headers["x-request-id"], "stream-check-1");
+    assert.equal(live.headers["x-content-type-options"], "nosniff");
+    assert.match(live.headers["ratelimit-remaining"], /^\d+$/);
+    assert.match(live.text, /^retry: 3000\n\n/);
+
+    const refused = await openStream({ accept: "text/event-stream" });
+    assert.equal(refused.status, 401);
+    const body = JSON.parse(refused.text);
+    assert.equal(body.error.code, "unauthenticated");
+    assert.match(body.request_id, /^req_/);
+    assert.equal(refused.headers["x-content-type-options"], "nosniff");
   });
 });

@@ -1,14 +1,8 @@
-import { apiRoute, defineRoute } from "@/lib/api/route";
-import { openEventStream, parseLastEventId } from "@/lib/events/stream";
+import { defineRoute } from "@/lib/api/route";
+import { streamEvents } from "@/lib/server/event-stream";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute({ access: { auth: "any" } }, ({ ctx, req }) => {
-    const url = new URL(req.url);
-    const lastEventId = parseLastEventId(req.headers.get("last-event-id") ?? url.searchParams.get("last_event_id"));
-    // Only signed-in people (the inbox asks with ?presence=1) count as present; api tokens never do.
-    const presence = url.searchParams.get("presence") === "1" && ctx.token.kind === "session";
-    return openEventStream({ ctx, lastEventId, signal: req.signal, presence });
-  }),
-});
+// The production server answers this path in the process (lib/server/event-stream.ts); this
+// route serves it under `next dev` and to anything that reaches Next.js directly.
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({ GET: streamEvents });
