@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { QueryOptions, Results } from "@electric-sql/pglite";
+import { isYielding } from "./priority";
 
 /**
  * The server's side of the embedded database run in a worker thread (db/pglite-worker.mjs):
@@ -12,6 +13,8 @@ import type { QueryOptions, Results } from "@electric-sql/pglite";
  *
  * The worker shares how much work it holds (`queueWaitMs`): the server sheds requests with a
  * 503 instead of letting them wait behind more than a couple of seconds of statements.
+ * Statements sent by work that yields (db/priority.ts: a campaign's sending) wait in the
+ * worker until no other statement is waiting.
  */
 
 export type EmbeddedTransaction = {
@@ -83,7 +86,8 @@ export class WorkerPglite implements EmbeddedDatabase {
   }
 
   /**
-   * Roughly how long a statement sent now would wait before it runs: the jobs ahead of it at
+   * Roughly how long a statement sent now would wait before it runs: the jobs ahead of it (not
+   * counting those of work that yields, which it goes ahead of) at
    * the recent time each took, plus how long the running one has held the database so far (a
    * stalled statement counts from its start).
    */
@@ -127,7 +131,7 @@ export class WorkerPglite implements EmbeddedDatabase {
     const id = ++this.nextId;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      worker.postMessage({ ...message, id });
+      worker.postMessage({ ...message, id, ...(isYielding() ? { yields: true } : {}) });
     });
   }
 

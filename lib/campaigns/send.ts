@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { getDb, getDbHandle } from "@/db";
+import { getDb, getDbHandle, yieldingToOthers } from "@/db";
 import { type Campaign, type Contact, campaignRecipients, campaigns, contacts, messages } from "@/db/schema";
 import { contactAddress } from "@/lib/contacts/identity";
 import { createConversations, findActiveConversations } from "@/lib/conversations/store";
@@ -415,7 +415,13 @@ async function sendOneSecond(campaign: Campaign): Promise<"finished" | { nextTic
  * cancelling stops it at the next recipient. Safe to run again after a crash: a recipient is
  * claimed in a committed row before the network is called, and never claimed twice.
  */
-export async function runCampaignDispatch(payload: Record<string, unknown>, { now }: Pick<JobContext, "now">): Promise<JobOutcome> {
+export function runCampaignDispatch(payload: Record<string, unknown>, context: Pick<JobContext, "now">): Promise<JobOutcome> {
+  // Bulk work: on the embedded database every statement of it waits until no other one is
+  // waiting, so agents' sends and inbound messages go first.
+  return yieldingToOthers(() => dispatch(payload, context));
+}
+
+async function dispatch(payload: Record<string, unknown>, { now }: Pick<JobContext, "now">): Promise<JobOutcome> {
   const campaignId = typeof payload.campaignId === "string" ? payload.campaignId : undefined;
   if (!campaignId) return { failed: "campaign.dispatch needs a campaignId" };
   const db = getDb();

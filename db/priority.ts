@@ -1,0 +1,20 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/**
+ * Bulk work (a campaign's sending) yields to everything else on the embedded database: its
+ * statements, and the BEGIN of its transactions, wait until no other statement is waiting, so
+ * an agent's send or an inbound webhook never queues behind a batch of them. A statement of
+ * such work that is already running (or a transaction already begun) is not interrupted: bulk
+ * work keeps its transactions short. On PostgreSQL (a pool of connections) nothing changes.
+ */
+const yielding = new AsyncLocalStorage<true>();
+
+/** Runs `work` with every database statement it issues (however deep) yielding to others. */
+export function yieldingToOthers<T>(work: () => Promise<T>): Promise<T> {
+  return yielding.run(true, work);
+}
+
+/** Whether the current work yields (read when a statement is sent). */
+export function isYielding(): boolean {
+  return yielding.getStore() === true;
+}
