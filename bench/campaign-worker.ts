@@ -4,6 +4,7 @@
 // POST /v1/messages stamped with the time it was asked for, so the other process can time
 // when the network received it. It reports the campaign's status over IPC:
 //   → { type: "status", status }             every second
+//   → { type: "probe", asked, answeredMs, status }  each agent send, once POST /v1/messages answers
 //   ← { type: "stop" }                        finishes the work in flight, closes the database
 import "@/lib/server/wiring";
 import { getDbHandle, closeDb } from "@/db";
@@ -27,7 +28,13 @@ async function main() {
       headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
       body: JSON.stringify({ to: AGENT_TO, type: "text", text: `agent probe ${asked}` }),
     });
-    void sendMessage(req, { params: Promise.resolve({}) }).then((res) => res.text());
+    void sendMessage(req, { params: Promise.resolve({}) })
+      .then(async (res) => {
+        await res.text();
+        return res.status;
+      })
+      .catch(() => 0)
+      .then((status) => process.send?.({ type: "probe", asked, answeredMs: Date.now() - asked, status }));
   }, AGENT_EVERY_MS);
   const report = setInterval(async () => {
     if (stopping) return;
