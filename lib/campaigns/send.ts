@@ -21,6 +21,8 @@ import { loadCampaignSettings } from "./settings";
  */
 const concurrency = () => (getDbHandle().kind === "pglite" ? 4 : 16);
 const TICK_MS = 1000;
+/** How late a second may start and still send its whole share by its end. */
+const CATCH_UP_MS = 500;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -305,12 +307,16 @@ export function setDispatchRunMs(ms: number) {
  * of a second's worth at a time), at most `concurrency()` with the network at once; their
  * outcomes recorded together at the end of the second.
  */
-async function sendOneSecond(campaign: Campaign): Promise<"finished" | { nextTick: number; onlyRetries: boolean }> {
+async function sendOneSecond(campaign: Campaign, planned: number): Promise<"finished" | { nextTick: number; onlyRetries: boolean }> {
   const db = getDb();
   const settings = await loadCampaignSettings(db, campaign.accountId);
   const perSecond = settings.messages_per_second;
-  const began = performance.now();
-  const beganAt = Date.now();
+  // The second's slots are counted from when it was due, not from when the previous second's
+  // last answers were recorded: that tail would otherwise be added to every second, and the
+  // pace would fall short of `messages_per_second`. The first slots of a second that starts
+  // late go at once (at most half a second's worth; a longer stall is not made up for).
+  const beganAt = Math.max(planned, Date.now() - CATCH_UP_MS);
+  const began = performance.now() - (Date.now() - beganAt);
   const dueIds = (
     await db
       .select({ id: campaignRecipients.id })
@@ -319,7 +325,7 @@ async function sendOneSecond(campaign: Campaign): Promise<"finished" | { nextTic
         and(
           eq(campaignRecipients.campaignId, campaign.id),
           eq(campaignRecipients.status, "pending"),
-          sql`(${campaignRecipients.runAt} is null or ${campaignRecipients.runAt} <= ${new Date(beganAt).toISOString()}::timestamptz)`,
+          sql`(${campaignRecipients.runAt} is null or ${campaignRecipients.runAt} <= ${new Date().toISOString()}::timestamptz)`,
         ),
       )
       .orderBy(asc(campaignRecipients.id))
@@ -397,7 +403,7 @@ async function sendOneSecond(campaign: Campaign): Promise<"finished" | { nextTic
     .from(campaignRecipients)
     .where(and(eq(campaignRecipients.campaignId, campaign.id), inArray(campaignRecipients.status, ["pending", "sending"])));
   if (Number(left.pending) === 0 && Number(left.sending) === 0) return "finished";
-  const nextTick = Math.max(beganAt + TICK_MS, Date.now());
+  const nextTick = beganAt + TICK_MS;
   // Only sends a dead run left behind: settled once they are stale.
   if (Number(left.pending) === 0) {
     await settleInterrupted(campaign.id, new Date());
@@ -439,10 +445,12 @@ async function dispatch(payload: Record<string, unknown>, { now }: Pick<JobConte
   await settleInterrupted(campaign.id, new Date());
 
   const runStarted = Date.now();
+  let planned = runStarted;
   for (;;) {
-    const outcome = await sendOneSecond(campaign);
+    const outcome = await sendOneSecond(campaign, planned);
     if (outcome === "finished") break;
     const { nextTick, onlyRetries } = outcome;
+    planned = nextTick;
     // Only retries waiting, or this run has lasted long enough: the runner calls again when due.
     if (onlyRetries || nextTick - runStarted > dispatchRunMs) return { retryAt: new Date(nextTick) };
     const wait = nextTick - Date.now();
