@@ -1,11 +1,11 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { getDb, getDbHandle, yieldingToOthers } from "@/db";
+import { getDb, yieldingToOthers } from "@/db";
 import { type Campaign, type Contact, campaignRecipients, campaigns, contacts, messages } from "@/db/schema";
 import { contactAddress } from "@/lib/contacts/identity";
 import { createConversations, findActiveConversations } from "@/lib/conversations/store";
 import type { JobContext, JobOutcome } from "@/lib/jobs/runner";
 import { previewOf } from "@/lib/messages/schemas";
-import { sendQueuedMessage } from "@/lib/messages/send-queued-message";
+import { type HandedOver, handOverQueuedMessage, recordSentMessages } from "@/lib/messages/send-queued-message";
 import type { MessageKindContent } from "@/lib/messages/kinds";
 import { insertMessages, type NewMessage, storeMedia, touchConversationsKeepingUnread } from "@/lib/messages/store";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integration";
@@ -16,10 +16,12 @@ import { loadCampaignSettings } from "./settings";
 
 /**
  * Recipients with the network at the same time: enough to keep the pace while the network takes
- * a few hundred milliseconds to answer. The embedded database runs one statement at a time, so
- * there more would only queue in front of the agents' own sends.
+ * up to half a second to answer (the answers are recorded together, and on the embedded
+ * database the campaign's statements yield to everyone else's, so more in flight costs the
+ * agents nothing).
  */
-const concurrency = () => (getDbHandle().kind === "pglite" ? 4 : 16);
+const concurrency = (perSecond: number) => Math.min(MAX_IN_FLIGHT, Math.max(4, Math.ceil(perSecond / 2)));
+const MAX_IN_FLIGHT = 64;
 const TICK_MS = 1000;
 /** How late a second may start and still send its whole share by its end. */
 const CATCH_UP_MS = 500;
@@ -255,6 +257,36 @@ async function claim(campaign: Campaign, ids: number[], requireOptIn: boolean) {
 
 type Outcome = { recipient: Due; result: "done" | "interrupted" | { retryAt: Date } };
 
+/**
+ * The network's answers, recorded together: one transaction (a statement per step) for all the
+ * answers that came while the previous one was written, instead of one per message. Resolves
+ * whether the answer was recorded.
+ */
+function answerRecorder() {
+  let waiting: { sent: HandedOver; done: (recorded: boolean) => void }[] = [];
+  let writing = false;
+  const flush = () => {
+    if (writing || !waiting.length) return;
+    const batch = waiting;
+    waiting = [];
+    writing = true;
+    recordSentMessages(batch.map((b) => b.sent))
+      .then(
+        () => batch.forEach((b) => b.done(true)),
+        () => batch.forEach((b) => b.done(false)),
+      )
+      .finally(() => {
+        writing = false;
+        flush();
+      });
+  };
+  return (sent: HandedOver) =>
+    new Promise<boolean>((resolve) => {
+      waiting.push({ sent, done: resolve });
+      flush();
+    });
+}
+
 /** What the second's sends came to, in a statement per kind of outcome. */
 async function recordOutcomes(outcomes: Outcome[]) {
   if (!outcomes.length) return;
@@ -373,6 +405,8 @@ async function sendOneSecond(campaign: Campaign, planned: number): Promise<"fini
     return claimed;
   };
   const outcomes: Outcome[] = [];
+  const record = answerRecorder();
+  const recording: Promise<unknown>[] = [];
   let next = 0;
   async function worker() {
     while (next < dueIds.length) {
@@ -383,14 +417,21 @@ async function sendOneSecond(campaign: Campaign, planned: number): Promise<"fini
       const recipient = ready.get(dueIds[index]);
       if (!recipient || !(await claimGroup(Math.floor(index / groupSize))).has(recipient.id)) continue;
       try {
-        const outcome = await sendQueuedMessage({ messageId: recipient.messageId }, { attempt: recipient.attempts + 1, loaded: { message: written.get(recipient.messageId), integration } });
-        outcomes.push({ recipient, result: outcome && "retryAt" in outcome ? { retryAt: outcome.retryAt } : "done" });
+        const handed = await handOverQueuedMessage({ messageId: recipient.messageId }, { attempt: recipient.attempts + 1, loaded: { message: written.get(recipient.messageId), integration } });
+        if ("outcome" in handed) {
+          const outcome = handed.outcome;
+          outcomes.push({ recipient, result: outcome && "retryAt" in outcome ? { retryAt: outcome.retryAt } : "done" });
+        } else {
+          // The answer is recorded with the others that come meanwhile; this sender goes on to its next slot.
+          recording.push(record(handed.sent).then((recorded) => outcomes.push({ recipient, result: recorded ? "done" : "interrupted" })));
+        }
       } catch {
         outcomes.push({ recipient, result: "interrupted" });
       }
     }
   }
-  await Promise.all(Array.from({ length: Math.min(concurrency(), dueIds.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(concurrency(perSecond), dueIds.length) }, worker));
+  await Promise.all(recording);
   await recordOutcomes(outcomes);
   if (failure) throw failure;
 
