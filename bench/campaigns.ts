@@ -131,7 +131,8 @@ export const campaignBench: Bench = {
       const startWorker = () => {
         const child = fork(path.join(import.meta.dirname, "campaign-worker.ts"), [], {
           // A server process resolves "server-only" as the server bundle does (its react-server export is empty).
-          execArgv: [...process.execArgv, "--conditions=react-server"],
+          // CAMPAIGN_BENCH_CPU_PROF=<folder>: each server process writes a CPU profile there as it exits (not when killed).
+          execArgv: [...process.execArgv, "--conditions=react-server", ...(process.env.CAMPAIGN_BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CAMPAIGN_BENCH_CPU_PROF}`] : [])],
           stdio: ["ignore", "ignore", "inherit", "ipc"],
           env: { ...process.env, PGLITE_DIR: dataDir, CAMPAIGN_ID: campaignId, TOKEN: token, AGENT_TO: "14155550100" },
         });
