@@ -20,7 +20,7 @@ const GOAL_AGENT_P99_MS = 1000;
 
 const sizes = (smoke: boolean) => (smoke ? { recipients: 200, optedOut: 10 } : { recipients: 10_000, optedOut: 200 });
 
-type Status = { type: "status"; status: string };
+type Status = { type: "status"; status: string; uptimeMs?: number; db?: { jobs: number; ms: number; yieldingJobs: number; yieldingMs: number } };
 type Probe = { type: "probe"; asked: number; answeredMs: number; status: number };
 
 /**
@@ -127,6 +127,13 @@ export const campaignBench: Bench = {
       }, 2);
 
       let last: Status | undefined;
+      // Where each server's time went: how long the embedded database was held, and by the campaign.
+      const usage = (status: Status | undefined, run: string) => {
+        const db = status?.db;
+        if (!db || !status.uptimeMs) return;
+        const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+        log(`${run}: database held ${s(db.ms + db.yieldingMs)} of ${s(status.uptimeMs)}: campaign ${s(db.yieldingMs)} in ${db.yieldingJobs} jobs (${(db.yieldingMs / Math.max(1, db.yieldingJobs)).toFixed(1)} ms each), the rest ${s(db.ms)} in ${db.jobs} jobs`);
+      };
       const probes: (Probe & { run: number })[] = [];
       const startWorker = () => {
         const child = fork(path.join(import.meta.dirname, "campaign-worker.ts"), [], {
@@ -161,10 +168,12 @@ export const campaignBench: Bench = {
       const killedAt = Date.now();
       await exited(first);
       const beforeKill = templateArrivals.length;
+      usage(last, "first run");
       log(`killed with SIGKILL after ${beforeKill} sends; restarting…`);
       last = undefined;
       const second = startWorker();
       await waitFor(() => last?.status === "done", "the campaign to finish");
+      usage(last, "second run");
       const stoppedAt = Date.now();
       second.send({ type: "stop" });
       await exited(second);

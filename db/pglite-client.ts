@@ -62,8 +62,11 @@ function toError(plain: Reply["error"]): Error {
 }
 
 export class WorkerPglite implements EmbeddedDatabase {
-  /** [0] jobs waiting, [1] recent ms a job held the database, [2] epoch ms the running job began (0 idle). */
-  private readonly load = new Float64Array(new SharedArrayBuffer(3 * Float64Array.BYTES_PER_ELEMENT));
+  /**
+   * [0] jobs waiting, [1] recent ms a job held the database, [2] epoch ms the running job began
+   * (0 idle), [3]/[4] jobs run and ms held since it opened, [5]/[6] the same for work that yields.
+   */
+  private readonly load = new Float64Array(new SharedArrayBuffer(7 * Float64Array.BYTES_PER_ELEMENT));
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Map<number, { channel: string; callback: (payload: string) => void }>();
   private worker: Promise<Worker>;
@@ -94,6 +97,12 @@ export class WorkerPglite implements EmbeddedDatabase {
   queueWaitMs(now = Date.now()): number {
     const [waiting, average, runningSince] = this.load;
     return waiting * average + (runningSince ? Math.max(0, now - runningSince) : 0);
+  }
+
+  /** How many jobs (a statement, or a transaction from BEGIN to its end) held the database, and for how long, since it opened. */
+  usage(): { jobs: number; ms: number; yieldingJobs: number; yieldingMs: number } {
+    const [, , , jobs, ms, yieldingJobs, yieldingMs] = this.load;
+    return { jobs, ms, yieldingJobs, yieldingMs };
   }
 
   private async start(): Promise<Worker> {

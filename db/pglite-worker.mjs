@@ -15,7 +15,8 @@ import { newPglite, withPreparedStatements } from "./pglite-engine.mjs";
 
 const { dataDir, load } = workerData;
 // load: [0] jobs waiting (not counting those that yield), [1] recent time a job held the database (ms, moving average),
-// [2] when the running job began (epoch ms; 0 when idle).
+// [2] when the running job began (epoch ms; 0 when idle), [3]/[4] jobs run and ms the database
+// was held by them since it opened, [5]/[6] the same for jobs of work that yields.
 const shared = new Float64Array(load);
 
 const raw = newPglite(dataDir);
@@ -79,6 +80,7 @@ function schedule(job, yields = false) {
 
 async function pump() {
   if (busy) return;
+  const yields = queue.length === 0;
   const job = queue.shift() ?? yielding.shift();
   if (!job) return publish();
   busy = true;
@@ -91,6 +93,8 @@ async function pump() {
     const ms = Date.now() - started;
     // A moving average of the last few dozen jobs: how long each one ahead of a new one will take.
     average = average === 0 ? ms : average * 0.9 + ms * 0.1;
+    shared[yields ? 5 : 3] += 1;
+    shared[yields ? 6 : 4] += ms;
     shared[2] = 0;
     busy = false;
     publish();
