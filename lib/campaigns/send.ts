@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { getDb, yieldingToOthers } from "@/db";
+import { getDb, rowsOf, yieldingToOthers } from "@/db";
 import { type Campaign, type Contact, campaignRecipients, campaigns, contacts, messages } from "@/db/schema";
 import { contactAddress } from "@/lib/contacts/identity";
 import { createConversations, findActiveConversations } from "@/lib/conversations/store";
@@ -29,38 +29,84 @@ const CATCH_UP_MS = 500;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Writes one recipient row per contact of the audience (each with its idempotency key, the
- * campaign and contact ids: a second row for the same person cannot exist), `skipped` with the
- * reason for the blocked, the opted out and (when consent is required) those never asked; fixes
- * the cost estimate; and moves the campaign to `sending`. Runs once: a second run finds it started.
+ * Starts a scheduled campaign: moves it to `sending` (in a short transaction that finds it
+ * still scheduled: a second run finds it started), then writes its audience (writeAudience).
  */
 async function startCampaign(campaign: Campaign, now: Date): Promise<Campaign | undefined> {
-  const db = getDb();
-  return db.transaction(async (tx) => {
+  return getDb().transaction(async (tx) => {
     const [current] = await tx.select().from(campaigns).where(eq(campaigns.id, campaign.id)).for("update");
     if (!current || current.status !== "scheduled") return current;
-    const settings = await loadCampaignSettings(tx, current.accountId);
-    const reason = skipReasonSql(settings.require_opt_in);
-    await tx.execute(sql`insert into ${campaignRecipients} (account_id, campaign_id, contact_id, idempotency_key, status, reason, updated_at)
-      select ${contacts.accountId}, ${current.id}::text, ${contacts.id}, ${current.id}::text || ':' || ${contacts.id},
-        case when (${reason}) is null then 'pending' else 'skipped' end, ${reason}, ${now.toISOString()}::timestamptz
-      from ${contacts} where ${audienceCondition(current.accountId, current.audience)}
-      order by ${contacts.createdAt}, ${contacts.id}
-      on conflict do nothing`);
-    const category = (await templateCategory(tx, current.accountId, current.template)) ?? "MARKETING";
-    const phones = await tx
-      .select({ phone: contacts.phone })
-      .from(campaignRecipients)
-      .innerJoin(contacts, eq(contacts.id, campaignRecipients.contactId))
-      .where(and(eq(campaignRecipients.campaignId, current.id), eq(campaignRecipients.status, "pending")));
-    const cost = await estimateCost(tx, { accountId: current.accountId, category, phones: phones.map((p) => p.phone) });
     const [updated] = await tx
       .update(campaigns)
-      .set({ status: "sending", startedAt: now, estimatedCost: cost, updatedAt: now })
+      .set({ status: "sending", startedAt: now, estimatedCost: null, updatedAt: now })
       .where(eq(campaigns.id, current.id))
       .returning();
     return updated;
   });
+}
+
+/** Contacts written per part of the audience: a part's transaction holds the embedded database for milliseconds. */
+const AUDIENCE_PART = 500;
+
+/**
+ * Writes one recipient row per contact of the audience (each with its idempotency key, the
+ * campaign and contact ids: a second row for the same person cannot exist), `skipped` with the
+ * reason for the blocked, the opted out and (when consent is required) those never asked, in
+ * the audience's order; then fixes the cost estimate, which marks the audience as written. In
+ * parts, each its own short transaction that finds the campaign still sending (or paused): a
+ * campaign cancelled meanwhile gets no more rows, and an agent's send never waits behind the
+ * whole audience. A run that dies part-way is taken up by the next one (rows already written
+ * are left as they are).
+ */
+async function writeAudience(campaign: Campaign): Promise<Campaign | undefined> {
+  const db = getDb();
+  const settings = await loadCampaignSettings(db, campaign.accountId);
+  const reason = skipReasonSql(settings.require_opt_in);
+  let after: { at: string; id: string } | undefined;
+  for (;;) {
+    const last = await db.transaction(async (tx) => {
+      const [current] = await tx.select({ status: campaigns.status }).from(campaigns).where(eq(campaigns.id, campaign.id)).for("update");
+      if (current?.status !== "sending" && current?.status !== "paused") return undefined;
+      const at = new Date().toISOString();
+      // The last contact of the part, its time as text (microseconds kept) for the next part to follow.
+      const [row] = rowsOf<{ at: string; id: string }>(
+        await tx.execute(sql`
+          with part as (
+            select ${contacts.accountId} as account_id, ${contacts.id} as contact_id, ${contacts.createdAt} as created_at, ${reason} as reason
+            from ${contacts}
+            where ${audienceCondition(campaign.accountId, campaign.audience)}
+              ${after ? sql`and (${contacts.createdAt}, ${contacts.id}) > (${after.at}::timestamptz, ${after.id}::text)` : sql``}
+            order by ${contacts.createdAt}, ${contacts.id}
+            limit ${AUDIENCE_PART}
+          ),
+          written as (
+            insert into ${campaignRecipients} (account_id, campaign_id, contact_id, idempotency_key, status, reason, updated_at)
+            select account_id, ${campaign.id}::text, contact_id, ${campaign.id}::text || ':' || contact_id,
+              case when reason is null then 'pending' else 'skipped' end, reason, ${at}::timestamptz
+            from part order by created_at, contact_id
+            on conflict do nothing
+          )
+          select created_at::text as at, contact_id as id from part order by created_at desc, contact_id desc limit 1`),
+      );
+      return row ?? null;
+    });
+    if (last === undefined) return (await db.select().from(campaigns).where(eq(campaigns.id, campaign.id)))[0];
+    if (last === null) break;
+    after = last;
+  }
+  const category = (await templateCategory(db, campaign.accountId, campaign.template)) ?? "MARKETING";
+  const phones = await db
+    .select({ phone: contacts.phone })
+    .from(campaignRecipients)
+    .innerJoin(contacts, eq(contacts.id, campaignRecipients.contactId))
+    .where(and(eq(campaignRecipients.campaignId, campaign.id), eq(campaignRecipients.status, "pending")));
+  const cost = await estimateCost(db, { accountId: campaign.accountId, category, phones: phones.map((p) => p.phone) });
+  const [updated] = await db
+    .update(campaigns)
+    .set({ estimatedCost: cost })
+    .where(and(eq(campaigns.id, campaign.id), sql`${campaigns.estimatedCost} is null`))
+    .returning();
+  return updated ?? (await db.select().from(campaigns).where(eq(campaigns.id, campaign.id)))[0];
 }
 
 const INTERRUPTED = {
@@ -483,6 +529,11 @@ async function dispatch(payload: Record<string, unknown>, { now }: Pick<JobConte
     campaign = (await startCampaign(campaign, new Date()))!;
   }
   if (!campaign || campaign.status !== "sending" || campaign.dispatchGeneration !== generation) return;
+  // Its audience is not written in full yet (just started, or the run that started it died).
+  if (campaign.estimatedCost === null) {
+    campaign = (await writeAudience(campaign))!;
+    if (!campaign || campaign.status !== "sending" || campaign.dispatchGeneration !== generation) return;
+  }
   await settleInterrupted(campaign.id, new Date());
 
   const runStarted = Date.now();
