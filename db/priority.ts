@@ -14,6 +14,14 @@ export function yieldingToOthers<T>(work: () => Promise<T>): Promise<T> {
   return yielding.run(true, work);
 }
 
+/**
+ * Runs `work` without yielding, inside work that yields: for its few statements that must not
+ * wait (recording what the network already answered, so that a crash cannot lose it).
+ */
+export function notYielding<T>(work: () => Promise<T>): Promise<T> {
+  return yielding.exit(work);
+}
+
 /** Whether the current work yields (read when a statement is sent). */
 export function isYielding(): boolean {
   return yielding.getStore() === true;

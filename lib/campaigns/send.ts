@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { getDb, rowsOf, yieldingToOthers } from "@/db";
+import { getDb, notYielding, rowsOf, yieldingToOthers } from "@/db";
 import { type Campaign, type Contact, campaignRecipients, campaigns, contacts, messages } from "@/db/schema";
 import { contactAddress } from "@/lib/contacts/identity";
 import { createConversations, findActiveConversations } from "@/lib/conversations/store";
@@ -316,7 +316,9 @@ function answerRecorder() {
     const batch = waiting;
     waiting = [];
     writing = true;
-    recordSentMessages(batch.map((b) => b.sent))
+    // Not yielding: until recorded, a message the network took would count as `interrupted`
+    // after a crash. A few short transactions a second.
+    notYielding(() => recordSentMessages(batch.map((b) => b.sent)))
       .then(
         () => batch.forEach((b) => b.done(true)),
         () => batch.forEach((b) => b.done(false)),
