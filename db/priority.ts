@@ -7,7 +7,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
  * such work that is already running (or a transaction already begun) is not interrupted: bulk
  * work keeps its transactions short. On PostgreSQL (a pool of connections) nothing changes.
  */
-const yielding = new AsyncLocalStorage<true>();
+const yielding = new AsyncLocalStorage<boolean>();
 
 /** Runs `work` with every database statement it issues (however deep) yielding to others. */
 export function yieldingToOthers<T>(work: () => Promise<T>): Promise<T> {
@@ -19,7 +19,7 @@ export function yieldingToOthers<T>(work: () => Promise<T>): Promise<T> {
  * wait (recording what the network already answered, so that a crash cannot lose it).
  */
 export function notYielding<T>(work: () => Promise<T>): Promise<T> {
-  return yielding.exit(work);
+  return yielding.run(false, work);
 }
 
 /** Whether the current work yields (read when a statement is sent). */

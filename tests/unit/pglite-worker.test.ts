@@ -116,7 +116,7 @@ describe("the embedded database in a worker thread", { timeout: 60_000 }, () => 
     await yieldingToOthers(async () => {
       const more = Promise.all(Array.from({ length: 10 }, () => handle.db.execute(sql`select pg_sleep(0.05)`).then(() => late.push("bulk"))));
       await new Promise((resolve) => setTimeout(resolve, 20));
-      await notYielding(() => handle.db.execute(sql`select 1`)).then(() => late.push("record"));
+      await notYielding(async () => handle.db.execute(sql`select 1`)).then(() => late.push("record"));
       await more;
     });
     expect(late.indexOf("record")).toBeLessThanOrEqual(3);
