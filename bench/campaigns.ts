@@ -205,6 +205,11 @@ export const campaignBench: Bench = {
       const lost = probes.filter((p) => p.status === 201 && arrivedAt(p.asked) === undefined && p.asked < stoppedAt - 10_000).length;
       const answers = probes.map((p) => p.answeredMs);
       const agentP99 = agentLatencies.length ? percentile(agentLatencies, 99) : Infinity;
+      // When the slowest sends were asked (seconds into the benchmark's first run) and how long the API took to answer them.
+      const firstAsked = Math.min(...agentArrivals.keys());
+      const answerOf = new Map(probes.map((p) => [p.asked, p.answeredMs]));
+      const slowest = [...agentArrivals].sort((a, b) => b[1] - b[0] - (a[1] - a[0])).slice(0, 8);
+      log(`slowest agent sends (asked at s: total / answer ms): ${slowest.map(([asked, at]) => `${((asked - firstAsked) / 1000).toFixed(0)}: ${at - asked} / ${answerOf.get(asked) ?? "?"}`).join(", ")}`);
       const agentOk = agentP99 < GOAL_AGENT_P99_MS && refused.length === 0 && lost === 0;
       const withinPace = rates.every((r) => Math.abs(r - PACE) / PACE <= GOAL_RATE_TOLERANCE);
       return {
