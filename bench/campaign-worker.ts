@@ -3,10 +3,12 @@
 // and starts another. It also plays an agent: every AGENT_EVERY_MS it sends a text through
 // POST /v1/messages stamped with the time it was asked for, so the other process can time
 // when the network received it. It reports the campaign's status over IPC:
-//   → { type: "status", status }             every second
+//   → { type: "status", status, db, uptimeMs }   every second (db: how long the database was held, and by what)
+//   → { type: "probe", asked, answeredMs, status }  each agent send, once POST /v1/messages answers
 //   ← { type: "stop" }                        finishes the work in flight, closes the database
 import "@/lib/server/wiring";
 import { getDbHandle, closeDb } from "@/db";
+import { WorkerPglite } from "@/db/pglite-client";
 import { POST as sendMessage } from "@/app/v1/messages/route";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db";
@@ -27,12 +29,20 @@ async function main() {
       headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
       body: JSON.stringify({ to: AGENT_TO, type: "text", text: `agent probe ${asked}` }),
     });
-    void sendMessage(req, { params: Promise.resolve({}) }).then((res) => res.text());
+    void sendMessage(req, { params: Promise.resolve({}) })
+      .then(async (res) => {
+        await res.text();
+        return res.status;
+      })
+      .catch(() => 0)
+      .then((status) => process.send?.({ type: "probe", asked, answeredMs: Date.now() - asked, status }));
   }, AGENT_EVERY_MS);
   const report = setInterval(async () => {
     if (stopping) return;
     const [campaign] = await getDb().select({ status: campaigns.status }).from(campaigns).where(eq(campaigns.id, CAMPAIGN_ID));
-    process.send?.({ type: "status", status: campaign?.status });
+    const { pglite } = getDbHandle();
+    const db = pglite instanceof WorkerPglite ? pglite.usage() : undefined;
+    process.send?.({ type: "status", status: campaign?.status, db, uptimeMs: Math.round(performance.now()) });
   }, 1000);
   process.on("message", async (message: { type: string }) => {
     if (message.type !== "stop") return;

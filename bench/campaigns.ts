@@ -20,7 +20,8 @@ const GOAL_AGENT_P99_MS = 1000;
 
 const sizes = (smoke: boolean) => (smoke ? { recipients: 200, optedOut: 10 } : { recipients: 10_000, optedOut: 200 });
 
-type Status = { type: "status"; status: string };
+type Status = { type: "status"; status: string; uptimeMs?: number; db?: { jobs: number; ms: number; yieldingJobs: number; yieldingMs: number } };
+type Probe = { type: "probe"; asked: number; answeredMs: number; status: number };
 
 /**
  * `campaign-10k`: a campaign to 10,000 consenting contacts (and some opted out) on an embedded
@@ -29,6 +30,11 @@ type Status = { type: "status"; status: string };
  * sustained rate of each run (within 10 % of the pace), duplicates (none), every recipient
  * accounted for (each consenting one sent once, or failed `interrupted` when its send was in
  * flight at the kill), and how soon an agent's message reaches the network meanwhile (p99 < 1 s).
+ *
+ * The agent's goal counts every send asked of a running server and refused (anything but a 201)
+ * or taken to the network by it. Sends asked just before the kill and taken to the network by
+ * the restarted server wait for the restart itself: they are reported apart
+ * (`agent_across_kill`), as is how long the API took to answer (`agent_answer_p99_ms`).
  */
 export const campaignBench: Bench = {
   name: "campaign-10k",
@@ -105,7 +111,7 @@ export const campaignBench: Bench = {
 
       // Arrivals at the network, stamped as they come.
       const templateArrivals: { to: string; at: number }[] = [];
-      const agentLatencies: number[] = [];
+      const agentArrivals = new Map<number, number>();
       let seen = 0;
       const watch = setInterval(() => {
         const list = network.acceptedMessages;
@@ -114,20 +120,34 @@ export const campaignBench: Bench = {
           if (m.type === "template") templateArrivals.push({ to: m.to, at: Date.now() });
           else {
             const asked = Number(/agent probe (\d+)/.exec(JSON.stringify(m.body))?.[1]);
-            if (asked) agentLatencies.push(Date.now() - asked);
+            // A second arrival of the same send would be a duplicate: its latency counts.
+            if (asked) agentArrivals.set(agentArrivals.has(asked) ? asked + 0.5 : asked, Date.now());
           }
         }
       }, 2);
 
       let last: Status | undefined;
+      // Where each server's time went: how long the embedded database was held, and by the campaign.
+      const usage = (status: Status | undefined, run: string) => {
+        const db = status?.db;
+        if (!db || !status.uptimeMs) return;
+        const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+        log(`${run}: database held ${s(db.ms + db.yieldingMs)} of ${s(status.uptimeMs)}: campaign ${s(db.yieldingMs)} in ${db.yieldingJobs} jobs (${(db.yieldingMs / Math.max(1, db.yieldingJobs)).toFixed(1)} ms each), the rest ${s(db.ms)} in ${db.jobs} jobs`);
+      };
+      const probes: (Probe & { run: number })[] = [];
       const startWorker = () => {
         const child = fork(path.join(import.meta.dirname, "campaign-worker.ts"), [], {
           // A server process resolves "server-only" as the server bundle does (its react-server export is empty).
-          execArgv: [...process.execArgv, "--conditions=react-server"],
+          // CAMPAIGN_BENCH_CPU_PROF=<folder>: each server process writes a CPU profile there as it exits (not when killed).
+          execArgv: [...process.execArgv, "--conditions=react-server", ...(process.env.CAMPAIGN_BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CAMPAIGN_BENCH_CPU_PROF}`] : [])],
           stdio: ["ignore", "ignore", "inherit", "ipc"],
           env: { ...process.env, PGLITE_DIR: dataDir, CAMPAIGN_ID: campaignId, TOKEN: token, AGENT_TO: "14155550100" },
         });
-        child.on("message", (message: Status) => (last = message));
+        const run = workers.length;
+        child.on("message", (message: Status | Probe) => {
+          if (message.type === "probe") probes.push({ ...message, run });
+          else last = message;
+        });
         workers.push(child);
         return child;
       };
@@ -135,7 +155,7 @@ export const campaignBench: Bench = {
       const deadline = Date.now() + (eligible / PACE) * 1000 * 5 + (smoke ? 240_000 : 300_000);
       const waitFor = async (done: () => boolean, what: string) => {
         while (!done()) {
-          if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (${templateArrivals.length} sent, campaign ${JSON.stringify(last)}, ${agentLatencies.length} agent sends)`);
+          if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (${templateArrivals.length} sent, campaign ${JSON.stringify(last)}, ${agentArrivals.size} agent sends)`);
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
       };
@@ -148,10 +168,13 @@ export const campaignBench: Bench = {
       const killedAt = Date.now();
       await exited(first);
       const beforeKill = templateArrivals.length;
+      usage(last, "first run");
       log(`killed with SIGKILL after ${beforeKill} sends; restarting…`);
       last = undefined;
       const second = startWorker();
       await waitFor(() => last?.status === "done", "the campaign to finish");
+      usage(last, "second run");
+      const stoppedAt = Date.now();
       second.send({ type: "stop" });
       await exited(second);
       clearInterval(watch);
@@ -173,11 +196,25 @@ export const campaignBench: Bench = {
       const count = (status: string, reason?: string) => counts.filter((c) => c.status === status && (reason === undefined || c.reason === reason)).reduce((sum, c) => sum + Number(c.n), 0);
       const interrupted = count("failed", "interrupted");
       const accounted = perPhone.size + interrupted === eligible && count("sent") === perPhone.size;
+      // The agent: each send asked of a live server, by when it reached the network.
+      const arrivedAt = (asked: number) => agentArrivals.get(asked);
+      const acrossKill = [...agentArrivals].filter(([asked, at]) => asked < killedAt && at > killedAt).map(([asked, at]) => at - asked);
+      const agentLatencies = [...agentArrivals].filter(([asked, at]) => !(asked < killedAt && at > killedAt)).map(([asked, at]) => at - asked);
+      const refused = probes.filter((p) => p.status !== 201);
+      // Accepted, yet never at the network (those asked in the last seconds before the stop may still be queued).
+      const lost = probes.filter((p) => p.status === 201 && arrivedAt(p.asked) === undefined && p.asked < stoppedAt - 10_000).length;
+      const answers = probes.map((p) => p.answeredMs);
       const agentP99 = agentLatencies.length ? percentile(agentLatencies, 99) : Infinity;
+      // When the slowest sends were asked (seconds into the benchmark's first run) and how long the API took to answer them.
+      const firstAsked = Math.min(...agentArrivals.keys());
+      const answerOf = new Map(probes.map((p) => [p.asked, p.answeredMs]));
+      const slowest = [...agentArrivals].sort((a, b) => b[1] - b[0] - (a[1] - a[0])).slice(0, 8);
+      log(`slowest agent sends (asked at s: total / answer ms): ${slowest.map(([asked, at]) => `${((asked - firstAsked) / 1000).toFixed(0)}: ${at - asked} / ${answerOf.get(asked) ?? "?"}`).join(", ")}`);
+      const agentOk = agentP99 < GOAL_AGENT_P99_MS && refused.length === 0 && lost === 0;
       const withinPace = rates.every((r) => Math.abs(r - PACE) / PACE <= GOAL_RATE_TOLERANCE);
       return {
         name: "campaign-10k",
-        goal: `each run sustains ${PACE}/s ±${GOAL_RATE_TOLERANCE * 100} %, 0 duplicates after kill -9 and restart, every consenting recipient sent once (or failed interrupted), agent send p99 < ${GOAL_AGENT_P99_MS} ms`,
+        goal: `each run sustains ${PACE}/s ±${GOAL_RATE_TOLERANCE * 100} %, 0 duplicates after kill -9 and restart, every consenting recipient sent once (or failed interrupted), agent send to the network p99 < ${GOAL_AGENT_P99_MS} ms while it runs, none refused or lost`,
         recipients: eligible + size.optedOut,
         eligible,
         sent: count("sent"),
@@ -189,8 +226,14 @@ export const campaignBench: Bench = {
         agent_sends: agentLatencies.length,
         agent_p50_ms: agentLatencies.length ? round(percentile(agentLatencies, 50), 0) : null,
         agent_p99_ms: agentLatencies.length ? round(agentP99, 0) : null,
-        pass: smoke ? true : withinPace && duplicates === 0 && accounted && agentP99 < GOAL_AGENT_P99_MS,
-        ...(smoke ? { would_pass: withinPace && duplicates === 0 && accounted && agentP99 < GOAL_AGENT_P99_MS } : {}),
+        agent_max_ms: agentLatencies.length ? round(Math.max(...agentLatencies), 0) : null,
+        agent_answer_p99_ms: answers.length ? round(percentile(answers, 99), 0) : null,
+        agent_refused: refused.length,
+        agent_lost: lost,
+        agent_across_kill: acrossKill.length,
+        agent_across_kill_max_ms: acrossKill.length ? round(Math.max(...acrossKill), 0) : null,
+        pass: smoke ? true : withinPace && duplicates === 0 && accounted && agentOk,
+        ...(smoke ? { would_pass: withinPace && duplicates === 0 && accounted && agentOk } : {}),
       };
     } finally {
       for (const child of workers) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");

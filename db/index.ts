@@ -44,6 +44,7 @@ export const migrationsFolder = path.join(/*turbopackIgnore: true*/ process.cwd(
 const MIGRATION_LOCK = 72_531_001;
 
 export { newPglite };
+export { isYielding, notYielding, yieldingToOthers } from "./priority";
 
 /**
  * An embedded database opened in this thread (tests and benchmarks), or run by a worker thread

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { QueryOptions, Results } from "@electric-sql/pglite";
+import { isYielding } from "./priority";
 
 /**
  * The server's side of the embedded database run in a worker thread (db/pglite-worker.mjs):
@@ -12,6 +13,8 @@ import type { QueryOptions, Results } from "@electric-sql/pglite";
  *
  * The worker shares how much work it holds (`queueWaitMs`): the server sheds requests with a
  * 503 instead of letting them wait behind more than a couple of seconds of statements.
+ * Statements sent by work that yields (db/priority.ts: a campaign's sending) wait in the
+ * worker until no other statement is waiting.
  */
 
 export type EmbeddedTransaction = {
@@ -59,8 +62,11 @@ function toError(plain: Reply["error"]): Error {
 }
 
 export class WorkerPglite implements EmbeddedDatabase {
-  /** [0] jobs waiting, [1] recent ms a job held the database, [2] epoch ms the running job began (0 idle). */
-  private readonly load = new Float64Array(new SharedArrayBuffer(3 * Float64Array.BYTES_PER_ELEMENT));
+  /**
+   * [0] jobs waiting, [1] recent ms a job held the database, [2] epoch ms the running job began
+   * (0 idle), [3]/[4] jobs run and ms held since it opened, [5]/[6] the same for work that yields.
+   */
+  private readonly load = new Float64Array(new SharedArrayBuffer(7 * Float64Array.BYTES_PER_ELEMENT));
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Map<number, { channel: string; callback: (payload: string) => void }>();
   private worker: Promise<Worker>;
@@ -83,13 +89,20 @@ export class WorkerPglite implements EmbeddedDatabase {
   }
 
   /**
-   * Roughly how long a statement sent now would wait before it runs: the jobs ahead of it at
+   * Roughly how long a statement sent now would wait before it runs: the jobs ahead of it (not
+   * counting those of work that yields, which it goes ahead of) at
    * the recent time each took, plus how long the running one has held the database so far (a
    * stalled statement counts from its start).
    */
   queueWaitMs(now = Date.now()): number {
     const [waiting, average, runningSince] = this.load;
     return waiting * average + (runningSince ? Math.max(0, now - runningSince) : 0);
+  }
+
+  /** How many jobs (a statement, or a transaction from BEGIN to its end) held the database, and for how long, since it opened. */
+  usage(): { jobs: number; ms: number; yieldingJobs: number; yieldingMs: number } {
+    const [, , , jobs, ms, yieldingJobs, yieldingMs] = this.load;
+    return { jobs, ms, yieldingJobs, yieldingMs };
   }
 
   private async start(): Promise<Worker> {
@@ -127,7 +140,7 @@ export class WorkerPglite implements EmbeddedDatabase {
     const id = ++this.nextId;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      worker.postMessage({ ...message, id });
+      worker.postMessage({ ...message, id, ...(isYielding() ? { yields: true } : {}) });
     });
   }
 

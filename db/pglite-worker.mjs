@@ -3,17 +3,20 @@
 // server's own thread keeps answering (liveness, rate limits, load shedding) while a statement
 // runs. The server talks to it through db/pglite-client.ts.
 //
-// One statement or one transaction holds the database at a time, in arrival order. A
-// transaction holds it from BEGIN until the server says how it ends; its statements skip the
-// queue (nothing else may run inside it). The queue's length, the recent time a job held the
+// One statement or one transaction holds the database at a time, in arrival order, except
+// that those of work that yields (a campaign's sending: `yields` on the message) wait until no
+// other one is waiting, so an agent's send never queues behind bulk work. A transaction holds
+// the database from BEGIN until the server says how it ends; its statements skip the queue
+// (nothing else may run inside it). The queue's length, the recent time a job held the
 // database, and when the running job began are shared with the server's thread through a
 // SharedArrayBuffer, read without a message round trip.
 import { parentPort, workerData } from "node:worker_threads";
 import { newPglite, withPreparedStatements } from "./pglite-engine.mjs";
 
 const { dataDir, load } = workerData;
-// load: [0] jobs waiting, [1] recent time a job held the database (ms, moving average),
-// [2] when the running job began (epoch ms; 0 when idle).
+// load: [0] jobs waiting (not counting those that yield), [1] recent time a job held the database (ms, moving average),
+// [2] when the running job began (epoch ms; 0 when idle), [3]/[4] jobs run and ms the database
+// was held by them since it opened, [5]/[6] the same for jobs of work that yields.
 const shared = new Float64Array(load);
 
 const raw = newPglite(dataDir);
@@ -47,6 +50,8 @@ function queryOptions(options) {
 const plainResults = (results) => ({ rows: results.rows, fields: results.fields, affectedRows: results.affectedRows });
 
 const queue = [];
+/** Jobs of work that yields: taken only when `queue` is empty. */
+const yielding = [];
 let busy = false;
 let average = 0;
 const publish = () => {
@@ -54,15 +59,29 @@ const publish = () => {
   shared[1] = average;
 };
 
-function schedule(job) {
-  queue.push(job);
+// A job starts on the next turn of the event loop, not in the handler of its message: a job
+// holds this thread while it runs, and the messages already sent (a statement that need not
+// yield among them) are all queued first.
+let pumping = false;
+function pumpSoon() {
+  if (pumping) return;
+  pumping = true;
+  setImmediate(() => {
+    pumping = false;
+    void pump();
+  });
+}
+
+function schedule(job, yields = false) {
+  (yields ? yielding : queue).push(job);
   publish();
-  void pump();
+  pumpSoon();
 }
 
 async function pump() {
   if (busy) return;
-  const job = queue.shift();
+  const yields = queue.length === 0;
+  const job = queue.shift() ?? yielding.shift();
   if (!job) return publish();
   busy = true;
   const started = Date.now();
@@ -74,10 +93,13 @@ async function pump() {
     const ms = Date.now() - started;
     // A moving average of the last few dozen jobs: how long each one ahead of a new one will take.
     average = average === 0 ? ms : average * 0.9 + ms * 0.1;
+    shared[yields ? 5 : 3] += 1;
+    shared[yields ? 6 : 4] += ms;
     shared[2] = 0;
     busy = false;
     publish();
-    void pump();
+    // The next job is picked once the messages that arrived meanwhile are queued.
+    pumpSoon();
   }
 }
 
@@ -108,7 +130,7 @@ parentPort.on("message", (message) => {
       if (!tx) return reply(id, false, new Error("Transaction is closed"), 0);
       return void answer(id, () => run[op](message, tx.tx));
     }
-    return schedule(() => answer(id, () => run[op](message, db)));
+    return schedule(() => answer(id, () => run[op](message, db)), message.yields === true);
   }
   if (op === "begin") {
     // Holds the database until the server sends "end" for it; the answer to "begin" is its number.
@@ -133,6 +155,7 @@ parentPort.on("message", (message) => {
               done();
             });
         }),
+      message.yields === true,
     );
   }
   if (op === "end") {

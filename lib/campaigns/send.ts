@@ -1,11 +1,11 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { getDb, getDbHandle } from "@/db";
+import { getDb, notYielding, rowsOf, yieldingToOthers } from "@/db";
 import { type Campaign, type Contact, campaignRecipients, campaigns, contacts, messages } from "@/db/schema";
 import { contactAddress } from "@/lib/contacts/identity";
 import { createConversations, findActiveConversations } from "@/lib/conversations/store";
 import type { JobContext, JobOutcome } from "@/lib/jobs/runner";
 import { previewOf } from "@/lib/messages/schemas";
-import { sendQueuedMessage } from "@/lib/messages/send-queued-message";
+import { type HandedOver, handOverQueuedMessage, recordSentMessages } from "@/lib/messages/send-queued-message";
 import type { MessageKindContent } from "@/lib/messages/kinds";
 import { insertMessages, type NewMessage, storeMedia, touchConversationsKeepingUnread } from "@/lib/messages/store";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integration";
@@ -16,47 +16,97 @@ import { loadCampaignSettings } from "./settings";
 
 /**
  * Recipients with the network at the same time: enough to keep the pace while the network takes
- * a few hundred milliseconds to answer. The embedded database runs one statement at a time, so
- * there more would only queue in front of the agents' own sends.
+ * up to half a second to answer (the answers are recorded together, and on the embedded
+ * database the campaign's statements yield to everyone else's, so more in flight costs the
+ * agents nothing).
  */
-const concurrency = () => (getDbHandle().kind === "pglite" ? 4 : 16);
+const concurrency = (perSecond: number) => Math.min(MAX_IN_FLIGHT, Math.max(4, Math.ceil(perSecond / 2)));
+const MAX_IN_FLIGHT = 64;
 const TICK_MS = 1000;
+/** How late a second may start and still send its whole share by its end. */
+const CATCH_UP_MS = 500;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Writes one recipient row per contact of the audience (each with its idempotency key, the
- * campaign and contact ids: a second row for the same person cannot exist), `skipped` with the
- * reason for the blocked, the opted out and (when consent is required) those never asked; fixes
- * the cost estimate; and moves the campaign to `sending`. Runs once: a second run finds it started.
+ * Starts a scheduled campaign: moves it to `sending` (in a short transaction that finds it
+ * still scheduled: a second run finds it started), then writes its audience (writeAudience).
  */
 async function startCampaign(campaign: Campaign, now: Date): Promise<Campaign | undefined> {
-  const db = getDb();
-  return db.transaction(async (tx) => {
+  return getDb().transaction(async (tx) => {
     const [current] = await tx.select().from(campaigns).where(eq(campaigns.id, campaign.id)).for("update");
     if (!current || current.status !== "scheduled") return current;
-    const settings = await loadCampaignSettings(tx, current.accountId);
-    const reason = skipReasonSql(settings.require_opt_in);
-    await tx.execute(sql`insert into ${campaignRecipients} (account_id, campaign_id, contact_id, idempotency_key, status, reason, updated_at)
-      select ${contacts.accountId}, ${current.id}::text, ${contacts.id}, ${current.id}::text || ':' || ${contacts.id},
-        case when (${reason}) is null then 'pending' else 'skipped' end, ${reason}, ${now.toISOString()}::timestamptz
-      from ${contacts} where ${audienceCondition(current.accountId, current.audience)}
-      order by ${contacts.createdAt}, ${contacts.id}
-      on conflict do nothing`);
-    const category = (await templateCategory(tx, current.accountId, current.template)) ?? "MARKETING";
-    const phones = await tx
-      .select({ phone: contacts.phone })
-      .from(campaignRecipients)
-      .innerJoin(contacts, eq(contacts.id, campaignRecipients.contactId))
-      .where(and(eq(campaignRecipients.campaignId, current.id), eq(campaignRecipients.status, "pending")));
-    const cost = await estimateCost(tx, { accountId: current.accountId, category, phones: phones.map((p) => p.phone) });
     const [updated] = await tx
       .update(campaigns)
-      .set({ status: "sending", startedAt: now, estimatedCost: cost, updatedAt: now })
+      .set({ status: "sending", startedAt: now, estimatedCost: null, updatedAt: now })
       .where(eq(campaigns.id, current.id))
       .returning();
     return updated;
   });
+}
+
+/** Contacts written per part of the audience: a part's transaction holds the embedded database for milliseconds. */
+const AUDIENCE_PART = 500;
+
+/**
+ * Writes one recipient row per contact of the audience (each with its idempotency key, the
+ * campaign and contact ids: a second row for the same person cannot exist), `skipped` with the
+ * reason for the blocked, the opted out and (when consent is required) those never asked, in
+ * the audience's order; then fixes the cost estimate, which marks the audience as written. In
+ * parts, each its own short transaction that finds the campaign still sending (or paused): a
+ * campaign cancelled meanwhile gets no more rows, and an agent's send never waits behind the
+ * whole audience. A run that dies part-way is taken up by the next one (rows already written
+ * are left as they are).
+ */
+async function writeAudience(campaign: Campaign): Promise<Campaign | undefined> {
+  const db = getDb();
+  const settings = await loadCampaignSettings(db, campaign.accountId);
+  const reason = skipReasonSql(settings.require_opt_in);
+  let after: { at: string; id: string } | undefined;
+  for (;;) {
+    const last = await db.transaction(async (tx) => {
+      const [current] = await tx.select({ status: campaigns.status }).from(campaigns).where(eq(campaigns.id, campaign.id)).for("update");
+      if (current?.status !== "sending" && current?.status !== "paused") return undefined;
+      const at = new Date().toISOString();
+      // The last contact of the part, its time as text (microseconds kept) for the next part to follow.
+      const [row] = rowsOf<{ at: string; id: string }>(
+        await tx.execute(sql`
+          with part as (
+            select ${contacts.accountId} as account_id, ${contacts.id} as contact_id, ${contacts.createdAt} as created_at, ${reason} as reason
+            from ${contacts}
+            where ${audienceCondition(campaign.accountId, campaign.audience)}
+              ${after ? sql`and (${contacts.createdAt}, ${contacts.id}) > (${after.at}::timestamptz, ${after.id}::text)` : sql``}
+            order by ${contacts.createdAt}, ${contacts.id}
+            limit ${AUDIENCE_PART}
+          ),
+          written as (
+            insert into ${campaignRecipients} (account_id, campaign_id, contact_id, idempotency_key, status, reason, updated_at)
+            select account_id, ${campaign.id}::text, contact_id, ${campaign.id}::text || ':' || contact_id,
+              case when reason is null then 'pending' else 'skipped' end, reason, ${at}::timestamptz
+            from part order by created_at, contact_id
+            on conflict do nothing
+          )
+          select created_at::text as at, contact_id as id from part order by created_at desc, contact_id desc limit 1`),
+      );
+      return row ?? null;
+    });
+    if (last === undefined) return (await db.select().from(campaigns).where(eq(campaigns.id, campaign.id)))[0];
+    if (last === null) break;
+    after = last;
+  }
+  const category = (await templateCategory(db, campaign.accountId, campaign.template)) ?? "MARKETING";
+  const phones = await db
+    .select({ phone: contacts.phone })
+    .from(campaignRecipients)
+    .innerJoin(contacts, eq(contacts.id, campaignRecipients.contactId))
+    .where(and(eq(campaignRecipients.campaignId, campaign.id), eq(campaignRecipients.status, "pending")));
+  const cost = await estimateCost(db, { accountId: campaign.accountId, category, phones: phones.map((p) => p.phone) });
+  const [updated] = await db
+    .update(campaigns)
+    .set({ estimatedCost: cost })
+    .where(and(eq(campaigns.id, campaign.id), sql`${campaigns.estimatedCost} is null`))
+    .returning();
+  return updated ?? (await db.select().from(campaigns).where(eq(campaigns.id, campaign.id)))[0];
 }
 
 const INTERRUPTED = {
@@ -253,6 +303,38 @@ async function claim(campaign: Campaign, ids: number[], requireOptIn: boolean) {
 
 type Outcome = { recipient: Due; result: "done" | "interrupted" | { retryAt: Date } };
 
+/**
+ * The network's answers, recorded together: one transaction (a statement per step) for all the
+ * answers that came while the previous one was written, instead of one per message. Resolves
+ * whether the answer was recorded.
+ */
+function answerRecorder() {
+  let waiting: { sent: HandedOver; done: (recorded: boolean) => void }[] = [];
+  let writing = false;
+  const flush = () => {
+    if (writing || !waiting.length) return;
+    const batch = waiting;
+    waiting = [];
+    writing = true;
+    // Not yielding: until recorded, a message the network took would count as `interrupted`
+    // after a crash. A few short transactions a second.
+    notYielding(() => recordSentMessages(batch.map((b) => b.sent)))
+      .then(
+        () => batch.forEach((b) => b.done(true)),
+        () => batch.forEach((b) => b.done(false)),
+      )
+      .finally(() => {
+        writing = false;
+        flush();
+      });
+  };
+  return (sent: HandedOver) =>
+    new Promise<boolean>((resolve) => {
+      waiting.push({ sent, done: resolve });
+      flush();
+    });
+}
+
 /** What the second's sends came to, in a statement per kind of outcome. */
 async function recordOutcomes(outcomes: Outcome[]) {
   if (!outcomes.length) return;
@@ -305,12 +387,16 @@ export function setDispatchRunMs(ms: number) {
  * of a second's worth at a time), at most `concurrency()` with the network at once; their
  * outcomes recorded together at the end of the second.
  */
-async function sendOneSecond(campaign: Campaign): Promise<"finished" | { nextTick: number; onlyRetries: boolean }> {
+async function sendOneSecond(campaign: Campaign, planned: number): Promise<"finished" | { nextTick: number; onlyRetries: boolean }> {
   const db = getDb();
   const settings = await loadCampaignSettings(db, campaign.accountId);
   const perSecond = settings.messages_per_second;
-  const began = performance.now();
-  const beganAt = Date.now();
+  // The second's slots are counted from when it was due, not from when the previous second's
+  // last answers were recorded: that tail would otherwise be added to every second, and the
+  // pace would fall short of `messages_per_second`. The first slots of a second that starts
+  // late go at once (at most half a second's worth; a longer stall is not made up for).
+  const beganAt = Math.max(planned, Date.now() - CATCH_UP_MS);
+  const began = performance.now() - (Date.now() - beganAt);
   const dueIds = (
     await db
       .select({ id: campaignRecipients.id })
@@ -319,7 +405,7 @@ async function sendOneSecond(campaign: Campaign): Promise<"finished" | { nextTic
         and(
           eq(campaignRecipients.campaignId, campaign.id),
           eq(campaignRecipients.status, "pending"),
-          sql`(${campaignRecipients.runAt} is null or ${campaignRecipients.runAt} <= ${new Date(beganAt).toISOString()}::timestamptz)`,
+          sql`(${campaignRecipients.runAt} is null or ${campaignRecipients.runAt} <= ${new Date().toISOString()}::timestamptz)`,
         ),
       )
       .orderBy(asc(campaignRecipients.id))
@@ -367,6 +453,8 @@ async function sendOneSecond(campaign: Campaign): Promise<"finished" | { nextTic
     return claimed;
   };
   const outcomes: Outcome[] = [];
+  const record = answerRecorder();
+  const recording: Promise<unknown>[] = [];
   let next = 0;
   async function worker() {
     while (next < dueIds.length) {
@@ -377,14 +465,21 @@ async function sendOneSecond(campaign: Campaign): Promise<"finished" | { nextTic
       const recipient = ready.get(dueIds[index]);
       if (!recipient || !(await claimGroup(Math.floor(index / groupSize))).has(recipient.id)) continue;
       try {
-        const outcome = await sendQueuedMessage({ messageId: recipient.messageId }, { attempt: recipient.attempts + 1, loaded: { message: written.get(recipient.messageId), integration } });
-        outcomes.push({ recipient, result: outcome && "retryAt" in outcome ? { retryAt: outcome.retryAt } : "done" });
+        const handed = await handOverQueuedMessage({ messageId: recipient.messageId }, { attempt: recipient.attempts + 1, loaded: { message: written.get(recipient.messageId), integration } });
+        if ("outcome" in handed) {
+          const outcome = handed.outcome;
+          outcomes.push({ recipient, result: outcome && "retryAt" in outcome ? { retryAt: outcome.retryAt } : "done" });
+        } else {
+          // The answer is recorded with the others that come meanwhile; this sender goes on to its next slot.
+          recording.push(record(handed.sent).then((recorded) => outcomes.push({ recipient, result: recorded ? "done" : "interrupted" })));
+        }
       } catch {
         outcomes.push({ recipient, result: "interrupted" });
       }
     }
   }
-  await Promise.all(Array.from({ length: Math.min(concurrency(), dueIds.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(concurrency(perSecond), dueIds.length) }, worker));
+  await Promise.all(recording);
   await recordOutcomes(outcomes);
   if (failure) throw failure;
 
@@ -397,7 +492,7 @@ async function sendOneSecond(campaign: Campaign): Promise<"finished" | { nextTic
     .from(campaignRecipients)
     .where(and(eq(campaignRecipients.campaignId, campaign.id), inArray(campaignRecipients.status, ["pending", "sending"])));
   if (Number(left.pending) === 0 && Number(left.sending) === 0) return "finished";
-  const nextTick = Math.max(beganAt + TICK_MS, Date.now());
+  const nextTick = beganAt + TICK_MS;
   // Only sends a dead run left behind: settled once they are stale.
   if (Number(left.pending) === 0) {
     await settleInterrupted(campaign.id, new Date());
@@ -415,7 +510,13 @@ async function sendOneSecond(campaign: Campaign): Promise<"finished" | { nextTic
  * cancelling stops it at the next recipient. Safe to run again after a crash: a recipient is
  * claimed in a committed row before the network is called, and never claimed twice.
  */
-export async function runCampaignDispatch(payload: Record<string, unknown>, { now }: Pick<JobContext, "now">): Promise<JobOutcome> {
+export function runCampaignDispatch(payload: Record<string, unknown>, context: Pick<JobContext, "now">): Promise<JobOutcome> {
+  // Bulk work: on the embedded database every statement of it waits until no other one is
+  // waiting, so agents' sends and inbound messages go first.
+  return yieldingToOthers(() => dispatch(payload, context));
+}
+
+async function dispatch(payload: Record<string, unknown>, { now }: Pick<JobContext, "now">): Promise<JobOutcome> {
   const campaignId = typeof payload.campaignId === "string" ? payload.campaignId : undefined;
   if (!campaignId) return { failed: "campaign.dispatch needs a campaignId" };
   const db = getDb();
@@ -430,13 +531,20 @@ export async function runCampaignDispatch(payload: Record<string, unknown>, { no
     campaign = (await startCampaign(campaign, new Date()))!;
   }
   if (!campaign || campaign.status !== "sending" || campaign.dispatchGeneration !== generation) return;
+  // Its audience is not written in full yet (just started, or the run that started it died).
+  if (campaign.estimatedCost === null) {
+    campaign = (await writeAudience(campaign))!;
+    if (!campaign || campaign.status !== "sending" || campaign.dispatchGeneration !== generation) return;
+  }
   await settleInterrupted(campaign.id, new Date());
 
   const runStarted = Date.now();
+  let planned = runStarted;
   for (;;) {
-    const outcome = await sendOneSecond(campaign);
+    const outcome = await sendOneSecond(campaign, planned);
     if (outcome === "finished") break;
     const { nextTick, onlyRetries } = outcome;
+    planned = nextTick;
     // Only retries waiting, or this run has lasted long enough: the runner calls again when due.
     if (onlyRetries || nextTick - runStarted > dispatchRunMs) return { retryAt: new Date(nextTick) };
     const wait = nextTick - Date.now();

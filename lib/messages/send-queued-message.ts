@@ -1,8 +1,8 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
-import { getDb } from "@/db";
-import { media, type Message, messages, type NumberIntegration } from "@/db/schema";
-import { recordEvent } from "@/lib/events/record-event";
+import { getDb, rowsOf } from "@/db";
+import { earlyStatuses, media, type Message, messages, type NumberIntegration } from "@/db/schema";
+import { recordEvent, recordEvents } from "@/lib/events/record-event";
 import { adapterFor, loadNumberIntegration } from "@/lib/network/integration";
 import { scheduleSandboxStatuses } from "@/lib/network/sandbox";
 import type { OutboundList, OutboundMessage } from "@/lib/network/types";
@@ -100,26 +100,44 @@ async function outboundOf(message: Message): Promise<{ ok: true; outbound: Outbo
  */
 export async function sendQueuedMessage(
   payload: Record<string, unknown>,
-  { attempt = 1, loaded }: { attempt?: number; loaded?: { message?: Message; integration?: NumberIntegration } } = {},
+  options: { attempt?: number; loaded?: { message?: Message; integration?: NumberIntegration } } = {},
 ): Promise<SendOutcome> {
+  const handed = await handOverQueuedMessage(payload, options);
+  if ("outcome" in handed) return handed.outcome;
+  await recordSent(handed.sent);
+}
+
+/** A message the network took, with its id there, not yet recorded. */
+export type HandedOver = { message: Message; integration: NumberIntegration; networkMessageId: string };
+
+/**
+ * The first half of `sendQueuedMessage`: hands the message to the network and, when the
+ * network took it, leaves recording that to the caller (`recordSentMessages`, for a sender of
+ * many messages that records their answers together). A refusal, or a message that cannot be
+ * sent, is handled here as `sendQueuedMessage` handles it.
+ */
+export async function handOverQueuedMessage(
+  payload: Record<string, unknown>,
+  { attempt = 1, loaded }: { attempt?: number; loaded?: { message?: Message; integration?: NumberIntegration } } = {},
+): Promise<{ sent: HandedOver } | { outcome: SendOutcome }> {
   const messageId = typeof payload.messageId === "string" ? payload.messageId : undefined;
-  if (!messageId) return { failed: "message.send needs a messageId" };
+  if (!messageId) return { outcome: { failed: "message.send needs a messageId" } };
   const db = getDb();
   // A caller that sends many messages (a campaign) passes the rows it has just written and read.
   const [message] = loaded?.message?.id === messageId ? [loaded.message] : await db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
-  if (!message || message.status !== "queued" || message.deletedAt) return;
+  if (!message || message.status !== "queued" || message.deletedAt) return { outcome: undefined };
 
   const integration = loaded?.integration?.accountId === message.accountId ? loaded.integration : await loadNumberIntegration(db, message.accountId);
   const built = adapterFor(integration);
   if (!built.ok) {
     await markFailed(message.accountId, message.id, { code: "number_not_configured", message: built.message });
-    return;
+    return { outcome: undefined };
   }
 
   const prepared = await outboundOf(message);
   if (!prepared.ok) {
     await markFailed(message.accountId, message.id, { code: "invalid_message", message: prepared.message });
-    return;
+    return { outcome: undefined };
   }
   const outbound = prepared.outbound;
   // The satisfaction survey's list travels in the job's payload (the message row keeps its body as text).
@@ -135,34 +153,82 @@ export async function sendQueuedMessage(
     const [file] = await db.select().from(media).where(eq(media.id, message.mediaId)).limit(1);
     if (!file) {
       await markFailed(message.accountId, message.id, { code: "media_missing", message: "The message's media is no longer stored." });
-      return;
+      return { outcome: undefined };
     }
     outbound.media = { mimeType: file.mimeType, bytes: file.bytes, ...(file.filename ? { filename: file.filename } : {}), ...(file.caption ? { caption: file.caption } : {}) };
   }
 
   const result = await built.adapter.send(outbound);
-  if (result.ok) {
-    await db.transaction(async (tx) => {
-      const now = new Date();
-      const [row] = await tx
-        .update(messages)
-        .set({ status: "sent", networkMessageId: result.networkMessageId, error: null, updatedAt: now })
-        .where(and(eq(messages.id, message.id), eq(messages.status, "queued")))
-        .returning();
-      if (!row) return;
-      // Only a message with a file needs its media's metadata read back.
-      const meta = row.mediaId ? (await findMessage(tx, { accountId: message.accountId, id: message.id })).media : null;
-      await recordEvent(tx, { accountId: message.accountId, type: "message.sent", data: { message: presentMessage({ ...row, media: meta }) } });
-      await applyEarlyStatuses(tx, { accountId: message.accountId, messageId: message.id, networkMessageId: result.networkMessageId });
-      if (integration.provider === "sandbox") await scheduleSandboxStatuses(tx, { accountId: message.accountId, messageId: message.id, sentAt: now });
-    });
-    return;
-  }
+  if (result.ok) return { sent: { message, integration, networkMessageId: result.networkMessageId } };
 
   const error = { code: result.code, message: result.message };
   if (result.retryable && attempt < MAX_SEND_ATTEMPTS) {
     const delay = SEND_RETRY_DELAYS_MS[Math.min(attempt, SEND_RETRY_DELAYS_MS.length) - 1];
-    return { retryAt: new Date(Date.now() + delay), error: `${error.code}: ${error.message}` };
+    return { outcome: { retryAt: new Date(Date.now() + delay), error: `${error.code}: ${error.message}` } };
   }
   await markFailed(message.accountId, message.id, error);
+  return { outcome: undefined };
+}
+
+/** Records what the network answered for one message: `sent` with its id, message.sent, early statuses. */
+async function recordSent({ message, integration, networkMessageId }: HandedOver) {
+  await getDb().transaction(async (tx) => {
+    const now = new Date();
+    const [row] = await tx
+      .update(messages)
+      .set({ status: "sent", networkMessageId, error: null, updatedAt: now })
+      .where(and(eq(messages.id, message.id), eq(messages.status, "queued")))
+      .returning();
+    if (!row) return;
+    // Only a message with a file needs its media's metadata read back.
+    const meta = row.mediaId ? (await findMessage(tx, { accountId: message.accountId, id: message.id })).media : null;
+    await recordEvent(tx, { accountId: message.accountId, type: "message.sent", data: { message: presentMessage({ ...row, media: meta }) } });
+    await applyEarlyStatuses(tx, { accountId: message.accountId, messageId: message.id, networkMessageId });
+    if (integration.provider === "sandbox") await scheduleSandboxStatuses(tx, { accountId: message.accountId, messageId: message.id, sentAt: now });
+  });
+}
+
+/**
+ * Records many messages the network took, of one account, in one transaction with a statement
+ * per step for all of them (what `sendQueuedMessage` records for one): each `sent` with its
+ * network id (unless no longer queued), their message.sent events, and the statuses that
+ * arrived for them early.
+ */
+export async function recordSentMessages(list: HandedOver[]): Promise<void> {
+  if (!list.length) return;
+  const accountId = list[0].message.accountId;
+  if (list.some((h) => h.message.accountId !== accountId)) throw new Error("recordSentMessages takes the messages of one account");
+  await getDb().transaction(async (tx) => {
+    const now = new Date();
+    const sent = list.map((h) => ({ id: h.message.id, network_message_id: h.networkMessageId }));
+    const updated = rowsOf<{ id: string }>(
+      await tx.execute(sql`update ${messages} set status = 'sent', network_message_id = x.network_message_id, error = null, updated_at = ${now.toISOString()}::timestamptz
+        from jsonb_to_recordset(${JSON.stringify(sent)}::jsonb) as x(id text, network_message_id text)
+        where ${messages.id} = x.id and ${messages.accountId} = ${accountId} and ${messages.status} = 'queued'
+        returning ${messages.id}`),
+    );
+    if (!updated.length) return;
+    const rows = await tx.select().from(messages).where(and(eq(messages.accountId, accountId), inArray(messages.id, updated.map((r) => r.id))));
+    const order = new Map(list.map((h, i) => [h.message.id, i]));
+    rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+    const presented = [];
+    for (const row of rows) {
+      // Only a message with a file needs its media's metadata read back.
+      const meta = row.mediaId ? (await findMessage(tx, { accountId, id: row.id })).media : null;
+      presented.push(presentMessage({ ...row, media: meta }));
+    }
+    await recordEvents(tx, presented.map((message) => ({ accountId, type: "message.sent" as const, data: { message } })));
+    const early = await tx
+      .selectDistinct({ networkMessageId: earlyStatuses.networkMessageId })
+      .from(earlyStatuses)
+      .where(and(eq(earlyStatuses.accountId, accountId), inArray(earlyStatuses.networkMessageId, rows.map((r) => r.networkMessageId!))));
+    const byNetworkId = new Map(rows.map((r) => [r.networkMessageId!, r.id]));
+    for (const { networkMessageId } of early) {
+      await applyEarlyStatuses(tx, { accountId, messageId: byNetworkId.get(networkMessageId)!, networkMessageId });
+    }
+    for (const row of rows) {
+      const integration = list[order.get(row.id)!].integration;
+      if (integration.provider === "sandbox") await scheduleSandboxStatuses(tx, { accountId, messageId: row.id, sentAt: now });
+    }
+  });
 }

@@ -401,6 +401,29 @@ describe("sending a campaign", () => {
     expect((await getCampaign(id)).body.counts).toMatchObject({ recipients: 9, sent: 8, failed: 1 });
   });
 
+  it("after a crash while its audience was being written, the next run writes the rest: everyone messaged once, the cost fixed", async () => {
+    await createTemplate("spring_catalogue");
+    const list = [];
+    for (let i = 0; i < 6; i++) list.push(await addContact(`3461100030${i}`, { name: `C${i}`, marketingOptIn: true, createdAt: new Date(Date.now() + i) }));
+    const id = (await post(campaignsRoute, "/v1/campaigns", campaignBody({ contact_ids: list.map((c) => c.id) }))).body.id as string;
+    expect((await post(scheduleRoute, `/v1/campaigns/${id}/schedule`, {}, admin(), { id })).status).toBe(200);
+    // What a process killed while writing the audience leaves: the campaign started, two of its
+    // six recipients written, no cost yet.
+    const db = getDb();
+    await db.execute(sql`update campaigns set status = 'sending', started_at = now(), estimated_cost = null where id = ${id}`);
+    for (const contact of list.slice(0, 2)) {
+      await db.execute(sql`insert into campaign_recipients (account_id, campaign_id, contact_id, idempotency_key, status, updated_at)
+        values (${account.account.id}, ${id}, ${contact.id}, ${`${id}:${contact.id}`}, 'pending', now())`);
+    }
+    expect(await runUntilSettled(id)).toBe("done");
+    for (const contact of list) expect(acceptedTo(contact.phone!), contact.phone!).toHaveLength(1);
+    const campaign = (await getCampaign(id)).body;
+    expect(campaign.counts).toMatchObject({ recipients: 6, sent: 6 });
+    expect(campaign.estimated_cost.priced + campaign.estimated_cost.unpriced).toBe(6);
+    // In the audience's order.
+    expect((await recipients(id)).map((r) => r.contact_id)).toEqual(list.map((c) => c.id));
+  });
+
   it("schedules for later and starts when the time comes", async () => {
     await createTemplate("spring_catalogue");
     const c = await addContact("34611000301", { name: "Ana", marketingOptIn: true });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DbHandle, openPglite, rowsOf } from "@/db";
+import { type DbHandle, notYielding, openPglite, rowsOf, yieldingToOthers } from "@/db";
 import { WorkerPglite } from "@/db/pglite-client";
 import { accounts } from "@/db/schema";
 
@@ -95,6 +95,34 @@ describe("the embedded database in a worker thread", { timeout: 60_000 }, () => 
     });
     await expect.poll(() => seen).toEqual(["hello"]);
     await unlisten();
+  });
+
+  it("runs a statement ahead of those of bulk work that yields (an agent's send never waits behind a campaign's)", async () => {
+    const order: string[] = [];
+    // A campaign's sending: many statements waiting at once.
+    const bulk = yieldingToOthers(() =>
+      Promise.all(Array.from({ length: 20 }, (_, i) => handle.db.execute(sql`select pg_sleep(0.05)`).then(() => order.push(`bulk ${i}`)))),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // An agent's statement sent after them: it runs as soon as the one running ends.
+    await handle.db.execute(sql`select 1`).then(() => order.push("agent"));
+    const agentAt = order.indexOf("agent");
+    await bulk;
+    expect(agentAt).toBeLessThanOrEqual(3);
+    // Work that yields still runs, in its own order, once nothing else waits.
+    expect(order.filter((o) => o !== "agent")).toEqual(Array.from({ length: 20 }, (_, i) => `bulk ${i}`));
+    // Bulk work's own statements that must not wait (recording what the network answered) do not yield.
+    const late: string[] = [];
+    await yieldingToOthers(async () => {
+      const more = Promise.all(Array.from({ length: 10 }, () => handle.db.execute(sql`select pg_sleep(0.05)`).then(() => late.push("bulk"))));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await notYielding(async () => handle.db.execute(sql`select 1`)).then(() => late.push("record"));
+      await more;
+    });
+    expect(late.indexOf("record")).toBeLessThanOrEqual(3);
+    // A transaction of bulk work yields at its BEGIN too, and behaves as any other once begun.
+    await yieldingToOthers(() => handle.db.transaction(async (tx) => tx.insert(accounts).values(account("acc_w9"))));
+    expect(await handle.db.select().from(accounts).where(eq(accounts.id, "acc_w9"))).toHaveLength(1);
   });
 
   it("keeps this thread free during a long statement and counts it as queued work", async () => {
