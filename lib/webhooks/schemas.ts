@@ -3,8 +3,10 @@ import type { Webhook, WebhookAttempt } from "@/db/schema";
 import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 import { paginationQuery } from "@/lib/platform/pagination";
 import { type EventType, eventTypes, subscribableEventTypes } from "@/lib/events/types";
+import { MAX_WEBHOOKS_PER_ACCOUNT } from "@/lib/events/fan-out";
 
-export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
+export { MAX_WEBHOOKS_PER_ACCOUNT };
+
 /** Automatic attempts per delivery: the first one and four retries. */
 export const MAX_DELIVERY_ATTEMPTS = 5;
 /** The receiver must answer the challenge within 10 s. */
