@@ -10,6 +10,9 @@ import { recordEvent } from "./record-event";
 
 type Presence = { connections: Map<string, number>; offlineTimers: Map<string, NodeJS.Timeout>; graceMs: number | null };
 
+// On globalThis (both holders): one count of open connections per process; Next.js bundles each
+// route and action separately (and reloads modules in development), so a module-level value would
+// exist once per bundle.
 const holder = globalThis as unknown as { __chorusPresence?: Presence };
 // A reload or a flaky network closes the stream for a moment; only a 30 s absence is "offline".
 const presence = (holder.__chorusPresence ??= {

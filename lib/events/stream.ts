@@ -24,10 +24,10 @@ const frame = (event: EventEnvelope) => `id: ${event.id}\ndata: ${JSON.stringify
 
 /** How often an idle stream checks that its token still stands (it ends within 5 s otherwise). */
 const RECHECK_MS = 2_000;
-const holder = globalThis as unknown as { __chorusStreamRecheckMs?: number };
+let recheckMs: number | undefined;
 /** Tests shorten the periodic check. */
 export function setStreamRecheckMs(ms: number | undefined) {
-  holder.__chorusStreamRecheckMs = ms;
+  recheckMs = ms;
 }
 
 /** The read scopes whose events this token may see now (its scopes within the owner's current role). */
@@ -47,7 +47,7 @@ let recheckTimer: NodeJS.Timeout | undefined;
 function onRecheck(check: () => void): () => void {
   rechecks.add(check);
   if (!recheckTimer) {
-    recheckTimer = setInterval(() => rechecks.forEach((each) => each()), holder.__chorusStreamRecheckMs ?? RECHECK_MS);
+    recheckTimer = setInterval(() => rechecks.forEach((each) => each()), recheckMs ?? RECHECK_MS);
     recheckTimer.unref?.();
   }
   return () => {

@@ -12,6 +12,9 @@ type Limiters = {
   close: () => Promise<void>;
 };
 
+// On globalThis: one set of counters (and one Redis connection) per process; Next.js bundles each
+// route and action separately (and reloads modules in development), so a module-level value would
+// exist once per bundle.
 const holder = globalThis as unknown as { __chorusLimiters?: Promise<Limiters> };
 
 /**

@@ -24,6 +24,9 @@ export function stampRequest(req: http.IncomingMessage) {
   }
 }
 
+// On globalThis: the hook is installed once per process; Next.js bundles each route and action
+// separately (and reloads modules in development), so a module-level value would exist once per
+// bundle.
 const holder = globalThis as unknown as { __chorusRequestHook?: boolean };
 
 /**
