@@ -35,7 +35,7 @@ function readableScopes(ctx: AuthContext): Set<string> {
   return new Set([...new Set(Object.values(READ_SCOPE_BY_EVENT_PREFIX))].filter((scope) => ctx.token.scopes.includes(scope) && roleAllows(ctx.user.role, scope)));
 }
 
-export type EventFeedEnd = "closed" | "revoked" | "scopes_withdrawn";
+type EventFeedEnd = "closed" | "revoked" | "scopes_withdrawn";
 
 /**
  * One clock for the idle checks of every open connection of this process: they fall in the same
@@ -68,7 +68,7 @@ function onRecheck(check: () => void): () => void {
  * was reading ends the feed (`onEnd`) — within 5 s, and before any event it may no longer
  * read is handed over. Returns the function that stops it.
  */
-export async function followEvents({
+async function followEvents({
   ctx: opened,
   lastEventId,
   presence,

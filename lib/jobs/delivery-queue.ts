@@ -67,7 +67,7 @@ export async function claimDueDeliveries(db: Db, options: ClaimOptions = {}): Pr
 }
 
 /** The heartbeat: renews the leases this process holds (a delivery claimed again elsewhere is left alone). */
-export async function renewDeliveryLeases(db: Db, held: { id: JobId; attempts: number }[], now = new Date()) {
+async function renewDeliveryLeases(db: Db, held: { id: JobId; attempts: number }[], now = new Date()) {
   if (!held.length) return;
   const d = webhookDeliveries;
   await db.execute(sql`
@@ -86,7 +86,7 @@ export async function renewDeliveryLeases(db: Db, held: { id: JobId; attempts: n
  *   thrown too often): no automatic attempt is scheduled (a schedule moved past the claim
  *   meanwhile, by a manual retry, stays).
  */
-export async function recordDeliveryOutcomes(db: Db, outcomes: Recorded[]) {
+async function recordDeliveryOutcomes(db: Db, outcomes: Recorded[]) {
   if (!outcomes.length) return;
   const d = webhookDeliveries;
   await db.execute(sql`
@@ -105,7 +105,7 @@ export async function recordDeliveryOutcomes(db: Db, outcomes: Recorded[]) {
  * On the embedded database at start: leases still held were taken by a process that died. They
  * are ended in the past (not cleared), so the next claim runs them at once as takeovers.
  */
-export async function releaseStaleDeliveryClaims(db: Db) {
+async function releaseStaleDeliveryClaims(db: Db) {
   const d = webhookDeliveries;
   const result = await db.execute(sql`
     update ${d} set locked_until = '-infinity'::timestamptz

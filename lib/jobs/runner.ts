@@ -44,7 +44,7 @@ export const OUTCOME_RECORDED = Symbol("outcome recorded");
 export type JobBatchHandlers = Partial<Record<JobKind, JobBatchHandler>>;
 
 /** How often a live runner renews the leases of the jobs it runs (well within JOB_LEASE_MS). */
-export const JOB_HEARTBEAT_MS = 10_000;
+const JOB_HEARTBEAT_MS = 10_000;
 const MAX_THROWN_ATTEMPTS = 10;
 
 /**
@@ -70,7 +70,7 @@ export type Lane = {
   gatherMs?: number;
 };
 
-export const SEND_KINDS: readonly JobKind[] = ["message.send", "message.auto-reply", "message.simulate-status", "message.fetch-media"];
+const SEND_KINDS: readonly JobKind[] = ["message.send", "message.auto-reply", "message.simulate-status", "message.fetch-media"];
 export const DEFAULT_LANES: Lane[] = [
   { name: "sends", kinds: SEND_KINDS, concurrency: 16, perAccount: 8 },
   { name: "webhooks", source: DELIVERIES_SOURCE, kinds: null, concurrency: 256, perAccount: 128, perGroup: 32, gatherMs: 50 },
@@ -159,7 +159,7 @@ export async function claimDueJobs(db: Db, options: ClaimOptions = {}): Promise<
  * Renews the leases of the jobs this process is running (the heartbeat). A row another
  * process has taken over meanwhile (its claim count moved on) is left alone.
  */
-export async function renewLeases(db: Db, held: { id: JobId; attempts: number }[], now = new Date()) {
+async function renewLeases(db: Db, held: { id: JobId; attempts: number }[], now = new Date()) {
   if (!held.length) return;
   await db.execute(sql`
     update ${jobs} set locked_until = ${new Date(now.getTime() + JOB_LEASE_MS).toISOString()}::timestamptz
@@ -171,7 +171,7 @@ export async function renewLeases(db: Db, held: { id: JobId; attempts: number }[
  * The embedded database has one owner: a row still `running` when the process starts was
  * claimed by a process that died, and is due again at once.
  */
-export async function releaseStaleClaims(db: Db) {
+async function releaseStaleClaims(db: Db) {
   // The lease is ended, the status kept: the next claim knows it takes over abandoned work.
   const rows = await db.execute(sql`
     update ${jobs} set locked_until = null, updated_at = now()
@@ -234,7 +234,7 @@ async function settle(job: RunnableJob, result: Promise<JobOutcome | typeof OUTC
  * still holds the row: if its lease ran out and another process took the row over, that
  * process owns the outcome.
  */
-export async function recordOutcomes(db: Db, list: (Recorded | null)[]) {
+async function recordOutcomes(db: Db, list: (Recorded | null)[]) {
   const outcomes = list.filter((outcome): outcome is Recorded => outcome !== null);
   if (!outcomes.length) return;
   await db.execute(sql`
@@ -244,7 +244,7 @@ export async function recordOutcomes(db: Db, list: (Recorded | null)[]) {
     where ${jobs.id} = v.id and (v.attempts is null or (${jobs.attempts} = v.attempts and ${jobs.status} = 'running'))`);
 }
 
-export const JOBS_SOURCE = "jobs";
+const JOBS_SOURCE = "jobs";
 
 /** The jobs table: every kind of background work written with enqueueJob. */
 const jobsTable: JobSource = {

@@ -24,7 +24,7 @@ type Sent = {
 };
 
 /** The job outcome of a finished attempt, as the one-at-a-time path reports it. */
-export function jobOutcomeOf(result: AttemptOutcome): JobOutcome {
+function jobOutcomeOf(result: AttemptOutcome): JobOutcome {
   if (result.done || !result.nextAttemptAt) return;
   return { retryAt: new Date(result.nextAttemptAt), error: result.error ?? undefined };
 }
