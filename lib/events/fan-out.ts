@@ -121,6 +121,7 @@ export async function fanOutManyToWebhooks(tx: Executor, list: RecordedEvent[]):
 const SLA_WARNING_EVENT = "sla.warning";
 const SLA_BREACHED_EVENT = "sla.breached";
 
+/** The `push.notify` job's payload: written here, read by the job (lib/push/notify.ts). */
 export const pushNotifyPayload = z.object({
   accountId: z.string(),
   reason: z.enum(["new_message", "mention", "assignment", "sla_warning", "sla_breached"]),
