@@ -26,6 +26,7 @@ const domains = [
   "polish",
   "pricing",
   "profile",
+  "push",
   "reports",
   "search",
   "sla",

@@ -10,7 +10,7 @@ import type { Role } from "@/lib/auth/scopes";
 // Labels are keys of the `shell` catalog namespace.
 type NavItem = { href: string; label: string; adminOnly?: boolean };
 
-export const mainNav: NavItem[] = [
+const mainNav: NavItem[] = [
   { href: "/inbox", label: "nav.inbox" },
   { href: "/contacts", label: "nav.contacts" },
   { href: "/campaigns", label: "nav.campaigns" },

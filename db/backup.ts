@@ -61,7 +61,7 @@ export function backupSocketPath(dataDir: string): string | null {
 }
 
 /** A gzip tar of the embedded database's data folder, taken between two statements. */
-export async function snapshotEmbedded(handle: DbHandle): Promise<Buffer> {
+async function snapshotEmbedded(handle: DbHandle): Promise<Buffer> {
   if (!handle.pglite) throw new Error("Not an embedded database: back up PostgreSQL with pg_dump (npm run db:backup with DATABASE_URL set).");
   const blob = await handle.pglite.dumpDataDir("gzip");
   return Buffer.from(await blob.arrayBuffer());

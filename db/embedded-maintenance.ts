@@ -62,9 +62,9 @@ export async function maintainEmbeddedDatabase(pglite: EmbeddedDatabase, { stopp
 }
 
 /** How often the embedded server looks for tables due (autovacuum's own naptime is a minute). */
-export const MAINTENANCE_EVERY_MS = 60_000;
+const MAINTENANCE_EVERY_MS = 60_000;
 /** A table that held the database this long is reported (requests waited behind it). */
-export const SLOW_TABLE_MS = 1_000;
+const SLOW_TABLE_MS = 1_000;
 
 /**
  * Runs `maintainEmbeddedDatabase` every `everyMs` until stopped (never two rounds at once): the

@@ -37,7 +37,7 @@ export type DbHandle = {
   sql?: postgres.Sql;
 };
 
-export const migrationsFolder = path.join(/*turbopackIgnore: true*/ process.cwd(), "db", "migrations");
+const migrationsFolder = path.join(/*turbopackIgnore: true*/ process.cwd(), "db", "migrations");
 
 // Drizzle's migrator holds no lock; several server processes starting at once on
 // PostgreSQL serialise on this advisory lock instead.
@@ -74,7 +74,7 @@ export function openPglite(pglite: PGlite | WorkerPglite): DbHandle {
  * unreachable fails the request within it (a 503 the client may retry) instead of leaving it
  * waiting for the driver's default of 30 s.
  */
-export const POSTGRES_CONNECT_TIMEOUT_S = 1;
+const POSTGRES_CONNECT_TIMEOUT_S = 1;
 
 /**
  * Seconds before a new connection is tried after connections failed, by failures in a row. The
@@ -285,8 +285,6 @@ export async function closeDb() {
   holder.__chorusDb = undefined;
   await handle?.close();
 }
-
-export { schema };
 
 /** The rows of a raw `execute()`, whichever driver ran it (PGlite answers `{rows}`, postgres.js an array). */
 export function rowsOf<T>(result: unknown): T[] {

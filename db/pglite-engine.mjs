@@ -10,7 +10,7 @@ import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
  * buffers are most of an idle embedded server's memory, and the data files are read through the
  * operating system's page cache anyway.
  */
-export const EMBEDDED_START_PARAMS = [
+const EMBEDDED_START_PARAMS = [
   ...PGlite.defaultStartParams,
   "-c",
   "shared_buffers=32MB",

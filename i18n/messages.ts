@@ -10,7 +10,7 @@ import { DEFAULT_LOCALE, PSEUDO_LOCALE, type AppLocale, type Locale } from "@/li
 export type Messages = { [key: string]: string | Messages };
 
 // Read at run time from the project folder (not bundled), so the bundler need not trace it.
-export const MESSAGES_DIR = path.join(/* turbopackIgnore: true */ process.cwd(), "messages");
+const MESSAGES_DIR = path.join(/* turbopackIgnore: true */ process.cwd(), "messages");
 
 const cache = new Map<AppLocale, Messages>();
 

@@ -22,6 +22,7 @@ function run(title, command, args, extraEnv = {}) {
 for (const dir of [".next/types", ".next/dev/types"]) rmSync(path.join(root, dir), { recursive: true, force: true });
 run("Typecheck", bin("tsc"), ["--noEmit"]);
 run("Lint", bin("eslint"), [".", "--max-warnings=0"]);
+run("Unused exports", bin("knip"), []);
 run("Unit and integration tests (PGlite)", bin("vitest"), ["run"], { TEST_DB: "pglite" });
 if (process.env.TEST_DATABASE_URL) {
   run("Integration tests (PostgreSQL)", bin("vitest"), ["run", "--project", "integration"], { TEST_DB: "postgres" });

@@ -21,7 +21,7 @@ const methodTones: Record<string, string> = {
   DELETE: "bg-red-100 text-red-800",
 };
 
-export function MethodBadge({ method, small = false }: { method: string; small?: boolean }) {
+function MethodBadge({ method, small = false }: { method: string; small?: boolean }) {
   return (
     <span className={`ref-badge ${small ? "w-12 !px-1 !py-px !text-[0.65rem]" : ""} ${methodTones[method] ?? "bg-slate-100 text-slate-800"}`}>
       {method}

@@ -56,7 +56,7 @@ export function TypeLabel({ schema }: { schema: SchemaView }) {
   );
 }
 
-export function Values({ values, single = "Always" }: { values: unknown[]; single?: string }) {
+function Values({ values, single = "Always" }: { values: unknown[]; single?: string }) {
   return (
     <p className="ref-values">
       <span>{values.length === 1 ? single : "One of"}</span>

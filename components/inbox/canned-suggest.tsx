@@ -75,7 +75,3 @@ export function useCannedSuggest({
   return { popover, onKeyDown: keys.onKeyDown };
 }
 
-/** Forgets the loaded list (after the canned replies change in settings). */
-export function forgetCannedReplies() {
-  cache = null;
-}

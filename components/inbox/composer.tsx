@@ -24,7 +24,7 @@ export type FileProblem =
   | { key: "tooLargeForInbox"; name: string; size: number; limit: number };
 
 /** The WhatsApp message type for a file, from its MIME type, or why it cannot be sent. */
-export function pickMediaType(file: File): { type: MediaType } | { error: FileProblem } {
+function pickMediaType(file: File): { type: MediaType } | { error: FileProblem } {
   const mime = file.type.toLowerCase();
   const type = (Object.keys(mediaLimits) as MediaType[]).find((t) => (mediaLimits[t].mimeTypes as readonly string[]).includes(mime));
   if (!type) return { error: { key: "unsupported", name: file.name, mime } };

@@ -10,7 +10,7 @@ import type { SuggestionsOutput } from "@/lib/profile/schemas";
 export const COMPOSER_INSERT_EVENT = "chorus:composer-insert";
 export type ComposerInsertDetail = { conversationId: string; text: string };
 
-export function insertIntoComposer(detail: ComposerInsertDetail) {
+function insertIntoComposer(detail: ComposerInsertDetail) {
   window.dispatchEvent(new CustomEvent<ComposerInsertDetail>(COMPOSER_INSERT_EVENT, { detail }));
 }
 

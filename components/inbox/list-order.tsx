@@ -9,7 +9,7 @@ export type ListOrder = "activity" | "priority";
 const activityOf = (c: ConversationItem) => c.last_message_at ?? c.created_at;
 const rankOf = (c: ConversationItem) => (c.priority ? ["urgent", "high", "medium", "low"].indexOf(c.priority) : 4);
 
-export const byActivity = (a: ConversationItem, b: ConversationItem) =>
+const byActivity = (a: ConversationItem, b: ConversationItem) =>
   activityOf(b) > activityOf(a) ? 1 : activityOf(b) < activityOf(a) ? -1 : b.id > a.id ? 1 : -1;
 
 /** The list's comparator, as the server orders it, so live updates land in place. */

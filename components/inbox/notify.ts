@@ -14,7 +14,7 @@ const defaults: NotifyPrefs = { desktop: false, sound: false };
 const listeners = new Set<() => void>();
 let cached: NotifyPrefs | null = null;
 
-export function getNotifyPrefs(): NotifyPrefs {
+function getNotifyPrefs(): NotifyPrefs {
   if (cached) return cached;
   if (typeof window === "undefined") return defaults;
   try {

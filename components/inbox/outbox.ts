@@ -83,7 +83,7 @@ function update(localId: string, patch: Partial<OutboxEntry>) {
   emit();
 }
 
-export function subscribeOutbox(listener: () => void) {
+function subscribeOutbox(listener: () => void) {
   listeners.add(listener);
   const onStorage = (event: StorageEvent) => {
     if (event.key !== STORAGE_KEY) return;
@@ -98,7 +98,7 @@ export function subscribeOutbox(listener: () => void) {
   };
 }
 
-export function outboxFor(conversationId: string): OutboxEntry[] {
+function outboxFor(conversationId: string): OutboxEntry[] {
   let snapshot = snapshots.get(conversationId);
   if (!snapshot) {
     snapshot = load().filter((e) => e.conversationId === conversationId);
@@ -129,7 +129,7 @@ export function discardFromOutbox(localId: string) {
 }
 
 /** Why a send failed, in words for the person who wrote it. */
-export function sendFailureReason(status: number, error?: { code?: string; message?: string }): UnsentReason {
+function sendFailureReason(status: number, error?: { code?: string; message?: string }): UnsentReason {
   if (status === 0) return { code: "offline" };
   if (status === 401) return { code: "session" };
   if (status === 409) return { code: "inFlight" };

@@ -16,7 +16,7 @@ export type SearchResult = {
 };
 
 /** The snippet with its matches in <mark>. */
-export function Highlighted({ text, highlights }: { text: string; highlights: SearchResult["match"]["highlights"] }) {
+function Highlighted({ text, highlights }: { text: string; highlights: SearchResult["match"]["highlights"] }) {
   const parts: React.ReactNode[] = [];
   let at = 0;
   highlights.forEach((h, i) => {

@@ -5,7 +5,7 @@ import { useEffect, useRef } from "react";
 import { Button } from "@/components/ui/button";
 
 // What each key does: keys of the `inbox.shortcuts` catalog namespace.
-export const shortcutList: { keys: string; does: string }[] = [
+const shortcutList: { keys: string; does: string }[] = [
   { keys: "j", does: "next" },
   { keys: "k", does: "previous" },
   { keys: "/", does: "search" },

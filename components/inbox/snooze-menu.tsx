@@ -16,7 +16,7 @@ const at = (base: Date, days: number, hour: number) => {
 };
 
 /** The presets, in the agent's own time zone. */
-export function snoozePresets(now = new Date()) {
+function snoozePresets(now = new Date()) {
   const tonight = now.getHours() < 18 ? at(now, 0, 18) : at(now, 1, 18);
   const daysToMonday = ((8 - now.getDay()) % 7) || 7;
   return [

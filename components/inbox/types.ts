@@ -25,7 +25,7 @@ export type ConversationItem = {
 
 export type LabelRef = { id: string; name: string; color: string };
 
-export type MessageMedia = { id?: string; mime_type: string; filename?: string | null; caption?: string | null; size?: number };
+type MessageMedia = { id?: string; mime_type: string; filename?: string | null; caption?: string | null; size?: number };
 
 export type MessageItem = {
   id: string;

@@ -6,7 +6,7 @@ import { useLiveEventListener } from "./live-bus";
 import type { Teammate } from "./types";
 
 const ANNOUNCE_EVERY_MS = 3_000;
-export const TYPING_SHOWN_MS = 6_000;
+const TYPING_SHOWN_MS = 6_000;
 
 /** Returns a function to call on every keystroke: it tells teammates at most every 3 s. */
 export function useTypingAnnouncer(conversationId: string) {

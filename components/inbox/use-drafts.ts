@@ -12,7 +12,7 @@ export type Draft = { text: string; fileName: string | null; idempotencyKey: str
 const keyOf = (conversationId: string) => `chorus.draft.v1.${conversationId}`;
 const fresh = (): Draft => ({ text: "", fileName: null, idempotencyKey: crypto.randomUUID() });
 
-export function readDraft(conversationId: string): Draft {
+function readDraft(conversationId: string): Draft {
   if (typeof window === "undefined") return fresh();
   try {
     const stored = JSON.parse(window.localStorage.getItem(keyOf(conversationId)) ?? "null") as Partial<Draft> | null;

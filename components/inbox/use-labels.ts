@@ -7,7 +7,7 @@ import type { LabelRef } from "./types";
 type Page = { data: LabelRef[]; pagination: { next_cursor: string | null } };
 
 /** Every label of the account (all pages), for pickers and filters. */
-export async function fetchAllLabels(): Promise<{ ok: true; labels: LabelRef[] } | { ok: false; message: string }> {
+async function fetchAllLabels(): Promise<{ ok: true; labels: LabelRef[] } | { ok: false; message: string }> {
   const labels: LabelRef[] = [];
   let cursor: string | null = null;
   do {

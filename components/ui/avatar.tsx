@@ -14,7 +14,7 @@ function hash(text: string) {
 }
 
 /** Initials of a name's first two words; none for a bare number (a digit says nothing about a person). */
-export function initialsOf(name: string): string {
+function initialsOf(name: string): string {
   return name
     .split(/\s+/)
     .map((word) => [...word].find((char) => /\p{L}/u.test(char)) ?? "")

@@ -35,7 +35,7 @@ export function useConfirm(): [(options: ConfirmOptions) => Promise<boolean>, Re
   return [confirm, pending ? <ConfirmDialog key="confirm" options={pending} onAnswer={close} /> : null];
 }
 
-export function ConfirmDialog({ options, onAnswer }: { options: ConfirmOptions; onAnswer: (answer: boolean) => void }) {
+function ConfirmDialog({ options, onAnswer }: { options: ConfirmOptions; onAnswer: (answer: boolean) => void }) {
   const t = useTranslations("forms");
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {

@@ -1,11 +1,8 @@
 /*
- * English-only helpers, kept for the Settings pages that still use them. New code, and any page
- * being translated, uses the reader's formats instead: `useAppFormat()` in a client component,
- * `getAppFormat()` on the server (components/i18n).
+ * Formats that read the same in every language. Dates, times and weekday names use the reader's
+ * formats instead: `useAppFormat()` in a client component, `getAppFormat()` on the server
+ * (components/i18n).
  */
-const dateTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
-
-export const formatDateTime = (iso: string | null | undefined) => (iso ? dateTime.format(new Date(iso)) : "—");
 
 /** "12.4 KB", "3.1 MB": file sizes in the units people read (1 KB = 1,024 bytes). */
 export function formatBytes(bytes: number): string {
@@ -20,13 +17,3 @@ export function formatBytes(bytes: number): string {
   return `${value >= 100 ? Math.round(value) : value.toFixed(1).replace(/\.0$/, "")} ${units[unit]}`;
 }
 
-/** Weekday names by the keys the API uses (opening hours, the heatmap). */
-export const dayNames = {
-  mon: "Monday",
-  tue: "Tuesday",
-  wed: "Wednesday",
-  thu: "Thursday",
-  fri: "Friday",
-  sat: "Saturday",
-  sun: "Sunday",
-} as const;

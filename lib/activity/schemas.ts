@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ConversationActivity } from "@/db/schema";
 import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 
-export const activityTypes = ["created", "assigned", "unassigned", "closed", "reopened", "snoozed", "labeled", "unlabeled", "auto_reply", "handed_off", "automation", "macro", "team_changed", "priority_changed", "sla_applied"] as const;
+const activityTypes = ["created", "assigned", "unassigned", "closed", "reopened", "snoozed", "labeled", "unlabeled", "auto_reply", "handed_off", "automation", "macro", "team_changed", "priority_changed", "sla_applied"] as const;
 export type ActivityType = (typeof activityTypes)[number];
 
 /** Who did it: a user of the account, the automatic answers, or the customer. */
@@ -14,7 +14,7 @@ export type ActivityActor =
 /** The rule behind a change made by an automation, kept in the entry's data so the trail can name it. */
 export type ActivityVia = { automation: { id: string; name: string } };
 
-export const activityActorOutput = z
+const activityActorOutput = z
   .strictObject({
     type: z.enum(["user", "automation", "contact"]),
     id: prefixedId("user", "The user (`usr_…`) or contact (`ctc_…`); absent for automation.").optional(),

@@ -9,7 +9,7 @@ import { consumeRequest, type RateLimitState, rateLimitHeaders } from "@/lib/pla
 // Shared by the /v1 wrapper and the plant store wrapper.
 
 /** A 429 carrying the exhausted budget's RateLimit headers and Retry-After. */
-export function rateLimited(state: RateLimitState) {
+function rateLimited(state: RateLimitState) {
   return new ApiError(429, "rate_limited", `Too many requests. Retry in ${state.resetSeconds} s.`, undefined, rateLimitHeaders(state));
 }
 
@@ -48,7 +48,7 @@ export async function authenticateWithinLimit(req: Request, onLimit: (state: Rat
  * foreign `Origin`, or `Sec-Fetch-Site: cross-site`, is a 403. Bearer tokens are never sent
  * by a browser on its own, so they need no such check.
  */
-export function refuseCrossSiteWrite(req: Request) {
+function refuseCrossSiteWrite(req: Request) {
   if (req.method === "GET" || req.method === "HEAD") return;
   const refuse = (why: string) => {
     throw new ForbiddenError(`Cross-site request refused: ${why}. Write requests signed in by cookie must come from this app's pages.`, [

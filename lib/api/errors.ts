@@ -4,7 +4,7 @@ import { ApiError, type ErrorDetail, isDatabaseUnavailable, isUniqueViolation, l
 // The error body of /v1 (and of the app's own JSON routes) and the mapping of every
 // failure onto it.
 
-export function errorBody(requestId: string, code: string, message: string, details?: ErrorDetail[]) {
+function errorBody(requestId: string, code: string, message: string, details?: ErrorDetail[]) {
   return { error: { code, message, ...(details && details.length ? { details } : {}) }, request_id: requestId };
 }
 

@@ -15,7 +15,7 @@ export type StoredResponse = { status: number; body: string; userId: string | nu
  * JSON text with every object's keys in sorted order and no insignificant whitespace, so that
  * two bodies meaning the same (keys reordered, spaces, `\u00e9` for `é`) read the same.
  */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value && typeof value === "object") {
     const keys = Object.keys(value).sort();

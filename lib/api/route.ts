@@ -48,7 +48,7 @@ type Options<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> =
   ownRateLimit?: { peek: (req: Request) => Promise<RateLimitState> };
 };
 
-export type IdempotentSecrets = {
+type IdempotentSecrets = {
   withoutSecret: (body: Record<string, unknown>, ctx: AuthContext) => Record<string, unknown>;
   restoreSecret: (body: Record<string, unknown>, ctx: AuthContext) => Promise<Record<string, unknown>>;
 };

@@ -4,7 +4,7 @@ import { type RetrievedPassage } from "@/lib/profile/knowledge";
 import { ungroundedFacts } from "./grounding";
 
 /** A local model may be slow; after this the assistant gives up (a person answers). */
-export const ASSISTANT_LLM_TIMEOUT_MS = 20_000;
+const ASSISTANT_LLM_TIMEOUT_MS = 20_000;
 /** Passages given to the model. */
 export const ASSISTANT_PASSAGES = 5;
 /** The longest answer kept (a chat reply, not an essay). */
@@ -12,7 +12,7 @@ const ANSWER_MAX = 1_000;
 
 const languageNames: Record<Language, string> = { en: "English", es: "Spanish", pt: "Portuguese" };
 
-export type GroundedAnswer = { text: string; cited: RetrievedPassage[] };
+type GroundedAnswer = { text: string; cited: RetrievedPassage[] };
 export type AnswerOutcome = { ok: true; answer: GroundedAnswer } | { ok: false; reason: "no_answer" | "ungrounded" | "model_error"; detail?: string };
 
 function systemPrompt({ businessName, language, passages }: { businessName: string; language: Language; passages: RetrievedPassage[] }) {

@@ -16,7 +16,7 @@ export type HandoffReason = "asked_for_person" | "below_threshold" | "no_answer"
 export type AssistantPlan = { kind: "answer"; text: string } | { kind: "handoff"; text: string; reason: HandoffReason };
 
 /** Said instead of an answer when a person has to answer. */
-export const personWillAnswer: Record<Language, string> = {
+const personWillAnswer: Record<Language, string> = {
   en: "A person will answer as soon as we open.",
   es: "Una persona te responderá en cuanto abramos.",
   pt: "Uma pessoa vai responder assim que abrirmos.",

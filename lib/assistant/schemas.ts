@@ -5,7 +5,7 @@ import { prefixedId } from "@/lib/platform/fields";
 /** POST /v1/conversations/{id}/draft takes an empty object: the conversation says it all. */
 export const draftInput = z.strictObject({}).meta({ id: "DraftInput", description: "Send `{}`." });
 
-export const draftSource = z
+const draftSource = z
   .object({
     type: z.enum(["description", "document"]).meta({ description: "`description` (the business profile) or `document` (an uploaded PDF)." }),
     document_id: prefixedId("document", "The document, for `document`.").optional(),

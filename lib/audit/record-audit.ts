@@ -5,7 +5,7 @@ import { newId } from "@/lib/platform/ids";
 import type { AuditAction } from "./actions";
 
 /** The credential an API token or app acted with, and the person it belongs to. */
-export type AuditVia = { token_id?: string; app_id?: string; user_id: string; user_name: string };
+type AuditVia = { token_id?: string; app_id?: string; user_id: string; user_name: string };
 
 /**
  * Who did it, named by the credential used: a person signed in (`user`), one of their API tokens

@@ -59,7 +59,7 @@ export async function createApiToken({ ctx, input }: { ctx: AuthContext; input: 
  * HS256 over the same claims gives the same string, so an Idempotency-Key replay returns the
  * first answer although only the token id was ever stored.
  */
-export async function reissueApiToken({ ctx, id }: { ctx: AuthContext; id: string }): Promise<string> {
+async function reissueApiToken({ ctx, id }: { ctx: AuthContext; id: string }): Promise<string> {
   const [row] = await getDb()
     .select()
     .from(apiTokens)

@@ -3,7 +3,7 @@ import { getEnv } from "@/lib/platform/env";
 import { ApiError, UnauthenticatedError } from "@/lib/platform/errors";
 import { authenticateBearer, type AuthContext, loadTokenContext } from "./tokens";
 
-export const SESSION_COOKIES = ["__Secure-authjs.session-token", "authjs.session-token"] as const;
+const SESSION_COOKIES = ["__Secure-authjs.session-token", "authjs.session-token"] as const;
 
 function readCookie(header: string | null, name: string): string | undefined {
   if (!header) return undefined;
@@ -41,7 +41,7 @@ export async function authenticateSessionCookie(cookieHeader: string | null): Pr
  * When the account requires two-factor sign-in, a credential of a user without it, or a session
  * opened without a code, grants nothing: a 403 that says what to do.
  */
-export function assertSecondFactor(ctx: AuthContext): AuthContext {
+function assertSecondFactor(ctx: AuthContext): AuthContext {
   if (ctx.secondFactor === "enrolment_required") {
     throw new ApiError(
       403,

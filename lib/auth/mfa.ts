@@ -12,7 +12,7 @@ import { decryptSecret, encryptSecret } from "@/lib/platform/crypto/seal";
 import { announceAuthChange } from "./token-cache";
 
 const PERIOD = 30;
-export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_COUNT = 10;
 const FIELD = "mfa_secret";
 // Every /v1 401 carries the bearer challenge.
 const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="chorus", error="invalid_token", error_description="a second factor is required"' };

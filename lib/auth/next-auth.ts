@@ -31,7 +31,7 @@ const credentials = z.object({
 });
 
 // Lazy so the build never reads the environment; next-auth calls this per request.
-export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
+export const { handlers, signIn, signOut } = NextAuth(() => ({
   secret: getEnv().AUTH_SECRET,
   trustHost: true,
   // By name only: next-auth's own messages can quote the request (emails) or the cause.

@@ -9,7 +9,7 @@ import { announceAuthChange } from "./token-cache";
 import { type AuthContext, SESSION_LIFETIME_MS, signToken } from "./tokens";
 
 /** How long a refreshed session stays valid, for a request (or the refresh itself) already in flight. */
-export const SESSION_REFRESH_GRACE_MS = 10_000;
+const SESSION_REFRESH_GRACE_MS = 10_000;
 
 /**
  * A new token for the bearer: an api token keeps its permissions and lifetime length

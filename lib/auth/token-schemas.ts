@@ -7,7 +7,7 @@ import { type Scope, scopeSchema } from "./scopes";
 const DAY_MS = 24 * 60 * 60 * 1000;
 // Clock skew between a client that computed "now + 1 day" (or "+ 1 year") and this server.
 const SKEW_MS = 60 * 1000;
-export const MIN_TOKEN_LIFETIME_MS = DAY_MS;
+const MIN_TOKEN_LIFETIME_MS = DAY_MS;
 
 /** The latest expiry a new token may have: the same instant one calendar year (UTC) later. */
 export function maxTokenExpiry(now = new Date()): Date {
@@ -16,7 +16,7 @@ export function maxTokenExpiry(now = new Date()): Date {
   return max;
 }
 
-export const isoDateTime = z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2027-01-31T00:00:00Z" });
+const isoDateTime = z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2027-01-31T00:00:00Z" });
 
 export const createTokenInput = z.object({
   name: z.string().trim().min(1, "is required").max(100, "must be at most 100 characters"),

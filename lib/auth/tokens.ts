@@ -18,7 +18,7 @@ export type TokenKind = "api" | "session" | "oauth";
  * it and the user has not set it up (`enrolment_required`), or this browser/app session was
  * opened without the second factor (`required`: sign in again with a code).
  */
-export type SecondFactorState = "ok" | "enrolment_required" | "required";
+type SecondFactorState = "ok" | "enrolment_required" | "required";
 
 export type AuthContext = {
   accountId: string;

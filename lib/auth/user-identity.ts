@@ -57,7 +57,7 @@ export function presentUserRef(user: Pick<User, "id" | "name" | "email" | "role"
 }
 
 /** `online` without activity for `awayAfterS` (or never active) is `away`. */
-export function effectiveAvailability(
+function effectiveAvailability(
   user: Pick<User, "availability" | "lastActiveAt">,
   { awayAfterS = DEFAULT_AWAY_AFTER_S, now = new Date() }: { awayAfterS?: number; now?: Date } = {},
 ): Availability | "away" {

@@ -20,15 +20,15 @@ import {
 } from "@/lib/profile/hours";
 
 /** The outside-hours answer goes to one conversation at most once in this long. */
-export const OUTSIDE_HOURS_COOLDOWN_MS = 12 * 60 * 60 * 1000;
+const OUTSIDE_HOURS_COOLDOWN_MS = 12 * 60 * 60 * 1000;
 
 /**
  * An automatic answer decided later than this after the customer wrote is dropped: "we are
  * closed" sent hours late, when the team may already be answering, does more harm than good.
  */
-export const AUTO_REPLY_MAX_DELAY_MS = 15 * 60 * 1000;
+const AUTO_REPLY_MAX_DELAY_MS = 15 * 60 * 1000;
 
-export type AutoReplyKind = "outside_hours" | "hours_question";
+type AutoReplyKind = "outside_hours" | "hours_question";
 
 export type AutoReplyDecision = {
   kind: AutoReplyKind;

@@ -3,12 +3,11 @@ import { planAssistantReply } from "@/lib/assistant/out-of-hours";
 import type { JobHandler } from "@/lib/jobs/runner";
 import { runAutoReplies, type SendAutomatedMessage } from "./auto-replies";
 
-export const autoReplyJobPayload = z.object({
+const autoReplyJobPayload = z.object({
   accountId: z.string().min(1),
   conversationId: z.string().min(1),
   messageId: z.string().min(1),
 });
-export type AutoReplyJobPayload = z.infer<typeof autoReplyJobPayload>;
 
 /**
  * The `message.auto-reply` job: the inbound path enqueues `{accountId, conversationId, messageId}`

@@ -127,7 +127,7 @@ async function send(ctx: ActionContext, current: ConversationWithContact, messag
  * Every action a rule or a macro can take. A new action is one entry here and one schema in
  * schemas.ts; the engine and the macros need no change.
  */
-export const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
+const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
   assign_user: {
     check: async (tx, { accountId, action, path }) => {
       if (!(await activeUser(tx, accountId, action.user_id))) throw invalidField(`${path}.user_id`, "is not a user of this account");

@@ -11,7 +11,7 @@ import { keysetPage } from "@/lib/platform/keyset-page";
 import { checkActions } from "./actions";
 import { type CreateAutomationInput, presentAutomation, type UpdateAutomationInput } from "./schemas";
 
-export const MAX_AUTOMATIONS_PER_ACCOUNT = 100;
+const MAX_AUTOMATIONS_PER_ACCOUNT = 100;
 
 type Ctx = ServiceContext<"user">;
 

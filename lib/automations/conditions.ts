@@ -82,7 +82,7 @@ function testLabels(operator: AutomationConditionInput["operator"], actual: Labe
   }
 }
 
-export function testCondition(condition: AutomationConditionInput, actual: FactValue): boolean {
+function testCondition(condition: AutomationConditionInput, actual: FactValue): boolean {
   const expected = condition.value ?? "";
   return Array.isArray(actual) ? testLabels(condition.operator, actual, expected) : testText(condition.operator, actual, expected);
 }

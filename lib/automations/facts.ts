@@ -62,7 +62,7 @@ export async function loadConversationFacts(
 }
 
 /** Labels on any of the contact's conversations (contacts carry no labels of their own). */
-export async function contactLabels(tx: Executor, { accountId, contactId }: { accountId: string; contactId: string }): Promise<LabelRef[]> {
+async function contactLabels(tx: Executor, { accountId, contactId }: { accountId: string; contactId: string }): Promise<LabelRef[]> {
   const rows = await tx
     .select({ labels: conversations.labels })
     .from(conversations)
@@ -73,7 +73,7 @@ export async function contactLabels(tx: Executor, { accountId, contactId }: { ac
 }
 
 /** `open` or `closed` at `at` by the business profile's hours; a business without hours is always open. */
-export async function businessHoursAt(tx: Executor, { accountId, at }: { accountId: string; at: Date }): Promise<"open" | "closed"> {
+async function businessHoursAt(tx: Executor, { accountId, at }: { accountId: string; at: Date }): Promise<"open" | "closed"> {
   const profile = await loadBusinessProfile(tx, accountId);
   if (!profile.hours) return "open";
   return isOpenAt({ hours: profile.hours, at }) ? "open" : "closed";

@@ -8,20 +8,20 @@ import { patternProgramSize } from "./safe-regex";
 import { type LoadedFacts, readerOf } from "./facts";
 import type { AutomationConditionInput, AutomationPreviewOutput } from "./schemas";
 
-export const PREVIEW_SAMPLE = 1000;
+const PREVIEW_SAMPLE = 1000;
 /**
  * The most time a preview spends testing conditions. Any caller with config:read (agents too)
  * can ask for one, so one request must not hold the server: past the budget the preview stops
  * before its next test and answers with what it counted so far, `cut_short: true`.
  */
-export const PREVIEW_BUDGET_MS = 200;
+const PREVIEW_BUDGET_MS = 200;
 /**
  * The most pattern work a preview does, counted the same on every machine: each `matches` test
  * costs the text's length × the pattern's compiled size (RE2 matches in time linear in both).
  * 50 million is a thousand 500-character messages under a 100-instruction pattern; the largest
  * allowed pattern over long messages reaches it within a hundred conversations.
  */
-export const PREVIEW_WORK_BUDGET = 50_000_000;
+const PREVIEW_WORK_BUDGET = 50_000_000;
 
 class BudgetSpent extends Error {}
 

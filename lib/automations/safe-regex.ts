@@ -1,15 +1,15 @@
 import { RE2JS } from "re2js";
 
 /** The longest pattern a `matches` condition accepts. */
-export const MAX_PATTERN_LENGTH = 200;
+const MAX_PATTERN_LENGTH = 200;
 /** The largest counted repetition (`{n,m}`) a pattern may ask for. */
-export const MAX_REPEAT = 100;
+const MAX_REPEAT = 100;
 /**
  * The largest compiled program a pattern may have (RE2's instruction count). Matching costs up
  * to program size × text length, so nested repeats such as `(\pL{1,30}){1,30}` (about 2,000
  * instructions, tens of milliseconds per long message) are refused when the rule is saved.
  */
-export const MAX_PROGRAM_SIZE = 500;
+const MAX_PROGRAM_SIZE = 500;
 
 /**
  * A `matches` pattern runs on the RE2 engine, which matches in time linear in the text and has

@@ -41,13 +41,13 @@ export const priorities = ["urgent", "high", "medium", "low"] as const satisfies
 const everyPriority: [Exclude<Priority, (typeof priorities)[number]>] extends [never] ? true : never = true;
 void everyPriority;
 
-export const MAX_CONDITIONS = 20;
-export const MAX_ACTIONS = 20;
+const MAX_CONDITIONS = 20;
+const MAX_ACTIONS = 20;
 
 const isKnownField = (field: string) =>
   (conditionFields as readonly string[]).includes(field) || /^contact\.attributes\.[^\s]{1,64}$/.test(field);
 
-export const automationCondition = z
+const automationCondition = z
   .strictObject({
     field: z
       .string()
@@ -83,13 +83,13 @@ const cannedReplyId = id(/^cr_[0-9a-z]{26}$/, "a canned reply id (cr_…)");
 const teamId = id(/^team_[0-9a-z]{26}$/, "a team id (team_…)");
 const slaPolicyId = id(/^sla_[0-9a-z]{26}$/, "an SLA policy id (sla_…)");
 
-export const MAX_SNOOZE_S = 90 * 86_400;
+const MAX_SNOOZE_S = 90 * 86_400;
 
 /**
  * Every action, by `type`. An action that names something (a user, a label, a canned reply, a
  * template) is checked against the account when the rule or macro is saved.
  */
-export const actionSchemas = {
+const actionSchemas = {
   assign_user: z.strictObject({ type: z.literal("assign_user"), user_id: userId }),
   add_label: z.strictObject({ type: z.literal("add_label"), label_id: labelId }),
   remove_label: z.strictObject({ type: z.literal("remove_label"), label_id: labelId }),
@@ -117,7 +117,7 @@ export const actionTypes = Object.keys(actionSchemas) as ActionType[];
 /** What a macro may do: every action but the webhook, which belongs to rules. */
 export const macroActionTypes = actionTypes.filter((t) => t !== "emit_webhook");
 
-export const automationAction = z
+const automationAction = z
   .discriminatedUnion("type", Object.values(actionSchemas) as unknown as [z.ZodObject, ...z.ZodObject[]], {
     error: (issue) => (issue.code === "invalid_union" ? `type must be one of ${actionTypes.join(", ")}` : undefined),
   })
@@ -159,7 +159,6 @@ export type UpdateAutomationInput = z.infer<typeof updateAutomationInput>;
 export const previewAutomationInput = z
   .strictObject({ event: z.enum(automationEvents), conditions: conditions.default([]) })
   .meta({ id: "AutomationPreviewInput" });
-export type PreviewAutomationInput = z.infer<typeof previewAutomationInput>;
 
 export const automationPreviewOutput = z
   .strictObject({

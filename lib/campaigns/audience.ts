@@ -84,7 +84,7 @@ export async function templateCategory(db: Executor, accountId: string, template
   return row?.category ?? null;
 }
 
-export const attributeKeyOf = (source: string) => (source.startsWith("contact.attributes.") ? source.slice("contact.attributes.".length) : null);
+const attributeKeyOf = (source: string) => (source.startsWith("contact.attributes.") ? source.slice("contact.attributes.".length) : null);
 
 /** A variable's value for one contact; null when the contact has none (the recipient is skipped). */
 export function variableValue(variable: { source: string; value?: string }, contact: { name: string | null; phone: string | null; attributes: Record<string, string> }): string | null {

@@ -2,29 +2,25 @@ import { z } from "zod";
 import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 import { labelIdPattern } from "@/lib/conversations/schemas";
 
-export const campaignStatuses = ["draft", "scheduled", "sending", "paused", "done", "cancelled"] as const;
-export type CampaignStatus = (typeof campaignStatuses)[number];
+const campaignStatuses = ["draft", "scheduled", "sending", "paused", "done", "cancelled"] as const;
 
 /** A recipient's status as the API shows it: where its message is, or why it got none. */
-export const recipientStatuses = ["queued", "sent", "delivered", "read", "replied", "failed", "skipped"] as const;
+const recipientStatuses = ["queued", "sent", "delivered", "read", "replied", "failed", "skipped"] as const;
 export type RecipientStatus = (typeof recipientStatuses)[number];
 
-/** Why a recipient was skipped or failed without the network's own error. */
-export const skipReasons = ["no_consent", "opted_out", "blocked", "missing_variable", "cancelled", "interrupted"] as const;
-
 const contactIdPattern = /^ctc_[0-9a-z]{26}$/;
-export const MAX_AUDIENCE_CONTACT_IDS = 10_000;
-export const MAX_OPT_OUT_KEYWORDS = 20;
+const MAX_AUDIENCE_CONTACT_IDS = 10_000;
+const MAX_OPT_OUT_KEYWORDS = 20;
 export const DEFAULT_OPT_OUT_KEYWORDS = ["STOP", "BAJA", "PARAR", "SAIR"];
 export const DEFAULT_MESSAGES_PER_SECOND = 80;
 
 /** `contact.name`, `contact.attributes.<key>` or `literal` (with `value`). */
-export const variableSource = z
+const variableSource = z
   .string()
   .regex(/^(contact\.name|contact\.phone|contact\.attributes\.[^\s]{1,64}|literal)$/, "must be contact.name, contact.phone, contact.attributes.<key> or literal")
   .meta({ description: "Where the value comes from for each recipient: `contact.name`, `contact.phone`, `contact.attributes.<key>` or `literal` (then `value`).", example: "contact.name" });
 
-export const campaignVariable = z
+const campaignVariable = z
   .strictObject({
     source: variableSource,
     value: z.string().min(1, "must not be empty").max(1024, "must be at most 1,024 characters").optional().meta({ description: "The text for a `literal` source." }),
@@ -33,7 +29,7 @@ export const campaignVariable = z
   .refine((v) => v.source === "literal" || v.value === undefined, { message: "only a literal variable has a value", path: ["value"] })
   .meta({ id: "CampaignVariable" });
 
-export const campaignTemplateInput = z
+const campaignTemplateInput = z
   .strictObject({
     name: z.string().min(1, "is required").max(512).meta({ example: "spring_catalogue" }),
     language: z.string().min(2, "is required").max(15).meta({ example: "en_US" }),
@@ -41,7 +37,7 @@ export const campaignTemplateInput = z
   })
   .meta({ id: "CampaignTemplate" });
 
-export const campaignAudience = z
+const campaignAudience = z
   .strictObject({
     label_ids: z
       .array(z.string().regex(labelIdPattern, "must be a label id (lbl_...)"))
@@ -63,7 +59,6 @@ export const campaignAudience = z
   })
   .refine((a) => a.label_ids || a.attributes || a.contact_ids, "give label_ids, attributes or contact_ids (a contact must meet every one given)")
   .meta({ id: "CampaignAudience", description: "Who the campaign goes to: a contact must meet every criterion given." });
-export type CampaignAudienceInput = z.infer<typeof campaignAudience>;
 
 const campaignName = z.string().trim().min(1, "is required").max(100, "must be at most 100 characters").meta({ example: "Spring catalogue" });
 
@@ -95,7 +90,7 @@ export const scheduleCampaignInput = z
   })
   .meta({ id: "ScheduleCampaign" });
 
-export const campaignCounts = z
+const campaignCounts = z
   .strictObject({
     recipients: z.int().min(0).meta({ description: "Contacts in the audience (before sending starts: the audience as it is now)." }),
     queued: z.int().min(0).meta({ description: "Still to be handed to the network." }),
@@ -108,7 +103,7 @@ export const campaignCounts = z
   })
   .meta({ id: "CampaignCounts" });
 
-export const campaignCost = z
+const campaignCost = z
   .strictObject({
     amount: z.number().min(0).meta({ description: "The sum of one message's price per recipient who would be messaged, by the account's price table.", example: 114.4 }),
     currency: z.string().meta({ example: "EUR" }),

@@ -2,14 +2,14 @@ import { z } from "zod";
 import type { CannedReply } from "@/db/schema";
 import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 
-export { type CannedReplyVariables, fillCannedReply, shortcutSearchKey } from "./fill";
+export { fillCannedReply, shortcutSearchKey } from "./fill";
 
 /**
  * Lower-case letters of any language (with their accents), letters of scripts without case,
  * digits, `_` and `-`: `/devolución`, `/ação`, `/配送`. Kept in Unicode normal form C, so the
  * same word typed with a precomposed or a combining accent is the same shortcut.
  */
-export const SHORTCUT_PATTERN = /^[\p{Ll}\p{Lo}\p{Lm}\p{Nd}_-][\p{Ll}\p{Lo}\p{Lm}\p{M}\p{Nd}_-]*$/u;
+const SHORTCUT_PATTERN = /^[\p{Ll}\p{Lo}\p{Lm}\p{Nd}_-][\p{Ll}\p{Lo}\p{Lm}\p{M}\p{Nd}_-]*$/u;
 
 const shortcut = z
   .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })

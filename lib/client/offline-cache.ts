@@ -10,7 +10,7 @@ const DB_NAME = "chorus-offline";
 const STORE = "responses";
 const OWNER_KEY = "chorus.offline.owner";
 /** Conversations kept readable offline (the most recently read). */
-export const OFFLINE_CONVERSATIONS = 50;
+const OFFLINE_CONVERSATIONS = 50;
 const OFFLINE_LISTS = 20;
 
 type Entry = { url: string; kind: "list" | "conversation" | "messages"; conversationId: string | null; savedAt: number; data: unknown };

@@ -12,10 +12,10 @@ import { selectContacts, withStats } from "./store";
 
 const BATCH = 500;
 
-export const CSV_COLUMNS = ["id", "phone", "name", "email", "notes", "blocked", "created_at", "last_message_at", "conversations_count", "network_user_id", "username", "attributes"] as const;
+const CSV_COLUMNS = ["id", "phone", "name", "email", "notes", "blocked", "created_at", "last_message_at", "conversations_count", "network_user_id", "username", "attributes"] as const;
 
 /** One contact as a CSV record (without its line end). */
-export function csvRow(contact: ContactDetailOutput): string {
+function csvRow(contact: ContactDetailOutput): string {
   const attributes = Object.keys(contact.attributes).length ? JSON.stringify(contact.attributes) : "";
   return [
     contact.id,

@@ -1,4 +1,4 @@
-import { and, eq, or } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { type Contact, contacts, conversations } from "@/db/schema";
 import { newId } from "@/lib/platform/ids";
@@ -8,10 +8,6 @@ export type ContactIdentity = { phone?: string | null; userId?: string | null; u
 
 /** Where messages to the contact go: the phone when known, else the business-scoped user id. */
 export const contactAddress = (contact: { phone: string | null; networkUserId: string | null }) => contact.phone ?? contact.networkUserId ?? "";
-
-/** What the team sees for an unnamed contact: the phone, else the username, else the BSUID. */
-export const contactLabel = (contact: { name?: string | null; phone: string | null; username?: string | null; networkUserId: string | null }) =>
-  contact.name || contact.phone || contact.username || contact.networkUserId || "";
 
 async function lockByPhone(tx: Executor, accountId: string, phone: string) {
   const [row] = await tx.select().from(contacts).where(and(eq(contacts.accountId, accountId), eq(contacts.phone, phone))).for("update");
@@ -88,15 +84,5 @@ export async function ensureContactByIdentity(tx: Executor, { accountId, identit
     .where(eq(contacts.id, contact.id))
     .returning();
   return updated;
-}
-
-/** The account's contact known by this address (a phone number or a BSUID), if any. */
-export async function findContactByAddress(tx: Executor, { accountId, address }: { accountId: string; address: string }) {
-  const [row] = await tx
-    .select()
-    .from(contacts)
-    .where(and(eq(contacts.accountId, accountId), or(eq(contacts.phone, address), eq(contacts.networkUserId, address))))
-    .limit(1);
-  return row as Contact | undefined;
 }
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 export const MAX_IMPORT_ROWS = 20_000;
-export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
+const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 
 export const importContactsInput = z
   .strictObject({

@@ -11,12 +11,12 @@ const attributeKey = z
   .min(1, "an attribute name is required")
   .max(64, "an attribute name is at most 64 characters");
 
-export const attributesSchema = z
+const attributesSchema = z
   .record(attributeKey, z.string().max(1000, "an attribute value is at most 1,000 characters"))
   .refine((value) => Object.keys(value).length <= MAX_ATTRIBUTES, `at most ${MAX_ATTRIBUTES} attributes`)
   .meta({ description: `Free-form facts about the customer, name → text (at most ${MAX_ATTRIBUTES}).`, example: { plan: "gold", city: "Rosario" } });
 
-export const contactSorts = ["last_message", "name"] as const;
+const contactSorts = ["last_message", "name"] as const;
 export type ContactSort = (typeof contactSorts)[number];
 
 export const listContactsQuery = paginationQuery.extend({

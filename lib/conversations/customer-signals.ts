@@ -7,9 +7,9 @@ import { adapterFor, loadNumberIntegration } from "@/lib/network/integration";
 import { loadInboxSettings } from "./inbox-settings";
 
 /** The typing indicator goes to a customer at most this often per conversation. */
-export const TYPING_INDICATOR_INTERVAL_MS = 20_000;
+const TYPING_INDICATOR_INTERVAL_MS = 20_000;
 /** Attempts of one read receipt or typing indicator before it is dropped (it is only a courtesy). */
-export const MAX_SIGNAL_ATTEMPTS = 3;
+const MAX_SIGNAL_ATTEMPTS = 3;
 const SIGNAL_RETRY_DELAYS_MS = [5_000, 30_000];
 
 /** The newest message (not a reaction) the customer sent in the conversation that the network knows (by its id). */

@@ -3,13 +3,13 @@ import type { Contact, Conversation } from "@/db/schema";
 import { isoTimestamp, networkUserIdField, phoneDigits, prefixedId } from "@/lib/platform/fields";
 import { paginationQuery } from "@/lib/platform/pagination";
 
-export const conversationStatuses = ["open", "assigned", "closed", "snoozed"] as const;
+const conversationStatuses = ["open", "assigned", "closed", "snoozed"] as const;
 export type ConversationStatus = (typeof conversationStatuses)[number];
 
 const userIdPattern = /^usr_[0-9a-z]{26}$/;
 export const labelIdPattern = /^lbl_[0-9a-z]{26}$/;
 
-export const labelRefOutput = z
+const labelRefOutput = z
   .strictObject({
     id: prefixedId("label"),
     name: z.string().meta({ example: "VIP" }),
@@ -96,7 +96,7 @@ export const snoozeConversationInput = z
 
 // The conversation shapes are strict: the same components serve answers and webhook bodies.
 
-export const contactOutput = z
+const contactOutput = z
   .strictObject({
     id: prefixedId("contact"),
     phone: phoneDigits("The customer's number, digits only (E.164 without `+`); null for a customer known only by their username's business-scoped user id.").nullable(),
@@ -106,7 +106,7 @@ export const contactOutput = z
   })
   .meta({ id: "Contact", description: "The customer." });
 
-export const csatOutput = z
+const csatOutput = z
   .strictObject({
     score: z.int().min(1).max(5).meta({ description: "1 (very unhappy) to 5 (very happy)." }),
     at: isoTimestamp("When the customer answered."),

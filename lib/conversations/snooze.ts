@@ -12,7 +12,7 @@ import { actor } from "./conversations";
 import { presentConversation } from "./schemas";
 import { assigneeIsLive, findConversation } from "./store";
 
-export const MAX_SNOOZE_MS = 90 * 86_400_000;
+const MAX_SNOOZE_MS = 90 * 86_400_000;
 
 /**
  * Parks an open or assigned conversation until `until` (in the future, at most 90 days

@@ -31,4 +31,4 @@ export const csatConfigOutput = z
   .meta({ id: "CsatConfig", description: "The satisfaction survey: an interactive list with the scores 1 to 5, sent when a conversation is closed." });
 export type CsatConfigOutput = z.infer<typeof csatConfigOutput>;
 
-export { csatChoiceId, csatChoices, csatScores } from "./choices";
+export { csatChoiceId, csatScores } from "./choices";

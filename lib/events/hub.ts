@@ -11,6 +11,9 @@ type Subscriber = { accountId: string; deliver: (event: EventEnvelope) => void }
 
 type Hub = { subscribers: Set<Subscriber>; ready?: Promise<void>; unlisten?: () => Promise<void>; chain: Promise<void> };
 
+// On globalThis: one LISTEN connection and one set of live subscribers per process; Next.js bundles
+// each route and action separately (and reloads modules in development), so a module-level value
+// would exist once per bundle.
 const holder = globalThis as unknown as { __chorusEventHub?: Hub };
 const hub = (holder.__chorusEventHub ??= { subscribers: new Set(), chain: Promise.resolve() });
 

@@ -10,6 +10,9 @@ import { recordEvent } from "./record-event";
 
 type Presence = { connections: Map<string, number>; offlineTimers: Map<string, NodeJS.Timeout>; graceMs: number | null };
 
+// On globalThis: one count of open connections per process; Next.js bundles each
+// route and action separately (and reloads modules in development), so a module-level value would
+// exist once per bundle.
 const holder = globalThis as unknown as { __chorusPresence?: Presence };
 // A reload or a flaky network closes the stream for a moment; only a 30 s absence is "offline".
 const presence = (holder.__chorusPresence ??= {
@@ -31,6 +34,7 @@ type Shared = {
   remote: Map<string, Map<string, { count: number; at: number }>>;
   ready?: Promise<void>;
 };
+// On globalThis, as the counts above: one per process.
 const sharedHolder = globalThis as unknown as { __chorusPresenceShared?: Shared };
 const shared: Shared = (sharedHolder.__chorusPresenceShared ??= { instance: crypto.randomUUID(), remote: new Map() });
 

@@ -2,50 +2,41 @@ import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { events } from "@/db/schema";
 import { newId } from "@/lib/platform/ids";
+import { fanOutManyToWebhooks, fanOutToPush, fanOutToWebhooks, type RecordedEvent } from "./fan-out";
 import { type EventEnvelope, type EventType, streamOnlyEventTypes } from "./types";
 import { isStreamedEvent } from "./visibility";
 
 export const EVENTS_CHANNEL = "chorus_events";
 
-/** What reacts to a recorded event inside its transaction (the webhooks domain's fan-out). */
-export type EventFanOut = (
-  tx: Executor,
-  event: { accountId: string; envelope: EventEnvelope; createdAt: Date; deliveryBody?: unknown; excludeWebhookId?: string },
-) => Promise<void>;
-
 /** What else reacts to a recorded event inside its transaction (the automations domain's rules). */
 export type EventReaction = (tx: Executor, event: { accountId: string; envelope: EventEnvelope }) => Promise<void>;
 
-/** The fan-out of several events of one account recorded together (one statement for all of them). */
-export type EventFanOutMany = (tx: Executor, events: { accountId: string; envelope: EventEnvelope; createdAt: Date }[]) => Promise<void>;
-
-// On globalThis: every server bundle of the process records through the same fan-out.
-const holder = globalThis as unknown as { __chorusEventFanOut?: EventFanOut; __chorusEventFanOutMany?: EventFanOutMany; __chorusEventReaction?: EventReaction };
-
-/**
- * Connects the fan-out. Events sit below the domains, so they do not import the webhooks
- * domain; the top layer (lib/server/wiring.ts) connects it once per process.
- */
-export function setEventFanOut(fanOut: EventFanOut) {
-  holder.__chorusEventFanOut = fanOut;
-}
-
-/** Connects the fan-out of many events at once, beside the one-event fan-out (which is used without it). */
-export function setEventFanOutMany(fanOut: EventFanOutMany) {
-  holder.__chorusEventFanOutMany = fanOut;
-}
+// On globalThis: the server bundles each route and action separately, and every bundle must
+// react through the same rules. Automation rules act through the domains' own verbs, which
+// record events themselves, so this module cannot import them: the top layer connects them.
+const holder = globalThis as unknown as { __chorusEventReaction?: EventReaction };
 
 /**
  * Connects the reaction to events recorded in a transaction (automation rules), once per
- * process, beside the fan-out. Without it events are recorded and delivered as before.
+ * process, from lib/server/wiring.ts.
  */
 export function setEventReaction(reaction: EventReaction) {
   holder.__chorusEventReaction = reaction;
 }
 
+const unwired = "Automation rules are not connected: import lib/server/wiring.ts in this entry point.";
+
+/** Delivery rows for the webhooks, then the push job: both in the event's transaction. */
+async function fanOut(tx: Executor, event: RecordedEvent) {
+  await fanOutToWebhooks(tx, event);
+  await fanOutToPush(tx, event);
+}
+
 /**
- * Records an event in the caller's transaction and fans it out (lib/webhooks/fan-out.ts),
- * committed with the change itself. `deliveryBody` replaces the envelope as the webhook body
+ * Records an event in the caller's transaction and enqueues its fan-out there (./fan-out.ts:
+ * a delivery row per subscribed webhook, a push job), committed with the change itself; live
+ * listeners hear of it on commit through the row's notification (./stream.ts), and automation
+ * rules react before it commits. `deliveryBody` replaces the envelope as the webhook body
  * (the New Plant webhook). `excludeWebhookId` leaves one webhook out (webhook.failed goes to
  * the others only). webhook.verified is never fanned out nor announced to live listeners: the
  * verification sends it to its one webhook. Stream-only events (agent.typing) reach live
@@ -59,9 +50,9 @@ export async function recordEvent(
   const id = newId("event", now);
   const streamed = isStreamedEvent(input.type);
   const fannedOut = input.type !== "webhook.verified" && !streamOnlyEventTypes.includes(input.type);
-  const fanOut = holder.__chorusEventFanOut;
-  // Loud, never a silently dropped delivery: an entry point that records events must wire the domains.
-  if (fannedOut && !fanOut) throw new Error('Event fan-out is not wired: import lib/server/wiring.ts in this entry point.');
+  const reaction = holder.__chorusEventReaction;
+  // Loud, never a silently skipped rule: an entry point that records events connects the rules.
+  if (fannedOut && !reaction) throw new Error(unwired);
   // One statement: the event row and, for live listeners, its notification on commit. In a
   // transaction it starts now (`then`), and the fan-out's statement goes right behind it without
   // waiting for its answer: one round trip for both on a server database. Outside one (each
@@ -78,14 +69,13 @@ export async function recordEvent(
   const envelope: EventEnvelope = { id, type: input.type, created_at: now.toISOString(), data: input.data };
   if (!inTransaction) await recorded;
   const delivered = fannedOut
-    ? fanOut!(tx, { accountId: input.accountId, envelope, createdAt: now, deliveryBody: input.deliveryBody, excludeWebhookId: input.excludeWebhookId })
+    ? fanOut(tx, { accountId: input.accountId, envelope, createdAt: now, deliveryBody: input.deliveryBody, excludeWebhookId: input.excludeWebhookId })
     : undefined;
   // The event row's own error first: a fan-out after a failed statement fails only because of it.
   const [row, fan] = await Promise.allSettled([recorded, delivered]);
   if (row.status === "rejected") throw row.reason;
   if (fan.status === "rejected") throw fan.reason;
   // Rules react in the event's transaction only: what they do commits, or not, with the event.
-  const reaction = holder.__chorusEventReaction;
   if (reaction && inTransaction) await reaction(tx, { accountId: input.accountId, envelope });
   // Delivered to listeners only when the transaction commits (live updates, other instances).
   return envelope;
@@ -123,13 +113,11 @@ export async function recordEvents(tx: Executor, input: { accountId: string; typ
     )
     select pg_notify(${EVENTS_CHANNEL}, x.notify) from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(notify text)
     where x.notify is not null and (select count(*) from recorded) > 0`);
-  const many = holder.__chorusEventFanOutMany;
-  const one = holder.__chorusEventFanOut;
-  if (!many && !one) throw new Error('Event fan-out is not wired: import lib/server/wiring.ts in this entry point.');
-  const fanned = envelopes.map((envelope) => ({ accountId: input[0].accountId, envelope, createdAt: now }));
-  if (many) await many(tx, fanned);
-  else for (const event of fanned) await one!(tx, event);
   const reaction = holder.__chorusEventReaction;
-  if (reaction) for (const envelope of envelopes) await reaction(tx, { accountId: input[0].accountId, envelope });
+  if (!reaction) throw new Error(unwired);
+  const fanned = envelopes.map((envelope) => ({ accountId: input[0].accountId, envelope, createdAt: now }));
+  await fanOutManyToWebhooks(tx, fanned);
+  for (const event of fanned) await fanOutToPush(tx, event);
+  for (const envelope of envelopes) await reaction(tx, { accountId: input[0].accountId, envelope });
   return envelopes;
 }

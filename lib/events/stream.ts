@@ -26,10 +26,10 @@ const frame = (event: EventEnvelope) => `id: ${event.id}\ndata: ${JSON.stringify
 
 /** How often an idle stream checks that its token still stands (it ends within 5 s otherwise). */
 const RECHECK_MS = 2_000;
-const holder = globalThis as unknown as { __chorusStreamRecheckMs?: number };
+let recheckMs: number | undefined;
 /** Tests shorten the periodic check. */
 export function setStreamRecheckMs(ms: number | undefined) {
-  holder.__chorusStreamRecheckMs = ms;
+  recheckMs = ms;
 }
 
 /** The read scopes whose events this token may see now (its scopes within the owner's current role). */
@@ -37,7 +37,7 @@ function readableScopes(ctx: AuthContext): Set<string> {
   return new Set([...new Set(Object.values(READ_SCOPE_BY_EVENT_PREFIX))].filter((scope) => ctx.token.scopes.includes(scope) && roleAllows(ctx.user.role, scope)));
 }
 
-export type EventFeedEnd = "closed" | "revoked" | "scopes_withdrawn";
+type EventFeedEnd = "closed" | "revoked" | "scopes_withdrawn";
 
 /**
  * One clock for the idle checks of every open connection of this process: they fall in the same
@@ -49,7 +49,7 @@ let recheckTimer: NodeJS.Timeout | undefined;
 function onRecheck(check: () => void): () => void {
   rechecks.add(check);
   if (!recheckTimer) {
-    recheckTimer = setInterval(() => rechecks.forEach((each) => each()), holder.__chorusStreamRecheckMs ?? RECHECK_MS);
+    recheckTimer = setInterval(() => rechecks.forEach((each) => each()), recheckMs ?? RECHECK_MS);
     recheckTimer.unref?.();
   }
   return () => {
@@ -70,7 +70,7 @@ function onRecheck(check: () => void): () => void {
  * was reading ends the feed (`onEnd`) — within 5 s, and before any event it may no longer
  * read is handed over. Returns the function that stops it.
  */
-export async function followEvents({
+async function followEvents({
   ctx: opened,
   lastEventId,
   presence,

@@ -17,7 +17,7 @@ export const READ_SCOPE_BY_EVENT_PREFIX: Record<string, Scope> = {
 };
 
 /** The scope a reader needs to see an event of this type (none for plant.created). */
-export function scopeForEvent(type: EventType | string): Scope | null {
+function scopeForEvent(type: EventType | string): Scope | null {
   return READ_SCOPE_BY_EVENT_PREFIX[type.split(".")[0]] ?? null;
 }
 

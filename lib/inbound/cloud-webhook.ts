@@ -24,8 +24,8 @@ import { parseQualityUpdates, type QualityUpdate } from "@/lib/network/cloud/qua
 import { applyNumberQualityUpdate } from "@/lib/accounts/number-health";
 
 /** Largest customer media stored; bigger files are kept as a message noting the media was too large. */
-export const MAX_INBOUND_MEDIA_BYTES = 32 * 1024 * 1024;
-export const MAX_MEDIA_FETCH_ATTEMPTS = 5;
+const MAX_INBOUND_MEDIA_BYTES = 32 * 1024 * 1024;
+const MAX_MEDIA_FETCH_ATTEMPTS = 5;
 const MEDIA_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000];
 
 /**

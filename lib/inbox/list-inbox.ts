@@ -10,7 +10,7 @@ import { invalidField } from "@/lib/platform/errors";
 import { labelIdPattern, presentConversation, teamIdPattern } from "@/lib/conversations/schemas";
 import { hasLabel } from "@/lib/conversations/store";
 
-export const inboxFilters = ["all", "mine", "unassigned", "snoozed", "closed", "mentions"] as const;
+const inboxFilters = ["all", "mine", "unassigned", "snoozed", "closed", "mentions"] as const;
 
 export const inboxQuery = z.object({
   filter: z.enum(inboxFilters).default("all"),

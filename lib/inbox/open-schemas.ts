@@ -2,7 +2,7 @@ import { z } from "zod";
 import { limitSchema } from "@/lib/platform/pagination";
 
 /** What `GET /v1/conversations/{id}` can bring along with the conversation. */
-export const conversationIncludes = ["messages", "notes", "activity"] as const;
+const conversationIncludes = ["messages", "notes", "activity"] as const;
 export type ConversationInclude = (typeof conversationIncludes)[number];
 
 export const getConversationQuery = z.object({

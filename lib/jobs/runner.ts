@@ -1,8 +1,10 @@
 import { loggable } from "@/lib/platform/errors";
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { type Db, rowsOf, toDate } from "@/db";
-import { type Job, jobs } from "@/db/schema";
+import { jobs } from "@/db/schema";
+import { deliveryQueue } from "./delivery-queue";
 import type { JobKind } from "./enqueue";
+import { type ClaimedJob, type ClaimOptions, DELIVERIES_SOURCE, fairPicks, JOB_LEASE_MS, type JobId, type JobSource, NO_CAP, type Recorded } from "./source";
 
 /**
  * `attempt` counts claims of this row (1 on the first run); `now` is the clock the row was
@@ -41,33 +43,8 @@ export type JobBatchHandler = (items: { payload: Record<string, unknown>; ctx: J
 export const OUTCOME_RECORDED = Symbol("outcome recorded");
 export type JobBatchHandlers = Partial<Record<JobKind, JobBatchHandler>>;
 
-/** A jobs-table id (a number), or the id of a domain row that is its own job (a webhook delivery). */
-export type JobId = number | string;
-
-/**
- * Where claimable work lives. The jobs table holds every kind; a domain table whose rows are
- * their own jobs (webhook deliveries: no second row per delivery) is a source of one kind,
- * registered by the top layer (lib/server/wiring.ts). Each source claims with the same lease,
- * fairness and caps, renews its leases, records outcomes and releases stale claims.
- */
-export type JobSource = {
-  name: string;
-  /** False while another backend runs this work (the deliveries with JOBS_BACKEND=inngest). */
-  enabled?: () => boolean;
-  claim: (db: Db, options: ClaimOptions) => Promise<ClaimedJob[]>;
-  renew: (db: Db, held: { id: JobId; attempts: number }[], now?: Date) => Promise<void>;
-  record: (db: Db, outcomes: Recorded[]) => Promise<void>;
-  /** The embedded database at start: every claim still held belongs to a process that died. */
-  releaseStale: (db: Db) => Promise<number>;
-};
-
-/**
- * A claim is a lease: a live runner renews the leases of the jobs it runs every
- * JOB_HEARTBEAT_MS, so a claim whose process died runs out within JOB_LEASE_MS and the job is
- * due again. On the embedded database (one owner) stale claims are released at start.
- */
-export const JOB_LEASE_MS = 30_000;
-export const JOB_HEARTBEAT_MS = 10_000;
+/** How often a live runner renews the leases of the jobs it runs (well within JOB_LEASE_MS). */
+const JOB_HEARTBEAT_MS = 10_000;
 const MAX_THROWN_ATTEMPTS = 10;
 
 /**
@@ -93,8 +70,7 @@ export type Lane = {
   gatherMs?: number;
 };
 
-export const SEND_KINDS: readonly JobKind[] = ["message.send", "message.auto-reply", "message.simulate-status", "message.fetch-media"];
-export const DELIVERIES_SOURCE = "webhook-deliveries";
+const SEND_KINDS: readonly JobKind[] = ["message.send", "message.auto-reply", "message.simulate-status", "message.fetch-media"];
 export const DEFAULT_LANES: Lane[] = [
   { name: "sends", kinds: SEND_KINDS, concurrency: 16, perAccount: 8 },
   { name: "webhooks", source: DELIVERIES_SOURCE, kinds: null, concurrency: 256, perAccount: 128, perGroup: 32, gatherMs: 50 },
@@ -107,59 +83,7 @@ export const INNGEST_LANES: Lane[] = DEFAULT_LANES.map((lane) =>
   lane.source === DELIVERIES_SOURCE ? { ...lane, source: undefined, kinds: ["webhook.deliver"] } : lane,
 );
 
-export type ClaimedJob = Pick<Job, "kind" | "payload" | "attempts" | "createdAt"> & {
-  id: JobId;
-  /** The source the job was claimed from. */
-  source: string;
-  /** The lease this claim holds; the outcome is recorded only while it still holds it. */
-  lockedUntil: Date | null;
-  accountId: string | null;
-  /** The endpoint (or other resource) the job works on; jobs of one group share a cap. */
-  group: string;
-  /** The previous claim of this row ran out while running (its process died). */
-  takeover: boolean;
-};
-
-export type ClaimOptions = {
-  limit?: number;
-  now?: Date;
-  /** The kinds this claim may take (a lane); null: every kind not named by `exceptKinds`. */
-  kinds?: readonly JobKind[] | null;
-  exceptKinds?: readonly JobKind[];
-  perAccount?: number;
-  perGroup?: number;
-  /** Jobs this process already runs, per account and per group (they count against the caps). */
-  busyAccounts?: Record<string, number>;
-  busyGroups?: Record<string, number>;
-};
-
 const GROUP = sql`coalesce(${jobs.payload}->>'webhookId', ${jobs.id}::text)`;
-const NO_CAP = 1_000_000;
-
-/** How many fairly ranked candidates a claim considers per job it takes (room for concurrent claimers). */
-const CLAIM_POOL_FACTOR = 4;
-
-/**
- * The fair order of a claim, as two CTEs after one named `grouped` (id, run_at, account, grp,
- * group_rank: the row's rank within its group) that ends in `picked`. The per-group cap comes
- * first, then the accounts' ranks over what is left: one endpoint's backlog does not use up its
- * account's places ahead of the account's other endpoints. Rows this process already runs
- * count against both caps.
- */
-export function fairPicks(options: ClaimOptions & { limit: number }): SQL {
-  const { perAccount = NO_CAP, perGroup = NO_CAP } = options;
-  return sql`ranked as (
-      select id, run_at, account, row_number() over (partition by account order by run_at, id) as account_rank from grouped
-      where group_rank <= ${perGroup}::int - coalesce((${JSON.stringify(options.busyGroups ?? {})}::jsonb ->> grp)::int, 0)
-    ),
-    picked as (
-      select id, account_rank, run_at from ranked
-      where account_rank <= ${perAccount}::int - coalesce((${JSON.stringify(options.busyAccounts ?? {})}::jsonb ->> account)::int, 0)
-      order by account_rank, run_at, id
-      limit ${options.limit * CLAIM_POOL_FACTOR}
-    )`;
-}
-
 /**
  * Claims due rows for this process. SKIP LOCKED lets several server processes claim from one
  * PostgreSQL database without taking each other's rows (PGlite has one connection). The
@@ -235,7 +159,7 @@ export async function claimDueJobs(db: Db, options: ClaimOptions = {}): Promise<
  * Renews the leases of the jobs this process is running (the heartbeat). A row another
  * process has taken over meanwhile (its claim count moved on) is left alone.
  */
-export async function renewLeases(db: Db, held: { id: JobId; attempts: number }[], now = new Date()) {
+async function renewLeases(db: Db, held: { id: JobId; attempts: number }[], now = new Date()) {
   if (!held.length) return;
   await db.execute(sql`
     update ${jobs} set locked_until = ${new Date(now.getTime() + JOB_LEASE_MS).toISOString()}::timestamptz
@@ -247,7 +171,7 @@ export async function renewLeases(db: Db, held: { id: JobId; attempts: number }[
  * The embedded database has one owner: a row still `running` when the process starts was
  * claimed by a process that died, and is due again at once.
  */
-export async function releaseStaleClaims(db: Db) {
+async function releaseStaleClaims(db: Db) {
   // The lease is ended, the status kept: the next claim knows it takes over abandoned work.
   const rows = await db.execute(sql`
     update ${jobs} set locked_until = null, updated_at = now()
@@ -265,19 +189,6 @@ type RunnableJob = Pick<ClaimedJob, "id" | "kind" | "payload" | "attempts"> & {
   createdAt?: Date;
   takeover?: boolean;
 };
-/**
- * A finished job's outcome, as its source writes it. `attempts` is the claim count the
- * outcome is written under (null: not claimed); `claimed_at` the clock of that claim.
- */
-export type Recorded = {
-  id: JobId;
-  attempts: number | null;
-  status: "pending" | "done" | "failed";
-  run_at: string | null;
-  last_error: string | null;
-  claimed_at: string;
-};
-
 function contextOf(job: RunnableJob, now: Date): JobContext {
   return {
     jobId: job.id,
@@ -323,7 +234,7 @@ async function settle(job: RunnableJob, result: Promise<JobOutcome | typeof OUTC
  * still holds the row: if its lease ran out and another process took the row over, that
  * process owns the outcome.
  */
-export async function recordOutcomes(db: Db, list: (Recorded | null)[]) {
+async function recordOutcomes(db: Db, list: (Recorded | null)[]) {
   const outcomes = list.filter((outcome): outcome is Recorded => outcome !== null);
   if (!outcomes.length) return;
   await db.execute(sql`
@@ -333,10 +244,10 @@ export async function recordOutcomes(db: Db, list: (Recorded | null)[]) {
     where ${jobs.id} = v.id and (v.attempts is null or (${jobs.attempts} = v.attempts and ${jobs.status} = 'running'))`);
 }
 
-export const JOBS_SOURCE = "jobs";
+const JOBS_SOURCE = "jobs";
 
 /** The jobs table: every kind of background work written with enqueueJob. */
-export const jobsTable: JobSource = {
+const jobsTable: JobSource = {
   name: JOBS_SOURCE,
   claim: claimDueJobs,
   renew: renewLeases,
@@ -344,24 +255,20 @@ export const jobsTable: JobSource = {
   releaseStale: releaseStaleClaims,
 };
 
-const registry = globalThis as unknown as { __chorusJobSources?: Map<string, JobSource> };
+/**
+ * Where the runner claims work: the jobs table, and the webhook deliveries, whose rows are
+ * their own jobs (no second row per delivery).
+ */
+const allSources = (): JobSource[] => [jobsTable, deliveryQueue];
 
-/** Adds a domain source (once per process, from lib/server/wiring.ts; a second call replaces it). */
-export function registerJobSource(source: JobSource) {
-  registry.__chorusJobSources ??= new Map();
-  registry.__chorusJobSources.set(source.name, source);
-}
-
-const allSources = (): JobSource[] => [jobsTable, ...(registry.__chorusJobSources?.values() ?? [])];
-
-/** The jobs table and every registered source that is enabled now. */
-export function jobSources(): JobSource[] {
+/** The jobs table and the deliveries, each while it is enabled. */
+function jobSources(): JobSource[] {
   return allSources().filter((source) => source.enabled?.() ?? true);
 }
 
 function sourceNamed(name: string | undefined): JobSource {
   if (!name || name === JOBS_SOURCE) return jobsTable;
-  const source = registry.__chorusJobSources?.get(name);
+  const source = allSources().find((s) => s.name === name);
   if (!source) throw new Error(`no job source named ${name}`);
   return source;
 }

@@ -3,7 +3,7 @@ import type { Label } from "@/db/schema";
 import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 import { labelIdPattern } from "@/lib/conversations/schemas";
 
-export const labelColorSchema = z
+const labelColorSchema = z
   .string()
   .regex(/^#[0-9a-fA-F]{6}$/, "must be a colour as #rrggbb")
   .transform((value) => value.toLowerCase())

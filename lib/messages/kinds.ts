@@ -28,7 +28,7 @@ export const locationContent = z
     address: z.string({ error: "must be a string" }).max(1000, "must be at most 1000 characters").optional().meta({ example: "Alexanderplatz 1, Berlin" }),
   })
   .meta({ id: "Location", description: "A place on the map." });
-export type LocationContent = z.infer<typeof locationContent>;
+type LocationContent = z.infer<typeof locationContent>;
 
 export const contactCard = z
   .object({
@@ -37,7 +37,7 @@ export const contactCard = z
     emails: z.array(z.string().max(320)).max(20).optional().meta({ example: ["ana@example.com"] }),
   })
   .meta({ id: "ContactCard", description: "A contact card the customer shared." });
-export type ContactCard = z.infer<typeof contactCard>;
+type ContactCard = z.infer<typeof contactCard>;
 
 export const reactionContent = z
   .object({
@@ -48,7 +48,7 @@ export const reactionContent = z
       .meta({ description: "One emoji; an empty string removes the reaction.", example: "👍" }),
   })
   .meta({ id: "Reaction", description: "A reaction to a message. It is shown on that message (`reactions`), not as a bubble of its own." });
-export type ReactionContent = z.infer<typeof reactionContent>;
+type ReactionContent = z.infer<typeof reactionContent>;
 
 export const messageReaction = z
   .strictObject({
@@ -63,7 +63,7 @@ const replyButton = z.object({
 });
 
 /** An interactive message the business sends: a text with up to 3 reply buttons. */
-export const interactiveButtonsInput = z
+const interactiveButtonsInput = z
   .object({
     type: z.literal("button", { error: 'must be "button" (reply buttons)' }),
     body: z.string({ error: "is required (1 to 1024 characters)" }).trim().min(1, "must not be empty").max(1024, "must be at most 1024 characters").meta({ example: "Shall we deliver tomorrow?" }),
@@ -84,14 +84,14 @@ export const interactiveButtonsInput = z
       }),
   })
   .meta({ id: "InteractiveButtons", description: "A text with 1 to 3 reply buttons; the customer's tap comes back as an `interactive` `button_reply`." });
-export type InteractiveButtonsInput = z.infer<typeof interactiveButtonsInput>;
+type InteractiveButtonsInput = z.infer<typeof interactiveButtonsInput>;
 
 /**
  * A published WhatsApp Flow the business sends (a form the customer fills in on their phone):
  * a text and the button (`cta`) that opens the flow. The customer's answers come back as a
  * message with `flow_response`.
  */
-export const interactiveFlowInput = z
+const interactiveFlowInput = z
   .object({
     type: z.literal("flow", { error: 'must be "flow"' }),
     flow_id: z
@@ -119,7 +119,7 @@ export const interactiveFlowInput = z
       .meta({ description: "Comes back in the answers' `flow_response.data.flow_token`; defaults to the message's id (`msg_...`)." }),
   })
   .meta({ id: "InteractiveFlow", description: "A published WhatsApp Flow: a text and the button that opens it. The answers come back as an inbound message with `flow_response`." });
-export type InteractiveFlowInput = z.infer<typeof interactiveFlowInput>;
+type InteractiveFlowInput = z.infer<typeof interactiveFlowInput>;
 
 /** What POST /v1/messages accepts as `interactive`: reply buttons or a flow. */
 export const interactiveSendInput = z.discriminatedUnion("type", [interactiveButtonsInput, interactiveFlowInput], {
@@ -137,13 +137,13 @@ export const flowResponseContent = z
     }),
   })
   .meta({ id: "FlowResponse", description: "The answers a customer gave in a WhatsApp Flow; the inbox shows them as a small form." });
-export type FlowResponseContent = z.infer<typeof flowResponseContent>;
+type FlowResponseContent = z.infer<typeof flowResponseContent>;
 
 /**
  * An interactive list the business sends (the satisfaction survey): a text, the button that
  * opens the list, and its rows in sections; the customer's choice comes back as a `list_reply`.
  */
-export const interactiveListContent = z
+const interactiveListContent = z
   .object({
     type: z.literal("list"),
     body: z.string().min(1).max(4096),
@@ -160,7 +160,7 @@ export const interactiveListContent = z
       .max(10),
   })
   .meta({ id: "InteractiveList", description: "A text with a list to choose from; the choice comes back as an `interactive` `list_reply`." });
-export type InteractiveListContent = z.infer<typeof interactiveListContent>;
+type InteractiveListContent = z.infer<typeof interactiveListContent>;
 
 /** The customer's answer to an interactive message. */
 export const interactiveReply = z
@@ -170,7 +170,7 @@ export const interactiveReply = z
     title: z.string().meta({ description: "Its title, as the customer saw it.", example: "Yes, please" }),
   })
   .meta({ id: "InteractiveReply", description: "The reply button or list row a customer chose." });
-export type InteractiveReply = z.infer<typeof interactiveReply>;
+type InteractiveReply = z.infer<typeof interactiveReply>;
 
 export const buttonReply = z
   .object({
@@ -227,7 +227,7 @@ export const templateSendInput = z
   .meta({ id: "TemplateSend", description: "An APPROVED template of the account, the values of its variables, and what fills its header and buttons." });
 
 /** A template's button as the customer sees it: the address with its suffix, the code to copy. */
-export const templateButtonContent = z
+const templateButtonContent = z
   .object({
     index: z.int().min(0).meta({ description: "The button's position in the template." }),
     type: z.enum(["QUICK_REPLY", "URL", "PHONE_NUMBER", "COPY_CODE"]),

@@ -2,7 +2,7 @@ import { isUtf8 } from "node:buffer";
 
 import { formatSize, limitInWords, stickerLimits, maxCaptionLength, maxFilenameLength, type MediaType, mediaLimits } from "./media-limits";
 
-export { formatSize, limitInWords, MAX_JSON_MEDIA_BYTES, stickerLimits, type MediaType, maxCaptionLength, maxFilenameLength, mediaLimits, mediaTypes } from "./media-limits";
+export { type MediaType, mediaLimits, mediaTypes } from "./media-limits";
 
 export type MediaInput = {
   mime_type: string;
@@ -231,7 +231,7 @@ export function validateMedia({ type, media }: { type: MediaType; media: MediaIn
 }
 
 /** Whether a WebP image is animated: its VP8X header sets the animation flag. */
-export function isAnimatedWebp(bytes: Uint8Array): boolean {
+function isAnimatedWebp(bytes: Uint8Array): boolean {
   return bytes.length >= 21 && String.fromCharCode(...bytes.subarray(12, 16)) === "VP8X" && (bytes[20] & 0x02) !== 0;
 }
 

@@ -28,7 +28,7 @@ import { type DecodedMedia, type MessageKind, type MessageOutput, presentMessage
 import { findIdByNetworkId, findMessage, insertMessage, storeMedia, touchConversation } from "./store";
 
 /** The customer-service window: free-form messages are allowed this long after the customer's last message. */
-export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
+const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** A message named by the network's id (cloud webhook) or by Chorus's id (the sandbox). */
 export type MessageLookup = { networkMessageId?: string; messageId?: string };

@@ -24,17 +24,13 @@ import { messageTypes, type MessageType } from "@/lib/network/types";
 import { maxCaptionLength, MiB, mediaLimits } from "./media-limits";
 import { decodeBase64Strict, type MediaType, normalizeMimeType, stickerSizeIssue, validateMedia } from "./media-rules";
 
-/** Text and the media kinds: what every path of the first build carries. */
-export { messageTypes, type MessageType };
-/** Every kind a stored message can have. */
-export { messageKinds };
 export type MessageKind = (typeof messageKinds)[number];
 /** What POST /v1/messages sends. */
-export const sendMessageTypes = [...messageTypes, "location", "reaction", "interactive", "template"] as const;
+const sendMessageTypes = [...messageTypes, "location", "reaction", "interactive", "template"] as const;
 /** What the sandbox's simulated customer sends: every inbound kind. */
-export const simulatedMessageTypes = [...messageTypes, "sticker", "location", "contacts", "reaction", "interactive", "button", "unsupported"] as const;
+const simulatedMessageTypes = [...messageTypes, "sticker", "location", "contacts", "reaction", "interactive", "button", "unsupported"] as const;
 
-export const MAX_TEXT_LENGTH = 4096;
+const MAX_TEXT_LENGTH = 4096;
 
 // Counted in Unicode code points, as a person counts characters (an emoji is one).
 const characters = (text: string) => Array.from(text).length;
@@ -261,10 +257,10 @@ export const sandboxInboundInput = z
   .transform(decodeContent);
 export type SandboxInboundInput = z.output<typeof sandboxInboundInput>;
 
-export type MediaMeta = Pick<Media, "id" | "mimeType" | "filename" | "caption" | "size" | "sha256">;
+type MediaMeta = Pick<Media, "id" | "mimeType" | "filename" | "caption" | "size" | "sha256">;
 export type MessageWithMedia = Message & { media: MediaMeta | null };
 
-export const messageMediaOutput = z
+const messageMediaOutput = z
   .strictObject({
     id: prefixedId("media"),
     mime_type: z.string().meta({ example: "image/jpeg" }),
@@ -276,7 +272,7 @@ export const messageMediaOutput = z
   })
   .meta({ id: "MessageMedia", description: "The file of a media message; absent once the message is deleted." });
 
-export const messageRevisionOutput = z
+const messageRevisionOutput = z
   .strictObject({
     text: z.string().optional().meta({ description: "The text it had." }),
     caption: z.string().optional().meta({ description: "The caption its file had." }),

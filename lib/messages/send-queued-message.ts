@@ -12,9 +12,9 @@ import { presentMessage } from "./schemas";
 import { findMessage } from "./store";
 
 /** Attempts per message before a retryable network error becomes `failed`. */
-export const MAX_SEND_ATTEMPTS = 5;
+const MAX_SEND_ATTEMPTS = 5;
 /** Wait after attempt n (1-based) before attempt n + 1. */
-export const SEND_RETRY_DELAYS_MS = [10_000, 30_000, 120_000, 600_000];
+const SEND_RETRY_DELAYS_MS = [10_000, 30_000, 120_000, 600_000];
 
 // An interactive list travels in the job's payload (the message row keeps its body as text).
 const outboundList = z.object({

@@ -19,7 +19,7 @@ const variablePattern = /\{\{\s*(\d+)\s*\}\}/g;
  * The network's component list for a template. Variables need examples for the review: the
  * template's own, else `sample 1`…; a media header is reviewed through its upload handle.
  */
-export function networkComponents(components: TemplateComponents) {
+function networkComponents(components: TemplateComponents) {
   const list: Record<string, unknown>[] = [];
   const header = components.header;
   const format = header?.format ?? "TEXT";

@@ -20,7 +20,7 @@ export function defaultApiBaseUrl(): string {
 }
 
 /** The business number of a sandbox that has none configured (digits, like every `from`/`to`). */
-export const SANDBOX_BUSINESS_NUMBER = "15550000000";
+const SANDBOX_BUSINESS_NUMBER = "15550000000";
 
 /** Outgoing calls to the network follow the webhook URL policy (and its development switch). */
 export function networkUrlPolicy(): UrlPolicy {

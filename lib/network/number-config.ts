@@ -10,7 +10,7 @@ import { encryptSecret } from "@/lib/platform/crypto/seal";
 import type { NumberConfigInput, NumberConfigOutput, NumberTestOutput } from "./schemas";
 import { adapterFor, DEFAULT_API_BASE_URL, defaultApiBaseUrl, loadNumberIntegration, networkUrlPolicy } from "./integration";
 
-export { e164Schema, type NumberConfigInput, numberConfigInput, type NumberConfigOutput, type NumberTestOutput } from "./schemas";
+export { type NumberConfigInput, numberConfigInput, type NumberConfigOutput, type NumberTestOutput } from "./schemas";
 
 /**
  * Checks a given api_base_url against the webhook URL policy before it is saved, so the
@@ -23,7 +23,7 @@ async function approvedApiBaseUrl(url: string | null | undefined): Promise<void>
   if (!check.ok) throw invalidField("api_base_url", check.reason);
 }
 
-export function webhookCallbackUrl(): string {
+function webhookCallbackUrl(): string {
   return new URL("/api/network/webhook", getEnv().APP_URL).toString();
 }
 

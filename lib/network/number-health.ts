@@ -1,9 +1,5 @@
 import type { QualityUpdate } from "./cloud/quality";
 
-/** The network's quality rating of a number: GREEN (high), YELLOW (medium), RED (low). */
-export const qualityRatings = ["GREEN", "YELLOW", "RED", "UNKNOWN"] as const;
-export type QualityRating = (typeof qualityRatings)[number];
-
 // The messaging limit tiers, lowest first (how many customers a day the number may start with).
 const tierOrder = ["TIER_50", "TIER_250", "TIER_1K", "TIER_2K", "TIER_10K", "TIER_100K", "TIER_UNLIMITED"];
 const qualityOrder: Record<string, number> = { RED: 0, YELLOW: 1, GREEN: 2 };
@@ -11,7 +7,7 @@ const qualityOrder: Record<string, number> = { RED: 0, YELLOW: 1, GREEN: 2 };
 export type NumberHealth = { qualityRating: string | null; messagingLimitTier: string | null };
 
 /** "TIER_1K" → "1,000 customers a day"; other values as the network names them. */
-export function describeTier(tier: string | null): string {
+function describeTier(tier: string | null): string {
   if (!tier) return "Not reported yet";
   if (tier === "TIER_UNLIMITED") return "Unlimited";
   if (tier === "TIER_NOT_SET") return "Not set yet (no message sent)";
@@ -20,7 +16,7 @@ export function describeTier(tier: string | null): string {
   return `${(Number(match[1]) * (match[2] ? 1000 : 1)).toLocaleString("en-US")} customers a day`;
 }
 
-export function describeQuality(rating: string | null): string {
+function describeQuality(rating: string | null): string {
   return rating === "GREEN" ? "High (green)" : rating === "YELLOW" ? "Medium (yellow)" : rating === "RED" ? "Low (red)" : "Not reported yet";
 }
 

@@ -4,8 +4,8 @@ import { enqueueJob } from "@/lib/jobs/enqueue";
 import type { NetworkAdapter } from "./types";
 
 // How long after the send the simulated customer's phone reports delivered, then read.
-export const SANDBOX_DELIVERED_AFTER_MS = 2_000;
-export const SANDBOX_READ_AFTER_MS = 6_000;
+const SANDBOX_DELIVERED_AFTER_MS = 2_000;
+const SANDBOX_READ_AFTER_MS = 6_000;
 
 /** The default provider: no external service; every send is accepted at once. */
 export const sandboxAdapter: NetworkAdapter = {

@@ -12,7 +12,7 @@ const optionalText = (max: number, pattern?: { regex: RegExp; message: string })
 const networkId = { regex: /^[A-Za-z0-9_-]+$/, message: "must be the id shown in the network's console (letters, digits, - or _)" };
 const noSpaces = { regex: /^\S+$/, message: "must not contain spaces" };
 
-export const e164Schema = z
+const e164Schema = z
   .string()
   .trim()
   .refine((value) => /^\+[1-9]\d{6,14}$/.test(value), "must be in E.164 format: + then the country code and number, digits only (e.g. +14155552671)")
@@ -49,7 +49,7 @@ export const numberConfigInput = z
   .meta({ description: "`sandbox` needs nothing else. `cloud` needs phone_number, phone_number_id, business_account_id, access_token, app_secret and verify_token (each missing one is named in a 400)." });
 export type NumberConfigInput = z.infer<typeof numberConfigInput>;
 
-export const numberStatuses = ["sandbox", "pending", "connected", "error"] as const;
+const numberStatuses = ["sandbox", "pending", "connected", "error"] as const;
 
 export const numberConfigOutput = z
   .object({

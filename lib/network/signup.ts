@@ -25,8 +25,7 @@ export const signupInput = z.object({
 });
 export type SignupInput = z.infer<typeof signupInput>;
 
-export const signupSteps = ["exchange_code", "subscribe_app", "register_number", "read_number"] as const;
-export type SignupStep = (typeof signupSteps)[number];
+type SignupStep = "exchange_code" | "subscribe_app" | "register_number" | "read_number";
 
 const stepLabels: Record<SignupStep, string> = {
   exchange_code: "Exchanging the sign-up code",
@@ -35,13 +34,12 @@ const stepLabels: Record<SignupStep, string> = {
   read_number: "Reading the number's details",
 };
 
-export const signupOutput = z.object({
-  number: numberConfigOutput,
-  display_phone_number: z.string(),
-  verified_name: z.string().nullable(),
-  steps: z.array(z.object({ step: z.enum(signupSteps), status: z.enum(["done", "skipped"]) })),
-});
-export type SignupOutput = z.infer<typeof signupOutput>;
+export type SignupOutput = {
+  number: z.infer<typeof numberConfigOutput>;
+  display_phone_number: string;
+  verified_name: string | null;
+  steps: { step: SignupStep; status: "done" | "skipped" }[];
+};
 
 /** A step the network refused: a 502 naming the step, with the network's own message. */
 function stepFailed(step: SignupStep, message: string): ApiError {

@@ -3,7 +3,7 @@ export const messageTypes = ["text", "image", "document", "audio", "video"] as c
 export type MessageType = (typeof messageTypes)[number];
 
 /** What a send carries besides text and media, in the network's own terms. */
-export type OutboundKind = "location" | "reaction" | "interactive" | "template";
+type OutboundKind = "location" | "reaction" | "interactive" | "template";
 /** A customer's choice in an interactive message, as the network reports it. */
 export type InteractiveReply = { type: "button_reply" | "list_reply"; id: string; title: string };
 
@@ -45,13 +45,13 @@ export type OutboundMessage = {
 };
 
 /** The inbound kinds beyond text and media. */
-export type InboundKind = "sticker" | "location" | "contacts" | "reaction" | "interactive" | "button" | "unsupported";
+type InboundKind = "sticker" | "location" | "contacts" | "reaction" | "interactive" | "button" | "unsupported";
 
 export type SendResult =
   | { ok: true; networkMessageId: string }
   | { ok: false; retryable: boolean; status?: number; code: string; message: string };
 
-export type SignalResult = { ok: true } | { ok: false; retryable: boolean; status?: number; code: string; message: string };
+type SignalResult = { ok: true } | { ok: false; retryable: boolean; status?: number; code: string; message: string };
 
 export type NetworkAdapter = {
   send(message: OutboundMessage): Promise<SendResult>;

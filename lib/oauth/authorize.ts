@@ -12,7 +12,7 @@ import { findAppByClientId } from "./apps";
 import { oauthIssuer } from "./metadata";
 import { hashSecret, newSecret } from "@/lib/platform/crypto/secret-hash";
 
-export const CODE_LIFETIME_MS = 10 * 60 * 1000;
+const CODE_LIFETIME_MS = 10 * 60 * 1000;
 const CONSENT_AUDIENCE = "chorus-oauth-consent";
 
 export type AuthorizeRequest = {

@@ -10,8 +10,8 @@ import { newId } from "@/lib/platform/ids";
 import { findAppByClientId, revokeGrants } from "./apps";
 import { hashSecret, newSecret, s256, secretMatches } from "@/lib/platform/crypto/secret-hash";
 
-export const ACCESS_TOKEN_LIFETIME_S = 60 * 60;
-export const REFRESH_TOKEN_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+const ACCESS_TOKEN_LIFETIME_S = 60 * 60;
+const REFRESH_TOKEN_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** An error of the token and revocation endpoints, answered as RFC 6749 section 5.2 says. */
 export class OAuthError extends Error {

@@ -80,11 +80,11 @@ export type OperationView = {
   curl?: string;
 };
 
-export type TagView = { name: string; anchor: string; description?: string; operations: OperationView[] };
+type TagView = { name: string; anchor: string; description?: string; operations: OperationView[] };
 
-export type ComponentSchemaView = { name: string; anchor: string; schema: SchemaView };
+type ComponentSchemaView = { name: string; anchor: string; schema: SchemaView };
 
-export type SharedResponseView = ResponseView & { anchor: string };
+type SharedResponseView = ResponseView & { anchor: string };
 
 export const responseAnchor = (name: string) => `response-${slug(name)}`;
 

@@ -30,7 +30,7 @@ export const timestamp = isoTimestamp;
 /** A prefixed identifier such as `conv_01jd...`. */
 export const idOf = prefixedId;
 
-export const errorDetailSchema = z
+const errorDetailSchema = z
   .looseObject({
     path: z.string().meta({ description: "The field (dotted path), or `body`, `scope`, `token_type`.", example: "media.data" }),
     message: z.string().meta({ example: "is required" }),
@@ -72,7 +72,7 @@ export const pathIds = <K extends string>(params: Record<K, IdKind>) =>
 
 const header = (id: string, description: string, example: string) => z.string().meta({ description, example, header: { id } });
 
-export const requestIdHeader = header("X-Request-Id", "The request id: echoed from the request when given, else generated.", "req_01jd2x8k3f0m6q1v9w4r7t5y2z");
+const requestIdHeader = header("X-Request-Id", "The request id: echoed from the request when given, else generated.", "req_01jd2x8k3f0m6q1v9w4r7t5y2z");
 // On every answer: the token's budget, the caller address's budget for requests without a
 // token, or the sign-in budget (per address and email) on POST /v1/auth/login.
 const rateLimitHeaders = {
@@ -82,7 +82,7 @@ const rateLimitHeaders = {
 };
 
 /** Headers of every /v1 answer. */
-export const standardHeaders = z.object({ "X-Request-Id": requestIdHeader, ...rateLimitHeaders });
+const standardHeaders = z.object({ "X-Request-Id": requestIdHeader, ...rateLimitHeaders });
 
 const errorResponse = (id: string, description: string, extraHeaders: Record<string, z.ZodType> = {}): ZodOpenApiResponseObject => ({
   id,
@@ -91,7 +91,7 @@ const errorResponse = (id: string, description: string, extraHeaders: Record<str
   content: { "application/json": { schema: errorBodySchema } },
 });
 
-export const errorResponses = {
+const errorResponses = {
   400: errorResponse(
     "BadRequest",
     "`invalid_json` (the body is not JSON, or nests deeper than 64 levels) or `validation_error` (`details` names each field; `path` for an address with a malformed `%`-escape or a NUL character, on every operation).",
@@ -137,12 +137,12 @@ export const errorResponses = {
   502: errorResponse("BadGateway", "`network_error`: the messaging network refused the request or did not answer; `message` carries the network's own words; `assistant_unavailable`: the configured language model failed or did not answer in time."),
 } as const;
 
-export type ErrorStatus = keyof typeof errorResponses;
+type ErrorStatus = keyof typeof errorResponses;
 
 // ---------------------------------------------------------------------------------------------
 // Operations
 
-export type Access =
+type Access =
   /** No token: login, the OpenAPI document. */
   | { auth: "none" }
   /** Any valid token of the account. */
@@ -198,7 +198,7 @@ function accessText(access: Access): string {
 }
 
 /** An operation with its security, scopes, standard headers and the error answers that apply. */
-export function operation(tag: string, spec: OperationSpec): ZodOpenApiOperationObject {
+function operation(tag: string, spec: OperationSpec): ZodOpenApiOperationObject {
   const statuses = new Set<ErrorStatus>(spec.errors ?? []);
   const authenticated = !("auth" in spec.access && spec.access.auth === "none");
   // Any address can hold a malformed escape or a NUL, and any request too large headers.

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import "zod-openapi";
 
-export const INT32_MAX = 2_147_483_647;
-export const INT64_MAX = 9_223_372_036_854_775_807n;
+const INT32_MAX = 2_147_483_647;
+const INT64_MAX = 9_223_372_036_854_775_807n;
 
 /**
  * A list answers at most this many plants, with or without `limit`: the plant store has
@@ -13,13 +13,13 @@ export const PLANT_LIST_CAP = 1000;
 const stringField = (what: string) =>
   z.string({ error: (issue) => (issue.input === undefined ? `${what} is required` : `${what} must be a string`) });
 
-export const plantNameSchema = stringField("name")
+const plantNameSchema = stringField("name")
   .trim()
   .min(1, "name is required")
   .max(200, "name must be at most 200 characters")
   .meta({ description: "The name of the plant (1 to 200 characters; surrounding spaces are removed).", example: "Monstera deliciosa" });
 
-export const plantTagSchema = stringField("tag")
+const plantTagSchema = stringField("tag")
   .max(100, "tag must be at most 100 characters")
   .meta({ description: "A free tag to sort plants by (at most 100 characters).", example: "tropical" });
 

@@ -89,7 +89,7 @@ export function loggable(error: unknown): string {
 }
 
 /** "insert into users", "select from api_tokens": the statement's verb and first table, nothing else. */
-export function queryName(sqlText: string): string {
+function queryName(sqlText: string): string {
   const verb = /^\s*(\w+)/.exec(sqlText)?.[1]?.toLowerCase() ?? "query";
   const table = /\b(?:from|into|update|join)\s+"?([\w.]+)"?/i.exec(sqlText)?.[1];
   return table ? `${verb} ${table}` : verb;

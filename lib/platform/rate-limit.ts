@@ -12,6 +12,9 @@ type Limiters = {
   close: () => Promise<void>;
 };
 
+// On globalThis: one set of counters (and one Redis connection) per process; Next.js bundles each
+// route and action separately (and reloads modules in development), so a module-level value would
+// exist once per bundle.
 const holder = globalThis as unknown as { __chorusLimiters?: Promise<Limiters> };
 
 /**
@@ -19,7 +22,7 @@ const holder = globalThis as unknown as { __chorusLimiters?: Promise<Limiters> }
  * down, a reply lost at the moment it stops) the limiter counts in process memory instead, so
  * no request waits on Redis longer than this.
  */
-export const REDIS_COMMAND_TIMEOUT_MS = 100;
+const REDIS_COMMAND_TIMEOUT_MS = 100;
 /** How long the first request of a process waits for the first connection to Redis. */
 const REDIS_FIRST_CONNECTION_WAIT_MS = 500;
 
@@ -143,7 +146,7 @@ export async function consumeRequest(key: string) {
  * The key of an email's sign-in budget: NFKC-normalised, trimmed and lower-cased, so
  * " Carol@…", "carol@…" and a full-width "ｃarol@…" all spend the same budget.
  */
-export function loginEmailKey(email: string): string {
+function loginEmailKey(email: string): string {
   return `email:${email.normalize("NFKC").trim().toLowerCase()}`;
 }
 

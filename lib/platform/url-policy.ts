@@ -2,7 +2,7 @@ import { promises as dns } from "node:dns";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 
-export type ResolvedAddress = { address: string; family: number };
+type ResolvedAddress = { address: string; family: number };
 
 export type LookupAll = (
   hostname: string,

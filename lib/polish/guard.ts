@@ -1,13 +1,13 @@
 // Links, numbers, names and similar tokens are swapped for private-use placeholders while the rules
 // run, so no rule can reflow a URL, capitalise an e-mail or split "10:30". Digits are encoded as
 // private-use characters too: a placeholder must never look like a letter, a digit or punctuation.
-export type TokenKind = "link" | "name" | "abbreviation" | "emoticon" | "mention" | "number";
+type TokenKind = "link" | "name" | "abbreviation" | "emoticon" | "mention" | "number";
 export type Token = { value: string; kind: TokenKind };
 export type Guarded = { text: string; tokens: Token[] };
 
 export const placeholderSource = "\uE000[\uE010-\uE019]+\uE001";
 
-export function encodePlaceholder(index: number): string {
+function encodePlaceholder(index: number): string {
   const digits = [...String(index)].map((digit) => String.fromCharCode(0xe010 + Number(digit))).join("");
   return `\uE000${digits}\uE001`;
 }
@@ -20,7 +20,7 @@ export function escapeRegExp(value: string): string {
   return value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-export const linkPattern = new RegExp(
+const linkPattern = new RegExp(
   [
     String.raw`(?:https?:\/\/|www\.)[^\s<>"]+`,
     String.raw`[\w.+-]+@[\w-]+(?:\.[\w-]+)+`,
@@ -30,7 +30,7 @@ export const linkPattern = new RegExp(
   "giu",
 );
 
-export const tokenPatterns: Array<{ kind: TokenKind; source: string }> = [
+const tokenPatterns: Array<{ kind: TokenKind; source: string }> = [
   { kind: "abbreviation", source: String.raw`(?<![\p{L}\p{N}])(?:\p{L}\.){2,}` },
   { kind: "abbreviation", source: String.raw`\b(?:Mr|Mrs|Ms|Dr|Dra|Jr|Sr|Sra|Srta|Dña|St|Av|Avda|vs|etc|Ud|Uds)\.` },
   { kind: "abbreviation", source: String.raw`\b(?:No|N[ºo]|n[ºo]|N[uú]m|n[uú]m)\.(?=\s?[#\d])` },
@@ -41,10 +41,10 @@ export const tokenPatterns: Array<{ kind: TokenKind; source: string }> = [
     source: String.raw`(?:(?:US|R|CA|AU|MX|AR|CL|CO)?[$€£¥]\s?)?(?<![\p{L}\p{N}])\.?(?:[#\p{L}\p{N}]+[-_\/])*#?[\p{L}\p{N}]*\d(?:[\p{L}\p{N}]|[.,](?=\d)|[:\/\-–_#](?=[\p{L}\p{N}]))*(?:\s?[€%])?`,
   },
 ];
-export const tokenPattern = new RegExp(tokenPatterns.map(({ source }) => `(${source})`).join("|"), "gu");
+const tokenPattern = new RegExp(tokenPatterns.map(({ source }) => `(${source})`).join("|"), "gu");
 
 // Chat spellings that contain a digit are words to expand, not numbers to keep.
-export const digitWords = new Set(["b4", "2day", "2moro", "2morrow", "2nite", "salu2"]);
+const digitWords = new Set(["b4", "2day", "2moro", "2morrow", "2nite", "salu2"]);
 
 export function guardTokens({ text, businessName }: { text: string; businessName: string | null }): Guarded {
   const tokens: Token[] = [];

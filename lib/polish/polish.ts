@@ -12,9 +12,9 @@ import { detectDraftLanguage, type PolishStyle, polishWithRules } from "./rules"
 import { POLISH_TEXT_MAX, type PolishOutput } from "./schemas";
 
 /** The optional engine gets this long in all; after it the rules engine answers. */
-export const POLISH_LLM_TIMEOUT_MS = 3000;
+const POLISH_LLM_TIMEOUT_MS = 3000;
 /** Characters of document text sent as context (about 3,000 tokens), shared between documents. */
-export const POLISH_DOCUMENTS_BUDGET = 12_000;
+const POLISH_DOCUMENTS_BUDGET = 12_000;
 
 const styleInstructions: Record<PolishStyle, string> = {
   concise:

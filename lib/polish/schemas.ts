@@ -23,7 +23,6 @@ export const polishInput = z.object({
     description: "`concise` shortens and removes filler; `normal` fixes spacing, capitals, punctuation, spelling, accents and chat abbreviations; `explanatory` adds a courteous opening and closing with the business name. The fixes of `normal` apply under every style.",
   }),
 });
-export type PolishInput = z.infer<typeof polishInput>;
 
 export const polishOutput = z
   .object({

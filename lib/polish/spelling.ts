@@ -5,7 +5,7 @@ import type { PolishLanguage } from "./dictionaries";
 
 const spellerLanguages: PolishLanguage[] = ["en", "es", "pt"];
 /** How long a polish waits for the dictionary's answer before polishing without spelling. */
-export const SPELLING_TIMEOUT_MS = 500;
+const SPELLING_TIMEOUT_MS = 500;
 
 // Hunspell (WASM) runs on its own thread: loading the Portuguese dictionary keeps a thread busy for
 // seconds, and that thread must never be the one answering requests. The worker's source is given

@@ -50,7 +50,7 @@ function cellsOf(line: string): string[] {
  * columns ignored), then one rate per line; blank lines are skipped. The first bad line is a
  * 400 naming its line number and what is wrong with it.
  */
-export function parsePricingCsv(csv: string): PriceRate[] {
+function parsePricingCsv(csv: string): PriceRate[] {
   const lines = csv.replace(/^\uFEFF/, "").split(/\r\n|\n|\r/);
   const header = cellsOf(lines[0] ?? "").map((cell) => cell.toLowerCase());
   const column = (name: string) => header.indexOf(name);

@@ -3,7 +3,7 @@ import { isoTimestamp } from "@/lib/platform/fields";
 import { pricingCategories } from "./estimate";
 
 export const MAX_RATES = 2_000;
-export const MAX_CSV_CHARS = 200_000;
+const MAX_CSV_CHARS = 200_000;
 
 export const priceRate = z
   .object({

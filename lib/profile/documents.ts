@@ -10,12 +10,12 @@ import { indexDocument } from "./knowledge";
 import { DOCUMENT_MAX_BYTES, DOCUMENTS_PER_ACCOUNT, documentWithTextOutput, presentDocument, type UploadDocumentInput } from "./schemas";
 
 /** Extracted text kept per document; far more than any prompt uses, bounded so one PDF cannot bloat a row. */
-export const DOCUMENT_TEXT_MAX = 500_000;
+const DOCUMENT_TEXT_MAX = 500_000;
 
 const formatMiB = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 /** Decodes the upload's Base64 (or data: URL) into bytes, refusing anything over the size limit before decoding it. */
-export function decodeDocumentData(data: string): Buffer {
+function decodeDocumentData(data: string): Buffer {
   let payload = data;
   const dataUrl = /^data:([^,]*),/i.exec(payload);
   if (dataUrl) {
@@ -50,7 +50,7 @@ function cleanText(text: string): string {
 }
 
 /** Page count and text of a PDF, or a 400 naming `data` when the bytes are not a readable PDF. */
-export async function extractPdf(bytes: Buffer): Promise<Extracted> {
+async function extractPdf(bytes: Buffer): Promise<Extracted> {
   if (bytes.subarray(0, 5).toString("latin1") !== "%PDF-") {
     throw invalidField("data", "must be a PDF document (the file does not start with %PDF-)");
   }

@@ -30,7 +30,7 @@ export function isValidTimeZone(timeZone: string): boolean {
   }
 }
 
-export const intervalSchema = z
+const intervalSchema = z
   .object({
     open: z.string().regex(openTimePattern, { error: 'Use 24-hour "HH:MM" from 00:00 to 23:59' }).meta({ description: "Opening time, 24-hour HH:MM.", example: "09:00" }),
     close: z.string().regex(closeTimePattern, { error: 'Use 24-hour "HH:MM" from 00:01 to 24:00' }).meta({ description: "Closing time, 24-hour HH:MM (24:00 for midnight), later than `open`.", example: "18:00" }),
@@ -40,7 +40,6 @@ export const intervalSchema = z
     error: "Closing time must be later than opening time (split overnight hours across two days)",
     path: ["close"],
   });
-export type Interval = z.infer<typeof intervalSchema>;
 
 const dayHoursSchema = z
   .array(intervalSchema)
@@ -63,7 +62,7 @@ const dayHoursSchema = z
     }
   });
 
-export const weeklyHoursSchema = z.strictObject({
+const weeklyHoursSchema = z.strictObject({
   mon: dayHoursSchema.optional(),
   tue: dayHoursSchema.optional(),
   wed: dayHoursSchema.optional(),
@@ -72,7 +71,6 @@ export const weeklyHoursSchema = z.strictObject({
   sat: dayHoursSchema.optional(),
   sun: dayHoursSchema.optional(),
 });
-export type WeeklyHours = z.infer<typeof weeklyHoursSchema>;
 
 export const hoursSchema = z
   .object({
@@ -262,7 +260,7 @@ const hoursWords: Record<
 };
 
 /** Maps any BCP 47 locale ("pt-BR", "es-419", "en") to a language the hours texts are written in. */
-export function resolveHoursLanguage(locale: string | null | undefined): HoursLanguage {
+function resolveHoursLanguage(locale: string | null | undefined): HoursLanguage {
   const language = (locale ?? "").toLowerCase().split(/[-_]/)[0];
   return (hoursLanguages as readonly string[]).includes(language) ? (language as HoursLanguage) : "en";
 }

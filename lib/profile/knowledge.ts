@@ -240,7 +240,7 @@ export type RetrievedPassage = {
 };
 
 /** The stable key of a passage's text, for the agent's "not helpful". */
-export function passageHash(text: string): string {
+function passageHash(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 

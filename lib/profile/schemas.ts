@@ -4,9 +4,9 @@ import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 import { type Hours, hoursSchema, isOpenAt, nextOpeningAt, weekdays } from "./hours";
 import { type Language, languages } from "@/lib/platform/language/language";
 
-export const OUTSIDE_HOURS_MESSAGE_MAX = 1000;
+const OUTSIDE_HOURS_MESSAGE_MAX = 1000;
 
-export const autoReplySchema = z.object({
+const autoReplySchema = z.object({
   outside_hours: z
     .object({
       enabled: z.boolean({ error: "must be true or false" }),
@@ -47,9 +47,9 @@ export const autoReplySchema = z.object({
     .object({ enabled: z.boolean({ error: "must be true or false" }) })
     .meta({ description: "Answer questions about opening hours (English, Spanish, Portuguese) with the weekly hours." }),
 });
-export type AutoReply = z.infer<typeof autoReplySchema>;
+type AutoReply = z.infer<typeof autoReplySchema>;
 
-export const defaultAutoReply: AutoReply = {
+const defaultAutoReply: AutoReply = {
   outside_hours: { enabled: false, message: "" },
   hours_question: { enabled: false },
 };
@@ -191,7 +191,7 @@ export function presentDocument(row: Pick<DocumentRow, "id" | "filename" | "size
 /** POST /v1/conversations/{id}/suggestions takes an empty object: the conversation says it all. */
 export const suggestionsInput = z.object({}).meta({ description: "Send `{}`." });
 
-export const suggestionOutput = z
+const suggestionOutput = z
   .object({
     id: prefixedId("passage", "The passage, to mark it not helpful (`POST /v1/conversations/{id}/suggestions/dismissals`)."),
     text: z.string().meta({ description: "A passage of the profile description or of a document, at most about 300 characters cut at paragraph and sentence ends, to insert into a reply.", example: "We ship to the whole country: 3 to 5 working days, free over $50." }),

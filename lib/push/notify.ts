@@ -1,11 +1,11 @@
 import "server-only";
-import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
 import webpush from "web-push";
 import { type Executor, getDb } from "@/db";
-import { contacts, conversationActivities, conversations, jobs, messages, notificationPreferences, pushSubscriptions, users } from "@/db/schema";
-import type { EventFanOut } from "@/lib/events/record-event";
-import { enqueueJobs, JOBS_CHANNEL, type NewJob } from "@/lib/jobs/enqueue";
+import { contacts, conversationActivities, conversations, messages, notificationPreferences, pushSubscriptions, users } from "@/db/schema";
+import { type PushNotifyPayload, pushNotifyPayload } from "@/lib/events/fan-out";
+import { enqueueJobs, type NewJob } from "@/lib/jobs/enqueue";
 import type { JobHandler } from "@/lib/jobs/runner";
 import { getEnv } from "@/lib/platform/env";
 import { slaAlertRecipients } from "@/lib/sla/recipients";
@@ -14,78 +14,6 @@ import { checkWebhookUrl } from "@/lib/platform/url-policy";
 import { inQuietHours, presentPreferences } from "./preferences";
 import type { PushPayload, PushReason } from "./schemas";
 import { getVapidKeys } from "./vapid";
-
-/** The event kinds the SLA engine emits when a conversation is about to miss, or has missed, its target. */
-export const SLA_WARNING_EVENT = "sla.warning";
-export const SLA_BREACHED_EVENT = "sla.breached";
-
-const notifyPayload = z.object({
-  accountId: z.string(),
-  reason: z.enum(["new_message", "mention", "assignment", "sla_warning", "sla_breached"]),
-  conversationId: z.string(),
-  /** Who it is for; null: whoever the conversation concerns (its assignee, or everyone when unassigned). */
-  userIds: z.array(z.string()).nullable(),
-  messageId: z.string().optional(),
-  noteId: z.string().optional(),
-  /** The user who caused it, never pushed about their own act. */
-  actorId: z.string().optional(),
-  /** An SLA alert's conversation's team when it was raised (its members hear of it while unassigned). */
-  teamId: z.string().nullable().optional(),
-});
-type NotifyPayload = z.infer<typeof notifyPayload>;
-
-type Data = Record<string, unknown>;
-const record = (value: unknown): Data => (value && typeof value === "object" ? (value as Data) : {});
-const text = (value: unknown) => (typeof value === "string" ? value : undefined);
-
-/** What an event asks to push, if anything. */
-function pushOf(accountId: string, type: string, data: Data): NotifyPayload | null {
-  const conversation = record(data.conversation);
-  const conversationId = text(conversation.id) ?? text(data.conversation_id);
-  if (!conversationId) return null;
-  if (type === "message.received") {
-    const message = record(data.message);
-    // A message the customer wrote: its conversation's assignee, or every teammate when unassigned.
-    const assignee = text(conversation.assigned_to);
-    return { accountId, reason: "new_message", conversationId, userIds: assignee ? [assignee] : null, messageId: text(message.id) };
-  }
-  if (type === "conversation.assigned") {
-    const assignee = text(conversation.assigned_to);
-    return assignee ? { accountId, reason: "assignment", conversationId, userIds: [assignee] } : null;
-  }
-  if (type === "note.created") {
-    const note = record(data.note);
-    const author = text(record(note.author).id);
-    const mentioned = (Array.isArray(note.mentions) ? note.mentions : []).filter((id): id is string => typeof id === "string" && id !== author);
-    return mentioned.length ? { accountId, reason: "mention", conversationId, userIds: mentioned, noteId: text(note.id), actorId: author } : null;
-  }
-  if (type === SLA_WARNING_EVENT || type === SLA_BREACHED_EVENT) {
-    // The assignee; unassigned, the admins and the team's members (resolved by the job), as in the app.
-    const assignee = text(conversation.assigned_to) ?? text(data.user_id);
-    const reason = type === SLA_WARNING_EVENT ? "sla_warning" : "sla_breached";
-    return { accountId, reason, conversationId, userIds: assignee ? [assignee] : null, teamId: text(conversation.team_id) ?? null };
-  }
-  return null;
-}
-
-/**
- * In the transaction that records an event: a `push.notify` job for the events people are
- * pushed about, written only when someone in the account has a device subscribed (one
- * statement, so accounts without push pay nothing more).
- */
-export const fanOutToPush: EventFanOut = async (tx, { accountId, envelope, createdAt }) => {
-  const payload = pushOf(accountId, envelope.type, envelope.data);
-  if (!payload) return;
-  const at = createdAt.toISOString();
-  await tx.execute(sql`
-    with inserted as (
-      insert into ${jobs} (kind, payload, account_id, status, run_at, attempts, created_at, updated_at)
-      select 'push.notify', ${JSON.stringify(payload)}::jsonb, ${accountId}, 'pending', ${at}::timestamptz, 0, ${at}::timestamptz, ${at}::timestamptz
-      where exists (select 1 from ${pushSubscriptions} where ${pushSubscriptions.accountId} = ${accountId})
-      returning id
-    )
-    select pg_notify(${JOBS_CHANNEL}, 'push.notify') from inserted`);
-};
 
 const preferenceOf: Record<PushReason, keyof ReturnType<typeof presentPreferences>> = {
   new_message: "new_messages",
@@ -99,7 +27,7 @@ const preferenceOf: Record<PushReason, keyof ReturnType<typeof presentPreference
 const clip = (value: string, length: number) => (Array.from(value).length > length ? `${Array.from(value).slice(0, length - 1).join("")}…` : value);
 
 /** The words a push shows: who and what, short enough for a lock screen. */
-async function composePayload(db: Executor, job: NotifyPayload): Promise<PushPayload | null> {
+async function composePayload(db: Executor, job: PushNotifyPayload): Promise<PushPayload | null> {
   const [row] = await db
     .select({ id: conversations.id, assignedTo: conversations.assignedTo, preview: conversations.lastMessagePreview, name: contacts.name, phone: contacts.phone, username: contacts.username })
     .from(conversations)
@@ -131,7 +59,7 @@ async function composePayload(db: Executor, job: NotifyPayload): Promise<PushPay
  * then one `push.send` job per device so each is retried on its own.
  */
 export const runPushNotify: JobHandler = async (raw, { now }) => {
-  const parsed = notifyPayload.safeParse(raw);
+  const parsed = pushNotifyPayload.safeParse(raw);
   if (!parsed.success) return { failed: "push.notify payload is not valid" };
   const job = parsed.data;
   const db = getDb();

@@ -9,7 +9,7 @@ import { checkWebhookUrl } from "@/lib/platform/url-policy";
 import type { CreatePushSubscriptionInput, PushSubscriptionOutput } from "./schemas";
 
 /** Devices one user may be pushed to; subscribing one more forgets the oldest. */
-export const MAX_PUSH_SUBSCRIPTIONS_PER_USER = 10;
+const MAX_PUSH_SUBSCRIPTIONS_PER_USER = 10;
 
 /**
  * Registers (or refreshes) this browser for the calling user. The endpoint passes the same

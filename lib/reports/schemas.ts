@@ -2,15 +2,15 @@ import { z } from "zod";
 import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 import { isValidTimeZone, zonedTimeToInstant } from "@/lib/profile/hours";
 
-export const MAX_RANGE_DAYS = 366;
-export const DEFAULT_RANGE_DAYS = 7;
+const MAX_RANGE_DAYS = 366;
+const DEFAULT_RANGE_DAYS = 7;
 const DAY_MS = 86_400_000;
 // A range of whole local days can be an hour longer than its count of days across a DST change.
 const DST_SLACK_MS = 3_600_000;
 
-export const timeseriesMetrics = ["messages_received", "messages_sent", "conversations_created", "conversations_closed"] as const;
+const timeseriesMetrics = ["messages_received", "messages_sent", "conversations_created", "conversations_closed"] as const;
 export type TimeseriesMetric = (typeof timeseriesMetrics)[number];
-export const timeseriesIntervals = ["day", "hour"] as const;
+const timeseriesIntervals = ["day", "hour"] as const;
 
 const dateOnly = /^(\d{4})-(\d{2})-(\d{2})$/;
 // ISO 8601 date and time with a zone designator: an instant, never a local time.
@@ -129,7 +129,7 @@ export const timeseriesOutput = z
   .meta({ id: "ReportTimeseries", description: "A metric counted per day or hour." });
 export type TimeseriesOutput = z.infer<typeof timeseriesOutput>;
 
-export const firstResponseOutput = z.object({
+const firstResponseOutput = z.object({
   count: z.int().min(0).meta({ description: "Conversations whose first inbound message lies in the range and that got a person's reply that reached the network (sent, delivered or read; a failed send is no response)." }),
   unanswered: z.int().min(0).meta({ description: "Conversations whose first inbound message lies in the range that no person's reply has reached yet." }),
   median_seconds: seconds("Median seconds to the first person's reply that reached the network; null without replies."),
@@ -137,7 +137,7 @@ export const firstResponseOutput = z.object({
   p90_seconds: seconds("90th percentile of seconds to the first person's reply that reached the network."),
 });
 
-export const agentReportOutput = z.object({
+const agentReportOutput = z.object({
   user_id: prefixedId("user"),
   name: z.string(),
   role: z.enum(["admin", "agent"]),
@@ -151,7 +151,7 @@ export const agentReportOutput = z.object({
 });
 export type AgentReport = z.infer<typeof agentReportOutput>;
 
-export const resolutionTimeOutput = z
+const resolutionTimeOutput = z
   .object({
     count: z.int().min(0).meta({ description: "Conversations closed in the range." }),
     median_s: seconds("Median seconds from creation (or the latest reopening) to the close; null without closes."),
@@ -163,7 +163,7 @@ const csatDistribution = z
   .object({ "1": z.int().min(0), "2": z.int().min(0), "3": z.int().min(0), "4": z.int().min(0), "5": z.int().min(0) })
   .meta({ description: "How many answers gave each score." });
 
-export const csatSummaryOutput = z
+const csatSummaryOutput = z
   .object({
     responses: z.int().min(0).meta({ description: "Survey answers given in the range." }),
     average: z.number().min(1).max(5).nullable().meta({ description: "Mean score, rounded to 2 decimals; null without answers.", example: 4.25 }),

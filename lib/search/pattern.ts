@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 
 /** Lower-case without accents (the JavaScript side of chorus_search_text, for splitting words). */
-export const foldText = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+const foldText = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 
 const MAX_WORDS = 8;
 

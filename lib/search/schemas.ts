@@ -12,7 +12,7 @@ export const searchQuery = paginationQuery.extend({
     .meta({ description: "2 to 200 characters; matched case- and accent-insensitively anywhere in names, numbers, message text and notes.", example: "gomez" }),
 });
 
-export const searchFields = ["name", "phone", "username", "email", "message", "note"] as const;
+const searchFields = ["name", "phone", "username", "email", "message", "note"] as const;
 
 export const searchResultOutput = z
   .strictObject({

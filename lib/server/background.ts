@@ -7,7 +7,7 @@ import { DEFAULT_LANES, INNGEST_LANES, type JobRunner, releaseAllStaleClaims, st
 import { loggable } from "@/lib/platform/errors";
 import { AUTH_CHANNEL, forgetCachedTokens } from "@/lib/auth/token-cache";
 import { listen } from "@/db/listen";
-import { handOverLocalDeliveries } from "@/lib/webhooks/delivery-queue";
+import { handOverLocalDeliveries } from "@/lib/jobs/delivery-queue";
 import { startEmbeddedMaintenance } from "@/db/embedded-maintenance";
 
 let runner: JobRunner | undefined;

@@ -9,7 +9,7 @@ export type SendEvents = (events: InngestEvent[]) => Promise<unknown>;
  * relay died between sending and marking the row done) a no-op: Inngest ignores an event
  * whose id it has seen in the last 24 h.
  */
-export function jobToInngestEvent(kind: string, payload: Record<string, unknown>, ctx: Pick<JobContext, "jobId" | "createdAt">): InngestEvent {
+function jobToInngestEvent(kind: string, payload: Record<string, unknown>, ctx: Pick<JobContext, "jobId" | "createdAt">): InngestEvent {
   if (kind === "webhook.deliver") {
     const deliveryId = String(payload.deliveryId);
     return { name: "chorus/webhook.delivery.requested", data: { deliveryId }, id: `webhook-delivery-${deliveryId}` };

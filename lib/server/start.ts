@@ -10,6 +10,9 @@ import { offerEventStream } from "./event-stream";
 
 // __chorusServing: set once started (migrated, background work running); until then the HTTP
 // server (scripts/server.mjs) leaves /healthz to the app, which answers after start-up.
+// On globalThis: the process starts once, though every entry point imports this module; Next.js
+// bundles each route and action separately (and reloads modules in development), so a module-level
+// value would exist once per bundle.
 const holder = globalThis as unknown as { __chorusStarted?: boolean; __chorusServing?: boolean };
 
 /** Runs once per server process: validate the environment, migrate, start background work. */

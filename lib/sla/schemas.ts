@@ -2,9 +2,8 @@ import { z } from "zod";
 import type { SlaPolicy } from "@/db/schema";
 import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 
-export const slaPolicyIdPattern = /^sla_[0-9a-z]{26}$/;
-export const slaKinds = ["first_response", "next_response", "resolution"] as const;
-export type SlaKind = (typeof slaKinds)[number];
+const slaPolicyIdPattern = /^sla_[0-9a-z]{26}$/;
+export type SlaKind = "first_response" | "next_response" | "resolution";
 
 const duration = (what: string) =>
   z

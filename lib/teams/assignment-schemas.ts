@@ -2,8 +2,7 @@ import { z } from "zod";
 import { prefixedId } from "@/lib/platform/fields";
 import { teamIdPattern, userIdPattern } from "./schemas";
 
-export const assignmentModes = ["manual", "round_robin", "balanced"] as const;
-export type AssignmentModeName = (typeof assignmentModes)[number];
+const assignmentModes = ["manual", "round_robin", "balanced"] as const;
 
 const capacityField = z
   .int("must be an integer from 1 to 1000")

@@ -18,7 +18,7 @@ export async function loadWorkflowSettings(executor: Executor, accountId: string
   return { awayAfterS: row?.awayAfterS ?? DEFAULT_AWAY_AFTER_S, defaultSlaPolicyId: row?.defaultSlaPolicyId ?? null };
 }
 
-export async function saveWorkflowSettings(tx: Executor, accountId: string, values: { awayAfterS?: number; defaultSlaPolicyId?: string | null }) {
+async function saveWorkflowSettings(tx: Executor, accountId: string, values: { awayAfterS?: number; defaultSlaPolicyId?: string | null }) {
   const now = new Date();
   await tx
     .insert(workflowSettings)

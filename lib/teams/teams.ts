@@ -37,7 +37,7 @@ export async function listTeams({ ctx, limit, cursor }: { ctx: ServiceContext; l
 }
 
 /** A team of the account, or undefined. */
-export async function findTeam(executor: Executor, { accountId, id }: { accountId: string; id: string }) {
+async function findTeam(executor: Executor, { accountId, id }: { accountId: string; id: string }) {
   const [row] = await executor
     .select()
     .from(teams)

@@ -3,14 +3,14 @@ import type { MessageTemplate, TemplateButton, TemplateComponents } from "@/db/s
 import { validateMedia } from "@/lib/messages/media-rules";
 import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 
-export const templateCategories = ["MARKETING", "UTILITY", "AUTHENTICATION"] as const;
-export const templateStatuses = ["PENDING", "APPROVED", "REJECTED"] as const;
-export const headerFormats = ["TEXT", "IMAGE", "VIDEO", "DOCUMENT", "LOCATION"] as const;
-export const buttonTypes = ["QUICK_REPLY", "URL", "PHONE_NUMBER", "COPY_CODE"] as const;
+const templateCategories = ["MARKETING", "UTILITY", "AUTHENTICATION"] as const;
+const templateStatuses = ["PENDING", "APPROVED", "REJECTED"] as const;
+const headerFormats = ["TEXT", "IMAGE", "VIDEO", "DOCUMENT", "LOCATION"] as const;
+const buttonTypes = ["QUICK_REPLY", "URL", "PHONE_NUMBER", "COPY_CODE"] as const;
 /** The media kind of each media header: the network's limits for that kind apply. */
 export const headerMediaKinds = { IMAGE: "image", VIDEO: "video", DOCUMENT: "document" } as const;
 // The network's limits on a template's buttons.
-export const MAX_BUTTONS = 10;
+const MAX_BUTTONS = 10;
 const MAX_URL_BUTTONS = 2;
 const MAX_PHONE_BUTTONS = 1;
 const MAX_COPY_CODE_BUTTONS = 1;
@@ -18,7 +18,7 @@ const MAX_COPY_CODE_BUTTONS = 1;
 const variablePattern = /\{\{\s*(\d+)\s*\}\}/g;
 
 /** The numbers of the `{{n}}` placeholders of a text, in order of appearance. */
-export function variablesOf(text: string): number[] {
+function variablesOf(text: string): number[] {
   return [...text.matchAll(variablePattern)].map((match) => Number(match[1]));
 }
 
@@ -120,7 +120,7 @@ const buttonInput = z
   })
   .meta({ id: "NewTemplateButton" });
 
-export const templateComponentsInput = z
+const templateComponentsInput = z
   .object({
     header: headerInput.optional(),
     body: textPart(1024, "The message, with variables `{{1}}`, `{{2}}`… numbered from 1 without gaps.")
@@ -173,7 +173,7 @@ const buttonOutput = z
   })
   .meta({ id: "TemplateButton" });
 
-export const templateComponentsSchema = z
+const templateComponentsSchema = z
   .object({
     header: z
       .object({
@@ -233,7 +233,7 @@ export const templateOutput = z
 export type TemplateOutput = z.infer<typeof templateOutput>;
 
 /** The stored components as the API shows them: the header's file described, never its bytes or the network's handle. */
-export function presentComponents(components: TemplateComponents): TemplateOutput["components"] {
+function presentComponents(components: TemplateComponents): TemplateOutput["components"] {
   const { header, ...rest } = components;
   if (!header) return rest;
   const format = header.format ?? "TEXT";

@@ -17,7 +17,7 @@ import { type CreateTemplateInput, headerMediaKinds, presentTemplate, storedButt
 export { prepareTemplateSend } from "./prepare-send";
 
 /** How long the sandbox "reviews" a template before approving (or rejecting) it. */
-export const SANDBOX_REVIEW_MS = 2_000;
+const SANDBOX_REVIEW_MS = 2_000;
 
 /** The account's cloud number as a template target, or a 409 when it is not fully configured. */
 async function cloudTarget(executor: Executor, accountId: string) {

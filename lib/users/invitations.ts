@@ -20,7 +20,7 @@ import { interfaceLocaleOf } from "./locale";
 import { emailSchema, presentUser, userNameSchema } from "@/lib/auth/user-identity";
 import { passwordSchema } from "@/lib/auth/password";
 
-export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 export const createInvitationInput = z.object({
   email: emailSchema.meta({ description: "Where the invitation goes; the new user signs in with it.", example: "sam@example.com" }),

@@ -13,7 +13,7 @@ import { getEnv } from "@/lib/platform/env";
 import { ApiError, invalidField, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 
-export const RESET_LINK_LIFETIME_MS = 60 * 60 * 1000;
+const RESET_LINK_LIFETIME_MS = 60 * 60 * 1000;
 
 export const changePasswordInput = z.object({
   current_password: z.string().min(1, "is required").max(200).meta({ description: "Your password now." }),

@@ -3,7 +3,8 @@ import { getDb, rowsOf, toDate } from "@/db";
 import { type WebhookAttempt, type WebhookDelivery, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
 import { newId } from "@/lib/platform/ids";
-import { DELIVERIES_SOURCE, type JobBatchHandler, type JobContext, type JobOutcome, OUTCOME_RECORDED } from "@/lib/jobs/runner";
+import { type JobBatchHandler, type JobContext, type JobOutcome, OUTCOME_RECORDED } from "@/lib/jobs/runner";
+import { DELIVERIES_SOURCE } from "@/lib/jobs/source";
 import { type AttemptOutcome, IN_FLIGHT_GRACE_MS, recordAttemptResult } from "./attempt-delivery";
 import { deliveryJobPayload, runDeliveryJob } from "./deliver-job";
 import { MAX_DELIVERY_ATTEMPTS } from "./schemas";
@@ -23,7 +24,7 @@ type Sent = {
 };
 
 /** The job outcome of a finished attempt, as the one-at-a-time path reports it. */
-export function jobOutcomeOf(result: AttemptOutcome): JobOutcome {
+function jobOutcomeOf(result: AttemptOutcome): JobOutcome {
   if (result.done || !result.nextAttemptAt) return;
   return { retryAt: new Date(result.nextAttemptAt), error: result.error ?? undefined };
 }

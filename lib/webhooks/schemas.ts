@@ -3,15 +3,17 @@ import type { Webhook, WebhookAttempt } from "@/db/schema";
 import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 import { paginationQuery } from "@/lib/platform/pagination";
 import { type EventType, eventTypes, subscribableEventTypes } from "@/lib/events/types";
+import { MAX_WEBHOOKS_PER_ACCOUNT } from "@/lib/events/fan-out";
 
-export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
+export { MAX_WEBHOOKS_PER_ACCOUNT };
+
 /** Automatic attempts per delivery: the first one and four retries. */
 export const MAX_DELIVERY_ATTEMPTS = 5;
 /** The receiver must answer the challenge within 10 s. */
 export const VERIFICATION_TIMEOUT_MS = 10_000;
 
-export const webhookStatuses = ["pending", "active", "verification_failed", "disabled"] as const;
-export const attemptStatuses = ["succeeded", "failed", "pending"] as const;
+const webhookStatuses = ["pending", "active", "verification_failed", "disabled"] as const;
+const attemptStatuses = ["succeeded", "failed", "pending"] as const;
 export const statsWindows = { "24h": 24 * 3600_000, "7d": 7 * 24 * 3600_000, "30d": 30 * 24 * 3600_000 } as const;
 export type StatsWindow = keyof typeof statsWindows;
 
@@ -23,7 +25,7 @@ export const eventTypeGroups = subscribableEventTypes.reduce<Record<string, stri
 
 const known = new Set<string>(subscribableEventTypes);
 
-export const webhookUrlSchema = z
+const webhookUrlSchema = z
   .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
   .trim()
   .min(1, "is required")
@@ -39,7 +41,7 @@ const subscribableType = z
   .string({ error: "must be an event type" })
   .meta({ description: 'An event type, or "*" (alone) for every event.', override: { enum: ["*", ...subscribableEventTypes] } });
 
-export const webhookEventsSchema = z
+const webhookEventsSchema = z
   .array(subscribableType, {
     error: (issue) => (issue.input === undefined ? "is required" : "must be a list of event types"),
   })
@@ -63,7 +65,7 @@ export const webhookEventsSchema = z
 // differently, so a receiver using one could never verify a delivery.
 const standardSecret = /^whsec_(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$|^whsec_[A-Za-z0-9+/]{2}==$|^whsec_[A-Za-z0-9+/]{3}=$/;
 
-export const webhookSecretSchema = z
+const webhookSecretSchema = z
   .string({ error: "must be a string" })
   .min(16, "must be 16 to 128 characters")
   .max(128, "must be 16 to 128 characters")

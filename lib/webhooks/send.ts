@@ -3,7 +3,7 @@ import { pinnedPost } from "@/lib/platform/http/pinned-post";
 import { signPayload } from "@/lib/webhooks/signature";
 import { checkWebhookUrl, type LookupAll } from "@/lib/platform/url-policy";
 
-export const WEBHOOK_USER_AGENT = "Chorus-Webhooks/1";
+const WEBHOOK_USER_AGENT = "Chorus-Webhooks/1";
 
 export type SendResult = {
   ok: boolean;
@@ -20,7 +20,7 @@ const storable = (text: string | undefined | null) => (text == null ? null : tex
 /** What identifies one attempt of one delivery, as its headers carry it. */
 type Attempt = { body: string; eventId: string; eventType: string; deliveryId: string; attempt: number };
 
-export function deliveryHeaders({ secret, body, eventId, eventType, deliveryId, attempt, timestamp }: Attempt & { secret: string; timestamp: number }): Record<string, string> {
+function deliveryHeaders({ secret, body, eventId, eventType, deliveryId, attempt, timestamp }: Attempt & { secret: string; timestamp: number }): Record<string, string> {
   return {
     "Content-Type": "application/json",
     "User-Agent": WEBHOOK_USER_AGENT,

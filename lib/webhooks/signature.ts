@@ -17,7 +17,7 @@ const base64Pattern = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]
  * Standard Webhooks library verifies a delivery unedited. A chosen secret that is not such a
  * base64 string (a library would refuse it) is keyed by its UTF-8 bytes.
  */
-export function standardWebhookKey(secret: string): Buffer {
+function standardWebhookKey(secret: string): Buffer {
   const encoded = secret.startsWith(secretPrefix) ? secret.slice(secretPrefix.length) : secret;
   if (encoded.length > 0 && base64Pattern.test(encoded)) return Buffer.from(encoded, "base64");
   return Buffer.from(secret, "utf8");

@@ -6,7 +6,7 @@ import { shot } from "./fixtures";
 import { adminApiToken, signInAsOwner } from "./helpers";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
-// Servers this spec starts itself (a bad environment, a log capture), beside the shared one.
+// Servers this test file starts itself (a bad environment, a log capture), beside the shared one.
 const OWN_PORT = PORT + 500;
 
 /** A raw request with node:http: fetch refuses TRACE. */

@@ -8,7 +8,7 @@ import { runJob } from "@/inngest/functions/run-job";
 import { jobHandlers } from "@/lib/server/job-handlers";
 import { inngestRelayHandlers, type InngestEvent } from "@/lib/server/inngest-relay";
 import { drainJobs } from "@/lib/jobs/runner";
-import { handOverLocalDeliveries } from "@/lib/webhooks/delivery-queue";
+import { handOverLocalDeliveries } from "@/lib/jobs/delivery-queue";
 import { setEnv } from "@/tests/support/env-vars";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { type WebhookReceiver, startReceiver } from "@/tests/support/webhook-receiver";

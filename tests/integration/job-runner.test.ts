@@ -10,7 +10,8 @@ import { type DbHandle, getDb, getDbHandle, newPglite, openPglite, openPostgres,
 import { jobs, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
 import { enqueueJob, enqueueJobs } from "@/lib/jobs/enqueue";
 import { jobHandlers } from "@/lib/server/job-handlers";
-import { claimDueJobs, drainJobs, INNGEST_LANES, JOB_LEASE_MS, type JobHandlers, runJob, startJobRunner } from "@/lib/jobs/runner";
+import { claimDueJobs, drainJobs, INNGEST_LANES, type JobHandlers, runJob, startJobRunner } from "@/lib/jobs/runner";
+import { JOB_LEASE_MS } from "@/lib/jobs/source";
 import { newId } from "@/lib/platform/ids";
 import { setEnv } from "@/tests/support/env-vars";
 import { createTestAccount } from "@/tests/support/fixtures";

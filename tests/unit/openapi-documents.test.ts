@@ -256,7 +256,7 @@ describe("the plant store OpenAPI document", () => {
     expect(doc.paths["/plants"].post.requestBody!.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Plant" });
   });
 
-  it("defines Plant, NewPlant and Error as the plant store contract says", () => {
+  it("defines Plant, NewPlant and Error for the plant store", () => {
     const { Plant, NewPlant, Error } = doc.components.schemas;
     expect(Plant.required).toEqual(["name"]);
     expect(Plant.properties.name).toMatchObject({ type: "string", minLength: 1, maxLength: 200 });

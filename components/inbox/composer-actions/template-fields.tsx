@@ -42,7 +42,7 @@ function usePriceTable(active: boolean) {
 }
 
 /** The account's approved templates (loaded once per picker). */
-export function useApprovedTemplates(active: boolean) {
+function useApprovedTemplates(active: boolean) {
   const [state, setState] = useState<{ status: "loading" | "ready" | "error"; templates: TemplateItem[]; message?: string }>({ status: "loading", templates: [] });
   const apiError = useApiErrorMessage();
   useEffect(() => {

@@ -93,8 +93,6 @@ export const cloudWebhookSchema = z.looseObject({
   ),
 });
 
-export type CloudWebhook = z.infer<typeof cloudWebhookSchema>;
-
 type CloudMessage = z.infer<typeof cloudMessageSchema>;
 type CloudStatus = z.infer<typeof cloudStatusSchema>;
 

@@ -23,7 +23,7 @@ const user = z.object({ user: userOutput });
  * The `data` of each event type, as the domain verbs record it (the contract test checks
  * every recorded event against these). plant.created is delivered as the NewPlant itself.
  */
-export const eventDataSchemas: Record<EventType, { summary: string; description?: string; data: z.ZodType }> = {
+const eventDataSchemas: Record<EventType, { summary: string; description?: string; data: z.ZodType }> = {
   "conversation.created": {
     summary: "A conversation started",
     description: "The first message with a new contact, or a send to a number without an open conversation.",

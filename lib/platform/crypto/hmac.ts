@@ -13,7 +13,7 @@ export function hmacSha256Base64({ key, body }: { key: Bytes; body: Bytes }): st
 }
 
 /** Compares two digests in constant time (different lengths are simply unequal). */
-export function equalBytes(a: Buffer, b: Buffer): boolean {
+function equalBytes(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 

@@ -17,12 +17,12 @@ const POLICIES: { path: string; prefix: boolean; policy: CorsPolicy }[] = [
 ];
 
 /** Request headers a browser app may send (beyond the CORS-safelisted ones). */
-export const CORS_ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key, X-Request-Id, If-None-Match, Last-Event-ID, Content-Encoding";
+const CORS_ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key, X-Request-Id, If-None-Match, Last-Event-ID, Content-Encoding";
 /** Response headers a browser app may read (beyond the CORS-safelisted ones). */
-export const CORS_EXPOSED_HEADERS =
+const CORS_EXPOSED_HEADERS =
   "X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, WWW-Authenticate, Idempotent-Replayed, Location, ETag";
 /** How long a browser may reuse a preflight answer, in seconds. */
-export const CORS_MAX_AGE = 600;
+const CORS_MAX_AGE = 600;
 
 function policyOf(pathname: string): CorsPolicy | null {
   for (const { path, prefix, policy } of POLICIES) {

@@ -31,7 +31,7 @@ export async function readBody(req: Request, limit: number, tooLarge: () => Erro
 }
 
 /** The body as UTF-8 text up to `limit` bytes; text that is not valid UTF-8 is a 400. */
-export async function readBodyText(req: Request, limit: number): Promise<string> {
+async function readBodyText(req: Request, limit: number): Promise<string> {
   const bytes = await readBody(req, limit);
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -42,13 +42,13 @@ export async function readBodyText(req: Request, limit: number): Promise<string>
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 /** How deep objects and arrays may nest in a JSON body. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /**
  * The deepest nesting of objects and arrays in JSON text, counted in one pass without
  * recursion (so a hostile body cannot exhaust the stack); stops counting past `max`.
  */
-export function jsonDepthExceeds(text: string, max: number): boolean {
+function jsonDepthExceeds(text: string, max: number): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

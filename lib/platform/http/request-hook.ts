@@ -3,7 +3,7 @@ import http from "node:http";
 /** Set by the server on every request: the socket's peer address (never what a client sent). */
 export const PEER_ADDRESS_HEADER = "x-chorus-peer-address";
 /** Set by the server when it answered an unserved method (TRACE…) through the route's OPTIONS export. */
-export const ORIGINAL_METHOD_HEADER = "x-chorus-original-method";
+const ORIGINAL_METHOD_HEADER = "x-chorus-original-method";
 /** Set by the server on /oauth/* requests: the query string exactly as sent (Next.js re-encodes it before the proxy runs). */
 export const RAW_QUERY_HEADER = "x-chorus-raw-query";
 
@@ -24,6 +24,9 @@ export function stampRequest(req: http.IncomingMessage) {
   }
 }
 
+// On globalThis: the hook is installed once per process; Next.js bundles each route and action
+// separately (and reloads modules in development), so a module-level value would exist once per
+// bundle.
 const holder = globalThis as unknown as { __chorusRequestHook?: boolean };
 
 /**

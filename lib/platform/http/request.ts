@@ -15,7 +15,7 @@ export function requestIdOf(req: Request): string {
 }
 
 /** The path of the first string holding a NUL character (PostgreSQL text cannot store one). */
-export function findNul(value: unknown, path: string[] = []): string | undefined {
+function findNul(value: unknown, path: string[] = []): string | undefined {
   if (typeof value === "string") return value.includes("\u0000") ? path.join(".") || "body" : undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { type Db, rowsOf, toDate } from "@/db";
 import { jobs, webhookDeliveries } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
-import { type ClaimedJob, type ClaimOptions, DELIVERIES_SOURCE, fairPicks, JOB_LEASE_MS, type JobId, type JobSource, type Recorded } from "@/lib/jobs/runner";
+import { type ClaimedJob, type ClaimOptions, DELIVERIES_SOURCE, fairPicks, JOB_LEASE_MS, type JobId, type JobSource, type Recorded } from "./source";
 
 /**
  * The local runner's webhook deliveries, claimed from their own rows: a delivery is due while
@@ -67,7 +67,7 @@ export async function claimDueDeliveries(db: Db, options: ClaimOptions = {}): Pr
 }
 
 /** The heartbeat: renews the leases this process holds (a delivery claimed again elsewhere is left alone). */
-export async function renewDeliveryLeases(db: Db, held: { id: JobId; attempts: number }[], now = new Date()) {
+async function renewDeliveryLeases(db: Db, held: { id: JobId; attempts: number }[], now = new Date()) {
   if (!held.length) return;
   const d = webhookDeliveries;
   await db.execute(sql`
@@ -86,7 +86,7 @@ export async function renewDeliveryLeases(db: Db, held: { id: JobId; attempts: n
  *   thrown too often): no automatic attempt is scheduled (a schedule moved past the claim
  *   meanwhile, by a manual retry, stays).
  */
-export async function recordDeliveryOutcomes(db: Db, outcomes: Recorded[]) {
+async function recordDeliveryOutcomes(db: Db, outcomes: Recorded[]) {
   if (!outcomes.length) return;
   const d = webhookDeliveries;
   await db.execute(sql`
@@ -105,7 +105,7 @@ export async function recordDeliveryOutcomes(db: Db, outcomes: Recorded[]) {
  * On the embedded database at start: leases still held were taken by a process that died. They
  * are ended in the past (not cleared), so the next claim runs them at once as takeovers.
  */
-export async function releaseStaleDeliveryClaims(db: Db) {
+async function releaseStaleDeliveryClaims(db: Db) {
   const d = webhookDeliveries;
   const result = await db.execute(sql`
     update ${d} set locked_until = '-infinity'::timestamptz
