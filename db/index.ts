@@ -44,7 +44,7 @@ const migrationsFolder = path.join(/*turbopackIgnore: true*/ process.cwd(), "db"
 const MIGRATION_LOCK = 72_531_001;
 
 export { newPglite };
-export { isYielding, notYielding, yieldingToOthers } from "./priority";
+export { notYielding, yieldingToOthers } from "./priority";
 
 /**
  * An embedded database opened in this thread (tests and benchmarks), or run by a worker thread

@@ -24,7 +24,7 @@ const STREAM_PATH = "/v1/events/stream";
  * as it stays open (hundreds of agents each keep one). Same handler as the route, and the
  * headers the proxy gives every API answer.
  */
-export async function answerEventStream(req: Request): Promise<Response> {
+async function answerEventStream(req: Request): Promise<Response> {
   const response = await streamEvents(req, { params: Promise.resolve({}) });
   const headers = {
     ...commonSecurityHeaders({ https: getEnv().APP_URL.startsWith("https://") }),
@@ -34,6 +34,8 @@ export async function answerEventStream(req: Request): Promise<Response> {
   return response;
 }
 
+// On globalThis: the HTTP server (scripts/server.mjs) runs outside the app's bundles and finds
+// the app's one stream entry there, as it finds the database handle.
 const holder = globalThis as unknown as { __chorusEventStream?: (req: Request) => Promise<Response> };
 
 /** Hands the in-process entry to the HTTP server, which runs outside the app's bundles. */

@@ -18,6 +18,7 @@ const allowed = new Map([
   ["__chorusPresence", "lib/events/presence.ts"],
   ["__chorusPresenceShared", "lib/events/presence.ts"],
   ["__chorusEventReaction", "lib/events/record-event.ts"],
+  ["__chorusEventStream", "lib/server/event-stream.ts"],
 ]);
 
 const root = path.resolve(import.meta.dirname, "../..");
