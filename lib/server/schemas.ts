@@ -27,3 +27,6 @@ export const readinessOutput = z.object({
   }),
 });
 export type Readiness = z.infer<typeof readinessOutput>;
+
+/** `GET /api/version`: the release this server runs. */
+export const versionOutput = z.object({ version: z.string().meta({ example: "0.1.0" }) });
