@@ -9,14 +9,14 @@
 // database, and when the running job began are shared with the server's thread through a
 // SharedArrayBuffer, read without a message round trip.
 import { parentPort, workerData } from "node:worker_threads";
-import { newPglite, withPreparedStatements } from "./pglite-engine.mjs";
+import { newPglite, SERVER_START_PARAMS, withPreparedStatements } from "./pglite-engine.mjs";
 
 const { dataDir, load } = workerData;
 // load: [0] jobs waiting, [1] recent time a job held the database (ms, moving average),
 // [2] when the running job began (epoch ms; 0 when idle).
 const shared = new Float64Array(load);
 
-const raw = newPglite(dataDir);
+const raw = newPglite(dataDir, { startParams: SERVER_START_PARAMS });
 const db = withPreparedStatements(raw);
 
 /** An error as plain data: its class name, message and PostgreSQL fields (code, detail, constraint…). */
