@@ -4,6 +4,7 @@ import { Logo } from "@/components/brand";
 import { MobileMenu } from "@/components/mobile-menu";
 import { NavLink } from "@/components/nav-link";
 import { OfflineBanner } from "@/components/pwa/offline-banner";
+import { DatabaseBanner } from "@/components/pwa/database-banner";
 import { SessionEndedDialog } from "@/components/session-ended-dialog";
 import type { Role } from "@/lib/auth/scopes";
 
@@ -84,6 +85,7 @@ export async function AppShell({
         </div>
       </header>
       <OfflineBanner />
+      <DatabaseBanner />
       {/* Positioned and clipping: a visually hidden input deep in a page's own scroll area must not
           stretch the document into a blank grey area below the app. */}
       <div className="relative min-h-0 flex-1 overflow-hidden">{children}</div>

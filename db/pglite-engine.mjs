@@ -17,6 +17,14 @@ const EMBEDDED_START_PARAMS = [
 ];
 
 /**
+ * The server's own embedded database (the worker thread of db/pglite-worker.mjs): 16 MB of
+ * buffers. PGlite touches its whole buffer cache, so each megabyte is resident for as long as the
+ * server runs, and a small business's working set is read through the operating system's page
+ * cache anyway. Tests and benchmarks that open PGlite in their own thread keep 32 MB.
+ */
+export const SERVER_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
+
+/**
  * A PGlite instance with the contrib extensions the migrations create (search: unaccent and
  * pg_trgm). Every embedded database, tests and benchmarks included, is opened through this.
  */

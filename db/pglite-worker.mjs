@@ -11,7 +11,7 @@
 // database, and when the running job began are shared with the server's thread through a
 // SharedArrayBuffer, read without a message round trip.
 import { parentPort, workerData } from "node:worker_threads";
-import { newPglite, withPreparedStatements } from "./pglite-engine.mjs";
+import { newPglite, SERVER_START_PARAMS, withPreparedStatements } from "./pglite-engine.mjs";
 
 const { dataDir, load } = workerData;
 // load: [0] jobs waiting (not counting those that yield), [1] recent time a job held the database (ms, moving average),
@@ -19,7 +19,7 @@ const { dataDir, load } = workerData;
 // was held by them since it opened, [5]/[6] the same for jobs of work that yields.
 const shared = new Float64Array(load);
 
-const raw = newPglite(dataDir);
+const raw = newPglite(dataDir, { startParams: SERVER_START_PARAMS });
 const db = withPreparedStatements(raw);
 
 /** An error as plain data: its class name, message and PostgreSQL fields (code, detail, constraint…). */

@@ -217,10 +217,30 @@ function databaseReachable() {
   return reachable;
 }
 
+const isPagePath = (target) => !/^\/(v1|api|plant-store|healthz|readyz|_next)(\/|\?|$)/.test(target) && !/\.\w+(\?|$)/.test(target.split("?")[0]);
+// A page read, or a page's form sent without its script (a server action posted as a plain form):
+// either way a browser shows the answer as a document.
 const isPageRequest = (req, target) =>
-  (req.method === "GET" || req.method === "HEAD") &&
-  !/^\/(v1|api|plant-store|healthz|readyz|_next)(\/|\?|$)/.test(target) &&
-  !/\.\w+(\?|$)/.test(target.split("?")[0]);
+  isPagePath(target) && (req.method === "GET" || req.method === "HEAD" || (req.method === "POST" && req.headers["next-action"] === undefined));
+// A page's server action called by its script (a form's save): Next.js's client sends the
+// action's id in this header and reads the answer as a React Server Components payload.
+const isActionCall = (req, target) => req.method === "POST" && typeof req.headers["next-action"] === "string" && isPagePath(target);
+
+/**
+ * What a server action answers when the database cannot be reached, in the action's own
+ * protocol: the result the action itself gives when a statement fails for that reason (`runAction`
+ * in lib/server/action.ts), as the one row of a React Server Components payload. The form that
+ * called it stays as it is, with what the user entered, and says the database cannot be reached.
+ * A payload of any other kind would make the browser throw the form away for an error page.
+ */
+const UNAVAILABLE_ACTION_RESULT = {
+  ok: false,
+  status: 503,
+  code: "service_unavailable",
+  message: "Chorus can’t reach its database right now — retrying. Nothing was saved; what you entered is still here.",
+  fieldErrors: {},
+};
+const unavailableActionPayload = () => `0:${JSON.stringify({ a: UNAVAILABLE_ACTION_RESULT })}\n`;
 
 /** After the server answered itself: whatever the route still writes goes nowhere. */
 function mute(res) {
@@ -229,17 +249,23 @@ function mute(res) {
   }
 }
 
-/** 503 `service_unavailable` (or the page saying so), with Retry-After. */
+/**
+ * 503 `service_unavailable` with Retry-After: the page saying so for a page, the action's result
+ * for a server action (see UNAVAILABLE_ACTION_RESULT), the API's error body otherwise.
+ */
 function answerUnavailable(req, res, target, page) {
   const given = res.getHeader("x-request-id") ?? req.headers["x-request-id"];
   const requestId = typeof given === "string" && REQUEST_ID.test(given) ? given : requestIdOf();
   const message = "The service cannot reach its database right now. Nothing was changed; retry after the seconds in Retry-After.";
+  const action = !page && isActionCall(req, target);
   const body = page
     ? unavailablePage()
-    : JSON.stringify(isPlantStore(target) ? { error: 503, message } : { error: { code: "service_unavailable", message }, request_id: requestId });
+    : action
+      ? unavailableActionPayload()
+      : JSON.stringify(isPlantStore(target) ? { error: 503, message } : { error: { code: "service_unavailable", message }, request_id: requestId });
   for (const name of res.getHeaderNames()) res.removeHeader(name);
   res.writeHead(503, {
-    "Content-Type": page ? "text/html; charset=utf-8" : "application/json",
+    "Content-Type": page ? "text/html; charset=utf-8" : action ? "text/x-component" : "application/json",
     "Content-Length": Buffer.byteLength(body),
     "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS),
     "X-Request-Id": requestId,

@@ -6,7 +6,7 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 const buildId = path.join(root, ".next", "BUILD_ID");
-const sources = ["app", "components", "lib", "db", "inngest", "proxy.ts", "instrumentation.ts", "next.config.ts", "package-lock.json"];
+const sources = ["app", "components", "lib", "db", "inngest", "proxy.ts", "instrumentation.ts", "next.config.mjs", "package-lock.json"];
 
 function newestMtime(entry) {
   const full = path.join(root, entry);

@@ -2,6 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useCallback } from "react";
+import { reportDatabaseUnavailable } from "@/components/pwa/database-outage";
 
 /**
  * What a failed API request means, as a sentence in the reader's language. Error codes stay
@@ -12,6 +13,9 @@ export function useApiErrorMessage() {
   const t = useTranslations("errors");
   return useCallback(
     (error: { status: number; code?: string }) => {
+      // The page says so too (the shell's banner), until the database answers again; told after
+      // this render or handler, as it updates other components.
+      if (error.code === "service_unavailable") queueMicrotask(reportDatabaseUnavailable);
       const key = `code.${error.code ?? ""}`;
       if (error.code && t.has(key as "code.conflict")) return t(key as "code.conflict");
       if (error.status === 0) return t("status.offline");

@@ -1,4 +1,3 @@
-import { hash, verify } from "@node-rs/argon2";
 import { z } from "zod";
 
 export const passwordSchema = z
@@ -9,13 +8,16 @@ export const passwordSchema = z
 // argon2id (the library's default algorithm) with OWASP's suggested minimum cost.
 const options = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, options);
+// The native module loads at the first sign-in or password set, not with every server process.
+const argon2 = () => import("@node-rs/argon2");
+
+export async function hashPassword(password: string): Promise<string> {
+  return (await argon2()).hash(password, options);
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   try {
-    return await verify(passwordHash, password);
+    return await (await argon2()).verify(passwordHash, password);
   } catch {
     return false;
   }

@@ -1,5 +1,5 @@
 import { createDocument, type ZodOpenApiPathsObject } from "zod-openapi";
-import { APP_VERSION } from "@/lib/server/health";
+import { APP_VERSION } from "@/lib/server/version";
 import { errorBodySchema } from "./v1-common";
 import { eventEnvelopeSchema } from "./v1-paths/events";
 import { v1Domains } from "./v1-paths";

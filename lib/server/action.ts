@@ -59,7 +59,7 @@ export async function runAction<T>(work: () => Promise<T>, options: ActionOption
     }
     if (isDatabaseUnavailable(error)) {
       console.warn(`server action: database unavailable: ${loggable(error)}`);
-      return { ok: false, status: 503, code: new ServiceUnavailableError().code, message: "The inbox cannot reach its database right now. Nothing was saved; try again in a few seconds.", fieldErrors: {} };
+      return { ok: false, status: 503, code: new ServiceUnavailableError().code, message: "Chorus can’t reach its database right now — retrying. Nothing was saved; what you entered is still here.", fieldErrors: {} };
     }
     // By name and code only: a raw error can carry emails, password hashes or message text.
     console.error(`server action failed: ${loggable(error)}`);

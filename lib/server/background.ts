@@ -2,7 +2,6 @@ import { getDb, getDbHandle } from "@/db";
 import { getEnv } from "@/lib/platform/env";
 import { JOBS_CHANNEL } from "@/lib/jobs/enqueue";
 import { jobBatchHandlers, jobHandlers } from "@/lib/server/job-handlers";
-import { inngestRelayHandlers } from "@/lib/server/inngest-relay";
 import { DEFAULT_LANES, INNGEST_LANES, type JobRunner, releaseAllStaleClaims, startJobRunner } from "@/lib/jobs/runner";
 import { loggable } from "@/lib/platform/errors";
 import { AUTH_CHANNEL, forgetCachedTokens } from "@/lib/auth/token-cache";
@@ -48,7 +47,8 @@ async function handOver() {
 export async function startBackgroundWork() {
   const env = getEnv();
   const inngest = env.JOBS_BACKEND === "inngest";
-  const handlers = inngest ? inngestRelayHandlers(jobHandlers) : jobHandlers;
+  // The Inngest SDK (about 15 MiB once loaded) only for a server that hands its jobs to Inngest.
+  const handlers = inngest ? (await import("@/lib/server/inngest-relay")).inngestRelayHandlers(jobHandlers) : jobHandlers;
   // The embedded database has one owner: whatever is still claimed was claimed by a process
   // that died, and runs again now (on PostgreSQL such claims run out within 30 s).
   const { pglite } = getDbHandle();

@@ -1,11 +1,9 @@
 import "server-only";
-import packageJson from "@/package.json";
 import { and, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { jobs, webhookDeliveries } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
-
-export const APP_VERSION = packageJson.version;
+import { APP_VERSION } from "@/lib/server/version";
 
 // A job due for longer than this means the runner is stuck or down.
 const STALE_JOB_SECONDS = 300;

@@ -23,3 +23,6 @@ export type Readiness = {
   status: "ready" | "unavailable";
   checks: { database: "ok" | "error"; redis: "ok" | "error" | "not_configured" };
 };
+
+/** `GET /api/version`: the release this server runs. */
+export const versionOutput = z.object({ version: z.string().meta({ example: "0.1.0" }) });

@@ -174,3 +174,60 @@ test("a database that goes silent (a network partition) still gets every request
   }
   await expect.poll(async () => (await list()).status, { timeout: 30_000 }).toBe(200);
 });
+
+test("a form saved while the database is unreachable keeps what was typed and says so, retrying, until it is back", async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto(`${base}/login`);
+  await page.getByLabel("Email").fill(admin.email);
+  await page.getByLabel("Password").fill(admin.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/inbox/);
+  await page.goto(`${base}/settings/survey`);
+  const question = page.getByLabel("Question");
+  const typed = "How did we do with your plants today?";
+  await question.fill(typed);
+
+  const banner = page.getByRole("alert").filter({ has: page.getByRole("heading", { name: "Chorus can’t reach its database" }) });
+  // A partition (the action hangs; the server answers for it) and a stopped server (the action's
+  // statement fails at once): the same state either way.
+  for (const outage of ["partition", "stopped"] as const) {
+    if (outage === "partition") relay!.silence();
+    else await database!.stop();
+    try {
+      const started = Date.now();
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === "POST" && r.url().startsWith(`${base}/settings/survey`)),
+        page.getByRole("button", { name: "Save survey" }).click(),
+      ]);
+      if (outage === "partition") {
+        // Answered by the server itself: a 503 with Retry-After, within about 2 s.
+        expect(response.status()).toBe(503);
+        expect(response.headers()["retry-after"]).toBe("5");
+        expect(Date.now() - started).toBeLessThan(2_500);
+      }
+      await expect(banner).toBeVisible();
+      await expect(banner).toContainText("retrying");
+      await expect(page.getByText("Nothing was saved; what you entered is still here")).toBeVisible();
+      // No error page: the form and what was typed are still there.
+      await expect(question).toHaveValue(typed);
+      await expect(page.getByRole("button", { name: "Save survey" })).toBeEnabled();
+      if (outage === "partition") {
+        await page.setViewportSize({ width: 390, height: 844 });
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+        await page.screenshot({ path: "test-results/db-outage-form-phone.png" });
+        await page.setViewportSize({ width: 1440, height: 900 });
+        await page.screenshot({ path: "test-results/db-outage-form-desktop.png" });
+      }
+    } finally {
+      if (outage === "partition") relay!.restore();
+      else await database!.start();
+    }
+    // The banner goes by itself once the database answers; then the same form saves.
+    await expect(banner).toBeHidden({ timeout: 30_000 });
+    await expect(question).toHaveValue(typed);
+  }
+  await page.getByRole("button", { name: "Save survey" }).click();
+  await expect(page.getByText(/^Saved\./)).toBeVisible({ timeout: 15_000 });
+  await page.reload();
+  await expect(page.getByLabel("Question")).toHaveValue(typed);
+});
