@@ -1,0 +1,277 @@
+-- Medians over long ranges are read from per-day histograms, not from every close or first
+-- response of the range. A duration falls into a fixed log-scale bucket: bucket 0 holds
+-- [0, 1) s, bucket b >= 1 holds [2^((b-1)/4), 2^(b/4)) s (each about 19% wider than the one
+-- before; a year is bucket 100). Bucket -1 is a first response still unanswered.
+CREATE OR REPLACE FUNCTION chorus_report_bucket(seconds float8) RETURNS smallint
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+	SELECT CASE
+		WHEN seconds IS NULL THEN -1
+		WHEN seconds < 1 THEN 0
+		ELSE least(1 + floor(4 * ln(seconds) / ln(2)), 32000)
+	END::smallint
+$$;
+--> statement-breakpoint
+-- Per account, kind ('resolution' by the close's UTC day, 'first_response' by the first
+-- question's UTC day), person ('' for nobody) and bucket: how many and their seconds summed.
+CREATE TABLE "report_duration_days" (
+	"account_id" text NOT NULL,
+	"kind" text NOT NULL,
+	"day" timestamp (3) with time zone NOT NULL,
+	"user_id" text DEFAULT '' NOT NULL,
+	"bucket" smallint NOT NULL,
+	"n" integer DEFAULT 0 NOT NULL,
+	"total_s" double precision DEFAULT 0 NOT NULL,
+	CONSTRAINT "report_duration_days_pk" PRIMARY KEY ("account_id", "kind", "day", "user_id", "bucket")
+);
+--> statement-breakpoint
+ALTER TABLE "report_duration_days" ADD CONSTRAINT "report_duration_days_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
+-- A closed conversation whose close was never recorded as a resolution (filed away closed on
+-- arrival, or closed before closes were recorded) counts from its own row while it stays
+-- closed: those rows, in the shape of reporting_events, kept by triggers on conversations and
+-- reporting_events.
+CREATE TABLE "report_implicit_closes" (
+	"conversation_id" text PRIMARY KEY NOT NULL,
+	"account_id" text NOT NULL,
+	"name" text DEFAULT 'conversation_resolved' NOT NULL,
+	"user_id" text,
+	"value_s" double precision NOT NULL,
+	"created_at" timestamp (3) with time zone NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "report_implicit_closes" ADD CONSTRAINT "report_implicit_closes_conversation_id_conversations_id_fk" FOREIGN KEY ("conversation_id") REFERENCES "public"."conversations"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
+CREATE INDEX "report_implicit_closes_account_created_idx" ON "report_implicit_closes" USING btree ("account_id", "created_at");
+--> statement-breakpoint
+-- Every close (recorded or implicit) that follows an earlier close of the same conversation:
+-- by anyone (user_id '') and by the same person (user_id set), with the earlier one's time. A
+-- range's closed conversations are its closes less those whose earlier close is in the range too.
+CREATE TABLE "report_close_repeats" (
+	"account_id" text NOT NULL,
+	"conversation_id" text NOT NULL,
+	"user_id" text DEFAULT '' NOT NULL,
+	"closed_at" timestamp (3) with time zone NOT NULL,
+	"previous_at" timestamp (3) with time zone NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "report_close_repeats" ADD CONSTRAINT "report_close_repeats_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
+CREATE INDEX "report_close_repeats_account_closed_idx" ON "report_close_repeats" USING btree ("account_id", "closed_at");
+--> statement-breakpoint
+CREATE INDEX "report_close_repeats_conversation_idx" ON "report_close_repeats" USING btree ("conversation_id");
+--> statement-breakpoint
+-- The conversations' implicit closes computed afresh (only for accounts that still exist: an
+-- account being deleted takes its rows with it and nothing may be written for it).
+CREATE OR REPLACE FUNCTION chorus_report_implicit_closes_refresh(ids text[]) RETURNS void
+LANGUAGE sql AS $$
+	DELETE FROM "report_implicit_closes" i
+	USING unnest(ids) AS x(id)
+	WHERE i."conversation_id" = x.id
+		AND NOT EXISTS (
+			SELECT 1 FROM "conversations" c
+			WHERE c."id" = i."conversation_id" AND c."closed_at" IS NOT NULL
+				AND c."account_id" = i."account_id" AND c."assigned_to" IS NOT DISTINCT FROM i."user_id" AND c."closed_at" = i."created_at"
+				AND extract(epoch from (c."closed_at" - coalesce(c."opened_at", c."created_at")))::float8 = i."value_s"
+				AND NOT EXISTS (
+					SELECT 1 FROM "reporting_events" r
+					WHERE r."conversation_id" = c."id" AND r."account_id" = c."account_id" AND r."name" = 'conversation_resolved' AND r."created_at" = c."closed_at"
+				)
+		);
+	INSERT INTO "report_implicit_closes" ("conversation_id", "account_id", "user_id", "value_s", "created_at")
+	SELECT c."id", c."account_id", c."assigned_to", extract(epoch from (c."closed_at" - coalesce(c."opened_at", c."created_at")))::float8, c."closed_at"
+	FROM "conversations" c
+	JOIN unnest(ids) AS x(id) ON c."id" = x.id
+	JOIN "accounts" a ON a."id" = c."account_id"
+	WHERE c."closed_at" IS NOT NULL
+		AND NOT EXISTS (
+			SELECT 1 FROM "reporting_events" r
+			WHERE r."conversation_id" = c."id" AND r."account_id" = c."account_id" AND r."name" = 'conversation_resolved' AND r."created_at" = c."closed_at"
+		)
+	ORDER BY c."id"
+	ON CONFLICT ("conversation_id") DO NOTHING;
+$$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION chorus_report_close_repeats_refresh(ids text[]) RETURNS void
+LANGUAGE sql AS $$
+	DELETE FROM "report_close_repeats" p USING unnest(ids) AS x(id) WHERE p."conversation_id" = x.id;
+	WITH closes AS (
+		SELECT r."account_id", r."conversation_id", r."user_id", r."created_at"
+		FROM "reporting_events" r JOIN unnest(ids) AS x(id) ON r."conversation_id" = x.id
+		WHERE r."name" = 'conversation_resolved'
+		UNION ALL
+		SELECT i."account_id", i."conversation_id", i."user_id", i."created_at"
+		FROM "report_implicit_closes" i JOIN unnest(ids) AS x(id) ON i."conversation_id" = x.id
+	),
+	ordered AS (
+		SELECT c.*,
+			lag(c."created_at") OVER (PARTITION BY c."account_id", c."conversation_id" ORDER BY c."created_at") AS previous_any,
+			lag(c."created_at") OVER (PARTITION BY c."account_id", c."conversation_id", c."user_id" ORDER BY c."created_at") AS previous_own
+		FROM closes c
+	)
+	INSERT INTO "report_close_repeats" ("account_id", "conversation_id", "user_id", "closed_at", "previous_at")
+	SELECT o."account_id", o."conversation_id", '', o."created_at", o.previous_any
+	FROM ordered o JOIN "accounts" a ON a."id" = o."account_id" WHERE o.previous_any IS NOT NULL
+	UNION ALL
+	SELECT o."account_id", o."conversation_id", o."user_id", o."created_at", o.previous_own
+	FROM ordered o JOIN "accounts" a ON a."id" = o."account_id" WHERE o."user_id" IS NOT NULL AND o.previous_own IS NOT NULL;
+$$;
+--> statement-breakpoint
+-- Closes (recorded in reporting_events or implicit) into the per-day histograms, their implicit
+-- counterparts and their repeats, in the transaction of the change.
+CREATE OR REPLACE FUNCTION chorus_report_closes() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+	ids text[];
+BEGIN
+	IF TG_OP IN ('UPDATE', 'DELETE') THEN
+		-- Only rows that are still there are taken from (an account going takes its counts with it).
+		UPDATE "report_duration_days" d SET "n" = d."n" - x.n, "total_s" = d."total_s" - x.total_s
+		FROM (
+			SELECT o."account_id", date_bin('1 day', o."created_at", timestamptz '2000-01-01 00:00:00+00') AS day,
+				coalesce(o."user_id", '') AS user_id, chorus_report_bucket(greatest(o."value_s", 0)) AS bucket,
+				count(*)::int AS n, sum(greatest(o."value_s", 0)) AS total_s
+			FROM old_rows o WHERE o."name" = 'conversation_resolved' GROUP BY 1, 2, 3, 4
+		) x
+		WHERE d."account_id" = x."account_id" AND d."kind" = 'resolution' AND d."day" = x.day AND d."user_id" = x.user_id AND d."bucket" = x.bucket;
+	END IF;
+	IF TG_OP IN ('INSERT', 'UPDATE') THEN
+		INSERT INTO "report_duration_days" AS d ("account_id", "kind", "day", "user_id", "bucket", "n", "total_s")
+		SELECT n."account_id", 'resolution', date_bin('1 day', n."created_at", timestamptz '2000-01-01 00:00:00+00'),
+			coalesce(n."user_id", ''), chorus_report_bucket(greatest(n."value_s", 0)), count(*), sum(greatest(n."value_s", 0))
+		FROM new_rows n JOIN "accounts" a ON a."id" = n."account_id"
+		WHERE n."name" = 'conversation_resolved'
+		GROUP BY 1, 2, 3, 4, 5
+		ORDER BY 1, 2, 3, 4, 5
+		ON CONFLICT ("account_id", "kind", "day", "user_id", "bucket") DO UPDATE SET
+			"n" = d."n" + excluded."n", "total_s" = d."total_s" + excluded."total_s";
+	END IF;
+
+	IF TG_OP = 'INSERT' THEN
+		SELECT array_agg(DISTINCT n."conversation_id") INTO ids FROM new_rows n WHERE n."name" = 'conversation_resolved';
+	ELSIF TG_OP = 'DELETE' THEN
+		SELECT array_agg(DISTINCT o."conversation_id") INTO ids FROM old_rows o WHERE o."name" = 'conversation_resolved';
+	ELSE
+		SELECT array_agg(DISTINCT x.id) INTO ids FROM (
+			SELECT o."conversation_id" AS id FROM old_rows o UNION ALL SELECT n."conversation_id" FROM new_rows n
+		) x;
+	END IF;
+	IF ids IS NOT NULL THEN
+		IF TG_TABLE_NAME = 'reporting_events' THEN
+			PERFORM chorus_report_implicit_closes_refresh(ids);
+		END IF;
+		PERFORM chorus_report_close_repeats_refresh(ids);
+	END IF;
+	RETURN NULL;
+END $$;
+--> statement-breakpoint
+-- First responses (one row per conversation, kept by the triggers on messages) into the
+-- per-day histograms; an unanswered one is bucket -1.
+CREATE OR REPLACE FUNCTION chorus_report_first_response_days() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+	IF TG_OP IN ('UPDATE', 'DELETE') THEN
+		UPDATE "report_duration_days" d SET "n" = d."n" - x.n, "total_s" = d."total_s" - x.total_s
+		FROM (
+			SELECT o."account_id", date_bin('1 day', o."inbound_at", timestamptz '2000-01-01 00:00:00+00') AS day,
+				coalesce(o."reply_user_id", '') AS user_id,
+				chorus_report_bucket(extract(epoch from (o."reply_at" - o."inbound_at"))::float8) AS bucket,
+				count(*)::int AS n, coalesce(sum(extract(epoch from (o."reply_at" - o."inbound_at"))::float8), 0) AS total_s
+			FROM old_rows o GROUP BY 1, 2, 3, 4
+		) x
+		WHERE d."account_id" = x."account_id" AND d."kind" = 'first_response' AND d."day" = x.day AND d."user_id" = x.user_id AND d."bucket" = x.bucket;
+	END IF;
+	IF TG_OP IN ('INSERT', 'UPDATE') THEN
+		INSERT INTO "report_duration_days" AS d ("account_id", "kind", "day", "user_id", "bucket", "n", "total_s")
+		SELECT n."account_id", 'first_response', date_bin('1 day', n."inbound_at", timestamptz '2000-01-01 00:00:00+00'),
+			coalesce(n."reply_user_id", ''), chorus_report_bucket(extract(epoch from (n."reply_at" - n."inbound_at"))::float8),
+			count(*), coalesce(sum(extract(epoch from (n."reply_at" - n."inbound_at"))::float8), 0)
+		FROM new_rows n JOIN "accounts" a ON a."id" = n."account_id"
+		GROUP BY 1, 2, 3, 4, 5
+		ORDER BY 1, 2, 3, 4, 5
+		ON CONFLICT ("account_id", "kind", "day", "user_id", "bucket") DO UPDATE SET
+			"n" = d."n" + excluded."n", "total_s" = d."total_s" + excluded."total_s";
+	END IF;
+	RETURN NULL;
+END $$;
+--> statement-breakpoint
+-- A conversation whose close, assignee or start changes has its implicit close computed afresh.
+CREATE OR REPLACE FUNCTION chorus_report_conversation_closes() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+	ids text[];
+BEGIN
+	IF TG_OP = 'INSERT' THEN
+		SELECT array_agg(n."id") INTO ids FROM new_rows n WHERE n."closed_at" IS NOT NULL;
+	ELSE
+		SELECT array_agg(n."id") INTO ids FROM old_rows o JOIN new_rows n ON n."id" = o."id"
+		WHERE (o."closed_at" IS NOT NULL OR n."closed_at" IS NOT NULL)
+			AND (o."account_id", o."closed_at", o."assigned_to", o."opened_at", o."created_at")
+				IS DISTINCT FROM (n."account_id", n."closed_at", n."assigned_to", n."opened_at", n."created_at");
+	END IF;
+	IF ids IS NOT NULL THEN
+		PERFORM chorus_report_implicit_closes_refresh(ids);
+	END IF;
+	RETURN NULL;
+END $$;
+--> statement-breakpoint
+-- What the data already written adds up to (before the triggers, so nothing counts twice).
+SELECT chorus_report_implicit_closes_refresh(array(SELECT "id" FROM "conversations" WHERE "closed_at" IS NOT NULL));
+--> statement-breakpoint
+INSERT INTO "report_duration_days" ("account_id", "kind", "day", "user_id", "bucket", "n", "total_s")
+SELECT x."account_id", 'resolution', date_bin('1 day', x."created_at", timestamptz '2000-01-01 00:00:00+00'),
+	coalesce(x."user_id", ''), chorus_report_bucket(greatest(x."value_s", 0)), count(*), sum(greatest(x."value_s", 0))
+FROM (
+	SELECT "account_id", "user_id", "value_s", "created_at" FROM "reporting_events" WHERE "name" = 'conversation_resolved'
+	UNION ALL
+	SELECT "account_id", "user_id", "value_s", "created_at" FROM "report_implicit_closes"
+) x
+GROUP BY 1, 2, 3, 4, 5;
+--> statement-breakpoint
+INSERT INTO "report_duration_days" ("account_id", "kind", "day", "user_id", "bucket", "n", "total_s")
+SELECT f."account_id", 'first_response', date_bin('1 day', f."inbound_at", timestamptz '2000-01-01 00:00:00+00'),
+	coalesce(f."reply_user_id", ''), chorus_report_bucket(extract(epoch from (f."reply_at" - f."inbound_at"))::float8),
+	count(*), coalesce(sum(extract(epoch from (f."reply_at" - f."inbound_at"))::float8), 0)
+FROM "report_first_responses" f
+GROUP BY 1, 2, 3, 4, 5;
+--> statement-breakpoint
+SELECT chorus_report_close_repeats_refresh(array(
+	SELECT x."conversation_id" FROM (
+		SELECT "conversation_id" FROM "reporting_events" WHERE "name" = 'conversation_resolved'
+		UNION ALL
+		SELECT "conversation_id" FROM "report_implicit_closes"
+	) x
+	GROUP BY 1 HAVING count(*) > 1
+));
+--> statement-breakpoint
+CREATE TRIGGER "reporting_events_report_insert" AFTER INSERT ON "reporting_events"
+REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_closes();
+--> statement-breakpoint
+CREATE TRIGGER "reporting_events_report_update" AFTER UPDATE ON "reporting_events"
+REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_closes();
+--> statement-breakpoint
+CREATE TRIGGER "reporting_events_report_delete" AFTER DELETE ON "reporting_events"
+REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_closes();
+--> statement-breakpoint
+CREATE TRIGGER "report_implicit_closes_report_insert" AFTER INSERT ON "report_implicit_closes"
+REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_closes();
+--> statement-breakpoint
+CREATE TRIGGER "report_implicit_closes_report_update" AFTER UPDATE ON "report_implicit_closes"
+REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_closes();
+--> statement-breakpoint
+CREATE TRIGGER "report_implicit_closes_report_delete" AFTER DELETE ON "report_implicit_closes"
+REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_closes();
+--> statement-breakpoint
+CREATE TRIGGER "report_first_responses_days_insert" AFTER INSERT ON "report_first_responses"
+REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_first_response_days();
+--> statement-breakpoint
+CREATE TRIGGER "report_first_responses_days_update" AFTER UPDATE ON "report_first_responses"
+REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_first_response_days();
+--> statement-breakpoint
+CREATE TRIGGER "report_first_responses_days_delete" AFTER DELETE ON "report_first_responses"
+REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_first_response_days();
+--> statement-breakpoint
+CREATE TRIGGER "conversations_report_closes_insert" AFTER INSERT ON "conversations"
+REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_conversation_closes();
+--> statement-breakpoint
+CREATE TRIGGER "conversations_report_closes_update" AFTER UPDATE ON "conversations"
+REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_conversation_closes();
