@@ -1,8 +1,8 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
-import { firstResponses } from "./first-responses";
-import { queryRows, resolutions, toAverage, toNumber, toSeconds } from "./query";
+import { closedConversations, durationStats } from "./durations";
+import { queryRows, toAverage, toNumber, toSeconds } from "./query";
 import { agentMessageCounts, messageCounts } from "./rollups";
 import type { AgentReport, ReportRange, SummaryOutput } from "./schemas";
 import { inBusinessZone } from "./zone";
@@ -45,46 +45,13 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
       from ${messageCounts({ accountId, from, to })} counts
     ) m`);
 
-  // One pass over the responses gives the account's figures (the empty grouping set) and each agent's.
-  const responseRows = await queryRows<{
-    user_id: string | null;
-    is_total: number;
-    answered: number | string;
-    unanswered: number | string;
-    median: number | null;
-    avg: number | null;
-    p90: number | null;
-  }>(sql`
-    with ${firstResponses({ accountId, from, to })}
-    select user_id, grouping(user_id)::int as is_total,
-      count(seconds)::int as answered,
-      (count(*) - count(seconds))::int as unanswered,
-      percentile_cont(0.5) within group (order by seconds) as median,
-      avg(seconds) as avg,
-      percentile_cont(0.9) within group (order by seconds) as p90
-    from responses
-    group by grouping sets ((), (user_id))`);
-  const total = responseRows.find((row) => toNumber(row.is_total) === 1);
-  const byUser = new Map(responseRows.filter((row) => toNumber(row.is_total) === 0 && row.user_id).map((row) => [row.user_id as string, row]));
-
-  // One pass over the closes gives the account's figures (the empty grouping set) and each agent's.
-  const resolutionRows = await queryRows<{
-    user_id: string | null;
-    is_total: number;
-    count: number | string;
-    conversations: number | string;
-    median: number | null;
-    p90: number | null;
-  }>(sql`
-    with ${resolutions({ accountId, from, to })}
-    select user_id, grouping(user_id)::int as is_total, count(*)::int as count,
-      count(distinct conversation_id)::int as conversations,
-      percentile_cont(0.5) within group (order by seconds) as median,
-      percentile_cont(0.9) within group (order by seconds) as p90
-    from resolutions
-    group by grouping sets ((), (user_id))`);
-  const resolution = resolutionRows.find((row) => toNumber(row.is_total) === 1);
-  const closedBy = new Map(resolutionRows.filter((row) => toNumber(row.is_total) === 0 && row.user_id).map((row) => [row.user_id as string, toNumber(row.conversations)]));
+  // The account's figures and each agent's, from the per-day histograms (see durationStats).
+  const responses = await durationStats({ kind: "first_response", accountId, from, to });
+  const total = responses.total;
+  const byUser = responses.byUser;
+  const resolutions = await durationStats({ kind: "resolution", accountId, from, to });
+  const closed = await closedConversations({ accountId, from, to, closes: resolutions });
+  const closedBy = closed.byUser;
 
   // Right now, whatever the range: one pass over the open conversations.
   const nowRows = await queryRows<{ status: string; assigned_to: string | null; n: number | string }>(sql`
@@ -131,7 +98,7 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
   const agents: AgentReport[] = agentRows
     .filter((row) => !row.deleted || row.messages_sent !== null || closedBy.has(row.user_id))
     .map((row) => {
-      const responses = byUser.get(row.user_id);
+      const responses = row.user_id ? byUser.get(row.user_id) : undefined;
       return {
         user_id: row.user_id,
         name: row.name,
@@ -140,9 +107,9 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
         messages_sent: toNumber(row.messages_sent),
         conversations_closed: closedBy.get(row.user_id) ?? 0,
         assigned_now: assignedNow.get(row.user_id) ?? 0,
-        first_responses: toNumber(responses?.answered),
+        first_responses: responses?.count ?? 0,
         median_first_response_seconds: toSeconds(responses?.median),
-        avg_first_response_seconds: toSeconds(responses?.avg),
+        avg_first_response_seconds: toSeconds(responses?.mean),
       };
     });
   // Busiest first; equal ones keep the order in which they joined.
@@ -154,7 +121,7 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
     tz: range.tz,
     conversations: {
       created: toNumber(totals?.created),
-      closed: toNumber(resolution?.conversations),
+      closed: closed.total,
       open_now: openNow,
       unassigned_now: unassignedNow,
     },
@@ -166,13 +133,13 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
       failed: toNumber(totals?.failed),
     },
     first_response: {
-      count: toNumber(total?.answered),
-      unanswered: toNumber(total?.unanswered),
-      median_seconds: toSeconds(total?.median),
-      avg_seconds: toSeconds(total?.avg),
-      p90_seconds: toSeconds(total?.p90),
+      count: total.count,
+      unanswered: total.unanswered,
+      median_seconds: toSeconds(total.median),
+      avg_seconds: toSeconds(total.mean),
+      p90_seconds: toSeconds(total.p90),
     },
-    resolution_time: { count: toNumber(resolution?.count), median_s: toSeconds(resolution?.median), p90_s: toSeconds(resolution?.p90) },
+    resolution_time: { count: resolutions.total.count, median_s: toSeconds(resolutions.total.median), p90_s: toSeconds(resolutions.total.p90) },
     csat: {
       responses: toNumber(csat?.responses),
       average: toAverage(csat?.average),
