@@ -1194,6 +1194,43 @@ export const reportCloseRepeats = pgTable(
   ],
 );
 
+// Each `conversation.assigned` event as a row, with when the same person was last given the same
+// conversation before, and the count per UTC day and person; kept by triggers on events
+// (migration 0041).
+export const reportAssignments = pgTable(
+  "report_assignments",
+  {
+    eventId: text("event_id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id").notNull(),
+    userId: text("user_id").notNull(),
+    createdAt: ts("created_at").notNull(),
+    previousAt: ts("previous_at"),
+  },
+  (t) => [
+    index("report_assignments_account_created_idx").on(t.accountId, t.createdAt),
+    index("report_assignments_conversation_idx").on(t.conversationId, t.userId, t.createdAt),
+    index("report_assignments_repeats_idx")
+      .on(t.accountId, t.createdAt)
+      .where(sql`${t.previousAt} is not null`),
+  ],
+);
+
+export const reportAssignmentDays = pgTable(
+  "report_assignment_days",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    day: ts("day").notNull(),
+    userId: text("user_id").notNull(),
+    n: integer("n").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "report_assignment_days_pk", columns: [t.accountId, t.day, t.userId] })],
+);
+
 // ---------------------------------------------------------------------------------------------
 // Answers that help: passages an agent marked "not helpful", and the answer assistant's settings.
 

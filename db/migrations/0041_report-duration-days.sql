@@ -275,3 +275,106 @@ REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_rep
 --> statement-breakpoint
 CREATE TRIGGER "conversations_report_closes_update" AFTER UPDATE ON "conversations"
 REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_conversation_closes();
+--> statement-breakpoint
+-- Each `conversation.assigned` event as a row (who was given which conversation, when, and when
+-- the same person was last given it before), and how many per account, UTC day and person, kept
+-- by statement triggers on events in the transaction that records them. A range's assignments
+-- are its rows less those whose earlier one for the same person is in the range too.
+CREATE TABLE "report_assignments" (
+	"event_id" text PRIMARY KEY NOT NULL,
+	"account_id" text NOT NULL,
+	"conversation_id" text NOT NULL,
+	"user_id" text NOT NULL,
+	"created_at" timestamp (3) with time zone NOT NULL,
+	"previous_at" timestamp (3) with time zone
+);
+--> statement-breakpoint
+ALTER TABLE "report_assignments" ADD CONSTRAINT "report_assignments_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
+CREATE INDEX "report_assignments_account_created_idx" ON "report_assignments" USING btree ("account_id", "created_at");
+--> statement-breakpoint
+CREATE INDEX "report_assignments_conversation_idx" ON "report_assignments" USING btree ("conversation_id", "user_id", "created_at");
+--> statement-breakpoint
+CREATE INDEX "report_assignments_repeats_idx" ON "report_assignments" USING btree ("account_id", "created_at") WHERE "previous_at" IS NOT NULL;
+--> statement-breakpoint
+CREATE TABLE "report_assignment_days" (
+	"account_id" text NOT NULL,
+	"day" timestamp (3) with time zone NOT NULL,
+	"user_id" text NOT NULL,
+	"n" integer DEFAULT 0 NOT NULL,
+	CONSTRAINT "report_assignment_days_pk" PRIMARY KEY ("account_id", "day", "user_id")
+);
+--> statement-breakpoint
+ALTER TABLE "report_assignment_days" ADD CONSTRAINT "report_assignment_days_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION chorus_report_assignments_previous(ids text[]) RETURNS void
+LANGUAGE sql AS $$
+	UPDATE "report_assignments" r SET "previous_at" = x.previous_at
+	FROM (
+		SELECT a."event_id",
+			lag(a."created_at") OVER (PARTITION BY a."conversation_id", a."user_id" ORDER BY a."created_at", a."event_id") AS previous_at
+		FROM "report_assignments" a JOIN unnest(ids) AS c(id) ON a."conversation_id" = c.id
+	) x
+	WHERE r."event_id" = x."event_id" AND r."previous_at" IS DISTINCT FROM x.previous_at;
+$$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION chorus_report_assignment_events() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+	ids text[];
+BEGIN
+	IF TG_OP = 'INSERT' THEN
+		WITH added AS (
+			INSERT INTO "report_assignments" ("event_id", "account_id", "conversation_id", "user_id", "created_at")
+			SELECT n."id", n."account_id", n."data"->'conversation'->>'id', n."data"->'user'->>'id', n."created_at"
+			FROM new_rows n JOIN "accounts" a ON a."id" = n."account_id"
+			WHERE n."type" = 'conversation.assigned' AND n."data"->'conversation'->>'id' IS NOT NULL AND n."data"->'user'->>'id' IS NOT NULL
+			ORDER BY n."id"
+			RETURNING "account_id", "conversation_id", "user_id", "created_at"
+		),
+		counted AS (
+			INSERT INTO "report_assignment_days" AS d ("account_id", "day", "user_id", "n")
+			SELECT "account_id", date_bin('1 day', "created_at", timestamptz '2000-01-01 00:00:00+00'), "user_id", count(*)
+			FROM added GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+			ON CONFLICT ("account_id", "day", "user_id") DO UPDATE SET "n" = d."n" + excluded."n"
+		)
+		SELECT array_agg(DISTINCT "conversation_id") INTO ids FROM added;
+	ELSE
+		WITH removed AS (
+			DELETE FROM "report_assignments" r USING old_rows o WHERE r."event_id" = o."id"
+			RETURNING r."account_id", r."conversation_id", r."user_id", r."created_at"
+		),
+		counted AS (
+			UPDATE "report_assignment_days" d SET "n" = d."n" - x.n
+			FROM (
+				SELECT "account_id", date_bin('1 day', "created_at", timestamptz '2000-01-01 00:00:00+00') AS day, "user_id", count(*)::int AS n
+				FROM removed GROUP BY 1, 2, 3
+			) x
+			WHERE d."account_id" = x."account_id" AND d."day" = x.day AND d."user_id" = x."user_id"
+		)
+		SELECT array_agg(DISTINCT "conversation_id") INTO ids FROM removed;
+	END IF;
+	IF ids IS NOT NULL THEN
+		PERFORM chorus_report_assignments_previous(ids);
+	END IF;
+	RETURN NULL;
+END $$;
+--> statement-breakpoint
+INSERT INTO "report_assignments" ("event_id", "account_id", "conversation_id", "user_id", "created_at")
+SELECT e."id", e."account_id", e."data"->'conversation'->>'id', e."data"->'user'->>'id', e."created_at"
+FROM "events" e
+WHERE e."type" = 'conversation.assigned' AND e."data"->'conversation'->>'id' IS NOT NULL AND e."data"->'user'->>'id' IS NOT NULL;
+--> statement-breakpoint
+INSERT INTO "report_assignment_days" ("account_id", "day", "user_id", "n")
+SELECT "account_id", date_bin('1 day', "created_at", timestamptz '2000-01-01 00:00:00+00'), "user_id", count(*)
+FROM "report_assignments" GROUP BY 1, 2, 3;
+--> statement-breakpoint
+SELECT chorus_report_assignments_previous(array(
+	SELECT "conversation_id" FROM "report_assignments" GROUP BY 1 HAVING count(*) > 1
+));
+--> statement-breakpoint
+CREATE TRIGGER "events_report_assignments_insert" AFTER INSERT ON "events"
+REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_assignment_events();
+--> statement-breakpoint
+CREATE TRIGGER "events_report_assignments_delete" AFTER DELETE ON "events"
+REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_assignment_events();

@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
-import { closedConversations, durationStats } from "./durations";
+import { assignedConversations, closedConversations, durationStats } from "./durations";
 import { queryRows, toAverage, toNumber, toSeconds } from "./query";
 import type { AgentsReportOutput, ReportRange } from "./schemas";
 import { inBusinessZone } from "./zone";
@@ -29,7 +29,6 @@ export async function getAgentsReport({ ctx, range: asked }: { ctx: ServiceConte
     user_id: string;
     name: string;
     deleted: boolean;
-    assigned: number | string | null;
     messages_sent: number | string | null;
     csat_average: number | null;
   }>(sql`
@@ -40,13 +39,6 @@ export async function getAgentsReport({ ctx, range: asked }: { ctx: ServiceConte
       from ${agentMessageCounts({ accountId, from, to })} counts
       group by 1
       having sum(sent_ok) > 0
-    ),
-    assigned as materialized (
-      select data->'user'->>'id' as user_id, count(distinct data->'conversation'->>'id')::int as n
-      from events
-      where account_id = ${accountId} and type = 'conversation.assigned'
-        and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz
-      group by 1
     ),
     rated as materialized (
       select rater.user_id, avg(c.csat_score)::float8 as average
@@ -72,10 +64,9 @@ export async function getAgentsReport({ ctx, range: asked }: { ctx: ServiceConte
       group by 1
     )
     select u.id as user_id, u.name, (u.deleted_at is not null) as deleted,
-      assigned.n as assigned, sent.n as messages_sent, rated.average as csat_average
+      sent.n as messages_sent, rated.average as csat_average
     from users u
     left join sent on sent.user_id = u.id
-    left join assigned on assigned.user_id = u.id
     left join rated on rated.user_id = u.id
     where u.account_id = ${accountId}
     order by u.created_at, u.id`);
@@ -83,8 +74,10 @@ export async function getAgentsReport({ ctx, range: asked }: { ctx: ServiceConte
   const responses = await durationStats({ kind: "first_response", accountId, from, to });
   const resolutions = await durationStats({ kind: "resolution", accountId, from, to });
   const closed = await closedConversations({ accountId, from, to, closes: resolutions });
+  const assigned = await assignedConversations({ accountId, from, to });
   const figures = rows.map((row) => ({
     row,
+    assigned: assigned.get(row.user_id) ?? null,
     closed: closed.byUser.get(row.user_id) ?? null,
     firstResponseMedian: responses.byUser.get(row.user_id)?.median ?? null,
     resolutionMedian: resolutions.byUser.get(row.user_id)?.median ?? null,
@@ -96,12 +89,12 @@ export async function getAgentsReport({ ctx, range: asked }: { ctx: ServiceConte
     // Deleted users are listed only with activity in the range.
     data: figures
       .filter(
-        ({ row, closed, firstResponseMedian }) =>
-          !row.deleted || row.messages_sent !== null || row.assigned !== null || closed !== null || firstResponseMedian !== null || row.csat_average !== null,
+        ({ row, assigned, closed, firstResponseMedian }) =>
+          !row.deleted || row.messages_sent !== null || assigned !== null || closed !== null || firstResponseMedian !== null || row.csat_average !== null,
       )
-      .map(({ row, closed, firstResponseMedian, resolutionMedian }) => ({
+      .map(({ row, assigned, closed, firstResponseMedian, resolutionMedian }) => ({
         user: { id: row.user_id, name: row.name },
-        assigned: toNumber(row.assigned),
+        assigned: assigned ?? 0,
         closed: closed ?? 0,
         messages_sent: toNumber(row.messages_sent),
         first_response_median_s: toSeconds(firstResponseMedian),

@@ -221,3 +221,32 @@ export async function closedConversations({
   }
   return { total: closes.total.count - (repeated.get("") ?? 0), byUser };
 }
+
+/**
+ * Conversations assigned to each person in [from, to) (by the `conversation.assigned` events),
+ * each conversation once per person: the assignments of the range (whole UTC days from
+ * report_assignment_days, the rest from report_assignments) less those that follow an earlier
+ * assignment of the same conversation to the same person inside the range.
+ */
+export async function assignedConversations({ accountId, from, to }: { accountId: string; from: string; to: string }): Promise<Map<string, number>> {
+  const range = splitRange(from, to, DAY_MS);
+  const rows = await queryRows<{ user_id: string; n: number | string }>(sql`
+    select user_id, sum(n)::int as n
+    from (
+      select d.user_id, d.n
+      from report_assignment_days d
+      where d.account_id = ${accountId} and d.day >= ${range.innerFrom}::timestamptz and d.day < ${range.innerTo}::timestamptz
+      union all
+      select a.user_id, 1
+      from report_assignments a
+      where a.account_id = ${accountId} and ${range.edges("a")}
+      union all
+      select a.user_id, -1
+      from report_assignments a
+      where a.account_id = ${accountId} and a.previous_at is not null
+        and a.created_at >= ${from}::timestamptz and a.created_at < ${to}::timestamptz and a.previous_at >= ${from}::timestamptz
+    ) counts
+    group by 1
+    having sum(n) > 0`);
+  return new Map(rows.map((row) => [row.user_id, toNumber(row.n)]));
+}
