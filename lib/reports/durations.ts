@@ -50,24 +50,32 @@ export function exactPercentile(sorted: number[], p: number): number | null {
 }
 
 /**
- * Percentile `p` (0..1) of durations known only by bucket: the rank percentile_cont would read,
- * placed inside its bucket as if the bucket's durations were spread evenly across it.
+ * Percentile `p` (0..1) of durations known only by bucket, the way percentile_cont reads it: the
+ * two ranks around the percentile's position, each placed inside its bucket as if the bucket's
+ * durations were spread evenly across it, interpolated between. Each placed rank is less than
+ * its bucket's width (under 19% of it, or 1 s below 1 s) from the true one, and so is the result.
  */
 export function histogramPercentile(buckets: Map<number, number>, p: number): number | null {
   const ordered = [...buckets.entries()].filter(([bucket, n]) => bucket >= 0 && n > 0).sort((a, b) => a[0] - b[0]);
   const total = ordered.reduce((sum, [, n]) => sum + n, 0);
   if (!total) return null;
-  const rank = p * (total - 1);
-  let before = 0;
-  for (const [bucket, n] of ordered) {
-    if (rank < before + n) {
-      const [low, high] = bucketBounds(bucket);
-      return low + (high - low) * ((rank - before + 0.5) / n);
+  const at = (rank: number) => {
+    let before = 0;
+    for (const [bucket, n] of ordered) {
+      if (rank < before + n) {
+        const [low, high] = bucketBounds(bucket);
+        return low + (high - low) * ((rank - before + 0.5) / n);
+      }
+      before += n;
     }
-    before += n;
-  }
-  const [low, high] = bucketBounds(ordered[ordered.length - 1][0]);
-  return (low + high) / 2;
+    const [low, high] = bucketBounds(ordered[ordered.length - 1][0]);
+    return (low + high) / 2;
+  };
+  const position = p * (total - 1);
+  const low = Math.floor(position);
+  const high = Math.ceil(position);
+  const below = at(low);
+  return below + (at(high) - below) * (position - low);
 }
 
 /**
