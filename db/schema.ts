@@ -1231,6 +1231,63 @@ export const reportAssignmentDays = pgTable(
   (t) => [primaryKey({ name: "report_assignment_days_pk", columns: [t.accountId, t.day, t.userId] })],
 );
 
+// Conversations created per UTC day, and open right now per status and assignee ('' for
+// nobody), kept by triggers on conversations (migration 0041).
+export const reportConversationDays = pgTable(
+  "report_conversation_days",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    day: ts("day").notNull(),
+    created: integer("created").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "report_conversation_days_pk", columns: [t.accountId, t.day] })],
+);
+
+export const reportOpenNow = pgTable(
+  "report_open_now",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    status: text("status").notNull(),
+    userId: text("user_id").notNull().default(""),
+    n: integer("n").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "report_open_now_pk", columns: [t.accountId, t.status, t.userId] })],
+);
+
+// Each satisfaction answer with the agent it belongs to, and the count per UTC day, agent ('' for
+// nobody) and score, kept by triggers on conversations and reporting_events (migration 0041).
+export const reportRatings = pgTable(
+  "report_ratings",
+  {
+    conversationId: text("conversation_id")
+      .primaryKey()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    accountId: text("account_id").notNull(),
+    ratedAt: ts("rated_at").notNull(),
+    score: integer("score").notNull(),
+    userId: text("user_id"),
+  },
+  (t) => [index("report_ratings_account_rated_idx").on(t.accountId, t.ratedAt)],
+);
+
+export const reportRatingDays = pgTable(
+  "report_rating_days",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    day: ts("day").notNull(),
+    userId: text("user_id").notNull().default(""),
+    score: integer("score").notNull(),
+    n: integer("n").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "report_rating_days_pk", columns: [t.accountId, t.day, t.userId, t.score] })],
+);
+
 // ---------------------------------------------------------------------------------------------
 // Answers that help: passages an agent marked "not helpful", and the answer assistant's settings.
 

@@ -158,6 +158,8 @@ BEGIN
 	IF ids IS NOT NULL THEN
 		IF TG_TABLE_NAME = 'reporting_events' THEN
 			PERFORM chorus_report_implicit_closes_refresh(ids);
+			-- A close recorded (or gone) can change whose answer a satisfaction score is.
+			PERFORM chorus_report_ratings_refresh(ids);
 		END IF;
 		PERFORM chorus_report_close_repeats_refresh(ids);
 	END IF;
@@ -378,3 +380,231 @@ REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_rep
 --> statement-breakpoint
 CREATE TRIGGER "events_report_assignments_delete" AFTER DELETE ON "events"
 REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_assignment_events();
+--> statement-breakpoint
+-- Conversations created per account and UTC day, and the conversations open right now per
+-- account, status and assignee ('' for nobody), kept by statement triggers on conversations.
+CREATE TABLE "report_conversation_days" (
+	"account_id" text NOT NULL,
+	"day" timestamp (3) with time zone NOT NULL,
+	"created" integer DEFAULT 0 NOT NULL,
+	CONSTRAINT "report_conversation_days_pk" PRIMARY KEY ("account_id", "day")
+);
+--> statement-breakpoint
+ALTER TABLE "report_conversation_days" ADD CONSTRAINT "report_conversation_days_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
+CREATE TABLE "report_open_now" (
+	"account_id" text NOT NULL,
+	"status" text NOT NULL,
+	"user_id" text DEFAULT '' NOT NULL,
+	"n" integer DEFAULT 0 NOT NULL,
+	CONSTRAINT "report_open_now_pk" PRIMARY KEY ("account_id", "status", "user_id")
+);
+--> statement-breakpoint
+ALTER TABLE "report_open_now" ADD CONSTRAINT "report_open_now_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
+-- Each satisfaction answer with the agent it belongs to: the assignee at the close it answers
+-- (the latest recorded close up to the answer), unless the conversation's own close in between
+-- was never recorded, or no close was found: then the conversation's assignee. Counted per
+-- account, UTC day, agent ('' for nobody) and score.
+CREATE TABLE "report_ratings" (
+	"conversation_id" text PRIMARY KEY NOT NULL,
+	"account_id" text NOT NULL,
+	"rated_at" timestamp (3) with time zone NOT NULL,
+	"score" integer NOT NULL,
+	"user_id" text
+);
+--> statement-breakpoint
+ALTER TABLE "report_ratings" ADD CONSTRAINT "report_ratings_conversation_id_conversations_id_fk" FOREIGN KEY ("conversation_id") REFERENCES "public"."conversations"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
+CREATE INDEX "report_ratings_account_rated_idx" ON "report_ratings" USING btree ("account_id", "rated_at");
+--> statement-breakpoint
+CREATE TABLE "report_rating_days" (
+	"account_id" text NOT NULL,
+	"day" timestamp (3) with time zone NOT NULL,
+	"user_id" text DEFAULT '' NOT NULL,
+	"score" integer NOT NULL,
+	"n" integer DEFAULT 0 NOT NULL,
+	CONSTRAINT "report_rating_days_pk" PRIMARY KEY ("account_id", "day", "user_id", "score")
+);
+--> statement-breakpoint
+ALTER TABLE "report_rating_days" ADD CONSTRAINT "report_rating_days_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION chorus_report_ratings_refresh(ids text[]) RETURNS void
+LANGUAGE sql AS $$
+	WITH rated AS (
+		SELECT c."id", c."account_id", c."csat_at", c."csat_score", c."closed_at", c."assigned_to"
+		FROM "conversations" c JOIN unnest(ids) AS x(id) ON c."id" = x.id
+		WHERE c."csat_score" IS NOT NULL AND c."csat_at" IS NOT NULL
+	),
+	last_close AS (
+		SELECT DISTINCT ON (r."conversation_id") r."conversation_id", r."user_id", r."created_at"
+		FROM "reporting_events" r JOIN rated c ON r."conversation_id" = c."id"
+		WHERE r."account_id" = c."account_id" AND r."name" = 'conversation_resolved' AND r."created_at" <= c."csat_at"
+		ORDER BY r."conversation_id", r."created_at" DESC
+	),
+	wanted AS (
+		SELECT c."id", c."account_id", c."csat_at", c."csat_score",
+			coalesce(
+				CASE WHEN c."closed_at" <= c."csat_at" AND c."closed_at" > l."created_at" THEN NULL ELSE l."user_id" END,
+				c."assigned_to"
+			) AS user_id
+		FROM rated c LEFT JOIN last_close l ON l."conversation_id" = c."id"
+	)
+	DELETE FROM "report_ratings" g
+	USING unnest(ids) AS x(id)
+	WHERE g."conversation_id" = x.id
+		AND NOT EXISTS (
+			SELECT 1 FROM wanted w
+			WHERE w."id" = g."conversation_id" AND w."account_id" = g."account_id" AND w."csat_at" = g."rated_at"
+				AND w."csat_score" = g."score" AND w.user_id IS NOT DISTINCT FROM g."user_id"
+		);
+	WITH rated AS (
+		SELECT c."id", c."account_id", c."csat_at", c."csat_score", c."closed_at", c."assigned_to"
+		FROM "conversations" c JOIN unnest(ids) AS x(id) ON c."id" = x.id
+		WHERE c."csat_score" IS NOT NULL AND c."csat_at" IS NOT NULL
+	),
+	last_close AS (
+		SELECT DISTINCT ON (r."conversation_id") r."conversation_id", r."user_id", r."created_at"
+		FROM "reporting_events" r JOIN rated c ON r."conversation_id" = c."id"
+		WHERE r."account_id" = c."account_id" AND r."name" = 'conversation_resolved' AND r."created_at" <= c."csat_at"
+		ORDER BY r."conversation_id", r."created_at" DESC
+	),
+	wanted AS (
+		SELECT c."id", c."account_id", c."csat_at", c."csat_score",
+			coalesce(
+				CASE WHEN c."closed_at" <= c."csat_at" AND c."closed_at" > l."created_at" THEN NULL ELSE l."user_id" END,
+				c."assigned_to"
+			) AS user_id
+		FROM rated c LEFT JOIN last_close l ON l."conversation_id" = c."id"
+	)
+	INSERT INTO "report_ratings" ("conversation_id", "account_id", "rated_at", "score", "user_id")
+	SELECT w."id", w."account_id", w."csat_at", w."csat_score", w.user_id
+	FROM wanted w JOIN "accounts" a ON a."id" = w."account_id"
+	ORDER BY w."id"
+	ON CONFLICT ("conversation_id") DO NOTHING;
+$$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION chorus_report_rating_days() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+	IF TG_OP IN ('UPDATE', 'DELETE') THEN
+		UPDATE "report_rating_days" d SET "n" = d."n" - x.n
+		FROM (
+			SELECT o."account_id", date_bin('1 day', o."rated_at", timestamptz '2000-01-01 00:00:00+00') AS day,
+				coalesce(o."user_id", '') AS user_id, o."score", count(*)::int AS n
+			FROM old_rows o GROUP BY 1, 2, 3, 4
+		) x
+		WHERE d."account_id" = x."account_id" AND d."day" = x.day AND d."user_id" = x.user_id AND d."score" = x."score";
+	END IF;
+	IF TG_OP IN ('INSERT', 'UPDATE') THEN
+		INSERT INTO "report_rating_days" AS d ("account_id", "day", "user_id", "score", "n")
+		SELECT n."account_id", date_bin('1 day', n."rated_at", timestamptz '2000-01-01 00:00:00+00'), coalesce(n."user_id", ''), n."score", count(*)
+		FROM new_rows n JOIN "accounts" a ON a."id" = n."account_id"
+		GROUP BY 1, 2, 3, 4
+		ORDER BY 1, 2, 3, 4
+		ON CONFLICT ("account_id", "day", "user_id", "score") DO UPDATE SET "n" = d."n" + excluded."n";
+	END IF;
+	RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION chorus_report_conversation_counts() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+	ids text[];
+BEGIN
+	IF TG_OP = 'DELETE' THEN
+		-- Only rows that are still there are taken from (an account going takes its counts with it).
+		UPDATE "report_conversation_days" d SET "created" = d."created" - x.n
+		FROM (
+			SELECT o."account_id", date_bin('1 day', o."created_at", timestamptz '2000-01-01 00:00:00+00') AS day, count(*)::int AS n
+			FROM old_rows o GROUP BY 1, 2
+		) x
+		WHERE d."account_id" = x."account_id" AND d."day" = x.day;
+		UPDATE "report_open_now" d SET "n" = d."n" - x.n
+		FROM (
+			SELECT o."account_id", o."status", coalesce(o."assigned_to", '') AS user_id, count(*)::int AS n
+			FROM old_rows o WHERE o."status" IN ('open', 'assigned') GROUP BY 1, 2, 3
+		) x
+		WHERE d."account_id" = x."account_id" AND d."status" = x."status" AND d."user_id" = x.user_id;
+		RETURN NULL;
+	END IF;
+
+	-- The change as signed rows: +1 for each row as it is now, -1 for each row as it was (an
+	-- update that changes nothing counted is left out).
+	IF TG_OP = 'INSERT' THEN
+		INSERT INTO "report_conversation_days" AS d ("account_id", "day", "created")
+		SELECT n."account_id", date_bin('1 day', n."created_at", timestamptz '2000-01-01 00:00:00+00'), count(*)
+		FROM new_rows n JOIN "accounts" a ON a."id" = n."account_id"
+		GROUP BY 1, 2 ORDER BY 1, 2
+		ON CONFLICT ("account_id", "day") DO UPDATE SET "created" = d."created" + excluded."created";
+		INSERT INTO "report_open_now" AS d ("account_id", "status", "user_id", "n")
+		SELECT n."account_id", n."status", coalesce(n."assigned_to", ''), count(*)
+		FROM new_rows n JOIN "accounts" a ON a."id" = n."account_id"
+		WHERE n."status" IN ('open', 'assigned')
+		GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+		ON CONFLICT ("account_id", "status", "user_id") DO UPDATE SET "n" = d."n" + excluded."n";
+		SELECT array_agg(n."id") INTO ids FROM new_rows n WHERE n."csat_score" IS NOT NULL;
+	ELSE
+		WITH changed AS (
+			SELECT x.* FROM old_rows o JOIN new_rows n ON n."id" = o."id"
+			CROSS JOIN LATERAL (VALUES
+				(o."account_id", o."created_at", o."status", o."assigned_to", -1),
+				(n."account_id", n."created_at", n."status", n."assigned_to", 1)
+			) AS x(account_id, created_at, status, assigned_to, sign)
+			WHERE (o."account_id", o."created_at", o."status", o."assigned_to") IS DISTINCT FROM (n."account_id", n."created_at", n."status", n."assigned_to")
+		),
+		created AS (
+			INSERT INTO "report_conversation_days" AS d ("account_id", "day", "created")
+			SELECT c.account_id, date_bin('1 day', c.created_at, timestamptz '2000-01-01 00:00:00+00'), sum(c.sign)
+			FROM changed c JOIN "accounts" a ON a."id" = c.account_id
+			GROUP BY 1, 2 HAVING sum(c.sign) <> 0 ORDER BY 1, 2
+			ON CONFLICT ("account_id", "day") DO UPDATE SET "created" = d."created" + excluded."created"
+		)
+		INSERT INTO "report_open_now" AS d ("account_id", "status", "user_id", "n")
+		SELECT c.account_id, c.status, coalesce(c.assigned_to, ''), sum(c.sign)
+		FROM changed c JOIN "accounts" a ON a."id" = c.account_id
+		WHERE c.status IN ('open', 'assigned')
+		GROUP BY 1, 2, 3 HAVING sum(c.sign) <> 0 ORDER BY 1, 2, 3
+		ON CONFLICT ("account_id", "status", "user_id") DO UPDATE SET "n" = d."n" + excluded."n";
+		SELECT array_agg(n."id") INTO ids FROM old_rows o JOIN new_rows n ON n."id" = o."id"
+		WHERE (o."csat_score" IS NOT NULL OR n."csat_score" IS NOT NULL)
+			AND (o."account_id", o."csat_score", o."csat_at", o."closed_at", o."assigned_to")
+				IS DISTINCT FROM (n."account_id", n."csat_score", n."csat_at", n."closed_at", n."assigned_to");
+	END IF;
+	IF ids IS NOT NULL THEN
+		PERFORM chorus_report_ratings_refresh(ids);
+	END IF;
+	RETURN NULL;
+END $$;
+--> statement-breakpoint
+INSERT INTO "report_conversation_days" ("account_id", "day", "created")
+SELECT "account_id", date_bin('1 day', "created_at", timestamptz '2000-01-01 00:00:00+00'), count(*)
+FROM "conversations" GROUP BY 1, 2;
+--> statement-breakpoint
+INSERT INTO "report_open_now" ("account_id", "status", "user_id", "n")
+SELECT "account_id", "status", coalesce("assigned_to", ''), count(*)
+FROM "conversations" WHERE "status" IN ('open', 'assigned') GROUP BY 1, 2, 3;
+--> statement-breakpoint
+SELECT chorus_report_ratings_refresh(array(SELECT "id" FROM "conversations" WHERE "csat_score" IS NOT NULL));
+--> statement-breakpoint
+INSERT INTO "report_rating_days" ("account_id", "day", "user_id", "score", "n")
+SELECT "account_id", date_bin('1 day', "rated_at", timestamptz '2000-01-01 00:00:00+00'), coalesce("user_id", ''), "score", count(*)
+FROM "report_ratings" GROUP BY 1, 2, 3, 4;
+--> statement-breakpoint
+CREATE TRIGGER "report_ratings_days_insert" AFTER INSERT ON "report_ratings"
+REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_rating_days();
+--> statement-breakpoint
+CREATE TRIGGER "report_ratings_days_update" AFTER UPDATE ON "report_ratings"
+REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_rating_days();
+--> statement-breakpoint
+CREATE TRIGGER "report_ratings_days_delete" AFTER DELETE ON "report_ratings"
+REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_rating_days();
+--> statement-breakpoint
+CREATE TRIGGER "conversations_report_counts_insert" AFTER INSERT ON "conversations"
+REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_conversation_counts();
+--> statement-breakpoint
+CREATE TRIGGER "conversations_report_counts_update" AFTER UPDATE ON "conversations"
+REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_conversation_counts();
+--> statement-breakpoint
+CREATE TRIGGER "conversations_report_counts_delete" AFTER DELETE ON "conversations"
+REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_conversation_counts();

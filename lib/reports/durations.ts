@@ -258,3 +258,42 @@ export async function assignedConversations({ accountId, from, to }: { accountId
     having sum(n) > 0`);
   return new Map(rows.map((row) => [row.user_id, toNumber(row.n)]));
 }
+
+/** Conversations created in [from, to): whole UTC days from report_conversation_days, the rest from the conversations. */
+export async function createdConversations({ accountId, from, to }: { accountId: string; from: string; to: string }): Promise<number> {
+  const range = splitRange(from, to, DAY_MS);
+  const [row] = await queryRows<{ n: number | string | null }>(sql`
+    select coalesce(sum(n), 0)::int as n from (
+      select d.created as n from report_conversation_days d
+      where d.account_id = ${accountId} and d.day >= ${range.innerFrom}::timestamptz and d.day < ${range.innerTo}::timestamptz
+      union all
+      select count(*) from conversations c where c.account_id = ${accountId} and ${range.edges("c")}
+    ) counts`);
+  return toNumber(row?.n);
+}
+
+/** The conversations open right now, whatever the range, per status and assignee ('' for nobody). */
+export async function openNow(accountId: string): Promise<{ status: string; user_id: string; n: number }[]> {
+  const rows = await queryRows<{ status: string; user_id: string; n: number | string }>(sql`
+    select status, user_id, n from report_open_now where account_id = ${accountId} and n <> 0`);
+  return rows.map((row) => ({ ...row, n: toNumber(row.n) }));
+}
+
+/**
+ * Satisfaction answers given in [from, to) per agent they belong to ('' for nobody) and score:
+ * whole UTC days from report_rating_days, the rest from report_ratings.
+ */
+export async function ratings({ accountId, from, to }: { accountId: string; from: string; to: string }): Promise<{ user_id: string; score: number; n: number }[]> {
+  const range = splitRange(from, to, DAY_MS);
+  const edges = sql`((g.rated_at >= ${from}::timestamptz and g.rated_at < ${range.innerFrom}::timestamptz) or (g.rated_at >= ${range.innerTo}::timestamptz and g.rated_at < ${to}::timestamptz))`;
+  const rows = await queryRows<{ user_id: string; score: number | string; n: number | string }>(sql`
+    select user_id, score, sum(n)::int as n from (
+      select d.user_id, d.score, d.n from report_rating_days d
+      where d.account_id = ${accountId} and d.day >= ${range.innerFrom}::timestamptz and d.day < ${range.innerTo}::timestamptz
+      union all
+      select coalesce(g.user_id, ''), g.score, 1 from report_ratings g where g.account_id = ${accountId} and ${edges}
+    ) counts
+    group by 1, 2
+    having sum(n) <> 0`);
+  return rows.map((row) => ({ user_id: row.user_id, score: toNumber(row.score), n: toNumber(row.n) }));
+}

@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
-import { closedConversations, durationStats } from "./durations";
+import { closedConversations, createdConversations, durationStats, openNow, ratings } from "./durations";
 import { queryRows, toAverage, toNumber, toSeconds } from "./query";
 import { agentMessageCounts, messageCounts } from "./rollups";
 import type { AgentReport, ReportRange, SummaryOutput } from "./schemas";
@@ -31,10 +31,7 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
   const to = range.to.toISOString();
 
   const [totals] = await queryRows<Record<string, number | string | null>>(sql`
-    select
-      (select count(*) from conversations where account_id = ${accountId}
-        and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz)::int as created,
-      m.received, m.sent, m.sent_by_agents, m.automated, m.failed
+    select m.received, m.sent, m.sent_by_agents, m.automated, m.failed
     from (
       select
         coalesce(sum(received), 0)::int as received,
@@ -53,27 +50,23 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
   const closed = await closedConversations({ accountId, from, to, closes: resolutions });
   const closedBy = closed.byUser;
 
-  // Right now, whatever the range: one pass over the open conversations.
-  const nowRows = await queryRows<{ status: string; assigned_to: string | null; n: number | string }>(sql`
-    select status, assigned_to, count(*)::int as n
-    from conversations
-    where account_id = ${accountId} and status in ('open', 'assigned')
-    group by 1, 2`);
-  const openNow = nowRows.reduce((sum, row) => sum + toNumber(row.n), 0);
-  const unassignedNow = nowRows.filter((row) => row.status === "open").reduce((sum, row) => sum + toNumber(row.n), 0);
+  const created = await createdConversations({ accountId, from, to });
+
+  // Right now, whatever the range: the open conversations as counted when they change.
+  const nowRows = await openNow(accountId);
+  const openCount = nowRows.reduce((sum, row) => sum + row.n, 0);
+  const unassignedNow = nowRows.filter((row) => row.status === "open").reduce((sum, row) => sum + row.n, 0);
   const assignedNow = new Map<string, number>();
   for (const row of nowRows) {
-    if (row.status === "assigned" && row.assigned_to) assignedNow.set(row.assigned_to, (assignedNow.get(row.assigned_to) ?? 0) + toNumber(row.n));
+    if (row.status === "assigned" && row.user_id) assignedNow.set(row.user_id, (assignedNow.get(row.user_id) ?? 0) + row.n);
   }
 
-  const [csat] = await queryRows<Record<string, number | string | null>>(sql`
-    select count(*)::int as responses, avg(csat_score)::float8 as average,
-      count(*) filter (where csat_score = 1)::int as s1, count(*) filter (where csat_score = 2)::int as s2,
-      count(*) filter (where csat_score = 3)::int as s3, count(*) filter (where csat_score = 4)::int as s4,
-      count(*) filter (where csat_score = 5)::int as s5
-    from conversations
-    where account_id = ${accountId} and csat_score is not null
-      and csat_at >= ${from}::timestamptz and csat_at < ${to}::timestamptz`);
+  // Survey answers given in the range, whichever agent they belong to.
+  const scores = new Map<number, number>();
+  for (const row of await ratings({ accountId, from, to })) scores.set(row.score, (scores.get(row.score) ?? 0) + row.n);
+  const answers = [...scores.values()].reduce((sum, n) => sum + n, 0);
+  const scoreSum = [...scores.entries()].reduce((sum, [score, n]) => sum + score * n, 0);
+
 
   const agentRows = await queryRows<{
     user_id: string;
@@ -120,9 +113,9 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
     to,
     tz: range.tz,
     conversations: {
-      created: toNumber(totals?.created),
+      created,
       closed: closed.total,
-      open_now: openNow,
+      open_now: openCount,
       unassigned_now: unassignedNow,
     },
     messages: {
@@ -141,9 +134,9 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
     },
     resolution_time: { count: resolutions.total.count, median_s: toSeconds(resolutions.total.median), p90_s: toSeconds(resolutions.total.p90) },
     csat: {
-      responses: toNumber(csat?.responses),
-      average: toAverage(csat?.average),
-      distribution: { "1": toNumber(csat?.s1), "2": toNumber(csat?.s2), "3": toNumber(csat?.s3), "4": toNumber(csat?.s4), "5": toNumber(csat?.s5) },
+      responses: answers,
+      average: answers ? toAverage(scoreSum / answers) : null,
+      distribution: { "1": scores.get(1) ?? 0, "2": scores.get(2) ?? 0, "3": scores.get(3) ?? 0, "4": scores.get(4) ?? 0, "5": scores.get(5) ?? 0 },
     },
     agents,
   };

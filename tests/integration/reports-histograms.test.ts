@@ -99,6 +99,11 @@ async function seed() {
   }
   await db.execute(sql.raw(`insert into reporting_events (id, account_id, conversation_id, name, user_id, value_s, started_at, created_at) values ${rows.closes.slice(40).join(", ")}`));
   await db.execute(sql.raw(`insert into events (id, account_id, type, data, created_at) values ${rows.events.join(", ")}`));
+  // Satisfaction answers an hour after a close, some for conversations reopened since.
+  await db.execute(sql`
+    update conversations c set csat_score = 1 + (abs(hashtext(c.id)) % 5), csat_at = last.created_at + interval '1 hour'
+    from (select conversation_id, max(created_at) as created_at from reporting_events where account_id = ${accountId} group by 1) last
+    where c.id = last.conversation_id and abs(hashtext(c.id)) % 3 = 0`);
   return conversations;
 }
 
@@ -138,7 +143,37 @@ async function fromRecordedRows(from: string, to: string) {
         and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz
       group by 1`),
   );
-  return { resolution, responses, assigned };
+  const [counts] = rowsOf<{ created: number; open_now: number; unassigned_now: number; responses: number; average: number | null; s1: number; s5: number }>(
+    await db.execute(sql`
+      select
+        (select count(*)::int from conversations where account_id = ${accountId} and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz) as created,
+        (select count(*)::int from conversations where account_id = ${accountId} and status in ('open', 'assigned')) as open_now,
+        (select count(*)::int from conversations where account_id = ${accountId} and status = 'open') as unassigned_now,
+        count(*)::int as responses, avg(csat_score)::float8 as average,
+        count(*) filter (where csat_score = 1)::int as s1, count(*) filter (where csat_score = 5)::int as s5
+      from conversations
+      where account_id = ${accountId} and csat_score is not null and csat_at >= ${from}::timestamptz and csat_at < ${to}::timestamptz`),
+  );
+  const assignedNow = rowsOf<{ user_id: string; n: number }>(
+    await db.execute(sql`select assigned_to as user_id, count(*)::int as n from conversations where account_id = ${accountId} and status = 'assigned' group by 1`),
+  );
+  const rated = rowsOf<{ user_id: string; average: number }>(
+    await db.execute(sql`
+      select rater.user_id, avg(c.csat_score)::float8 as average
+      from conversations c
+      left join lateral (
+        select r.user_id, r.created_at from reporting_events r
+        where r.conversation_id = c.id and r.account_id = c.account_id and r.name = 'conversation_resolved' and r.created_at <= c.csat_at
+        order by r.created_at desc limit 1
+      ) last_close on true
+      cross join lateral (
+        select coalesce(case when c.closed_at <= c.csat_at and c.closed_at > last_close.created_at then null else last_close.user_id end, c.assigned_to) as user_id
+      ) rater
+      where c.account_id = ${accountId} and c.csat_score is not null
+        and c.csat_at >= ${from}::timestamptz and c.csat_at < ${to}::timestamptz and rater.user_id is not null
+      group by 1`),
+  );
+  return { resolution, responses, assigned, counts, assignedNow, rated };
 }
 
 const seconds = (value: unknown) => (value === null || value === undefined ? null : Math.round(Number(value) * 1000) / 1000);
@@ -150,13 +185,24 @@ async function expectReportsMatch(from: string, to: string) {
   const agents = (await call(agentsRoute.GET, { path: `/v1/reports/agents?${range}`, token })).body.data as {
     user: { id: string };
     assigned: number;
+    csat_average: number | null;
     closed: number;
     first_response_median_s: number | null;
     resolution_median_s: number | null;
   }[];
   const resolutionTotal = raw.resolution.find((row) => Number(row.total) === 1);
   const responsesTotal = raw.responses.find((row) => Number(row.total) === 1);
-  expect(summary.conversations.closed).toBe(resolutionTotal?.conversations ?? 0);
+  expect(summary.conversations).toEqual({
+    created: raw.counts.created,
+    closed: resolutionTotal?.conversations ?? 0,
+    open_now: raw.counts.open_now,
+    unassigned_now: raw.counts.unassigned_now,
+  });
+  expect(summary.csat).toMatchObject({
+    responses: raw.counts.responses,
+    average: raw.counts.average === null ? null : Math.round(raw.counts.average * 100) / 100,
+    distribution: expect.objectContaining({ "1": raw.counts.s1, "5": raw.counts.s5 }),
+  });
   expect(summary.resolution_time).toEqual({ count: resolutionTotal?.count ?? 0, median_s: seconds(resolutionTotal?.median), p90_s: seconds(resolutionTotal?.p90) });
   expect(summary.first_response).toEqual({
     count: responsesTotal?.answered ?? 0,
@@ -175,8 +221,14 @@ async function expectReportsMatch(from: string, to: string) {
       resolution_median_s: seconds(closes?.median),
       first_response_median_s: seconds(answered?.median),
     });
+    const average = raw.rated.find((r) => r.user_id === userId)?.average;
+    expect(row?.csat_average, userId).toBe(average === undefined ? null : Math.round(average * 100) / 100);
     const inSummary = summary.agents.find((agent: { user_id: string }) => agent.user_id === userId);
-    expect(inSummary).toMatchObject({ conversations_closed: closes?.conversations ?? 0, first_responses: answered?.answered ?? 0 });
+    expect(inSummary).toMatchObject({
+      conversations_closed: closes?.conversations ?? 0,
+      first_responses: answered?.answered ?? 0,
+      assigned_now: raw.assignedNow.find((a) => a.user_id === userId)?.n ?? 0,
+    });
   }
 
   // The same range read from the histograms alone: counts and means exact, medians and 90th
@@ -228,6 +280,18 @@ describe("reports read from rollups", () => {
 
   it("equal the figures counted from the recorded rows on a random account", async () => {
     conversations = await seed();
+    // The account holds what the rollups must get right: repeated closes and assignments,
+    // unrecorded closes, unanswered first questions and satisfaction answers.
+    const [shape] = rowsOf<Record<string, number>>(
+      await getDb().execute(sql`
+        select
+          (select count(*)::int from report_close_repeats where account_id = ${accountId}) as repeats,
+          (select count(*)::int from report_implicit_closes where account_id = ${accountId}) as implicit,
+          (select count(*)::int from report_assignments where account_id = ${accountId} and previous_at is not null) as reassigned,
+          (select count(*)::int from report_first_responses where account_id = ${accountId} and reply_at is null) as unanswered,
+          (select count(*)::int from report_ratings where account_id = ${accountId}) as rated`),
+    );
+    for (const [figure, n] of Object.entries(shape)) expect(n, figure).toBeGreaterThan(5);
     for (const [from, to] of ranges()) await expectReportsMatch(from, to);
   }, 120_000);
 
@@ -252,6 +316,10 @@ describe("reports read from rollups", () => {
       from conversations where id in (${some(4, 0)})`);
     await db.execute(sql`update messages set status = 'failed' where conversation_id in (${some(3, 1)}) and direction = 'outbound'`);
     await db.execute(sql`delete from messages where conversation_id in (${some(8, 5)}) and id like 'msg_hist%_0'`);
+    // Answers given later or changed, assignees changed, conversations taken over and deleted.
+    await db.execute(sql`update conversations set csat_score = 5, csat_at = coalesce(closed_at, created_at) + interval '2 hours' where id in (${some(10, 6)})`);
+    await db.execute(sql`update conversations set assigned_to = ${team[0]}, status = 'assigned' where id in (${some(11, 7)}) and closed_at is null`);
+    await db.execute(sql`delete from conversations where id in (${some(13, 8)})`);
     for (const [from, to] of ranges()) await expectReportsMatch(from, to);
   }, 120_000);
 });
