@@ -322,4 +322,38 @@ describe("reports read from rollups", () => {
     await db.execute(sql`delete from conversations where id in (${some(13, 8)})`);
     for (const [from, to] of ranges()) await expectReportsMatch(from, to);
   }, 120_000);
+
+  it("lets a whole account go, its rollups with it", async () => {
+    const db = getDb();
+    const other = await createTestAccount();
+    const agent = (await addTestUser(other.account.id, "agent", "Gone Agent")).user.id;
+    const gone = other.account.id;
+    await db.execute(sql`insert into contacts (id, account_id, phone, name, created_at, updated_at) values ('ct_gone', ${gone}, '447700099999', 'Gone', now(), now())`);
+    await db.execute(sql`
+      insert into conversations (id, account_id, contact_id, status, assigned_to, closed_at, csat_score, csat_at, created_at, updated_at)
+      values ('conv_gone1', ${gone}, 'ct_gone', 'closed', ${agent}, now(), 4, now(), now() - interval '1 day', now()),
+             ('conv_gone2', ${gone}, 'ct_gone', 'assigned', ${agent}, null, null, null, now(), now())`);
+    await db.execute(sql`
+      insert into reporting_events (id, account_id, conversation_id, name, user_id, value_s, started_at, created_at)
+      values ('rpe_gone1', ${gone}, 'conv_gone2', 'conversation_resolved', ${agent}, 60, now() - interval '2 hours', now() - interval '1 hour'),
+             ('rpe_gone2', ${gone}, 'conv_gone2', 'conversation_resolved', ${agent}, 60, now() - interval '1 hour', now())`);
+    await db.execute(sql`
+      insert into events (id, account_id, type, data, created_at)
+      values ('evt_gone1', ${gone}, 'conversation.assigned', ${JSON.stringify({ conversation: { id: "conv_gone2" }, user: { id: agent } })}::jsonb, now() - interval '1 hour'),
+             ('evt_gone2', ${gone}, 'conversation.assigned', ${JSON.stringify({ conversation: { id: "conv_gone2" }, user: { id: agent } })}::jsonb, now())`);
+    const count = async () =>
+      Number(
+        rowsOf<{ n: number }>(
+          await db.execute(sql`select
+            (select count(*) from report_duration_days where account_id = ${gone}) + (select count(*) from report_implicit_closes where account_id = ${gone})
+            + (select count(*) from report_close_repeats where account_id = ${gone}) + (select count(*) from report_assignments where account_id = ${gone})
+            + (select count(*) from report_assignment_days where account_id = ${gone}) + (select count(*) from report_conversation_days where account_id = ${gone})
+            + (select count(*) from report_open_now where account_id = ${gone}) + (select count(*) from report_ratings where account_id = ${gone})
+            + (select count(*) from report_rating_days where account_id = ${gone}) as n`),
+        )[0].n,
+      );
+    expect(await count()).toBeGreaterThanOrEqual(9);
+    await db.execute(sql`delete from accounts where id = ${gone}`);
+    expect(await count()).toBe(0);
+  });
 });
