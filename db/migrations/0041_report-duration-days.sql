@@ -64,30 +64,40 @@ CREATE INDEX "report_close_repeats_conversation_idx" ON "report_close_repeats" U
 -- account being deleted takes its rows with it and nothing may be written for it).
 CREATE OR REPLACE FUNCTION chorus_report_implicit_closes_refresh(ids text[]) RETURNS void
 LANGUAGE sql AS $$
+	WITH wanted AS MATERIALIZED (
+		SELECT c."id", c."account_id", c."assigned_to" AS user_id,
+			extract(epoch from (c."closed_at" - coalesce(c."opened_at", c."created_at")))::float8 AS value_s, c."closed_at"
+		FROM "conversations" c
+		JOIN unnest(ids) AS x(id) ON c."id" = x.id
+		WHERE c."closed_at" IS NOT NULL
+			AND NOT EXISTS (
+				SELECT 1 FROM "reporting_events" r
+				WHERE r."conversation_id" = c."id" AND r."account_id" = c."account_id" AND r."name" = 'conversation_resolved' AND r."created_at" = c."closed_at"
+			)
+	)
 	DELETE FROM "report_implicit_closes" i
 	USING unnest(ids) AS x(id)
 	WHERE i."conversation_id" = x.id
 		AND NOT EXISTS (
-			SELECT 1 FROM "conversations" c
-			WHERE c."id" = i."conversation_id" AND c."closed_at" IS NOT NULL
-				AND c."account_id" = i."account_id" AND c."assigned_to" IS NOT DISTINCT FROM i."user_id" AND c."closed_at" = i."created_at"
-				AND extract(epoch from (c."closed_at" - coalesce(c."opened_at", c."created_at")))::float8 = i."value_s"
-				AND NOT EXISTS (
-					SELECT 1 FROM "reporting_events" r
-					WHERE r."conversation_id" = c."id" AND r."account_id" = c."account_id" AND r."name" = 'conversation_resolved' AND r."created_at" = c."closed_at"
-				)
+			SELECT 1 FROM wanted w
+			WHERE w."id" = i."conversation_id" AND w."account_id" = i."account_id" AND w.user_id IS NOT DISTINCT FROM i."user_id"
+				AND w.value_s = i."value_s" AND w."closed_at" = i."created_at"
 		);
+	WITH wanted AS MATERIALIZED (
+		SELECT c."id", c."account_id", c."assigned_to" AS user_id,
+			extract(epoch from (c."closed_at" - coalesce(c."opened_at", c."created_at")))::float8 AS value_s, c."closed_at"
+		FROM "conversations" c
+		JOIN unnest(ids) AS x(id) ON c."id" = x.id
+		WHERE c."closed_at" IS NOT NULL
+			AND NOT EXISTS (
+				SELECT 1 FROM "reporting_events" r
+				WHERE r."conversation_id" = c."id" AND r."account_id" = c."account_id" AND r."name" = 'conversation_resolved' AND r."created_at" = c."closed_at"
+			)
+	)
 	INSERT INTO "report_implicit_closes" ("conversation_id", "account_id", "user_id", "value_s", "created_at")
-	SELECT c."id", c."account_id", c."assigned_to", extract(epoch from (c."closed_at" - coalesce(c."opened_at", c."created_at")))::float8, c."closed_at"
-	FROM "conversations" c
-	JOIN unnest(ids) AS x(id) ON c."id" = x.id
-	JOIN "accounts" a ON a."id" = c."account_id"
-	WHERE c."closed_at" IS NOT NULL
-		AND NOT EXISTS (
-			SELECT 1 FROM "reporting_events" r
-			WHERE r."conversation_id" = c."id" AND r."account_id" = c."account_id" AND r."name" = 'conversation_resolved' AND r."created_at" = c."closed_at"
-		)
-	ORDER BY c."id"
+	SELECT w."id", w."account_id", w.user_id, w.value_s, w."closed_at"
+	FROM wanted w JOIN "accounts" a ON a."id" = w."account_id"
+	ORDER BY w."id"
 	ON CONFLICT ("conversation_id") DO NOTHING;
 $$;
 --> statement-breakpoint
@@ -431,7 +441,7 @@ ALTER TABLE "report_rating_days" ADD CONSTRAINT "report_rating_days_account_id_a
 --> statement-breakpoint
 CREATE OR REPLACE FUNCTION chorus_report_ratings_refresh(ids text[]) RETURNS void
 LANGUAGE sql AS $$
-	WITH rated AS (
+	WITH rated AS MATERIALIZED (
 		SELECT c."id", c."account_id", c."csat_at", c."csat_score", c."closed_at", c."assigned_to"
 		FROM "conversations" c JOIN unnest(ids) AS x(id) ON c."id" = x.id
 		WHERE c."csat_score" IS NOT NULL AND c."csat_at" IS NOT NULL
@@ -458,7 +468,7 @@ LANGUAGE sql AS $$
 			WHERE w."id" = g."conversation_id" AND w."account_id" = g."account_id" AND w."csat_at" = g."rated_at"
 				AND w."csat_score" = g."score" AND w.user_id IS NOT DISTINCT FROM g."user_id"
 		);
-	WITH rated AS (
+	WITH rated AS MATERIALIZED (
 		SELECT c."id", c."account_id", c."csat_at", c."csat_score", c."closed_at", c."assigned_to"
 		FROM "conversations" c JOIN unnest(ids) AS x(id) ON c."id" = x.id
 		WHERE c."csat_score" IS NOT NULL AND c."csat_at" IS NOT NULL
