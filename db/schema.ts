@@ -1231,8 +1231,7 @@ export const reportAssignmentDays = pgTable(
   (t) => [primaryKey({ name: "report_assignment_days_pk", columns: [t.accountId, t.day, t.userId] })],
 );
 
-// Conversations created per UTC day, and open right now per status and assignee ('' for
-// nobody), kept by triggers on conversations (migration 0041).
+// Conversations created per UTC day, kept by triggers on conversations (migration 0041).
 export const reportConversationDays = pgTable(
   "report_conversation_days",
   {
@@ -1243,19 +1242,6 @@ export const reportConversationDays = pgTable(
     created: integer("created").notNull().default(0),
   },
   (t) => [primaryKey({ name: "report_conversation_days_pk", columns: [t.accountId, t.day] })],
-);
-
-export const reportOpenNow = pgTable(
-  "report_open_now",
-  {
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
-    status: text("status").notNull(),
-    userId: text("user_id").notNull().default(""),
-    n: integer("n").notNull().default(0),
-  },
-  (t) => [primaryKey({ name: "report_open_now_pk", columns: [t.accountId, t.status, t.userId] })],
 );
 
 // Each satisfaction answer with the agent it belongs to, and the count per UTC day, agent ('' for

@@ -391,8 +391,7 @@ REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_rep
 CREATE TRIGGER "events_report_assignments_delete" AFTER DELETE ON "events"
 REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION chorus_report_assignment_events();
 --> statement-breakpoint
--- Conversations created per account and UTC day, and the conversations open right now per
--- account, status and assignee ('' for nobody), kept by statement triggers on conversations.
+-- Conversations created per account and UTC day, kept by statement triggers on conversations.
 CREATE TABLE "report_conversation_days" (
 	"account_id" text NOT NULL,
 	"day" timestamp (3) with time zone NOT NULL,
@@ -401,16 +400,6 @@ CREATE TABLE "report_conversation_days" (
 );
 --> statement-breakpoint
 ALTER TABLE "report_conversation_days" ADD CONSTRAINT "report_conversation_days_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;
---> statement-breakpoint
-CREATE TABLE "report_open_now" (
-	"account_id" text NOT NULL,
-	"status" text NOT NULL,
-	"user_id" text DEFAULT '' NOT NULL,
-	"n" integer DEFAULT 0 NOT NULL,
-	CONSTRAINT "report_open_now_pk" PRIMARY KEY ("account_id", "status", "user_id")
-);
---> statement-breakpoint
-ALTER TABLE "report_open_now" ADD CONSTRAINT "report_open_now_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;
 --> statement-breakpoint
 -- Each satisfaction answer with the agent it belongs to: the assignee at the close it answers
 -- (the latest recorded close up to the answer), unless the conversation's own close in between
@@ -530,12 +519,6 @@ BEGIN
 			FROM old_rows o GROUP BY 1, 2
 		) x
 		WHERE d."account_id" = x."account_id" AND d."day" = x.day;
-		UPDATE "report_open_now" d SET "n" = d."n" - x.n
-		FROM (
-			SELECT o."account_id", o."status", coalesce(o."assigned_to", '') AS user_id, count(*)::int AS n
-			FROM old_rows o WHERE o."status" IN ('open', 'assigned') GROUP BY 1, 2, 3
-		) x
-		WHERE d."account_id" = x."account_id" AND d."status" = x."status" AND d."user_id" = x.user_id;
 		RETURN NULL;
 	END IF;
 
@@ -547,35 +530,18 @@ BEGIN
 		FROM new_rows n JOIN "accounts" a ON a."id" = n."account_id"
 		GROUP BY 1, 2 ORDER BY 1, 2
 		ON CONFLICT ("account_id", "day") DO UPDATE SET "created" = d."created" + excluded."created";
-		INSERT INTO "report_open_now" AS d ("account_id", "status", "user_id", "n")
-		SELECT n."account_id", n."status", coalesce(n."assigned_to", ''), count(*)
-		FROM new_rows n JOIN "accounts" a ON a."id" = n."account_id"
-		WHERE n."status" IN ('open', 'assigned')
-		GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-		ON CONFLICT ("account_id", "status", "user_id") DO UPDATE SET "n" = d."n" + excluded."n";
 		SELECT array_agg(n."id") INTO ids FROM new_rows n WHERE n."csat_score" IS NOT NULL;
 	ELSE
 		WITH changed AS (
 			SELECT x.* FROM old_rows o JOIN new_rows n ON n."id" = o."id"
-			CROSS JOIN LATERAL (VALUES
-				(o."account_id", o."created_at", o."status", o."assigned_to", -1),
-				(n."account_id", n."created_at", n."status", n."assigned_to", 1)
-			) AS x(account_id, created_at, status, assigned_to, sign)
-			WHERE (o."account_id", o."created_at", o."status", o."assigned_to") IS DISTINCT FROM (n."account_id", n."created_at", n."status", n."assigned_to")
-		),
-		created AS (
-			INSERT INTO "report_conversation_days" AS d ("account_id", "day", "created")
-			SELECT c.account_id, date_bin('1 day', c.created_at, timestamptz '2000-01-01 00:00:00+00'), sum(c.sign)
-			FROM changed c JOIN "accounts" a ON a."id" = c.account_id
-			GROUP BY 1, 2 HAVING sum(c.sign) <> 0 ORDER BY 1, 2
-			ON CONFLICT ("account_id", "day") DO UPDATE SET "created" = d."created" + excluded."created"
+			CROSS JOIN LATERAL (VALUES (o."account_id", o."created_at", -1), (n."account_id", n."created_at", 1)) AS x(account_id, created_at, sign)
+			WHERE (o."account_id", o."created_at") IS DISTINCT FROM (n."account_id", n."created_at")
 		)
-		INSERT INTO "report_open_now" AS d ("account_id", "status", "user_id", "n")
-		SELECT c.account_id, c.status, coalesce(c.assigned_to, ''), sum(c.sign)
+		INSERT INTO "report_conversation_days" AS d ("account_id", "day", "created")
+		SELECT c.account_id, date_bin('1 day', c.created_at, timestamptz '2000-01-01 00:00:00+00'), sum(c.sign)
 		FROM changed c JOIN "accounts" a ON a."id" = c.account_id
-		WHERE c.status IN ('open', 'assigned')
-		GROUP BY 1, 2, 3 HAVING sum(c.sign) <> 0 ORDER BY 1, 2, 3
-		ON CONFLICT ("account_id", "status", "user_id") DO UPDATE SET "n" = d."n" + excluded."n";
+		GROUP BY 1, 2 HAVING sum(c.sign) <> 0 ORDER BY 1, 2
+		ON CONFLICT ("account_id", "day") DO UPDATE SET "created" = d."created" + excluded."created";
 		SELECT array_agg(n."id") INTO ids FROM old_rows o JOIN new_rows n ON n."id" = o."id"
 		WHERE (o."csat_score" IS NOT NULL OR n."csat_score" IS NOT NULL)
 			AND (o."account_id", o."csat_score", o."csat_at", o."closed_at", o."assigned_to")
@@ -590,10 +556,6 @@ END $$;
 INSERT INTO "report_conversation_days" ("account_id", "day", "created")
 SELECT "account_id", date_bin('1 day', "created_at", timestamptz '2000-01-01 00:00:00+00'), count(*)
 FROM "conversations" GROUP BY 1, 2;
---> statement-breakpoint
-INSERT INTO "report_open_now" ("account_id", "status", "user_id", "n")
-SELECT "account_id", "status", coalesce("assigned_to", ''), count(*)
-FROM "conversations" WHERE "status" IN ('open', 'assigned') GROUP BY 1, 2, 3;
 --> statement-breakpoint
 SELECT chorus_report_ratings_refresh(array(SELECT "id" FROM "conversations" WHERE "csat_score" IS NOT NULL));
 --> statement-breakpoint

@@ -272,13 +272,6 @@ export async function createdConversations({ accountId, from, to }: { accountId:
   return toNumber(row?.n);
 }
 
-/** The conversations open right now, whatever the range, per status and assignee ('' for nobody). */
-export async function openNow(accountId: string): Promise<{ status: string; user_id: string; n: number }[]> {
-  const rows = await queryRows<{ status: string; user_id: string; n: number | string }>(sql`
-    select status, user_id, n from report_open_now where account_id = ${accountId} and n <> 0`);
-  return rows.map((row) => ({ ...row, n: toNumber(row.n) }));
-}
-
 /**
  * Satisfaction answers given in [from, to) per agent they belong to ('' for nobody) and score:
  * whole UTC days from report_rating_days, the rest from report_ratings.

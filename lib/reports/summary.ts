@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
-import { closedConversations, createdConversations, durationStats, openNow, ratings } from "./durations";
+import { closedConversations, createdConversations, durationStats, ratings } from "./durations";
 import { queryRows, toAverage, toNumber, toSeconds } from "./query";
 import { agentMessageCounts, messageCounts } from "./rollups";
 import type { AgentReport, ReportRange, SummaryOutput } from "./schemas";
@@ -52,13 +52,18 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
 
   const created = await createdConversations({ accountId, from, to });
 
-  // Right now, whatever the range: the open conversations as counted when they change.
-  const nowRows = await openNow(accountId);
-  const openCount = nowRows.reduce((sum, row) => sum + row.n, 0);
-  const unassignedNow = nowRows.filter((row) => row.status === "open").reduce((sum, row) => sum + row.n, 0);
+  // Right now, whatever the range: one pass over the open conversations (a figure of the
+  // present, not of a range; a shared counter would be a row every change of status waits on).
+  const nowRows = await queryRows<{ status: string; assigned_to: string | null; n: number | string }>(sql`
+    select status, assigned_to, count(*)::int as n
+    from conversations
+    where account_id = ${accountId} and status in ('open', 'assigned')
+    group by 1, 2`);
+  const openCount = nowRows.reduce((sum, row) => sum + toNumber(row.n), 0);
+  const unassignedNow = nowRows.filter((row) => row.status === "open").reduce((sum, row) => sum + toNumber(row.n), 0);
   const assignedNow = new Map<string, number>();
   for (const row of nowRows) {
-    if (row.status === "assigned" && row.user_id) assignedNow.set(row.user_id, (assignedNow.get(row.user_id) ?? 0) + row.n);
+    if (row.status === "assigned" && row.assigned_to) assignedNow.set(row.assigned_to, (assignedNow.get(row.assigned_to) ?? 0) + toNumber(row.n));
   }
 
   // Survey answers given in the range, whichever agent they belong to.

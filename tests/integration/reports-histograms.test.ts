@@ -348,11 +348,11 @@ describe("reports read from rollups", () => {
             (select count(*) from report_duration_days where account_id = ${gone}) + (select count(*) from report_implicit_closes where account_id = ${gone})
             + (select count(*) from report_close_repeats where account_id = ${gone}) + (select count(*) from report_assignments where account_id = ${gone})
             + (select count(*) from report_assignment_days where account_id = ${gone}) + (select count(*) from report_conversation_days where account_id = ${gone})
-            + (select count(*) from report_open_now where account_id = ${gone}) + (select count(*) from report_ratings where account_id = ${gone})
+            + (select count(*) from report_ratings where account_id = ${gone})
             + (select count(*) from report_rating_days where account_id = ${gone}) as n`),
         )[0].n,
       );
-    expect(await count()).toBeGreaterThanOrEqual(9);
+    expect(await count()).toBeGreaterThanOrEqual(8);
     await db.execute(sql`delete from accounts where id = ${gone}`);
     expect(await count()).toBe(0);
   });
