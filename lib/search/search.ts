@@ -28,19 +28,19 @@ function matchSources(accountId: string, terms: SearchTerms): SQL[] {
   return [
     contactMatch
       ? // The matching contacts first (their GIN indexes), then their conversations by conversations_contact_idx.
-        sql`select ${conversations.id} as conversation_id, ${sql.raw(String(CONTACT))} as tier, coalesce(${conversations.lastMessageAt}, ${conversations.createdAt}) as t, 'contact' as kind, null::text as source_id
+        sql`select ${conversations.id} as conversation_id, ${CONTACT} as tier, coalesce(${conversations.lastMessageAt}, ${conversations.createdAt}) as t, 'contact' as kind, null::text as source_id
         from ${conversations}
         where ${conversations.accountId} = ${accountId}
           and ${conversations.contactId} = any(array(select ${contacts.id} from ${contacts} where ${contacts.accountId} = ${accountId} and (${contactMatch})))`
       : undefined,
     textMatch
-      ? sql`select ${messages.conversationId}, ${sql.raw(String(TEXT))}, ${messages.createdAt}, 'message', ${messages.id}
+      ? sql`select ${messages.conversationId}, ${TEXT}, ${messages.createdAt}, 'message', ${messages.id}
         from ${messages}
         where ${messages.accountId} = ${accountId} and ${messages.deletedAt} is null and ${textMatch}`
       : undefined,
     noteMatch
       ? // Teammates' internal notes (conversation_notes_text_search_idx).
-        sql`select ${conversationNotes.conversationId}, ${sql.raw(String(TEXT))}, ${conversationNotes.createdAt}, 'note', ${conversationNotes.id}
+        sql`select ${conversationNotes.conversationId}, ${TEXT}, ${conversationNotes.createdAt}, 'note', ${conversationNotes.id}
         from ${conversationNotes}
         where ${conversationNotes.accountId} = ${accountId} and ${noteMatch}`
       : undefined,
@@ -58,8 +58,18 @@ function afterPosition(cursor: CursorPosition | undefined): SQL | undefined {
   if (!cursor) return undefined;
   const [tier, id] = cursor.id.split(":");
   if (!/^[12]$/.test(tier ?? "") || !id) throw invalidField("cursor", "is not a cursor of this search");
-  return sql`where (tier, t, conversation_id) < (${Number(tier)}::int, ${cursor.t.toISOString()}::timestamptz, ${id})`;
+  return sql`where (rank, conversation_id) < (${rankOf(Number(tier), cursor.t.getTime())}::bigint, ${id})`;
 }
+
+/**
+ * A match's place as one number, tier first and then its time to the millisecond (a time is
+ * below 10^13 ms until the year 2286), so that the best match of each conversation is a plain
+ * maximum: the matches are grouped by conversation in one hashed pass, never sorted, and only
+ * the page's conversations are ordered.
+ */
+const RANK_TIER = 10_000_000_000_000;
+const rankOf = (tier: number, ms: number) => String(tier * RANK_TIER + ms);
+const rankSql = sql.raw(`(tier::int::bigint * ${RANK_TIER} + floor(extract(epoch from t) * 1000)::bigint)`);
 
 /**
  * Conversations whose contact (name, number, email) or any message text contains `q`,
@@ -73,33 +83,21 @@ export async function searchConversations({ ctx, q, limit, cursor }: { ctx: Serv
   const db = getDb();
   const hits = await rowsOf<Hit>(
     db,
-    // Each conversation's best match is its newest of the best tier: a contact match, else
-    // its newest matching text. Both are plain maximums over the matches grouped in one hashed
-    // pass (never a sort of every match), and only the page's conversations are ordered.
     sql`with hits as materialized (${sql.join(sources, sql` union all `)}),
-        contact_best as (
-          select conversation_id, max(t) as t from hits where tier = ${sql.raw(String(CONTACT))} group by conversation_id
-        ),
-        text_best as (
-          select conversation_id, max(t) as t from hits where tier = ${sql.raw(String(TEXT))} group by conversation_id
-        ),
         best as (
-          select conversation_id, ${sql.raw(String(CONTACT))} as tier, t from contact_best
-          union all
-          select conversation_id, ${sql.raw(String(TEXT))}, t from text_best
-          where not exists (select 1 from contact_best where contact_best.conversation_id = text_best.conversation_id)
+          select conversation_id, max(${rankSql}) as rank from hits group by conversation_id
         ),
         page as (
-          select conversation_id, tier, t from best ${afterPosition(cursor) ?? sql``}
-          order by tier desc, t desc, conversation_id desc
+          select conversation_id, rank from best ${afterPosition(cursor) ?? sql``}
+          order by rank desc, conversation_id desc
           limit ${limit + 1}
         ),
         chosen as (
           -- The match that gave each page conversation its place (the newest source on a tie).
-          select distinct on (page.tier, page.t, page.conversation_id)
-            page.conversation_id, page.tier, floor(extract(epoch from page.t) * 1000)::float8 as t_ms, hits.kind, hits.source_id
-          from page join hits on hits.conversation_id = page.conversation_id and hits.tier = page.tier and hits.t = page.t
-          order by page.tier desc, page.t desc, page.conversation_id desc, hits.source_id desc
+          select distinct on (page.rank, page.conversation_id)
+            page.conversation_id, (page.rank / ${RANK_TIER})::int as tier, (page.rank % ${RANK_TIER})::float8 as t_ms, hits.kind, hits.source_id
+          from page join hits on hits.conversation_id = page.conversation_id and ${rankSql} = page.rank
+          order by page.rank desc, page.conversation_id desc, hits.source_id desc
         )
         select chosen.*, coalesce(
           (select ${messages.text} from ${messages} where ${messages.id} = chosen.source_id),
