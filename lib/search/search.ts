@@ -58,18 +58,8 @@ function afterPosition(cursor: CursorPosition | undefined): SQL | undefined {
   if (!cursor) return undefined;
   const [tier, id] = cursor.id.split(":");
   if (!/^[12]$/.test(tier ?? "") || !id) throw invalidField("cursor", "is not a cursor of this search");
-  return sql`where (rank, conversation_id) < (${rankOf(Number(tier), cursor.t.getTime())}::bigint, ${id})`;
+  return sql`where (tier, t, conversation_id) < (${Number(tier)}, ${cursor.t.toISOString()}::timestamptz, ${id})`;
 }
-
-/**
- * A match's place as one number, tier first and then its time to the millisecond (a time is
- * below 10^13 ms until the year 2286), so that the best match of each conversation is a plain
- * maximum: the matches are grouped by conversation in one hashed pass, never sorted, and only
- * the page's conversations are ordered.
- */
-const RANK_TIER = 10_000_000_000_000;
-const rankOf = (tier: number, ms: number) => String(tier * RANK_TIER + ms);
-const rankSql = sql.raw(`(tier::int::bigint * ${RANK_TIER} + floor(extract(epoch from t) * 1000)::bigint)`);
 
 /**
  * Conversations whose contact (name, number, email) or any message text contains `q`,
@@ -83,28 +73,21 @@ export async function searchConversations({ ctx, q, limit, cursor }: { ctx: Serv
   const db = getDb();
   const hits = await rowsOf<Hit>(
     db,
-    sql`with hits as materialized (${sql.join(sources, sql` union all `)}),
+    sql`with hits as (${sql.join(sources, sql` union all `)}),
         best as (
-          select conversation_id, max(${rankSql}) as rank from hits group by conversation_id
-        ),
-        page as (
-          select conversation_id, rank from best ${afterPosition(cursor) ?? sql``}
-          order by rank desc, conversation_id desc
-          limit ${limit + 1}
-        ),
-        chosen as (
-          -- The match that gave each page conversation its place (the newest source on a tie).
-          select distinct on (page.rank, page.conversation_id)
-            page.conversation_id, (page.rank / ${RANK_TIER})::int as tier, (page.rank % ${RANK_TIER})::float8 as t_ms, hits.kind, hits.source_id
-          from page join hits on hits.conversation_id = page.conversation_id and ${rankSql} = page.rank
-          order by page.rank desc, page.conversation_id desc, hits.source_id desc
+          select distinct on (conversation_id) conversation_id, tier, t, kind, source_id
+          from hits order by conversation_id, tier desc, t desc, source_id desc
         )
-        select chosen.*, coalesce(
-          (select ${messages.text} from ${messages} where ${messages.id} = chosen.source_id),
-          (select ${conversationNotes.text} from ${conversationNotes} where ${conversationNotes.id} = chosen.source_id)
+        select page.*, coalesce(
+          (select ${messages.text} from ${messages} where ${messages.id} = page.source_id),
+          (select ${conversationNotes.text} from ${conversationNotes} where ${conversationNotes.id} = page.source_id)
         ) as text
-        from chosen
-        order by chosen.tier desc, chosen.t_ms desc, chosen.conversation_id desc`,
+        from (
+          select conversation_id, tier, floor(extract(epoch from t) * 1000)::float8 as t_ms, kind, source_id
+          from best ${afterPosition(cursor) ?? sql``}
+          order by tier desc, t desc, conversation_id desc
+          limit ${limit + 1}
+        ) as page`,
   );
   const shown = hits.slice(0, limit);
   const ids = shown.map((h) => h.conversation_id);
