@@ -12,6 +12,7 @@ import {
   pgTable,
   primaryKey,
   real,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -1136,6 +1137,141 @@ export const reportSlaDays = pgTable(
     breached: integer("breached").notNull().default(0),
   },
   (t) => [primaryKey({ name: "report_sla_days_pk", columns: [t.accountId, t.day, t.slaPolicyId, t.userId] })],
+);
+
+// Per-day histograms of resolution and first response times (fixed log-scale buckets of
+// seconds, -1 an unanswered first response), kept by triggers on reporting_events,
+// report_implicit_closes and report_first_responses (migration 0041).
+export const reportDurationDays = pgTable(
+  "report_duration_days",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["resolution", "first_response"] }).notNull(),
+    day: ts("day").notNull(),
+    userId: text("user_id").notNull().default(""),
+    bucket: smallint("bucket").notNull(),
+    n: integer("n").notNull().default(0),
+    totalS: doublePrecision("total_s").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "report_duration_days_pk", columns: [t.accountId, t.kind, t.day, t.userId, t.bucket] })],
+);
+
+// Closed conversations whose close was never recorded as a resolution, in the shape of
+// reporting_events, kept by triggers on conversations and reporting_events (migration 0041).
+export const reportImplicitCloses = pgTable(
+  "report_implicit_closes",
+  {
+    conversationId: text("conversation_id")
+      .primaryKey()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    accountId: text("account_id").notNull(),
+    name: text("name", { enum: ["conversation_resolved"] }).notNull().default("conversation_resolved"),
+    userId: text("user_id"),
+    valueS: doublePrecision("value_s").notNull(),
+    createdAt: ts("created_at").notNull(),
+  },
+  (t) => [index("report_implicit_closes_account_created_idx").on(t.accountId, t.createdAt)],
+);
+
+// Each close that follows an earlier close of the same conversation, by anyone ('') or by the
+// same person, with the earlier one's time (migration 0041).
+export const reportCloseRepeats = pgTable(
+  "report_close_repeats",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id").notNull(),
+    userId: text("user_id").notNull().default(""),
+    closedAt: ts("closed_at").notNull(),
+    previousAt: ts("previous_at").notNull(),
+  },
+  (t) => [
+    index("report_close_repeats_account_closed_idx").on(t.accountId, t.closedAt),
+    index("report_close_repeats_conversation_idx").on(t.conversationId),
+  ],
+);
+
+// Each `conversation.assigned` event as a row, with when the same person was last given the same
+// conversation before, and the count per UTC day and person; kept by triggers on events
+// (migration 0041).
+export const reportAssignments = pgTable(
+  "report_assignments",
+  {
+    eventId: text("event_id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id").notNull(),
+    userId: text("user_id").notNull(),
+    createdAt: ts("created_at").notNull(),
+    previousAt: ts("previous_at"),
+  },
+  (t) => [
+    index("report_assignments_account_created_idx").on(t.accountId, t.createdAt),
+    index("report_assignments_conversation_idx").on(t.conversationId, t.userId, t.createdAt),
+    index("report_assignments_repeats_idx")
+      .on(t.accountId, t.createdAt)
+      .where(sql`${t.previousAt} is not null`),
+  ],
+);
+
+export const reportAssignmentDays = pgTable(
+  "report_assignment_days",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    day: ts("day").notNull(),
+    userId: text("user_id").notNull(),
+    n: integer("n").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "report_assignment_days_pk", columns: [t.accountId, t.day, t.userId] })],
+);
+
+// Conversations created per UTC day, kept by triggers on conversations (migration 0041).
+export const reportConversationDays = pgTable(
+  "report_conversation_days",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    day: ts("day").notNull(),
+    created: integer("created").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "report_conversation_days_pk", columns: [t.accountId, t.day] })],
+);
+
+// Each satisfaction answer with the agent it belongs to, and the count per UTC day, agent ('' for
+// nobody) and score, kept by triggers on conversations and reporting_events (migration 0041).
+export const reportRatings = pgTable(
+  "report_ratings",
+  {
+    conversationId: text("conversation_id")
+      .primaryKey()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    accountId: text("account_id").notNull(),
+    ratedAt: ts("rated_at").notNull(),
+    score: integer("score").notNull(),
+    userId: text("user_id"),
+  },
+  (t) => [index("report_ratings_account_rated_idx").on(t.accountId, t.ratedAt)],
+);
+
+export const reportRatingDays = pgTable(
+  "report_rating_days",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    day: ts("day").notNull(),
+    userId: text("user_id").notNull().default(""),
+    score: integer("score").notNull(),
+    n: integer("n").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "report_rating_days_pk", columns: [t.accountId, t.day, t.userId, t.score] })],
 );
 
 // ---------------------------------------------------------------------------------------------

@@ -1,10 +1,10 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
-import { queryRows, resolutions, toAverage, toNumber, toSeconds } from "./query";
+import { assignedConversations, closedConversations, durationStats, ratings } from "./durations";
+import { queryRows, toAverage, toNumber, toSeconds } from "./query";
 import type { AgentsReportOutput, ReportRange } from "./schemas";
 import { inBusinessZone } from "./zone";
-import { firstResponses } from "./first-responses";
 import { agentMessageCounts } from "./rollups";
 
 /**
@@ -28,89 +28,61 @@ export async function getAgentsReport({ ctx, range: asked }: { ctx: ServiceConte
   const rows = await queryRows<{
     user_id: string;
     name: string;
-    assigned: number | string | null;
-    closed: number | string | null;
+    deleted: boolean;
     messages_sent: number | string | null;
-    first_response_median: number | null;
-    resolution_median: number | null;
-    csat_average: number | null;
   }>(sql`
     -- Each figure per user is computed once (materialized) and then joined to the users, never
     -- again for each user the plan loops over.
-    with ${firstResponses({ accountId, from, to })},
-    first_by_user as materialized (
-      select user_id, percentile_cont(0.5) within group (order by seconds) as median
-      from responses where user_id is not null
-      group by user_id
-    ),
-    sent as materialized (
+    with sent as materialized (
       select user_id, sum(sent_ok)::int as n
       from ${agentMessageCounts({ accountId, from, to })} counts
       group by 1
       having sum(sent_ok) > 0
-    ),
-    assigned as materialized (
-      select data->'user'->>'id' as user_id, count(distinct data->'conversation'->>'id')::int as n
-      from events
-      where account_id = ${accountId} and type = 'conversation.assigned'
-        and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz
-      group by 1
-    ),
-    ${resolutions({ accountId, from, to })},
-    closed as materialized (
-      select user_id, count(distinct conversation_id)::int as n,
-        percentile_cont(0.5) within group (order by seconds) as median
-      from resolutions
-      where user_id is not null
-      group by 1
-    ),
-    rated as materialized (
-      select rater.user_id, avg(c.csat_score)::float8 as average
-      from conversations c
-      -- The answer belongs to the agent of the close it answers (the latest close before it), not
-      -- to whoever has the conversation now. A close never recorded as such is the conversation's
-      -- own close, whose agent is its assignee, as is the agent of an answer with no close found.
-      left join lateral (
-        select r.user_id, r.created_at
-        from reporting_events r
-        where r.conversation_id = c.id and r.account_id = c.account_id and r.name = 'conversation_resolved' and r.created_at <= c.csat_at
-        order by r.created_at desc
-        limit 1
-      ) last_close on true
-      cross join lateral (
-        select coalesce(
-          case when c.closed_at <= c.csat_at and c.closed_at > last_close.created_at then null else last_close.user_id end,
-          c.assigned_to
-        ) as user_id
-      ) rater
-      where c.account_id = ${accountId} and c.csat_score is not null
-        and c.csat_at >= ${from}::timestamptz and c.csat_at < ${to}::timestamptz and rater.user_id is not null
-      group by 1
     )
-    select u.id as user_id, u.name,
-      assigned.n as assigned, closed.n as closed, sent.n as messages_sent,
-      first_by_user.median as first_response_median, closed.median as resolution_median, rated.average as csat_average
+    select u.id as user_id, u.name, (u.deleted_at is not null) as deleted,
+      sent.n as messages_sent
     from users u
     left join sent on sent.user_id = u.id
-    left join assigned on assigned.user_id = u.id
-    left join closed on closed.user_id = u.id
-    left join first_by_user on first_by_user.user_id = u.id
-    left join rated on rated.user_id = u.id
     where u.account_id = ${accountId}
-      and (u.deleted_at is null or sent.n is not null or assigned.n is not null or closed.n is not null or first_by_user.median is not null or rated.average is not null)
     order by u.created_at, u.id`);
+  // Medians and closes per person from the per-day histograms (see durationStats).
+  const responses = await durationStats({ kind: "first_response", accountId, from, to });
+  const resolutions = await durationStats({ kind: "resolution", accountId, from, to });
+  const closed = await closedConversations({ accountId, from, to, closes: resolutions });
+  const assigned = await assignedConversations({ accountId, from, to });
+  // Survey answers per agent they belong to (see report_ratings): the mean of their scores.
+  const rated = new Map<string, { n: number; sum: number }>();
+  for (const row of await ratings({ accountId, from, to })) {
+    if (!row.user_id) continue;
+    const acc = rated.get(row.user_id) ?? { n: 0, sum: 0 };
+    rated.set(row.user_id, { n: acc.n + row.n, sum: acc.sum + row.score * row.n });
+  }
+  const figures = rows.map((row) => ({
+    row,
+    assigned: assigned.get(row.user_id) ?? null,
+    csatAverage: rated.has(row.user_id) ? rated.get(row.user_id)!.sum / rated.get(row.user_id)!.n : null,
+    closed: closed.byUser.get(row.user_id) ?? null,
+    firstResponseMedian: responses.byUser.get(row.user_id)?.median ?? null,
+    resolutionMedian: resolutions.byUser.get(row.user_id)?.median ?? null,
+  }));
   return {
     from,
     to,
     tz: range.tz,
-    data: rows.map((row) => ({
-      user: { id: row.user_id, name: row.name },
-      assigned: toNumber(row.assigned),
-      closed: toNumber(row.closed),
-      messages_sent: toNumber(row.messages_sent),
-      first_response_median_s: toSeconds(row.first_response_median),
-      resolution_median_s: toSeconds(row.resolution_median),
-      csat_average: toAverage(row.csat_average),
-    })),
+    // Deleted users are listed only with activity in the range.
+    data: figures
+      .filter(
+        ({ row, assigned, closed, firstResponseMedian, csatAverage }) =>
+          !row.deleted || row.messages_sent !== null || assigned !== null || closed !== null || firstResponseMedian !== null || csatAverage !== null,
+      )
+      .map(({ row, assigned, closed, firstResponseMedian, resolutionMedian, csatAverage }) => ({
+        user: { id: row.user_id, name: row.name },
+        assigned: assigned ?? 0,
+        closed: closed ?? 0,
+        messages_sent: toNumber(row.messages_sent),
+        first_response_median_s: toSeconds(firstResponseMedian),
+        resolution_median_s: toSeconds(resolutionMedian),
+        csat_average: toAverage(csatAverage),
+      })),
   };
 }

@@ -40,7 +40,8 @@ export const toAverage = (value: unknown): number | null =>
  * recorded when it happened (the assignee then, the resolution time then), so a conversation
  * reopened or reassigned later keeps its close in its range and with its agent. A closed
  * conversation whose close was never recorded as such (one filed away closed on arrival, or
- * closed before closes were recorded) counts from its row while it stays closed.
+ * closed before closes were recorded) counts from its row while it stays closed: triggers keep
+ * those in report_implicit_closes.
  */
 export function closes(accountId: string): SQL {
   return sql`(
@@ -48,20 +49,8 @@ export function closes(accountId: string): SQL {
     from reporting_events r
     where r.account_id = ${accountId} and r.name = 'conversation_resolved'
     union all
-    select c.id, c.assigned_to, ${resolutionSeconds("c")}, c.closed_at
-    from conversations c
-    where c.account_id = ${accountId} and c.closed_at is not null
-      and not exists (
-        select 1 from reporting_events r
-        where r.conversation_id = c.id and r.account_id = c.account_id and r.name = 'conversation_resolved' and r.created_at = c.closed_at
-      )
-  )`;
-}
-
-/** The CTE `resolutions`: the closes (see `closes`) in [from, to). */
-export function resolutions({ accountId, from, to }: { accountId: string; from: string; to: string }): SQL {
-  return sql`resolutions as (
-    select * from ${closes(accountId)} all_closes
-    where closed_at >= ${from}::timestamptz and closed_at < ${to}::timestamptz
+    select i.conversation_id, i.user_id, i.value_s, i.created_at
+    from report_implicit_closes i
+    where i.account_id = ${accountId}
   )`;
 }

@@ -1,8 +1,8 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
-import { firstResponses } from "./first-responses";
-import { queryRows, resolutions, toAverage, toNumber, toSeconds } from "./query";
+import { closedConversations, createdConversations, durationStats, ratings } from "./durations";
+import { queryRows, toAverage, toNumber, toSeconds } from "./query";
 import { agentMessageCounts, messageCounts } from "./rollups";
 import type { AgentReport, ReportRange, SummaryOutput } from "./schemas";
 import { inBusinessZone } from "./zone";
@@ -31,10 +31,7 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
   const to = range.to.toISOString();
 
   const [totals] = await queryRows<Record<string, number | string | null>>(sql`
-    select
-      (select count(*) from conversations where account_id = ${accountId}
-        and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz)::int as created,
-      m.received, m.sent, m.sent_by_agents, m.automated, m.failed
+    select m.received, m.sent, m.sent_by_agents, m.automated, m.failed
     from (
       select
         coalesce(sum(received), 0)::int as received,
@@ -45,68 +42,36 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
       from ${messageCounts({ accountId, from, to })} counts
     ) m`);
 
-  // One pass over the responses gives the account's figures (the empty grouping set) and each agent's.
-  const responseRows = await queryRows<{
-    user_id: string | null;
-    is_total: number;
-    answered: number | string;
-    unanswered: number | string;
-    median: number | null;
-    avg: number | null;
-    p90: number | null;
-  }>(sql`
-    with ${firstResponses({ accountId, from, to })}
-    select user_id, grouping(user_id)::int as is_total,
-      count(seconds)::int as answered,
-      (count(*) - count(seconds))::int as unanswered,
-      percentile_cont(0.5) within group (order by seconds) as median,
-      avg(seconds) as avg,
-      percentile_cont(0.9) within group (order by seconds) as p90
-    from responses
-    group by grouping sets ((), (user_id))`);
-  const total = responseRows.find((row) => toNumber(row.is_total) === 1);
-  const byUser = new Map(responseRows.filter((row) => toNumber(row.is_total) === 0 && row.user_id).map((row) => [row.user_id as string, row]));
+  // The account's figures and each agent's, from the per-day histograms (see durationStats).
+  const responses = await durationStats({ kind: "first_response", accountId, from, to });
+  const total = responses.total;
+  const byUser = responses.byUser;
+  const resolutions = await durationStats({ kind: "resolution", accountId, from, to });
+  const closed = await closedConversations({ accountId, from, to, closes: resolutions });
+  const closedBy = closed.byUser;
 
-  // One pass over the closes gives the account's figures (the empty grouping set) and each agent's.
-  const resolutionRows = await queryRows<{
-    user_id: string | null;
-    is_total: number;
-    count: number | string;
-    conversations: number | string;
-    median: number | null;
-    p90: number | null;
-  }>(sql`
-    with ${resolutions({ accountId, from, to })}
-    select user_id, grouping(user_id)::int as is_total, count(*)::int as count,
-      count(distinct conversation_id)::int as conversations,
-      percentile_cont(0.5) within group (order by seconds) as median,
-      percentile_cont(0.9) within group (order by seconds) as p90
-    from resolutions
-    group by grouping sets ((), (user_id))`);
-  const resolution = resolutionRows.find((row) => toNumber(row.is_total) === 1);
-  const closedBy = new Map(resolutionRows.filter((row) => toNumber(row.is_total) === 0 && row.user_id).map((row) => [row.user_id as string, toNumber(row.conversations)]));
+  const created = await createdConversations({ accountId, from, to });
 
-  // Right now, whatever the range: one pass over the open conversations.
+  // Right now, whatever the range: one pass over the open conversations (a figure of the
+  // present, not of a range; a shared counter would be a row every change of status waits on).
   const nowRows = await queryRows<{ status: string; assigned_to: string | null; n: number | string }>(sql`
     select status, assigned_to, count(*)::int as n
     from conversations
     where account_id = ${accountId} and status in ('open', 'assigned')
     group by 1, 2`);
-  const openNow = nowRows.reduce((sum, row) => sum + toNumber(row.n), 0);
+  const openCount = nowRows.reduce((sum, row) => sum + toNumber(row.n), 0);
   const unassignedNow = nowRows.filter((row) => row.status === "open").reduce((sum, row) => sum + toNumber(row.n), 0);
   const assignedNow = new Map<string, number>();
   for (const row of nowRows) {
     if (row.status === "assigned" && row.assigned_to) assignedNow.set(row.assigned_to, (assignedNow.get(row.assigned_to) ?? 0) + toNumber(row.n));
   }
 
-  const [csat] = await queryRows<Record<string, number | string | null>>(sql`
-    select count(*)::int as responses, avg(csat_score)::float8 as average,
-      count(*) filter (where csat_score = 1)::int as s1, count(*) filter (where csat_score = 2)::int as s2,
-      count(*) filter (where csat_score = 3)::int as s3, count(*) filter (where csat_score = 4)::int as s4,
-      count(*) filter (where csat_score = 5)::int as s5
-    from conversations
-    where account_id = ${accountId} and csat_score is not null
-      and csat_at >= ${from}::timestamptz and csat_at < ${to}::timestamptz`);
+  // Survey answers given in the range, whichever agent they belong to.
+  const scores = new Map<number, number>();
+  for (const row of await ratings({ accountId, from, to })) scores.set(row.score, (scores.get(row.score) ?? 0) + row.n);
+  const answers = [...scores.values()].reduce((sum, n) => sum + n, 0);
+  const scoreSum = [...scores.entries()].reduce((sum, [score, n]) => sum + score * n, 0);
+
 
   const agentRows = await queryRows<{
     user_id: string;
@@ -131,7 +96,7 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
   const agents: AgentReport[] = agentRows
     .filter((row) => !row.deleted || row.messages_sent !== null || closedBy.has(row.user_id))
     .map((row) => {
-      const responses = byUser.get(row.user_id);
+      const responses = row.user_id ? byUser.get(row.user_id) : undefined;
       return {
         user_id: row.user_id,
         name: row.name,
@@ -140,9 +105,9 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
         messages_sent: toNumber(row.messages_sent),
         conversations_closed: closedBy.get(row.user_id) ?? 0,
         assigned_now: assignedNow.get(row.user_id) ?? 0,
-        first_responses: toNumber(responses?.answered),
+        first_responses: responses?.count ?? 0,
         median_first_response_seconds: toSeconds(responses?.median),
-        avg_first_response_seconds: toSeconds(responses?.avg),
+        avg_first_response_seconds: toSeconds(responses?.mean),
       };
     });
   // Busiest first; equal ones keep the order in which they joined.
@@ -153,9 +118,9 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
     to,
     tz: range.tz,
     conversations: {
-      created: toNumber(totals?.created),
-      closed: toNumber(resolution?.conversations),
-      open_now: openNow,
+      created,
+      closed: closed.total,
+      open_now: openCount,
       unassigned_now: unassignedNow,
     },
     messages: {
@@ -166,17 +131,17 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
       failed: toNumber(totals?.failed),
     },
     first_response: {
-      count: toNumber(total?.answered),
-      unanswered: toNumber(total?.unanswered),
-      median_seconds: toSeconds(total?.median),
-      avg_seconds: toSeconds(total?.avg),
-      p90_seconds: toSeconds(total?.p90),
+      count: total.count,
+      unanswered: total.unanswered,
+      median_seconds: toSeconds(total.median),
+      avg_seconds: toSeconds(total.mean),
+      p90_seconds: toSeconds(total.p90),
     },
-    resolution_time: { count: toNumber(resolution?.count), median_s: toSeconds(resolution?.median), p90_s: toSeconds(resolution?.p90) },
+    resolution_time: { count: resolutions.total.count, median_s: toSeconds(resolutions.total.median), p90_s: toSeconds(resolutions.total.p90) },
     csat: {
-      responses: toNumber(csat?.responses),
-      average: toAverage(csat?.average),
-      distribution: { "1": toNumber(csat?.s1), "2": toNumber(csat?.s2), "3": toNumber(csat?.s3), "4": toNumber(csat?.s4), "5": toNumber(csat?.s5) },
+      responses: answers,
+      average: answers ? toAverage(scoreSum / answers) : null,
+      distribution: { "1": scores.get(1) ?? 0, "2": scores.get(2) ?? 0, "3": scores.get(3) ?? 0, "4": scores.get(4) ?? 0, "5": scores.get(5) ?? 0 },
     },
     agents,
   };

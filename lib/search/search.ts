@@ -78,16 +78,19 @@ export async function searchConversations({ ctx, q, limit, cursor }: { ctx: Serv
           select distinct on (conversation_id) conversation_id, tier, t, kind, source_id
           from hits order by conversation_id, tier desc, t desc, source_id desc
         )
-        select page.*, coalesce(
+        -- The page's times in milliseconds only once the page is cut (extract(epoch …) is numeric
+        -- arithmetic, slow enough to matter when done for every match).
+        select page.conversation_id, page.tier, floor(extract(epoch from page.t) * 1000)::float8 as t_ms, page.kind, page.source_id, coalesce(
           (select ${messages.text} from ${messages} where ${messages.id} = page.source_id),
           (select ${conversationNotes.text} from ${conversationNotes} where ${conversationNotes.id} = page.source_id)
         ) as text
         from (
-          select conversation_id, tier, floor(extract(epoch from t) * 1000)::float8 as t_ms, kind, source_id
+          select conversation_id, tier, t, kind, source_id
           from best ${afterPosition(cursor) ?? sql``}
           order by tier desc, t desc, conversation_id desc
           limit ${limit + 1}
-        ) as page`,
+        ) as page
+        order by page.tier desc, page.t desc, page.conversation_id desc`,
   );
   const shown = hits.slice(0, limit);
   const ids = shown.map((h) => h.conversation_id);
