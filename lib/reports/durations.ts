@@ -10,7 +10,7 @@ const DAY_MS = 86_400_000;
  * the durations themselves); above it they come from the per-day histograms, within one bucket
  * of the exact figure (see `bucketBounds`). Counts, sums and means are exact either way.
  */
-export const EXACT_UP_TO = 1_000;
+const EXACT_UP_TO = 1_000;
 
 export type DurationKind = "resolution" | "first_response";
 
@@ -29,7 +29,7 @@ export type DurationStats = {
  * The seconds a histogram bucket holds, [low, high): bucket 0 is [0, 1), bucket b >= 1 is
  * [2^((b-1)/4), 2^(b/4)), the same rule as the database's `chorus_report_bucket`.
  */
-export function bucketBounds(bucket: number): [number, number] {
+function bucketBounds(bucket: number): [number, number] {
   if (bucket <= 0) return [0, 1];
   return [2 ** ((bucket - 1) / 4), 2 ** (bucket / 4)];
 }
@@ -41,7 +41,7 @@ export function bucketOf(seconds: number): number {
 }
 
 /** Percentile `p` (0..1) by linear interpolation between the closest ranks, as percentile_cont does. */
-export function exactPercentile(sorted: number[], p: number): number | null {
+function exactPercentile(sorted: number[], p: number): number | null {
   if (!sorted.length) return null;
   const position = p * (sorted.length - 1);
   const low = Math.floor(position);
@@ -55,7 +55,7 @@ export function exactPercentile(sorted: number[], p: number): number | null {
  * durations were spread evenly across it, interpolated between. Each placed rank is less than
  * its bucket's width (under 19% of it, or 1 s below 1 s) from the true one, and so is the result.
  */
-export function histogramPercentile(buckets: Map<number, number>, p: number): number | null {
+function histogramPercentile(buckets: Map<number, number>, p: number): number | null {
   const ordered = [...buckets.entries()].filter(([bucket, n]) => bucket >= 0 && n > 0).sort((a, b) => a[0] - b[0]);
   const total = ordered.reduce((sum, [, n]) => sum + n, 0);
   if (!total) return null;

@@ -9,7 +9,7 @@ const DAY_MS = 86_400_000;
  * parts before and after them, read from the rows themselves: `inner` is [innerFrom, innerTo)
  * (empty when the range holds no whole bucket, then `edges` is the whole range).
  */
-function splitRange(from: string, to: string, width: number) {
+export function splitRange(from: string, to: string, width: number) {
   const start = Date.parse(from);
   const end = Date.parse(to);
   let innerFrom = Math.ceil(start / width) * width;
