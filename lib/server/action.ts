@@ -62,7 +62,9 @@ export async function runAction<T>(work: () => Promise<T>, options: ActionOption
       // Forms show people sentences, not wire names (`data: must be a PDF…`).
       const details = (error.details ?? []) as FieldIssue[];
       const t = details.length > 0 ? await fieldErrorTranslator() : null;
-      return { ok: false, status: error.status, code: error.code, message: plainErrorMessage(error.message), fieldErrors: fieldErrorsOf(details, options, t) };
+      // A refused field reads in the submitter's language, in the message as under the field.
+      const message = t && error.code === "validation_error" ? details.map((d) => fieldErrorSentence(d, t)).join(" ") : plainErrorMessage(error.message);
+      return { ok: false, status: error.status, code: error.code, message, fieldErrors: fieldErrorsOf(details, options, t) };
     }
     if (error instanceof z.ZodError) {
       const details = zodDetails(error) as FieldIssue[];

@@ -33,3 +33,18 @@ describe("a server action's field errors speak the submitter's language", () => 
     expect(await submit()).toMatchObject({ fieldErrors: { secret: "The signing secret must be 16 to 128 characters." } });
   });
 });
+
+describe("a field a domain rule refused, in a server action", () => {
+  it("reads in the submitter's language, in the message as under the field", async () => {
+    const { invalidField } = await import("@/lib/platform/errors");
+    request.locale = "es";
+    const result = await runAction(async () => {
+      throw invalidField("url", "must use https");
+    });
+    expect(result).toMatchObject({ ok: false, code: "validation_error", fieldErrors: { url: "Revisa la dirección: no se pudo aceptar tal como está." }, message: "Revisa la dirección: no se pudo aceptar tal como está." });
+    request.locale = "en";
+    expect(await runAction(async () => {
+      throw invalidField("url", "must use https");
+    })).toMatchObject({ fieldErrors: { url: "The address must use https." }, message: "The address must use https." });
+  });
+});
