@@ -256,6 +256,12 @@ function Operation({ operation, kind }: { operation: OperationView; kind: "opera
   );
 }
 
+/** A tag's name as the document wrote it; the operations it left untagged are the page's "Other". */
+function TagName({ tag }: { tag: ReferenceView["tags"][number] }) {
+  const t = useTranslations("apiReference");
+  return tag.untagged ? t("otherOperations") : <ApiText>{tag.name}</ApiText>;
+}
+
 function Contents({ reference }: { reference: ReferenceView }) {
   const t = useTranslations("apiReference");
   const link = "ref-toc";
@@ -268,8 +274,8 @@ function Contents({ reference }: { reference: ReferenceView }) {
       </li>
       {reference.tags.map((tag) => (
         <li key={tag.anchor}>
-          <a href={`#${tag.anchor}`} lang="en" data-user-content className="block px-2 text-xs font-semibold tracking-wide text-slate-500 uppercase hover:text-slate-900">
-            {tag.name}
+          <a href={`#${tag.anchor}`} className="block px-2 text-xs font-semibold tracking-wide text-slate-500 uppercase hover:text-slate-900">
+            <TagName tag={tag} />
           </a>
           <ul className="mt-1 space-y-0.5">
             {tag.operations.map((operation) => (
@@ -390,8 +396,8 @@ export function ApiReference({ reference, documentUrl }: { reference: ReferenceV
 
           {reference.tags.map((tag) => (
             <section key={tag.anchor} id={tag.anchor} aria-labelledby={`${tag.anchor}-title`} className="mt-10 scroll-mt-4">
-              <h2 id={`${tag.anchor}-title`} lang="en" data-user-content className="border-b border-slate-200 pb-2 text-lg font-semibold text-slate-900">
-                {tag.name}
+              <h2 id={`${tag.anchor}-title`} className="border-b border-slate-200 pb-2 text-lg font-semibold text-slate-900">
+                <TagName tag={tag} />
               </h2>
               {tag.description ? <Markdown text={tag.description} className="mt-2" /> : null}
               {tag.operations.map((operation) => (

@@ -91,7 +91,8 @@ export type OperationView = {
   curl?: string;
 };
 
-export type TagView = { name: string; anchor: string; description?: string; operations: OperationView[] };
+/** `untagged`: the operations the document gave no tag, gathered under "Other" (a word of the page, not the document). */
+export type TagView = { name: string; anchor: string; description?: string; untagged?: boolean; operations: OperationView[] };
 
 export type ComponentSchemaView = { name: string; anchor: string; schema: SchemaView };
 
@@ -407,6 +408,7 @@ export function buildReference(doc: OpenApiDoc, { origin }: { origin: string }):
     .map((name) => ({
       name,
       anchor: `tag-${slug(name)}`,
+      ...(name === "Other" && !declared.some((t) => t.name === "Other") ? { untagged: true } : {}),
       ...(declared.find((t) => t.name === name)?.description ? { description: declared.find((t) => t.name === name)!.description } : {}),
       operations: operations.filter((o) => (o.tags.length ? o.tags[0] === name : name === "Other")).map((o) => o.view),
     }))

@@ -94,6 +94,15 @@ describe("the API reference pages speak the reader's language", () => {
     expect(html).toContain('aria-label="Copiar curl de POST /v1/messages"');
   });
 
+  it("gathers untagged operations under the page's own word for “Other”", () => {
+    const doc: OpenApiDoc = { openapi: "3.1.0", info: { title: "Shop", version: "1" }, paths: { "/health": { get: { operationId: "health", summary: "Health", responses: { "204": { description: "Fine." } } } } } };
+    const reference = buildReference(doc, { origin: "https://chorus.example.com" });
+    expect(reference.tags[0]).toMatchObject({ name: "Other", untagged: true });
+    const html = renderToString(withIntl(createElement(ApiReference, { reference, documentUrl: "/shop.json" }), "es"));
+    expect(html).toMatch(/<h2 id="tag-other-title"[^>]*>Otras<\/h2>/);
+    expect(strayText(renderToString(pseudo(createElement(ApiReference, { reference, documentUrl: "/shop.json" }))))).toEqual([]);
+  });
+
   it("writes limits in the reader's words and numbers", () => {
     const plants = decode(renderToString(withIntl(page("/docs/plant-store"), "es")).replace(/<[^>]+>/g, ""));
     expect(plants).toContain("de 1 a 200 caracteres");
