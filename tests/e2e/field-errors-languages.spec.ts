@@ -20,7 +20,7 @@ async function adminSpeaking(request: APIRequestContext, locale: "es" | "pt-BR")
 
 const cases = [
   { locale: "es", viewport: { width: 1440, height: 900 }, secretLabel: "Secreto de firma (opcional)", all: /Todos los eventos, incluidos/, add: "Agregar y verificar", error: "El secreto de firma debe tener al menos 16 caracteres." },
-  { locale: "pt-BR", viewport: { width: 390, height: 844 }, secretLabel: /Segredo de assinatura/, all: /Todos os eventos/, add: /Adicionar e verificar/, error: "O segredo de assinatura precisa ter pelo menos 16 caracteres." },
+  { locale: "pt-BR", viewport: { width: 390, height: 844 }, secretLabel: /Segredo de assinatura/, all: /Todos os eventos, inclusive/, add: /Adicionar e verificar/, error: "O segredo de assinatura precisa ter pelo menos 16 caracteres." },
 ] as const;
 
 for (const c of cases) {

@@ -146,7 +146,7 @@ test.describe("pseudo-locale: every visible word comes from the catalogs", () =>
     { path: "/settings/account", signedIn: true, ready: (page) => expect(page.locator("#interface-language")).toBeVisible() },
     // The API references: the page's words are translated, the OpenAPI document's texts are marked English content.
     { path: "/docs/v1", signedIn: true, ready: (page) => expect(page.getByRole("heading", { level: 1 })).toContainText("Chorus API") },
-    { path: "/docs/plant-store", signedIn: true, ready: (page) => expect(page.getByRole("heading", { level: 1 })).toContainText("Plant Store API") },
+    { path: "/docs/plant-store", signedIn: true, ready: (page) => expect(page.getByRole("heading", { level: 1 })).toContainText("Plant Store") },
     { path: "/no-such-page", signedIn: true, ready: (page) => expect(page.getByRole("heading", { level: 1 })).toBeVisible() },
   ];
 
