@@ -206,7 +206,7 @@ describe("satisfaction survey through the sandbox", () => {
   it("refuses an interactive answer without its choice, naming the field", async () => {
     const res = await call(sandboxInboundRoute.POST, { method: "POST", path: "/api/sandbox/inbound", token: account.adminToken, body: { from: nextPhone(), type: "interactive" } });
     expect(res.status).toBe(400);
-    expect(res.body.error.details).toEqual([{ path: "interactive", message: "is required for interactive messages" }]);
+    expect(res.body.error.details).toEqual([{ path: "interactive", message: "is required for interactive messages", code: "custom" }]);
   });
 
   it("asks again after a reopening and a new close, never once rated", async () => {
