@@ -2,6 +2,7 @@ import type { Metadata, Viewport } from "next";
 import { headers } from "next/headers";
 import { NextIntlClientProvider } from "next-intl";
 import { getLocale, getTimeZone, getTranslations } from "next-intl/server";
+import { FieldErrorWording } from "@/components/i18n/field-error-wording";
 import { TimeZoneCookie } from "@/components/time-zone-cookie";
 import "./globals.css";
 
@@ -27,6 +28,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
         {/* The catalogs, locale and time zone of this request reach client components from here. */}
         <NextIntlClientProvider>
           <TimeZoneCookie current={await getTimeZone()} />
+          <FieldErrorWording />
           {children}
         </NextIntlClientProvider>
       </body>

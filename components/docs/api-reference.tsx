@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 import { CopyButton } from "@/components/ui/copy-button";
 import {
   type BodyView,
@@ -11,7 +12,7 @@ import {
   responseAnchor,
 } from "@/lib/openapi/reference";
 import { Inline, Markdown } from "./markdown";
-import { Facts, RefLink, SchemaBlock, SchemaBody, TypeLabel } from "./schema-view";
+import { ApiText, Facts, RefLink, SchemaBlock, SchemaBody, TypeLabel } from "./schema-view";
 
 const methodTones: Record<string, string> = {
   GET: "bg-sky-100 text-sky-800",
@@ -23,7 +24,7 @@ const methodTones: Record<string, string> = {
 
 function MethodBadge({ method, small = false }: { method: string; small?: boolean }) {
   return (
-    <span className={`ref-badge ${small ? "w-12 !px-1 !py-px !text-[0.65rem]" : ""} ${methodTones[method] ?? "bg-slate-100 text-slate-800"}`}>
+    <span translate="no" className={`ref-badge ${small ? "w-12 !px-1 !py-px !text-[0.65rem]" : ""} ${methodTones[method] ?? "bg-slate-100 text-slate-800"}`}>
       {method}
     </span>
   );
@@ -37,7 +38,11 @@ function StatusBadge({ status }: { status: string }) {
       : status.startsWith("5")
         ? "bg-red-100 text-red-800"
         : "bg-slate-100 text-slate-800";
-  return <span className={`ref-badge min-w-12 ${tone}`}>{status}</span>;
+  return (
+    <span translate="no" className={`ref-badge min-w-12 ${tone}`}>
+      {status}
+    </span>
+  );
 }
 
 function H4({ children }: { children: React.ReactNode }) {
@@ -52,7 +57,7 @@ function CodeSample({ code, label, copyLabel }: { code: string; label: string; c
         {copyLabel ? <CopyButton value={code} ariaLabel={copyLabel} className="!px-2 !py-1 !text-xs" /> : null}
       </figcaption>
       <pre tabIndex={0} aria-label={label} className="overflow-x-auto p-3 text-xs leading-relaxed text-slate-100">
-        <code>{code}</code>
+        <code translate="no">{code}</code>
       </pre>
     </figure>
   );
@@ -62,7 +67,8 @@ function Parameters({ parameters }: { parameters: ParameterView[] }) {
   const groups = (["path", "query", "header", "cookie"] as const)
     .map((location) => ({ location, items: parameters.filter((p) => p.in === location) }))
     .filter((group) => group.items.length > 0);
-  const titles = { path: "Path parameters", query: "Query parameters", header: "Headers", cookie: "Cookies" };
+  const t = useTranslations("apiReference");
+  const titles = { path: t("parameters.path"), query: t("parameters.query"), header: t("parameters.header"), cookie: t("parameters.cookie") };
   return (
     <>
       {groups.map((group) => (
@@ -72,9 +78,11 @@ function Parameters({ parameters }: { parameters: ParameterView[] }) {
             {group.items.map((parameter) => (
               <li key={parameter.name} className="ref-field">
                 <div className="ref-head">
-                  <code className="ref-name">{parameter.name}</code>
+                  <code className="ref-name" translate="no">
+                    {parameter.name}
+                  </code>
                   <TypeLabel schema={parameter.schema} />
-                  {parameter.required ? <span className="ref-required">required</span> : <span className="ref-optional">optional</span>}
+                  {parameter.required ? <span className="ref-required">{t("required")}</span> : <span className="ref-optional">{t("optional")}</span>}
                 </div>
                 <Facts schema={parameter.schema} description={parameter.description} />
               </li>
@@ -87,18 +95,17 @@ function Parameters({ parameters }: { parameters: ParameterView[] }) {
 }
 
 function Headers({ headers }: { headers: HeaderView[] }) {
+  const t = useTranslations("apiReference");
   if (headers.length === 0) return null;
   return (
     <details className="ref-nested">
-      <summary>
-        {headers.length} response {headers.length === 1 ? "header" : "headers"}
-      </summary>
+      <summary>{t("responseHeaders", { count: headers.length })}</summary>
       <dl className="space-y-2 p-3 text-xs">
         {headers.map((header) => (
           <div key={header.name}>
             <dt className="font-mono font-semibold text-slate-900">
-              {header.name}
-              {header.required ? <span className="ref-required font-sans"> always</span> : null}
+              <span translate="no">{header.name}</span>
+              {header.required ? <span className="ref-required font-sans"> {t("alwaysSent")}</span> : null}
             </dt>
             <dd>{header.description ? <Markdown text={header.description} /> : null}</dd>
           </div>
@@ -112,8 +119,15 @@ function Body({ body }: { body: BodyView }) {
   return (
     <div className="mt-2">
       <p className="ref-type">
-        <code className="font-mono">{body.mediaType}</code>
-        {body.description ? <> · {body.description}</> : null}
+        <code className="font-mono" translate="no">
+          {body.mediaType}
+        </code>
+        {body.description ? (
+          <>
+            {" · "}
+            <ApiText>{body.description}</ApiText>
+          </>
+        ) : null}
       </p>
       {body.schema ? (
         <div className="mt-1">
@@ -125,11 +139,12 @@ function Body({ body }: { body: BodyView }) {
 }
 
 function Responses({ responses }: { responses: ResponseView[] }) {
+  const t = useTranslations("apiReference");
   const detailed = responses.filter((r) => !r.refName);
   const shared = responses.filter((r) => r.refName);
   return (
     <>
-      <H4>Responses</H4>
+      <H4>{t("responses")}</H4>
       <ul className="mt-2 space-y-3">
         {detailed.map((response) => (
           <li key={response.status} className="ref-box p-3">
@@ -140,30 +155,30 @@ function Responses({ responses }: { responses: ResponseView[] }) {
             {response.bodies.map((body) => (
               <Body key={body.mediaType} body={body} />
             ))}
-            {response.bodies.length === 0 ? <p className="ref-note">No body.</p> : null}
+            {response.bodies.length === 0 ? <p className="ref-note">{t("noBody")}</p> : null}
             <Headers headers={response.headers} />
           </li>
         ))}
       </ul>
       {shared.length > 0 ? (
         <>
-          <H4>Errors</H4>
+          <H4>{t("errors")}</H4>
           <ul className="ref-box mt-2 px-3 text-sm">
             {shared.map((response) => (
               <li key={response.status} className="ref-field flex items-start gap-2">
                 <StatusBadge status={response.status} />
                 <p className="min-w-0 flex-1 text-slate-700">
-                  <a href={`#${responseAnchor(response.refName!)}`} className="ref-link">
+                  <a href={`#${responseAnchor(response.refName!)}`} className="ref-link" translate="no">
                     {response.refName}
                   </a>{" "}
-                  <Inline text={response.description} />
+                  <ApiText>
+                    <Inline text={response.description} />
+                  </ApiText>
                 </p>
               </li>
             ))}
           </ul>
-          <p className="ref-note">
-            Every error answers the <RefLink name="Error" /> body.
-          </p>
+          <p className="ref-note">{t.rich("errorBody", { link: () => <RefLink name="Error" /> })}</p>
         </>
       ) : null}
     </>
@@ -171,19 +186,20 @@ function Responses({ responses }: { responses: ResponseView[] }) {
 }
 
 function Access({ operation }: { operation: OperationView }) {
+  const t = useTranslations("apiReference");
   return (
     <div className="mt-3 flex flex-wrap items-center gap-2 text-xs">
       {operation.auth === "none" ? (
-        <span className="rounded-full border border-slate-300 px-2 py-0.5 text-slate-700">No token needed</span>
+        <span className="rounded-full border border-slate-300 px-2 py-0.5 text-slate-700">{t("noToken")}</span>
       ) : (
-        <span className="rounded-full border border-slate-300 px-2 py-0.5 text-slate-700">Bearer token</span>
+        <span className="rounded-full border border-slate-300 px-2 py-0.5 text-slate-700">{t("bearerToken")}</span>
       )}
       {operation.scopes.length > 0 ? (
         <>
           <span className="text-slate-600" id={`${operation.anchor}-scopes`}>
-            Required scopes:
+            {t("requiredScopes")}
           </span>
-          <ul aria-labelledby={`${operation.anchor}-scopes`} className="flex flex-wrap gap-1">
+          <ul aria-labelledby={`${operation.anchor}-scopes`} translate="no" className="flex flex-wrap gap-1">
             {operation.scopes.map((scope) => (
               <li key={scope} className="rounded-full bg-brand-50 px-2 py-0.5 font-mono font-medium text-brand-700">
                 {scope}
@@ -203,15 +219,20 @@ function successExample(operation: OperationView) {
 }
 
 function Operation({ operation, kind }: { operation: OperationView; kind: "operation" | "webhook" }) {
+  const t = useTranslations("apiReference");
   const example = kind === "operation" ? successExample(operation) : undefined;
   const bodyExample = kind === "webhook" && operation.requestBody?.schema ? JSON.stringify(exampleOf(operation.requestBody.schema, { requiredOnly: true }), null, 2) : undefined;
   const title = `${operation.method} ${operation.path}`;
   return (
     <section id={operation.anchor} aria-labelledby={`${operation.anchor}-title`} className="scroll-mt-4 border-t border-slate-200 py-8 first:border-t-0">
       <h3 id={`${operation.anchor}-title`} className="flex flex-wrap items-center gap-2 text-base">
-        <MethodBadge method={operation.method} /> <code className="font-mono font-semibold break-all text-slate-900">{operation.path}</code>
+        <MethodBadge method={operation.method} /> <code translate="no" className="font-mono font-semibold break-all text-slate-900">{operation.path}</code>
       </h3>
-      {operation.summary ? <p className="mt-1 text-base font-medium text-slate-800">{operation.summary}</p> : null}
+      {operation.summary ? (
+        <p lang="en" data-user-content className="mt-1 text-base font-medium text-slate-800">
+          {operation.summary}
+        </p>
+      ) : null}
       <div className="mt-3 grid gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
         <div className="min-w-0">
           {operation.description ? <Markdown text={operation.description} /> : null}
@@ -219,42 +240,55 @@ function Operation({ operation, kind }: { operation: OperationView; kind: "opera
           <Parameters parameters={operation.parameters} />
           {operation.requestBody ? (
             <>
-              <H4>{kind === "webhook" ? "Body Chorus sends" : `Request body${operation.requestBody.required ? "" : " (optional)"}`}</H4>
+              <H4>{kind === "webhook" ? t("webhookBody") : operation.requestBody.required ? t("requestBody") : t("requestBodyOptional")}</H4>
               <Body body={operation.requestBody} />
             </>
           ) : null}
           <Responses responses={operation.responses} />
         </div>
         <div className="min-w-0 space-y-3 xl:sticky xl:top-4 xl:self-start">
-          {operation.curl ? <CodeSample code={operation.curl} label="Example request (curl)" copyLabel={`Copy curl for ${title}`} /> : null}
-          {example ? <CodeSample code={example.json} label={`Example answer (${example.status})`} /> : null}
-          {bodyExample ? <CodeSample code={bodyExample} label="Example body" /> : null}
+          {operation.curl ? <CodeSample code={operation.curl} label={t("exampleRequest")} copyLabel={t("copyCurl", { operation: title })} /> : null}
+          {example ? <CodeSample code={example.json} label={t("exampleAnswer", { status: example.status })} /> : null}
+          {bodyExample ? <CodeSample code={bodyExample} label={t("exampleBody")} /> : null}
         </div>
       </div>
     </section>
   );
 }
 
+/** A tag's name as the document wrote it; the operations it left untagged are the page's "Other". */
+function TagName({ tag }: { tag: ReferenceView["tags"][number] }) {
+  const t = useTranslations("apiReference");
+  return tag.untagged ? t("otherOperations") : <ApiText>{tag.name}</ApiText>;
+}
+
 function Contents({ reference }: { reference: ReferenceView }) {
+  const t = useTranslations("apiReference");
   const link = "ref-toc";
   return (
     <ul className="space-y-4 text-sm">
       <li>
         <a href="#introduction" className={`${link} font-medium`}>
-          Introduction
+          {t("introduction")}
         </a>
       </li>
       {reference.tags.map((tag) => (
         <li key={tag.anchor}>
           <a href={`#${tag.anchor}`} className="block px-2 text-xs font-semibold tracking-wide text-slate-500 uppercase hover:text-slate-900">
-            {tag.name}
+            <TagName tag={tag} />
           </a>
           <ul className="mt-1 space-y-0.5">
             {tag.operations.map((operation) => (
               <li key={operation.anchor}>
                 <a href={`#${operation.anchor}`} className={link}>
                   <MethodBadge method={operation.method} small />
-                  <span className="min-w-0 truncate">{operation.summary ?? operation.path}</span>
+                  {operation.summary ? (
+                    <ApiText className="min-w-0 truncate">{operation.summary}</ApiText>
+                  ) : (
+                    <span translate="no" className="min-w-0 truncate">
+                      {operation.path}
+                    </span>
+                  )}
                 </a>
               </li>
             ))}
@@ -264,13 +298,15 @@ function Contents({ reference }: { reference: ReferenceView }) {
       {reference.webhooks.length > 0 ? (
         <li>
           <a href="#webhooks" className="block px-2 text-xs font-semibold tracking-wide text-slate-500 uppercase hover:text-slate-900">
-            Webhook deliveries
+            {t("webhooks")}
           </a>
           <ul className="mt-1 space-y-0.5">
             {reference.webhooks.map((webhook) => (
               <li key={webhook.anchor}>
                 <a href={`#${webhook.anchor}`} className={`${link} font-mono text-xs`}>
-                  <span className="min-w-0 truncate">{webhook.path}</span>
+                  <span translate="no" className="min-w-0 truncate">
+                    {webhook.path}
+                  </span>
                 </a>
               </li>
             ))}
@@ -280,13 +316,13 @@ function Contents({ reference }: { reference: ReferenceView }) {
       {reference.responses.length > 0 ? (
         <li>
           <a href="#responses" className={`${link} font-medium`}>
-            Error responses
+            {t("errorResponses")}
           </a>
         </li>
       ) : null}
       <li>
         <a href="#schemas" className={`${link} font-medium`}>
-          Schemas
+          {t("schemas")}
         </a>
       </li>
     </ul>
@@ -294,14 +330,15 @@ function Contents({ reference }: { reference: ReferenceView }) {
 }
 
 export function ApiReference({ reference, documentUrl }: { reference: ReferenceView; documentUrl: string }) {
+  const t = useTranslations("apiReference");
   return (
     <div className="flex h-full">
       <aside className="relative hidden w-72 shrink-0 overflow-y-auto border-r border-slate-200 bg-white px-3 py-6 lg:block">
         {/* The contents hold dozens of links: keyboard users can go straight to the page. */}
         <a href="#introduction" className="sr-only rounded-md bg-white px-3 py-2 text-sm font-medium text-brand-700 shadow focus:not-sr-only focus:absolute focus:top-1 focus:left-3 focus:z-10">
-          Skip to the reference
+          {t("skipToReference")}
         </a>
-        <nav aria-label="Reference contents">
+        <nav aria-label={t("contentsLabel")}>
           <Contents reference={reference} />
         </nav>
       </aside>
@@ -310,33 +347,38 @@ export function ApiReference({ reference, documentUrl }: { reference: ReferenceV
           <div id="introduction" tabIndex={-1} className="scroll-mt-4 focus:outline-none">
             <p className="text-sm">
               <Link href="/docs" className="text-brand-700 underline underline-offset-2 hover:text-brand-600">
-                API docs
+                {t("breadcrumb.docs")}
               </Link>{" "}
               <span aria-hidden="true" className="text-slate-400">
                 /
               </span>{" "}
-              <span className="text-slate-600">Reference</span>
+              <span className="text-slate-600">{t("breadcrumb.reference")}</span>
             </p>
             <div className="mt-2 flex flex-wrap items-center gap-3">
-              <h1 className="text-2xl font-semibold text-slate-900">{reference.title} reference</h1>
-              <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">v{reference.version}</span>
-              {reference.license ? <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">{reference.license}</span> : null}
+              <h1 className="text-2xl font-semibold text-slate-900">{t.rich("title", { name: () => <span translate="no">{reference.title}</span> })}</h1>
+              <span translate="no" className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">
+                v{reference.version}
+              </span>
+              {reference.license ? <span translate="no" className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">{reference.license}</span> : null}
             </div>
             <div className="mt-4 flex flex-wrap gap-2 text-sm">
-              <a href={documentUrl} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium text-slate-800 hover:bg-slate-50">
+              <a href={documentUrl} translate="no" className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium text-slate-800 hover:bg-slate-50">
                 OpenAPI 3.1 JSON
               </a>
               <span className="rounded-md bg-slate-100 px-3 py-1.5 text-slate-700">
-                Base URL <code className="font-mono text-xs break-all">{reference.baseUrl}</code>
+                {t("baseUrl")}{" "}
+                <code translate="no" className="font-mono text-xs break-all">
+                  {reference.baseUrl}
+                </code>
               </span>
             </div>
             {reference.description ? <Markdown text={reference.description} className="mt-4 max-w-3xl" /> : null}
             {reference.securitySchemes.length > 0 ? (
               <div className="mt-4 max-w-3xl rounded-lg border border-slate-200 bg-white p-4">
-                <h2 className="text-sm font-semibold text-slate-900">Authentication</h2>
+                <h2 className="text-sm font-semibold text-slate-900">{t("authentication")}</h2>
                 {reference.securitySchemes.map((scheme) => (
                   <div key={scheme.name} className="mt-1 text-sm text-slate-700">
-                    <p>
+                    <p translate="no">
                       <code className="font-mono text-xs">Authorization: Bearer &lt;token&gt;</code> ({scheme.scheme})
                     </p>
                     {scheme.description ? <Markdown text={scheme.description} className="mt-1" /> : null}
@@ -345,8 +387,8 @@ export function ApiReference({ reference, documentUrl }: { reference: ReferenceV
               </div>
             ) : null}
             <details className="mt-4 rounded-lg border border-slate-200 bg-white lg:hidden">
-              <summary className="cursor-pointer px-4 py-2 text-sm font-medium text-slate-800">Contents</summary>
-              <nav aria-label="Reference contents" className="border-t border-slate-200 px-2 py-3">
+              <summary className="cursor-pointer px-4 py-2 text-sm font-medium text-slate-800">{t("contents")}</summary>
+              <nav aria-label={t("contentsLabel")} className="border-t border-slate-200 px-2 py-3">
                 <Contents reference={reference} />
               </nav>
             </details>
@@ -355,7 +397,7 @@ export function ApiReference({ reference, documentUrl }: { reference: ReferenceV
           {reference.tags.map((tag) => (
             <section key={tag.anchor} id={tag.anchor} aria-labelledby={`${tag.anchor}-title`} className="mt-10 scroll-mt-4">
               <h2 id={`${tag.anchor}-title`} className="border-b border-slate-200 pb-2 text-lg font-semibold text-slate-900">
-                {tag.name}
+                <TagName tag={tag} />
               </h2>
               {tag.description ? <Markdown text={tag.description} className="mt-2" /> : null}
               {tag.operations.map((operation) => (
@@ -367,12 +409,9 @@ export function ApiReference({ reference, documentUrl }: { reference: ReferenceV
           {reference.webhooks.length > 0 ? (
             <section id="webhooks" aria-labelledby="webhooks-title" className="mt-10 scroll-mt-4">
               <h2 id="webhooks-title" className="border-b border-slate-200 pb-2 text-lg font-semibold text-slate-900">
-                Webhook deliveries
+                {t("webhooks")}
               </h2>
-              <Markdown
-                className="mt-2"
-                text="What Chorus POSTs to your endpoints. Register them with `POST /v1/webhooks` (or in Settings → Webhooks), check `X-Service-Signature` before trusting a body, and answer any 2xx within 30 s."
-              />
+              <Markdown className="mt-2" fromDocument={false} text={t("webhooksIntro")} />
               {reference.webhooks.map((webhook) => (
                 <Operation key={webhook.anchor} operation={webhook} kind="webhook" />
               ))}
@@ -382,12 +421,14 @@ export function ApiReference({ reference, documentUrl }: { reference: ReferenceV
           {reference.responses.length > 0 ? (
             <section id="responses" aria-labelledby="responses-title" className="mt-10 scroll-mt-4">
               <h2 id="responses-title" className="border-b border-slate-200 pb-2 text-lg font-semibold text-slate-900">
-                Error responses
+                {t("errorResponses")}
               </h2>
               <ul className="mt-4 space-y-3">
                 {reference.responses.map((response) => (
                   <li key={response.anchor} id={response.anchor} className="scroll-mt-4 rounded-lg border border-slate-200 bg-white p-4">
-                    <h3 className="font-mono text-sm font-semibold text-slate-900">{response.refName}</h3>
+                    <h3 translate="no" className="font-mono text-sm font-semibold text-slate-900">
+                      {response.refName}
+                    </h3>
                     <Markdown text={response.description} className="mt-1" />
                     {response.bodies.map((body) => (
                       <Body key={body.mediaType} body={body} />
@@ -401,12 +442,14 @@ export function ApiReference({ reference, documentUrl }: { reference: ReferenceV
 
           <section id="schemas" aria-labelledby="schemas-title" className="mt-10 mb-16 scroll-mt-4">
             <h2 id="schemas-title" className="border-b border-slate-200 pb-2 text-lg font-semibold text-slate-900">
-              Schemas
+              {t("schemas")}
             </h2>
             <ul className="mt-4 space-y-3">
               {reference.schemas.map((component) => (
                 <li key={component.anchor} id={component.anchor} className="scroll-mt-4 rounded-lg border border-slate-200 bg-white p-4">
-                  <h3 className="font-mono text-sm font-semibold text-slate-900">{component.name}</h3>
+                  <h3 translate="no" className="font-mono text-sm font-semibold text-slate-900">
+                    {component.name}
+                  </h3>
                   {component.schema.description ? <Markdown text={component.schema.description} className="mt-1" /> : null}
                   <SchemaComponent schema={component.schema} />
                 </li>

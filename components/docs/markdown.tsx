@@ -17,7 +17,7 @@ export function Inline({ text }: { text: string }) {
       {parts.map((part, index) => {
         if (part.startsWith("`") && part.endsWith("`") && part.length > 1) {
           return (
-            <code key={index} className="ref-code">
+            <code key={index} className="ref-code" translate="no">
               {part.slice(1, -1)}
             </code>
           );
@@ -46,19 +46,26 @@ export function Inline({ text }: { text: string }) {
   );
 }
 
-export function Markdown({ text, className = "" }: { text: string; className?: string }) {
+/**
+ * Text of an OpenAPI document (descriptions, summaries) stays in English whatever the reader's
+ * language, as Stripe's reference does: it is marked as English content (`lang="en"`, so a screen
+ * reader pronounces it as English, and `data-user-content`, not the interface's own words). Text
+ * the page itself says, from the catalogs, passes `fromDocument={false}`.
+ */
+export function Markdown({ text, className = "", fromDocument = true }: { text: string; className?: string; fromDocument?: boolean }) {
+  const marks = fromDocument ? { lang: "en", "data-user-content": true } : {};
   const blocks = text.split(/\n\s*\n/).map((block) => block.trim()).filter(Boolean);
   const cls = className ? `ref-prose ${className}` : "ref-prose";
   // One paragraph (most descriptions) needs no wrapper.
   if (blocks.length === 1 && !blocks[0].split("\n").every((line) => /^\s*[-*] /.test(line))) {
     return (
-      <p className={cls}>
+      <p className={cls} {...marks}>
         <Inline text={blocks[0].split("\n").join(" ")} />
       </p>
     );
   }
   return (
-    <div className={cls}>
+    <div className={cls} {...marks}>
       {blocks.map((block, index) => {
         const lines = block.split("\n");
         if (lines.every((line) => /^\s*[-*] /.test(line))) {

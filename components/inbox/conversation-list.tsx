@@ -85,10 +85,11 @@ export function ConversationList({
   return (
     <>
       <div className="flex flex-col gap-3 border-b border-slate-200 p-3">
-        <div className="flex items-center gap-2">
+        {/* Longer words (Spanish, Portuguese) move the tools to a row of their own rather than squeeze the title. */}
+        <div className="flex flex-wrap items-center gap-2">
           <h1 className="text-lg font-semibold">{t("title")}</h1>
           <span
-            className={`ms-1 inline-flex items-center gap-1 text-xs ${live === "live" ? "text-emerald-700" : live === "offline" ? "text-red-700" : "text-amber-800"}`}
+            className={`ms-1 inline-flex items-center gap-1 text-xs whitespace-nowrap ${live === "live" ? "text-emerald-700" : live === "offline" ? "text-red-700" : "text-amber-800"}`}
             role="status"
             aria-label={
               live === "live"

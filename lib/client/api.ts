@@ -1,12 +1,13 @@
 /** Browser-side helper: calls a JSON route and turns the error body into field errors. */
 import { recallResponse, rememberResponse } from "./offline-cache";
-import { plainFieldError, plainStatusMessage } from "./plain-errors";
+import { browserFieldError, type FieldIssue } from "./field-errors";
+import { plainStatusMessage } from "./plain-errors";
 
 export type ApiResult<T> =
   | { ok: true; status: number; data: T }
   | { ok: false; status: number; code: string; message: string; fieldErrors: Record<string, string> };
 
-type ErrorBody = { error?: { code?: string; message?: string; details?: { path?: string; message?: string }[] } };
+type ErrorBody = { error?: { code?: string; message?: string; details?: Partial<FieldIssue>[] } };
 
 /** Fired on window when a signed-in request answers 401: the session expired or was revoked. */
 export const SESSION_ENDED_EVENT = "chorus:session-ended";
@@ -45,7 +46,8 @@ export async function requestJson<T = unknown>(method: string, url: string, body
   const error = (parsed as ErrorBody | undefined)?.error;
   const fieldErrors: Record<string, string> = {};
   for (const detail of error?.details ?? []) {
-    if (detail.path && detail.message && !fieldErrors[detail.path]) fieldErrors[detail.path] = plainFieldError(detail.path, detail.message);
+    // In the page's language: the detail's code and params say what is wrong, the message is English.
+    if (detail.path && detail.message && !fieldErrors[detail.path]) fieldErrors[detail.path] = browserFieldError(detail as FieldIssue);
   }
   return {
     ok: false,

@@ -30,8 +30,8 @@ export type SchemaView = {
   description?: string;
   /** Allowed values (an enum, or a const as a one-value list). */
   values?: Json[];
-  /** Readable limits: "1 to 100 characters", "at least 1", "default 50"… */
-  constraints: string[];
+  /** Its limits, as facts the page words in the reader's language ("1 to 100 characters", "default 50"). */
+  constraints: Limit[];
   example?: Json;
   fields?: FieldView[];
   /** Extra keys: `true` for any, a schema for a map's values. */
@@ -44,6 +44,17 @@ export type SchemaView = {
   /** The schema was cut off here (a cycle, or too deep); see `refName`. */
   truncated?: boolean;
 };
+
+/**
+ * One limit of a schema. `unit` counts characters of a string or items of an array; without it
+ * the limit is on the number itself. `default` carries the default as JSON.
+ */
+export type Limit =
+  | { kind: "exactly"; n: number; unit: "character" | "item" }
+  | { kind: "between"; min: number; max: number; unit?: "character" | "item" }
+  | { kind: "atLeast" | "atMost"; n: number; unit?: "character" | "item" }
+  | { kind: "moreThan" | "lessThan"; n: number }
+  | { kind: "pattern" | "default"; value: string };
 
 export type FieldView = { name: string; required: boolean; schema: SchemaView };
 
@@ -80,7 +91,8 @@ export type OperationView = {
   curl?: string;
 };
 
-type TagView = { name: string; anchor: string; description?: string; operations: OperationView[] };
+/** `untagged`: the operations the document gave no tag, gathered under "Other" (a word of the page, not the document). */
+type TagView = { name: string; anchor: string; description?: string; untagged?: boolean; operations: OperationView[] };
 
 type ComponentSchemaView = { name: string; anchor: string; schema: SchemaView };
 
@@ -154,27 +166,27 @@ function typeLabel(schema: JsonObject): { type: string; nullable: boolean } {
   return { type: "any", nullable };
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-
-function constraintsOf(schema: JsonObject, type: string): string[] {
-  const out: string[] = [];
+function constraintsOf(schema: JsonObject, type: string): Limit[] {
+  const out: Limit[] = [];
   const num = (key: string) => (typeof schema[key] === "number" ? (schema[key] as number) : undefined);
-  const range = (min: number | undefined, max: number | undefined, unit: string) => {
-    if (min !== undefined && max !== undefined) out.push(min === max ? `exactly ${plural(min, unit)}` : `${min} to ${plural(max, unit)}`);
-    else if (min !== undefined && min > 0) out.push(`at least ${plural(min, unit)}`);
-    else if (max !== undefined) out.push(`at most ${plural(max, unit)}`);
+  const range = (min: number | undefined, max: number | undefined, unit: "character" | "item") => {
+    if (min !== undefined && max !== undefined) out.push(min === max ? { kind: "exactly", n: min, unit } : { kind: "between", min, max, unit });
+    else if (min !== undefined && min > 0) out.push({ kind: "atLeast", n: min, unit });
+    else if (max !== undefined) out.push({ kind: "atMost", n: max, unit });
   };
   if (type.includes("string")) range(num("minLength"), num("maxLength"), "character");
   if (type.includes("array")) range(num("minItems"), num("maxItems"), "item");
   const min = num("minimum");
   const max = num("maximum");
-  if (min !== undefined && max !== undefined) out.push(`${min} to ${max}`);
-  else if (min !== undefined) out.push(`at least ${min}`);
-  else if (max !== undefined) out.push(`at most ${max}`);
-  if (num("exclusiveMinimum") !== undefined) out.push(`more than ${num("exclusiveMinimum")}`);
-  if (num("exclusiveMaximum") !== undefined) out.push(`less than ${num("exclusiveMaximum")}`);
-  if (typeof schema.pattern === "string") out.push(`pattern ${schema.pattern}`);
-  if (schema.default !== undefined) out.push(`default ${JSON.stringify(schema.default)}`);
+  if (min !== undefined && max !== undefined) out.push({ kind: "between", min, max });
+  else if (min !== undefined) out.push({ kind: "atLeast", n: min });
+  else if (max !== undefined) out.push({ kind: "atMost", n: max });
+  const above = num("exclusiveMinimum");
+  const below = num("exclusiveMaximum");
+  if (above !== undefined) out.push({ kind: "moreThan", n: above });
+  if (below !== undefined) out.push({ kind: "lessThan", n: below });
+  if (typeof schema.pattern === "string") out.push({ kind: "pattern", value: schema.pattern });
+  if (schema.default !== undefined) out.push({ kind: "default", value: JSON.stringify(schema.default) });
   return out;
 }
 
@@ -396,6 +408,7 @@ export function buildReference(doc: OpenApiDoc, { origin }: { origin: string }):
     .map((name) => ({
       name,
       anchor: `tag-${slug(name)}`,
+      ...(name === "Other" && !declared.some((t) => t.name === "Other") ? { untagged: true } : {}),
       ...(declared.find((t) => t.name === name)?.description ? { description: declared.find((t) => t.name === name)!.description } : {}),
       operations: operations.filter((o) => (o.tags.length ? o.tags[0] === name : name === "Other")).map((o) => o.view),
     }))

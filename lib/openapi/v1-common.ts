@@ -35,6 +35,31 @@ const errorDetailSchema = z
     path: z.string().meta({ description: "The field (dotted path), or `body`, `scope`, `token_type`.", example: "media.data" }),
     message: z.string().meta({ example: "is required" }),
     scope: z.string().optional().meta({ description: "The missing scope (403 only).", example: "users:write" }),
+    code: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          "For a field that failed validation, what is wrong as a stable machine code (the zod issue code): `too_small`, `too_big`, `invalid_format`, `invalid_type`, `invalid_value`, `unrecognized_keys`, `not_multiple_of` or `custom` (a rule of its own, said in `message`). Use it with `params` to word the problem in your users' language; `message` stays English.",
+        example: "too_big",
+      }),
+    params: z
+      .looseObject({
+        origin: z.string().optional().meta({ description: "What was measured: `string` (characters), `number`, `array` (items), `date`, `file`…", example: "string" }),
+        minimum: z.number().optional().meta({ description: "The lower limit (`too_small`)." }),
+        maximum: z.number().optional().meta({ description: "The upper limit (`too_big`).", example: 40 }),
+        inclusive: z.boolean().optional().meta({ description: "Whether the limit itself is allowed." }),
+        exact: z.boolean().optional().meta({ description: "The length must be exactly the limit." }),
+        format: z.string().optional().meta({ description: "The format not matched (`invalid_format`): `email`, `url`, `regex`, `uuid`, `datetime`…", example: "url" }),
+        expected: z.string().optional().meta({ description: "The type expected (`invalid_type`)." }),
+        values: z
+          .array(z.union([z.string(), z.number(), z.boolean(), z.null()]))
+          .optional()
+          .meta({ description: "The allowed values (`invalid_value`), at most 20." }),
+        divisor: z.number().optional().meta({ description: "The number the value must be a multiple of (`not_multiple_of`)." }),
+      })
+      .optional()
+      .meta({ description: "The facts of `code` that word it, when it has any.", example: { origin: "string", maximum: 40, inclusive: true } }),
   })
   .meta({ id: "ErrorDetail", description: "One problem with the request." });
 

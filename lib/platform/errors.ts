@@ -52,12 +52,67 @@ export class UnauthenticatedError extends ApiError {
   }
 }
 
-/** Each zod issue as an error detail naming its field (`body` for the whole value). */
+/**
+ * What a field's problem is, for a program (or an interface writing it in another language) rather
+ * than a reader of `message`: the zod issue code and the few facts that word it.
+ */
+export type IssueParams = {
+  /** What was measured: `string` (characters), `number`, `array` (items), `date`, `file`… */
+  origin?: string;
+  minimum?: number;
+  maximum?: number;
+  /** Whether the limit itself is allowed (`false`: strictly more / less than it). */
+  inclusive?: boolean;
+  /** The length must be exactly the limit. */
+  exact?: boolean;
+  /** The format the value did not match: `email`, `url`, `regex`, `uuid`, `datetime`… */
+  format?: string;
+  /** The type expected (`string`, `number`, `object`…). */
+  expected?: string;
+  /** The allowed values (for `invalid_value`), at most 20. */
+  values?: (string | number | boolean | null)[];
+  /** The number the value must be a multiple of. */
+  divisor?: number;
+};
+
+const finite = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : typeof value === "bigint" ? Number(value) : undefined);
+
+function paramsOf(issue: z.core.$ZodIssue): IssueParams {
+  const raw = issue as unknown as Record<string, unknown>;
+  const params: IssueParams = {};
+  if (typeof raw.origin === "string") params.origin = raw.origin;
+  const minimum = finite(raw.minimum);
+  const maximum = finite(raw.maximum);
+  if (minimum !== undefined) params.minimum = minimum;
+  if (maximum !== undefined) params.maximum = maximum;
+  if (typeof raw.inclusive === "boolean") params.inclusive = raw.inclusive;
+  if (raw.exact === true) params.exact = true;
+  if (typeof raw.format === "string") params.format = raw.format;
+  if (typeof raw.expected === "string") params.expected = raw.expected;
+  if (Array.isArray(raw.values)) {
+    const values = raw.values.filter((v): v is string | number | boolean | null => v === null || ["string", "number", "boolean"].includes(typeof v));
+    if (values.length > 0) params.values = values.slice(0, 20);
+  }
+  const divisor = finite(raw.divisor);
+  if (divisor !== undefined) params.divisor = divisor;
+  return params;
+}
+
+/**
+ * Each zod issue as an error detail naming its field (`body` for the whole value), with the
+ * issue's `code` (`too_small`, `too_big`, `invalid_format`, `invalid_type`, `invalid_value`…) and
+ * its `params`, so an interface can say it in the reader's language; `message` stays English.
+ */
 export function zodDetails(error: z.ZodError, prefix: string[] = []): ErrorDetail[] {
-  return error.issues.map((issue) => ({
-    path: [...prefix, ...issue.path.map(String)].join(".") || "body",
-    message: issue.message,
-  }));
+  return error.issues.map((issue) => {
+    const params = paramsOf(issue);
+    return {
+      path: [...prefix, ...issue.path.map(String)].join(".") || "body",
+      message: issue.message,
+      code: issue.code,
+      ...(Object.keys(params).length > 0 ? { params } : {}),
+    };
+  });
 }
 
 type DatabaseFailure = { code?: unknown; message?: unknown; cause?: unknown };

@@ -2,7 +2,8 @@ import "@/lib/server/wiring";
 import { unstable_rethrow } from "next/navigation";
 import { z } from "zod";
 import { isDatabaseUnavailable, loggable, ServiceUnavailableError, zodDetails } from "@/lib/platform/errors";
-import { plainErrorMessage, plainFieldError } from "@/lib/client/plain-errors";
+import { FIELD_ERRORS_NAMESPACE, type FieldErrorTranslator, fieldErrorSentence, type FieldIssue, wordsFieldErrors } from "@/lib/client/field-errors";
+import { plainErrorMessage } from "@/lib/client/plain-errors";
 import { ApiError } from "@/lib/platform/errors";
 import { type RequestInfo, requestInfoOf, withRequestInfo } from "@/lib/platform/http/request-info";
 
@@ -26,10 +27,24 @@ export type ActionOptions = {
   topLevelFields?: boolean;
 };
 
-function fieldErrorsOf(details: { path: string; message: string }[], { topLevelFields = false }: ActionOptions): Record<string, string> {
+function fieldErrorsOf(details: FieldIssue[], { topLevelFields = false }: ActionOptions, t: FieldErrorTranslator | null): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const d of details) out[topLevelFields ? d.path.split(".")[0] : d.path] ??= plainFieldError(d.path, d.message);
+  for (const d of details) out[topLevelFields ? d.path.split(".")[0] : d.path] ??= fieldErrorSentence(d, t);
   return out;
+}
+
+/**
+ * The words for field errors in the language of the person who submitted the form (null: English,
+ * the schemas' own sentences; also outside a request, in tests and scripts).
+ */
+async function fieldErrorTranslator(): Promise<FieldErrorTranslator | null> {
+  try {
+    const { getLocale, getTranslations } = await import("next-intl/server");
+    if (!wordsFieldErrors(await getLocale())) return null;
+    return (await getTranslations(FIELD_ERRORS_NAMESPACE)) as unknown as FieldErrorTranslator;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -45,16 +60,21 @@ export async function runAction<T>(work: () => Promise<T>, options: ActionOption
     unstable_rethrow(error);
     if (error instanceof ApiError) {
       // Forms show people sentences, not wire names (`data: must be a PDF…`).
-      return { ok: false, status: error.status, code: error.code, message: plainErrorMessage(error.message), fieldErrors: fieldErrorsOf(error.details ?? [], options) };
+      const details = (error.details ?? []) as FieldIssue[];
+      const t = details.length > 0 ? await fieldErrorTranslator() : null;
+      // A refused field reads in the submitter's language, in the message as under the field.
+      const message = t && error.code === "validation_error" ? details.map((d) => fieldErrorSentence(d, t)).join(" ") : plainErrorMessage(error.message);
+      return { ok: false, status: error.status, code: error.code, message, fieldErrors: fieldErrorsOf(details, options, t) };
     }
     if (error instanceof z.ZodError) {
-      const details = zodDetails(error);
+      const details = zodDetails(error) as FieldIssue[];
+      const t = await fieldErrorTranslator();
       return {
         ok: false,
         status: 400,
         code: "validation_error",
-        message: details.map((d) => plainFieldError(d.path, d.message)).join(" "),
-        fieldErrors: fieldErrorsOf(details, options),
+        message: details.map((d) => fieldErrorSentence(d, t)).join(" "),
+        fieldErrors: fieldErrorsOf(details, options, t),
       };
     }
     if (isDatabaseUnavailable(error)) {

@@ -65,7 +65,7 @@ const webhookEventsSchema = z
 // differently, so a receiver using one could never verify a delivery.
 const standardSecret = /^whsec_(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$|^whsec_[A-Za-z0-9+/]{2}==$|^whsec_[A-Za-z0-9+/]{3}=$/;
 
-const webhookSecretSchema = z
+export const webhookSecretSchema = z
   .string({ error: "must be a string" })
   .min(16, "must be 16 to 128 characters")
   .max(128, "must be 16 to 128 characters")

@@ -83,7 +83,7 @@ describe("satisfaction survey through the sandbox", () => {
     expect(initial.body).toEqual({ enabled: false, question: DEFAULT_CSAT_QUESTION });
     const long = await call(csatRoute.PUT, { method: "PUT", path: "/v1/config/csat", token: account.adminToken, body: { enabled: true, question: "x".repeat(201) } });
     expect(long.status).toBe(400);
-    expect(long.body.error.details).toEqual([{ path: "question", message: "must be at most 200 characters" }]);
+    expect(long.body.error.details).toEqual([{ path: "question", message: "must be at most 200 characters", code: "too_big", params: { origin: "string", maximum: 200, inclusive: true } }]);
     expect((await call(csatRoute.GET, { path: "/v1/config/csat", token: account.adminToken })).body.enabled).toBe(false);
   });
 
@@ -206,7 +206,7 @@ describe("satisfaction survey through the sandbox", () => {
   it("refuses an interactive answer without its choice, naming the field", async () => {
     const res = await call(sandboxInboundRoute.POST, { method: "POST", path: "/api/sandbox/inbound", token: account.adminToken, body: { from: nextPhone(), type: "interactive" } });
     expect(res.status).toBe(400);
-    expect(res.body.error.details).toEqual([{ path: "interactive", message: "is required for interactive messages" }]);
+    expect(res.body.error.details).toEqual([{ path: "interactive", message: "is required for interactive messages", code: "custom" }]);
   });
 
   it("asks again after a reopening and a new close, never once rated", async () => {

@@ -93,14 +93,14 @@ describe("the API reference of a document", () => {
   it("resolves references into nested fields, with nullable, arrays, limits and cycles", () => {
     const order = update.responses[0].bodies[0].schema!;
     expect(order).toMatchObject({ refName: "Order", type: "object", description: "An order." });
-    expect(field(order, "total").schema.constraints).toEqual(["at least 0"]);
+    expect(field(order, "total").schema.constraints).toEqual([{ kind: "atLeast", n: 0 }]);
     expect(field(order, "shipped_at").schema).toMatchObject({ type: "string", format: "date-time", nullable: true });
     expect(field(order, "customer")).toMatchObject({ required: true, schema: { refName: "Customer", nullable: true } });
     expect(field(order, "customer").schema.fields!.map((f) => f.name)).toEqual(["name"]);
     const lines = field(order, "lines").schema;
-    expect(lines.constraints).toEqual(["at least 1 item"]);
+    expect(lines.constraints).toEqual([{ kind: "atLeast", n: 1, unit: "item" }]);
     expect(lines.items).toMatchObject({ refName: "Line" });
-    expect(field(lines.items!, "quantity").schema.constraints).toEqual(["default 1"]);
+    expect(field(lines.items!, "quantity").schema.constraints).toEqual([{ kind: "default", value: "1" }]);
     // Order inside Order stops at a link instead of recursing.
     expect(field(order, "parent").schema).toMatchObject({ refName: "Order", truncated: true });
     expect(field(order, "note").required).toBe(false);

@@ -54,13 +54,15 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
   const next = page?.pagination.next_cursor
     ? `?${new URLSearchParams(Object.entries({ ...filters, cursor: page.pagination.next_cursor }).filter((e): e is [string, string] => Boolean(e[1])))}`
     : null;
-  const select = "rounded-md border border-slate-300 bg-white px-3 py-2 text-sm";
+  // Full width of their column and no wider: an action's name in Spanish or Portuguese is a whole
+  // sentence, and a select is otherwise as wide as its longest option.
+  const select = "w-full min-w-0 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm";
 
   return (
     <>
       <PageHeader title={t("title")} description={t("description")} />
       <Card className="mb-6">
-        <form method="get" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end" aria-label={t("filter")}>
+        <form method="get" className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end" aria-label={t("filter")}>
           <div className="flex flex-col gap-1">
             <label htmlFor="audit-actor" className="text-sm font-medium text-slate-700">
               {t("who")}
