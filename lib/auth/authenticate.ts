@@ -1,6 +1,6 @@
 import { decode } from "next-auth/jwt";
 import { getEnv } from "@/lib/platform/env";
-import { ApiError, UnauthenticatedError } from "@/lib/platform/errors";
+import { ApiError, isDatabaseUnavailable, UnauthenticatedError } from "@/lib/platform/errors";
 import { authenticateBearer, type AuthContext, loadTokenContext } from "./tokens";
 
 const SESSION_COOKIES = ["__Secure-authjs.session-token", "authjs.session-token"] as const;
@@ -30,9 +30,13 @@ export async function authenticateSessionCookie(cookieHeader: string | null): Pr
     if (!claims || typeof claims.tid !== "string" || typeof claims.sub !== "string" || typeof claims.acc !== "string") {
       return null;
     }
-    return loadTokenContext({ jti: claims.tid, userId: claims.sub, accountId: claims.acc, via: "cookie" }).catch(
-      () => null,
-    );
+    // A session that cannot be loaded is no session; a database that cannot be reached says
+    // nothing about the session, and is told as such (a 503 the form or page can wait out),
+    // never as being signed out.
+    return loadTokenContext({ jti: claims.tid, userId: claims.sub, accountId: claims.acc, via: "cookie" }).catch((error) => {
+      if (isDatabaseUnavailable(error)) throw error;
+      return null;
+    });
   }
   return null;
 }
