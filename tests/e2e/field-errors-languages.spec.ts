@@ -1,22 +1,12 @@
-import { type APIRequestContext, expect, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { shot } from "./fixtures";
-import { createTeammate, signIn } from "./helpers";
+import { adminSpeaking, signIn } from "./helpers";
 
 /*
  * A form's field error in the reader's language: the API says what is wrong with a field as a
  * code and its limits (its English message is for integrators), and the interface words it with
  * the field's name. Settings → Webhooks with a signing secret too short to be one.
  */
-
-async function adminSpeaking(request: APIRequestContext, locale: "es" | "pt-BR") {
-  const admin = await createTeammate(request, "admin", `Field errors ${locale}`);
-  const login = await request.post("/v1/auth/login", { data: { email: admin.email, password: admin.password } });
-  expect(login.status()).toBe(200);
-  const token = (await login.json()).token as string;
-  const patched = await request.patch("/v1/users/me", { headers: { authorization: `Bearer ${token}` }, data: { locale } });
-  expect(patched.status(), await patched.text()).toBe(200);
-  return admin;
-}
 
 const cases = [
   { locale: "es", viewport: { width: 1440, height: 900 }, secretLabel: "Secreto de firma (opcional)", all: /Todos los eventos, incluidos/, add: "Agregar y verificar", error: "El secreto de firma debe tener al menos 16 caracteres." },
@@ -25,7 +15,7 @@ const cases = [
 
 for (const c of cases) {
   test(`${c.locale}: a signing secret too short is refused with a sentence in ${c.locale}, under its field`, async ({ browser, request }) => {
-    const admin = await adminSpeaking(request, c.locale);
+    const admin = await adminSpeaking(request, c.locale, `Field errors ${c.locale}`);
     const context = await browser.newContext({ viewport: c.viewport });
     const page = await context.newPage();
     await signIn(page, admin.email, admin.password);

@@ -59,3 +59,14 @@ export async function createTeammate(request: APIRequestContext, role: "admin" |
   expect(res.status()).toBe(201);
   return { ...(await res.json()), password } as { id: string; name: string; email: string; password: string };
 }
+
+/** A new administrator who reads Chorus in `locale` (their own setting, through the API). */
+export async function adminSpeaking(request: APIRequestContext, locale: "es" | "pt-BR", name: string) {
+  const admin = await createTeammate(request, "admin", name);
+  const login = await request.post("/v1/auth/login", { data: { email: admin.email, password: admin.password } });
+  expect(login.status()).toBe(200);
+  const token = (await login.json()).token as string;
+  const patched = await request.patch("/v1/users/me", { headers: { authorization: `Bearer ${token}` }, data: { locale } });
+  expect(patched.status(), await patched.text()).toBe(200);
+  return admin;
+}

@@ -1,6 +1,6 @@
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { shot } from "./fixtures";
-import { adminApiToken, createTeammate, signIn } from "./helpers";
+import { adminSpeaking, adminApiToken, signIn } from "./helpers";
 
 /*
  * Spanish and Portuguese words are longer than English ones. At 390×844, in `es` and `pt-BR`, no
@@ -37,16 +37,6 @@ const pages = [
   "/docs",
   "/docs/v1",
 ];
-
-async function adminSpeaking(request: APIRequestContext, locale: "es" | "pt-BR") {
-  const admin = await createTeammate(request, "admin", `Phone ${locale}`);
-  const login = await request.post("/v1/auth/login", { data: { email: admin.email, password: admin.password } });
-  expect(login.status()).toBe(200);
-  const token = (await login.json()).token as string;
-  const patched = await request.patch("/v1/users/me", { headers: { authorization: `Bearer ${token}` }, data: { locale } });
-  expect(patched.status(), await patched.text()).toBe(200);
-  return admin;
-}
 
 /** The page's widest element past the screen's edge (not inside something that scrolls or clips it). */
 async function sidewaysOverflow(page: Page) {
@@ -119,7 +109,7 @@ for (const locale of ["es", "pt-BR"] as const) {
     expect(inbound.status()).toBe(201);
     const conversation = (await inbound.json()).conversation_id as string;
 
-    const admin = await adminSpeaking(request, locale);
+    const admin = await adminSpeaking(request, locale, `Phone ${locale}`);
     const context = await browser.newContext({ viewport: phone });
     const page = await context.newPage();
     await signIn(page, admin.email, admin.password);

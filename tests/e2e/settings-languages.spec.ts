@@ -1,6 +1,6 @@
 import { type APIRequestContext, type Browser, expect, test } from "@playwright/test";
 import { shot } from "./fixtures";
-import { adminApiToken, createTeammate, signIn } from "./helpers";
+import { adminSpeaking, adminApiToken, signIn } from "./helpers";
 
 /*
  * The business profile, automations, macros and apps pages in Spanish and in Brazilian
@@ -9,16 +9,6 @@ import { adminApiToken, createTeammate, signIn } from "./helpers";
  */
 
 /** An administrator of the shared account whose own choice is `locale`. */
-async function adminSpeaking(request: APIRequestContext, locale: "es" | "pt-BR") {
-  const admin = await createTeammate(request, "admin", `Settings ${locale} Admin`);
-  const login = await request.post("/v1/auth/login", { data: { email: admin.email, password: admin.password } });
-  expect(login.status()).toBe(200);
-  const token = (await login.json()).token as string;
-  const patched = await request.patch("/v1/users/me", { headers: { authorization: `Bearer ${token}` }, data: { locale } });
-  expect(patched.status(), await patched.text()).toBe(200);
-  return admin;
-}
-
 /** A switched-off rule (so it acts on no other test's conversations) with a typed value and two actions. */
 async function offRule(request: APIRequestContext, name: string) {
   const token = await adminApiToken(request);
@@ -73,7 +63,7 @@ const words = {
 } as const;
 
 async function visitSettings(browser: Browser, request: APIRequestContext, locale: "es" | "pt-BR") {
-  const admin = await adminSpeaking(request, locale);
+  const admin = await adminSpeaking(request, locale, `Settings ${locale} Admin`);
   const ruleName = `Envíos ${locale} ${Date.now()}`;
   await offRule(request, ruleName);
   const w = words[locale];
