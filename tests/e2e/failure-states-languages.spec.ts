@@ -41,22 +41,30 @@ async function endSession(context: BrowserContext) {
 
 /**
  * Walks one conversation through the failures, calling `check(moment)` at each: offline with a
- * reply queued as not sent, a server error on Retry, and the ended session's dialog.
+ * reply waiting, a reply the network dropped, a server error on Retry, and the ended session's dialog.
  */
 async function walkFailures(page: Page, id: string, check: (moment: string) => Promise<void>) {
   await page.goto(`/inbox/${id}`);
   await live(page);
   const context = page.context();
 
+  // No network: the reply waits on this device, and the banner says it will go when back.
   await context.setOffline(true);
-  await expect(page.getByRole("status").filter({ hasText: /\S/ }).first()).toBeVisible();
   await reply(page).fill("Sending the tracking number now.");
+  await reply(page).press("Enter");
+  await expect(page.locator('[data-status="waiting"]')).toBeVisible();
+  await check("offline-waiting");
+  await context.setOffline(false);
+  await expect(page.locator('[data-status="waiting"]')).toHaveCount(0, { timeout: 20_000 });
+
+  // The network drops the request: the reply stays as not sent, with Retry.
+  await page.route("**/v1/messages", (route) => route.abort("internetdisconnected"));
+  await reply(page).fill("Here is the tracking number.");
   await reply(page).press("Enter");
   const unsent = page.getByTestId("unsent").first();
   await expect(unsent).toBeVisible({ timeout: 20_000 });
-  await check("offline-not-sent");
-
-  await context.setOffline(false);
+  await check("not-sent");
+  await page.unroute("**/v1/messages");
   await page.route("**/v1/messages", (route) =>
     route.fulfill({ status: 503, contentType: "application/json", headers: { "retry-after": "5" }, body: JSON.stringify({ error: { code: "service_unavailable", message: "upstream connect error" } }) }),
   );
@@ -99,7 +107,7 @@ for (const locale of ["es", "pt-BR"] as const) {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     await signIn(page, admin.email, admin.password);
-    const english = /Not sent|No connection|problem on its side|Your session has ended|Sign in again|Offline/;
+    const english = /Not sent|No connection|problem on its side|Your session has ended|Sign in again|Offline|Waiting for/;
     await walkFailures(page, id, async (moment) => {
       await expect(page.locator("html")).toHaveAttribute("lang", locale);
       await expect(page.locator("body")).not.toContainText(english);

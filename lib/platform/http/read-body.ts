@@ -3,6 +3,12 @@ import { ApiError } from "@/lib/platform/errors";
 export const JSON_BODY_LIMIT = 64 * 1024;
 export const LARGE_BODY_LIMIT = 32 * 1024 * 1024;
 
+/**
+ * A body the client stopped sending (it went away or its connection was reset): a fault of the
+ * request, never of the server or its database, whatever code the socket's error carries.
+ */
+const incomplete = () => new ApiError(400, "validation_error", "The request body ended before it was complete.", [{ path: "body", message: "ended before it was complete" }]);
+
 const payloadTooLarge = (limit: number) => new ApiError(413, "payload_too_large", `The request body is larger than ${limit} bytes.`);
 
 /**
@@ -18,7 +24,9 @@ export async function readBody(req: Request, limit: number, tooLarge: () => Erro
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      throw incomplete();
+    });
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
