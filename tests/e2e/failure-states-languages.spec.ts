@@ -29,7 +29,7 @@ async function customerWrites(request: APIRequestContext, name: string) {
 }
 
 const reply = (page: Page) => page.locator("#composer-text");
-const live = (page: Page) => expect(page.locator("[data-live]")).toHaveAttribute("data-live", "live", { timeout: 15_000 });
+const live = (page: Page) => expect(page.locator("[data-live]")).toHaveAttribute("data-live", "live", { timeout: 30_000 });
 const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 /** Ends the session the way it expires: the session cookie goes, the page stays. */

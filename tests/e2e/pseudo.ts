@@ -30,7 +30,8 @@ export async function strayText(page: Page, rootSelector = "main"): Promise<stri
       }
       return rest;
     };
-    const words = (text: string) => text.replace(/[\s\d\p{P}\p{S}]/gu, "");
+    // Only letters make words: digits, punctuation, symbols and their variation marks (↩︎, ☺︎) do not.
+    const words = (text: string) => text.replace(/[^\p{L}]/gu, "");
     const root = document.querySelector(rootSelector) ?? document.body;
     const pieces: string[] = [];
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
