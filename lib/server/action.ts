@@ -177,12 +177,15 @@ export function action<T, const R extends ActionRole = "user", S extends z.ZodTy
  * A schema for a submitted form: `read` turns its fields into the input `schema` parses (text
  * fields as strings, repeated ones as lists); anything but a form is refused as invalid.
  */
-export function formInput<S extends z.ZodType>(schema: S, read: (form: FormData) => z.input<S>): z.ZodType<z.output<S>, FormData> {
+export function formInput<S extends z.ZodType>(schema: S, read: (form: FormData) => unknown): z.ZodType<z.output<S>, FormData> {
   return z
     .instanceof(FormData)
-    .transform((form): unknown => read(form))
+    .transform(read)
     .pipe(schema as z.ZodType<z.output<S>, unknown>);
 }
+
+/** The id of a record an action changes (its own schema: an id the account does not hold is a 404 of the verb). */
+export const recordId = z.string();
 
 /** The named text fields of a form, each "" when absent. */
 export function formText<K extends string>(form: FormData, ...names: K[]): Record<K, string> {
