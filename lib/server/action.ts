@@ -25,6 +25,14 @@ export type ActionResult<T = undefined> =
   | { ok: true; data: T }
   | { ok: false; status: number; code: string; message: string; fieldErrors: Record<string, string> };
 
+/**
+ * What a form kept by `useActionState` shows when its action failed: the errors under their
+ * fields, and the message only when no field is to blame (as `useFormAction` does in the browser).
+ */
+export function failedFormState(result: Extract<ActionResult<unknown>, { ok: false }>): { error?: string; fieldErrors: Record<string, string> } {
+  return { error: Object.keys(result.fieldErrors).length ? undefined : result.message, fieldErrors: result.fieldErrors };
+}
+
 export type ActionOptions = {
   /** Key field errors by the top-level field (`events` for `events.2`), for forms with one error per field. */
   topLevelFields?: boolean;
