@@ -111,17 +111,17 @@ export async function runAction<T>(work: () => Promise<T>, options: ActionOption
  */
 
 /** Who may call an action: administrators, any signed-in user, or anyone (sign-up and password links). */
-export type ActionRole = "admin" | "user" | "anyone";
+type ActionRole = "admin" | "user" | "anyone";
 
 /** What an action's verb acts for: the signed-in session (its account, user and credential). */
-export type ActionContext = AuthContext;
+type ActionContext = AuthContext;
 
 type Schemas = readonly z.ZodType[];
 type Inputs<A extends Schemas> = { [K in keyof A]: z.input<A[K]> };
 type Outputs<A extends Schemas> = { [K in keyof A]: z.output<A[K]> };
 
 /** A page to refresh after the action succeeds: its path, or the layout at a path (and every page under it). */
-export type Revalidate = string | { layout: string };
+type Revalidate = string | { layout: string };
 
 type ActionSpec<R extends ActionRole, S extends z.ZodType | undefined, A extends Schemas | undefined> = {
   /** Default `user`: any signed-in user. */
