@@ -1,23 +1,24 @@
 "use server";
-import "@/lib/server/wiring";
 
 import { AuthError } from "next-auth";
 import { getTranslations } from "next-intl/server";
+import { z } from "zod";
 import { signIn } from "@/lib/auth/next-auth";
 import { safeNextPath } from "@/lib/auth/next-path";
+import { action, formInput, formText } from "@/lib/server/action";
 
 export type LoginState = { error?: string; errorCode?: string; email?: string; mfa?: boolean };
 
 // What each refusal says; anything else is the one answer for a wrong email or password.
 const messageKeys: Record<string, string> = { rate_limited: "rateLimited", mfa_required: "mfaRequired", invalid_otp: "invalidOtp" };
 
-export async function loginAction(_prev: LoginState, form: FormData): Promise<LoginState> {
-  const email = String(form.get("email") ?? "");
-  const password = String(form.get("password") ?? "");
-  const otp = String(form.get("otp") ?? "");
-  const next = safeNextPath(form.get("next"));
+// Every field is read as typed: an empty or wrong one is the sign-in's own "wrong email or password".
+const loginForm = formInput(z.object({ email: z.string(), password: z.string(), otp: z.string(), next: z.string() }), (form) => formText(form, "email", "password", "otp", "next"));
+
+const signInWithPassword = action({ role: "anyone", schema: loginForm }, async ({ email, password, otp, next }): Promise<LoginState> => {
   try {
-    await signIn("credentials", { email, password, otp, redirectTo: next });
+    // A success answers with the redirect to the page the visitor came for.
+    await signIn("credentials", { email, password, otp, redirectTo: safeNextPath(next) });
   } catch (error) {
     if (error instanceof AuthError) {
       const code = (error as AuthError & { code?: string }).code ?? "";
@@ -28,4 +29,10 @@ export async function loginAction(_prev: LoginState, form: FormData): Promise<Lo
     throw error;
   }
   return { email };
+});
+
+export async function loginAction(_prev: LoginState, form: FormData): Promise<LoginState> {
+  const result = await signInWithPassword(form);
+  // Anything the sign-in does not answer itself (a fault on our side) is told in words, keeping the email typed.
+  return result.ok ? result.data : { email: form instanceof FormData ? String(form.get("email") ?? "") : undefined, errorCode: result.code, error: result.message };
 }

@@ -1,8 +1,17 @@
 "use server";
-import "@/lib/server/wiring";
 
 import { AuthError } from "next-auth";
+import { z } from "zod";
 import { signIn } from "@/lib/auth/next-auth";
+import { action } from "@/lib/server/action";
+
+const signInAfterSetup = action({ role: "anyone", args: [z.string(), z.string()] }, async ([email, password]) => {
+  try {
+    await signIn("credentials", { email, password, redirectTo: "/inbox" });
+  } catch (error) {
+    if (!(error instanceof AuthError)) throw error;
+  }
+});
 
 /**
  * Right after first-run set-up: the new administrator is signed in with the password just
@@ -10,11 +19,6 @@ import { signIn } from "@/lib/auth/next-auth";
  * Answers only when that fails; then the sign-in page takes over.
  */
 export async function signInAfterSetupAction(email: string, password: string): Promise<{ ok: false }> {
-  try {
-    await signIn("credentials", { email, password, redirectTo: "/inbox" });
-  } catch (error) {
-    if (error instanceof AuthError) return { ok: false };
-    throw error;
-  }
+  await signInAfterSetup(email, password);
   return { ok: false };
 }

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { type Note, StatusNote } from "@/components/ui/status-note";
 import { requestJson } from "@/lib/client/api";
 
 type Config = { team_id: string | null; inherited: boolean; mode: "manual" | "round_robin" | "balanced"; capacity: number | null; agent_capacities: Record<string, number>; away_after_s: number };
@@ -21,7 +22,7 @@ export function AssignmentForm({ initial, canEdit }: { initial: Config; canEdit:
   const [capacity, setCapacity] = useState(initial.capacity ? String(initial.capacity) : "");
   const [awayMinutes, setAwayMinutes] = useState(String(Math.round(initial.away_after_s / 60)));
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string }>();
+  const [message, setMessage] = useState<Note>();
   const t = useTranslations("settingsTeams.assignment");
   const errorMessage = useApiErrorMessage();
 
@@ -95,11 +96,7 @@ export function AssignmentForm({ initial, canEdit }: { initial: Config; canEdit:
         ) : (
           <p className="text-sm text-slate-600">{t("adminOnly")}</p>
         )}
-        {message ? (
-          <p role={message.tone === "error" ? "alert" : "status"} className={`text-sm ${message.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>
-            {message.text}
-          </p>
-        ) : null}
+        <StatusNote message={message} />
       </form>
     </Card>
   );

@@ -5,12 +5,12 @@ import { useEffect, useRef, useState } from "react";
 import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { type Note, StatusNote } from "@/components/ui/status-note";
 import { requestJson } from "@/lib/client/api";
 
 type Mode = "manual" | "round_robin" | "balanced";
 type Config = { team_id: string | null; inherited: boolean; mode: Mode; capacity: number | null; agent_capacities: Record<string, number>; away_after_s: number };
 type Named = { id: string; name: string };
-type Message = { tone: "ok" | "error"; text: string };
 
 // Keys of the `assignmentOverrides` catalog namespace.
 const modeLabels: Record<Mode | "inherit", string> = {
@@ -23,15 +23,6 @@ const modeLabels: Record<Mode | "inherit", string> = {
 const inputClass = "min-h-11 w-full rounded-md border border-slate-300 px-3 py-2 text-sm md:min-h-0";
 const toCapacity = (value: string) => (value.trim() ? Number(value) : null);
 
-function Note({ message }: { message?: Message }) {
-  if (!message) return null;
-  return (
-    <p role={message.tone === "error" ? "alert" : "status"} className={`text-sm ${message.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>
-      {message.text}
-    </p>
-  );
-}
-
 /** Each person's own capacity, overriding the account's per-person capacity. */
 function PersonCapacities({ people, canEdit }: { people: Named[]; canEdit: boolean }) {
   const t = useTranslations("assignmentOverrides");
@@ -39,7 +30,7 @@ function PersonCapacities({ people, canEdit }: { people: Named[]; canEdit: boole
   const [values, setValues] = useState<Record<string, string>>({});
   const [fallback, setFallback] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<Message>();
+  const [message, setMessage] = useState<Note>();
   // A slow first load never overwrites what the person already typed or saved.
   const touched = useRef(false);
 
@@ -109,7 +100,7 @@ function PersonCapacities({ people, canEdit }: { people: Named[]; canEdit: boole
             </Button>
           </div>
         ) : null}
-        <Note message={message} />
+        <StatusNote message={message} />
       </form>
     </Card>
   );
@@ -123,7 +114,7 @@ function TeamPolicy({ team, canEdit }: { team: Named; canEdit: boolean }) {
   const [capacity, setCapacity] = useState("");
   const [own, setOwn] = useState<Record<string, number>>({});
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<Message>();
+  const [message, setMessage] = useState<Note>();
   const touched = useRef(false);
 
   useEffect(() => {
@@ -189,7 +180,7 @@ function TeamPolicy({ team, canEdit }: { team: Named; canEdit: boolean }) {
           </Button>
         ) : null}
       </form>
-      <Note message={message} />
+      <StatusNote message={message} />
     </li>
   );
 }

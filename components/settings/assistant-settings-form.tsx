@@ -6,6 +6,7 @@ import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { saveAssistantConfigAction } from "@/app/(app)/settings/assistant/actions";
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
+import { CheckField } from "@/components/ui/check-field";
 import type { AssistantConfigOutput } from "@/lib/assistant/schemas";
 
 /** "Answer outside opening hours" and the retrieval threshold; off (and said so) without a model. */
@@ -49,22 +50,7 @@ export function AssistantSettingsForm({ config, canEdit }: { config: AssistantCo
           </Alert>
         ) : null}
         {config.available && !canEdit ? <Alert tone="info">{t("adminOnly")}</Alert> : null}
-        <label className="flex items-start gap-3">
-          <input
-            type="checkbox"
-            name="answer_outside_hours"
-            checked={outsideHours}
-            disabled={!editable}
-            onChange={(event) => setOutsideHours(event.target.checked)}
-            className="mt-1 h-4 w-4 rounded border-slate-300 accent-brand-600"
-          />
-          <span>
-            <span className="block text-sm font-medium text-slate-800">{t("outsideHours")}</span>
-            <span className="block text-xs text-slate-500">
-              {t("outsideHoursHint")}
-            </span>
-          </span>
-        </label>
+        <CheckField name="answer_outside_hours" label={t("outsideHours")} hint={t("outsideHoursHint")} checked={outsideHours} disabled={!editable} onChange={setOutsideHours} />
         <div className="flex flex-col gap-1">
           <label htmlFor="assistant-min-score" className="text-sm font-medium text-slate-700">
             {t("minScore")}

@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { type Note, StatusNote } from "@/components/ui/status-note";
 import { type ApiResult, requestJson } from "@/lib/client/api";
 import type { AutomationOutput, AutomationPreviewOutput } from "@/lib/automations/schemas";
 import { automationEvents } from "@/lib/automations/schemas";
@@ -80,7 +81,7 @@ export function AutomationsBuilder({ rules: initial, choices, canEdit }: { rules
   const [rules, setRules] = useState(initial);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string }>();
+  const [message, setMessage] = useState<Note>();
   const [busy, setBusy] = useState<string | null>(null);
   const [draftPreview, setDraftPreview] = useState<string>();
   const t = useTranslations("settingsAutomations");
@@ -268,11 +269,7 @@ export function AutomationsBuilder({ rules: initial, choices, canEdit }: { rules
         </Card>
       ) : null}
 
-      {message ? (
-        <p role={message.tone === "error" ? "alert" : "status"} className={`text-sm ${message.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>
-          {message.text}
-        </p>
-      ) : null}
+      <StatusNote message={message} />
 
       <ol aria-label={t("list")} className="flex flex-col gap-3">
         {sorted.length === 0 ? <li className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-500">{t("empty")}</li> : null}

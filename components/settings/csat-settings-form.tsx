@@ -6,6 +6,7 @@ import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { saveCsatConfigAction } from "@/app/(app)/settings/survey/actions";
 import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
+import { CheckField } from "@/components/ui/check-field";
 import { CSAT_QUESTION_MAX, type CsatConfigOutput, csatScores } from "@/lib/csat/schemas";
 import { csatTexts, surveyQuestionIn } from "@/lib/csat/texts";
 import { localeOfLanguage } from "@/lib/platform/i18n/locales";
@@ -48,22 +49,7 @@ export function CsatSettingsForm({ config, canEdit }: { config: CsatConfigOutput
     <Card>
       <form onSubmit={onSubmit} className="flex flex-col gap-5" noValidate aria-busy={pending}>
         {!canEdit ? <Alert tone="info">{t("adminOnly")}</Alert> : null}
-        <label className="flex items-start gap-3">
-          <input
-            type="checkbox"
-            name="enabled"
-            checked={enabled}
-            disabled={!canEdit}
-            onChange={(event) => setEnabled(event.target.checked)}
-            className="mt-1 h-4 w-4 rounded border-slate-300 accent-brand-600"
-          />
-          <span>
-            <span className="block text-sm font-medium text-slate-800">{t("enable")}</span>
-            <span className="block text-xs text-slate-500">
-              {t("enableHint")}
-            </span>
-          </span>
-        </label>
+        <CheckField name="enabled" label={t("enable")} hint={t("enableHint")} checked={enabled} disabled={!canEdit} onChange={setEnabled} />
         <div className="flex flex-col gap-1">
           <label htmlFor="csat-question" className="text-sm font-medium text-slate-700">
             {t("question")}

@@ -7,6 +7,7 @@ import { LabelChip } from "@/components/inbox/label-chips";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
+import { type Note, StatusNote } from "@/components/ui/status-note";
 import { requestJson } from "@/lib/client/api";
 import type { LabelOutput } from "@/lib/labels/schemas";
 
@@ -21,7 +22,7 @@ export function LabelsManager({ labels: initial, canEdit }: { labels: Label[]; c
   const [color, setColor] = useState(palette[0]);
   const [busy, setBusy] = useState<string | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string }>();
+  const [message, setMessage] = useState<Note>();
   const [confirming, setConfirming] = useState<string | null>(null);
   const t = useTranslations("settingsLabels");
   const errorMessage = useApiErrorMessage();
@@ -88,11 +89,7 @@ export function LabelsManager({ labels: initial, canEdit }: { labels: Label[]; c
       ) : (
         <p className="text-sm text-slate-600">{t("adminOnly")}</p>
       )}
-      {message ? (
-        <p role={message.tone === "error" ? "alert" : "status"} className={`text-sm ${message.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>
-          {message.text}
-        </p>
-      ) : null}
+      <StatusNote message={message} />
       <Card className="p-0">
         <ul aria-label={t("list")} className="divide-y divide-slate-100">
           {labels.length === 0 ? <li className="p-6 text-center text-sm text-slate-500">{t("empty")}</li> : null}

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { type Note, StatusNote } from "@/components/ui/status-note";
 import { requestJson } from "@/lib/client/api";
 import type { MacroOutput } from "@/lib/automations/schemas";
 import { type ActionDraft, ActionRow, actionsOf, type AutomationChoices, control, defaultAction, joinNodes, NameField, touchButton, useAutomationWords } from "./automation-parts";
@@ -19,7 +20,7 @@ export function MacrosManager({ macros: initial, choices, me }: { macros: MacroO
   const [macros, setMacros] = useState(initial);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string }>();
+  const [message, setMessage] = useState<Note>();
   const [busy, setBusy] = useState<string | null>(null);
   const t = useTranslations("settingsMacros");
   const { describeAction } = useAutomationWords();
@@ -114,11 +115,7 @@ export function MacrosManager({ macros: initial, choices, me }: { macros: MacroO
           </form>
         </Card>
       )}
-      {message ? (
-        <p role={message.tone === "error" ? "alert" : "status"} className={`text-sm ${message.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>
-          {message.text}
-        </p>
-      ) : null}
+      <StatusNote message={message} />
       <Card className="p-0">
         <ul aria-label={t("list")} className="divide-y divide-slate-100">
           {macros.length === 0 ? <li className="p-6 text-center text-sm text-slate-500">{t("empty")}</li> : null}

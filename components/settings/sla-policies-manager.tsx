@@ -6,6 +6,7 @@ import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
+import { type Note, StatusNote } from "@/components/ui/status-note";
 import { requestJson } from "@/lib/client/api";
 import type { SlaPolicyOutput } from "@/lib/sla/schemas";
 
@@ -24,7 +25,7 @@ export function SlaPoliciesManager({ policies: initial, canEdit }: { policies: P
   const [isDefault, setIsDefault] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string }>();
+  const [message, setMessage] = useState<Note>();
   const t = useTranslations("settingsTeams.sla");
   const errorMessage = useApiErrorMessage();
   const minutesText = (seconds: number | null) =>
@@ -107,11 +108,7 @@ export function SlaPoliciesManager({ policies: initial, canEdit }: { policies: P
           </form>
         </Card>
       ) : null}
-      {message ? (
-        <p role={message.tone === "error" ? "alert" : "status"} className={`text-sm ${message.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>
-          {message.text}
-        </p>
-      ) : null}
+      <StatusNote message={message} />
       <Card className="p-0">
         <ul aria-label={t("list")} className="divide-y divide-slate-100">
           {policies.length === 0 ? <li className="p-6 text-center text-sm text-slate-500">{t("empty")}</li> : null}

@@ -6,11 +6,11 @@ import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
+import { type Note, StatusNote } from "@/components/ui/status-note";
 import { requestJson } from "@/lib/client/api";
 
 type Person = { id: string; name: string; availability: string };
 type Team = { id: string; name: string; members: string[] };
-type Message = { tone: "ok" | "error"; text: string };
 
 const availabilityDot: Record<string, string> = { online: "bg-green-500", busy: "bg-amber-500", offline: "bg-slate-400", away: "bg-slate-300" };
 // Catalog keys (namespace settingsTeams.teams) of each availability.
@@ -66,7 +66,7 @@ export function TeamsManager({ teams: initial, people, canEdit }: { teams: Team[
   const [draft, setDraft] = useState<string[]>([]);
   const [busy, setBusy] = useState<string | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<Message>();
+  const [message, setMessage] = useState<Note>();
   const t = useTranslations("settingsTeams.teams");
   const errorMessage = useApiErrorMessage();
 
@@ -125,11 +125,7 @@ export function TeamsManager({ teams: initial, people, canEdit }: { teams: Team[
           </form>
         </Card>
       ) : null}
-      {message ? (
-        <p role={message.tone === "error" ? "alert" : "status"} className={`text-sm ${message.tone === "error" ? "text-red-700" : "text-emerald-700"}`}>
-          {message.text}
-        </p>
-      ) : null}
+      <StatusNote message={message} />
       <Card className="p-0">
         <ul aria-label={t("list")} className="divide-y divide-slate-100">
           {teams.length === 0 ? <li className="p-6 text-center text-sm text-slate-500">{t("empty")}</li> : null}

@@ -128,6 +128,16 @@ export function sqlState(error: unknown): string | undefined {
 /** unique_violation: the write lost a race with (or repeats) a row another write created. */
 export const isUniqueViolation = (error: unknown) => sqlState(error) === "23505";
 
+/** Runs `work`; a write that breaks a unique index answers `conflict()` (a 409) instead, having written nothing. */
+export async function conflictOnUnique<T>(work: () => Promise<T>, conflict: () => ApiError): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict();
+    throw error;
+  }
+}
+
 /**
  * What the log may say about an unexpected error: its name, its code (SQLSTATE for a failed
  * query) and, for a query, the statement's first words (which table) — never a message, a

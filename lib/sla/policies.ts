@@ -6,7 +6,7 @@ import type { CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
 import { executorOf, type ServiceContext } from "@/lib/auth/context";
 import { auditChange } from "@/lib/audit/record-audit";
-import { ConflictError, invalidField, isUniqueViolation, NotFoundError } from "@/lib/platform/errors";
+import { ConflictError, conflictOnUnique, invalidField, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { DEFAULT_AWAY_AFTER_S } from "@/lib/auth/user-identity";
 import { type CreateSlaPolicyInput, presentSlaPolicy, type UpdateSlaPolicyInput } from "./schemas";
@@ -27,14 +27,8 @@ async function setDefault(tx: Executor, accountId: string, policyId: string | nu
 
 const duplicate = () => new ConflictError("An SLA policy with this name already exists.");
 
-async function uniqueName<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicate();
-    throw error;
-  }
-}
+// Inserts that break the unique name index answer 409; nothing else is written.
+const uniqueName = <T>(work: () => Promise<T>) => conflictOnUnique(work, duplicate);
 
 /** Oldest first. */
 export async function listSlaPolicies({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {

@@ -6,7 +6,7 @@ import type { CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
 import { executorOf, type ServiceContext } from "@/lib/auth/context";
 import { auditChange } from "@/lib/audit/record-audit";
-import { ConflictError, invalidField, isUniqueViolation, NotFoundError } from "@/lib/platform/errors";
+import { ConflictError, conflictOnUnique, invalidField, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { type CreateTeamInput, presentTeam, type UpdateTeamInput } from "./schemas";
 
@@ -72,15 +72,8 @@ async function setMembers(tx: Executor, accountId: string, teamId: string, membe
   if (memberIds.length) await tx.insert(teamMembers).values(memberIds.map((userId) => ({ teamId, userId, accountId })));
 }
 
-/** Inserts that break the unique name index answer 409; nothing else is written. */
-async function uniqueName<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicate();
-    throw error;
-  }
-}
+// Inserts that break the unique name index answer 409; nothing else is written.
+const uniqueName = <T>(work: () => Promise<T>) => conflictOnUnique(work, duplicate);
 
 export async function createTeam({ ctx, input }: { ctx: ServiceContext; input: CreateTeamInput }) {
   return uniqueName(() =>

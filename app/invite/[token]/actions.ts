@@ -1,24 +1,25 @@
 "use server";
-import "@/lib/server/wiring";
 
 import { AuthError } from "next-auth";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { z } from "zod";
 import type { SetPasswordState } from "@/components/identity/set-password-form";
 import { signIn } from "@/lib/auth/next-auth";
 import { matchAcceptLanguage } from "@/lib/platform/i18n/locales";
-import { runAction } from "@/lib/server/action";
+import { action, failedFormState, formInput, formText } from "@/lib/server/action";
 import { acceptInvitation, acceptInvitationInput } from "@/lib/users/invitations";
+
+// Anyone holding the link may use it; the link's token is the proof.
+const join = action({ role: "anyone", args: [z.string(), formInput(acceptInvitationInput, (form) => formText(form, "name", "password"))] }, async ([token, input]) =>
+  acceptInvitation({ token, input, locale: matchAcceptLanguage((await headers()).get("accept-language")) }),
+);
 
 /** Joins the team, then signs the new teammate in with the password just chosen: they land in the inbox. */
 export async function acceptInvitationAction(token: string, _prev: SetPasswordState, form: FormData): Promise<SetPasswordState> {
-  const name = String(form.get("name") ?? "");
-  const password = String(form.get("password") ?? "");
-  const result = await runAction(async () => {
-    const input = acceptInvitationInput.parse({ name, password });
-    return acceptInvitation({ token, input, locale: matchAcceptLanguage((await headers()).get("accept-language")) });
-  });
-  if (!result.ok) return { name, error: Object.keys(result.fieldErrors).length ? undefined : result.message, fieldErrors: result.fieldErrors };
+  const { name, password } = formText(form, "name", "password");
+  const result = await join(token, form);
+  if (!result.ok) return { name, ...failedFormState(result) };
   try {
     await signIn("credentials", { email: result.data.email, password, redirectTo: "/inbox" });
   } catch (error) {

@@ -1,15 +1,18 @@
 "use server";
 
 import { redirect } from "next/navigation";
+import { z } from "zod";
 import type { SetPasswordState } from "@/components/identity/set-password-form";
-import { runAction } from "@/lib/server/action";
+import { action, failedFormState, formInput, formText } from "@/lib/server/action";
 import { resetPassword, resetPasswordInput } from "@/lib/users/passwords";
 
+// Anyone holding the link may use it; the link's token is the proof.
+const reset = action({ role: "anyone", args: [z.string(), formInput(resetPasswordInput, (form) => formText(form, "password"))] }, ([token, input]) =>
+  resetPassword({ token, password: input.password }),
+);
+
 export async function resetPasswordAction(token: string, _prev: SetPasswordState, form: FormData): Promise<SetPasswordState> {
-  const result = await runAction(async () => {
-    const input = resetPasswordInput.parse({ password: String(form.get("password") ?? "") });
-    return resetPassword({ token, password: input.password });
-  });
-  if (!result.ok) return { error: Object.keys(result.fieldErrors).length ? undefined : result.message, fieldErrors: result.fieldErrors };
+  const result = await reset(token, form);
+  if (!result.ok) return failedFormState(result);
   redirect(`/login?email=${encodeURIComponent(result.data.email)}&reset=1`);
 }

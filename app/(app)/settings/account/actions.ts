@@ -1,58 +1,33 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
+import { z } from "zod";
 import { revokeAllOwnApiTokens } from "@/lib/auth/api-tokens";
-import { requireSession } from "@/lib/auth/current-user";
 import { confirmMfaEnrolment, disableMfa, startMfaEnrolment } from "@/lib/auth/mfa";
 import { revokeAuthorizedApp } from "@/lib/oauth/grants";
-import { runAction } from "@/lib/server/action";
+import { action, formInput, formText, recordId } from "@/lib/server/action";
 import { changePassword, changePasswordInput } from "@/lib/users/passwords";
 
-export async function changePasswordAction(form: FormData) {
-  return runAction(async () => {
-    const ctx = await requireSession();
-    const input = changePasswordInput.parse({ current_password: String(form.get("current_password") ?? ""), new_password: String(form.get("new_password") ?? "") });
-    await changePassword({ ctx, input });
-  });
-}
+const page = "/settings/account";
+/** A six-digit code from the authenticator app (the verb says when it is wrong). */
+const code = z.string();
 
-export async function startMfaAction() {
-  return runAction(async () => {
-    const ctx = await requireSession({ allowEnrolment: true });
-    return startMfaEnrolment({ ctx });
-  });
-}
+export const changePasswordAction = action({ schema: formInput(changePasswordInput, (form) => formText(form, "current_password", "new_password")) }, async (input, ctx) => {
+  await changePassword({ ctx, input });
+});
 
-export async function confirmMfaAction(code: string) {
-  return runAction(async () => {
-    const ctx = await requireSession({ allowEnrolment: true });
-    const result = await confirmMfaEnrolment({ ctx, code, sessionId: ctx.token.id });
-    revalidatePath("/", "layout");
-    return result;
-  });
-}
+// Setting up two-factor sign-in is open to a user whom the account makes set it up first.
+export const startMfaAction = action({ allowEnrolment: true }, (_, ctx) => startMfaEnrolment({ ctx }));
 
-export async function disableMfaAction(code: string) {
-  return runAction(async () => {
-    const ctx = await requireSession();
-    await disableMfa({ ctx, userId: ctx.user.id, code });
-    revalidatePath("/settings/account");
-  });
-}
+export const confirmMfaAction = action({ allowEnrolment: true, schema: code, revalidate: { layout: "/" } }, (code, ctx) =>
+  confirmMfaEnrolment({ ctx, code, sessionId: ctx.token.id }),
+);
 
-export async function revokeAppAction(grantId: string) {
-  return runAction(async () => {
-    const ctx = await requireSession();
-    await revokeAuthorizedApp({ ctx, grantId });
-    revalidatePath("/settings/account");
-  });
-}
+export const disableMfaAction = action({ schema: code, revalidate: page }, async (code, ctx) => {
+  await disableMfa({ ctx, userId: ctx.user.id, code });
+});
 
-export async function revokeAllTokensAction() {
-  return runAction(async () => {
-    const ctx = await requireSession();
-    const revoked = await revokeAllOwnApiTokens({ ctx });
-    revalidatePath("/settings/account");
-    return { revoked };
-  });
-}
+export const revokeAppAction = action({ schema: recordId, revalidate: page }, async (grantId, ctx) => {
+  await revokeAuthorizedApp({ ctx, grantId });
+});
+
+export const revokeAllTokensAction = action({ revalidate: page }, async (_, ctx) => ({ revoked: await revokeAllOwnApiTokens({ ctx }) }));

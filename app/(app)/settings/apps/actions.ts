@@ -1,32 +1,23 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { requireAdmin } from "@/lib/auth/current-user";
 import { createApp, deleteApp } from "@/lib/oauth/apps";
 import { createAppInput } from "@/lib/oauth/schemas";
-import { runAction } from "@/lib/server/action";
+import { action, formInput, recordId } from "@/lib/server/action";
 
-export async function createAppAction(form: FormData) {
-  return runAction(async () => {
-    const ctx = await requireAdmin();
-    const input = createAppInput.parse({
-      name: String(form.get("name") ?? ""),
-      redirect_uris: String(form.get("redirect_uris") ?? "")
-        .split(/\s+/)
-        .filter(Boolean),
-      allowed_scopes: form.getAll("allowed_scopes").map(String),
-      client_type: String(form.get("client_type") ?? "confidential"),
-    });
-    const app = await createApp({ ctx, input });
-    revalidatePath("/settings/apps");
-    return app;
-  });
-}
+const page = "/settings/apps";
 
-export async function deleteAppAction(id: string) {
-  return runAction(async () => {
-    const ctx = await requireAdmin();
-    await deleteApp({ ctx, id });
-    revalidatePath("/settings/apps");
-  });
-}
+const appForm = formInput(createAppInput, (form) => ({
+  name: String(form.get("name") ?? ""),
+  // One redirect address a line (or separated by spaces).
+  redirect_uris: String(form.get("redirect_uris") ?? "")
+    .split(/\s+/)
+    .filter(Boolean),
+  allowed_scopes: form.getAll("allowed_scopes").map(String),
+  client_type: String(form.get("client_type") ?? "confidential"),
+}));
+
+export const createAppAction = action({ role: "admin", schema: appForm, revalidate: page }, (input, ctx) => createApp({ ctx, input }));
+
+export const deleteAppAction = action({ role: "admin", schema: recordId, revalidate: page }, async (id, ctx) => {
+  await deleteApp({ ctx, id });
+});

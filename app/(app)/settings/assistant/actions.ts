@@ -1,17 +1,9 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { updateAssistantConfig } from "@/lib/assistant/settings";
 import { assistantConfigInput } from "@/lib/assistant/schemas";
-import { requireAdmin } from "@/lib/auth/current-user";
-import { runAction } from "@/lib/server/action";
+import { action } from "@/lib/server/action";
 
-// Re-checks the role: an agent calling the action directly gets a 403 result.
-export async function saveAssistantConfigAction(input: unknown) {
-  return runAction(async () => {
-    const ctx = await requireAdmin();
-    const config = await updateAssistantConfig({ ctx, input: assistantConfigInput.parse(input) });
-    revalidatePath("/settings/assistant");
-    return config;
-  });
-}
+export const saveAssistantConfigAction = action({ role: "admin", schema: assistantConfigInput, revalidate: "/settings/assistant" }, (input, ctx) =>
+  updateAssistantConfig({ ctx, input }),
+);

@@ -1,36 +1,18 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { requireAdmin } from "@/lib/auth/current-user";
 import { createCannedReply, deleteCannedReply, updateCannedReply } from "@/lib/canned-replies/canned-replies";
 import { createCannedReplyInput, updateCannedReplyInput } from "@/lib/canned-replies/schemas";
-import { runAction } from "@/lib/server/action";
+import { action, recordId } from "@/lib/server/action";
+
+const page = "/settings/canned-replies";
 
 // Changing canned replies is config:write, which only administrators hold.
-const editor = requireAdmin;
+export const createCannedReplyAction = action({ role: "admin", schema: createCannedReplyInput, revalidate: page }, (input, ctx) => createCannedReply({ ctx, input }));
 
-export async function createCannedReplyAction(input: { shortcut: string; text: string }) {
-  return runAction(async () => {
-    const ctx = await editor();
-    const created = await createCannedReply({ ctx, input: createCannedReplyInput.parse(input) });
-    revalidatePath("/settings/canned-replies");
-    return created;
-  });
-}
+export const updateCannedReplyAction = action({ role: "admin", args: [recordId, updateCannedReplyInput], revalidate: page }, ([id, input], ctx) =>
+  updateCannedReply({ ctx, id, input }),
+);
 
-export async function updateCannedReplyAction(id: string, input: { shortcut?: string; text?: string }) {
-  return runAction(async () => {
-    const ctx = await editor();
-    const updated = await updateCannedReply({ ctx, id, input: updateCannedReplyInput.parse(input) });
-    revalidatePath("/settings/canned-replies");
-    return updated;
-  });
-}
-
-export async function deleteCannedReplyAction(id: string) {
-  return runAction(async () => {
-    const ctx = await editor();
-    await deleteCannedReply({ ctx, id });
-    revalidatePath("/settings/canned-replies");
-  });
-}
+export const deleteCannedReplyAction = action({ role: "admin", schema: recordId, revalidate: page }, async (id, ctx) => {
+  await deleteCannedReply({ ctx, id });
+});

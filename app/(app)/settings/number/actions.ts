@@ -1,19 +1,10 @@
 "use server";
-import "@/lib/server/wiring";
 
-import { requireAdmin } from "@/lib/auth/current-user";
 import { numberConfigInput, testNumberConnection, updateNumberConfig } from "@/lib/network/number-config";
-import { runAction } from "@/lib/server/action";
+import { action } from "@/lib/server/action";
 
-/** Admin only: the same verb as PUT /v1/config/number; agents get a 403 result. */
-export async function saveNumberSettingsAction(input: unknown) {
-  return runAction(async () => {
-    const session = await requireAdmin();
-    return updateNumberConfig({ ctx: session, input: numberConfigInput.parse(input) });
-  });
-}
+/** The same verb as PUT /v1/config/number. */
+export const saveNumberSettingsAction = action({ role: "admin", schema: numberConfigInput }, (input, ctx) => updateNumberConfig({ ctx, input }));
 
-/** Admin only: POST /v1/config/number/test. */
-export async function testNumberConnectionAction() {
-  return runAction(async () => testNumberConnection({ ctx: await requireAdmin() }));
-}
+/** POST /v1/config/number/test. */
+export const testNumberConnectionAction = action({ role: "admin" }, (_, ctx) => testNumberConnection({ ctx }));

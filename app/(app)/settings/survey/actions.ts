@@ -1,17 +1,7 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { requireAdmin } from "@/lib/auth/current-user";
 import { updateCsatConfig } from "@/lib/csat/config";
 import { csatConfigInput } from "@/lib/csat/schemas";
-import { runAction } from "@/lib/server/action";
+import { action } from "@/lib/server/action";
 
-// Re-checks the role: an agent calling the action directly gets a 403 result.
-export async function saveCsatConfigAction(input: unknown) {
-  return runAction(async () => {
-    const ctx = await requireAdmin();
-    const config = await updateCsatConfig({ ctx, input: csatConfigInput.parse(input) });
-    revalidatePath("/settings/survey");
-    return config;
-  });
-}
+export const saveCsatConfigAction = action({ role: "admin", schema: csatConfigInput, revalidate: "/settings/survey" }, (input, ctx) => updateCsatConfig({ ctx, input }));

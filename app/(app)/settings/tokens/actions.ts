@@ -1,10 +1,8 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { createApiToken, revokeApiToken } from "@/lib/auth/api-tokens";
 import { createTokenInput, maxTokenExpiry } from "@/lib/auth/token-schemas";
-import { requireSession } from "@/lib/auth/current-user";
-import { runAction } from "@/lib/server/action";
+import { action, formInput, recordId } from "@/lib/server/action";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -20,24 +18,16 @@ function expiryFrom(form: FormData): string {
   return date === max.toISOString().slice(0, 10) ? max.toISOString() : `${date}T23:59:59.000Z`;
 }
 
-export async function createTokenAction(form: FormData) {
-  return runAction(async () => {
-    const ctx = await requireSession();
-    const input = createTokenInput.parse({
-      name: String(form.get("name") ?? ""),
-      permissions: form.getAll("permissions").map(String),
-      expires_at: expiryFrom(form),
-    });
-    const created = await createApiToken({ ctx, input });
-    revalidatePath("/settings/tokens");
-    return created;
-  });
-}
+const page = "/settings/tokens";
 
-export async function revokeTokenAction(id: string) {
-  return runAction(async () => {
-    const ctx = await requireSession();
-    await revokeApiToken({ ctx, id });
-    revalidatePath("/settings/tokens");
-  });
-}
+const tokenForm = formInput(createTokenInput, (form) => ({
+  name: String(form.get("name") ?? ""),
+  permissions: form.getAll("permissions").map(String),
+  expires_at: expiryFrom(form),
+}));
+
+export const createTokenAction = action({ schema: tokenForm, revalidate: page }, (input, ctx) => createApiToken({ ctx, input }));
+
+export const revokeTokenAction = action({ schema: recordId, revalidate: page }, async (id, ctx) => {
+  await revokeApiToken({ ctx, id });
+});

@@ -1,91 +1,50 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { requireAdmin } from "@/lib/auth/current-user";
-import { runAction } from "@/lib/server/action";
+import { z } from "zod";
 import { disableMfa, setMfaRequirement } from "@/lib/auth/mfa";
+import { action, formInput, formText, recordId } from "@/lib/server/action";
 import { createInvitation, createInvitationInput, resendInvitation, revokeInvitation } from "@/lib/users/invitations";
 import { issuePasswordReset } from "@/lib/users/passwords";
 import { createUserInput, updateUserInput } from "@/lib/users/schemas";
 import { createUser, deleteUser, updateUser } from "@/lib/users/users";
 
-// Every action re-checks the role: an agent calling one directly gets a 403 result.
-export async function inviteUserAction(form: FormData) {
-  return runAction(async () => {
-    const ctx = await requireAdmin();
-    const input = createUserInput.parse(Object.fromEntries(["name", "email", "role", "password"].map((k) => [k, String(form.get(k) ?? "")])));
-    const user = await createUser({ ctx, input });
-    revalidatePath("/settings/users");
-    return user;
-  });
-}
+const admin = { role: "admin", revalidate: "/settings/users" } as const;
 
-export async function changeRoleAction(id: string, role: string) {
-  return runAction(async () => {
-    const ctx = await requireAdmin();
-    const user = await updateUser({ ctx, id, input: updateUserInput.parse({ role }) });
-    revalidatePath("/settings/users");
-    return user;
-  });
-}
+// The role picker sends the role alone; it is checked as the API checks a change of role.
+const newRole = z
+  .unknown()
+  .transform((role): unknown => ({ role }))
+  .pipe(updateUserInput);
 
-export async function removeUserAction(id: string) {
-  return runAction(async () => {
-    const ctx = await requireAdmin();
-    await deleteUser({ ctx, id });
-    revalidatePath("/settings/users");
-  });
-}
+export const inviteUserAction = action({ ...admin, schema: formInput(createUserInput, (form) => formText(form, "name", "email", "role", "password")) }, (input, ctx) =>
+  createUser({ ctx, input }),
+);
+
+export const changeRoleAction = action({ ...admin, args: [recordId, newRole] }, ([id, input], ctx) => updateUser({ ctx, id, input }));
+
+export const removeUserAction = action({ ...admin, schema: recordId }, async (id, ctx) => {
+  await deleteUser({ ctx, id });
+});
 
 /** An invitation link (emailed when SMTP_URL is set) for the invited person to choose a name and password. */
-export async function sendInvitationAction(form: FormData) {
-  return runAction(async () => {
-    const ctx = await requireAdmin();
-    const input = createInvitationInput.parse({ email: String(form.get("email") ?? ""), role: String(form.get("role") ?? "") });
-    const invitation = await createInvitation({ ctx, input });
-    revalidatePath("/settings/users");
-    return invitation;
-  });
-}
+export const sendInvitationAction = action({ ...admin, schema: formInput(createInvitationInput, (form) => formText(form, "email", "role")) }, (input, ctx) =>
+  createInvitation({ ctx, input }),
+);
 
 /** A fresh 7-day link for a pending invitation (emailed again when SMTP_URL is set); the old link stops working. */
-export async function resendInvitationAction(id: string) {
-  return runAction(async () => {
-    const ctx = await requireAdmin();
-    const invitation = await resendInvitation({ ctx, id });
-    revalidatePath("/settings/users");
-    return invitation;
-  });
-}
+export const resendInvitationAction = action({ ...admin, schema: recordId }, (id, ctx) => resendInvitation({ ctx, id }));
 
-export async function revokeInvitationAction(id: string) {
-  return runAction(async () => {
-    const ctx = await requireAdmin();
-    await revokeInvitation({ ctx, id });
-    revalidatePath("/settings/users");
-  });
-}
+export const revokeInvitationAction = action({ ...admin, schema: recordId }, async (id, ctx) => {
+  await revokeInvitation({ ctx, id });
+});
 
-export async function issueResetLinkAction(id: string) {
-  return runAction(async () => {
-    const ctx = await requireAdmin();
-    return issuePasswordReset({ ctx, userId: id });
-  });
-}
+export const issueResetLinkAction = action({ role: "admin", schema: recordId }, (id, ctx) => issuePasswordReset({ ctx, userId: id }));
 
 /** For a user who lost their authenticator: they sign in with the password alone (or enrol again if required). */
-export async function removeUserMfaAction(id: string) {
-  return runAction(async () => {
-    const ctx = await requireAdmin();
-    await disableMfa({ ctx, userId: id, byAdmin: true });
-    revalidatePath("/settings/users");
-  });
-}
+export const removeUserMfaAction = action({ ...admin, schema: recordId }, async (id, ctx) => {
+  await disableMfa({ ctx, userId: id, byAdmin: true });
+});
 
-export async function setMfaRequirementAction(required: boolean) {
-  return runAction(async () => {
-    const ctx = await requireAdmin();
-    await setMfaRequirement({ ctx, required });
-    revalidatePath("/settings/users");
-  });
-}
+export const setMfaRequirementAction = action({ ...admin, schema: z.boolean() }, async (required, ctx) => {
+  await setMfaRequirement({ ctx, required });
+});
