@@ -2,7 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { getDb } from "@/db";
 import { notifications, numberIntegrations, users } from "@/db/schema";
 import { newId } from "@/lib/platform/ids";
-import type { QualityUpdate } from "@/lib/network/cloud/quality";
+import type { QualityUpdate } from "@/lib/network/types";
 import { healthAfter } from "@/lib/network/number-health";
 
 /**

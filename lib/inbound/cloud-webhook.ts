@@ -16,11 +16,8 @@ import { findIdByNetworkId } from "@/lib/messages/store";
 import { applyCustomerRevision } from "@/lib/messages/revise-inbound";
 import { verifySha256Header } from "@/lib/platform/crypto/hmac";
 import { defaultApiBaseUrl, loadNumberIntegration, networkUrlPolicy, secretsOf } from "@/lib/network/integration";
-import { parseBusinessAppEchoes } from "@/lib/network/cloud-echoes";
-import { parseCoexistenceSync, parseTemplateStatusUpdates } from "@/lib/network/cloud-sync";
-import type { InboundMessage } from "@/lib/network/types";
-import { downloadCloudMedia, NetworkRequestError, parseCloudWebhook } from "@/lib/network/cloud";
-import { parseQualityUpdates, type QualityUpdate } from "@/lib/network/cloud/quality";
+import type { InboundMessage, QualityUpdate } from "@/lib/network/types";
+import { downloadCloudMedia, NetworkRequestError, parseNotification } from "@/lib/network/cloud";
 import { applyNumberQualityUpdate } from "@/lib/accounts/number-health";
 
 /** Largest customer media stored; bigger files are kept as a message noting the media was too large. */
@@ -76,11 +73,8 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
   } catch {
     throw new ApiError(400, "invalid_json", "The request body is not valid JSON.");
   }
-  const batch = parseCloudWebhook(payload);
-  const echoes = parseBusinessAppEchoes(payload);
-  const coexistenceSync = parseCoexistenceSync(payload);
-  const templateUpdates = parseTemplateStatusUpdates(payload);
-  const qualityUpdates = parseQualityUpdates(payload);
+  const batch = parseNotification(payload);
+  const { echoes, coexistence: coexistenceSync, templateStatuses: templateUpdates, qualityUpdates } = batch;
   if (qualityUpdates.length > 0) await receiveQualityUpdates({ rawBody, signature, updates: qualityUpdates });
   // Template statuses concern a business account, not a number: each is signed with the app
   // secret of the numbers of that business account.
@@ -90,7 +84,7 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
       batch.phoneNumberId,
       ...batch.messages.map((m) => m.phoneNumberId),
       ...batch.statuses.map((s) => s.phoneNumberId),
-      ...(batch.revisions ?? []).map((r) => r.phoneNumberId),
+      ...batch.revisions.map((r) => r.phoneNumberId),
       ...echoes.map((e) => e.phoneNumberId),
       ...coexistenceSync.map((e) => e.phoneNumberId),
       ...templateNumbers,
@@ -160,7 +154,7 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
   }
 
   // A customer's edits and deletions, after the messages they may concern in the same batch.
-  for (const revision of batch.revisions ?? []) {
+  for (const revision of batch.revisions) {
     const accountId = accountFor(revision.phoneNumberId);
     if (!accountId) continue;
     const result = await applyCustomerRevision({ accountId, revision });

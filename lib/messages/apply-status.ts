@@ -3,6 +3,7 @@ import { type Executor, getDb } from "@/db";
 import { type Message, type MessagePricing, messages } from "@/db/schema";
 import { callingCodeOf } from "@/lib/pricing/country";
 import { recordEvent } from "@/lib/events/record-event";
+import { sandboxStatusJob, sandboxStatusReport } from "@/lib/network/sandbox";
 import { presentMessage } from "./schemas";
 import { findMessage } from "./store";
 
@@ -77,15 +78,16 @@ export async function applyMessageStatus(
   return output;
 }
 
-/** The sandbox's stand-in for the network's status callbacks (job `message.simulate-status`). */
+/**
+ * Applies one status report of the sandbox network (job `message.simulate-status`); what it
+ * reports and when is the sandbox adapter's (`lib/network/sandbox.ts`).
+ */
 export async function simulateSandboxStatus(payload: Record<string, unknown>) {
-  const messageId = typeof payload.messageId === "string" ? payload.messageId : undefined;
-  const status = payload.status === "delivered" || payload.status === "read" ? payload.status : undefined;
-  if (!messageId || !status) return { failed: "message.simulate-status needs messageId and status (delivered or read)" };
+  const parsed = sandboxStatusJob.safeParse(payload);
+  if (!parsed.success) return { failed: "message.simulate-status needs messageId and status (delivered or read)" };
+  const { messageId, status } = parsed.data;
   const [row] = await getDb().select({ accountId: messages.accountId, type: messages.type, content: messages.content }).from(messages).where(eq(messages.id, messageId)).limit(1);
   if (!row) return;
-  // Priced as the network prices per message: a template by its category, any reply inside the window free.
-  const category = (row.content as { template?: { category?: string } } | null)?.template?.category;
-  const pricing = row.type === "template" ? { category: (category ?? "MARKETING").toLowerCase(), billable: true, pricing_model: "PMP" } : { category: "service", billable: false, pricing_model: "PMP" };
-  await getDb().transaction((tx) => applyMessageStatus(tx, { accountId: row.accountId, messageId, status, pricing }));
+  const report = sandboxStatusReport({ type: row.type, content: row.content, status });
+  await getDb().transaction((tx) => applyMessageStatus(tx, { accountId: row.accountId, messageId, ...report }));
 }

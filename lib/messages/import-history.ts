@@ -3,7 +3,7 @@ import { getDb } from "@/db";
 import { conversations } from "@/db/schema";
 import { ensureContact } from "@/lib/conversations/store";
 import { newId } from "@/lib/platform/ids";
-import type { HistoryMessage } from "@/lib/network/cloud-sync";
+import type { HistoryMessage } from "@/lib/network/types";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integration";
 import type { MessageKindContent } from "./kinds";
 import { lookupMessage, openServiceWindow, setReaction } from "./receive-inbound";

@@ -2,7 +2,7 @@ import { getDb } from "@/db";
 import { createConversation, ensureContact, findActiveConversation } from "@/lib/conversations/store";
 import { recordEvent } from "@/lib/events/record-event";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integration";
-import type { BusinessAppEcho } from "@/lib/network/cloud-echoes";
+import type { BusinessAppEcho } from "@/lib/network/types";
 import { presentMessage, previewOf } from "./schemas";
 import { findIdByNetworkId, findMessage, insertMessage, mediaNotSynced, touchConversation } from "./store";
 

@@ -1,4 +1,4 @@
-import type { QualityUpdate } from "./cloud/quality";
+import type { QualityUpdate } from "./types";
 
 // The messaging limit tiers, lowest first (how many customers a day the number may start with).
 const tierOrder = ["TIER_50", "TIER_250", "TIER_1K", "TIER_2K", "TIER_10K", "TIER_100K", "TIER_UNLIMITED"];

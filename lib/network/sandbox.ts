@@ -1,11 +1,18 @@
 import { randomBytes } from "node:crypto";
+import { z } from "zod";
 import type { Executor } from "@/db";
 import { enqueueJob } from "@/lib/jobs/enqueue";
-import type { NetworkAdapter } from "./types";
+import type { NetworkAdapter, StatusUpdate } from "./types";
 
-// How long after the send the simulated customer's phone reports delivered, then read.
-const SANDBOX_DELIVERED_AFTER_MS = 2_000;
-const SANDBOX_READ_AFTER_MS = 6_000;
+// The sandbox network: no external service. Every send is accepted at once, and the simulated
+// customer's phone then reports the message delivered and read, as the real network's status
+// callbacks would.
+
+/** The statuses the simulated phone reports for an accepted message, and how long after the send. */
+const SANDBOX_STATUS_REPORTS = [
+  { status: "delivered", afterMs: 2_000 },
+  { status: "read", afterMs: 6_000 },
+] as const;
 
 /** The default provider: no external service; every send is accepted at once. */
 export const sandboxAdapter: NetworkAdapter = {
@@ -21,21 +28,35 @@ export const sandboxAdapter: NetworkAdapter = {
   },
 };
 
+/** One simulated status report waiting to be applied (the payload of job `message.simulate-status`). */
+export const sandboxStatusJob = z.object({ messageId: z.string().min(1), status: z.enum(["delivered", "read"]) });
+
 /**
  * Schedules the status callbacks a real network would send for an accepted message:
  * delivered about 2 s after the send, read about 4 s after that.
  */
 export async function scheduleSandboxStatuses(tx: Executor, { accountId, messageId, sentAt }: { accountId: string; messageId: string; sentAt: Date }) {
-  await enqueueJob(tx, {
-    kind: "message.simulate-status",
-    accountId,
-    payload: { messageId, status: "delivered" },
-    runAt: new Date(sentAt.getTime() + SANDBOX_DELIVERED_AFTER_MS),
-  });
-  await enqueueJob(tx, {
-    kind: "message.simulate-status",
-    accountId,
-    payload: { messageId, status: "read" },
-    runAt: new Date(sentAt.getTime() + SANDBOX_READ_AFTER_MS),
-  });
+  for (const { status, afterMs } of SANDBOX_STATUS_REPORTS) {
+    const payload: z.infer<typeof sandboxStatusJob> = { messageId, status };
+    await enqueueJob(tx, { kind: "message.simulate-status", accountId, payload, runAt: new Date(sentAt.getTime() + afterMs) });
+  }
+}
+
+/**
+ * What the sandbox network reports for one of its messages: the status, priced as the network
+ * prices per message (a template by its category, any reply inside the customer-service window
+ * free).
+ */
+export function sandboxStatusReport({
+  type,
+  content,
+  status,
+}: {
+  type: string;
+  content: unknown;
+  status: z.infer<typeof sandboxStatusJob>["status"];
+}): Pick<StatusUpdate, "status"> & { pricing: NonNullable<StatusUpdate["pricing"]> } {
+  const category = (content as { template?: { category?: string } } | null)?.template?.category;
+  const pricing = type === "template" ? { category: (category ?? "MARKETING").toLowerCase(), billable: true, pricing_model: "PMP" } : { category: "service", billable: false, pricing_model: "PMP" };
+  return { status, pricing };
 }

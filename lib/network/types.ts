@@ -120,3 +120,72 @@ export type InboundRevision = {
   caption?: string;
   phoneNumberId?: string;
 };
+
+/**
+ * A message the business sent from the business app on a number in coexistence, as the
+ * network echoes it: it belongs in the inbox so agents see the whole conversation, including
+ * what was answered from a phone.
+ */
+export type BusinessAppEcho = {
+  phoneNumberId?: string;
+  networkMessageId: string;
+  to: string;
+  type: MessageType;
+  text?: string;
+  caption?: string;
+  filename?: string;
+  timestamp?: Date;
+};
+
+/** A past message of a number in coexistence, synced from the business app's history. */
+export type HistoryMessage = {
+  /** The customer's number (the thread). */
+  thread: string;
+  /** Whether the customer sent it (else the business did, from the app). */
+  direction: "inbound" | "outbound";
+  /** The network's status of a business message when it was synced. */
+  status?: "sent" | "delivered" | "read" | "failed";
+  message: InboundMessage;
+};
+
+/** Coexistence sync: a past message, or a contact of the business app's address book. */
+export type CoexistenceSyncItem =
+  | { kind: "history"; phoneNumberId?: string; message: HistoryMessage }
+  | { kind: "contact"; phoneNumberId?: string; phone: string; name: string | null };
+
+/** The network's review of a template (approved, rejected, paused…), for a business account. */
+export type TemplateStatusUpdate = {
+  businessAccountId: string;
+  networkTemplateId?: string;
+  name?: string;
+  language?: string;
+  event: string;
+  reason?: string;
+};
+
+/** The network's report that a number's quality or messaging limit changed. */
+export type QualityUpdate = {
+  /** The business account (WABA) the notification came for. */
+  businessAccountId?: string;
+  /** The business number, digits only. */
+  displayPhoneNumber: string;
+  /** FLAGGED, UNFLAGGED, DOWNGRADE, UPGRADE, ONBOARDING, THROUGHPUT_UPGRADE… */
+  event: string;
+  /** The messaging limit tier now (TIER_50 … TIER_UNLIMITED), when given. */
+  currentLimit?: string;
+  oldLimit?: string;
+};
+
+/** Everything one webhook notification from the network reports, each list empty when absent. */
+export type NetworkNotification = {
+  /** The number of the first `messages` change (a batch may concern several numbers). */
+  phoneNumberId?: string;
+  messages: InboundMessage[];
+  statuses: StatusUpdate[];
+  /** The customers' edits and deletions of earlier messages. */
+  revisions: InboundRevision[];
+  echoes: BusinessAppEcho[];
+  coexistence: CoexistenceSyncItem[];
+  templateStatuses: TemplateStatusUpdate[];
+  qualityUpdates: QualityUpdate[];
+};

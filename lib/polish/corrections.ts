@@ -1,4 +1,7 @@
-import type { PolishLanguage } from "./dictionaries";
+import { englishAccentOptions, englishWordFixes } from "./rules/en";
+import { spanishAccentOptions, spanishEstaFollowers, spanishWordFixes } from "./rules/es";
+import type { PolishLanguage } from "./rules/language";
+import { portugueseAccentOptions, portugueseEstaFollowers, portugueseWordFixes } from "./rules/pt";
 import { spellWords } from "./spelling";
 
 /**
@@ -21,52 +24,11 @@ export type SpellingFixes = Map<string, string | null>;
 const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const fold = (word: string) => word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 
-// Words of one spelling written without their accent, and words a dictionary accepts without it
-// but that chat drafts almost always mean with it ("dias uteis" are business days).
-const wordFixes: Record<PolishLanguage, Record<string, string>> = {
-  en: { tommorow: "tomorrow", tomorow: "tomorrow", tommorrow: "tomorrow", wich: "which", becuase: "because", recieved: "received", adress: "address", adresses: "addresses" },
-  es: { estan: "están", mas: "más", dia: "día", util: "útil", utiles: "útiles", habil: "hábil", habiles: "hábiles", tambien: "también" },
-  pt: {
-    uteis: "úteis",
-    util: "útil",
-    estao: "estão",
-    tao: "tão",
-    mae: "mãe",
-    pao: "pão",
-    agua: "água",
-    gratis: "grátis",
-    disponivel: "disponível",
-    disponiveis: "disponíveis",
-    possivel: "possível",
-    impossivel: "impossível",
-    otimo: "ótimo",
-    otima: "ótima",
-    voces: "vocês",
-    tambem: "também",
-    alem: "além",
-    porem: "porém",
-    tres: "três",
-    mes: "mês",
-    saida: "saída",
-    lancamento: "lançamento",
-    servico: "serviço",
-    servicos: "serviços",
-    endereco: "endereço",
-    transferencia: "transferência",
-    referencia: "referência",
-    valido: "válido",
-    valida: "válida",
-    credito: "crédito",
-    debito: "débito",
-  },
-};
+// Each language's words fixed outright, its "está" followers and its accented letters: in rules/<language>.ts.
+const wordFixes: Record<PolishLanguage, Record<string, string>> = { en: englishWordFixes, es: spanishWordFixes, pt: portugueseWordFixes };
+const estaFollowers: Record<"es" | "pt", string> = { es: spanishEstaFollowers, pt: portugueseEstaFollowers };
+const accentOptions: Record<PolishLanguage, Record<string, string[]>> = { en: englishAccentOptions, es: spanishAccentOptions, pt: portugueseAccentOptions };
 
-// "está" and not "esta" ("this") when what follows can only follow the verb: a place, a state, a
-// participle of the list or a gerund ("esta em Lisboa", "esta pronto", "esta chegando").
-const estaFollowers: Record<"es" | "pt", string> = {
-  es: "en|bien|mal|listo|lista|listos|listas|disponible|disponibles|agotado|agotada|agotados|agotadas|cerrado|cerrada|abierto|abierta|pagado|pagada|confirmado|confirmada|enviado|enviada|incluido|incluida|roto|rota|dañado|dañada|muy|aquí|aqui|ahí|ahi|allí|alli|todavía|todavia|pendiente|perfecto|perfecta|activo|activa|preparado|preparada|reservado|reservada|seguro|segura|seguros|seguras|adjunto|adjunta|completo|completa|incompleto|incompleta|equivocado|equivocada|correcto|correcta|de camino|a punto|\\p{L}+(?:ando|iendo|yendo)",
-  pt: "em|no|na|nos|nas|pronto|pronta|prontos|prontas|disponível|disponivel|bem|mal|a caminho|aqui|ali|lá|certo|certa|tudo|muito|sem|esgotado|esgotada|fechado|fechada|aberto|aberta|pago|paga|confirmado|confirmada|atrasado|atrasada|incluído|incluido|anexado|anexada|completo|completa|incompleto|incompleta|errado|errada|correto|correta|ativo|ativa|reservado|reservada|\\p{L}+(?:ando|endo|indo)",
-};
 const estaPatterns = {
   es: new RegExp(`(?<![\\p{L}\\p{N}])([Ee]st)a(s?)(?= (?:${estaFollowers.es})(?![\\p{L}]))`, "gu"),
   pt: new RegExp(`(?<![\\p{L}\\p{N}])([Ee]st)a(?= (?:${estaFollowers.pt})(?![\\p{L}]))`, "gu"),
@@ -100,11 +62,6 @@ function applyContextAccents({ line, language }: { line: string; language: Polis
   return line;
 }
 
-const accentOptions: Record<PolishLanguage, Record<string, string[]>> = {
-  en: {},
-  es: { a: ["á"], e: ["é"], i: ["í"], o: ["ó"], u: ["ú", "ü"], n: ["ñ"] },
-  pt: { a: ["á", "â", "ã", "à"], e: ["é", "ê"], i: ["í"], o: ["ó", "ô", "õ"], u: ["ú"], c: ["ç"] },
-};
 const vowels = ["a", "e", "i", "o", "u"];
 
 /** Candidates by how people misspell: swapped letters, a doubled or undoubled letter, a missing accent, a wrong vowel. */

@@ -1,6 +1,6 @@
-import { englishFillers } from "./dictionaries/en";
-import { spanishFillers } from "./dictionaries/es";
-import { portugueseFillers } from "./dictionaries/pt";
+import { englishFillers } from "./rules/en";
+import { spanishFillers } from "./rules/es";
+import { portugueseFillers } from "./rules/pt";
 
 const fillerRules = [...englishFillers, ...spanishFillers, ...portugueseFillers].map(([source, replacement]) => ({
   pattern: new RegExp(`(,\\s*)?(?<![\\p{L}\\p{N}'’])(?:${source})(?![\\p{L}\\p{N}'’])(\\s*,)?`, "giu"),

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import type { PolishLanguage } from "./dictionaries";
+import type { PolishLanguage } from "./rules/language";
 
 const spellerLanguages: PolishLanguage[] = ["en", "es", "pt"];
 /** How long a polish waits for the dictionary's answer before polishing without spelling. */

@@ -1,7 +1,7 @@
 import { and, eq, inArray, or } from "drizzle-orm";
 import { getDb } from "@/db";
 import { messageTemplates, numberIntegrations } from "@/db/schema";
-import type { TemplateStatusUpdate } from "@/lib/network/cloud-sync";
+import type { TemplateStatusUpdate } from "@/lib/network/types";
 import { setTemplateStatus } from "./templates";
 
 /** The phone_number_ids of the cloud numbers of these business accounts (whose app secret signs template notifications). */

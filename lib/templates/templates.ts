@@ -9,7 +9,7 @@ import { ApiError, ConflictError, invalidField, isUniqueViolation, NotFoundError
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/platform/ids";
 import { enqueueJob } from "@/lib/jobs/enqueue";
-import { createCloudTemplate, deleteCloudTemplate, uploadTemplateMedia } from "@/lib/network/cloud-templates";
+import { createCloudTemplate, deleteCloudTemplate, uploadTemplateMedia } from "@/lib/network/cloud";
 import { defaultApiBaseUrl, loadNumberIntegration, networkUrlPolicy, secretsOf } from "@/lib/network/integration";
 import { validateMedia } from "@/lib/messages/media-rules";
 import { storeMedia } from "@/lib/messages/store";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCloudWebhook } from "@/lib/network/cloud";
+import { parseNotification } from "@/lib/network/cloud";
 
 const metadata = { display_phone_number: "15550100199", phone_number_id: "106540352242922" };
 const envelope = (value: Record<string, unknown>) => ({
@@ -13,7 +13,7 @@ describe("business-scoped user ids in the cloud webhook", () => {
       contacts: [{ profile: { name: "Sheena", username: "@sheena.n" }, user_id: "US.13491208655302741918" }],
       messages: [{ from_user_id: "US.13491208655302741918", id: "wamid.bsuid1", timestamp: "1780000000", type: "text", text: { body: "Hi" } }],
     });
-    expect(parseCloudWebhook(payload).messages).toEqual([
+    expect(parseNotification(payload).messages).toEqual([
       {
         networkMessageId: "wamid.bsuid1",
         from: "US.13491208655302741918",
@@ -33,7 +33,7 @@ describe("business-scoped user ids in the cloud webhook", () => {
       contacts: [{ profile: { name: "Sheena" }, wa_id: "16505551234", user_id: "US.ENT.11815799212886844830" }],
       messages: [{ from: "16505551234", id: "wamid.bsuid2", timestamp: "1780000000", type: "text", text: { body: "Hi" } }],
     });
-    expect(parseCloudWebhook(payload).messages[0]).toMatchObject({ from: "16505551234", userId: "US.ENT.11815799212886844830" });
+    expect(parseNotification(payload).messages[0]).toMatchObject({ from: "16505551234", userId: "US.ENT.11815799212886844830" });
   });
 
   it("skips a message naming nobody, and ignores a BSUID that is not one", () => {
@@ -43,6 +43,6 @@ describe("business-scoped user ids in the cloud webhook", () => {
         { from_user_id: "not a bsuid", id: "wamid.bad", timestamp: "1780000000", type: "text", text: { body: "?" } },
       ],
     });
-    expect(parseCloudWebhook(payload).messages).toEqual([]);
+    expect(parseNotification(payload).messages).toEqual([]);
   });
 });

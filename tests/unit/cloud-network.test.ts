@@ -5,7 +5,7 @@ import {
   createCloudAdapter,
   downloadCloudMedia,
   NetworkRequestError,
-  parseCloudWebhook,
+  parseNotification,
   type UrlPolicy,
 } from "@/lib/network/cloud";
 import {
@@ -272,7 +272,7 @@ describe("parsing the cloud webhook", () => {
       messages: [{ id: "wamid.text1", from: "15557654321", name: "Ada", timestamp, type: "text", text: "Hi!" }],
     });
 
-    expect(parseCloudWebhook(payload)).toEqual({
+    expect(parseNotification(payload)).toEqual({
       phoneNumberId: PHONE_NUMBER_ID,
       messages: [
         {
@@ -286,6 +286,11 @@ describe("parsing the cloud webhook", () => {
         },
       ],
       statuses: [],
+      revisions: [],
+      echoes: [],
+      coexistence: [],
+      templateStatuses: [],
+      qualityUpdates: [],
     });
   });
 
@@ -314,7 +319,7 @@ describe("parsing the cloud webhook", () => {
       ],
     });
 
-    const { messages } = parseCloudWebhook(payload);
+    const { messages } = parseNotification(payload);
 
     expect(messages.map((message) => [message.type, message.media])).toEqual([
       ["image", { networkMediaId: "m1", mimeType: "image/jpeg", caption: "Leaf" }],
@@ -347,7 +352,7 @@ describe("parsing the cloud webhook", () => {
       ],
     });
 
-    const { statuses, messages } = parseCloudWebhook(payload);
+    const { statuses, messages } = parseNotification(payload);
 
     expect(messages).toEqual([]);
     expect(statuses.map((status) => status.status)).toEqual(["sent", "delivered", "read", "failed"]);
@@ -378,7 +383,7 @@ describe("parsing the cloud webhook", () => {
     const value = (payload.entry as { changes: { value: { messages: unknown[] } }[] }[])[0].changes[0].value;
     value.messages.push({ id: 42, type: "text" });
 
-    const result = parseCloudWebhook(payload);
+    const result = parseNotification(payload);
 
     expect(result.messages.map((message) => [message.networkMessageId, message.type])).toEqual([
       ["wamid.reaction", "reaction"],
@@ -397,7 +402,7 @@ describe("parsing the cloud webhook", () => {
 
   it("reads interactive replies, template button taps and contact cards as the API shows them", () => {
     const from = "15557654321";
-    const { messages } = parseCloudWebhook(
+    const { messages } = parseNotification(
       buildInboundPayload({
         phoneNumberId: PHONE_NUMBER_ID,
         messages: [
@@ -423,16 +428,16 @@ describe("parsing the cloud webhook", () => {
   });
 
   it("ignores change fields other than messages", () => {
-    const result = parseCloudWebhook({
+    const result = parseNotification({
       object: "whatsapp_business_account",
       entry: [{ id: "1", changes: [{ field: "account_update", value: { event: "VERIFIED_ACCOUNT" } }] }],
     });
 
-    expect(result).toEqual({ messages: [], statuses: [] });
+    expect(result).toEqual({ messages: [], statuses: [], revisions: [], echoes: [], coexistence: [], templateStatuses: [], qualityUpdates: [] });
   });
 
   it("refuses a body that is not a webhook envelope", () => {
-    expect(() => parseCloudWebhook({ hello: "world" })).toThrow();
+    expect(() => parseNotification({ hello: "world" })).toThrow();
   });
 });
 

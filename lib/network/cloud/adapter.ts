@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { MessageType, NetworkAdapter, OutboundMessage, SendResult } from "@/lib/network/types";
 import { isNetworkUserId } from "@/lib/platform/fields";
-import { kindPayload } from "../cloud-kinds";
+import { kindPayload } from "./kinds";
 import { callGraph, type CloudAdapterOptions, DEFAULT_TIMEOUT_MS, invalidResponse, joinUrl, redactFailure, redactSecret, type SendFailure } from "./graph";
 
 const sendResponseSchema = z.looseObject({
@@ -175,7 +175,3 @@ export function createCloudAdapter({
     },
   };
 }
-
-// Inbound webhook. Items the product cannot use (other change fields, malformed entries) are
-// caught into null and skipped, so one odd item never makes the network redeliver a whole
-// batch; every message kind is kept (cloud-kinds.ts), unknown ones as `unsupported`.

@@ -1,4 +1,6 @@
-// English chat spellings, language markers and filler phrases.
+// English: chat spellings, language markers, filler phrases, question starts, courtesy phrases and
+// the spelling fixes the rules engine applies.
+import type { CourtesyPhrases } from "./courtesy";
 
 export const englishAbbreviations: Record<string, string> = {
   u: "you",
@@ -104,3 +106,29 @@ export const englishFillers: Array<[string, string]> = [
   ["(?:kind|sort) of", ""],
   ["just|actually|basically|really|literally|honestly|simply|totally|definitely|pretty much", ""],
 ];
+
+// Single letters and names only count as chat spellings in lower case ("R&D", "Ty", "HR" stay).
+export const englishLowercaseOnly = new Set(["r", "k", "ty", "hr", "hrs", "bc", "nd", "rn"]);
+
+export const englishQuestionStarts = [
+  /^(?:can|could|would|will|do|does|did|is|are|was|were|have|has|should|may|shall|am|isn't|aren't|don't|doesn't|didn't|can't|won't)\s+(?:you|i|we|it|they|he|she|this|that|there|these|those|your|my|our|the|someone|anyone|anybody|somebody)\b/i,
+  /^(?:what|when|where|why|how|who|which|whose)(?:\s+\S+)?\s+(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|much|many|long|often|soon|far)\b/i,
+  /^(?:why|how|what|when|where)(?:\s+not)?$/i,
+];
+
+export const englishGreeting = /^\s*(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening))(?:\s+there)?\s*[,!]+\s*/i;
+
+/** The phrases `explanatory` adds: a greeting, thanks, an offer of help and a signature. */
+export const englishCourtesy: CourtesyPhrases = {
+  greeting: "Hello",
+  thanks: (name) => (name ? `thank you for contacting ${name}${/[.!?]$/.test(name) ? "" : "."}` : "thank you for contacting us."),
+  help: "If you have any other questions, we're happy to help.",
+  signature: (name) => `— ${name} team`,
+};
+
+// Words of one spelling written without their accent, and words a dictionary accepts without it
+// but that chat drafts almost always mean with it.
+export const englishWordFixes: Record<string, string> = { tommorow: "tomorrow", tomorow: "tomorrow", tommorrow: "tomorrow", wich: "which", becuase: "because", recieved: "received", adress: "address", adresses: "addresses" };
+
+/** The accented letters a misspelled word may have lost (none in English). */
+export const englishAccentOptions: Record<string, string[]> = {};

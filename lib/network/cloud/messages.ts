@@ -1,8 +1,8 @@
-/** Parsing of the network's webhook notifications into inbound messages and status updates. */
+/** The `messages` change of a notification: inbound messages, statuses and revisions. */
 import { z } from "zod";
 import type { InboundMessage, InboundRevision, MessageType, StatusUpdate } from "@/lib/network/types";
 import { isNetworkUserId } from "@/lib/platform/fields";
-import { contextOf, toInboundKind } from "../cloud-kinds";
+import { contextOf, toInboundKind } from "./kinds";
 import { isRevisionType, toRevision } from "./revisions";
 
 const cloudMediaSchema = z.looseObject({
@@ -71,26 +71,6 @@ const cloudChangeValueSchema = z.looseObject({
   contacts: z.array(cloudContactSchema.nullable().catch(null)).optional().catch(undefined),
   messages: z.array(cloudMessageSchema.nullable().catch(null)).optional().catch(undefined),
   statuses: z.array(cloudStatusSchema.nullable().catch(null)).optional().catch(undefined),
-});
-
-export const cloudWebhookSchema = z.looseObject({
-  object: z.string(),
-  entry: z.array(
-    z
-      .looseObject({
-        id: z.string().optional(),
-        changes: z
-          .array(
-            z
-              .looseObject({ field: z.string(), value: z.unknown() })
-              .nullable()
-              .catch(null),
-          )
-          .default([]),
-      })
-      .nullable()
-      .catch(null),
-  ),
 });
 
 type CloudMessage = z.infer<typeof cloudMessageSchema>;
@@ -188,62 +168,54 @@ function toStatusUpdate({ status, phoneNumberId }: { status: CloudStatus; phoneN
   return update;
 }
 
-/** Throws a ZodError only when the payload is not a webhook envelope at all. */
-export function parseCloudWebhook(payload: unknown): {
+/**
+ * A `messages` change: the customers' messages, the statuses of the business's messages and the
+ * customers' edits and deletions. Null when the change's value is not readable at all.
+ */
+export function parseMessagesChange(value: unknown): {
   phoneNumberId?: string;
   messages: InboundMessage[];
   statuses: StatusUpdate[];
-  /** The customers' edits and deletions of earlier messages (absent when none). */
-  revisions?: InboundRevision[];
-} {
-  const webhook = cloudWebhookSchema.parse(payload);
-  let firstPhoneNumberId: string | undefined;
+  revisions: InboundRevision[];
+} | null {
+  const parsed = cloudChangeValueSchema.safeParse(value);
+  if (!parsed.success) return null;
+  const phoneNumberId = parsed.data.metadata?.phone_number_id;
   const messages: InboundMessage[] = [];
   const statuses: StatusUpdate[] = [];
   const revisions: InboundRevision[] = [];
 
-  for (const entry of webhook.entry) {
-    for (const change of entry?.changes ?? []) {
-      if (!change || change.field !== "messages") continue;
-      const value = cloudChangeValueSchema.safeParse(change.value);
-      if (!value.success) continue;
-      const phoneNumberId = value.data.metadata?.phone_number_id;
-      firstPhoneNumberId ??= phoneNumberId;
+  const contacts = (parsed.data.contacts ?? []).filter((contact) => contact !== null);
+  const findContact = (message: CloudMessage): CloudContact | undefined =>
+    contacts.find((contact) => (message.from_user_id && contact.user_id === message.from_user_id) || (message.from && contact.wa_id === message.from)) ??
+    (contacts.length === 1 ? contacts[0] : undefined);
 
-      const contacts = (value.data.contacts ?? []).filter((contact) => contact !== null);
-      const findContact = (message: CloudMessage): CloudContact | undefined =>
-        contacts.find((contact) => (message.from_user_id && contact.user_id === message.from_user_id) || (message.from && contact.wa_id === message.from)) ??
-        (contacts.length === 1 ? contacts[0] : undefined);
-
-      for (const message of value.data.messages ?? []) {
-        if (!message) continue;
-        if (isRevisionType(message.type)) {
-          const fromUserId = message.from_user_id || findContact(message)?.user_id || undefined;
-          const revision = toRevision({ message, from: (message.from ?? "").replace(/\D/g, ""), fromUserId, timestamp: parseTimestamp(message.timestamp), phoneNumberId });
-          if (revision) revisions.push(revision);
-          else console.warn(`network webhook: skipped a message (malformed_${message.type}, type ${message.type})`);
-          continue;
-        }
-        const contact = findContact(message);
-        // The contact entry carries the BSUID too; the message's own field wins.
-        const withUserId = message.from_user_id || !contact?.user_id ? message : { ...message, from_user_id: contact.user_id };
-        const inbound = toInboundMessage({
-          message: withUserId,
-          name: contact?.profile?.name || undefined,
-          username: contact?.profile?.username || undefined,
-          phoneNumberId,
-        });
-        if (inbound) messages.push(inbound);
-      }
-      for (const status of value.data.statuses ?? []) {
-        if (!status) continue;
-        const update = toStatusUpdate({ status, phoneNumberId });
-        if (update) statuses.push(update);
-      }
+  for (const message of parsed.data.messages ?? []) {
+    if (!message) continue;
+    if (isRevisionType(message.type)) {
+      const fromUserId = message.from_user_id || findContact(message)?.user_id || undefined;
+      const revision = toRevision({ message, from: (message.from ?? "").replace(/\D/g, ""), fromUserId, timestamp: parseTimestamp(message.timestamp), phoneNumberId });
+      if (revision) revisions.push(revision);
+      else console.warn(`network webhook: skipped a message (malformed_${message.type}, type ${message.type})`);
+      continue;
     }
+    const contact = findContact(message);
+    // The contact entry carries the BSUID too; the message's own field wins.
+    const withUserId = message.from_user_id || !contact?.user_id ? message : { ...message, from_user_id: contact.user_id };
+    const inbound = toInboundMessage({
+      message: withUserId,
+      name: contact?.profile?.name || undefined,
+      username: contact?.profile?.username || undefined,
+      phoneNumberId,
+    });
+    if (inbound) messages.push(inbound);
   }
-
-  return { ...(firstPhoneNumberId ? { phoneNumberId: firstPhoneNumberId } : {}), messages, statuses, ...(revisions.length > 0 ? { revisions } : {}) };
+  for (const status of parsed.data.statuses ?? []) {
+    if (!status) continue;
+    const update = toStatusUpdate({ status, phoneNumberId });
+    if (update) statuses.push(update);
+  }
+  return { ...(phoneNumberId ? { phoneNumberId } : {}), messages, statuses, revisions };
 }
 
 /** One message object of a notification (also inside coexistence history), or null when unusable. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { InboundMessage, OutboundMessage } from "./types";
+import type { InboundMessage, OutboundMessage } from "@/lib/network/types";
 
 // The network's message kinds beyond text and media, both ways: what an inbound notification
 // carries for each, and the request body of a send. A kind whose payload is malformed is

@@ -1,16 +1,27 @@
-import { courtesyPhrases, courtesySentences, type CourtesyPhrases, helpOfferPattern, openingThanksPattern, signOffPhrase } from "./dictionaries/courtesy";
-import { englishAbbreviations, englishMarkers } from "./dictionaries/en";
-import { spanishAbbreviations, spanishInterrogatives, spanishMarkers, spanishQuestionForms } from "./dictionaries/es";
-import { portugueseAbbreviations, portugueseMarkers, portugueseQuestionForms } from "./dictionaries/pt";
-import { removeFillers } from "./fillers";
-import { decodePlaceholder, escapeRegExp, guardTokens, placeholderSource, restoreTokens, type Token, tidyWhitespace } from "./guard";
-import { type CorrectionContext, correctLine } from "./corrections";
-import type { PolishLanguage } from "./dictionaries";
+// The rules engine: deterministic polishing in English, Spanish and Portuguese. Each language's
+// words and patterns are in its own file (en.ts, es.ts, pt.ts); the courtesy patterns the three
+// share are in courtesy.ts.
+import { courtesySentences, type CourtesyPhrases, helpOfferPattern, openingThanksPattern, signOffPhrase } from "./courtesy";
+import { englishAbbreviations, englishCourtesy, englishGreeting, englishLowercaseOnly, englishQuestionStarts } from "./en";
+import {
+  spanishAbbreviations,
+  spanishCourtesy,
+  spanishFormalCourtesy,
+  spanishInterrogatives,
+  spanishQuestionForms,
+  spanishQuestionStart,
+  spanishUnaccentedQuestionStart,
+} from "./es";
+import { portugueseAbbreviations, portugueseCourtesy, portugueseQuestionForms, portugueseQuestionStart } from "./pt";
+import { removeFillers } from "../fillers";
+import { decodePlaceholder, escapeRegExp, guardTokens, placeholderSource, restoreTokens, type Token, tidyWhitespace } from "../guard";
+import { type CorrectionContext, correctLine } from "../corrections";
+import { detectPolishLanguage, type PolishLanguage } from "./language";
 
 export const polishStyles = ["concise", "normal", "explanatory"] as const;
 export type PolishStyle = (typeof polishStyles)[number];
 
-export type { PolishLanguage } from "./dictionaries";
+export type { PolishLanguage } from "./language";
 
 function fixSpacing(line: string): string {
   return line
@@ -32,8 +43,6 @@ const spanishInterrogativePattern = new RegExp(
   "iu",
 );
 
-// Single letters and names only count as chat spellings in lower case ("R&D", "Ty", "HR" stay).
-const lowercaseOnly = new Set(["r", "k", "ty", "hr", "hrs", "bc", "nd", "rn"]);
 
 function buildAbbreviationPattern(keys: string[]): RegExp {
   const alternation = [...keys].sort((a, b) => b.length - a.length).map(escapeRegExp).join("|");
@@ -76,7 +85,7 @@ function expandAbbreviations({ line, language }: { line: string; language: Polis
     const key = match.toLowerCase();
     const isUpperCase = match === match.toUpperCase() && match !== key;
     if (isUpperCase && match.length < 3 && match !== "U" && match !== "Q") return match;
-    if (lowercaseOnly.has(key) && match !== key) return match;
+    if (englishLowercaseOnly.has(key) && match !== key) return match;
     let replacement = map[key];
     if (replacement === undefined) return match;
     if (language === "es" && spanishQuestionForms[key]) {
@@ -132,16 +141,7 @@ function capitalizePronoun(line: string): string {
   return line.replace(/(?<![\p{L}\p{N}\p{M}'’\-_\uE001])i(?=$|[\s'’.,!?;:)])/gu, "I");
 }
 
-const englishQuestionStarts = [
-  /^(?:can|could|would|will|do|does|did|is|are|was|were|have|has|should|may|shall|am|isn't|aren't|don't|doesn't|didn't|can't|won't)\s+(?:you|i|we|it|they|he|she|this|that|there|these|those|your|my|our|the|someone|anyone|anybody|somebody)\b/i,
-  /^(?:what|when|where|why|how|who|which|whose)(?:\s+\S+)?\s+(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|much|many|long|often|soon|far)\b/i,
-  /^(?:why|how|what|when|where)(?:\s+not)?$/i,
-];
-const portugueseQuestionStart = /^(?:o que|que|qual|quais|quando|onde|aonde|como|quanto|quanta|quantos|quantas|quem|por que|por quê|será que|tem como|dá pra|da pra|posso|pode|podem|de quanto em quanto|vocês? \p{L}+(?:am|em|ão)|vocês? (?:tem|têm))(?![\p{L}])/iu;
-const spanishQuestionStart = /^(?:qué|cómo|cuándo|dónde|cuál|cuáles|quién|quiénes|cuánto|cuánta|cuántos|cuántas|por qué)(?![\p{L}])/iu;
 
-const englishGreeting = /^\s*(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening))(?:\s+there)?\s*[,!]+\s*/i;
-const spanishUnaccentedQuestionStart = /^(?:a qu[eé] hora|hasta qu[eé] hora|desde qu[eé] hora|cu[aá]nt[oa]s?|cu[aá]l(?:es)?|d[oó]nde|qui[eé]n(?:es)?|cada cu[aá]nto)(?![\p{L}])/iu;
 
 function isQuestionStart({ clause, language }: { clause: string; language: PolishLanguage }): boolean {
   const text = clause.replace(language === "en" ? englishGreeting : leadingGreeting, "");
@@ -210,23 +210,6 @@ function punctuateLineEnd({ line, language, tokens }: { line: string; language: 
   }
   const sentence = line.split(/(?<=[.!?…])\s+/).pop() ?? line;
   return line + chooseSentenceMark({ sentence, language });
-}
-
-function detectPolishLanguage(guardedText: string, given?: PolishLanguage): PolishLanguage {
-  if (given) return given;
-  const portuguese = (guardedText.toLowerCase().match(/[\p{L}\p{N}'’]+/gu) ?? []).filter((word) => portugueseMarkers.has(word)).length + (/[ãõç]|ê|ô/i.test(guardedText) ? 2 : 0);
-  const words = guardedText.toLowerCase().match(/[\p{L}\p{N}'’]+/gu) ?? [];
-  let spanish = 0;
-  let english = 0;
-  for (const word of words) {
-    const plain = word.replace(/’/g, "'");
-    if (spanishMarkers.has(plain)) spanish += 1;
-    if (englishMarkers.has(plain)) english += 1;
-  }
-  if (/[ñ¿¡]/i.test(guardedText)) spanish += 2;
-  if (/[áéíóú]/i.test(guardedText)) spanish += 1;
-  if (portuguese > spanish && portuguese > english) return "pt";
-  return spanish > english ? "es" : "en";
 }
 
 /** The language the rules engine would polish a draft in, when the caller does not say. */
@@ -392,11 +375,12 @@ function applyConciseStyle({ text, businessName, language }: { text: string; bus
 
 // A reply that already says "usted" should not switch to "tú" in the closing line.
 function chooseCourtesyPhrases({ text, language }: { text: string; language: PolishLanguage }): CourtesyPhrases {
-  if (language === "en" || language === "pt") return courtesyPhrases[language];
+  if (language === "en") return englishCourtesy;
+  if (language === "pt") return portugueseCourtesy;
   const lower = text.toLowerCase();
   const formal = /(?<![\p{L}])(?:usted|ustedes|ud|uds|sr|sra|srta|estimad[oa]s?)(?![\p{L}])|(?<![\p{L}])(?:puede|tiene|necesita|desea|quiere)(?![\p{L}])/u.test(lower);
   const informal = /(?<![\p{L}])(?:tú|te|ti|tu|tus|puedes|tienes|necesitas|deseas|quieres)(?![\p{L}])/u.test(lower);
-  return formal && !informal ? courtesyPhrases.esFormal : courtesyPhrases.es;
+  return formal && !informal ? spanishFormalCourtesy : spanishCourtesy;
 }
 
 function addOpening({ text, phrases, businessName }: { text: string; phrases: CourtesyPhrases; businessName: string | null }): string {

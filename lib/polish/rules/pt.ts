@@ -1,4 +1,6 @@
-// Portuguese chat spellings, language markers and filler phrases.
+// Portuguese: chat spellings, language markers, filler phrases, question forms and starts,
+// courtesy phrases and the spelling fixes the rules engine applies.
+import type { CourtesyPhrases } from "./courtesy";
 
 export const portugueseAbbreviations: Record<string, string> = {
   vc: "você",
@@ -96,3 +98,57 @@ export const portugueseFillers: Array<[string, string]> = [
   ["devido ao fato de que", "porque"],
   ["neste momento|no momento", "agora"],
 ];
+
+export const portugueseQuestionStart = /^(?:o que|que|qual|quais|quando|onde|aonde|como|quanto|quanta|quantos|quantas|quem|por que|por quê|será que|tem como|dá pra|da pra|posso|pode|podem|de quanto em quanto|vocês? \p{L}+(?:am|em|ão)|vocês? (?:tem|têm))(?![\p{L}])/iu;
+
+/** The phrases `explanatory` adds: a greeting, thanks, an offer of help and a signature. */
+export const portugueseCourtesy: CourtesyPhrases = {
+  greeting: "Olá",
+  thanks: (name) => (name ? `obrigado por entrar em contato com ${name}${/[.!?]$/.test(name) ? "" : "."}` : "obrigado por entrar em contato."),
+  help: "Se tiver qualquer outra dúvida, estamos à disposição para ajudar.",
+  signature: (name) => `— Equipe ${name}`,
+};
+
+// Words of one spelling written without their accent, and words a dictionary accepts without it
+// but that chat drafts almost always mean with it.
+export const portugueseWordFixes: Record<string, string> = {
+  uteis: "úteis",
+  util: "útil",
+  estao: "estão",
+  tao: "tão",
+  mae: "mãe",
+  pao: "pão",
+  agua: "água",
+  gratis: "grátis",
+  disponivel: "disponível",
+  disponiveis: "disponíveis",
+  possivel: "possível",
+  impossivel: "impossível",
+  otimo: "ótimo",
+  otima: "ótima",
+  voces: "vocês",
+  tambem: "também",
+  alem: "além",
+  porem: "porém",
+  tres: "três",
+  mes: "mês",
+  saida: "saída",
+  lancamento: "lançamento",
+  servico: "serviço",
+  servicos: "serviços",
+  endereco: "endereço",
+  transferencia: "transferência",
+  referencia: "referência",
+  valido: "válido",
+  valida: "válida",
+  credito: "crédito",
+  debito: "débito",
+};
+
+// "está" and not "esta" ("this") when what follows can only follow the verb: a place, a state, a
+// participle of the list or a gerund ("esta em Lisboa", "esta pronto", "esta chegando").
+export const portugueseEstaFollowers =
+  "em|no|na|nos|nas|pronto|pronta|prontos|prontas|disponível|disponivel|bem|mal|a caminho|aqui|ali|lá|certo|certa|tudo|muito|sem|esgotado|esgotada|fechado|fechada|aberto|aberta|pago|paga|confirmado|confirmada|atrasado|atrasada|incluído|incluido|anexado|anexada|completo|completa|incompleto|incompleta|errado|errada|correto|correta|ativo|ativa|reservado|reservada|\\p{L}+(?:ando|endo|indo)";
+
+/** The accented letters a misspelled word may have lost. */
+export const portugueseAccentOptions: Record<string, string[]> = { a: ["á", "â", "ã", "à"], e: ["é", "ê"], i: ["í"], o: ["ó", "ô", "õ"], u: ["ú"], c: ["ç"] };

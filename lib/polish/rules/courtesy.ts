@@ -1,6 +1,5 @@
-import type { PolishLanguage } from "./index";
-
-// Greetings, thanks and sign-offs in the three languages: dropped by `concise`, added by `explanatory`.
+// Greetings, thanks and sign-offs, the patterns of the three languages together: dropped by `concise`,
+// recognised before `explanatory` adds its own (each language's phrases are in its file).
 
 export const signOffPhrase =
   /^(?:best regards|kind regards|warm regards|regards|best wishes|all the best|best|cheers|sincerely|many thanks|thanks again|thanks so much|thank you so much|thanks|thank you|talk soon|take care|saludos cordiales|un saludo|saludos|atentamente|cordialmente|un abrazo|abrazos|muchas gracias|gracias|abraços|um abraço|abs|atenciosamente|att|obrigad[oa]|muito obrigad[oa]|até mais)$/i;
@@ -36,33 +35,6 @@ export type CourtesyPhrases = {
   thanks: (name: string | null) => string;
   help: string;
   signature: (name: string) => string;
-};
-
-export const courtesyPhrases: Record<PolishLanguage | "esFormal", CourtesyPhrases> = {
-  en: {
-    greeting: "Hello",
-    thanks: (name) => (name ? `thank you for contacting ${name}${/[.!?]$/.test(name) ? "" : "."}` : "thank you for contacting us."),
-    help: "If you have any other questions, we're happy to help.",
-    signature: (name) => `— ${name} team`,
-  },
-  es: {
-    greeting: "Hola",
-    thanks: (name) => (name ? `gracias por contactar con ${name}${/[.!?]$/.test(name) ? "" : "."}` : "gracias por contactarnos."),
-    help: "Si tienes cualquier otra pregunta, estaremos encantados de ayudarte.",
-    signature: (name) => `— Equipo de ${name}`,
-  },
-  pt: {
-    greeting: "Olá",
-    thanks: (name) => (name ? `obrigado por entrar em contato com ${name}${/[.!?]$/.test(name) ? "" : "."}` : "obrigado por entrar em contato."),
-    help: "Se tiver qualquer outra dúvida, estamos à disposição para ajudar.",
-    signature: (name) => `— Equipe ${name}`,
-  },
-  esFormal: {
-    greeting: "Hola",
-    thanks: (name) => (name ? `gracias por contactar con ${name}${/[.!?]$/.test(name) ? "" : "."}` : "gracias por contactarnos."),
-    help: "Si tiene cualquier otra pregunta, estaremos encantados de ayudarle.",
-    signature: (name) => `— Equipo de ${name}`,
-  },
 };
 
 export const openingThanksPattern =

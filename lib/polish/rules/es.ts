@@ -1,4 +1,6 @@
-// Spanish chat spellings, question words, language markers and filler phrases.
+// Spanish: chat spellings, language markers, filler phrases, question forms and starts, courtesy
+// phrases and the spelling fixes the rules engine applies.
+import type { CourtesyPhrases } from "./courtesy";
 
 export const spanishAbbreviations: Record<string, string> = {
   q: "que",
@@ -132,3 +134,33 @@ export const spanishFillers: Array<[string, string]> = [
   ["en este momento|en estos momentos", "ahora"],
   ["a d[ií]a de hoy|el d[ií]a de hoy", "hoy"],
 ];
+
+export const spanishQuestionStart = /^(?:qué|cómo|cuándo|dónde|cuál|cuáles|quién|quiénes|cuánto|cuánta|cuántos|cuántas|por qué)(?![\p{L}])/iu;
+export const spanishUnaccentedQuestionStart = /^(?:a qu[eé] hora|hasta qu[eé] hora|desde qu[eé] hora|cu[aá]nt[oa]s?|cu[aá]l(?:es)?|d[oó]nde|qui[eé]n(?:es)?|cada cu[aá]nto)(?![\p{L}])/iu;
+
+/** The phrases `explanatory` adds, with "tú"; `spanishFormalCourtesy` with "usted". */
+export const spanishCourtesy: CourtesyPhrases = {
+  greeting: "Hola",
+  thanks: (name) => (name ? `gracias por contactar con ${name}${/[.!?]$/.test(name) ? "" : "."}` : "gracias por contactarnos."),
+  help: "Si tienes cualquier otra pregunta, estaremos encantados de ayudarte.",
+  signature: (name) => `— Equipo de ${name}`,
+};
+
+export const spanishFormalCourtesy: CourtesyPhrases = {
+  greeting: "Hola",
+  thanks: (name) => (name ? `gracias por contactar con ${name}${/[.!?]$/.test(name) ? "" : "."}` : "gracias por contactarnos."),
+  help: "Si tiene cualquier otra pregunta, estaremos encantados de ayudarle.",
+  signature: (name) => `— Equipo de ${name}`,
+};
+
+// Words of one spelling written without their accent, and words a dictionary accepts without it
+// but that chat drafts almost always mean with it.
+export const spanishWordFixes: Record<string, string> = { estan: "están", mas: "más", dia: "día", util: "útil", utiles: "útiles", habil: "hábil", habiles: "hábiles", tambien: "también" };
+
+// "está" and not "esta" ("this") when what follows can only follow the verb: a place, a state, a
+// participle of the list or a gerund ("esta en camino", "esta listo", "esta llegando").
+export const spanishEstaFollowers =
+  "en|bien|mal|listo|lista|listos|listas|disponible|disponibles|agotado|agotada|agotados|agotadas|cerrado|cerrada|abierto|abierta|pagado|pagada|confirmado|confirmada|enviado|enviada|incluido|incluida|roto|rota|dañado|dañada|muy|aquí|aqui|ahí|ahi|allí|alli|todavía|todavia|pendiente|perfecto|perfecta|activo|activa|preparado|preparada|reservado|reservada|seguro|segura|seguros|seguras|adjunto|adjunta|completo|completa|incompleto|incompleta|equivocado|equivocada|correcto|correcta|de camino|a punto|\\p{L}+(?:ando|iendo|yendo)";
+
+/** The accented letters a misspelled word may have lost. */
+export const spanishAccentOptions: Record<string, string[]> = { a: ["á"], e: ["é"], i: ["í"], o: ["ó"], u: ["ú", "ü"], n: ["ñ"] };

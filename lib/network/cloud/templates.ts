@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { TemplateComponents } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
-import { callGraph, joinUrl, redactFailure, type UrlPolicy } from "./cloud";
-import type { SendResult } from "./types";
+import type { SendResult } from "@/lib/network/types";
+import { callGraph, joinUrl, redactFailure, type UrlPolicy } from "./graph";
 
 type Failure = Extract<SendResult, { ok: false }>;
 type Target = { apiBaseUrl: string; businessAccountId: string; accessToken: string; urlPolicy: UrlPolicy };

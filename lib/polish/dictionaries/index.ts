@@ -1,1 +1,0 @@
-export type PolishLanguage = "en" | "es" | "pt";
