@@ -1,9 +1,10 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { getDb, yieldingToOthers } from "@/db";
 import { type Campaign, campaignRecipients, campaigns } from "@/db/schema";
 import type { JobContext, JobOutcome } from "@/lib/jobs/runner";
 import { handOverQueuedMessage } from "@/lib/messages/send-queued-message";
 import { answerRecorder, type Outcome, recordOutcomes, STALE_SENDING_MS, settleInterrupted } from "./outcomes";
+import { nextSlotAt, type Pace, startPace, takeSlot, WARM_UP_MS, warmUpWaitMs } from "./pace";
 import { type Due, type Integration, mayMessage, prepareShare, type Written } from "./prepare";
 import { loadCampaignSettings } from "./settings";
 import { startCampaign, writeAudience } from "./start";
@@ -16,9 +17,6 @@ import { startCampaign, writeAudience } from "./start";
  */
 const concurrency = (perSecond: number) => Math.min(MAX_IN_FLIGHT, Math.max(4, Math.ceil(perSecond / 2)));
 const MAX_IN_FLIGHT = 64;
-const TICK_MS = 1000;
-/** How late a second may start and still send its whole share by its end. */
-const CATCH_UP_MS = 500;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -44,46 +42,57 @@ async function claim(campaign: Campaign, ids: number[], requireOptIn: boolean) {
   return new Set(rows.map((r) => r.id));
 }
 
+
 /**
- * How long one run of `campaign.dispatch` keeps sending, second after second, before it hands
- * back to the job runner (which would otherwise add its polling delay after every second).
- * Tests set 0: one second's share per run.
+ * How long one run of `campaign.dispatch` keeps sending before it hands back to the job runner
+ * (a server that stops waits for the run in flight). Tests set 0: one second's share per run.
  */
 let dispatchRunMs = 15_000;
 export function setDispatchRunMs(ms: number) {
   dispatchRunMs = ms;
 }
 
+/** How long after its process started a pacer sends its first message (pace.ts). Tests set 0. */
+let warmUpMs = WARM_UP_MS;
+export function setCampaignWarmUpMs(ms: number) {
+  warmUpMs = ms;
+}
+
 /**
- * One second's share of the campaign: `messages_per_second` due recipients, made ready in small
- * parts (prepareShare), each handed to the network at its slot in the second (claimed a tenth
- * of a second's worth at a time), at most `concurrency()` with the network at once; their
- * outcomes recorded together at the end of the second.
+ * The pace of each pacer (a campaign and its generation) in this process, kept across its
+ * runs: a run that takes over from the previous one continues its schedule, so the time the
+ * job spends between two runs (recorded, claimed again) is made up for, up to MAX_LAG_MS,
+ * instead of being lost every run.
  */
-async function sendOneSecond(campaign: Campaign, planned: number): Promise<"finished" | { nextTick: number; onlyRetries: boolean }> {
-  const db = getDb();
-  const settings = await loadCampaignSettings(db, campaign.accountId);
-  const perSecond = settings.messages_per_second;
-  // The second's slots are counted from when it was due, not from when the previous second's
-  // last answers were recorded: that tail would otherwise be added to every second, and the
-  // pace would fall short of `messages_per_second`. The first slots of a second that starts
-  // late go at once (at most half a second's worth; a longer stall is not made up for).
-  const beganAt = Math.max(planned, Date.now() - CATCH_UP_MS);
-  const began = performance.now() - (Date.now() - beganAt);
+const paces = new Map<string, Pace>();
+
+type Share = { count: number; lastId: number; tail: Promise<void> };
+
+/**
+ * One share of the campaign: up to a second's worth of due recipients after `after` (by id),
+ * made ready in small parts (prepareShare), each handed to the network at its slot of the pace
+ * (claimed a tenth of a second's worth at a time), at most `concurrency()` with the network at
+ * once. Resolves once every send of the share has the network's answer; their outcomes are
+ * recorded (`tail`) while the next share is sent, so that bookkeeping never delays the pace.
+ */
+async function sendShare(campaign: Campaign, requireOptIn: boolean, pace: Pace, after: number): Promise<Share> {
+  const perSecond = pace.perSecond;
   const dueIds = (
-    await db
+    await getDb()
       .select({ id: campaignRecipients.id })
       .from(campaignRecipients)
       .where(
         and(
           eq(campaignRecipients.campaignId, campaign.id),
           eq(campaignRecipients.status, "pending"),
+          gt(campaignRecipients.id, after),
           sql`(${campaignRecipients.runAt} is null or ${campaignRecipients.runAt} <= ${new Date().toISOString()}::timestamptz)`,
         ),
       )
       .orderBy(asc(campaignRecipients.id))
       .limit(perSecond)
   ).map((r) => r.id);
+  if (!dueIds.length) return { count: 0, lastId: after, tail: Promise.resolve() };
 
   // Slots are claimed a tenth of a second's worth at a time, and made ready two claims' worth
   // at a time, one part after the other, while the earlier parts are already being sent.
@@ -96,10 +105,10 @@ async function sendOneSecond(campaign: Campaign, planned: number): Promise<"fini
     const ids = dueIds.slice(start, start + partSize);
     const part = previous.then(async () => {
       try {
-        const made = await prepareShare(campaign, ids, settings.require_opt_in, new Date());
+        const made = await prepareShare(campaign, ids, requireOptIn, new Date());
         return { ready: new Map(made.due.map((r) => [r.id, r])), written: made.written, integration: made.integration };
       } catch (error) {
-        // Left pending, tried again next second; the job reports the error once the second is recorded.
+        // Left pending, tried again by a later share; the job reports the error once this share is recorded.
         failure ??= error;
         return { ready: new Map<number, Due>(), written: new Map<string, Written>() };
       }
@@ -109,7 +118,6 @@ async function sendOneSecond(campaign: Campaign, planned: number): Promise<"fini
   }
   const partOf = (index: number) => parts[Math.floor(index / partSize)];
 
-  const spacing = TICK_MS / perSecond;
   const claims = new Map<number, Promise<Set<number>>>();
   const claimGroup = (group: number) => {
     let claimed = claims.get(group);
@@ -118,7 +126,7 @@ async function sendOneSecond(campaign: Campaign, planned: number): Promise<"fini
         claim(
           campaign,
           dueIds.slice(group * groupSize, (group + 1) * groupSize).filter((id) => ready.has(id)),
-          settings.require_opt_in,
+          requireOptIn,
         ),
       );
       claims.set(group, claimed);
@@ -132,11 +140,13 @@ async function sendOneSecond(campaign: Campaign, planned: number): Promise<"fini
   async function worker() {
     while (next < dueIds.length) {
       const index = next++;
-      const wait = began + index * spacing - performance.now();
-      if (wait > 0) await sleep(wait);
       const { ready, written, integration } = await partOf(index);
       const recipient = ready.get(dueIds[index]);
-      if (!recipient || !(await claimGroup(Math.floor(index / groupSize))).has(recipient.id)) continue;
+      // Only a recipient who is messaged takes a slot of the pace.
+      if (!recipient) continue;
+      const wait = takeSlot(pace, Date.now()) - Date.now();
+      if (wait > 0) await sleep(wait);
+      if (!(await claimGroup(Math.floor(index / groupSize))).has(recipient.id)) continue;
       try {
         const handed = await handOverQueuedMessage({ messageId: recipient.messageId }, { attempt: recipient.attempts + 1, loaded: { message: written.get(recipient.messageId), integration } });
         if ("outcome" in handed) {
@@ -152,36 +162,23 @@ async function sendOneSecond(campaign: Campaign, planned: number): Promise<"fini
     }
   }
   await Promise.all(Array.from({ length: Math.min(concurrency(perSecond), dueIds.length) }, worker));
-  await Promise.all(recording);
-  await recordOutcomes(outcomes);
-  if (failure) throw failure;
-
-  const [left] = await db
-    .select({
-      pending: sql<number>`count(*) filter (where ${campaignRecipients.status} = 'pending')`,
-      sending: sql<number>`count(*) filter (where ${campaignRecipients.status} = 'sending')`,
-      soonest: sql<string | null>`min(${campaignRecipients.runAt}) filter (where ${campaignRecipients.status} = 'pending')`,
-    })
-    .from(campaignRecipients)
-    .where(and(eq(campaignRecipients.campaignId, campaign.id), inArray(campaignRecipients.status, ["pending", "sending"])));
-  if (Number(left.pending) === 0 && Number(left.sending) === 0) return "finished";
-  const nextTick = beganAt + TICK_MS;
-  // Only sends a dead run left behind: settled once they are stale.
-  if (Number(left.pending) === 0) {
-    await settleInterrupted(campaign.id, new Date());
-    return { nextTick: Math.max(nextTick, Date.now() + STALE_SENDING_MS / 4), onlyRetries: true };
-  }
-  const soonest = left.soonest ? new Date(left.soonest).getTime() : 0;
-  if (dueIds.length === 0 && soonest > nextTick) return { nextTick: soonest, onlyRetries: true };
-  return { nextTick, onlyRetries: false };
+  const tail = (async () => {
+    await Promise.all(recording);
+    await recordOutcomes(outcomes);
+    if (failure) throw failure;
+  })();
+  // Awaited by the run (settled()); a failure is not left unhandled meanwhile.
+  tail.catch(() => {});
+  return { count: dueIds.length, lastId: dueIds.at(-1)!, tail };
 }
 
 /**
- * The `campaign.dispatch` job: starts a scheduled campaign when its time comes, then sends one
- * second's share of recipients each second (`messages_per_second`, spread evenly over the
- * second) for up to `dispatchRunMs`, and is called again, until every recipient is settled (`done`). Pausing or
- * cancelling stops it at the next recipient. Safe to run again after a crash: a recipient is
- * claimed in a committed row before the network is called, and never claimed twice.
+ * The `campaign.dispatch` job: starts a scheduled campaign when its time comes, then sends its
+ * recipients at `messages_per_second` (pace.ts), share after share, for up to `dispatchRunMs`,
+ * and is called again, until every recipient is settled (`done`). Pausing or cancelling stops it
+ * at the next recipient. Safe to run again after a crash: a recipient is claimed in a committed
+ * row before the network is called, and never claimed twice. A pacer's first run in a process
+ * waits until the process has been up `warmUpMs`.
  */
 export function runCampaignDispatch(payload: Record<string, unknown>, context: Pick<JobContext, "now">): Promise<JobOutcome> {
   // Bulk work: on the embedded database every statement of it waits until no other one is
@@ -193,38 +190,89 @@ async function dispatch(payload: Record<string, unknown>, { now }: Pick<JobConte
   const campaignId = typeof payload.campaignId === "string" ? payload.campaignId : undefined;
   if (!campaignId) return { failed: "campaign.dispatch needs a campaignId" };
   const db = getDb();
-  let [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, campaignId)).limit(1);
-  if (!campaign) return;
   // A pacer of an earlier schedule or resume: the current one sends (jobs written before
   // generations existed are generation 0).
   const generation = typeof payload.generation === "number" ? payload.generation : 0;
+  // The pace its previous run in this process left (only a run that hands back keeps it).
+  const key = `${campaignId}:${generation}`;
+  let pace = paces.get(key);
+  paces.delete(key);
+  let [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, campaignId)).limit(1);
+  if (!campaign) return;
   if (campaign.dispatchGeneration !== generation) return;
   if (campaign.status === "scheduled") {
     if (campaign.sendAt && campaign.sendAt.getTime() > now.getTime()) return { retryAt: campaign.sendAt };
     campaign = (await startCampaign(campaign, new Date()))!;
   }
   if (!campaign || campaign.status !== "sending" || campaign.dispatchGeneration !== generation) return;
+  if (!pace) {
+    const wait = warmUpWaitMs(process.uptime() * 1000, warmUpMs);
+    if (wait > 0) return { retryAt: new Date(Date.now() + wait) };
+  }
   // Its audience is not written in full yet (just started, or the run that started it died).
   if (campaign.estimatedCost === null) {
     campaign = (await writeAudience(campaign))!;
     if (!campaign || campaign.status !== "sending" || campaign.dispatchGeneration !== generation) return;
   }
   await settleInterrupted(campaign.id, new Date());
+  const settings = await loadCampaignSettings(db, campaign.accountId);
+  if (pace?.perSecond !== settings.messages_per_second) pace = startPace(settings.messages_per_second, Date.now());
 
   const runStarted = Date.now();
-  let planned = runStarted;
+  const tails: Promise<void>[] = [];
+  // Every share's outcomes recorded (the first failure thrown).
+  const settled = async () => {
+    const failed = (await Promise.allSettled(tails.splice(0))).find((r) => r.status === "rejected");
+    if (failed) throw failed.reason;
+  };
+  let after = 0;
+  let takenAtRestart = -1;
   for (;;) {
-    const outcome = await sendOneSecond(campaign, planned);
-    if (outcome === "finished") break;
-    const { nextTick, onlyRetries } = outcome;
-    planned = nextTick;
-    // Only retries waiting, or this run has lasted long enough: the runner calls again when due.
-    if (onlyRetries || nextTick - runStarted > dispatchRunMs) return { retryAt: new Date(nextTick) };
-    const wait = nextTick - Date.now();
-    if (wait > 0) await sleep(wait);
+    const share = await sendShare(campaign, settings.require_opt_in, pace, after);
+    tails.push(share.tail);
+    if (share.count === 0) {
+      await settled();
+      // Recipients before the last share's that are due again (a retry, one not claimed): from
+      // the start, unless nobody was messaged since the last time round.
+      if (after > 0 && pace.taken !== takenAtRestart) {
+        after = 0;
+        takenAtRestart = pace.taken;
+        continue;
+      }
+      break;
+    }
+    after = share.lastId;
+    // This run has lasted long enough: the runner calls again, and the next run keeps the pace.
+    if (Date.now() - runStarted >= dispatchRunMs) {
+      await settled();
+      paces.set(key, pace);
+      return { retryAt: new Date(Math.max(Date.now(), nextSlotAt(pace))) };
+    }
     // Paused, cancelled, or paused and resumed meanwhile (the resume started a pacer of its own).
     const [current] = await db.select({ status: campaigns.status, generation: campaigns.dispatchGeneration }).from(campaigns).where(eq(campaigns.id, campaign.id));
-    if (current?.status !== "sending" || current.generation !== generation) return;
+    if (current?.status !== "sending" || current.generation !== generation) {
+      await settled();
+      return;
+    }
+  }
+
+  const [left] = await db
+    .select({
+      pending: sql<number>`count(*) filter (where ${campaignRecipients.status} = 'pending')`,
+      sending: sql<number>`count(*) filter (where ${campaignRecipients.status} = 'sending')`,
+      soonest: sql<string | null>`min(${campaignRecipients.runAt}) filter (where ${campaignRecipients.status} = 'pending')`,
+    })
+    .from(campaignRecipients)
+    .where(and(eq(campaignRecipients.campaignId, campaign.id), inArray(campaignRecipients.status, ["pending", "sending"])));
+  if (Number(left.pending) > 0) {
+    // Only retries waiting (or recipients another process holds): the runner calls again when due.
+    const soonest = left.soonest ? new Date(left.soonest).getTime() : 0;
+    return { retryAt: new Date(Math.max(soonest, Date.now() + 1000)) };
+  }
+  if (Number(left.sending) > 0) {
+    // Only sends a dead run left behind: settled once they are stale.
+    await settleInterrupted(campaign.id, new Date());
+    return { retryAt: new Date(Date.now() + STALE_SENDING_MS / 4) };
   }
   const finished = new Date();
   await db

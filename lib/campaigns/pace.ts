@@ -1,0 +1,47 @@
+/**
+ * A campaign's pacing clock, pure arithmetic on times in milliseconds.
+ *
+ * Send n is due `n / perSecond` seconds after the pace's origin, however long the bookkeeping
+ * between sends takes (reading the next recipients, recording the network's answers): that time
+ * is not added to the schedule, so the sustained rate is `perSecond`. A pacer that has fallen
+ * behind by more than `maxLagMs` (a stall: the database busy, the process descheduled, the job
+ * handed back to the runner and claimed again) moves its origin so that it is at most that far
+ * behind: what was missed beyond it is not made up for in a burst.
+ */
+export type Pace = { perSecond: number; origin: number; taken: number; maxLagMs: number };
+
+/** How far behind its schedule a pacer may be and still catch up: a second's share at most. */
+export const MAX_LAG_MS = 1000;
+
+export function startPace(perSecond: number, now: number, maxLagMs = MAX_LAG_MS): Pace {
+  return { perSecond, origin: now, taken: 0, maxLagMs };
+}
+
+/** Takes the next send's slot: the time it is due (send at once when it is not in the future). */
+export function takeSlot(pace: Pace, now: number): number {
+  let at = pace.origin + (pace.taken * 1000) / pace.perSecond;
+  const behind = now - at;
+  if (behind > pace.maxLagMs) {
+    pace.origin += behind - pace.maxLagMs;
+    at = now - pace.maxLagMs;
+  }
+  pace.taken++;
+  return at;
+}
+
+/** When the next send would be due, without taking its slot. */
+export function nextSlotAt(pace: Pace): number {
+  return pace.origin + (pace.taken * 1000) / pace.perSecond;
+}
+
+/**
+ * A campaign resumes sending this long after its server process started at the earliest: the
+ * first requests after a (re)start (loading code, opening the database, the job runner's first
+ * pass) are answered before thousands of campaign sends compete with them.
+ */
+export const WARM_UP_MS = 5000;
+
+/** How long a pacer waits before its first send in a process that has been up `uptimeMs`. */
+export function warmUpWaitMs(uptimeMs: number, warmUpMs = WARM_UP_MS): number {
+  return Math.max(0, Math.ceil(warmUpMs - uptimeMs));
+}
