@@ -42,14 +42,24 @@ export async function settleInterrupted(campaignId: string, now: Date) {
 export type Outcome = { recipient: Due; result: "done" | "interrupted" | { retryAt: Date } };
 
 /**
- * The network's answers, recorded together: one transaction (a statement per step) for all the
- * answers that came while the previous one was written, instead of one per message. Resolves
- * whether the answer was recorded.
+ * How long the first answer of a batch waits for others: the answers of a tenth of a second are
+ * recorded in one transaction instead of in one per few answers (on the embedded database each
+ * transaction holds it, and an agent's send waits for the one in progress). A crash in that
+ * moment leaves those recipients `interrupted`: counted failed, never messaged twice.
  */
-export function answerRecorder() {
+export const ANSWERS_GATHER_MS = 100;
+
+/**
+ * The network's answers, recorded together: one transaction (a statement per step) for the
+ * answers gathered in `ANSWERS_GATHER_MS`, or that came while the previous batch was written.
+ * Resolves whether the answer was recorded.
+ */
+export function answerRecorder(gatherMs = ANSWERS_GATHER_MS) {
   let waiting: { sent: HandedOver; done: (recorded: boolean) => void }[] = [];
   let writing = false;
+  let timer: NodeJS.Timeout | undefined;
   const flush = () => {
+    timer = undefined;
     if (writing || !waiting.length) return;
     const batch = waiting;
     waiting = [];
@@ -63,13 +73,16 @@ export function answerRecorder() {
       )
       .finally(() => {
         writing = false;
-        flush();
+        later();
       });
+  };
+  const later = () => {
+    if (!timer && !writing && waiting.length) timer = setTimeout(flush, gatherMs);
   };
   return (sent: HandedOver) =>
     new Promise<boolean>((resolve) => {
       waiting.push({ sent, done: resolve });
-      flush();
+      later();
     });
 }
 

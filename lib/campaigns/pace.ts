@@ -6,26 +6,34 @@
  * is not added to the schedule, so the sustained rate is `perSecond`. A pacer that has fallen
  * behind by more than `maxLagMs` (a stall: the database busy, the process descheduled, the job
  * handed back to the runner and claimed again) moves its origin so that it is at most that far
- * behind: what was missed beyond it is not made up for in a burst.
+ * behind: what was missed beyond it is not made up for. What it makes up for, it makes up at
+ * most `CATCH_UP_SPEED` times the pace, never as a burst (a burst of sends is a burst of work
+ * that an agent's send would wait behind).
  */
-export type Pace = { perSecond: number; origin: number; taken: number; maxLagMs: number };
+export type Pace = { perSecond: number; origin: number; taken: number; maxLagMs: number; last: number };
 
 /** How far behind its schedule a pacer may be and still catch up: a second's share at most. */
 export const MAX_LAG_MS = 1000;
+/** How much faster than its pace a pacer that is behind may send. */
+export const CATCH_UP_SPEED = 2;
 
 export function startPace(perSecond: number, now: number, maxLagMs = MAX_LAG_MS): Pace {
-  return { perSecond, origin: now, taken: 0, maxLagMs };
+  return { perSecond, origin: now, taken: 0, maxLagMs, last: -Infinity };
 }
 
 /** Takes the next send's slot: the time it is due (send at once when it is not in the future). */
 export function takeSlot(pace: Pace, now: number): number {
-  let at = pace.origin + (pace.taken * 1000) / pace.perSecond;
+  const spacing = 1000 / pace.perSecond;
+  let at = pace.origin + pace.taken * spacing;
   const behind = now - at;
   if (behind > pace.maxLagMs) {
     pace.origin += behind - pace.maxLagMs;
     at = now - pace.maxLagMs;
   }
+  at = Math.max(at, pace.last + spacing / CATCH_UP_SPEED);
   pace.taken++;
+  // When the previous send went: at its slot, or now if that was already past.
+  pace.last = Math.max(at, now);
   return at;
 }
 

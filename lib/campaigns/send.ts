@@ -66,16 +66,19 @@ export function setCampaignWarmUpMs(ms: number) {
  */
 const paces = new Map<string, Pace>();
 
-type Share = { count: number; lastId: number; tail: Promise<void> };
+type Recorder = ReturnType<typeof answerRecorder>;
+type Share = { count: number; lastId: number; dispatched: Promise<void>; tail: Promise<void> };
 
 /**
  * One share of the campaign: up to a second's worth of due recipients after `after` (by id),
  * made ready in small parts (prepareShare), each handed to the network at its slot of the pace
  * (claimed a tenth of a second's worth at a time), at most `concurrency()` with the network at
- * once. Resolves once every send of the share has the network's answer; their outcomes are
- * recorded (`tail`) while the next share is sent, so that bookkeeping never delays the pace.
+ * once. `dispatched` settles once each recipient of the share has its sender (its slot may be
+ * still to come: the next share is read and made ready meanwhile), `tail` once every send has
+ * the network's answer and the outcomes are recorded, while later shares are sent: bookkeeping
+ * never delays the pace.
  */
-async function sendShare(campaign: Campaign, requireOptIn: boolean, pace: Pace, after: number): Promise<Share> {
+async function sendShare(campaign: Campaign, requireOptIn: boolean, pace: Pace, after: number, record: Recorder): Promise<Share> {
   const perSecond = pace.perSecond;
   const dueIds = (
     await getDb()
@@ -92,7 +95,7 @@ async function sendShare(campaign: Campaign, requireOptIn: boolean, pace: Pace, 
       .orderBy(asc(campaignRecipients.id))
       .limit(perSecond)
   ).map((r) => r.id);
-  if (!dueIds.length) return { count: 0, lastId: after, tail: Promise.resolve() };
+  if (!dueIds.length) return { count: 0, lastId: after, dispatched: Promise.resolve(), tail: Promise.resolve() };
 
   // Slots are claimed a tenth of a second's worth at a time, and made ready two claims' worth
   // at a time, one part after the other, while the earlier parts are already being sent.
@@ -134,12 +137,14 @@ async function sendShare(campaign: Campaign, requireOptIn: boolean, pace: Pace, 
     return claimed;
   };
   const outcomes: Outcome[] = [];
-  const record = answerRecorder();
   const recording: Promise<unknown>[] = [];
   let next = 0;
+  let assigned = () => {};
+  const dispatched = new Promise<void>((resolve) => (assigned = resolve));
   async function worker() {
     while (next < dueIds.length) {
       const index = next++;
+      if (next === dueIds.length) assigned();
       const { ready, written, integration } = await partOf(index);
       const recipient = ready.get(dueIds[index]);
       // Only a recipient who is messaged takes a slot of the pace.
@@ -161,15 +166,16 @@ async function sendShare(campaign: Campaign, requireOptIn: boolean, pace: Pace, 
       }
     }
   }
-  await Promise.all(Array.from({ length: Math.min(concurrency(perSecond), dueIds.length) }, worker));
+  const working = Promise.all(Array.from({ length: Math.min(concurrency(perSecond), dueIds.length) }, worker)).finally(assigned);
   const tail = (async () => {
+    await working;
     await Promise.all(recording);
     await recordOutcomes(outcomes);
     if (failure) throw failure;
   })();
   // Awaited by the run (settled()); a failure is not left unhandled meanwhile.
   tail.catch(() => {});
-  return { count: dueIds.length, lastId: dueIds.at(-1)!, tail };
+  return { count: dueIds.length, lastId: dueIds.at(-1)!, dispatched, tail };
 }
 
 /**
@@ -219,6 +225,8 @@ async function dispatch(payload: Record<string, unknown>, { now }: Pick<JobConte
   if (pace?.perSecond !== settings.messages_per_second) pace = startPace(settings.messages_per_second, Date.now());
 
   const runStarted = Date.now();
+  // One recorder for the run: the answers at the end of a share and the start of the next go together.
+  const record = answerRecorder();
   const tails: Promise<void>[] = [];
   // Every share's outcomes recorded (the first failure thrown).
   const settled = async () => {
@@ -228,8 +236,10 @@ async function dispatch(payload: Record<string, unknown>, { now }: Pick<JobConte
   let after = 0;
   let takenAtRestart = -1;
   for (;;) {
-    const share = await sendShare(campaign, settings.require_opt_in, pace, after);
+    const share = await sendShare(campaign, settings.require_opt_in, pace, after, record);
     tails.push(share.tail);
+    // The next share is read and made ready while this one's last slots are still to come.
+    await share.dispatched;
     if (share.count === 0) {
       await settled();
       // Recipients before the last share's that are due again (a retry, one not claimed): from
