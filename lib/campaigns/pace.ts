@@ -43,13 +43,14 @@ export function nextSlotAt(pace: Pace): number {
 }
 
 /**
- * A campaign resumes sending this long after its server process started at the earliest: the
- * first requests after a (re)start (loading code, opening the database, the job runner's first
- * pass) are answered before thousands of campaign sends compete with them.
+ * A campaign resumes sending this long after its server's job runner first took it up at the
+ * earliest: the first requests after a (re)start (code loaded on first use, the database
+ * worker preparing its statements, the job runner's first pass) are answered before thousands
+ * of campaign sends compete with them.
  */
 export const WARM_UP_MS = 5000;
 
-/** How long a pacer waits before its first send in a process that has been up `uptimeMs`. */
-export function warmUpWaitMs(uptimeMs: number, warmUpMs = WARM_UP_MS): number {
-  return Math.max(0, Math.ceil(warmUpMs - uptimeMs));
+/** How long a pacer waits before its first send, `sinceFirstRunMs` after the first run of any pacer in this process. */
+export function warmUpWaitMs(sinceFirstRunMs: number, warmUpMs = WARM_UP_MS): number {
+  return Math.max(0, Math.ceil(warmUpMs - sinceFirstRunMs));
 }

@@ -52,8 +52,9 @@ export function setDispatchRunMs(ms: number) {
   dispatchRunMs = ms;
 }
 
-/** How long after its process started a pacer sends its first message (pace.ts). Tests set 0. */
+/** How long after this process first ran a pacer a pacer sends its first message (pace.ts). Tests set 0. */
 let warmUpMs = WARM_UP_MS;
+let firstRunAt: number | undefined;
 export function setCampaignWarmUpMs(ms: number) {
   warmUpMs = ms;
 }
@@ -184,7 +185,7 @@ async function sendShare(campaign: Campaign, requireOptIn: boolean, pace: Pace, 
  * and is called again, until every recipient is settled (`done`). Pausing or cancelling stops it
  * at the next recipient. Safe to run again after a crash: a recipient is claimed in a committed
  * row before the network is called, and never claimed twice. A pacer's first run in a process
- * waits until the process has been up `warmUpMs`.
+ * waits until `warmUpMs` after the first run of any pacer in it (the server's runner warm).
  */
 export function runCampaignDispatch(payload: Record<string, unknown>, context: Pick<JobContext, "now">): Promise<JobOutcome> {
   // Bulk work: on the embedded database every statement of it waits until no other one is
@@ -212,7 +213,8 @@ async function dispatch(payload: Record<string, unknown>, { now }: Pick<JobConte
   }
   if (!campaign || campaign.status !== "sending" || campaign.dispatchGeneration !== generation) return;
   if (!pace) {
-    const wait = warmUpWaitMs(process.uptime() * 1000, warmUpMs);
+    firstRunAt ??= Date.now();
+    const wait = warmUpWaitMs(Date.now() - firstRunAt, warmUpMs);
     if (wait > 0) return { retryAt: new Date(Date.now() + wait) };
   }
   // Its audience is not written in full yet (just started, or the run that started it died).

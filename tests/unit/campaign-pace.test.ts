@@ -81,7 +81,7 @@ describe("a campaign's pace", () => {
     expect(sends.length).toBeGreaterThanOrEqual(80 * (60 - 2) - 10);
   });
 
-  it("waits for the process to warm up only on its first run after a start", () => {
+  it("waits for the server to warm up: until a while after its runner first took up a campaign", () => {
     expect(warmUpWaitMs(0, 5000)).toBe(5000);
     expect(warmUpWaitMs(1200, 5000)).toBe(3800);
     expect(warmUpWaitMs(5000, 5000)).toBe(0);
