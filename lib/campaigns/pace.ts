@@ -54,23 +54,3 @@ export const WARM_UP_MS = 5000;
 export function warmUpWaitMs(sinceFirstRunMs: number, warmUpMs = WARM_UP_MS): number {
   return Math.max(0, Math.ceil(warmUpMs - sinceFirstRunMs));
 }
-
-/**
- * On the embedded database a campaign's send waits while a statement sent now would wait
- * longer than `BUSY_DATABASE_MS` (agents' statements queued behind work in progress): under
- * load the campaign slows down, never the inbox. At most `MAX_HOLD_MS` per send; the pace then
- * makes up what it can.
- */
-export const BUSY_DATABASE_MS = 200;
-export const MAX_HOLD_MS = 1000;
-const HOLD_STEP_MS = 20;
-
-/** Waits (with `sleep`) while `queueWaitMs()` says the database is busy, up to MAX_HOLD_MS; resolves how long it waited. */
-export async function holdWhileBusy(queueWaitMs: () => number, sleep: (ms: number) => Promise<unknown>): Promise<number> {
-  let held = 0;
-  while (held < MAX_HOLD_MS && queueWaitMs() > BUSY_DATABASE_MS) {
-    await sleep(HOLD_STEP_MS);
-    held += HOLD_STEP_MS;
-  }
-  return held;
-}

@@ -1,10 +1,10 @@
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
-import { getDb, getDbHandle, yieldingToOthers } from "@/db";
+import { getDb, yieldingToOthers } from "@/db";
 import { type Campaign, campaignRecipients, campaigns } from "@/db/schema";
 import type { JobContext, JobOutcome } from "@/lib/jobs/runner";
 import { handOverQueuedMessage } from "@/lib/messages/send-queued-message";
 import { answerRecorder, type Outcome, recordOutcomes, STALE_SENDING_MS, settleInterrupted } from "./outcomes";
-import { holdWhileBusy, nextSlotAt, type Pace, startPace, takeSlot, WARM_UP_MS, warmUpWaitMs } from "./pace";
+import { nextSlotAt, type Pace, startPace, takeSlot, WARM_UP_MS, warmUpWaitMs } from "./pace";
 import { type Due, type Integration, mayMessage, prepareShare, type Written } from "./prepare";
 import { loadCampaignSettings } from "./settings";
 import { startCampaign, writeAudience } from "./start";
@@ -150,8 +150,6 @@ async function sendShare(campaign: Campaign, requireOptIn: boolean, pace: Pace, 
       const recipient = ready.get(dueIds[index]);
       // Only a recipient who is messaged takes a slot of the pace.
       if (!recipient) continue;
-      const queueWaitMs = getDbHandle().queueWaitMs;
-      if (queueWaitMs) await holdWhileBusy(queueWaitMs, sleep);
       const wait = takeSlot(pace, Date.now()) - Date.now();
       if (wait > 0) await sleep(wait);
       if (!(await claimGroup(Math.floor(index / groupSize))).has(recipient.id)) continue;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BUSY_DATABASE_MS, CATCH_UP_SPEED, holdWhileBusy, MAX_HOLD_MS, MAX_LAG_MS, nextSlotAt, startPace, takeSlot, warmUpWaitMs } from "@/lib/campaigns/pace";
+import { CATCH_UP_SPEED, MAX_LAG_MS, nextSlotAt, startPace, takeSlot, warmUpWaitMs } from "@/lib/campaigns/pace";
 
 /**
  * A pacer as the dispatch job runs one, on a fake clock: shares of a second's worth, each send
@@ -86,18 +86,5 @@ describe("a campaign's pace", () => {
     expect(warmUpWaitMs(1200, 5000)).toBe(3800);
     expect(warmUpWaitMs(5000, 5000)).toBe(0);
     expect(warmUpWaitMs(3_600_000, 5000)).toBe(0);
-  });
-
-  it("holds a send while the embedded database is busy with others' statements, up to a second", async () => {
-    let now = 0;
-    const sleep = async (ms: number) => void (now += ms);
-    // Idle: no wait.
-    expect(await holdWhileBusy(() => 0, sleep)).toBe(0);
-    // Busy for 300 ms: the send waits until it is not.
-    const busyUntil = 300;
-    expect(await holdWhileBusy(() => (now < busyUntil ? BUSY_DATABASE_MS + 1 : 10), sleep)).toBe(300);
-    // Busy for good: never more than MAX_HOLD_MS.
-    now = 0;
-    expect(await holdWhileBusy(() => 5000, sleep)).toBe(MAX_HOLD_MS);
   });
 });
