@@ -70,8 +70,9 @@ export async function startBackgroundWork() {
     handOverTimer = setInterval(() => handOver().catch((error) => console.error(`handing deliveries to Inngest failed: ${loggable(error)}`)), HAND_OVER_EVERY_MS);
     handOverTimer.unref?.();
   }
-  runnerTimer = setTimeout(() => {
-    if (stopping) return;
+  const startRunner = () => {
+    clearTimeout(runnerTimer);
+    if (stopping || runner) return;
     runner = startJobRunner({
       db: getDb(),
       handlers,
@@ -79,8 +80,11 @@ export async function startBackgroundWork() {
       lanes: inngest ? INNGEST_LANES : DEFAULT_LANES,
       pollMs: env.JOBS_POLL_MS,
     });
-  }, RUNNER_AFTER_START_MS);
-  unlisten = await listen(JOBS_CHANNEL, (payload) => runner?.wake(payload));
+  };
+  runnerTimer = setTimeout(startRunner, RUNNER_AFTER_START_MS);
+  // A message someone sends meanwhile starts the runner at once: the server is answering
+  // requests, and a customer's reply does not wait for the backlog's moment.
+  unlisten = await listen(JOBS_CHANNEL, (payload) => (runner ? runner.wake(payload) : payload?.split(",").includes("message.send") && startRunner()));
   // Access taken away in another process (or this one, once committed): cached tokens are forgotten.
   unlistenAuth = await listen(AUTH_CHANNEL, () => forgetCachedTokens());
 }

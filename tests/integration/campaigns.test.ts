@@ -19,7 +19,7 @@ import * as templatesRoute from "@/app/v1/templates/route";
 import { getDb, rowsOf } from "@/db";
 import { campaignRecipients, contacts, conversations, events, jobs, messages, webhookDeliveries, webhooks } from "@/db/schema";
 import { OPT_OUT_CONFIRMATIONS } from "@/lib/campaigns/opt-out";
-import { setDispatchRunMs } from "@/lib/campaigns/send";
+import { setCampaignWarmUpMs, setDispatchRunMs } from "@/lib/campaigns/send";
 import { drainJobs, releaseAllStaleClaims } from "@/lib/jobs/runner";
 import { newId } from "@/lib/platform/ids";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
@@ -40,6 +40,8 @@ beforeAll(() => {
   restoreEnv = setEnv({ WEBHOOK_ALLOW_INSECURE_TARGETS: "true" });
   // One second's share of recipients per run of the dispatch job, so a test can act between them.
   setDispatchRunMs(0);
+  // The test process has just started: its campaigns send at once.
+  setCampaignWarmUpMs(0);
 });
 afterAll(() => {
   restoreEnv();

@@ -16,7 +16,7 @@ import { resetEnvCache } from "@/lib/platform/env";
 import { setPresenceGraceMs } from "@/lib/events/presence";
 import { eventTypes } from "@/lib/events/types";
 import { uploadDocument } from "@/lib/profile/documents";
-import { setDispatchRunMs } from "@/lib/campaigns/send";
+import { setCampaignWarmUpMs, setDispatchRunMs } from "@/lib/campaigns/send";
 import { call as callHandler } from "@/tests/support/api";
 import { Contract, type OpenApiDocument } from "@/tests/support/contract";
 import { setEnv } from "@/tests/support/env-vars";
@@ -1323,6 +1323,7 @@ describe("every route file is documented", () => {
     await expectStatus(200, "POST", `/v1/campaigns/${id}/schedule`, { token: adminToken });
     // Its first second: one recipient, then it waits for the next second (one second per run of the job here).
     setDispatchRunMs(0);
+    setCampaignWarmUpMs(0);
     await drain().finally(() => setDispatchRunMs(15_000));
     await expectStatus(200, "GET", `/v1/campaigns/${id}/recipients?status=sent`, { token: adminToken });
     await expectStatus(400, "GET", `/v1/campaigns/${id}/recipients?status=lost`, { token: adminToken });
