@@ -41,7 +41,8 @@ async function startServer(): Promise<Server> {
     const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
     if (build.status !== 0) throw new Error("next build failed");
   }
-  const port = await freePort();
+  // BENCH_OVERLOAD_PORT pins the port (a shared machine gives each user a range); any free one otherwise.
+  const port = process.env.BENCH_OVERLOAD_PORT ? Number(process.env.BENCH_OVERLOAD_PORT) : await freePort();
   const base = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), "chorus-bench-overload-"));
   const child = spawn(process.execPath, [path.join(root, "scripts/server.mjs")], {

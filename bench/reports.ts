@@ -84,7 +84,7 @@ export async function seedReportsData({ accountId, userId, size }: { accountId: 
   const account = { id: accountId };
   const messageCount = size.conversations * size.perConversation;
   const team = [userId, ...(await seedTeammates({ accountId: account.id, count: size.agents - 1 }))];
-  await withoutSecondaryIndexes(["contacts", "conversations", "messages", "events", "reporting_events", "sla_outcomes"], async () => {
+  await withoutSecondaryIndexes(["contacts", "conversations", "messages", "message_search", "events", "reporting_events", "sla_outcomes"], async () => {
     await seedConversations({ accountId: account.id, userIds: team, count: size.conversations, days: DAYS });
     // Turn k of conversation c, 3 minutes apart: the customer on even turns, the agent on odd
     // ones (the assignee, or a teammate); one reply in 20 failed, the last turn automated.

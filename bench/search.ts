@@ -108,7 +108,7 @@ async function runSearchBench({ name, size }: { name: string; size: ReturnType<t
   const { account, user, token } = await createBenchAccount();
   const words = vocabulary();
 
-  await withoutSecondaryIndexes(["contacts", "conversations", "messages"], () => seedSearchData({ accountId: account.id, userId: user.id, size, words }));
+  await withoutSecondaryIndexes(["contacts", "conversations", "messages", "message_search"], () => seedSearchData({ accountId: account.id, userId: user.id, size, words }));
 
   // Queries a person would type: a word from the messages without its accents, a surname
   // without accents, a first name, and a run of digits from a number.

@@ -16,3 +16,6 @@ export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array 
   dataType: () => "bytea",
   fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
 });
+
+/** A full-text search document (PostgreSQL `tsvector`), read and written as its text form. */
+export const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });

@@ -22,3 +22,4 @@ export * from "./pricing";
 export * from "./push";
 export * from "./campaigns";
 export * from "./workflow";
+export * from "./search";

@@ -1,11 +1,10 @@
-import { customType, index, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, text } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
+import { tsvector } from "./columns";
 import { documents } from "./profile";
 
 // Smart features: passages of the business's own knowledge (the profile description and the
 // documents' text), searched with PostgreSQL full-text search in the customer's language.
-
-const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
 export const knowledgePassages = pgTable(
   "knowledge_passages",

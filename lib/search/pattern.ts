@@ -30,9 +30,14 @@ export type SearchTerms = ReturnType<typeof searchTerms>;
  * quotes and backslashes escaped), never as query syntax: any text is a valid search.
  */
 export function matchesWords(expression: unknown, words: string[]): SQL | undefined {
+  return vectorMatchesWords(sql`chorus_search_vector(${expression})`, words);
+}
+
+/** The same match against a stored search vector (a column holding chorus_search_vector of a text). */
+export function vectorMatchesWords(vector: unknown, words: string[]): SQL | undefined {
   if (words.length === 0) return undefined;
   const terms = words.map((word) => sql`to_tsquery('simple', ${quotedPrefixTerm(sql`chorus_search_text(${word})`)})`);
-  return sql`chorus_search_vector(${expression}) @@ (${sql.join(terms, sql` && `)})`;
+  return sql`${vector} @@ (${sql.join(terms, sql` && `)})`;
 }
 
 /** `text` as a quoted prefix term of a text-search query: `'…':*`, with `\` and `'` escaped. */

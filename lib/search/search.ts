@@ -1,13 +1,14 @@
 import { and, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import { type Executor, getDb, rowsOf as rowsOfResult } from "@/db";
-import { contactSearchDocument, contacts, conversationNotes, conversations, messages } from "@/db/schema";
+import { contactSearchDocument, contacts, conversationNotes, conversations, messageSearch, messages } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { type CursorPosition, toPage } from "@/lib/platform/cursor";
 import { invalidField } from "@/lib/platform/errors";
 import { presentConversation } from "@/lib/conversations/schemas";
 import { joinContact, selectConversations } from "@/lib/conversations/store";
 import { snippetOf } from "./highlight";
-import { matchesWords, phoneContains, type SearchTerms, searchTerms } from "./pattern";
+import { matchesWords, phoneContains, type SearchTerms, searchTerms, vectorMatchesWords } from "./pattern";
+import { periodsFrom } from "./periods";
 import type { SearchResultOutput } from "./schemas";
 
 /** Ranks of what matched: the customer themself first, then what was written. */
@@ -19,11 +20,12 @@ type Hit = { conversation_id: string; tier: number; t_ms: number | string; kind:
 /**
  * Where a term can match, each source one index-backed SELECT of
  * (conversation_id, tier, t, kind, source_id); `t` orders matches of one tier, newest first.
- * Notes, once a table of their own, are one more source of tier TEXT.
+ * `periods`, when given, keeps only the messages written in those periods (a text-search query
+ * over message_search.periods, served by the same GIN index as the words).
  */
-function matchSources(accountId: string, terms: SearchTerms): SQL[] {
+function matchSources(accountId: string, terms: SearchTerms, periods?: string): SQL[] {
   const contactMatch = or(matchesWords(contactSearchDocument(contacts), terms.words), phoneContains(contacts.phone, terms.digits));
-  const textMatch = matchesWords(messages.text, terms.words);
+  const textMatch = vectorMatchesWords(messageSearch.words, terms.words);
   const noteMatch = matchesWords(conversationNotes.text, terms.words);
   return [
     contactMatch
@@ -34,9 +36,10 @@ function matchSources(accountId: string, terms: SearchTerms): SQL[] {
           and ${conversations.contactId} = any(array(select ${contacts.id} from ${contacts} where ${contacts.accountId} = ${accountId} and (${contactMatch})))`
       : undefined,
     textMatch
-      ? sql`select ${messages.conversationId}, ${TEXT}, ${messages.createdAt}, 'message', ${messages.id}
-        from ${messages}
-        where ${messages.accountId} = ${accountId} and ${messages.deletedAt} is null and ${textMatch}`
+      ? // message_search holds only messages that are not deleted, one narrow row each.
+        sql`select ${messageSearch.conversationId}, ${TEXT}, ${messageSearch.createdAt}, 'message', ${messageSearch.messageId}
+        from ${messageSearch}
+        where ${messageSearch.accountId} = ${accountId} and ${textMatch}${periods ? sql` and ${messageSearch.periods} @@ ${periods}::tsquery` : sql``}`
       : undefined,
     noteMatch
       ? // Teammates' internal notes (conversation_notes_text_search_idx).
@@ -61,17 +64,38 @@ function afterPosition(cursor: CursorPosition | undefined): SQL | undefined {
   return sql`where (tier, t, conversation_id) < (${Number(tier)}, ${cursor.t.toISOString()}::timestamptz, ${id})`;
 }
 
+/** How far back from the page's start the written text is searched first, widening until the page is full. */
+const WINDOWS_MS = [3_600_000, 86_400_000, 31 * 86_400_000, 366 * 86_400_000];
+
 /**
- * Conversations whose contact (name, number, email) or any message text contains `q`,
- * case- and accent-insensitively: contact matches first, then the most recent matching text.
- * Each conversation appears once, with its best match and a snippet around it.
+ * The page of hits after `cursor` (limit + 1 of them), ranked over every match. Written text is
+ * searched in windows from the page's start backwards (the last hour, day, month, year, then
+ * all): a window holds every match from its start on, so each conversation found in it has its
+ * newest match there, and a conversation it misses ranks below every one whose match lies in
+ * it. A page whose last row lies inside the window is therefore the page of the whole search;
+ * otherwise the next, wider window is asked. A common word finds a full page in the last hour
+ * or day without reading its older matches; a rare one reads all of its few matches.
  */
-export async function searchConversations({ ctx, q, limit, cursor }: { ctx: ServiceContext; q: string; limit: number; cursor?: CursorPosition }) {
-  const terms = searchTerms(q);
-  const sources = matchSources(ctx.accountId, terms);
-  if (sources.length === 0) return toPage([] as Hit[], limit, positionOf, () => undefined as never);
-  const db = getDb();
-  const hits = await rowsOf<Hit>(
+async function newestHits(db: Executor, { accountId, terms, limit, cursor }: { accountId: string; terms: SearchTerms; limit: number; cursor?: CursorPosition }): Promise<Hit[]> {
+  const now = new Date();
+  const [tier] = cursor?.id.split(":") ?? [];
+  const anchor = cursor && tier === String(TEXT) ? cursor.t.getTime() : now.getTime();
+  // Without words there is no written text to match, only a number.
+  for (const width of terms.words.length ? WINDOWS_MS : []) {
+    const { query, coveredFrom } = periodsFrom(new Date(anchor - width), now);
+    const hits = await pageOfHits(db, { accountId, terms, limit, cursor, periods: query });
+    const last = hits.at(-1);
+    if (hits.length > limit && last && (last.tier === CONTACT || Number(last.t_ms) >= coveredFrom.getTime())) return hits;
+  }
+  return pageOfHits(db, { accountId, terms, limit, cursor });
+}
+
+async function pageOfHits(
+  db: Executor,
+  { accountId, terms, limit, cursor, periods }: { accountId: string; terms: SearchTerms; limit: number; cursor?: CursorPosition; periods?: string },
+): Promise<Hit[]> {
+  const sources = matchSources(accountId, terms, periods);
+  return rowsOf<Hit>(
     db,
     sql`with hits as (${sql.join(sources, sql` union all `)}),
         best as (
@@ -92,6 +116,18 @@ export async function searchConversations({ ctx, q, limit, cursor }: { ctx: Serv
         ) as page
         order by page.tier desc, page.t desc, page.conversation_id desc`,
   );
+}
+
+/**
+ * Conversations whose contact (name, number, email) or any message text contains `q`,
+ * case- and accent-insensitively: contact matches first, then the most recent matching text.
+ * Each conversation appears once, with its best match and a snippet around it.
+ */
+export async function searchConversations({ ctx, q, limit, cursor }: { ctx: ServiceContext; q: string; limit: number; cursor?: CursorPosition }) {
+  const terms = searchTerms(q);
+  if (matchSources(ctx.accountId, terms).length === 0) return toPage([] as Hit[], limit, positionOf, () => undefined as never);
+  const db = getDb();
+  const hits = await newestHits(db, { accountId: ctx.accountId, terms, limit, cursor });
   const shown = hits.slice(0, limit);
   const ids = shown.map((h) => h.conversation_id);
   const rows = ids.length ? await selectConversations(db).where(and(eq(conversations.accountId, ctx.accountId), inArray(conversations.id, ids))) : [];
