@@ -332,7 +332,7 @@ function ChoiceSelect({ label, value, options, onChange }: { label: string; valu
   );
 }
 
-export function ActionRow({
+function ActionRow({
   action,
   index,
   choices,
@@ -441,6 +441,53 @@ export function ActionRow({
         </p>
       ) : null}
     </li>
+  );
+}
+
+/** The list of actions, in order, each removable, with a button adding one (`added`) at the end. */
+export function ActionList({
+  legend,
+  addLabel,
+  actions,
+  added,
+  choices,
+  forMacro,
+  errors,
+  onChange,
+}: {
+  legend: string;
+  addLabel: string;
+  actions: ActionDraft[];
+  added: ActionType;
+  choices: AutomationChoices;
+  forMacro?: boolean;
+  errors: Record<string, string>;
+  onChange: (actions: ActionDraft[]) => void;
+}) {
+  return (
+    <fieldset className="flex flex-col gap-2">
+      <legend className="mb-1 text-sm font-medium text-slate-700">{legend}</legend>
+      <ul className="flex flex-col gap-2">
+        {actions.map((action, i) => (
+          <ActionRow
+            key={i}
+            index={i}
+            action={action}
+            choices={choices}
+            forMacro={forMacro}
+            error={Object.entries(errors).find(([path]) => path.startsWith(`actions.${i}`))?.[1]}
+            onChange={(a) => onChange(actions.map((old, j) => (j === i ? a : old)))}
+            onRemove={() => onChange(actions.filter((_, j) => j !== i))}
+          />
+        ))}
+      </ul>
+      {errors.actions ? <p className="text-xs text-red-600">{errors.actions}</p> : null}
+      <div>
+        <Button type="button" variant="secondary" className={`${touchButton} px-2.5 py-1`} onClick={() => onChange([...actions, defaultAction(added, choices)])}>
+          {addLabel}
+        </Button>
+      </div>
+    </fieldset>
   );
 }
 

@@ -11,7 +11,7 @@ import type { AutomationOutput, AutomationPreviewOutput } from "@/lib/automation
 import { automationEvents } from "@/lib/automations/schemas";
 import {
   type ActionDraft,
-  ActionRow,
+  ActionList,
   actionsOf,
   type AutomationChoices,
   type ConditionDraft,
@@ -214,28 +214,15 @@ export function AutomationsBuilder({ rules: initial, choices, canEdit }: { rules
                 </Button>
               </div>
             </fieldset>
-            <fieldset className="flex flex-col gap-2">
-              <legend className="mb-1 text-sm font-medium text-slate-700">{t("thenInOrder")}</legend>
-              <ul className="flex flex-col gap-2">
-                {draft.actions.map((action, i) => (
-                  <ActionRow
-                    key={i}
-                    index={i}
-                    action={action}
-                    choices={choices}
-                    error={Object.entries(errors).find(([path]) => path.startsWith(`actions.${i}`))?.[1]}
-                    onChange={(a) => update({ actions: draft.actions.map((old, j) => (j === i ? a : old)) })}
-                    onRemove={() => update({ actions: draft.actions.filter((_, j) => j !== i) })}
-                  />
-                ))}
-              </ul>
-              {errors.actions ? <p className="text-xs text-red-600">{errors.actions}</p> : null}
-              <div>
-                <Button type="button" variant="secondary" className={`${touchButton} px-2.5 py-1`} onClick={() => update({ actions: [...draft.actions, defaultAction("add_note", choices)] })}>
-                  {t("addAction")}
-                </Button>
-              </div>
-            </fieldset>
+            <ActionList
+              legend={t("thenInOrder")}
+              addLabel={t("addAction")}
+              actions={draft.actions}
+              added="add_note"
+              choices={choices}
+              errors={errors}
+              onChange={(actions) => update({ actions })}
+            />
             <label className="flex min-h-11 items-center gap-2 text-sm sm:min-h-0">
               <input type="checkbox" className="h-5 w-5" checked={draft.enabled} onChange={(e) => update({ enabled: e.target.checked })} />
               {t("enabled")}

@@ -8,7 +8,7 @@ import { Card } from "@/components/ui/card";
 import { type Note, StatusNote } from "@/components/ui/status-note";
 import { requestJson } from "@/lib/client/api";
 import type { MacroOutput } from "@/lib/automations/schemas";
-import { type ActionDraft, ActionRow, actionsOf, type AutomationChoices, control, defaultAction, joinNodes, NameField, touchButton, useAutomationWords } from "./automation-parts";
+import { type ActionDraft, ActionList, actionsOf, type AutomationChoices, control, defaultAction, joinNodes, NameField, touchButton, useAutomationWords } from "./automation-parts";
 
 type Draft = { id?: string; name: string; visibility: "personal" | "account"; actions: ActionDraft[] };
 
@@ -81,29 +81,16 @@ export function MacrosManager({ macros: initial, choices, me }: { macros: MacroO
                 </select>
               </div>
             ) : null}
-            <fieldset className="flex flex-col gap-2">
-              <legend className="mb-1 text-sm font-medium text-slate-700">{t("actions")}</legend>
-              <ul className="flex flex-col gap-2">
-                {draft.actions.map((action, i) => (
-                  <ActionRow
-                    key={i}
-                    index={i}
-                    action={action}
-                    choices={choices}
-                    forMacro
-                    error={Object.entries(errors).find(([path]) => path.startsWith(`actions.${i}`))?.[1]}
-                    onChange={(a) => update({ actions: draft.actions.map((old, j) => (j === i ? a : old)) })}
-                    onRemove={() => update({ actions: draft.actions.filter((_, j) => j !== i) })}
-                  />
-                ))}
-              </ul>
-              {errors.actions ? <p className="text-xs text-red-600">{errors.actions}</p> : null}
-              <div>
-                <Button type="button" variant="secondary" className={`${touchButton} px-2.5 py-1`} onClick={() => update({ actions: [...draft.actions, defaultAction("close", choices)] })}>
-                  {t("addAction")}
-                </Button>
-              </div>
-            </fieldset>
+            <ActionList
+              legend={t("actions")}
+              addLabel={t("addAction")}
+              actions={draft.actions}
+              added="close"
+              choices={choices}
+              forMacro
+              errors={errors}
+              onChange={(actions) => update({ actions })}
+            />
             <div className="flex flex-col gap-2 sm:flex-row">
               <Button type="submit" className={touchButton} disabled={busy === "save" || !draft.name.trim()}>
                 {busy === "save" ? t("saving") : t("save")}
