@@ -7,7 +7,7 @@ import { numberIntegrations } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { getEnv } from "@/lib/platform/env";
 import { ApiError } from "@/lib/platform/errors";
-import { callGraph, joinUrl } from "./cloud";
+import { exchangeSignupCode, readNumber, registerNumber, subscribeApp } from "./cloud";
 import { presentNumberConfig, updateNumberConfig } from "./number-config";
 import { defaultApiBaseUrl, networkUrlPolicy } from "./integration";
 import { numberConfigOutput } from "./schemas";
@@ -46,9 +46,6 @@ function stepFailed(step: SignupStep, message: string): ApiError {
   return new ApiError(502, "network_error", `${stepLabels[step]} failed: ${message}`, [{ path: step, message }]);
 }
 
-const tokenSchema = z.looseObject({ access_token: z.string().min(1) });
-const numberSchema = z.looseObject({ display_phone_number: z.string().min(1), verified_name: z.string().optional() });
-
 /**
  * Finishes the network's embedded sign-up (POST /api/network/signup): exchanges the popup's
  * code for an access token with NETWORK_APP_ID and NETWORK_APP_SECRET, subscribes the app to
@@ -63,35 +60,16 @@ export async function completeSignup({ ctx, input }: { ctx: ServiceContext; inpu
     throw new ApiError(409, "signup_not_configured", "Guided sign-up needs NETWORK_APP_ID and NETWORK_APP_SECRET on the server; use the manual form instead.");
   }
   const apiBaseUrl = defaultApiBaseUrl();
-  const policy = networkUrlPolicy();
-  const call = (options: { segments: string[]; method: "GET" | "POST"; accessToken: string; query?: Record<string, string>; json?: unknown }) => {
-    const url = new URL(joinUrl({ apiBaseUrl, segments: options.segments }));
-    for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, value);
-    return callGraph({
-      url: url.toString(),
-      method: options.method,
-      accessToken: options.accessToken,
-      ...(options.json !== undefined ? { body: { json: options.json } } : {}),
-      timeoutMs: 15_000,
-      policy,
-    });
-  };
+  const target = { apiBaseUrl, policy: networkUrlPolicy() };
   const secretsOut = (text: string, token?: string): string =>
     [env.NETWORK_APP_SECRET, input.code, token].reduce<string>((t, secret) => (secret ? t.split(secret).join("[redacted]") : t), text);
 
-  const exchanged = await call({
-    segments: ["oauth", "access_token"],
-    method: "GET",
-    accessToken: "",
-    query: { client_id: env.NETWORK_APP_ID, client_secret: env.NETWORK_APP_SECRET, code: input.code },
-  });
-  if (!exchanged.ok) throw stepFailed("exchange_code", secretsOut(exchanged.failure.message));
-  const token = tokenSchema.safeParse(exchanged.body);
-  if (!token.success) throw stepFailed("exchange_code", "the network answered without an access token");
-  const accessToken = token.data.access_token;
+  const exchanged = await exchangeSignupCode(target, { appId: env.NETWORK_APP_ID, appSecret: env.NETWORK_APP_SECRET, code: input.code });
+  if (!exchanged.ok) throw stepFailed("exchange_code", secretsOut(exchanged.message));
+  const accessToken = exchanged.accessToken;
 
-  const subscribed = await call({ segments: [input.business_account_id, "subscribed_apps"], method: "POST", accessToken });
-  if (!subscribed.ok) throw stepFailed("subscribe_app", secretsOut(subscribed.failure.message, accessToken));
+  const subscribed = await subscribeApp(target, { businessAccountId: input.business_account_id, accessToken });
+  if (!subscribed.ok) throw stepFailed("subscribe_app", secretsOut(subscribed.message, accessToken));
 
   const steps: SignupOutput["steps"] = [
     { step: "exchange_code", status: "done" },
@@ -101,18 +79,16 @@ export async function completeSignup({ ctx, input }: { ctx: ServiceContext; inpu
     steps.push({ step: "register_number", status: "skipped" });
   } else {
     const pin = String(randomInt(0, 1_000_000)).padStart(6, "0");
-    const registered = await call({ segments: [input.phone_number_id, "register"], method: "POST", accessToken, json: { messaging_product: "whatsapp", pin } });
-    if (!registered.ok) throw stepFailed("register_number", secretsOut(registered.failure.message, accessToken));
+    const registered = await registerNumber(target, { phoneNumberId: input.phone_number_id, accessToken, pin });
+    if (!registered.ok) throw stepFailed("register_number", secretsOut(registered.message, accessToken));
     steps.push({ step: "register_number", status: "done" });
   }
 
-  const read = await call({ segments: [input.phone_number_id], method: "GET", accessToken, query: { fields: "display_phone_number,verified_name" } });
-  if (!read.ok) throw stepFailed("read_number", secretsOut(read.failure.message, accessToken));
-  const number = numberSchema.safeParse(read.body);
-  if (!number.success) throw stepFailed("read_number", "the network did not describe the phone number");
+  const number = await readNumber(target, { phoneNumberId: input.phone_number_id, accessToken });
+  if (!number.ok) throw stepFailed("read_number", secretsOut(number.message, accessToken));
   steps.push({ step: "read_number", status: "done" });
 
-  const displayNumber = number.data.display_phone_number;
+  const displayNumber = number.displayPhoneNumber;
   const digits = displayNumber.replace(/\D/g, "");
   await updateNumberConfig({
     ctx,
@@ -137,5 +113,5 @@ export async function completeSignup({ ctx, input }: { ctx: ServiceContext; inpu
     })
     .where(eq(numberIntegrations.accountId, ctx.accountId))
     .returning();
-  return { number: presentNumberConfig(row), display_phone_number: displayNumber, verified_name: number.data.verified_name ?? null, steps };
+  return { number: presentNumberConfig(row), display_phone_number: displayNumber, verified_name: number.verifiedName, steps };
 }
