@@ -3,7 +3,8 @@ import { getDb, notYielding, rowsOf, yieldingToOthers } from "@/db";
 import { type Campaign, type Contact, campaignRecipients, campaigns, contacts, messages } from "@/db/schema";
 import { contactAddress } from "@/lib/contacts/identity";
 import { createConversations, findActiveConversations } from "@/lib/conversations/store";
-import type { JobContext, JobOutcome } from "@/lib/jobs/runner";
+import { z } from "zod";
+import { defineJob, type JobContext, type JobOutcome, type PayloadOf } from "@/lib/jobs/define";
 import { previewOf } from "@/lib/messages/schemas";
 import { type HandedOver, handOverQueuedMessage, recordSentMessages } from "@/lib/messages/send-queued-message";
 import type { MessageKindContent } from "@/lib/messages/kinds";
@@ -510,21 +511,28 @@ async function sendOneSecond(campaign: Campaign, planned: number): Promise<"fini
  * cancelling stops it at the next recipient. Safe to run again after a crash: a recipient is
  * claimed in a committed row before the network is called, and never claimed twice.
  */
-export function runCampaignDispatch(payload: Record<string, unknown>, context: Pick<JobContext, "now">): Promise<JobOutcome> {
+/** The `campaign.dispatch` payload: the campaign, and the generation of the pacer (jobs written before generations existed are generation 0). */
+const dispatchPayload = z.object({ campaignId: z.string().min(1), generation: z.number().int().optional() });
+
+export const campaignDispatchJob = defineJob({
+  kind: "campaign.dispatch",
+  schema: dispatchPayload,
   // Bulk work: on the embedded database every statement of it waits until no other one is
   // waiting, so agents' sends and inbound messages go first.
-  return yieldingToOthers(() => dispatch(payload, context));
+  handler: (payload, context) => yieldingToOthers(() => dispatch(payload, context)),
+});
+
+declare module "@/lib/jobs/define" {
+  interface JobPayloads {
+    "campaign.dispatch": PayloadOf<typeof campaignDispatchJob>;
+  }
 }
 
-async function dispatch(payload: Record<string, unknown>, { now }: Pick<JobContext, "now">): Promise<JobOutcome> {
-  const campaignId = typeof payload.campaignId === "string" ? payload.campaignId : undefined;
-  if (!campaignId) return { failed: "campaign.dispatch needs a campaignId" };
+async function dispatch({ campaignId, generation = 0 }: z.output<typeof dispatchPayload>, { now }: Pick<JobContext, "now">): Promise<JobOutcome> {
   const db = getDb();
   let [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, campaignId)).limit(1);
   if (!campaign) return;
-  // A pacer of an earlier schedule or resume: the current one sends (jobs written before
-  // generations existed are generation 0).
-  const generation = typeof payload.generation === "number" ? payload.generation : 0;
+  // A pacer of an earlier schedule or resume: the current one sends.
   if (campaign.dispatchGeneration !== generation) return;
   if (campaign.status === "scheduled") {
     if (campaign.sendAt && campaign.sendAt.getTime() > now.getTime()) return { retryAt: campaign.sendAt };

@@ -5,6 +5,8 @@ import { callingCodeOf } from "@/lib/pricing/country";
 import { recordEvent } from "@/lib/events/record-event";
 import { presentMessage } from "./schemas";
 import { findMessage } from "./store";
+import { z } from "zod";
+import { defineJob, type PayloadOf } from "@/lib/jobs/define";
 
 export type NetworkStatus = "sent" | "delivered" | "read" | "failed";
 
@@ -77,15 +79,23 @@ export async function applyMessageStatus(
   return output;
 }
 
+const simulatedStatusPayload = z.object({ messageId: z.string().min(1), status: z.enum(["delivered", "read"]) });
+
 /** The sandbox's stand-in for the network's status callbacks (job `message.simulate-status`). */
-export async function simulateSandboxStatus(payload: Record<string, unknown>) {
-  const messageId = typeof payload.messageId === "string" ? payload.messageId : undefined;
-  const status = payload.status === "delivered" || payload.status === "read" ? payload.status : undefined;
-  if (!messageId || !status) return { failed: "message.simulate-status needs messageId and status (delivered or read)" };
+export async function simulateSandboxStatus({ messageId, status }: z.output<typeof simulatedStatusPayload>) {
   const [row] = await getDb().select({ accountId: messages.accountId, type: messages.type, content: messages.content }).from(messages).where(eq(messages.id, messageId)).limit(1);
   if (!row) return;
   // Priced as the network prices per message: a template by its category, any reply inside the window free.
   const category = (row.content as { template?: { category?: string } } | null)?.template?.category;
   const pricing = row.type === "template" ? { category: (category ?? "MARKETING").toLowerCase(), billable: true, pricing_model: "PMP" } : { category: "service", billable: false, pricing_model: "PMP" };
   await getDb().transaction((tx) => applyMessageStatus(tx, { accountId: row.accountId, messageId, status, pricing }));
+}
+
+/** The sandbox's `message.simulate-status` job: the status a real network would report, when it would. */
+export const simulateStatusJob = defineJob({ kind: "message.simulate-status", schema: simulatedStatusPayload, handler: simulateSandboxStatus });
+
+declare module "@/lib/jobs/define" {
+  interface JobPayloads {
+    "message.simulate-status": PayloadOf<typeof simulateStatusJob>;
+  }
 }
