@@ -166,6 +166,11 @@ describe("Inngest function run-job", () => {
       events: [{ name: "chorus/job.requested", data: { jobId: 8, kind: "message.send", payload: { messageId: "msg_1" } } }],
     });
     expect(result).toEqual({ status: "failed", runs: 1, error: "the number is not on the network" });
+    // A payload that does not match its kind's schema never reaches the handler, and is not retried.
+    const unparsable = await new InngestTestEngine({ function: refusing }).execute({
+      events: [{ name: "chorus/job.requested", data: { jobId: 10, kind: "message.send", payload: { messageId: 42 } } }],
+    });
+    expect(unparsable.result).toEqual({ status: "failed", runs: 0, error: expect.stringMatching(/^invalid message\.send payload: messageId: /) });
     const unknown = await new InngestTestEngine({ function: runJob }).execute({
       events: [{ name: "chorus/job.requested", data: { jobId: 9, kind: "nothing.here", payload: {} } }],
     });

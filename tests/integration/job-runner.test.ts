@@ -62,6 +62,30 @@ describe("the job runner", () => {
     expect(await claimDueJobs(getDb(), { limit: 10 })).toHaveLength(3);
   });
 
+  it("fails a job whose stored payload does not match its kind's schema for good, with the reason, without running its handler", async () => {
+    const seen: string[] = [];
+    const handlers = jobsWith({ "message.send": async (payload) => void seen.push(payload.messageId) });
+    // Rows written outside enqueueJob (an older release, a hand edit): the runner is their only check.
+    const now = new Date();
+    const rows = await getDb()
+      .insert(jobs)
+      .values([
+        { kind: "message.send", payload: { messageId: 42 }, status: "pending" as const, runAt: now, createdAt: now, updatedAt: now },
+        { kind: "message.send", payload: {}, status: "pending" as const, runAt: now, createdAt: now, updatedAt: now },
+        { kind: "message.send", payload: { messageId: "msg_ok" }, status: "pending" as const, runAt: now, createdAt: now, updatedAt: now },
+      ])
+      .returning({ id: jobs.id });
+    await drainJobs(getDb(), handlers, { now });
+    const [wrongType, missing, fine] = await Promise.all(rows.map((row) => jobRow(row.id)));
+    expect(wrongType).toMatchObject({ status: "failed", attempts: 1, lockedUntil: null, lastError: expect.stringMatching(/^invalid message\.send payload: messageId: /) });
+    expect(missing).toMatchObject({ status: "failed", attempts: 1, lastError: expect.stringMatching(/^invalid message\.send payload: messageId: /) });
+    expect(fine).toMatchObject({ status: "done", attempts: 1 });
+    expect(seen).toEqual(["msg_ok"]);
+    // Failed for good: a later pass (or a restart) does not run it again.
+    expect(await drainJobs(getDb(), handlers, { now: new Date(now.getTime() + 24 * 3600_000) })).toBe(0);
+    expect((await jobRow(rows[0].id)).attempts).toBe(1);
+  });
+
   it("records each outcome: done, run again later, failed for good, thrown (backoff), no handler", async () => {
     const retryAt = new Date(Date.now() + 90_000);
     const handlers = jobsWith({
