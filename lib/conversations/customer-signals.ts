@@ -86,7 +86,7 @@ const signalJob = z.object({ accountId: z.string(), networkMessageId: z.string()
  * `network.read-signal`). A temporary failure retries a little; anything else is dropped, as a
  * late "typing…" would mislead the customer more than a missing one.
  */
-export async function sendReadSignal({ accountId, networkMessageId, typing }: z.output<typeof signalJob>, { attempt = 1 }: { attempt?: number } = {}) {
+async function sendReadSignal({ accountId, networkMessageId, typing }: z.output<typeof signalJob>, { attempt = 1 }: { attempt?: number } = {}) {
   const integration = await loadNumberIntegration(getDb(), accountId);
   const found = adapterFor(integration);
   if (!found.ok) return { failed: found.message };

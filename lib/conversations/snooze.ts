@@ -79,7 +79,7 @@ const wakePayload = z.object({ accountId: z.string().min(1), conversationId: z.s
  * The `conversation.wake` job: wakes the conversation when it is still snoozed and due. A job
  * left over from an earlier snooze (moved later, woken by a message, closed) does nothing.
  */
-export async function runWakeJob({ accountId, conversationId }: z.output<typeof wakePayload>, { now }: { now: Date }) {
+async function runWakeJob({ accountId, conversationId }: z.output<typeof wakePayload>, { now }: { now: Date }) {
   await getDb().transaction(async (tx) => {
     const [current] = await tx
       .select()

@@ -272,7 +272,7 @@ function inboundOf(message: InboundMessage): InboundInput {
  * `message.fetch-media`). Temporary failures retry; a permanent one stores the message
  * without its media, with `error` saying why, so the conversation still shows it arrived.
  */
-export async function fetchInboundMedia({ accountId, message }: z.output<typeof inboundMediaJob>, { attempt = 1 }: { attempt?: number } = {}) {
+async function fetchInboundMedia({ accountId, message }: z.output<typeof inboundMediaJob>, { attempt = 1 }: { attempt?: number } = {}) {
   const db = getDb();
   if (await findIdByNetworkId(db, { accountId, networkMessageId: message.networkMessageId })) return;
 

@@ -82,7 +82,7 @@ export async function applyMessageStatus(
 const simulatedStatusPayload = z.object({ messageId: z.string().min(1), status: z.enum(["delivered", "read"]) });
 
 /** The sandbox's stand-in for the network's status callbacks (job `message.simulate-status`). */
-export async function simulateSandboxStatus({ messageId, status }: z.output<typeof simulatedStatusPayload>) {
+async function simulateSandboxStatus({ messageId, status }: z.output<typeof simulatedStatusPayload>) {
   const [row] = await getDb().select({ accountId: messages.accountId, type: messages.type, content: messages.content }).from(messages).where(eq(messages.id, messageId)).limit(1);
   if (!row) return;
   // Priced as the network prices per message: a template by its category, any reply inside the window free.

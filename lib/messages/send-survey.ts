@@ -20,7 +20,7 @@ const surveyJob = z.object({ accountId: z.string(), conversationId: z.string(), 
  * (or closed again) since, was already rated, was already asked for this close, or the survey was
  * switched off meanwhile.
  */
-export async function sendSurvey({ accountId, conversationId, closedAt }: z.output<typeof surveyJob>) {
+async function sendSurvey({ accountId, conversationId, closedAt }: z.output<typeof surveyJob>) {
   await getDb().transaction(async (tx) => {
     const [conversation] = await tx
       .select()

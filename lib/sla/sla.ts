@@ -214,7 +214,7 @@ const checkPayload = z.object({ accountId: z.string().min(1), conversationId: z.
  * The `sla.check` job: the running clock's warning (80 %) and breach, each once. A check left
  * over from an earlier clock (answered, closed, moved) finds nothing due and does nothing.
  */
-export async function runSlaCheck({ accountId, conversationId }: z.output<typeof checkPayload>, { now }: { now: Date }) {
+async function runSlaCheck({ accountId, conversationId }: z.output<typeof checkPayload>, { now }: { now: Date }) {
   await getDb().transaction(async (tx) => {
     const current = await lockConversation(tx, accountId, conversationId);
     if (!current?.slaKind || !current.slaDueAt || !current.slaWarnAt) return;

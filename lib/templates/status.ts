@@ -53,7 +53,7 @@ export async function applyTemplateStatus({ businessAccountId, update }: { busin
 }
 
 /** The sandbox's review (job `template.simulate-review`): REJECTED when the body contains "REJECT", else APPROVED. */
-export async function simulateTemplateReview({ templateId }: { templateId: string }) {
+async function simulateTemplateReview({ templateId }: { templateId: string }) {
   const db = getDb();
   const [row] = await db.select().from(messageTemplates).where(eq(messageTemplates.id, templateId)).limit(1);
   if (!row || row.status !== "PENDING") return;
