@@ -38,6 +38,8 @@ export function createRunJobFunction(registry: JobRegistry) {
       const outcome: RunResult = await step.run(`run-${run}`, async (): Promise<RunResult> => {
         const now = new Date();
         const result = await definition.handler(parsed.payload, { jobId, attempt: run, now });
+        // Nothing is claimed here, so no handler writes its own outcome: anything but an object is done.
+        if (typeof result !== "object") return { kind: "done" };
         if (result && "retryAt" in result) return { kind: "retry", waitMs: Math.max(0, result.retryAt.getTime() - now.getTime()), error: result.error ?? null };
         if (result && "failed" in result) return { kind: "failed", error: result.failed };
         return { kind: "done" };

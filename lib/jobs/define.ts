@@ -51,7 +51,8 @@ export type JobOutcome = void | { retryAt: Date; error?: string } | { failed: st
 export const OUTCOME_RECORDED = Symbol("outcome recorded");
 export type BatchOutcome = JobOutcome | typeof OUTCOME_RECORDED;
 
-export type JobHandler<P> = (payload: P, ctx: JobContext) => Promise<JobOutcome>;
+/** A handler may also answer OUTCOME_RECORDED for a claimed job whose outcome it wrote itself. */
+export type JobHandler<P> = (payload: P, ctx: JobContext) => Promise<BatchOutcome>;
 /**
  * Runs many claimed jobs of one kind together (shared reads and writes); returns one promise
  * per job, in order, each settling as soon as that job is finished.

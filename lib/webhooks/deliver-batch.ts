@@ -30,12 +30,13 @@ function jobOutcomeOf(result: AttemptOutcome): JobOutcome {
 }
 
 /**
- * The local runner's `webhook.deliver` jobs, many at a time: one transaction reads every
- * delivery with its endpoint (and the endpoint's secret once) and writes every attempt row
- * before anything is sent; the sends run in parallel over kept-alive connections; answers
- * that arrive together are written together. Same guarantees as one at a time
- * (runDeliveryJob, to which every unusual case is handed): attempt N is written before it
- * is sent, and sent once unless its process dies.
+ * The local runner's `webhook.deliver` jobs, one or many at a time (a single delivery is a
+ * batch of one): one transaction reads every delivery with its endpoint (and the endpoint's
+ * secret once) and writes every attempt row before anything is sent; the sends run in
+ * parallel over kept-alive connections; answers that arrive together are written together.
+ * Every unusual case (a takeover, an attempt row that exists already, an endpoint no longer
+ * active, the end of the ladder) is handed to runDeliveryJob, which resumes, replays or stops
+ * it. Attempt N is written before it is sent, and sent once unless its process dies.
  */
 const runDeliveryBatch: JobBatchHandler<DeliveryJobPayload> = (items) => {
   const settles: Settle[] = [];
@@ -314,7 +315,13 @@ async function recordResults(batch: Sent[]): Promise<BatchOutcome[]> {
  * their own rows; with JOBS_BACKEND=inngest a job row relays it to Inngest). One at a time, or
  * many together on the local runner.
  */
-export const deliverWebhookJob = defineJob({ kind: "webhook.deliver", schema: deliveryJobPayload, handler: runDeliveryJob, batch: runDeliveryBatch });
+export const deliverWebhookJob = defineJob({
+  kind: "webhook.deliver",
+  schema: deliveryJobPayload,
+  // One attempt path: a single delivery is a batch of one.
+  handler: (payload, ctx) => runDeliveryBatch([{ payload, ctx }])[0],
+  batch: runDeliveryBatch,
+});
 
 declare module "@/lib/jobs/define" {
   interface JobPayloads {

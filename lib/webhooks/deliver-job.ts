@@ -10,9 +10,9 @@ export const deliveryJobPayload = z.object({ deliveryId: z.string().min(1), webh
 export type DeliveryJobPayload = z.output<typeof deliveryJobPayload>;
 
 /**
- * The local scheduler of a delivery: one `webhook.deliver` job per delivery, run when the
- * delivery's next attempt is due. It runs that attempt and asks the runner to come back
- * when the retry schedule says so.
+ * A delivery's due attempt through the attempt function (attemptDelivery, as Inngest runs it):
+ * the batch path (./deliver-batch.ts) hands it the cases it does not take itself. It runs that
+ * attempt and asks the runner to come back when the retry schedule says so.
  */
 export async function runDeliveryJob({ deliveryId }: DeliveryJobPayload, ctx: JobContext): Promise<JobOutcome> {
   const [delivery] = await getDb()
