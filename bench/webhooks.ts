@@ -18,8 +18,9 @@ import { resetEnvCache } from "@/lib/platform/env";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/platform/ids";
 import { enqueueJob, JOBS_CHANNEL } from "@/lib/jobs/enqueue";
-import { jobBatchHandlers, jobHandlers } from "@/lib/server/job-handlers";
-import { type JobHandlers, startJobRunner } from "@/lib/jobs/runner";
+import { jobRegistry } from "@/lib/server/job-registry";
+import type { JobRegistry } from "@/lib/jobs/define";
+import { startJobRunner } from "@/lib/jobs/local-runner";
 import { createWebhook } from "@/lib/webhooks/create-webhook";
 import { type Bench, type BenchOptions, log, percentile, round } from "./support";
 import { dropDatabase } from "@/db/drop-database";
@@ -115,7 +116,7 @@ async function openDatabase(kind: "pglite" | "postgres"): Promise<{ handle: DbHa
  */
 async function withEngine<T>(
   kind: "pglite" | "postgres",
-  handlers: JobHandlers,
+  jobs: JobRegistry,
   body: (ctx: { createAccount: (name: string) => Promise<string>; register: (accountId: string, url: string) => Promise<void> }) => Promise<T>,
 ): Promise<T> {
   const saved = { ...process.env };
@@ -129,7 +130,7 @@ async function withEngine<T>(
   const { handle, drop } = await openDatabase(kind);
   setDbHandle(handle);
   const db = getDbHandle().db;
-  const runner = startJobRunner({ db, handlers, batchHandlers: jobBatchHandlers, pollMs: 500 });
+  const runner = startJobRunner({ db, jobs, batches: true, pollMs: 500 });
   const unlisten = handle.pglite
     ? await handle.pglite.listen(JOBS_CHANNEL, (payload) => runner.wake(payload))
     : await handle.sql!.listen(JOBS_CHANNEL, (payload) => runner.wake(payload)).then((s) => () => s.unlisten());
@@ -230,7 +231,7 @@ async function fanOut(kind: "pglite" | "postgres", events: number) {
   const receivers: Receiver[] = [];
   try {
     for (let i = 0; i < RECEIVERS; i++) receivers.push(await host.start(track.onFirstAttempt));
-    return await withEngine(kind, jobHandlers, async ({ createAccount, register }) => {
+    return await withEngine(kind, jobRegistry, async ({ createAccount, register }) => {
       const accountId = await createAccount("Benchmark");
       for (const r of receivers) await register(accountId, r.url);
       const start = performance.now();
@@ -331,7 +332,7 @@ export const steadyBench: Bench = {
     const receivers: Receiver[] = [];
     try {
       for (let i = 0; i < RECEIVERS; i++) receivers.push(await host.start(track.onFirstAttempt));
-      return await withEngine("pglite", jobHandlers, async ({ createAccount, register }) => {
+      return await withEngine("pglite", jobRegistry, async ({ createAccount, register }) => {
         const accountId = await createAccount("Benchmark");
         for (const r of receivers) await register(accountId, r.url);
         const start = performance.now();
@@ -373,12 +374,15 @@ export const fairnessBench: Bench = {
     const host = receiverHost();
     const sendLatency: number[] = [];
     const sendQueued = new Map<string, number>();
-    const handlers: JobHandlers = {
-      ...jobHandlers,
+    const handlers: JobRegistry = {
+      ...jobRegistry,
       // An outbound customer send as the runner sees it: the time until it starts is what counts.
-      "message.send": async (payload) => {
-        const queued = sendQueued.get(String(payload.n));
-        if (queued !== undefined) sendLatency.push(performance.now() - queued);
+      "message.send": {
+        ...jobRegistry["message.send"],
+        handler: async (payload) => {
+          const queued = sendQueued.get(payload.messageId);
+          if (queued !== undefined) sendLatency.push(performance.now() - queued);
+        },
       },
     };
     try {
@@ -403,7 +407,7 @@ export const fairnessBench: Bench = {
           if (tick % 4 === 0) {
             const n = String(sends++);
             sendQueued.set(n, performance.now());
-            await enqueueJob(getDbHandle().db, { kind: "message.send", accountId: noisy, payload: { n } });
+            await enqueueJob(getDbHandle().db, { kind: "message.send", accountId: noisy, payload: { messageId: n } });
           }
           await new Promise((r) => setTimeout(r, 50));
         }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { planAssistantReply } from "@/lib/assistant/out-of-hours";
-import type { JobHandler } from "@/lib/jobs/runner";
+import { defineJob, type PayloadOf } from "@/lib/jobs/define";
 import { runAutoReplies, type SendAutomatedMessage } from "./auto-replies";
 
 const autoReplyJobPayload = z.object({
@@ -14,12 +14,21 @@ const autoReplyJobPayload = z.object({
  * in its transaction, and this answers it with the given send path. A run is idempotent
  * (see runAutoReplies), so the runner's at-least-once retries send nothing twice.
  */
-export function createAutoReplyJobHandler(send: SendAutomatedMessage, { clock = () => new Date() }: { clock?: () => Date } = {}): JobHandler {
-  return async (payload) => {
-    const parsed = autoReplyJobPayload.safeParse(payload);
-    if (!parsed.success) return { failed: `invalid payload: ${parsed.error.issues[0]?.message ?? "unknown"}` };
-    // The answer assistant may wait seconds for its model: decided before the transaction.
-    const assistant = await planAssistantReply(parsed.data);
-    await runAutoReplies({ ...parsed.data, send, now: clock(), assistant });
-  };
+export function createAutoReplyJob(send: SendAutomatedMessage, { clock = () => new Date() }: { clock?: () => Date } = {}) {
+  return defineJob({
+    kind: "message.auto-reply",
+    schema: autoReplyJobPayload,
+    handler: async (payload) => {
+      // The answer assistant may wait seconds for its model: decided before the transaction.
+      const assistant = await planAssistantReply(payload);
+      await runAutoReplies({ ...payload, send, now: clock(), assistant });
+    },
+  });
 }
+
+declare module "@/lib/jobs/define" {
+  interface JobPayloads {
+    "message.auto-reply": PayloadOf<ReturnType<typeof createAutoReplyJob>>;
+  }
+}
+

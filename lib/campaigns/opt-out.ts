@@ -3,7 +3,7 @@ import { z } from "zod";
 import { type Executor, getDb, type Tx } from "@/db";
 import { type Conversation, contacts, type Message, messages } from "@/db/schema";
 import { enqueueJob } from "@/lib/jobs/enqueue";
-import type { JobHandler } from "@/lib/jobs/runner";
+import { defineJob, type PayloadOf } from "@/lib/jobs/define";
 import { loadCampaignSettings, normalizeKeyword } from "./settings";
 
 type Language = "en" | "es" | "pt";
@@ -61,11 +61,8 @@ const optOutPayload = z.object({ accountId: z.string().min(1), conversationId: z
 export type SendOptOutConfirmation = (args: { tx: Tx; accountId: string; conversationId: string; to: string; text: string }) => Promise<unknown>;
 
 /** The `contact.opt-out` job: sends the confirmation as an automatic answer, once per opt-out message. */
-export function createOptOutJobHandler(send: SendOptOutConfirmation): JobHandler {
-  return async (payload) => {
-    const parsed = optOutPayload.safeParse(payload);
-    if (!parsed.success) return { failed: "invalid contact.opt-out payload" };
-    const { accountId, conversationId, messageId, language } = parsed.data;
+export function createOptOutJob(send: SendOptOutConfirmation) {
+  return defineJob({ kind: "contact.opt-out", schema: optOutPayload, handler: async ({ accountId, conversationId, messageId, language }) => {
     await getDb().transaction(async (tx) => {
       const [inbound] = await tx
         .select({ from: messages.fromNumber })
@@ -75,5 +72,11 @@ export function createOptOutJobHandler(send: SendOptOutConfirmation): JobHandler
       if (!inbound) return;
       await send({ tx, accountId, conversationId, to: inbound.from, text: OPT_OUT_CONFIRMATIONS[language] });
     });
-  };
+  } });
+}
+
+declare module "@/lib/jobs/define" {
+  interface JobPayloads {
+    "contact.opt-out": PayloadOf<ReturnType<typeof createOptOutJob>>;
+  }
 }

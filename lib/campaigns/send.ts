@@ -1,7 +1,8 @@
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { getDb, yieldingToOthers } from "@/db";
 import { type Campaign, campaignRecipients, campaigns } from "@/db/schema";
-import type { JobContext, JobOutcome } from "@/lib/jobs/runner";
+import { z } from "zod";
+import { defineJob, type JobContext, type JobOutcome, type PayloadOf } from "@/lib/jobs/define";
 import { handOverQueuedMessage } from "@/lib/messages/send-queued-message";
 import { answerRecorder, type Outcome, recordOutcomes, STALE_SENDING_MS, settleInterrupted } from "./outcomes";
 import { nextSlotAt, type Pace, startPace, takeSlot, WARM_UP_MS, warmUpWaitMs } from "./pace";
@@ -187,19 +188,26 @@ async function sendShare(campaign: Campaign, requireOptIn: boolean, pace: Pace, 
  * row before the network is called, and never claimed twice. A pacer's first run in a process
  * waits until `warmUpMs` after the first run of any pacer in it (the server's runner warm).
  */
-export function runCampaignDispatch(payload: Record<string, unknown>, context: Pick<JobContext, "now">): Promise<JobOutcome> {
+/** The `campaign.dispatch` payload: the campaign, and the generation of the pacer (jobs written before generations existed are generation 0). */
+const dispatchPayload = z.object({ campaignId: z.string().min(1), generation: z.number().int().optional() });
+
+export const campaignDispatchJob = defineJob({
+  kind: "campaign.dispatch",
+  schema: dispatchPayload,
   // Bulk work: on the embedded database every statement of it waits until no other one is
   // waiting, so agents' sends and inbound messages go first.
-  return yieldingToOthers(() => dispatch(payload, context));
+  handler: (payload, context) => yieldingToOthers(() => dispatch(payload, context)),
+});
+
+declare module "@/lib/jobs/define" {
+  interface JobPayloads {
+    "campaign.dispatch": PayloadOf<typeof campaignDispatchJob>;
+  }
 }
 
-async function dispatch(payload: Record<string, unknown>, { now }: Pick<JobContext, "now">): Promise<JobOutcome> {
-  const campaignId = typeof payload.campaignId === "string" ? payload.campaignId : undefined;
-  if (!campaignId) return { failed: "campaign.dispatch needs a campaignId" };
+async function dispatch({ campaignId, generation = 0 }: z.output<typeof dispatchPayload>, { now }: Pick<JobContext, "now">): Promise<JobOutcome> {
   const db = getDb();
-  // A pacer of an earlier schedule or resume: the current one sends (jobs written before
-  // generations existed are generation 0).
-  const generation = typeof payload.generation === "number" ? payload.generation : 0;
+  // A pacer of an earlier schedule or resume: the current one sends.
   // The pace its previous run in this process left (only a run that hands back keeps it).
   const key = `${campaignId}:${generation}`;
   let pace = paces.get(key);

@@ -5,6 +5,7 @@ import { contacts, conversations, messages } from "@/db/schema";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { adapterFor, loadNumberIntegration } from "@/lib/network/integration";
 import { loadInboxSettings } from "./inbox-settings";
+import { defineJob, type PayloadOf } from "@/lib/jobs/define";
 
 /** The typing indicator goes to a customer at most this often per conversation. */
 const TYPING_INDICATOR_INTERVAL_MS = 20_000;
@@ -85,10 +86,7 @@ const signalJob = z.object({ accountId: z.string(), networkMessageId: z.string()
  * `network.read-signal`). A temporary failure retries a little; anything else is dropped, as a
  * late "typing…" would mislead the customer more than a missing one.
  */
-export async function sendReadSignal(payload: Record<string, unknown>, { attempt = 1 }: { attempt?: number } = {}) {
-  const parsed = signalJob.safeParse(payload);
-  if (!parsed.success) return { failed: "network.read-signal payload is not valid" };
-  const { accountId, networkMessageId, typing } = parsed.data;
+async function sendReadSignal({ accountId, networkMessageId, typing }: z.output<typeof signalJob>, { attempt = 1 }: { attempt?: number } = {}) {
   const integration = await loadNumberIntegration(getDb(), accountId);
   const found = adapterFor(integration);
   if (!found.ok) return { failed: found.message };
@@ -98,4 +96,12 @@ export async function sendReadSignal(payload: Record<string, unknown>, { attempt
     return { retryAt: new Date(Date.now() + SIGNAL_RETRY_DELAYS_MS[attempt - 1]), error: `${result.code}: ${result.message}` };
   }
   return { failed: `${result.code}: ${result.message}` };
+}
+
+export const readSignalJob = defineJob({ kind: "network.read-signal", schema: signalJob, handler: sendReadSignal });
+
+declare module "@/lib/jobs/define" {
+  interface JobPayloads {
+    "network.read-signal": PayloadOf<typeof readSignalJob>;
+  }
 }

@@ -11,6 +11,7 @@ import { recordConversationActivity } from "./activity-hooks";
 import { actor } from "./conversations";
 import { presentConversation } from "./schemas";
 import { assigneeIsLive, findConversation } from "./store";
+import { defineJob, type PayloadOf } from "@/lib/jobs/define";
 
 const MAX_SNOOZE_MS = 90 * 86_400_000;
 
@@ -78,10 +79,7 @@ const wakePayload = z.object({ accountId: z.string().min(1), conversationId: z.s
  * The `conversation.wake` job: wakes the conversation when it is still snoozed and due. A job
  * left over from an earlier snooze (moved later, woken by a message, closed) does nothing.
  */
-export async function runWakeJob(payload: Record<string, unknown>, { now }: { now: Date }) {
-  const parsed = wakePayload.safeParse(payload);
-  if (!parsed.success) return { failed: "invalid conversation.wake payload" };
-  const { accountId, conversationId } = parsed.data;
+async function runWakeJob({ accountId, conversationId }: z.output<typeof wakePayload>, { now }: { now: Date }) {
   await getDb().transaction(async (tx) => {
     const [current] = await tx
       .select()
@@ -93,4 +91,12 @@ export async function runWakeJob(payload: Record<string, unknown>, { now }: { no
     const { contact } = await findConversation(tx, { accountId, id: conversationId });
     await wakeSnoozedConversation(tx, { accountId, conversation: current, contact, now });
   });
+}
+
+export const wakeConversationJob = defineJob({ kind: "conversation.wake", schema: wakePayload, handler: runWakeJob });
+
+declare module "@/lib/jobs/define" {
+  interface JobPayloads {
+    "conversation.wake": PayloadOf<typeof wakeConversationJob>;
+  }
 }

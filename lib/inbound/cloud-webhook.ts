@@ -3,6 +3,7 @@ import { z } from "zod";
 import { getDb } from "@/db";
 import { numberIntegrations } from "@/db/schema";
 import { ApiError, ForbiddenError, invalidField } from "@/lib/platform/errors";
+import { defineJob, type PayloadOf } from "@/lib/jobs/define";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { applyMessageStatus } from "@/lib/messages/apply-status";
 import { normalizeMimeType } from "@/lib/messages/media-rules";
@@ -57,6 +58,8 @@ const inboundMediaJob = z.object({
     sentAt: z.iso.datetime().optional(),
   }),
 });
+
+type MediaJobPayload = z.output<typeof inboundMediaJob>;
 
 /**
  * Handles a notification from the network (POST /api/network/webhook). Nothing is stored
@@ -129,6 +132,9 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
       continue;
     }
     if (await findIdByNetworkId(db, { accountId, networkMessageId })) continue;
+    const { media } = message;
+    // A message with media is of a media kind (the job's schema checks it again when it runs).
+    const type = message.type as MediaJobPayload["message"]["type"];
     await db.transaction((tx) =>
       enqueueJob(tx, {
         kind: "message.fetch-media",
@@ -142,8 +148,8 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
             ...(userId ? { userId } : {}),
             ...(username ? { username } : {}),
             ...(name ? { name } : {}),
-            type: message.type,
-            media: message.media,
+            type,
+            media,
             ...(context ? { context } : {}),
             sentAt: message.timestamp.toISOString(),
           },
@@ -260,10 +266,7 @@ function inboundOf(message: InboundMessage): InboundInput {
  * `message.fetch-media`). Temporary failures retry; a permanent one stores the message
  * without its media, with `error` saying why, so the conversation still shows it arrived.
  */
-export async function fetchInboundMedia(payload: Record<string, unknown>, { attempt = 1 }: { attempt?: number } = {}) {
-  const parsed = inboundMediaJob.safeParse(payload);
-  if (!parsed.success) return { failed: "message.fetch-media payload is not valid" };
-  const { accountId, message } = parsed.data;
+async function fetchInboundMedia({ accountId, message }: z.output<typeof inboundMediaJob>, { attempt = 1 }: { attempt?: number } = {}) {
   const db = getDb();
   if (await findIdByNetworkId(db, { accountId, networkMessageId: message.networkMessageId })) return;
 
@@ -312,5 +315,13 @@ export async function fetchInboundMedia(payload: Record<string, unknown>, { atte
       return { retryAt: new Date(Date.now() + delay), error: `${error.code}: ${error.message}` };
     }
     return keepWithout({ code: error.code, message: `The media could not be fetched: ${error.message}` });
+  }
+}
+
+export const fetchMediaJob = defineJob({ kind: "message.fetch-media", schema: inboundMediaJob, handler: fetchInboundMedia });
+
+declare module "@/lib/jobs/define" {
+  interface JobPayloads {
+    "message.fetch-media": PayloadOf<typeof fetchMediaJob>;
   }
 }

@@ -2,7 +2,8 @@ import { sql } from "drizzle-orm";
 import { type Db, rowsOf, toDate } from "@/db";
 import { jobs, webhookDeliveries } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
-import { type ClaimedJob, type ClaimOptions, DELIVERIES_SOURCE, fairPicks, JOB_LEASE_MS, type JobId, type JobSource, type Recorded } from "./source";
+import type { JobId } from "./define";
+import { type ClaimedJob, type ClaimOptions, DELIVERIES_SOURCE, fairPicks, JOB_LEASE_MS, type JobSource, type Recorded } from "./source";
 
 /**
  * The local runner's webhook deliveries, claimed from their own rows: a delivery is due while

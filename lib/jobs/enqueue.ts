@@ -1,24 +1,24 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { jobs } from "@/db/schema";
+import type { JobKind, JobPayloads } from "./define";
 
 export const JOBS_CHANNEL = "chorus_jobs";
 
-export type JobKind = "webhook.deliver" | "message.send" | "message.simulate-status" | "message.fetch-media" | "message.auto-reply" | "conversation.wake" | "template.simulate-review" | "csat.survey" | "network.read-signal" | "push.notify" | "push.send" | "campaign.dispatch" | "contact.opt-out" | "sla.check";
-
-export type NewJob = { kind: JobKind; payload: Record<string, unknown>; accountId?: string; runAt?: Date };
+/** A job to write: its kind and that kind's payload (a payload of another shape does not compile). */
+export type NewJob<K extends JobKind = JobKind> = { [Kind in K]: { kind: Kind; payload: JobPayloads[Kind]; accountId?: string; runAt?: Date } }[K];
 
 /**
  * Writes a job row in the caller's transaction (transactional outbox): the work exists
  * exactly when the change that caused it is committed.
  */
-export async function enqueueJob(tx: Executor, job: NewJob) {
+export async function enqueueJob<K extends JobKind>(tx: Executor, job: NewJob<K>) {
   const [id] = await enqueueJobs(tx, [job]);
   return id;
 }
 
 /** Several job rows in one statement (an event fanned out to many webhooks), one wake-up. */
-export async function enqueueJobs(tx: Executor, list: NewJob[]): Promise<number[]> {
+export async function enqueueJobs<K extends JobKind>(tx: Executor, list: NewJob<K>[]): Promise<number[]> {
   if (list.length === 0) return [];
   const now = new Date();
   const rows = await tx
@@ -46,7 +46,7 @@ export async function enqueueJobs(tx: Executor, list: NewJob[]): Promise<number[
  * caller's transaction: for work that must have a single runner, before enqueueing its
  * successor. A claimed one is not touched; its handler must check that it is still the current one.
  */
-export async function retireWaitingJobs(tx: Executor, { kind, accountId, payload }: { kind: JobKind; accountId: string; payload: Record<string, string> }) {
+export async function retireWaitingJobs<K extends JobKind>(tx: Executor, { kind, accountId, payload }: { kind: K; accountId: string; payload: Partial<JobPayloads[K]> }) {
   await tx.execute(sql`update ${jobs} set status = 'done', last_error = 'superseded', updated_at = now()
     where ${jobs.kind} = ${kind} and ${jobs.status} = 'pending' and ${jobs.accountId} = ${accountId} and ${jobs.payload} @> ${JSON.stringify(payload)}::jsonb`);
 }

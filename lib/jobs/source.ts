@@ -1,10 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import type { Job } from "@/db/schema";
-import type { JobKind } from "./enqueue";
-
-/** A jobs-table id (a number), or the id of a domain row that is its own job (a webhook delivery). */
-export type JobId = number | string;
+import type { JobId, JobKind } from "./define";
 
 /**
  * Where claimable work lives. The jobs table holds every kind; a table whose rows are their
@@ -31,6 +28,8 @@ export type JobSource = {
 export const JOB_LEASE_MS = 30_000;
 /** The webhook deliveries as a job source (its name in wake-ups and lanes). */
 export const DELIVERIES_SOURCE = "webhook-deliveries";
+/** The jobs table as a job source: every kind written with enqueueJob. */
+export const JOBS_SOURCE = "jobs";
 
 export type ClaimedJob = Pick<Job, "kind" | "payload" | "attempts" | "createdAt"> & {
   id: JobId;

@@ -6,6 +6,8 @@ import { recordEvent } from "@/lib/events/record-event";
 import { sandboxStatusJob, sandboxStatusReport } from "@/lib/network/sandbox";
 import { presentMessage } from "./schemas";
 import { findMessage } from "./store";
+import type { z } from "zod";
+import { defineJob, type PayloadOf } from "@/lib/jobs/define";
 
 export type NetworkStatus = "sent" | "delivered" | "read" | "failed";
 
@@ -82,12 +84,18 @@ export async function applyMessageStatus(
  * Applies one status report of the sandbox network (job `message.simulate-status`); what it
  * reports and when is the sandbox adapter's (`lib/network/sandbox.ts`).
  */
-export async function simulateSandboxStatus(payload: Record<string, unknown>) {
-  const parsed = sandboxStatusJob.safeParse(payload);
-  if (!parsed.success) return { failed: "message.simulate-status needs messageId and status (delivered or read)" };
-  const { messageId, status } = parsed.data;
+async function simulateSandboxStatus({ messageId, status }: z.output<typeof sandboxStatusJob>) {
   const [row] = await getDb().select({ accountId: messages.accountId, type: messages.type, content: messages.content }).from(messages).where(eq(messages.id, messageId)).limit(1);
   if (!row) return;
   const report = sandboxStatusReport({ type: row.type, content: row.content, status });
   await getDb().transaction((tx) => applyMessageStatus(tx, { accountId: row.accountId, messageId, ...report }));
+}
+
+/** The sandbox's `message.simulate-status` job: the status a real network would report, when it would. */
+export const simulateStatusJob = defineJob({ kind: "message.simulate-status", schema: sandboxStatusJob, handler: simulateSandboxStatus });
+
+declare module "@/lib/jobs/define" {
+  interface JobPayloads {
+    "message.simulate-status": PayloadOf<typeof simulateStatusJob>;
+  }
 }

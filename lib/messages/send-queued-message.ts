@@ -3,6 +3,7 @@ import { z } from "zod";
 import { getDb, rowsOf } from "@/db";
 import { earlyStatuses, media, type Message, messages, type NumberIntegration } from "@/db/schema";
 import { recordEvent, recordEvents } from "@/lib/events/record-event";
+import { defineJob, type PayloadOf } from "@/lib/jobs/define";
 import { adapterFor, loadNumberIntegration } from "@/lib/network/integration";
 import { scheduleSandboxStatuses } from "@/lib/network/sandbox";
 import type { OutboundList, OutboundMessage } from "@/lib/network/types";
@@ -23,6 +24,13 @@ const outboundList = z.object({
   button: z.string().min(1),
   rows: z.array(z.object({ id: z.string().min(1), title: z.string().min(1), description: z.string().optional() })).min(1),
 });
+
+/**
+ * The `message.send` payload: the queued message, and the survey's list when it is one (a list
+ * that does not parse is left out, as it always was: the message goes as its text).
+ */
+const sendJobPayload = z.object({ messageId: z.string().min(1), interactive: outboundList.optional().catch(undefined) });
+type SendJobPayload = z.output<typeof sendJobPayload>;
 
 export type SendOutcome = void | { retryAt: Date; error: string } | { failed: string };
 
@@ -99,12 +107,24 @@ async function outboundOf(message: Message): Promise<{ ok: true; outbound: Outbo
  * the network's error + message.failed; a temporary one → retry later, up to MAX_SEND_ATTEMPTS.
  */
 export async function sendQueuedMessage(
-  payload: Record<string, unknown>,
+  payload: SendJobPayload,
   options: { attempt?: number; loaded?: { message?: Message; integration?: NumberIntegration } } = {},
 ): Promise<SendOutcome> {
   const handed = await handOverQueuedMessage(payload, options);
   if ("outcome" in handed) return handed.outcome;
   await recordSent(handed.sent);
+}
+
+export const sendMessageJob = defineJob({
+  kind: "message.send",
+  schema: sendJobPayload,
+  handler: (payload, { attempt }) => sendQueuedMessage(payload, { attempt }),
+});
+
+declare module "@/lib/jobs/define" {
+  interface JobPayloads {
+    "message.send": PayloadOf<typeof sendMessageJob>;
+  }
 }
 
 /** A message the network took, with its id there, not yet recorded. */
@@ -117,11 +137,9 @@ export type HandedOver = { message: Message; integration: NumberIntegration; net
  * sent, is handled here as `sendQueuedMessage` handles it.
  */
 export async function handOverQueuedMessage(
-  payload: Record<string, unknown>,
+  { messageId, interactive }: SendJobPayload,
   { attempt = 1, loaded }: { attempt?: number; loaded?: { message?: Message; integration?: NumberIntegration } } = {},
 ): Promise<{ sent: HandedOver } | { outcome: SendOutcome }> {
-  const messageId = typeof payload.messageId === "string" ? payload.messageId : undefined;
-  if (!messageId) return { outcome: { failed: "message.send needs a messageId" } };
   const db = getDb();
   // A caller that sends many messages (a campaign) passes the rows it has just written and read.
   const [message] = loaded?.message?.id === messageId ? [loaded.message] : await db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
@@ -141,9 +159,8 @@ export async function handOverQueuedMessage(
   }
   const outbound = prepared.outbound;
   // The satisfaction survey's list travels in the job's payload (the message row keeps its body as text).
-  const list = outboundList.safeParse(payload.interactive);
-  if (list.success) {
-    const survey: OutboundList = list.data;
+  if (interactive) {
+    const survey: OutboundList = interactive;
     Object.assign(outbound, {
       type: "interactive",
       interactive: { type: "list", body: survey.body, button: survey.button, sections: [{ title: survey.button, rows: survey.rows }] },

@@ -9,6 +9,7 @@ import { loadCsatConfig } from "@/lib/csat/config";
 import { csatChoiceId, csatScores } from "@/lib/csat/schemas";
 import { csatTexts, surveyQuestionIn } from "@/lib/csat/texts";
 import { conversationLanguage } from "./conversation-language";
+import { defineJob, type PayloadOf } from "@/lib/jobs/define";
 
 const surveyJob = z.object({ accountId: z.string(), conversationId: z.string(), closedAt: z.string() });
 
@@ -19,10 +20,7 @@ const surveyJob = z.object({ accountId: z.string(), conversationId: z.string(), 
  * (or closed again) since, was already rated, was already asked for this close, or the survey was
  * switched off meanwhile.
  */
-export async function sendSurvey(payload: Record<string, unknown>) {
-  const parsed = surveyJob.safeParse(payload);
-  if (!parsed.success) return { failed: "csat.survey payload is not valid" };
-  const { accountId, conversationId, closedAt } = parsed.data;
+async function sendSurvey({ accountId, conversationId, closedAt }: z.output<typeof surveyJob>) {
   await getDb().transaction(async (tx) => {
     const [conversation] = await tx
       .select()
@@ -62,6 +60,14 @@ export async function sendSurvey(payload: Record<string, unknown>) {
     });
     await tx.update(conversations).set({ csatAskedAt: new Date() }).where(eq(conversations.id, conversationId));
   });
+}
+
+export const surveyJobDefinition = defineJob({ kind: "csat.survey", schema: surveyJob, handler: sendSurvey });
+
+declare module "@/lib/jobs/define" {
+  interface JobPayloads {
+    "csat.survey": PayloadOf<typeof surveyJobDefinition>;
+  }
 }
 
 /**

@@ -6,7 +6,7 @@ import { type Executor, getDb } from "@/db";
 import { contacts, conversationActivities, conversations, messages, notificationPreferences, pushSubscriptions, users } from "@/db/schema";
 import { type PushNotifyPayload, pushNotifyPayload } from "@/lib/events/fan-out";
 import { enqueueJobs, type NewJob } from "@/lib/jobs/enqueue";
-import type { JobHandler } from "@/lib/jobs/runner";
+import { defineJob, type PayloadOf } from "@/lib/jobs/define";
 import { getEnv } from "@/lib/platform/env";
 import { slaAlertRecipients } from "@/lib/sla/recipients";
 import { pinnedFetch } from "@/lib/platform/http/pinned-post";
@@ -58,10 +58,7 @@ async function composePayload(db: Executor, job: PushNotifyPayload): Promise<Pus
  * The `push.notify` job: who is pushed (the event's people, their choices and quiet hours),
  * then one `push.send` job per device so each is retried on its own.
  */
-export const runPushNotify: JobHandler = async (raw, { now }) => {
-  const parsed = pushNotifyPayload.safeParse(raw);
-  if (!parsed.success) return { failed: "push.notify payload is not valid" };
-  const job = parsed.data;
+async function runPushNotify(job: PushNotifyPayload, { now }: { now: Date }) {
   const db = getDb();
   let userIds = job.userIds;
   if (job.reason === "assignment" && userIds) {
@@ -99,7 +96,9 @@ export const runPushNotify: JobHandler = async (raw, { now }) => {
     payload: { accountId: job.accountId, subscriptionId: device.id, body: JSON.stringify(payload), urgency: job.reason === "new_message" || job.reason === "sla_warning" || job.reason === "sla_breached" ? "high" : "normal" },
   }));
   await enqueueJobs(db, sends);
-};
+}
+
+export const pushNotifyJob = defineJob({ kind: "push.notify", schema: pushNotifyPayload, handler: runPushNotify });
 
 const sendPayload = z.object({ accountId: z.string(), subscriptionId: z.string(), body: z.string(), urgency: z.enum(["normal", "high"]) });
 
@@ -112,10 +111,7 @@ const PUSH_TIMEOUT_MS = 15_000;
  * webhook URL policy and a connection pinned to the address it approved. 404/410: the browser
  * dropped the subscription, so it is deleted. 429 and 5xx are retried; other refusals stop.
  */
-export const runPushSend: JobHandler = async (raw, { attempt }) => {
-  const parsed = sendPayload.safeParse(raw);
-  if (!parsed.success) return { failed: "push.send payload is not valid" };
-  const { accountId, subscriptionId, body, urgency } = parsed.data;
+async function runPushSend({ accountId, subscriptionId, body, urgency }: z.output<typeof sendPayload>, { attempt }: { attempt: number }) {
   const db = getDb();
   const [subscription] = await db
     .select()
@@ -162,4 +158,13 @@ export const runPushSend: JobHandler = async (raw, { attempt }) => {
     throw new Error(`push service answered ${response.status}`);
   }
   return { failed: `push service answered ${response.status}` };
-};
+}
+
+export const pushSendJob = defineJob({ kind: "push.send", schema: sendPayload, handler: runPushSend });
+
+declare module "@/lib/jobs/define" {
+  interface JobPayloads {
+    "push.notify": PayloadOf<typeof pushNotifyJob>;
+    "push.send": PayloadOf<typeof pushSendJob>;
+  }
+}

@@ -1,5 +1,9 @@
 import { inngest } from "@/inngest/client";
-import type { JobContext, JobHandler, JobHandlers } from "@/lib/jobs/runner";
+import type { AnyJobDefinition, JobContext, JobRegistry } from "@/lib/jobs/define";
+import { handOverLocalDeliveries } from "@/lib/jobs/delivery-queue";
+import { INNGEST_LANES } from "@/lib/jobs/local-runner";
+import { type JobProvider, type LocalProviderOptions, localJobProvider } from "@/lib/jobs/provider";
+import { loggable } from "@/lib/platform/errors";
 
 export type InngestEvent = { name: string; data: Record<string, unknown>; id: string };
 export type SendEvents = (events: InngestEvent[]) => Promise<unknown>;
@@ -20,12 +24,53 @@ function jobToInngestEvent(kind: string, payload: Record<string, unknown>, ctx: 
 
 /**
  * With JOBS_BACKEND=inngest the runner relays instead of executing (transactional outbox):
- * each due job row is sent to Inngest as an event and then marked done; Inngest runs it,
- * with its own retries and sleeps. A failed send throws, so the runner tries again later.
+ * each due job row (its payload parsed with its kind's schema, as for running it) is sent to
+ * Inngest as an event and then marked done; Inngest runs it, with its own retries and sleeps.
+ * A failed send throws, so the runner tries again later.
  */
-export function inngestRelayHandlers(handlers: JobHandlers, send: SendEvents = (events) => inngest.send(events)): JobHandlers {
-  const relay = (kind: string): JobHandler => async (payload, ctx) => {
-    await send([jobToInngestEvent(kind, payload, ctx)]);
+export function inngestRelayJobs(registry: JobRegistry, send: SendEvents = (events) => inngest.send(events)): JobRegistry {
+  const relay = (definition: AnyJobDefinition): AnyJobDefinition => ({
+    kind: definition.kind,
+    schema: definition.schema,
+    handler: async (payload, ctx) => {
+      await send([jobToInngestEvent(definition.kind, payload, ctx)]);
+    },
+  });
+  return Object.fromEntries(Object.values(registry).map((definition) => [definition.kind, relay(definition)])) as JobRegistry;
+}
+
+/**
+ * Deliveries begun by a local runner (no job row) get their relay job row. At start, and every
+ * minute while servers of both kinds may share the database (a rolling switch to Inngest).
+ */
+const HAND_OVER_EVERY_MS = 60_000;
+
+/**
+ * The Inngest provider: the local runner relays the due job rows to Inngest (the relay rows of
+ * webhook deliveries in the webhook lane's place), and the deliveries a local runner began are
+ * handed over at start and every minute.
+ */
+export function inngestJobProvider(options: LocalProviderOptions, send?: SendEvents): JobProvider {
+  const relay = localJobProvider({ ...options, name: "inngest", jobs: inngestRelayJobs(options.jobs, send), lanes: INNGEST_LANES, batches: false });
+  let timer: NodeJS.Timeout | undefined;
+  async function handOver() {
+    const handed = await handOverLocalDeliveries(options.db());
+    if (handed) {
+      console.log(`Handing ${handed} pending webhook deliveries to Inngest.`);
+      relay.wake();
+    }
+  }
+  return {
+    ...relay,
+    async start() {
+      await handOver();
+      timer = setInterval(() => handOver().catch((error) => console.error(`handing deliveries to Inngest failed: ${loggable(error)}`)), HAND_OVER_EVERY_MS);
+      timer.unref?.();
+      await relay.start();
+    },
+    async stop() {
+      clearInterval(timer);
+      await relay.stop();
+    },
   };
-  return Object.fromEntries(Object.keys(handlers).map((kind) => [kind, relay(kind)])) as JobHandlers;
 }

@@ -15,6 +15,7 @@ import { findConversation } from "@/lib/conversations/store";
 import { addClockSeconds } from "./clock";
 import { slaAlertRecipients } from "./recipients";
 import type { SlaKind } from "./schemas";
+import { defineJob, type PayloadOf } from "@/lib/jobs/define";
 
 /** The share of a target's time after which it is in `warning`. */
 const WARNING_SHARE = 0.8;
@@ -213,10 +214,7 @@ const checkPayload = z.object({ accountId: z.string().min(1), conversationId: z.
  * The `sla.check` job: the running clock's warning (80 %) and breach, each once. A check left
  * over from an earlier clock (answered, closed, moved) finds nothing due and does nothing.
  */
-export async function runSlaCheck(payload: Record<string, unknown>, { now }: { now: Date }) {
-  const parsed = checkPayload.safeParse(payload);
-  if (!parsed.success) return { failed: "invalid sla.check payload" };
-  const { accountId, conversationId } = parsed.data;
+async function runSlaCheck({ accountId, conversationId }: z.output<typeof checkPayload>, { now }: { now: Date }) {
   await getDb().transaction(async (tx) => {
     const current = await lockConversation(tx, accountId, conversationId);
     if (!current?.slaKind || !current.slaDueAt || !current.slaWarnAt) return;
@@ -231,6 +229,14 @@ export async function runSlaCheck(payload: Record<string, unknown>, { now }: { n
       await alert(tx, { conversation: row, type: "sla.breached", now });
     }
   });
+}
+
+export const slaCheckJob = defineJob({ kind: "sla.check", schema: checkPayload, handler: runSlaCheck });
+
+declare module "@/lib/jobs/define" {
+  interface JobPayloads {
+    "sla.check": PayloadOf<typeof slaCheckJob>;
+  }
 }
 
 /** Clears the policy from conversations (a deleted policy): their clocks stop. */

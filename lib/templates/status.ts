@@ -3,6 +3,8 @@ import { getDb } from "@/db";
 import { messageTemplates, numberIntegrations } from "@/db/schema";
 import type { TemplateStatusUpdate } from "@/lib/network/types";
 import { setTemplateStatus } from "./templates";
+import { z } from "zod";
+import { defineJob, type PayloadOf } from "@/lib/jobs/define";
 
 /** The phone_number_ids of the cloud numbers of these business accounts (whose app secret signs template notifications). */
 export async function phoneNumberIdsOfBusinessAccounts(businessAccountIds: string[]): Promise<string[]> {
@@ -51,9 +53,7 @@ export async function applyTemplateStatus({ businessAccountId, update }: { busin
 }
 
 /** The sandbox's review (job `template.simulate-review`): REJECTED when the body contains "REJECT", else APPROVED. */
-export async function simulateTemplateReview(payload: Record<string, unknown>) {
-  const templateId = typeof payload.templateId === "string" ? payload.templateId : undefined;
-  if (!templateId) return { failed: "template.simulate-review needs a templateId" };
+async function simulateTemplateReview({ templateId }: { templateId: string }) {
   const db = getDb();
   const [row] = await db.select().from(messageTemplates).where(eq(messageTemplates.id, templateId)).limit(1);
   if (!row || row.status !== "PENDING") return;
@@ -66,4 +66,17 @@ export async function simulateTemplateReview(payload: Record<string, unknown>) {
       reason: rejected ? "The sandbox rejects templates whose body contains REJECT." : null,
     }),
   );
+}
+
+/** The sandbox's `template.simulate-review` job: the review a real network would make of a submitted template. */
+export const simulateTemplateReviewJob = defineJob({
+  kind: "template.simulate-review",
+  schema: z.object({ templateId: z.string().min(1) }),
+  handler: simulateTemplateReview,
+});
+
+declare module "@/lib/jobs/define" {
+  interface JobPayloads {
+    "template.simulate-review": PayloadOf<typeof simulateTemplateReviewJob>;
+  }
 }

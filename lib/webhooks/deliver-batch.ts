@@ -3,16 +3,16 @@ import { getDb, rowsOf, toDate } from "@/db";
 import { type WebhookAttempt, type WebhookDelivery, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
 import { newId } from "@/lib/platform/ids";
-import { type JobBatchHandler, type JobContext, type JobOutcome, OUTCOME_RECORDED } from "@/lib/jobs/runner";
+import { type BatchOutcome, defineJob, type JobBatchHandler, type JobContext, type JobOutcome, OUTCOME_RECORDED, type PayloadOf } from "@/lib/jobs/define";
 import { DELIVERIES_SOURCE } from "@/lib/jobs/source";
 import { type AttemptOutcome, IN_FLIGHT_GRACE_MS, recordAttemptResult } from "./attempt-delivery";
-import { deliveryJobPayload, runDeliveryJob } from "./deliver-job";
+import { type DeliveryJobPayload, deliveryJobPayload, runDeliveryJob } from "./deliver-job";
 import { MAX_DELIVERY_ATTEMPTS } from "./schemas";
 import { openWebhookSecret } from "./secret-at-rest";
 import { type SendResult, sendSigned } from "./send";
 
-type Item = { payload: Record<string, unknown>; ctx: JobContext };
-type Settle = { resolve: (outcome: JobOutcome | typeof OUTCOME_RECORDED) => void; reject: (error: unknown) => void };
+type Item = { payload: DeliveryJobPayload; ctx: JobContext };
+type Settle = { resolve: (outcome: BatchOutcome) => void; reject: (error: unknown) => void };
 type Sent = {
   delivery: Pick<WebhookDelivery, "id" | "accountId" | "eventId" | "eventType">;
   webhookId: string;
@@ -30,16 +30,17 @@ function jobOutcomeOf(result: AttemptOutcome): JobOutcome {
 }
 
 /**
- * The local runner's `webhook.deliver` jobs, many at a time: one transaction reads every
- * delivery with its endpoint (and the endpoint's secret once) and writes every attempt row
- * before anything is sent; the sends run in parallel over kept-alive connections; answers
- * that arrive together are written together. Same guarantees as one at a time
- * (runDeliveryJob, to which every unusual case is handed): attempt N is written before it
- * is sent, and sent once unless its process dies.
+ * The local runner's `webhook.deliver` jobs, one or many at a time (a single delivery is a
+ * batch of one): one transaction reads every delivery with its endpoint (and the endpoint's
+ * secret once) and writes every attempt row before anything is sent; the sends run in
+ * parallel over kept-alive connections; answers that arrive together are written together.
+ * Every unusual case (a takeover, an attempt row that exists already, an endpoint no longer
+ * active, the end of the ladder) is handed to runDeliveryJob, which resumes, replays or stops
+ * it. Attempt N is written before it is sent, and sent once unless its process dies.
  */
-export const runDeliveryBatch: JobBatchHandler = (items) => {
+const runDeliveryBatch: JobBatchHandler<DeliveryJobPayload> = (items) => {
   const settles: Settle[] = [];
-  const promises = items.map((_item, i) => new Promise<JobOutcome | typeof OUTCOME_RECORDED>((resolve, reject) => (settles[i] = { resolve, reject })));
+  const promises = items.map((_item, i) => new Promise<BatchOutcome>((resolve, reject) => (settles[i] = { resolve, reject })));
   void startBatch(items, settles).catch((error) => {
     for (const settle of settles) settle.reject(error);
   });
@@ -51,12 +52,10 @@ async function startBatch(items: Item[], settles: Settle[]) {
     runDeliveryJob(items[index].payload, items[index].ctx).then(settles[index].resolve, settles[index].reject);
   };
   const wanted = new Map<string, number>();
-  items.forEach((item, index) => {
-    const parsed = deliveryJobPayload.safeParse(item.payload);
-    if (!parsed.success) settles[index].resolve({ failed: "the job payload has no deliveryId" });
+  items.forEach(({ payload: { deliveryId }, ctx }, index) => {
     // A job taken over from a dead process, or a delivery twice in one batch: one at a time.
-    else if (item.ctx.takeover || wanted.has(parsed.data.deliveryId)) single(index);
-    else wanted.set(parsed.data.deliveryId, index);
+    if (ctx.takeover || wanted.has(deliveryId)) single(index);
+    else wanted.set(deliveryId, index);
   });
   if (!wanted.size) return;
 
@@ -201,10 +200,10 @@ async function writeResults() {
  * active; anything else (the last attempt, 410 Gone, an endpoint disabled or a delivery
  * finished meanwhile) through recordAttemptResult, each in its own transaction.
  */
-async function recordResults(batch: Sent[]): Promise<(JobOutcome | typeof OUTCOME_RECORDED)[]> {
+async function recordResults(batch: Sent[]): Promise<BatchOutcome[]> {
   const env = getEnv();
   const finishedAt = new Date();
-  const outcomes: (JobOutcome | typeof OUTCOME_RECORDED)[] = new Array(batch.length);
+  const outcomes: BatchOutcome[] = new Array(batch.length);
   const rows: Record<string, unknown>[] = [];
   const common: number[] = [];
   const rare: number[] = [];
@@ -309,4 +308,23 @@ async function recordResults(batch: Sent[]): Promise<(JobOutcome | typeof OUTCOM
   }
   for (const i of rare) outcomes[i] = jobOutcomeOf(await getDb().transaction((tx) => recordAttemptResult(tx, { ...batch[i], mode: "scheduled" })));
   return outcomes;
+}
+
+/**
+ * The `webhook.deliver` job: a delivery's next attempt (the local runner claims deliveries from
+ * their own rows; with JOBS_BACKEND=inngest a job row relays it to Inngest). One at a time, or
+ * many together on the local runner.
+ */
+export const deliverWebhookJob = defineJob({
+  kind: "webhook.deliver",
+  schema: deliveryJobPayload,
+  // One attempt path: a single delivery is a batch of one.
+  handler: (payload, ctx) => runDeliveryBatch([{ payload, ctx }])[0],
+  batch: runDeliveryBatch,
+});
+
+declare module "@/lib/jobs/define" {
+  interface JobPayloads {
+    "webhook.deliver": PayloadOf<typeof deliverWebhookJob>;
+  }
 }

@@ -2,20 +2,19 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/db";
 import { webhookDeliveries } from "@/db/schema";
-import type { JobContext, JobOutcome } from "@/lib/jobs/runner";
+import type { JobContext, JobOutcome } from "@/lib/jobs/define";
 import { attemptDelivery } from "./attempt-delivery";
 
-export const deliveryJobPayload = z.object({ deliveryId: z.string().min(1) });
+/** The `webhook.deliver` payload: the delivery, and its endpoint (it groups the jobs for the per-endpoint cap). */
+export const deliveryJobPayload = z.object({ deliveryId: z.string().min(1), webhookId: z.string().optional() });
+export type DeliveryJobPayload = z.output<typeof deliveryJobPayload>;
 
 /**
- * The local scheduler of a delivery: one `webhook.deliver` job per delivery, run when the
- * delivery's next attempt is due. It runs that attempt and asks the runner to come back
- * when the retry schedule says so.
+ * A delivery's due attempt through the attempt function (attemptDelivery, as Inngest runs it):
+ * the batch path (./deliver-batch.ts) hands it the cases it does not take itself. It runs that
+ * attempt and asks the runner to come back when the retry schedule says so.
  */
-export async function runDeliveryJob(payload: Record<string, unknown>, ctx: JobContext): Promise<JobOutcome> {
-  const parsed = deliveryJobPayload.safeParse(payload);
-  if (!parsed.success) return { failed: "the job payload has no deliveryId" };
-  const { deliveryId } = parsed.data;
+export async function runDeliveryJob({ deliveryId }: DeliveryJobPayload, ctx: JobContext): Promise<JobOutcome> {
   const [delivery] = await getDb()
     .select({ status: webhookDeliveries.status, attempts: webhookDeliveries.attempts, nextAttemptAt: webhookDeliveries.nextAttemptAt })
     .from(webhookDeliveries)

@@ -13,7 +13,7 @@ import WebSocket from "ws";
 const root = path.resolve(import.meta.dirname, "../..");
 const ports = { pg: 5544, redis: 6390, app1: 3111, app2: 3112, receiver: 3113, https: 8443, http: 8080 };
 const instance = (n) => `http://127.0.0.1:${n === 1 ? ports.app1 : ports.app2}`;
-// The job runner's lease (lib/jobs/runner.ts): a killed instance's claims are due again after it.
+// The job runner's lease (lib/jobs/source.ts): a killed instance's claims are due again after it.
 const LEASE_MS = 30_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

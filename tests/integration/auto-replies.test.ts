@@ -4,7 +4,8 @@ import { type Executor, getDb } from "@/db";
 import { conversations, messages } from "@/db/schema";
 import { newId } from "@/lib/platform/ids";
 import { runAutoReplies, type SendAutomatedMessage } from "@/lib/auto-replies/auto-replies";
-import { createAutoReplyJobHandler } from "@/lib/auto-replies/job";
+import { createAutoReplyJob } from "@/lib/auto-replies/job";
+import { parsePayload } from "@/lib/jobs/define";
 import { updateBusinessProfile } from "@/lib/profile/business-profile";
 import { businessProfileInput } from "@/lib/profile/schemas";
 import { createTestAccount } from "@/tests/support/fixtures";
@@ -119,11 +120,13 @@ describe("runAutoReplies", () => {
 
     // The retry (through the job handler) then answers.
     const { calls, send } = recordingSend();
-    const handler = createAutoReplyJobHandler(send, { clock: () => seconds(mondayEvening, 30) });
+    const job = createAutoReplyJob(send, { clock: () => seconds(mondayEvening, 30) });
+    const handler = job.handler;
     await handler({ accountId: account.id, conversationId: conversation.id, messageId: message.id }, { jobId: 1, attempt: 2, now: new Date() });
     expect(calls).toHaveLength(1);
     expect(await automated(conversation.id)).toHaveLength(1);
-    expect(await handler({ nope: true }, { jobId: 2, attempt: 1, now: new Date() })).toEqual({ failed: expect.stringContaining("invalid payload") });
+    // A payload of another shape never reaches the handler: the runner fails the job with the reason.
+    expect(parsePayload(job, { nope: true })).toEqual({ ok: false, failed: expect.stringContaining("invalid message.auto-reply payload") });
   });
 
   it("ignores outbound messages, other accounts' conversations, and answers decided too late", async () => {

@@ -5,8 +5,12 @@ import { events, jobs, webhookAttempts, webhookDeliveries, webhooks } from "@/db
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/platform/ids";
 import { enqueueJob, enqueueJobs } from "@/lib/jobs/enqueue";
-import { jobBatchHandlers, jobHandlers } from "@/lib/server/job-handlers";
-import { claimDueJobs, drainJobs, type JobHandlers, releaseAllStaleClaims, startJobRunner } from "@/lib/jobs/runner";
+import { jobRegistry } from "@/lib/server/job-registry";
+import { jobsWith } from "@/tests/support/jobs";
+import { drainJobs } from "@/lib/jobs/runner";
+import { claimDueJobs } from "@/lib/jobs/jobs-table";
+import { startJobRunner } from "@/lib/jobs/local-runner";
+import { releaseAllStaleClaims } from "@/lib/jobs/sources";
 import { DELIVERIES_SOURCE, JOB_LEASE_MS } from "@/lib/jobs/source";
 import { claimDueDeliveries } from "@/lib/jobs/delivery-queue";
 import { setEnv } from "@/tests/support/env-vars";
@@ -42,7 +46,7 @@ beforeEach(async () => {
 });
 
 const deliveriesOf = async (webhookId: string) => (await allDeliveriesOf(webhookId)).filter((d) => d.eventType !== "webhook.verified");
-const drainBatched = (now?: Date) => drainJobs(getDb(), jobHandlers, { batchHandlers: jobBatchHandlers, now });
+const drainBatched = (now?: Date) => drainJobs(getDb(), jobRegistry, { batches: true, now });
 const attemptsOf = (deliveryIds: string[]) => getDb().select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, deliveryIds));
 
 describe("recording an event", () => {
@@ -310,11 +314,11 @@ describe("fair claims (one account's hanging receivers do not hold up another's)
     await registerWebhook(quiet.adminToken, { url: b.url, events: ["message.received"] });
     a.respond(() => ({ hang: true }));
     let sends = 0;
-    const handlers: JobHandlers = { ...jobHandlers, "message.send": async () => void sends++ };
+    const handlers = jobsWith({ "message.send": async () => void sends++ }, jobRegistry);
     const runner = startJobRunner({
       db: getDb(),
-      handlers,
-      batchHandlers: jobBatchHandlers,
+      jobs: handlers,
+      batches: true,
       pollMs: 50,
       lanes: [
         { name: "sends", kinds: ["message.send"], concurrency: 2 },
@@ -327,7 +331,7 @@ describe("fair claims (one account's hanging receivers do not hold up another's)
       await a.waitForDeliveries(4, 10_000);
       // Every webhook slot the noisy account may take is held by a hanging receiver now.
       const quietEvent = await emit(quiet.account.id);
-      await enqueueJob(getDb(), { kind: "message.send", accountId: noisy.account.id, payload: {} });
+      await enqueueJob(getDb(), { kind: "message.send", accountId: noisy.account.id, payload: { messageId: "msg_1" } });
       runner.wake();
       const [received] = await b.waitForDeliveries(1, 10_000);
       expect(received.headers["x-service-event-id"]).toBe(quietEvent.id);
@@ -344,7 +348,7 @@ describe("fair claims (one account's hanging receivers do not hold up another's)
 
 describe("a job whose process died runs again soon", () => {
   it("on PostgreSQL: a claim runs out 30 s after its last renewal, and the next claim knows it takes over", async () => {
-    const id = await enqueueJob(getDb(), { kind: "message.send", payload: {} });
+    const id = await enqueueJob(getDb(), { kind: "message.send", payload: { messageId: "msg_1" } });
     const now = new Date();
     await claimDueJobs(getDb(), { now });
     expect(JOB_LEASE_MS).toBeLessThanOrEqual(30_000);
@@ -354,17 +358,17 @@ describe("a job whose process died runs again soon", () => {
   });
 
   it("a live runner renews the lease of a job that runs long (the heartbeat)", async () => {
-    const id = await enqueueJob(getDb(), { kind: "message.send", payload: {} });
+    const id = await enqueueJob(getDb(), { kind: "message.send", payload: { messageId: "msg_1" } });
     let release: () => void = () => {};
     let started = false;
-    const handlers: JobHandlers = {
+    const handlers = jobsWith({
       "message.send": () =>
         new Promise<void>((resolve) => {
           started = true;
           release = resolve;
         }),
-    };
-    const runner = startJobRunner({ db: getDb(), handlers, pollMs: 1000, concurrency: 1, heartbeatMs: 50 });
+    });
+    const runner = startJobRunner({ db: getDb(), jobs: handlers, pollMs: 1000, concurrency: 1, heartbeatMs: 50 });
     try {
       await vi.waitFor(() => expect(started).toBe(true), { timeout: 5000 });
       const [first] = await getDb().select().from(jobs).where(eq(jobs.id, id));

@@ -4,9 +4,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { getDb } from "@/db";
 import { jobs, webhookAttempts, webhooks } from "@/db/schema";
 import { deliverWebhook } from "@/inngest/functions/deliver-webhook";
-import { runJob } from "@/inngest/functions/run-job";
-import { jobHandlers } from "@/lib/server/job-handlers";
-import { inngestRelayHandlers, type InngestEvent } from "@/lib/server/inngest-relay";
+import { createRunJobFunction, runJob } from "@/inngest/functions/run-job";
+import { jobsWith } from "@/tests/support/jobs";
+import { jobRegistry } from "@/lib/server/job-registry";
+import { type InngestEvent, inngestRelayJobs } from "@/lib/server/inngest-relay";
 import { drainJobs } from "@/lib/jobs/runner";
 import { handOverLocalDeliveries } from "@/lib/jobs/delivery-queue";
 import { setEnv } from "@/tests/support/env-vars";
@@ -144,40 +145,32 @@ describe("Inngest function deliver-webhook", () => {
 describe("Inngest function run-job", () => {
   it("runs a job kind's handler in step.run and sleeps when it asks to run again later", async () => {
     const calls: number[] = [];
-    const handler = vi.fn(async (_payload: Record<string, unknown>, ctx: { attempt: number; now: Date }) => {
+    const handler = vi.fn(async (_payload: { messageId: string }, ctx: { attempt: number; now: Date }) => {
       calls.push(ctx.attempt);
       if (ctx.attempt < 3) return { retryAt: new Date(ctx.now.getTime() + 5_000) };
     });
-    const original = jobHandlers["message.send"];
-    jobHandlers["message.send"] = handler;
-    try {
-      const { result, ctx } = await new InngestTestEngine({ function: runJob }).execute({
-        events: [{ name: "chorus/job.requested", data: { jobId: 7, kind: "message.send", payload: { messageId: "msg_1" } } }],
-        steps: [1, 2, 3].map((n) => ({ id: `retry-${n}`, handler: () => undefined })),
-      });
-      expect(result).toEqual({ status: "done", runs: 3 });
-      expect(calls).toEqual([1, 2, 3]);
-      expect(handler.mock.calls[0][0]).toEqual({ messageId: "msg_1" });
-      expect(ctx.step.sleep.mock.calls.map((c: unknown[]) => c[0])).toEqual(["retry-1", "retry-2"]);
-      for (const call of ctx.step.sleep.mock.calls) expect(call[1]).toMatch(/^(4\d{3}|5000)ms$/);
-    } finally {
-      if (original) jobHandlers["message.send"] = original;
-      else delete jobHandlers["message.send"];
-    }
+    const { result, ctx } = await new InngestTestEngine({ function: createRunJobFunction(jobsWith({ "message.send": handler })) }).execute({
+      events: [{ name: "chorus/job.requested", data: { jobId: 7, kind: "message.send", payload: { messageId: "msg_1" } } }],
+      steps: [1, 2, 3].map((n) => ({ id: `retry-${n}`, handler: () => undefined })),
+    });
+    expect(result).toEqual({ status: "done", runs: 3 });
+    expect(calls).toEqual([1, 2, 3]);
+    expect(handler.mock.calls[0][0]).toEqual({ messageId: "msg_1" });
+    expect(ctx.step.sleep.mock.calls.map((c: unknown[]) => c[0])).toEqual(["retry-1", "retry-2"]);
+    for (const call of ctx.step.sleep.mock.calls) expect(call[1]).toMatch(/^(4\d{3}|5000)ms$/);
   });
 
   it("reports a handler's permanent failure and refuses unknown kinds", async () => {
-    const original = jobHandlers["message.send"];
-    jobHandlers["message.send"] = async () => ({ failed: "the number is not on the network" });
-    try {
-      const { result } = await new InngestTestEngine({ function: runJob }).execute({
-        events: [{ name: "chorus/job.requested", data: { jobId: 8, kind: "message.send", payload: {} } }],
-      });
-      expect(result).toEqual({ status: "failed", runs: 1, error: "the number is not on the network" });
-    } finally {
-      if (original) jobHandlers["message.send"] = original;
-      else delete jobHandlers["message.send"];
-    }
+    const refusing = createRunJobFunction(jobsWith({ "message.send": async () => ({ failed: "the number is not on the network" }) }));
+    const { result } = await new InngestTestEngine({ function: refusing }).execute({
+      events: [{ name: "chorus/job.requested", data: { jobId: 8, kind: "message.send", payload: { messageId: "msg_1" } } }],
+    });
+    expect(result).toEqual({ status: "failed", runs: 1, error: "the number is not on the network" });
+    // A payload that does not match its kind's schema never reaches the handler, and is not retried.
+    const unparsable = await new InngestTestEngine({ function: refusing }).execute({
+      events: [{ name: "chorus/job.requested", data: { jobId: 10, kind: "message.send", payload: { messageId: 42 } } }],
+    });
+    expect(unparsable.result).toEqual({ status: "failed", runs: 0, error: expect.stringMatching(/^invalid message\.send payload: messageId: /) });
     const unknown = await new InngestTestEngine({ function: runJob }).execute({
       events: [{ name: "chorus/job.requested", data: { jobId: 9, kind: "nothing.here", payload: {} } }],
     });
@@ -199,7 +192,7 @@ describe("the Inngest relay (JOBS_BACKEND=inngest)", () => {
     await emit(account.id);
     await emit(account.id);
     const sent: InngestEvent[] = [];
-    const handlers = inngestRelayHandlers(jobHandlers, async (events) => {
+    const handlers = inngestRelayJobs(jobRegistry, async (events) => {
       sent.push(...events);
     });
     await drainJobs(getDb(), handlers);
@@ -227,7 +220,7 @@ describe("the Inngest relay (JOBS_BACKEND=inngest)", () => {
     expect(await handOverLocalDeliveries(getDb())).toBeGreaterThanOrEqual(1);
     expect(await handOverLocalDeliveries(getDb())).toBe(0);
     const sent: InngestEvent[] = [];
-    await drainJobs(getDb(), inngestRelayHandlers(jobHandlers, async (events) => void sent.push(...events)));
+    await drainJobs(getDb(), inngestRelayJobs(jobRegistry, async (events) => void sent.push(...events)));
     expect(sent).toContainEqual({ name: "chorus/webhook.delivery.requested", data: { deliveryId: delivery.id }, id: `webhook-delivery-${delivery.id}` });
     expect(receiver.deliveries()).toEqual([]);
   });
@@ -236,7 +229,7 @@ describe("the Inngest relay (JOBS_BACKEND=inngest)", () => {
     const { account, adminToken } = await createTestAccount();
     await registerWebhook(adminToken, { url: receiver.url, events: ["message.received"] });
     await emit(account.id);
-    const failing = inngestRelayHandlers(jobHandlers, async () => {
+    const failing = inngestRelayJobs(jobRegistry, async () => {
       throw new Error("connect ECONNREFUSED inngest");
     });
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
@@ -248,7 +241,7 @@ describe("the Inngest relay (JOBS_BACKEND=inngest)", () => {
     const [row] = await getDb().select().from(jobs).where(eq(jobs.accountId, account.id));
     expect(row).toMatchObject({ status: "pending", lastError: "connect ECONNREFUSED inngest" });
     const sent: InngestEvent[] = [];
-    await drainJobs(getDb(), inngestRelayHandlers(jobHandlers, async (events) => void sent.push(...events)), { now: new Date(Date.now() + 120_000) });
+    await drainJobs(getDb(), inngestRelayJobs(jobRegistry, async (events) => void sent.push(...events)), { now: new Date(Date.now() + 120_000) });
     expect(sent).toHaveLength(1);
   });
 });

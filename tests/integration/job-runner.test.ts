@@ -9,8 +9,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } fro
 import { type DbHandle, getDb, getDbHandle, newPglite, openPglite, openPostgres, setDbHandle } from "@/db";
 import { jobs, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
 import { enqueueJob, enqueueJobs } from "@/lib/jobs/enqueue";
-import { jobHandlers } from "@/lib/server/job-handlers";
-import { claimDueJobs, drainJobs, INNGEST_LANES, type JobHandlers, runJob, startJobRunner } from "@/lib/jobs/runner";
+import { jobRegistry } from "@/lib/server/job-registry";
+import { drainJobs, runJob } from "@/lib/jobs/runner";
+import { claimDueJobs } from "@/lib/jobs/jobs-table";
+import { INNGEST_LANES, startJobRunner } from "@/lib/jobs/local-runner";
+import { jobsWith } from "@/tests/support/jobs";
 import { JOB_LEASE_MS } from "@/lib/jobs/source";
 import { newId } from "@/lib/platform/ids";
 import { setEnv } from "@/tests/support/env-vars";
@@ -33,13 +36,13 @@ describe("the job runner", () => {
 
   it("claims due rows oldest first under a lease, and a claimed row is not claimed again until the lease runs out", async () => {
     const now = new Date();
-    const later = await enqueueJob(getDb(), { kind: "message.send", payload: { n: 2 }, runAt: new Date(now.getTime() - 1000) });
-    const earlier = await enqueueJob(getDb(), { kind: "message.send", payload: { n: 1 }, runAt: new Date(now.getTime() - 5000) });
-    const future = await enqueueJob(getDb(), { kind: "message.send", payload: { n: 3 }, runAt: new Date(now.getTime() + JOB_LEASE_MS - 10) });
+    const later = await enqueueJob(getDb(), { kind: "message.send", payload: { messageId: "2" }, runAt: new Date(now.getTime() - 1000) });
+    const earlier = await enqueueJob(getDb(), { kind: "message.send", payload: { messageId: "1" }, runAt: new Date(now.getTime() - 5000) });
+    const future = await enqueueJob(getDb(), { kind: "message.send", payload: { messageId: "3" }, runAt: new Date(now.getTime() + JOB_LEASE_MS - 10) });
 
     const claimed = await claimDueJobs(getDb(), { now });
     expect(claimed.map((j) => j.id)).toEqual([earlier, later]);
-    expect(claimed[0]).toMatchObject({ kind: "message.send", payload: { n: 1 }, attempts: 1 });
+    expect(claimed[0]).toMatchObject({ kind: "message.send", payload: { messageId: "1" }, attempts: 1 });
     const row = await jobRow(earlier);
     expect(row.status).toBe("running");
     expect(row.lockedUntil?.getTime()).toBe(now.getTime() + JOB_LEASE_MS);
@@ -54,26 +57,50 @@ describe("the job runner", () => {
   });
 
   it("respects the claim limit", async () => {
-    await enqueueJobs(getDb(), Array.from({ length: 5 }, (_, n) => ({ kind: "message.send" as const, payload: { n } })));
+    await enqueueJobs(getDb(), Array.from({ length: 5 }, (_, n) => ({ kind: "message.send" as const, payload: { messageId: String(n) } })));
     expect(await claimDueJobs(getDb(), { limit: 2 })).toHaveLength(2);
     expect(await claimDueJobs(getDb(), { limit: 10 })).toHaveLength(3);
   });
 
+  it("fails a job whose stored payload does not match its kind's schema for good, with the reason, without running its handler", async () => {
+    const seen: string[] = [];
+    const handlers = jobsWith({ "message.send": async (payload) => void seen.push(payload.messageId) });
+    // Rows written outside enqueueJob (an older release, a hand edit): the runner is their only check.
+    const now = new Date();
+    const rows = await getDb()
+      .insert(jobs)
+      .values([
+        { kind: "message.send", payload: { messageId: 42 }, status: "pending" as const, runAt: now, createdAt: now, updatedAt: now },
+        { kind: "message.send", payload: {}, status: "pending" as const, runAt: now, createdAt: now, updatedAt: now },
+        { kind: "message.send", payload: { messageId: "msg_ok" }, status: "pending" as const, runAt: now, createdAt: now, updatedAt: now },
+      ])
+      .returning({ id: jobs.id });
+    await drainJobs(getDb(), handlers, { now });
+    const [wrongType, missing, fine] = await Promise.all(rows.map((row) => jobRow(row.id)));
+    expect(wrongType).toMatchObject({ status: "failed", attempts: 1, lockedUntil: null, lastError: expect.stringMatching(/^invalid message\.send payload: messageId: /) });
+    expect(missing).toMatchObject({ status: "failed", attempts: 1, lastError: expect.stringMatching(/^invalid message\.send payload: messageId: /) });
+    expect(fine).toMatchObject({ status: "done", attempts: 1 });
+    expect(seen).toEqual(["msg_ok"]);
+    // Failed for good: a later pass (or a restart) does not run it again.
+    expect(await drainJobs(getDb(), handlers, { now: new Date(now.getTime() + 24 * 3600_000) })).toBe(0);
+    expect((await jobRow(rows[0].id)).attempts).toBe(1);
+  });
+
   it("records each outcome: done, run again later, failed for good, thrown (backoff), no handler", async () => {
     const retryAt = new Date(Date.now() + 90_000);
-    const handlers: JobHandlers = {
+    const handlers = jobsWith({
       "message.send": async (payload) => {
-        if (payload.outcome === "retry") return { retryAt, error: "not yet" };
-        if (payload.outcome === "fail") return { failed: "refused by the network" };
-        if (payload.outcome === "throw") throw new Error("database hiccup");
+        if (payload.messageId === "retry") return { retryAt, error: "not yet" };
+        if (payload.messageId === "fail") return { failed: "refused by the network" };
+        if (payload.messageId === "throw") throw new Error("database hiccup");
       },
-    };
+    });
     const ids = await enqueueJobs(getDb(), [
-      { kind: "message.send", payload: { outcome: "done" } },
-      { kind: "message.send", payload: { outcome: "retry" } },
-      { kind: "message.send", payload: { outcome: "fail" } },
-      { kind: "message.send", payload: { outcome: "throw" } },
-      { kind: "message.auto-reply", payload: {} },
+      { kind: "message.send", payload: { messageId: "done" } },
+      { kind: "message.send", payload: { messageId: "retry" } },
+      { kind: "message.send", payload: { messageId: "fail" } },
+      { kind: "message.send", payload: { messageId: "throw" } },
+      { kind: "message.auto-reply", payload: { accountId: "acc_1", conversationId: "conv_1", messageId: "msg_1" } },
     ]);
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     const now = new Date();
@@ -92,8 +119,8 @@ describe("the job runner", () => {
   });
 
   it("gives up on a job that keeps throwing after 10 runs, backing off each time", async () => {
-    const id = await enqueueJob(getDb(), { kind: "message.send", payload: {} });
-    const handlers: JobHandlers = { "message.send": async () => Promise.reject(new Error("always")) };
+    const id = await enqueueJob(getDb(), { kind: "message.send", payload: { messageId: "msg_1" } });
+    const handlers = jobsWith({ "message.send": async () => Promise.reject(new Error("always")) });
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     const runAts: number[] = [];
     try {
@@ -113,17 +140,17 @@ describe("the job runner", () => {
   });
 
   it("does not let a worker whose lease ran out overwrite the outcome of the worker that took the row over", async () => {
-    const id = await enqueueJob(getDb(), { kind: "message.send", payload: {} });
+    const id = await enqueueJob(getDb(), { kind: "message.send", payload: { messageId: "msg_1" } });
     const now = new Date();
     const [slow] = await claimDueJobs(getDb(), { now });
     const [fast] = await claimDueJobs(getDb(), { now: new Date(now.getTime() + JOB_LEASE_MS + 1) });
-    await runJob(getDb(), fast, { "message.send": async () => ({ failed: "decided by the second worker" }) });
-    await runJob(getDb(), slow, { "message.send": async () => undefined });
+    await runJob(getDb(), fast, jobsWith({ "message.send": async () => ({ failed: "decided by the second worker" }) }));
+    await runJob(getDb(), slow, jobsWith({ "message.send": async () => undefined }));
     expect(await jobRow(id)).toMatchObject({ status: "failed", lastError: "decided by the second worker" });
   });
 
   it("never hands one row to two concurrent claimers (FOR UPDATE SKIP LOCKED)", async () => {
-    const ids = await enqueueJobs(getDb(), Array.from({ length: 40 }, (_, n) => ({ kind: "message.send" as const, payload: { n } })));
+    const ids = await enqueueJobs(getDb(), Array.from({ length: 40 }, (_, n) => ({ kind: "message.send" as const, payload: { messageId: String(n) } })));
     const batches = await Promise.all(Array.from({ length: 4 }, () => claimDueJobs(getDb(), { limit: 15 })));
     const claimed = batches.flat().map((j) => Number(j.id));
     expect(new Set(claimed).size).toBe(claimed.length);
@@ -134,19 +161,19 @@ describe("the job runner", () => {
     let running = 0;
     let peak = 0;
     const finished: number[] = [];
-    const handlers: JobHandlers = {
+    const handlers = jobsWith({
       "message.send": async (payload) => {
         running++;
         peak = Math.max(peak, running);
         await new Promise((r) => setTimeout(r, 50));
         running--;
-        finished.push(Number(payload.n));
+        finished.push(Number(payload.messageId));
       },
-    };
-    const runner = startJobRunner({ db: getDb(), handlers, pollMs: 60_000, concurrency: 3 });
+    });
+    const runner = startJobRunner({ db: getDb(), jobs: handlers, pollMs: 60_000, concurrency: 3 });
     try {
       await new Promise((r) => setTimeout(r, 50));
-      await enqueueJobs(getDb(), Array.from({ length: 7 }, (_, n) => ({ kind: "message.send" as const, payload: { n } })));
+      await enqueueJobs(getDb(), Array.from({ length: 7 }, (_, n) => ({ kind: "message.send" as const, payload: { messageId: String(n) } })));
       runner.wake();
       await vi.waitFor(() => expect(finished.length).toBeGreaterThanOrEqual(1), { timeout: 5000 });
     } finally {
@@ -172,7 +199,7 @@ describe("the Inngest relay's lanes", () => {
     let others = 0;
     let release: () => void = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
-    const handlers: JobHandlers = {
+    const handlers = jobsWith({
       "webhook.deliver": async () => {
         running++;
         peak = Math.max(peak, running);
@@ -180,9 +207,9 @@ describe("the Inngest relay's lanes", () => {
         running--;
       },
       "conversation.wake": async () => void others++,
-    };
+    });
     // One minute between polls: only wake-ups make the lanes claim.
-    const runner = startJobRunner({ db: getDb(), handlers, pollMs: 60_000, lanes: INNGEST_LANES });
+    const runner = startJobRunner({ db: getDb(), jobs: handlers, pollMs: 60_000, lanes: INNGEST_LANES });
     try {
       await new Promise((r) => setTimeout(r, 100));
       // 20 relay rows of one account, each for its own endpoint: more than the background lane's 16 per account.
@@ -190,7 +217,7 @@ describe("the Inngest relay's lanes", () => {
         getDb(),
         Array.from({ length: 20 }, (_, n) => ({ kind: "webhook.deliver" as const, accountId: account.id, payload: { deliveryId: `dlv_${n}`, webhookId: `wh_${n}` } })),
       );
-      await enqueueJob(getDb(), { kind: "conversation.wake", accountId: account.id, payload: {} });
+      await enqueueJob(getDb(), { kind: "conversation.wake", accountId: account.id, payload: { accountId: account.id, conversationId: "conv_1" } });
       runner.wake("webhook.deliver");
       await vi.waitFor(() => expect(peak).toBe(20), { timeout: 5000 });
       // The background lane was not woken by a wake-up that named only the relay's kind.
@@ -225,11 +252,11 @@ describe("the job runner's wake-ups", () => {
       },
     });
     const ran: number[] = [];
-    const handlers: JobHandlers = { "message.send": async (payload) => void ran.push(Number(payload.n)) };
-    const runner = startJobRunner({ db, handlers, pollMs: 60_000, lanes: [{ name: "sends", kinds: ["message.send"], concurrency: 4 }] });
+    const handlers = jobsWith({ "message.send": async (payload) => void ran.push(Number(payload.messageId)) });
+    const runner = startJobRunner({ db, jobs: handlers, pollMs: 60_000, lanes: [{ name: "sends", kinds: ["message.send"], concurrency: 4 }] });
     try {
       await vi.waitFor(() => expect(hold).toBeDefined());
-      await enqueueJob(real, { kind: "message.send", payload: { n: 1 } });
+      await enqueueJob(real, { kind: "message.send", payload: { messageId: "1" } });
       runner.wake();
       await vi.waitFor(() => expect(ran).toEqual([1]), { timeout: 3000 });
     } finally {
@@ -343,10 +370,10 @@ describe("a crash in the middle of a webhook attempt (kill -9)", () => {
 
         // While the dead worker's lease lasts, nobody takes the row.
         receiver.respond(() => ({ status: 200, body: "ok" }));
-        expect(await drainJobs(getDb(), jobHandlers)).toBe(0);
+        expect(await drainJobs(getDb(), jobRegistry)).toBe(0);
 
         // A runner started later resumes it.
-        const ran = await drainJobs(getDb(), jobHandlers, { now: new Date(Date.now() + JOB_LEASE_MS + 1000) });
+        const ran = await drainJobs(getDb(), jobRegistry, { now: new Date(Date.now() + JOB_LEASE_MS + 1000) });
         expect(ran).toBe(1);
         const received = receiver.deliveries();
         expect(received).toHaveLength(2);

@@ -5,7 +5,7 @@ import * as messageRoute from "@/app/v1/messages/[id]/route";
 import * as threadRoute from "@/app/v1/conversations/[id]/messages/route";
 import { getDb } from "@/db";
 import { drainJobs } from "@/lib/jobs/runner";
-import { jobHandlers } from "@/lib/server/job-handlers";
+import { jobRegistry } from "@/lib/server/job-registry";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { call } from "@/tests/support/api";
 import {
@@ -175,7 +175,7 @@ describe("a customer's edits and deletions", () => {
     const mediaId = network.addMedia({ bytes: Buffer.concat([Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"), Buffer.alloc(32, 1)]), mimeType: "image/png" });
     await post(buildInboundPayload({ phoneNumberId: network.phoneNumberId, messages: [{ from: customer, id: "wamid.ORIG4", type: "image", media: { id: mediaId, mimeType: "image/png", caption: "blue pot" } }] }));
     // The media message is stored by the job runner once its file is fetched.
-    await drainJobs(getDb(), jobHandlers);
+    await drainJobs(getDb(), jobRegistry);
     const [event] = await eventsOf(account.account.id, "message.received");
     const received = (event.data as { message: { id: string } }).message;
     await post(buildEditPayload({ phoneNumberId: network.phoneNumberId, from: customer, originalId: "wamid.ORIG4", caption: "red pot", mediaType: "image" }));

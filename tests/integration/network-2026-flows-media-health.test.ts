@@ -7,7 +7,7 @@ import * as sandboxInboundRoute from "@/app/api/sandbox/inbound/route";
 import * as notificationsRoute from "@/app/v1/notifications/route";
 import { getDb } from "@/db";
 import { drainJobs } from "@/lib/jobs/runner";
-import { jobHandlers } from "@/lib/server/job-handlers";
+import { jobRegistry } from "@/lib/server/job-registry";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { call } from "@/tests/support/api";
 import {
@@ -89,7 +89,7 @@ describe("WhatsApp Flows", () => {
     const res = await send({ to: customer, type: "interactive", interactive: { type: "flow", flow_id: "1197715005513101", cta: "Book now", body: "Pick a time for your visit.", screen: "BOOKING" } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ type: "interactive", interactive: { type: "flow", flow_id: "1197715005513101", cta: "Book now", body: "Pick a time for your visit." } });
-    await drainJobs(getDb(), jobHandlers);
+    await drainJobs(getDb(), jobRegistry);
 
     const sent = network.acceptedMessages.at(-1)!;
     expect(sent.type).toBe("interactive");
@@ -143,7 +143,7 @@ describe("WhatsApp Flows", () => {
     await receiveText(customer, "wamid.HELLO2", "hi");
     const res = await send({ to: customer, type: "interactive", interactive: { type: "flow", flow_id: "42", cta: "Sign up", body: "Join our plant club", flow_token: "club-42" } });
     expect(res.status).toBe(201);
-    await drainJobs(getDb(), jobHandlers);
+    await drainJobs(getDb(), jobRegistry);
     const parameters = ((network.acceptedMessages.at(-1)!.body.interactive as Record<string, unknown>).action as Record<string, unknown>).parameters;
     expect(parameters).toEqual({ flow_message_version: "3", flow_id: "42", flow_cta: "Sign up", flow_token: "club-42" });
   });
@@ -157,7 +157,7 @@ describe("WhatsApp Flows", () => {
     const noId = await send({ to: customer, type: "interactive", interactive: { type: "flow", cta: "Go", body: "x" } });
     expect(noId.status).toBe(400);
     expect(noId.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ path: "interactive.flow_id" })]));
-    await drainJobs(getDb(), jobHandlers);
+    await drainJobs(getDb(), jobRegistry);
     expect(network.acceptedMessages).toHaveLength(0);
   });
 
@@ -196,7 +196,7 @@ describe("the network's media limits", () => {
     expect(res.body.error.message).toContain(words);
     expect(res.body.error.details).toEqual([expect.objectContaining({ path: "media.data" })]);
     expect(await countRows(account.account.id)).toEqual(before);
-    await drainJobs(getDb(), jobHandlers);
+    await drainJobs(getDb(), jobRegistry);
     expect(network.acceptedMessages).toHaveLength(0);
   });
 

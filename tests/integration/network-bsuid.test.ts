@@ -14,7 +14,7 @@ import { getDb } from "@/db";
 import { contacts, conversations } from "@/db/schema";
 import { drainJobs } from "@/lib/jobs/runner";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
-import { jobHandlers } from "@/lib/server/job-handlers";
+import { jobRegistry } from "@/lib/server/job-registry";
 import { call } from "@/tests/support/api";
 import { setEnv } from "@/tests/support/env-vars";
 import { buildInboundPayload, type FakeCloudNetwork, type InboundMessageInput, signHubPayload, startFakeCloudNetwork } from "@/tests/support/fake-cloud-network";
@@ -66,7 +66,7 @@ afterEach(async () => {
 const nextBsuid = () => `US.${Date.now()}${String(++bsuidSeq).padStart(6, "0")}`;
 const token = () => account.adminToken;
 const send = (body: unknown) => call(messagesRoute.POST, { method: "POST", path: "/v1/messages", token: token(), body });
-const drain = () => drainJobs(getDb(), jobHandlers);
+const drain = () => drainJobs(getDb(), jobRegistry);
 
 async function deliver(messages: InboundMessageInput[]) {
   const rawBody = JSON.stringify(buildInboundPayload({ phoneNumberId: network.phoneNumberId, messages }));

@@ -12,7 +12,7 @@ import { getDb } from "@/db";
 import { messages } from "@/db/schema";
 import { drainJobs } from "@/lib/jobs/runner";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
-import { jobHandlers } from "@/lib/server/job-handlers";
+import { jobRegistry } from "@/lib/server/job-registry";
 import { call } from "@/tests/support/api";
 import { setEnv } from "@/tests/support/env-vars";
 import { buildInboundPayload, buildTemplateStatusPayload, type FakeCloudNetwork, type InboundStatusInput, signHubPayload, startFakeCloudNetwork } from "@/tests/support/fake-cloud-network";
@@ -141,7 +141,7 @@ describe("pricing from the network's statuses, and monthly spend", () => {
   async function sendTemplate(name: string, to: string) {
     const sent = await call(messagesRoute.POST, { method: "POST", path: "/v1/messages", token: account.adminToken, body: { to, type: "template", template: { name, language: "en_US" } } });
     expect(sent.status, sent.text).toBe(201);
-    await drainJobs(getDb(), jobHandlers);
+    await drainJobs(getDb(), jobRegistry);
     const accepted = network.acceptedMessages.at(-1)!;
     return { id: sent.body.id as string, networkId: accepted.id };
   }

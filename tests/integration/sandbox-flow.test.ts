@@ -11,7 +11,7 @@ import * as messagesRoute from "@/app/v1/messages/route";
 import { getDb } from "@/db";
 import { contacts, jobs, numberIntegrations } from "@/db/schema";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
-import { jobHandlers } from "@/lib/server/job-handlers";
+import { jobRegistry } from "@/lib/server/job-registry";
 import { drainJobs } from "@/lib/jobs/runner";
 import { sendQueuedMessage } from "@/lib/messages/send-queued-message";
 import { call } from "@/tests/support/api";
@@ -32,14 +32,14 @@ describe("sandbox: an API send reaches read on its own", () => {
     expect(res.body.status).toBe("queued");
     const id = res.body.id;
 
-    await drainJobs(db, jobHandlers);
+    await drainJobs(db, jobRegistry);
     const sent = await getMessage(adminToken, id);
     expect(sent.status).toBe("sent");
 
-    await drainJobs(db, jobHandlers, { now: later(3_000) });
+    await drainJobs(db, jobRegistry, { now: later(3_000) });
     expect((await getMessage(adminToken, id)).status).toBe("delivered");
 
-    await drainJobs(db, jobHandlers, { now: later(10_000) });
+    await drainJobs(db, jobRegistry, { now: later(10_000) });
     expect((await getMessage(adminToken, id)).status).toBe("read");
 
     const types = (await eventsOf(account.id)).map((e) => e.type).filter((t) => t.startsWith("message."));

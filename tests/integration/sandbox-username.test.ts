@@ -5,7 +5,7 @@ import * as messagesRoute from "@/app/v1/messages/route";
 import { getDb } from "@/db";
 import { drainJobs } from "@/lib/jobs/runner";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
-import { jobHandlers } from "@/lib/server/job-handlers";
+import { jobRegistry } from "@/lib/server/job-registry";
 import { call } from "@/tests/support/api";
 import { createTestAccount } from "@/tests/support/fixtures";
 
@@ -34,7 +34,7 @@ describe("the sandbox simulates a customer known only by a username", () => {
     });
     expect(reply.status).toBe(201);
     expect(reply.body.to).toBe(first.body.from);
-    await drainJobs(getDb(), jobHandlers);
+    await drainJobs(getDb(), jobRegistry);
   });
 
   it("still needs someone to be from: neither number nor username is a 400 naming from", async () => {

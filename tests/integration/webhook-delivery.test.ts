@@ -5,8 +5,8 @@ import * as retry from "@/app/v1/webhooks/[id]/deliveries/[delivery_id]/retry/ro
 import * as item from "@/app/v1/webhooks/[id]/route";
 import { getDb } from "@/db";
 import { jobs, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
-import { jobHandlers } from "@/lib/server/job-handlers";
-import { startJobRunner } from "@/lib/jobs/runner";
+import { jobRegistry } from "@/lib/server/job-registry";
+import { startJobRunner } from "@/lib/jobs/local-runner";
 import { attemptDelivery } from "@/lib/webhooks/attempt-delivery";
 import { sendSigned } from "@/lib/webhooks/send";
 import { call } from "@/tests/support/api";
@@ -128,7 +128,7 @@ describe("delivery", () => {
 
   it("retries on a shortened schedule with the real runner, measured on the receiver's clock, then tells the other subscribers", async () => {
     const restore = setEnv({ WEBHOOK_RETRY_SCHEDULE: "0.5,1,0.5,1" });
-    const runner = startJobRunner({ db: getDb(), handlers: jobHandlers, pollMs: 20 });
+    const runner = startJobRunner({ db: getDb(), jobs: jobRegistry, pollMs: 20 });
     try {
       const { account, adminToken } = await createTestAccount();
       const failing = await registerWebhook(adminToken, { url: a.url, events: ["message.received", "webhook.failed"] });

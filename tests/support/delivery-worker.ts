@@ -2,11 +2,11 @@
 // environment (PGLITE_DIR or DATABASE_URL), runs every due job once, and is meant to be
 // killed with SIGKILL in the middle of a webhook attempt.
 import { getDb } from "@/db";
-import { jobHandlers } from "@/lib/server/job-handlers";
+import { jobRegistry } from "@/lib/server/job-registry";
 import { drainJobs } from "@/lib/jobs/runner";
 
 async function main() {
-  const ran = await drainJobs(getDb(), jobHandlers, { maxRounds: 1 });
+  const ran = await drainJobs(getDb(), jobRegistry, { maxRounds: 1 });
   console.log(`worker ran ${ran} job(s)`);
   process.exit(0);
 }

@@ -4,7 +4,7 @@ import { getDb } from "@/db";
 import { webhookDeliveries, webhooks } from "@/db/schema";
 import { recordEvent } from "@/lib/events/record-event";
 import type { EventType } from "@/lib/events/types";
-import { jobHandlers } from "@/lib/server/job-handlers";
+import { jobRegistry } from "@/lib/server/job-registry";
 import { drainJobs } from "@/lib/jobs/runner";
 import { call } from "./api";
 
@@ -27,7 +27,7 @@ export async function emit(accountId: string, type: EventType = "message.receive
 export async function drain(aheadMs = 0) {
   let total = 0;
   for (let round = 0; round < 100; round++) {
-    const ran = await drainJobs(getDb(), jobHandlers, { now: new Date(Date.now() + aheadMs) });
+    const ran = await drainJobs(getDb(), jobRegistry, { now: new Date(Date.now() + aheadMs) });
     if (ran === 0) break;
     total += ran;
   }
