@@ -1,13 +1,27 @@
 // Plain JavaScript, not TypeScript: on Node.js 20 a next.config.ts is compiled with Next.js's
 // native compiler (SWC) every time a server starts, which then stays loaded (about 26 MiB resident).
+import { createRequire } from "node:module";
+import path from "node:path";
 import createNextIntlPlugin from "next-intl/plugin";
 
 // The interface language of each request and its catalogs (docs/languages.md).
 const withNextIntl = createNextIntlPlugin("./i18n/request.ts");
 
+// next-intl formats messages with one module, aliased here. The browser gets the small formatter
+// of compiled messages only (its catalogs are compiled on the server, i18n/messages.ts), not the
+// ICU parser (about 10 KB of gzipped JavaScript on every page); the server gets one that formats
+// both ICU text and compiled messages (i18n/format-message.ts). Turbopack takes an alias target
+// as a path relative to the project, not a package's export.
+const formatCompiledOnly = path.relative(import.meta.dirname, createRequire(import.meta.url).resolve("use-intl/format-message/format-only"));
+
 /** @type {import("next").NextConfig} */
 const config = {
   poweredByHeader: false,
+  turbopack: {
+    resolveAlias: {
+      "use-intl/format-message": { browser: `./${formatCompiledOnly}`, default: "./i18n/format-message.ts" },
+    },
+  },
   // Type errors are caught by `npm run typecheck` (part of `npm test`); the build does not repeat it.
   typescript: { ignoreBuildErrors: true },
   serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "postgres", "ioredis", "hunspell-asm"],

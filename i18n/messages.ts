@@ -1,5 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
+import compile from "icu-minify/compile";
+import type { CompiledMessage } from "icu-minify/format";
 import { DEFAULT_LOCALE, PSEUDO_LOCALE, type AppLocale, type Locale } from "@/lib/platform/i18n/locales";
 
 /**
@@ -39,4 +41,37 @@ export function loadMessages(locale: AppLocale): Messages {
   // A development server picks up edited catalogs on the next request.
   if (process.env.NODE_ENV === "production") cache.set(locale, messages);
   return messages;
+}
+
+/** A catalog compiled for the browser: each message ready for next-intl's formatter without an ICU parser. */
+export type CompiledMessages = { [key: string]: CompiledMessage | CompiledMessages };
+
+const compiledCache = new Map<AppLocale, CompiledMessages>();
+
+// The characters that mean something in an ICU message. A compiled text holding one is sent in an
+// array, so that the server, which also formats ICU text, never takes it for a message to compile
+// (i18n/format-message.ts).
+const ICU_SYNTAX = /['{}<>#]/;
+
+function compileCatalog(messages: Messages): CompiledMessages {
+  const out: CompiledMessages = {};
+  for (const [key, value] of Object.entries(messages)) {
+    if (typeof value !== "string") {
+      out[key] = compileCatalog(value);
+      continue;
+    }
+    const compiled = compile(value);
+    out[key] = typeof compiled === "string" && ICU_SYNTAX.test(compiled) ? [compiled] : compiled;
+  }
+  return out;
+}
+
+/** The catalog of a locale as the browser gets it: compiled, so the page's script needs no ICU parser. */
+export function compiledMessages(locale: AppLocale): CompiledMessages {
+  const kept = compiledCache.get(locale);
+  if (kept) return kept;
+  // Through JSON: the compiler's objects have no prototype, which React will not hand to the browser.
+  const compiled = JSON.parse(JSON.stringify(compileCatalog(loadMessages(locale)))) as CompiledMessages;
+  if (process.env.NODE_ENV === "production") compiledCache.set(locale, compiled);
+  return compiled;
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { useTranslations } from "next-intl";
 import { useEffect, useRef } from "react";
 import { useAppFormat } from "@/components/i18n/use-app-format";
@@ -9,11 +10,13 @@ import { LabelChips } from "./label-chips";
 import { LabelFilter } from "./label-filter";
 import { PriorityMark } from "@/components/team/priority-control";
 import { SlaBadge } from "@/components/team/sla-badge";
-import { SearchResults } from "./search-results";
 import { type ConversationItem, displayName, type Teammate } from "./types";
 
 // Kept as an export of the list: the conversation view and details panel import it from here.
 export { Avatar };
+
+// Search results are shown only once someone types a query: fetched then, not with the inbox.
+const SearchResults = dynamic(() => import("./search-results").then((module) => module.SearchResults), { ssr: false });
 
 export type Filter = "all" | "mine" | "unassigned" | "snoozed" | "closed" | "mentions";
 

@@ -15,7 +15,7 @@ import { NewConversation } from "./composer-actions/new-conversation";
 import { AttentionSettings } from "./attention-settings";
 import { useLiveEvents } from "./live-events";
 import { notify } from "./notify";
-import { ShortcutsDialog, useShortcuts } from "./shortcuts";
+import { useShortcuts } from "./shortcuts";
 import { SimulateCustomer } from "./simulate-customer";
 import { useTypingTeammates } from "./typing";
 import { type ConversationItem, displayName, type EventEnvelope, INITIAL_LIST_LIMIT, type MessageItem, type Teammate } from "./types";
@@ -24,6 +24,8 @@ import { type ConversationItem, displayName, type EventEnvelope, INITIAL_LIST_LI
 // chunk of its own, so a phone's first load is lighter, fetched as soon as the inbox is up.
 const loadConversationView = () => import("./conversation-view").then((module) => module.ConversationView);
 const ConversationView = dynamic(loadConversationView);
+// Shown only after "?": fetched then.
+const ShortcutsDialog = dynamic(() => import("./shortcuts-dialog").then((module) => module.ShortcutsDialog), { ssr: false });
 
 type Counts = Record<Filter, number> & { unread: number };
 

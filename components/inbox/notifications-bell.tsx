@@ -1,21 +1,28 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useAppFormat } from "@/components/i18n/use-app-format";
 import { type ApiResult, requestJson } from "@/lib/client/api";
 import { useLiveEventListener } from "./live-bus";
 import type { NoteItem, NotificationItem } from "./team-types";
-import { displayName, type Teammate } from "./types";
+import type { Teammate } from "./types";
+
+export type DesktopState = "on" | "off" | "blocked" | "unsupported";
 
 type Page = { data: NotificationItem[]; pagination: { next_cursor: string | null; has_more: boolean }; unread_count: number };
 
 const DESKTOP_KEY = "chorus:desktop-notifications:mentions";
 
+// The list is shown only after a tap on the bell: it is fetched then (or when a pointer or the
+// focus reaches the bell), not with the inbox.
+const loadPanel = () => import("./notifications-panel");
+const NotificationsPanel = dynamic(() => loadPanel().then((module) => module.NotificationsPanel), { ssr: false });
+
 const fetchNotifications = () => requestJson<Page>("GET", "/v1/notifications?limit=20");
 
-function desktopState(): "on" | "off" | "blocked" | "unsupported" {
+function desktopState(): DesktopState {
   if (typeof Notification === "undefined") return "unsupported";
   if (Notification.permission === "denied") return "blocked";
   return desktopAllowed() ? "on" : "off";
@@ -33,12 +40,11 @@ export function NotificationsBell({ me, onOpen, onRead }: { me: Teammate; onOpen
   const router = useRouter();
   const t = useTranslations("inbox.bell");
   const b = useTranslations("inboxTools.bell");
-  const format = useAppFormat();
   const [open, setOpen] = useState(false);
   const [items, setItems] = useState<NotificationItem[]>([]);
   const [unread, setUnread] = useState(0);
   const [state, setState] = useState<"loading" | "idle" | "error">("loading");
-  const [desktop, setDesktop] = useState<"on" | "off" | "blocked" | "unsupported">("off");
+  const [desktop, setDesktop] = useState<DesktopState>("off");
   const panel = useRef<HTMLDivElement>(null);
 
   const apply = useCallback((result: ApiResult<Page>) => {
@@ -117,6 +123,8 @@ export function NotificationsBell({ me, onOpen, onRead }: { me: Teammate; onOpen
     <div className="relative" ref={panel}>
       <button
         type="button"
+        onPointerEnter={() => void loadPanel()}
+        onFocus={() => void loadPanel()}
         onClick={() => setOpen((o) => !o)}
         aria-expanded={open}
         aria-haspopup="dialog"
@@ -135,86 +143,21 @@ export function NotificationsBell({ me, onOpen, onRead }: { me: Teammate; onOpen
         ) : null}
       </button>
       {open ? (
-        <div
-          role="dialog"
-          aria-label={b("title")}
-          className="fixed inset-x-2 top-28 z-30 max-h-[70vh] overflow-hidden rounded-lg border border-slate-200 bg-white shadow-xl sm:absolute sm:inset-x-auto sm:right-0 sm:top-full sm:mt-2 sm:w-80"
-        >
-          <div className="flex items-center gap-2 border-b border-slate-200 px-3 py-2">
-            <h2 className="text-sm font-semibold">{b("title")}</h2>
-            {unread ? (
-              <button type="button" className="ml-auto text-xs text-brand-700 underline" onClick={() => void markRead({ all: true })}>
-                {b("markAllRead")}
-              </button>
-            ) : null}
-          </div>
-          <ul className="max-h-[50vh] overflow-y-auto" aria-busy={state === "loading"}>
-            {state === "error" ? (
-              <li role="alert" className="p-3 text-sm text-red-700">
-                {b("loadError")}{" "}
-                <button type="button" className="underline" onClick={() => void load()}>
-                  {b("retry")}
-                </button>
-              </li>
-            ) : null}
-            {state === "idle" && items.length === 0 ? <li className="p-4 text-center text-sm text-slate-500">{b("empty")}</li> : null}
-            {items.map((n) => (
-              <li key={n.id}>
-                <button
-                  type="button"
-                  data-testid="notification-item"
-                  onClick={() => {
-                    setOpen(false);
-                    if (!n.read_at) void markRead({ ids: [n.id] });
-                    if (n.conversation_id) onOpen(n.conversation_id);
-                    else router.push("/settings/number");
-                  }}
-                  className={`flex w-full flex-col gap-0.5 border-b border-slate-100 px-3 py-2 text-left hover:bg-slate-50 ${n.read_at ? "" : "bg-amber-50"}`}
-                >
-                  <span className="flex items-baseline gap-2 text-sm">
-                    {n.read_at ? null : <span aria-label={b("unread")} className="h-2 w-2 shrink-0 rounded-full bg-red-600" />}
-                    <span className="min-w-0 flex-1 truncate">
-                      {n.type === "sla_warning" || n.type === "sla_breached" ? (
-                        <>
-                          <strong>{n.type === "sla_warning" ? b("slaWarning") : b("slaBreached")}</strong>
-                          {n.contact ? <span data-user-content>{` · ${displayName(n.contact)}`}</span> : null}
-                        </>
-                      ) : n.type === "number_health" || !n.contact ? (
-                        <strong>{b("numberHealth")}</strong>
-                      ) : (
-                        b.rich("mentioned", {
-                          name: n.actor?.name ?? b("someone"),
-                          contact: displayName(n.contact),
-                          strong: (chunks) => <strong>{chunks}</strong>,
-                        })
-                      )}
-                    </span>
-                    <time className="shrink-0 text-xs text-slate-500" dateTime={n.created_at}>
-                      {format.relative(n.created_at)}
-                    </time>
-                  </span>
-                  {n.text ? (
-                    <span className="line-clamp-2 text-xs text-slate-600" data-user-content>
-                      {n.text}
-                    </span>
-                  ) : null}
-                </button>
-              </li>
-            ))}
-          </ul>
-          <div className="border-t border-slate-200 px-3 py-2 text-xs text-slate-600">
-            {desktop === "unsupported" ? (
-              b("desktopUnsupported")
-            ) : desktop === "blocked" ? (
-              b("desktopBlocked")
-            ) : (
-              <label className="flex items-center gap-2">
-                <input type="checkbox" checked={desktop === "on"} onChange={() => void toggleDesktop()} />
-                {b("desktopToggle")}
-              </label>
-            )}
-          </div>
-        </div>
+        <NotificationsPanel
+          items={items}
+          unread={unread}
+          state={state}
+          desktop={desktop}
+          onMarkRead={(body) => void markRead(body)}
+          onRetry={() => void load()}
+          onToggleDesktop={() => void toggleDesktop()}
+          onPick={(n) => {
+            setOpen(false);
+            if (!n.read_at) void markRead({ ids: [n.id] });
+            if (n.conversation_id) onOpen(n.conversation_id);
+            else router.push("/settings/number");
+          }}
+        />
       ) : null}
     </div>
   );

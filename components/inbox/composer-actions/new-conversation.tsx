@@ -1,34 +1,22 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { useTranslations } from "next-intl";
+import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { Field } from "@/components/ui/field";
 import { useHydrated } from "@/components/ui/hooks";
-import { DialogShell, useSendDialog } from "./dialog-shell";
-import { TemplateFields, useTemplatePicker } from "./template-fields";
 
-const E164 = /^\+[1-9]\d{7,14}$/;
+// The form and its template picker are fetched when first wanted (a pointer over the button, focus,
+// a tap), not with the inbox: a phone's first load carries the button only.
+const loadDialog = () => import("./new-conversation-dialog");
+const NewConversationDialog = dynamic(() => loadDialog().then((module) => module.NewConversationDialog), { ssr: false });
 
 /** "New conversation": reach a customer first, by number, with an approved template. */
 export function NewConversation({ onStarted }: { onStarted: (conversationId: string) => void }) {
   const t = useTranslations("inbox.newConversation");
-  const { dialog, errors, send, shell } = useSendDialog();
-  const { templates, choice, setChoice, load } = useTemplatePicker();
   const hydrated = useHydrated();
-
-  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const number = String(new FormData(event.currentTarget).get("to") ?? "").replace(/[\s()-]/g, "");
-    const local: Record<string, string> = {};
-    if (!E164.test(number)) local.to = t("numberError");
-    if (!choice) local["template.name"] = t("chooseTemplate");
-    else if (choice.variables.some((v) => !v.trim())) local["template.variables"] = t("fillValues");
-    const message = await send(local, () => ({ to: number.slice(1), type: "template", template: choice }));
-    if (!message) return;
-    dialog.current?.close();
-    onStarted(message.conversation_id);
-  }
-
+  // How many times it was asked for: each one more opens the dialog again.
+  const [opened, setOpened] = useState(0);
   return (
     <>
       <Button
@@ -38,18 +26,14 @@ export function NewConversation({ onStarted }: { onStarted: (conversationId: str
         aria-label={t("title")}
         title={t("title")}
         disabled={!hydrated}
-        onClick={() => {
-          load();
-          dialog.current?.showModal();
-        }}
+        onPointerEnter={() => void loadDialog()}
+        onFocus={() => void loadDialog()}
+        onClick={() => setOpened((count) => count + 1)}
       >
         {/* The list's header is narrow on every screen: one short word keeps it on one line. */}
         {t("button")}
       </Button>
-      <DialogShell id="new-conversation" title={t("title")} description={t("description")} submitLabel={t("submit")} {...shell} onSubmit={onSubmit}>
-        <Field id="new-conversation-to" label={t("number")} name="to" inputMode="tel" placeholder="+14155552671" hint={t("numberHint")} error={errors.to} />
-        <TemplateFields templates={templates.templates} status={templates.status} loadError={templates.message} errors={errors} onChange={setChoice} />
-      </DialogShell>
+      {opened ? <NewConversationDialog opened={opened} onStarted={onStarted} /> : null}
     </>
   );
 }
