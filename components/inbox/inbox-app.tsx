@@ -188,6 +188,55 @@ export function InboxApp({
     "?": () => setShowShortcuts(true),
   });
 
+  // What the list pane does goes through `handlers`, so the pane re-renders for what it shows
+  // only: a page of a long thread or a message's status leaves the list as it is.
+  const handlers = useRef({ open, openAnywhere, refreshCounts, loadMore: () => {} });
+  useEffect(() => {
+    handlers.current = {
+      open,
+      openAnywhere,
+      refreshCounts,
+      loadMore: () => void (inbox.listState === "idle" && inbox.cursor && inbox.loadList(false, inbox.cursor)),
+    };
+  });
+  const { listState, cursor } = inbox;
+  const listPane = useMemo(
+    () => (
+      <ConversationList
+        items={items}
+        filter={filter}
+        onFilter={setFilter}
+        query={query}
+        onQuery={setQuery}
+        selectedId={selectedId}
+        onOpen={(id, found) => handlers.current.open(id, found)}
+        state={listState}
+        hasMore={Boolean(cursor)}
+        onLoadMore={() => handlers.current.loadMore()}
+        people={people}
+        live={live}
+        counts={counts ?? undefined}
+        toolbar={
+          <div className="flex flex-wrap items-center justify-end gap-1" data-testid="list-toolbar">
+            <AttentionSettings />
+            <NotificationsBell me={me} onOpen={(id) => handlers.current.openAnywhere(id)} onRead={() => handlers.current.refreshCounts(0)} />
+            <NewConversation onStarted={(id) => handlers.current.open(id)} />
+            {canSimulate ? <SimulateCustomer onSent={(id: string | undefined) => id && handlers.current.open(id)} /> : null}
+          </div>
+        }
+        label={label}
+        onLabel={setLabel}
+        extraFilters={
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <TeamFilter value={team} onChange={setTeam} />
+            <ListOrderSelect value={order} onChange={setOrder} />
+          </div>
+        }
+      />
+    ),
+    [items, filter, query, selectedId, listState, cursor, people, live, counts, me, canSimulate, label, team, order],
+  );
+
   return (
     <main className="flex h-full min-h-0 bg-white" data-live={live}>
       {showShortcuts ? <ShortcutsDialog onClose={() => setShowShortcuts(false)} /> : null}
@@ -197,41 +246,7 @@ export function InboxApp({
       >
         {/* Each pane is its own boundary: the browser takes over (hydrates) the server-rendered page
             pane by pane, in short slices it can interrupt, not in one long task. */}
-        <Suspense>
-          <ConversationList
-            items={items}
-            filter={filter}
-            onFilter={(f) => {
-              setFilter(f);
-            }}
-            query={query}
-            onQuery={setQuery}
-            selectedId={selectedId}
-            onOpen={open}
-            state={inbox.listState}
-            hasMore={Boolean(inbox.cursor)}
-            onLoadMore={() => inbox.listState === "idle" && inbox.cursor && void inbox.loadList(false, inbox.cursor)}
-            people={people}
-            live={live}
-            counts={counts ?? undefined}
-            toolbar={
-              <div className="flex flex-wrap items-center justify-end gap-1" data-testid="list-toolbar">
-                <AttentionSettings />
-                <NotificationsBell me={me} onOpen={(id) => void openAnywhere(id)} onRead={() => refreshCounts(0)} />
-                <NewConversation onStarted={open} />
-                {canSimulate ? <SimulateCustomer onSent={(id: string | undefined) => id && open(id)} /> : null}
-              </div>
-            }
-            label={label}
-            onLabel={setLabel}
-            extraFilters={
-              <div className="flex flex-col gap-2 sm:flex-row">
-                <TeamFilter value={team} onChange={setTeam} />
-                <ListOrderSelect value={order} onChange={setOrder} />
-              </div>
-            }
-          />
-        </Suspense>
+        <Suspense>{listPane}</Suspense>
       </section>
       <section
         aria-label={t("panes.conversation")}

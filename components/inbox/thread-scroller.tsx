@@ -77,7 +77,7 @@ export function ThreadScroller({
     count: windowed ? rows.length : 0,
     getScrollElement: () => scroller.current,
     estimateSize: () => 76,
-    overscan: 12,
+    overscan: 8,
     scrollMargin: listTop,
     getItemKey: (index) => rows[index]?.key ?? index,
   });
@@ -215,7 +215,8 @@ export function ThreadScroller({
       <div
         ref={scroller}
         onScroll={onScroll}
-        className="min-h-0 flex-1 overflow-y-auto overflow-x-hidden bg-slate-50 px-3 py-4 sm:px-6"
+        // Contained: laying out what scrolls in never lays out the rest of the inbox again.
+        className="min-h-0 flex-1 overflow-y-auto overflow-x-hidden bg-slate-50 px-3 py-4 [contain:content] sm:px-6"
         role="log"
         aria-label={label}
         aria-busy={Boolean(loading)}
