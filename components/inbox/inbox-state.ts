@@ -27,7 +27,7 @@ export type InboxView = { filter: Filter; query: string; label: string | null; t
 
 type ConversationPatch = Partial<ConversationItem> & { id: string };
 
-export type InboxAction =
+type InboxAction =
   | { type: "list/request"; reset: boolean }
   | { type: "list/loaded"; reset: boolean; page: Page<ConversationItem> }
   | { type: "list/failed" }

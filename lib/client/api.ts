@@ -17,7 +17,7 @@ export type ApiResult<T> =
     };
 
 /** How a request goes, beyond its method, address and JSON body. */
-export type RequestOptions = {
+type RequestOptions = {
   /** More headers (an `Idempotency-Key`, say). */
   headers?: Record<string, string>;
   /** The body already serialised as JSON (kept byte for byte, e.g. for a retry under the same key); replaces `body`. */
