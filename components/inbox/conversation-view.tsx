@@ -2,8 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useApiErrorMessage } from "@/components/i18n/use-api-error";
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { useVirtualizer } from "@tanstack/react-virtual";
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { requestJson } from "@/lib/client/api";
 import { Composer } from "./composer";
 import { ConversationHeader } from "./conversation-header";
@@ -15,7 +14,8 @@ import { BubbleActions } from "./composer-actions/bubble-actions";
 import { ComposerBar } from "./composer-actions/composer-bar";
 import { MessageBubble } from "./message-bubble";
 import { ComposerModeSwitch, type ComposerMode, NoteComposer } from "./note-composer";
-import { threadRows, ThreadRowView } from "./thread-items";
+import { threadRows } from "./thread-items";
+import { ThreadScroller, type ThreadScrollerHandle } from "./thread-scroller";
 import { TypingIndicator } from "./typing";
 import { useTeamThread } from "./use-team-thread";
 import { asMessage, deliver, discardFromOutbox, useOutbox } from "./outbox";
@@ -25,9 +25,6 @@ import { type ConversationItem, displayName, type MessageItem, type Teammate } f
 type Page<T = MessageItem> = { data: T[]; pagination: { next_cursor: string | null; has_more: boolean } };
 /** What opening a conversation brings, in one request. */
 type Opened = ConversationItem & { messages: Page; notes: Page<NoteItem>; activity: Page<ActivityItem> };
-
-/** How close to the bottom (px) still counts as "at the newest message". */
-const NEAR_BOTTOM = 80;
 
 /**
  * Reactions are not bubbles: each one is shown on the message it reacts to. Live reactions are
@@ -60,8 +57,6 @@ function mergeByTime(fetched: MessageItem[], current: MessageItem[]) {
 }
 
 const PAGE_SIZE = "50";
-/** From how many entries on the thread is windowed. */
-const WINDOW_FROM = 300;
 // Scrolling back goes in the largest pages the API gives: half the requests of a long thread.
 const OLDER_PAGE_SIZE = "100";
 
@@ -161,18 +156,8 @@ export function ConversationView({
   const [error, setError] = useState<string>();
   const [replyTo, setReplyTo] = useState<MessageItem | null>(null);
   const [firstUnread, setFirstUnread] = useState<string | null>(null);
-  const [unseen, setUnseen] = useState(0);
   const [moreOpen, setMoreOpen] = useState(false);
-  const scroller = useRef<HTMLDivElement>(null);
-  const content = useRef<HTMLDivElement>(null);
-  const listRef = useRef<HTMLOListElement>(null);
-  const stickToBottom = useRef(true);
-  // While older messages come in above: the entry that was at the top of the screen, and how far
-  // below the thread's top edge its bottom was, so it stays exactly there (until `until`, as heights settle).
-  const anchor = useRef<{ key: string; delta: number; until: number; setTop?: number } | null>(null);
-  // Where the thread opens once its first page is in: the newest message, or "New messages".
-  const placeOpening = useRef<"pending" | "done">("pending");
-  const lastSeenId = useRef<string | null>(null);
+  const thread = useRef<ThreadScrollerHandle>(null);
   const team = useTeamThread(conversation.id);
   const seedTeam = team.seed;
   const [mode, setMode] = useState<ComposerMode>("reply");
@@ -209,26 +194,6 @@ export function ConversationView({
     () => threadRows({ messages: list, notes: team.notes, activity: team.activity, hasOlder: Boolean(cursor), loadedFrom, firstUnreadId: firstUnread }),
     [list, team.notes, team.activity, cursor, loadedFrom, firstUnread],
   );
-  // A windowed list: only the entries on screen (and a few around them) are in the page, so a
-  // thread of thousands of messages scrolls as lightly as one of fifty.
-  const [listTop, setListTop] = useState(0);
-  // A thread of ordinary length is kept whole, in the page's flow (find-in-page sees all of it);
-  // a long one is windowed.
-  const windowed = rows.length > WINDOW_FROM;
-  // The virtualizer's measurements change between renders by design; nothing here memoises what it returns.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
-    count: windowed ? rows.length : 0,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => 76,
-    overscan: 12,
-    scrollMargin: listTop,
-    getItemKey: (index) => rows[index]?.key ?? index,
-  });
-  // An entry above the screen changing height moves the view by as much, so what is on screen
-  // stays; while older messages load, the held entry keeps it steady instead.
-  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = (item) => !anchor.current && item.start < (scroller.current?.scrollTop ?? 0);
-
   const apply = useCallback(
     (older: boolean, result: { ok: true; data: Page } | { ok: false; status: number; code?: string }) => {
       setLoading(null);
@@ -240,7 +205,7 @@ export function ConversationView({
       const page = [...result.data.data].reverse();
       const from = page[0]?.timestamp;
       if (from) setLoadedFrom((current) => (current && current < from ? current : from));
-      if (older) holdTopEntry();
+      if (older) thread.current?.holdTopEntry();
       // Fetched rows win over what live updates brought meanwhile; unsent drafts stay.
       setMessages((list) => mergeByTime(page, list ?? []));
       setCursor(result.data.pagination.next_cursor);
@@ -272,121 +237,6 @@ export function ConversationView({
     void fetchOlder(conversation.id, after).then((result) => apply(true, result));
   }
 
-  // The thread's height when it was last laid out: whether the reader was at the bottom of what
-  // was there before something arrived, from where the thread stands now (a scroll event comes a
-  // frame later, and a message may arrive in between).
-  const contentHeight = useRef(0);
-  const wasAtBottom = (node: HTMLElement) => contentHeight.current - node.scrollTop - node.clientHeight < NEAR_BOTTOM;
-
-  const pinToBottom = useCallback(() => {
-    const node = scroller.current;
-    if (node) node.scrollTop = node.scrollHeight;
-  }, []);
-
-  // Where the thread stands: at the newest message it follows what arrives; scrolled up it stays
-  // put and counts what arrived below; while older messages load above, what is on screen stays.
-  useLayoutEffect(() => {
-    const node = scroller.current;
-    if (!node) return;
-    const newest = withUnsent.at(-1)?.id ?? null;
-    if (anchor.current) {
-      // Held: see the effect below.
-    } else if (placeOpening.current === "pending" && loading === null && messages) {
-      placeOpening.current = "done";
-      const divider = firstUnread ? rows.findIndex((row) => row.firstUnread) : -1;
-      const dividerAt =
-        divider < 0 ? undefined : windowed ? virtualizer.measurementsCache[divider]?.start : node.querySelector<HTMLElement>('[data-divider="new-messages"]')?.closest("li")?.offsetTop;
-      // What is unread, from "New messages" down, is taller than the thread's room: the first of
-      // it goes at the top, under "New messages". Otherwise the newest message is in view.
-      if (dividerAt !== undefined && node.scrollHeight - dividerAt > node.clientHeight + 32) {
-        stickToBottom.current = false;
-        if (windowed) virtualizer.scrollToIndex(divider, { align: "start" });
-        else node.scrollTop = dividerAt - 8;
-      } else pinToBottom();
-    } else if (stickToBottom.current && wasAtBottom(node)) {
-      pinToBottom();
-    } else if (newest && lastSeenId.current && newest !== lastSeenId.current) {
-      // Scrolled up, even if the scroll event has not been handled yet: stays put, counts below.
-      stickToBottom.current = false;
-      const before = withUnsent.findIndex((m) => m.id === lastSeenId.current);
-      if (before >= 0) setUnseen((n) => n + (withUnsent.length - 1 - before));
-    }
-    lastSeenId.current = newest;
-    contentHeight.current = node.scrollHeight;
-  }, [withUnsent, rows, loading, messages, firstUnread, pinToBottom, virtualizer, windowed]);
-
-  // The entry at the top of the screen, held in place while older messages arrive above it.
-  function holdTopEntry() {
-    const node = scroller.current;
-    if (!node) return;
-    const top = node.getBoundingClientRect().top;
-    const first = [...(listRef.current?.children ?? [])].find((li) => li.getBoundingClientRect().bottom > top) as HTMLElement | undefined;
-    const key = first?.dataset.key;
-    // By its bottom edge: its own top may lose the day label the older messages now carry.
-    if (key) anchor.current = { key, delta: first.getBoundingClientRect().bottom - top, until: performance.now() + 500 };
-  }
-
-  useLayoutEffect(() => {
-    const held = anchor.current;
-    const node = scroller.current;
-    if (!held || !node) return;
-    if (performance.now() > held.until) {
-      anchor.current = null;
-      return;
-    }
-    if (windowed) {
-      const index = rows.findIndex((row) => row.key === held.key);
-      const end = index >= 0 ? virtualizer.measurementsCache[index]?.end : undefined;
-      if (end !== undefined) node.scrollTop = end - held.delta;
-      held.setTop = node.scrollTop;
-    } else {
-      const li = listRef.current?.querySelector<HTMLElement>(`:scope > [data-key="${CSS.escape(held.key)}"]`);
-      if (li) node.scrollTop += li.getBoundingClientRect().bottom - node.getBoundingClientRect().top - held.delta;
-      held.setTop = node.scrollTop;
-    }
-  });
-
-  // Where the list starts inside the scroller (under "Start of the conversation"), for the window.
-  // (It moves when "Start of the conversation" or "Loading messages…" comes or goes.)
-  useLayoutEffect(() => {
-    setListTop(listRef.current?.offsetTop ?? 0);
-  }, [cursor, messages, loading]);
-
-  // Whatever changes the room the thread has or the height of what is in it (the suggestions
-  // line appearing under it, an image loading, the keyboard opening on a phone) keeps a thread
-  // at its newest message there.
-  useEffect(() => {
-    const node = scroller.current;
-    const inner = content.current;
-    if (!node || !inner || typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(() => {
-      if (stickToBottom.current && !anchor.current && wasAtBottom(node)) pinToBottom();
-      contentHeight.current = node.scrollHeight;
-    });
-    observer.observe(node);
-    observer.observe(inner);
-    return () => observer.disconnect();
-  }, [pinToBottom]);
-
-  function onScroll() {
-    const node = scroller.current;
-    if (!node) return;
-    // The person scrolled on their own: the entry held while older messages loaded is let go.
-    const held = anchor.current;
-    if (held?.setTop !== undefined && Math.abs(node.scrollTop - held.setTop) > 1) anchor.current = null;
-    const atBottom = node.scrollHeight - node.scrollTop - node.clientHeight < NEAR_BOTTOM;
-    stickToBottom.current = atBottom;
-    if (atBottom && unseen) setUnseen(0);
-    // Older messages are fetched a screen ahead, so scrolling back rarely waits for them.
-    if (node.scrollTop < Math.max(120, node.clientHeight) && cursor && !loading) loadOlder(cursor);
-  }
-
-  function jumpToNewest() {
-    stickToBottom.current = true;
-    setUnseen(0);
-    pinToBottom();
-  }
-
   const name = displayName(conversation.contact);
   const renderMessage = (message: MessageItem) => (
     <ThreadMessage
@@ -403,7 +253,7 @@ export function ConversationView({
   const myNumber = all.find((m) => m.direction === "outbound" && m.from)?.from ?? all.find((m) => m.direction === "inbound")?.to ?? null;
   const onKindQueued = useCallback(
     (message: MessageItem) => {
-      stickToBottom.current = true;
+      thread.current?.followNewest();
       setMessages((current) => [...(current ?? []).filter((m) => m.id !== message.id), message]);
     },
     [setMessages],
@@ -432,63 +282,19 @@ export function ConversationView({
           {error}
         </p>
       ) : null}
-      <div className="relative flex min-h-0 flex-1 flex-col">
-        <div
-          ref={scroller}
-          onScroll={onScroll}
-          className="min-h-0 flex-1 overflow-y-auto overflow-x-hidden bg-slate-50 px-3 py-4 sm:px-6"
-          role="log"
-          aria-label={t("messagesWith", { name })}
-          aria-busy={Boolean(loading)}
-          data-testid="thread"
-        >
-          <div ref={content}>
-            {/* Over the thread rather than in its flow: what is on screen stays put while older messages load. */}
-            {loading === "older" ? (
-              <p className="pointer-events-none sticky top-0 z-10 h-0 text-center text-xs text-slate-600">
-                <span className="inline-block rounded-full bg-white px-3 py-1 shadow-sm">{t("loadingEarlier")}</span>
-              </p>
-            ) : null}
-            {!cursor && messages?.length ? <p className="mb-3 text-center text-xs text-slate-500" data-thread-start="true">
-                {t("start")}
-              </p> : null}
-            {loading === "initial" && !messages ? <p className="text-center text-sm text-slate-500">{t("loading")}</p> : null}
-            <ol ref={listRef} className={windowed ? "relative w-full" : "flex flex-col gap-1.5"} style={windowed ? { height: virtualizer.getTotalSize() } : undefined}>
-              {windowed
-                ? virtualizer.getVirtualItems().map((item) => {
-                    const row = rows[item.index];
-                    if (!row) return null;
-                    return (
-                      <li
-                        key={item.key}
-                        data-index={item.index}
-                        data-key={row.key}
-                        ref={virtualizer.measureElement}
-                        className="absolute left-0 top-0 flex w-full flex-col pb-1.5"
-                        style={{ transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}
-                      >
-                        <ThreadRowView row={row} people={people} meId={me.id} renderMessage={renderMessage} />
-                      </li>
-                    );
-                  })
-                : rows.map((row) => (
-                    <li key={row.key} data-key={row.key} className="flex flex-col">
-                      <ThreadRowView row={row} people={people} meId={me.id} renderMessage={renderMessage} />
-                    </li>
-                  ))}
-            </ol>
-          </div>
-        </div>
-        {unseen > 0 ? (
-          <button
-            type="button"
-            onClick={jumpToNewest}
-            className="absolute bottom-3 left-1/2 z-10 min-h-11 -translate-x-1/2 rounded-full bg-brand-600 px-4 text-sm font-medium text-white shadow-lg hover:bg-brand-700"
-          >
-            {t("unseen", { count: unseen })}
-          </button>
-        ) : null}
-      </div>
+      <ThreadScroller
+        handle={thread}
+        rows={rows}
+        messages={withUnsent}
+        ready={loading === null && messages !== undefined}
+        loading={loading}
+        atStart={!cursor && Boolean(messages?.length)}
+        label={t("messagesWith", { name })}
+        people={people}
+        meId={me.id}
+        renderMessage={renderMessage}
+        onNearTop={() => cursor && loadOlder(cursor)}
+      />
       <KnowledgeSuggestions
         conversationId={conversation.id}
         lastInboundId={list.findLast((message) => message.direction === "inbound" && message.type === "text" && !message.deleted_at)?.id ?? null}
@@ -504,7 +310,7 @@ export function ConversationView({
           teammates={[...people.values()]}
           me={me}
           onSaved={(note) => {
-            stickToBottom.current = true;
+            thread.current?.followNewest();
             team.addNote(note);
           }}
         />
@@ -526,7 +332,7 @@ export function ConversationView({
             onSent={() => setReplyTo(null)}
             onQueued={() => {
               // The outbox shows the reply as "sending"; the thread follows it to the bottom.
-              stickToBottom.current = true;
+              thread.current?.followNewest();
             }}
             onReplace={(_localId, message) =>
               // A live update may have brought the stored message first; keep one copy.

@@ -1,6 +1,7 @@
 import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
+import { useState } from "react";
 import { useAppFormat } from "@/components/i18n/use-app-format";
 import { Button } from "@/components/ui/button";
 import { Avatar } from "./conversation-list";
@@ -30,6 +31,7 @@ export function DetailsPanel({
 }) {
   const t = useTranslations("inbox.details");
   const format = useAppFormat();
+  const [editing, setEditing] = useState(false);
   const sorted = [...teammates].sort((a, b) => Number(online.has(b.id)) - Number(online.has(a.id)) || a.name.localeCompare(b.name));
   return (
     <div className="flex min-h-0 flex-1 flex-col overflow-y-auto">
@@ -73,13 +75,13 @@ export function DetailsPanel({
               <time dateTime={conversation.created_at}>{format.dateTime(conversation.created_at)}</time>
             </dd>
           </dl>
-          <details className="mt-4 group" data-testid="contact-details">
+          <details className="mt-4 group" data-testid="contact-details" onToggle={(event) => setEditing(event.currentTarget.open)}>
             <summary className="cursor-pointer text-sm font-medium text-brand-700">{t("editContact")}</summary>
-            <div className="mt-3">
-              <ContactEditor key={conversation.contact.id} contactId={conversation.contact.id} compact />
-            </div>
+            {/* The editor (and its request for the whole contact) only once it is opened: opening a conversation asks for nothing else. */}
+            <div className="mt-3">{editing ? <ContactEditor key={conversation.contact.id} contactId={conversation.contact.id} compact /> : null}</div>
           </details>
-          <Link href={`/contacts/${conversation.contact.id}`} className="mt-2 inline-block text-sm text-brand-700 hover:underline">
+          {/* Not prefetched: the contact's page would be rendered on the server at every conversation opened. */}
+          <Link href={`/contacts/${conversation.contact.id}`} prefetch={false} className="mt-2 inline-block text-sm text-brand-700 hover:underline">
             {t("openContact")}
           </Link>
         </section>

@@ -3,22 +3,20 @@
 import { TeamFilter } from "@/components/team/team-control";
 import dynamic from "next/dynamic";
 import { useTranslations } from "next-intl";
-import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { requestJson } from "@/lib/client/api";
-import { rememberResponse } from "@/lib/client/offline-cache";
 import { ConversationList, type Filter } from "./conversation-list";
-import { comparatorOf, type ListOrder, ListOrderSelect } from "./list-order";
+import { type ListOrder, ListOrderSelect } from "./list-order";
 import { DetailsPanel } from "./details-panel";
-import { publishLiveEvent } from "./live-bus";
 import { NotificationsBell } from "./notifications-bell";
 import { NewConversation } from "./composer-actions/new-conversation";
 import { AttentionSettings } from "./attention-settings";
-import { useLiveEvents } from "./live-events";
-import { notify } from "./notify";
+import type { Counts, InboxView, Page } from "./inbox-state";
 import { useShortcuts } from "./shortcuts";
 import { SimulateCustomer } from "./simulate-customer";
 import { useTypingTeammates } from "./typing";
-import { type ConversationItem, displayName, type EventEnvelope, INITIAL_LIST_LIMIT, type MessageItem, type Teammate } from "./types";
+import { useInbox } from "./use-inbox";
+import type { ConversationItem, Teammate } from "./types";
 
 // The conversation view (thread, composer and its menus) is not needed to show the list: it is a
 // chunk of its own, so a phone's first load is lighter, fetched as soon as the inbox is up.
@@ -27,28 +25,15 @@ const ConversationView = dynamic(loadConversationView);
 // Shown only after "?": fetched then.
 const ShortcutsDialog = dynamic(() => import("./shortcuts-dialog").then((module) => module.ShortcutsDialog), { ssr: false });
 
-type Counts = Record<Filter, number> & { unread: number };
-
 const conversationPath = /^\/inbox\/(conv_[0-9a-z]{26})\/?$/;
 /** The conversation a URL opens, or null for the list. */
 const idFromPath = (pathname: string) => conversationPath.exec(pathname)?.[1] ?? null;
 
-type Page<T> = { data: T[]; pagination: { next_cursor: string | null; has_more: boolean } };
-
-
-function matches(filter: Filter, c: ConversationItem, me: string, label: string | null = null, team: string | null = null) {
-  if (label && !c.labels?.some((l) => l.id === label)) return false;
-  if (team && (team === "none" ? Boolean(c.team_id) : c.team_id !== team)) return false;
-  if (filter === "closed") return c.status === "closed";
-  // Who is mentioned where is known to the server only: the list keeps what it loaded.
-  if (filter === "mentions") return true;
-  if (filter === "snoozed") return c.status === "snoozed";
-  if (c.status === "closed" || c.status === "snoozed") return false;
-  if (filter === "mine") return c.assigned_to === me;
-  if (filter === "unassigned") return !c.assigned_to;
-  return true;
-}
-
+/**
+ * The inbox's layout: the list, the open conversation and its details side by side (one at a
+ * time on a phone), which conversation the address opens, and the keyboard shortcuts. Its data
+ * (list, threads, counts, live events) is `useInbox`'s.
+ */
 export function InboxApp({
   me,
   teammates: initialTeammates,
@@ -76,23 +61,11 @@ export function InboxApp({
   const [label, setLabel] = useState<string | null>(null);
   const [team, setTeam] = useState<string | null>(null);
   const [order, setOrder] = useState<ListOrder>("activity");
-  const byOrder = useMemo(() => comparatorOf(order), [order]);
-  // Opening a conversation reads it: the list shows it read from the first paint.
-  const [items, setItems] = useState<ConversationItem[]>(() =>
-    (initialList?.data ?? []).map((c) => (c.id === initialConversationId ? { ...c, unread_count: 0 } : c)),
-  );
-  const [cursor, setCursor] = useState<string | null>(initialList?.pagination.next_cursor ?? null);
-  const [listState, setListState] = useState<"loading" | "idle" | "more" | "error">(initialList ? "idle" : "loading");
   const [selectedId, setSelectedId] = useState<string | null>(initialConversationId);
-  // The open conversation when the loaded list does not hold it (a link, another filter).
-  const [opened, setOpened] = useState<ConversationItem | "missing" | null>(
-    initialConversation && initialConversation.id === initialConversationId ? { ...initialConversation, unread_count: 0 } : null,
-  );
-  const [counts, setCounts] = useState<Counts | null>(initialCounts);
   const [showShortcuts, setShowShortcuts] = useState(false);
-  const [messages, setMessages] = useState<Record<string, MessageItem[]>>({});
-  const [teammates, setTeammates] = useState(initialTeammates);
-  const [online, setOnline] = useState(() => new Set(onlineIds));
+  const view = useMemo<InboxView>(() => ({ filter, query, label, team, order, me: me.id, selectedId }), [filter, query, label, team, order, me.id, selectedId]);
+  const inbox = useInbox({ me, view, teammates: initialTeammates, onlineIds, initialList, initialCounts, initialConversationId, initialConversation });
+  const { items, opened, counts, online, teammates, people, live, markRead, markReadHere, upsertConversation, refreshCounts, setOpened } = inbox;
   // Typing implies present: a teammate replying shows as online even when their connection has not said so.
   const typing = useTypingTeammates(me.id);
   const present = useMemo(() => (typing.size ? new Set([...online, ...typing.keys()]) : online), [online, typing]);
@@ -102,37 +75,9 @@ export function InboxApp({
     initialConversation && initialConversation.id === initialConversationId ? { id: initialConversation.id, count: initialConversation.unread_count } : null,
   );
   const [mobilePane, setMobilePane] = useState<"list" | "conversation" | "details">(initialConversationId ? "conversation" : "list");
-  const listRequest = useRef(0);
   const readOnOpen = useRef<string | null>(null);
 
-  const people = useMemo(() => new Map(teammates.map((t) => [t.id, t])), [teammates]);
   const selected = items.find((c) => c.id === selectedId) ?? (opened && opened !== "missing" && opened.id === selectedId ? opened : null);
-
-  const loadList = useCallback(
-    async (reset: boolean, after?: string | null) => {
-      const request = ++listRequest.current;
-      setListState(reset ? "loading" : "more");
-      const params = new URLSearchParams({ filter, limit: String(INITIAL_LIST_LIMIT) });
-      if (query.trim()) params.set("q", query.trim());
-      if (label) params.set("label", label);
-      if (team) params.set("team", team);
-      if (order !== "activity") params.set("sort", order);
-      if (!reset && after) params.set("cursor", after);
-      const result = await requestJson<Page<ConversationItem>>("GET", `/api/inbox/conversations?${params}`);
-      if (request !== listRequest.current) return;
-      if (!result.ok) {
-        setListState("error");
-        return;
-      }
-      setItems((prev) => {
-        const merged = reset ? result.data.data : [...prev, ...result.data.data.filter((c) => !prev.some((p) => p.id === c.id))];
-        return merged;
-      });
-      setCursor(result.data.pagination.next_cursor);
-      setListState("idle");
-    },
-    [filter, query, label, team, order],
-  );
 
   // The conversation view's code is fetched when the person shows they are about to open one
   // (a pointer over or on the page, a key): never competing with the list's first paint, and in
@@ -149,61 +94,6 @@ export function InboxApp({
     };
   }, []);
 
-  // The page came with the All list's first page: it is not asked for again, only kept for
-  // offline reading. Offline, the page may be the service worker's older copy: the list kept
-  // in this browser is read instead.
-  const firstPageShown = useRef(Boolean(initialList));
-  useEffect(() => {
-    if (firstPageShown.current) {
-      firstPageShown.current = false;
-      if (initialList && navigator.onLine) {
-        void rememberResponse(`/api/inbox/conversations?${new URLSearchParams({ filter: "all", limit: String(INITIAL_LIST_LIMIT) })}`, initialList).catch(() => undefined);
-        return;
-      }
-    }
-    const timer = setTimeout(() => void loadList(true), query ? 250 : 0);
-    return () => clearTimeout(timer);
-  }, [loadList, query, initialList]);
-
-  const upsertConversation = useCallback(
-    (patch: Partial<ConversationItem> & { id: string }, full?: ConversationItem) => {
-      setOpened((o) => (o && o !== "missing" && o.id === patch.id ? { ...o, ...patch } : o));
-      setItems((prev) => {
-        const existing = prev.find((c) => c.id === patch.id);
-        const next = existing ? { ...existing, ...patch } : full;
-        if (!next) return prev;
-        const rest = prev.filter((c) => c.id !== patch.id);
-        if (!matches(filter, next, me.id, label, team) && next.id !== selectedId) return rest;
-        if ((query.trim() || filter === "mentions") && !existing) return rest;
-        return [...rest, next].sort(byOrder);
-      });
-    },
-    [filter, me.id, query, selectedId, label, team, byOrder],
-  );
-
-  const refreshConversation = useCallback(
-    async (id: string) => {
-      const result = await requestJson<ConversationItem>("GET", `/v1/conversations/${id}`);
-      if (result.ok) upsertConversation(result.data, result.data);
-      else if (result.status === 404) setItems((prev) => prev.filter((c) => c.id !== id));
-    },
-    [upsertConversation],
-  );
-
-  // Counts for the filter tabs and the tab title; coalesced, as events come in bursts.
-  const countsTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const refreshCounts = useCallback((delay = 300) => {
-    clearTimeout(countsTimer.current);
-    countsTimer.current = setTimeout(async () => {
-      const result = await requestJson<Counts>("GET", "/api/inbox/counts");
-      if (result.ok) setCounts(result.data);
-    }, delay);
-  }, []);
-  useEffect(() => {
-    if (!initialCounts) refreshCounts(0);
-    return () => clearTimeout(countsTimer.current);
-  }, [refreshCounts, initialCounts]);
-
   // Next.js streams the page's metadata and may set its title ("Inbox · Chorus") after this
   // effect ran: the count is put back whenever the head's title changes.
   useEffect(() => {
@@ -217,116 +107,24 @@ export function InboxApp({
     return () => observer.disconnect();
   }, [counts?.unread, t]);
 
-  const markRead = useCallback(
-    async (id: string) => {
-      setItems((prev) => prev.map((c) => (c.id === id ? { ...c, unread_count: 0 } : c)));
-      await requestJson("POST", `/api/inbox/conversations/${id}/read`);
-      refreshCounts();
-    },
-    [refreshCounts],
-  );
-
-  const mergeMessage = useCallback((message: MessageItem) => {
-    setMessages((prev) => {
-      const list = prev[message.conversation_id];
-      if (!list) return prev;
-      const index = list.findIndex((m) => m.id === message.id);
-      const next = index >= 0 ? list.map((m, i) => (i === index ? { ...m, ...message, local: undefined } : m)) : [...list, message];
-      next.sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.id < b.id ? -1 : 1));
-      return { ...prev, [message.conversation_id]: next };
-    });
-  }, []);
-
-  // Live updates: one stream per tab, kept alive and resumed from the last event seen.
-  const onEvent = (event: EventEnvelope) => {
-    publishLiveEvent(event);
-    const data = event.data as Record<string, unknown>;
-    if (event.type === "note.created" && filter === "mentions" && ((data.note as { mentions?: string[] } | undefined)?.mentions ?? []).includes(me.id)) {
-      void loadList(true);
-    }
-    const conversation = data.conversation as (Partial<ConversationItem> & { id: string }) | undefined;
-    const message = data.message as MessageItem | undefined;
-    if (event.type.startsWith("user.")) {
-      const user = data.user as Teammate;
-      if (event.type === "user.online") setOnline((s) => new Set(s).add(user.id));
-      if (event.type === "user.offline")
-        setOnline((s) => {
-          const next = new Set(s);
-          next.delete(user.id);
-          return next;
-        });
-      if (event.type === "user.created" || event.type === "user.updated") setTeammates((list) => [...list.filter((t) => t.id !== user.id), user]);
-      if (event.type === "user.deleted") setTeammates((list) => list.filter((t) => t.id !== user.id));
-      return;
-    }
-    if (message) mergeMessage(message);
-    const conversationId = conversation?.id ?? message?.conversation_id;
-    if (!conversationId) return;
-    refreshCounts();
-    if (event.type === "message.received" && message) alertNewMessage(event, message, conversation);
-    // A customer message arriving in the conversation on screen is read as it arrives.
-    const seen = message?.direction === "inbound" && conversationId === selectedId && document.visibilityState === "visible";
-    void (seen ? markRead(conversationId) : Promise.resolve()).then(() => refreshConversation(conversationId));
-  };
-  const live = useLiveEvents({
-    onEvent,
-    // Missed events were replayed; the list and counts are refreshed too, in case the gap was long.
-    onResume: () => {
-      void loadList(true);
-      refreshCounts(0);
-    },
-  });
-
-  // The list came with the page, rendered before the live connection existed: whatever arrived in
-  // between is fetched once the connection is live, so no conversation waits for a reload.
-  const caughtUpWithPage = useRef(!initialList);
-  useEffect(() => {
-    if (live !== "live" || caughtUpWithPage.current) return;
-    caughtUpWithPage.current = true;
-    void loadList(true);
-    refreshCounts(0);
-  }, [live, loadList, refreshCounts]);
-
-  /** A sound and a desktop notification (as the person chose) for customer messages in conversations that are mine or nobody's. */
-  function alertNewMessage(event: EventEnvelope, message: MessageItem, conversation: (Partial<ConversationItem> & { id: string }) | undefined) {
-    const assignee = conversation && "assigned_to" in conversation ? conversation.assigned_to : undefined;
-    if (assignee && assignee !== me.id) return;
-    // Events replayed after a long disconnection are not news any more.
-    if (Date.now() - new Date(event.created_at).getTime() > 120_000) return;
-    if (message.conversation_id === selectedId && document.visibilityState === "visible" && document.hasFocus()) return;
-    const known = items.find((c) => c.id === message.conversation_id);
-    const who = known ? displayName(known.contact) : `+${message.from}`;
-    const words = message.text ?? message.media?.caption ?? (message.type === "text" ? "" : t("notify.sentMedia", { type: message.type }));
-    notify({ title: t("notify.newMessage", { name: who }), body: words.slice(0, 140), tag: message.conversation_id, href: `/inbox/${message.conversation_id}` });
-  }
-
-  const setSelectedMessages = useCallback(
-    (update: (list: MessageItem[] | undefined) => MessageItem[]) => {
-      if (selectedId) setMessages((prev) => ({ ...prev, [selectedId]: update(prev[selectedId]) }));
-    },
-    [selectedId],
-  );
-
   /** Opens a conversation that may not be in the list's current filter (from a notification). */
-  async function openAnywhere(id: string) {
+  function openAnywhere(id: string) {
     open(id);
-    if (items.some((c) => c.id === id)) return;
-    const result = await requestJson<ConversationItem>("GET", `/v1/conversations/${id}`);
-    if (result.ok) setItems((prev) => (prev.some((c) => c.id === id) ? prev : [...prev, result.data].sort(byOrder)));
+    if (!items.some((c) => c.id === id)) void inbox.fetchIntoList(id);
   }
 
   // The URL names the open conversation: /inbox/{id}. Opening one adds a history entry, so Back
   // (on a phone, the way back to the list) and Forward walk through what was opened.
   function open(id: string, found?: ConversationItem) {
     // A search result outside the current list joins it while it is open.
-    if (found) setItems((prev) => (prev.some((c) => c.id === id) ? prev : [...prev, found].sort(byOrder)));
+    if (found) inbox.joinConversation(found);
     if (id !== selectedId) setOpened(null);
     setUnreadAt({ id, count: (items.find((c) => c.id === id) ?? found)?.unread_count ?? 0 });
     setSelectedId(id);
     setMobilePane("conversation");
     // Read at once in the list; the server is told once the thread has loaded, so marking it read
     // never queues in front of the request that opens it.
-    setItems((prev) => prev.map((c) => (c.id === id ? { ...c, unread_count: 0 } : c)));
+    markReadHere(id);
     // One opened and left before its thread loaded is still read.
     if (readOnOpen.current && readOnOpen.current !== id) void markRead(readOnOpen.current);
     readOnOpen.current = id;
@@ -349,13 +147,13 @@ export function InboxApp({
     };
     window.addEventListener("popstate", onPop);
     return () => window.removeEventListener("popstate", onPop);
-  }, [markRead]);
+  }, [markRead, setOpened]);
 
   // A pasted link on a phone: Back should lead to the list, not out of the inbox.
   useEffect(() => {
     if (!initialConversationId) return;
     void requestJson("POST", `/api/inbox/conversations/${initialConversationId}/read`).then(() => {
-      setItems((prev) => prev.map((c) => (c.id === initialConversationId ? { ...c, unread_count: 0 } : c)));
+      markReadHere(initialConversationId);
       refreshCounts(0);
     });
     const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
@@ -366,22 +164,6 @@ export function InboxApp({
     // once, for the address the page was loaded with
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-
-  // The open conversation may not be in the loaded page of the list: fetch it on its own.
-  const inList = items.some((c) => c.id === selectedId);
-  useEffect(() => {
-    if (!selectedId || inList || listState === "loading") return;
-    if (opened && (opened === "missing" ? false : opened.id === selectedId)) return;
-    let current = true;
-    void requestJson<ConversationItem>("GET", `/v1/conversations/${selectedId}`).then((result) => {
-      if (!current) return;
-      if (result.ok) setOpened(result.data);
-      else if (result.status === 404) setOpened("missing");
-    });
-    return () => {
-      current = false;
-    };
-  }, [selectedId, inList, listState, opened]);
 
   async function act(action: "assign" | "close", body?: Record<string, unknown>) {
     if (!selected || selected.status === "closed") return;
@@ -408,6 +190,55 @@ export function InboxApp({
     "?": () => setShowShortcuts(true),
   });
 
+  // What the list pane does goes through `handlers`, so the pane re-renders for what it shows
+  // only: a page of a long thread or a message's status leaves the list as it is.
+  const handlers = useRef({ open, openAnywhere, refreshCounts, loadMore: () => {} });
+  useEffect(() => {
+    handlers.current = {
+      open,
+      openAnywhere,
+      refreshCounts,
+      loadMore: () => void (inbox.listState === "idle" && inbox.cursor && inbox.loadList(false, inbox.cursor)),
+    };
+  });
+  const { listState, cursor } = inbox;
+  const listPane = useMemo(
+    () => (
+      <ConversationList
+        items={items}
+        filter={filter}
+        onFilter={setFilter}
+        query={query}
+        onQuery={setQuery}
+        selectedId={selectedId}
+        onOpen={(id, found) => handlers.current.open(id, found)}
+        state={listState}
+        hasMore={Boolean(cursor)}
+        onLoadMore={() => handlers.current.loadMore()}
+        people={people}
+        live={live}
+        counts={counts ?? undefined}
+        toolbar={
+          <div className="flex flex-wrap items-center justify-end gap-1" data-testid="list-toolbar">
+            <AttentionSettings />
+            <NotificationsBell me={me} onOpen={(id) => handlers.current.openAnywhere(id)} onRead={() => handlers.current.refreshCounts(0)} />
+            <NewConversation onStarted={(id) => handlers.current.open(id)} />
+            {canSimulate ? <SimulateCustomer onSent={(id: string | undefined) => id && handlers.current.open(id)} /> : null}
+          </div>
+        }
+        label={label}
+        onLabel={setLabel}
+        extraFilters={
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <TeamFilter value={team} onChange={setTeam} />
+            <ListOrderSelect value={order} onChange={setOrder} />
+          </div>
+        }
+      />
+    ),
+    [items, filter, query, selectedId, listState, cursor, people, live, counts, me, canSimulate, label, team, order],
+  );
+
   return (
     <main className="flex h-full min-h-0 bg-white" data-live={live}>
       {showShortcuts ? <ShortcutsDialog onClose={() => setShowShortcuts(false)} /> : null}
@@ -417,41 +248,7 @@ export function InboxApp({
       >
         {/* Each pane is its own boundary: the browser takes over (hydrates) the server-rendered page
             pane by pane, in short slices it can interrupt, not in one long task. */}
-        <Suspense>
-          <ConversationList
-            items={items}
-            filter={filter}
-            onFilter={(f) => {
-              setFilter(f);
-            }}
-            query={query}
-            onQuery={setQuery}
-            selectedId={selectedId}
-            onOpen={open}
-            state={listState}
-            hasMore={Boolean(cursor)}
-            onLoadMore={() => listState === "idle" && cursor && void loadList(false, cursor)}
-            people={people}
-            live={live}
-            counts={counts ?? undefined}
-            toolbar={
-              <div className="flex flex-wrap items-center justify-end gap-1" data-testid="list-toolbar">
-                <AttentionSettings />
-                <NotificationsBell me={me} onOpen={(id) => void openAnywhere(id)} onRead={() => refreshCounts(0)} />
-                <NewConversation onStarted={open} />
-                {canSimulate ? <SimulateCustomer onSent={(id: string | undefined) => id && open(id)} /> : null}
-              </div>
-            }
-            label={label}
-            onLabel={setLabel}
-            extraFilters={
-              <div className="flex flex-col gap-2 sm:flex-row">
-                <TeamFilter value={team} onChange={setTeam} />
-                <ListOrderSelect value={order} onChange={setOrder} />
-              </div>
-            }
-          />
-        </Suspense>
+        <Suspense>{listPane}</Suspense>
       </section>
       <section
         aria-label={t("panes.conversation")}
@@ -463,8 +260,8 @@ export function InboxApp({
             conversation={selected}
             me={me}
             people={people}
-            messages={messages[selected.id]}
-            setMessages={setSelectedMessages}
+            messages={inbox.threads[selected.id]}
+            setMessages={inbox.setSelectedMessages}
             onConversation={(c) => upsertConversation(c, c)}
             onBack={backToList}
             onDetails={() => setMobilePane("details")}

@@ -17,7 +17,8 @@ export function LabelPicker({ conversation, onConversation }: { conversation: Co
   const apiError = useApiErrorMessage();
   const [open, setOpen] = useState(false);
   const [reload, setReload] = useState(0);
-  const { labels, loading, error: loadError } = useLabels(reload);
+  // Fetched when the menu opens, so a label made a moment ago is there.
+  const { labels, loading, error: loadError } = useLabels(reload, open);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string>();
   // Ticked at once; the answer (or a failure) settles it.

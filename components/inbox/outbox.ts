@@ -1,7 +1,7 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
-import { reportSessionEnded } from "@/lib/client/api";
+import { type ApiResult, requestJson } from "@/lib/client/api";
 import { plainErrorMessage } from "@/lib/client/plain-errors";
 import type { MessageItem } from "./types";
 
@@ -179,7 +179,7 @@ export function deliver(localId: string): Promise<MessageItem | null> {
     return Promise.resolve(null);
   }
   const attempt = (async () => {
-    let response: Response | null = null;
+    let result: ApiResult<MessageItem>;
     // Without a network the reply waits, then goes by itself (the same key: stored at most once).
     for (;;) {
       if (isOffline()) {
@@ -187,27 +187,15 @@ export function deliver(localId: string): Promise<MessageItem | null> {
         await backOnline();
       }
       update(localId, { state: "sending", reason: undefined });
-      try {
-        response = await fetch("/v1/messages", {
-          method: "POST",
-          headers: { "Content-Type": "application/json", "Idempotency-Key": entry.idempotencyKey },
-          body,
-          credentials: "same-origin",
-        });
-      } catch {
-        response = null;
-      }
-      if (response || !isOffline()) break;
+      result = await requestJson<MessageItem>("POST", "/v1/messages", undefined, { bodyText: body, headers: { "Idempotency-Key": entry.idempotencyKey } });
+      if (result.ok || result.status !== 0 || !isOffline()) break;
     }
-    if (response?.ok) {
-      const stored = (await response.json()) as MessageItem;
+    if (result.ok) {
       discardFromOutbox(localId);
-      return stored;
+      return result.data;
     }
-    const status = response?.status ?? 0;
-    const error = response ? ((await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null) : null;
-    if (status === 401) reportSessionEnded();
-    update(localId, { state: "failed", reason: sendFailureReason(status, error?.error) });
+    // (A 401 has already told the page that the session ended.)
+    update(localId, { state: "failed", reason: sendFailureReason(result.status, { code: result.code, message: result.serverMessage }) });
     return null;
   })().finally(() => inFlight.delete(localId));
   inFlight.set(localId, attempt);

@@ -11,7 +11,18 @@ type Entry =
   | { kind: "note"; at: string; id: string; note: NoteItem }
   | { kind: "activity"; at: string; id: string; activity: ActivityItem };
 
-const dayKey = (iso: string) => new Date(iso).toDateString();
+// The local day of each time seen: a long thread's timeline is rebuilt at every page of older
+// messages, and parsing thousands of dates each time would cost more than the page itself.
+const days = new Map<string, string>();
+function dayKey(iso: string) {
+  let day = days.get(iso);
+  if (day === undefined) {
+    if (days.size > 50_000) days.clear();
+    day = new Date(iso).toDateString();
+    days.set(iso, day);
+  }
+  return day;
+}
 
 /** A day separator's words: "Today", "Yesterday", else the date as the reader's locale writes it. */
 function DayLabel({ iso }: { iso: string }) {
@@ -83,11 +94,11 @@ export function threadRows({
     if (localA !== localB) return localA - localB;
     return a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : 1;
   });
-  const days = entries.map((entry) => dayKey(entry.at));
+  const dayOf = entries.map((entry) => dayKey(entry.at));
   return entries.map((entry, index) => ({
     ...entry,
     key: `${entry.kind}-${entry.id}`,
-    day: index === 0 || days[index] !== days[index - 1] ? entry.at : null,
+    day: index === 0 || dayOf[index] !== dayOf[index - 1] ? entry.at : null,
     firstUnread: entry.kind === "message" && entry.id === firstUnreadId,
   }));
 }

@@ -2,6 +2,7 @@
 
 import { useLocale, useTranslations } from "next-intl";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { postJson } from "@/lib/client/api";
 import { useLiveEventListener } from "./live-bus";
 import type { Teammate } from "./types";
 
@@ -15,7 +16,8 @@ export function useTypingAnnouncer(conversationId: string) {
     const now = Date.now();
     if (now - last.current < ANNOUNCE_EVERY_MS) return;
     last.current = now;
-    void fetch(`/v1/conversations/${conversationId}/typing`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" }).catch(() => {});
+    // A lost typing signal only means teammates see nothing: no error is shown.
+    void postJson(`/v1/conversations/${conversationId}/typing`, {});
   }, [conversationId]);
 }
 

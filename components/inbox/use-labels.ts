@@ -21,9 +21,14 @@ async function fetchAllLabels(): Promise<{ ok: true; labels: LabelRef[] } | { ok
   return { ok: true, labels: labels.sort((a, b) => a.name.localeCompare(b.name)) };
 }
 
-export function useLabels(reloadKey = 0) {
+/**
+ * The account's labels, fetched again whenever `reloadKey` changes; `wanted: false` (a closed
+ * menu) fetches nothing, so opening a conversation never waits behind a list nobody looks at.
+ */
+export function useLabels(reloadKey = 0, wanted = true) {
   const [state, setState] = useState<{ labels: LabelRef[]; error?: string; loading: boolean }>({ labels: [], loading: true });
   useEffect(() => {
+    if (!wanted) return;
     let current = true;
     void fetchAllLabels().then((result) => {
       if (!current) return;
@@ -32,6 +37,6 @@ export function useLabels(reloadKey = 0) {
     return () => {
       current = false;
     };
-  }, [reloadKey]);
+  }, [reloadKey, wanted]);
   return state;
 }

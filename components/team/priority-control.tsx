@@ -5,7 +5,7 @@ import { useState } from "react";
 import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { requestJson } from "@/lib/client/api";
 
-export type Priority = "urgent" | "high" | "medium" | "low";
+type Priority = "urgent" | "high" | "medium" | "low";
 
 // Catalog keys (namespace teamControls) of each priority.
 const priorityLabels: Record<Priority, string> = { urgent: "priority.urgent", high: "priority.high", medium: "priority.medium", low: "priority.low" };

@@ -3,7 +3,7 @@
 import { useFormatter, useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 
-export type SlaState = { policy_id: string; kind: "first_response" | "next_response" | "resolution" | null; due_at: string | null; status: "ok" | "warning" | "breached" };
+type SlaState = { policy_id: string; kind: "first_response" | "next_response" | "resolution" | null; due_at: string | null; status: "ok" | "warning" | "breached" };
 
 // Catalog keys (namespace teamControls.sla) of each clock.
 const kindLabel = { first_response: "kind.first_response", next_response: "kind.next_response", resolution: "kind.resolution" } as const;

@@ -5,7 +5,24 @@ import { plainStatusMessage } from "./plain-errors";
 
 export type ApiResult<T> =
   | { ok: true; status: number; data: T }
-  | { ok: false; status: number; code: string; message: string; fieldErrors: Record<string, string> };
+  | {
+      ok: false;
+      status: number;
+      code: string;
+      /** A plain sentence for the person at the keyboard. */
+      message: string;
+      fieldErrors: Record<string, string>;
+      /** The server's own error message, when it sent one (for callers that word errors themselves). */
+      serverMessage?: string;
+    };
+
+/** How a request goes, beyond its method, address and JSON body. */
+type RequestOptions = {
+  /** More headers (an `Idempotency-Key`, say). */
+  headers?: Record<string, string>;
+  /** The body already serialised as JSON (kept byte for byte, e.g. for a retry under the same key); replaces `body`. */
+  bodyText?: string;
+};
 
 type ErrorBody = { error?: { code?: string; message?: string; details?: Partial<FieldIssue>[] } };
 
@@ -16,13 +33,14 @@ export function reportSessionEnded() {
   if (typeof window !== "undefined") window.dispatchEvent(new Event(SESSION_ENDED_EVENT));
 }
 
-export async function requestJson<T = unknown>(method: string, url: string, body?: unknown): Promise<ApiResult<T>> {
+export async function requestJson<T = unknown>(method: string, url: string, body?: unknown, options: RequestOptions = {}): Promise<ApiResult<T>> {
+  const payload = options.bodyText ?? (body === undefined ? undefined : JSON.stringify(body));
   let response: Response;
   try {
     response = await fetch(url, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: { ...(payload === undefined ? {} : { "Content-Type": "application/json" }), ...options.headers },
+      body: payload,
       credentials: "same-origin",
     });
   } catch {
@@ -55,6 +73,7 @@ export async function requestJson<T = unknown>(method: string, url: string, body
     code: error?.code ?? "error",
     message: plainStatusMessage(response.status, error?.message),
     fieldErrors,
+    ...(error?.message ? { serverMessage: error.message } : {}),
   };
 }
 
