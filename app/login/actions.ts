@@ -1,5 +1,4 @@
 "use server";
-import "@/lib/server/wiring";
 
 import { AuthError } from "next-auth";
 import { getTranslations } from "next-intl/server";

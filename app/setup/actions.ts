@@ -1,5 +1,4 @@
 "use server";
-import "@/lib/server/wiring";
 
 import { AuthError } from "next-auth";
 import { signIn } from "@/lib/auth/next-auth";

@@ -3,7 +3,7 @@ import { and, eq, gt, gte, lt, lte, sql } from "drizzle-orm";
 import { type Executor, getDb } from "@/db";
 import { accounts, automations } from "@/db/schema";
 import { auditChange } from "@/lib/audit/record-audit";
-import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { type CursorPosition } from "@/lib/platform/cursor";
 import { ConflictError, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
@@ -17,7 +17,7 @@ type Ctx = ServiceContext<"user">;
 
 /** Oldest first, in keyset pages; `position` is the running order. */
 export async function listAutomations({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
-  return keysetPage(executorOf(ctx).select().from(automations).$dynamic(), {
+  return keysetPage(ctx.db.select().from(automations).$dynamic(), {
     table: automations,
     accountId: ctx.accountId,
     order: "asc",
@@ -30,7 +30,7 @@ export async function listAutomations({ ctx, limit, cursor }: { ctx: ServiceCont
 
 /** Every rule of the account in running order (at most 100), for the settings page. */
 export async function listAutomationsInOrder({ ctx }: { ctx: ServiceContext }) {
-  const rows = await executorOf(ctx).select().from(automations).where(eq(automations.accountId, ctx.accountId)).orderBy(automations.position, automations.id);
+  const rows = await ctx.db.select().from(automations).where(eq(automations.accountId, ctx.accountId)).orderBy(automations.position, automations.id);
   return rows.map(presentAutomation);
 }
 

@@ -5,7 +5,7 @@ import { macros } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { auditChange } from "@/lib/audit/record-audit";
 import { authorize } from "@/lib/auth/authorize";
-import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { findConversation } from "@/lib/conversations/store";
 import { type CursorPosition } from "@/lib/platform/cursor";
 import { ForbiddenError, NotFoundError } from "@/lib/platform/errors";
@@ -25,7 +25,7 @@ function refuseSharedUnlessAdmin(ctx: Ctx, visibility: "personal" | "account") {
 }
 
 export async function listMacros({ ctx, limit, cursor }: { ctx: Ctx; limit: number; cursor?: CursorPosition }) {
-  return keysetPage(executorOf(ctx).select().from(macros).$dynamic(), {
+  return keysetPage(ctx.db.select().from(macros).$dynamic(), {
     table: macros,
     accountId: ctx.accountId,
     where: [visibleTo(ctx)],
@@ -109,7 +109,7 @@ export async function runMacro({ ctx, conversationId, macroId }: { ctx: Ctx; con
     const actor = { type: "user" as const, user: ctx.user };
     const results: ActionResult[] = [];
     for (const action of macro.actions as AutomationActionInput[]) {
-      results.push(await runAction({ tx, accountId: ctx.accountId, conversationId: conversation.id, actor, now }, action));
+      results.push(await runAction({ db: tx, react: ctx.react, accountId: ctx.accountId, conversationId: conversation.id, actor, now }, action));
     }
     await recordActivity(tx, {
       accountId: ctx.accountId,

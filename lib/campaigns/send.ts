@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { getDb, notYielding, rowsOf, yieldingToOthers } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { type Campaign, type Contact, campaignRecipients, campaigns, contacts, messages } from "@/db/schema";
 import { contactAddress } from "@/lib/contacts/identity";
 import { createConversations, findActiveConversations } from "@/lib/conversations/store";
@@ -163,8 +164,8 @@ const mayMessage = (requireOptIn: boolean) =>
  * them. Parts are small so that an agent's send, which waits for the embedded database's
  * transaction in progress, never waits long.
  */
-async function prepareShare(campaign: Campaign, ids: number[], requireOptIn: boolean, at: Date) {
-  return getDb().transaction(async (tx) => {
+async function prepareShare(ctx: SystemContext, campaign: Campaign, ids: number[], requireOptIn: boolean, at: Date) {
+  return ctx.db.transaction(async (tx) => {
     const rows = await tx
       .select()
       .from(campaignRecipients)
@@ -216,7 +217,7 @@ async function prepareShare(campaign: Campaign, ids: number[], requireOptIn: boo
       // kept out of the inbox until the customer answers (their reply reopens it).
       const contactIds = writable.map((w) => w.contact.id);
       const active = await findActiveConversations(tx, { accountId: campaign.accountId, contactIds });
-      const created = await createConversations(tx, {
+      const created = await createConversations({ ...ctx, db: tx }, {
         accountId: campaign.accountId,
         contacts: writable.filter((w) => !active.has(w.contact.id)).map((w) => w.contact),
         at,
@@ -308,7 +309,7 @@ type Outcome = { recipient: Due; result: "done" | "interrupted" | { retryAt: Dat
  * answers that came while the previous one was written, instead of one per message. Resolves
  * whether the answer was recorded.
  */
-function answerRecorder() {
+function answerRecorder(ctx: SystemContext) {
   let waiting: { sent: HandedOver; done: (recorded: boolean) => void }[] = [];
   let writing = false;
   const flush = () => {
@@ -318,7 +319,7 @@ function answerRecorder() {
     writing = true;
     // Not yielding: until recorded, a message the network took would count as `interrupted`
     // after a crash. A few short transactions a second.
-    notYielding(() => recordSentMessages(batch.map((b) => b.sent)))
+    notYielding(() => recordSentMessages(ctx, batch.map((b) => b.sent)))
       .then(
         () => batch.forEach((b) => b.done(true)),
         () => batch.forEach((b) => b.done(false)),
@@ -387,8 +388,8 @@ export function setDispatchRunMs(ms: number) {
  * of a second's worth at a time), at most `concurrency()` with the network at once; their
  * outcomes recorded together at the end of the second.
  */
-async function sendOneSecond(campaign: Campaign, planned: number): Promise<"finished" | { nextTick: number; onlyRetries: boolean }> {
-  const db = getDb();
+async function sendOneSecond(ctx: SystemContext, campaign: Campaign, planned: number): Promise<"finished" | { nextTick: number; onlyRetries: boolean }> {
+  const db = ctx.db;
   const settings = await loadCampaignSettings(db, campaign.accountId);
   const perSecond = settings.messages_per_second;
   // The second's slots are counted from when it was due, not from when the previous second's
@@ -423,7 +424,7 @@ async function sendOneSecond(campaign: Campaign, planned: number): Promise<"fini
     const ids = dueIds.slice(start, start + partSize);
     const part = previous.then(async () => {
       try {
-        const made = await prepareShare(campaign, ids, settings.require_opt_in, new Date());
+        const made = await prepareShare(ctx, campaign, ids, settings.require_opt_in, new Date());
         return { ready: new Map(made.due.map((r) => [r.id, r])), written: made.written, integration: made.integration };
       } catch (error) {
         // Left pending, tried again next second; the job reports the error once the second is recorded.
@@ -453,7 +454,7 @@ async function sendOneSecond(campaign: Campaign, planned: number): Promise<"fini
     return claimed;
   };
   const outcomes: Outcome[] = [];
-  const record = answerRecorder();
+  const record = answerRecorder(ctx);
   const recording: Promise<unknown>[] = [];
   let next = 0;
   async function worker() {
@@ -465,7 +466,7 @@ async function sendOneSecond(campaign: Campaign, planned: number): Promise<"fini
       const recipient = ready.get(dueIds[index]);
       if (!recipient || !(await claimGroup(Math.floor(index / groupSize))).has(recipient.id)) continue;
       try {
-        const handed = await handOverQueuedMessage({ messageId: recipient.messageId }, { attempt: recipient.attempts + 1, loaded: { message: written.get(recipient.messageId), integration } });
+        const handed = await handOverQueuedMessage(ctx, { messageId: recipient.messageId }, { attempt: recipient.attempts + 1, loaded: { message: written.get(recipient.messageId), integration } });
         if ("outcome" in handed) {
           const outcome = handed.outcome;
           outcomes.push({ recipient, result: outcome && "retryAt" in outcome ? { retryAt: outcome.retryAt } : "done" });
@@ -510,16 +511,16 @@ async function sendOneSecond(campaign: Campaign, planned: number): Promise<"fini
  * cancelling stops it at the next recipient. Safe to run again after a crash: a recipient is
  * claimed in a committed row before the network is called, and never claimed twice.
  */
-export function runCampaignDispatch(payload: Record<string, unknown>, context: Pick<JobContext, "now">): Promise<JobOutcome> {
+export function runCampaignDispatch(ctx: SystemContext, payload: Record<string, unknown>, context: Pick<JobContext, "now">): Promise<JobOutcome> {
   // Bulk work: on the embedded database every statement of it waits until no other one is
   // waiting, so agents' sends and inbound messages go first.
-  return yieldingToOthers(() => dispatch(payload, context));
+  return yieldingToOthers(() => dispatch(ctx, payload, context));
 }
 
-async function dispatch(payload: Record<string, unknown>, { now }: Pick<JobContext, "now">): Promise<JobOutcome> {
+async function dispatch(ctx: SystemContext, payload: Record<string, unknown>, { now }: Pick<JobContext, "now">): Promise<JobOutcome> {
   const campaignId = typeof payload.campaignId === "string" ? payload.campaignId : undefined;
   if (!campaignId) return { failed: "campaign.dispatch needs a campaignId" };
-  const db = getDb();
+  const db = ctx.db;
   let [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, campaignId)).limit(1);
   if (!campaign) return;
   // A pacer of an earlier schedule or resume: the current one sends (jobs written before
@@ -541,7 +542,7 @@ async function dispatch(payload: Record<string, unknown>, { now }: Pick<JobConte
   const runStarted = Date.now();
   let planned = runStarted;
   for (;;) {
-    const outcome = await sendOneSecond(campaign, planned);
+    const outcome = await sendOneSecond(ctx, campaign, planned);
     if (outcome === "finished") break;
     const { nextTick, onlyRetries } = outcome;
     planned = nextTick;

@@ -5,7 +5,7 @@ import { getDb } from "@/db";
 import { cannedReplies } from "@/db/schema";
 import { type CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
-import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { ConflictError, isUniqueViolation, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { type CreateCannedReplyInput, presentCannedReply, type UpdateCannedReplyInput } from "./schemas";
@@ -14,7 +14,7 @@ const duplicate = (shortcut: string) => new ConflictError(`A canned reply with t
 
 /** Oldest first, in keyset pages. */
 export async function listCannedReplies({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
-  return keysetPage(executorOf(ctx).select().from(cannedReplies).$dynamic(), {
+  return keysetPage(ctx.db.select().from(cannedReplies).$dynamic(), {
     table: cannedReplies,
     accountId: ctx.accountId,
     order: "asc",

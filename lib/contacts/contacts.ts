@@ -63,7 +63,7 @@ export async function getContact({ ctx, id }: { ctx: ServiceContext; id: string 
  * here is kept: the network's profile name no longer overwrites it.
  */
 export async function updateContact({ ctx, id, input }: { ctx: ServiceContext<"user">; id: string; input: UpdateContactInput }) {
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const [locked] = await tx
       .select()
       .from(contacts)
@@ -84,7 +84,7 @@ export async function updateContact({ ctx, id, input }: { ctx: ServiceContext<"u
       .set({ ...changes, updatedAt: now })
       .where(eq(contacts.id, locked.id));
     const contact = presentContact(await findContact(tx, { accountId: ctx.accountId, id }));
-    await recordEvent(tx, { accountId: ctx.accountId, type: "contact.updated", data: { contact } });
+    await recordEvent({ ...ctx, db: tx }, { accountId: ctx.accountId, type: "contact.updated", data: { contact } });
     return contact;
   });
 }

@@ -1,7 +1,7 @@
 import type { ConversationWithContact } from "./schemas";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { type Executor, getDb } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { type Conversation, conversations } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { ConflictError, invalidField } from "@/lib/platform/errors";
@@ -22,7 +22,7 @@ const MAX_SNOOZE_MS = 90 * 86_400_000;
 export async function snoozeConversation({ ctx, id, until, now = new Date() }: { ctx: ServiceContext<"user">; id: string; until: Date; now?: Date }) {
   if (until.getTime() <= now.getTime()) throw invalidField("until", "must be in the future");
   if (until.getTime() > now.getTime() + MAX_SNOOZE_MS) throw invalidField("until", "must be at most 90 days ahead");
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const current = await findConversation(tx, { accountId: ctx.accountId, id, lock: true });
     if (current.status === "closed") throw new ConflictError("A closed conversation cannot be snoozed; reopen it first.", "invalid_transition");
     const [row] = await tx
@@ -31,7 +31,7 @@ export async function snoozeConversation({ ctx, id, until, now = new Date() }: {
       .where(eq(conversations.id, current.id))
       .returning();
     const conversation = presentConversation({ ...row, contact: current.contact });
-    await recordEvent(tx, { accountId: ctx.accountId, type: "conversation.snoozed", data: { conversation, user: actor(ctx) } });
+    await recordEvent({ ...ctx, db: tx }, { accountId: ctx.accountId, type: "conversation.snoozed", data: { conversation, user: actor(ctx) } });
     await enqueueJob(tx, {
       kind: "conversation.wake",
       accountId: ctx.accountId,
@@ -55,9 +55,10 @@ export async function snoozeConversation({ ctx, id, until, now = new Date() }: {
  * or the customer woke it).
  */
 export async function wakeSnoozedConversation(
-  tx: Executor,
+  ctx: SystemContext,
   { accountId, conversation, contact, now = new Date() }: { accountId: string; conversation: Conversation; contact: ConversationWithContact["contact"]; now?: Date },
 ) {
+  const tx = ctx.db;
   const keep = await assigneeIsLive(tx, { accountId, userId: conversation.assignedTo });
   const [row] = await tx
     .update(conversations)
@@ -68,7 +69,7 @@ export async function wakeSnoozedConversation(
     )
     .where(eq(conversations.id, conversation.id))
     .returning();
-  await recordEvent(tx, { accountId, type: "conversation.reopened", data: { conversation: presentConversation({ ...row, contact }) } });
+  await recordEvent(ctx, { accountId, type: "conversation.reopened", data: { conversation: presentConversation({ ...row, contact }) } });
   return row;
 }
 
@@ -78,11 +79,11 @@ const wakePayload = z.object({ accountId: z.string().min(1), conversationId: z.s
  * The `conversation.wake` job: wakes the conversation when it is still snoozed and due. A job
  * left over from an earlier snooze (moved later, woken by a message, closed) does nothing.
  */
-export async function runWakeJob(payload: Record<string, unknown>, { now }: { now: Date }) {
+export async function runWakeJob(ctx: SystemContext, payload: Record<string, unknown>, { now }: { now: Date }) {
   const parsed = wakePayload.safeParse(payload);
   if (!parsed.success) return { failed: "invalid conversation.wake payload" };
   const { accountId, conversationId } = parsed.data;
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const [current] = await tx
       .select()
       .from(conversations)
@@ -91,6 +92,6 @@ export async function runWakeJob(payload: Record<string, unknown>, { now }: { no
       .for("update");
     if (!current || current.status !== "snoozed" || !current.snoozedUntil || current.snoozedUntil.getTime() > now.getTime()) return;
     const { contact } = await findConversation(tx, { accountId, id: conversationId });
-    await wakeSnoozedConversation(tx, { accountId, conversation: current, contact, now });
+    await wakeSnoozedConversation({ ...ctx, db: tx }, { accountId, conversation: current, contact, now });
   });
 }

@@ -1,6 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { numberIntegrations } from "@/db/schema";
 import { ApiError, ForbiddenError, invalidField } from "@/lib/platform/errors";
 import { enqueueJob } from "@/lib/jobs/enqueue";
@@ -69,7 +70,7 @@ const inboundMediaJob = z.object({
  * the answer does not wait for downloads. Everything is idempotent on the network's ids,
  * so a redelivered batch changes nothing.
  */
-export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buffer; signature: string | null }) {
+export async function receiveCloudWebhook(ctx: SystemContext, { rawBody, signature }: { rawBody: Buffer; signature: string | null }) {
   let payload: unknown;
   try {
     payload = JSON.parse(rawBody.toString("utf8"));
@@ -84,7 +85,7 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
   if (qualityUpdates.length > 0) await receiveQualityUpdates({ rawBody, signature, updates: qualityUpdates });
   // Template statuses concern a business account, not a number: each is signed with the app
   // secret of the numbers of that business account.
-  const templateNumbers = templateUpdates.length > 0 ? await phoneNumberIdsOfBusinessAccounts(templateUpdates.map((u) => u.businessAccountId)) : [];
+  const templateNumbers = templateUpdates.length > 0 ? await phoneNumberIdsOfBusinessAccounts(ctx.db, templateUpdates.map((u) => u.businessAccountId)) : [];
   const phoneNumberIds = new Set(
     [
       batch.phoneNumberId,
@@ -100,7 +101,7 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
   );
   if (phoneNumberIds.size === 0) return { messages: 0, statuses: 0 };
 
-  const db = getDb();
+  const db = ctx.db;
   const integrations = await db
     .select()
     .from(numberIntegrations)
@@ -129,7 +130,7 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
     if (!accountId) continue;
     const { networkMessageId, from, phone, userId, username, name, context } = message;
     if (!message.media) {
-      const result = await receiveInboundMessage({ accountId, inbound: inboundOf(message) });
+      const result = await receiveInboundMessage(ctx, { accountId, inbound: inboundOf(message) });
       if ("skipped" in result) console.warn(`network webhook: skipped a message (${result.skipped})`);
       else if (!result.duplicate) stored++;
       continue;
@@ -163,7 +164,7 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
   for (const revision of batch.revisions ?? []) {
     const accountId = accountFor(revision.phoneNumberId);
     if (!accountId) continue;
-    const result = await applyCustomerRevision({ accountId, revision });
+    const result = await applyCustomerRevision(ctx, { accountId, revision });
     if ("skipped" in result) console.warn(`network webhook: skipped a ${revision.kind} (${result.skipped})`);
   }
 
@@ -180,14 +181,14 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
   }
 
   for (const update of templateUpdates) {
-    await applyTemplateStatus({ businessAccountId: update.businessAccountId, update });
+    await applyTemplateStatus(ctx, { businessAccountId: update.businessAccountId, update });
   }
 
   // Messages the business sent from the business app sync in only while coexistence is on.
   for (const echo of echoes) {
     const accountId = accountFor(echo.phoneNumberId);
     if (!accountId || !coexisting.has(accountId)) continue;
-    const result = await receiveBusinessAppEcho({ accountId, echo });
+    const result = await receiveBusinessAppEcho(ctx, { accountId, echo });
     if (!result.duplicate) stored++;
   }
 
@@ -196,7 +197,7 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
     const accountId = accountFor(status.phoneNumberId);
     if (!accountId) continue;
     const result = await db.transaction(async (tx) => {
-      const applied = await applyMessageStatus(tx, {
+      const applied = await applyMessageStatus({ ...ctx, db: tx }, {
         accountId,
         networkMessageId: status.networkMessageId,
         status: status.status,
@@ -266,11 +267,11 @@ function inboundOf(message: InboundMessage): InboundInput {
  * `message.fetch-media`). Temporary failures retry; a permanent one stores the message
  * without its media, with `error` saying why, so the conversation still shows it arrived.
  */
-export async function fetchInboundMedia(payload: Record<string, unknown>, { attempt = 1 }: { attempt?: number } = {}) {
+export async function fetchInboundMedia(ctx: SystemContext, payload: Record<string, unknown>, { attempt = 1 }: { attempt?: number } = {}) {
   const parsed = inboundMediaJob.safeParse(payload);
   if (!parsed.success) return { failed: "message.fetch-media payload is not valid" };
   const { accountId, message } = parsed.data;
-  const db = getDb();
+  const db = ctx.db;
   if (await findIdByNetworkId(db, { accountId, networkMessageId: message.networkMessageId })) return;
 
   const base = {
@@ -284,7 +285,7 @@ export async function fetchInboundMedia(payload: Record<string, unknown>, { atte
     ...(message.context ? { context: message.context } : {}),
     ...(message.sentAt ? { sentAt: new Date(message.sentAt) } : {}),
   };
-  const keepWithout = (error: { code: string; message: string }) => receiveInboundMessage({ accountId, inbound: { ...base, error } }).then(() => undefined);
+  const keepWithout = (error: { code: string; message: string }) => receiveInboundMessage(ctx, { accountId, inbound: { ...base, error } }).then(() => undefined);
 
   const integration = await loadNumberIntegration(db, accountId);
   const { accessToken } = secretsOf(integration);
@@ -299,7 +300,7 @@ export async function fetchInboundMedia(payload: Record<string, unknown>, { atte
       urlPolicy: networkUrlPolicy(),
       maxBytes: MAX_INBOUND_MEDIA_BYTES,
     });
-    await receiveInboundMessage({
+    await receiveInboundMessage(ctx, {
       accountId,
       inbound: {
         ...base,

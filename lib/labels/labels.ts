@@ -5,7 +5,7 @@ import { getDb } from "@/db";
 import { conversations, type LabelRef, labels } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
-import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { recordConversationActivity } from "@/lib/conversations/activity-hooks";
 import { presentConversation } from "@/lib/conversations/schemas";
 import { findConversation, hasLabel } from "@/lib/conversations/store";
@@ -15,7 +15,7 @@ import { type CreateLabelInput, presentLabel } from "./schemas";
 
 /** Oldest first, so the list keeps the order labels were made in. */
 export async function listLabels({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
-  return keysetPage(executorOf(ctx).select().from(labels).$dynamic(), {
+  return keysetPage(ctx.db.select().from(labels).$dynamic(), {
     table: labels,
     accountId: ctx.accountId,
     order: "asc",

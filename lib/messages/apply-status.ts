@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { type Message, type MessagePricing, messages } from "@/db/schema";
 import { callingCodeOf } from "@/lib/pricing/country";
 import { recordEvent } from "@/lib/events/record-event";
@@ -27,7 +27,7 @@ export function isForwardStatus(current: Message["status"], next: NetworkStatus)
  * status would not move it forward.
  */
 export async function applyMessageStatus(
-  tx: Executor,
+  ctx: SystemContext,
   {
     accountId,
     messageId,
@@ -44,6 +44,7 @@ export async function applyMessageStatus(
     pricing?: { category: string; billable: boolean; pricing_model?: string };
   },
 ) {
+  const tx = ctx.db;
   const [target] = await tx
     .select({ id: messages.id, toNumber: messages.toNumber, pricing: messages.pricing })
     .from(messages)
@@ -73,19 +74,19 @@ export async function applyMessageStatus(
     .where(eq(messages.id, message.id))
     .returning();
   const output = presentMessage({ ...row, media: message.media });
-  await recordEvent(tx, { accountId, type: `message.${status}`, data: { message: output } });
+  await recordEvent(ctx, { accountId, type: `message.${status}`, data: { message: output } });
   return output;
 }
 
 /** The sandbox's stand-in for the network's status callbacks (job `message.simulate-status`). */
-export async function simulateSandboxStatus(payload: Record<string, unknown>) {
+export async function simulateSandboxStatus(ctx: SystemContext, payload: Record<string, unknown>) {
   const messageId = typeof payload.messageId === "string" ? payload.messageId : undefined;
   const status = payload.status === "delivered" || payload.status === "read" ? payload.status : undefined;
   if (!messageId || !status) return { failed: "message.simulate-status needs messageId and status (delivered or read)" };
-  const [row] = await getDb().select({ accountId: messages.accountId, type: messages.type, content: messages.content }).from(messages).where(eq(messages.id, messageId)).limit(1);
+  const [row] = await ctx.db.select({ accountId: messages.accountId, type: messages.type, content: messages.content }).from(messages).where(eq(messages.id, messageId)).limit(1);
   if (!row) return;
   // Priced as the network prices per message: a template by its category, any reply inside the window free.
   const category = (row.content as { template?: { category?: string } } | null)?.template?.category;
   const pricing = row.type === "template" ? { category: (category ?? "MARKETING").toLowerCase(), billable: true, pricing_model: "PMP" } : { category: "service", billable: false, pricing_model: "PMP" };
-  await getDb().transaction((tx) => applyMessageStatus(tx, { accountId: row.accountId, messageId, status, pricing }));
+  await ctx.db.transaction((tx) => applyMessageStatus({ ...ctx, db: tx }, { accountId: row.accountId, messageId, status, pricing }));
 }

@@ -51,7 +51,7 @@ export async function getMessageMedia({ ctx, id }: { ctx: ServiceContext; id: st
  * changes nothing.
  */
 export async function deleteMessage({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const message = await findMessage(tx, { accountId: ctx.accountId, id, lock: true });
     if (message.deletedAt) return;
     const now = new Date();
@@ -61,6 +61,6 @@ export async function deleteMessage({ ctx, id }: { ctx: ServiceContext; id: stri
     if (await isLatestMessage(tx, { conversationId: message.conversationId, id: message.id })) {
       await tx.update(conversations).set({ lastMessagePreview: DELETED_PREVIEW, updatedAt: now }).where(eq(conversations.id, message.conversationId));
     }
-    await recordEvent(tx, { accountId: ctx.accountId, type: "message.deleted", data: { message: presentMessage(await findMessage(tx, { accountId: ctx.accountId, id: message.id })) } });
+    await recordEvent({ ...ctx, db: tx }, { accountId: ctx.accountId, type: "message.deleted", data: { message: presentMessage(await findMessage(tx, { accountId: ctx.accountId, id: message.id })) } });
   });
 }

@@ -37,7 +37,7 @@ export async function receiveSandboxMessage({ ctx, input }: { ctx: ServiceContex
     ...(input.button ? { button: input.button } : {}),
     ...(input.unsupported ? { unsupported: input.unsupported } : {}),
   };
-  const result = await receiveInboundMessage({
+  const result = await receiveInboundMessage(ctx, {
     accountId: ctx.accountId,
     inbound: {
       networkMessageId: `sandbox.in.${randomBytes(16).toString("base64url")}`,

@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, rowsOf } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { earlyStatuses, media, type Message, messages, type NumberIntegration } from "@/db/schema";
 import { recordEvent, recordEvents } from "@/lib/events/record-event";
 import { adapterFor, loadNumberIntegration } from "@/lib/network/integration";
@@ -26,8 +27,9 @@ const outboundList = z.object({
 
 export type SendOutcome = void | { retryAt: Date; error: string } | { failed: string };
 
-async function markFailed(accountId: string, messageId: string, error: { code: string; message: string }) {
-  await getDb().transaction(async (tx) => {
+async function markFailed(ctx: SystemContext, accountId: string, messageId: string, error: { code: string; message: string }) {
+  await ctx.db.transaction(async (tx) => {
+    const inTx = { ...ctx, db: tx };
     const now = new Date();
     const [row] = await tx
       .update(messages)
@@ -36,7 +38,7 @@ async function markFailed(accountId: string, messageId: string, error: { code: s
       .returning();
     if (!row) return;
     const { media: meta } = await findMessage(tx, { accountId, id: messageId });
-    await recordEvent(tx, { accountId, type: "message.failed", data: { message: presentMessage({ ...row, media: meta }) } });
+    await recordEvent(inTx, { accountId, type: "message.failed", data: { message: presentMessage({ ...row, media: meta }) } });
   });
 }
 
@@ -99,12 +101,13 @@ async function outboundOf(message: Message): Promise<{ ok: true; outbound: Outbo
  * the network's error + message.failed; a temporary one → retry later, up to MAX_SEND_ATTEMPTS.
  */
 export async function sendQueuedMessage(
+  ctx: SystemContext,
   payload: Record<string, unknown>,
   options: { attempt?: number; loaded?: { message?: Message; integration?: NumberIntegration } } = {},
 ): Promise<SendOutcome> {
-  const handed = await handOverQueuedMessage(payload, options);
+  const handed = await handOverQueuedMessage(ctx, payload, options);
   if ("outcome" in handed) return handed.outcome;
-  await recordSent(handed.sent);
+  await recordSent(ctx, handed.sent);
 }
 
 /** A message the network took, with its id there, not yet recorded. */
@@ -117,12 +120,13 @@ export type HandedOver = { message: Message; integration: NumberIntegration; net
  * sent, is handled here as `sendQueuedMessage` handles it.
  */
 export async function handOverQueuedMessage(
+  ctx: SystemContext,
   payload: Record<string, unknown>,
   { attempt = 1, loaded }: { attempt?: number; loaded?: { message?: Message; integration?: NumberIntegration } } = {},
 ): Promise<{ sent: HandedOver } | { outcome: SendOutcome }> {
   const messageId = typeof payload.messageId === "string" ? payload.messageId : undefined;
   if (!messageId) return { outcome: { failed: "message.send needs a messageId" } };
-  const db = getDb();
+  const db = ctx.db;
   // A caller that sends many messages (a campaign) passes the rows it has just written and read.
   const [message] = loaded?.message?.id === messageId ? [loaded.message] : await db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
   if (!message || message.status !== "queued" || message.deletedAt) return { outcome: undefined };
@@ -130,13 +134,13 @@ export async function handOverQueuedMessage(
   const integration = loaded?.integration?.accountId === message.accountId ? loaded.integration : await loadNumberIntegration(db, message.accountId);
   const built = adapterFor(integration);
   if (!built.ok) {
-    await markFailed(message.accountId, message.id, { code: "number_not_configured", message: built.message });
+    await markFailed(ctx, message.accountId, message.id, { code: "number_not_configured", message: built.message });
     return { outcome: undefined };
   }
 
   const prepared = await outboundOf(message);
   if (!prepared.ok) {
-    await markFailed(message.accountId, message.id, { code: "invalid_message", message: prepared.message });
+    await markFailed(ctx, message.accountId, message.id, { code: "invalid_message", message: prepared.message });
     return { outcome: undefined };
   }
   const outbound = prepared.outbound;
@@ -152,7 +156,7 @@ export async function handOverQueuedMessage(
   if (message.mediaId) {
     const [file] = await db.select().from(media).where(eq(media.id, message.mediaId)).limit(1);
     if (!file) {
-      await markFailed(message.accountId, message.id, { code: "media_missing", message: "The message's media is no longer stored." });
+      await markFailed(ctx, message.accountId, message.id, { code: "media_missing", message: "The message's media is no longer stored." });
       return { outcome: undefined };
     }
     outbound.media = { mimeType: file.mimeType, bytes: file.bytes, ...(file.filename ? { filename: file.filename } : {}), ...(file.caption ? { caption: file.caption } : {}) };
@@ -166,13 +170,14 @@ export async function handOverQueuedMessage(
     const delay = SEND_RETRY_DELAYS_MS[Math.min(attempt, SEND_RETRY_DELAYS_MS.length) - 1];
     return { outcome: { retryAt: new Date(Date.now() + delay), error: `${error.code}: ${error.message}` } };
   }
-  await markFailed(message.accountId, message.id, error);
+  await markFailed(ctx, message.accountId, message.id, error);
   return { outcome: undefined };
 }
 
 /** Records what the network answered for one message: `sent` with its id, message.sent, early statuses. */
-async function recordSent({ message, integration, networkMessageId }: HandedOver) {
-  await getDb().transaction(async (tx) => {
+async function recordSent(ctx: SystemContext, { message, integration, networkMessageId }: HandedOver) {
+  await ctx.db.transaction(async (tx) => {
+    const inTx = { ...ctx, db: tx };
     const now = new Date();
     const [row] = await tx
       .update(messages)
@@ -182,8 +187,8 @@ async function recordSent({ message, integration, networkMessageId }: HandedOver
     if (!row) return;
     // Only a message with a file needs its media's metadata read back.
     const meta = row.mediaId ? (await findMessage(tx, { accountId: message.accountId, id: message.id })).media : null;
-    await recordEvent(tx, { accountId: message.accountId, type: "message.sent", data: { message: presentMessage({ ...row, media: meta }) } });
-    await applyEarlyStatuses(tx, { accountId: message.accountId, messageId: message.id, networkMessageId });
+    await recordEvent(inTx, { accountId: message.accountId, type: "message.sent", data: { message: presentMessage({ ...row, media: meta }) } });
+    await applyEarlyStatuses(inTx, { accountId: message.accountId, messageId: message.id, networkMessageId });
     if (integration.provider === "sandbox") await scheduleSandboxStatuses(tx, { accountId: message.accountId, messageId: message.id, sentAt: now });
   });
 }
@@ -194,11 +199,12 @@ async function recordSent({ message, integration, networkMessageId }: HandedOver
  * network id (unless no longer queued), their message.sent events, and the statuses that
  * arrived for them early.
  */
-export async function recordSentMessages(list: HandedOver[]): Promise<void> {
+export async function recordSentMessages(ctx: SystemContext, list: HandedOver[]): Promise<void> {
   if (!list.length) return;
   const accountId = list[0].message.accountId;
   if (list.some((h) => h.message.accountId !== accountId)) throw new Error("recordSentMessages takes the messages of one account");
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
+    const inTx = { ...ctx, db: tx };
     const now = new Date();
     const sent = list.map((h) => ({ id: h.message.id, network_message_id: h.networkMessageId }));
     const updated = rowsOf<{ id: string }>(
@@ -217,14 +223,14 @@ export async function recordSentMessages(list: HandedOver[]): Promise<void> {
       const meta = row.mediaId ? (await findMessage(tx, { accountId, id: row.id })).media : null;
       presented.push(presentMessage({ ...row, media: meta }));
     }
-    await recordEvents(tx, presented.map((message) => ({ accountId, type: "message.sent" as const, data: { message } })));
+    await recordEvents(inTx, presented.map((message) => ({ accountId, type: "message.sent" as const, data: { message } })));
     const early = await tx
       .selectDistinct({ networkMessageId: earlyStatuses.networkMessageId })
       .from(earlyStatuses)
       .where(and(eq(earlyStatuses.accountId, accountId), inArray(earlyStatuses.networkMessageId, rows.map((r) => r.networkMessageId!))));
     const byNetworkId = new Map(rows.map((r) => [r.networkMessageId!, r.id]));
     for (const { networkMessageId } of early) {
-      await applyEarlyStatuses(tx, { accountId, messageId: byNetworkId.get(networkMessageId)!, networkMessageId });
+      await applyEarlyStatuses(inTx, { accountId, messageId: byNetworkId.get(networkMessageId)!, networkMessageId });
     }
     for (const row of rows) {
       const integration = list[order.get(row.id)!].integration;

@@ -6,7 +6,7 @@ import { apiTokens, oauthApps, oauthGrants } from "@/db/schema";
 import { type CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
-import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { type CreateAppInput, presentApp } from "./schemas";
@@ -39,7 +39,7 @@ export async function createApp({ ctx, input }: { ctx: ServiceContext<"user">; i
 
 /** The account's apps, newest first. */
 export async function listApps({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
-  return keysetPage(executorOf(ctx).select().from(oauthApps).$dynamic(), {
+  return keysetPage(ctx.db.select().from(oauthApps).$dynamic(), {
     table: oauthApps,
     accountId: ctx.accountId,
     where: [isNull(oauthApps.deletedAt)],

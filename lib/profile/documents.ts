@@ -3,7 +3,7 @@ import { getDb } from "@/db";
 import { accounts, documents } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
-import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { ConflictError, invalidField, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { indexDocument } from "./knowledge";
@@ -94,7 +94,7 @@ const listColumns = {
 };
 
 export async function listDocuments({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
-  return keysetPage(executorOf(ctx).select(listColumns).from(documents).$dynamic(), {
+  return keysetPage(ctx.db.select(listColumns).from(documents).$dynamic(), {
     table: documents,
     accountId: ctx.accountId,
     order: "asc",

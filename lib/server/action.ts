@@ -1,4 +1,3 @@
-import "@/lib/server/wiring";
 import { unstable_rethrow } from "next/navigation";
 import { z } from "zod";
 import { isDatabaseUnavailable, loggable, ServiceUnavailableError, zodDetails } from "@/lib/platform/errors";

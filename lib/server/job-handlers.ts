@@ -1,4 +1,4 @@
-import "@/lib/server/wiring";
+import { systemContext } from "./context";
 import { runWakeJob } from "@/lib/conversations/snooze";
 import { runSlaCheck } from "@/lib/sla/sla";
 import { sendReadSignal } from "@/lib/conversations/customer-signals";
@@ -18,23 +18,23 @@ import { createOptOutJobHandler } from "@/lib/campaigns/opt-out";
 
 /** Every kind of background work and the verb that carries it out. */
 export const jobHandlers: JobHandlers = {
-  "message.send": (payload, { attempt }) => sendQueuedMessage(payload, { attempt }),
-  "message.simulate-status": (payload) => simulateSandboxStatus(payload),
-  "message.fetch-media": (payload, { attempt }) => fetchInboundMedia(payload, { attempt }),
-  "message.auto-reply": createAutoReplyJobHandler(sendAutomatedMessage),
-  "webhook.deliver": runDeliveryJob,
-  "conversation.wake": (payload, { now }) => runWakeJob(payload, { now }),
-  "template.simulate-review": (payload) => simulateTemplateReview(payload),
+  "message.send": (payload, { attempt }) => sendQueuedMessage(systemContext(), payload, { attempt }),
+  "message.simulate-status": (payload) => simulateSandboxStatus(systemContext(), payload),
+  "message.fetch-media": (payload, { attempt }) => fetchInboundMedia(systemContext(), payload, { attempt }),
+  "message.auto-reply": (payload, job) => createAutoReplyJobHandler(systemContext(), sendAutomatedMessage)(payload, job),
+  "webhook.deliver": (payload, job) => runDeliveryJob(systemContext(), payload, job),
+  "conversation.wake": (payload, { now }) => runWakeJob(systemContext(), payload, { now }),
+  "template.simulate-review": (payload) => simulateTemplateReview(systemContext(), payload),
   "csat.survey": (payload) => sendSurvey(payload),
   "network.read-signal": (payload, { attempt }) => sendReadSignal(payload, { attempt }),
   "push.notify": runPushNotify,
   "push.send": runPushSend,
-  "campaign.dispatch": (payload, { now }) => runCampaignDispatch(payload, { now }),
+  "campaign.dispatch": (payload, { now }) => runCampaignDispatch(systemContext(), payload, { now }),
   "contact.opt-out": createOptOutJobHandler(sendAutomatedMessage),
-  "sla.check": (payload, { now }) => runSlaCheck(payload, { now }),
+  "sla.check": (payload, { now }) => runSlaCheck(systemContext(), payload, { now }),
 };
 
 /** Kinds the local runner runs many at a time (same outcome as `jobHandlers`, fewer round trips). */
 export const jobBatchHandlers: JobBatchHandlers = {
-  "webhook.deliver": runDeliveryBatch,
+  "webhook.deliver": (items) => runDeliveryBatch(systemContext(), items),
 };

@@ -4,7 +4,7 @@ import { type Executor, getDb } from "@/db";
 import { slaPolicies, workflowSettings } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
-import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { auditChange } from "@/lib/audit/record-audit";
 import { ConflictError, invalidField, isUniqueViolation, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
@@ -38,7 +38,7 @@ async function uniqueName<T>(work: () => Promise<T>): Promise<T> {
 
 /** Oldest first. */
 export async function listSlaPolicies({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
-  const executor = executorOf(ctx);
+  const executor = ctx.db;
   const defaultId = await defaultPolicyId(executor, ctx.accountId);
   return keysetPage(executor.select().from(slaPolicies).$dynamic(), {
     table: slaPolicies,
@@ -63,7 +63,7 @@ async function findPolicy(executor: Executor, accountId: string, id: string, loc
 }
 
 export async function getSlaPolicy({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  const executor = executorOf(ctx);
+  const executor = ctx.db;
   return presentSlaPolicy(await findPolicy(executor, ctx.accountId, id), await defaultPolicyId(executor, ctx.accountId));
 }
 

@@ -2,6 +2,7 @@ import "server-only";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Executor, getDb } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { accounts, invitations, users } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
@@ -208,10 +209,10 @@ export async function describeInvitation({ token }: { token: string }) {
 
 /** Accepts an invitation once: the user is created with the invited email and role. */
 /** `locale`: the new teammate's interface language, from their browser (null: none it names). */
-export async function acceptInvitation({ token, input, locale = null }: { token: string; input: z.infer<typeof acceptInvitationInput>; locale?: Locale | null }) {
+export async function acceptInvitation(ctx: SystemContext, { token, input, locale = null }: { token: string; input: z.infer<typeof acceptInvitationInput>; locale?: Locale | null }) {
   const { invitation } = await findInvitation(token);
   const passwordHash = await hashPassword(input.password);
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const now = new Date();
     const userId = newId("user", now);
     const [spent] = await tx
@@ -226,7 +227,7 @@ export async function acceptInvitation({ token, input, locale = null }: { token:
       .values({ id: userId, accountId: invitation.accountId, name: input.name, email: invitation.email, passwordHash, role: invitation.role, locale, createdAt: now, updatedAt: now })
       .returning();
     const output = presentUser(user);
-    await recordEvent(tx, { accountId: invitation.accountId, type: "user.created", data: { user: output } });
+    await recordEvent({ ...ctx, db: tx }, { accountId: invitation.accountId, type: "user.created", data: { user: output } });
     await recordAudit(tx, { accountId: invitation.accountId, actor: { type: "user", id: user.id, name: user.name }, action: "user.created", target: { type: "user", id: user.id } });
     return output;
   });

@@ -27,7 +27,7 @@ export async function interfaceLocaleOf({ accountId, userId }: { accountId: stri
 
 /** Sets the caller's interface language; emits `user.updated`. */
 export async function updateMe({ ctx, input }: { ctx: ServiceContext<"user">; input: UpdateMeInput }) {
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const [user] = await tx
       .update(users)
       .set({ locale: input.locale, updatedAt: new Date() })
@@ -35,7 +35,7 @@ export async function updateMe({ ctx, input }: { ctx: ServiceContext<"user">; in
       .returning();
     if (!user) throw new NotFoundError("User");
     const output = presentUser(user, await loadWorkflowSettings(tx, ctx.accountId));
-    await recordEvent(tx, { accountId: ctx.accountId, type: "user.updated", data: { user: output } });
+    await recordEvent({ ...ctx, db: tx }, { accountId: ctx.accountId, type: "user.updated", data: { user: output } });
     return output;
   });
 }

@@ -46,7 +46,7 @@ export async function createWebhook({ ctx, input }: { ctx: ServiceContext<"user"
     await recordAudit(tx, { accountId: ctx.accountId, actor: actorOf(ctx), action: "webhook.created", target: { type: "webhook", id } });
     return row;
   });
-  const verified = await runVerification({ accountId: ctx.accountId, webhookId: webhook.id });
+  const verified = await runVerification(ctx, { accountId: ctx.accountId, webhookId: webhook.id });
   const { id, events, status, status_reason, created_at, updated_at } = presentWebhook(verified);
   return { id, url: verified.url, events, secret, status, status_reason, created_at, updated_at };
 }

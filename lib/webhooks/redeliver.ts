@@ -32,8 +32,8 @@ export async function redeliver({ ctx, id, deliveryId }: { ctx: ServiceContext<"
   }
   const result =
     delivery.status === "pending"
-      ? await runAttempt({ deliveryId, attempt: delivery.attempts + 1, mode: "scheduled" })
-      : await runAttempt({ deliveryId, attempt: "next", mode: "redelivery" });
+      ? await runAttempt(ctx, { deliveryId, attempt: delivery.attempts + 1, mode: "scheduled" })
+      : await runAttempt(ctx, { deliveryId, attempt: "next", mode: "redelivery" });
   if (result.status === "in_flight") throw new ConflictError("An attempt of this delivery is in progress; try again when it has finished.");
   if (result.status === "skipped" || !result.attemptId) {
     throw new ConflictError(`The delivery cannot be retried now: ${result.error ?? "it has changed meanwhile"}.`);

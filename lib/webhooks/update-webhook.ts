@@ -41,5 +41,5 @@ export async function updateWebhook({ ctx, id, input }: { ctx: ServiceContext<"u
     return { webhook: row, verify };
   });
   if (!verify) return presentWebhook(webhook);
-  return presentWebhook(await runVerification({ accountId: ctx.accountId, webhookId: id }));
+  return presentWebhook(await runVerification(ctx, { accountId: ctx.accountId, webhookId: id }));
 }

@@ -9,6 +9,7 @@ import { invitations, users } from "@/db/schema";
 import { acceptInvitation, describeInvitation } from "@/lib/users/invitations";
 import { call } from "@/tests/support/api";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
+import { systemContext } from "@/lib/server/context";
 
 const tokenOf = (url: string) => url.split("/").at(-1)!;
 const invite = (token: string, email: string, role = "agent") => call(invitationsRoute.POST, { method: "POST", path: "/v1/invitations", token, body: { email, role } });
@@ -27,7 +28,7 @@ describe("an invitation never tells whether an email has an account elsewhere", 
 
     const token = tokenOf(taken.body.url);
     await expect(describeInvitation({ token })).rejects.toMatchObject({ status: 409, code: "email_in_use", message: expect.stringMatching(/already has a Chorus sign-in/) });
-    await expect(acceptInvitation({ token, input: { name: "Twin", password: "a long enough password" } })).rejects.toMatchObject({ code: "email_in_use" });
+    await expect(acceptInvitation(systemContext(), { token, input: { name: "Twin", password: "a long enough password" } })).rejects.toMatchObject({ code: "email_in_use" });
     const [owner] = await getDb().select().from(users).where(eq(users.id, elsewhere.admin.id));
     expect(owner.accountId).toBe(elsewhere.account.id);
   });
@@ -49,7 +50,7 @@ describe("pending invitations: list, resend, revoke", () => {
     const first = await invite(adminToken, `first-${Date.now()}@example.com`);
     const second = await invite(adminToken, `second-${Date.now()}@example.com`, "admin");
     const accepted = await invite(adminToken, `joined-${Date.now()}@example.com`);
-    await acceptInvitation({ token: tokenOf(accepted.body.url), input: { name: "Joined", password: "a long enough password" } });
+    await acceptInvitation(systemContext(), { token: tokenOf(accepted.body.url), input: { name: "Joined", password: "a long enough password" } });
     await getDb().update(invitations).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invitations.id, first.body.id));
 
     const list = await call(invitationsRoute.GET, { path: "/v1/invitations", token: adminToken });

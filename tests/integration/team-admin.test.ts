@@ -25,6 +25,7 @@ import { call } from "@/tests/support/api";
 import { setEnv } from "@/tests/support/env-vars";
 import { startReceiver } from "@/tests/support/webhook-receiver";
 import { addTestUser, createTestAccount, TEST_PASSWORD } from "@/tests/support/fixtures";
+import { systemContext } from "@/lib/server/context";
 
 const NEW_PASSWORD = "a brand new passphrase";
 const tokenOf = (url: string) => url.split("/").at(-1)!;
@@ -53,11 +54,11 @@ describe("invitations", () => {
 
     const token = tokenOf(res.body.url);
     expect(await describeInvitation({ token })).toMatchObject({ email: email.toLowerCase(), role: "agent" });
-    const user = await acceptInvitation({ token, input: { name: "Sam", password: NEW_PASSWORD } });
+    const user = await acceptInvitation(systemContext(), { token, input: { name: "Sam", password: NEW_PASSWORD } });
     expect(user).toMatchObject({ name: "Sam", role: "agent" });
     const [created] = await getDb().select().from(users).where(eq(users.email, email.toLowerCase()));
     expect(created).toMatchObject({ name: "Sam", role: "agent", accountId: account.id });
-    await expect(acceptInvitation({ token, input: { name: "Again", password: NEW_PASSWORD } })).rejects.toMatchObject({ status: 410, code: "invitation_used" });
+    await expect(acceptInvitation(systemContext(), { token, input: { name: "Again", password: NEW_PASSWORD } })).rejects.toMatchObject({ status: 410, code: "invitation_used" });
     expect((await login({ email, password: NEW_PASSWORD })).status).toBe(200);
     expect(await audit(account.id)).toEqual(expect.arrayContaining(["user.invited", "user.created", "auth.sign_in"]));
   });
@@ -68,7 +69,7 @@ describe("invitations", () => {
     const res = await call(invitationsRoute.POST, { method: "POST", path: "/v1/invitations", token: adminToken, body: { email, role: "admin" } });
     await getDb().update(invitations).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invitations.id, res.body.id));
     await expect(describeInvitation({ token: tokenOf(res.body.url) })).rejects.toMatchObject({ status: 410, code: "invitation_expired" });
-    await expect(acceptInvitation({ token: tokenOf(res.body.url), input: { name: "Late", password: NEW_PASSWORD } })).rejects.toMatchObject({ code: "invitation_expired" });
+    await expect(acceptInvitation(systemContext(), { token: tokenOf(res.body.url), input: { name: "Late", password: NEW_PASSWORD } })).rejects.toMatchObject({ code: "invitation_expired" });
     expect(await getDb().select().from(users).where(eq(users.email, email))).toEqual([]);
     await expect(describeInvitation({ token: "chorus_invite_forged" })).rejects.toMatchObject({ status: 404 });
   });

@@ -1,5 +1,4 @@
 "use server";
-import "@/lib/server/wiring";
 
 import { AuthError } from "next-auth";
 import { headers } from "next/headers";
@@ -8,6 +7,7 @@ import type { SetPasswordState } from "@/components/identity/set-password-form";
 import { signIn } from "@/lib/auth/next-auth";
 import { matchAcceptLanguage } from "@/lib/platform/i18n/locales";
 import { runAction } from "@/lib/server/action";
+import { systemContext } from "@/lib/server/context";
 import { acceptInvitation, acceptInvitationInput } from "@/lib/users/invitations";
 
 /** Joins the team, then signs the new teammate in with the password just chosen: they land in the inbox. */
@@ -16,7 +16,7 @@ export async function acceptInvitationAction(token: string, _prev: SetPasswordSt
   const password = String(form.get("password") ?? "");
   const result = await runAction(async () => {
     const input = acceptInvitationInput.parse({ name, password });
-    return acceptInvitation({ token, input, locale: matchAcceptLanguage((await headers()).get("accept-language")) });
+    return acceptInvitation(systemContext(), { token, input, locale: matchAcceptLanguage((await headers()).get("accept-language")) });
   });
   if (!result.ok) return { name, error: Object.keys(result.fieldErrors).length ? undefined : result.message, fieldErrors: result.fieldErrors };
   try {

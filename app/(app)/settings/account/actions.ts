@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { revokeAllOwnApiTokens } from "@/lib/auth/api-tokens";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { confirmMfaEnrolment, disableMfa, startMfaEnrolment } from "@/lib/auth/mfa";
 import { revokeAuthorizedApp } from "@/lib/oauth/grants";
 import { runAction } from "@/lib/server/action";

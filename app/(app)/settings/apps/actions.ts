@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { requireAdmin } from "@/lib/auth/current-user";
+import { requireAdmin } from "@/lib/server/session";
 import { createApp, deleteApp } from "@/lib/oauth/apps";
 import { createAppInput } from "@/lib/oauth/schemas";
 import { runAction } from "@/lib/server/action";

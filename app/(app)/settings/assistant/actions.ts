@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { updateAssistantConfig } from "@/lib/assistant/settings";
 import { assistantConfigInput } from "@/lib/assistant/schemas";
-import { requireAdmin } from "@/lib/auth/current-user";
+import { requireAdmin } from "@/lib/server/session";
 import { runAction } from "@/lib/server/action";
 
 // Re-checks the role: an agent calling the action directly gets a 403 result.

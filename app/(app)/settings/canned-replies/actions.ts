@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { requireAdmin } from "@/lib/auth/current-user";
+import { requireAdmin } from "@/lib/server/session";
 import { createCannedReply, deleteCannedReply, updateCannedReply } from "@/lib/canned-replies/canned-replies";
 import { createCannedReplyInput, updateCannedReplyInput } from "@/lib/canned-replies/schemas";
 import { runAction } from "@/lib/server/action";

@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { requireAdmin } from "@/lib/auth/current-user";
+import { requireAdmin } from "@/lib/server/session";
 import { updateInboxSettings } from "@/lib/conversations/inbox-settings";
 import { inboxSettingsInput } from "@/lib/conversations/inbox-settings-schemas";
 import { runAction } from "@/lib/server/action";

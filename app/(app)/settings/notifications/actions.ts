@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { saveNotificationPreferences } from "@/lib/push/preferences";
 import { notificationPreferencesInput, type NotificationPreferencesInput } from "@/lib/push/schemas";
 import { runAction } from "@/lib/server/action";

@@ -1,7 +1,6 @@
 "use server";
-import "@/lib/server/wiring";
 
-import { requireAdmin } from "@/lib/auth/current-user";
+import { requireAdmin } from "@/lib/server/session";
 import { numberConfigInput, testNumberConnection, updateNumberConfig } from "@/lib/network/number-config";
 import { runAction } from "@/lib/server/action";
 

@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { requireAdmin } from "@/lib/auth/current-user";
+import { requireAdmin } from "@/lib/server/session";
 import { updateBusinessProfile } from "@/lib/profile/business-profile";
 import { deleteDocument } from "@/lib/profile/documents";
 import { businessProfileInput } from "@/lib/profile/schemas";

@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { requireAdmin } from "@/lib/auth/current-user";
+import { requireAdmin } from "@/lib/server/session";
 import { updateCsatConfig } from "@/lib/csat/config";
 import { csatConfigInput } from "@/lib/csat/schemas";
 import { runAction } from "@/lib/server/action";

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { createApiToken, revokeApiToken } from "@/lib/auth/api-tokens";
 import { createTokenInput, maxTokenExpiry } from "@/lib/auth/token-schemas";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { runAction } from "@/lib/server/action";
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { requireAdmin } from "@/lib/auth/current-user";
+import { requireAdmin } from "@/lib/server/session";
 import { runAction } from "@/lib/server/action";
 import { disableMfa, setMfaRequirement } from "@/lib/auth/mfa";
 import { createInvitation, createInvitationInput, resendInvitation, revokeInvitation } from "@/lib/users/invitations";

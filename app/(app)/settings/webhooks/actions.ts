@@ -1,8 +1,7 @@
 "use server";
-import "@/lib/server/wiring";
 
 import { revalidatePath } from "next/cache";
-import { requireAdmin } from "@/lib/auth/current-user";
+import { requireAdmin } from "@/lib/server/session";
 import { runAction } from "@/lib/server/action";
 import { createWebhook } from "@/lib/webhooks/create-webhook";
 import { deleteWebhook } from "@/lib/webhooks/delete-webhook";

@@ -1,0 +1,121 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+// One data-access convention: a domain verb acts through the context it is handed (`ctx.db`, the
+// pool or the caller's transaction) and never opens the database itself. The process's own
+// plumbing, above the domains, may: the context factory and the entry points (lib/server) and the
+// job runner (lib/jobs). The files below still call getDb() and are being converted; the list
+// only shrinks: a new caller fails here, and a converted file must leave the list.
+const plumbing = /^lib\/(server|jobs)\//;
+const notYetConverted = new Set([
+  "lib/accounts/account.ts",
+  "lib/accounts/number-health.ts",
+  "lib/accounts/setup.ts",
+  "lib/api/idempotency.ts",
+  "lib/assistant/draft.ts",
+  "lib/assistant/out-of-hours.ts",
+  "lib/assistant/settings.ts",
+  "lib/audit/list-audit-log.ts",
+  "lib/audit/record-audit.ts",
+  "lib/auth/api-tokens.ts",
+  "lib/auth/mfa.ts",
+  "lib/auth/refresh-token.ts",
+  "lib/auth/sessions.ts",
+  "lib/auth/sign-in-audit.ts",
+  "lib/auth/tokens.ts",
+  "lib/automations/automations.ts",
+  "lib/automations/macros.ts",
+  "lib/campaigns/campaigns.ts",
+  "lib/campaigns/opt-out.ts",
+  "lib/campaigns/send.ts",
+  "lib/campaigns/settings.ts",
+  "lib/canned-replies/canned-replies.ts",
+  "lib/contacts/contacts.ts",
+  "lib/contacts/export.ts",
+  "lib/contacts/import.ts",
+  "lib/contacts/labels.ts",
+  "lib/conversations/customer-signals.ts",
+  "lib/conversations/inbox-settings.ts",
+  "lib/csat/config.ts",
+  "lib/events/hub.ts",
+  "lib/events/presence.ts",
+  "lib/events/stream.ts",
+  "lib/inbound/cloud-webhook.ts",
+  "lib/inbox/count-inbox.ts",
+  "lib/inbox/list-inbox.ts",
+  "lib/inbox/mark-read.ts",
+  "lib/labels/labels.ts",
+  "lib/messages/import-history.ts",
+  "lib/messages/messages.ts",
+  "lib/messages/receive-inbound.ts",
+  "lib/messages/receive-sandbox.ts",
+  "lib/messages/send-queued-message.ts",
+  "lib/messages/send-survey.ts",
+  "lib/network/number-config.ts",
+  "lib/network/signup.ts",
+  "lib/notifications/notifications.ts",
+  "lib/oauth/apps.ts",
+  "lib/oauth/authorize.ts",
+  "lib/oauth/grants.ts",
+  "lib/oauth/token.ts",
+  "lib/plants/delete-plant.ts",
+  "lib/plants/list-plants.ts",
+  "lib/polish/polish.ts",
+  "lib/pricing/pricing.ts",
+  "lib/profile/business-profile.ts",
+  "lib/profile/documents.ts",
+  "lib/profile/knowledge.ts",
+  "lib/push/notify.ts",
+  "lib/reports/query.ts",
+  "lib/reports/spend.ts",
+  "lib/reports/zone.ts",
+  "lib/search/search.ts",
+  "lib/sla/apply.ts",
+  "lib/sla/policies.ts",
+  "lib/teams/assignment.ts",
+  "lib/teams/availability.ts",
+  "lib/teams/routing.ts",
+  "lib/teams/teams.ts",
+  "lib/templates/templates.ts",
+  "lib/users/invitations.ts",
+  "lib/users/locale.ts",
+  "lib/users/passwords.ts",
+  "lib/users/users.ts",
+  "lib/webhooks/create-webhook.ts",
+  "lib/webhooks/delete-webhook.ts",
+  "lib/webhooks/get-webhook-stats.ts",
+  "lib/webhooks/get-webhook.ts",
+  "lib/webhooks/list-webhook-logs.ts",
+  "lib/webhooks/redeliver.ts",
+  "lib/webhooks/update-webhook.ts",
+  "lib/webhooks/verify-webhook.ts",
+]);
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+function* sources(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* sources(full);
+    else if (/\.(ts|tsx|mjs)$/.test(entry.name)) yield full;
+  }
+}
+
+const files = (dirs: string[]) => dirs.flatMap((dir) => [...sources(path.join(root, dir))].map((file) => path.relative(root, file)));
+
+describe("data access", () => {
+  it("no domain verb opens the database itself, beyond the files still being converted", () => {
+    const callers = files(["lib"]).filter((file) => !plumbing.test(file) && /\bgetDb\(\)/.test(readFileSync(path.join(root, file), "utf8")));
+    expect(callers.filter((file) => !notYetConverted.has(file))).toEqual([]);
+    expect([...notYetConverted].filter((file) => !callers.includes(file))).toEqual([]);
+  });
+
+  it("nothing is connected by importing a module for its side effects", () => {
+    const sideEffects = files(["lib", "app", "components", "inngest", "scripts", "bench", "tests"]).filter((file) =>
+      // A module of the application imported only to run it: the hidden wiring this rules out.
+      /^import "@\/[^"]+";$/m.test(readFileSync(path.join(root, file), "utf8")),
+    );
+    expect(sideEffects).toEqual([]);
+  });
+});
