@@ -1,7 +1,6 @@
 import { auditChange } from "@/lib/audit/record-audit";
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import { getDb } from "@/db";
 import { cannedReplies } from "@/db/schema";
 import { type CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
@@ -28,7 +27,7 @@ export async function listCannedReplies({ ctx, limit, cursor }: { ctx: ServiceCo
 export async function createCannedReply({ ctx, input }: { ctx: ServiceContext; input: CreateCannedReplyInput }) {
   const now = new Date();
   try {
-    const [row] = await getDb()
+    const [row] = await ctx.db
       .insert(cannedReplies)
       .values({ id: newId("cannedReply", now), accountId: ctx.accountId, shortcut: input.shortcut, text: input.text, createdAt: now, updatedAt: now })
       .returning();
@@ -42,7 +41,7 @@ export async function createCannedReply({ ctx, input }: { ctx: ServiceContext; i
 
 export async function updateCannedReply({ ctx, id, input }: { ctx: ServiceContext; id: string; input: UpdateCannedReplyInput }) {
   try {
-    const [row] = await getDb()
+    const [row] = await ctx.db
       .update(cannedReplies)
       .set({ ...(input.shortcut !== undefined ? { shortcut: input.shortcut } : {}), ...(input.text !== undefined ? { text: input.text } : {}), updatedAt: new Date() })
       .where(and(eq(cannedReplies.accountId, ctx.accountId), eq(cannedReplies.id, id)))
@@ -57,7 +56,7 @@ export async function updateCannedReply({ ctx, id, input }: { ctx: ServiceContex
 }
 
 export async function deleteCannedReply({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  const deleted = await getDb()
+  const deleted = await ctx.db
     .delete(cannedReplies)
     .where(and(eq(cannedReplies.accountId, ctx.accountId), eq(cannedReplies.id, id)))
     .returning({ id: cannedReplies.id });

@@ -1,6 +1,7 @@
 import { and, desc, eq, isNotNull, isNull, lt, ne, or } from "drizzle-orm";
 import { z } from "zod";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { contacts, conversations, messages } from "@/db/schema";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { adapterFor, loadNumberIntegration } from "@/lib/network/integration";
@@ -85,11 +86,11 @@ const signalJob = z.object({ accountId: z.string(), networkMessageId: z.string()
  * `network.read-signal`). A temporary failure retries a little; anything else is dropped, as a
  * late "typing…" would mislead the customer more than a missing one.
  */
-export async function sendReadSignal(payload: Record<string, unknown>, { attempt = 1 }: { attempt?: number } = {}) {
+export async function sendReadSignal(ctx: SystemContext, payload: Record<string, unknown>, { attempt = 1 }: { attempt?: number } = {}) {
   const parsed = signalJob.safeParse(payload);
   if (!parsed.success) return { failed: "network.read-signal payload is not valid" };
   const { accountId, networkMessageId, typing } = parsed.data;
-  const integration = await loadNumberIntegration(getDb(), accountId);
+  const integration = await loadNumberIntegration(ctx.db, accountId);
   const found = adapterFor(integration);
   if (!found.ok) return { failed: found.message };
   const result = await found.adapter.markRead({ networkMessageId, typing });

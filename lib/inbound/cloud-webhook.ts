@@ -173,10 +173,10 @@ export async function receiveCloudWebhook(ctx: SystemContext, { rawBody, signatu
     const accountId = accountFor(item.phoneNumberId);
     if (!accountId || !coexisting.has(accountId)) continue;
     if (item.kind === "history") {
-      const result = await importHistoryMessage({ accountId, message: item.message });
+      const result = await importHistoryMessage(ctx, { accountId, message: item.message });
       if (result.imported) stored++;
     } else {
-      await syncContactName({ accountId, phone: item.phone, name: item.name });
+      await syncContactName(ctx, { accountId, phone: item.phone, name: item.name });
     }
   }
 

@@ -1,6 +1,6 @@
 import { detectMessageLanguage } from "@/lib/platform/language/detect";
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
 import type { SystemContext } from "@/lib/auth/context";
 import { type Conversation, contacts, conversations, type MessageReaction, messages } from "@/db/schema";
 import { conversationSummary } from "@/lib/conversations/schemas";
@@ -231,9 +231,9 @@ function identityOf(inbound: InboundInput) {
 }
 
 /** A contact's name as the business app's address book has it (coexistence contact sync). */
-export async function syncContactName({ accountId, phone, name }: { accountId: string; phone: string; name: string | null }) {
+export async function syncContactName(ctx: SystemContext, { accountId, phone, name }: { accountId: string; phone: string; name: string | null }) {
   const now = new Date();
-  await getDb()
+  await ctx.db
     .insert(contacts)
     .values({ id: newId("contact", now), accountId, phone, name, createdAt: now, updatedAt: now })
     .onConflictDoUpdate({ target: [contacts.accountId, contacts.phone], set: { name, updatedAt: now }, setWhere: isNull(contacts.nameEditedAt) });

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
-import { getDb, rowsOf } from "@/db";
+import { type Executor, rowsOf } from "@/db";
 import type { SystemContext } from "@/lib/auth/context";
 import { earlyStatuses, media, type Message, messages, type NumberIntegration } from "@/db/schema";
 import { recordEvent, recordEvents } from "@/lib/events/record-event";
@@ -42,8 +42,8 @@ async function markFailed(ctx: SystemContext, accountId: string, messageId: stri
   });
 }
 
-const networkIdOf = async (accountId: string, id: string) => {
-  const [row] = await getDb()
+const networkIdOf = async (db: Executor, accountId: string, id: string) => {
+  const [row] = await db
     .select({ networkMessageId: messages.networkMessageId })
     .from(messages)
     .where(and(eq(messages.accountId, accountId), eq(messages.id, id)))
@@ -52,12 +52,12 @@ const networkIdOf = async (accountId: string, id: string) => {
 };
 
 /** The network's view of a stored message: kinds from `content`, quoted and reacted-to messages by the network's ids. */
-async function outboundOf(message: Message): Promise<{ ok: true; outbound: OutboundMessage } | { ok: false; message: string }> {
+async function outboundOf(db: Executor, message: Message): Promise<{ ok: true; outbound: OutboundMessage } | { ok: false; message: string }> {
   const content = (message.content ?? {}) as MessageKindContent;
   const outbound: OutboundMessage = { to: message.toNumber, type: message.type as OutboundMessage["type"], ...(message.text !== null ? { text: message.text } : {}) };
   if (message.contextMessageId) {
     // A quote of a message the network never carried (still queued, or failed) is sent as a plain message.
-    const networkMessageId = await networkIdOf(message.accountId, message.contextMessageId);
+    const networkMessageId = await networkIdOf(db, message.accountId, message.contextMessageId);
     if (networkMessageId) outbound.context = { networkMessageId };
   }
   if (message.type === "location" && content.location) outbound.location = content.location;
@@ -87,7 +87,7 @@ async function outboundOf(message: Message): Promise<{ ok: true; outbound: Outbo
     outbound.interactive = { ...flow, flow_token: flow.flow_token ?? message.id };
   }
   if (message.type === "reaction" && content.reaction) {
-    const networkMessageId = await networkIdOf(message.accountId, content.reaction.message_id);
+    const networkMessageId = await networkIdOf(db, message.accountId, content.reaction.message_id);
     if (!networkMessageId) return { ok: false, message: "The message reacted to never reached the network." };
     outbound.reaction = { networkMessageId, emoji: content.reaction.emoji };
   }
@@ -138,7 +138,7 @@ export async function handOverQueuedMessage(
     return { outcome: undefined };
   }
 
-  const prepared = await outboundOf(message);
+  const prepared = await outboundOf(db, message);
   if (!prepared.ok) {
     await markFailed(ctx, message.accountId, message.id, { code: "invalid_message", message: prepared.message });
     return { outcome: undefined };

@@ -1,7 +1,8 @@
 import { contactAddress } from "@/lib/contacts/identity";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { contacts, conversations } from "@/db/schema";
 import { queueOutboundMessage } from "@/lib/messages/send-message";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integration";
@@ -19,11 +20,11 @@ const surveyJob = z.object({ accountId: z.string(), conversationId: z.string(), 
  * (or closed again) since, was already rated, was already asked for this close, or the survey was
  * switched off meanwhile.
  */
-export async function sendSurvey(payload: Record<string, unknown>) {
+export async function sendSurvey(ctx: SystemContext, payload: Record<string, unknown>) {
   const parsed = surveyJob.safeParse(payload);
   if (!parsed.success) return { failed: "csat.survey payload is not valid" };
   const { accountId, conversationId, closedAt } = parsed.data;
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const [conversation] = await tx
       .select()
       .from(conversations)

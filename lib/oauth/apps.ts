@@ -16,7 +16,7 @@ import { hashSecret, newSecret } from "@/lib/platform/crypto/secret-hash";
 export async function createApp({ ctx, input }: { ctx: ServiceContext<"user">; input: CreateAppInput }) {
   const now = new Date();
   const clientSecret = input.client_type === "confidential" ? newSecret("chorus_secret_") : null;
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(oauthApps)
       .values({
@@ -69,7 +69,7 @@ export async function revokeGrants(tx: Executor, where: { appId: string } | { gr
 
 /** Removes an app: its client id stops working and every user's grant to it ends. */
 export async function deleteApp({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .update(oauthApps)
       .set({ deletedAt: new Date() })

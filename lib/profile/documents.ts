@@ -107,7 +107,7 @@ export async function listDocuments({ ctx, limit, cursor }: { ctx: ServiceContex
 
 /** One document with its extracted text (what the smart features read). */
 export async function getDocument({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  const [row] = await getDb()
+  const [row] = await ctx.db
     .select({ ...listColumns, text: documents.text })
     .from(documents)
     .where(and(eq(documents.accountId, ctx.accountId), eq(documents.id, id)))
@@ -117,7 +117,7 @@ export async function getDocument({ ctx, id }: { ctx: ServiceContext; id: string
 }
 
 export async function getDocumentFile({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  const [row] = await getDb()
+  const [row] = await ctx.db
     .select({ filename: documents.filename, bytes: documents.bytes })
     .from(documents)
     .where(and(eq(documents.accountId, ctx.accountId), eq(documents.id, id)))
@@ -141,7 +141,7 @@ export async function uploadDocument({ ctx, input, now = new Date() }: { ctx: Se
   const { pages, text, pageTexts } = await extractPdf(bytes);
   const filename = input.filename.replace(/^.*[\\/]/, "") || "document.pdf";
 
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     // Serialises uploads of one account so two at once cannot both take the twentieth place.
     await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, ctx.accountId)).for("update");
     if ((await countDocuments(ctx.accountId, tx)) >= DOCUMENTS_PER_ACCOUNT) throw limitReached();
@@ -155,7 +155,7 @@ export async function uploadDocument({ ctx, input, now = new Date() }: { ctx: Se
 }
 
 export async function deleteDocument({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  const removed = await getDb()
+  const removed = await ctx.db
     .delete(documents)
     .where(and(eq(documents.accountId, ctx.accountId), eq(documents.id, id)))
     .returning({ id: documents.id });

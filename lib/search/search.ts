@@ -1,5 +1,5 @@
 import { and, eq, inArray, or, type SQL, sql } from "drizzle-orm";
-import { type Executor, getDb, rowsOf as rowsOfResult } from "@/db";
+import { type Executor, rowsOf as rowsOfResult } from "@/db";
 import { contactSearchDocument, contacts, conversationNotes, conversations, messages } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { type CursorPosition, toPage } from "@/lib/platform/cursor";
@@ -70,7 +70,7 @@ export async function searchConversations({ ctx, q, limit, cursor }: { ctx: Serv
   const terms = searchTerms(q);
   const sources = matchSources(ctx.accountId, terms);
   if (sources.length === 0) return toPage([] as Hit[], limit, positionOf, () => undefined as never);
-  const db = getDb();
+  const db = ctx.db;
   const hits = await rowsOf<Hit>(
     db,
     sql`with hits as (${sql.join(sources, sql` union all `)}),

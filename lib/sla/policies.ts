@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
 import { slaPolicies, workflowSettings } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
@@ -69,7 +69,7 @@ export async function getSlaPolicy({ ctx, id }: { ctx: ServiceContext; id: strin
 
 export async function createSlaPolicy({ ctx, input }: { ctx: ServiceContext; input: CreateSlaPolicyInput }) {
   return uniqueName(() =>
-    getDb().transaction(async (tx) => {
+    ctx.db.transaction(async (tx) => {
       const now = new Date();
       const [row] = await tx
         .insert(slaPolicies)
@@ -95,7 +95,7 @@ export async function createSlaPolicy({ ctx, input }: { ctx: ServiceContext; inp
 /** Changes apply to clocks started from now on; running clocks keep their due time. */
 export async function updateSlaPolicy({ ctx, id, input }: { ctx: ServiceContext; id: string; input: UpdateSlaPolicyInput }) {
   return uniqueName(() =>
-    getDb().transaction(async (tx) => {
+    ctx.db.transaction(async (tx) => {
       const current = await findPolicy(tx, ctx.accountId, id, true);
       const next = {
         name: input.name ?? current.name,
@@ -123,7 +123,7 @@ export async function updateSlaPolicy({ ctx, id, input }: { ctx: ServiceContext;
 
 /** Deletes the policy; conversations under it keep going without one (their clocks stop). */
 export async function deleteSlaPolicy({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     await findPolicy(tx, ctx.accountId, id, true);
     await detachSlaPolicy(tx, { accountId: ctx.accountId, slaPolicyId: id });
     await tx.delete(slaPolicies).where(eq(slaPolicies.id, id));

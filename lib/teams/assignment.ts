@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
 import type { SystemContext } from "@/lib/auth/context";
 import { assignmentPolicies, type AssignmentPolicy, conversations, teamMembers, teams, users, workflowSettings } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
@@ -72,7 +72,7 @@ export async function getAssignmentConfig({ ctx, teamId }: { ctx: ServiceContext
  * the waiting conversations in the same transaction.
  */
 export async function updateAssignmentConfig({ ctx, input }: { ctx: ServiceContext; input: AssignmentConfigInput }) {
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const teamId = input.team_id ?? null;
     if (teamId) await assertTeam(tx, ctx.accountId, teamId, "team_id");
     const people = Object.keys(input.agent_capacities);

@@ -1,6 +1,5 @@
 import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
-import { getDb } from "@/db";
 import { users } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { presentUser, type Availability } from "@/lib/auth/user-identity";
@@ -10,7 +9,7 @@ import { drainAssignmentQueue, loadWorkflowSettings } from "./assignment";
 
 /** The caller as the user resource shows them, availability included. */
 export async function getMe({ ctx }: { ctx: ServiceContext<"user"> }) {
-  const db = getDb();
+  const db = ctx.db;
   const [user] = await db
     .select()
     .from(users)

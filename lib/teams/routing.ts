@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
 import { conversations, teams } from "@/db/schema";
 import type { ServiceContext, SystemContext } from "@/lib/auth/context";
 import { recordActivity } from "@/lib/activity/record-activity";
@@ -55,7 +55,7 @@ export async function assignTeam(
 
 /** `PATCH /v1/conversations/{id}`: priority and team together, or nothing. */
 export async function updateConversation({ ctx, id, input }: { ctx: ServiceContext<"user">; id: string; input: UpdateConversationInput }) {
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const actor = userActor(ctx.user);
     await findConversation(tx, { accountId: ctx.accountId, id, lock: true });
     if (input.team_id !== undefined) await assignTeam(tx, { ctx, conversationId: id, teamId: input.team_id, actor });

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
 import { teamMembers, teams, users } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
@@ -84,7 +84,7 @@ async function uniqueName<T>(work: () => Promise<T>): Promise<T> {
 
 export async function createTeam({ ctx, input }: { ctx: ServiceContext; input: CreateTeamInput }) {
   return uniqueName(() =>
-    getDb().transaction(async (tx) => {
+    ctx.db.transaction(async (tx) => {
       const memberIds = await assertMembers(tx, ctx.accountId, input.members);
       const now = new Date();
       const [row] = await tx.insert(teams).values({ id: newId("team", now), accountId: ctx.accountId, name: input.name, createdAt: now, updatedAt: now }).returning();
@@ -97,7 +97,7 @@ export async function createTeam({ ctx, input }: { ctx: ServiceContext; input: C
 
 export async function updateTeam({ ctx, id, input }: { ctx: ServiceContext; id: string; input: UpdateTeamInput }) {
   return uniqueName(() =>
-    getDb().transaction(async (tx) => {
+    ctx.db.transaction(async (tx) => {
       const [current] = await tx
         .select()
         .from(teams)
@@ -119,7 +119,7 @@ export async function updateTeam({ ctx, id, input }: { ctx: ServiceContext; id: 
 
 /** Deletes the team; its conversations keep going without a team (team_id null), its own assignment policy goes with it. */
 export async function deleteTeam({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .delete(teams)
       .where(and(eq(teams.accountId, ctx.accountId), eq(teams.id, id)))

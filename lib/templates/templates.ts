@@ -1,6 +1,6 @@
 import { auditChange } from "@/lib/audit/record-audit";
 import { and, eq } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
 import type { SystemContext } from "@/lib/auth/context";
 import { media, messageTemplates, type TemplateComponents } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
@@ -70,7 +70,7 @@ export async function listTemplates({ ctx, limit, cursor }: { ctx: ServiceContex
 }
 
 export async function getTemplate({ ctx, id }: { ctx: ServiceContext; id: string }): Promise<TemplateOutput> {
-  const [row] = await getDb()
+  const [row] = await ctx.db
     .select()
     .from(messageTemplates)
     .where(and(eq(messageTemplates.accountId, ctx.accountId), eq(messageTemplates.id, id)))
@@ -85,7 +85,7 @@ export async function getTemplate({ ctx, id }: { ctx: ServiceContext; id: string
  * rejects it when the body contains "REJECT". A name already used in that language is a 409.
  */
 export async function createTemplate({ ctx, input }: { ctx: ServiceContext; input: CreateTemplateInput }): Promise<TemplateOutput> {
-  const db = getDb();
+  const db = ctx.db;
   const [taken] = await db
     .select({ id: messageTemplates.id })
     .from(messageTemplates)
@@ -148,7 +148,7 @@ export async function createTemplate({ ctx, input }: { ctx: ServiceContext; inpu
 
 /** Deletes a template here and, for a cloud number, at the network (its failure is a 502 and nothing is deleted). */
 export async function deleteTemplate({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  const db = getDb();
+  const db = ctx.db;
   const [row] = await db
     .select()
     .from(messageTemplates)

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, isNull, ne, sql } from "drizzle-orm";
-import { getDb, type Executor } from "@/db";
+import type { Executor } from "@/db";
 import { apiTokens, conversations, type User, users } from "@/db/schema";
 import { assertEmailFree } from "@/lib/accounts/create-account";
 import type { CursorPosition } from "@/lib/platform/cursor";
@@ -49,7 +49,7 @@ async function findUser(tx: Executor, accountId: string, id: string, lock = fals
 }
 
 export async function getUser({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
-  return presentUser(await findUser(getDb(), ctx.accountId, id), await loadWorkflowSettings(getDb(), ctx.accountId));
+  return presentUser(await findUser(ctx.db, ctx.accountId, id), await loadWorkflowSettings(ctx.db, ctx.accountId));
 }
 
 export async function createUser({ ctx, input }: { ctx: ServiceContext<"user">; input: CreateUserInput }) {

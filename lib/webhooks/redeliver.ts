@@ -1,6 +1,5 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import { getDb } from "@/db";
 import { webhookAttempts, webhookDeliveries } from "@/db/schema";
 import { ConflictError, NotFoundError } from "@/lib/platform/errors";
 import { runAttempt } from "./attempt-delivery";
@@ -17,7 +16,7 @@ import { presentAttempt } from "./schemas";
  * delivery succeeded if it works.
  */
 export async function redeliver({ ctx, id, deliveryId }: { ctx: ServiceContext<"user">; id: string; deliveryId: string }) {
-  const db = getDb();
+  const db = ctx.db;
   const webhook = await findWebhook(db, ctx.accountId, id);
   const [delivery] = await db
     .select()

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
-import { getDb } from "@/db";
 import type { SystemContext } from "@/lib/auth/context";
 import { type Webhook, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
@@ -108,6 +107,6 @@ export async function runVerification(ctx: SystemContext, { accountId, webhookId
 
 /** POST /v1/webhooks/{id}/verify: runs the challenge again and answers with the outcome. */
 export async function verifyWebhook({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
-  await findWebhook(getDb(), ctx.accountId, id);
+  await findWebhook(ctx.db, ctx.accountId, id);
   return presentWebhook(await runVerification(ctx, { accountId: ctx.accountId, webhookId: id }));
 }
