@@ -20,7 +20,7 @@ export function createAutoReplyJobHandler(ctx: SystemContext, send: SendAutomate
     const parsed = autoReplyJobPayload.safeParse(payload);
     if (!parsed.success) return { failed: `invalid payload: ${parsed.error.issues[0]?.message ?? "unknown"}` };
     // The answer assistant may wait seconds for its model: decided before the transaction.
-    const assistant = await planAssistantReply(parsed.data);
+    const assistant = await planAssistantReply(ctx.db, parsed.data);
     await runAutoReplies(ctx, { ...parsed.data, send, now: clock(), assistant });
   };
 }

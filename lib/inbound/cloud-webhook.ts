@@ -1,6 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import { getDb } from "@/db";
 import type { SystemContext } from "@/lib/auth/context";
 import { numberIntegrations } from "@/db/schema";
 import { ApiError, ForbiddenError, invalidField } from "@/lib/platform/errors";
@@ -33,11 +32,11 @@ const MEDIA_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000];
  * The network's subscription handshake (GET /api/network/webhook): answers the challenge
  * when the verify token is the one configured for a cloud number, else 403.
  */
-export async function answerWebhookChallenge({ mode, verifyToken, challenge }: { mode: string | null; verifyToken: string | null; challenge: string | null }) {
+export async function answerWebhookChallenge(ctx: SystemContext, { mode, verifyToken, challenge }: { mode: string | null; verifyToken: string | null; challenge: string | null }) {
   if (mode !== "subscribe") throw invalidField("hub.mode", 'must be "subscribe"');
   if (!challenge) throw invalidField("hub.challenge", "is required");
   if (!verifyToken) throw new ForbiddenError("The verify token does not match this number's settings.");
-  const [row] = await getDb()
+  const [row] = await ctx.db
     .select({ accountId: numberIntegrations.accountId })
     .from(numberIntegrations)
     .where(and(eq(numberIntegrations.provider, "cloud"), eq(numberIntegrations.verifyToken, verifyToken)))
@@ -82,7 +81,7 @@ export async function receiveCloudWebhook(ctx: SystemContext, { rawBody, signatu
   const coexistenceSync = parseCoexistenceSync(payload);
   const templateUpdates = parseTemplateStatusUpdates(payload);
   const qualityUpdates = parseQualityUpdates(payload);
-  if (qualityUpdates.length > 0) await receiveQualityUpdates({ rawBody, signature, updates: qualityUpdates });
+  if (qualityUpdates.length > 0) await receiveQualityUpdates(ctx, { rawBody, signature, updates: qualityUpdates });
   // Template statuses concern a business account, not a number: each is signed with the app
   // secret of the numbers of that business account.
   const templateNumbers = templateUpdates.length > 0 ? await phoneNumberIdsOfBusinessAccounts(ctx.db, templateUpdates.map((u) => u.businessAccountId)) : [];
@@ -221,9 +220,9 @@ export async function receiveCloudWebhook(ctx: SystemContext, { rawBody, signatu
  * the body is signed with the app secret of that number, and one for a number no account has
  * connected is ignored.
  */
-async function receiveQualityUpdates({ rawBody, signature, updates }: { rawBody: Buffer; signature: string | null; updates: QualityUpdate[] }) {
+async function receiveQualityUpdates(ctx: SystemContext, { rawBody, signature, updates }: { rawBody: Buffer; signature: string | null; updates: QualityUpdate[] }) {
   const numbers = [...new Set(updates.map((u) => `+${u.displayPhoneNumber}`))];
-  const integrations = await getDb()
+  const integrations = await ctx.db
     .select()
     .from(numberIntegrations)
     .where(and(eq(numberIntegrations.provider, "cloud"), inArray(numberIntegrations.phoneNumber, numbers)));
@@ -240,7 +239,7 @@ async function receiveQualityUpdates({ rawBody, signature, updates }: { rawBody:
     if (!appSecret || !verifySha256Header({ key: appSecret, body: rawBody, header: signature })) {
       throw new ApiError(401, "invalid_signature", "The X-Hub-Signature-256 header does not match the body signed with the app secret.");
     }
-    await applyNumberQualityUpdate({ accountId: integration.accountId, update });
+    await applyNumberQualityUpdate(ctx, { accountId: integration.accountId, update });
   }
 }
 

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
-import { getDb } from "@/db";
+import type { Executor } from "@/db";
 import { accounts, documents } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
@@ -126,7 +126,7 @@ export async function getDocumentFile({ ctx, id }: { ctx: ServiceContext; id: st
   return row;
 }
 
-async function countDocuments(accountId: string, db: Pick<ReturnType<typeof getDb>, "select"> = getDb()) {
+async function countDocuments(db: Executor, accountId: string) {
   const [row] = await db.select({ n: count() }).from(documents).where(eq(documents.accountId, accountId));
   return Number(row.n);
 }
@@ -137,14 +137,14 @@ const limitReached = () =>
 export async function uploadDocument({ ctx, input, now = new Date() }: { ctx: ServiceContext; input: UploadDocumentInput; now?: Date }) {
   const bytes = decodeDocumentData(input.data);
   // Checked before the (slow) text extraction, and again under the lock below.
-  if ((await countDocuments(ctx.accountId)) >= DOCUMENTS_PER_ACCOUNT) throw limitReached();
+  if ((await countDocuments(ctx.db, ctx.accountId)) >= DOCUMENTS_PER_ACCOUNT) throw limitReached();
   const { pages, text, pageTexts } = await extractPdf(bytes);
   const filename = input.filename.replace(/^.*[\\/]/, "") || "document.pdf";
 
   return ctx.db.transaction(async (tx) => {
     // Serialises uploads of one account so two at once cannot both take the twentieth place.
     await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, ctx.accountId)).for("update");
-    if ((await countDocuments(ctx.accountId, tx)) >= DOCUMENTS_PER_ACCOUNT) throw limitReached();
+    if ((await countDocuments(tx, ctx.accountId)) >= DOCUMENTS_PER_ACCOUNT) throw limitReached();
     const [row] = await tx
       .insert(documents)
       .values({ id: newId("document", now), accountId: ctx.accountId, filename, size: bytes.length, pages, text, bytes, createdAt: now })
@@ -166,9 +166,9 @@ export async function deleteDocument({ ctx, id }: { ctx: ServiceContext; id: str
  * The documents' text for a prompt, oldest first, within `budget` characters in all: each
  * document gets an equal share, and what a short one leaves over goes to the others.
  */
-export async function loadDocumentContext({ accountId, budget }: { accountId: string; budget: number }) {
+export async function loadDocumentContext(db: Executor, { accountId, budget }: { accountId: string; budget: number }) {
   // Only a prefix of each text leaves the database: never more than the whole budget per document.
-  const rows = await getDb()
+  const rows = await db
     .select({ filename: documents.filename, text: sql<string>`left(${documents.text}, ${budget})`, length: sql<number>`length(${documents.text})::int` })
     .from(documents)
     .where(eq(documents.accountId, accountId))

@@ -9,7 +9,7 @@ const MAX_NOTIFICATION_BYTES = 1024 * 1024;
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute({ access: { auth: "none" } }, async ({ req }) => {
     const url = new URL(req.url);
-    const challenge = await answerWebhookChallenge({
+    const challenge = await answerWebhookChallenge(systemContext(), {
       mode: url.searchParams.get("hub.mode"),
       verifyToken: url.searchParams.get("hub.verify_token"),
       challenge: url.searchParams.get("hub.challenge"),
