@@ -1,4 +1,3 @@
-import "@/lib/server/wiring";
 import { getDb } from "@/db";
 import { createAccountWithUser } from "@/lib/accounts/create-account";
 import { automations, labels } from "@/db/schema";
@@ -6,6 +5,7 @@ import type { AutomationActionInput, AutomationConditionInput } from "@/lib/auto
 import { newId } from "@/lib/platform/ids";
 import { receiveInboundMessage } from "@/lib/messages/receive-inbound";
 import { type Bench, createBenchAccount, log, openBenchDatabase, percentile, round } from "./support";
+import { systemContext } from "@/lib/server/context";
 
 const GOAL_OVERHEAD_MS = 5;
 const RULES = 10;
@@ -75,7 +75,7 @@ export const automationsBench: Bench = {
     const texts = ["What is the price of a monstera?", "Do you deliver on Sundays?", "Where is order #12345?", "hola, tienen macetas?", "thanks!"];
     const receive = async (accountId: string, sequence: number) => {
       const started = performance.now();
-      await receiveInboundMessage({
+      await receiveInboundMessage(systemContext(), {
         accountId,
         inbound: { networkMessageId: `bench-${accountId}-${sequence}`, from: String(4477100000000 + (sequence % size.customers)), type: "text", text: texts[sequence % texts.length] },
       });

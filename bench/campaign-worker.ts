@@ -6,7 +6,6 @@
 //   → { type: "status", status, db, uptimeMs }   every second (db: how long the database was held, and by what)
 //   → { type: "probe", asked, answeredMs, status }  each agent send, once POST /v1/messages answers
 //   ← { type: "stop" }                        finishes the work in flight, closes the database
-import "@/lib/server/wiring";
 import { getDbHandle, closeDb } from "@/db";
 import { WorkerPglite } from "@/db/pglite-client";
 import { POST as sendMessage } from "@/app/v1/messages/route";

@@ -6,7 +6,6 @@
 // - fairness: one account with 20 hanging receivers, another account's first attempts and
 //   outbound sends, latency from commit.
 //   npx tsx bench/run.ts webhook-fan-out   (or through `npm run bench`)
-import "@/lib/server/wiring";
 import { randomBytes } from "node:crypto";
 import { fork } from "node:child_process";
 import path from "node:path";
@@ -24,6 +23,7 @@ import { startJobRunner } from "@/lib/jobs/local-runner";
 import { createWebhook } from "@/lib/webhooks/create-webhook";
 import { type Bench, type BenchOptions, log, percentile, round } from "./support";
 import { dropDatabase } from "@/db/drop-database";
+import { systemContext, verbContext } from "@/lib/server/context";
 
 type Arrival = (eventId: string, at: number) => void;
 type Receiver = { url: string; stopHanging: () => void };
@@ -142,7 +142,7 @@ async function withEngine<T>(
         return id;
       },
       register: async (accountId, url) => {
-        const ctx = { accountId, user: { id: "usr_bench", name: "Bench", email: "bench@example.com", role: "admin" as const } };
+        const ctx = verbContext({ accountId, user: { id: "usr_bench", name: "Bench", email: "bench@example.com", role: "admin" as const } });
         const webhook = await createWebhook({ ctx, input: { url, events: ["message.received"] } });
         if (webhook.status !== "active") throw new Error(`receiver not verified: ${webhook.status_reason}`);
       },
@@ -160,7 +160,7 @@ async function withEngine<T>(
 
 const emitOne = (accountId: string, i: number) =>
   getDbHandle().db.transaction((tx) =>
-    recordEvent(tx, {
+    recordEvent({ ...systemContext(), db: tx }, {
       accountId,
       type: "message.received",
       data: { message: { id: `msg_${i}`, text: `benchmark message ${i}` }, conversation: { id: "conv_bench", status: "open" } },

@@ -1,7 +1,7 @@
 import "server-only";
 import { cache } from "react";
 import { cookies, headers } from "next/headers";
-import { getCurrentSession } from "@/lib/auth/current-user";
+import { getCurrentSession } from "@/lib/server/session";
 import { matchAcceptLanguage, PSEUDO_LOCALE, PSEUDO_LOCALE_COOKIE, type AppLocale, DEFAULT_LOCALE } from "@/lib/platform/i18n/locales";
 import { interfaceLocaleOf } from "@/lib/users/locale";
 
@@ -28,6 +28,6 @@ export const resolveRequestLocale = cache(async (): Promise<AppLocale> => {
   if (mode === "cookie" && (await cookies()).get(PSEUDO_LOCALE_COOKIE)?.value === "1") return PSEUDO_LOCALE;
 
   const session = await getCurrentSession().catch(() => null);
-  if (session) return interfaceLocaleOf({ accountId: session.accountId, userId: session.user.id }).catch(() => DEFAULT_LOCALE);
+  if (session) return interfaceLocaleOf(session.db, { accountId: session.accountId, userId: session.user.id }).catch(() => DEFAULT_LOCALE);
   return matchAcceptLanguage((await headers()).get("accept-language")) ?? DEFAULT_LOCALE;
 });

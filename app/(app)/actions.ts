@@ -1,7 +1,6 @@
 "use server";
-import "@/lib/server/wiring";
 
-import { getCurrentSession } from "@/lib/auth/current-user";
+import { getCurrentSession } from "@/lib/server/session";
 import { signOut } from "@/lib/auth/next-auth";
 import { revokeAllSessions, revokeSession } from "@/lib/auth/sessions";
 

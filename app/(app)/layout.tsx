@@ -6,7 +6,7 @@ import { ServiceWorker } from "@/components/pwa/service-worker";
 import { AvailabilitySwitch } from "@/components/team/availability-switch";
 import { getMe } from "@/lib/teams/availability";
 import { Button } from "@/components/ui/button";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { signOutAction, signOutEverywhereAction } from "./actions";
 
 export const dynamic = "force-dynamic";

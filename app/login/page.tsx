@@ -4,7 +4,7 @@ import { AuthShell } from "@/components/brand";
 import { ForgetOfflineData } from "@/components/pwa/service-worker";
 import { LoginForm } from "@/components/setup/login-form";
 import { isSetupDone } from "@/lib/accounts/setup";
-import { getCurrentSession } from "@/lib/auth/current-user";
+import { getCurrentSession } from "@/lib/server/session";
 import { safeNextPath } from "@/lib/auth/next-path";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { collectPages } from "@/lib/platform/pagination";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { getConversation } from "@/lib/conversations/conversations";
 import { listOnlineUserIds } from "@/lib/events/presence";
 import { countInbox } from "@/lib/inbox/count-inbox";

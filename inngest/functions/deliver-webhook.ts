@@ -1,6 +1,7 @@
 import { eventType, NonRetriableError, RetryAfterError } from "inngest";
 import { z } from "zod";
 import { getEnv } from "@/lib/platform/env";
+import { systemContext } from "@/lib/server/context";
 import { type AttemptOutcome, attemptDelivery } from "@/lib/webhooks/attempt-delivery";
 import { MAX_DELIVERY_ATTEMPTS } from "@/lib/webhooks/schemas";
 import { inngest } from "../client";
@@ -30,7 +31,7 @@ export const deliverWebhook = inngest.createFunction(
     let last: AttemptOutcome | undefined;
     for (let attempt = 1; attempt <= MAX_DELIVERY_ATTEMPTS; attempt++) {
       last = await step.run(`attempt-${attempt}`, async () => {
-        const result = await attemptDelivery({ deliveryId, attempt });
+        const result = await attemptDelivery(systemContext(), { deliveryId, attempt });
         // Another worker is sending this very attempt: look again once it must have finished.
         if (result.status === "in_flight" && result.nextAttemptAt) {
           throw new RetryAfterError(`attempt ${attempt} of ${deliveryId} is in flight elsewhere`, new Date(result.nextAttemptAt));

@@ -1,11 +1,11 @@
 import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { getDb } from "@/db";
 import { accounts, numberIntegrations, users } from "@/db/schema";
 import { NotFoundError } from "@/lib/platform/errors";
+import type { ServiceContext } from "@/lib/auth/context";
 
-export async function getAccountSummary({ accountId }: { accountId: string }) {
-  const db = getDb();
+export async function getAccountSummary({ ctx }: { ctx: ServiceContext }) {
+  const { accountId, db } = ctx;
   const [row] = await db
     .select({
       id: accounts.id,

@@ -1,9 +1,9 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { getDb } from "@/db";
 import { notifications, numberIntegrations, users } from "@/db/schema";
 import { newId } from "@/lib/platform/ids";
 import type { QualityUpdate } from "@/lib/network/types";
 import { healthAfter } from "@/lib/network/number-health";
+import type { SystemContext } from "@/lib/auth/context";
 
 /**
  * Applies the network's report on the number's quality rating or messaging limit to the
@@ -11,8 +11,8 @@ import { healthAfter } from "@/lib/network/number-health";
  * becomes a `number_health` notification for every admin of the account; a recovery or an
  * unchanged report notifies nobody.
  */
-export async function applyNumberQualityUpdate({ accountId, update }: { accountId: string; update: QualityUpdate }) {
-  return getDb().transaction(async (tx) => {
+export async function applyNumberQualityUpdate(ctx: SystemContext, { accountId, update }: { accountId: string; update: QualityUpdate }) {
+  return ctx.db.transaction(async (tx) => {
     const [row] = await tx.select().from(numberIntegrations).where(eq(numberIntegrations.accountId, accountId)).for("update");
     if (!row) return { drop: null };
     const next = healthAfter({ qualityRating: row.qualityRating, messagingLimitTier: row.messagingLimitTier }, update);

@@ -1,14 +1,14 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import { conversationActivities, conversations } from "@/db/schema";
-import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/platform/errors";
 import { keysetPage, type PageArgs } from "@/lib/platform/keyset-page";
 import { presentActivity } from "./schemas";
 
 /** A conversation's activity trail, newest first (like its messages), in keyset pages. */
 export async function listActivity({ ctx, conversationId, limit, cursor }: PageArgs & { ctx: ServiceContext; conversationId: string }) {
-  const db = executorOf(ctx);
+  const db = ctx.db;
   // Checked here rather than through the conversations domain, which records activity itself.
   const [conversation] = await db
     .select({ id: conversations.id })

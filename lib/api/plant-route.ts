@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { AuthContext } from "@/lib/auth/tokens";
+import { type RequestContext, verbContext } from "@/lib/server/context";
 import type { PlantError } from "@/lib/plants/schemas";
 import { ApiError, isDatabaseUnavailable, loggable, ServiceUnavailableError } from "@/lib/platform/errors";
 import { JSON_BODY_LIMIT, parseJsonBody } from "@/lib/platform/http/read-body";
@@ -56,7 +57,7 @@ export function plantRoute<
   O extends Options<B, Q, P> = Options<B, Q, P>,
 >(
   options: O & Options<B, Q, P>,
-  handler: (args: HandlerArgs<B, Q, P, O["auth"] extends false ? null : AuthContext>) => Promise<unknown> | unknown,
+  handler: (args: HandlerArgs<B, Q, P, O["auth"] extends false ? null : RequestContext>) => Promise<unknown> | unknown,
 ): NextHandler {
   return async (req, context) => {
     const requestId = requestIdOf(req);
@@ -84,7 +85,7 @@ export function plantRoute<
       const result = await handler({
         req,
         // Null exactly when the route opted out of authentication, as the handler's type says.
-        ctx: ctx as never,
+        ctx: (ctx && verbContext(ctx)) as never,
         body: body as Infer<B>,
         query: query as Infer<Q>,
         params: params as Infer<P>,

@@ -1,7 +1,7 @@
-import "@/lib/server/wiring";
 import { z } from "zod";
 import type { AuthContext } from "@/lib/auth/tokens";
 import type { Scope } from "@/lib/auth/scopes";
+import { type RequestContext, verbContext } from "@/lib/server/context";
 import { ConflictError, ForbiddenError, zodDetails } from "@/lib/platform/errors";
 import { listScopeOf, withListScope } from "@/lib/platform/cursor";
 import { JSON_BODY_LIMIT, parseJsonBody } from "@/lib/platform/http/read-body";
@@ -77,7 +77,7 @@ export function apiRoute<
 >(
   options: O & Options<B, Q>,
   handler: (
-    args: HandlerArgs<Infer<B>, Infer<Q>, O["access"] extends { auth: "none" } ? AuthContext | null : AuthContext>,
+    args: HandlerArgs<Infer<B>, Infer<Q>, O["access"] extends { auth: "none" } ? RequestContext | null : RequestContext>,
   ) => Promise<unknown> | unknown,
 ): NextHandler {
   const secrets = typeof options.idempotent === "object" ? options.idempotent : undefined;
@@ -165,7 +165,7 @@ export function apiRoute<
           withListScope(scope, () =>
             handler({
               req,
-              ctx: ctx as AuthContext,
+              ctx: (ctx && verbContext(ctx)) as RequestContext,
               body: body as Infer<B>,
               query: query as Infer<Q>,
               params,

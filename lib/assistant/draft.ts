@@ -1,4 +1,3 @@
-import { getDb } from "@/db";
 import type { ServiceContext } from "@/lib/auth/context";
 import { findConversation } from "@/lib/conversations/store";
 import { ApiError } from "@/lib/platform/errors";
@@ -18,7 +17,7 @@ const noAnswer = () => new ApiError(409, "no_answer", "Nothing in the business's
  * `assistant_off` without a language model; 502 `assistant_unavailable` when the model fails.
  */
 export async function draftReply({ ctx, conversationId }: { ctx: ServiceContext; conversationId: string }): Promise<DraftOutput> {
-  const db = getDb();
+  const db = ctx.db;
   await findConversation(db, { accountId: ctx.accountId, id: conversationId });
   const config = llmConfig();
   if (!config) throw new ApiError(409, "assistant_off", "No language model is configured (LLM_BASE_URL, LLM_API_KEY, LLM_MODEL): drafting is off.");

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { getDb } from "@/db";
+import type { Executor } from "@/db";
 import { messages } from "@/db/schema";
 import { detectHoursQuestion } from "@/lib/auto-replies/hours-question";
 import { type Language } from "@/lib/platform/language/language";
@@ -47,10 +47,12 @@ export function asksForPerson(text: string): boolean {
  * passage below the account's threshold, no grounded answer, the model failing), "a person will
  * answer" in the customer's language and a handoff.
  */
-export async function planAssistantReply({ accountId, conversationId, messageId }: { accountId: string; conversationId: string; messageId: string }): Promise<AssistantPlan | null> {
+export async function planAssistantReply(
+  db: Executor,
+  { accountId, conversationId, messageId }: { accountId: string; conversationId: string; messageId: string },
+): Promise<AssistantPlan | null> {
   const config = llmConfig();
   if (!config) return null;
-  const db = getDb();
   const settings = await loadAssistantSettings(db, accountId);
   if (!settings.answerOutsideHours) return null;
   const [message] = await db

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
 import { assistantSettings } from "@/db/schema";
 import { actorOf, recordAudit } from "@/lib/audit/record-audit";
 import type { ServiceContext } from "@/lib/auth/context";
@@ -20,13 +20,13 @@ const present = (settings: { answerOutsideHours: boolean; minScore: number }): A
 });
 
 export async function getAssistantConfig({ ctx }: { ctx: ServiceContext }): Promise<AssistantConfigOutput> {
-  return present(await loadAssistantSettings(getDb(), ctx.accountId));
+  return present(await loadAssistantSettings(ctx.db, ctx.accountId));
 }
 
 export async function updateAssistantConfig({ ctx, input }: { ctx: ServiceContext; input: AssistantConfigInput }): Promise<AssistantConfigOutput> {
   // Kept to four decimals, as it is shown: a score finer than that means nothing, and a single-precision column refuses the tiniest numbers.
   const values = { answerOutsideHours: input.answer_outside_hours, minScore: Math.round(input.min_score * 10_000) / 10_000, updatedAt: new Date() };
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(assistantSettings)
       .values({ accountId: ctx.accountId, ...values })

@@ -1,14 +1,14 @@
 import "server-only";
 import { eq, gte, lte, or, sql } from "drizzle-orm";
-import { getDb } from "@/db";
 import { auditLog } from "@/db/schema";
+import type { ServiceContext } from "@/lib/auth/context";
 import { keysetPage } from "@/lib/platform/keyset-page";
 import type { AuditLogQuery } from "./schemas";
 import { presentAuditEntry } from "./schemas";
 
 /** The account's audit log, newest first, filtered by actor, action and time. */
-export async function listAuditLog({ ctx, query }: { ctx: { accountId: string }; query: AuditLogQuery }) {
-  return keysetPage(getDb().select().from(auditLog).$dynamic(), {
+export async function listAuditLog({ ctx, query }: { ctx: ServiceContext; query: AuditLogQuery }) {
+  return keysetPage(ctx.db.select().from(auditLog).$dynamic(), {
     table: auditLog,
     accountId: ctx.accountId,
     where: [

@@ -48,8 +48,8 @@ export function userActor(ctx: { user: { id: string; name: string }; token?: Cre
  * Records a change made by a request context (its credential as the actor), in the context's
  * transaction when it runs in one, or in `tx`.
  */
-export async function auditChange(ctx: { accountId: string; tx?: Executor }, action: AuditAction, target: AuditTarget, tx?: Executor) {
-  await recordAudit(tx ?? ctx.tx ?? null, { accountId: ctx.accountId, actor: actorOf(ctx), action, target });
+export async function auditChange(ctx: { accountId: string; db?: Executor }, action: AuditAction, target: AuditTarget, tx?: Executor) {
+  await recordAudit(tx ?? ctx.db ?? null, { accountId: ctx.accountId, actor: actorOf(ctx), action, target });
 }
 
 /**

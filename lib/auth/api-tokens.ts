@@ -1,6 +1,7 @@
 import "server-only";
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import { getDb } from "@/db";
+import type { ServiceContext } from "./context";
 import { announceAuthChange } from "@/lib/auth/token-cache";
 import { apiTokens, users } from "@/db/schema";
 import { keysetPage } from "@/lib/platform/keyset-page";
@@ -9,7 +10,6 @@ import type { CursorPosition } from "@/lib/platform/cursor";
 import { ForbiddenError, NotFoundError } from "@/lib/platform/errors";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
 import { newId } from "@/lib/platform/ids";
-import { executorOf } from "./context";
 import { roleAllows, type Scope } from "./scopes";
 import { type AuthContext, signToken } from "./tokens";
 import { type CreateTokenInput, presentToken } from "./token-schemas";
@@ -89,10 +89,10 @@ export const tokenCreationSecrets = {
  * owner is an administrator and it holds `users:read` (a `reports:read` token of an admin
  * must not reveal the account's other tokens).
  */
-export async function listApiTokens({ ctx, limit, cursor }: { ctx: AuthContext; limit: number; cursor?: CursorPosition }) {
+export async function listApiTokens({ ctx, limit, cursor }: { ctx: ServiceContext<"user" | "token">; limit: number; cursor?: CursorPosition }) {
   const seesAll = ctx.user.role === "admin" && (ctx.token.kind === "session" || ctx.token.scopes.includes("users:read"));
   const onlyItself = ctx.token.kind === "api" && !seesAll;
-  return keysetPage(executorOf(ctx).select({ token: apiTokens, owner: { id: users.id, name: users.name } }).from(apiTokens).innerJoin(users, eq(users.id, apiTokens.userId)).$dynamic(), {
+  return keysetPage(ctx.db.select({ token: apiTokens, owner: { id: users.id, name: users.name } }).from(apiTokens).innerJoin(users, eq(users.id, apiTokens.userId)).$dynamic(), {
     table: apiTokens,
     accountId: ctx.accountId,
     where: [eq(apiTokens.kind, "api"), onlyItself ? eq(apiTokens.id, ctx.token.id) : seesAll ? undefined : eq(apiTokens.userId, ctx.user.id)],

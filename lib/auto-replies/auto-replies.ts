@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { type AutoReplySettings, conversations, messages } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { presentConversation } from "@/lib/conversations/schemas";
@@ -135,9 +136,10 @@ export type SendAutomatedMessage = (input: {
  * in its activity trail saying why the answer assistant did not answer.
  */
 async function handOff(
-  db: Executor,
+  ctx: SystemContext,
   { accountId, conversation, reason, onlyIfAssigned = false }: { accountId: string; conversation: { id: string; status: string }; reason: HandoffReason; onlyIfAssigned?: boolean },
 ) {
+  const db = ctx.db;
   const [before] = await db.select({ assignedTo: conversations.assignedTo }).from(conversations).where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversation.id)));
   if (onlyIfAssigned && !before?.assignedTo) return;
   if (before?.assignedTo) {
@@ -147,35 +149,36 @@ async function handOff(
       .where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversation.id)));
     // The same event as an unassign by hand, without a `user`: nobody acted, the assistant did.
     const updated = await findConversation(db, { accountId, id: conversation.id });
-    await recordEvent(db, { accountId, type: "conversation.unassigned", data: { conversation: presentConversation(updated) } });
+    await recordEvent(ctx, { accountId, type: "conversation.unassigned", data: { conversation: presentConversation(updated) } });
   }
   await recordActivity(db, { accountId, conversationId: conversation.id, type: "handed_off", actor: { type: "automation" }, data: { reason } });
 }
 
 /**
- * Decides and sends the automatic answers to one stored inbound message. Runs in `tx` when given
- * (inside the inbound transaction), else in its own. Safe to run again for the same message: the
+ * Decides and sends the automatic answers to one stored inbound message. Runs in `ctx.db` when it
+ * is a transaction (the inbound one), else in its own. Safe to run again for the same message: the
  * conversation row is locked and remembers the newest inbound message handled, so a retried job
  * (or a late one for an older message) sends nothing.
  */
-export async function runAutoReplies({
-  tx,
-  accountId,
-  conversationId,
-  messageId,
-  send,
-  now = new Date(),
-  assistant = null,
-}: {
-  tx?: Executor;
-  accountId: string;
-  conversationId: string;
-  messageId: string;
-  send: SendAutomatedMessage;
-  now?: Date;
-  /** The answer assistant's reply to this message, decided beforehand (see planAssistantReply). */
-  assistant?: AssistantPlan | null;
-}): Promise<{ replies: AutoReplyDecision[]; skipped?: "not_found" | "not_inbound" | "already_handled" | "too_late" }> {
+export async function runAutoReplies(
+  ctx: SystemContext,
+  {
+    accountId,
+    conversationId,
+    messageId,
+    send,
+    now = new Date(),
+    assistant = null,
+  }: {
+    accountId: string;
+    conversationId: string;
+    messageId: string;
+    send: SendAutomatedMessage;
+    now?: Date;
+    /** The answer assistant's reply to this message, decided beforehand (see planAssistantReply). */
+    assistant?: AssistantPlan | null;
+  },
+): Promise<{ replies: AutoReplyDecision[]; skipped?: "not_found" | "not_inbound" | "already_handled" | "too_late" }> {
   const work = async (db: Executor) => {
     const [conversation] = await db
       .select({ id: conversations.id, status: conversations.status, lastAutoReplyAt: conversations.lastAutoReplyAt, handled: conversations.autoReplyHandledMessageId })
@@ -225,10 +228,11 @@ export async function runAutoReplies({
         await recordActivity(db, { accountId, conversationId, type: "auto_reply", actor: { type: "automation" }, data: { kind: "assistant" } });
         if (assistant.kind === "handoff") assistantSpoke = true;
       }
-      if (assistant.kind === "handoff") await handOff(db, { accountId, conversation, reason: assistant.reason, onlyIfAssigned: quiet });
+      if (assistant.kind === "handoff") await handOff({ ...ctx, db }, { accountId, conversation, reason: assistant.reason, onlyIfAssigned: quiet });
     }
     await markHandled(replies.some((reply) => reply.countsAsOutsideHours) || assistantSpoke ? { lastAutoReplyAt: at } : {});
     return { replies };
   };
-  return tx ? work(tx) : getDb().transaction((inner) => work(inner));
+  // In the caller's transaction when it has one, else in its own.
+  return "rollback" in ctx.db ? work(ctx.db) : ctx.db.transaction((inner) => work(inner));
 }

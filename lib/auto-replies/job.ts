@@ -18,10 +18,10 @@ export function createAutoReplyJob(send: SendAutomatedMessage, { clock = () => n
   return defineJob({
     kind: "message.auto-reply",
     schema: autoReplyJobPayload,
-    handler: async (payload) => {
+    handler: async (payload, { system }) => {
       // The answer assistant may wait seconds for its model: decided before the transaction.
-      const assistant = await planAssistantReply(payload);
-      await runAutoReplies({ ...payload, send, now: clock(), assistant });
+      const assistant = await planAssistantReply(system.db, payload);
+      await runAutoReplies(system, { ...payload, send, now: clock(), assistant });
     },
   });
 }

@@ -3,6 +3,7 @@ import type { Executor } from "@/db";
 import { cannedReplies, conversationNotes, conversations, labels, messageTemplates, slaPolicies, teams, users } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
 import type { ActivityActor } from "@/lib/activity/schemas";
+import type { EventReaction } from "@/lib/auth/context";
 import type { Scope } from "@/lib/auth/scopes";
 import { presentUserRef } from "@/lib/auth/user-identity";
 import { fillCannedReply } from "@/lib/canned-replies/schemas";
@@ -32,7 +33,9 @@ export type RunActor =
   | { type: "user"; user: { id: string; name: string; email: string; role: "admin" | "agent" } };
 
 export type ActionContext = {
-  tx: Executor;
+  /** The rule's transaction (the event's), and the reaction to the events its actions record. */
+  db: Executor;
+  react: EventReaction;
   accountId: string;
   conversationId: string;
   actor: RunActor;
@@ -67,7 +70,7 @@ const via = (actor: RunActor) => (actor.type === "automation" ? { automation: ac
 const eventUser = (actor: RunActor) => (actor.type === "user" ? { user: presentUserRef(actor.user) } : {});
 
 async function conversationOf(ctx: ActionContext): Promise<ConversationWithContact> {
-  return findConversation(ctx.tx, { accountId: ctx.accountId, id: ctx.conversationId, lock: true });
+  return findConversation(ctx.db, { accountId: ctx.accountId, id: ctx.conversationId, lock: true });
 }
 
 async function activeUser(tx: Executor, accountId: string, id: string) {
@@ -100,7 +103,7 @@ async function slaPolicyOf(tx: Executor, accountId: string, id: string) {
 }
 
 async function update(ctx: ActionContext, current: ConversationWithContact, values: Partial<typeof conversations.$inferInsert>): Promise<ConversationWithContact> {
-  const [row] = await ctx.tx
+  const [row] = await ctx.db
     .update(conversations)
     .set({ ...values, updatedAt: ctx.now })
     .where(eq(conversations.id, current.id))
@@ -109,8 +112,8 @@ async function update(ctx: ActionContext, current: ConversationWithContact, valu
 }
 
 async function send(ctx: ActionContext, current: ConversationWithContact, message: { type: "text" | "template"; text: string; content?: Parameters<typeof queueOutboundMessage>[1]["content"]; media?: unknown }) {
-  const integration = await loadNumberIntegration(ctx.tx, ctx.accountId);
-  await queueOutboundMessage(ctx.tx, {
+  const integration = await loadNumberIntegration(ctx.db, ctx.accountId);
+  await queueOutboundMessage(ctx.db, {
     accountId: ctx.accountId,
     conversationId: current.id,
     from: businessNumberOf(integration),
@@ -135,12 +138,12 @@ const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
     run: async (ctx, action) => {
       const current = await conversationOf(ctx);
       if (current.status === "closed") return skip("the conversation is closed");
-      const assignee = await activeUser(ctx.tx, ctx.accountId, action.user_id);
+      const assignee = await activeUser(ctx.db, ctx.accountId, action.user_id);
       if (!assignee) return skip("the user no longer exists");
       if (current.assignedTo === assignee.id && current.status !== "open") return skip("already assigned to them");
       const updated = await update(ctx, current, { status: current.status === "snoozed" ? "snoozed" : "assigned", assignedTo: assignee.id, assignedAt: ctx.now });
-      await recordEvent(ctx.tx, { accountId: ctx.accountId, type: "conversation.assigned", data: { conversation: presentAssignment(updated), user: presentUserRef(assignee) } });
-      await recordActivity(ctx.tx, {
+      await recordEvent(ctx, { accountId: ctx.accountId, type: "conversation.assigned", data: { conversation: presentAssignment(updated), user: presentUserRef(assignee) } });
+      await recordActivity(ctx.db, {
         accountId: ctx.accountId,
         conversationId: current.id,
         type: "assigned",
@@ -156,13 +159,13 @@ const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
     },
     run: async (ctx, action) => {
       const current = await conversationOf(ctx);
-      const label = await labelOf(ctx.tx, ctx.accountId, action.label_id);
+      const label = await labelOf(ctx.db, ctx.accountId, action.label_id);
       if (!label) return skip("the label no longer exists");
       if (current.labels.some((l) => l.id === label.id)) return skip("the conversation already has the label");
       if (current.labels.length >= MAX_LABELS_PER_CONVERSATION) return skip(`the conversation already has ${MAX_LABELS_PER_CONVERSATION} labels`);
       const ref = { id: label.id, name: label.name, color: label.color };
       await update(ctx, current, { labels: [...current.labels, ref] });
-      await recordActivity(ctx.tx, { accountId: ctx.accountId, conversationId: current.id, type: "labeled", actor: activityActor(ctx.actor), data: { label: ref, ...source(ctx.actor) }, at: ctx.now });
+      await recordActivity(ctx.db, { accountId: ctx.accountId, conversationId: current.id, type: "labeled", actor: activityActor(ctx.actor), data: { label: ref, ...source(ctx.actor) }, at: ctx.now });
     },
   },
   remove_label: {
@@ -174,7 +177,7 @@ const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
       const ref = current.labels.find((l) => l.id === action.label_id);
       if (!ref) return skip("the conversation does not have the label");
       await update(ctx, current, { labels: current.labels.filter((l) => l.id !== action.label_id) });
-      await recordActivity(ctx.tx, { accountId: ctx.accountId, conversationId: current.id, type: "unlabeled", actor: activityActor(ctx.actor), data: { label: ref, ...source(ctx.actor) }, at: ctx.now });
+      await recordActivity(ctx.db, { accountId: ctx.accountId, conversationId: current.id, type: "unlabeled", actor: activityActor(ctx.actor), data: { label: ref, ...source(ctx.actor) }, at: ctx.now });
     },
   },
   assign_team: {
@@ -183,10 +186,10 @@ const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
     },
     run: async (ctx, action) => {
       const current = await conversationOf(ctx);
-      if (!(await teamOf(ctx.tx, ctx.accountId, action.team_id))) return skip("the team no longer exists");
+      if (!(await teamOf(ctx.db, ctx.accountId, action.team_id))) return skip("the team no longer exists");
       if (current.teamId === action.team_id) return skip("the conversation is already with the team");
       // An unassigned open conversation is then offered to the team's assignment policy.
-      await assignTeam(ctx.tx, { ctx: { accountId: ctx.accountId }, conversationId: current.id, teamId: action.team_id, actor: activityActor(ctx.actor), via: via(ctx.actor) });
+      await assignTeam(ctx.db, { ctx: { accountId: ctx.accountId, db: ctx.db, react: ctx.react }, conversationId: current.id, teamId: action.team_id, actor: activityActor(ctx.actor), via: via(ctx.actor) });
     },
   },
   assign_by_policy: {
@@ -194,7 +197,7 @@ const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
       const current = await conversationOf(ctx);
       if (current.status !== "open") return skip(`the conversation is ${current.status}`);
       if (current.assignedTo) return skip("the conversation is already assigned");
-      const assigned = await assignByPolicy(ctx.tx, { ctx: { accountId: ctx.accountId }, conversationId: current.id, now: ctx.now });
+      const assigned = await assignByPolicy(ctx.db, { ctx: { accountId: ctx.accountId, db: ctx.db, react: ctx.react }, conversationId: current.id, now: ctx.now });
       if (!assigned) return skip("nobody can take it under the assignment policy now; it waits in the queue");
     },
   },
@@ -202,7 +205,7 @@ const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
     run: async (ctx, action) => {
       const current = await conversationOf(ctx);
       if ((current.priority ?? null) === action.priority) return skip("the conversation already has that priority");
-      await setPriority(ctx.tx, { ctx: { accountId: ctx.accountId }, conversationId: current.id, priority: action.priority, actor: activityActor(ctx.actor), via: via(ctx.actor) });
+      await setPriority(ctx.db, { ctx: { accountId: ctx.accountId, db: ctx.db, react: ctx.react }, conversationId: current.id, priority: action.priority, actor: activityActor(ctx.actor), via: via(ctx.actor) });
     },
   },
   apply_sla: {
@@ -212,9 +215,9 @@ const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
     run: async (ctx, action) => {
       const current = await conversationOf(ctx);
       if (current.status === "closed") return skip("the conversation is closed");
-      if (!(await slaPolicyOf(ctx.tx, ctx.accountId, action.sla_policy_id))) return skip("the SLA policy no longer exists");
+      if (!(await slaPolicyOf(ctx.db, ctx.accountId, action.sla_policy_id))) return skip("the SLA policy no longer exists");
       if (current.slaPolicyId === action.sla_policy_id) return skip("the conversation already has the SLA policy");
-      await applySla(ctx.tx, { ctx: { accountId: ctx.accountId }, conversationId: current.id, slaPolicyId: action.sla_policy_id, actor: activityActor(ctx.actor), via: via(ctx.actor) });
+      await applySla(ctx.db, { ctx: { accountId: ctx.accountId, db: ctx.db, react: ctx.react }, conversationId: current.id, slaPolicyId: action.sla_policy_id, actor: activityActor(ctx.actor), via: via(ctx.actor) });
     },
   },
   send_canned_reply: {
@@ -225,9 +228,9 @@ const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
     run: async (ctx, action) => {
       const current = await conversationOf(ctx);
       if (current.contact.blocked) return skip("the contact is blocked");
-      const reply = await cannedReplyOf(ctx.tx, ctx.accountId, action.canned_reply_id);
+      const reply = await cannedReplyOf(ctx.db, ctx.accountId, action.canned_reply_id);
       if (!reply) return skip("the canned reply no longer exists");
-      const profile = await loadBusinessProfile(ctx.tx, ctx.accountId);
+      const profile = await loadBusinessProfile(ctx.db, ctx.accountId);
       const text = fillCannedReply(reply.text, {
         "contact.name": current.contact.name ?? "",
         // A rule speaks for the business; a macro for the person running it.
@@ -250,7 +253,7 @@ const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
     run: async (ctx, action) => {
       const current = await conversationOf(ctx);
       if (current.contact.blocked) return skip("the contact is blocked");
-      const prepared = await prepareTemplateSend(ctx.tx, { accountId: ctx.accountId, template: { name: action.name, language: action.language, variables: action.variables } });
+      const prepared = await prepareTemplateSend(ctx.db, { accountId: ctx.accountId, template: { name: action.name, language: action.language, variables: action.variables } });
       await send(ctx, current, { type: "template", text: prepared.text, content: { template: prepared.content }, media: prepared.media });
     },
   },
@@ -259,13 +262,13 @@ const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
       const current = await conversationOf(ctx);
       const authorId = ctx.actor.type === "user" ? ctx.actor.user.id : ctx.actor.authorId;
       if (!authorId) return skip("the rule has no author to write the note");
-      const [author] = await ctx.tx.select({ id: users.id, name: users.name }).from(users).where(and(eq(users.accountId, ctx.accountId), eq(users.id, authorId))).limit(1);
+      const [author] = await ctx.db.select({ id: users.id, name: users.name }).from(users).where(and(eq(users.accountId, ctx.accountId), eq(users.id, authorId))).limit(1);
       if (!author) return skip("the rule's author no longer exists");
-      const [row] = await ctx.tx
+      const [row] = await ctx.db
         .insert(conversationNotes)
         .values({ id: newId("note", ctx.now), accountId: ctx.accountId, conversationId: current.id, authorId: author.id, text: action.text, mentions: [], createdAt: ctx.now })
         .returning();
-      await recordEvent(ctx.tx, { accountId: ctx.accountId, type: "note.created", data: { note: presentNote(row, author), conversation: conversationSummary(current) } });
+      await recordEvent(ctx, { accountId: ctx.accountId, type: "note.created", data: { note: presentNote(row, author), conversation: conversationSummary(current) } });
     },
   },
   snooze: {
@@ -274,9 +277,9 @@ const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
       if (current.status === "closed") return skip("the conversation is closed");
       const until = new Date(ctx.now.getTime() + action.duration_s * 1000);
       const updated = await update(ctx, current, { status: "snoozed", snoozedUntil: until });
-      await recordEvent(ctx.tx, { accountId: ctx.accountId, type: "conversation.snoozed", data: { conversation: presentConversation(updated), ...eventUser(ctx.actor) } });
-      await enqueueJob(ctx.tx, { kind: "conversation.wake", accountId: ctx.accountId, payload: { accountId: ctx.accountId, conversationId: current.id }, runAt: until });
-      await recordActivity(ctx.tx, { accountId: ctx.accountId, conversationId: current.id, type: "snoozed", actor: activityActor(ctx.actor), data: { until: until.toISOString(), ...source(ctx.actor) }, at: ctx.now });
+      await recordEvent(ctx, { accountId: ctx.accountId, type: "conversation.snoozed", data: { conversation: presentConversation(updated), ...eventUser(ctx.actor) } });
+      await enqueueJob(ctx.db, { kind: "conversation.wake", accountId: ctx.accountId, payload: { accountId: ctx.accountId, conversationId: current.id }, runAt: until });
+      await recordActivity(ctx.db, { accountId: ctx.accountId, conversationId: current.id, type: "snoozed", actor: activityActor(ctx.actor), data: { until: until.toISOString(), ...source(ctx.actor) }, at: ctx.now });
     },
   },
   close: {
@@ -284,17 +287,17 @@ const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
       const current = await conversationOf(ctx);
       if (current.status === "closed") return skip("the conversation is already closed");
       const updated = await update(ctx, current, { status: "closed", closedAt: ctx.now, snoozedUntil: null, unreadCount: 0 });
-      await scheduleSurveyOnClose(ctx.tx, { accountId: ctx.accountId, conversation: updated });
-      await recordResolution(ctx.tx, { accountId: ctx.accountId, conversation: updated, actorId: ctx.actor.type === "user" ? ctx.actor.user.id : null });
-      await recordEvent(ctx.tx, { accountId: ctx.accountId, type: "conversation.closed", data: { conversation: presentConversation(updated), ...eventUser(ctx.actor) } });
-      await recordActivity(ctx.tx, { accountId: ctx.accountId, conversationId: current.id, type: "closed", actor: activityActor(ctx.actor), data: source(ctx.actor), at: ctx.now });
+      await scheduleSurveyOnClose(ctx.db, { accountId: ctx.accountId, conversation: updated });
+      await recordResolution(ctx.db, { accountId: ctx.accountId, conversation: updated, actorId: ctx.actor.type === "user" ? ctx.actor.user.id : null });
+      await recordEvent(ctx, { accountId: ctx.accountId, type: "conversation.closed", data: { conversation: presentConversation(updated), ...eventUser(ctx.actor) } });
+      await recordActivity(ctx.db, { accountId: ctx.accountId, conversationId: current.id, type: "closed", actor: activityActor(ctx.actor), data: source(ctx.actor), at: ctx.now });
     },
   },
   emit_webhook: {
     run: async (ctx) => {
       if (ctx.actor.type !== "automation") return skip("only a rule emits automation.triggered");
       const current = await conversationOf(ctx);
-      await recordEvent(ctx.tx, {
+      await recordEvent(ctx, {
         accountId: ctx.accountId,
         type: "automation.triggered",
         data: { automation: ctx.actor.automation, trigger: ctx.event ?? null, conversation: presentConversation(current) },

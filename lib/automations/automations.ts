@@ -1,9 +1,9 @@
 import "server-only";
 import { and, eq, gt, gte, lt, lte, sql } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
 import { accounts, automations } from "@/db/schema";
 import { auditChange } from "@/lib/audit/record-audit";
-import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { type CursorPosition } from "@/lib/platform/cursor";
 import { ConflictError, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
@@ -17,7 +17,7 @@ type Ctx = ServiceContext<"user">;
 
 /** Oldest first, in keyset pages; `position` is the running order. */
 export async function listAutomations({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
-  return keysetPage(executorOf(ctx).select().from(automations).$dynamic(), {
+  return keysetPage(ctx.db.select().from(automations).$dynamic(), {
     table: automations,
     accountId: ctx.accountId,
     order: "asc",
@@ -30,7 +30,7 @@ export async function listAutomations({ ctx, limit, cursor }: { ctx: ServiceCont
 
 /** Every rule of the account in running order (at most 100), for the settings page. */
 export async function listAutomationsInOrder({ ctx }: { ctx: ServiceContext }) {
-  const rows = await executorOf(ctx).select().from(automations).where(eq(automations.accountId, ctx.accountId)).orderBy(automations.position, automations.id);
+  const rows = await ctx.db.select().from(automations).where(eq(automations.accountId, ctx.accountId)).orderBy(automations.position, automations.id);
   return rows.map(presentAutomation);
 }
 
@@ -53,7 +53,7 @@ async function findRule(tx: Executor, { accountId, id }: { accountId: string; id
  * field otherwise); nothing is written on any error.
  */
 export async function createAutomation({ ctx, input }: { ctx: Ctx; input: CreateAutomationInput }) {
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     await checkActions(tx, { accountId: ctx.accountId, actions: input.actions });
     const count = await lockRuleOrder(tx, ctx.accountId);
     if (count >= MAX_AUTOMATIONS_PER_ACCOUNT) throw new ConflictError(`An account can have at most ${MAX_AUTOMATIONS_PER_ACCOUNT} automations. Delete one first.`);
@@ -86,7 +86,7 @@ export async function createAutomation({ ctx, input }: { ctx: Ctx; input: Create
 
 /** Changes what is sent; a new `position` moves the rule there and closes the gap it left. */
 export async function updateAutomation({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateAutomationInput }) {
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     if (input.actions) await checkActions(tx, { accountId: ctx.accountId, actions: input.actions });
     const count = await lockRuleOrder(tx, ctx.accountId);
     const current = await findRule(tx, { accountId: ctx.accountId, id });
@@ -125,7 +125,7 @@ export async function updateAutomation({ ctx, id, input }: { ctx: Ctx; id: strin
 }
 
 export async function deleteAutomation({ ctx, id }: { ctx: Ctx; id: string }) {
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     await lockRuleOrder(tx, ctx.accountId);
     const current = await findRule(tx, { accountId: ctx.accountId, id });
     await tx.delete(automations).where(eq(automations.id, current.id));

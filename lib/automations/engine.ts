@@ -4,6 +4,7 @@ import type { Executor } from "@/db";
 import { automations } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { recordAudit } from "@/lib/audit/record-audit";
+import type { VerbContext } from "@/lib/auth/context";
 import type { EventEnvelope } from "@/lib/events/types";
 import { ApiError } from "@/lib/platform/errors";
 import { type ActionResult, runAction, type RunActor } from "./actions";
@@ -85,8 +86,9 @@ async function enabledRules(
  * savepoint: one that fails (a template no longer approved) is recorded as skipped and the
  * event, and the other actions, still commit. A blocked contact's conversation triggers nothing.
  */
-export async function runAutomations(tx: Executor, { accountId, envelope }: { accountId: string; envelope: EventEnvelope }): Promise<void> {
+export async function runAutomations(ctx: VerbContext, envelope: EventEnvelope): Promise<void> {
   if (!isAutomationEvent(envelope.type) || runningActions.getStore()) return;
+  const { accountId, db: tx } = ctx;
   const { conversationId, messageId } = subjectOf(envelope);
   if (!conversationId) return;
   const found = await enabledRules(tx, { accountId, event: envelope.type, conversationId, messageId });
@@ -103,7 +105,7 @@ export async function runAutomations(tx: Executor, { accountId, envelope }: { ac
       const actor: RunActor = { type: "automation", automation: { id: rule.id, name: rule.name }, authorId: rule.authorId };
       const results: ActionResult[] = [];
       for (const action of rule.actions) {
-        results.push(await runGuarded(tx, () => runAction({ tx, accountId, conversationId, actor, now, event: { id: envelope.id, type: envelope.type } }, action), action));
+        results.push(await runGuarded(tx, () => runAction({ db: tx, react: ctx.react, accountId, conversationId, actor, now, event: { id: envelope.id, type: envelope.type } }, action), action));
       }
       await recordActivity(tx, {
         accountId,

@@ -1,11 +1,11 @@
 import "server-only";
 import { and, eq, or } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
 import { macros } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { auditChange } from "@/lib/audit/record-audit";
 import { authorize } from "@/lib/auth/authorize";
-import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { findConversation } from "@/lib/conversations/store";
 import { type CursorPosition } from "@/lib/platform/cursor";
 import { ForbiddenError, NotFoundError } from "@/lib/platform/errors";
@@ -25,7 +25,7 @@ function refuseSharedUnlessAdmin(ctx: Ctx, visibility: "personal" | "account") {
 }
 
 export async function listMacros({ ctx, limit, cursor }: { ctx: Ctx; limit: number; cursor?: CursorPosition }) {
-  return keysetPage(executorOf(ctx).select().from(macros).$dynamic(), {
+  return keysetPage(ctx.db.select().from(macros).$dynamic(), {
     table: macros,
     accountId: ctx.accountId,
     where: [visibleTo(ctx)],
@@ -50,7 +50,7 @@ async function findVisibleMacro(tx: Executor, ctx: Ctx, id: string, lock = false
 
 export async function createMacro({ ctx, input }: { ctx: Ctx; input: CreateMacroInput }) {
   refuseSharedUnlessAdmin(ctx, input.visibility);
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     await checkActions(tx, { accountId: ctx.accountId, actions: input.actions });
     const now = new Date();
     const [row] = await tx
@@ -63,7 +63,7 @@ export async function createMacro({ ctx, input }: { ctx: Ctx; input: CreateMacro
 }
 
 export async function updateMacro({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateMacroInput }) {
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const current = await findVisibleMacro(tx, ctx, id, true);
     refuseSharedUnlessAdmin(ctx, current.visibility);
     if (input.visibility) refuseSharedUnlessAdmin(ctx, input.visibility);
@@ -84,7 +84,7 @@ export async function updateMacro({ ctx, id, input }: { ctx: Ctx; id: string; in
 }
 
 export async function deleteMacro({ ctx, id }: { ctx: Ctx; id: string }) {
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const current = await findVisibleMacro(tx, ctx, id, true);
     refuseSharedUnlessAdmin(ctx, current.visibility);
     await tx.delete(macros).where(eq(macros.id, current.id));
@@ -101,7 +101,7 @@ export async function deleteMacro({ ctx, id }: { ctx: Ctx; id: string }) {
  * by hand does (403 before anything runs).
  */
 export async function runMacro({ ctx, conversationId, macroId }: { ctx: Ctx; conversationId: string; macroId: string }): Promise<MacroRunOutput> {
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const macro = await findVisibleMacro(tx, ctx, macroId);
     for (const scope of scopesToRun(macro.actions as AutomationActionInput[])) authorize(ctx, scope);
     const conversation = await findConversation(tx, { accountId: ctx.accountId, id: conversationId, lock: true });
@@ -109,7 +109,7 @@ export async function runMacro({ ctx, conversationId, macroId }: { ctx: Ctx; con
     const actor = { type: "user" as const, user: ctx.user };
     const results: ActionResult[] = [];
     for (const action of macro.actions as AutomationActionInput[]) {
-      results.push(await runAction({ tx, accountId: ctx.accountId, conversationId: conversation.id, actor, now }, action));
+      results.push(await runAction({ db: tx, react: ctx.react, accountId: ctx.accountId, conversationId: conversation.id, actor, now }, action));
     }
     await recordActivity(tx, {
       accountId: ctx.accountId,

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { contacts, conversations, type LabelRef, messages } from "@/db/schema";
-import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { loadBusinessProfile } from "@/lib/profile/business-profile";
 import { isOpenAt } from "@/lib/profile/hours";
 import { allConditionsHold } from "./conditions";
@@ -33,7 +33,7 @@ class BudgetSpent extends Error {}
  * conversations fully tested, newest first.
  */
 export async function previewAutomation({ ctx, conditions }: { ctx: ServiceContext; conditions: AutomationConditionInput[] }): Promise<AutomationPreviewOutput> {
-  const db = executorOf(ctx);
+  const db = ctx.db;
   const rows = await db
     .select({
       id: conversations.id,

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { type Executor, getDb, rowsOf, toDate } from "@/db";
+import { type Executor, rowsOf, toDate } from "@/db";
 import { type Campaign, type CampaignCost, campaignRecipients, campaigns, messages } from "@/db/schema";
 import { auditChange } from "@/lib/audit/record-audit";
 import type { ServiceContext } from "@/lib/auth/context";
@@ -97,7 +97,7 @@ async function findCampaign(db: Executor, { accountId, id, lock = false }: { acc
 
 /** Newest first. */
 export async function listCampaigns({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
-  const db = getDb();
+  const db = ctx.db;
   const page = await keysetPage(db.select().from(campaigns).$dynamic(), {
     table: campaigns,
     accountId: ctx.accountId,
@@ -111,14 +111,14 @@ export async function listCampaigns({ ctx, limit, cursor }: { ctx: ServiceContex
 }
 
 export async function getCampaign({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  const db = getDb();
+  const db = ctx.db;
   const [out] = await present(db, [await findCampaign(db, { accountId: ctx.accountId, id })]);
   return out;
 }
 
 /** A new draft: the template must be approved, the audience's labels and contacts the account's. */
 export async function createCampaign({ ctx, input }: { ctx: ServiceContext<"user">; input: CreateCampaignInput }) {
-  const db = getDb();
+  const db = ctx.db;
   await checkTemplate(db, ctx.accountId, input.template);
   await checkAudience(db, ctx.accountId, input.audience);
   const now = new Date();
@@ -144,7 +144,7 @@ const refuse = (row: Campaign, verb: string) => new ConflictError(`A ${row.statu
 
 /** Only a draft or a scheduled campaign changes; what it names is checked as on creation. */
 export async function updateCampaign({ ctx, id, input }: { ctx: ServiceContext; id: string; input: UpdateCampaignInput }) {
-  const db = getDb();
+  const db = ctx.db;
   const current = await findCampaign(db, { accountId: ctx.accountId, id });
   if (current.status !== "draft" && current.status !== "scheduled") throw refuse(current, "changed");
   if (input.template) await checkTemplate(db, ctx.accountId, input.template);
@@ -160,7 +160,7 @@ export async function updateCampaign({ ctx, id, input }: { ctx: ServiceContext; 
 
 /** A campaign that is sending or paused must be cancelled first; its messages stay in their conversations. */
 export async function deleteCampaign({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const row = await findCampaign(tx, { accountId: ctx.accountId, id, lock: true });
     if (row.status === "sending" || row.status === "paused") throw refuse(row, "deleted (cancel it first)");
     await tx.delete(campaigns).where(eq(campaigns.id, id));
@@ -191,7 +191,7 @@ const MAX_SCHEDULE_AHEAD_MS = 366 * 24 * 3600_000;
  * The template is checked again (it may have been disabled since the draft was written).
  */
 export async function scheduleCampaign({ ctx, id, sendAt }: { ctx: ServiceContext; id: string; sendAt?: string }) {
-  const db = getDb();
+  const db = ctx.db;
   const now = new Date();
   const at = sendAt ? new Date(sendAt) : now;
   if (at.getTime() - now.getTime() > MAX_SCHEDULE_AHEAD_MS) throw invalidField("send_at", "must be at most a year ahead");
@@ -251,7 +251,7 @@ async function transition(
   verb: string,
   then?: (tx: Executor, now: Date) => Promise<void>,
 ) {
-  const db = getDb();
+  const db = ctx.db;
   const row = await db.transaction(async (tx) => {
     const current = await findCampaign(tx, { accountId: ctx.accountId, id, lock: true });
     if (!from.includes(current.status)) throw refuse(current, verb);
@@ -269,7 +269,7 @@ async function transition(
 
 /** The campaign's recipients in the order they are sent, with each one's status and reason; `status` filters. */
 export async function listRecipients({ ctx, id, limit, cursor, status }: { ctx: ServiceContext; id: string; limit: number; cursor?: string; status?: RecipientStatus }) {
-  const db = getDb();
+  const db = ctx.db;
   await findCampaign(db, { accountId: ctx.accountId, id });
   const rows = rowsOf<{ id: string | number; contact_id: string; name: string | null; phone: string | null; s: RecipientStatus; reason: string | null; error_code: string | null; message_id: string | null; updated_at: string | Date }>(
     await db.execute(sql`select * from (
@@ -295,7 +295,7 @@ export async function listRecipients({ ctx, id, limit, cursor, status }: { ctx: 
 
 /** The audience as it is now, for the create form. */
 export async function previewAudience({ ctx, input }: { ctx: ServiceContext; input: { audience: CreateCampaignInput["audience"]; template?: { name: string; language: string } } }) {
-  const db = getDb();
+  const db = ctx.db;
   await checkAudience(db, ctx.accountId, input.audience);
   const settings = await loadCampaignSettings(db, ctx.accountId);
   const summary = await summarizeAudience(db, { accountId: ctx.accountId, audience: input.audience, requireOptIn: settings.require_opt_in });

@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
+import type { SystemContext } from "@/lib/auth/context";
 import { getDb, notYielding } from "@/db";
 import { campaignRecipients, messages } from "@/db/schema";
 import { type HandedOver, recordSentMessages } from "@/lib/messages/send-queued-message";
@@ -54,7 +55,7 @@ export const ANSWERS_GATHER_MS = 100;
  * answers gathered in `ANSWERS_GATHER_MS`, or that came while the previous batch was written.
  * Resolves whether the answer was recorded.
  */
-export function answerRecorder(gatherMs = ANSWERS_GATHER_MS) {
+export function answerRecorder(ctx: SystemContext, gatherMs = ANSWERS_GATHER_MS) {
   let waiting: { sent: HandedOver; done: (recorded: boolean) => void }[] = [];
   let writing = false;
   let timer: NodeJS.Timeout | undefined;
@@ -66,7 +67,7 @@ export function answerRecorder(gatherMs = ANSWERS_GATHER_MS) {
     writing = true;
     // Not yielding: until recorded, a message the network took would count as `interrupted`
     // after a crash. A few short transactions a second.
-    notYielding(() => recordSentMessages(batch.map((b) => b.sent)))
+    notYielding(() => recordSentMessages(ctx, batch.map((b) => b.sent)))
       .then(
         () => batch.forEach((b) => b.done(true)),
         () => batch.forEach((b) => b.done(false)),

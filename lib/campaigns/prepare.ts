@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { SystemContext } from "@/lib/auth/context";
 import { getDb } from "@/db";
 import { type Campaign, type Contact, campaignRecipients, contacts, messages } from "@/db/schema";
 import { contactAddress } from "@/lib/contacts/identity";
@@ -30,8 +31,8 @@ export const mayMessage = (requireOptIn: boolean) =>
  * them. Parts are small so that an agent's send, which waits for the embedded database's
  * transaction in progress, never waits long.
  */
-export async function prepareShare(campaign: Campaign, ids: number[], requireOptIn: boolean, at: Date) {
-  return getDb().transaction(async (tx) => {
+export async function prepareShare(ctx: SystemContext, campaign: Campaign, ids: number[], requireOptIn: boolean, at: Date) {
+  return ctx.db.transaction(async (tx) => {
     const rows = await tx
       .select()
       .from(campaignRecipients)
@@ -83,7 +84,7 @@ export async function prepareShare(campaign: Campaign, ids: number[], requireOpt
       // kept out of the inbox until the customer answers (their reply reopens it).
       const contactIds = writable.map((w) => w.contact.id);
       const active = await findActiveConversations(tx, { accountId: campaign.accountId, contactIds });
-      const created = await createConversations(tx, {
+      const created = await createConversations({ ...ctx, db: tx }, {
         accountId: campaign.accountId,
         contacts: writable.filter((w) => !active.has(w.contact.id)).map((w) => w.contact),
         at,

@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import type { SystemContext } from "@/lib/auth/context";
 import { getDb, yieldingToOthers } from "@/db";
 import { type Campaign, campaignRecipients, campaigns } from "@/db/schema";
 import { z } from "zod";
@@ -80,7 +81,7 @@ type Share = { count: number; lastId: number; dispatched: Promise<void>; tail: P
  * the network's answer and the outcomes are recorded, while later shares are sent: bookkeeping
  * never delays the pace.
  */
-async function sendShare(campaign: Campaign, requireOptIn: boolean, pace: Pace, after: number, record: Recorder): Promise<Share> {
+async function sendShare(ctx: SystemContext, campaign: Campaign, requireOptIn: boolean, pace: Pace, after: number, record: Recorder): Promise<Share> {
   const perSecond = pace.perSecond;
   const dueIds = (
     await getDb()
@@ -110,7 +111,7 @@ async function sendShare(campaign: Campaign, requireOptIn: boolean, pace: Pace, 
     const ids = dueIds.slice(start, start + partSize);
     const part = previous.then(async () => {
       try {
-        const made = await prepareShare(campaign, ids, requireOptIn, new Date());
+        const made = await prepareShare(ctx, campaign, ids, requireOptIn, new Date());
         return { ready: new Map(made.due.map((r) => [r.id, r])), written: made.written, integration: made.integration };
       } catch (error) {
         // Left pending, tried again by a later share; the job reports the error once this share is recorded.
@@ -155,7 +156,7 @@ async function sendShare(campaign: Campaign, requireOptIn: boolean, pace: Pace, 
       if (wait > 0) await sleep(wait);
       if (!(await claimGroup(Math.floor(index / groupSize))).has(recipient.id)) continue;
       try {
-        const handed = await handOverQueuedMessage({ messageId: recipient.messageId }, { attempt: recipient.attempts + 1, loaded: { message: written.get(recipient.messageId), integration } });
+        const handed = await handOverQueuedMessage(ctx, { messageId: recipient.messageId }, { attempt: recipient.attempts + 1, loaded: { message: written.get(recipient.messageId), integration } });
         if ("outcome" in handed) {
           const outcome = handed.outcome;
           outcomes.push({ recipient, result: outcome && "retryAt" in outcome ? { retryAt: outcome.retryAt } : "done" });
@@ -196,7 +197,7 @@ export const campaignDispatchJob = defineJob({
   schema: dispatchPayload,
   // Bulk work: on the embedded database every statement of it waits until no other one is
   // waiting, so agents' sends and inbound messages go first.
-  handler: (payload, context) => yieldingToOthers(() => dispatch(payload, context)),
+  handler: (payload, context) => yieldingToOthers(() => dispatch(context.system, payload, context)),
 });
 
 declare module "@/lib/jobs/define" {
@@ -205,8 +206,8 @@ declare module "@/lib/jobs/define" {
   }
 }
 
-async function dispatch({ campaignId, generation = 0 }: z.output<typeof dispatchPayload>, { now }: Pick<JobContext, "now">): Promise<JobOutcome> {
-  const db = getDb();
+async function dispatch(ctx: SystemContext, { campaignId, generation = 0 }: z.output<typeof dispatchPayload>, { now }: Pick<JobContext, "now">): Promise<JobOutcome> {
+  const db = ctx.db;
   // A pacer of an earlier schedule or resume: the current one sends.
   // The pace its previous run in this process left (only a run that hands back keeps it).
   const key = `${campaignId}:${generation}`;
@@ -236,7 +237,7 @@ async function dispatch({ campaignId, generation = 0 }: z.output<typeof dispatch
 
   const runStarted = Date.now();
   // One recorder for the run: the answers at the end of a share and the start of the next go together.
-  const record = answerRecorder();
+  const record = answerRecorder(ctx);
   const tails: Promise<void>[] = [];
   // Every share's outcomes recorded (the first failure thrown).
   const settled = async () => {
@@ -246,7 +247,7 @@ async function dispatch({ campaignId, generation = 0 }: z.output<typeof dispatch
   let after = 0;
   let takenAtRestart = -1;
   for (;;) {
-    const share = await sendShare(campaign, settings.require_opt_in, pace, after, record);
+    const share = await sendShare(ctx, campaign, settings.require_opt_in, pace, after, record);
     tails.push(share.tail);
     // The next share is read and made ready while this one's last slots are still to come.
     await share.dispatched;

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
 import { campaignSettings } from "@/db/schema";
 import { auditChange } from "@/lib/audit/record-audit";
 import type { ServiceContext } from "@/lib/auth/context";
@@ -13,11 +13,11 @@ export async function loadCampaignSettings(db: Executor, accountId: string): Pro
   return { messages_per_second: row.messagesPerSecond, require_opt_in: row.requireOptIn, opt_out_keywords: row.optOutKeywords };
 }
 
-export const getCampaignSettings = ({ ctx }: { ctx: ServiceContext }) => loadCampaignSettings(getDb(), ctx.accountId);
+export const getCampaignSettings = ({ ctx }: { ctx: ServiceContext }) => loadCampaignSettings(ctx.db, ctx.accountId);
 
 /** Changes the fields given; the others keep their value. Keywords are stored as typed, without repeats (compared ignoring case and accents). */
 export async function updateCampaignSettings({ ctx, input }: { ctx: ServiceContext<"user" | "token">; input: CampaignSettingsInput }) {
-  const current = await loadCampaignSettings(getDb(), ctx.accountId);
+  const current = await loadCampaignSettings(ctx.db, ctx.accountId);
   const keywords = input.opt_out_keywords ?? current.opt_out_keywords;
   const seen = new Map<string, number>();
   keywords.forEach((keyword, index) => {
@@ -33,7 +33,7 @@ export async function updateCampaignSettings({ ctx, input }: { ctx: ServiceConte
   };
   const now = new Date();
   const values = { messagesPerSecond: next.messages_per_second, requireOptIn: next.require_opt_in, optOutKeywords: next.opt_out_keywords, updatedAt: now };
-  await getDb()
+  await ctx.db
     .insert(campaignSettings)
     .values({ accountId: ctx.accountId, ...values })
     .onConflictDoUpdate({ target: campaignSettings.accountId, set: values });

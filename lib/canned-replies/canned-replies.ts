@@ -1,11 +1,10 @@
 import { auditChange } from "@/lib/audit/record-audit";
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import { getDb } from "@/db";
 import { cannedReplies } from "@/db/schema";
 import { type CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
-import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { ConflictError, isUniqueViolation, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { type CreateCannedReplyInput, presentCannedReply, type UpdateCannedReplyInput } from "./schemas";
@@ -14,7 +13,7 @@ const duplicate = (shortcut: string) => new ConflictError(`A canned reply with t
 
 /** Oldest first, in keyset pages. */
 export async function listCannedReplies({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
-  return keysetPage(executorOf(ctx).select().from(cannedReplies).$dynamic(), {
+  return keysetPage(ctx.db.select().from(cannedReplies).$dynamic(), {
     table: cannedReplies,
     accountId: ctx.accountId,
     order: "asc",
@@ -28,7 +27,7 @@ export async function listCannedReplies({ ctx, limit, cursor }: { ctx: ServiceCo
 export async function createCannedReply({ ctx, input }: { ctx: ServiceContext; input: CreateCannedReplyInput }) {
   const now = new Date();
   try {
-    const [row] = await getDb()
+    const [row] = await ctx.db
       .insert(cannedReplies)
       .values({ id: newId("cannedReply", now), accountId: ctx.accountId, shortcut: input.shortcut, text: input.text, createdAt: now, updatedAt: now })
       .returning();
@@ -42,7 +41,7 @@ export async function createCannedReply({ ctx, input }: { ctx: ServiceContext; i
 
 export async function updateCannedReply({ ctx, id, input }: { ctx: ServiceContext; id: string; input: UpdateCannedReplyInput }) {
   try {
-    const [row] = await getDb()
+    const [row] = await ctx.db
       .update(cannedReplies)
       .set({ ...(input.shortcut !== undefined ? { shortcut: input.shortcut } : {}), ...(input.text !== undefined ? { text: input.text } : {}), updatedAt: new Date() })
       .where(and(eq(cannedReplies.accountId, ctx.accountId), eq(cannedReplies.id, id)))
@@ -57,7 +56,7 @@ export async function updateCannedReply({ ctx, id, input }: { ctx: ServiceContex
 }
 
 export async function deleteCannedReply({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  const deleted = await getDb()
+  const deleted = await ctx.db
     .delete(cannedReplies)
     .where(and(eq(cannedReplies.accountId, ctx.accountId), eq(cannedReplies.id, id)))
     .returning({ id: cannedReplies.id });

@@ -1,7 +1,7 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import { conversations } from "@/db/schema";
-import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
 import { presentConversation } from "@/lib/conversations/schemas";
@@ -9,7 +9,7 @@ import { joinContact, selectConversations } from "@/lib/conversations/store";
 
 /** The contact's conversations, newest first (the contact page). */
 export async function listContactConversations({ ctx, contactId, limit, cursor }: { ctx: ServiceContext; contactId: string; limit: number; cursor?: CursorPosition }) {
-  return keysetPage(selectConversations(executorOf(ctx)).$dynamic(), {
+  return keysetPage(selectConversations(ctx.db).$dynamic(), {
     table: conversations,
     accountId: ctx.accountId,
     where: [eq(conversations.contactId, contactId)],

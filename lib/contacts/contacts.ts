@@ -1,6 +1,5 @@
 import "server-only";
 import { and, asc, desc, eq, or, sql } from "drizzle-orm";
-import { getDb } from "@/db";
 import { contactActivity, contactNameKey, contactSearchDocument, contacts } from "@/db/schema";
 import { decodeListCursor, encodeListCursor } from "@/lib/platform/cursor";
 import type { ServiceContext } from "@/lib/auth/context";
@@ -27,7 +26,7 @@ export async function listContacts({ ctx, limit, cursor, q, sort = "last_message
   const after = cursor ? decodeListCursor(cursor, list, 2) : undefined;
   const nameKey = contactNameKey(contacts);
   const byName = sort === "name";
-  const rows = await selectContactsToList(getDb())
+  const rows = await selectContactsToList(ctx.db)
     .where(
       and(
         eq(contacts.accountId, ctx.accountId),
@@ -55,7 +54,7 @@ export async function listContacts({ ctx, limit, cursor, q, sort = "last_message
 }
 
 export async function getContact({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  return presentContact(await findContact(getDb(), { accountId: ctx.accountId, id }));
+  return presentContact(await findContact(ctx.db, { accountId: ctx.accountId, id }));
 }
 
 /**
@@ -63,7 +62,7 @@ export async function getContact({ ctx, id }: { ctx: ServiceContext; id: string 
  * here is kept: the network's profile name no longer overwrites it.
  */
 export async function updateContact({ ctx, id, input }: { ctx: ServiceContext<"user">; id: string; input: UpdateContactInput }) {
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const [locked] = await tx
       .select()
       .from(contacts)
@@ -84,7 +83,7 @@ export async function updateContact({ ctx, id, input }: { ctx: ServiceContext<"u
       .set({ ...changes, updatedAt: now })
       .where(eq(contacts.id, locked.id));
     const contact = presentContact(await findContact(tx, { accountId: ctx.accountId, id }));
-    await recordEvent(tx, { accountId: ctx.accountId, type: "contact.updated", data: { contact } });
+    await recordEvent({ ...ctx, db: tx }, { accountId: ctx.accountId, type: "contact.updated", data: { contact } });
     return contact;
   });
 }

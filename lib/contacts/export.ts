@@ -1,7 +1,6 @@
 import "server-only";
 import { auditChange } from "@/lib/audit/record-audit";
 import { and, desc, eq } from "drizzle-orm";
-import { getDb } from "@/db";
 import { contacts } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import type { CursorPosition } from "@/lib/platform/cursor";
@@ -48,7 +47,7 @@ export function exportContactsCsv({ ctx }: { ctx: ServiceContext }): ReadableStr
         await auditChange(ctx, "export.contacts", null);
         controller.enqueue(encoder.encode(csvLine(CSV_COLUMNS)));
       }
-      const rows = await selectContacts(getDb())
+      const rows = await selectContacts(ctx.db)
         .where(and(eq(contacts.accountId, ctx.accountId), afterCursor(contacts, cursor, "desc")))
         .orderBy(desc(contacts.createdAt), desc(contacts.id))
         .limit(BATCH);

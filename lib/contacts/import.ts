@@ -1,6 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js";
-import { getDb } from "@/db";
 import { contacts } from "@/db/schema";
 import { auditChange } from "@/lib/audit/record-audit";
 import type { ServiceContext } from "@/lib/auth/context";
@@ -93,7 +92,7 @@ export async function importContacts({ ctx, input }: { ctx: ServiceContext; inpu
     rows.push({ line: record.line, phone, name: name || null, email: email || null, optIn, attributes });
   }
 
-  const db = getDb();
+  const db = ctx.db;
   const existing = new Set<string>();
   // Contacts who opted out keep their opt-out whatever the file says (the preview shows so).
   const optedOut = new Set<string>();

@@ -1,5 +1,4 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { getDb } from "@/db";
 import { contacts, type LabelRef, labels } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { invalidField, NotFoundError } from "@/lib/platform/errors";
@@ -10,7 +9,7 @@ import { invalidField, NotFoundError } from "@/lib/platform/errors";
  */
 export async function setContactLabels({ ctx, id, labelIds }: { ctx: ServiceContext; id: string; labelIds: string[] }) {
   const wanted = [...new Set(labelIds)];
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const [contact] = await tx
       .select({ id: contacts.id })
       .from(contacts)

@@ -31,7 +31,7 @@ export async function autoAssignOnReply(tx: Executor, { ctx, conversationId }: {
     )
     .returning();
   if (!row) return null;
-  await recordEvent(tx, {
+  await recordEvent({ ...ctx, db: tx }, {
     accountId: ctx.accountId,
     type: "conversation.assigned",
     data: { conversation: presentAssignment(row), user: presentUserRef(ctx.user) },

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
-import { type Db, getDb, type Tx } from "@/db";
+import type { Executor, Tx } from "@/db";
 import { conversations, priorityRank, users } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { toPage } from "@/lib/platform/cursor";
@@ -24,7 +24,7 @@ type ListShape = { status: boolean; assignee: "none" | "user" | null; label: boo
 const activityOf = sql<Date>`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`;
 const rankOf = priorityRank(conversations.priority);
 
-function buildList(db: Db, shape: ListShape) {
+function buildList(db: Executor, shape: ListShape) {
   return selectConversations(db)
     .where(
       and(
@@ -57,10 +57,9 @@ function buildList(db: Db, shape: ListShape) {
 // The list statement of each filter combination, built once per database: the list is the
 // most frequent read of the inbox and of the API, and building the query is a measurable
 // part of answering it.
-const listStatements = new WeakMap<Db, Map<string, ReturnType<ReturnType<typeof buildList>["prepare"]>>>();
+const listStatements = new WeakMap<Executor, Map<string, ReturnType<ReturnType<typeof buildList>["prepare"]>>>();
 
-function listStatement(shape: ListShape) {
-  const db = getDb();
+function listStatement(db: Executor, shape: ListShape) {
   let byShape = listStatements.get(db);
   if (!byShape) listStatements.set(db, (byShape = new Map()));
   const key = `${shape.status}:${shape.assignee}:${shape.label}:${shape.cursor}:${shape.team}:${shape.priority}:${shape.sort}`;
@@ -101,7 +100,7 @@ export async function listConversations({
   // A priority-order cursor carries the row's rank in front of its id (`2:conv_…`).
   const byPriority = sort === "priority";
   const rankedCursor = byPriority && cursor ? parseRankedId(cursor.id) : undefined;
-  const rows = await listStatement({ status: !!status, assignee, label: !!label, cursor: !!cursor, team: teamShape, priority: priorityShape, sort }).execute({
+  const rows = await listStatement(ctx.db, { status: !!status, assignee, label: !!label, cursor: !!cursor, team: teamShape, priority: priorityShape, sort }).execute({
     accountId: ctx.accountId,
     limit: limit + 1,
     ...(status ? { status } : {}),
@@ -126,7 +125,7 @@ function parseRankedId(value: string) {
 }
 
 export async function getConversation({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  return presentConversation(await findConversation(getDb(), { accountId: ctx.accountId, id }));
+  return presentConversation(await findConversation(ctx.db, { accountId: ctx.accountId, id }));
 }
 
 type Action = "assign" | "unassign" | "close" | "reopen";
@@ -155,7 +154,7 @@ async function transition(
   event: (updated: ConversationWithContact, tx: Tx) => Promise<{ type: EventType; data: Record<string, unknown> }>,
   activity: (before: ConversationWithContact, tx: Tx) => Promise<{ type: ActivityType; data?: Record<string, unknown> }>,
 ) {
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const current = await findConversation(tx, { accountId: ctx.accountId, id, lock: true });
     if (!allowedFrom[action].includes(current.status)) throw new ConflictError(refusal[action](current.status), "invalid_transition");
     const now = new Date();
@@ -169,7 +168,7 @@ async function transition(
       .returning();
     const updated = { ...row, contact: current.contact };
     const { type, data } = await event(updated, tx);
-    await recordEvent(tx, { accountId: ctx.accountId, type, data });
+    await recordEvent({ ...ctx, db: tx }, { accountId: ctx.accountId, type, data });
     const trail = await activity(current, tx);
     await recordActivity(tx, { accountId: ctx.accountId, conversationId: current.id, type: trail.type, actor: userActor(ctx.user), data: trail.data, at: now });
     return presentConversation(updated);
@@ -247,7 +246,7 @@ export async function closeConversation({ ctx, id }: { ctx: ServiceContext<"user
       await recordResolution(tx, { accountId: ctx.accountId, conversation: updated, actorId: ctx.user.id });
       await slaOnClose(tx, { accountId: ctx.accountId, conversationId: updated.id, at: updated.closedAt ?? new Date() });
       // The assignee's place is free: the oldest waiting conversation may take it.
-      await drainAssignmentQueue(tx, { accountId: ctx.accountId });
+      await drainAssignmentQueue({ ...ctx, db: tx }, { accountId: ctx.accountId });
       return { type: "conversation.closed", data: { conversation: presentConversation(updated), user: actor(ctx) } };
     },
     async () => ({ type: "closed" }),
@@ -256,17 +255,17 @@ export async function closeConversation({ ctx, id }: { ctx: ServiceContext<"user
 
 /** Reopens a closed conversation: `assigned` when its assignee is still a user of the account, else `open`. */
 export async function reopenConversation({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const current = await findConversation(tx, { accountId: ctx.accountId, id, lock: true });
     if (current.status !== "closed") throw new ConflictError(refusal.reopen(current.status), "invalid_transition");
-    const row = await reopenClosedConversation(tx, { accountId: ctx.accountId, conversation: current, contact: current.contact, user: actor(ctx) });
+    const row = await reopenClosedConversation({ ...ctx, db: tx }, { accountId: ctx.accountId, conversation: current, contact: current.contact, user: actor(ctx) });
     return presentConversation({ ...row, contact: current.contact });
   });
 }
 
 /** Deletes the conversation, its messages and their media for good. */
 export async function deleteConversation({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const current = await findConversation(tx, { accountId: ctx.accountId, id, lock: true });
     await deleteConversationMedia(tx, { accountId: ctx.accountId, conversationId: current.id });
     await tx.delete(conversations).where(eq(conversations.id, current.id));

@@ -1,6 +1,7 @@
 import { and, desc, eq, isNotNull, isNull, lt, ne, or } from "drizzle-orm";
 import { z } from "zod";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { contacts, conversations, messages } from "@/db/schema";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { adapterFor, loadNumberIntegration } from "@/lib/network/integration";
@@ -86,8 +87,8 @@ const signalJob = z.object({ accountId: z.string(), networkMessageId: z.string()
  * `network.read-signal`). A temporary failure retries a little; anything else is dropped, as a
  * late "typing…" would mislead the customer more than a missing one.
  */
-async function sendReadSignal({ accountId, networkMessageId, typing }: z.output<typeof signalJob>, { attempt = 1 }: { attempt?: number } = {}) {
-  const integration = await loadNumberIntegration(getDb(), accountId);
+async function sendReadSignal(ctx: SystemContext, { accountId, networkMessageId, typing }: z.output<typeof signalJob>, { attempt = 1 }: { attempt?: number } = {}) {
+  const integration = await loadNumberIntegration(ctx.db, accountId);
   const found = adapterFor(integration);
   if (!found.ok) return { failed: found.message };
   const result = await found.adapter.markRead({ networkMessageId, typing });
@@ -98,7 +99,7 @@ async function sendReadSignal({ accountId, networkMessageId, typing }: z.output<
   return { failed: `${result.code}: ${result.message}` };
 }
 
-export const readSignalJob = defineJob({ kind: "network.read-signal", schema: signalJob, handler: sendReadSignal });
+export const readSignalJob = defineJob({ kind: "network.read-signal", schema: signalJob, handler: (payload, job) => sendReadSignal(job.system, payload, job) });
 
 declare module "@/lib/jobs/define" {
   interface JobPayloads {

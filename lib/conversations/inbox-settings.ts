@@ -1,6 +1,6 @@
 import { auditChange } from "@/lib/audit/record-audit";
 import { eq } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
 import { inboxSettings } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import type { InboxSettingsInput, InboxSettingsOutput } from "./inbox-settings-schemas";
@@ -20,7 +20,7 @@ export async function loadInboxSettings(executor: Executor, accountId: string): 
 }
 
 export async function getInboxSettings({ ctx }: { ctx: ServiceContext }) {
-  return loadInboxSettings(getDb(), ctx.accountId);
+  return loadInboxSettings(ctx.db, ctx.accountId);
 }
 
 /** Saves the settings; a setting left out of the body keeps its value. */
@@ -32,7 +32,7 @@ export async function updateInboxSettings({ ctx, input }: { ctx: ServiceContext;
     ...(input.send_typing_indicator !== undefined ? { sendTypingIndicator: input.send_typing_indicator } : {}),
     updatedAt: now,
   };
-  const [row] = await getDb()
+  const [row] = await ctx.db
     .insert(inboxSettings)
     .values({ accountId: ctx.accountId, ...set })
     .onConflictDoUpdate({ target: inboxSettings.accountId, set })

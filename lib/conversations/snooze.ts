@@ -1,7 +1,7 @@
 import type { ConversationWithContact } from "./schemas";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { type Executor, getDb } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { type Conversation, conversations } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { ConflictError, invalidField } from "@/lib/platform/errors";
@@ -23,7 +23,7 @@ const MAX_SNOOZE_MS = 90 * 86_400_000;
 export async function snoozeConversation({ ctx, id, until, now = new Date() }: { ctx: ServiceContext<"user">; id: string; until: Date; now?: Date }) {
   if (until.getTime() <= now.getTime()) throw invalidField("until", "must be in the future");
   if (until.getTime() > now.getTime() + MAX_SNOOZE_MS) throw invalidField("until", "must be at most 90 days ahead");
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const current = await findConversation(tx, { accountId: ctx.accountId, id, lock: true });
     if (current.status === "closed") throw new ConflictError("A closed conversation cannot be snoozed; reopen it first.", "invalid_transition");
     const [row] = await tx
@@ -32,7 +32,7 @@ export async function snoozeConversation({ ctx, id, until, now = new Date() }: {
       .where(eq(conversations.id, current.id))
       .returning();
     const conversation = presentConversation({ ...row, contact: current.contact });
-    await recordEvent(tx, { accountId: ctx.accountId, type: "conversation.snoozed", data: { conversation, user: actor(ctx) } });
+    await recordEvent({ ...ctx, db: tx }, { accountId: ctx.accountId, type: "conversation.snoozed", data: { conversation, user: actor(ctx) } });
     await enqueueJob(tx, {
       kind: "conversation.wake",
       accountId: ctx.accountId,
@@ -56,9 +56,10 @@ export async function snoozeConversation({ ctx, id, until, now = new Date() }: {
  * or the customer woke it).
  */
 export async function wakeSnoozedConversation(
-  tx: Executor,
+  ctx: SystemContext,
   { accountId, conversation, contact, now = new Date() }: { accountId: string; conversation: Conversation; contact: ConversationWithContact["contact"]; now?: Date },
 ) {
+  const tx = ctx.db;
   const keep = await assigneeIsLive(tx, { accountId, userId: conversation.assignedTo });
   const [row] = await tx
     .update(conversations)
@@ -69,7 +70,7 @@ export async function wakeSnoozedConversation(
     )
     .where(eq(conversations.id, conversation.id))
     .returning();
-  await recordEvent(tx, { accountId, type: "conversation.reopened", data: { conversation: presentConversation({ ...row, contact }) } });
+  await recordEvent(ctx, { accountId, type: "conversation.reopened", data: { conversation: presentConversation({ ...row, contact }) } });
   return row;
 }
 
@@ -79,8 +80,8 @@ const wakePayload = z.object({ accountId: z.string().min(1), conversationId: z.s
  * The `conversation.wake` job: wakes the conversation when it is still snoozed and due. A job
  * left over from an earlier snooze (moved later, woken by a message, closed) does nothing.
  */
-async function runWakeJob({ accountId, conversationId }: z.output<typeof wakePayload>, { now }: { now: Date }) {
-  await getDb().transaction(async (tx) => {
+async function runWakeJob(ctx: SystemContext, { accountId, conversationId }: z.output<typeof wakePayload>, { now }: { now: Date }) {
+  await ctx.db.transaction(async (tx) => {
     const [current] = await tx
       .select()
       .from(conversations)
@@ -89,11 +90,11 @@ async function runWakeJob({ accountId, conversationId }: z.output<typeof wakePay
       .for("update");
     if (!current || current.status !== "snoozed" || !current.snoozedUntil || current.snoozedUntil.getTime() > now.getTime()) return;
     const { contact } = await findConversation(tx, { accountId, id: conversationId });
-    await wakeSnoozedConversation(tx, { accountId, conversation: current, contact, now });
+    await wakeSnoozedConversation({ ...ctx, db: tx }, { accountId, conversation: current, contact, now });
   });
 }
 
-export const wakeConversationJob = defineJob({ kind: "conversation.wake", schema: wakePayload, handler: runWakeJob });
+export const wakeConversationJob = defineJob({ kind: "conversation.wake", schema: wakePayload, handler: (payload, job) => runWakeJob(job.system, payload, job) });
 
 declare module "@/lib/jobs/define" {
   interface JobPayloads {

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { type Contact, contacts, type Conversation, conversations, media, messages, users } from "@/db/schema";
 import { NotFoundError } from "@/lib/platform/errors";
 import { recordActivities, recordActivity } from "@/lib/activity/record-activity";
@@ -61,9 +62,10 @@ export async function findActiveConversation(tx: Executor, { accountId, contactI
 
 /** Starts a conversation; `actor` is who started it (the customer when absent); `closed` files it away at once (a blocked contact's message). */
 export async function createConversation(
-  tx: Executor,
+  ctx: SystemContext,
   { accountId, contact, at, actor, closed = false }: { accountId: string; contact: Contact; at: Date; actor?: ActivityActor; closed?: boolean },
 ) {
+  const tx = ctx.db;
   const [row] = await tx
     .insert(conversations)
     .values({
@@ -78,7 +80,7 @@ export async function createConversation(
     })
     .returning();
   const conversation = { ...row, contact };
-  await recordEvent(tx, { accountId, type: "conversation.created", data: { conversation: presentConversation(conversation) } });
+  await recordEvent(ctx, { accountId, type: "conversation.created", data: { conversation: presentConversation(conversation) } });
   await recordActivity(tx, {
     accountId,
     conversationId: row.id,
@@ -111,9 +113,10 @@ export async function findActiveConversations(tx: Executor, { accountId, contact
  * conversation.created event is recorded as one conversation's is.
  */
 export async function createConversations(
-  tx: Executor,
+  ctx: SystemContext,
   { accountId, contacts: list, at, actor, closed = false }: { accountId: string; contacts: Contact[]; at: Date; actor: ActivityActor; closed?: boolean },
 ) {
+  const tx = ctx.db;
   const created = new Map<string, Conversation>();
   if (!list.length) return created;
   const rows = await tx
@@ -134,7 +137,7 @@ export async function createConversations(
   const byId = new Map(list.map((contact) => [contact.id, contact]));
   for (const row of rows) created.set(row.contactId, row);
   await recordEvents(
-    tx,
+    ctx,
     rows.map((row) => ({ accountId, type: "conversation.created" as const, data: { conversation: presentConversation({ ...row, contact: byId.get(row.contactId)! }) } })),
   );
   await recordActivities(
@@ -149,7 +152,7 @@ export async function createConversations(
  * account, else `open`. `user` is who reopened it (absent when a customer's message did).
  */
 export async function reopenClosedConversation(
-  tx: Executor,
+  ctx: SystemContext,
   {
     accountId,
     conversation,
@@ -157,6 +160,7 @@ export async function reopenClosedConversation(
     user,
   }: { accountId: string; conversation: Conversation; contact: ConversationWithContact["contact"]; user?: { id: string; name: string } & Record<string, unknown> },
 ) {
+  const tx = ctx.db;
   const keep = await assigneeIsLive(tx, { accountId, userId: conversation.assignedTo });
   const now = new Date();
   const [row] = await tx
@@ -168,7 +172,7 @@ export async function reopenClosedConversation(
     )
     .where(eq(conversations.id, conversation.id))
     .returning();
-  await recordEvent(tx, {
+  await recordEvent(ctx, {
     accountId,
     type: "conversation.reopened",
     data: { conversation: presentConversation({ ...row, contact }), ...(user ? { user } : {}) },

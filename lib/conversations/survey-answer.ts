@@ -1,6 +1,6 @@
 import type { ConversationWithContact } from "./schemas";
 import { and, eq, isNull } from "drizzle-orm";
-import type { Executor } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { type Conversation, conversations } from "@/db/schema";
 import { presentConversation } from "@/lib/conversations/schemas";
 import { recordEvent } from "@/lib/events/record-event";
@@ -45,15 +45,16 @@ export function surveyScoreOf({
  * transaction. A conversation keeps its first score: a second answer changes nothing.
  */
 export async function recordSurveyAnswer(
-  tx: Executor,
+  ctx: SystemContext,
   { accountId, conversationId, contact, score, at }: { accountId: string; conversationId: string; contact: ConversationWithContact["contact"]; score: number; at: Date },
 ): Promise<Conversation | null> {
+  const tx = ctx.db;
   const [row] = await tx
     .update(conversations)
     .set({ csatScore: score, csatAt: at })
     .where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId), isNull(conversations.csatScore)))
     .returning();
   if (!row) return null;
-  await recordEvent(tx, { accountId, type: "conversation.rated", data: { conversation: presentConversation({ ...row, contact }) } });
+  await recordEvent(ctx, { accountId, type: "conversation.rated", data: { conversation: presentConversation({ ...row, contact }) } });
   return row;
 }

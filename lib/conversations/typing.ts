@@ -1,5 +1,4 @@
 import "server-only";
-import { getDb } from "@/db";
 import type { ServiceContext } from "@/lib/auth/context";
 import { recordEvent } from "@/lib/events/record-event";
 import { presentUserRef } from "@/lib/auth/user-identity";
@@ -13,9 +12,9 @@ import { findConversation } from "./store";
  * The customer sees the network's typing indicator too (setting; see queueTypingIndicator).
  */
 export async function announceTyping({ ctx, conversationId }: { ctx: ServiceContext<"user">; conversationId: string }) {
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const conversation = await findConversation(tx, { accountId: ctx.accountId, id: conversationId });
-    await recordEvent(tx, {
+    await recordEvent({ ...ctx, db: tx }, {
       accountId: ctx.accountId,
       type: "agent.typing",
       data: { conversation_id: conversation.id, user: presentUserRef(ctx.user) },

@@ -1,6 +1,6 @@
 import { auditChange } from "@/lib/audit/record-audit";
 import { eq } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
 import { csatSettings } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { type CsatConfigInput, type CsatConfigOutput, DEFAULT_CSAT_QUESTION } from "./schemas";
@@ -12,12 +12,12 @@ export async function loadCsatConfig(db: Executor, accountId: string): Promise<C
 }
 
 export async function getCsatConfig({ ctx }: { ctx: ServiceContext }): Promise<CsatConfigOutput> {
-  return loadCsatConfig(getDb(), ctx.accountId);
+  return loadCsatConfig(ctx.db, ctx.accountId);
 }
 
 export async function updateCsatConfig({ ctx, input }: { ctx: ServiceContext; input: CsatConfigInput }): Promise<CsatConfigOutput> {
   const values = { enabled: input.enabled, question: input.question, updatedAt: new Date() };
-  const [row] = await getDb()
+  const [row] = await ctx.db
     .insert(csatSettings)
     .values({ accountId: ctx.accountId, ...values })
     .onConflictDoUpdate({ target: csatSettings.accountId, set: values })

@@ -3,10 +3,14 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { getEnv } from "@/lib/platform/env";
 import { events, users } from "@/db/schema";
+import type { SystemContext } from "@/lib/auth/context";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { presentUser } from "@/lib/auth/user-identity";
 import { listen } from "@/db/listen";
 import { recordEvent } from "./record-event";
+
+/** Who comes and goes, with what their presence events are recorded through. */
+type Present = Pick<AuthContext, "accountId" | "user"> & SystemContext;
 
 type Presence = { connections: Map<string, number>; offlineTimers: Map<string, NodeJS.Timeout>; graceMs: number | null };
 
@@ -103,7 +107,7 @@ export function setPresenceGraceMs(ms: number) {
 // even when a connection closes while its "online" is still being written.
 const announcements = new Map<string, Promise<void>>();
 
-function announce(ctx: AuthContext, type: "user.online" | "user.offline"): Promise<void> {
+function announce(ctx: Present, type: "user.online" | "user.offline"): Promise<void> {
   const previous = announcements.get(ctx.user.id) ?? Promise.resolve();
   const next = previous.catch(() => {}).then(() => record(ctx, type));
   announcements.set(ctx.user.id, next);
@@ -115,15 +119,15 @@ function announce(ctx: AuthContext, type: "user.online" | "user.offline"): Promi
   return next;
 }
 
-async function record(ctx: AuthContext, type: "user.online" | "user.offline") {
-  const db = getDb();
+async function record(ctx: Present, type: "user.online" | "user.offline") {
+  const { db } = ctx;
   const [user] = await db.select().from(users).where(eq(users.id, ctx.user.id)).limit(1);
   if (!user) return;
-  await db.transaction((tx) => recordEvent(tx, { accountId: ctx.accountId, type, data: { user: presentUser(user) } }));
+  await db.transaction((tx) => recordEvent({ ...ctx, db: tx }, { accountId: ctx.accountId, type, data: { user: presentUser(user) } }));
 }
 
 /** An inbox connection opened: the first one makes the user online. */
-export async function joinPresence(ctx: AuthContext) {
+export async function joinPresence(ctx: Present) {
   await startPresenceSharing();
   const count = presence.connections.get(ctx.user.id) ?? 0;
   presence.connections.set(ctx.user.id, count + 1);
@@ -141,7 +145,7 @@ export async function joinPresence(ctx: AuthContext) {
 }
 
 /** An inbox connection closed: after the last one and a grace period, the user is offline. */
-export function leavePresence(ctx: AuthContext) {
+export function leavePresence(ctx: Present) {
   const count = (presence.connections.get(ctx.user.id) ?? 1) - 1;
   if (count > 0) {
     presence.connections.set(ctx.user.id, count);
@@ -152,7 +156,7 @@ export function leavePresence(ctx: AuthContext) {
   scheduleOffline(ctx, presence.graceMs ?? getEnv().PRESENCE_GRACE_MS);
 }
 
-function scheduleOffline(ctx: AuthContext, delayMs: number, recheck = false) {
+function scheduleOffline(ctx: Present, delayMs: number, recheck = false) {
   const timer = setTimeout(async () => {
     presence.offlineTimers.delete(ctx.user.id);
     if (presence.connections.get(ctx.user.id)) return;

@@ -1,30 +1,13 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { events } from "@/db/schema";
+import type { SystemContext } from "@/lib/auth/context";
 import { newId } from "@/lib/platform/ids";
 import { fanOutManyToWebhooks, fanOutToPush, fanOutToWebhooks, type RecordedEvent } from "./fan-out";
 import { type EventEnvelope, type EventType, streamOnlyEventTypes } from "./types";
 import { isStreamedEvent } from "./visibility";
 
 export const EVENTS_CHANNEL = "chorus_events";
-
-/** What else reacts to a recorded event inside its transaction (the automations domain's rules). */
-export type EventReaction = (tx: Executor, event: { accountId: string; envelope: EventEnvelope }) => Promise<void>;
-
-// On globalThis: the server bundles each route and action separately, and every bundle must
-// react through the same rules. Automation rules act through the domains' own verbs, which
-// record events themselves, so this module cannot import them: the top layer connects them.
-const holder = globalThis as unknown as { __chorusEventReaction?: EventReaction };
-
-/**
- * Connects the reaction to events recorded in a transaction (automation rules), once per
- * process, from lib/server/wiring.ts.
- */
-export function setEventReaction(reaction: EventReaction) {
-  holder.__chorusEventReaction = reaction;
-}
-
-const unwired = "Automation rules are not connected: import lib/server/wiring.ts in this entry point.";
 
 /** Delivery rows for the webhooks, then the push job: both in the event's transaction. */
 async function fanOut(tx: Executor, event: RecordedEvent) {
@@ -35,24 +18,22 @@ async function fanOut(tx: Executor, event: RecordedEvent) {
 /**
  * Records an event in the caller's transaction and enqueues its fan-out there (./fan-out.ts:
  * a delivery row per subscribed webhook, a push job), committed with the change itself; live
- * listeners hear of it on commit through the row's notification (./stream.ts), and automation
- * rules react before it commits. `deliveryBody` replaces the envelope as the webhook body
+ * listeners hear of it on commit through the row's notification (./stream.ts), and the context's
+ * reaction (the automation rules) runs before it commits. `deliveryBody` replaces the envelope as the webhook body
  * (the New Plant webhook). `excludeWebhookId` leaves one webhook out (webhook.failed goes to
  * the others only). webhook.verified is never fanned out nor announced to live listeners: the
  * verification sends it to its one webhook. Stream-only events (agent.typing) reach live
  * listeners only.
  */
 export async function recordEvent(
-  tx: Executor,
+  ctx: SystemContext,
   input: { accountId: string; type: EventType; data: Record<string, unknown>; deliveryBody?: unknown; excludeWebhookId?: string },
 ): Promise<EventEnvelope> {
   const now = new Date();
   const id = newId("event", now);
   const streamed = isStreamedEvent(input.type);
   const fannedOut = input.type !== "webhook.verified" && !streamOnlyEventTypes.includes(input.type);
-  const reaction = holder.__chorusEventReaction;
-  // Loud, never a silently skipped rule: an entry point that records events connects the rules.
-  if (fannedOut && !reaction) throw new Error(unwired);
+  const tx = ctx.db;
   // One statement: the event row and, for live listeners, its notification on commit. In a
   // transaction it starts now (`then`), and the fan-out's statement goes right behind it without
   // waiting for its answer: one round trip for both on a server database. Outside one (each
@@ -76,7 +57,7 @@ export async function recordEvent(
   if (row.status === "rejected") throw row.reason;
   if (fan.status === "rejected") throw fan.reason;
   // Rules react in the event's transaction only: what they do commits, or not, with the event.
-  if (reaction && inTransaction) await reaction(tx, { accountId: input.accountId, envelope });
+  if (inTransaction) await ctx.react({ accountId: input.accountId, db: tx, react: ctx.react }, envelope);
   // Delivered to listeners only when the transaction commits (live updates, other instances).
   return envelope;
 }
@@ -88,11 +69,12 @@ export async function recordEvent(
  * Events that are not fanned out like the others (webhook.verified, stream-only ones) and
  * calls outside a transaction are recorded one by one.
  */
-export async function recordEvents(tx: Executor, input: { accountId: string; type: EventType; data: Record<string, unknown> }[]): Promise<EventEnvelope[]> {
+export async function recordEvents(ctx: SystemContext, input: { accountId: string; type: EventType; data: Record<string, unknown> }[]): Promise<EventEnvelope[]> {
+  const tx = ctx.db;
   const plain = input.every((e) => e.accountId === input[0].accountId && e.type !== "webhook.verified" && !streamOnlyEventTypes.includes(e.type));
   if (input.length < 2 || !plain || !("rollback" in tx)) {
     const out: EventEnvelope[] = [];
-    for (const e of input) out.push(await recordEvent(tx, e));
+    for (const e of input) out.push(await recordEvent(ctx, e));
     return out;
   }
   const now = new Date();
@@ -113,11 +95,9 @@ export async function recordEvents(tx: Executor, input: { accountId: string; typ
     )
     select pg_notify(${EVENTS_CHANNEL}, x.notify) from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(notify text)
     where x.notify is not null and (select count(*) from recorded) > 0`);
-  const reaction = holder.__chorusEventReaction;
-  if (!reaction) throw new Error(unwired);
   const fanned = envelopes.map((envelope) => ({ accountId: input[0].accountId, envelope, createdAt: now }));
   await fanOutManyToWebhooks(tx, fanned);
   for (const event of fanned) await fanOutToPush(tx, event);
-  for (const envelope of envelopes) await reaction(tx, { accountId: input[0].accountId, envelope });
+  for (const envelope of envelopes) await ctx.react({ accountId: input[0].accountId, db: tx, react: ctx.react }, envelope);
   return envelopes;
 }

@@ -3,6 +3,7 @@ import { and, asc, eq, gt, notInArray } from "drizzle-orm";
 import { getDb } from "@/db";
 import { events } from "@/db/schema";
 import { roleAllows } from "@/lib/auth/scopes";
+import type { SystemContext } from "@/lib/auth/context";
 import { type AuthContext, loadTokenContext } from "@/lib/auth/tokens";
 import { invalidField, loggable } from "@/lib/platform/errors";
 import { subscribeToEvents, toEnvelope } from "./hub";
@@ -77,13 +78,13 @@ async function followEvents({
   onEvent,
   onEnd,
 }: {
-  ctx: AuthContext;
+  ctx: AuthContext & SystemContext;
   lastEventId?: string;
   presence: boolean;
   onEvent: (event: EventEnvelope) => void;
   onEnd: (why: EventFeedEnd) => void;
 }): Promise<() => void> {
-  let ctx = opened;
+  let ctx: AuthContext = opened;
   const openedWith = readableScopes(opened);
   let closed = false;
   let joined = false;
@@ -206,7 +207,7 @@ export function openEventStream({
   signal,
   presence,
 }: {
-  ctx: AuthContext;
+  ctx: AuthContext & SystemContext;
   lastEventId?: string;
   signal: AbortSignal;
   presence: boolean;

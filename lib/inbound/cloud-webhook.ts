@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import { getDb } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { numberIntegrations } from "@/db/schema";
 import { ApiError, ForbiddenError, invalidField } from "@/lib/platform/errors";
 import { defineJob, type PayloadOf } from "@/lib/jobs/define";
@@ -30,11 +30,11 @@ const MEDIA_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000];
  * The network's subscription handshake (GET /api/network/webhook): answers the challenge
  * when the verify token is the one configured for a cloud number, else 403.
  */
-export async function answerWebhookChallenge({ mode, verifyToken, challenge }: { mode: string | null; verifyToken: string | null; challenge: string | null }) {
+export async function answerWebhookChallenge(ctx: SystemContext, { mode, verifyToken, challenge }: { mode: string | null; verifyToken: string | null; challenge: string | null }) {
   if (mode !== "subscribe") throw invalidField("hub.mode", 'must be "subscribe"');
   if (!challenge) throw invalidField("hub.challenge", "is required");
   if (!verifyToken) throw new ForbiddenError("The verify token does not match this number's settings.");
-  const [row] = await getDb()
+  const [row] = await ctx.db
     .select({ accountId: numberIntegrations.accountId })
     .from(numberIntegrations)
     .where(and(eq(numberIntegrations.provider, "cloud"), eq(numberIntegrations.verifyToken, verifyToken)))
@@ -69,7 +69,7 @@ type MediaJobPayload = z.output<typeof inboundMediaJob>;
  * the answer does not wait for downloads. Everything is idempotent on the network's ids,
  * so a redelivered batch changes nothing.
  */
-export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buffer; signature: string | null }) {
+export async function receiveCloudWebhook(ctx: SystemContext, { rawBody, signature }: { rawBody: Buffer; signature: string | null }) {
   let payload: unknown;
   try {
     payload = JSON.parse(rawBody.toString("utf8"));
@@ -78,10 +78,10 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
   }
   const batch = parseNotification(payload);
   const { echoes, coexistence: coexistenceSync, templateStatuses: templateUpdates, qualityUpdates } = batch;
-  if (qualityUpdates.length > 0) await receiveQualityUpdates({ rawBody, signature, updates: qualityUpdates });
+  if (qualityUpdates.length > 0) await receiveQualityUpdates(ctx, { rawBody, signature, updates: qualityUpdates });
   // Template statuses concern a business account, not a number: each is signed with the app
   // secret of the numbers of that business account.
-  const templateNumbers = templateUpdates.length > 0 ? await phoneNumberIdsOfBusinessAccounts(templateUpdates.map((u) => u.businessAccountId)) : [];
+  const templateNumbers = templateUpdates.length > 0 ? await phoneNumberIdsOfBusinessAccounts(ctx.db, templateUpdates.map((u) => u.businessAccountId)) : [];
   const phoneNumberIds = new Set(
     [
       batch.phoneNumberId,
@@ -97,7 +97,7 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
   );
   if (phoneNumberIds.size === 0) return { messages: 0, statuses: 0 };
 
-  const db = getDb();
+  const db = ctx.db;
   const integrations = await db
     .select()
     .from(numberIntegrations)
@@ -126,7 +126,7 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
     if (!accountId) continue;
     const { networkMessageId, from, phone, userId, username, name, context } = message;
     if (!message.media) {
-      const result = await receiveInboundMessage({ accountId, inbound: inboundOf(message) });
+      const result = await receiveInboundMessage(ctx, { accountId, inbound: inboundOf(message) });
       if ("skipped" in result) console.warn(`network webhook: skipped a message (${result.skipped})`);
       else if (!result.duplicate) stored++;
       continue;
@@ -163,7 +163,7 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
   for (const revision of batch.revisions) {
     const accountId = accountFor(revision.phoneNumberId);
     if (!accountId) continue;
-    const result = await applyCustomerRevision({ accountId, revision });
+    const result = await applyCustomerRevision(ctx, { accountId, revision });
     if ("skipped" in result) console.warn(`network webhook: skipped a ${revision.kind} (${result.skipped})`);
   }
 
@@ -172,22 +172,22 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
     const accountId = accountFor(item.phoneNumberId);
     if (!accountId || !coexisting.has(accountId)) continue;
     if (item.kind === "history") {
-      const result = await importHistoryMessage({ accountId, message: item.message });
+      const result = await importHistoryMessage(ctx, { accountId, message: item.message });
       if (result.imported) stored++;
     } else {
-      await syncContactName({ accountId, phone: item.phone, name: item.name });
+      await syncContactName(ctx, { accountId, phone: item.phone, name: item.name });
     }
   }
 
   for (const update of templateUpdates) {
-    await applyTemplateStatus({ businessAccountId: update.businessAccountId, update });
+    await applyTemplateStatus(ctx, { businessAccountId: update.businessAccountId, update });
   }
 
   // Messages the business sent from the business app sync in only while coexistence is on.
   for (const echo of echoes) {
     const accountId = accountFor(echo.phoneNumberId);
     if (!accountId || !coexisting.has(accountId)) continue;
-    const result = await receiveBusinessAppEcho({ accountId, echo });
+    const result = await receiveBusinessAppEcho(ctx, { accountId, echo });
     if (!result.duplicate) stored++;
   }
 
@@ -196,7 +196,7 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
     const accountId = accountFor(status.phoneNumberId);
     if (!accountId) continue;
     const result = await db.transaction(async (tx) => {
-      const applied = await applyMessageStatus(tx, {
+      const applied = await applyMessageStatus({ ...ctx, db: tx }, {
         accountId,
         networkMessageId: status.networkMessageId,
         status: status.status,
@@ -220,9 +220,9 @@ export async function receiveCloudWebhook({ rawBody, signature }: { rawBody: Buf
  * the body is signed with the app secret of that number, and one for a number no account has
  * connected is ignored.
  */
-async function receiveQualityUpdates({ rawBody, signature, updates }: { rawBody: Buffer; signature: string | null; updates: QualityUpdate[] }) {
+async function receiveQualityUpdates(ctx: SystemContext, { rawBody, signature, updates }: { rawBody: Buffer; signature: string | null; updates: QualityUpdate[] }) {
   const numbers = [...new Set(updates.map((u) => `+${u.displayPhoneNumber}`))];
-  const integrations = await getDb()
+  const integrations = await ctx.db
     .select()
     .from(numberIntegrations)
     .where(and(eq(numberIntegrations.provider, "cloud"), inArray(numberIntegrations.phoneNumber, numbers)));
@@ -239,7 +239,7 @@ async function receiveQualityUpdates({ rawBody, signature, updates }: { rawBody:
     if (!appSecret || !verifySha256Header({ key: appSecret, body: rawBody, header: signature })) {
       throw new ApiError(401, "invalid_signature", "The X-Hub-Signature-256 header does not match the body signed with the app secret.");
     }
-    await applyNumberQualityUpdate({ accountId: integration.accountId, update });
+    await applyNumberQualityUpdate(ctx, { accountId: integration.accountId, update });
   }
 }
 
@@ -266,8 +266,8 @@ function inboundOf(message: InboundMessage): InboundInput {
  * `message.fetch-media`). Temporary failures retry; a permanent one stores the message
  * without its media, with `error` saying why, so the conversation still shows it arrived.
  */
-async function fetchInboundMedia({ accountId, message }: z.output<typeof inboundMediaJob>, { attempt = 1 }: { attempt?: number } = {}) {
-  const db = getDb();
+async function fetchInboundMedia(ctx: SystemContext, { accountId, message }: z.output<typeof inboundMediaJob>, { attempt = 1 }: { attempt?: number } = {}) {
+  const db = ctx.db;
   if (await findIdByNetworkId(db, { accountId, networkMessageId: message.networkMessageId })) return;
 
   const base = {
@@ -281,7 +281,7 @@ async function fetchInboundMedia({ accountId, message }: z.output<typeof inbound
     ...(message.context ? { context: message.context } : {}),
     ...(message.sentAt ? { sentAt: new Date(message.sentAt) } : {}),
   };
-  const keepWithout = (error: { code: string; message: string }) => receiveInboundMessage({ accountId, inbound: { ...base, error } }).then(() => undefined);
+  const keepWithout = (error: { code: string; message: string }) => receiveInboundMessage(ctx, { accountId, inbound: { ...base, error } }).then(() => undefined);
 
   const integration = await loadNumberIntegration(db, accountId);
   const { accessToken } = secretsOf(integration);
@@ -296,7 +296,7 @@ async function fetchInboundMedia({ accountId, message }: z.output<typeof inbound
       urlPolicy: networkUrlPolicy(),
       maxBytes: MAX_INBOUND_MEDIA_BYTES,
     });
-    await receiveInboundMessage({
+    await receiveInboundMessage(ctx, {
       accountId,
       inbound: {
         ...base,
@@ -318,7 +318,7 @@ async function fetchInboundMedia({ accountId, message }: z.output<typeof inbound
   }
 }
 
-export const fetchMediaJob = defineJob({ kind: "message.fetch-media", schema: inboundMediaJob, handler: fetchInboundMedia });
+export const fetchMediaJob = defineJob({ kind: "message.fetch-media", schema: inboundMediaJob, handler: (payload, job) => fetchInboundMedia(job.system, payload, job) });
 
 declare module "@/lib/jobs/define" {
   interface JobPayloads {

@@ -1,7 +1,6 @@
 import "server-only";
 import type { ServiceContext } from "@/lib/auth/context";
 import { and, countDistinct, eq, gt, isNull, ne, notInArray, sql } from "drizzle-orm";
-import { getDb } from "@/db";
 import { conversations, notifications } from "@/db/schema";
 
 export type InboxCounts = {
@@ -22,7 +21,7 @@ export type InboxCounts = {
  * reopens them anyway).
  */
 export async function countInbox({ ctx }: { ctx: ServiceContext<"user"> }): Promise<InboxCounts> {
-  const db = getDb();
+  const db = ctx.db;
   const awake = notInArray(conversations.status, ["closed", "snoozed"]);
   // One pass over the account's conversations gives every tab's count.
   const tabs = db

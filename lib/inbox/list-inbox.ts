@@ -1,7 +1,6 @@
 import "server-only";
 import { and, asc, desc, eq, ilike, isNull, notInArray, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import { getDb } from "@/db";
 import { contacts, conversations, notifications, priorityRank } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { limitSchema } from "@/lib/platform/pagination";
@@ -73,7 +72,7 @@ export async function listInbox({ ctx, query }: { ctx: ServiceContext<"user">; q
     : ranked
       ? sql`(${rankOf} > ${ranked.rank}::int or (${rankOf} = ${ranked.rank}::int and (${activity}, ${conversations.id}) < (${query.cursor.t.toISOString()}::timestamptz, ${ranked.id})))`
       : sql`(${activity}, ${conversations.id}) < (${query.cursor.t.toISOString()}::timestamptz, ${query.cursor.id})`;
-  const rows = await getDb()
+  const rows = await ctx.db
     .select({ conversation: conversations, contact: contacts, activity, rank: rankOf })
     .from(conversations)
     .innerJoin(contacts, eq(contacts.id, conversations.contactId))

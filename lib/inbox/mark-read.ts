@@ -1,6 +1,5 @@
 import "server-only";
 import { and, eq, gt } from "drizzle-orm";
-import { getDb } from "@/db";
 import { conversations } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/platform/errors";
@@ -13,7 +12,7 @@ import { queueReadReceipt } from "@/lib/conversations/customer-signals";
  * never do this; only the inbox asks.
  */
 export async function markConversationRead({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const [exists] = await tx
       .select({ id: conversations.id })
       .from(conversations)

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { SystemContext } from "@/lib/auth/context";
 
 /**
  * Every kind of background work and the payload it carries, one entry per job definition.
@@ -36,6 +37,8 @@ export type JobContext = {
   takeover?: boolean;
   /** The runner holds a lease on the row (`attempt` is its claim count): a batch handler may write the outcome itself. */
   claimed?: boolean;
+  /** The process's verb context (the pool and the automation rules) for the verbs the handler runs. */
+  system: SystemContext;
 };
 
 /**

@@ -1,4 +1,4 @@
-import type { Db } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { loggable } from "@/lib/platform/errors";
 import type { JobId, JobKind, JobRegistry } from "./define";
 import { settle } from "./retry";
@@ -59,7 +59,7 @@ export type JobRunner = { stop: () => Promise<void>; wake: (payload?: string) =>
  * Rows survive a crash: an unfinished claim is due again once its lease runs out.
  */
 export function startJobRunner({
-  db,
+  system,
   jobs,
   batches = false,
   pollMs,
@@ -68,7 +68,8 @@ export function startJobRunner({
   heartbeatMs = JOB_HEARTBEAT_MS,
   batchSize = 100,
 }: {
-  db: Db;
+  /** The process's verb context: the pool the runner claims from, handed to every handler. */
+  system: SystemContext;
   /** The job definitions this runner runs. */
   jobs: JobRegistry;
   /** Kinds with a batch handler run many claimed jobs together. */
@@ -80,6 +81,7 @@ export function startJobRunner({
   heartbeatMs?: number;
   batchSize?: number;
 }): JobRunner {
+  const { db } = system;
   const enabled = new Map(jobSources().map((source) => [source.name, source]));
   // With one lane for every kind, each enabled domain source gets a lane of its own too.
   const configured: Lane[] =
@@ -166,7 +168,7 @@ export function startJobRunner({
         state.heldBack = true;
         break;
       }
-      const results = startJobs(due, jobs, now, { batches });
+      const results = startJobs(system, due, jobs, now, { batches });
       due.forEach((job, i) => {
         const account = job.accountId ?? "";
         // With the claim count: a row this process claims again (its lease ran out) is a new entry.

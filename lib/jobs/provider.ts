@@ -1,4 +1,4 @@
-import type { Db } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import type { JobRegistry } from "./define";
 import { DEFAULT_LANES, type JobRunner, type Lane, startJobRunner } from "./local-runner";
 import { releaseAllStaleClaims } from "./sources";
@@ -20,7 +20,8 @@ export type JobProvider = {
 };
 
 export type LocalProviderOptions = {
-  db: () => Db;
+  /** The process's verb context (the pool and the automation rules), taken when the runner starts. */
+  system: () => SystemContext;
   jobs: JobRegistry;
   pollMs: number;
   lanes?: Lane[];
@@ -44,20 +45,20 @@ export type LocalProviderOptions = {
 };
 
 /** The local provider: the durable runner (./local-runner.ts) in this process. */
-export function localJobProvider({ db, jobs, pollMs, lanes = DEFAULT_LANES, batches = true, releaseStaleClaims = false, startAfterMs = 0, name = "local" }: LocalProviderOptions): JobProvider {
+export function localJobProvider({ system, jobs, pollMs, lanes = DEFAULT_LANES, batches = true, releaseStaleClaims = false, startAfterMs = 0, name = "local" }: LocalProviderOptions): JobProvider {
   let runner: JobRunner | undefined;
   let timer: NodeJS.Timeout | undefined;
   let stopping = false;
   const startRunner = () => {
     clearTimeout(timer);
     if (stopping || runner) return;
-    runner = startJobRunner({ db: db(), jobs, batches, lanes, pollMs });
+    runner = startJobRunner({ system: system(), jobs, batches, lanes, pollMs });
   };
   return {
     name,
     async start() {
       if (releaseStaleClaims) {
-        const released = await releaseAllStaleClaims(db());
+        const released = await releaseAllStaleClaims(system().db);
         if (released) console.log(`Resuming ${released} job(s) and deliveries left unfinished by the previous run.`);
       }
       timer = setTimeout(startRunner, startAfterMs);

@@ -1,4 +1,5 @@
 import { loggable } from "@/lib/platform/errors";
+import type { SystemContext } from "@/lib/auth/context";
 import { type BatchOutcome, type JobContext, OUTCOME_RECORDED } from "./define";
 import { type ClaimedJob, JOBS_SOURCE, type Recorded } from "./source";
 
@@ -17,8 +18,9 @@ export type RunnableJob = Pick<ClaimedJob, "id" | "kind" | "payload" | "attempts
   takeover?: boolean;
 };
 
-export function contextOf(job: RunnableJob, now: Date): JobContext {
+export function contextOf(job: RunnableJob, now: Date, system: SystemContext): JobContext {
   return {
+    system,
     jobId: job.id,
     source: job.source ?? JOBS_SOURCE,
     attempt: job.attempts,

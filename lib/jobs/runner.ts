@@ -1,4 +1,4 @@
-import type { Db } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { type AnyJobDefinition, type BatchOutcome, definitionOf, type JobContext, type JobRegistry, parsePayload } from "./define";
 import { contextOf, type RunnableJob, settle } from "./retry";
 import type { ClaimedJob, Recorded } from "./source";
@@ -13,7 +13,7 @@ import { jobSources, sourceNamed } from "./sources";
 export type RunOptions = { batches?: boolean };
 
 /** Starts every job of a claimed list: batch kinds together, the rest one by one. One promise per job, in order. */
-export function startJobs(jobs: RunnableJob[], registry: JobRegistry, now: Date, { batches = false }: RunOptions = {}): Promise<BatchOutcome>[] {
+export function startJobs(system: SystemContext, jobs: RunnableJob[], registry: JobRegistry, now: Date, { batches = false }: RunOptions = {}): Promise<BatchOutcome>[] {
   const results: Promise<BatchOutcome>[] = new Array(jobs.length);
   const batched = new Map<AnyJobDefinition, { index: number; payload: unknown; ctx: JobContext }[]>();
   jobs.forEach((job, index) => {
@@ -27,7 +27,7 @@ export function startJobs(jobs: RunnableJob[], registry: JobRegistry, now: Date,
       results[index] = Promise.resolve({ failed: parsed.failed });
       return;
     }
-    const ctx = contextOf(job, now);
+    const ctx = contextOf(job, now, system);
     if (batches && definition.batch) {
       batched.set(definition, [...(batched.get(definition) ?? []), { index, payload: parsed.payload, ctx }]);
       return;
@@ -47,14 +47,15 @@ export function startJobs(jobs: RunnableJob[], registry: JobRegistry, now: Date,
 }
 
 /** Runs one claimed job and records its outcome. */
-export async function runJob(db: Db, job: RunnableJob, registry: JobRegistry, { now = new Date() }: { now?: Date } = {}) {
-  const [result] = startJobs([job], registry, now);
+export async function runJob(system: SystemContext, job: RunnableJob, registry: JobRegistry, { now = new Date() }: { now?: Date } = {}) {
+  const [result] = startJobs(system, [job], registry, now);
   const recorded = await settle(job, result, now);
-  if (recorded) await sourceNamed(job.source).record(db, [recorded]);
+  if (recorded) await sourceNamed(job.source).record(system.db, [recorded]);
 }
 
 /** Runs every job due now (and those they make due now) until none is left; for tests and benchmarks. */
-export async function drainJobs(db: Db, registry: JobRegistry, { now, maxRounds = 100, batches = false }: { now?: Date; maxRounds?: number } & RunOptions = {}) {
+export async function drainJobs(system: SystemContext, registry: JobRegistry, { now, maxRounds = 100, batches = false }: { now?: Date; maxRounds?: number } & RunOptions = {}) {
+  const { db } = system;
   let ran = 0;
   for (let round = 0; round < maxRounds; round++) {
     const at = now ?? new Date();
@@ -64,10 +65,10 @@ export async function drainJobs(db: Db, registry: JobRegistry, { now, maxRounds 
       claimed += due.length;
       const together = (job: ClaimedJob) => batches && definitionOf(registry, job.kind)?.batch !== undefined;
       // One at a time, as a single worker would; batch kinds together afterwards.
-      for (const job of due.filter((job) => !together(job))) await runJob(db, job, registry, { now: at });
+      for (const job of due.filter((job) => !together(job))) await runJob(system, job, registry, { now: at });
       const batched = due.filter(together);
       if (batched.length) {
-        const results = startJobs(batched, registry, at, { batches });
+        const results = startJobs(system, batched, registry, at, { batches });
         const outcomes = await Promise.all(batched.map((job, i) => settle(job, results[i], at)));
         const written = outcomes.filter((outcome): outcome is Recorded => outcome !== null);
         if (written.length) await source.record(db, written);

@@ -1,11 +1,10 @@
 import { auditChange } from "@/lib/audit/record-audit";
 import "server-only";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { getDb } from "@/db";
 import { conversations, type LabelRef, labels } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
-import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { recordConversationActivity } from "@/lib/conversations/activity-hooks";
 import { presentConversation } from "@/lib/conversations/schemas";
 import { findConversation, hasLabel } from "@/lib/conversations/store";
@@ -15,7 +14,7 @@ import { type CreateLabelInput, presentLabel } from "./schemas";
 
 /** Oldest first, so the list keeps the order labels were made in. */
 export async function listLabels({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
-  return keysetPage(executorOf(ctx).select().from(labels).$dynamic(), {
+  return keysetPage(ctx.db.select().from(labels).$dynamic(), {
     table: labels,
     accountId: ctx.accountId,
     order: "asc",
@@ -31,7 +30,7 @@ const duplicate = () => new ConflictError("A label with this name already exists
 export async function createLabel({ ctx, input }: { ctx: ServiceContext; input: CreateLabelInput }) {
   const now = new Date();
   // The unique index on lower(name) settles a race; the insert answers 409 either way.
-  const [row] = await getDb()
+  const [row] = await ctx.db
     .insert(labels)
     .values({ id: newId("label", now), accountId: ctx.accountId, name: input.name, color: input.color, createdAt: now })
     .onConflictDoNothing()
@@ -43,7 +42,7 @@ export async function createLabel({ ctx, input }: { ctx: ServiceContext; input: 
 
 /** Deletes the label and takes it off every conversation that carried it. */
 export async function deleteLabel({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .delete(labels)
       .where(and(eq(labels.accountId, ctx.accountId), eq(labels.id, id)))
@@ -65,7 +64,7 @@ export async function deleteLabel({ ctx, id }: { ctx: ServiceContext; id: string
  */
 export async function setConversationLabels({ ctx, id, labelIds }: { ctx: ServiceContext<"user">; id: string; labelIds: string[] }) {
   const wanted = [...new Set(labelIds)];
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const current = await findConversation(tx, { accountId: ctx.accountId, id, lock: true });
     const found = wanted.length
       ? await tx

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { type Message, type MessagePricing, messages } from "@/db/schema";
 import { callingCodeOf } from "@/lib/pricing/country";
 import { recordEvent } from "@/lib/events/record-event";
@@ -30,7 +30,7 @@ export function isForwardStatus(current: Message["status"], next: NetworkStatus)
  * status would not move it forward.
  */
 export async function applyMessageStatus(
-  tx: Executor,
+  ctx: SystemContext,
   {
     accountId,
     messageId,
@@ -47,6 +47,7 @@ export async function applyMessageStatus(
     pricing?: { category: string; billable: boolean; pricing_model?: string };
   },
 ) {
+  const tx = ctx.db;
   const [target] = await tx
     .select({ id: messages.id, toNumber: messages.toNumber, pricing: messages.pricing })
     .from(messages)
@@ -76,7 +77,7 @@ export async function applyMessageStatus(
     .where(eq(messages.id, message.id))
     .returning();
   const output = presentMessage({ ...row, media: message.media });
-  await recordEvent(tx, { accountId, type: `message.${status}`, data: { message: output } });
+  await recordEvent(ctx, { accountId, type: `message.${status}`, data: { message: output } });
   return output;
 }
 
@@ -84,15 +85,15 @@ export async function applyMessageStatus(
  * Applies one status report of the sandbox network (job `message.simulate-status`); what it
  * reports and when is the sandbox adapter's (`lib/network/sandbox.ts`).
  */
-async function simulateSandboxStatus({ messageId, status }: z.output<typeof sandboxStatusJob>) {
-  const [row] = await getDb().select({ accountId: messages.accountId, type: messages.type, content: messages.content }).from(messages).where(eq(messages.id, messageId)).limit(1);
+async function simulateSandboxStatus(ctx: SystemContext, { messageId, status }: z.output<typeof sandboxStatusJob>) {
+  const [row] = await ctx.db.select({ accountId: messages.accountId, type: messages.type, content: messages.content }).from(messages).where(eq(messages.id, messageId)).limit(1);
   if (!row) return;
   const report = sandboxStatusReport({ type: row.type, content: row.content, status });
-  await getDb().transaction((tx) => applyMessageStatus(tx, { accountId: row.accountId, messageId, ...report }));
+  await ctx.db.transaction((tx) => applyMessageStatus({ ...ctx, db: tx }, { accountId: row.accountId, messageId, ...report }));
 }
 
 /** The sandbox's `message.simulate-status` job: the status a real network would report, when it would. */
-export const simulateStatusJob = defineJob({ kind: "message.simulate-status", schema: sandboxStatusJob, handler: simulateSandboxStatus });
+export const simulateStatusJob = defineJob({ kind: "message.simulate-status", schema: sandboxStatusJob, handler: (payload, job) => simulateSandboxStatus(job.system, payload) });
 
 declare module "@/lib/jobs/define" {
   interface JobPayloads {

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { earlyStatuses } from "@/db/schema";
 import { applyMessageStatus, type NetworkStatus } from "./apply-status";
 
@@ -20,7 +21,8 @@ const order: Record<NetworkStatus, number> = { sent: 0, failed: 1, delivered: 2,
  * Applies, in their natural order, the statuses that arrived for this network id before the
  * send recorded it, then forgets them (in the transaction that records the network's id).
  */
-export async function applyEarlyStatuses(tx: Executor, { accountId, messageId, networkMessageId }: { accountId: string; messageId: string; networkMessageId: string }) {
+export async function applyEarlyStatuses(ctx: SystemContext, { accountId, messageId, networkMessageId }: { accountId: string; messageId: string; networkMessageId: string }) {
+  const tx = ctx.db;
   const rows = await tx
     .select()
     .from(earlyStatuses)
@@ -28,7 +30,7 @@ export async function applyEarlyStatuses(tx: Executor, { accountId, messageId, n
     .orderBy(asc(earlyStatuses.id));
   if (rows.length === 0) return;
   for (const row of [...rows].sort((a, b) => order[a.status] - order[b.status])) {
-    await applyMessageStatus(tx, { accountId, messageId, status: row.status, error: row.error ?? undefined });
+    await applyMessageStatus(ctx, { accountId, messageId, status: row.status, error: row.error ?? undefined });
   }
   await tx.delete(earlyStatuses).where(inArray(earlyStatuses.id, rows.map((row) => row.id)));
 }

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { getDb } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { conversations } from "@/db/schema";
 import { ensureContact } from "@/lib/conversations/store";
 import { newId } from "@/lib/platform/ids";
@@ -16,9 +16,9 @@ import { findIdByNetworkId, insertMessage, mediaNotSynced } from "./store";
  * counts or automatic answers: it is the past, not news. Media stay on the phone (the message
  * says so). Idempotent on the network message id.
  */
-export async function importHistoryMessage({ accountId, message: item }: { accountId: string; message: HistoryMessage }): Promise<{ imported: boolean }> {
+export async function importHistoryMessage(ctx: SystemContext, { accountId, message: item }: { accountId: string; message: HistoryMessage }): Promise<{ imported: boolean }> {
   const { message, direction, thread } = item;
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     if (await findIdByNetworkId(tx, { accountId, networkMessageId: message.networkMessageId, lock: true })) return { imported: false };
     const integration = await loadNumberIntegration(tx, accountId);
     const contact = await ensureContact(tx, { accountId, phone: thread, name: direction === "inbound" ? message.name : undefined });

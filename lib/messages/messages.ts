@@ -1,6 +1,5 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import { getDb } from "@/db";
 import { conversations, media, messages } from "@/db/schema";
 import { keysetPage, type PageArgs } from "@/lib/platform/keyset-page";
 import type { ServiceContext } from "@/lib/auth/context";
@@ -13,13 +12,13 @@ import { findMessage, joinMedia, selectMessages } from "./store";
 
 /** One message; an admin also gets `history`, the words the customer edited or deleted. */
 export async function getMessage({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
-  const row = await findMessage(getDb(), { accountId: ctx.accountId, id });
+  const row = await findMessage(ctx.db, { accountId: ctx.accountId, id });
   return ctx.user.role === "admin" ? presentMessageWithHistory(row) : presentMessage(row);
 }
 
 /** A conversation's messages, newest first, on messages_conversation_created_idx. */
 export async function listConversationMessages({ ctx, conversationId, limit, cursor }: PageArgs & { ctx: ServiceContext; conversationId: string }) {
-  const db = getDb();
+  const db = ctx.db;
   const conversation = await findConversation(db, { accountId: ctx.accountId, id: conversationId });
   return keysetPage(selectMessages(db).$dynamic(), {
     table: messages,
@@ -35,7 +34,7 @@ export async function listConversationMessages({ ctx, conversationId, limit, cur
 
 /** The media bytes of a message, for download. */
 export async function getMessageMedia({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  const [row] = await getDb()
+  const [row] = await ctx.db
     .select({ type: messages.type, bytes: media.bytes, mimeType: media.mimeType, filename: media.filename })
     .from(messages)
     .innerJoin(media, eq(media.id, messages.mediaId))
@@ -51,7 +50,7 @@ export async function getMessageMedia({ ctx, id }: { ctx: ServiceContext; id: st
  * changes nothing.
  */
 export async function deleteMessage({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const message = await findMessage(tx, { accountId: ctx.accountId, id, lock: true });
     if (message.deletedAt) return;
     const now = new Date();
@@ -61,6 +60,6 @@ export async function deleteMessage({ ctx, id }: { ctx: ServiceContext; id: stri
     if (await isLatestMessage(tx, { conversationId: message.conversationId, id: message.id })) {
       await tx.update(conversations).set({ lastMessagePreview: DELETED_PREVIEW, updatedAt: now }).where(eq(conversations.id, message.conversationId));
     }
-    await recordEvent(tx, { accountId: ctx.accountId, type: "message.deleted", data: { message: presentMessage(await findMessage(tx, { accountId: ctx.accountId, id: message.id })) } });
+    await recordEvent({ ...ctx, db: tx }, { accountId: ctx.accountId, type: "message.deleted", data: { message: presentMessage(await findMessage(tx, { accountId: ctx.accountId, id: message.id })) } });
   });
 }

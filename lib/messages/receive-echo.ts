@@ -1,4 +1,4 @@
-import { getDb } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { createConversation, ensureContact, findActiveConversation } from "@/lib/conversations/store";
 import { recordEvent } from "@/lib/events/record-event";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integration";
@@ -13,8 +13,8 @@ import { findIdByNetworkId, findMessage, insertMessage, mediaNotSynced, touchCon
  * on the phone: the message keeps its type and caption, with `error` saying the file was not
  * synced. Idempotent on the network message id, like inbound messages.
  */
-export async function receiveBusinessAppEcho({ accountId, echo }: { accountId: string; echo: BusinessAppEcho }) {
-  return getDb().transaction(async (tx) => {
+export async function receiveBusinessAppEcho(ctx: SystemContext, { accountId, echo }: { accountId: string; echo: BusinessAppEcho }) {
+  return ctx.db.transaction(async (tx) => {
     const existing = await findIdByNetworkId(tx, { accountId, networkMessageId: echo.networkMessageId, lock: true });
     if (existing) return { duplicate: true, message: presentMessage(await findMessage(tx, { accountId, id: existing })) };
 
@@ -22,7 +22,7 @@ export async function receiveBusinessAppEcho({ accountId, echo }: { accountId: s
     const contact = await ensureContact(tx, { accountId, phone: echo.to });
     const now = new Date();
     const conversation =
-      (await findActiveConversation(tx, { accountId, contactId: contact.id })) ?? (await createConversation(tx, { accountId, contact, at: now, actor: { type: "user", name: "Business app" } }));
+      (await findActiveConversation(tx, { accountId, contactId: contact.id })) ?? (await createConversation({ ...ctx, db: tx }, { accountId, contact, at: now, actor: { type: "user", name: "Business app" } }));
     const message = await insertMessage(tx, {
       at: now,
       accountId,
@@ -46,7 +46,7 @@ export async function receiveBusinessAppEcho({ accountId, echo }: { accountId: s
       unread: "keep",
     });
     const output = presentMessage({ ...message, media: null });
-    await recordEvent(tx, { accountId, type: "message.sent", data: { message: output } });
+    await recordEvent({ ...ctx, db: tx }, { accountId, type: "message.sent", data: { message: output } });
     return { duplicate: false, message: output };
   });
 }

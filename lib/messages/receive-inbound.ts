@@ -1,6 +1,7 @@
 import { detectMessageLanguage } from "@/lib/platform/language/detect";
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { type Conversation, contacts, conversations, type MessageReaction, messages } from "@/db/schema";
 import { conversationSummary } from "@/lib/conversations/schemas";
 import {
@@ -121,7 +122,7 @@ export async function openServiceWindow(tx: Executor, { conversationId, sentAt }
  * An answer to the satisfaction survey (see surveyScoreOf) joins the rated conversation without
  * reopening it or triggering an automatic answer, and emits conversation.rated.
  */
-export async function receiveInboundMessage({ accountId, inbound }: { accountId: string; inbound: InboundInput }): Promise<InboundResult> {
+export async function receiveInboundMessage(ctx: SystemContext, { accountId, inbound }: { accountId: string; inbound: InboundInput }): Promise<InboundResult> {
   if (inbound.media) {
     // The type the network (or a simulated customer) declared is not trusted: the bytes decide.
     const kind = inboundMediaKind({ bytes: inbound.media.bytes, declared: inbound.media.mimeType });
@@ -129,7 +130,8 @@ export async function receiveInboundMessage({ accountId, inbound }: { accountId:
     const type = inbound.type === "sticker" && kind.mimeType === "image/webp" ? "sticker" : kind.type;
     inbound = { ...inbound, type, media: { ...inbound.media, mimeType: kind.mimeType } };
   }
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
+    const inTx = { ...ctx, db: tx };
     const existing = await findIdByNetworkId(tx, { accountId, networkMessageId: inbound.networkMessageId, lock: true });
     if (existing) return { duplicate: true, message: presentMessage(await findMessage(tx, { accountId, id: existing })) };
 
@@ -160,15 +162,15 @@ export async function receiveInboundMessage({ accountId, inbound }: { accountId:
     } else {
       conversation = await findActiveConversation(tx, { accountId, contactId: contact.id });
       if (conversation && !silent) score = surveyScoreOf({ conversation, ...answer });
-      if (conversation?.status === "snoozed" && !silent && score === null) conversation = await wakeSnoozedConversation(tx, { accountId, conversation, contact });
+      if (conversation?.status === "snoozed" && !silent && score === null) conversation = await wakeSnoozedConversation(inTx, { accountId, conversation, contact });
       if (!conversation) {
         const closed = await findLatestClosedConversation(tx, { accountId, contactId: contact.id });
         score = closed && !silent ? surveyScoreOf({ conversation: closed, ...answer }) : null;
         conversation = closed
           ? silent || score !== null
             ? closed
-            : await reopenClosedConversation(tx, { accountId, conversation: closed, contact })
-          : await createConversation(tx, { accountId, contact, at: arrivedAt, closed: silent });
+            : await reopenClosedConversation(inTx, { accountId, conversation: closed, contact })
+          : await createConversation(inTx, { accountId, contact, at: arrivedAt, closed: silent });
       }
     }
 
@@ -206,12 +208,12 @@ export async function receiveInboundMessage({ accountId, inbound }: { accountId:
     const updated = await openServiceWindow(tx, { conversationId: conversation.id, sentAt: inbound.sentAt ?? now });
     const output = presentMessage({ ...message, media: stored });
     if (silent) return { duplicate: false, message: output };
-    await recordEvent(tx, { accountId, type: "message.received", data: { message: output, conversation: conversationSummary(updated) } });
+    await recordEvent(inTx, { accountId, type: "message.received", data: { message: output, conversation: conversationSummary(updated) } });
     if (score !== null) {
-      const rated = await recordSurveyAnswer(tx, { accountId, conversationId: conversation.id, contact, score, at: now });
+      const rated = await recordSurveyAnswer(inTx, { accountId, conversationId: conversation.id, contact, score, at: now });
       if (rated) await thankForSurveyAnswer(tx, { accountId, conversationId: conversation.id, from: businessNumberOf(integration), to: contactAddress(contact) });
     } else if (!inbound.reaction) {
-      await workflowOnCustomerMessage(tx, { accountId, conversationId: conversation.id, at: now });
+      await workflowOnCustomerMessage(inTx, { accountId, conversationId: conversation.id, at: now });
       await afterInboundMessage(tx, { accountId, message, conversation: updated });
     }
     return { duplicate: false, message: output };
@@ -229,9 +231,9 @@ function identityOf(inbound: InboundInput) {
 }
 
 /** A contact's name as the business app's address book has it (coexistence contact sync). */
-export async function syncContactName({ accountId, phone, name }: { accountId: string; phone: string; name: string | null }) {
+export async function syncContactName(ctx: SystemContext, { accountId, phone, name }: { accountId: string; phone: string; name: string | null }) {
   const now = new Date();
-  await getDb()
+  await ctx.db
     .insert(contacts)
     .values({ id: newId("contact", now), accountId, phone, name, createdAt: now, updatedAt: now })
     .onConflictDoUpdate({ target: [contacts.accountId, contacts.phone], set: { name, updatedAt: now }, setWhere: isNull(contacts.nameEditedAt) });

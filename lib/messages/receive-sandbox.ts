@@ -1,6 +1,5 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import { getDb } from "@/db";
 import type { ServiceContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/platform/errors";
 import { loadNumberIntegration } from "@/lib/network/integration";
@@ -28,7 +27,7 @@ function sandboxIdentity(accountId: string, input: SandboxInboundInput) {
  * message by its Chorus id.
  */
 export async function receiveSandboxMessage({ ctx, input }: { ctx: ServiceContext; input: SandboxInboundInput }) {
-  const integration = await loadNumberIntegration(getDb(), ctx.accountId);
+  const integration = await loadNumberIntegration(ctx.db, ctx.accountId);
   if (integration.provider !== "sandbox") throw new NotFoundError("Sandbox");
   const content: MessageKindContent = {
     ...(input.location ? { location: input.location } : {}),
@@ -37,7 +36,7 @@ export async function receiveSandboxMessage({ ctx, input }: { ctx: ServiceContex
     ...(input.button ? { button: input.button } : {}),
     ...(input.unsupported ? { unsupported: input.unsupported } : {}),
   };
-  const result = await receiveInboundMessage({
+  const result = await receiveInboundMessage(ctx, {
     accountId: ctx.accountId,
     inbound: {
       networkMessageId: `sandbox.in.${randomBytes(16).toString("base64url")}`,

@@ -1,5 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { contacts, conversations, media, type MessageRevision, messages } from "@/db/schema";
 import { recordEvent } from "@/lib/events/record-event";
 import type { InboundRevision } from "@/lib/network/types";
@@ -30,8 +31,8 @@ export type RevisionResult = { applied: true } | { duplicate: true } | { skipped
  * `message.deleted` (none for a blocked contact). Only the customer who sent a message can
  * change it; a redelivered notification changes nothing; an edit after a deletion is ignored.
  */
-export async function applyCustomerRevision({ accountId, revision }: { accountId: string; revision: InboundRevision }): Promise<RevisionResult> {
-  return getDb().transaction(async (tx) => {
+export async function applyCustomerRevision(ctx: SystemContext, { accountId, revision }: { accountId: string; revision: InboundRevision }): Promise<RevisionResult> {
+  return ctx.db.transaction(async (tx) => {
     const [target] = await tx
       .select({ id: messages.id })
       .from(messages)
@@ -88,7 +89,7 @@ export async function applyCustomerRevision({ accountId, revision }: { accountId
       .limit(1);
     if (!conversation?.blocked) {
       const output = presentMessage(await findMessage(tx, { accountId, id: message.id }));
-      await recordEvent(tx, { accountId, type: revision.kind === "edit" ? "message.updated" : "message.deleted", data: { message: output } });
+      await recordEvent({ ...ctx, db: tx }, { accountId, type: revision.kind === "edit" ? "message.updated" : "message.deleted", data: { message: output } });
     }
     return { applied: true };
   });

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { slaOnPersonReply } from "@/lib/sla/sla";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
 import { conversations, messages } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { userActor } from "@/lib/activity/schemas";
@@ -29,7 +29,7 @@ import { insertMessage, storeMedia, touchConversation } from "./store";
  * the sender (the account's auto-assign setting). A blocked contact gets nothing (409).
  */
 export async function sendMessage({ ctx, input }: { ctx: ServiceContext<"user">; input: SendMessageInput }) {
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const accountId = ctx.accountId;
     const integration = await loadNumberIntegration(tx, accountId);
     let conversationId: string;
@@ -38,7 +38,7 @@ export async function sendMessage({ ctx, input }: { ctx: ServiceContext<"user">;
       const conversation = await findConversation(tx, { accountId, id: input.conversation_id, lock: true });
       refuseBlockedContact(conversation.contact);
       if (conversation.status === "closed") {
-        await reopenClosedConversation(tx, { accountId, conversation, contact: conversation.contact, user: actor(ctx) });
+        await reopenClosedConversation({ ...ctx, db: tx }, { accountId, conversation, contact: conversation.contact, user: actor(ctx) });
       }
       conversationId = conversation.id;
       to = contactAddress(conversation.contact);
@@ -49,7 +49,7 @@ export async function sendMessage({ ctx, input }: { ctx: ServiceContext<"user">;
       const active = await findActiveConversation(tx, { accountId, contactId: contact.id });
       conversationId = active
         ? active.id
-        : (await createConversation(tx, { accountId, contact, at: new Date(), actor: userActor(ctx.user) })).id;
+        : (await createConversation({ ...ctx, db: tx }, { accountId, contact, at: new Date(), actor: userActor(ctx.user) })).id;
     }
     await autoAssignOnReply(tx, { ctx, conversationId });
     await slaOnPersonReply(tx, { accountId, conversationId, userId: ctx.user.id, at: new Date() });

@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
-import { getDb, rowsOf } from "@/db";
+import { type Executor, rowsOf } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { earlyStatuses, media, type Message, messages, type NumberIntegration } from "@/db/schema";
 import { recordEvent, recordEvents } from "@/lib/events/record-event";
 import { defineJob, type PayloadOf } from "@/lib/jobs/define";
@@ -34,8 +35,9 @@ type SendJobPayload = z.output<typeof sendJobPayload>;
 
 export type SendOutcome = void | { retryAt: Date; error: string } | { failed: string };
 
-async function markFailed(accountId: string, messageId: string, error: { code: string; message: string }) {
-  await getDb().transaction(async (tx) => {
+async function markFailed(ctx: SystemContext, accountId: string, messageId: string, error: { code: string; message: string }) {
+  await ctx.db.transaction(async (tx) => {
+    const inTx = { ...ctx, db: tx };
     const now = new Date();
     const [row] = await tx
       .update(messages)
@@ -44,12 +46,12 @@ async function markFailed(accountId: string, messageId: string, error: { code: s
       .returning();
     if (!row) return;
     const { media: meta } = await findMessage(tx, { accountId, id: messageId });
-    await recordEvent(tx, { accountId, type: "message.failed", data: { message: presentMessage({ ...row, media: meta }) } });
+    await recordEvent(inTx, { accountId, type: "message.failed", data: { message: presentMessage({ ...row, media: meta }) } });
   });
 }
 
-const networkIdOf = async (accountId: string, id: string) => {
-  const [row] = await getDb()
+const networkIdOf = async (db: Executor, accountId: string, id: string) => {
+  const [row] = await db
     .select({ networkMessageId: messages.networkMessageId })
     .from(messages)
     .where(and(eq(messages.accountId, accountId), eq(messages.id, id)))
@@ -58,12 +60,12 @@ const networkIdOf = async (accountId: string, id: string) => {
 };
 
 /** The network's view of a stored message: kinds from `content`, quoted and reacted-to messages by the network's ids. */
-async function outboundOf(message: Message): Promise<{ ok: true; outbound: OutboundMessage } | { ok: false; message: string }> {
+async function outboundOf(db: Executor, message: Message): Promise<{ ok: true; outbound: OutboundMessage } | { ok: false; message: string }> {
   const content = (message.content ?? {}) as MessageKindContent;
   const outbound: OutboundMessage = { to: message.toNumber, type: message.type as OutboundMessage["type"], ...(message.text !== null ? { text: message.text } : {}) };
   if (message.contextMessageId) {
     // A quote of a message the network never carried (still queued, or failed) is sent as a plain message.
-    const networkMessageId = await networkIdOf(message.accountId, message.contextMessageId);
+    const networkMessageId = await networkIdOf(db, message.accountId, message.contextMessageId);
     if (networkMessageId) outbound.context = { networkMessageId };
   }
   if (message.type === "location" && content.location) outbound.location = content.location;
@@ -93,7 +95,7 @@ async function outboundOf(message: Message): Promise<{ ok: true; outbound: Outbo
     outbound.interactive = { ...flow, flow_token: flow.flow_token ?? message.id };
   }
   if (message.type === "reaction" && content.reaction) {
-    const networkMessageId = await networkIdOf(message.accountId, content.reaction.message_id);
+    const networkMessageId = await networkIdOf(db, message.accountId, content.reaction.message_id);
     if (!networkMessageId) return { ok: false, message: "The message reacted to never reached the network." };
     outbound.reaction = { networkMessageId, emoji: content.reaction.emoji };
   }
@@ -107,18 +109,19 @@ async function outboundOf(message: Message): Promise<{ ok: true; outbound: Outbo
  * the network's error + message.failed; a temporary one → retry later, up to MAX_SEND_ATTEMPTS.
  */
 export async function sendQueuedMessage(
+  ctx: SystemContext,
   payload: SendJobPayload,
   options: { attempt?: number; loaded?: { message?: Message; integration?: NumberIntegration } } = {},
 ): Promise<SendOutcome> {
-  const handed = await handOverQueuedMessage(payload, options);
+  const handed = await handOverQueuedMessage(ctx, payload, options);
   if ("outcome" in handed) return handed.outcome;
-  await recordSent(handed.sent);
+  await recordSent(ctx, handed.sent);
 }
 
 export const sendMessageJob = defineJob({
   kind: "message.send",
   schema: sendJobPayload,
-  handler: (payload, { attempt }) => sendQueuedMessage(payload, { attempt }),
+  handler: (payload, { attempt, system }) => sendQueuedMessage(system, payload, { attempt }),
 });
 
 declare module "@/lib/jobs/define" {
@@ -137,10 +140,11 @@ export type HandedOver = { message: Message; integration: NumberIntegration; net
  * sent, is handled here as `sendQueuedMessage` handles it.
  */
 export async function handOverQueuedMessage(
+  ctx: SystemContext,
   { messageId, interactive }: SendJobPayload,
   { attempt = 1, loaded }: { attempt?: number; loaded?: { message?: Message; integration?: NumberIntegration } } = {},
 ): Promise<{ sent: HandedOver } | { outcome: SendOutcome }> {
-  const db = getDb();
+  const db = ctx.db;
   // A caller that sends many messages (a campaign) passes the rows it has just written and read.
   const [message] = loaded?.message?.id === messageId ? [loaded.message] : await db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
   if (!message || message.status !== "queued" || message.deletedAt) return { outcome: undefined };
@@ -148,13 +152,13 @@ export async function handOverQueuedMessage(
   const integration = loaded?.integration?.accountId === message.accountId ? loaded.integration : await loadNumberIntegration(db, message.accountId);
   const built = adapterFor(integration);
   if (!built.ok) {
-    await markFailed(message.accountId, message.id, { code: "number_not_configured", message: built.message });
+    await markFailed(ctx, message.accountId, message.id, { code: "number_not_configured", message: built.message });
     return { outcome: undefined };
   }
 
-  const prepared = await outboundOf(message);
+  const prepared = await outboundOf(db, message);
   if (!prepared.ok) {
-    await markFailed(message.accountId, message.id, { code: "invalid_message", message: prepared.message });
+    await markFailed(ctx, message.accountId, message.id, { code: "invalid_message", message: prepared.message });
     return { outcome: undefined };
   }
   const outbound = prepared.outbound;
@@ -169,7 +173,7 @@ export async function handOverQueuedMessage(
   if (message.mediaId) {
     const [file] = await db.select().from(media).where(eq(media.id, message.mediaId)).limit(1);
     if (!file) {
-      await markFailed(message.accountId, message.id, { code: "media_missing", message: "The message's media is no longer stored." });
+      await markFailed(ctx, message.accountId, message.id, { code: "media_missing", message: "The message's media is no longer stored." });
       return { outcome: undefined };
     }
     outbound.media = { mimeType: file.mimeType, bytes: file.bytes, ...(file.filename ? { filename: file.filename } : {}), ...(file.caption ? { caption: file.caption } : {}) };
@@ -183,13 +187,14 @@ export async function handOverQueuedMessage(
     const delay = SEND_RETRY_DELAYS_MS[Math.min(attempt, SEND_RETRY_DELAYS_MS.length) - 1];
     return { outcome: { retryAt: new Date(Date.now() + delay), error: `${error.code}: ${error.message}` } };
   }
-  await markFailed(message.accountId, message.id, error);
+  await markFailed(ctx, message.accountId, message.id, error);
   return { outcome: undefined };
 }
 
 /** Records what the network answered for one message: `sent` with its id, message.sent, early statuses. */
-async function recordSent({ message, integration, networkMessageId }: HandedOver) {
-  await getDb().transaction(async (tx) => {
+async function recordSent(ctx: SystemContext, { message, integration, networkMessageId }: HandedOver) {
+  await ctx.db.transaction(async (tx) => {
+    const inTx = { ...ctx, db: tx };
     const now = new Date();
     const [row] = await tx
       .update(messages)
@@ -199,8 +204,8 @@ async function recordSent({ message, integration, networkMessageId }: HandedOver
     if (!row) return;
     // Only a message with a file needs its media's metadata read back.
     const meta = row.mediaId ? (await findMessage(tx, { accountId: message.accountId, id: message.id })).media : null;
-    await recordEvent(tx, { accountId: message.accountId, type: "message.sent", data: { message: presentMessage({ ...row, media: meta }) } });
-    await applyEarlyStatuses(tx, { accountId: message.accountId, messageId: message.id, networkMessageId });
+    await recordEvent(inTx, { accountId: message.accountId, type: "message.sent", data: { message: presentMessage({ ...row, media: meta }) } });
+    await applyEarlyStatuses(inTx, { accountId: message.accountId, messageId: message.id, networkMessageId });
     if (integration.provider === "sandbox") await scheduleSandboxStatuses(tx, { accountId: message.accountId, messageId: message.id, sentAt: now });
   });
 }
@@ -211,11 +216,12 @@ async function recordSent({ message, integration, networkMessageId }: HandedOver
  * network id (unless no longer queued), their message.sent events, and the statuses that
  * arrived for them early.
  */
-export async function recordSentMessages(list: HandedOver[]): Promise<void> {
+export async function recordSentMessages(ctx: SystemContext, list: HandedOver[]): Promise<void> {
   if (!list.length) return;
   const accountId = list[0].message.accountId;
   if (list.some((h) => h.message.accountId !== accountId)) throw new Error("recordSentMessages takes the messages of one account");
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
+    const inTx = { ...ctx, db: tx };
     const now = new Date();
     const sent = list.map((h) => ({ id: h.message.id, network_message_id: h.networkMessageId }));
     const updated = rowsOf<{ id: string }>(
@@ -234,14 +240,14 @@ export async function recordSentMessages(list: HandedOver[]): Promise<void> {
       const meta = row.mediaId ? (await findMessage(tx, { accountId, id: row.id })).media : null;
       presented.push(presentMessage({ ...row, media: meta }));
     }
-    await recordEvents(tx, presented.map((message) => ({ accountId, type: "message.sent" as const, data: { message } })));
+    await recordEvents(inTx, presented.map((message) => ({ accountId, type: "message.sent" as const, data: { message } })));
     const early = await tx
       .selectDistinct({ networkMessageId: earlyStatuses.networkMessageId })
       .from(earlyStatuses)
       .where(and(eq(earlyStatuses.accountId, accountId), inArray(earlyStatuses.networkMessageId, rows.map((r) => r.networkMessageId!))));
     const byNetworkId = new Map(rows.map((r) => [r.networkMessageId!, r.id]));
     for (const { networkMessageId } of early) {
-      await applyEarlyStatuses(tx, { accountId, messageId: byNetworkId.get(networkMessageId)!, networkMessageId });
+      await applyEarlyStatuses(inTx, { accountId, messageId: byNetworkId.get(networkMessageId)!, networkMessageId });
     }
     for (const row of rows) {
       const integration = list[order.get(row.id)!].integration;

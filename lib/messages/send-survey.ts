@@ -1,7 +1,8 @@
 import { contactAddress } from "@/lib/contacts/identity";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { contacts, conversations } from "@/db/schema";
 import { queueOutboundMessage } from "@/lib/messages/send-message";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integration";
@@ -20,8 +21,8 @@ const surveyJob = z.object({ accountId: z.string(), conversationId: z.string(), 
  * (or closed again) since, was already rated, was already asked for this close, or the survey was
  * switched off meanwhile.
  */
-async function sendSurvey({ accountId, conversationId, closedAt }: z.output<typeof surveyJob>) {
-  await getDb().transaction(async (tx) => {
+async function sendSurvey(ctx: SystemContext, { accountId, conversationId, closedAt }: z.output<typeof surveyJob>) {
+  await ctx.db.transaction(async (tx) => {
     const [conversation] = await tx
       .select()
       .from(conversations)
@@ -62,7 +63,7 @@ async function sendSurvey({ accountId, conversationId, closedAt }: z.output<type
   });
 }
 
-export const surveyJobDefinition = defineJob({ kind: "csat.survey", schema: surveyJob, handler: sendSurvey });
+export const surveyJobDefinition = defineJob({ kind: "csat.survey", schema: surveyJob, handler: (payload, job) => sendSurvey(job.system, payload) });
 
 declare module "@/lib/jobs/define" {
   interface JobPayloads {

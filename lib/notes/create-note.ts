@@ -1,6 +1,5 @@
 import "server-only";
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { getDb } from "@/db";
 import { conversationNotes, users } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { conversationSummary } from "@/lib/conversations/schemas";
@@ -18,7 +17,7 @@ import { type CreateNoteInput, presentNote } from "./schemas";
  */
 export async function createNote({ ctx, conversationId, input }: { ctx: ServiceContext<"user">; conversationId: string; input: CreateNoteInput }) {
   const mentions = [...new Set(input.mentions ?? [])];
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const conversation = await findConversation(tx, { accountId: ctx.accountId, id: conversationId });
     if (mentions.length) {
       const found = await tx
@@ -43,7 +42,7 @@ export async function createNote({ ctx, conversationId, input }: { ctx: ServiceC
       userIds: mentions.filter((id) => id !== ctx.user.id),
       at: now,
     });
-    await recordEvent(tx, { accountId: ctx.accountId, type: "note.created", data: { note, conversation: conversationSummary(conversation) } });
+    await recordEvent({ ...ctx, db: tx }, { accountId: ctx.accountId, type: "note.created", data: { note, conversation: conversationSummary(conversation) } });
     return note;
   });
 }

@@ -1,7 +1,6 @@
 import "server-only";
 import { and, count, desc, eq, inArray, isNull } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { getDb } from "@/db";
 import { contacts, conversationNotes, conversations, notifications, users } from "@/db/schema";
 import { type CursorPosition, toPage } from "@/lib/platform/cursor";
 import { afterCursor } from "@/lib/platform/pagination";
@@ -11,7 +10,7 @@ import type { MarkNotificationsReadInput, NotificationOutput } from "./schemas";
 const actors = alias(users, "actors");
 
 async function unreadCount(ctx: ServiceContext<"user">) {
-  const [row] = await getDb()
+  const [row] = await ctx.db
     .select({ n: count() })
     .from(notifications)
     .where(and(eq(notifications.accountId, ctx.accountId), eq(notifications.userId, ctx.user.id), isNull(notifications.readAt)));
@@ -20,7 +19,7 @@ async function unreadCount(ctx: ServiceContext<"user">) {
 
 /** The caller's own notifications, newest first, with how many are unread. */
 export async function listNotifications({ ctx, limit, cursor, unread }: { ctx: ServiceContext<"user">; limit: number; cursor?: CursorPosition; unread?: boolean }) {
-  const rows = await getDb()
+  const rows = await ctx.db
     .select({
       notification: notifications,
       note: { text: conversationNotes.text },
@@ -64,7 +63,7 @@ export async function listNotifications({ ctx, limit, cursor, unread }: { ctx: S
 /** Marks the caller's notifications read: the given ones (others' ids change nothing) or all. */
 export async function markNotificationsRead({ ctx, input }: { ctx: ServiceContext<"user">; input: MarkNotificationsReadInput }) {
   const now = new Date();
-  const updated = await getDb()
+  const updated = await ctx.db
     .update(notifications)
     .set({ readAt: now })
     .where(

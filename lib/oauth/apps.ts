@@ -6,7 +6,7 @@ import { apiTokens, oauthApps, oauthGrants } from "@/db/schema";
 import { type CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
-import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { type CreateAppInput, presentApp } from "./schemas";
@@ -16,7 +16,7 @@ import { hashSecret, newSecret } from "@/lib/platform/crypto/secret-hash";
 export async function createApp({ ctx, input }: { ctx: ServiceContext<"user">; input: CreateAppInput }) {
   const now = new Date();
   const clientSecret = input.client_type === "confidential" ? newSecret("chorus_secret_") : null;
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(oauthApps)
       .values({
@@ -39,7 +39,7 @@ export async function createApp({ ctx, input }: { ctx: ServiceContext<"user">; i
 
 /** The account's apps, newest first. */
 export async function listApps({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
-  return keysetPage(executorOf(ctx).select().from(oauthApps).$dynamic(), {
+  return keysetPage(ctx.db.select().from(oauthApps).$dynamic(), {
     table: oauthApps,
     accountId: ctx.accountId,
     where: [isNull(oauthApps.deletedAt)],
@@ -69,7 +69,7 @@ export async function revokeGrants(tx: Executor, where: { appId: string } | { gr
 
 /** Removes an app: its client id stops working and every user's grant to it ends. */
 export async function deleteApp({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .update(oauthApps)
       .set({ deletedAt: new Date() })

@@ -1,6 +1,5 @@
 import "server-only";
 import { jwtVerify, SignJWT } from "jose";
-import { getDb } from "@/db";
 import { oauthCodes, oauthGrants, type OauthApp } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
@@ -113,7 +112,7 @@ export async function readConsent(token: string, userId: string): Promise<Signed
 export async function approveAuthorization({ ctx, request }: { ctx: ServiceContext<"user" | "token">; request: AuthorizeRequest }): Promise<string> {
   const now = new Date();
   const code = newSecret("chorus_code_");
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const grantId = newId("grant", now);
     // The grant (and every token issued from it) has passed the second factor exactly when the approving session had.
     await tx.insert(oauthGrants).values({

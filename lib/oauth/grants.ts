@@ -1,6 +1,5 @@
 import "server-only";
 import { and, desc, eq, isNull } from "drizzle-orm";
-import { getDb } from "@/db";
 import { oauthApps, oauthGrants } from "@/db/schema";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
 import type { Scope } from "@/lib/auth/scopes";
@@ -10,7 +9,7 @@ import { revokeGrants } from "./apps";
 
 /** The apps the user has let act for them (live grants), newest first. */
 export async function listAuthorizedApps({ ctx }: { ctx: ServiceContext<"user"> }) {
-  const rows = await getDb()
+  const rows = await ctx.db
     .select({ grant: oauthGrants, app: { id: oauthApps.id, name: oauthApps.name, redirectUris: oauthApps.redirectUris } })
     .from(oauthGrants)
     .innerJoin(oauthApps, eq(oauthApps.id, oauthGrants.appId))
@@ -27,7 +26,7 @@ export async function listAuthorizedApps({ ctx }: { ctx: ServiceContext<"user"> 
 
 /** The user takes back an app's access: its tokens stop working at once. */
 export async function revokeAuthorizedApp({ ctx, grantId }: { ctx: ServiceContext<"user">; grantId: string }) {
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const [grant] = await tx
       .select({ appId: oauthGrants.appId })
       .from(oauthGrants)

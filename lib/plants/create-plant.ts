@@ -1,5 +1,4 @@
 import "server-only";
-import { getDb } from "@/db";
 import { plants } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { recordEvent } from "@/lib/events/record-event";
@@ -10,13 +9,13 @@ import { type NewPlant, type PlantInput, presentPlant } from "./schemas";
  * body is the NewPlant itself (the New Plant webhook), not the event envelope.
  */
 export async function createPlant({ ctx, input }: { ctx: ServiceContext; input: PlantInput }): Promise<NewPlant> {
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(plants)
       .values({ accountId: ctx.accountId, name: input.name, tag: input.tag ?? null })
       .returning({ id: plants.id, name: plants.name, tag: plants.tag });
     const plant = presentPlant(row);
-    await recordEvent(tx, { accountId: ctx.accountId, type: "plant.created", data: plant, deliveryBody: plant });
+    await recordEvent({ ...ctx, db: tx }, { accountId: ctx.accountId, type: "plant.created", data: plant, deliveryBody: plant });
     return plant;
   });
 }

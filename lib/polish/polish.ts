@@ -93,7 +93,7 @@ async function polishWithLlm({
   signal: AbortSignal;
 }): Promise<string> {
   const profile = await loadBusinessProfile(getDb(), accountId);
-  const documents = await loadDocumentContext({ accountId, budget: POLISH_DOCUMENTS_BUDGET });
+  const documents = await loadDocumentContext(getDb(), { accountId, budget: POLISH_DOCUMENTS_BUDGET });
   const response = await fetch(`${config.baseUrl}/chat/completions`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${config.apiKey}` },

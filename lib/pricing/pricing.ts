@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
 import { type PriceRate, pricingTables } from "@/db/schema";
 import { auditChange } from "@/lib/audit/record-audit";
 import type { ServiceContext } from "@/lib/auth/context";
@@ -20,7 +20,7 @@ export async function loadPricing(db: Executor, accountId: string): Promise<Pric
   return { currency: row.currency, rates: row.rates, source: "custom", updated_at: row.updatedAt.toISOString() };
 }
 
-export const getPricing = ({ ctx }: { ctx: ServiceContext }) => loadPricing(getDb(), ctx.accountId);
+export const getPricing = ({ ctx }: { ctx: ServiceContext }) => loadPricing(ctx.db, ctx.accountId);
 
 /** One CSV line's cells: commas separate, a cell may be wrapped in double quotes (`""` is a quote). */
 function cellsOf(line: string): string[] {
@@ -90,7 +90,7 @@ export async function updatePricing({ ctx, input }: { ctx: ServiceContext; input
     seen.add(key);
   });
   const values = { currency: input.currency, rates: [...rates].sort(order), updatedAt: new Date() };
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     await tx
       .insert(pricingTables)
       .values({ accountId: ctx.accountId, ...values })
@@ -102,7 +102,7 @@ export async function updatePricing({ ctx, input }: { ctx: ServiceContext; input
 
 /** What one message of a category to a number costs by the account's table. */
 export async function estimateMessage({ ctx, to, category }: { ctx: ServiceContext; to: string; category: PricingCategory }) {
-  const table = await loadPricing(getDb(), ctx.accountId);
+  const table = await loadPricing(ctx.db, ctx.accountId);
   const estimate = estimatePrice({ table, to: to.replace(/^\+/, ""), category });
   return {
     category,

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
 import { accounts, type BusinessProfile, businessProfiles } from "@/db/schema";
 import { actorOf, recordAudit } from "@/lib/audit/record-audit";
 import type { ServiceContext } from "@/lib/auth/context";
@@ -20,7 +20,7 @@ export async function loadBusinessProfile(db: Executor, accountId: string): Prom
 }
 
 export async function getBusinessProfile({ ctx, now = new Date() }: { ctx: ServiceContext; now?: Date }) {
-  return presentBusinessProfile(await loadBusinessProfile(getDb(), ctx.accountId), now);
+  return presentBusinessProfile(await loadBusinessProfile(ctx.db, ctx.accountId), now);
 }
 
 /** Replaces the whole profile (PUT semantics); the input is already validated by `businessProfileInput`. */
@@ -33,7 +33,7 @@ export async function updateBusinessProfile({ ctx, input, now = new Date() }: { 
     updatedAt: now,
     ...(input.language ? { language: input.language } : {}),
   };
-  const row = await getDb().transaction(async (tx) => {
+  const row = await ctx.db.transaction(async (tx) => {
     const [previous] = await tx.select({ description: businessProfiles.description }).from(businessProfiles).where(eq(businessProfiles.accountId, ctx.accountId)).for("update");
     const [saved] = await tx
       .insert(businessProfiles)

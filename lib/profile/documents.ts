@@ -1,9 +1,9 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
-import { getDb } from "@/db";
+import type { Executor } from "@/db";
 import { accounts, documents } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
-import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { ConflictError, invalidField, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { indexDocument } from "./knowledge";
@@ -94,7 +94,7 @@ const listColumns = {
 };
 
 export async function listDocuments({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
-  return keysetPage(executorOf(ctx).select(listColumns).from(documents).$dynamic(), {
+  return keysetPage(ctx.db.select(listColumns).from(documents).$dynamic(), {
     table: documents,
     accountId: ctx.accountId,
     order: "asc",
@@ -107,7 +107,7 @@ export async function listDocuments({ ctx, limit, cursor }: { ctx: ServiceContex
 
 /** One document with its extracted text (what the smart features read). */
 export async function getDocument({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  const [row] = await getDb()
+  const [row] = await ctx.db
     .select({ ...listColumns, text: documents.text })
     .from(documents)
     .where(and(eq(documents.accountId, ctx.accountId), eq(documents.id, id)))
@@ -117,7 +117,7 @@ export async function getDocument({ ctx, id }: { ctx: ServiceContext; id: string
 }
 
 export async function getDocumentFile({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  const [row] = await getDb()
+  const [row] = await ctx.db
     .select({ filename: documents.filename, bytes: documents.bytes })
     .from(documents)
     .where(and(eq(documents.accountId, ctx.accountId), eq(documents.id, id)))
@@ -126,7 +126,7 @@ export async function getDocumentFile({ ctx, id }: { ctx: ServiceContext; id: st
   return row;
 }
 
-async function countDocuments(accountId: string, db: Pick<ReturnType<typeof getDb>, "select"> = getDb()) {
+async function countDocuments(db: Executor, accountId: string) {
   const [row] = await db.select({ n: count() }).from(documents).where(eq(documents.accountId, accountId));
   return Number(row.n);
 }
@@ -137,14 +137,14 @@ const limitReached = () =>
 export async function uploadDocument({ ctx, input, now = new Date() }: { ctx: ServiceContext; input: UploadDocumentInput; now?: Date }) {
   const bytes = decodeDocumentData(input.data);
   // Checked before the (slow) text extraction, and again under the lock below.
-  if ((await countDocuments(ctx.accountId)) >= DOCUMENTS_PER_ACCOUNT) throw limitReached();
+  if ((await countDocuments(ctx.db, ctx.accountId)) >= DOCUMENTS_PER_ACCOUNT) throw limitReached();
   const { pages, text, pageTexts } = await extractPdf(bytes);
   const filename = input.filename.replace(/^.*[\\/]/, "") || "document.pdf";
 
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     // Serialises uploads of one account so two at once cannot both take the twentieth place.
     await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, ctx.accountId)).for("update");
-    if ((await countDocuments(ctx.accountId, tx)) >= DOCUMENTS_PER_ACCOUNT) throw limitReached();
+    if ((await countDocuments(tx, ctx.accountId)) >= DOCUMENTS_PER_ACCOUNT) throw limitReached();
     const [row] = await tx
       .insert(documents)
       .values({ id: newId("document", now), accountId: ctx.accountId, filename, size: bytes.length, pages, text, bytes, createdAt: now })
@@ -155,7 +155,7 @@ export async function uploadDocument({ ctx, input, now = new Date() }: { ctx: Se
 }
 
 export async function deleteDocument({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  const removed = await getDb()
+  const removed = await ctx.db
     .delete(documents)
     .where(and(eq(documents.accountId, ctx.accountId), eq(documents.id, id)))
     .returning({ id: documents.id });
@@ -166,9 +166,9 @@ export async function deleteDocument({ ctx, id }: { ctx: ServiceContext; id: str
  * The documents' text for a prompt, oldest first, within `budget` characters in all: each
  * document gets an equal share, and what a short one leaves over goes to the others.
  */
-export async function loadDocumentContext({ accountId, budget }: { accountId: string; budget: number }) {
+export async function loadDocumentContext(db: Executor, { accountId, budget }: { accountId: string; budget: number }) {
   // Only a prefix of each text leaves the database: never more than the whole budget per document.
-  const rows = await getDb()
+  const rows = await db
     .select({ filename: documents.filename, text: sql<string>`left(${documents.text}, ${budget})`, length: sql<number>`length(${documents.text})::int` })
     .from(documents)
     .where(eq(documents.accountId, accountId))

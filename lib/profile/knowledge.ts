@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { and, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
 import { businessProfiles, documents, knowledgePassages, messages, suggestionDismissals } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { findConversation } from "@/lib/conversations/store";
@@ -318,7 +318,7 @@ export async function retrievePassages(
  * window is closed: only a template may be sent then, so a passage could not be.
  */
 export async function suggestAnswers({ ctx, conversationId }: { ctx: ServiceContext; conversationId: string }): Promise<SuggestionsOutput> {
-  const db = getDb();
+  const db = ctx.db;
   const conversation = await findConversation(db, { accountId: ctx.accountId, id: conversationId });
   const last = await lastCustomerText(db, { accountId: ctx.accountId, conversationId });
   if (!last) return { data: [] };
@@ -335,7 +335,7 @@ export async function suggestAnswers({ ctx, conversationId }: { ctx: ServiceCont
 
 /** An agent's "not helpful": the passage is no longer suggested in this conversation. */
 export async function dismissSuggestion({ ctx, conversationId, suggestionId }: { ctx: ServiceContext; conversationId: string; suggestionId: string }) {
-  const db = getDb();
+  const db = ctx.db;
   await findConversation(db, { accountId: ctx.accountId, id: conversationId });
   const [passage] = await db
     .select({ text: knowledgePassages.text })

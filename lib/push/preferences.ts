@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { notificationPreferences, type NotificationPreferences } from "@/db/schema";
 import { defaultPreferences, type NotificationPreferencesInput } from "./schemas";
 
@@ -19,7 +19,7 @@ export function presentPreferences(row: NotificationPreferences | undefined): No
 
 /** The calling user's push choices (the defaults until they save some). */
 export async function getNotificationPreferences({ ctx }: { ctx: ServiceContext<"user"> }): Promise<NotificationPreferencesInput> {
-  const [row] = await executorOf(ctx)
+  const [row] = await ctx.db
     .select()
     .from(notificationPreferences)
     .where(and(eq(notificationPreferences.accountId, ctx.accountId), eq(notificationPreferences.userId, ctx.user.id)))
@@ -38,7 +38,7 @@ export async function saveNotificationPreferences({ ctx, input }: { ctx: Service
     timeZone: input.time_zone,
     updatedAt: new Date(),
   };
-  await executorOf(ctx)
+  await ctx.db
     .insert(notificationPreferences)
     .values({ userId: ctx.user.id, accountId: ctx.accountId, ...values })
     .onConflictDoUpdate({ target: notificationPreferences.userId, set: values });

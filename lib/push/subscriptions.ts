@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, eq, inArray, ne } from "drizzle-orm";
-import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { pushSubscriptions } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
 import { invalidField, NotFoundError } from "@/lib/platform/errors";
@@ -30,7 +30,7 @@ export async function createPushSubscription({
 }): Promise<{ subscription: PushSubscriptionOutput }> {
   const check = await checkWebhookUrl({ url: input.endpoint, allowInsecure: getEnv().WEBHOOK_ALLOW_INSECURE_TARGETS, subject: "The push endpoint" });
   if (!check.ok) throw invalidField("endpoint", check.reason);
-  const db = executorOf(ctx);
+  const db = ctx.db;
   const now = new Date();
   const values = {
     accountId: ctx.accountId,
@@ -71,7 +71,7 @@ export async function createPushSubscription({
 
 /** Stops pushes to one browser of the calling user; another user's endpoint is not found. */
 export async function deletePushSubscription({ ctx, endpoint }: { ctx: ServiceContext<"user">; endpoint: string }) {
-  const deleted = await executorOf(ctx)
+  const deleted = await ctx.db
     .delete(pushSubscriptions)
     .where(and(eq(pushSubscriptions.accountId, ctx.accountId), eq(pushSubscriptions.userId, ctx.user.id), eq(pushSubscriptions.endpoint, endpoint)))
     .returning({ id: pushSubscriptions.id });

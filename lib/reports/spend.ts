@@ -1,6 +1,5 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb } from "@/db";
 import type { ServiceContext } from "@/lib/auth/context";
 import { pricingCategories, rateFor } from "@/lib/pricing/estimate";
 import { loadPricing } from "@/lib/pricing/pricing";
@@ -26,7 +25,7 @@ export async function getSpend({ ctx, range }: { ctx: ServiceContext; range: Rep
       and (pricing->>'billable')::boolean and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz
     group by 1, 2, 3
     order by 1`);
-  const table = await loadPricing(getDb(), ctx.accountId);
+  const table = await loadPricing(ctx.db, ctx.accountId);
   const months = new Map<string, Map<string, { messages: number; amount: number }>>();
   let unpriced = 0;
   for (const row of rows) {

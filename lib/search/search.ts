@@ -1,5 +1,5 @@
 import { and, eq, inArray, or, type SQL, sql } from "drizzle-orm";
-import { type Executor, getDb, rowsOf as rowsOfResult } from "@/db";
+import { type Executor, rowsOf as rowsOfResult } from "@/db";
 import { contactSearchDocument, contacts, conversationNotes, conversations, messageSearch, messages } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { type CursorPosition, toPage } from "@/lib/platform/cursor";
@@ -126,7 +126,7 @@ async function pageOfHits(
 export async function searchConversations({ ctx, q, limit, cursor }: { ctx: ServiceContext; q: string; limit: number; cursor?: CursorPosition }) {
   const terms = searchTerms(q);
   if (matchSources(ctx.accountId, terms).length === 0) return toPage([] as Hit[], limit, positionOf, () => undefined as never);
-  const db = getDb();
+  const db = ctx.db;
   const hits = await newestHits(db, { accountId: ctx.accountId, terms, limit, cursor });
   const shown = hits.slice(0, limit);
   const ids = shown.map((h) => h.conversation_id);

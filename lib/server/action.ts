@@ -1,9 +1,9 @@
-import "@/lib/server/wiring";
 import { revalidatePath } from "next/cache";
 import { unstable_rethrow } from "next/navigation";
 import { z } from "zod";
 import { requireAdmin, requireSession } from "@/lib/auth/current-user";
 import type { AuthContext } from "@/lib/auth/tokens";
+import { type RequestContext, verbContext } from "./context";
 import { isDatabaseUnavailable, loggable, ServiceUnavailableError, zodDetails } from "@/lib/platform/errors";
 import { FIELD_ERRORS_NAMESPACE, type FieldErrorTranslator, fieldErrorSentence, type FieldIssue, wordsFieldErrors } from "@/lib/client/field-errors";
 import { plainErrorMessage } from "@/lib/client/plain-errors";
@@ -113,8 +113,8 @@ export async function runAction<T>(work: () => Promise<T>, options: ActionOption
 /** Who may call an action: administrators, any signed-in user, or anyone (sign-up and password links). */
 type ActionRole = "admin" | "user" | "anyone";
 
-/** What an action's verb acts for: the signed-in session (its account, user and credential). */
-type ActionContext = AuthContext;
+/** What an action's verb acts for: the signed-in session (its account, user and credential) as a verb context. */
+type ActionContext = RequestContext;
 
 type Schemas = readonly z.ZodType[];
 type Inputs<A extends Schemas> = { [K in keyof A]: z.input<A[K]> };
@@ -139,12 +139,9 @@ type Input<S, A> = A extends Schemas ? Outputs<A> : S extends z.ZodType ? z.outp
 type Params<S, A> = A extends Schemas ? Inputs<A> : S extends z.ZodType ? [input: z.input<S>] : [];
 type Ctx<R extends ActionRole> = R extends "anyone" ? null : ActionContext;
 
-/**
- * The context a verb runs with, built in one place: today the session itself, which carries the
- * account, the acting user and the credential.
- */
+/** The context a verb runs with, built in one place: the session (account, acting user, credential) with the pool and the automation rules. */
 function actionContext(session: AuthContext): ActionContext {
-  return session;
+  return verbContext(session);
 }
 
 async function caller(role: ActionRole, allowEnrolment: boolean): Promise<ActionContext | null> {

@@ -2,6 +2,7 @@ import { getDb, getDbHandle } from "@/db";
 import { getEnv } from "@/lib/platform/env";
 import { JOBS_CHANNEL } from "@/lib/jobs/enqueue";
 import { jobRegistry } from "@/lib/server/job-registry";
+import { systemContext } from "@/lib/server/context";
 import { type JobProvider, type LocalProviderOptions, localJobProvider } from "@/lib/jobs/provider";
 import { loggable } from "@/lib/platform/errors";
 import { AUTH_CHANNEL, forgetCachedTokens } from "@/lib/auth/token-cache";
@@ -30,7 +31,7 @@ export async function startBackgroundWork() {
   const env = getEnv();
   const { pglite } = getDbHandle();
   const options: LocalProviderOptions = {
-    db: getDb,
+    system: systemContext,
     jobs: jobRegistry,
     pollMs: env.JOBS_POLL_MS,
     releaseStaleClaims: Boolean(pglite),

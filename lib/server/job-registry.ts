@@ -1,4 +1,3 @@
-import "@/lib/server/wiring";
 import type { JobDefinition, JobKind, JobPayloads } from "@/lib/jobs/define";
 import { wakeConversationJob } from "@/lib/conversations/snooze";
 import { slaCheckJob } from "@/lib/sla/sla";

@@ -1,4 +1,3 @@
-import "@/lib/server/wiring";
 import path from "node:path";
 import { closeDb, getDbHandle } from "@/db";
 import { serveEmbeddedBackups } from "@/db/backup";

@@ -1,10 +1,10 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
 import { slaPolicies, workflowSettings } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
-import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { auditChange } from "@/lib/audit/record-audit";
 import { ConflictError, conflictOnUnique, invalidField, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
@@ -32,7 +32,7 @@ const uniqueName = <T>(work: () => Promise<T>) => conflictOnUnique(work, duplica
 
 /** Oldest first. */
 export async function listSlaPolicies({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
-  const executor = executorOf(ctx);
+  const executor = ctx.db;
   const defaultId = await defaultPolicyId(executor, ctx.accountId);
   return keysetPage(executor.select().from(slaPolicies).$dynamic(), {
     table: slaPolicies,
@@ -57,13 +57,13 @@ async function findPolicy(executor: Executor, accountId: string, id: string, loc
 }
 
 export async function getSlaPolicy({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  const executor = executorOf(ctx);
+  const executor = ctx.db;
   return presentSlaPolicy(await findPolicy(executor, ctx.accountId, id), await defaultPolicyId(executor, ctx.accountId));
 }
 
 export async function createSlaPolicy({ ctx, input }: { ctx: ServiceContext; input: CreateSlaPolicyInput }) {
   return uniqueName(() =>
-    getDb().transaction(async (tx) => {
+    ctx.db.transaction(async (tx) => {
       const now = new Date();
       const [row] = await tx
         .insert(slaPolicies)
@@ -89,7 +89,7 @@ export async function createSlaPolicy({ ctx, input }: { ctx: ServiceContext; inp
 /** Changes apply to clocks started from now on; running clocks keep their due time. */
 export async function updateSlaPolicy({ ctx, id, input }: { ctx: ServiceContext; id: string; input: UpdateSlaPolicyInput }) {
   return uniqueName(() =>
-    getDb().transaction(async (tx) => {
+    ctx.db.transaction(async (tx) => {
       const current = await findPolicy(tx, ctx.accountId, id, true);
       const next = {
         name: input.name ?? current.name,
@@ -117,7 +117,7 @@ export async function updateSlaPolicy({ ctx, id, input }: { ctx: ServiceContext;
 
 /** Deletes the policy; conversations under it keep going without one (their clocks stop). */
 export async function deleteSlaPolicy({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     await findPolicy(tx, ctx.accountId, id, true);
     await detachSlaPolicy(tx, { accountId: ctx.accountId, slaPolicyId: id });
     await tx.delete(slaPolicies).where(eq(slaPolicies.id, id));

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { type Conversation, conversations, messages, notifications, type SlaPolicy, slaOutcomes, slaPolicies } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { recordActivity } from "@/lib/activity/record-activity";
@@ -191,9 +192,10 @@ export async function slaOnClose(tx: Executor, { accountId, conversationId, at }
 
 const kindWords: Record<SlaKind, string> = { first_response: "First response", next_response: "Next response", resolution: "Resolution" };
 
-async function alert(tx: Executor, { conversation, type, now }: { conversation: Conversation; type: "sla.warning" | "sla.breached"; now: Date }) {
+async function alert(ctx: SystemContext, { conversation, type, now }: { conversation: Conversation; type: "sla.warning" | "sla.breached"; now: Date }) {
+  const tx = ctx.db;
   const full = await findConversation(tx, { accountId: conversation.accountId, id: conversation.id });
-  await recordEvent(tx, {
+  await recordEvent(ctx, {
     accountId: conversation.accountId,
     type,
     data: { conversation: presentConversation(full), sla: presentSlaState(conversation) },
@@ -214,24 +216,24 @@ const checkPayload = z.object({ accountId: z.string().min(1), conversationId: z.
  * The `sla.check` job: the running clock's warning (80 %) and breach, each once. A check left
  * over from an earlier clock (answered, closed, moved) finds nothing due and does nothing.
  */
-async function runSlaCheck({ accountId, conversationId }: z.output<typeof checkPayload>, { now }: { now: Date }) {
-  await getDb().transaction(async (tx) => {
+async function runSlaCheck(ctx: SystemContext, { accountId, conversationId }: z.output<typeof checkPayload>, { now }: { now: Date }) {
+  await ctx.db.transaction(async (tx) => {
     const current = await lockConversation(tx, accountId, conversationId);
     if (!current?.slaKind || !current.slaDueAt || !current.slaWarnAt) return;
     let row = current;
     if (row.slaStatus === "ok" && current.slaWarnAt.getTime() <= now.getTime() && current.slaDueAt.getTime() > now.getTime()) {
       [row] = await tx.update(conversations).set({ slaStatus: "warning" }).where(eq(conversations.id, row.id)).returning();
-      await alert(tx, { conversation: row, type: "sla.warning", now });
+      await alert({ ...ctx, db: tx }, { conversation: row, type: "sla.warning", now });
     }
     if ((row.slaStatus === "ok" || row.slaStatus === "warning") && current.slaDueAt.getTime() <= now.getTime()) {
       [row] = await tx.update(conversations).set({ slaStatus: "breached" }).where(eq(conversations.id, row.id)).returning();
       await recordOutcome(tx, { conversation: row, outcome: "breached", userId: row.assignedTo, at: now });
-      await alert(tx, { conversation: row, type: "sla.breached", now });
+      await alert({ ...ctx, db: tx }, { conversation: row, type: "sla.breached", now });
     }
   });
 }
 
-export const slaCheckJob = defineJob({ kind: "sla.check", schema: checkPayload, handler: runSlaCheck });
+export const slaCheckJob = defineJob({ kind: "sla.check", schema: checkPayload, handler: (payload, job) => runSlaCheck(job.system, payload, job) });
 
 declare module "@/lib/jobs/define" {
   interface JobPayloads {

@@ -1,8 +1,9 @@
 import { and, asc, count, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { assignmentPolicies, type AssignmentPolicy, conversations, teamMembers, teams, users, workflowSettings } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
-import { executorOf } from "@/lib/auth/context";
+
 import { auditChange } from "@/lib/audit/record-audit";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { recordEvent } from "@/lib/events/record-event";
@@ -57,7 +58,7 @@ async function assertTeam(executor: Executor, accountId: string, teamId: string,
 
 /** The policy of the account, or of a team (its own, else the account's it inherits). */
 export async function getAssignmentConfig({ ctx, teamId }: { ctx: ServiceContext; teamId?: string }) {
-  const executor = executorOf(ctx);
+  const executor = ctx.db;
   if (teamId) await assertTeam(executor, ctx.accountId, teamId, "team_id");
   const { awayAfterS } = await loadWorkflowSettings(executor, ctx.accountId);
   const own = teamId ? await policyRow(executor, ctx.accountId, teamId) : undefined;
@@ -71,7 +72,7 @@ export async function getAssignmentConfig({ ctx, teamId }: { ctx: ServiceContext
  * the waiting conversations in the same transaction.
  */
 export async function updateAssignmentConfig({ ctx, input }: { ctx: ServiceContext; input: AssignmentConfigInput }) {
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const teamId = input.team_id ?? null;
     if (teamId) await assertTeam(tx, ctx.accountId, teamId, "team_id");
     const people = Object.keys(input.agent_capacities);
@@ -106,8 +107,8 @@ export async function updateAssignmentConfig({ ctx, input }: { ctx: ServiceConte
     }
     if (input.away_after_s !== undefined) await saveWorkflowSettings(tx, ctx.accountId, { awayAfterS: input.away_after_s });
     await auditChange(ctx, "settings.assignment_updated", teamId ? { type: "team", id: teamId } : null, tx);
-    await drainAssignmentQueue(tx, { accountId: ctx.accountId, now });
-    return getAssignmentConfig({ ctx: { ...ctx, tx }, teamId: teamId ?? undefined });
+    await drainAssignmentQueue({ ...ctx, db: tx }, { accountId: ctx.accountId, now });
+    return getAssignmentConfig({ ctx: { ...ctx, db: tx }, teamId: teamId ?? undefined });
   });
 }
 
@@ -165,7 +166,8 @@ async function hasAutomaticPolicy(tx: Executor, accountId: string) {
 /** One account's automatic assignments happen one at a time: two arrivals never both take a person's last free place. */
 const lockAssignments = (tx: Executor, accountId: string) => tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`assignment:${accountId}`}))`);
 
-async function tryAssign(tx: Executor, { accountId, conversation, now, awayAfterS }: { accountId: string; conversation: { id: string; teamId: string | null }; now: Date; awayAfterS: number }) {
+async function tryAssign(ctx: SystemContext, { accountId, conversation, now, awayAfterS }: { accountId: string; conversation: { id: string; teamId: string | null }; now: Date; awayAfterS: number }) {
+  const tx = ctx.db;
   const own = conversation.teamId ? await policyRow(tx, accountId, conversation.teamId) : undefined;
   const policy = own ?? (await policyRow(tx, accountId, null));
   if (!policy || policy.mode === "manual") return null;
@@ -179,7 +181,7 @@ async function tryAssign(tx: Executor, { accountId, conversation, now, awayAfter
     .returning();
   if (!row) return null;
   await tx.update(assignmentPolicies).set({ lastAssignedUserId: chosen.id }).where(eq(assignmentPolicies.id, policy.id));
-  await recordEvent(tx, { accountId, type: "conversation.assigned", data: { conversation: presentAssignment(row), user: presentUserRef(chosen) } });
+  await recordEvent(ctx, { accountId, type: "conversation.assigned", data: { conversation: presentAssignment(row), user: presentUserRef(chosen) } });
   await recordActivity(tx, {
     accountId,
     conversationId: row.id,
@@ -207,7 +209,7 @@ export async function assignByPolicy(tx: Executor, { ctx, conversationId, now = 
   if (!(await hasAutomaticPolicy(tx, ctx.accountId))) return null;
   await lockAssignments(tx, ctx.accountId);
   const { awayAfterS } = await loadWorkflowSettings(tx, ctx.accountId);
-  return tryAssign(tx, { accountId: ctx.accountId, conversation, now, awayAfterS });
+  return tryAssign({ ...ctx, db: tx }, { accountId: ctx.accountId, conversation, now, awayAfterS });
 }
 
 /** How many waiting conversations one pass of the queue looks at. */
@@ -218,7 +220,8 @@ const QUEUE_PASS = 200;
  * them: after a person goes online, a conversation closes, a capacity is raised. Rows another
  * transaction holds are skipped (SKIP LOCKED): that transaction is deciding about them.
  */
-export async function drainAssignmentQueue(tx: Executor, { accountId, now = new Date() }: { accountId: string; now?: Date }) {
+export async function drainAssignmentQueue(ctx: SystemContext, { accountId, now = new Date() }: { accountId: string; now?: Date }) {
+  const tx = ctx.db;
   if (!(await hasAutomaticPolicy(tx, accountId))) return 0;
   await lockAssignments(tx, accountId);
   const { awayAfterS } = await loadWorkflowSettings(tx, accountId);
@@ -231,7 +234,7 @@ export async function drainAssignmentQueue(tx: Executor, { accountId, now = new 
     .for("update", { skipLocked: true });
   let assigned = 0;
   for (const conversation of waiting) {
-    if (await tryAssign(tx, { accountId, conversation, now, awayAfterS })) assigned++;
+    if (await tryAssign(ctx, { accountId, conversation, now, awayAfterS })) assigned++;
   }
   return assigned;
 }

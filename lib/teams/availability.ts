@@ -1,6 +1,5 @@
 import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
-import { getDb } from "@/db";
 import { users } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { presentUser, type Availability } from "@/lib/auth/user-identity";
@@ -10,7 +9,7 @@ import { drainAssignmentQueue, loadWorkflowSettings } from "./assignment";
 
 /** The caller as the user resource shows them, availability included. */
 export async function getMe({ ctx }: { ctx: ServiceContext<"user"> }) {
-  const db = getDb();
+  const db = ctx.db;
   const [user] = await db
     .select()
     .from(users)
@@ -25,7 +24,7 @@ export async function getMe({ ctx }: { ctx: ServiceContext<"user"> }) {
  * hands the waiting conversations out at once, oldest first, to whoever can take them.
  */
 export async function setMyAvailability({ ctx, availability }: { ctx: ServiceContext<"user">; availability: Availability }) {
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const now = new Date();
     const [user] = await tx
       .update(users)
@@ -35,8 +34,8 @@ export async function setMyAvailability({ ctx, availability }: { ctx: ServiceCon
     if (!user) throw new NotFoundError("User");
     const settings = await loadWorkflowSettings(tx, ctx.accountId);
     const output = presentUser(user, settings);
-    await recordEvent(tx, { accountId: ctx.accountId, type: "user.updated", data: { user: output } });
-    if (availability === "online") await drainAssignmentQueue(tx, { accountId: ctx.accountId, now });
+    await recordEvent({ ...ctx, db: tx }, { accountId: ctx.accountId, type: "user.updated", data: { user: output } });
+    if (availability === "online") await drainAssignmentQueue({ ...ctx, db: tx }, { accountId: ctx.accountId, now });
     return output;
   });
 }

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
 import { conversations, teams } from "@/db/schema";
-import type { ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext, SystemContext } from "@/lib/auth/context";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { type ActivityActor, type ActivityVia, userActor } from "@/lib/activity/schemas";
 import { invalidField } from "@/lib/platform/errors";
@@ -55,7 +55,7 @@ export async function assignTeam(
 
 /** `PATCH /v1/conversations/{id}`: priority and team together, or nothing. */
 export async function updateConversation({ ctx, id, input }: { ctx: ServiceContext<"user">; id: string; input: UpdateConversationInput }) {
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const actor = userActor(ctx.user);
     await findConversation(tx, { accountId: ctx.accountId, id, lock: true });
     if (input.team_id !== undefined) await assignTeam(tx, { ctx, conversationId: id, teamId: input.team_id, actor });
@@ -69,8 +69,9 @@ export async function updateConversation({ ctx, id, input }: { ctx: ServiceConte
  * (a new conversation gets the default policy), then the assignment policy for an unassigned
  * open conversation (or the queue when nobody can take it).
  */
-export async function workflowOnCustomerMessage(tx: Executor, { accountId, conversationId, at }: { accountId: string; conversationId: string; at: Date }) {
+export async function workflowOnCustomerMessage(ctx: SystemContext, { accountId, conversationId, at }: { accountId: string; conversationId: string; at: Date }) {
+  const tx = ctx.db;
   const settings = await loadWorkflowSettings(tx, accountId);
   await slaOnCustomerMessage(tx, { accountId, conversationId, at, defaultPolicyId: settings.defaultSlaPolicyId });
-  await assignByPolicy(tx, { ctx: { accountId }, conversationId, now: at });
+  await assignByPolicy(tx, { ctx: { ...ctx, accountId }, conversationId, now: at });
 }

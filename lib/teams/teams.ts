@@ -1,10 +1,10 @@
 import "server-only";
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
 import { teamMembers, teams, users } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
-import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { auditChange } from "@/lib/audit/record-audit";
 import { ConflictError, conflictOnUnique, invalidField, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
@@ -23,7 +23,7 @@ async function membersOf(executor: Executor, teamIds: string[]) {
 
 /** Oldest first. */
 export async function listTeams({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
-  const page = await keysetPage(executorOf(ctx).select().from(teams).$dynamic(), {
+  const page = await keysetPage(ctx.db.select().from(teams).$dynamic(), {
     table: teams,
     accountId: ctx.accountId,
     order: "asc",
@@ -32,7 +32,7 @@ export async function listTeams({ ctx, limit, cursor }: { ctx: ServiceContext; l
     position: (t) => ({ t: t.createdAt, id: t.id }),
     present: (t) => t,
   });
-  const members = await membersOf(executorOf(ctx), page.data.map((t) => t.id));
+  const members = await membersOf(ctx.db, page.data.map((t) => t.id));
   return { ...page, data: page.data.map((t) => presentTeam(t, members.get(t.id) ?? [])) };
 }
 
@@ -47,7 +47,7 @@ async function findTeam(executor: Executor, { accountId, id }: { accountId: stri
 }
 
 export async function getTeam({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  const executor = executorOf(ctx);
+  const executor = ctx.db;
   const row = await findTeam(executor, { accountId: ctx.accountId, id });
   if (!row) throw new NotFoundError("Team");
   return presentTeam(row, (await membersOf(executor, [row.id])).get(row.id) ?? []);
@@ -77,7 +77,7 @@ const uniqueName = <T>(work: () => Promise<T>) => conflictOnUnique(work, duplica
 
 export async function createTeam({ ctx, input }: { ctx: ServiceContext; input: CreateTeamInput }) {
   return uniqueName(() =>
-    getDb().transaction(async (tx) => {
+    ctx.db.transaction(async (tx) => {
       const memberIds = await assertMembers(tx, ctx.accountId, input.members);
       const now = new Date();
       const [row] = await tx.insert(teams).values({ id: newId("team", now), accountId: ctx.accountId, name: input.name, createdAt: now, updatedAt: now }).returning();
@@ -90,7 +90,7 @@ export async function createTeam({ ctx, input }: { ctx: ServiceContext; input: C
 
 export async function updateTeam({ ctx, id, input }: { ctx: ServiceContext; id: string; input: UpdateTeamInput }) {
   return uniqueName(() =>
-    getDb().transaction(async (tx) => {
+    ctx.db.transaction(async (tx) => {
       const [current] = await tx
         .select()
         .from(teams)
@@ -112,7 +112,7 @@ export async function updateTeam({ ctx, id, input }: { ctx: ServiceContext; id: 
 
 /** Deletes the team; its conversations keep going without a team (team_id null), its own assignment policy goes with it. */
 export async function deleteTeam({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .delete(teams)
       .where(and(eq(teams.accountId, ctx.accountId), eq(teams.id, id)))

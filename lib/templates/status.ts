@@ -1,5 +1,6 @@
 import { and, eq, inArray, or } from "drizzle-orm";
-import { getDb } from "@/db";
+import type { Executor } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { messageTemplates, numberIntegrations } from "@/db/schema";
 import type { TemplateStatusUpdate } from "@/lib/network/types";
 import { setTemplateStatus } from "./templates";
@@ -7,8 +8,8 @@ import { z } from "zod";
 import { defineJob, type PayloadOf } from "@/lib/jobs/define";
 
 /** The phone_number_ids of the cloud numbers of these business accounts (whose app secret signs template notifications). */
-export async function phoneNumberIdsOfBusinessAccounts(businessAccountIds: string[]): Promise<string[]> {
-  const rows = await getDb()
+export async function phoneNumberIdsOfBusinessAccounts(db: Executor, businessAccountIds: string[]): Promise<string[]> {
+  const rows = await db
     .select({ phoneNumberId: numberIntegrations.phoneNumberId })
     .from(numberIntegrations)
     .where(and(eq(numberIntegrations.provider, "cloud"), inArray(numberIntegrations.businessAccountId, businessAccountIds)));
@@ -24,13 +25,13 @@ const statusOfEvent: Record<string, "PENDING" | "APPROVED" | "REJECTED"> = {
 };
 
 /** Applies a `message_template_status_update` to the template it names (by network id, else name and language). */
-export async function applyTemplateStatus({ businessAccountId, update }: { businessAccountId: string; update: TemplateStatusUpdate }) {
+export async function applyTemplateStatus(ctx: SystemContext, { businessAccountId, update }: { businessAccountId: string; update: TemplateStatusUpdate }) {
   const status = statusOfEvent[update.event];
   if (!status) {
     console.warn(`network webhook: ignored template event ${update.event.replace(/[^\w-]/g, "?").slice(0, 40)}`);
     return;
   }
-  const db = getDb();
+  const db = ctx.db;
   const accounts = await db
     .select({ accountId: numberIntegrations.accountId })
     .from(numberIntegrations)
@@ -48,18 +49,18 @@ export async function applyTemplateStatus({ businessAccountId, update }: { busin
     .where(and(inArray(messageTemplates.accountId, accounts.map((a) => a.accountId)), byTemplate));
   for (const template of templates) {
     const reason = update.event === "DISABLED" ? `Disabled by the network${update.reason ? `: ${update.reason}` : "."}` : update.reason;
-    await db.transaction((tx) => setTemplateStatus(tx, { accountId: template.accountId, id: template.id, status, reason }));
+    await db.transaction((tx) => setTemplateStatus({ ...ctx, db: tx }, { accountId: template.accountId, id: template.id, status, reason }));
   }
 }
 
 /** The sandbox's review (job `template.simulate-review`): REJECTED when the body contains "REJECT", else APPROVED. */
-async function simulateTemplateReview({ templateId }: { templateId: string }) {
-  const db = getDb();
+async function simulateTemplateReview(ctx: SystemContext, { templateId }: { templateId: string }) {
+  const db = ctx.db;
   const [row] = await db.select().from(messageTemplates).where(eq(messageTemplates.id, templateId)).limit(1);
   if (!row || row.status !== "PENDING") return;
   const rejected = row.components.body.text.includes("REJECT");
   await db.transaction((tx) =>
-    setTemplateStatus(tx, {
+    setTemplateStatus({ ...ctx, db: tx }, {
       accountId: row.accountId,
       id: row.id,
       status: rejected ? "REJECTED" : "APPROVED",
@@ -72,7 +73,7 @@ async function simulateTemplateReview({ templateId }: { templateId: string }) {
 export const simulateTemplateReviewJob = defineJob({
   kind: "template.simulate-review",
   schema: z.object({ templateId: z.string().min(1) }),
-  handler: simulateTemplateReview,
+  handler: (payload, job) => simulateTemplateReview(job.system, payload),
 });
 
 declare module "@/lib/jobs/define" {

@@ -1,10 +1,11 @@
 import { auditChange } from "@/lib/audit/record-audit";
 import { and, eq } from "drizzle-orm";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { media, messageTemplates, type TemplateComponents } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
-import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { ApiError, ConflictError, invalidField, isUniqueViolation, NotFoundError } from "@/lib/platform/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/platform/ids";
@@ -57,7 +58,7 @@ function componentsOf(input: CreateTemplateInput): { components: TemplateCompone
 }
 
 export async function listTemplates({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
-  return keysetPage(executorOf(ctx).select().from(messageTemplates).$dynamic(), {
+  return keysetPage(ctx.db.select().from(messageTemplates).$dynamic(), {
     table: messageTemplates,
     accountId: ctx.accountId,
     order: "asc",
@@ -69,7 +70,7 @@ export async function listTemplates({ ctx, limit, cursor }: { ctx: ServiceContex
 }
 
 export async function getTemplate({ ctx, id }: { ctx: ServiceContext; id: string }): Promise<TemplateOutput> {
-  const [row] = await getDb()
+  const [row] = await ctx.db
     .select()
     .from(messageTemplates)
     .where(and(eq(messageTemplates.accountId, ctx.accountId), eq(messageTemplates.id, id)))
@@ -84,7 +85,7 @@ export async function getTemplate({ ctx, id }: { ctx: ServiceContext; id: string
  * rejects it when the body contains "REJECT". A name already used in that language is a 409.
  */
 export async function createTemplate({ ctx, input }: { ctx: ServiceContext; input: CreateTemplateInput }): Promise<TemplateOutput> {
-  const db = getDb();
+  const db = ctx.db;
   const [taken] = await db
     .select({ id: messageTemplates.id })
     .from(messageTemplates)
@@ -147,7 +148,7 @@ export async function createTemplate({ ctx, input }: { ctx: ServiceContext; inpu
 
 /** Deletes a template here and, for a cloud number, at the network (its failure is a 502 and nothing is deleted). */
 export async function deleteTemplate({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  const db = getDb();
+  const db = ctx.db;
   const [row] = await db
     .select()
     .from(messageTemplates)
@@ -169,9 +170,10 @@ export async function deleteTemplate({ ctx, id }: { ctx: ServiceContext; id: str
 
 /** Records a new status and emits `template.updated` (nothing when it did not change). */
 export async function setTemplateStatus(
-  tx: Executor,
+  ctx: SystemContext,
   { accountId, id, status, reason }: { accountId: string; id: string; status: "PENDING" | "APPROVED" | "REJECTED"; reason?: string | null },
 ) {
+  const tx = ctx.db;
   const [current] = await tx.select().from(messageTemplates).where(and(eq(messageTemplates.accountId, accountId), eq(messageTemplates.id, id))).for("update");
   if (!current) return null;
   const rejectedReason = status === "REJECTED" ? (reason ?? "Rejected by the network.") : null;
@@ -182,6 +184,6 @@ export async function setTemplateStatus(
     .where(eq(messageTemplates.id, id))
     .returning();
   const output = presentTemplate(row);
-  await recordEvent(tx, { accountId, type: "template.updated", data: { template: output } });
+  await recordEvent(ctx, { accountId, type: "template.updated", data: { template: output } });
   return output;
 }

@@ -1,7 +1,8 @@
 import "server-only";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import { type Executor, getDb } from "@/db";
+import type { Executor } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { accounts, invitations, users } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
@@ -77,7 +78,7 @@ async function accountNameOf(executor: Executor, accountId: string) {
  * language): the invited person's own language is unknown until they open the link.
  */
 async function mailInvitation(ctx: ServiceContext<"user">, input: { email: string; role: string; url: string; accountName: string }) {
-  const t = translatorFor(await interfaceLocaleOf({ accountId: ctx.accountId, userId: ctx.user.id }));
+  const t = translatorFor(await interfaceLocaleOf(ctx.db, { accountId: ctx.accountId, userId: ctx.user.id }));
   const values = { inviter: ctx.user.name, account: input.accountName, role: input.role, url: input.url };
   return sendMail({ to: input.email, subject: t("emails.invitation.subject", values), text: t("emails.invitation.body", values) });
 }
@@ -88,7 +89,7 @@ export async function createInvitation({ ctx, input }: { ctx: ServiceContext<"us
   const token = newSecret("chorus_invite_");
   const expiresAt = new Date(now.getTime() + INVITATION_LIFETIME_MS);
   const id = newId("invitation", now);
-  const accountName = await getDb().transaction(async (tx) => {
+  const accountName = await ctx.db.transaction(async (tx) => {
     await assertNotTeammate(tx, ctx.accountId, input.email);
     await tx.insert(invitations).values({ id, accountId: ctx.accountId, email: input.email, role: input.role, tokenHash: hashSecret(token), invitedBy: ctx.user.id, expiresAt, createdAt: now });
     await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "user.invited", target: { type: "invitation", id } });
@@ -107,7 +108,7 @@ function assertAdmin(ctx: { user: { role?: string } }) {
 /** `GET /v1/invitations`: invitations not accepted yet (expired ones too), newest first. */
 export async function listPendingInvitations({ ctx }: { ctx: ServiceContext<"user"> }): Promise<{ data: PendingInvitationOutput[] }> {
   assertAdmin(ctx);
-  const rows = await getDb()
+  const rows = await ctx.db
     .select({ invitation: invitations, inviter: { id: users.id, name: users.name } })
     .from(invitations)
     .leftJoin(users, and(eq(users.id, invitations.invitedBy), isNull(users.deletedAt)))
@@ -131,7 +132,7 @@ export async function listPendingInvitations({ ctx }: { ctx: ServiceContext<"use
 /** `DELETE /v1/invitations/{id}`: the link stops working at once. */
 export async function revokeInvitation({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
   assertAdmin(ctx);
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const [gone] = await tx
       .delete(invitations)
       .where(and(eq(invitations.id, id), eq(invitations.accountId, ctx.accountId), isNull(invitations.acceptedAt)))
@@ -150,7 +151,7 @@ export async function resendInvitation({ ctx, id }: { ctx: ServiceContext<"user"
   const now = new Date();
   const token = newSecret("chorus_invite_");
   const expiresAt = new Date(now.getTime() + INVITATION_LIFETIME_MS);
-  const { row, accountName } = await getDb().transaction(async (tx) => {
+  const { row, accountName } = await ctx.db.transaction(async (tx) => {
     const [updated] = await tx
       .update(invitations)
       .set({ tokenHash: hashSecret(token), expiresAt, invitedBy: ctx.user.id })
@@ -184,8 +185,8 @@ async function assertEmailUnused(executor: Executor, email: string) {
   }
 }
 
-async function findInvitation(token: string) {
-  const [row] = await getDb()
+async function findInvitation(db: Executor, token: string) {
+  const [row] = await db
     .select({ invitation: invitations, accountName: accounts.name })
     .from(invitations)
     .innerJoin(accounts, eq(accounts.id, invitations.accountId))
@@ -200,18 +201,18 @@ async function findInvitation(token: string) {
 }
 
 /** What an invitation link offers (for its page), or why it does not work. */
-export async function describeInvitation({ token }: { token: string }) {
-  const { invitation, accountName } = await findInvitation(token);
-  await assertEmailUnused(getDb(), invitation.email);
+export async function describeInvitation(ctx: SystemContext, { token }: { token: string }) {
+  const { invitation, accountName } = await findInvitation(ctx.db, token);
+  await assertEmailUnused(ctx.db, invitation.email);
   return { email: invitation.email, role: invitation.role, accountName, expiresAt: invitation.expiresAt };
 }
 
 /** Accepts an invitation once: the user is created with the invited email and role. */
 /** `locale`: the new teammate's interface language, from their browser (null: none it names). */
-export async function acceptInvitation({ token, input, locale = null }: { token: string; input: z.infer<typeof acceptInvitationInput>; locale?: Locale | null }) {
-  const { invitation } = await findInvitation(token);
+export async function acceptInvitation(ctx: SystemContext, { token, input, locale = null }: { token: string; input: z.infer<typeof acceptInvitationInput>; locale?: Locale | null }) {
+  const { invitation } = await findInvitation(ctx.db, token);
   const passwordHash = await hashPassword(input.password);
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const now = new Date();
     const userId = newId("user", now);
     const [spent] = await tx
@@ -226,7 +227,7 @@ export async function acceptInvitation({ token, input, locale = null }: { token:
       .values({ id: userId, accountId: invitation.accountId, name: input.name, email: invitation.email, passwordHash, role: invitation.role, locale, createdAt: now, updatedAt: now })
       .returning();
     const output = presentUser(user);
-    await recordEvent(tx, { accountId: invitation.accountId, type: "user.created", data: { user: output } });
+    await recordEvent({ ...ctx, db: tx }, { accountId: invitation.accountId, type: "user.created", data: { user: output } });
     await recordAudit(tx, { accountId: invitation.accountId, actor: { type: "user", id: user.id, name: user.name }, action: "user.created", target: { type: "user", id: user.id } });
     return output;
   });

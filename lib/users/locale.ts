@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
-import { getDb } from "@/db";
+import type { Executor } from "@/db";
 import { businessProfiles, users } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { presentUser } from "@/lib/auth/user-identity";
@@ -14,8 +14,8 @@ import { isLocale, localeOfLanguage, type Locale } from "@/lib/platform/i18n/loc
  * The interface language of a signed-in person: the one they chose, else their account's
  * business language, else English. One query.
  */
-export async function interfaceLocaleOf({ accountId, userId }: { accountId: string; userId: string }): Promise<Locale> {
-  const [row] = await getDb()
+export async function interfaceLocaleOf(db: Executor, { accountId, userId }: { accountId: string; userId: string }): Promise<Locale> {
+  const [row] = await db
     .select({ locale: users.locale, language: businessProfiles.language })
     .from(users)
     .leftJoin(businessProfiles, eq(businessProfiles.accountId, users.accountId))
@@ -27,7 +27,7 @@ export async function interfaceLocaleOf({ accountId, userId }: { accountId: stri
 
 /** Sets the caller's interface language; emits `user.updated`. */
 export async function updateMe({ ctx, input }: { ctx: ServiceContext<"user">; input: UpdateMeInput }) {
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const [user] = await tx
       .update(users)
       .set({ locale: input.locale, updatedAt: new Date() })
@@ -35,7 +35,7 @@ export async function updateMe({ ctx, input }: { ctx: ServiceContext<"user">; in
       .returning();
     if (!user) throw new NotFoundError("User");
     const output = presentUser(user, await loadWorkflowSettings(tx, ctx.accountId));
-    await recordEvent(tx, { accountId: ctx.accountId, type: "user.updated", data: { user: output } });
+    await recordEvent({ ...ctx, db: tx }, { accountId: ctx.accountId, type: "user.updated", data: { user: output } });
     return output;
   });
 }

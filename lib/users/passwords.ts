@@ -1,14 +1,13 @@
 import "server-only";
-import type { ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext, SystemContext } from "@/lib/auth/context";
 import { endUserAccess } from "@/lib/auth/sessions";
 import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { getDb, type Executor } from "@/db";
+import type { Executor } from "@/db";
 import { passwordResets, users } from "@/db/schema";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
 import { hashPassword, passwordSchema, verifyPassword } from "@/lib/auth/password";
 import { hashSecret, newSecret } from "@/lib/platform/crypto/secret-hash";
-import type { AuthContext } from "@/lib/auth/tokens";
 import { getEnv } from "@/lib/platform/env";
 import { ApiError, invalidField, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
@@ -35,12 +34,12 @@ async function endSessions(tx: Executor, userId: string, reason: string, keep?: 
 }
 
 /** `POST /v1/auth/password`: the signed-in user changes their password; their other sessions end. */
-export async function changePassword({ ctx, input }: { ctx: AuthContext; input: z.infer<typeof changePasswordInput> }) {
-  const [user] = await getDb().select().from(users).where(and(eq(users.id, ctx.user.id), isNull(users.deletedAt))).limit(1);
+export async function changePassword({ ctx, input }: { ctx: ServiceContext<"user" | "token">; input: z.infer<typeof changePasswordInput> }) {
+  const [user] = await ctx.db.select().from(users).where(and(eq(users.id, ctx.user.id), isNull(users.deletedAt))).limit(1);
   if (!user) throw new NotFoundError("User");
   if (!(await verifyPassword(user.passwordHash, input.current_password))) throw invalidField("current_password", "is wrong");
   const passwordHash = await hashPassword(input.new_password);
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
     await endSessions(tx, user.id, "password_changed", ctx.token.id);
     await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "auth.password_changed", target: { type: "user", id: user.id } });
@@ -49,7 +48,7 @@ export async function changePassword({ ctx, input }: { ctx: AuthContext; input: 
 
 /** An administrator's one-time reset link for a user (1 hour); an earlier unused link stops working. */
 export async function issuePasswordReset({ ctx, userId }: { ctx: ServiceContext<"user">; userId: string }) {
-  const [user] = await getDb()
+  const [user] = await ctx.db
     .select({ id: users.id })
     .from(users)
     .where(and(eq(users.id, userId), eq(users.accountId, ctx.accountId), isNull(users.deletedAt)))
@@ -58,7 +57,7 @@ export async function issuePasswordReset({ ctx, userId }: { ctx: ServiceContext<
   const now = new Date();
   const token = newSecret("chorus_reset_");
   const expiresAt = new Date(now.getTime() + RESET_LINK_LIFETIME_MS);
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     await tx.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
     await tx.insert(passwordResets).values({ id: newId("passwordReset", now), accountId: ctx.accountId, userId, tokenHash: hashSecret(token), createdBy: ctx.user.id, expiresAt, createdAt: now });
     await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "auth.password_reset_issued", target: { type: "user", id: userId } });
@@ -66,8 +65,8 @@ export async function issuePasswordReset({ ctx, userId }: { ctx: ServiceContext<
   return { url: `${getEnv().APP_URL}/reset-password/${token}`, expires_at: expiresAt.toISOString() };
 }
 
-async function findReset(token: string) {
-  const [row] = await getDb()
+async function findReset(db: Executor, token: string) {
+  const [row] = await db
     .select({ reset: passwordResets, user: { id: users.id, name: users.name, email: users.email, deletedAt: users.deletedAt } })
     .from(passwordResets)
     .innerJoin(users, eq(users.id, passwordResets.userId))
@@ -80,16 +79,16 @@ async function findReset(token: string) {
 }
 
 /** Whose password a reset link sets (for the page), or the reason it does not work. */
-export async function describePasswordReset({ token }: { token: string }) {
-  const { user, reset } = await findReset(token);
+export async function describePasswordReset(ctx: SystemContext, { token }: { token: string }) {
+  const { user, reset } = await findReset(ctx.db, token);
   return { name: user.name, email: user.email, expiresAt: reset.expiresAt };
 }
 
 /** Sets a new password with a reset link (once); every session of the user ends. */
-export async function resetPassword({ token, password }: { token: string; password: string }) {
-  const { reset, user } = await findReset(token);
+export async function resetPassword(ctx: SystemContext, { token, password }: { token: string; password: string }) {
+  const { reset, user } = await findReset(ctx.db, token);
   const passwordHash = await hashPassword(password);
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const [spent] = await tx
       .update(passwordResets)
       .set({ usedAt: new Date() })

@@ -1,13 +1,13 @@
 import "server-only";
 import { and, eq, isNull, ne, sql } from "drizzle-orm";
-import { getDb, type Executor } from "@/db";
+import type { Executor } from "@/db";
 import { apiTokens, conversations, type User, users } from "@/db/schema";
 import { assertEmailFree } from "@/lib/accounts/create-account";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
 import { hashPassword } from "@/lib/auth/password";
 import { announceAuthChange } from "@/lib/auth/token-cache";
-import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { ConflictError, NotFoundError } from "@/lib/platform/errors";
 import { actor } from "@/lib/conversations/conversations";
 import { presentConversation } from "@/lib/conversations/schemas";
@@ -24,8 +24,8 @@ import type { CreateUserInput, UpdateUserInput } from "./schemas";
 const live = (accountId: string) => and(eq(users.accountId, accountId), isNull(users.deletedAt));
 
 export async function listUsers({ ctx, limit, cursor }: { ctx: ServiceContext<"user">; limit: number; cursor?: CursorPosition }) {
-  const settings = await loadWorkflowSettings(executorOf(ctx), ctx.accountId);
-  return keysetPage(executorOf(ctx).select().from(users).$dynamic(), {
+  const settings = await loadWorkflowSettings(ctx.db, ctx.accountId);
+  return keysetPage(ctx.db.select().from(users).$dynamic(), {
     table: users,
     accountId: ctx.accountId,
     where: [isNull(users.deletedAt)],
@@ -49,12 +49,12 @@ async function findUser(tx: Executor, accountId: string, id: string, lock = fals
 }
 
 export async function getUser({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
-  return presentUser(await findUser(getDb(), ctx.accountId, id), await loadWorkflowSettings(getDb(), ctx.accountId));
+  return presentUser(await findUser(ctx.db, ctx.accountId, id), await loadWorkflowSettings(ctx.db, ctx.accountId));
 }
 
 export async function createUser({ ctx, input }: { ctx: ServiceContext<"user">; input: CreateUserInput }) {
   const passwordHash = await hashPassword(input.password);
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     await assertEmailFree(tx, input.email);
     const now = new Date();
     const [user] = await tx
@@ -62,7 +62,7 @@ export async function createUser({ ctx, input }: { ctx: ServiceContext<"user">; 
       .values({ id: newId("user", now), accountId: ctx.accountId, name: input.name, email: input.email, passwordHash, role: input.role, createdAt: now, updatedAt: now })
       .returning();
     const output = presentUser(user);
-    await recordEvent(tx, { accountId: ctx.accountId, type: "user.created", data: { user: output } });
+    await recordEvent({ ...ctx, db: tx }, { accountId: ctx.accountId, type: "user.created", data: { user: output } });
     await recordAudit(tx, { accountId: ctx.accountId, actor: auditActor(ctx), action: "user.created", target: { type: "user", id: user.id } });
     return output;
   });
@@ -83,7 +83,7 @@ async function otherAdmins(tx: Executor, accountId: string, exceptId: string) {
 
 export async function updateUser({ ctx, id, input }: { ctx: ServiceContext<"user">; id: string; input: UpdateUserInput }) {
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     await lockAdmins(tx, ctx.accountId);
     const user = await findUser(tx, ctx.accountId, id, true);
     if (user.role === "admin" && input.role === "agent" && (await otherAdmins(tx, ctx.accountId, id)) === 0) {
@@ -107,7 +107,7 @@ export async function updateUser({ ctx, id, input }: { ctx: ServiceContext<"user
     }
     const output = presentUser(updated);
     await announceAuthChange(tx);
-    await recordEvent(tx, { accountId: ctx.accountId, type: "user.updated", data: { user: output } });
+    await recordEvent({ ...ctx, db: tx }, { accountId: ctx.accountId, type: "user.updated", data: { user: output } });
     const roleChanged = input.role !== undefined && input.role !== user.role;
     await recordAudit(tx, { accountId: ctx.accountId, actor: auditActor(ctx), action: roleChanged ? "user.role_changed" : "user.updated", target: { type: "user", id } });
     return output;
@@ -119,7 +119,7 @@ export async function updateUser({ ctx, id, input }: { ctx: ServiceContext<"user
  * queue, and their messages stay attributed to them (the row is kept, marked deleted).
  */
 export async function deleteUser({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
-  await getDb().transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     await lockAdmins(tx, ctx.accountId);
     const user = await findUser(tx, ctx.accountId, id, true);
     if (user.role === "admin" && (await otherAdmins(tx, ctx.accountId, id)) === 0) {
@@ -145,13 +145,13 @@ export async function deleteUser({ ctx, id }: { ctx: ServiceContext<"user">; id:
         data: { previous_assignee: { id: user.id, name: user.name }, reason: "user_deleted" },
         at: now,
       });
-      await recordEvent(tx, {
+      await recordEvent({ ...ctx, db: tx }, {
         accountId: ctx.accountId,
         type: "conversation.unassigned",
         data: { conversation: presentConversation(conversation), user: actor(ctx) },
       });
     }
-    await recordEvent(tx, { accountId: ctx.accountId, type: "user.deleted", data: { user: presentUser(user) } });
+    await recordEvent({ ...ctx, db: tx }, { accountId: ctx.accountId, type: "user.deleted", data: { user: presentUser(user) } });
     await recordAudit(tx, { accountId: ctx.accountId, actor: auditActor(ctx), action: "user.deleted", target: { type: "user", id } });
   });
 }

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { getDb, type Tx } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { type WebhookAttempt, type WebhookDelivery, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
 import { recordEvent } from "@/lib/events/record-event";
@@ -71,30 +71,33 @@ function recorded(row: WebhookAttempt, delivery: WebhookDelivery): AttemptOutcom
  * has completed returns the recorded outcome without sending again, and a call for an
  * attempt whose process died half-way sends it again (at-least-once, same event id).
  */
-export async function attemptDelivery({ deliveryId, attempt, now, abandoned }: { deliveryId: string; attempt: number; now?: Date; abandoned?: boolean }) {
-  return runAttempt({ deliveryId, attempt, mode: "scheduled", now, abandoned });
+export async function attemptDelivery(ctx: SystemContext, { deliveryId, attempt, now, abandoned }: { deliveryId: string; attempt: number; now?: Date; abandoned?: boolean }) {
+  return runAttempt(ctx, { deliveryId, attempt, mode: "scheduled", now, abandoned });
 }
 
-export async function runAttempt({
-  deliveryId,
-  attempt,
-  mode,
-  now = new Date(),
-  abandoned = false,
-}: {
-  deliveryId: string;
-  /** "next": one past the highest attempt so far (manual redelivery). */
-  attempt: number | "next";
-  mode: Mode;
-  now?: Date;
-  /**
-   * The job that ran this attempt before lost its claim while running (its process died): an
-   * unfinished attempt row is abandoned however recent it is, and is sent again at once.
-   */
-  abandoned?: boolean;
-}): Promise<AttemptOutcome> {
+export async function runAttempt(
+  ctx: SystemContext,
+  {
+    deliveryId,
+    attempt,
+    mode,
+    now = new Date(),
+    abandoned = false,
+  }: {
+    deliveryId: string;
+    /** "next": one past the highest attempt so far (manual redelivery). */
+    attempt: number | "next";
+    mode: Mode;
+    now?: Date;
+    /**
+     * The job that ran this attempt before lost its claim while running (its process died): an
+     * unfinished attempt row is abandoned however recent it is, and is sent again at once.
+     */
+    abandoned?: boolean;
+  },
+): Promise<AttemptOutcome> {
   const env = getEnv();
-  const db = getDb();
+  const db = ctx.db;
   const staleBefore = abandoned ? Number.POSITIVE_INFINITY : now.getTime() - env.WEBHOOK_TIMEOUT_MS - IN_FLIGHT_GRACE_MS;
 
   const start = await db.transaction(async (tx) => {
@@ -205,7 +208,7 @@ export async function runAttempt({
     attempt: attemptRow.attempt,
   });
 
-  return db.transaction((tx) => recordAttemptResult(tx, { delivery, webhookId: webhook.id, attemptRow, result, mode }));
+  return db.transaction((tx) => recordAttemptResult({ ...ctx, db: tx }, { delivery, webhookId: webhook.id, attemptRow, result, mode }));
 }
 
 /**
@@ -215,7 +218,7 @@ export async function runAttempt({
  * the last attempt. An attempt another process took over meanwhile is left to it.
  */
 export async function recordAttemptResult(
-  tx: Tx,
+  ctx: SystemContext,
   {
     delivery,
     webhookId,
@@ -230,6 +233,7 @@ export async function recordAttemptResult(
     mode: Mode;
   },
 ): Promise<AttemptOutcome> {
+  const tx = ctx.db;
   const env = getEnv();
   const deliveryId = delivery.id;
   const webhook = { id: webhookId };
@@ -335,7 +339,7 @@ export async function recordAttemptResult(
     // A failed webhook.failed delivery is not reported again: two broken receivers would
     // otherwise notify each other forever.
     if (!gone && delivery.eventType !== "webhook.failed") {
-      await recordEvent(tx, {
+      await recordEvent(ctx, {
         accountId: delivery.accountId,
         type: "webhook.failed",
         data: { webhook_id: webhook.id, event_id: delivery.eventId, delivery_id: deliveryId, attempts: number, last_error: lastError },

@@ -1,5 +1,4 @@
 import { count, eq } from "drizzle-orm";
-import { getDb } from "@/db";
 import { actorOf, recordAudit } from "@/lib/audit/record-audit";
 import { accounts, webhooks } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
@@ -29,7 +28,7 @@ export async function approvedUrl(url: string): Promise<string> {
 export async function createWebhook({ ctx, input }: { ctx: ServiceContext<"user">; input: CreateWebhookInput }): Promise<CreatedWebhookOutput> {
   const url = await approvedUrl(input.url);
   const secret = input.secret ?? generateWebhookSecret();
-  const webhook = await getDb().transaction(async (tx) => {
+  const webhook = await ctx.db.transaction(async (tx) => {
     // Serialises registrations of one account so two concurrent ones cannot both be the 20th.
     await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, ctx.accountId)).for("update");
     const [{ n }] = await tx.select({ n: count() }).from(webhooks).where(eq(webhooks.accountId, ctx.accountId));
@@ -46,7 +45,7 @@ export async function createWebhook({ ctx, input }: { ctx: ServiceContext<"user"
     await recordAudit(tx, { accountId: ctx.accountId, actor: actorOf(ctx), action: "webhook.created", target: { type: "webhook", id } });
     return row;
   });
-  const verified = await runVerification({ accountId: ctx.accountId, webhookId: webhook.id });
+  const verified = await runVerification(ctx, { accountId: ctx.accountId, webhookId: webhook.id });
   const { id, events, status, status_reason, created_at, updated_at } = presentWebhook(verified);
   return { id, url: verified.url, events, secret, status, status_reason, created_at, updated_at };
 }

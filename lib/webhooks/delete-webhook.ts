@@ -1,6 +1,5 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import { getDb } from "@/db";
 import { actorOf, recordAudit } from "@/lib/audit/record-audit";
 import { webhooks } from "@/db/schema";
 import { NotFoundError } from "@/lib/platform/errors";
@@ -11,7 +10,7 @@ import type { ServiceContext } from "@/lib/auth/context";
  * stop (the local job ends, the Inngest function's next step returns "skipped").
  */
 export async function deleteWebhook({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
-  const deleted = await getDb()
+  const deleted = await ctx.db
     .delete(webhooks)
     .where(and(eq(webhooks.accountId, ctx.accountId), eq(webhooks.id, id)))
     .returning({ id: webhooks.id });

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { getDb, rowsOf, toDate } from "@/db";
+import { rowsOf, toDate } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { type WebhookAttempt, type WebhookDelivery, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
 import { newId } from "@/lib/platform/ids";
@@ -19,6 +20,8 @@ type Sent = {
   attemptRow: Pick<WebhookAttempt, "id" | "attempt">;
   result: SendResult;
   settle: Settle;
+  /** The context its outcome is recorded with. */
+  system: SystemContext;
   /** The claim count of the delivery row this attempt runs under (its lease ends with the outcome), or null. */
   claims: number | null;
 };
@@ -41,13 +44,13 @@ function jobOutcomeOf(result: AttemptOutcome): JobOutcome {
 const runDeliveryBatch: JobBatchHandler<DeliveryJobPayload> = (items) => {
   const settles: Settle[] = [];
   const promises = items.map((_item, i) => new Promise<BatchOutcome>((resolve, reject) => (settles[i] = { resolve, reject })));
-  void startBatch(items, settles).catch((error) => {
+  void (items.length ? startBatch(items[0].ctx.system, items, settles) : Promise.resolve()).catch((error) => {
     for (const settle of settles) settle.reject(error);
   });
   return promises;
-};
+}
 
-async function startBatch(items: Item[], settles: Settle[]) {
+async function startBatch(system: SystemContext, items: Item[], settles: Settle[]) {
   const single = (index: number) => {
     runDeliveryJob(items[index].payload, items[index].ctx).then(settles[index].resolve, settles[index].reject);
   };
@@ -64,7 +67,7 @@ async function startBatch(items: Item[], settles: Settle[]) {
   const attemptedAt = new Date();
   const now = items[0].ctx.now;
   const planned = [...wanted.keys()].map((deliveryId) => ({ delivery_id: deliveryId, attempt_id: newId("attempt", attemptedAt) }));
-  const result = await getDb().execute(sql`
+  const result = await system.db.execute(sql`
     with v as (
       select * from jsonb_to_recordset(${JSON.stringify(planned)}::jsonb) as v(delivery_id text, attempt_id text)
     ),
@@ -130,7 +133,7 @@ async function startBatch(items: Item[], settles: Settle[]) {
       eventType: row.event_type,
       deliveryId: row.id,
       attempt: attemptRow.attempt,
-    }).then((sent) => queueResult({ delivery, webhookId: webhook.id, attemptRow, result: sent, settle: settles[index], claims }));
+    }).then((sent) => queueResult({ delivery, webhookId: webhook.id, attemptRow, result: sent, settle: settles[index], system, claims }));
   }
 }
 
@@ -182,7 +185,7 @@ async function writeResults() {
         console.error(`webhook deliveries: writing ${batch.length} outcomes together failed (${cause}); writing them one by one`);
         for (const sent of batch) {
           try {
-            sent.settle.resolve(jobOutcomeOf(await getDb().transaction((tx) => recordAttemptResult(tx, { ...sent, mode: "scheduled" }))));
+            sent.settle.resolve(jobOutcomeOf(await sent.system.db.transaction((tx) => recordAttemptResult({ ...sent.system, db: tx }, { ...sent, mode: "scheduled" }))));
           } catch (failure) {
             sent.settle.reject(failure);
           }
@@ -245,7 +248,7 @@ async function recordResults(batch: Sent[]): Promise<BatchOutcome[]> {
     // subquery with a lock and an offset is never merged into a join, nor given the filters
     // outside it), and each update is bounded by the primary keys of the rows the statement
     // already holds (a hash join of those rows with the table would scan all of it).
-    const result = await getDb().execute(sql`
+    const result = await batch[0].system.db.execute(sql`
       with v as (
         select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(attempt_id text, delivery_id text, ok boolean,
           n int, response_status int, response_body text, duration_ms int, error text, next timestamptz, last_error text, claims int)
@@ -306,7 +309,7 @@ async function recordResults(batch: Sent[]): Promise<BatchOutcome[]> {
       else if (written === undefined) rare.push(i);
     }
   }
-  for (const i of rare) outcomes[i] = jobOutcomeOf(await getDb().transaction((tx) => recordAttemptResult(tx, { ...batch[i], mode: "scheduled" })));
+  for (const i of rare) outcomes[i] = jobOutcomeOf(await batch[i].system.db.transaction((tx) => recordAttemptResult({ ...batch[i].system, db: tx }, { ...batch[i], mode: "scheduled" })));
   return outcomes;
 }
 

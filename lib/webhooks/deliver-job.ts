@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { getDb } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { webhookDeliveries } from "@/db/schema";
 import type { JobContext, JobOutcome } from "@/lib/jobs/define";
 import { attemptDelivery } from "./attempt-delivery";
@@ -15,14 +15,15 @@ export type DeliveryJobPayload = z.output<typeof deliveryJobPayload>;
  * attempt and asks the runner to come back when the retry schedule says so.
  */
 export async function runDeliveryJob({ deliveryId }: DeliveryJobPayload, ctx: JobContext): Promise<JobOutcome> {
-  const [delivery] = await getDb()
+  const { system } = ctx;
+  const [delivery] = await system.db
     .select({ status: webhookDeliveries.status, attempts: webhookDeliveries.attempts, nextAttemptAt: webhookDeliveries.nextAttemptAt })
     .from(webhookDeliveries)
     .where(eq(webhookDeliveries.id, deliveryId));
   if (!delivery || delivery.status !== "pending") return;
   // A manual "retry now" may have run this attempt already and moved the next one later.
   if (delivery.nextAttemptAt && delivery.nextAttemptAt > ctx.now) return { retryAt: delivery.nextAttemptAt };
-  const result = await attemptDelivery({ deliveryId, attempt: delivery.attempts + 1, now: ctx.now, abandoned: ctx.takeover });
+  const result = await attemptDelivery(system, { deliveryId, attempt: delivery.attempts + 1, now: ctx.now, abandoned: ctx.takeover });
   if (result.done || !result.nextAttemptAt) return;
   return { retryAt: new Date(result.nextAttemptAt), error: result.error ?? undefined };
 }

@@ -1,6 +1,5 @@
 import "server-only";
 import { and, eq, gte, sql } from "drizzle-orm";
-import { getDb } from "@/db";
 import { webhookAttempts } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { findWebhook } from "./find-webhook";
@@ -17,7 +16,7 @@ const num = (value: number | string | null) => (value === null ? null : Number(v
  * in a row) describe the webhook as a whole, whatever the window.
  */
 export async function getWebhookStats({ ctx, id, window, now = new Date() }: { ctx: ServiceContext<"user">; id: string; window: StatsWindow; now?: Date }): Promise<WebhookStats> {
-  const db = getDb();
+  const db = ctx.db;
   const webhook = await findWebhook(db, ctx.accountId, id);
   const since = new Date(now.getTime() - statsWindows[window]);
   const finished = sql`${webhookAttempts.status} <> 'pending' and ${webhookAttempts.durationMs} is not null`;
@@ -54,7 +53,7 @@ export type TimelineBucket = { t: string; succeeded: number; failed: number };
 
 /** Attempts per hour (24h) or per day (7d, 30d) in UTC, every bucket present; for the settings chart. */
 export async function getWebhookTimeline({ ctx, id, window, now = new Date() }: { ctx: ServiceContext<"user">; id: string; window: StatsWindow; now?: Date }): Promise<TimelineBucket[]> {
-  const db = getDb();
+  const db = ctx.db;
   await findWebhook(db, ctx.accountId, id);
   const step = window === "24h" ? 3600 : 24 * 3600;
   const buckets = window === "24h" ? 24 : window === "7d" ? 7 : 30;

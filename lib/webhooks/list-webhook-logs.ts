@@ -1,6 +1,5 @@
 import "server-only";
 import { and, desc, eq, sql } from "drizzle-orm";
-import { getDb } from "@/db";
 import { webhookAttempts } from "@/db/schema";
 import { type CursorPosition, toPage } from "@/lib/platform/cursor";
 import type { ServiceContext } from "@/lib/auth/context";
@@ -24,7 +23,7 @@ export async function listWebhookLogs({
   limit: number;
   cursor?: CursorPosition;
 }) {
-  const db = getDb();
+  const db = ctx.db;
   await findWebhook(db, ctx.accountId, id);
   const rows = await db
     .select()

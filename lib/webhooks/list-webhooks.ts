@@ -2,11 +2,11 @@ import "server-only";
 import { webhooks } from "@/db/schema";
 import { type CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
-import { executorOf, type ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext } from "@/lib/auth/context";
 import { presentWebhook } from "./schemas";
 
 export async function listWebhooks({ ctx, limit, cursor }: { ctx: ServiceContext<"user">; limit: number; cursor?: CursorPosition }) {
-  return keysetPage(executorOf(ctx).select().from(webhooks).$dynamic(), {
+  return keysetPage(ctx.db.select().from(webhooks).$dynamic(), {
     table: webhooks,
     accountId: ctx.accountId,
     order: "asc",

@@ -1,6 +1,5 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import { getDb } from "@/db";
 import { webhookAttempts, webhookDeliveries } from "@/db/schema";
 import { ConflictError, NotFoundError } from "@/lib/platform/errors";
 import { runAttempt } from "./attempt-delivery";
@@ -17,7 +16,7 @@ import { presentAttempt } from "./schemas";
  * delivery succeeded if it works.
  */
 export async function redeliver({ ctx, id, deliveryId }: { ctx: ServiceContext<"user">; id: string; deliveryId: string }) {
-  const db = getDb();
+  const db = ctx.db;
   const webhook = await findWebhook(db, ctx.accountId, id);
   const [delivery] = await db
     .select()
@@ -32,8 +31,8 @@ export async function redeliver({ ctx, id, deliveryId }: { ctx: ServiceContext<"
   }
   const result =
     delivery.status === "pending"
-      ? await runAttempt({ deliveryId, attempt: delivery.attempts + 1, mode: "scheduled" })
-      : await runAttempt({ deliveryId, attempt: "next", mode: "redelivery" });
+      ? await runAttempt(ctx, { deliveryId, attempt: delivery.attempts + 1, mode: "scheduled" })
+      : await runAttempt(ctx, { deliveryId, attempt: "next", mode: "redelivery" });
   if (result.status === "in_flight") throw new ConflictError("An attempt of this delivery is in progress; try again when it has finished.");
   if (result.status === "skipped" || !result.attemptId) {
     throw new ConflictError(`The delivery cannot be retried now: ${result.error ?? "it has changed meanwhile"}.`);

@@ -1,6 +1,5 @@
 import "server-only";
 import { eq } from "drizzle-orm";
-import { getDb } from "@/db";
 import { actorOf, recordAudit } from "@/lib/audit/record-audit";
 import { webhooks } from "@/db/schema";
 import { approvedUrl } from "./create-webhook";
@@ -16,7 +15,7 @@ import { runVerification } from "./verify-webhook";
  * runs the webhook keeps its previous status, so pending retries go to the new URL.
  */
 export async function updateWebhook({ ctx, id, input }: { ctx: ServiceContext<"user">; id: string; input: UpdateWebhookInput }) {
-  const db = getDb();
+  const db = ctx.db;
   await findWebhook(db, ctx.accountId, id);
   const url = input.url !== undefined ? await approvedUrl(input.url) : undefined;
   const { webhook, verify } = await db.transaction(async (tx) => {
@@ -41,5 +40,5 @@ export async function updateWebhook({ ctx, id, input }: { ctx: ServiceContext<"u
     return { webhook: row, verify };
   });
   if (!verify) return presentWebhook(webhook);
-  return presentWebhook(await runVerification({ accountId: ctx.accountId, webhookId: id }));
+  return presentWebhook(await runVerification(ctx, { accountId: ctx.accountId, webhookId: id }));
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
-import { getDb } from "@/db";
+import type { SystemContext } from "@/lib/auth/context";
 import { type Webhook, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
 import { recordEvent } from "@/lib/events/record-event";
@@ -27,8 +27,8 @@ function failureReason(result: SendResult, timeoutMs: number): string {
  * challenge, within 10 s, makes the webhook active; anything else leaves it
  * `verification_failed` with the reason.
  */
-export async function runVerification({ accountId, webhookId }: { accountId: string; webhookId: string }): Promise<Webhook> {
-  const db = getDb();
+export async function runVerification(ctx: SystemContext, { accountId, webhookId }: { accountId: string; webhookId: string }): Promise<Webhook> {
+  const db = ctx.db;
   const challenge = randomBytes(24).toString("base64url");
   const prepared = await db.transaction(async (tx) => {
     const webhook = await findWebhook(tx, accountId, webhookId, { lock: true });
@@ -38,7 +38,7 @@ export async function runVerification({ accountId, webhookId }: { accountId: str
       .update(webhookAttempts)
       .set({ status: "failed", error: interrupted })
       .where(and(eq(webhookAttempts.webhookId, webhookId), eq(webhookAttempts.eventType, "webhook.verified"), eq(webhookAttempts.status, "pending"), lt(webhookAttempts.attemptedAt, new Date(Date.now() - VERIFICATION_TIMEOUT_MS - 5_000))));
-    const envelope = await recordEvent(tx, { accountId, type: "webhook.verified", data: { webhook_id: webhookId, challenge } });
+    const envelope = await recordEvent({ ...ctx, db: tx }, { accountId, type: "webhook.verified", data: { webhook_id: webhookId, challenge } });
     const now = new Date();
     const deliveryId = newId("delivery", now);
     const payload = JSON.stringify(envelope);
@@ -107,6 +107,6 @@ export async function runVerification({ accountId, webhookId }: { accountId: str
 
 /** POST /v1/webhooks/{id}/verify: runs the challenge again and answers with the outcome. */
 export async function verifyWebhook({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
-  await findWebhook(getDb(), ctx.accountId, id);
-  return presentWebhook(await runVerification({ accountId: ctx.accountId, webhookId: id }));
+  await findWebhook(ctx.db, ctx.accountId, id);
+  return presentWebhook(await runVerification(ctx, { accountId: ctx.accountId, webhookId: id }));
 }

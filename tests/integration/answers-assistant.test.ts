@@ -17,6 +17,7 @@ import { startFakeLlm } from "@/tests/support/fake-llm";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
 import { eventsOf, nextPhone } from "@/tests/support/messaging";
 import { BUSINESS_NUMBER, seedConversation, seedMessage } from "@/tests/support/seed";
+import { systemContext } from "@/lib/server/context";
 
 let llm: Awaited<ReturnType<typeof startFakeLlm>>;
 beforeAll(async () => {
@@ -194,7 +195,7 @@ describe("answering outside opening hours", () => {
     const message = await seedMessage({ accountId: test.account.id, conversationId: conversation.id, phone: contact.phone, direction: "inbound", text, createdAt: at });
     const { sent, send } = recordingSend();
     const handler = createAutoReplyJob(send, { clock: () => new Date(at.getTime() + 30_000) }).handler;
-    await handler({ accountId: test.account.id, conversationId: conversation.id, messageId: message.id }, { jobId: 1, attempt: 1, now: new Date() });
+    await handler({ accountId: test.account.id, conversationId: conversation.id, messageId: message.id }, { jobId: 1, attempt: 1, now: new Date(), system: systemContext() });
     const [after] = await getDb().select().from(conversations).where(eq(conversations.id, conversation.id));
     const activities = await getDb().select().from(conversationActivities).where(eq(conversationActivities.conversationId, conversation.id));
     return { sent, after, activities, test };
@@ -239,7 +240,7 @@ describe("answering outside opening hours", () => {
     const [contactRow] = await getDb().select({ phone: messages.fromNumber }).from(messages).where(eq(messages.conversationId, after.id)).limit(1);
     const second = await seedMessage({ accountId: test.account.id, conversationId: after.id, phone: contactRow.phone, direction: "inbound", text: "hola?? alguien? una persona por favor", createdAt: later });
     const again = recordingSend();
-    await createAutoReplyJob(again.send, { clock: () => new Date(later.getTime() + 30_000) }).handler({ accountId: test.account.id, conversationId: after.id, messageId: second.id }, { jobId: 3, attempt: 1, now: new Date() });
+    await createAutoReplyJob(again.send, { clock: () => new Date(later.getTime() + 30_000) }).handler({ accountId: test.account.id, conversationId: after.id, messageId: second.id }, { jobId: 3, attempt: 1, now: new Date(), system: systemContext() });
     expect(again.sent).toEqual([]);
   });
 
@@ -252,7 +253,7 @@ describe("answering outside opening hours", () => {
     const [contactRow] = await getDb().select({ phone: messages.fromNumber }).from(messages).where(eq(messages.conversationId, after.id)).limit(1);
     const second = await seedMessage({ accountId: test.account.id, conversationId: after.id, phone: contactRow.phone, direction: "inbound", text: "quiero hablar con una persona, por favor", createdAt: later });
     const again = recordingSend();
-    await createAutoReplyJob(again.send, { clock: () => new Date(later.getTime() + 30_000) }).handler({ accountId: test.account.id, conversationId: after.id, messageId: second.id }, { jobId: 4, attempt: 1, now: new Date() });
+    await createAutoReplyJob(again.send, { clock: () => new Date(later.getTime() + 30_000) }).handler({ accountId: test.account.id, conversationId: after.id, messageId: second.id }, { jobId: 4, attempt: 1, now: new Date(), system: systemContext() });
     expect(again.sent).toEqual([]);
     const [row] = await getDb().select({ assignedTo: conversations.assignedTo }).from(conversations).where(eq(conversations.id, after.id));
     expect(row.assignedTo).toBeNull();
@@ -279,7 +280,7 @@ describe("answering outside opening hours", () => {
     const { contact, conversation } = await seedConversation({ accountId: test.account.id, createdAt: night });
     const message = await seedMessage({ accountId: test.account.id, conversationId: conversation.id, phone: contact.phone, direction: "inbound", text: "¿cuánto cuesta el envío?", createdAt: night });
     const { sent, send } = recordingSend();
-    await createAutoReplyJob(send, { clock: () => new Date(night.getTime() + 30_000) }).handler({ accountId: test.account.id, conversationId: conversation.id, messageId: message.id }, { jobId: 2, attempt: 1, now: new Date() });
+    await createAutoReplyJob(send, { clock: () => new Date(night.getTime() + 30_000) }).handler({ accountId: test.account.id, conversationId: conversation.id, messageId: message.id }, { jobId: 2, attempt: 1, now: new Date(), system: systemContext() });
     expect(sent).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import { updateBusinessProfile } from "@/lib/profile/business-profile";
 import { businessProfileInput } from "@/lib/profile/schemas";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { BUSINESS_NUMBER, seedConversation, seedMessage } from "@/tests/support/seed";
+import { systemContext, verbContext } from "@/lib/server/context";
 
 type Sent = { accountId: string; conversationId: string; to: string; text: string };
 
@@ -30,7 +31,7 @@ function recordingSend() {
 async function accountWithHours() {
   const test = await createTestAccount();
   await updateBusinessProfile({
-    ctx: { accountId: test.account.id },
+    ctx: verbContext({ accountId: test.account.id }),
     input: businessProfileInput.parse({
       name: "Green Leaf",
       description: "",
@@ -55,7 +56,7 @@ describe("runAutoReplies", () => {
     const inbound = await seedMessage({ accountId: account.id, conversationId: conversation.id, phone: contact.phone, direction: "inbound", text: "Hola, ¿hacen envíos?", createdAt: mondayEvening });
     const { calls, send } = recordingSend();
 
-    const result = await runAutoReplies({ accountId: account.id, conversationId: conversation.id, messageId: inbound.id, send, now: seconds(inbound.createdAt, 1) });
+    const result = await runAutoReplies(systemContext(), { accountId: account.id, conversationId: conversation.id, messageId: inbound.id, send, now: seconds(inbound.createdAt, 1) });
     expect(result.replies.map((r) => r.kind)).toEqual(["outside_hours"]);
     expect(calls).toEqual([{ accountId: account.id, conversationId: conversation.id, to: contact.phone, text: "Gracias por escribirnos, ahora estamos cerrados.\nPróxima apertura: mañana 09:00 (Europe/Madrid)." }]);
     const stamped = await conversationRow(conversation.id);
@@ -63,7 +64,7 @@ describe("runAutoReplies", () => {
     expect(stamped.autoReplyHandledMessageId).toBe(inbound.id);
 
     // The job runs again (a retry after a crash): nothing more is sent.
-    const again = await runAutoReplies({ accountId: account.id, conversationId: conversation.id, messageId: inbound.id, send, now: seconds(inbound.createdAt, 5) });
+    const again = await runAutoReplies(systemContext(), { accountId: account.id, conversationId: conversation.id, messageId: inbound.id, send, now: seconds(inbound.createdAt, 5) });
     expect(again).toEqual({ replies: [], skipped: "already_handled" });
     expect(calls).toHaveLength(1);
     expect(await automated(conversation.id)).toHaveLength(1);
@@ -77,7 +78,7 @@ describe("runAutoReplies", () => {
     const run = async (text: string) => {
       const createdAt = seconds(mondayEvening, 60 * minute++);
       const message = await seedMessage({ accountId: account.id, conversationId: conversation.id, phone: contact.phone, direction: "inbound", text, createdAt });
-      return runAutoReplies({ accountId: account.id, conversationId: conversation.id, messageId: message.id, send, now: seconds(message.createdAt, 1) });
+      return runAutoReplies(systemContext(), { accountId: account.id, conversationId: conversation.id, messageId: message.id, send, now: seconds(message.createdAt, 1) });
     };
     expect((await run("Hello, do you have cactus?")).replies.map((r) => r.kind)).toEqual(["outside_hours"]);
     expect((await run("Hello??")).replies).toEqual([]);
@@ -95,7 +96,7 @@ describe("runAutoReplies", () => {
     await getDb().update(conversations).set({ lastAutoReplyAt: seconds(mondayEvening, -12 * 3600) }).where(eq(conversations.id, conversation.id));
     const message = await seedMessage({ accountId: account.id, conversationId: conversation.id, phone: contact.phone, direction: "inbound", text: "hola", createdAt: mondayEvening });
     const { calls, send } = recordingSend();
-    await runAutoReplies({ accountId: account.id, conversationId: conversation.id, messageId: message.id, send, now: seconds(message.createdAt, 1) });
+    await runAutoReplies(systemContext(), { accountId: account.id, conversationId: conversation.id, messageId: message.id, send, now: seconds(message.createdAt, 1) });
     expect(calls).toHaveLength(1);
   });
 
@@ -110,7 +111,7 @@ describe("runAutoReplies", () => {
       throw new Error("network down");
     };
     await expect(
-      getDb().transaction((tx) => runAutoReplies({ tx, accountId: account.id, conversationId: conversation.id, messageId: message.id, send: failing, now: seconds(message.createdAt, 1) })),
+      getDb().transaction((tx) => runAutoReplies({ ...systemContext(), db: tx }, { accountId: account.id, conversationId: conversation.id, messageId: message.id, send: failing, now: seconds(message.createdAt, 1) })),
     ).rejects.toThrow("network down");
     expect(seenTx).toBeDefined();
     expect(await automated(conversation.id)).toHaveLength(0);
@@ -122,7 +123,7 @@ describe("runAutoReplies", () => {
     const { calls, send } = recordingSend();
     const job = createAutoReplyJob(send, { clock: () => seconds(mondayEvening, 30) });
     const handler = job.handler;
-    await handler({ accountId: account.id, conversationId: conversation.id, messageId: message.id }, { jobId: 1, attempt: 2, now: new Date() });
+    await handler({ accountId: account.id, conversationId: conversation.id, messageId: message.id }, { jobId: 1, attempt: 2, now: new Date(), system: systemContext() });
     expect(calls).toHaveLength(1);
     expect(await automated(conversation.id)).toHaveLength(1);
     // A payload of another shape never reaches the handler: the runner fails the job with the reason.
@@ -135,10 +136,10 @@ describe("runAutoReplies", () => {
     const { conversation, contact } = await seedConversation({ accountId: account.id });
     const { calls, send } = recordingSend();
     const outbound = await seedMessage({ accountId: account.id, conversationId: conversation.id, phone: contact.phone, direction: "outbound", text: "Hi!" });
-    expect((await runAutoReplies({ accountId: account.id, conversationId: conversation.id, messageId: outbound.id, send })).skipped).toBe("not_inbound");
+    expect((await runAutoReplies(systemContext(), { accountId: account.id, conversationId: conversation.id, messageId: outbound.id, send })).skipped).toBe("not_inbound");
     const inbound = await seedMessage({ accountId: account.id, conversationId: conversation.id, phone: contact.phone, direction: "inbound", text: "hola" });
-    expect((await runAutoReplies({ accountId: other.account.id, conversationId: conversation.id, messageId: inbound.id, send })).skipped).toBe("not_found");
-    expect((await runAutoReplies({ accountId: account.id, conversationId: conversation.id, messageId: inbound.id, send, now: seconds(inbound.createdAt, 20 * 60) })).skipped).toBe("too_late");
+    expect((await runAutoReplies(systemContext(), { accountId: other.account.id, conversationId: conversation.id, messageId: inbound.id, send })).skipped).toBe("not_found");
+    expect((await runAutoReplies(systemContext(), { accountId: account.id, conversationId: conversation.id, messageId: inbound.id, send, now: seconds(inbound.createdAt, 20 * 60) })).skipped).toBe("too_late");
     expect(calls).toHaveLength(0);
   });
 
@@ -147,7 +148,7 @@ describe("runAutoReplies", () => {
     const { conversation, contact } = await seedConversation({ accountId: account.id });
     const message = await seedMessage({ accountId: account.id, conversationId: conversation.id, phone: contact.phone, direction: "inbound", text: "a que hora abren?" });
     const { calls, send } = recordingSend();
-    expect((await runAutoReplies({ accountId: account.id, conversationId: conversation.id, messageId: message.id, send })).replies).toEqual([]);
+    expect((await runAutoReplies(systemContext(), { accountId: account.id, conversationId: conversation.id, messageId: message.id, send })).replies).toEqual([]);
     expect(calls).toHaveLength(0);
   });
 });

@@ -13,6 +13,7 @@ import { call } from "@/tests/support/api";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { nextPhone } from "@/tests/support/messaging";
 import { drain } from "@/tests/support/webhooks";
+import { systemContext } from "@/lib/server/context";
 
 // Every text the product sends a customer on its own comes in the customer's language when it is
 // known, else in the business's, for a business that configured no words of its own.
@@ -52,7 +53,7 @@ async function outsideHoursAnswer(account: Account, text: string) {
   const send: SendAutomatedMessage = async ({ text: answer }) => {
     sent.push(answer);
   };
-  await runAutoReplies({ accountId: account.account.id, conversationId: inbound.conversation_id, messageId: inbound.id, send, now: mondayEvening });
+  await runAutoReplies(systemContext(), { accountId: account.account.id, conversationId: inbound.conversation_id, messageId: inbound.id, send, now: mondayEvening });
   expect(sent).toHaveLength(1);
   return sent[0];
 }

@@ -30,6 +30,7 @@ import { startReceiver, type WebhookReceiver } from "@/tests/support/webhook-rec
 import { drain } from "@/tests/support/webhooks";
 import { postConsent, postForm, sessionCookie } from "@/tests/support/oauth";
 import { Secret, TOTP } from "otpauth";
+import { verbContext } from "@/lib/server/context";
 
 /**
  * Runs the real route handlers and checks every answer against the served OpenAPI
@@ -502,7 +503,7 @@ describe("/v1 contract", () => {
     expect(file.text.startsWith("%PDF-")).toBe(true);
     await expectStatus(404, "GET", "/v1/config/documents/doc_unknown/file", { token: adminToken });
     await expectStatus(403, "GET", `/v1/config/documents/${uploaded.body.id}/file`, { token: usersOnly });
-    for (let i = 2; i <= 20; i++) await uploadDocument({ ctx: { accountId: account.id }, input: { filename: `page-${i}.pdf`, data: pdf } });
+    for (let i = 2; i <= 20; i++) await uploadDocument({ ctx: verbContext({ accountId: account.id }), input: { filename: `page-${i}.pdf`, data: pdf } });
     await expectStatus(409, "POST", "/v1/config/documents", { token: adminToken, body: { filename: "one-too-many.pdf", data: pdf } });
     await expectStatus(403, "DELETE", `/v1/config/documents/${uploaded.body.id}`, { token: agent.token });
     await expectStatus(204, "DELETE", `/v1/config/documents/${uploaded.body.id}`, { token: adminToken });
@@ -940,11 +941,11 @@ describe("/v1 contract", () => {
     expect((await expectStatus(200, "PUT", "/v1/config/security", { token: adminToken, body: { require_mfa: false } })).body).toEqual({ require_mfa: false });
 
     // Two-factor sign-in: the second step and the account-wide requirement.
-    const { secret } = await startMfaEnrolment({ ctx: { accountId: account.id, user: admin } });
-    await confirmMfaEnrolment({ ctx: { accountId: account.id, user: admin }, code: new TOTP({ issuer: "Chorus", label: admin.email, secret: Secret.fromBase32(secret) }).generate() });
+    const { secret } = await startMfaEnrolment({ ctx: verbContext({ accountId: account.id, user: admin }) });
+    await confirmMfaEnrolment({ ctx: verbContext({ accountId: account.id, user: admin }), code: new TOTP({ issuer: "Chorus", label: admin.email, secret: Secret.fromBase32(secret) }).generate() });
     const mfa = await expectStatus(401, "POST", "/v1/auth/login", { body: { email: admin.email, password: TEST_PASSWORD }, headers: { [PEER_ADDRESS_HEADER]: "192.0.2.44" } });
     expect(mfa.body.error.code).toBe("mfa_required");
-    await setMfaRequirement({ ctx: { accountId: account.id, user: admin }, required: true });
+    await setMfaRequirement({ ctx: verbContext({ accountId: account.id, user: admin }), required: true });
     const enrol = await expectStatus(403, "POST", "/v1/auth/login", { body: { email: agent.user.email, password: "a brand new passphrase" }, headers: { [PEER_ADDRESS_HEADER]: "192.0.2.44" } });
     expect(enrol.body.error.code).toBe("mfa_enrollment_required");
     // The session opened before the set-up did not pass the second factor; one opened with a code did.

@@ -18,6 +18,7 @@ import { createTestAccount } from "@/tests/support/fixtures";
 import { type WebhookReceiver, startReceiver } from "@/tests/support/webhook-receiver";
 import { verifyDelivery } from "@/tests/support/webhook-verifier";
 import { deliveriesOf as allDeliveriesOf, emit, registerWebhook, webhookRow } from "@/tests/support/webhooks";
+import { systemContext } from "@/lib/server/context";
 
 let a: WebhookReceiver;
 let b: WebhookReceiver;
@@ -61,7 +62,7 @@ describe("recording an event", () => {
 
     const rolledBack = await getDb()
       .transaction(async (tx) => {
-        const recorded = await recordEvent(tx, { accountId: account.id, type: "message.received", data: { n: 2 } });
+        const recorded = await recordEvent({ ...systemContext(), db: tx }, { accountId: account.id, type: "message.received", data: { n: 2 } });
         tx.rollback();
         return recorded;
       })
@@ -82,10 +83,10 @@ describe("recording an event", () => {
     const unstorable = { message: { id: "msg_nul", text: "a\u0000b" } };
     const failures = [
       await getDb()
-        .transaction((tx) => recordEvent(tx, { accountId: account.id, type: "message.received", data: unstorable }))
+        .transaction((tx) => recordEvent({ ...systemContext(), db: tx }, { accountId: account.id, type: "message.received", data: unstorable }))
         .catch((failure: unknown) => failure),
       // Outside a transaction too (each statement its own commit): the fan-out never runs.
-      await recordEvent(getDb(), { accountId: account.id, type: "message.received", data: unstorable }).catch((failure: unknown) => failure),
+      await recordEvent(systemContext(), { accountId: account.id, type: "message.received", data: unstorable }).catch((failure: unknown) => failure),
     ];
     for (const error of failures) {
       const cause = (error as { cause?: { code?: string } }).cause ?? (error as { code?: string });
@@ -98,7 +99,7 @@ describe("recording an event", () => {
     expect(rows).toEqual([]);
     expect(await deliveriesOf(hook.id)).toEqual([]);
     // The same account records the next event with its delivery as usual.
-    const next = await recordEvent(getDb(), { accountId: account.id, type: "message.received", data: { n: 1 } });
+    const next = await recordEvent(systemContext(), { accountId: account.id, type: "message.received", data: { n: 1 } });
     expect((await deliveriesOf(hook.id)).map((d) => d.eventId)).toEqual([next.id]);
   });
 });

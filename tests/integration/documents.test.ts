@@ -145,7 +145,7 @@ describe("documents API", () => {
     // pdf.js reads only what lies on the page, so long texts are spread over several pages.
     await upload(adminToken, pdfBody(Array.from({ length: 5 }, () => "L".repeat(60)), "long-a.pdf"));
     await upload(adminToken, pdfBody(Array.from({ length: 5 }, () => "M".repeat(60)), "long-b.pdf"));
-    const context = await loadDocumentContext({ accountId: account.id, budget: 310 });
+    const context = await loadDocumentContext(getDb(), { accountId: account.id, budget: 310 });
     expect(context.map((d) => d.filename)).toEqual(["short.pdf", "long-a.pdf", "long-b.pdf"]);
     expect(context[0]).toEqual({ filename: "short.pdf", text: "Short note", truncated: false });
     expect(context[1].text).toBe(`${"L".repeat(60)}\n\n${"L".repeat(60)}\n\n${"L".repeat(26)}`);

@@ -3,6 +3,7 @@ import { getDb } from "@/db";
 import { recordEvent } from "@/lib/events/record-event";
 import { openEventStream } from "@/tests/support/event-stream";
 import { createTestAccount } from "@/tests/support/fixtures";
+import { systemContext } from "@/lib/server/context";
 
 // `: connected` means live: an event committed right after it is always delivered.
 
@@ -11,7 +12,7 @@ describe("GET /v1/events/stream says when it is live", () => {
     const { account, adminToken } = await createTestAccount();
     for (let cycle = 0; cycle < 50; cycle++) {
       const stream = await openEventStream(adminToken);
-      const event = await getDb().transaction((tx) => recordEvent(tx, { accountId: account.id, type: "conversation.created", data: { cycle } }));
+      const event = await getDb().transaction((tx) => recordEvent({ ...systemContext(), db: tx }, { accountId: account.id, type: "conversation.created", data: { cycle } }));
       const delivered = await stream.until(() => stream.events.some((e) => e.id === event.id), 3000);
       stream.close();
       expect(delivered, `cycle ${cycle}`).toBe(true);

@@ -9,11 +9,12 @@ import type { EventType } from "@/lib/events/types";
 import { call } from "@/tests/support/api";
 import { openEventStream } from "@/tests/support/event-stream";
 import { createTestAccount } from "@/tests/support/fixtures";
+import { systemContext } from "@/lib/server/context";
 
 const openStream = openEventStream;
 
 const emit = (accountId: string, type: EventType, data: Record<string, unknown> = {}) =>
-  getDb().transaction((tx) => recordEvent(tx, { accountId, type, data }));
+  getDb().transaction((tx) => recordEvent({ ...systemContext(), db: tx }, { accountId, type, data }));
 
 async function apiToken(sessionToken: string, permissions: string[]) {
   const res = await call(tokens.POST, {

@@ -4,6 +4,7 @@ import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { countRows, nextPhone, seedConversation } from "@/tests/support/messaging";
 import { createDispatchFetch } from "@/tests/support/route-table";
+import { systemContext } from "@/lib/server/context";
 
 /**
  * What an outside client found by sending raw requests: parsing, content types, search text,
@@ -111,7 +112,7 @@ describe("content type of a JSON route", () => {
 describe("search text", () => {
   it("takes any q of 2 to 200 characters: fractions, enclosed digits, query operators, quotes, backslashes", async () => {
     const { account, adminToken } = await createTestAccount();
-    const received = await receiveInboundMessage({
+    const received = await receiveInboundMessage(systemContext(), {
       accountId: account.id,
       inbound: { networkMessageId: `wamid.${nextPhone()}`, from: nextPhone(), type: "text", text: "Half: ½ off, item ⑴ ready" },
     });

@@ -35,6 +35,7 @@ import { setEnv } from "@/tests/support/env-vars";
 import { addTestUser, createTestAccount, TEST_PASSWORD } from "@/tests/support/fixtures";
 import { nextPhone, PNG, seedConversation } from "@/tests/support/messaging";
 import { type WebhookReceiver, startReceiver } from "@/tests/support/webhook-receiver";
+import { systemContext } from "@/lib/server/context";
 
 const COOKIE = "authjs.session-token";
 const inAYear = () => new Date(Date.now() + 30 * 86_400_000).toISOString();
@@ -66,7 +67,7 @@ describe("1. inbound media: the type comes from the bytes, and the media URL run
   const WEBP = Buffer.concat([Buffer.from("RIFF"), Buffer.from([0x24, 0, 0, 0]), Buffer.from("WEBPVP8 "), Buffer.alloc(24, 7)]);
 
   async function receive(accountId: string, type: "image" | "document", mimeType: string, bytes: Buffer, filename?: string) {
-    const result = await receiveInboundMessage({
+    const result = await receiveInboundMessage(systemContext(), {
       accountId,
       inbound: { networkMessageId: `wamid.${Math.random()}`, from: nextPhone(), type, media: { mimeType, bytes, ...(filename ? { filename } : {}) } },
     });
@@ -161,7 +162,7 @@ describe("3. the event stream follows the token's fate", () => {
   const openStream = (token: string) => openEventStream(token);
 
   const emit = (accountId: string, type: EventType, data: Record<string, unknown> = {}) =>
-    getDb().transaction((tx) => recordEvent(tx, { accountId, type, data }));
+    getDb().transaction((tx) => recordEvent({ ...systemContext(), db: tx }, { accountId, type, data }));
 
   it("ends within 5 s once its token is revoked, and sends nothing committed after the revocation", async () => {
     const { account, adminToken } = await createTestAccount();

@@ -17,6 +17,7 @@ import { resetPassword } from "@/lib/users/passwords";
 import { call } from "@/tests/support/api";
 import { addTestUser, createTestAccount, TEST_PASSWORD } from "@/tests/support/fixtures";
 import { postConsent, postForm, sessionCookie } from "@/tests/support/oauth";
+import { systemContext } from "@/lib/server/context";
 
 let cookie = "";
 vi.mock("next/headers", () => ({ headers: async () => new Headers({ cookie }) }));
@@ -76,7 +77,7 @@ describe("a new password or signing out everywhere ends sessions and apps' acces
     const agent = await addTestUser(account.id, "agent");
     const app = await allowApp(adminToken, agent.user);
     const link = await call(resetRoute.POST, { method: "POST", path: `/v1/users/${agent.user.id}/password-reset`, token: adminToken, params: { id: agent.user.id } });
-    await resetPassword({ token: link.body.url.split("/").at(-1), password: "a brand new passphrase" });
+    await resetPassword(systemContext(), { token: link.body.url.split("/").at(-1), password: "a brand new passphrase" });
     expect(await verifyStatus(agent.token)).toBe(401);
     await expectAppCutOff(app);
   });

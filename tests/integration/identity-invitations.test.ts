@@ -9,6 +9,7 @@ import { invitations, users } from "@/db/schema";
 import { acceptInvitation, describeInvitation } from "@/lib/users/invitations";
 import { call } from "@/tests/support/api";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
+import { systemContext } from "@/lib/server/context";
 
 const tokenOf = (url: string) => url.split("/").at(-1)!;
 const invite = (token: string, email: string, role = "agent") => call(invitationsRoute.POST, { method: "POST", path: "/v1/invitations", token, body: { email, role } });
@@ -26,8 +27,8 @@ describe("an invitation never tells whether an email has an account elsewhere", 
     expect(taken.headers.get("cache-control")).toBe(fresh.headers.get("cache-control"));
 
     const token = tokenOf(taken.body.url);
-    await expect(describeInvitation({ token })).rejects.toMatchObject({ status: 409, code: "email_in_use", message: expect.stringMatching(/already has a Chorus sign-in/) });
-    await expect(acceptInvitation({ token, input: { name: "Twin", password: "a long enough password" } })).rejects.toMatchObject({ code: "email_in_use" });
+    await expect(describeInvitation(systemContext(), { token })).rejects.toMatchObject({ status: 409, code: "email_in_use", message: expect.stringMatching(/already has a Chorus sign-in/) });
+    await expect(acceptInvitation(systemContext(), { token, input: { name: "Twin", password: "a long enough password" } })).rejects.toMatchObject({ code: "email_in_use" });
     const [owner] = await getDb().select().from(users).where(eq(users.id, elsewhere.admin.id));
     expect(owner.accountId).toBe(elsewhere.account.id);
   });
@@ -49,7 +50,7 @@ describe("pending invitations: list, resend, revoke", () => {
     const first = await invite(adminToken, `first-${Date.now()}@example.com`);
     const second = await invite(adminToken, `second-${Date.now()}@example.com`, "admin");
     const accepted = await invite(adminToken, `joined-${Date.now()}@example.com`);
-    await acceptInvitation({ token: tokenOf(accepted.body.url), input: { name: "Joined", password: "a long enough password" } });
+    await acceptInvitation(systemContext(), { token: tokenOf(accepted.body.url), input: { name: "Joined", password: "a long enough password" } });
     await getDb().update(invitations).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invitations.id, first.body.id));
 
     const list = await call(invitationsRoute.GET, { path: "/v1/invitations", token: adminToken });
@@ -67,15 +68,15 @@ describe("pending invitations: list, resend, revoke", () => {
     expect(resent.body).toMatchObject({ id: first.body.id, email: first.body.email, url: expect.stringMatching(/\/invite\/chorus_invite_/), email_sent: false });
     expect(resent.headers.get("cache-control")).toBe("no-store");
     expect(resent.body.url).not.toBe(first.body.url);
-    await expect(describeInvitation({ token: tokenOf(first.body.url) })).rejects.toMatchObject({ status: 404 });
-    expect(await describeInvitation({ token: tokenOf(resent.body.url) })).toMatchObject({ email: first.body.email });
+    await expect(describeInvitation(systemContext(), { token: tokenOf(first.body.url) })).rejects.toMatchObject({ status: 404 });
+    expect(await describeInvitation(systemContext(), { token: tokenOf(resent.body.url) })).toMatchObject({ email: first.body.email });
     expect((await call(invitationsRoute.GET, { path: "/v1/invitations", token: adminToken })).body.data[1]).toMatchObject({ id: first.body.id, status: "pending" });
 
     // Revoke: the link stops working; it leaves the list.
     expect((await call(invitationById.DELETE, { method: "DELETE", path: `/v1/invitations/${second.body.id}`, token: agent.token, params: { id: second.body.id } })).status).toBe(403);
     expect((await call(invitationById.DELETE, { method: "DELETE", path: `/v1/invitations/${second.body.id}`, token: other.adminToken, params: { id: second.body.id } })).status).toBe(404);
     expect((await call(invitationById.DELETE, { method: "DELETE", path: `/v1/invitations/${second.body.id}`, token: adminToken, params: { id: second.body.id } })).status).toBe(204);
-    await expect(describeInvitation({ token: tokenOf(second.body.url) })).rejects.toMatchObject({ status: 404 });
+    await expect(describeInvitation(systemContext(), { token: tokenOf(second.body.url) })).rejects.toMatchObject({ status: 404 });
     expect((await call(invitationById.DELETE, { method: "DELETE", path: `/v1/invitations/${second.body.id}`, token: adminToken, params: { id: second.body.id } })).status).toBe(404);
     expect((await call(resendRoute.POST, { method: "POST", path: `/v1/invitations/${accepted.body.id}/resend`, token: adminToken, params: { id: accepted.body.id } })).status).toBe(404);
     expect((await call(invitationsRoute.GET, { path: "/v1/invitations", token: adminToken })).body.data.map((i: { id: string }) => i.id)).toEqual([first.body.id]);

@@ -21,6 +21,7 @@ import { call } from "@/tests/support/api";
 import { openEventStream } from "@/tests/support/event-stream";
 import { addTestUser, createTestAccount, TEST_PASSWORD } from "@/tests/support/fixtures";
 import { postConsent, postForm, sessionCookie } from "@/tests/support/oauth";
+import { systemContext } from "@/lib/server/context";
 
 // Pages read the browser's cookie and the page address (set by the proxy) from the request headers.
 let pageHeaders = new Headers();
@@ -240,7 +241,7 @@ describe("an event stream open when the account starts requiring two-factor sign
     const agent = await addTestUser(account.id, "agent");
     const stream = await openEventStream(agent.token);
     await setMfaRequirement({ ctx: ctxOf(admin), required: true });
-    await getDb().transaction((tx) => recordEvent(tx, { accountId: account.id, type: "conversation.created", data: { n: 1 } }));
+    await getDb().transaction((tx) => recordEvent({ ...systemContext(), db: tx }, { accountId: account.id, type: "conversation.created", data: { n: 1 } }));
     expect(await stream.until(() => stream.ended(), 5_000)).toBe(true);
     expect(stream.events).toEqual([]);
     stream.close();

@@ -16,6 +16,7 @@ import { listAuthorizedApps, revokeAuthorizedApp } from "@/lib/oauth/grants";
 import { call } from "@/tests/support/api";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
 import { oauthFetch, postConsent, postForm, sessionCookie } from "@/tests/support/oauth";
+import { verbContext } from "@/lib/server/context";
 
 const REDIRECT = "https://crm.example.com/callback";
 const options = { [oauth.customFetch]: oauthFetch, [oauth.allowInsecureRequests]: true } as const;
@@ -291,14 +292,14 @@ describe("apps and authorisations", () => {
   it("a user lists the apps they authorised and revokes one", async () => {
     const { admin, adminToken } = await createTestAccount();
     const { app, tokens } = await fullFlow({ adminToken, admin });
-    const ctx = { accountId: admin.accountId, user: { id: admin.id, name: admin.name, email: admin.email, role: admin.role } };
+    const ctx = verbContext({ accountId: admin.accountId, user: { id: admin.id, name: admin.name, email: admin.email, role: admin.role } });
     const listed = await listAuthorizedApps({ ctx });
     expect(listed).toEqual([expect.objectContaining({ app: expect.objectContaining({ id: app.id, name: "Acme CRM" }), scopes: ["conversations:read", "users:read"] as Scope[] })]);
     await revokeAuthorizedApp({ ctx, grantId: listed[0].id });
     expect(await listAuthorizedApps({ ctx })).toEqual([]);
     expect((await call(verifyRoute.GET, { path: "/v1/auth/verify", token: tokens.access_token })).status).toBe(401);
     const other = await createTestAccount();
-    const otherCtx = { accountId: other.account.id, user: { id: other.admin.id, name: "x", email: "x", role: "admin" as const } };
+    const otherCtx = verbContext({ accountId: other.account.id, user: { id: other.admin.id, name: "x", email: "x", role: "admin" as const } });
     await expect(revokeAuthorizedApp({ ctx: otherCtx, grantId: listed[0].id })).rejects.toMatchObject({ status: 404 });
   });
 });

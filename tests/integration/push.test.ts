@@ -23,6 +23,7 @@ import { setEnv } from "@/tests/support/env-vars";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
 import { nextPhone } from "@/tests/support/messaging";
 import { drain } from "@/tests/support/webhooks";
+import { systemContext, verbContext } from "@/lib/server/context";
 
 // A VAPID pair made for this test (what `web-push generate-vapid-keys` prints).
 const vapid = createECDH("prime256v1");
@@ -101,7 +102,7 @@ async function subscribe(token: string, keys = browserKeys(), path = `/push/${++
 }
 
 async function customerWrites(accountId: string, text: string, from = nextPhone()) {
-  const result = await receiveInboundMessage({ accountId, inbound: { networkMessageId: `wamid.push-${Date.now()}-${++seq}`, from, name: "Marta Ruiz", type: "text", text } });
+  const result = await receiveInboundMessage(systemContext(), { accountId, inbound: { networkMessageId: `wamid.push-${Date.now()}-${++seq}`, from, name: "Marta Ruiz", type: "text", text } });
   if (!("message" in result) || !result.message) throw new Error("inbound message not stored");
   return { conversationId: result.message.conversation_id as string, from };
 }
@@ -217,7 +218,7 @@ describe("Web Push with VAPID, straight from the server", () => {
   it("choices and quiet hours hold pushes back", async () => {
     const { account, admin, adminToken } = await createTestAccount();
     const device = await subscribe(adminToken);
-    const ctx = { accountId: account.id, user: admin } as Parameters<typeof saveNotificationPreferences>[0]["ctx"];
+    const ctx = verbContext({ accountId: account.id, user: admin });
     await saveNotificationPreferences({ ctx, input: { ...defaultPreferences, new_messages: false } });
     await customerWrites(account.id, "one");
     await drain();

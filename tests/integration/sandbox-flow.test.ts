@@ -17,6 +17,7 @@ import { sendQueuedMessage } from "@/lib/messages/send-queued-message";
 import { call } from "@/tests/support/api";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
 import { countRows, eventsOf, nextPhone, PNG } from "@/tests/support/messaging";
+import { systemContext } from "@/lib/server/context";
 
 beforeEach(() => resetRateLimiters());
 
@@ -53,9 +54,9 @@ describe("sandbox: an API send reaches read on its own", () => {
   it("does not send a message twice when its job runs again", async () => {
     const { account, adminToken } = await createTestAccount();
     const res = await call(messagesRoute.POST, { method: "POST", path: "/v1/messages", token: adminToken, body: { to: nextPhone(), type: "text", text: "Once" } });
-    await sendQueuedMessage({ messageId: res.body.id });
+    await sendQueuedMessage(systemContext(), { messageId: res.body.id });
     const first = await getMessage(adminToken, res.body.id);
-    await sendQueuedMessage({ messageId: res.body.id });
+    await sendQueuedMessage(systemContext(), { messageId: res.body.id });
     expect(await getMessage(adminToken, res.body.id)).toEqual(first);
     expect(await eventsOf(account.id, "message.sent")).toHaveLength(1);
   });

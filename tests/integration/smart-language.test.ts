@@ -16,6 +16,7 @@ import { createTestAccount } from "@/tests/support/fixtures";
 import { eventsOf, nextPhone } from "@/tests/support/messaging";
 import { makePdf } from "@/tests/support/pdf";
 import { BUSINESS_NUMBER, seedConversation, seedMessage } from "@/tests/support/seed";
+import { systemContext, verbContext } from "@/lib/server/context";
 
 beforeEach(() => resetRateLimiters());
 
@@ -63,7 +64,7 @@ describe("automatic answers in the customer's language", () => {
   async function spanishBusiness(translations: Record<string, string> = {}) {
     const test = await createTestAccount();
     await updateBusinessProfile({
-      ctx: { accountId: test.account.id },
+      ctx: verbContext({ accountId: test.account.id }),
       input: businessProfileInput.parse({
         name: "Vivero Sol",
         description: "",
@@ -79,7 +80,7 @@ describe("automatic answers in the customer's language", () => {
     const { contact, conversation } = await seedConversation({ accountId, createdAt: evening });
     const message = await seedMessage({ accountId, conversationId: conversation.id, phone: contact.phone, direction: "inbound", text, createdAt: evening });
     const { calls, send } = recordingSend();
-    await runAutoReplies({ accountId, conversationId: conversation.id, messageId: message.id, send, now: evening });
+    await runAutoReplies(systemContext(), { accountId, conversationId: conversation.id, messageId: message.id, send, now: evening });
     return calls.map((call) => call.text);
   }
 

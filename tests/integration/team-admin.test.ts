@@ -25,6 +25,7 @@ import { call } from "@/tests/support/api";
 import { setEnv } from "@/tests/support/env-vars";
 import { startReceiver } from "@/tests/support/webhook-receiver";
 import { addTestUser, createTestAccount, TEST_PASSWORD } from "@/tests/support/fixtures";
+import { systemContext } from "@/lib/server/context";
 
 const NEW_PASSWORD = "a brand new passphrase";
 const tokenOf = (url: string) => url.split("/").at(-1)!;
@@ -52,12 +53,12 @@ describe("invitations", () => {
     expect(stored.tokenHash).not.toContain(tokenOf(res.body.url));
 
     const token = tokenOf(res.body.url);
-    expect(await describeInvitation({ token })).toMatchObject({ email: email.toLowerCase(), role: "agent" });
-    const user = await acceptInvitation({ token, input: { name: "Sam", password: NEW_PASSWORD } });
+    expect(await describeInvitation(systemContext(), { token })).toMatchObject({ email: email.toLowerCase(), role: "agent" });
+    const user = await acceptInvitation(systemContext(), { token, input: { name: "Sam", password: NEW_PASSWORD } });
     expect(user).toMatchObject({ name: "Sam", role: "agent" });
     const [created] = await getDb().select().from(users).where(eq(users.email, email.toLowerCase()));
     expect(created).toMatchObject({ name: "Sam", role: "agent", accountId: account.id });
-    await expect(acceptInvitation({ token, input: { name: "Again", password: NEW_PASSWORD } })).rejects.toMatchObject({ status: 410, code: "invitation_used" });
+    await expect(acceptInvitation(systemContext(), { token, input: { name: "Again", password: NEW_PASSWORD } })).rejects.toMatchObject({ status: 410, code: "invitation_used" });
     expect((await login({ email, password: NEW_PASSWORD })).status).toBe(200);
     expect(await audit(account.id)).toEqual(expect.arrayContaining(["user.invited", "user.created", "auth.sign_in"]));
   });
@@ -67,10 +68,10 @@ describe("invitations", () => {
     const email = `late-${Date.now()}@example.com`;
     const res = await call(invitationsRoute.POST, { method: "POST", path: "/v1/invitations", token: adminToken, body: { email, role: "admin" } });
     await getDb().update(invitations).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invitations.id, res.body.id));
-    await expect(describeInvitation({ token: tokenOf(res.body.url) })).rejects.toMatchObject({ status: 410, code: "invitation_expired" });
-    await expect(acceptInvitation({ token: tokenOf(res.body.url), input: { name: "Late", password: NEW_PASSWORD } })).rejects.toMatchObject({ code: "invitation_expired" });
+    await expect(describeInvitation(systemContext(), { token: tokenOf(res.body.url) })).rejects.toMatchObject({ status: 410, code: "invitation_expired" });
+    await expect(acceptInvitation(systemContext(), { token: tokenOf(res.body.url), input: { name: "Late", password: NEW_PASSWORD } })).rejects.toMatchObject({ code: "invitation_expired" });
     expect(await getDb().select().from(users).where(eq(users.email, email))).toEqual([]);
-    await expect(describeInvitation({ token: "chorus_invite_forged" })).rejects.toMatchObject({ status: 404 });
+    await expect(describeInvitation(systemContext(), { token: "chorus_invite_forged" })).rejects.toMatchObject({ status: 404 });
   });
 
   it("refuses a used email, a bad role, and agents", async () => {
@@ -124,11 +125,11 @@ describe("passwords", () => {
     expect((await call(resetRoute.POST, { method: "POST", path: `/v1/users/${agent.user.id}/password-reset`, token: other.adminToken, params: { id: agent.user.id } })).status).toBe(404);
 
     const token = tokenOf(res.body.url);
-    expect(await describePasswordReset({ token })).toMatchObject({ email: agent.user.email });
-    await resetPassword({ token, password: NEW_PASSWORD });
+    expect(await describePasswordReset(systemContext(), { token })).toMatchObject({ email: agent.user.email });
+    await resetPassword(systemContext(), { token, password: NEW_PASSWORD });
     expect((await call(verifyRoute.GET, { path: "/v1/auth/verify", token: agent.token })).status).toBe(401);
     expect((await login({ email: agent.user.email, password: NEW_PASSWORD })).status).toBe(200);
-    await expect(resetPassword({ token, password: "another long password" })).rejects.toMatchObject({ status: 410, code: "link_used" });
+    await expect(resetPassword(systemContext(), { token, password: "another long password" })).rejects.toMatchObject({ status: 410, code: "link_used" });
     expect(await audit(account.id)).toEqual(expect.arrayContaining(["auth.password_reset_issued", "auth.password_reset"]));
   });
 
@@ -138,9 +139,9 @@ describe("passwords", () => {
     const issue = () => call(resetRoute.POST, { method: "POST", path: `/v1/users/${agent.user.id}/password-reset`, token: adminToken, params: { id: agent.user.id } });
     const first = await issue();
     const second = await issue();
-    await expect(resetPassword({ token: tokenOf(first.body.url), password: NEW_PASSWORD })).rejects.toMatchObject({ code: "link_used" });
+    await expect(resetPassword(systemContext(), { token: tokenOf(first.body.url), password: NEW_PASSWORD })).rejects.toMatchObject({ code: "link_used" });
     await getDb().update(passwordResets).set({ expiresAt: new Date(Date.now() - 1) }).where(eq(passwordResets.userId, agent.user.id));
-    await expect(resetPassword({ token: tokenOf(second.body.url), password: NEW_PASSWORD })).rejects.toMatchObject({ status: 410, code: "link_expired" });
+    await expect(resetPassword(systemContext(), { token: tokenOf(second.body.url), password: NEW_PASSWORD })).rejects.toMatchObject({ status: 410, code: "link_expired" });
     expect((await call(verifyRoute.GET, { path: "/v1/auth/verify", token: agent.token })).status).toBe(200);
   });
 });

@@ -33,13 +33,14 @@ import { businessProfileInput } from "@/lib/profile/schemas";
 import { call } from "@/tests/support/api";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
 import { eventsOf, nextPhone } from "@/tests/support/messaging";
+import { systemContext, verbContext } from "@/lib/server/context";
 
 beforeEach(() => resetRateLimiters());
 
 let networkSeq = 0;
 /** A customer's first message: a new open, unassigned conversation. */
 async function customerWrites(accountId: string, text = "Hola, ¿tienen macetas?", from = nextPhone(), name = "María Gómez") {
-  const result = await receiveInboundMessage({
+  const result = await receiveInboundMessage(systemContext(), {
     accountId,
     inbound: { networkMessageId: `wamid.team-${Date.now()}-${++networkSeq}`, from, name, type: "text", text },
   });
@@ -314,7 +315,7 @@ describe("activity", () => {
   it("records an automatic answer as auto_reply by automation", async () => {
     const { account } = await createTestAccount();
     await updateBusinessProfile({
-      ctx: { accountId: account.id },
+      ctx: verbContext({ accountId: account.id }),
       input: businessProfileInput.parse({
         name: "Green Leaf",
         description: "",
@@ -324,7 +325,7 @@ describe("activity", () => {
     });
     const { conversationId, messageId } = await customerWrites(account.id, "¿a qué hora abren?");
     const send: SendAutomatedMessage = async () => undefined;
-    const result = await runAutoReplies({ accountId: account.id, conversationId, messageId, send });
+    const result = await runAutoReplies(systemContext(), { accountId: account.id, conversationId, messageId, send });
     expect(result.replies.map((r) => r.kind)).toEqual(["hours_question"]);
     const trail = await getDb().select().from(conversationActivities).where(and(eq(conversationActivities.conversationId, conversationId), eq(conversationActivities.type, "auto_reply")));
     expect(trail).toHaveLength(1);

@@ -26,6 +26,7 @@ import { call } from "@/tests/support/api";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
 import { countRows, eventsOf, nextPhone, seedConversation } from "@/tests/support/messaging";
 import { drain } from "@/tests/support/webhooks";
+import { systemContext } from "@/lib/server/context";
 
 beforeEach(() => resetRateLimiters());
 
@@ -397,7 +398,7 @@ describe("contacts", () => {
 
     const receivedBefore = (await eventsOf(account.id, "message.received")).length;
     const jobsBefore = (await countRows(account.id)).jobs;
-    const silent = await receiveInboundMessage({ accountId: account.id, inbound: { networkMessageId: `wamid.${phone}.2`, from: phone, type: "text", text: "Buy now" } });
+    const silent = await receiveInboundMessage(systemContext(), { accountId: account.id, inbound: { networkMessageId: `wamid.${phone}.2`, from: phone, type: "text", text: "Buy now" } });
     if (!("message" in silent)) throw new Error(`the message was skipped: ${silent.skipped}`);
     expect(silent.duplicate).toBe(false);
     const [stored] = await getDb().select().from(messages).where(eq(messages.id, silent.message.id));
@@ -417,7 +418,7 @@ describe("contacts", () => {
     // A blocked contact with no conversation left: the message is filed in a closed one.
     const [row] = await getDb().select().from(conversations).where(eq(conversations.id, first.conversation_id));
     await getDb().delete(conversations).where(eq(conversations.id, row.id));
-    await receiveInboundMessage({ accountId: account.id, inbound: { networkMessageId: `wamid.${phone}.3`, from: phone, type: "text", text: "Still here" } });
+    await receiveInboundMessage(systemContext(), { accountId: account.id, inbound: { networkMessageId: `wamid.${phone}.3`, from: phone, type: "text", text: "Still here" } });
     const filed = await getDb().select().from(conversations).where(eq(conversations.contactId, contact.id));
     expect(filed.map((c) => c.status)).toEqual(["closed"]);
 

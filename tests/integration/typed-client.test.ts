@@ -11,6 +11,7 @@ import { call } from "@/tests/support/api";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { JPEG, nextPhone, PNG } from "@/tests/support/messaging";
 import { createDispatchFetch } from "@/tests/support/route-table";
+import { verbContext } from "@/lib/server/context";
 
 /**
  * Generates TypeScript types from the served documents with openapi-typescript, compiles a
@@ -168,7 +169,7 @@ describe("a client generated from the served documents", () => {
     const { account, admin, adminToken } = await createTestAccount();
     // The client answers the first *open* conversation, twice to show the Idempotency-Key at work;
     // auto-assign on reply would move it out of the open ones after the first answer.
-    await updateInboxSettings({ ctx: { accountId: account.id }, input: { auto_assign_on_reply: false } });
+    await updateInboxSettings({ ctx: verbContext({ accountId: account.id }), input: { auto_assign_on_reply: false } });
     const client = (await import(/* @vite-ignore */ path.join(dir, "client.ts"))) as GeneratedClient;
     const options = { baseUrl: "http://localhost", token: adminToken, fetch: dispatch };
 

@@ -35,7 +35,7 @@ describe("the interface language a person chooses", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ id: agent.user.id, locale: "pt-BR" });
     expect((await call(meRoute.GET, { path: "/v1/users/me", token: agent.token })).body.locale).toBe("pt-BR");
-    expect(await interfaceLocaleOf({ accountId: account.id, userId: agent.user.id })).toBe("pt-BR");
+    expect(await interfaceLocaleOf(getDb(), { accountId: account.id, userId: agent.user.id })).toBe("pt-BR");
   });
 
   it("refuses an unknown language, an extra field, an API token and no token, changing nothing", async () => {
@@ -51,13 +51,13 @@ describe("the interface language a person chooses", () => {
     expect((await patchMe(apiToken, { locale: "en" })).status).toBe(403);
     expect((await patchMe(undefined, { locale: "en" })).status).toBe(401);
     expect(await storedLocale(admin.id)).toBe("es");
-    expect(await interfaceLocaleOf({ accountId: account.id, userId: admin.id })).toBe("es");
+    expect(await interfaceLocaleOf(getDb(), { accountId: account.id, userId: admin.id })).toBe("es");
   });
 
   it("without a choice follows the account's business language, Portuguese as pt-BR", async () => {
     const { account, admin } = await createTestAccount();
-    expect(await interfaceLocaleOf({ accountId: account.id, userId: admin.id })).toBe("en");
+    expect(await interfaceLocaleOf(getDb(), { accountId: account.id, userId: admin.id })).toBe("en");
     await getDb().update(businessProfiles).set({ language: "pt" }).where(eq(businessProfiles.accountId, account.id));
-    expect(await interfaceLocaleOf({ accountId: account.id, userId: admin.id })).toBe("pt-BR");
+    expect(await interfaceLocaleOf(getDb(), { accountId: account.id, userId: admin.id })).toBe("pt-BR");
   });
 });

@@ -15,6 +15,7 @@ import { createTestAccount } from "@/tests/support/fixtures";
 import { type WebhookReceiver, startReceiver } from "@/tests/support/webhook-receiver";
 import { verifyDelivery } from "@/tests/support/webhook-verifier";
 import { deliveriesOf, drain, emit, registerWebhook, webhookRow } from "@/tests/support/webhooks";
+import { systemContext } from "@/lib/server/context";
 
 let a: WebhookReceiver;
 let b: WebhookReceiver;
@@ -343,8 +344,8 @@ describe("the attempt function", () => {
     const hook = await registerWebhook(adminToken, { url: a.url, events: ["message.received"] });
     await emit(account.id);
     const [delivery] = await eventDeliveries(hook.id);
-    const first = await attemptDelivery({ deliveryId: delivery.id, attempt: 1 });
-    const again = await attemptDelivery({ deliveryId: delivery.id, attempt: 1 });
+    const first = await attemptDelivery(systemContext(), { deliveryId: delivery.id, attempt: 1 });
+    const again = await attemptDelivery(systemContext(), { deliveryId: delivery.id, attempt: 1 });
     expect(first).toMatchObject({ status: "succeeded", done: true, replayed: false });
     expect(again).toMatchObject({ status: "succeeded", done: true, replayed: true, attemptId: first.attemptId });
     expect(a.deliveries()).toHaveLength(1);
@@ -370,10 +371,10 @@ describe("the attempt function", () => {
       status: "pending",
       attemptedAt: now,
     });
-    const live = await attemptDelivery({ deliveryId: delivery.id, attempt: 1, now });
+    const live = await attemptDelivery(systemContext(), { deliveryId: delivery.id, attempt: 1, now });
     expect(live.status).toBe("in_flight");
     expect(a.deliveries()).toHaveLength(0);
-    const later = await attemptDelivery({ deliveryId: delivery.id, attempt: 1, now: new Date(now.getTime() + 60_000) });
+    const later = await attemptDelivery(systemContext(), { deliveryId: delivery.id, attempt: 1, now: new Date(now.getTime() + 60_000) });
     expect(later).toMatchObject({ status: "succeeded", replayed: false });
     expect(a.deliveries()).toHaveLength(1);
     const rows = await getDb().select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, delivery.id));

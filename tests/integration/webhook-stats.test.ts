@@ -6,6 +6,7 @@ import { newId } from "@/lib/platform/ids";
 import { getWebhookTimeline } from "@/lib/webhooks/get-webhook-stats";
 import { call } from "@/tests/support/api";
 import { createTestAccount } from "@/tests/support/fixtures";
+import { verbContext } from "@/lib/server/context";
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -36,7 +37,7 @@ async function seed(history: [number, "succeeded" | "failed" | "pending", number
         })),
       );
   }
-  return { ctx: { accountId: account.id, user: admin }, adminToken, webhookId, now };
+  return { ctx: verbContext({ accountId: account.id, user: admin }), adminToken, webhookId, now };
 }
 
 const getStats = (token: string, id: string, window?: string) =>

@@ -1,4 +1,3 @@
-import "@/lib/server/wiring";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import postgres from "postgres";

@@ -7,6 +7,7 @@ import type { EventType } from "@/lib/events/types";
 import { jobRegistry } from "@/lib/server/job-registry";
 import { drainJobs } from "@/lib/jobs/runner";
 import { call } from "./api";
+import { systemContext } from "@/lib/server/context";
 
 /** Registers a webhook through the API (challenge included); returns the 201 body. */
 export async function registerWebhook(token: string, body: { url: string; events: string[]; secret?: string }) {
@@ -17,7 +18,7 @@ export async function registerWebhook(token: string, body: { url: string; events
 
 /** Records an event the way every domain verb does, in its own transaction. */
 export async function emit(accountId: string, type: EventType = "message.received", data: Record<string, unknown> = { message: { id: "msg_test", text: "hi" } }) {
-  return getDb().transaction((tx) => recordEvent(tx, { accountId, type, data }));
+  return getDb().transaction((tx) => recordEvent({ ...systemContext(), db: tx }, { accountId, type, data }));
 }
 
 /**

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 // one set of counters…), kept there because Next.js bundles each route and action separately
 // and a module-level value would exist once per bundle. Wiring between layers goes by import
 // (recording an event writes its deliveries and push job itself; the job runner knows its
-// sources), with the one documented exception of the automation rules' hook.
+// sources; the automation rules travel in the verb context).
 const allowed = new Map([
   ["__chorusDb", "db/index.ts"],
   ["__chorusStarted", "lib/server/start.ts"],
@@ -17,7 +17,6 @@ const allowed = new Map([
   ["__chorusEventHub", "lib/events/hub.ts"],
   ["__chorusPresence", "lib/events/presence.ts"],
   ["__chorusPresenceShared", "lib/events/presence.ts"],
-  ["__chorusEventReaction", "lib/events/record-event.ts"],
   ["__chorusEventStream", "lib/server/event-stream.ts"],
 ]);
 

@@ -2,7 +2,7 @@ import { getTranslations } from "next-intl/server";
 import { CampaignsManager } from "@/components/campaigns/campaigns-manager";
 import { ContactImport } from "@/components/campaigns/contact-import";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 
 export async function generateMetadata() {
   return { title: (await getTranslations("campaigns"))("title") };

@@ -1,7 +1,7 @@
 import { getTranslations } from "next-intl/server";
 import { ReportsDashboard } from "@/components/reports/reports-dashboard";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { businessTimeZone } from "@/lib/reports/zone";
 
 export async function generateMetadata() {

@@ -1,7 +1,7 @@
 import { getTranslations } from "next-intl/server";
 import { settingsNav, translatedNav, visibleTo } from "@/components/app-shell";
 import { NavLink } from "@/components/nav-link";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 
 export default async function SettingsLayout({ children }: { children: React.ReactNode }) {
   const session = await requireSession();

@@ -2,6 +2,7 @@ import { getTranslations } from "next-intl/server";
 import { TokenPasswordPage } from "@/components/identity/token-password-page";
 import { describeInvitation } from "@/lib/users/invitations";
 import { acceptInvitationAction } from "./actions";
+import { systemContext } from "@/lib/server/context";
 
 export const dynamic = "force-dynamic";
 export async function generateMetadata() {
@@ -13,7 +14,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
   const t = await getTranslations("auth.invite");
   return (
     <TokenPasswordPage
-      describe={() => describeInvitation({ token })}
+      describe={() => describeInvitation(systemContext(), { token })}
       brokenTitle={t("broken")}
       view={(invitation) => ({
         title: t("title", { account: invitation.accountName }),

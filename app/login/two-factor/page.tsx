@@ -2,7 +2,7 @@ import { getTranslations } from "next-intl/server";
 import { redirect } from "next/navigation";
 import { AuthShell } from "@/components/brand";
 import { TwoFactorCard } from "@/components/settings/account-settings";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { safeNextPath } from "@/lib/auth/next-path";
 
 export const dynamic = "force-dynamic";

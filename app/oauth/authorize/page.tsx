@@ -4,7 +4,7 @@ import { AuthShell } from "@/components/brand";
 import { scopeLabelsIn } from "@/components/oauth/scope-labels";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
-import { getCurrentSession, requireSession } from "@/lib/auth/current-user";
+import { getCurrentSession, requireSession } from "@/lib/server/session";
 import { checkAuthorizeRequest, signConsent, type UntrustedReason } from "@/lib/oauth/authorize";
 
 export const dynamic = "force-dynamic";

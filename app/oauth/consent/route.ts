@@ -1,6 +1,7 @@
 import { notServed } from "@/lib/api/route";
 import { authenticateSessionCookie } from "@/lib/auth/authenticate";
 import { getEnv } from "@/lib/platform/env";
+import { verbContext } from "@/lib/server/context";
 import { withRequestInfo, requestInfoOf } from "@/lib/platform/http/request-info";
 import { approveAuthorization, checkAuthorizeRequest, errorRedirect, readConsent } from "@/lib/oauth/authorize";
 import { oauthJson, readForm } from "@/lib/oauth/endpoint";
@@ -51,7 +52,7 @@ export async function POST(req: Request) {
   if (form.get("decision") !== "allow") {
     return redirect(errorRedirect(consent.redirectUri, "access_denied", "The user denied the request.", consent.state));
   }
-  return redirect(await withRequestInfo(requestInfoOf(req), () => approveAuthorization({ ctx: session, request: check.request })));
+  return redirect(await withRequestInfo(requestInfoOf(req), () => approveAuthorization({ ctx: verbContext(session), request: check.request })));
 }
 
 export const GET = notServed("POST");

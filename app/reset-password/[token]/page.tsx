@@ -2,6 +2,7 @@ import { getTranslations } from "next-intl/server";
 import { TokenPasswordPage } from "@/components/identity/token-password-page";
 import { describePasswordReset } from "@/lib/users/passwords";
 import { resetPasswordAction } from "./actions";
+import { systemContext } from "@/lib/server/context";
 
 export const dynamic = "force-dynamic";
 export async function generateMetadata() {
@@ -13,7 +14,7 @@ export default async function ResetPasswordPage({ params }: { params: Promise<{ 
   const t = await getTranslations("auth.reset");
   return (
     <TokenPasswordPage
-      describe={() => describePasswordReset({ token })}
+      describe={() => describePasswordReset(systemContext(), { token })}
       brokenTitle={t("broken")}
       view={(reset) => ({
         title: t("title"),

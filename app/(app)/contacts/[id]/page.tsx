@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { ContactEditor } from "@/components/contacts/contact-editor";
 import { Card } from "@/components/ui/card";
 import { getAppFormat } from "@/components/i18n/get-app-format";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { getContact } from "@/lib/contacts/contacts";
 import { listContactConversations } from "@/lib/contacts/contact-conversations";
 import { NotFoundError } from "@/lib/platform/errors";

@@ -3,7 +3,7 @@ import { LanguageCard } from "@/components/settings/language-card";
 import { ApiTokensCard, AuthorizedAppsCard, PasswordCard, TwoFactorCard } from "@/components/settings/account-settings";
 import { listOwnApiTokens } from "@/lib/auth/api-tokens";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { mfaRequired, mfaStatus } from "@/lib/auth/mfa";
 import { listAuthorizedApps } from "@/lib/oauth/grants";
 

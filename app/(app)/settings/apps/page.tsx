@@ -3,7 +3,7 @@ import { AdminOnlyNotice } from "@/components/settings/admin-only";
 import { AppsManager } from "@/components/settings/apps-manager";
 import { PageHeader } from "@/components/ui/page-header";
 import { collectPages } from "@/lib/platform/pagination";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { scopeGroups } from "@/lib/auth/scopes";
 import { getEnv } from "@/lib/platform/env";
 import { listApps } from "@/lib/oauth/apps";

@@ -2,7 +2,7 @@ import { getTranslations } from "next-intl/server";
 import { AssistantSettingsForm } from "@/components/settings/assistant-settings-form";
 import { PageHeader } from "@/components/ui/page-header";
 import { getAssistantConfig } from "@/lib/assistant/settings";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 
 export async function generateMetadata() {
   return { title: (await getTranslations("settingsAssistant"))("title") };

@@ -9,7 +9,7 @@ import { collectPages } from "@/lib/platform/pagination";
 import { auditActions } from "@/lib/audit/actions";
 import { listAuditLog } from "@/lib/audit/list-audit-log";
 import { type AuditEntryOutput, auditLogQuery } from "@/lib/audit/schemas";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { listUsers } from "@/lib/users/users";
 
 export async function generateMetadata() {

@@ -3,7 +3,7 @@ import { AutomationsBuilder } from "@/components/settings/automations-builder";
 import { PageHeader } from "@/components/ui/page-header";
 import { listAutomationsInOrder } from "@/lib/automations/automations";
 import { loadAutomationChoices } from "@/lib/automations/choices";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 
 export async function generateMetadata() {
   return { title: (await getTranslations("settingsAutomations"))("title") };

@@ -2,7 +2,7 @@ import { getTranslations } from "next-intl/server";
 import { CannedRepliesManager } from "@/components/settings/canned-replies-manager";
 import { PageHeader } from "@/components/ui/page-header";
 import { collectPages } from "@/lib/platform/pagination";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { listCannedReplies } from "@/lib/canned-replies/canned-replies";
 
 export async function generateMetadata() {

@@ -1,7 +1,7 @@
 import { getTranslations } from "next-intl/server";
 import { InboxSettingsForm } from "@/components/settings/inbox-settings-form";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { getInboxSettings } from "@/lib/conversations/inbox-settings";
 
 export async function generateMetadata() {

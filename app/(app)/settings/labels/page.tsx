@@ -2,7 +2,7 @@ import { getTranslations } from "next-intl/server";
 import { LabelsManager } from "@/components/settings/labels-manager";
 import { PageHeader } from "@/components/ui/page-header";
 import { collectPages } from "@/lib/platform/pagination";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { listLabels } from "@/lib/labels/labels";
 
 export async function generateMetadata() {

@@ -3,7 +3,7 @@ import { MacrosManager } from "@/components/settings/macros-manager";
 import { PageHeader } from "@/components/ui/page-header";
 import { listMacros } from "@/lib/automations/macros";
 import { loadAutomationChoices } from "@/lib/automations/choices";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { collectPages } from "@/lib/platform/pagination";
 
 export async function generateMetadata() {

@@ -1,7 +1,7 @@
 import { getTranslations } from "next-intl/server";
 import { NotificationSettings } from "@/components/settings/notification-settings";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { getNotificationPreferences } from "@/lib/push/preferences";
 import { vapidPublicKey } from "@/lib/push/vapid";
 

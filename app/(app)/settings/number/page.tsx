@@ -4,7 +4,7 @@ import { NetworkSignup } from "@/components/settings/network-signup";
 import { NumberSettingsForm } from "@/components/settings/number-settings-form";
 import { Alert, Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { getEnv } from "@/lib/platform/env";
 import { getNumberConfig } from "@/lib/network/number-config";
 

@@ -3,7 +3,7 @@ import { BusinessProfileEditor } from "@/components/settings/business-profile-ed
 import { DocumentsManager } from "@/components/settings/documents-manager";
 import { PolishPlayground } from "@/components/settings/polish-playground";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { getBusinessProfile } from "@/lib/profile/business-profile";
 import { listDocuments } from "@/lib/profile/documents";
 import { isLanguageModelConfigured } from "@/lib/polish/polish";

@@ -1,7 +1,7 @@
 import { getTranslations } from "next-intl/server";
 import { CsatSettingsForm } from "@/components/settings/csat-settings-form";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { getCsatConfig } from "@/lib/csat/config";
 
 export async function generateMetadata() {

@@ -5,7 +5,7 @@ import { SlaPoliciesManager } from "@/components/settings/sla-policies-manager";
 import { TeamsManager } from "@/components/settings/teams-manager";
 import { PageHeader } from "@/components/ui/page-header";
 import { collectPages } from "@/lib/platform/pagination";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { listSlaPolicies } from "@/lib/sla/policies";
 import { getAssignmentConfig } from "@/lib/teams/assignment";
 import { listTeams } from "@/lib/teams/teams";

@@ -2,7 +2,7 @@ import { getTranslations } from "next-intl/server";
 import { PricingManager } from "@/components/settings/pricing-manager";
 import { TemplatesManager } from "@/components/settings/templates-manager";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { getPricing } from "@/lib/pricing/pricing";
 import { listTemplates } from "@/lib/templates/templates";
 

@@ -3,7 +3,7 @@ import { TokensManager } from "@/components/settings/tokens-manager";
 import { PageHeader } from "@/components/ui/page-header";
 import { collectPages } from "@/lib/platform/pagination";
 import { listApiTokens } from "@/lib/auth/api-tokens";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { scopeGroups, scopesForRole } from "@/lib/auth/scopes";
 
 export async function generateMetadata() {

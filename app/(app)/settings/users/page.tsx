@@ -3,7 +3,7 @@ import { UsersManager } from "@/components/settings/users-manager";
 import { AdminOnlyNotice } from "@/components/settings/admin-only";
 import { PageHeader } from "@/components/ui/page-header";
 import { collectPages } from "@/lib/platform/pagination";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { mfaEnrolledUserIds, mfaRequired } from "@/lib/auth/mfa";
 import { listPendingInvitations } from "@/lib/users/invitations";
 import { listUsers } from "@/lib/users/users";

@@ -2,7 +2,7 @@ import { getTranslations } from "next-intl/server";
 import { WebhooksManager } from "@/components/settings/webhooks/webhooks-manager";
 import { Alert } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { listWebhooks } from "@/lib/webhooks/list-webhooks";
 import { eventTypeGroups, MAX_WEBHOOKS_PER_ACCOUNT } from "@/lib/webhooks/schemas";
 

@@ -9,7 +9,7 @@ import { WebhookActions } from "@/components/settings/webhooks/webhook-actions";
 import { Alert, Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { type CursorPosition, decodeCursor } from "@/lib/platform/cursor";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { NotFoundError } from "@/lib/platform/errors";
 import { getWebhook } from "@/lib/webhooks/get-webhook";
 import { getWebhookStats, getWebhookTimeline } from "@/lib/webhooks/get-webhook-stats";
