@@ -130,7 +130,7 @@ async function withEngine<T>(
   const { handle, drop } = await openDatabase(kind);
   setDbHandle(handle);
   const db = getDbHandle().db;
-  const runner = startJobRunner({ db, jobs, batches: true, pollMs: 500 });
+  const runner = startJobRunner({ system: { ...systemContext(), db }, jobs, batches: true, pollMs: 500 });
   const unlisten = handle.pglite
     ? await handle.pglite.listen(JOBS_CHANNEL, (payload) => runner.wake(payload))
     : await handle.sql!.listen(JOBS_CHANNEL, (payload) => runner.wake(payload)).then((s) => () => s.unlisten());

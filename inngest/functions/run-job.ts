@@ -2,6 +2,7 @@ import { eventType, NonRetriableError } from "inngest";
 import { z } from "zod";
 import { definitionOf, type JobRegistry, parsePayload } from "@/lib/jobs/define";
 import { jobRegistry } from "@/lib/server/job-registry";
+import { systemContext } from "@/lib/server/context";
 import { inngest } from "../client";
 
 export const jobRequestedData = z.object({
@@ -37,7 +38,7 @@ export function createRunJobFunction(registry: JobRegistry) {
     for (let run = 1; run <= MAX_JOB_RUNS; run++) {
       const outcome: RunResult = await step.run(`run-${run}`, async (): Promise<RunResult> => {
         const now = new Date();
-        const result = await definition.handler(parsed.payload, { jobId, attempt: run, now });
+        const result = await definition.handler(parsed.payload, { jobId, attempt: run, now, system: systemContext() });
         // Nothing is claimed here, so no handler writes its own outcome: anything but an object is done.
         if (typeof result !== "object") return { kind: "done" };
         if (result && "retryAt" in result) return { kind: "retry", waitMs: Math.max(0, result.retryAt.getTime() - now.getTime()), error: result.error ?? null };

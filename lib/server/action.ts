@@ -3,7 +3,8 @@ import { unstable_rethrow } from "next/navigation";
 import { z } from "zod";
 import { requireAdmin, requireSession } from "@/lib/auth/current-user";
 import type { AuthContext } from "@/lib/auth/tokens";
-import { type RequestContext, verbContext } from "./context";
+import type { SystemContext } from "@/lib/auth/context";
+import { type RequestContext, systemContext, verbContext } from "./context";
 import { isDatabaseUnavailable, loggable, ServiceUnavailableError, zodDetails } from "@/lib/platform/errors";
 import { FIELD_ERRORS_NAMESPACE, type FieldErrorTranslator, fieldErrorSentence, type FieldIssue, wordsFieldErrors } from "@/lib/client/field-errors";
 import { plainErrorMessage } from "@/lib/client/plain-errors";
@@ -137,15 +138,16 @@ type ActionSpec<R extends ActionRole, S extends z.ZodType | undefined, A extends
 
 type Input<S, A> = A extends Schemas ? Outputs<A> : S extends z.ZodType ? z.output<S> : undefined;
 type Params<S, A> = A extends Schemas ? Inputs<A> : S extends z.ZodType ? [input: z.input<S>] : [];
-type Ctx<R extends ActionRole> = R extends "anyone" ? null : ActionContext;
+/** Anyone: no caller, only the process's part of the verb context (the pool and the automation rules). */
+type Ctx<R extends ActionRole> = R extends "anyone" ? SystemContext : ActionContext;
 
 /** The context a verb runs with, built in one place: the session (account, acting user, credential) with the pool and the automation rules. */
 function actionContext(session: AuthContext): ActionContext {
   return verbContext(session);
 }
 
-async function caller(role: ActionRole, allowEnrolment: boolean): Promise<ActionContext | null> {
-  if (role === "anyone") return null;
+async function caller(role: ActionRole, allowEnrolment: boolean): Promise<ActionContext | SystemContext> {
+  if (role === "anyone") return systemContext();
   // An agent calling an administrator's action directly (not through a page) is refused by `requireAdmin`.
   return actionContext(role === "admin" ? await requireAdmin() : await requireSession({ allowEnrolment }));
 }

@@ -54,7 +54,7 @@ export function inngestJobProvider(options: LocalProviderOptions, send?: SendEve
   const relay = localJobProvider({ ...options, name: "inngest", jobs: inngestRelayJobs(options.jobs, send), lanes: INNGEST_LANES, batches: false });
   let timer: NodeJS.Timeout | undefined;
   async function handOver() {
-    const handed = await handOverLocalDeliveries(options.db());
+    const handed = await handOverLocalDeliveries(options.system().db);
     if (handed) {
       console.log(`Handing ${handed} pending webhook deliveries to Inngest.`);
       relay.wake();

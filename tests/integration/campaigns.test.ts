@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import { systemContext } from "@/lib/server/context";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as webhookRoute from "@/app/api/network/webhook/route";
 import * as campaignRoute from "@/app/v1/campaigns/[id]/route";
@@ -136,7 +137,7 @@ const recipients = async (id: string, query = "") => {
 /** Runs the job runner until the campaign has no more work (each run of the dispatch is one second's share). */
 async function runUntilSettled(campaignId: string, maxRounds = 30) {
   for (let round = 0; round < maxRounds; round++) {
-    await drainJobs(getDb(), jobRegistry, { now: new Date(Date.now() + 60_000) });
+    await drainJobs(systemContext(), jobRegistry, { now: new Date(Date.now() + 60_000) });
     const status = (await getCampaign(campaignId)).body.status;
     if (status !== "sending" && status !== "scheduled") return status;
   }
@@ -275,19 +276,19 @@ describe("sending a campaign", () => {
     expect((await post(pauseRoute, `/v1/campaigns/${id}/pause`, undefined, admin(), { id })).status).toBe(409);
     await post(scheduleRoute, `/v1/campaigns/${id}/schedule`, {}, admin(), { id });
     // One run: one second's share (2) of the recipients (a slow run is followed at once by the next: one round only).
-    const oneRun = () => drainJobs(getDb(), jobRegistry, { maxRounds: 1 });
+    const oneRun = () => drainJobs(systemContext(), jobRegistry, { maxRounds: 1 });
     await oneRun();
     expect(network.acceptedMessages).toHaveLength(2);
     const paused = await post(pauseRoute, `/v1/campaigns/${id}/pause`, undefined, admin(), { id });
     expect(paused.body).toMatchObject({ status: "paused", counts: { sent: 2, queued: 5 } });
-    await drainJobs(getDb(), jobRegistry, { now: new Date(Date.now() + 60_000) });
+    await drainJobs(systemContext(), jobRegistry, { now: new Date(Date.now() + 60_000) });
     expect(network.acceptedMessages).toHaveLength(2);
     expect((await post(resumeRoute, `/v1/campaigns/${id}/resume`, undefined, admin(), { id })).body.status).toBe("sending");
     await oneRun();
     expect(network.acceptedMessages).toHaveLength(4);
     const cancelled = await post(cancelRoute, `/v1/campaigns/${id}/cancel`, undefined, admin(), { id });
     expect(cancelled.body).toMatchObject({ status: "cancelled", counts: { sent: 4, skipped: 3, queued: 0 } });
-    await drainJobs(getDb(), jobRegistry, { now: new Date(Date.now() + 60_000) });
+    await drainJobs(systemContext(), jobRegistry, { now: new Date(Date.now() + 60_000) });
     expect(network.acceptedMessages).toHaveLength(4);
     expect(new Set(network.acceptedMessages.map((m) => m.to)).size).toBe(4);
     expect((await recipients(id, "?status=skipped")).every((r) => r.reason === "cancelled")).toBe(true);
@@ -306,7 +307,7 @@ describe("sending a campaign", () => {
       (await getDb().select().from(jobs).where(sql`${jobs.kind} = 'campaign.dispatch' and ${jobs.status} in ('pending', 'running') and ${jobs.payload} ->> 'campaignId' = ${id}`)).length;
     const sent = () => network.acceptedMessages.filter((m) => m.type === "template").length;
     // One claim of the runner, hours ahead: every job written so far is due, whatever time it was for.
-    const oneRound = () => drainJobs(getDb(), jobRegistry, { maxRounds: 1, now: new Date(Date.now() + 3 * 3600_000) });
+    const oneRound = () => drainJobs(systemContext(), jobRegistry, { maxRounds: 1, now: new Date(Date.now() + 3 * 3600_000) });
 
     await schedule({ send_at: new Date(Date.now() + 3600_000).toISOString() });
     await schedule({ send_at: new Date(Date.now() + 1800_000).toISOString() });
@@ -337,7 +338,7 @@ describe("sending a campaign", () => {
     for (let i = 0; i < 4; i++) list.push(await addContact(`3461100097${i}`, { name: `C${i}`, marketingOptIn: true }));
     const id = (await post(campaignsRoute, "/v1/campaigns", campaignBody({ contact_ids: list.map((c) => c.id) }))).body.id as string;
     await post(scheduleRoute, `/v1/campaigns/${id}/schedule`, {}, admin(), { id });
-    await drainJobs(getDb(), jobRegistry, { maxRounds: 1 });
+    await drainJobs(systemContext(), jobRegistry, { maxRounds: 1 });
     expect(network.acceptedMessages.filter((m) => m.type === "template")).toHaveLength(2);
     const late = list[3];
     expect((await inbound([{ from: late.phone!, name: "C3", type: "text", text: "STOP" }])).status).toBe(200);
@@ -383,7 +384,7 @@ describe("sending a campaign", () => {
     for (let i = 0; i < 9; i++) list.push(await addContact(`3461100020${i}`, { name: `C${i}`, marketingOptIn: true }));
     const id = (await post(campaignsRoute, "/v1/campaigns", campaignBody({ contact_ids: list.map((c) => c.id) }))).body.id as string;
     await post(scheduleRoute, `/v1/campaigns/${id}/schedule`, {}, admin(), { id });
-    await drainJobs(getDb(), jobRegistry, { maxRounds: 1 });
+    await drainJobs(systemContext(), jobRegistry, { maxRounds: 1 });
     expect(network.acceptedMessages).toHaveLength(3);
 
     // What kill -9 leaves: the dispatch job claimed (running, its lease held by a dead process),
@@ -434,10 +435,10 @@ describe("sending a campaign", () => {
     const at = new Date(Date.now() + 3600_000).toISOString();
     const scheduled = await post(scheduleRoute, `/v1/campaigns/${id}/schedule`, { send_at: at }, admin(), { id });
     expect(scheduled.body).toMatchObject({ status: "scheduled", send_at: at });
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     expect(network.acceptedMessages).toHaveLength(0);
     expect((await call(campaignRoute.PATCH, { method: "PATCH", path: `/v1/campaigns/${id}`, token: admin(), params: { id }, body: { name: "Spring, final" } })).body.name).toBe("Spring, final");
-    await drainJobs(getDb(), jobRegistry, { now: new Date(Date.now() + 3601_000) });
+    await drainJobs(systemContext(), jobRegistry, { now: new Date(Date.now() + 3601_000) });
     expect(acceptedTo(c.phone!)).toHaveLength(1);
     expect((await call(campaignRoute.DELETE, { method: "DELETE", path: `/v1/campaigns/${id}`, token: admin(), params: { id } })).status).toBe(204);
   });
@@ -449,7 +450,7 @@ describe("opt-out keywords", () => {
     expect((await inbound([{ from: phone, name: "Lucía", type: "text", text: "  baja " }])).status).toBe(200);
     const [contact] = await getDb().select().from(contacts).where(eq(contacts.phone, phone));
     expect(contact.marketingOptIn).toBe(false);
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     const texts = acceptedTo(phone).map((m) => (m.body as { text?: { body: string } }).text?.body);
     expect(texts).toContain(OPT_OUT_CONFIRMATIONS.es);
 
@@ -458,7 +459,7 @@ describe("opt-out keywords", () => {
     await inbound([{ from: "5511987650001", type: "text", text: "Sair" }]);
     await inbound([{ from: "14155550199", type: "text", text: "Stop!" }]);
     await inbound([{ from: "14155550198", type: "text", text: "Please stop sending me these" }]);
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     const textTo = (to: string) => acceptedTo(to).map((m) => (m.body as { text?: { body: string } }).text?.body);
     expect(textTo("5511987650001")).toContain(OPT_OUT_CONFIRMATIONS.pt);
     expect(textTo("14155550199")).toContain(OPT_OUT_CONFIRMATIONS.en);

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { systemContext } from "@/lib/server/context";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as webhookRoute from "@/app/api/network/webhook/route";
 import * as testRoute from "@/app/v1/config/number/test/route";
@@ -88,7 +89,7 @@ describe("sending through the cloud network", () => {
   it("sends a text with the network's request shape and records the network's message id", async () => {
     const to = nextPhone();
     const res = await send({ to, type: "text", text: "Your plants ship today" });
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     const message = await getMessage(res.body.id);
     expect(message.status).toBe("sent");
     expect(message.from).toBe("14155552671");
@@ -116,7 +117,7 @@ describe("sending through the cloud network", () => {
 
   it("uploads media first, then sends it by id with its caption and filename", async () => {
     const res = await send({ to: nextPhone(), type: "document", media: { mime_type: "application/pdf", data: PDF.toString("base64"), filename: "care-guide.pdf", caption: "Care guide" } });
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     expect((await getMessage(res.body.id)).status).toBe("sent");
     expect(network.requests.map((r) => r.path)).toEqual([`/v21.0/${network.phoneNumberId}/media`, `/v21.0/${network.phoneNumberId}/messages`]);
     expect(network.requests[0].body).toMatchObject({ messaging_product: "whatsapp", type: "application/pdf", file: { filename: "care-guide.pdf", size: PDF.length } });
@@ -128,7 +129,7 @@ describe("sending through the cloud network", () => {
   it("marks the message failed with the network's error on a 4xx, without retrying", async () => {
     network.failNext({ status: 400, body: { error: { message: "(#131030) Recipient phone number not in allowed list", type: "OAuthException", code: 131030 } } });
     const res = await send({ to: nextPhone(), type: "text", text: "hi" });
-    await drainJobs(getDb(), jobRegistry, { now: farFuture(120) });
+    await drainJobs(systemContext(), jobRegistry, { now: farFuture(120) });
     const message = await getMessage(res.body.id);
     expect(message.status).toBe("failed");
     expect(message.error).toEqual({ code: "131030", message: "(#131030) Recipient phone number not in allowed list" });
@@ -140,20 +141,20 @@ describe("sending through the cloud network", () => {
   it("fails at once when the network refuses the access token (401)", async () => {
     network.failNext({ status: 401 });
     const res = await send({ to: nextPhone(), type: "text", text: "hi" });
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     expect(await getMessage(res.body.id)).toMatchObject({ status: "failed", error: { code: "190", message: "Invalid OAuth access token." } });
   });
 
   it("retries a 5xx with backoff, then fails keeping the last error", async () => {
     network.failAll({ status: 500 });
     const res = await send({ to: nextPhone(), type: "text", text: "hi" });
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     expect((await getMessage(res.body.id)).status).toBe("queued");
     const [job] = await getDb().select().from(jobs).where(eq(jobs.accountId, account.account.id));
     expect(job).toMatchObject({ status: "pending", attempts: 1, lastError: "1: An unknown error has occurred." });
     expect(job.runAt.getTime()).toBeGreaterThan(Date.now() + 5_000);
 
-    for (let i = 0; i < 6; i++) await drainJobs(getDb(), jobRegistry, { now: farFuture(60 * (i + 1)) });
+    for (let i = 0; i < 6; i++) await drainJobs(systemContext(), jobRegistry, { now: farFuture(60 * (i + 1)) });
     const message = await getMessage(res.body.id);
     expect(message).toMatchObject({ status: "failed", error: { code: "1", message: "An unknown error has occurred." } });
     expect(network.requests).toHaveLength(5);
@@ -163,8 +164,8 @@ describe("sending through the cloud network", () => {
   it("sends on a later attempt after a temporary outage", async () => {
     network.failNext({ status: 503 });
     const res = await send({ to: nextPhone(), type: "text", text: "hi" });
-    await drainJobs(getDb(), jobRegistry);
-    await drainJobs(getDb(), jobRegistry, { now: farFuture(1) });
+    await drainJobs(systemContext(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry, { now: farFuture(1) });
     expect((await getMessage(res.body.id)).status).toBe("sent");
     expect(network.requests).toHaveLength(2);
   });
@@ -198,7 +199,7 @@ describe("the network's webhook", () => {
     const from = nextPhone();
     const res = await postWebhook(inbound([{ from, type: "image", media: { id: mediaId, mimeType: "image/png", caption: "Is this leaf sick?" } }]));
     expect(res.status).toBe(200);
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     const [received] = await eventsOf(account.account.id, "message.received");
     const message = received.data.message as { id: string; media: Record<string, unknown> };
     expect(message.media).toMatchObject({ mime_type: "image/png", size: PNG.length, caption: "Is this leaf sick?" });
@@ -214,7 +215,7 @@ describe("the network's webhook", () => {
   it("keeps a media message whose file is gone, saying why", async () => {
     const res = await postWebhook(inbound([{ from: nextPhone(), type: "image", media: { id: "999999999", mimeType: "image/png" } }]));
     expect(res.status).toBe(200);
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     const [received] = await eventsOf(account.account.id, "message.received");
     expect(received.data.message).toMatchObject({ type: "image", error: { code: "100" } });
     expect(received.data.message).not.toHaveProperty("media");
@@ -228,16 +229,16 @@ describe("the network's webhook", () => {
     ]);
     expect((await postWebhook(payload)).status).toBe(200);
     expect((await postWebhook(payload)).status).toBe(200);
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     expect((await postWebhook(payload)).status).toBe(200);
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     expect((await countRows(account.account.id)).messages).toBe(2);
     expect(await eventsOf(account.account.id, "message.received")).toHaveLength(2);
   });
 
   it("applies statuses forward only: sent → delivered → read, late or repeated ones ignored", async () => {
     const res = await send({ to: nextPhone(), type: "text", text: "hi" });
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     const wamid = network.acceptedMessages[0].id;
     const recipientId = res.body.to;
     await postWebhook(statuses([{ id: wamid, status: "delivered", recipientId }]));
@@ -252,7 +253,7 @@ describe("the network's webhook", () => {
 
   it("records a failed status with the network's error", async () => {
     const res = await send({ to: nextPhone(), type: "text", text: "hi" });
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     const wamid = network.acceptedMessages[0].id;
     await postWebhook(statuses([{ id: wamid, status: "failed", recipientId: res.body.to, error: { code: 131026, title: "Message undeliverable", details: "Receiver is incapable of receiving this message" } }]));
     expect(await getMessage(res.body.id)).toMatchObject({

@@ -47,7 +47,7 @@ beforeEach(async () => {
 });
 
 const deliveriesOf = async (webhookId: string) => (await allDeliveriesOf(webhookId)).filter((d) => d.eventType !== "webhook.verified");
-const drainBatched = (now?: Date) => drainJobs(getDb(), jobRegistry, { batches: true, now });
+const drainBatched = (now?: Date) => drainJobs(systemContext(), jobRegistry, { batches: true, now });
 const attemptsOf = (deliveryIds: string[]) => getDb().select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, deliveryIds));
 
 describe("recording an event", () => {
@@ -317,7 +317,7 @@ describe("fair claims (one account's hanging receivers do not hold up another's)
     let sends = 0;
     const handlers = jobsWith({ "message.send": async () => void sends++ }, jobRegistry);
     const runner = startJobRunner({
-      db: getDb(),
+      system: systemContext(),
       jobs: handlers,
       batches: true,
       pollMs: 50,
@@ -369,7 +369,7 @@ describe("a job whose process died runs again soon", () => {
           release = resolve;
         }),
     });
-    const runner = startJobRunner({ db: getDb(), jobs: handlers, pollMs: 1000, concurrency: 1, heartbeatMs: 50 });
+    const runner = startJobRunner({ system: systemContext(), jobs: handlers, pollMs: 1000, concurrency: 1, heartbeatMs: 50 });
     try {
       await vi.waitFor(() => expect(started).toBe(true), { timeout: 5000 });
       const [first] = await getDb().select().from(jobs).where(eq(jobs.id, id));

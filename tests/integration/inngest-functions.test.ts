@@ -1,4 +1,5 @@
 import { InngestTestEngine } from "@inngest/test";
+import { systemContext } from "@/lib/server/context";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
@@ -195,7 +196,7 @@ describe("the Inngest relay (JOBS_BACKEND=inngest)", () => {
     const handlers = inngestRelayJobs(jobRegistry, async (events) => {
       sent.push(...events);
     });
-    await drainJobs(getDb(), handlers);
+    await drainJobs(systemContext(), handlers);
     const deliveries = (await deliveriesOf(hook.id)).filter((d) => d.eventType === "message.received");
     expect(sent).toEqual(
       deliveries.map((d) => ({ name: "chorus/webhook.delivery.requested", data: { deliveryId: d.id }, id: `webhook-delivery-${d.id}` })),
@@ -220,7 +221,7 @@ describe("the Inngest relay (JOBS_BACKEND=inngest)", () => {
     expect(await handOverLocalDeliveries(getDb())).toBeGreaterThanOrEqual(1);
     expect(await handOverLocalDeliveries(getDb())).toBe(0);
     const sent: InngestEvent[] = [];
-    await drainJobs(getDb(), inngestRelayJobs(jobRegistry, async (events) => void sent.push(...events)));
+    await drainJobs(systemContext(), inngestRelayJobs(jobRegistry, async (events) => void sent.push(...events)));
     expect(sent).toContainEqual({ name: "chorus/webhook.delivery.requested", data: { deliveryId: delivery.id }, id: `webhook-delivery-${delivery.id}` });
     expect(receiver.deliveries()).toEqual([]);
   });
@@ -234,14 +235,14 @@ describe("the Inngest relay (JOBS_BACKEND=inngest)", () => {
     });
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
-      await drainJobs(getDb(), failing);
+      await drainJobs(systemContext(), failing);
     } finally {
       errors.mockRestore();
     }
     const [row] = await getDb().select().from(jobs).where(eq(jobs.accountId, account.id));
     expect(row).toMatchObject({ status: "pending", lastError: "connect ECONNREFUSED inngest" });
     const sent: InngestEvent[] = [];
-    await drainJobs(getDb(), inngestRelayJobs(jobRegistry, async (events) => void sent.push(...events)), { now: new Date(Date.now() + 120_000) });
+    await drainJobs(systemContext(), inngestRelayJobs(jobRegistry, async (events) => void sent.push(...events)), { now: new Date(Date.now() + 120_000) });
     expect(sent).toHaveLength(1);
   });
 });

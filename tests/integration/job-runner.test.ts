@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { systemContext } from "@/lib/server/context";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -75,14 +76,14 @@ describe("the job runner", () => {
         { kind: "message.send", payload: { messageId: "msg_ok" }, status: "pending" as const, runAt: now, createdAt: now, updatedAt: now },
       ])
       .returning({ id: jobs.id });
-    await drainJobs(getDb(), handlers, { now });
+    await drainJobs(systemContext(), handlers, { now });
     const [wrongType, missing, fine] = await Promise.all(rows.map((row) => jobRow(row.id)));
     expect(wrongType).toMatchObject({ status: "failed", attempts: 1, lockedUntil: null, lastError: expect.stringMatching(/^invalid message\.send payload: messageId: /) });
     expect(missing).toMatchObject({ status: "failed", attempts: 1, lastError: expect.stringMatching(/^invalid message\.send payload: messageId: /) });
     expect(fine).toMatchObject({ status: "done", attempts: 1 });
     expect(seen).toEqual(["msg_ok"]);
     // Failed for good: a later pass (or a restart) does not run it again.
-    expect(await drainJobs(getDb(), handlers, { now: new Date(now.getTime() + 24 * 3600_000) })).toBe(0);
+    expect(await drainJobs(systemContext(), handlers, { now: new Date(now.getTime() + 24 * 3600_000) })).toBe(0);
     expect((await jobRow(rows[0].id)).attempts).toBe(1);
   });
 
@@ -105,7 +106,7 @@ describe("the job runner", () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     const now = new Date();
     try {
-      await drainJobs(getDb(), handlers, { now });
+      await drainJobs(systemContext(), handlers, { now });
     } finally {
       errors.mockRestore();
     }
@@ -128,7 +129,7 @@ describe("the job runner", () => {
       for (let i = 0; i < 10; i++) {
         const row = await jobRow(id);
         clock = Math.max(clock, row.runAt.getTime());
-        await drainJobs(getDb(), handlers, { now: new Date(clock), maxRounds: 1 });
+        await drainJobs(systemContext(), handlers, { now: new Date(clock), maxRounds: 1 });
         runAts.push((await jobRow(id)).runAt.getTime() - clock);
       }
     } finally {
@@ -144,8 +145,8 @@ describe("the job runner", () => {
     const now = new Date();
     const [slow] = await claimDueJobs(getDb(), { now });
     const [fast] = await claimDueJobs(getDb(), { now: new Date(now.getTime() + JOB_LEASE_MS + 1) });
-    await runJob(getDb(), fast, jobsWith({ "message.send": async () => ({ failed: "decided by the second worker" }) }));
-    await runJob(getDb(), slow, jobsWith({ "message.send": async () => undefined }));
+    await runJob(systemContext(), fast, jobsWith({ "message.send": async () => ({ failed: "decided by the second worker" }) }));
+    await runJob(systemContext(), slow, jobsWith({ "message.send": async () => undefined }));
     expect(await jobRow(id)).toMatchObject({ status: "failed", lastError: "decided by the second worker" });
   });
 
@@ -170,7 +171,7 @@ describe("the job runner", () => {
         finished.push(Number(payload.messageId));
       },
     });
-    const runner = startJobRunner({ db: getDb(), jobs: handlers, pollMs: 60_000, concurrency: 3 });
+    const runner = startJobRunner({ system: systemContext(), jobs: handlers, pollMs: 60_000, concurrency: 3 });
     try {
       await new Promise((r) => setTimeout(r, 50));
       await enqueueJobs(getDb(), Array.from({ length: 7 }, (_, n) => ({ kind: "message.send" as const, payload: { messageId: String(n) } })));
@@ -209,7 +210,7 @@ describe("the Inngest relay's lanes", () => {
       "conversation.wake": async () => void others++,
     });
     // One minute between polls: only wake-ups make the lanes claim.
-    const runner = startJobRunner({ db: getDb(), jobs: handlers, pollMs: 60_000, lanes: INNGEST_LANES });
+    const runner = startJobRunner({ system: systemContext(), jobs: handlers, pollMs: 60_000, lanes: INNGEST_LANES });
     try {
       await new Promise((r) => setTimeout(r, 100));
       // 20 relay rows of one account, each for its own endpoint: more than the background lane's 16 per account.
@@ -253,7 +254,7 @@ describe("the job runner's wake-ups", () => {
     });
     const ran: number[] = [];
     const handlers = jobsWith({ "message.send": async (payload) => void ran.push(Number(payload.messageId)) });
-    const runner = startJobRunner({ db, jobs: handlers, pollMs: 60_000, lanes: [{ name: "sends", kinds: ["message.send"], concurrency: 4 }] });
+    const runner = startJobRunner({ system: { ...systemContext(), db }, jobs: handlers, pollMs: 60_000, lanes: [{ name: "sends", kinds: ["message.send"], concurrency: 4 }] });
     try {
       await vi.waitFor(() => expect(hold).toBeDefined());
       await enqueueJob(real, { kind: "message.send", payload: { messageId: "1" } });
@@ -370,10 +371,10 @@ describe("a crash in the middle of a webhook attempt (kill -9)", () => {
 
         // While the dead worker's lease lasts, nobody takes the row.
         receiver.respond(() => ({ status: 200, body: "ok" }));
-        expect(await drainJobs(getDb(), jobRegistry)).toBe(0);
+        expect(await drainJobs(systemContext(), jobRegistry)).toBe(0);
 
         // A runner started later resumes it.
-        const ran = await drainJobs(getDb(), jobRegistry, { now: new Date(Date.now() + JOB_LEASE_MS + 1000) });
+        const ran = await drainJobs(systemContext(), jobRegistry, { now: new Date(Date.now() + JOB_LEASE_MS + 1000) });
         expect(ran).toBe(1);
         const received = receiver.deliveries();
         expect(received).toHaveLength(2);

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { systemContext } from "@/lib/server/context";
 import * as webhookRoute from "@/app/api/network/webhook/route";
 import * as numberRoute from "@/app/v1/config/number/route";
 import * as messageRoute from "@/app/v1/messages/[id]/route";
@@ -175,7 +176,7 @@ describe("a customer's edits and deletions", () => {
     const mediaId = network.addMedia({ bytes: Buffer.concat([Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"), Buffer.alloc(32, 1)]), mimeType: "image/png" });
     await post(buildInboundPayload({ phoneNumberId: network.phoneNumberId, messages: [{ from: customer, id: "wamid.ORIG4", type: "image", media: { id: mediaId, mimeType: "image/png", caption: "blue pot" } }] }));
     // The media message is stored by the job runner once its file is fetched.
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     const [event] = await eventsOf(account.account.id, "message.received");
     const received = (event.data as { message: { id: string } }).message;
     await post(buildEditPayload({ phoneNumberId: network.phoneNumberId, from: customer, originalId: "wamid.ORIG4", caption: "red pot", mediaType: "image" }));

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { systemContext } from "@/lib/server/context";
 import * as webhookRoute from "@/app/api/network/webhook/route";
 import * as numberRoute from "@/app/v1/config/number/route";
 import * as messageRoute from "@/app/v1/messages/[id]/route";
@@ -89,7 +90,7 @@ describe("WhatsApp Flows", () => {
     const res = await send({ to: customer, type: "interactive", interactive: { type: "flow", flow_id: "1197715005513101", cta: "Book now", body: "Pick a time for your visit.", screen: "BOOKING" } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ type: "interactive", interactive: { type: "flow", flow_id: "1197715005513101", cta: "Book now", body: "Pick a time for your visit." } });
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
 
     const sent = network.acceptedMessages.at(-1)!;
     expect(sent.type).toBe("interactive");
@@ -143,7 +144,7 @@ describe("WhatsApp Flows", () => {
     await receiveText(customer, "wamid.HELLO2", "hi");
     const res = await send({ to: customer, type: "interactive", interactive: { type: "flow", flow_id: "42", cta: "Sign up", body: "Join our plant club", flow_token: "club-42" } });
     expect(res.status).toBe(201);
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     const parameters = ((network.acceptedMessages.at(-1)!.body.interactive as Record<string, unknown>).action as Record<string, unknown>).parameters;
     expect(parameters).toEqual({ flow_message_version: "3", flow_id: "42", flow_cta: "Sign up", flow_token: "club-42" });
   });
@@ -157,7 +158,7 @@ describe("WhatsApp Flows", () => {
     const noId = await send({ to: customer, type: "interactive", interactive: { type: "flow", cta: "Go", body: "x" } });
     expect(noId.status).toBe(400);
     expect(noId.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ path: "interactive.flow_id" })]));
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     expect(network.acceptedMessages).toHaveLength(0);
   });
 
@@ -196,7 +197,7 @@ describe("the network's media limits", () => {
     expect(res.body.error.message).toContain(words);
     expect(res.body.error.details).toEqual([expect.objectContaining({ path: "media.data" })]);
     expect(await countRows(account.account.id)).toEqual(before);
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     expect(network.acceptedMessages).toHaveLength(0);
   });
 

@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { systemContext } from "@/lib/server/context";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as webhookRoute from "@/app/api/network/webhook/route";
 import * as readRoute from "@/app/api/inbox/conversations/[id]/read/route";
@@ -66,7 +67,7 @@ afterEach(async () => {
 const nextBsuid = () => `US.${Date.now()}${String(++bsuidSeq).padStart(6, "0")}`;
 const token = () => account.adminToken;
 const send = (body: unknown) => call(messagesRoute.POST, { method: "POST", path: "/v1/messages", token: token(), body });
-const drain = () => drainJobs(getDb(), jobRegistry);
+const drain = () => drainJobs(systemContext(), jobRegistry);
 
 async function deliver(messages: InboundMessageInput[]) {
   const rawBody = JSON.stringify(buildInboundPayload({ phoneNumberId: network.phoneNumberId, messages }));

@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { systemContext } from "@/lib/server/context";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as signupRoute from "@/app/api/network/signup/route";
 import * as webhookRoute from "@/app/api/network/webhook/route";
@@ -105,7 +106,7 @@ async function receive(message: InboundMessageInput) {
   const before = (await eventsOf(account.account.id, "message.received")).length;
   const res = await postWebhook(inbound([message]));
   expect(res.status).toBe(200);
-  await drainJobs(getDb(), jobRegistry);
+  await drainJobs(systemContext(), jobRegistry);
   const received = await eventsOf(account.account.id, "message.received");
   expect(received).toHaveLength(before + 1);
   return received[received.length - 1].data as { message: Record<string, any>; conversation: Record<string, any> };
@@ -209,12 +210,12 @@ describe("sending every kind through the cloud network", () => {
     const location = await send({ to: from, type: "location", location: { latitude: -34.6037, longitude: -58.3816, name: "Obelisco" } });
     expect(location.status).toBe(201);
     expect(location.body).toMatchObject({ type: "location", location: { latitude: -34.6037, longitude: -58.3816, name: "Obelisco" } });
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     expect(lastBody()).toMatchObject({ type: "location", location: { latitude: -34.6037, longitude: -58.3816, name: "Obelisco" } });
 
     const reply = await send({ to: from, type: "text", text: "Yes, we have it", context: { message_id: inboundId } });
     expect(reply.body.context).toEqual({ message_id: inboundId });
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     expect(lastBody()).toMatchObject({ type: "text", context: { message_id: `wamid.in-${from}` } });
 
     const buttons = await send({
@@ -223,7 +224,7 @@ describe("sending every kind through the cloud network", () => {
       interactive: { type: "button", body: "Deliver tomorrow?", buttons: [{ id: "yes", title: "Yes" }, { id: "no", title: "No" }] },
     });
     expect(buttons.status).toBe(201);
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     expect(lastBody()).toMatchObject({
       type: "interactive",
       interactive: { type: "button", body: { text: "Deliver tomorrow?" }, action: { buttons: [{ type: "reply", reply: { id: "yes", title: "Yes" } }, { type: "reply", reply: { id: "no", title: "No" } }] } },
@@ -232,7 +233,7 @@ describe("sending every kind through the cloud network", () => {
     const reaction = await send({ to: from, type: "reaction", reaction: { message_id: inboundId, emoji: "👍" } });
     expect(reaction.status).toBe(201);
     expect(await getMessage(inboundId)).toMatchObject({ reactions: [{ emoji: "👍", from: "14155552671" }] });
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     expect(lastBody()).toMatchObject({ type: "reaction", reaction: { message_id: `wamid.in-${from}`, emoji: "👍" } });
     expect((await getMessage(reaction.body.id)).status).toBe("sent");
     expect(conversationId).toMatch(/^conv_/);
@@ -261,7 +262,7 @@ describe("sending every kind through the cloud network", () => {
       expect(res.body.error.code).toBe("validation_error");
       expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(field);
     }
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     expect(network.acceptedMessages).toHaveLength(before);
     expect(await getMessage(inboundId)).not.toHaveProperty("reactions");
   });
@@ -272,7 +273,7 @@ describe("sending every kind through the cloud network", () => {
     network.setNextMessageId("wamid.early-bird");
     expect((await postWebhook(statuses([{ id: "wamid.early-bird", status: "delivered", recipientId: from }]))).status).toBe(200);
     expect(await getDb().select().from(earlyStatuses).where(eq(earlyStatuses.accountId, account.account.id))).toHaveLength(1);
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     expect((await getMessage(res.body.id)).status).toBe("delivered");
     expect((await eventsOf(account.account.id, "message.delivered")).map((e) => (e.data as { message: { id: string } }).message.id)).toEqual([res.body.id]);
     expect(await getDb().select().from(earlyStatuses).where(eq(earlyStatuses.accountId, account.account.id))).toHaveLength(0);
@@ -317,13 +318,13 @@ describe("the customer-service window", () => {
     const wrongCount = await send({ to: from, type: "template", template: { name: "sunday_hours", language: "en_US", variables: ["Lucía"] } });
     expect(wrongCount.status).toBe(400);
     expect(wrongCount.body.error.details[0].path).toBe("template.variables");
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     expect(network.acceptedMessages).toHaveLength(before);
 
     const sent = await send({ to: from, type: "template", template: { name: "sunday_hours", language: "en_US", variables: ["Lucía", "10:00"] } });
     expect(sent.status).toBe(201);
     expect(sent.body).toMatchObject({ type: "template", text: "Hi Lucía, we open on Sundays from 10:00.", template: { name: "sunday_hours", language: "en_US", variables: ["Lucía", "10:00"] } });
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     expect((await getMessage(sent.body.id)).status).toBe("sent");
     expect(network.acceptedMessages[network.acceptedMessages.length - 1].body).toMatchObject({
       type: "template",
@@ -347,9 +348,9 @@ describe("templates", () => {
     expect(good.status).toBe(201);
     expect(good.body).toMatchObject({ id: expect.stringMatching(/^tpl_/), status: "PENDING", variables: 1 });
     const bad = await create(body("bad_one", "REJECT this {{1}}"));
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     expect((await call(templateRoute.GET, { path: "/", token: account.adminToken, params: { id: good.body.id } })).body.status).toBe("PENDING");
-    await drainJobs(getDb(), jobRegistry, { now: later(2_500) });
+    await drainJobs(systemContext(), jobRegistry, { now: later(2_500) });
     expect((await call(templateRoute.GET, { path: "/", token: account.adminToken, params: { id: good.body.id } })).body.status).toBe("APPROVED");
     expect((await call(templateRoute.GET, { path: "/", token: account.adminToken, params: { id: bad.body.id } })).body).toMatchObject({
       status: "REJECTED",

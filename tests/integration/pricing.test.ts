@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { systemContext } from "@/lib/server/context";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as webhookRoute from "@/app/api/network/webhook/route";
 import * as numberRoute from "@/app/v1/config/number/route";
@@ -141,7 +142,7 @@ describe("pricing from the network's statuses, and monthly spend", () => {
   async function sendTemplate(name: string, to: string) {
     const sent = await call(messagesRoute.POST, { method: "POST", path: "/v1/messages", token: account.adminToken, body: { to, type: "template", template: { name, language: "en_US" } } });
     expect(sent.status, sent.text).toBe(201);
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     const accepted = network.acceptedMessages.at(-1)!;
     return { id: sent.body.id as string, networkId: accepted.id };
   }

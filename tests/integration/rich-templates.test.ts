@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { systemContext } from "@/lib/server/context";
 import * as webhookRoute from "@/app/api/network/webhook/route";
 import * as numberRoute from "@/app/v1/config/number/route";
 import * as messagesRoute from "@/app/v1/messages/route";
@@ -167,7 +168,7 @@ describe("rich templates on the cloud network", () => {
         ],
       },
     });
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     const accepted = network.acceptedMessages.at(-1)!;
     expect(accepted.type).toBe("template");
     const components = (accepted.body.template as { components: Record<string, any>[] }).components;
@@ -187,7 +188,7 @@ describe("rich templates on the cloud network", () => {
       template: { name: "spring_sale", language: "en_US", variables: ["Ana", "today"], header: { media: { mime_type: "image/jpeg", data: Buffer.concat([JPEG, Buffer.from("x")]).toString("base64") } } },
     });
     expect(other.status, other.text).toBe(201);
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     const second = (network.acceptedMessages.at(-1)!.body.template as { components: Record<string, any>[] }).components;
     expect(network.getMedia(second[0].parameters[0].image.id)?.bytes.length).toBe(JPEG.length + 1);
     expect(second.slice(2)).toEqual([
@@ -220,7 +221,7 @@ describe("rich templates on the cloud network", () => {
     const located = await send({ to, type: "template", template: { name: "visit_us", language: "en_US", header: { location: place } } });
     expect(located.status, located.text).toBe(201);
     expect(located.body.template.header).toEqual({ format: "LOCATION", location: place });
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     const [doc, loc] = network.acceptedMessages.slice(-2).map((m) => (m.body.template as { components: Record<string, any>[] }).components);
     expect(doc[0]).toMatchObject({ type: "header", parameters: [{ type: "document", document: { id: expect.any(String), filename: "invoice.pdf" } }] });
     expect(loc).toEqual([{ type: "header", parameters: [{ type: "location", location: place }] }]);
@@ -270,7 +271,7 @@ describe("rich templates on the cloud network", () => {
       expect(res.status, JSON.stringify(extra)).toBe(400);
       expect(res.body.error.details[0].path).toBe(field);
     }
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
     expect(network.acceptedMessages).toHaveLength(before);
   });
 
@@ -288,7 +289,7 @@ describe("rich templates in the sandbox", () => {
   it("creates and sends a media-header template without the network", async () => {
     const created = await create(spring);
     expect(created.status, created.text).toBe(201);
-    await drainJobs(getDb(), jobRegistry, { now: new Date(Date.now() + 3_000) });
+    await drainJobs(systemContext(), jobRegistry, { now: new Date(Date.now() + 3_000) });
     const sent = await send({ to: nextPhone(), type: "template", template: { name: "spring_sale", language: "en_US", variables: ["Ana", "soon"] } });
     expect(sent.status, sent.text).toBe(201);
     expect(sent.body.template.buttons[1].url).toBe("https://shop.example/offer/A-0001");

@@ -33,14 +33,14 @@ describe("sandbox: an API send reaches read on its own", () => {
     expect(res.body.status).toBe("queued");
     const id = res.body.id;
 
-    await drainJobs(db, jobRegistry);
+    await drainJobs({ ...systemContext(), db }, jobRegistry);
     const sent = await getMessage(adminToken, id);
     expect(sent.status).toBe("sent");
 
-    await drainJobs(db, jobRegistry, { now: later(3_000) });
+    await drainJobs({ ...systemContext(), db }, jobRegistry, { now: later(3_000) });
     expect((await getMessage(adminToken, id)).status).toBe("delivered");
 
-    await drainJobs(db, jobRegistry, { now: later(10_000) });
+    await drainJobs({ ...systemContext(), db }, jobRegistry, { now: later(10_000) });
     expect((await getMessage(adminToken, id)).status).toBe("read");
 
     const types = (await eventsOf(account.id)).map((e) => e.type).filter((t) => t.startsWith("message."));

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import { systemContext } from "@/lib/server/context";
 import * as inboundRoute from "@/app/api/sandbox/inbound/route";
 import * as listRoute from "@/app/v1/conversations/route";
 import * as messagesRoute from "@/app/v1/messages/route";
@@ -34,7 +35,7 @@ describe("the sandbox simulates a customer known only by a username", () => {
     });
     expect(reply.status).toBe(201);
     expect(reply.body.to).toBe(first.body.from);
-    await drainJobs(getDb(), jobRegistry);
+    await drainJobs(systemContext(), jobRegistry);
   });
 
   it("still needs someone to be from: neither number nor username is a 400 naming from", async () => {

@@ -129,7 +129,7 @@ describe("delivery", () => {
 
   it("retries on a shortened schedule with the real runner, measured on the receiver's clock, then tells the other subscribers", async () => {
     const restore = setEnv({ WEBHOOK_RETRY_SCHEDULE: "0.5,1,0.5,1" });
-    const runner = startJobRunner({ db: getDb(), jobs: jobRegistry, pollMs: 20 });
+    const runner = startJobRunner({ system: systemContext(), jobs: jobRegistry, pollMs: 20 });
     try {
       const { account, adminToken } = await createTestAccount();
       const failing = await registerWebhook(adminToken, { url: a.url, events: ["message.received", "webhook.failed"] });

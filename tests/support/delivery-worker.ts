@@ -2,11 +2,12 @@
 // environment (PGLITE_DIR or DATABASE_URL), runs every due job once, and is meant to be
 // killed with SIGKILL in the middle of a webhook attempt.
 import { getDb } from "@/db";
+import { systemContext } from "@/lib/server/context";
 import { jobRegistry } from "@/lib/server/job-registry";
 import { drainJobs } from "@/lib/jobs/runner";
 
 async function main() {
-  const ran = await drainJobs(getDb(), jobRegistry, { maxRounds: 1 });
+  const ran = await drainJobs(systemContext(), jobRegistry, { maxRounds: 1 });
   console.log(`worker ran ${ran} job(s)`);
   process.exit(0);
 }

@@ -28,7 +28,7 @@ export async function emit(accountId: string, type: EventType = "message.receive
 export async function drain(aheadMs = 0) {
   let total = 0;
   for (let round = 0; round < 100; round++) {
-    const ran = await drainJobs(getDb(), jobRegistry, { now: new Date(Date.now() + aheadMs) });
+    const ran = await drainJobs(systemContext(), jobRegistry, { now: new Date(Date.now() + aheadMs) });
     if (ran === 0) break;
     total += ran;
   }

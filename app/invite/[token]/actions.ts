@@ -11,8 +11,8 @@ import { action, failedFormState, formInput, formText } from "@/lib/server/actio
 import { acceptInvitation, acceptInvitationInput } from "@/lib/users/invitations";
 
 // Anyone holding the link may use it; the link's token is the proof.
-const join = action({ role: "anyone", args: [z.string(), formInput(acceptInvitationInput, (form) => formText(form, "name", "password"))] }, async ([token, input]) =>
-  acceptInvitation({ token, input, locale: matchAcceptLanguage((await headers()).get("accept-language")) }),
+const join = action({ role: "anyone", args: [z.string(), formInput(acceptInvitationInput, (form) => formText(form, "name", "password"))] }, async ([token, input], ctx) =>
+  acceptInvitation(ctx, { token, input, locale: matchAcceptLanguage((await headers()).get("accept-language")) }),
 );
 
 /** Joins the team, then signs the new teammate in with the password just chosen: they land in the inbox. */

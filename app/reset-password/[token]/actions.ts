@@ -7,8 +7,8 @@ import { action, failedFormState, formInput, formText } from "@/lib/server/actio
 import { resetPassword, resetPasswordInput } from "@/lib/users/passwords";
 
 // Anyone holding the link may use it; the link's token is the proof.
-const reset = action({ role: "anyone", args: [z.string(), formInput(resetPasswordInput, (form) => formText(form, "password"))] }, ([token, input]) =>
-  resetPassword({ token, password: input.password }),
+const reset = action({ role: "anyone", args: [z.string(), formInput(resetPasswordInput, (form) => formText(form, "password"))] }, ([token, input], ctx) =>
+  resetPassword(ctx, { token, password: input.password }),
 );
 
 export async function resetPasswordAction(token: string, _prev: SetPasswordState, form: FormData): Promise<SetPasswordState> {
