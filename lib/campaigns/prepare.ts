@@ -1,6 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { SystemContext } from "@/lib/auth/context";
-import { getDb } from "@/db";
 import { type Campaign, type Contact, campaignRecipients, contacts, messages } from "@/db/schema";
 import { contactAddress } from "@/lib/contacts/identity";
 import { createConversations, findActiveConversations } from "@/lib/conversations/store";

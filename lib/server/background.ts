@@ -1,4 +1,4 @@
-import { getDb, getDbHandle } from "@/db";
+import { getDbHandle } from "@/db";
 import { getEnv } from "@/lib/platform/env";
 import { JOBS_CHANNEL } from "@/lib/jobs/enqueue";
 import { jobRegistry } from "@/lib/server/job-registry";

@@ -1,6 +1,5 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import type { SystemContext } from "@/lib/auth/context";
 import { webhookDeliveries } from "@/db/schema";
 import type { JobContext, JobOutcome } from "@/lib/jobs/define";
 import { attemptDelivery } from "./attempt-delivery";

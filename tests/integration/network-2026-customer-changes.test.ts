@@ -4,7 +4,6 @@ import * as webhookRoute from "@/app/api/network/webhook/route";
 import * as numberRoute from "@/app/v1/config/number/route";
 import * as messageRoute from "@/app/v1/messages/[id]/route";
 import * as threadRoute from "@/app/v1/conversations/[id]/messages/route";
-import { getDb } from "@/db";
 import { drainJobs } from "@/lib/jobs/runner";
 import { jobRegistry } from "@/lib/server/job-registry";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";

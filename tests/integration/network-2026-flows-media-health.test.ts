@@ -6,7 +6,6 @@ import * as messageRoute from "@/app/v1/messages/[id]/route";
 import * as messagesRoute from "@/app/v1/messages/route";
 import * as sandboxInboundRoute from "@/app/api/sandbox/inbound/route";
 import * as notificationsRoute from "@/app/v1/notifications/route";
-import { getDb } from "@/db";
 import { drainJobs } from "@/lib/jobs/runner";
 import { jobRegistry } from "@/lib/server/job-registry";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";

@@ -3,7 +3,6 @@ import { systemContext } from "@/lib/server/context";
 import * as inboundRoute from "@/app/api/sandbox/inbound/route";
 import * as listRoute from "@/app/v1/conversations/route";
 import * as messagesRoute from "@/app/v1/messages/route";
-import { getDb } from "@/db";
 import { drainJobs } from "@/lib/jobs/runner";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { jobRegistry } from "@/lib/server/job-registry";
