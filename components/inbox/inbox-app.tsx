@@ -171,11 +171,14 @@ export function InboxApp({
     if (result.ok) upsertConversation(result.data, result.data);
   }
 
+  // From the conversation the address names: a key pressed again before the inbox has drawn
+  // the last one (its view's code still arriving) moves on from there, not from the one before.
   const step = (by: 1 | -1) => {
     if (items.length === 0) return;
-    const index = items.findIndex((c) => c.id === selectedId);
+    const current = idFromPath(window.location.pathname) ?? selectedId;
+    const index = items.findIndex((c) => c.id === current);
     const next = items[index === -1 ? (by === 1 ? 0 : items.length - 1) : Math.min(items.length - 1, Math.max(0, index + by))];
-    if (next && next.id !== selectedId) open(next.id);
+    if (next && next.id !== current) open(next.id);
   };
   useShortcuts({
     j: () => step(1),

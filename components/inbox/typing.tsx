@@ -2,7 +2,7 @@
 
 import { useLocale, useTranslations } from "next-intl";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { postJson } from "@/lib/client/api";
+import { requestJson } from "@/lib/client/api";
 import { useLiveEventListener } from "./live-bus";
 import type { Teammate } from "./types";
 
@@ -16,8 +16,9 @@ export function useTypingAnnouncer(conversationId: string) {
     const now = Date.now();
     if (now - last.current < ANNOUNCE_EVERY_MS) return;
     last.current = now;
-    // A lost typing signal only means teammates see nothing: no error is shown.
-    void postJson(`/v1/conversations/${conversationId}/typing`, {});
+    // A lost typing signal only means teammates see nothing: no error is shown, and an ended
+    // session is told by the reply being sent, not by the keystrokes before it.
+    void requestJson("POST", `/v1/conversations/${conversationId}/typing`, {}, { reportsSessionEnd: false });
   }, [conversationId]);
 }
 

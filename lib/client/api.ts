@@ -22,6 +22,11 @@ type RequestOptions = {
   headers?: Record<string, string>;
   /** The body already serialised as JSON (kept byte for byte, e.g. for a retry under the same key); replaces `body`. */
   bodyText?: string;
+  /**
+   * A signal in the background (a typing notice) whose 401 says nothing to the person: `false`
+   * keeps the "session ended" dialog for what they asked for, such as the reply they send next.
+   */
+  reportsSessionEnd?: boolean;
 };
 
 type ErrorBody = { error?: { code?: string; message?: string; details?: Partial<FieldIssue>[] } };
@@ -60,7 +65,7 @@ export async function requestJson<T = unknown>(method: string, url: string, body
     if (method === "GET") void rememberResponse(url, parsed).catch(() => undefined);
     return { ok: true, status: response.status, data: parsed as T };
   }
-  if (response.status === 401) reportSessionEnded();
+  if (response.status === 401 && options.reportsSessionEnd !== false) reportSessionEnded();
   const error = (parsed as ErrorBody | undefined)?.error;
   const fieldErrors: Record<string, string> = {};
   for (const detail of error?.details ?? []) {
