@@ -8,6 +8,7 @@ import { requestJson } from "@/lib/client/api";
 import { rememberResponse } from "@/lib/client/offline-cache";
 import { ConversationList, type Filter } from "./conversation-list";
 import { comparatorOf, type ListOrder, ListOrderSelect } from "./list-order";
+import { ConversationOpening } from "./conversation-opening";
 import { DetailsPanel } from "./details-panel";
 import { publishLiveEvent } from "./live-bus";
 import { NotificationsBell } from "./notifications-bell";
@@ -23,7 +24,7 @@ import { type ConversationItem, displayName, type EventEnvelope, INITIAL_LIST_LI
 // The conversation view (thread, composer and its menus) is not needed to show the list: it is a
 // chunk of its own, so a phone's first load is lighter, fetched as soon as the inbox is up.
 const loadConversationView = () => import("./conversation-view").then((module) => module.ConversationView);
-const ConversationView = dynamic(loadConversationView);
+const ConversationView = dynamic(loadConversationView, { loading: () => <ConversationOpening /> });
 // Shown only after "?": fetched then.
 const ShortcutsDialog = dynamic(() => import("./shortcuts-dialog").then((module) => module.ShortcutsDialog), { ssr: false });
 
