@@ -7,6 +7,7 @@ import { Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { requestJson } from "@/lib/client/api";
 import { ConversationList, type Filter } from "./conversation-list";
 import { type ListOrder, ListOrderSelect } from "./list-order";
+import { ConversationOpening } from "./conversation-opening";
 import { DetailsPanel } from "./details-panel";
 import { NotificationsBell } from "./notifications-bell";
 import { NewConversation } from "./composer-actions/new-conversation";
@@ -21,7 +22,7 @@ import type { ConversationItem, Teammate } from "./types";
 // The conversation view (thread, composer and its menus) is not needed to show the list: it is a
 // chunk of its own, so a phone's first load is lighter, fetched as soon as the inbox is up.
 const loadConversationView = () => import("./conversation-view").then((module) => module.ConversationView);
-const ConversationView = dynamic(loadConversationView);
+const ConversationView = dynamic(loadConversationView, { loading: () => <ConversationOpening /> });
 // Shown only after "?": fetched then.
 const ShortcutsDialog = dynamic(() => import("./shortcuts-dialog").then((module) => module.ShortcutsDialog), { ssr: false });
 

@@ -36,7 +36,9 @@ function valuesFor(node: unknown, values: Record<string, unknown> = {}): Record<
   return values;
 }
 
-function format(locale: AppLocale, formatter: typeof formatCompiledOnly, message: unknown, values: Record<string, unknown>) {
+type Formatter = (...args: Parameters<typeof formatCompiledOnly>) => ReturnType<typeof formatCompiledOnly>;
+
+function format(locale: AppLocale, formatter: Formatter, message: unknown, values: Record<string, unknown>) {
   const options = { cache: _createCache(), formatters: _createIntlFormatters(_createCache()), locale, timeZone: "UTC", globalFormats: undefined, formats: undefined };
   const result = formatter("key", message as never, values as never, options as never);
   return Array.isArray(result) ? result.join("") : String(result);
