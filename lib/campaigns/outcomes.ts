@@ -5,7 +5,7 @@ import { campaignRecipients, messages } from "@/db/schema";
 import { type HandedOver, recordSentMessages } from "@/lib/messages/send-queued-message";
 import type { Due } from "./prepare";
 
-export const INTERRUPTED = {
+const INTERRUPTED = {
   code: "interrupted",
   message: "Sending stopped while this message was being handed to the network (a crash or restart); it may have arrived, so it is not sent again.",
 };
@@ -48,7 +48,7 @@ export type Outcome = { recipient: Due; result: "done" | "interrupted" | { retry
  * transaction holds it, and an agent's send waits for the one in progress). A crash in that
  * moment leaves those recipients `interrupted`: counted failed, never messaged twice.
  */
-export const ANSWERS_GATHER_MS = 100;
+const ANSWERS_GATHER_MS = 100;
 
 /**
  * The network's answers, recorded together: one transaction (a statement per step) for the

@@ -16,8 +16,3 @@ export async function getCurrentSession(): Promise<RequestContext | null> {
 export async function requireSession(options?: { allowEnrolment?: boolean }): Promise<RequestContext> {
   return verbContext(await session.requireSession(options));
 }
-
-/** `requireAdmin` of lib/auth/current-user.ts, as a verb context. */
-export async function requireAdmin(): Promise<RequestContext> {
-  return verbContext(await session.requireAdmin());
-}
