@@ -49,6 +49,8 @@ async function customerSays(account: Account, from: string, body: Record<string,
 /** The outside-hours answer to `text`, as the automatic-answer job decides and sends it. */
 async function outsideHoursAnswer(account: Account, text: string) {
   const inbound = await customerSays(account, nextPhone(), { type: "text", text });
+  // The customer wrote on Monday evening, after closing, whatever the clock of the test run says.
+  await getDb().update(messages).set({ createdAt: mondayEvening }).where(eq(messages.id, inbound.id));
   const sent: string[] = [];
   const send: SendAutomatedMessage = async ({ text: answer }) => {
     sent.push(answer);

@@ -44,7 +44,7 @@ const renameThing = action({ args: [z.string(), z.object({ name: z.string().min(
   name: input.name,
   account: ctx.accountId,
 }));
-const joinWithForm = action({ role: "anyone", schema: formInput(z.object({ name: z.string().min(2) }), (form) => formText(form, "name")) }, async (input, ctx) => ({ name: input.name, ctx }));
+const joinWithForm = action({ role: "anyone", schema: formInput(z.object({ name: z.string().min(2) }), (form) => formText(form, "name")) }, async (input, ctx) => ({ name: input.name, caller: "accountId" in ctx, verbs: typeof ctx.react === "function" }));
 
 async function signedIn(role: "admin" | "agent") {
   const { account, admin } = await createTestAccount();
@@ -102,7 +102,8 @@ describe("one server-action wrapper", () => {
   it("a form for anyone: read from its fields, anything but a form refused", async () => {
     const form = new FormData();
     form.set("name", "Sam");
-    expect(await joinWithForm(form)).toEqual({ ok: true, data: { name: "Sam", ctx: null } });
+    // No caller: the verbs get only the process's part of their context (the pool and the automation rules).
+    expect(await joinWithForm(form)).toEqual({ ok: true, data: { name: "Sam", caller: false, verbs: true } });
     form.set("name", "S");
     expect(await joinWithForm(form)).toMatchObject({ ok: false, status: 400, fieldErrors: { name: expect.any(String) } });
     expect(await joinWithForm({ name: "Sam" } as never)).toMatchObject({ ok: false, status: 400, code: "validation_error" });
