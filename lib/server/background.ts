@@ -27,7 +27,7 @@ const MAINTENANCE_AFTER_START_MS = 30_000;
  * JOBS_BACKEND (the local runner, or the relay that hands due job rows to Inngest, which then
  * runs them through the functions served at /api/inngest).
  */
-export async function startBackgroundWork() {
+export async function startBackgroundWork({ firstPassAfterMs = RUNNER_AFTER_START_MS }: { firstPassAfterMs?: number } = {}) {
   const env = getEnv();
   const { pglite } = getDbHandle();
   const options: LocalProviderOptions = {
@@ -35,7 +35,7 @@ export async function startBackgroundWork() {
     jobs: jobRegistry,
     pollMs: env.JOBS_POLL_MS,
     releaseStaleClaims: Boolean(pglite),
-    startAfterMs: RUNNER_AFTER_START_MS,
+    startAfterMs: firstPassAfterMs,
   };
   // The Inngest SDK (about 15 MiB once loaded) only for a server that hands its jobs to Inngest.
   provider = env.JOBS_BACKEND === "inngest" ? (await import("@/lib/server/inngest-relay")).inngestJobProvider(options) : localJobProvider(options);
