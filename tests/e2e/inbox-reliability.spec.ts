@@ -474,6 +474,8 @@ test("at phone width every page is reachable from the menu, nothing scrolls side
   await page.keyboard.press("Escape");
   await page.goto("/inbox");
   await page.getByRole("button", { name: /^Notifications (on|off)/ }).click();
+  // Its choices load on first use: measured once shown.
+  await expect(page.locator("#attention-settings")).toBeVisible();
   await expectInViewport(page, "#attention-settings", "the notifications popover");
   await page.screenshot({ path: shot("phone-notifications") });
 
