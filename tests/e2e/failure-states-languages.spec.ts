@@ -1,7 +1,7 @@
-import { type APIRequestContext, type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { baseURL } from "../../playwright.config";
 import { shot } from "./fixtures";
-import { adminApiToken, adminSpeaking, signIn, signInAsOwner } from "./helpers";
+import { adminSpeaking, customerWrites, signIn, signInAsOwner } from "./helpers";
 import { strayText } from "./pseudo";
 
 /*
@@ -17,16 +17,6 @@ const viewports = [
   { name: "desktop", width: 1440, height: 900 },
   { name: "phone", width: 390, height: 844 },
 ];
-
-let seq = 0;
-async function customerWrites(request: APIRequestContext, name: string) {
-  const token = await adminApiToken(request);
-  seq += 1;
-  const from = `4477118${String(Date.now() % 10000).padStart(4, "0")}${seq % 10}`;
-  const res = await request.post("/api/sandbox/inbound", { headers: { authorization: `Bearer ${token}` }, data: { from, name, type: "text", text: "Is my order on its way?" } });
-  expect(res.status(), await res.text()).toBe(201);
-  return (await res.json()).conversation_id as string;
-}
 
 const reply = (page: Page) => page.locator("#composer-text");
 const live = (page: Page) => expect(page.locator("[data-live]")).toHaveAttribute("data-live", "live", { timeout: 30_000 });
@@ -85,7 +75,7 @@ async function walkFailures(page: Page, id: string, check: (moment: string) => P
 
 for (const viewport of viewports) {
   test(`pseudo-locale at ${viewport.name} width: offline, a server error and an ended session speak only from the catalogs`, async ({ browser, request }) => {
-    const id = await customerWrites(request, `Pseudo Failure ${viewport.name}`);
+    const id = await customerWrites(request, `Pseudo Failure ${viewport.name}`, "Is my order on its way?");
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
     await signInAsOwner(page);
@@ -105,7 +95,7 @@ for (const viewport of viewports) {
 for (const locale of ["es", "pt-BR"] as const) {
   test(`${locale} on a phone: offline, a server error and an ended session are told in ${locale}`, async ({ browser, request }) => {
     const admin = await adminSpeaking(request, locale, `Failure Reader ${locale}`);
-    const id = await customerWrites(request, `Failure Customer ${locale}`);
+    const id = await customerWrites(request, `Failure Customer ${locale}`, "Is my order on its way?");
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     await signIn(page, admin.email, admin.password);

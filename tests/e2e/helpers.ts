@@ -70,3 +70,15 @@ export async function adminSpeaking(request: APIRequestContext, locale: "es" | "
   expect(patched.status(), await patched.text()).toBe(200);
   return admin;
 }
+
+let written = 0;
+/** A customer writes in through the sandbox, from a number of their own; returns the conversation's id. */
+export async function customerWrites(request: APIRequestContext, name: string, text: string) {
+  const token = await adminApiToken(request);
+  written += 1;
+  const from = `4477009${String(Date.now() % 10000).padStart(4, "0")}${written % 10}`;
+  const res = await request.post("/api/sandbox/inbound", { headers: { authorization: `Bearer ${token}` }, data: { from, name, type: "text", text } });
+  expect(res.status(), await res.text()).toBe(201);
+  const body = await res.json();
+  return (body.conversation_id ?? body.message?.conversation_id ?? body.conversation?.id) as string;
+}

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, type Browser, expect, type Page, test } from "@playwright/test";
 import { firstAdmin, shot } from "./fixtures";
-import { adminApiToken, signIn, signInAsOwner } from "./helpers";
+import { adminApiToken, customerWrites, signIn, signInAsOwner } from "./helpers";
 
 // Browser tests share a busy machine: each test gets room beyond the default minute.
 test.describe.configure({ timeout: 180_000 });
@@ -14,18 +14,6 @@ const seriousViolations = (results: AxeResults) =>
   results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-
-let seq = 0;
-/** A customer writes in through the sandbox; returns the conversation's id. */
-async function customerWrites(request: APIRequestContext, name: string, text: string) {
-  const token = await adminApiToken(request);
-  seq += 1;
-  const from = `4477009${String(Date.now() % 10000).padStart(4, "0")}${seq % 10}`;
-  const res = await request.post("/api/sandbox/inbound", { headers: { authorization: `Bearer ${token}` }, data: { from, name, type: "text", text } });
-  expect(res.status()).toBe(201);
-  const body = await res.json();
-  return (body.conversation_id ?? body.message?.conversation_id ?? body.conversation?.id) as string;
-}
 
 async function storedOutbound(request: APIRequestContext, conversationId: string) {
   const token = await adminApiToken(request);
