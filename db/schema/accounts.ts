@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, ts, updatedAt } from "./columns";
+import { createdAt, ownedBy, ts, updatedAt } from "./columns";
 
 export const accounts = pgTable("accounts", {
   id: text("id").primaryKey(),
@@ -14,9 +14,7 @@ export const users = pgTable(
   "users",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     name: text("name").notNull(),
     email: text("email").notNull(),
     passwordHash: text("password_hash").notNull(),
@@ -46,12 +44,8 @@ export const apiTokens = pgTable(
   {
     // The token id is the JWT's jti; the token string itself is never stored.
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
+    userId: ownedBy("user_id", () => users.id),
     kind: text("kind", { enum: ["api", "session", "oauth"] }).notNull(),
     name: text("name").notNull(),
     // An OAuth access token belongs to the grant an app received; revoking the grant revokes it.

@@ -1,6 +1,6 @@
 import { boolean, pgTable, primaryKey, real, text } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
-import { createdAt, updatedAt } from "./columns";
+import { createdAt, ownedBy, updatedAt } from "./columns";
 import { conversations } from "./conversations";
 
 // Answers that help: passages an agent marked "not helpful", and the answer assistant's settings.
@@ -8,12 +8,8 @@ import { conversations } from "./conversations";
 export const suggestionDismissals = pgTable(
   "suggestion_dismissals",
   {
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
-    conversationId: text("conversation_id")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
+    conversationId: ownedBy("conversation_id", () => conversations.id),
     // sha256 of the passage text: the choice survives the passages being indexed again.
     textHash: text("text_hash").notNull(),
     createdAt: createdAt(),

@@ -1,13 +1,11 @@
 import { index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
-import { createdAt } from "./columns";
+import { createdAt, ownedBy } from "./columns";
 
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
   {
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     key: text("key").notNull(),
     route: text("route").notNull(),
     requestHash: text("request_hash").notNull(),

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigserial, boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
-import { createdAt, ts, updatedAt } from "./columns";
+import { createdAt, ownedBy, ts, updatedAt } from "./columns";
 import { contacts } from "./contacts";
 
 // Campaigns: approved templates to a consenting audience, paced and resumable.
@@ -26,9 +26,7 @@ export const campaigns = pgTable(
   "campaigns",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     name: text("name").notNull(),
     template: jsonb("template").$type<CampaignTemplate>().notNull(),
     audience: jsonb("audience").$type<CampaignAudience>().notNull(),
@@ -57,15 +55,9 @@ export const campaignRecipients = pgTable(
   "campaign_recipients",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
-    campaignId: text("campaign_id")
-      .notNull()
-      .references(() => campaigns.id, { onDelete: "cascade" }),
-    contactId: text("contact_id")
-      .notNull()
-      .references(() => contacts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
+    campaignId: ownedBy("campaign_id", () => campaigns.id),
+    contactId: ownedBy("contact_id", () => contacts.id),
     idempotencyKey: text("idempotency_key").notNull(),
     status: text("status", { enum: ["pending", "sending", "sent", "failed", "skipped"] }).notNull(),
     reason: text("reason"),

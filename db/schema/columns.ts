@@ -1,4 +1,4 @@
-import { customType, timestamp } from "drizzle-orm/pg-core";
+import { type AnyPgColumn, customType, text, timestamp } from "drizzle-orm/pg-core";
 
 // Timestamps are written by the application with millisecond precision so that a
 // keyset cursor built from a JS Date matches the stored value exactly.
@@ -19,3 +19,9 @@ export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array 
 
 /** A full-text search document (PostgreSQL `tsvector`), read and written as its text form. */
 export const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+/**
+ * A required reference to another table's row that goes when that row goes: a row owned by an
+ * account, a user, a conversation…
+ */
+export const ownedBy = (name: string, target: () => AnyPgColumn) => text(name).notNull().references(target, { onDelete: "cascade" });

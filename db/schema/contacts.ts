@@ -1,7 +1,7 @@
 import { type AnyColumn, sql } from "drizzle-orm";
 import { boolean, check, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
-import { createdAt, ts, updatedAt } from "./columns";
+import { createdAt, ownedBy, ts, updatedAt } from "./columns";
 
 /** A label as a conversation carries it. */
 export type LabelRef = { id: string; name: string; color: string };
@@ -18,9 +18,7 @@ export const contacts = pgTable(
   "contacts",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     // A customer who adopted a username may come with no phone: then the BSUID is their address.
     phone: text("phone"),
     // The network's business-scoped user id (BSUID): `CC.` + up to 128 alphanumerics, or `CC.ENT.…`.

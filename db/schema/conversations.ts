@@ -1,7 +1,7 @@
 import { type AnyColumn, sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { accounts, users } from "./accounts";
-import { createdAt, ts, updatedAt } from "./columns";
+import { createdAt, ownedBy, ts, updatedAt } from "./columns";
 import { type LabelRef, contacts } from "./contacts";
 
 /** Urgent first, no priority last: the order of `?sort=priority`. */
@@ -12,12 +12,8 @@ export const conversations = pgTable(
   "conversations",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
-    contactId: text("contact_id")
-      .notNull()
-      .references(() => contacts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
+    contactId: ownedBy("contact_id", () => contacts.id),
     status: text("status", { enum: ["open", "assigned", "closed", "snoozed"] }).notNull(),
     assignedTo: text("assigned_to").references(() => users.id, { onDelete: "set null" }),
     assignedAt: ts("assigned_at"),

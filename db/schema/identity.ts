@@ -1,6 +1,6 @@
 import { bigint, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { accounts, users } from "./accounts";
-import { createdAt, ts } from "./columns";
+import { createdAt, ownedBy, ts } from "./columns";
 
 // Integrations and team administration: OAuth apps, invitations, password resets, two-factor
 // sign-in, audit log. Every secret handed out (client secret, code, refresh token, invitation and
@@ -10,9 +10,7 @@ export const oauthApps = pgTable(
   "oauth_apps",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     name: text("name").notNull(),
     clientId: text("client_id").notNull(),
     clientType: text("client_type", { enum: ["confidential", "public"] }).notNull(),
@@ -33,15 +31,9 @@ export const oauthGrants = pgTable(
   "oauth_grants",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
-    appId: text("app_id")
-      .notNull()
-      .references(() => oauthApps.id, { onDelete: "cascade" }),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
+    appId: ownedBy("app_id", () => oauthApps.id),
+    userId: ownedBy("user_id", () => users.id),
     scopes: jsonb("scopes").$type<string[]>().notNull(),
     /** When the session that approved the grant had proved the second factor; null if it had not. */
     secondFactorAt: ts("second_factor_at"),
@@ -56,12 +48,8 @@ export const oauthCodes = pgTable(
   "oauth_codes",
   {
     codeHash: text("code_hash").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
-    grantId: text("grant_id")
-      .notNull()
-      .references(() => oauthGrants.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
+    grantId: ownedBy("grant_id", () => oauthGrants.id),
     redirectUri: text("redirect_uri").notNull(),
     codeChallenge: text("code_challenge").notNull(),
     expiresAt: ts("expires_at").notNull(),
@@ -75,12 +63,8 @@ export const oauthRefreshTokens = pgTable(
   "oauth_refresh_tokens",
   {
     tokenHash: text("token_hash").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
-    grantId: text("grant_id")
-      .notNull()
-      .references(() => oauthGrants.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
+    grantId: ownedBy("grant_id", () => oauthGrants.id),
     expiresAt: ts("expires_at").notNull(),
     // Set when the token was exchanged for the next one: presenting it again is a reuse.
     usedAt: ts("used_at"),
@@ -93,9 +77,7 @@ export const invitations = pgTable(
   "invitations",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     email: text("email").notNull(),
     role: text("role", { enum: ["admin", "agent"] }).notNull(),
     tokenHash: text("token_hash").notNull(),
@@ -115,12 +97,8 @@ export const passwordResets = pgTable(
   "password_resets",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
+    userId: ownedBy("user_id", () => users.id),
     tokenHash: text("token_hash").notNull(),
     createdBy: text("created_by"),
     expiresAt: ts("expires_at").notNull(),
@@ -134,9 +112,7 @@ export const userMfa = pgTable("user_mfa", {
   userId: text("user_id")
     .primaryKey()
     .references(() => users.id, { onDelete: "cascade" }),
-  accountId: text("account_id")
-    .notNull()
-    .references(() => accounts.id, { onDelete: "cascade" }),
+  accountId: ownedBy("account_id", () => accounts.id),
   secretEnc: text("secret_enc").notNull(),
   // Null while enrolment awaits its first code.
   enabledAt: ts("enabled_at"),
@@ -149,9 +125,7 @@ export const mfaRecoveryCodes = pgTable(
   "mfa_recovery_codes",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownedBy("user_id", () => users.id),
     codeHash: text("code_hash").notNull(),
     usedAt: ts("used_at"),
     createdAt: createdAt(),
@@ -163,9 +137,7 @@ export const auditLog = pgTable(
   "audit_log",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     // `app` in entries written before apps were named `oauth_app`.
     actorType: text("actor_type", { enum: ["user", "api_token", "oauth_app", "automation", "system", "anonymous", "app"] }).notNull(),
     actorId: text("actor_id"),

@@ -1,6 +1,6 @@
 import { index, integer, pgTable, text } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
-import { tsvector } from "./columns";
+import { ownedBy, tsvector } from "./columns";
 import { documents } from "./profile";
 
 // Smart features: passages of the business's own knowledge (the profile description and the
@@ -10,9 +10,7 @@ export const knowledgePassages = pgTable(
   "knowledge_passages",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     sourceType: text("source_type", { enum: ["description", "document"] }).notNull(),
     documentId: text("document_id").references(() => documents.id, { onDelete: "cascade" }),
     page: integer("page"),

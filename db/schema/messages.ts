@@ -1,16 +1,14 @@
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
-import { bytea, createdAt, ts, updatedAt } from "./columns";
+import { bytea, createdAt, ownedBy, ts, updatedAt } from "./columns";
 import { conversations } from "./conversations";
 
 export const media = pgTable(
   "media",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     mimeType: text("mime_type").notNull(),
     filename: text("filename"),
     caption: text("caption"),
@@ -50,12 +48,8 @@ export const messages = pgTable(
   "messages",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
-    conversationId: text("conversation_id")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
+    conversationId: ownedBy("conversation_id", () => conversations.id),
     direction: text("direction", { enum: ["inbound", "outbound"] }).notNull(),
     fromNumber: text("from_number").notNull(),
     toNumber: text("to_number").notNull(),

@@ -1,14 +1,12 @@
 import { bigserial, index, pgTable, text } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
-import { createdAt } from "./columns";
+import { createdAt, ownedBy } from "./columns";
 
 export const plants = pgTable(
   "plants",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     name: text("name").notNull(),
     tag: text("tag"),
     createdAt: createdAt(),

@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
-import { bytea, createdAt, updatedAt } from "./columns";
+import { bytea, createdAt, ownedBy, updatedAt } from "./columns";
 
 export type OpeningInterval = { open: string; close: string };
 export type WeeklyHours = Partial<
@@ -28,9 +28,7 @@ export const documents = pgTable(
   "documents",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     filename: text("filename").notNull(),
     size: integer("size").notNull(),
     pages: integer("pages").notNull(),

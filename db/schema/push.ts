@@ -1,6 +1,6 @@
 import { boolean, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { accounts, users } from "./accounts";
-import { createdAt, ts, updatedAt } from "./columns";
+import { createdAt, ownedBy, ts, updatedAt } from "./columns";
 
 // Web Push: the devices a user is notified on, and what they want pushed
 
@@ -8,12 +8,8 @@ export const pushSubscriptions = pgTable(
   "push_subscriptions",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
+    userId: ownedBy("user_id", () => users.id),
     /** The push service's URL for this browser; once per user (a registration never touches another account's rows). */
     endpoint: text("endpoint").notNull(),
     p256dh: text("p256dh").notNull(),
@@ -29,9 +25,7 @@ export const notificationPreferences = pgTable("notification_preferences", {
   userId: text("user_id")
     .primaryKey()
     .references(() => users.id, { onDelete: "cascade" }),
-  accountId: text("account_id")
-    .notNull()
-    .references(() => accounts.id, { onDelete: "cascade" }),
+  accountId: ownedBy("account_id", () => accounts.id),
   newMessages: boolean("new_messages").notNull().default(true),
   mentions: boolean("mentions").notNull().default(true),
   assignments: boolean("assignments").notNull().default(true),

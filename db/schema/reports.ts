@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, doublePrecision, index, integer, pgTable, primaryKey, smallint, text } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
-import { ts, updatedAt } from "./columns";
+import { ownedBy, ts, updatedAt } from "./columns";
 import { conversations } from "./conversations";
 
 // Reports: the satisfaction survey's settings (one row per account; absent = disabled).
@@ -22,9 +22,7 @@ export const reportingEvents = pgTable(
   "reporting_events",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     conversationId: text("conversation_id").notNull(),
     // `conversation_resolved`: value_s is the resolution time, user_id the assignee at the close.
     name: text("name", { enum: ["conversation_resolved"] }).notNull(),
@@ -48,9 +46,7 @@ export const reportingEvents = pgTable(
 export const reportMessageSlots = pgTable(
   "report_message_slots",
   {
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     slot: ts("slot").notNull(),
     received: integer("received").notNull().default(0),
     sent: integer("sent").notNull().default(0),
@@ -64,9 +60,7 @@ export const reportMessageSlots = pgTable(
 export const reportAgentDays = pgTable(
   "report_agent_days",
   {
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     day: ts("day").notNull(),
     userId: text("user_id").notNull(),
     sent: integer("sent").notNull().default(0),
@@ -97,9 +91,7 @@ export const reportFirstResponses = pgTable(
 export const reportSlaDays = pgTable(
   "report_sla_days",
   {
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     day: ts("day").notNull(),
     slaPolicyId: text("sla_policy_id").notNull(),
     userId: text("user_id").notNull().default(""),
@@ -115,9 +107,7 @@ export const reportSlaDays = pgTable(
 export const reportDurationDays = pgTable(
   "report_duration_days",
   {
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     kind: text("kind", { enum: ["resolution", "first_response"] }).notNull(),
     day: ts("day").notNull(),
     userId: text("user_id").notNull().default(""),
@@ -150,9 +140,7 @@ export const reportImplicitCloses = pgTable(
 export const reportCloseRepeats = pgTable(
   "report_close_repeats",
   {
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     conversationId: text("conversation_id").notNull(),
     userId: text("user_id").notNull().default(""),
     closedAt: ts("closed_at").notNull(),
@@ -171,9 +159,7 @@ export const reportAssignments = pgTable(
   "report_assignments",
   {
     eventId: text("event_id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     conversationId: text("conversation_id").notNull(),
     userId: text("user_id").notNull(),
     createdAt: ts("created_at").notNull(),
@@ -191,9 +177,7 @@ export const reportAssignments = pgTable(
 export const reportAssignmentDays = pgTable(
   "report_assignment_days",
   {
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     day: ts("day").notNull(),
     userId: text("user_id").notNull(),
     n: integer("n").notNull().default(0),
@@ -205,9 +189,7 @@ export const reportAssignmentDays = pgTable(
 export const reportConversationDays = pgTable(
   "report_conversation_days",
   {
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     day: ts("day").notNull(),
     created: integer("created").notNull().default(0),
   },
@@ -233,9 +215,7 @@ export const reportRatings = pgTable(
 export const reportRatingDays = pgTable(
   "report_rating_days",
   {
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     day: ts("day").notNull(),
     userId: text("user_id").notNull().default(""),
     score: integer("score").notNull(),

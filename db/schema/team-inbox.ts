@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { accounts, users } from "./accounts";
-import { createdAt, ts, updatedAt } from "./columns";
+import { createdAt, ownedBy, ts, updatedAt } from "./columns";
 import { conversations } from "./conversations";
 
 // Team inbox: internal notes and mentions, notifications, the activity trail, canned replies
@@ -11,12 +11,8 @@ export const conversationNotes = pgTable(
   "conversation_notes",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
-    conversationId: text("conversation_id")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
+    conversationId: ownedBy("conversation_id", () => conversations.id),
     // Users are soft-deleted, so a note keeps its author.
     authorId: text("author_id")
       .notNull()
@@ -36,12 +32,8 @@ export const notifications = pgTable(
   "notifications",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
+    userId: ownedBy("user_id", () => users.id),
     // mention: a teammate mentioned the user in a note; number_health: the number's quality or limit dropped (admins);
     // sla_warning / sla_breached: a conversation's SLA target is near or missed (its assignee, else the admins).
     type: text("type", { enum: ["mention", "number_health", "sla_warning", "sla_breached"] }).notNull(),
@@ -65,12 +57,8 @@ export const conversationActivities = pgTable(
   "conversation_activities",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
-    conversationId: text("conversation_id")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
+    conversationId: ownedBy("conversation_id", () => conversations.id),
     type: text("type").notNull(),
     actorType: text("actor_type", { enum: ["user", "automation", "contact"] }).notNull(),
     actorId: text("actor_id"),
@@ -86,9 +74,7 @@ export const cannedReplies = pgTable(
   "canned_replies",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     shortcut: text("shortcut").notNull(),
     text: text("text").notNull(),
     createdAt: createdAt(),
@@ -122,9 +108,7 @@ export const labels = pgTable(
   "labels",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     name: text("name").notNull(),
     color: text("color").notNull(),
     createdAt: createdAt(),

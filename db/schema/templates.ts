@@ -1,6 +1,6 @@
 import { bigserial, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
-import { createdAt, updatedAt } from "./columns";
+import { createdAt, ownedBy, updatedAt } from "./columns";
 
 // Network fidelity: message templates and statuses that arrived before their send was recorded.
 
@@ -8,9 +8,7 @@ export const messageTemplates = pgTable(
   "message_templates",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     name: text("name").notNull(),
     language: text("language").notNull(),
     category: text("category", { enum: ["MARKETING", "UTILITY", "AUTHENTICATION"] }).notNull(),
@@ -54,9 +52,7 @@ export const earlyStatuses = pgTable(
   "early_statuses",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     networkMessageId: text("network_message_id").notNull(),
     status: text("status", { enum: ["sent", "delivered", "read", "failed"] }).notNull(),
     error: jsonb("error").$type<{ code: string; message: string } | null>(),

@@ -1,15 +1,13 @@
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
-import { createdAt, ts, updatedAt } from "./columns";
+import { createdAt, ownedBy, ts, updatedAt } from "./columns";
 
 export const webhooks = pgTable(
   "webhooks",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     url: text("url").notNull(),
     events: jsonb("events").$type<string[]>().notNull(),
     secret: text("secret").notNull(),
@@ -32,9 +30,7 @@ export const webhookDeliveries = pgTable(
     // its webhook (which goes with its account), and a key on the account would check and lock
     // the account's row on every delivery written.
     accountId: text("account_id").notNull(),
-    webhookId: text("webhook_id")
-      .notNull()
-      .references(() => webhooks.id, { onDelete: "cascade" }),
+    webhookId: ownedBy("webhook_id", () => webhooks.id),
     eventId: text("event_id").notNull(),
     eventType: text("event_type").notNull(),
     // The exact body sent on every attempt, frozen when the event is recorded.
@@ -70,9 +66,7 @@ export const webhookAttempts = pgTable(
     // and account), and keys on the others would check and lock those rows on every attempt.
     accountId: text("account_id").notNull(),
     webhookId: text("webhook_id").notNull(),
-    deliveryId: text("delivery_id")
-      .notNull()
-      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    deliveryId: ownedBy("delivery_id", () => webhookDeliveries.id),
     eventId: text("event_id").notNull(),
     eventType: text("event_type").notNull(),
     attempt: integer("attempt").notNull(),

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { accounts, users } from "./accounts";
-import { createdAt, ts, updatedAt } from "./columns";
+import { createdAt, ownedBy, ts, updatedAt } from "./columns";
 
 // Team workflow: automations (rules run when an event is recorded) and macros (actions a person
 // runs on one conversation in one click). Conditions and actions are stored as validated JSON.
@@ -13,9 +13,7 @@ export const automations = pgTable(
   "automations",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     name: text("name").notNull(),
     enabled: boolean("enabled").notNull().default(true),
     event: text("event").notNull(),
@@ -38,9 +36,7 @@ export const macros = pgTable(
   "macros",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     name: text("name").notNull(),
     visibility: text("visibility", { enum: ["personal", "account"] }).notNull(),
     ownerId: text("owner_id")
@@ -62,9 +58,7 @@ export const teams = pgTable(
   "teams",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     name: text("name").notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -76,12 +70,8 @@ export type Team = typeof teams.$inferSelect;
 export const teamMembers = pgTable(
   "team_members",
   {
-    teamId: text("team_id")
-      .notNull()
-      .references(() => teams.id, { onDelete: "cascade" }),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    teamId: ownedBy("team_id", () => teams.id),
+    userId: ownedBy("user_id", () => users.id),
     accountId: text("account_id").notNull(),
   },
   (t) => [primaryKey({ columns: [t.teamId, t.userId] }), index("team_members_user_idx").on(t.userId)],
@@ -92,9 +82,7 @@ export const assignmentPolicies = pgTable(
   "assignment_policies",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     // Null: the account's policy; else the team's own.
     teamId: text("team_id").references(() => teams.id, { onDelete: "cascade" }),
     mode: text("mode", { enum: ["manual", "round_robin", "balanced"] }).notNull(),
@@ -112,9 +100,7 @@ export const slaPolicies = pgTable(
   "sla_policies",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     name: text("name").notNull(),
     firstResponseS: integer("first_response_s"),
     nextResponseS: integer("next_response_s"),
@@ -141,9 +127,7 @@ export const slaOutcomes = pgTable(
   "sla_outcomes",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: ownedBy("account_id", () => accounts.id),
     conversationId: text("conversation_id").notNull(),
     slaPolicyId: text("sla_policy_id").notNull(),
     kind: text("kind", { enum: ["first_response", "next_response", "resolution"] }).notNull(),
