@@ -1,9 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useState } from "react";
-import { useApiErrorMessage } from "@/components/i18n/use-api-error";
-import { requestJson } from "@/lib/client/api";
+import { ConversationFieldSelect } from "./conversation-field-select";
 
 type Priority = "urgent" | "high" | "medium" | "low";
 
@@ -33,42 +31,16 @@ export function PriorityMark({ priority }: { priority?: Priority | null }) {
  */
 export function PriorityControl<C extends { id: string; priority?: Priority | null }>({ conversation, onConversation }: { conversation: C; onConversation: (c: C) => void }) {
   const t = useTranslations("teamControls");
-  const errorMessage = useApiErrorMessage();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const id = `priority-${conversation.id}`;
-
-  async function change(value: string) {
-    setBusy(true);
-    setError(undefined);
-    const result = await requestJson<C>("PATCH", `/v1/conversations/${conversation.id}`, { priority: value || null });
-    setBusy(false);
-    if (result.ok) onConversation(result.data);
-    else setError(errorMessage(result));
-  }
-
   return (
-    <span className="inline-flex items-center">
-      <label className="sr-only" htmlFor={id}>
-        {t("priority.label")}
-      </label>
-      <select
-        id={id}
-        data-testid="priority-select"
-        value={conversation.priority ?? ""}
-        disabled={busy}
-        onChange={(e) => void change(e.target.value)}
-        title={error}
-        aria-invalid={error ? true : undefined}
-        className="min-h-11 rounded-md border border-slate-300 bg-white px-2 py-2 text-sm md:min-h-0"
-      >
-        <option value="">{t("priority.none")}</option>
-        {(Object.keys(priorityLabels) as Priority[]).map((p) => (
-          <option key={p} value={p}>
-            {t(priorityLabels[p])}
-          </option>
-        ))}
-      </select>
-    </span>
+    <ConversationFieldSelect
+      conversation={conversation}
+      onConversation={onConversation}
+      field="priority"
+      value={conversation.priority}
+      label={t("priority.label")}
+      noneLabel={t("priority.none")}
+      options={(Object.keys(priorityLabels) as Priority[]).map((p) => ({ value: p, label: t(priorityLabels[p]) }))}
+      testId="priority-select"
+    />
   );
 }

@@ -1,53 +1,25 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useState } from "react";
-import { useApiErrorMessage } from "@/components/i18n/use-api-error";
-import { requestJson } from "@/lib/client/api";
+import { ConversationFieldSelect } from "./conversation-field-select";
 import { useTeams } from "./use-teams";
 
 /** The conversation's team as a select (hidden while the account has no team); saves through `PATCH /v1/conversations/{id}`. */
 export function TeamControl<C extends { id: string; team_id?: string | null }>({ conversation, onConversation }: { conversation: C; onConversation: (c: C) => void }) {
   const teams = useTeams();
   const t = useTranslations("teamControls.team");
-  const errorMessage = useApiErrorMessage();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   if (teams.length === 0 && !conversation.team_id) return null;
-  const id = `team-${conversation.id}`;
-
-  async function change(value: string) {
-    setBusy(true);
-    setError(undefined);
-    const result = await requestJson<C>("PATCH", `/v1/conversations/${conversation.id}`, { team_id: value || null });
-    setBusy(false);
-    if (result.ok) onConversation(result.data);
-    else setError(errorMessage(result));
-  }
-
   return (
-    <span className="inline-flex items-center">
-      <label className="sr-only" htmlFor={id}>
-        {t("label")}
-      </label>
-      <select
-        id={id}
-        data-testid="team-select"
-        value={conversation.team_id ?? ""}
-        disabled={busy}
-        onChange={(e) => void change(e.target.value)}
-        title={error}
-        aria-invalid={error ? true : undefined}
-        className="min-h-11 rounded-md border border-slate-300 bg-white px-2 py-2 text-sm md:min-h-0"
-      >
-        <option value="">{t("none")}</option>
-        {teams.map((team) => (
-          <option key={team.id} value={team.id} data-user-content>
-            {team.name}
-          </option>
-        ))}
-      </select>
-    </span>
+    <ConversationFieldSelect
+      conversation={conversation}
+      onConversation={onConversation}
+      field="team_id"
+      value={conversation.team_id}
+      label={t("label")}
+      noneLabel={t("none")}
+      options={teams.map((team) => ({ value: team.id, label: team.name, userContent: true }))}
+      testId="team-select"
+    />
   );
 }
 
