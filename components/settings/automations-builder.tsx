@@ -2,10 +2,9 @@
 
 import { useFormatter, useLocale, useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
-import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { type Note, StatusNote } from "@/components/ui/status-note";
+import { StatusNote } from "@/components/ui/status-note";
 import { type ApiResult, requestJson } from "@/lib/client/api";
 import type { AutomationOutput, AutomationPreviewOutput } from "@/lib/automations/schemas";
 import { automationEvents } from "@/lib/automations/schemas";
@@ -23,6 +22,7 @@ import {
   touchButton,
   useAutomationWords,
 } from "./automation-parts";
+import { useListMutation } from "./use-list-mutation";
 
 type Rule = AutomationOutput;
 type RulePage = { data: Rule[]; pagination: { next_cursor: string | null } };
@@ -78,16 +78,12 @@ function RulePreview({ rule }: { rule: Rule }) {
  * delete them.
  */
 export function AutomationsBuilder({ rules: initial, choices, canEdit }: { rules: Rule[]; choices: AutomationChoices; canEdit: boolean }) {
-  const [rules, setRules] = useState(initial);
+  const { items: rules, setItems: setRules, busy, errors, setErrors, message, setMessage, submit, change, remove: removeRow } = useListMutation(initial);
   const [draft, setDraft] = useState<Draft | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<Note>();
-  const [busy, setBusy] = useState<string | null>(null);
   const [draftPreview, setDraftPreview] = useState<string>();
   const t = useTranslations("settingsAutomations");
   const { events, describeAction, describeCondition } = useAutomationWords();
   const previewText = usePreviewText();
-  const errorMessage = useApiErrorMessage();
   const locale = useLocale();
   // An event's name inside a sentence: "When a conversation starts".
   const eventInSentence = (event: Rule["event"]) => events[event].charAt(0).toLocaleLowerCase(locale) + events[event].slice(1);
@@ -110,57 +106,32 @@ export function AutomationsBuilder({ rules: initial, choices, canEdit }: { rules
   async function save(e: React.FormEvent) {
     e.preventDefault();
     if (!draft) return;
-    setBusy("save");
-    setErrors({});
-    setMessage(undefined);
     const body = { name: draft.name, event: draft.event, enabled: draft.enabled, conditions: draft.conditions, actions: actionsOf(draft.actions) };
-    const result = draft.id ? await requestJson<Rule>("PATCH", `/v1/automations/${draft.id}`, body) : await requestJson<Rule>("POST", "/v1/automations", body);
-    setBusy(null);
-    if (result.ok) {
-      await reload();
-      setDraft(null);
-      setDraftPreview(undefined);
-      setMessage({ tone: "ok", text: t("saved", { name: result.data.name }) });
-    } else {
-      setErrors(result.fieldErrors);
-      setMessage({ tone: "error", text: errorMessage(result) });
-    }
+    const saved = await submit("save", draft.id ? "PATCH" : "POST", draft.id ? `/v1/automations/${draft.id}` : "/v1/automations", body);
+    if (!saved) return;
+    await reload();
+    setDraft(null);
+    setDraftPreview(undefined);
+    setMessage({ tone: "ok", text: t("saved", { name: saved.name }) });
   }
 
   async function previewDraft() {
     if (!draft) return;
     setDraftPreview(t("preview.countingShort"));
-    const result = await requestJson<AutomationPreviewOutput>("POST", "/v1/automations/preview", { event: draft.event, conditions: draft.conditions });
-    if (result.ok) {
-      setErrors({});
-      setMessage(undefined);
-      setDraftPreview(previewText(result.data));
-    } else {
-      setErrors(result.fieldErrors);
-      setDraftPreview(undefined);
-      setMessage({ tone: "error", text: errorMessage(result) });
-    }
+    const preview = await submit<AutomationPreviewOutput>("preview", "POST", "/v1/automations/preview", { event: draft.event, conditions: draft.conditions });
+    setDraftPreview(preview ? previewText(preview) : undefined);
   }
 
   async function patch(rule: Rule, body: Record<string, unknown>, done: string) {
-    setBusy(rule.id);
-    setMessage(undefined);
-    const result = await requestJson<Rule>("PATCH", `/v1/automations/${rule.id}`, body);
-    setBusy(null);
-    if (result.ok) {
-      await reload();
-      setMessage({ tone: "ok", text: done });
-    } else setMessage({ tone: "error", text: errorMessage(result) });
+    if (!(await change(rule.id, "PATCH", `/v1/automations/${rule.id}`, body))) return;
+    await reload();
+    setMessage({ tone: "ok", text: done });
   }
 
   async function remove(rule: Rule) {
-    setBusy(rule.id);
-    const result = await requestJson("DELETE", `/v1/automations/${rule.id}`);
-    setBusy(null);
-    if (result.ok || result.status === 404) {
-      await reload();
-      setMessage({ tone: "ok", text: t("deletedRule", { name: rule.name }) });
-    } else setMessage({ tone: "error", text: errorMessage(result) });
+    if (!(await removeRow(rule, `/v1/automations/${rule.id}`))) return;
+    await reload();
+    setMessage({ tone: "ok", text: t("deletedRule", { name: rule.name }) });
   }
 
   const update = (patchDraft: Partial<Draft>) => setDraft((d) => (d ? { ...d, ...patchDraft } : d));

@@ -2,14 +2,13 @@
 
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { LabelChip } from "@/components/inbox/label-chips";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
-import { type Note, StatusNote } from "@/components/ui/status-note";
-import { requestJson } from "@/lib/client/api";
+import { StatusNote } from "@/components/ui/status-note";
 import type { LabelOutput } from "@/lib/labels/schemas";
+import { useListMutation } from "./use-list-mutation";
 
 type Label = LabelOutput;
 
@@ -17,44 +16,25 @@ const palette = ["#16a34a", "#2563eb", "#dc2626", "#d97706", "#7c3aed", "#db2777
 
 /** Create and delete labels (administrators); everyone sees the list. */
 export function LabelsManager({ labels: initial, canEdit }: { labels: Label[]; canEdit: boolean }) {
-  const [labels, setLabels] = useState(initial);
+  const { items: labels, setItems: setLabels, busy, errors, message, setMessage, submit, remove: removeRow } = useListMutation(initial);
   const [name, setName] = useState("");
   const [color, setColor] = useState(palette[0]);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<Note>();
   const [confirming, setConfirming] = useState<string | null>(null);
   const t = useTranslations("settingsLabels");
-  const errorMessage = useApiErrorMessage();
 
   async function create(e: React.FormEvent) {
     e.preventDefault();
-    setBusy("create");
-    setErrors({});
-    setMessage(undefined);
-    const result = await requestJson<Label>("POST", "/v1/labels", { name, color });
-    setBusy(null);
-    if (result.ok) {
-      setLabels((list) => [...list, result.data]);
-      setName("");
-      setMessage({ tone: "ok", text: t("created", { name: result.data.name }) });
-    } else if (result.status === 409) setErrors({ name: t("duplicate") });
-    else {
-      setErrors(result.fieldErrors);
-      setMessage({ tone: "error", text: errorMessage(result) });
-    }
+    const created = await submit("create", "POST", "/v1/labels", { name, color }, t("duplicate"));
+    if (!created) return;
+    setLabels((list) => [...list, created]);
+    setName("");
+    setMessage({ tone: "ok", text: t("created", { name: created.name }) });
   }
 
   async function remove(label: Label) {
-    setBusy(label.id);
-    setMessage(undefined);
-    const result = await requestJson("DELETE", `/v1/labels/${label.id}`);
-    setBusy(null);
+    const removed = await removeRow(label, `/v1/labels/${label.id}`);
     setConfirming(null);
-    if (result.ok || result.status === 404) {
-      setLabels((list) => list.filter((l) => l.id !== label.id));
-      setMessage({ tone: "ok", text: t("deleted", { name: label.name }) });
-    } else setMessage({ tone: "error", text: errorMessage(result) });
+    if (removed) setMessage({ tone: "ok", text: t("deleted", { name: label.name }) });
   }
 
   return (

@@ -2,13 +2,12 @@
 
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { type Note, StatusNote } from "@/components/ui/status-note";
-import { requestJson } from "@/lib/client/api";
+import { StatusNote } from "@/components/ui/status-note";
 import type { MacroOutput } from "@/lib/automations/schemas";
 import { type ActionDraft, ActionList, actionsOf, type AutomationChoices, control, defaultAction, joinNodes, NameField, touchButton, useAutomationWords } from "./automation-parts";
+import { useListMutation } from "./use-list-mutation";
 
 type Draft = { id?: string; name: string; visibility: "personal" | "account"; actions: ActionDraft[] };
 
@@ -17,14 +16,10 @@ type Draft = { id?: string; name: string; visibility: "personal" | "account"; ac
  * whole account. A macro runs from a conversation's Macros menu.
  */
 export function MacrosManager({ macros: initial, choices, me }: { macros: MacroOutput[]; choices: AutomationChoices; me: { id: string; role: "admin" | "agent" } }) {
-  const [macros, setMacros] = useState(initial);
+  const { items: macros, setItems: setMacros, busy, errors, message, setMessage, submit, remove: removeRow } = useListMutation(initial);
   const [draft, setDraft] = useState<Draft | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<Note>();
-  const [busy, setBusy] = useState<string | null>(null);
   const t = useTranslations("settingsMacros");
   const { describeAction } = useAutomationWords();
-  const errorMessage = useApiErrorMessage();
 
   const canChange = (macro: MacroOutput) => macro.owner_id === me.id || (macro.visibility === "account" && me.role === "admin");
   const update = (patch: Partial<Draft>) => setDraft((d) => (d ? { ...d, ...patch } : d));
@@ -32,30 +27,16 @@ export function MacrosManager({ macros: initial, choices, me }: { macros: MacroO
   async function save(e: React.FormEvent) {
     e.preventDefault();
     if (!draft) return;
-    setBusy("save");
-    setErrors({});
-    setMessage(undefined);
     const body = { name: draft.name, visibility: draft.visibility, actions: actionsOf(draft.actions) };
-    const result = draft.id ? await requestJson<MacroOutput>("PATCH", `/v1/macros/${draft.id}`, body) : await requestJson<MacroOutput>("POST", "/v1/macros", body);
-    setBusy(null);
-    if (result.ok) {
-      setMacros((list) => (draft.id ? list.map((m) => (m.id === result.data.id ? result.data : m)) : [...list, result.data]));
-      setDraft(null);
-      setMessage({ tone: "ok", text: t("saved", { name: result.data.name }) });
-    } else {
-      setErrors(result.fieldErrors);
-      setMessage({ tone: "error", text: errorMessage(result) });
-    }
+    const saved = await submit("save", draft.id ? "PATCH" : "POST", draft.id ? `/v1/macros/${draft.id}` : "/v1/macros", body);
+    if (!saved) return;
+    setMacros((list) => (draft.id ? list.map((m) => (m.id === saved.id ? saved : m)) : [...list, saved]));
+    setDraft(null);
+    setMessage({ tone: "ok", text: t("saved", { name: saved.name }) });
   }
 
   async function remove(macro: MacroOutput) {
-    setBusy(macro.id);
-    const result = await requestJson("DELETE", `/v1/macros/${macro.id}`);
-    setBusy(null);
-    if (result.ok || result.status === 404) {
-      setMacros((list) => list.filter((m) => m.id !== macro.id));
-      setMessage({ tone: "ok", text: t("deleted", { name: macro.name }) });
-    } else setMessage({ tone: "error", text: errorMessage(result) });
+    if (await removeRow(macro, `/v1/macros/${macro.id}`)) setMessage({ tone: "ok", text: t("deleted", { name: macro.name }) });
   }
 
   return (

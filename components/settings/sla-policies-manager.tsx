@@ -2,13 +2,12 @@
 
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
-import { type Note, StatusNote } from "@/components/ui/status-note";
-import { requestJson } from "@/lib/client/api";
+import { StatusNote } from "@/components/ui/status-note";
 import type { SlaPolicyOutput } from "@/lib/sla/schemas";
+import { useListMutation } from "./use-list-mutation";
 
 type Policy = SlaPolicyOutput;
 
@@ -16,18 +15,14 @@ const toSeconds = (minutes: string) => (minutes.trim() ? Math.round(Number(minut
 
 /** Settings → Teams → SLA policies: targets in minutes, business hours or not, one default. */
 export function SlaPoliciesManager({ policies: initial, canEdit }: { policies: Policy[]; canEdit: boolean }) {
-  const [policies, setPolicies] = useState(initial);
+  const { items: policies, setItems: setPolicies, busy, errors, message, setMessage, submit, change, remove: removeRow } = useListMutation(initial);
   const [name, setName] = useState("");
   const [first, setFirst] = useState("");
   const [next, setNext] = useState("");
   const [resolution, setResolution] = useState("");
   const [businessHours, setBusinessHours] = useState(true);
   const [isDefault, setIsDefault] = useState(false);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<Note>();
   const t = useTranslations("settingsTeams.sla");
-  const errorMessage = useApiErrorMessage();
   const minutesText = (seconds: number | null) =>
     seconds === null ? "—" : seconds % 3600 === 0 ? t("hours", { value: seconds / 3600 }) : t("minutes", { value: Math.round(seconds / 60) });
 
@@ -35,47 +30,29 @@ export function SlaPoliciesManager({ policies: initial, canEdit }: { policies: P
 
   async function create(e: React.FormEvent) {
     e.preventDefault();
-    setBusy("create");
-    setErrors({});
-    setMessage(undefined);
-    const result = await requestJson<Policy>("POST", "/v1/sla-policies", {
+    const body = {
       name,
       first_response_s: toSeconds(first),
       next_response_s: toSeconds(next),
       resolution_s: toSeconds(resolution),
       business_hours_only: businessHours,
       default: isDefault,
-    });
-    setBusy(null);
-    if (result.ok) {
-      setPolicies((list) => (result.data.default ? markDefault([...list, result.data], result.data.id) : [...list, result.data]));
-      setName("");
-      setFirst("");
-      setNext("");
-      setResolution("");
-      setMessage({ tone: "ok", text: t("created", { name: result.data.name }) });
-    } else if (result.status === 409) setErrors({ name: t("duplicate") });
-    else {
-      setErrors(result.fieldErrors);
-      setMessage({ tone: "error", text: errorMessage(result) });
-    }
+    };
+    const created = await submit("create", "POST", "/v1/sla-policies", body, t("duplicate"));
+    if (!created) return;
+    setPolicies((list) => (created.default ? markDefault([...list, created], created.id) : [...list, created]));
+    setName("");
+    setFirst("");
+    setNext("");
+    setResolution("");
+    setMessage({ tone: "ok", text: t("created", { name: created.name }) });
   }
 
   async function setDefault(policy: Policy, value: boolean) {
-    setBusy(policy.id);
-    const result = await requestJson<Policy>("PATCH", `/v1/sla-policies/${policy.id}`, { default: value });
-    setBusy(null);
-    if (result.ok) setPolicies((list) => markDefault(list, value ? policy.id : null));
-    else setMessage({ tone: "error", text: errorMessage(result) });
+    if (await change(policy.id, "PATCH", `/v1/sla-policies/${policy.id}`, { default: value })) setPolicies((list) => markDefault(list, value ? policy.id : null));
   }
 
-  async function remove(policy: Policy) {
-    setBusy(policy.id);
-    const result = await requestJson("DELETE", `/v1/sla-policies/${policy.id}`);
-    setBusy(null);
-    if (result.ok || result.status === 404) setPolicies((list) => list.filter((p) => p.id !== policy.id));
-    else setMessage({ tone: "error", text: errorMessage(result) });
-  }
+  const remove = (policy: Policy) => removeRow(policy, `/v1/sla-policies/${policy.id}`);
 
   const minutesField = (label: string, fieldName: string, value: string, set: (v: string) => void, error?: string) => (
     <Field label={label} name={fieldName} type="number" min={1} inputMode="numeric" placeholder={t("noTarget")} value={value} onChange={(e) => set(e.target.value)} error={error} className="flex-1" />

@@ -2,12 +2,11 @@
 
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
-import { type Note, StatusNote } from "@/components/ui/status-note";
-import { requestJson } from "@/lib/client/api";
+import { StatusNote } from "@/components/ui/status-note";
+import { useListMutation } from "./use-list-mutation";
 
 type Person = { id: string; name: string; availability: string };
 type Team = { id: string; name: string; members: string[] };
@@ -59,55 +58,33 @@ function MemberPicker({ people, value, onChange, idPrefix }: { people: Person[];
 
 /** Settings → Teams: the teams and their members (administrators change them; everyone sees them). */
 export function TeamsManager({ teams: initial, people, canEdit }: { teams: Team[]; people: Person[]; canEdit: boolean }) {
-  const [teams, setTeams] = useState(initial);
+  const { items: teams, setItems: setTeams, busy, errors, message, setMessage, submit, change, remove: removeRow } = useListMutation(initial);
   const [name, setName] = useState("");
   const [members, setMembers] = useState<string[]>([]);
   const [editing, setEditing] = useState<string | null>(null);
   const [draft, setDraft] = useState<string[]>([]);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<Note>();
   const t = useTranslations("settingsTeams.teams");
-  const errorMessage = useApiErrorMessage();
 
   async function create(e: React.FormEvent) {
     e.preventDefault();
-    setBusy("create");
-    setErrors({});
-    setMessage(undefined);
-    const result = await requestJson<Team>("POST", "/v1/teams", { name, members });
-    setBusy(null);
-    if (result.ok) {
-      setTeams((list) => [...list, result.data]);
-      setName("");
-      setMembers([]);
-      setMessage({ tone: "ok", text: t("created", { name: result.data.name }) });
-    } else if (result.status === 409) setErrors({ name: t("duplicate") });
-    else {
-      setErrors(result.fieldErrors);
-      setMessage({ tone: "error", text: errorMessage(result) });
-    }
+    const created = await submit("create", "POST", "/v1/teams", { name, members }, t("duplicate"));
+    if (!created) return;
+    setTeams((list) => [...list, created]);
+    setName("");
+    setMembers([]);
+    setMessage({ tone: "ok", text: t("created", { name: created.name }) });
   }
 
   async function saveMembers(team: Team) {
-    setBusy(team.id);
-    const result = await requestJson<Team>("PATCH", `/v1/teams/${team.id}`, { members: draft });
-    setBusy(null);
-    if (result.ok) {
-      setTeams((list) => list.map((other) => (other.id === team.id ? result.data : other)));
-      setEditing(null);
-      setMessage({ tone: "ok", text: t("membersSaved", { name: team.name }) });
-    } else setMessage({ tone: "error", text: errorMessage(result) });
+    const saved = await change(team.id, "PATCH", `/v1/teams/${team.id}`, { members: draft });
+    if (!saved) return;
+    setTeams((list) => list.map((other) => (other.id === team.id ? saved : other)));
+    setEditing(null);
+    setMessage({ tone: "ok", text: t("membersSaved", { name: team.name }) });
   }
 
   async function remove(team: Team) {
-    setBusy(team.id);
-    const result = await requestJson("DELETE", `/v1/teams/${team.id}`);
-    setBusy(null);
-    if (result.ok || result.status === 404) {
-      setTeams((list) => list.filter((other) => other.id !== team.id));
-      setMessage({ tone: "ok", text: t("deleted", { name: team.name }) });
-    } else setMessage({ tone: "error", text: errorMessage(result) });
+    if (await removeRow(team, `/v1/teams/${team.id}`)) setMessage({ tone: "ok", text: t("deleted", { name: team.name }) });
   }
 
   return (
