@@ -2,13 +2,11 @@
 
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { useApiErrorMessage } from "@/components/i18n/use-api-error";
-import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { type Note, StatusNote } from "@/components/ui/status-note";
-import { requestJson } from "@/lib/client/api";
+import { StatusNote } from "@/components/ui/status-note";
+import { SaveButton } from "./setting-save";
+import { type AssignmentConfig, currentAssignment, useAssignmentSave } from "./use-assignment-save";
 
-type Config = { team_id: string | null; inherited: boolean; mode: "manual" | "round_robin" | "balanced"; capacity: number | null; agent_capacities: Record<string, number>; away_after_s: number };
 
 const modes = [
   { value: "manual", label: "mode.manual.label", hint: "mode.manual.hint" },
@@ -17,29 +15,25 @@ const modes = [
 ] as const;
 
 /** The account's assignment policy: mode, capacity per person and the away delay. */
-export function AssignmentForm({ initial, canEdit }: { initial: Config; canEdit: boolean }) {
+export function AssignmentForm({ initial, canEdit }: { initial: AssignmentConfig; canEdit: boolean }) {
   const [mode, setMode] = useState(initial.mode);
   const [capacity, setCapacity] = useState(initial.capacity ? String(initial.capacity) : "");
   const [awayMinutes, setAwayMinutes] = useState(String(Math.round(initial.away_after_s / 60)));
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<Note>();
+  const { busy, message, save: put } = useAssignmentSave();
   const t = useTranslations("settingsTeams.assignment");
-  const errorMessage = useApiErrorMessage();
 
-  async function save(e: React.FormEvent) {
+  function save(e: React.FormEvent) {
     e.preventDefault();
-    setBusy(true);
-    setMessage(undefined);
-    // Per-person capacities are edited beside this form: keep them as they are now.
-    const current = await requestJson<Config>("GET", "/v1/config/assignment");
-    const result = await requestJson<Config>("PUT", "/v1/config/assignment", {
-      mode,
-      capacity: capacity.trim() ? Number(capacity) : null,
-      agent_capacities: current.ok ? current.data.agent_capacities : initial.agent_capacities,
-      away_after_s: Number(awayMinutes) * 60,
+    void put(t("saved"), async () => {
+      // Per-person capacities are edited beside this form: keep them as they are now.
+      const current = await currentAssignment();
+      return {
+        mode,
+        capacity: capacity.trim() ? Number(capacity) : null,
+        agent_capacities: current.ok ? current.data.agent_capacities : initial.agent_capacities,
+        away_after_s: Number(awayMinutes) * 60,
+      };
     });
-    setBusy(false);
-    setMessage(result.ok ? { tone: "ok", text: t("saved") } : { tone: "error", text: errorMessage(result) });
   }
 
   return (
@@ -89,9 +83,7 @@ export function AssignmentForm({ initial, canEdit }: { initial: Config; canEdit:
         </div>
         {canEdit ? (
           <div>
-            <Button type="submit" className="min-h-11 md:min-h-0" disabled={busy}>
-              {busy ? t("saving") : t("save")}
-            </Button>
+            <SaveButton busy={busy} label={t("save")} busyLabel={t("saving")} />
           </div>
         ) : (
           <p className="text-sm text-slate-600">{t("adminOnly")}</p>

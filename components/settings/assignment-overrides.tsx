@@ -2,14 +2,13 @@
 
 import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
-import { useApiErrorMessage } from "@/components/i18n/use-api-error";
-import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { type Note, StatusNote } from "@/components/ui/status-note";
+import { StatusNote } from "@/components/ui/status-note";
 import { requestJson } from "@/lib/client/api";
+import { SaveButton } from "./setting-save";
+import { type AssignmentConfig, currentAssignment, useAssignmentSave } from "./use-assignment-save";
 
-type Mode = "manual" | "round_robin" | "balanced";
-type Config = { team_id: string | null; inherited: boolean; mode: Mode; capacity: number | null; agent_capacities: Record<string, number>; away_after_s: number };
+type Mode = AssignmentConfig["mode"];
 type Named = { id: string; name: string };
 
 // Keys of the `assignmentOverrides` catalog namespace.
@@ -26,38 +25,30 @@ const toCapacity = (value: string) => (value.trim() ? Number(value) : null);
 /** Each person's own capacity, overriding the account's per-person capacity. */
 function PersonCapacities({ people, canEdit }: { people: Named[]; canEdit: boolean }) {
   const t = useTranslations("assignmentOverrides");
-  const apiError = useApiErrorMessage();
   const [values, setValues] = useState<Record<string, string>>({});
   const [fallback, setFallback] = useState<number | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<Note>();
+  const { busy, message, save: put } = useAssignmentSave();
   // A slow first load never overwrites what the person already typed or saved.
   const touched = useRef(false);
 
   useEffect(() => {
-    void requestJson<Config>("GET", "/v1/config/assignment").then((result) => {
+    void currentAssignment().then((result) => {
       if (!result.ok) return;
       setFallback(result.data.capacity);
       if (!touched.current) setValues(Object.fromEntries(Object.entries(result.data.agent_capacities).map(([id, n]) => [id, String(n)])));
     });
   }, []);
 
-  async function save(e: React.FormEvent) {
+  function save(e: React.FormEvent) {
     e.preventDefault();
-    setBusy(true);
-    setMessage(undefined);
-    // The rest of the account's policy as it is now (another form may have changed it).
-    const current = await requestJson<Config>("GET", "/v1/config/assignment");
-    if (!current.ok) {
-      setBusy(false);
-      setMessage({ tone: "error", text: apiError(current) });
-      return;
-    }
-    const agentCapacities = Object.fromEntries(Object.entries(values).flatMap(([id, v]) => (toCapacity(v) === null ? [] : [[id, Number(v)]])));
-    const { mode, capacity, away_after_s } = current.data;
-    const result = await requestJson<Config>("PUT", "/v1/config/assignment", { mode, capacity, away_after_s, agent_capacities: agentCapacities });
-    setBusy(false);
-    setMessage(result.ok ? { tone: "ok", text: t("people.saved") } : { tone: "error", text: apiError(result) });
+    void put(t("people.saved"), async () => {
+      // The rest of the account's policy as it is now (another form may have changed it).
+      const current = await currentAssignment();
+      if (!current.ok) return current;
+      const agentCapacities = Object.fromEntries(Object.entries(values).flatMap(([id, v]) => (toCapacity(v) === null ? [] : [[id, Number(v)]])));
+      const { mode, capacity, away_after_s } = current.data;
+      return { mode, capacity, away_after_s, agent_capacities: agentCapacities };
+    });
   }
 
   return (
@@ -95,9 +86,7 @@ function PersonCapacities({ people, canEdit }: { people: Named[]; canEdit: boole
         </ul>
         {canEdit ? (
           <div>
-            <Button type="submit" className="min-h-11 md:min-h-0" disabled={busy}>
-              {busy ? t("saving") : t("people.save")}
-            </Button>
+            <SaveButton busy={busy} label={t("people.save")} busyLabel={t("saving")} />
           </div>
         ) : null}
         <StatusNote message={message} />
@@ -109,16 +98,14 @@ function PersonCapacities({ people, canEdit }: { people: Named[]; canEdit: boole
 /** One team's own policy, or the account's. */
 function TeamPolicy({ team, canEdit }: { team: Named; canEdit: boolean }) {
   const t = useTranslations("assignmentOverrides");
-  const apiError = useApiErrorMessage();
   const [mode, setMode] = useState<Mode | "inherit">("inherit");
   const [capacity, setCapacity] = useState("");
   const [own, setOwn] = useState<Record<string, number>>({});
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<Note>();
+  const { busy, message, save: put } = useAssignmentSave();
   const touched = useRef(false);
 
   useEffect(() => {
-    void requestJson<Config>("GET", `/v1/config/assignment?team_id=${encodeURIComponent(team.id)}`).then((result) => {
+    void requestJson<AssignmentConfig>("GET", `/v1/config/assignment?team_id=${encodeURIComponent(team.id)}`).then((result) => {
       if (!result.ok || touched.current) return;
       setMode(result.data.inherited ? "inherit" : result.data.mode);
       setCapacity(!result.data.inherited && result.data.capacity ? String(result.data.capacity) : "");
@@ -126,14 +113,10 @@ function TeamPolicy({ team, canEdit }: { team: Named; canEdit: boolean }) {
     });
   }, [team.id]);
 
-  async function save(e: React.FormEvent) {
+  function save(e: React.FormEvent) {
     e.preventDefault();
-    setBusy(true);
-    setMessage(undefined);
     const body = mode === "inherit" ? { team_id: team.id, mode } : { team_id: team.id, mode, capacity: toCapacity(capacity), agent_capacities: own };
-    const result = await requestJson<Config>("PUT", "/v1/config/assignment", body);
-    setBusy(false);
-    setMessage(result.ok ? { tone: "ok", text: t("teams.saved", { team: team.name }) } : { tone: "error", text: apiError(result) });
+    void put(t("teams.saved", { team: team.name }), async () => body);
   }
 
   const ids = { mode: `team-mode-${team.id}`, capacity: `team-capacity-${team.id}` };
@@ -175,9 +158,7 @@ function TeamPolicy({ team, canEdit }: { team: Named; canEdit: boolean }) {
           />
         </label>
         {canEdit ? (
-          <Button type="submit" variant="secondary" className="min-h-11 md:min-h-0" disabled={busy}>
-            {busy ? t("saving") : t("teams.save")}
-          </Button>
+          <SaveButton busy={busy} label={t("teams.save")} busyLabel={t("saving")} variant="secondary" />
         ) : null}
       </form>
       <StatusNote message={message} />

@@ -1,44 +1,34 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useState, useTransition } from "react";
-import { useApiErrorMessage } from "@/components/i18n/use-api-error";
+import { useState } from "react";
 import { saveAssistantConfigAction } from "@/app/(app)/settings/assistant/actions";
-import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
 import { CheckField } from "@/components/ui/check-field";
 import type { AssistantConfigOutput } from "@/lib/assistant/schemas";
+import { SettingSaveFooter, useSettingSave } from "./setting-save";
 
 /** "Answer outside opening hours" and the retrieval threshold; off (and said so) without a model. */
 export function AssistantSettingsForm({ config, canEdit }: { config: AssistantConfigOutput; canEdit: boolean }) {
   const [outsideHours, setOutsideHours] = useState(config.answer_outside_hours);
   const [minScore, setMinScore] = useState(String(config.min_score));
-  const [error, setError] = useState<string>();
-  const [fieldError, setFieldError] = useState<string>();
-  const [saved, setSaved] = useState(false);
-  const [pending, startTransition] = useTransition();
+  const saving = useSettingSave("min_score");
+  const { fieldError, pending } = saving;
   const editable = canEdit && config.available;
   const t = useTranslations("settingsAssistant");
-  const errorMessage = useApiErrorMessage();
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setError(undefined);
-    setFieldError(undefined);
-    setSaved(false);
     const score = Number(minScore.replace(",", "."));
-    if (minScore.trim() === "" || !Number.isFinite(score) || score < 0 || score > 1) return setFieldError(t("scoreInvalid"));
-    startTransition(async () => {
-      const result = await saveAssistantConfigAction({ answer_outside_hours: outsideHours, min_score: score });
-      if (!result.ok) {
-        setError(errorMessage(result));
-        setFieldError(result.fieldErrors.min_score);
-        return;
-      }
-      setOutsideHours(result.data.answer_outside_hours);
-      setMinScore(String(result.data.min_score));
-      setSaved(true);
-    });
+    const invalid = minScore.trim() === "" || !Number.isFinite(score) || score < 0 || score > 1 ? t("scoreInvalid") : undefined;
+    saving.save(
+      invalid,
+      () => saveAssistantConfigAction({ answer_outside_hours: outsideHours, min_score: score }),
+      (data) => {
+        setOutsideHours(data.answer_outside_hours);
+        setMinScore(String(data.min_score));
+      },
+    );
   }
 
   return (
@@ -70,15 +60,7 @@ export function AssistantSettingsForm({ config, canEdit }: { config: AssistantCo
             {fieldError ?? t("minScoreHint")}
           </p>
         </div>
-        {error && !fieldError ? <Alert>{error}</Alert> : null}
-        {saved ? <Alert tone="success">{outsideHours ? t("savedOn") : t("savedOff")}</Alert> : null}
-        {editable ? (
-          <div>
-            <Button type="submit" disabled={pending}>
-              {pending ? t("saving") : t("save")}
-            </Button>
-          </div>
-        ) : null}
+        <SettingSaveFooter state={saving} savedText={outsideHours ? t("savedOn") : t("savedOff")} canSave={editable} saveLabel={t("save")} savingLabel={t("saving")} />
       </form>
     </Card>
   );

@@ -1,48 +1,37 @@
 "use client";
 
 import { useLocale, useTranslations } from "next-intl";
-import { useState, useTransition } from "react";
-import { useApiErrorMessage } from "@/components/i18n/use-api-error";
+import { useState } from "react";
 import { saveCsatConfigAction } from "@/app/(app)/settings/survey/actions";
-import { Button } from "@/components/ui/button";
 import { Alert, Card } from "@/components/ui/card";
 import { CheckField } from "@/components/ui/check-field";
 import { CSAT_QUESTION_MAX, type CsatConfigOutput, csatScores } from "@/lib/csat/schemas";
 import { csatTexts, surveyQuestionIn } from "@/lib/csat/texts";
 import { localeOfLanguage } from "@/lib/platform/i18n/locales";
 import { languages } from "@/lib/platform/language/language";
+import { SettingSaveFooter, useSettingSave } from "./setting-save";
 
 /** The survey's switch and question, with a preview of the list the customer receives. */
 export function CsatSettingsForm({ config, canEdit }: { config: CsatConfigOutput; canEdit: boolean }) {
   const [enabled, setEnabled] = useState(config.enabled);
   const [question, setQuestion] = useState(config.question);
-  const [error, setError] = useState<string>();
-  const [fieldError, setFieldError] = useState<string>();
-  const [saved, setSaved] = useState(false);
-  const [pending, startTransition] = useTransition();
+  const saving = useSettingSave("question");
+  const { fieldError, pending } = saving;
   const t = useTranslations("settingsSurvey");
-  const errorMessage = useApiErrorMessage();
   // The preview speaks the reader's language, as a customer of that language would be answered.
   const locale = useLocale();
   const language = languages.find((l) => localeOfLanguage(l) === locale) ?? "en";
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setError(undefined);
-    setFieldError(undefined);
-    setSaved(false);
-    if (question.trim() === "") return setFieldError(t("questionRequired"));
-    startTransition(async () => {
-      const result = await saveCsatConfigAction({ enabled, question });
-      if (!result.ok) {
-        setError(errorMessage(result));
-        setFieldError(result.fieldErrors.question);
-        return;
-      }
-      setEnabled(result.data.enabled);
-      setQuestion(result.data.question);
-      setSaved(true);
-    });
+    saving.save(
+      question.trim() === "" ? t("questionRequired") : undefined,
+      () => saveCsatConfigAction({ enabled, question }),
+      (data) => {
+        setEnabled(data.enabled);
+        setQuestion(data.question);
+      },
+    );
   }
 
   return (
@@ -84,15 +73,7 @@ export function CsatSettingsForm({ config, canEdit }: { config: CsatConfigOutput
             ))}
           </ul>
         </figure>
-        {error && !fieldError ? <Alert>{error}</Alert> : null}
-        {saved ? <Alert tone="success">{enabled ? t("savedOn") : t("savedOff")}</Alert> : null}
-        {canEdit ? (
-          <div>
-            <Button type="submit" disabled={pending}>
-              {pending ? t("saving") : t("save")}
-            </Button>
-          </div>
-        ) : null}
+        <SettingSaveFooter state={saving} savedText={enabled ? t("savedOn") : t("savedOff")} canSave={canEdit} saveLabel={t("save")} savingLabel={t("saving")} />
       </form>
     </Card>
   );
