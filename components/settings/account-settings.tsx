@@ -10,6 +10,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { Field, NewPasswordField } from "@/components/ui/field";
 import { useFormAction } from "@/components/ui/use-form-action";
 import { useAppFormat } from "@/components/i18n/use-app-format";
+import { CardHeading } from "./card-heading";
 import { QrCode } from "./qr-code";
 
 type Grant = { id: string; app: { id: string; name: string; host: string }; scopes: string[]; created_at: string };
@@ -26,13 +27,7 @@ export function PasswordCard() {
   });
   return (
     <Card>
-      <h2 className="text-base font-semibold">{t("title")}</h2>
-      <p className="mt-1 text-sm text-slate-600">{t("description")}</p>
-      {notice ? (
-        <div className="mt-3">
-          <Alert tone={notice.tone}>{notice.text}</Alert>
-        </div>
-      ) : null}
+      <CardHeading title={t("title")} description={t("description")} notice={notice} />
       <form
         className="mt-4 grid gap-4 sm:grid-cols-2"
         noValidate
@@ -79,12 +74,7 @@ export function TwoFactorCard({
 
   return (
     <Card>
-      <h2 className="text-base font-semibold">{t("title")}</h2>
-      {error ? (
-        <div className="mt-3">
-          <Alert>{error}</Alert>
-        </div>
-      ) : null}
+      <CardHeading title={t("title")} notice={error} />
       {codes ? (
         <div className="mt-3 flex flex-col gap-3">
           <Alert tone="success">{t("codesShown")}</Alert>
@@ -190,13 +180,7 @@ export function AuthorizedAppsCard({ grants }: { grants: Grant[] }) {
     <Card className="p-0">
       {confirmDialog}
       <div className="px-6 pt-6">
-        <h2 className="text-base font-semibold">{t("title")}</h2>
-        <p className="mt-1 text-sm text-slate-600">{t("description")}</p>
-        {error ? (
-          <div className="mt-3">
-            <Alert>{error}</Alert>
-          </div>
-        ) : null}
+        <CardHeading title={t("title")} description={t("description")} notice={error} />
       </div>
       {grants.length ? (
         <ul className="mt-4 divide-y divide-slate-100 border-t border-slate-100" aria-label={t("title")}>

@@ -2,10 +2,11 @@
 
 import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
-import { Alert, Card } from "@/components/ui/card";
+import { Card } from "@/components/ui/card";
 import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { requestJson } from "@/lib/client/api";
 import { locales, type Locale } from "@/lib/platform/i18n/locales";
+import { CardHeading } from "./card-heading";
 
 // Each language is named in itself, so anyone finds their own whatever the page is in.
 const endonyms: Record<Locale, string> = { en: "English", es: "Español", "pt-BR": "Português (Brasil)" };
@@ -32,13 +33,7 @@ export function LanguageCard() {
 
   return (
     <Card>
-      <h2 className="text-base font-semibold">{t("title")}</h2>
-      <p className="mt-1 text-sm text-slate-600">{t("description")}</p>
-      {error ? (
-        <div className="mt-3">
-          <Alert>{error}</Alert>
-        </div>
-      ) : null}
+      <CardHeading title={t("title")} description={t("description")} notice={error} />
       <div className="mt-4 flex flex-col gap-1 sm:max-w-xs">
         <label htmlFor="interface-language" className="text-sm font-medium text-slate-700">
           {t("label")}
