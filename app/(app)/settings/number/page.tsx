@@ -2,7 +2,8 @@ import { getTranslations } from "next-intl/server";
 import { getAppFormat } from "@/components/i18n/get-app-format";
 import { NetworkSignup } from "@/components/settings/network-signup";
 import { NumberSettingsForm } from "@/components/settings/number-settings-form";
-import { Alert, Card } from "@/components/ui/card";
+import { Card } from "@/components/ui/card";
+import { AdminOnlyPage } from "@/components/settings/admin-only";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireSession } from "@/lib/server/session";
 import { getEnv } from "@/lib/platform/env";
@@ -32,14 +33,7 @@ function describeTier(t: Translate, tier: string | null): string {
 export default async function NumberSettingsPage() {
   const [session, t, th, format] = await Promise.all([requireSession(), getTranslations("settingsNumber"), getTranslations("settingsNumber.health"), getAppFormat()]);
   const header = <PageHeader title={t("title")} description={t("description")} />;
-  if (session.user.role !== "admin") {
-    return (
-      <>
-        {header}
-        <Alert tone="info">{t("adminOnly")}</Alert>
-      </>
-    );
-  }
+  if (session.user.role !== "admin") return <AdminOnlyPage header={header} notice={t("adminOnly")} />;
   const config = await getNumberConfig({ ctx: session });
   return (
     <>

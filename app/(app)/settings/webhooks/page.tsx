@@ -1,6 +1,6 @@
 import { getTranslations } from "next-intl/server";
 import { WebhooksManager } from "@/components/settings/webhooks/webhooks-manager";
-import { Alert } from "@/components/ui/card";
+import { AdminOnlyPage } from "@/components/settings/admin-only";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireSession } from "@/lib/server/session";
 import { listWebhooks } from "@/lib/webhooks/list-webhooks";
@@ -13,14 +13,7 @@ export async function generateMetadata() {
 export default async function WebhooksPage() {
   const [session, t] = await Promise.all([requireSession(), getTranslations("webhooks")]);
   const header = <PageHeader title={t("title")} description={t("description")} />;
-  if (session.user.role !== "admin") {
-    return (
-      <>
-        {header}
-        <Alert tone="info">{t("adminOnly")}</Alert>
-      </>
-    );
-  }
+  if (session.user.role !== "admin") return <AdminOnlyPage header={header} notice={t("adminOnly")} />;
   const page = await listWebhooks({ ctx: session, limit: MAX_WEBHOOKS_PER_ACCOUNT });
   return (
     <>

@@ -6,7 +6,8 @@ import { RetryButton } from "@/components/settings/webhooks/retry-button";
 import { StatsChart } from "@/components/settings/webhooks/stats-chart";
 import { StatusBadge } from "@/components/settings/webhooks/status-badge";
 import { WebhookActions } from "@/components/settings/webhooks/webhook-actions";
-import { Alert, Card } from "@/components/ui/card";
+import { Card } from "@/components/ui/card";
+import { AdminOnlyPage } from "@/components/settings/admin-only";
 import { PageHeader } from "@/components/ui/page-header";
 import { type CursorPosition, decodeCursor } from "@/lib/platform/cursor";
 import { requireSession } from "@/lib/server/session";
@@ -70,14 +71,7 @@ export default async function WebhookDetailPage({
 }) {
   const [session, t, tw, format, formatter] = await Promise.all([requireSession(), getTranslations("webhooks.detail"), getTranslations("webhooks"), getAppFormat(), getFormatter()]);
   const utc = (iso: string | null) => (iso ? format.dateTime(iso) : t("never"));
-  if (session.user.role !== "admin") {
-    return (
-      <>
-        <PageHeader title={t("title")} />
-        <Alert tone="info">{tw("adminOnlyShort")}</Alert>
-      </>
-    );
-  }
+  if (session.user.role !== "admin") return <AdminOnlyPage header={<PageHeader title={t("title")} />} notice={tw("adminOnlyShort")} />;
   const { id } = await params;
   const query = await searchParams;
   const one = (key: string) => (typeof query[key] === "string" ? (query[key] as string) : undefined);
