@@ -2,8 +2,7 @@
 
 import dynamic from "next/dynamic";
 import { useTranslations } from "next-intl";
-import { useState } from "react";
-import { Button } from "@/components/ui/button";
+import { DialogButton } from "@/components/ui/dialog-button";
 import { useHydrated } from "@/components/ui/hooks";
 
 // The form and its template picker are fetched when first wanted (a pointer over the button, focus,
@@ -15,25 +14,15 @@ const NewConversationDialog = dynamic(() => loadDialog().then((module) => module
 export function NewConversation({ onStarted }: { onStarted: (conversationId: string) => void }) {
   const t = useTranslations("inbox.newConversation");
   const hydrated = useHydrated();
-  // How many times it was asked for: each one more opens the dialog again.
-  const [opened, setOpened] = useState(0);
   return (
-    <>
-      <Button
-        type="button"
-        variant="secondary"
-        className="px-2.5 py-1.5 text-xs max-md:min-h-11 max-md:min-w-11"
-        aria-label={t("title")}
-        title={t("title")}
-        disabled={!hydrated}
-        onPointerEnter={() => void loadDialog()}
-        onFocus={() => void loadDialog()}
-        onClick={() => setOpened((count) => count + 1)}
-      >
-        {/* The list's header is narrow on every screen: one short word keeps it on one line. */}
-        {t("button")}
-      </Button>
-      {opened ? <NewConversationDialog opened={opened} onStarted={onStarted} /> : null}
-    </>
+    <DialogButton
+      label={t("title")}
+      title={t("title")}
+      // The list's header is narrow on every screen: one short word keeps it on one line.
+      text={t("button")}
+      disabled={!hydrated}
+      preload={loadDialog}
+      dialog={(opened) => <NewConversationDialog opened={opened} onStarted={onStarted} />}
+    />
   );
 }
