@@ -1,5 +1,7 @@
 "use client";
 
+import { requestJson } from "@/lib/client/api";
+
 /** Where this browser stands with Chorus's pushes. */
 export type PushState = "unsupported" | "denied" | "off" | "on";
 
@@ -20,12 +22,10 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+/** Registers or drops this device; a device already gone counts as dropped. */
 async function api(method: "POST" | "DELETE", body: unknown) {
-  const response = await fetch("/v1/push/subscriptions", { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body), credentials: "same-origin" });
-  if (!response.ok && !(method === "DELETE" && response.status === 404)) {
-    const answer = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-    throw new Error(answer?.error?.message ?? `The server answered ${response.status}.`);
-  }
+  const result = await requestJson(method, "/v1/push/subscriptions", body);
+  if (!result.ok && !(method === "DELETE" && result.status === 404)) throw new Error(result.serverMessage ?? result.message);
 }
 
 /** Asks for permission, subscribes with the server's VAPID key and registers the device. */
