@@ -1,32 +1,19 @@
-export type NoteItem = {
-  id: string;
-  conversation_id: string;
-  author: { id: string; name: string };
-  text: string;
-  mentions: string[];
-  created_at: string;
-};
+import type { ActivityOutput } from "@/lib/activity/schemas";
+import type { CannedReplyOutput } from "@/lib/canned-replies/schemas";
+import type { NoteOutput } from "@/lib/notes/schemas";
+import type { NotificationOutput } from "@/lib/notifications/schemas";
 
-export type ActivityItem = {
-  id: string;
-  conversation_id: string;
-  type: "created" | "assigned" | "unassigned" | "closed" | "reopened" | "snoozed" | "labeled" | "unlabeled" | "auto_reply" | "handed_off" | "automation" | "macro" | "team_changed" | "priority_changed" | "sla_applied";
-  actor: { type: "user" | "automation" | "contact"; id?: string; name?: string | null };
-  data: Record<string, unknown>;
-  created_at: string;
-};
+// The team side of a conversation as the API sends it: each type is the output schema the
+// server validates its answer against, so the browser cannot drift from the API.
 
-export type NotificationItem = {
-  id: string;
-  /** mention: a teammate mentioned you; number_health (admins): the number's quality or limit dropped. */
-  type: "mention" | "number_health" | "sla_warning" | "sla_breached";
-  conversation_id: string | null;
-  note_id: string | null;
-  actor: { id: string; name: string } | null;
-  text: string | null;
-  contact: { id: string; phone: string | null; username?: string | null; name: string | null } | null;
-  read_at: string | null;
-  created_at: string;
-};
+/** An internal note (`GET /v1/conversations/{id}/notes`). */
+export type NoteItem = NoteOutput;
 
-export type CannedReplyItem = { id: string; shortcut: string; text: string; created_at: string; updated_at: string };
+/** One entry of a conversation's activity trail (`GET /v1/conversations/{id}/activity`). */
+export type ActivityItem = ActivityOutput;
+
+/** Something that needs the person's attention (`GET /v1/notifications`). */
+export type NotificationItem = NotificationOutput;
+
+/** A saved answer inserted with `/shortcut` (`GET /v1/canned-replies`). */
+export type CannedReplyItem = CannedReplyOutput;
