@@ -186,6 +186,9 @@ type Success = {
   headers?: Record<string, z.ZodType>;
 };
 
+/** The answer of a DELETE that removed the resource: 204, no body. */
+export const deleted: Success = { status: "204", description: "Deleted." };
+
 export type OperationSpec = {
   operationId: string;
   summary: string;

@@ -9,7 +9,7 @@ import {
   updateAutomationInput,
   updateMacroInput,
 } from "@/lib/automations/schemas";
-import { operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
+import { deleted, operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
 
 const tag = {
   name: "Automations and macros",
@@ -61,7 +61,7 @@ export const automationsDomain: V1Domain = {
         summary: "Delete an automation",
         access: { scope: "config:write" },
         path: automationId,
-        success: { status: "204", description: "Deleted." },
+        success: deleted,
       }),
     },
     "/v1/automations/preview": {
@@ -109,7 +109,7 @@ export const automationsDomain: V1Domain = {
         description: "Someone else's personal macro is a 404; an account macro is deleted by administrators only (403).",
         access: { scope: "conversations:write" },
         path: macroId,
-        success: { status: "204", description: "Deleted." },
+        success: deleted,
       }),
     },
     "/v1/conversations/{id}/macros/{macro_id}": {

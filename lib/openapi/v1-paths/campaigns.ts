@@ -13,7 +13,7 @@ import {
   updateCampaignInput,
 } from "@/lib/campaigns/schemas";
 import { importContactsInput, importContactsOutput } from "@/lib/contacts/import-schemas";
-import { operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
+import { deleted, operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
 
 const tag = {
   name: "Campaigns",
@@ -94,7 +94,7 @@ export const campaignsDomain: V1Domain = {
         description: "A sending or paused campaign must be cancelled first (409). Messages already sent stay in their conversations.",
         access: { scope: "config:write" },
         path: byCampaign,
-        success: { status: "204", description: "Deleted." },
+        success: deleted,
         errors: [409],
       }),
     },

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { estimateOutput, estimateQuery, pricingInput, pricingOutput } from "@/lib/pricing/schemas";
 import { numberConfigInput, numberConfigOutput, numberTestOutput } from "@/lib/network/schemas";
 import { businessProfileInput, businessProfileOutput, documentOutput, documentWithTextOutput, uploadDocumentInput } from "@/lib/profile/schemas";
-import { operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
+import { deleted, operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
 
 const tag = { name: "Configuration", description: "Business profile, knowledge documents and the number integration." };
 const op = operationsFor(tag.name);
@@ -89,7 +89,7 @@ export const configDomain: V1Domain = {
         summary: "Delete a document",
         access: { scope: "config:write" },
         path: documentId,
-        success: { status: "204", description: "Deleted." },
+        success: deleted,
       }),
     },
     "/v1/config/documents/{id}/file": {

@@ -4,7 +4,7 @@ import { updateConversationOperation } from "./team-workflow";
 import { getConversationQuery } from "@/lib/inbox/open-schemas";
 import { messageOutput } from "@/lib/messages/schemas";
 import { noteOutput } from "@/lib/notes/schemas";
-import { operationsFor, page, pathIds, type V1Domain } from "../v1-common";
+import { deleted, operationsFor, page, pathIds, type V1Domain } from "../v1-common";
 
 const tag = { name: "Conversations", description: "One conversation per customer number at a time; assign, close and reopen them." };
 const op = operationsFor(tag.name);
@@ -64,7 +64,7 @@ export const conversationsDomain: V1Domain = {
         description: "Deletes the conversation, its messages and their media for good.",
         access: { scope: "conversations:delete" },
         path: byId,
-        success: { status: "204", description: "Deleted." },
+        success: deleted,
       }),
     },
     "/v1/conversations/{id}/assign": {

@@ -4,7 +4,7 @@ import { auditEntryOutput, auditLogQuery } from "@/lib/audit/schemas";
 import { appOutput, createAppInput, createdAppOutput } from "@/lib/oauth/schemas";
 import { createInvitationInput, invitationOutput, pendingInvitationOutput } from "@/lib/users/invitations";
 import { changePasswordInput, resetLinkOutput } from "@/lib/users/passwords";
-import { operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
+import { deleted, operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
 
 const tag = {
   name: "Team administration",
@@ -42,7 +42,7 @@ export const identityDomain: V1Domain = {
         description: "Its client id stops working and every user's grant to it ends: its access and refresh tokens stop working at once.",
         access: { scope: "apps:write" },
         path: pathIds({ id: "app" }),
-        success: { status: "204", description: "Deleted." },
+        success: deleted,
       }),
     },
     "/v1/invitations": {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { messageOutput, sendMessageInput } from "@/lib/messages/schemas";
 import { polishInput, polishOutput } from "@/lib/polish/schemas";
 import { dismissSuggestionInput, suggestionsInput, suggestionsOutput } from "@/lib/profile/schemas";
-import { operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
+import { deleted, operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
 
 const tag = { name: "Messages", description: "Send and read messages; media travel as Base64." };
 const op = operationsFor(tag.name);
@@ -59,7 +59,7 @@ export const messagesDomain: V1Domain = {
         description: "Soft delete: the text and the media bytes are erased for good and `deleted_at` is set; the message stays in the thread. Deleting it again changes nothing.",
         access: { scope: "messages:delete" },
         path: byId,
-        success: { status: "204", description: "Deleted." },
+        success: deleted,
       }),
     },
     "/v1/messages/{id}/media": {

@@ -4,7 +4,7 @@ import { contactDetailOutput, listContactsQuery, updateContactInput } from "@/li
 import { conversationOutput, snoozeConversationInput } from "@/lib/conversations/schemas";
 import { createLabelInput, labelOutput, setConversationLabelsInput } from "@/lib/labels/schemas";
 import { searchQuery, searchResultOutput } from "@/lib/search/schemas";
-import { operationsFor, page, pathIds, type V1Domain } from "../v1-common";
+import { deleted, operationsFor, page, pathIds, type V1Domain } from "../v1-common";
 
 const labelsTag = { name: "Labels", description: "Labels to organise conversations: manage them, put them on conversations, filter by them." };
 const searchTag = { name: "Search", description: "Find conversations by the customer's name or number, or by anything written in them." };
@@ -44,7 +44,7 @@ export const labelsDomain: V1Domain = {
         description: "Also takes it off every conversation that carried it.",
         access: { scope: "config:write" },
         path: pathIds({ id: "label" }),
-        success: { status: "204", description: "Deleted." },
+        success: deleted,
       }),
     },
     "/v1/conversations/{id}/labels": {

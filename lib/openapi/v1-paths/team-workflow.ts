@@ -7,7 +7,7 @@ import { userOutput } from "@/lib/auth/user-identity";
 import { updateMeInput } from "@/lib/users/schemas";
 import { reportRangeFields } from "@/lib/reports/schemas";
 import { slaReportOutput } from "@/lib/sla/report-schemas";
-import { operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
+import { deleted, operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
 
 const tag = {
   name: "Team workflow",
@@ -94,7 +94,7 @@ export const teamWorkflowDomain: V1Domain = {
         description: "Its conversations keep going without a team; its own assignment policy goes with it. Audited.",
         access: { scope: "teams:write" },
         path: teamId,
-        success: { status: "204", description: "Deleted." },
+        success: deleted,
       }),
     },
     "/v1/config/assignment": {
@@ -159,7 +159,7 @@ export const teamWorkflowDomain: V1Domain = {
         description: "Conversations under it keep going without one; the outcomes already recorded stay in the reports. Audited.",
         access: { scope: "config:write" },
         path: slaPolicyId,
-        success: { status: "204", description: "Deleted." },
+        success: deleted,
       }),
     },
     "/v1/reports/sla": {

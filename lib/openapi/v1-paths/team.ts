@@ -4,7 +4,7 @@ import { cannedReplyOutput, createCannedReplyInput, updateCannedReplyInput } fro
 import { inboxSettingsInput, inboxSettingsOutput } from "@/lib/conversations/inbox-settings-schemas";
 import { createNoteInput, noteOutput } from "@/lib/notes/schemas";
 import { listNotificationsQuery, markNotificationsReadInput, notificationOutput, notificationsReadOutput } from "@/lib/notifications/schemas";
-import { operationsFor, page, paginationQuery, paginationSchema, pathIds, type V1Domain } from "../v1-common";
+import { deleted, operationsFor, page, paginationQuery, paginationSchema, pathIds, type V1Domain } from "../v1-common";
 
 const tag = {
   name: "Team inbox",
@@ -142,7 +142,7 @@ export const teamDomain: V1Domain = {
         summary: "Delete a canned reply",
         access: { scope: "config:write" },
         path: cannedReplyId,
-        success: { status: "204", description: "Deleted." },
+        success: deleted,
       }),
     },
   },

@@ -1,5 +1,5 @@
 import { createTemplateInput, templateOutput } from "@/lib/templates/schemas";
-import { operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
+import { deleted, operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
 
 const tag = { name: "Templates", description: "Message templates: reviewed by the network, the only messages allowed outside the 24-hour customer-service window." };
 const op = operationsFor(tag.name);
@@ -47,7 +47,7 @@ export const templatesDomain: V1Domain = {
         description: "Deleted here and at the network; when the network refuses, nothing is deleted (502). Messages already sent from it keep their text.",
         access: { scope: "config:write" },
         path: templateId,
-        success: { status: "204", description: "Deleted." },
+        success: deleted,
         errors: [502],
       }),
     },

@@ -1,6 +1,6 @@
 import { userOutput } from "@/lib/auth/user-identity";
 import { createUserInput, updateUserInput } from "@/lib/users/schemas";
-import { operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
+import { deleted, operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
 
 const tag = { name: "Users", description: "The account's administrators and agents." };
 const op = operationsFor(tag.name);
@@ -50,7 +50,7 @@ export const usersDomain: V1Domain = {
         description: "Their tokens stop working, their conversations return to the open queue and their messages stay attributed to them. The last administrator cannot be deleted (409). Emits `user.deleted`.",
         access: { scope: "users:delete" },
         path: pathIds({ id: "user" }),
-        success: { status: "204", description: "Deleted." },
+        success: deleted,
         errors: [409],
       }),
     },

@@ -10,7 +10,7 @@ import {
   webhookStatsOutput,
   webhookStatsQuery,
 } from "@/lib/webhooks/schemas";
-import { operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
+import { deleted, operationsFor, page, paginationQuery, pathIds, type V1Domain } from "../v1-common";
 
 const tag = { name: "Webhooks", description: "Signed, retried deliveries of events to your HTTPS endpoints." };
 const op = operationsFor(tag.name);
@@ -65,7 +65,7 @@ export const webhooksDomain: V1Domain = {
         description: "Deletes the webhook with its deliveries and log; scheduled attempts stop.",
         access: { scope: "webhooks:delete" },
         path: byId,
-        success: { status: "204", description: "Deleted." },
+        success: deleted,
       }),
     },
     "/v1/webhooks/{id}/verify": {
