@@ -9,6 +9,8 @@ import { Field } from "@/components/ui/field";
 import { StatusNote } from "@/components/ui/status-note";
 import type { LabelOutput } from "@/lib/labels/schemas";
 import { useListMutation } from "./use-list-mutation";
+import { SaveButton } from "./setting-save";
+import { SettingsList } from "./settings-list";
 
 type Label = LabelOutput;
 
@@ -61,49 +63,44 @@ export function LabelsManager({ labels: initial, canEdit }: { labels: Label[]; c
               </div>
               {errors.color ? <p className="text-xs text-red-600">{errors.color}</p> : null}
             </fieldset>
-            <Button type="submit" disabled={busy === "create" || !name.trim()}>
-              {busy === "create" ? t("creating") : t("create")}
-            </Button>
+            <SaveButton busy={busy === "create"} disabled={!name.trim()} label={t("create")} busyLabel={t("creating")} className="" />
           </form>
         </Card>
       ) : (
         <p className="text-sm text-slate-600">{t("adminOnly")}</p>
       )}
       <StatusNote message={message} />
-      <Card className="p-0">
-        <ul aria-label={t("list")} className="divide-y divide-slate-100">
-          {labels.length === 0 ? <li className="p-6 text-center text-sm text-slate-500">{t("empty")}</li> : null}
-          {labels.map((label) => (
-            <li key={label.id} className="flex flex-wrap items-center gap-3 px-4 py-3">
-              <span data-user-content>
-                <LabelChip label={label} />
-              </span>
-              <span className="text-xs text-slate-500" translate="no">
-                {label.color}
-              </span>
-              {canEdit ? (
-                <span className="ms-auto flex items-center gap-2">
-                  {confirming === label.id ? (
-                    <>
-                      <span className="text-sm text-slate-700">{t("confirmDelete")}</span>
-                      <Button type="button" variant="danger" className="px-2.5 py-1" disabled={busy === label.id} onClick={() => void remove(label)}>
-                        {busy === label.id ? t("deleting") : t("delete")}
-                      </Button>
-                      <Button type="button" variant="ghost" className="px-2.5 py-1" onClick={() => setConfirming(null)}>
-                        {t("cancel")}
-                      </Button>
-                    </>
-                  ) : (
-                    <Button type="button" variant="secondary" className="px-2.5 py-1" onClick={() => setConfirming(label.id)} aria-label={t("deleteLabel", { name: label.name })}>
-                      {t("delete")}
+      <SettingsList label={t("list")} empty={t("empty")} items={labels}>
+        {(label) => (
+          <li key={label.id} className="flex flex-wrap items-center gap-3 px-4 py-3">
+            <span data-user-content>
+              <LabelChip label={label} />
+            </span>
+            <span className="text-xs text-slate-500" translate="no">
+              {label.color}
+            </span>
+            {canEdit ? (
+              <span className="ms-auto flex items-center gap-2">
+                {confirming === label.id ? (
+                  <>
+                    <span className="text-sm text-slate-700">{t("confirmDelete")}</span>
+                    <Button type="button" variant="danger" className="px-2.5 py-1" disabled={busy === label.id} onClick={() => void remove(label)}>
+                      {busy === label.id ? t("deleting") : t("delete")}
                     </Button>
-                  )}
-                </span>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      </Card>
+                    <Button type="button" variant="ghost" className="px-2.5 py-1" onClick={() => setConfirming(null)}>
+                      {t("cancel")}
+                    </Button>
+                  </>
+                ) : (
+                  <Button type="button" variant="secondary" className="px-2.5 py-1" onClick={() => setConfirming(label.id)} aria-label={t("deleteLabel", { name: label.name })}>
+                    {t("delete")}
+                  </Button>
+                )}
+              </span>
+            ) : null}
+          </li>
+        )}
+      </SettingsList>
     </div>
   );
 }

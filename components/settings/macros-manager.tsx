@@ -8,6 +8,7 @@ import { StatusNote } from "@/components/ui/status-note";
 import type { MacroOutput } from "@/lib/automations/schemas";
 import { type ActionDraft, ActionList, actionsOf, type AutomationChoices, control, defaultAction, joinNodes, NameField, touchButton, useAutomationWords } from "./automation-parts";
 import { useListMutation } from "./use-list-mutation";
+import { SettingsList } from "./settings-list";
 
 type Draft = { id?: string; name: string; visibility: "personal" | "account"; actions: ActionDraft[] };
 
@@ -84,34 +85,31 @@ export function MacrosManager({ macros: initial, choices, me }: { macros: MacroO
         </Card>
       )}
       <StatusNote message={message} />
-      <Card className="p-0">
-        <ul aria-label={t("list")} className="divide-y divide-slate-100">
-          {macros.length === 0 ? <li className="p-6 text-center text-sm text-slate-500">{t("empty")}</li> : null}
-          {macros.map((macro) => (
-            <li key={macro.id} className="flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center" data-testid="macro">
-              <div className="min-w-0 flex-1">
-                <p className="break-words font-medium text-slate-900">
-                  <span data-user-content>{macro.name}</span> <span className="ms-1 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-normal text-slate-600">{macro.visibility === "account" ? t("everyone") : t("personal")}</span>
-                </p>
-                <p className="break-words text-sm text-slate-600">{joinNodes(
-                    macro.actions.map((a) => describeAction(a, choices)),
-                    ", ",
-                  )}</p>
-              </div>
-              {canChange(macro) ? (
-                <span className="flex gap-2">
-                  <Button type="button" variant="secondary" className={`${touchButton} px-2.5 py-1`} onClick={() => setDraft({ id: macro.id, name: macro.name, visibility: macro.visibility, actions: macro.actions as ActionDraft[] })}>
-                    {t("editMacro")}
-                  </Button>
-                  <Button type="button" variant="ghost" className={`${touchButton} px-2.5 py-1 text-red-700`} disabled={busy === macro.id} aria-label={t("deleteNamed", { name: macro.name })} onClick={() => void remove(macro)}>
-                    {t("delete")}
-                  </Button>
-                </span>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      </Card>
+      <SettingsList label={t("list")} empty={t("empty")} items={macros}>
+        {(macro) => (
+          <li key={macro.id} className="flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center" data-testid="macro">
+            <div className="min-w-0 flex-1">
+              <p className="break-words font-medium text-slate-900">
+                <span data-user-content>{macro.name}</span> <span className="ms-1 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-normal text-slate-600">{macro.visibility === "account" ? t("everyone") : t("personal")}</span>
+              </p>
+              <p className="break-words text-sm text-slate-600">{joinNodes(
+                  macro.actions.map((a) => describeAction(a, choices)),
+                  ", ",
+                )}</p>
+            </div>
+            {canChange(macro) ? (
+              <span className="flex gap-2">
+                <Button type="button" variant="secondary" className={`${touchButton} px-2.5 py-1`} onClick={() => setDraft({ id: macro.id, name: macro.name, visibility: macro.visibility, actions: macro.actions as ActionDraft[] })}>
+                  {t("editMacro")}
+                </Button>
+                <Button type="button" variant="ghost" className={`${touchButton} px-2.5 py-1 text-red-700`} disabled={busy === macro.id} aria-label={t("deleteNamed", { name: macro.name })} onClick={() => void remove(macro)}>
+                  {t("delete")}
+                </Button>
+              </span>
+            ) : null}
+          </li>
+        )}
+      </SettingsList>
     </div>
   );
 }

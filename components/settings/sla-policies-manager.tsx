@@ -8,6 +8,8 @@ import { Field } from "@/components/ui/field";
 import { StatusNote } from "@/components/ui/status-note";
 import type { SlaPolicyOutput } from "@/lib/sla/schemas";
 import { useListMutation } from "./use-list-mutation";
+import { SaveButton } from "./setting-save";
+import { SettingsList } from "./settings-list";
 
 type Policy = SlaPolicyOutput;
 
@@ -78,41 +80,36 @@ export function SlaPoliciesManager({ policies: initial, canEdit }: { policies: P
               {t("applyToNew")}
             </label>
             <div>
-              <Button type="submit" className="min-h-11 md:min-h-0" disabled={busy === "create" || !name.trim()}>
-                {busy === "create" ? t("creating") : t("create")}
-              </Button>
+              <SaveButton busy={busy === "create"} disabled={!name.trim()} label={t("create")} busyLabel={t("creating")} />
             </div>
           </form>
         </Card>
       ) : null}
       <StatusNote message={message} />
-      <Card className="p-0">
-        <ul aria-label={t("list")} className="divide-y divide-slate-100">
-          {policies.length === 0 ? <li className="p-6 text-center text-sm text-slate-500">{t("empty")}</li> : null}
-          {policies.map((p) => (
-            <li key={p.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3 text-sm">
-              <span className="font-medium" data-user-content>
-                {p.name}
+      <SettingsList label={t("list")} empty={t("empty")} items={policies}>
+        {(p) => (
+          <li key={p.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3 text-sm">
+            <span className="font-medium" data-user-content>
+              {p.name}
+            </span>
+            {p.default ? <span className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700">{t("default")}</span> : null}
+            <span className="text-slate-600">
+              {t("targets", { first: minutesText(p.first_response_s), next: minutesText(p.next_response_s), resolve: minutesText(p.resolution_s) })}
+              {p.business_hours_only ? t("openingHours") : t("aroundTheClock")}
+            </span>
+            {canEdit ? (
+              <span className="ms-auto flex gap-2">
+                <Button type="button" variant="secondary" className="min-h-11 px-2.5 py-1 md:min-h-0" disabled={busy === p.id} onClick={() => void setDefault(p, !p.default)}>
+                  {p.default ? t("stopDefault") : t("applyDefault")}
+                </Button>
+                <Button type="button" variant="danger" className="min-h-11 px-2.5 py-1 md:min-h-0" disabled={busy === p.id} onClick={() => void remove(p)} aria-label={t("deletePolicy", { name: p.name })}>
+                  {t("delete")}
+                </Button>
               </span>
-              {p.default ? <span className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700">{t("default")}</span> : null}
-              <span className="text-slate-600">
-                {t("targets", { first: minutesText(p.first_response_s), next: minutesText(p.next_response_s), resolve: minutesText(p.resolution_s) })}
-                {p.business_hours_only ? t("openingHours") : t("aroundTheClock")}
-              </span>
-              {canEdit ? (
-                <span className="ms-auto flex gap-2">
-                  <Button type="button" variant="secondary" className="min-h-11 px-2.5 py-1 md:min-h-0" disabled={busy === p.id} onClick={() => void setDefault(p, !p.default)}>
-                    {p.default ? t("stopDefault") : t("applyDefault")}
-                  </Button>
-                  <Button type="button" variant="danger" className="min-h-11 px-2.5 py-1 md:min-h-0" disabled={busy === p.id} onClick={() => void remove(p)} aria-label={t("deletePolicy", { name: p.name })}>
-                    {t("delete")}
-                  </Button>
-                </span>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      </Card>
+            ) : null}
+          </li>
+        )}
+      </SettingsList>
     </div>
   );
 }

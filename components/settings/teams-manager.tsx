@@ -7,6 +7,8 @@ import { Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { StatusNote } from "@/components/ui/status-note";
 import { useListMutation } from "./use-list-mutation";
+import { SaveButton } from "./setting-save";
+import { SettingsList } from "./settings-list";
 
 type Person = { id: string; name: string; availability: string };
 type Team = { id: string; name: string; members: string[] };
@@ -95,58 +97,53 @@ export function TeamsManager({ teams: initial, people, canEdit }: { teams: Team[
             <Field label={t("name")} name="team-name" value={name} maxLength={60} required onChange={(e) => setName(e.target.value)} error={errors.name} />
             <MemberPicker people={people} value={members} onChange={setMembers} idPrefix="new-member" />
             <div>
-              <Button type="submit" className="min-h-11 md:min-h-0" disabled={busy === "create" || !name.trim()}>
-                {busy === "create" ? t("creating") : t("create")}
-              </Button>
+              <SaveButton busy={busy === "create"} disabled={!name.trim()} label={t("create")} busyLabel={t("creating")} />
             </div>
           </form>
         </Card>
       ) : null}
       <StatusNote message={message} />
-      <Card className="p-0">
-        <ul aria-label={t("list")} className="divide-y divide-slate-100">
-          {teams.length === 0 ? <li className="p-6 text-center text-sm text-slate-500">{t("empty")}</li> : null}
-          {teams.map((team) => (
-            <li key={team.id} className="flex flex-col gap-2 px-4 py-3">
-              <div className="flex flex-wrap items-center gap-2">
-                <h3 className="font-medium" data-user-content>
-                  {team.name}
-                </h3>
-                {canEdit ? (
-                  <span className="ms-auto flex gap-2">
-                    <Button
-                      type="button"
-                      variant="secondary"
-                      className="min-h-11 px-2.5 py-1 md:min-h-0"
-                      onClick={() => {
-                        setEditing(editing === team.id ? null : team.id);
-                        setDraft(team.members);
-                      }}
-                    >
-                      {editing === team.id ? t("cancel") : t("editMembers")}
-                    </Button>
-                    <Button type="button" variant="danger" className="min-h-11 px-2.5 py-1 md:min-h-0" disabled={busy === team.id} onClick={() => void remove(team)} aria-label={t("deleteTeam", { name: team.name })}>
-                      {t("delete")}
-                    </Button>
-                  </span>
-                ) : null}
-              </div>
-              {editing === team.id ? (
-                <div className="flex flex-col gap-2">
-                  <MemberPicker people={people} value={draft} onChange={setDraft} idPrefix={`member-${team.id}`} />
-                  <div>
-                    <Button type="button" className="min-h-11 md:min-h-0" disabled={busy === team.id} onClick={() => void saveMembers(team)}>
-                      {t("saveMembers")}
-                    </Button>
-                  </div>
+      <SettingsList label={t("list")} empty={t("empty")} items={teams}>
+        {(team) => (
+          <li key={team.id} className="flex flex-col gap-2 px-4 py-3">
+            <div className="flex flex-wrap items-center gap-2">
+              <h3 className="font-medium" data-user-content>
+                {team.name}
+              </h3>
+              {canEdit ? (
+                <span className="ms-auto flex gap-2">
+                  <Button
+                    type="button"
+                    variant="secondary"
+                    className="min-h-11 px-2.5 py-1 md:min-h-0"
+                    onClick={() => {
+                      setEditing(editing === team.id ? null : team.id);
+                      setDraft(team.members);
+                    }}
+                  >
+                    {editing === team.id ? t("cancel") : t("editMembers")}
+                  </Button>
+                  <Button type="button" variant="danger" className="min-h-11 px-2.5 py-1 md:min-h-0" disabled={busy === team.id} onClick={() => void remove(team)} aria-label={t("deleteTeam", { name: team.name })}>
+                    {t("delete")}
+                  </Button>
+                </span>
+              ) : null}
+            </div>
+            {editing === team.id ? (
+              <div className="flex flex-col gap-2">
+                <MemberPicker people={people} value={draft} onChange={setDraft} idPrefix={`member-${team.id}`} />
+                <div>
+                  <Button type="button" className="min-h-11 md:min-h-0" disabled={busy === team.id} onClick={() => void saveMembers(team)}>
+                    {t("saveMembers")}
+                  </Button>
                 </div>
-              ) : (
-                <MemberList people={people} ids={team.members} />
-              )}
-            </li>
-          ))}
-        </ul>
-      </Card>
+              </div>
+            ) : (
+              <MemberList people={people} ids={team.members} />
+            )}
+          </li>
+        )}
+      </SettingsList>
     </div>
   );
 }
