@@ -4,6 +4,7 @@ import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Card } from "@/components/ui/card";
 import { StatusNote } from "@/components/ui/status-note";
+import { CapacityInput } from "./capacity-input";
 import { SaveButton } from "./setting-save";
 import { type AssignmentConfig, currentAssignment, useAssignmentSave } from "./use-assignment-save";
 
@@ -53,15 +54,11 @@ export function AssignmentForm({ initial, canEdit }: { initial: AssignmentConfig
         <div className="flex flex-col gap-4 sm:flex-row">
           <label className="flex flex-col gap-1 text-sm font-medium text-slate-700">
             {t("capacity")}
-            <input
-              type="number"
-              min={1}
-              max={1000}
-              inputMode="numeric"
+            <CapacityInput
               placeholder={t("noLimit")}
               value={capacity}
               disabled={!canEdit}
-              onChange={(e) => setCapacity(e.target.value)}
+              onChange={setCapacity}
               className="min-h-11 rounded-md border border-slate-300 px-3 py-2 font-normal md:min-h-0"
             />
             <span className="text-xs font-normal text-slate-500">{t("capacityHint")}</span>

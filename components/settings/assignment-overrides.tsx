@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { Card } from "@/components/ui/card";
 import { StatusNote } from "@/components/ui/status-note";
 import { requestJson } from "@/lib/client/api";
+import { CapacityInput } from "./capacity-input";
 import { SaveButton } from "./setting-save";
 import { type AssignmentConfig, currentAssignment, useAssignmentSave } from "./use-assignment-save";
 
@@ -66,18 +67,14 @@ function PersonCapacities({ people, canEdit }: { people: Named[]; canEdit: boole
               <label htmlFor={`capacity-${person.id}`} className="min-w-0 flex-1 truncate text-sm" data-user-content>
                 {person.name}
               </label>
-              <input
+              <CapacityInput
                 id={`capacity-${person.id}`}
-                type="number"
-                min={1}
-                max={1000}
-                inputMode="numeric"
                 placeholder={fallback ? String(fallback) : t("noLimit")}
                 value={values[person.id] ?? ""}
                 disabled={!canEdit}
-                onChange={(e) => {
+                onChange={(value) => {
                   touched.current = true;
-                  setValues((prev) => ({ ...prev, [person.id]: e.target.value }));
+                  setValues((prev) => ({ ...prev, [person.id]: value }));
                 }}
                 className={`${inputClass} max-w-28`}
               />
@@ -141,18 +138,14 @@ function TeamPolicy({ team, canEdit }: { team: Named; canEdit: boolean }) {
         </label>
         <label htmlFor={ids.capacity} className="flex flex-col gap-1 text-xs text-slate-600 sm:w-32">
           {t("teams.capacity")}
-          <input
+          <CapacityInput
             id={ids.capacity}
-            type="number"
-            min={1}
-            max={1000}
-            inputMode="numeric"
             placeholder={t("noLimit")}
             value={capacity}
             disabled={!canEdit || mode === "inherit"}
-            onChange={(e) => {
+            onChange={(value) => {
               touched.current = true;
-              setCapacity(e.target.value);
+              setCapacity(value);
             }}
             className={inputClass}
           />

@@ -226,6 +226,22 @@ function valueOptions(field: string, priorityNames: Record<Priority, string>, ch
   return null;
 }
 
+/** The end of a condition's or an action's row: its Remove button and what is wrong with it. */
+function RowEnd({ removeLabel, removeText, onRemove, error }: { removeLabel: string; removeText: string; onRemove: () => void; error?: string }) {
+  return (
+    <>
+      <Button type="button" variant="ghost" className={`${touchButton} px-2 py-1`} onClick={onRemove} aria-label={removeLabel}>
+        {removeText}
+      </Button>
+      {error ? (
+        <p role="alert" className="w-full text-xs text-red-600">
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
 export function ConditionRow({
   condition,
   index,
@@ -303,14 +319,7 @@ export function ConditionRow({
           onChange={(e) => onChange({ ...condition, value: e.target.value })}
         />
       )}
-      <Button type="button" variant="ghost" className={`${touchButton} px-2 py-1`} onClick={onRemove} aria-label={t("removeCondition", { number })}>
-        {t("remove")}
-      </Button>
-      {error ? (
-        <p role="alert" className="w-full text-xs text-red-600">
-          {error}
-        </p>
-      ) : null}
+      <RowEnd removeLabel={t("removeCondition", { number })} removeText={t("remove")} onRemove={onRemove} error={error} />
     </li>
   );
 }
@@ -432,14 +441,7 @@ function ActionRow({
         ))}
       </select>
       {detail}
-      <Button type="button" variant="ghost" className={`${touchButton} px-2 py-1`} onClick={onRemove} aria-label={t("removeAction", { number })}>
-        {t("remove")}
-      </Button>
-      {error ? (
-        <p role="alert" className="w-full text-xs text-red-600">
-          {error}
-        </p>
-      ) : null}
+      <RowEnd removeLabel={t("removeAction", { number })} removeText={t("remove")} onRemove={onRemove} error={error} />
     </li>
   );
 }
