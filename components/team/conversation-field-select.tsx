@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useApiErrorMessage } from "@/components/i18n/use-api-error";
 import { requestJson } from "@/lib/client/api";
 
-export type FieldOption = { value: string; label: string; userContent?: boolean };
+type FieldOption = { value: string; label: string; userContent?: boolean };
 
 /**
  * One field of a conversation as a header select: choosing saves it through
