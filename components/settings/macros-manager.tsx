@@ -12,6 +12,49 @@ import { SettingsList } from "./settings-list";
 
 type Draft = { id?: string; name: string; visibility: "personal" | "account"; actions: ActionDraft[] };
 
+/** One macro: its name, who sees it and what it does; its owner (or an administrator, for a shared one) edits or deletes it. */
+function MacroRow({
+  macro,
+  choices,
+  canChange,
+  busy,
+  onEdit,
+  onRemove,
+}: {
+  macro: MacroOutput;
+  choices: AutomationChoices;
+  canChange: boolean;
+  busy: boolean;
+  onEdit: () => void;
+  onRemove: () => void;
+}) {
+  const t = useTranslations("settingsMacros");
+  const { describeAction } = useAutomationWords();
+  return (
+    <li className="flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center" data-testid="macro">
+      <div className="min-w-0 flex-1">
+        <p className="break-words font-medium text-slate-900">
+          <span data-user-content>{macro.name}</span> <span className="ms-1 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-normal text-slate-600">{macro.visibility === "account" ? t("everyone") : t("personal")}</span>
+        </p>
+        <p className="break-words text-sm text-slate-600">{joinNodes(
+            macro.actions.map((a) => describeAction(a, choices)),
+            ", ",
+          )}</p>
+      </div>
+      {canChange ? (
+        <span className="flex gap-2">
+          <Button type="button" variant="secondary" className={`${touchButton} px-2.5 py-1`} onClick={onEdit}>
+            {t("editMacro")}
+          </Button>
+          <Button type="button" variant="ghost" className={`${touchButton} px-2.5 py-1 text-red-700`} disabled={busy} aria-label={t("deleteNamed", { name: macro.name })} onClick={onRemove}>
+            {t("delete")}
+          </Button>
+        </span>
+      ) : null}
+    </li>
+  );
+}
+
 /**
  * Settings → Macros: everyone keeps personal macros; administrators also share macros with the
  * whole account. A macro runs from a conversation's Macros menu.
@@ -20,7 +63,6 @@ export function MacrosManager({ macros: initial, choices, me }: { macros: MacroO
   const { items: macros, setItems: setMacros, busy, errors, message, setMessage, submit, remove: removeRow } = useListMutation(initial);
   const [draft, setDraft] = useState<Draft | null>(null);
   const t = useTranslations("settingsMacros");
-  const { describeAction } = useAutomationWords();
 
   const canChange = (macro: MacroOutput) => macro.owner_id === me.id || (macro.visibility === "account" && me.role === "admin");
   const update = (patch: Partial<Draft>) => setDraft((d) => (d ? { ...d, ...patch } : d));
@@ -87,27 +129,15 @@ export function MacrosManager({ macros: initial, choices, me }: { macros: MacroO
       <StatusNote message={message} />
       <SettingsList label={t("list")} empty={t("empty")} items={macros}>
         {(macro) => (
-          <li key={macro.id} className="flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center" data-testid="macro">
-            <div className="min-w-0 flex-1">
-              <p className="break-words font-medium text-slate-900">
-                <span data-user-content>{macro.name}</span> <span className="ms-1 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-normal text-slate-600">{macro.visibility === "account" ? t("everyone") : t("personal")}</span>
-              </p>
-              <p className="break-words text-sm text-slate-600">{joinNodes(
-                  macro.actions.map((a) => describeAction(a, choices)),
-                  ", ",
-                )}</p>
-            </div>
-            {canChange(macro) ? (
-              <span className="flex gap-2">
-                <Button type="button" variant="secondary" className={`${touchButton} px-2.5 py-1`} onClick={() => setDraft({ id: macro.id, name: macro.name, visibility: macro.visibility, actions: macro.actions as ActionDraft[] })}>
-                  {t("editMacro")}
-                </Button>
-                <Button type="button" variant="ghost" className={`${touchButton} px-2.5 py-1 text-red-700`} disabled={busy === macro.id} aria-label={t("deleteNamed", { name: macro.name })} onClick={() => void remove(macro)}>
-                  {t("delete")}
-                </Button>
-              </span>
-            ) : null}
-          </li>
+          <MacroRow
+            key={macro.id}
+            macro={macro}
+            choices={choices}
+            canChange={canChange(macro)}
+            busy={busy === macro.id}
+            onEdit={() => setDraft({ id: macro.id, name: macro.name, visibility: macro.visibility, actions: macro.actions as ActionDraft[] })}
+            onRemove={() => void remove(macro)}
+          />
         )}
       </SettingsList>
     </div>

@@ -3,17 +3,44 @@
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { StatusNote } from "@/components/ui/status-note";
 import type { SlaPolicyOutput } from "@/lib/sla/schemas";
 import { useListMutation } from "./use-list-mutation";
-import { SaveButton } from "./setting-save";
-import { SettingsList } from "./settings-list";
+import { CreateForm, SettingsList } from "./settings-list";
 
 type Policy = SlaPolicyOutput;
 
 const toSeconds = (minutes: string) => (minutes.trim() ? Math.round(Number(minutes) * 60) : null);
+
+/** One policy: its targets, whether new conversations get it, and (for administrators) the buttons that change that or delete it. */
+function PolicyRow({ policy: p, canEdit, busy, onDefault, onRemove }: { policy: Policy; canEdit: boolean; busy: boolean; onDefault: () => void; onRemove: () => void }) {
+  const t = useTranslations("settingsTeams.sla");
+  const minutesText = (seconds: number | null) =>
+    seconds === null ? "—" : seconds % 3600 === 0 ? t("hours", { value: seconds / 3600 }) : t("minutes", { value: Math.round(seconds / 60) });
+  return (
+    <li className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3 text-sm">
+      <span className="font-medium" data-user-content>
+        {p.name}
+      </span>
+      {p.default ? <span className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700">{t("default")}</span> : null}
+      <span className="text-slate-600">
+        {t("targets", { first: minutesText(p.first_response_s), next: minutesText(p.next_response_s), resolve: minutesText(p.resolution_s) })}
+        {p.business_hours_only ? t("openingHours") : t("aroundTheClock")}
+      </span>
+      {canEdit ? (
+        <span className="ms-auto flex gap-2">
+          <Button type="button" variant="secondary" className="min-h-11 px-2.5 py-1 md:min-h-0" disabled={busy} onClick={onDefault}>
+            {p.default ? t("stopDefault") : t("applyDefault")}
+          </Button>
+          <Button type="button" variant="danger" className="min-h-11 px-2.5 py-1 md:min-h-0" disabled={busy} onClick={onRemove} aria-label={t("deletePolicy", { name: p.name })}>
+            {t("delete")}
+          </Button>
+        </span>
+      ) : null}
+    </li>
+  );
+}
 
 /** Settings → Teams → SLA policies: targets in minutes, business hours or not, one default. */
 export function SlaPoliciesManager({ policies: initial, canEdit }: { policies: Policy[]; canEdit: boolean }) {
@@ -25,9 +52,6 @@ export function SlaPoliciesManager({ policies: initial, canEdit }: { policies: P
   const [businessHours, setBusinessHours] = useState(true);
   const [isDefault, setIsDefault] = useState(false);
   const t = useTranslations("settingsTeams.sla");
-  const minutesText = (seconds: number | null) =>
-    seconds === null ? "—" : seconds % 3600 === 0 ? t("hours", { value: seconds / 3600 }) : t("minutes", { value: Math.round(seconds / 60) });
-
   const markDefault = (list: Policy[], id: string | null) => list.map((p) => ({ ...p, default: p.id === id }));
 
   async function create(e: React.FormEvent) {
@@ -63,52 +87,26 @@ export function SlaPoliciesManager({ policies: initial, canEdit }: { policies: P
   return (
     <div className="flex flex-col gap-4">
       {canEdit ? (
-        <Card>
-          <form onSubmit={create} className="flex flex-col gap-4" aria-label={t("new")}>
-            <Field label={t("name")} name="sla-name" value={name} maxLength={60} required onChange={(e) => setName(e.target.value)} error={errors.name} />
-            <div className="flex flex-col gap-3 sm:flex-row">
-              {minutesField(t("first"), "sla-first", first, setFirst, errors.first_response_s)}
-              {minutesField(t("next"), "sla-next", next, setNext, errors.next_response_s)}
-              {minutesField(t("resolution"), "sla-resolution", resolution, setResolution, errors.resolution_s)}
-            </div>
-            <label className="flex min-h-11 items-center gap-2 text-sm md:min-h-0">
-              <input type="checkbox" checked={businessHours} onChange={(e) => setBusinessHours(e.target.checked)} className="h-5 w-5 md:h-4 md:w-4" />
-              {t("businessHours")}
-            </label>
-            <label className="flex min-h-11 items-center gap-2 text-sm md:min-h-0">
-              <input type="checkbox" checked={isDefault} onChange={(e) => setIsDefault(e.target.checked)} className="h-5 w-5 md:h-4 md:w-4" />
-              {t("applyToNew")}
-            </label>
-            <div>
-              <SaveButton busy={busy === "create"} disabled={!name.trim()} label={t("create")} busyLabel={t("creating")} />
-            </div>
-          </form>
-        </Card>
+        <CreateForm label={t("new")} onSubmit={create} busy={busy === "create"} canSubmit={!!name.trim()} createLabel={t("create")} creatingLabel={t("creating")}>
+          <Field label={t("name")} name="sla-name" value={name} maxLength={60} required onChange={(e) => setName(e.target.value)} error={errors.name} />
+          <div className="flex flex-col gap-3 sm:flex-row">
+            {minutesField(t("first"), "sla-first", first, setFirst, errors.first_response_s)}
+            {minutesField(t("next"), "sla-next", next, setNext, errors.next_response_s)}
+            {minutesField(t("resolution"), "sla-resolution", resolution, setResolution, errors.resolution_s)}
+          </div>
+          <label className="flex min-h-11 items-center gap-2 text-sm md:min-h-0">
+            <input type="checkbox" checked={businessHours} onChange={(e) => setBusinessHours(e.target.checked)} className="h-5 w-5 md:h-4 md:w-4" />
+            {t("businessHours")}
+          </label>
+          <label className="flex min-h-11 items-center gap-2 text-sm md:min-h-0">
+            <input type="checkbox" checked={isDefault} onChange={(e) => setIsDefault(e.target.checked)} className="h-5 w-5 md:h-4 md:w-4" />
+            {t("applyToNew")}
+          </label>
+        </CreateForm>
       ) : null}
       <StatusNote message={message} />
       <SettingsList label={t("list")} empty={t("empty")} items={policies}>
-        {(p) => (
-          <li key={p.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3 text-sm">
-            <span className="font-medium" data-user-content>
-              {p.name}
-            </span>
-            {p.default ? <span className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700">{t("default")}</span> : null}
-            <span className="text-slate-600">
-              {t("targets", { first: minutesText(p.first_response_s), next: minutesText(p.next_response_s), resolve: minutesText(p.resolution_s) })}
-              {p.business_hours_only ? t("openingHours") : t("aroundTheClock")}
-            </span>
-            {canEdit ? (
-              <span className="ms-auto flex gap-2">
-                <Button type="button" variant="secondary" className="min-h-11 px-2.5 py-1 md:min-h-0" disabled={busy === p.id} onClick={() => void setDefault(p, !p.default)}>
-                  {p.default ? t("stopDefault") : t("applyDefault")}
-                </Button>
-                <Button type="button" variant="danger" className="min-h-11 px-2.5 py-1 md:min-h-0" disabled={busy === p.id} onClick={() => void remove(p)} aria-label={t("deletePolicy", { name: p.name })}>
-                  {t("delete")}
-                </Button>
-              </span>
-            ) : null}
-          </li>
-        )}
+        {(p) => <PolicyRow key={p.id} policy={p} canEdit={canEdit} busy={busy === p.id} onDefault={() => void setDefault(p, !p.default)} onRemove={() => void remove(p)} />}
       </SettingsList>
     </div>
   );

@@ -3,12 +3,10 @@
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { StatusNote } from "@/components/ui/status-note";
 import { useListMutation } from "./use-list-mutation";
-import { SaveButton } from "./setting-save";
-import { SettingsList } from "./settings-list";
+import { CreateForm, SettingsList } from "./settings-list";
 
 type Person = { id: string; name: string; availability: string };
 type Team = { id: string; name: string; members: string[] };
@@ -92,15 +90,10 @@ export function TeamsManager({ teams: initial, people, canEdit }: { teams: Team[
   return (
     <div className="flex flex-col gap-4">
       {canEdit ? (
-        <Card>
-          <form onSubmit={create} className="flex flex-col gap-4" aria-label={t("new")}>
-            <Field label={t("name")} name="team-name" value={name} maxLength={60} required onChange={(e) => setName(e.target.value)} error={errors.name} />
-            <MemberPicker people={people} value={members} onChange={setMembers} idPrefix="new-member" />
-            <div>
-              <SaveButton busy={busy === "create"} disabled={!name.trim()} label={t("create")} busyLabel={t("creating")} />
-            </div>
-          </form>
-        </Card>
+        <CreateForm label={t("new")} onSubmit={create} busy={busy === "create"} canSubmit={!!name.trim()} createLabel={t("create")} creatingLabel={t("creating")}>
+          <Field label={t("name")} name="team-name" value={name} maxLength={60} required onChange={(e) => setName(e.target.value)} error={errors.name} />
+          <MemberPicker people={people} value={members} onChange={setMembers} idPrefix="new-member" />
+        </CreateForm>
       ) : null}
       <StatusNote message={message} />
       <SettingsList label={t("list")} empty={t("empty")} items={teams}>
