@@ -156,7 +156,7 @@ async function sendShare(ctx: SystemContext, campaign: Campaign, requireOptIn: b
       if (wait > 0) await sleep(wait);
       if (!(await claimGroup(Math.floor(index / groupSize))).has(recipient.id)) continue;
       try {
-        const handed = await handOverQueuedMessage(ctx, { messageId: recipient.messageId }, { attempt: recipient.attempts + 1, loaded: { message: written.get(recipient.messageId), integration } });
+        const handed = await handOverQueuedMessage(ctx, { messageId: recipient.messageId }, { attempt: recipient.attempts + 1, loaded: { message: written.get(recipient.messageId), integration }, startRecordedByCaller: true });
         if ("outcome" in handed) {
           const outcome = handed.outcome;
           outcomes.push({ recipient, result: outcome && "retryAt" in outcome ? { retryAt: outcome.retryAt } : "done" });
