@@ -43,20 +43,23 @@ export async function settleInterrupted(campaignId: string, now: Date) {
 export type Outcome = { recipient: Due; result: "done" | "interrupted" | { retryAt: Date } };
 
 /**
- * How long the first answer of a batch waits for others: the answers of a tenth of a second are
- * recorded in one transaction instead of in one per few answers (on the embedded database each
- * transaction holds it, and an agent's send waits for the one in progress). A crash in that
- * moment leaves those recipients `interrupted`: counted failed, never messaged twice.
+ * How long an answer may wait for others before it is recorded: the answers of a few sends go in
+ * one transaction instead of one each (on the embedded database each transaction holds it, and
+ * an agent's send waits for the one in progress). A crash in that moment leaves those recipients
+ * `interrupted`: counted failed, never messaged twice. The wait counts from the oldest answer
+ * waiting, so answers that came while the previous batch was written are recorded as soon as it
+ * is, not after a further wait.
  */
-const ANSWERS_GATHER_MS = 100;
+const ANSWERS_GATHER_MS = 50;
 
 /**
  * The network's answers, recorded together: one transaction (a statement per step) for the
- * answers gathered in `ANSWERS_GATHER_MS`, or that came while the previous batch was written.
- * Resolves whether the answer was recorded.
+ * answers that came within `gatherMs` of the oldest one waiting, or while the previous batch
+ * was written. Resolves whether the answer was recorded.
  */
 export function answerRecorder(ctx: SystemContext, gatherMs = ANSWERS_GATHER_MS) {
   let waiting: { sent: HandedOver; done: (recorded: boolean) => void }[] = [];
+  let oldest = 0;
   let writing = false;
   let timer: NodeJS.Timeout | undefined;
   const flush = () => {
@@ -78,10 +81,12 @@ export function answerRecorder(ctx: SystemContext, gatherMs = ANSWERS_GATHER_MS)
       });
   };
   const later = () => {
-    if (!timer && !writing && waiting.length) timer = setTimeout(flush, gatherMs);
+    if (timer || writing || !waiting.length) return;
+    timer = setTimeout(flush, Math.max(0, oldest + gatherMs - Date.now()));
   };
   return (sent: HandedOver) =>
     new Promise<boolean>((resolve) => {
+      if (!waiting.length) oldest = Date.now();
       waiting.push({ sent, done: resolve });
       later();
     });
