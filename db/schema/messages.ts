@@ -96,3 +96,18 @@ export const messages = pgTable(
 
 export type Message = typeof messages.$inferSelect;
 export type Media = typeof media.$inferSelect;
+
+/**
+ * A send to the network that has started and whose answer is not recorded yet: committed before
+ * the network is called, removed with the answer. Found by a later attempt, it means an earlier
+ * one died in between, and the message is not sent again (it fails as `interrupted`).
+ */
+export const messageSendAttempts = pgTable("message_send_attempts", {
+  messageId: text("message_id")
+    .primaryKey()
+    .references(() => messages.id, { onDelete: "cascade" }),
+  accountId: text("account_id")
+    .notNull()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  startedAt: ts("started_at").notNull(),
+});

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNotNull } from "drizzle-orm";
 import { z } from "zod";
-import { type Executor, getDb, type Tx } from "@/db";
+import type { Executor, Tx } from "@/db";
 import { type Conversation, contacts, type Message, messages } from "@/db/schema";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { defineJob, type PayloadOf } from "@/lib/jobs/define";
@@ -62,8 +62,8 @@ export type SendOptOutConfirmation = (args: { tx: Tx; accountId: string; convers
 
 /** The `contact.opt-out` job: sends the confirmation as an automatic answer, once per opt-out message. */
 export function createOptOutJob(send: SendOptOutConfirmation) {
-  return defineJob({ kind: "contact.opt-out", schema: optOutPayload, handler: async ({ accountId, conversationId, messageId, language }) => {
-    await getDb().transaction(async (tx) => {
+  return defineJob({ kind: "contact.opt-out", schema: optOutPayload, handler: async ({ accountId, conversationId, messageId, language }, { system }) => {
+    await system.db.transaction(async (tx) => {
       const [inbound] = await tx
         .select({ from: messages.fromNumber })
         .from(messages)

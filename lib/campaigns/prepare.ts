@@ -15,11 +15,6 @@ export type Due = { id: number; contactId: string; messageId: string; attempts: 
 export type Written = Awaited<ReturnType<typeof insertMessages>>[number];
 export type Integration = Awaited<ReturnType<typeof loadNumberIntegration>>;
 
-/** Recipients whose contact may be messaged now (checked again in the statement that claims them). */
-export const mayMessage = (requireOptIn: boolean) =>
-  sql`exists (select 1 from ${contacts} c where c.id = ${campaignRecipients.contactId} and not c.blocked
-    and c.marketing_opt_in is distinct from false and (c.marketing_opt_in is not null or not ${requireOptIn}::boolean))`;
-
 /**
  * A part of the second's share, made ready in one short transaction (a statement per step for
  * all of its recipients, not per recipient): those who may no longer be messaged (blocked,

@@ -1,15 +1,15 @@
-import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { SystemContext } from "@/lib/auth/context";
-import { getDb, yieldingToOthers } from "@/db";
-import { type Campaign, campaignRecipients, campaigns } from "@/db/schema";
+import { yieldingToOthers } from "@/db";
+import type { Campaign } from "@/db/schema";
 import { z } from "zod";
 import { defineJob, type JobContext, type JobOutcome, type PayloadOf } from "@/lib/jobs/define";
 import { handOverQueuedMessage } from "@/lib/messages/send-queued-message";
 import { answerRecorder, type Outcome, recordOutcomes, STALE_SENDING_MS, settleInterrupted } from "./outcomes";
 import { nextSlotAt, type Pace, startPace, takeSlot, WARM_UP_MS, warmUpWaitMs } from "./pace";
-import { type Due, type Integration, mayMessage, prepareShare, type Written } from "./prepare";
+import { type Due, type Integration, prepareShare, type Written } from "./prepare";
 import { loadCampaignSettings } from "./settings";
 import { startCampaign, writeAudience } from "./start";
+import { campaignState, claimRecipients, dueRecipientIds, findCampaignById, finishCampaign, recipientsLeft } from "./store";
 
 /**
  * Recipients with the network at the same time: enough to keep the pace while the network takes
@@ -21,29 +21,6 @@ const concurrency = (perSecond: number) => Math.min(MAX_IN_FLIGHT, Math.max(4, M
 const MAX_IN_FLIGHT = 64;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Claims recipients (`pending` → `sending`) in one committed statement just before their turn,
- * only while the campaign is sending by this pacer and their contact may still be messaged (an
- * opt-out that arrives meanwhile is honoured; such a recipient is skipped by the next share).
- */
-async function claim(campaign: Campaign, ids: number[], requireOptIn: boolean) {
-  if (!ids.length) return new Set<number>();
-  const rows = await getDb()
-    .update(campaignRecipients)
-    .set({ status: "sending", attempts: sql`${campaignRecipients.attempts} + 1`, updatedAt: new Date() })
-    .where(
-      and(
-        inArray(campaignRecipients.id, ids),
-        eq(campaignRecipients.status, "pending"),
-        sql`exists (select 1 from ${campaigns} where ${campaigns.id} = ${campaign.id} and ${campaigns.status} = 'sending' and ${campaigns.dispatchGeneration} = ${campaign.dispatchGeneration})`,
-        mayMessage(requireOptIn),
-      ),
-    )
-    .returning({ id: campaignRecipients.id });
-  return new Set(rows.map((r) => r.id));
-}
-
 
 /**
  * How long one run of `campaign.dispatch` keeps sending before it hands back to the job runner
@@ -83,21 +60,7 @@ type Share = { count: number; lastId: number; dispatched: Promise<void>; tail: P
  */
 async function sendShare(ctx: SystemContext, campaign: Campaign, requireOptIn: boolean, pace: Pace, after: number, record: Recorder): Promise<Share> {
   const perSecond = pace.perSecond;
-  const dueIds = (
-    await getDb()
-      .select({ id: campaignRecipients.id })
-      .from(campaignRecipients)
-      .where(
-        and(
-          eq(campaignRecipients.campaignId, campaign.id),
-          eq(campaignRecipients.status, "pending"),
-          gt(campaignRecipients.id, after),
-          sql`(${campaignRecipients.runAt} is null or ${campaignRecipients.runAt} <= ${new Date().toISOString()}::timestamptz)`,
-        ),
-      )
-      .orderBy(asc(campaignRecipients.id))
-      .limit(perSecond)
-  ).map((r) => r.id);
+  const dueIds = await dueRecipientIds(ctx.db, { campaignId: campaign.id, after, limit: perSecond, now: new Date() });
   if (!dueIds.length) return { count: 0, lastId: after, dispatched: Promise.resolve(), tail: Promise.resolve() };
 
   // Slots are claimed a tenth of a second's worth at a time, and made ready two claims' worth
@@ -129,7 +92,8 @@ async function sendShare(ctx: SystemContext, campaign: Campaign, requireOptIn: b
     let claimed = claims.get(group);
     if (!claimed) {
       claimed = partOf(group * groupSize).then(({ ready }) =>
-        claim(
+        claimRecipients(
+          ctx.db,
           campaign,
           dueIds.slice(group * groupSize, (group + 1) * groupSize).filter((id) => ready.has(id)),
           requireOptIn,
@@ -156,7 +120,7 @@ async function sendShare(ctx: SystemContext, campaign: Campaign, requireOptIn: b
       if (wait > 0) await sleep(wait);
       if (!(await claimGroup(Math.floor(index / groupSize))).has(recipient.id)) continue;
       try {
-        const handed = await handOverQueuedMessage(ctx, { messageId: recipient.messageId }, { attempt: recipient.attempts + 1, loaded: { message: written.get(recipient.messageId), integration } });
+        const handed = await handOverQueuedMessage(ctx, { messageId: recipient.messageId }, { attempt: recipient.attempts + 1, loaded: { message: written.get(recipient.messageId), integration }, startRecordedByCaller: true });
         if ("outcome" in handed) {
           const outcome = handed.outcome;
           outcomes.push({ recipient, result: outcome && "retryAt" in outcome ? { retryAt: outcome.retryAt } : "done" });
@@ -173,7 +137,7 @@ async function sendShare(ctx: SystemContext, campaign: Campaign, requireOptIn: b
   const tail = (async () => {
     await working;
     await Promise.all(recording);
-    await recordOutcomes(outcomes);
+    await recordOutcomes(ctx.db, outcomes);
     if (failure) throw failure;
   })();
   // Awaited by the run (settled()); a failure is not left unhandled meanwhile.
@@ -213,12 +177,12 @@ async function dispatch(ctx: SystemContext, { campaignId, generation = 0 }: z.ou
   const key = `${campaignId}:${generation}`;
   let pace = paces.get(key);
   paces.delete(key);
-  let [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, campaignId)).limit(1);
+  let campaign = await findCampaignById(db, campaignId);
   if (!campaign) return;
   if (campaign.dispatchGeneration !== generation) return;
   if (campaign.status === "scheduled") {
     if (campaign.sendAt && campaign.sendAt.getTime() > now.getTime()) return { retryAt: campaign.sendAt };
-    campaign = (await startCampaign(campaign, new Date()))!;
+    campaign = (await startCampaign(db, campaign, new Date()))!;
   }
   if (!campaign || campaign.status !== "sending" || campaign.dispatchGeneration !== generation) return;
   if (!pace) {
@@ -228,10 +192,10 @@ async function dispatch(ctx: SystemContext, { campaignId, generation = 0 }: z.ou
   }
   // Its audience is not written in full yet (just started, or the run that started it died).
   if (campaign.estimatedCost === null) {
-    campaign = (await writeAudience(campaign))!;
+    campaign = (await writeAudience(db, campaign))!;
     if (!campaign || campaign.status !== "sending" || campaign.dispatchGeneration !== generation) return;
   }
-  await settleInterrupted(campaign.id, new Date());
+  await settleInterrupted(db, campaign.id, new Date());
   const settings = await loadCampaignSettings(db, campaign.accountId);
   if (pace?.perSecond !== settings.messages_per_second) pace = startPace(settings.messages_per_second, Date.now());
 
@@ -270,34 +234,22 @@ async function dispatch(ctx: SystemContext, { campaignId, generation = 0 }: z.ou
       return { retryAt: new Date(Math.max(Date.now(), nextSlotAt(pace))) };
     }
     // Paused, cancelled, or paused and resumed meanwhile (the resume started a pacer of its own).
-    const [current] = await db.select({ status: campaigns.status, generation: campaigns.dispatchGeneration }).from(campaigns).where(eq(campaigns.id, campaign.id));
+    const current = await campaignState(db, campaign.id);
     if (current?.status !== "sending" || current.generation !== generation) {
       await settled();
       return;
     }
   }
 
-  const [left] = await db
-    .select({
-      pending: sql<number>`count(*) filter (where ${campaignRecipients.status} = 'pending')`,
-      sending: sql<number>`count(*) filter (where ${campaignRecipients.status} = 'sending')`,
-      soonest: sql<string | null>`min(${campaignRecipients.runAt}) filter (where ${campaignRecipients.status} = 'pending')`,
-    })
-    .from(campaignRecipients)
-    .where(and(eq(campaignRecipients.campaignId, campaign.id), inArray(campaignRecipients.status, ["pending", "sending"])));
-  if (Number(left.pending) > 0) {
+  const left = await recipientsLeft(db, campaign.id);
+  if (left.pending > 0) {
     // Only retries waiting (or recipients another process holds): the runner calls again when due.
-    const soonest = left.soonest ? new Date(left.soonest).getTime() : 0;
-    return { retryAt: new Date(Math.max(soonest, Date.now() + 1000)) };
+    return { retryAt: new Date(Math.max(left.soonest?.getTime() ?? 0, Date.now() + 1000)) };
   }
-  if (Number(left.sending) > 0) {
+  if (left.sending > 0) {
     // Only sends a dead run left behind: settled once they are stale.
-    await settleInterrupted(campaign.id, new Date());
+    await settleInterrupted(db, campaign.id, new Date());
     return { retryAt: new Date(Date.now() + STALE_SENDING_MS / 4) };
   }
-  const finished = new Date();
-  await db
-    .update(campaigns)
-    .set({ status: "done", finishedAt: finished, updatedAt: finished })
-    .where(and(eq(campaigns.id, campaign.id), eq(campaigns.status, "sending")));
+  await finishCampaign(db, campaign.id, new Date());
 }

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Executor, rowsOf } from "@/db";
 import type { SystemContext } from "@/lib/auth/context";
-import { earlyStatuses, media, type Message, messages, type NumberIntegration } from "@/db/schema";
+import { earlyStatuses, media, type Message, messageSendAttempts, messages, type NumberIntegration } from "@/db/schema";
 import { recordEvent, recordEvents } from "@/lib/events/record-event";
 import { defineJob, type PayloadOf } from "@/lib/jobs/define";
 import { adapterFor, loadNumberIntegration } from "@/lib/network/integration";
@@ -44,6 +44,7 @@ async function markFailed(ctx: SystemContext, accountId: string, messageId: stri
       .set({ status: "failed", error, updatedAt: now })
       .where(and(eq(messages.id, messageId), eq(messages.status, "queued")))
       .returning();
+    await tx.delete(messageSendAttempts).where(and(eq(messageSendAttempts.accountId, accountId), eq(messageSendAttempts.messageId, messageId)));
     if (!row) return;
     const { media: meta } = await findMessage(tx, { accountId, id: messageId });
     await recordEvent(inTx, { accountId, type: "message.failed", data: { message: presentMessage({ ...row, media: meta }) } });
@@ -108,11 +109,7 @@ async function outboundOf(db: Executor, message: Message): Promise<{ ok: true; o
  * deleted) is left alone. Success → `sent` + message.sent; a permanent error → `failed` with
  * the network's error + message.failed; a temporary one → retry later, up to MAX_SEND_ATTEMPTS.
  */
-export async function sendQueuedMessage(
-  ctx: SystemContext,
-  payload: SendJobPayload,
-  options: { attempt?: number; loaded?: { message?: Message; integration?: NumberIntegration } } = {},
-): Promise<SendOutcome> {
+export async function sendQueuedMessage(ctx: SystemContext, payload: SendJobPayload, options: HandOverOptions = {}): Promise<SendOutcome> {
   const handed = await handOverQueuedMessage(ctx, payload, options);
   if ("outcome" in handed) return handed.outcome;
   await recordSent(ctx, handed.sent);
@@ -133,16 +130,53 @@ declare module "@/lib/jobs/define" {
 /** A message the network took, with its id there, not yet recorded. */
 export type HandedOver = { message: Message; integration: NumberIntegration; networkMessageId: string };
 
+type HandOverOptions = {
+  attempt?: number;
+  /** A caller that sends many messages (a campaign) passes the rows it has just written and read. */
+  loaded?: { message?: Message; integration?: NumberIntegration };
+  /**
+   * The caller has committed its own record that this send is starting, and settles a send that
+   * dies before its answer is recorded itself (a campaign's recipient, claimed `sending`).
+   */
+  startRecordedByCaller?: boolean;
+};
+
+const INTERRUPTED = {
+  code: "interrupted",
+  message: "Sending stopped while this message was being handed to the network (a crash or restart); it may have arrived, so it was not sent again. Send it again if the customer did not get it.",
+};
+
+/**
+ * Records, in a statement of its own committed before the network is called, that the send of
+ * a message starts. The Cloud API has no idempotency key: a send whose answer was never recorded
+ * (the process died between the two) may have reached the customer, so it is never repeated.
+ * Returns false when an earlier attempt started and never recorded its answer.
+ */
+async function startAttempt(db: Executor, message: Message): Promise<boolean> {
+  const started = await db
+    .insert(messageSendAttempts)
+    .values({ messageId: message.id, accountId: message.accountId, startedAt: new Date() })
+    .onConflictDoNothing()
+    .returning({ messageId: messageSendAttempts.messageId });
+  return started.length > 0;
+}
+
+/** The network answered that it did not take the message: a later attempt may send it. */
+async function endAttempt(db: Executor, message: Message) {
+  await db.delete(messageSendAttempts).where(and(eq(messageSendAttempts.accountId, message.accountId), eq(messageSendAttempts.messageId, message.id)));
+}
+
 /**
  * The first half of `sendQueuedMessage`: hands the message to the network and, when the
  * network took it, leaves recording that to the caller (`recordSentMessages`, for a sender of
  * many messages that records their answers together). A refusal, or a message that cannot be
- * sent, is handled here as `sendQueuedMessage` handles it.
+ * sent, is handled here as `sendQueuedMessage` handles it. A message whose earlier send started
+ * and never had its answer recorded is not sent again: it fails as `interrupted`.
  */
 export async function handOverQueuedMessage(
   ctx: SystemContext,
   { messageId, interactive }: SendJobPayload,
-  { attempt = 1, loaded }: { attempt?: number; loaded?: { message?: Message; integration?: NumberIntegration } } = {},
+  { attempt = 1, loaded, startRecordedByCaller = false }: HandOverOptions = {},
 ): Promise<{ sent: HandedOver } | { outcome: SendOutcome }> {
   const db = ctx.db;
   // A caller that sends many messages (a campaign) passes the rows it has just written and read.
@@ -179,12 +213,17 @@ export async function handOverQueuedMessage(
     outbound.media = { mimeType: file.mimeType, bytes: file.bytes, ...(file.filename ? { filename: file.filename } : {}), ...(file.caption ? { caption: file.caption } : {}) };
   }
 
+  if (!startRecordedByCaller && !(await startAttempt(db, message))) {
+    await markFailed(ctx, message.accountId, message.id, INTERRUPTED);
+    return { outcome: undefined };
+  }
   const result = await built.adapter.send(outbound);
   if (result.ok) return { sent: { message, integration, networkMessageId: result.networkMessageId } };
 
   const error = { code: result.code, message: result.message };
   if (result.retryable && attempt < MAX_SEND_ATTEMPTS) {
     const delay = SEND_RETRY_DELAYS_MS[Math.min(attempt, SEND_RETRY_DELAYS_MS.length) - 1];
+    if (!startRecordedByCaller) await endAttempt(db, message);
     return { outcome: { retryAt: new Date(Date.now() + delay), error: `${error.code}: ${error.message}` } };
   }
   await markFailed(ctx, message.accountId, message.id, error);
@@ -201,6 +240,7 @@ async function recordSent(ctx: SystemContext, { message, integration, networkMes
       .set({ status: "sent", networkMessageId, error: null, updatedAt: now })
       .where(and(eq(messages.id, message.id), eq(messages.status, "queued")))
       .returning();
+    await tx.delete(messageSendAttempts).where(and(eq(messageSendAttempts.accountId, message.accountId), eq(messageSendAttempts.messageId, message.id)));
     if (!row) return;
     // Only a message with a file needs its media's metadata read back.
     const meta = row.mediaId ? (await findMessage(tx, { accountId: message.accountId, id: message.id })).media : null;
