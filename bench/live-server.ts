@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { log } from "./support";
+import { serverNodeFlags } from "../scripts/server-flags.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const nextBin = path.join(root, "node_modules/next/dist/bin/next");
@@ -19,7 +20,7 @@ export async function startLiveServer(port: number, env: Record<string, string>)
     if (build.status !== 0) throw new Error("next build failed");
   }
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [path.join(root, "scripts/server.mjs")], {
+  const child = spawn(process.execPath, [...serverNodeFlags(), path.join(root, "scripts/server.mjs")], {
     cwd: root,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],

@@ -42,7 +42,8 @@ export const soakBench: Bench = {
   name: "soak",
   description: "10 minutes of mixed traffic (writes, reads, malformed requests, liveness probes) on the production server: p99, /healthz stalls, memory slope, lost and repeated webhook deliveries",
   async run({ smoke }: BenchOptions) {
-    const durationMs = smoke ? 30_000 : 10 * 60_000;
+    // BENCH_SOAK_SECONDS shortens (or lengthens) a full run, e.g. while looking for a leak.
+    const durationMs = smoke ? 30_000 : Number(process.env.BENCH_SOAK_SECONDS ?? 600) * 1000;
     const dir = mkdtempSync(path.join(tmpdir(), "chorus-soak-"));
     const receiver = await startReceiver();
     let server: LiveServer | undefined;

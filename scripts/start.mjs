@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { serverNodeFlags } from "./server-flags.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const buildId = path.join(root, ".next", "BUILD_ID");
@@ -36,7 +37,7 @@ if (stale) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn(process.execPath, [path.join(root, "scripts/server.mjs")], {
+const server = spawn(process.execPath, [...serverNodeFlags(), path.join(root, "scripts/server.mjs")], {
   cwd: root,
   env: { ...env, PORT: port, NODE_ENV: "production" },
   stdio: "inherit",

@@ -5,6 +5,7 @@ import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { signIn } from "@/lib/auth/next-auth";
 import { safeNextPath } from "@/lib/auth/next-path";
+import { isDatabaseUnavailable, loggable } from "@/lib/platform/errors";
 import { action, formInput, formText } from "@/lib/server/action";
 
 export type LoginState = { error?: string; errorCode?: string; email?: string; mfa?: boolean };
@@ -20,6 +21,15 @@ const signInWithPassword = action({ role: "anyone", schema: loginForm }, async (
     // A success answers with the redirect to the page the visitor came for.
     await signIn("credentials", { email, password, otp, redirectTo: safeNextPath(next) });
   } catch (error) {
+    // next-auth wraps whatever the sign-in check throws in its own error, the original as
+    // `cause.err`. A database that cannot be reached is not a refused password: the form says the
+    // service is unavailable and to try again, in the visitor's language.
+    const cause = error instanceof AuthError ? (error.cause as { err?: unknown } | undefined)?.err : undefined;
+    if (isDatabaseUnavailable(cause ?? error)) {
+      console.warn(`sign-in: database unavailable: ${loggable(cause ?? error)}`);
+      const t = await getTranslations("auth.login.errors");
+      return { email, errorCode: "service_unavailable", error: t("serviceUnavailable") };
+    }
     if (error instanceof AuthError) {
       const code = (error as AuthError & { code?: string }).code ?? "";
       const mfa = code === "mfa_required" || code === "invalid_otp";

@@ -14,11 +14,15 @@ export function LoginForm({ email, setupDone, notice, next }: { email?: string; 
   const [emailValue, setEmail] = useState(email ?? "");
   const [password, setPassword] = useState("");
   const askCode = Boolean(state.mfa);
+  // While the database cannot be reached the server may answer the sign-in itself, with its own
+  // result (`code`, an English `message`) instead of the form's state: told in the page's language.
+  const unavailable = state.errorCode === "service_unavailable" || (state as { code?: unknown }).code === "service_unavailable";
+  const error = unavailable ? t("errors.serviceUnavailable") : state.error;
   return (
     <form action={action} className="flex flex-col gap-4">
-      {setupDone && !state.error ? <Alert tone="success">{t("setupDone")}</Alert> : null}
-      {notice && !state.error ? <Alert tone="success">{notice}</Alert> : null}
-      {state.error ? <Alert tone={state.errorCode === "mfa_required" ? "info" : "error"}>{state.error}</Alert> : null}
+      {setupDone && !error ? <Alert tone="success">{t("setupDone")}</Alert> : null}
+      {notice && !error ? <Alert tone="success">{notice}</Alert> : null}
+      {error ? <Alert tone={state.errorCode === "mfa_required" ? "info" : "error"}>{error}</Alert> : null}
       <input type="hidden" name="next" value={next ?? "/inbox"} />
       <Field label={t("email")} name="email" type="email" required value={emailValue} onChange={(e) => setEmail(e.target.value)} autoComplete="email" readOnly={askCode} />
       <Field

@@ -231,3 +231,58 @@ test("a form saved while the database is unreachable keeps what was typed and sa
   await page.reload();
   await expect(page.getByLabel("Question")).toHaveValue(typed);
 });
+
+test("signing in while the database is unreachable says the service is unavailable, not a wrong password, in the page's language", async ({ browser }) => {
+  test.setTimeout(150_000);
+  // A stopped server (the check of the password fails at once) and a partition (it hangs and the
+  // server answers for it), in English, Spanish and Portuguese.
+  const cases = [
+    { outage: "stopped", locale: "en-US", labels: ["Email", "Password", "Sign in"], says: /can’t reach its database.*try again/i, refused: "Wrong email or password." },
+    { outage: "partition", locale: "en-US", labels: ["Email", "Password", "Sign in"], says: /can’t reach its database.*try again/i, refused: "Wrong email or password." },
+    { outage: "stopped", locale: "es-ES", labels: ["Correo electrónico", "Contraseña", "Iniciar sesión"], says: /no puede conectar con su base de datos.*inténtalo de nuevo/i, refused: "El correo o la contraseña no son correctos." },
+    { outage: "partition", locale: "pt-BR", labels: ["E-mail", "Senha", "Entrar"], says: /não consegue acessar o banco de dados.*tente de novo/i, refused: "E-mail ou senha incorretos." },
+  ] as const;
+  for (const { outage, locale, labels, says, refused } of cases) {
+    const context = await browser.newContext({ locale });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base}/login`);
+      const [email, password, submit] = labels;
+      await page.getByLabel(email, { exact: true }).fill(admin.email);
+      await page.getByLabel(password, { exact: true }).fill(admin.password);
+      if (outage === "partition") relay!.silence();
+      else await database!.stop();
+      try {
+        await page.getByRole("button", { name: submit, exact: true }).click();
+        const alert = page.locator("form").getByRole("alert");
+        await expect(alert, `${outage}, ${locale}`).toContainText(says, { timeout: 15_000 });
+        await expect(alert).not.toContainText(refused);
+        // What was typed stays, ready for the retry.
+        await expect(page.getByLabel(email, { exact: true })).toHaveValue(admin.email);
+        if (locale === "pt-BR") {
+          await page.setViewportSize({ width: 390, height: 844 });
+          expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+          await page.screenshot({ path: "test-results/db-outage-sign-in-phone.png" });
+        }
+      } finally {
+        if (outage === "partition") relay!.restore();
+        else await database!.start();
+      }
+      // Once the database answers, the same email and password sign in.
+      await expect
+        .poll(
+          async () => {
+            if (!new URL(page.url()).pathname.startsWith("/inbox")) {
+              await page.getByRole("button", { name: submit, exact: true }).click({ timeout: 5_000 }).catch(() => {});
+              await page.waitForURL(/\/inbox/, { timeout: 5_000 }).catch(() => {});
+            }
+            return new URL(page.url()).pathname;
+          },
+          { timeout: 40_000, intervals: [1_000] },
+        )
+        .toMatch(/^\/inbox/);
+    } finally {
+      await context.close();
+    }
+  }
+});
