@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, gte, sql } from "drizzle-orm";
 import { webhookAttempts } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
-import { findWebhook } from "./find-webhook";
+import { findWebhook } from "./store";
 import { type StatsWindow, statsWindows, type WebhookStats } from "./schemas";
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());

@@ -3,7 +3,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { webhookAttempts } from "@/db/schema";
 import { type CursorPosition, toPage } from "@/lib/platform/cursor";
 import type { ServiceContext } from "@/lib/auth/context";
-import { findWebhook } from "./find-webhook";
+import { findWebhook } from "./store";
 import { presentAttempt } from "./schemas";
 
 /**

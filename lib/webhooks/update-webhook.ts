@@ -4,7 +4,7 @@ import { actorOf, recordAudit } from "@/lib/audit/record-audit";
 import { webhooks } from "@/db/schema";
 import { approvedUrl } from "./create-webhook";
 import type { ServiceContext } from "@/lib/auth/context";
-import { findWebhook } from "./find-webhook";
+import { findWebhook } from "./store";
 import { presentWebhook, type UpdateWebhookInput } from "./schemas";
 import { runVerification } from "./verify-webhook";
 

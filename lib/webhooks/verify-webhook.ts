@@ -6,7 +6,7 @@ import { getEnv } from "@/lib/platform/env";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/platform/ids";
 import type { ServiceContext } from "@/lib/auth/context";
-import { findWebhook } from "./find-webhook";
+import { findWebhook } from "./store";
 import { presentWebhook, VERIFICATION_TIMEOUT_MS } from "./schemas";
 import { type SendResult, sendSigned } from "./send";
 import { openWebhookSecret } from "./secret-at-rest";
