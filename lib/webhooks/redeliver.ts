@@ -1,10 +1,8 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
-import { webhookDeliveries } from "@/db/schema";
 import { ConflictError, NotFoundError } from "@/lib/platform/errors";
 import { attemptDelivery } from "./attempt-delivery";
 import type { ServiceContext } from "@/lib/auth/context";
-import { findAttemptById, findWebhook } from "./store";
+import { findAttemptById, findDelivery, findWebhook } from "./store";
 import { presentAttempt } from "./schemas";
 
 /**
@@ -18,10 +16,7 @@ import { presentAttempt } from "./schemas";
 export async function redeliver({ ctx, id, deliveryId }: { ctx: ServiceContext<"user">; id: string; deliveryId: string }) {
   const db = ctx.db;
   const webhook = await findWebhook(db, ctx.accountId, id);
-  const [delivery] = await db
-    .select()
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, id), eq(webhookDeliveries.accountId, ctx.accountId)));
+  const delivery = await findDelivery(db, { accountId: ctx.accountId, webhookId: id, id: deliveryId });
   if (!delivery) throw new NotFoundError("Delivery");
   if (delivery.eventType === "webhook.verified") {
     throw new ConflictError("A verification challenge is not redelivered; use POST /v1/webhooks/{id}/verify.");

@@ -1,7 +1,9 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, lt, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { type Executor, rowsOf } from "@/db";
-import { type Webhook, type WebhookAttempt, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
+import { accounts, type Webhook, type WebhookAttempt, type WebhookDelivery, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
+import type { CursorPosition } from "@/lib/platform/cursor";
+import { keysetPage } from "@/lib/platform/keyset-page";
 import { NotFoundError } from "@/lib/platform/errors";
 import { MAX_DELIVERY_ATTEMPTS } from "./schemas";
 
@@ -249,4 +251,135 @@ export async function updateWebhookRow(tx: Executor, { accountId, id }: { accoun
     .where(and(eq(webhooks.accountId, accountId), eq(webhooks.id, id)))
     .returning();
   return row as Webhook | undefined;
+}
+
+// ---- Endpoints: registration, changes, the verification challenge.
+
+/** How many webhooks an account has, its account row locked (registrations of one account run one at a time). */
+export async function countWebhooksLocked(tx: Executor, accountId: string) {
+  await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).for("update");
+  const [{ n }] = await tx.select({ n: count() }).from(webhooks).where(eq(webhooks.accountId, accountId));
+  return Number(n);
+}
+
+export async function insertWebhook(tx: Executor, values: typeof webhooks.$inferInsert) {
+  const [row] = await tx.insert(webhooks).values(values).returning();
+  return row;
+}
+
+/** Deletes a webhook of the account (its deliveries and log go with it); false when there was none. */
+export async function deleteWebhookRow(tx: Executor, { accountId, id }: { accountId: string; id: string }) {
+  const deleted = await tx
+    .delete(webhooks)
+    .where(and(eq(webhooks.accountId, accountId), eq(webhooks.id, id)))
+    .returning({ id: webhooks.id });
+  return deleted.length > 0;
+}
+
+/** The account's webhooks, oldest first, a page at a time. */
+export function pageOfWebhooks<T>(tx: Executor, { accountId, limit, cursor, present }: { accountId: string; limit: number; cursor?: CursorPosition; present: (row: Webhook) => T }) {
+  return keysetPage(tx.select().from(webhooks).$dynamic(), {
+    table: webhooks,
+    accountId,
+    order: "asc",
+    limit,
+    cursor,
+    position: (w) => ({ t: w.createdAt, id: w.id }),
+    present,
+  });
+}
+
+/** Fails the account's verification challenges of a webhook left pending since before `before` (a server stopped mid-way). */
+export async function failStaleChallenges(tx: Executor, { accountId, webhookId, before, error }: { accountId: string; webhookId: string; before: Date; error: string }) {
+  await tx
+    .update(webhookAttempts)
+    .set({ status: "failed", error })
+    .where(
+      and(
+        eq(webhookAttempts.accountId, accountId),
+        eq(webhookAttempts.webhookId, webhookId),
+        eq(webhookAttempts.eventType, "webhook.verified"),
+        eq(webhookAttempts.status, "pending"),
+        lt(webhookAttempts.attemptedAt, before),
+      ),
+    );
+}
+
+export async function insertDelivery(tx: Executor, values: typeof webhookDeliveries.$inferInsert) {
+  await tx.insert(webhookDeliveries).values(values);
+}
+
+/** Sets a webhook's outcome only while it still points at `url` (a change meanwhile runs its own challenge). */
+export async function updateWebhookAtUrl(tx: Executor, { accountId, id, url }: { accountId: string; id: string; url: string }, values: PgUpdateSetSource<typeof webhooks>) {
+  const [row] = await tx
+    .update(webhooks)
+    .set(values)
+    .where(and(eq(webhooks.accountId, accountId), eq(webhooks.id, id), eq(webhooks.url, url)))
+    .returning();
+  return row as Webhook | undefined;
+}
+
+// ---- Deliveries, the log and the statistics.
+
+export async function findDelivery(tx: Executor, { accountId, webhookId, id }: { accountId: string; webhookId: string; id: string }) {
+  const [row] = await tx
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.accountId, accountId)));
+  return row as WebhookDelivery | undefined;
+}
+
+/**
+ * The attempt log of one webhook, newest first by (attempted_at, id), optionally of one
+ * status; served by webhook_attempts_webhook_attempted_idx / _status_idx.
+ */
+export function listAttempts(
+  tx: Executor,
+  { accountId, webhookId, status, cursor, limit }: { accountId: string; webhookId: string; status?: WebhookAttempt["status"]; cursor?: CursorPosition; limit: number },
+) {
+  return tx
+    .select()
+    .from(webhookAttempts)
+    .where(
+      and(
+        eq(webhookAttempts.webhookId, webhookId),
+        eq(webhookAttempts.accountId, accountId),
+        status ? eq(webhookAttempts.status, status) : undefined,
+        cursor ? sql`(${webhookAttempts.attemptedAt}, ${webhookAttempts.id}) < (${cursor.t.toISOString()}::timestamptz, ${cursor.id})` : undefined,
+      ),
+    )
+    .orderBy(desc(webhookAttempts.attemptedAt), desc(webhookAttempts.id))
+    .limit(limit);
+}
+
+/** Counts and durations of a webhook's attempts started since `since`, and its latest success and failure ever. */
+export async function attemptStats(tx: Executor, { accountId, webhookId, since }: { accountId: string; webhookId: string; since: Date }) {
+  const finished = sql`${webhookAttempts.status} <> 'pending' and ${webhookAttempts.durationMs} is not null`;
+  const [row] = await tx
+    .select({
+      total: sql<number>`count(*)::int`,
+      succeeded: sql<number>`(count(*) filter (where ${webhookAttempts.status} = 'succeeded'))::int`,
+      failed: sql<number>`(count(*) filter (where ${webhookAttempts.status} = 'failed'))::int`,
+      pending: sql<number>`(count(*) filter (where ${webhookAttempts.status} = 'pending'))::int`,
+      avg: sql<number | string | null>`round(avg(${webhookAttempts.durationMs}) filter (where ${finished}))`,
+      p95: sql<number | string | null>`round((percentile_cont(0.95) within group (order by ${webhookAttempts.durationMs}) filter (where ${finished}))::numeric)`,
+      lastSuccess: sql<Date | string | null>`(select max(a.attempted_at) from ${webhookAttempts} a where a.account_id = ${accountId} and a.webhook_id = ${webhookId} and a.status = 'succeeded')`,
+      lastFailure: sql<Date | string | null>`(select max(a.attempted_at) from ${webhookAttempts} a where a.account_id = ${accountId} and a.webhook_id = ${webhookId} and a.status = 'failed')`,
+    })
+    .from(webhookAttempts)
+    .where(and(eq(webhookAttempts.accountId, accountId), eq(webhookAttempts.webhookId, webhookId), gte(webhookAttempts.attemptedAt, since)));
+  return row;
+}
+
+/** A webhook's succeeded and failed attempts since `since`, per bucket of `step` seconds (UTC, by start). */
+export function attemptsPerBucket(tx: Executor, { accountId, webhookId, since, step }: { accountId: string; webhookId: string; since: Date; step: number }) {
+  return tx
+    .select({
+      bucket: sql<number | string>`(floor(extract(epoch from ${webhookAttempts.attemptedAt}) / ${step}) * ${step})::float8`,
+      succeeded: sql<number>`(count(*) filter (where ${webhookAttempts.status} = 'succeeded'))::int`,
+      failed: sql<number>`(count(*) filter (where ${webhookAttempts.status} = 'failed'))::int`,
+    })
+    .from(webhookAttempts)
+    .where(and(eq(webhookAttempts.accountId, accountId), eq(webhookAttempts.webhookId, webhookId), gte(webhookAttempts.attemptedAt, since)))
+    .groupBy(sql`1`);
 }
