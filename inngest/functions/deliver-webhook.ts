@@ -2,7 +2,8 @@ import { eventType, NonRetriableError, RetryAfterError } from "inngest";
 import { z } from "zod";
 import { getEnv } from "@/lib/platform/env";
 import { systemContext } from "@/lib/server/context";
-import { type AttemptOutcome, attemptDelivery } from "@/lib/webhooks/attempt-delivery";
+import { attemptDelivery } from "@/lib/webhooks/attempt-delivery";
+import type { AttemptOutcome } from "@/lib/webhooks/record-attempt";
 import { MAX_DELIVERY_ATTEMPTS } from "@/lib/webhooks/schemas";
 import { inngest } from "../client";
 
@@ -17,9 +18,9 @@ export function sleepDuration(seconds: number): string {
 
 /**
  * One run per delivery: attempt N in step `attempt-N`, then `wait-N` on the retry schedule
- * (60 s, 5 min, 15 min, 1 h by default). Each step calls the same attempt function as the
- * local runner; Inngest memoises finished steps, and the attempt function itself returns the
- * recorded outcome if a step is executed again, so attempt N is never sent twice.
+ * (60 s, 5 min, 15 min, 1 h by default). Each step is a batch of one through the attempt path
+ * the local runner uses; Inngest memoises finished steps, and the attempt path itself returns
+ * the recorded outcome if a step is executed again, so attempt N is never sent twice.
  */
 export const deliverWebhook = inngest.createFunction(
   { id: "deliver-webhook", name: "Deliver a webhook", triggers: [deliveryRequested] },

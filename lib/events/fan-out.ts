@@ -12,7 +12,7 @@ import type { EventEnvelope } from "./types";
  * What recording an event enqueues in its own transaction, so that it commits (or not) with
  * the event: one delivery row per active webhook subscribed to its type, and a `push.notify`
  * job when someone in the account has a device subscribed. The work itself runs later, from
- * those rows: the job runner sends the deliveries (lib/webhooks/deliver-batch.ts) and the
+ * those rows: the job runner sends the deliveries (lib/webhooks/deliver-job.ts) and the
  * pushes (lib/push/notify.ts). Nothing here calls up into a domain: the rows are the contract.
  */
 

@@ -9,7 +9,7 @@ import { sendMessageJob } from "@/lib/messages/send-queued-message";
 import { fetchMediaJob } from "@/lib/inbound/cloud-webhook";
 import { createAutoReplyJob } from "@/lib/auto-replies/job";
 import { simulateTemplateReviewJob } from "@/lib/templates/status";
-import { deliverWebhookJob } from "@/lib/webhooks/deliver-batch";
+import { deliverWebhookJob } from "@/lib/webhooks/deliver-job";
 import { pushNotifyJob, pushSendJob } from "@/lib/push/notify";
 import { campaignDispatchJob } from "@/lib/campaigns/send";
 import { createOptOutJob } from "@/lib/campaigns/opt-out";

@@ -1,56 +1,133 @@
-import { and, eq, sql } from "drizzle-orm";
+import { toDate } from "@/db";
+import type { Webhook, WebhookAttempt, WebhookDelivery } from "@/db/schema";
 import type { SystemContext } from "@/lib/auth/context";
-import { type WebhookAttempt, type WebhookDelivery, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
-import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/platform/ids";
+import { type Attempted, type AttemptOutcome, IN_FLIGHT_GRACE_MS, type Mode, outcome, queueResult, type Settle } from "./record-attempt";
 import { MAX_DELIVERY_ATTEMPTS } from "./schemas";
-import { type SendResult, sendSigned } from "./send";
 import { openWebhookSecret } from "./secret-at-rest";
+import { sendSigned } from "./send";
+import { deleteAttempt, findAttempt, highestAttempt, insertPendingAttempt, lockDeliveryWithWebhook, startPlannedAttempts, updateAttempt, updateDelivery } from "./store";
 
-/** What one call of the attempt function did; JSON-safe, because Inngest stores it as step output. */
-export type AttemptOutcome = {
+/** One attempt asked for. */
+export type AttemptRequest = {
   deliveryId: string;
-  attempt: number;
   /**
-   * succeeded / failed: the attempt ran (now, or earlier when `replayed`); skipped: nothing
-   * to send (delivery finished or gone, webhook not active); in_flight: another process is
-   * sending this very attempt right now.
+   * due: the delivery's next attempt, if its time has come at `now` (the local runner);
+   * a number: that attempt of the automatic ladder (the Inngest function's step N, or a
+   * "retry now" of a delivery still in its ladder); next: one more, manual attempt after the
+   * last, of a delivery that has finished.
    */
-  status: "succeeded" | "failed" | "skipped" | "in_flight";
-  /** No further automatic attempt follows. */
-  done: boolean;
-  /** When the next automatic attempt is due, or (in_flight) when the attempt may be taken over. */
-  nextAttemptAt: string | null;
-  /** The attempt had already completed: its recorded outcome is returned and nothing was sent. */
-  replayed: boolean;
-  attemptId: string | null;
-  responseStatus: number | null;
-  error: string | null;
+  attempt: "due" | number | "next";
+  now?: Date;
+  /**
+   * The job that ran this attempt before lost its claim while running (its process died): an
+   * unfinished attempt row is abandoned however recent it is, and is sent again at once.
+   */
+  abandoned?: boolean;
+  /** The claim count of the delivery row the attempt runs under (its lease ends with the outcome), or null. */
+  claims?: number | null;
+};
+
+type Ready = {
+  delivery: Pick<WebhookDelivery, "id" | "accountId" | "eventId" | "eventType" | "payload">;
+  webhook: Pick<Webhook, "id" | "accountId" | "url" | "secret">;
+  attemptRow: Pick<WebhookAttempt, "id" | "attempt">;
+  mode: Mode;
 };
 
 /**
- * How long past the timeout an unfinished attempt row is still presumed alive. After that
- * the process that started it is taken to have died, and the attempt is sent again.
+ * The one way a webhook delivery is attempted, for one delivery or many at a time (a retry, a
+ * manual redelivery and an Inngest step are batches of one). Attempt N is written before it is
+ * sent, and sent once unless its process dies: one statement reads every delivery with its
+ * endpoint and writes the attempt row of each one that can go now; the others (an attempt row
+ * that exists already, a takeover, a manual extra attempt, an endpoint no longer active, the
+ * end of the ladder) are looked at one at a time, which resumes, replays or stops them. The
+ * sends run in parallel over kept-alive connections, and answers that arrive together are
+ * written together (./record-attempt.ts). Idempotent per (delivery, attempt): a repeated call
+ * for an attempt that has completed returns the recorded outcome without sending again.
  */
-export const IN_FLIGHT_GRACE_MS = 15_000;
+export function attemptDeliveries(system: SystemContext, requests: AttemptRequest[]): Promise<Attempted>[] {
+  const settles: Settle[] = [];
+  const promises = requests.map((_request, i) => new Promise<Attempted>((resolve, reject) => (settles[i] = { resolve, reject })));
+  void start(system, requests, settles).catch((error) => {
+    for (const settle of settles) settle.reject(error);
+  });
+  return promises;
+}
 
-/**
- * scheduled: an attempt of the automatic ladder (first attempt and 4 retries).
- * redelivery: an extra, manual attempt of a delivery that has already finished.
- */
-export type Mode = "scheduled" | "redelivery";
+/** One attempt of one delivery: a batch of one. */
+export async function attemptDelivery(system: SystemContext, request: AttemptRequest): Promise<AttemptOutcome> {
+  return (await attemptDeliveries(system, [request])[0]).outcome;
+}
 
-const outcome = (deliveryId: string, attempt: number, fields: Partial<AttemptOutcome> & Pick<AttemptOutcome, "status" | "done">): AttemptOutcome => ({
-  deliveryId,
-  attempt,
-  nextAttemptAt: null,
-  replayed: false,
-  attemptId: null,
-  responseStatus: null,
-  error: null,
-  ...fields,
-});
+async function start(system: SystemContext, requests: AttemptRequest[], settles: Settle[]) {
+  const secrets = new Map<string, string | null>();
+  const send = (index: number, ready: Ready) => {
+    const { delivery, webhook, attemptRow, mode } = ready;
+    if (!secrets.has(webhook.id)) secrets.set(webhook.id, openWebhookSecret(webhook));
+    void sendSigned({
+      url: webhook.url,
+      secret: secrets.get(webhook.id) ?? null,
+      body: delivery.payload,
+      eventId: delivery.eventId,
+      eventType: delivery.eventType,
+      deliveryId: delivery.id,
+      attempt: attemptRow.attempt,
+    }).then((result) =>
+      queueResult({ delivery, webhookId: webhook.id, attemptRow, result, mode, settle: settles[index], system, claims: requests[index].claims ?? null }),
+    );
+  };
+  const alone = (index: number) => {
+    startOne(system, requests[index]).then((started) => {
+      if ("outcome" in started) settles[index].resolve({ outcome: started.outcome, leaseEnded: false });
+      else send(index, started);
+    }, settles[index].reject);
+  };
+
+  const together = new Map<string, number>();
+  requests.forEach((request, index) => {
+    // A manual extra attempt, one taken over from a dead process, or a delivery twice in one batch: on its own.
+    if (request.attempt === "next" || request.abandoned || together.has(request.deliveryId)) alone(index);
+    else together.set(request.deliveryId, index);
+  });
+  if (!together.size) return;
+
+  const attemptedAt = new Date();
+  const found = await startPlannedAttempts(
+    system.db,
+    [...together].map(([deliveryId, index]) => {
+      const { attempt, now = attemptedAt } = requests[index];
+      return { delivery_id: deliveryId, attempt_id: newId("attempt", attemptedAt), n: typeof attempt === "number" ? attempt : null, now: now.toISOString() };
+    }),
+    attemptedAt,
+  );
+  for (const [deliveryId, index] of together) {
+    const { attempt, now = attemptedAt } = requests[index];
+    const row = found.get(deliveryId);
+    const done = (result: AttemptOutcome) => settles[index].resolve({ outcome: result, leaseEnded: false });
+    if (!row) {
+      done(outcome(deliveryId, typeof attempt === "number" ? attempt : 0, { status: "skipped", done: true, error: "the delivery no longer exists" }));
+      continue;
+    }
+    if (row.attempt_id == null) {
+      const nextAttemptAt = row.next_attempt_at == null ? null : toDate(row.next_attempt_at);
+      const number = Number(row.attempts) + 1;
+      if (attempt !== "due") alone(index);
+      else if (row.status !== "pending") done(outcome(deliveryId, number, { status: "skipped", done: true, error: `the delivery has ${row.status}` }));
+      // A manual "retry now" may have run this attempt already and moved the next one later.
+      else if (nextAttemptAt && nextAttemptAt > now) done(outcome(deliveryId, number, { status: "skipped", done: false, nextAttemptAt: nextAttemptAt.toISOString() }));
+      else alone(index);
+      continue;
+    }
+    send(index, {
+      delivery: { id: row.id, accountId: row.account_id, eventId: row.event_id, eventType: row.event_type, payload: row.payload },
+      webhook: { id: row.webhook_id, accountId: row.account_id, url: row.url, secret: row.secret },
+      attemptRow: { id: row.attempt_id, attempt: Number(row.attempt_number) },
+      mode: "scheduled",
+    });
+  }
+}
 
 function recorded(row: WebhookAttempt, delivery: WebhookDelivery): AttemptOutcome {
   return outcome(delivery.id, row.attempt, {
@@ -65,287 +142,83 @@ function recorded(row: WebhookAttempt, delivery: WebhookDelivery): AttemptOutcom
 }
 
 /**
- * The one attempt function both schedulers call (the local runner's `webhook.deliver` job
- * and the Inngest function's `attempt-N` steps). Idempotent per (delivery, attempt): the
- * attempt row is written before anything is sent, so a repeated call for an attempt that
- * has completed returns the recorded outcome without sending again, and a call for an
- * attempt whose process died half-way sends it again (at-least-once, same event id).
+ * One delivery's attempt, looked at on its own under the delivery's row lock (which serialises
+ * concurrent calls for the same delivery): the attempt row is written and the attempt is ready
+ * to send, or the outcome is known without sending (recorded already, in flight elsewhere,
+ * not due, or not to be sent).
  */
-export async function attemptDelivery(ctx: SystemContext, { deliveryId, attempt, now, abandoned }: { deliveryId: string; attempt: number; now?: Date; abandoned?: boolean }) {
-  return runAttempt(ctx, { deliveryId, attempt, mode: "scheduled", now, abandoned });
-}
-
-export async function runAttempt(
-  ctx: SystemContext,
-  {
-    deliveryId,
-    attempt,
-    mode,
-    now = new Date(),
-    abandoned = false,
-  }: {
-    deliveryId: string;
-    /** "next": one past the highest attempt so far (manual redelivery). */
-    attempt: number | "next";
-    mode: Mode;
-    now?: Date;
-    /**
-     * The job that ran this attempt before lost its claim while running (its process died): an
-     * unfinished attempt row is abandoned however recent it is, and is sent again at once.
-     */
-    abandoned?: boolean;
-  },
-): Promise<AttemptOutcome> {
+async function startOne(system: SystemContext, { deliveryId, attempt, now = new Date(), abandoned = false }: AttemptRequest): Promise<Ready | { outcome: AttemptOutcome }> {
   const env = getEnv();
-  const db = ctx.db;
   const staleBefore = abandoned ? Number.POSITIVE_INFINITY : now.getTime() - env.WEBHOOK_TIMEOUT_MS - IN_FLIGHT_GRACE_MS;
-
-  const start = await db.transaction(async (tx) => {
-    // The delivery row lock serialises concurrent calls for the same delivery.
-    const [row] = await tx
-      .select({ delivery: webhookDeliveries, webhook: webhooks })
-      .from(webhookDeliveries)
-      .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-      .where(eq(webhookDeliveries.id, deliveryId))
-      .for("update", { of: webhookDeliveries });
-    if (!row) return { kind: "done" as const, result: outcome(deliveryId, typeof attempt === "number" ? attempt : 0, { status: "skipped", done: true, error: "the delivery no longer exists" }) };
+  const mode: Mode = attempt === "next" ? "redelivery" : "scheduled";
+  return system.db.transaction(async (tx) => {
+    const row = await lockDeliveryWithWebhook(tx, deliveryId);
+    if (!row) return { outcome: outcome(deliveryId, typeof attempt === "number" ? attempt : 0, { status: "skipped", done: true, error: "the delivery no longer exists" }) };
     const { delivery, webhook } = row;
+    const { accountId } = delivery;
 
-    let number: number;
-    if (attempt === "next") {
-      const [{ highest }] = await tx
-        .select({ highest: sql<number>`coalesce(max(${webhookAttempts.attempt}), 0)::int` })
-        .from(webhookAttempts)
-        .where(eq(webhookAttempts.deliveryId, deliveryId));
-      number = highest + 1;
-    } else {
-      number = attempt;
+    if (attempt === "due") {
+      const number = delivery.attempts + 1;
+      if (delivery.status !== "pending") return { outcome: outcome(deliveryId, number, { status: "skipped", done: true, error: `the delivery has ${delivery.status}` }) };
+      // A manual "retry now" may have run this attempt already and moved the next one later.
+      if (delivery.nextAttemptAt && delivery.nextAttemptAt > now) {
+        return { outcome: outcome(deliveryId, number, { status: "skipped", done: false, nextAttemptAt: delivery.nextAttemptAt.toISOString() }) };
+      }
     }
+    const number = attempt === "next" ? (await highestAttempt(tx, { accountId, deliveryId })) + 1 : attempt === "due" ? delivery.attempts + 1 : attempt;
 
-    const sendable =
-      webhook.status === "active" && (mode === "redelivery" || (delivery.status === "pending" && number <= MAX_DELIVERY_ATTEMPTS));
+    const sendable = webhook.status === "active" && (mode === "redelivery" || (delivery.status === "pending" && number <= MAX_DELIVERY_ATTEMPTS));
     const insertAttempt = async () => {
       const attemptedAt = new Date();
-      const [inserted] = await tx
-        .insert(webhookAttempts)
-        .values({
-          id: newId("attempt", attemptedAt),
-          accountId: delivery.accountId,
-          webhookId: webhook.id,
-          deliveryId,
-          eventId: delivery.eventId,
-          eventType: delivery.eventType,
-          attempt: number,
-          status: "pending",
-          attemptedAt,
-        })
-        .onConflictDoNothing()
-        .returning();
-      return inserted;
+      const attemptRow = await insertPendingAttempt(tx, {
+        id: newId("attempt", attemptedAt),
+        accountId,
+        webhookId: webhook.id,
+        deliveryId,
+        eventId: delivery.eventId,
+        eventType: delivery.eventType,
+        attempt: number,
+        attemptedAt,
+      });
+      return attemptRow && { delivery, webhook, attemptRow, mode };
     };
 
-    // The common case in one statement: this attempt has not been made yet.
+    // The common case: this attempt has not been made yet.
     if (sendable) {
-      const attemptRow = await insertAttempt();
-      if (attemptRow) return { kind: "send" as const, delivery, webhook, attemptRow };
+      const ready = await insertAttempt();
+      if (ready) return ready;
     }
 
-    const [existing] = await tx
-      .select()
-      .from(webhookAttempts)
-      .where(and(eq(webhookAttempts.deliveryId, deliveryId), eq(webhookAttempts.attempt, number)));
+    const existing = await findAttempt(tx, { accountId, deliveryId, attempt: number });
     if (existing) {
-      if (existing.status !== "pending") return { kind: "done" as const, result: recorded(existing, delivery) };
+      if (existing.status !== "pending") return { outcome: recorded(existing, delivery) };
       if (existing.attemptedAt.getTime() > staleBefore) {
-        return {
-          kind: "done" as const,
-          result: outcome(deliveryId, number, {
-            status: "in_flight",
-            done: false,
-            attemptId: existing.id,
-            nextAttemptAt: new Date(existing.attemptedAt.getTime() + env.WEBHOOK_TIMEOUT_MS + IN_FLIGHT_GRACE_MS).toISOString(),
-          }),
-        };
+        const nextAttemptAt = new Date(existing.attemptedAt.getTime() + env.WEBHOOK_TIMEOUT_MS + IN_FLIGHT_GRACE_MS).toISOString();
+        return { outcome: outcome(deliveryId, number, { status: "in_flight", done: false, attemptId: existing.id, nextAttemptAt }) };
       }
       // Its process died before recording an answer; the receiver may or may not have seen it.
       if (sendable) {
         // Sent again, as a new row so that the log's order key (when the attempt started) stays immutable.
-        await tx.delete(webhookAttempts).where(eq(webhookAttempts.id, existing.id));
-        const attemptRow = await insertAttempt();
-        if (attemptRow) return { kind: "send" as const, delivery, webhook, attemptRow };
+        await deleteAttempt(tx, { accountId, id: existing.id });
+        const ready = await insertAttempt();
+        if (ready) return ready;
       } else {
-        await tx
-          .update(webhookAttempts)
-          .set({ status: "failed", error: "interrupted: the process stopped during the attempt" })
-          .where(eq(webhookAttempts.id, existing.id));
+        await updateAttempt(tx, { accountId, id: existing.id }, { status: "failed", error: "interrupted: the process stopped during the attempt" });
       }
     }
 
     if (webhook.status !== "active") {
       if (mode === "scheduled" && delivery.status === "pending") {
         // Deliveries of a disabled (or unverified) webhook stop where they are.
-        await tx
-          .update(webhookDeliveries)
-          .set({ status: "failed", lastError: `stopped: the webhook is ${webhook.status}`, nextAttemptAt: null, completedAt: new Date(), updatedAt: new Date() })
-          .where(eq(webhookDeliveries.id, deliveryId));
+        await updateDelivery(
+          tx,
+          { accountId, id: deliveryId },
+          { status: "failed", lastError: `stopped: the webhook is ${webhook.status}`, nextAttemptAt: null, completedAt: new Date(), updatedAt: new Date() },
+        );
       }
-      return { kind: "done" as const, result: outcome(deliveryId, number, { status: "skipped", done: true, error: `the webhook is ${webhook.status}` }) };
+      return { outcome: outcome(deliveryId, number, { status: "skipped", done: true, error: `the webhook is ${webhook.status}` }) };
     }
     const why = delivery.status !== "pending" ? `the delivery has ${delivery.status}` : `attempt ${number} is past the last automatic attempt`;
-    return { kind: "done" as const, result: outcome(deliveryId, number, { status: "skipped", done: true, error: why }) };
+    return { outcome: outcome(deliveryId, number, { status: "skipped", done: true, error: why }) };
   });
-
-  if (start.kind === "done") return start.result;
-  const { delivery, webhook, attemptRow } = start;
-
-  const result = await sendSigned({
-    url: webhook.url,
-    secret: openWebhookSecret(webhook),
-    body: delivery.payload,
-    eventId: delivery.eventId,
-    eventType: delivery.eventType,
-    deliveryId,
-    attempt: attemptRow.attempt,
-  });
-
-  return db.transaction((tx) => recordAttemptResult({ ...ctx, db: tx }, { delivery, webhookId: webhook.id, attemptRow, result, mode }));
-}
-
-/**
- * Writes what one sent attempt got back, in the caller's transaction: the attempt row, the
- * delivery's state and next attempt (the retry schedule), the webhook's failure count and
- * status (disabled after 10 failed deliveries or at once on 410), and `webhook.failed` after
- * the last attempt. An attempt another process took over meanwhile is left to it.
- */
-export async function recordAttemptResult(
-  ctx: SystemContext,
-  {
-    delivery,
-    webhookId,
-    attemptRow,
-    result,
-    mode,
-  }: {
-    delivery: Pick<WebhookDelivery, "id" | "accountId" | "eventId" | "eventType">;
-    webhookId: string;
-    attemptRow: Pick<WebhookAttempt, "id" | "attempt">;
-    result: SendResult;
-    mode: Mode;
-  },
-): Promise<AttemptOutcome> {
-  const tx = ctx.db;
-  const env = getEnv();
-  const deliveryId = delivery.id;
-  const webhook = { id: webhookId };
-  {
-    const number = attemptRow.attempt;
-    const finishedAt = new Date();
-    const [saved] = await tx
-      .update(webhookAttempts)
-      .set({
-        status: result.ok ? "succeeded" : "failed",
-        responseStatus: result.status,
-        responseBody: result.body,
-        durationMs: result.durationMs,
-        error: result.error,
-      })
-      .where(and(eq(webhookAttempts.id, attemptRow.id), eq(webhookAttempts.status, "pending")))
-      .returning();
-    const [current] = await tx
-      .select({ delivery: webhookDeliveries, webhook: webhooks })
-      .from(webhookDeliveries)
-      .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-      .where(eq(webhookDeliveries.id, deliveryId))
-      .for("update");
-    if (!saved || !current) {
-      // The webhook was deleted meanwhile, or another process took this attempt over and owns it.
-      return outcome(deliveryId, number, { status: result.ok ? "succeeded" : "failed", done: true, error: result.error, responseStatus: result.status });
-    }
-    const base = { attemptId: saved.id, responseStatus: result.status, error: result.error };
-
-    if (result.ok) {
-      await tx
-        .update(webhookDeliveries)
-        .set({
-          status: "succeeded",
-          attempts: sql`greatest(${webhookDeliveries.attempts}, ${number})`,
-          nextAttemptAt: null,
-          lastError: null,
-          completedAt: finishedAt,
-          updatedAt: finishedAt,
-        })
-        .where(eq(webhookDeliveries.id, deliveryId));
-      if (current.webhook.consecutiveFailures !== 0) {
-        await tx.update(webhooks).set({ consecutiveFailures: 0, updatedAt: finishedAt }).where(eq(webhooks.id, webhook.id));
-      }
-      return outcome(deliveryId, number, { status: "succeeded", done: true, ...base });
-    }
-
-    const lastError = result.error ?? (result.status ? `unexpected status ${result.status}` : "failed");
-    const gone = result.status === 410;
-    if (gone && current.webhook.status !== "disabled") {
-      await tx
-        .update(webhooks)
-        .set({ status: "disabled", statusReason: `The endpoint answered 410 Gone (delivery ${deliveryId}); deliveries stopped.`, updatedAt: finishedAt })
-        .where(eq(webhooks.id, webhook.id));
-    }
-
-    if (mode === "redelivery" || current.delivery.status !== "pending") {
-      // A manual extra attempt leaves the delivery's own outcome as it was.
-      await tx
-        .update(webhookDeliveries)
-        .set({ attempts: sql`greatest(${webhookDeliveries.attempts}, ${number})`, lastError, updatedAt: finishedAt })
-        .where(eq(webhookDeliveries.id, deliveryId));
-      return outcome(deliveryId, number, { status: "failed", done: true, ...base });
-    }
-
-    if (!gone && current.webhook.status === "active" && number < MAX_DELIVERY_ATTEMPTS) {
-      const delaySeconds = env.WEBHOOK_RETRY_SCHEDULE[number - 1];
-      const next = new Date(finishedAt.getTime() + delaySeconds * 1000);
-      await tx.update(webhookAttempts).set({ nextAttemptAt: next }).where(eq(webhookAttempts.id, saved.id));
-      await tx
-        .update(webhookDeliveries)
-        .set({ attempts: number, nextAttemptAt: next, lastError, updatedAt: finishedAt })
-        .where(eq(webhookDeliveries.id, deliveryId));
-      return outcome(deliveryId, number, { status: "failed", done: false, nextAttemptAt: next.toISOString(), ...base });
-    }
-
-    const stopped = !gone && current.webhook.status !== "active";
-    await tx
-      .update(webhookDeliveries)
-      .set({
-        status: "failed",
-        attempts: number,
-        nextAttemptAt: null,
-        lastError: stopped ? `stopped: the webhook is ${current.webhook.status}; last error: ${lastError}` : lastError,
-        completedAt: finishedAt,
-        updatedAt: finishedAt,
-      })
-      .where(eq(webhookDeliveries.id, deliveryId));
-    if (stopped) return outcome(deliveryId, number, { status: "failed", done: true, ...base });
-
-    const failures = current.webhook.consecutiveFailures + 1;
-    const disable = !gone && failures >= 10;
-    await tx
-      .update(webhooks)
-      .set({
-        consecutiveFailures: failures,
-        ...(disable
-          ? { status: "disabled" as const, statusReason: `${failures} consecutive deliveries failed; the last error was: ${lastError}` }
-          : {}),
-        updatedAt: finishedAt,
-      })
-      .where(eq(webhooks.id, webhook.id));
-    // A failed webhook.failed delivery is not reported again: two broken receivers would
-    // otherwise notify each other forever.
-    if (!gone && delivery.eventType !== "webhook.failed") {
-      await recordEvent(ctx, {
-        accountId: delivery.accountId,
-        type: "webhook.failed",
-        data: { webhook_id: webhook.id, event_id: delivery.eventId, delivery_id: deliveryId, attempts: number, last_error: lastError },
-        excludeWebhookId: webhook.id,
-      });
-    }
-    return outcome(deliveryId, number, { status: "failed", done: true, ...base });
-  }
 }

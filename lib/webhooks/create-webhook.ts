@@ -1,6 +1,4 @@
-import { count, eq } from "drizzle-orm";
 import { actorOf, recordAudit } from "@/lib/audit/record-audit";
-import { accounts, webhooks } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
 import { ConflictError, invalidField } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
@@ -11,6 +9,7 @@ import { generateWebhookSecret } from "@/lib/webhooks/signature";
 import { checkWebhookUrl } from "@/lib/platform/url-policy";
 import { runVerification } from "./verify-webhook";
 import { sealWebhookSecret } from "./secret-at-rest";
+import { countWebhooksLocked, insertWebhook } from "./store";
 import { decryptSecret, encryptSecret } from "@/lib/platform/crypto/seal";
 
 /** Checks a URL against the policy at registration; a refusal is a 400 naming `url`. */
@@ -30,18 +29,13 @@ export async function createWebhook({ ctx, input }: { ctx: ServiceContext<"user"
   const secret = input.secret ?? generateWebhookSecret();
   const webhook = await ctx.db.transaction(async (tx) => {
     // Serialises registrations of one account so two concurrent ones cannot both be the 20th.
-    await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, ctx.accountId)).for("update");
-    const [{ n }] = await tx.select({ n: count() }).from(webhooks).where(eq(webhooks.accountId, ctx.accountId));
-    if (Number(n) >= MAX_WEBHOOKS_PER_ACCOUNT) {
+    if ((await countWebhooksLocked(tx, ctx.accountId)) >= MAX_WEBHOOKS_PER_ACCOUNT) {
       throw new ConflictError(`An account can have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks. Delete one first.`);
     }
     const now = new Date();
     const id = newId("webhook", now);
     const sealed = sealWebhookSecret({ secret, accountId: ctx.accountId, webhookId: id });
-    const [row] = await tx
-      .insert(webhooks)
-      .values({ id, accountId: ctx.accountId, url, events: input.events, secret: sealed, status: "pending", createdAt: now, updatedAt: now })
-      .returning();
+    const row = await insertWebhook(tx, { id, accountId: ctx.accountId, url, events: input.events, secret: sealed, status: "pending", createdAt: now, updatedAt: now });
     await recordAudit(tx, { accountId: ctx.accountId, actor: actorOf(ctx), action: "webhook.created", target: { type: "webhook", id } });
     return row;
   });

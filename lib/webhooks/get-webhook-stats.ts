@@ -1,8 +1,6 @@
 import "server-only";
-import { and, eq, gte, sql } from "drizzle-orm";
-import { webhookAttempts } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
-import { findWebhook } from "./find-webhook";
+import { attemptsPerBucket, attemptStats, findWebhook } from "./store";
 import { type StatsWindow, statsWindows, type WebhookStats } from "./schemas";
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
@@ -19,20 +17,7 @@ export async function getWebhookStats({ ctx, id, window, now = new Date() }: { c
   const db = ctx.db;
   const webhook = await findWebhook(db, ctx.accountId, id);
   const since = new Date(now.getTime() - statsWindows[window]);
-  const finished = sql`${webhookAttempts.status} <> 'pending' and ${webhookAttempts.durationMs} is not null`;
-  const [row] = await db
-    .select({
-      total: sql<number>`count(*)::int`,
-      succeeded: sql<number>`(count(*) filter (where ${webhookAttempts.status} = 'succeeded'))::int`,
-      failed: sql<number>`(count(*) filter (where ${webhookAttempts.status} = 'failed'))::int`,
-      pending: sql<number>`(count(*) filter (where ${webhookAttempts.status} = 'pending'))::int`,
-      avg: sql<number | string | null>`round(avg(${webhookAttempts.durationMs}) filter (where ${finished}))`,
-      p95: sql<number | string | null>`round((percentile_cont(0.95) within group (order by ${webhookAttempts.durationMs}) filter (where ${finished}))::numeric)`,
-      lastSuccess: sql<Date | string | null>`(select max(a.attempted_at) from ${webhookAttempts} a where a.webhook_id = ${id} and a.status = 'succeeded')`,
-      lastFailure: sql<Date | string | null>`(select max(a.attempted_at) from ${webhookAttempts} a where a.webhook_id = ${id} and a.status = 'failed')`,
-    })
-    .from(webhookAttempts)
-    .where(and(eq(webhookAttempts.webhookId, id), gte(webhookAttempts.attemptedAt, since)));
+  const row = await attemptStats(db, { accountId: ctx.accountId, webhookId: id, since });
   const done = row.succeeded + row.failed;
   return {
     window,
@@ -59,15 +44,7 @@ export async function getWebhookTimeline({ ctx, id, window, now = new Date() }: 
   const buckets = window === "24h" ? 24 : window === "7d" ? 7 : 30;
   const last = Math.floor(now.getTime() / 1000 / step) * step;
   const first = last - (buckets - 1) * step;
-  const rows = await db
-    .select({
-      bucket: sql<number | string>`(floor(extract(epoch from ${webhookAttempts.attemptedAt}) / ${step}) * ${step})::float8`,
-      succeeded: sql<number>`(count(*) filter (where ${webhookAttempts.status} = 'succeeded'))::int`,
-      failed: sql<number>`(count(*) filter (where ${webhookAttempts.status} = 'failed'))::int`,
-    })
-    .from(webhookAttempts)
-    .where(and(eq(webhookAttempts.webhookId, id), gte(webhookAttempts.attemptedAt, new Date(first * 1000))))
-    .groupBy(sql`1`);
+  const rows = await attemptsPerBucket(db, { accountId: ctx.accountId, webhookId: id, since: new Date(first * 1000), step });
   const byTime = new Map(rows.map((r) => [Number(r.bucket), { succeeded: r.succeeded, failed: r.failed }]));
   return Array.from({ length: buckets }, (_, i) => {
     const t = first + i * step;

@@ -1,6 +1,6 @@
 import "server-only";
 import type { ServiceContext } from "@/lib/auth/context";
-import { findWebhook } from "./find-webhook";
+import { findWebhook } from "./store";
 import { presentWebhook } from "./schemas";
 
 export async function getWebhook({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {

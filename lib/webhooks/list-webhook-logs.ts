@@ -1,14 +1,12 @@
 import "server-only";
-import { and, desc, eq, sql } from "drizzle-orm";
-import { webhookAttempts } from "@/db/schema";
 import { type CursorPosition, toPage } from "@/lib/platform/cursor";
 import type { ServiceContext } from "@/lib/auth/context";
-import { findWebhook } from "./find-webhook";
+import { findWebhook, listAttempts } from "./store";
 import { presentAttempt } from "./schemas";
 
 /**
  * The attempt log of one webhook, newest first by (attempted_at, id), optionally of one
- * status; served by webhook_attempts_webhook_attempted_idx / _status_idx.
+ * status, a page at a time.
  */
 export async function listWebhookLogs({
   ctx,
@@ -25,20 +23,6 @@ export async function listWebhookLogs({
 }) {
   const db = ctx.db;
   await findWebhook(db, ctx.accountId, id);
-  const rows = await db
-    .select()
-    .from(webhookAttempts)
-    .where(
-      and(
-        eq(webhookAttempts.webhookId, id),
-        eq(webhookAttempts.accountId, ctx.accountId),
-        status ? eq(webhookAttempts.status, status) : undefined,
-        cursor
-          ? sql`(${webhookAttempts.attemptedAt}, ${webhookAttempts.id}) < (${cursor.t.toISOString()}::timestamptz, ${cursor.id})`
-          : undefined,
-      ),
-    )
-    .orderBy(desc(webhookAttempts.attemptedAt), desc(webhookAttempts.id))
-    .limit(limit + 1);
+  const rows = await listAttempts(db, { accountId: ctx.accountId, webhookId: id, status, cursor, limit: limit + 1 });
   return toPage(rows, limit, (row) => ({ t: row.attemptedAt, id: row.id }), presentAttempt);
 }

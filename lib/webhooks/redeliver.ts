@@ -1,10 +1,8 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
-import { webhookAttempts, webhookDeliveries } from "@/db/schema";
 import { ConflictError, NotFoundError } from "@/lib/platform/errors";
-import { runAttempt } from "./attempt-delivery";
+import { attemptDelivery } from "./attempt-delivery";
 import type { ServiceContext } from "@/lib/auth/context";
-import { findWebhook } from "./find-webhook";
+import { findAttemptById, findDelivery, findWebhook } from "./store";
 import { presentAttempt } from "./schemas";
 
 /**
@@ -18,10 +16,7 @@ import { presentAttempt } from "./schemas";
 export async function redeliver({ ctx, id, deliveryId }: { ctx: ServiceContext<"user">; id: string; deliveryId: string }) {
   const db = ctx.db;
   const webhook = await findWebhook(db, ctx.accountId, id);
-  const [delivery] = await db
-    .select()
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, id), eq(webhookDeliveries.accountId, ctx.accountId)));
+  const delivery = await findDelivery(db, { accountId: ctx.accountId, webhookId: id, id: deliveryId });
   if (!delivery) throw new NotFoundError("Delivery");
   if (delivery.eventType === "webhook.verified") {
     throw new ConflictError("A verification challenge is not redelivered; use POST /v1/webhooks/{id}/verify.");
@@ -29,14 +24,10 @@ export async function redeliver({ ctx, id, deliveryId }: { ctx: ServiceContext<"
   if (webhook.status !== "active") {
     throw new ConflictError(`The webhook is ${webhook.status.replace("_", " ")}; enable or verify it before redelivering.`);
   }
-  const result =
-    delivery.status === "pending"
-      ? await runAttempt(ctx, { deliveryId, attempt: delivery.attempts + 1, mode: "scheduled" })
-      : await runAttempt(ctx, { deliveryId, attempt: "next", mode: "redelivery" });
+  const result = await attemptDelivery(ctx, { deliveryId, attempt: delivery.status === "pending" ? delivery.attempts + 1 : "next" });
   if (result.status === "in_flight") throw new ConflictError("An attempt of this delivery is in progress; try again when it has finished.");
   if (result.status === "skipped" || !result.attemptId) {
     throw new ConflictError(`The delivery cannot be retried now: ${result.error ?? "it has changed meanwhile"}.`);
   }
-  const [row] = await db.select().from(webhookAttempts).where(eq(webhookAttempts.id, result.attemptId));
-  return presentAttempt(row);
+  return presentAttempt((await findAttemptById(db, { accountId: ctx.accountId, id: result.attemptId }))!);
 }

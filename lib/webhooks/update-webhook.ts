@@ -1,10 +1,8 @@
 import "server-only";
-import { eq } from "drizzle-orm";
 import { actorOf, recordAudit } from "@/lib/audit/record-audit";
-import { webhooks } from "@/db/schema";
 import { approvedUrl } from "./create-webhook";
 import type { ServiceContext } from "@/lib/auth/context";
-import { findWebhook } from "./find-webhook";
+import { findWebhook, updateWebhookRow } from "./store";
 import { presentWebhook, type UpdateWebhookInput } from "./schemas";
 import { runVerification } from "./verify-webhook";
 
@@ -25,17 +23,14 @@ export async function updateWebhook({ ctx, id, input }: { ctx: ServiceContext<"u
     const enabling = input.status === "active" && current.status !== "active";
     const verify = !disabling && (enabling || (urlChanged && current.status !== "disabled"));
     const now = new Date();
-    const [row] = await tx
-      .update(webhooks)
-      .set({
-        ...(url !== undefined ? { url } : {}),
-        ...(input.events !== undefined ? { events: input.events } : {}),
-        ...(disabling && current.status !== "disabled" ? { status: "disabled" as const, statusReason: `Disabled by ${ctx.user.name}.` } : {}),
-        ...(enabling ? { consecutiveFailures: 0 } : {}),
-        updatedAt: now,
-      })
-      .where(eq(webhooks.id, id))
-      .returning();
+    // The row is locked above, so it is there to update.
+    const row = (await updateWebhookRow(tx, { accountId: ctx.accountId, id }, {
+      ...(url !== undefined ? { url } : {}),
+      ...(input.events !== undefined ? { events: input.events } : {}),
+      ...(disabling && current.status !== "disabled" ? { status: "disabled" as const, statusReason: `Disabled by ${ctx.user.name}.` } : {}),
+      ...(enabling ? { consecutiveFailures: 0 } : {}),
+      updatedAt: now,
+    }))!;
     await recordAudit(tx, { accountId: ctx.accountId, actor: actorOf(ctx), action: "webhook.updated", target: { type: "webhook", id } });
     return { webhook: row, verify };
   });

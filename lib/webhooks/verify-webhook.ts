@@ -1,12 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, lt } from "drizzle-orm";
 import type { SystemContext } from "@/lib/auth/context";
-import { type Webhook, webhookAttempts, webhookDeliveries, webhooks } from "@/db/schema";
+import type { Webhook } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/platform/ids";
 import type { ServiceContext } from "@/lib/auth/context";
-import { findWebhook } from "./find-webhook";
+import { failStaleChallenges, findWebhook, insertDelivery, insertPendingAttempt, updateAttempt, updateDelivery, updateWebhookAtUrl } from "./store";
 import { presentWebhook, VERIFICATION_TIMEOUT_MS } from "./schemas";
 import { type SendResult, sendSigned } from "./send";
 import { openWebhookSecret } from "./secret-at-rest";
@@ -34,15 +33,12 @@ export async function runVerification(ctx: SystemContext, { accountId, webhookId
     const webhook = await findWebhook(tx, accountId, webhookId, { lock: true });
     // A challenge left unanswered by a server that stopped mid-way would otherwise stay pending forever.
     const interrupted = "interrupted: the server stopped before the answer was recorded";
-    await tx
-      .update(webhookAttempts)
-      .set({ status: "failed", error: interrupted })
-      .where(and(eq(webhookAttempts.webhookId, webhookId), eq(webhookAttempts.eventType, "webhook.verified"), eq(webhookAttempts.status, "pending"), lt(webhookAttempts.attemptedAt, new Date(Date.now() - VERIFICATION_TIMEOUT_MS - 5_000))));
+    await failStaleChallenges(tx, { accountId, webhookId, before: new Date(Date.now() - VERIFICATION_TIMEOUT_MS - 5_000), error: interrupted });
     const envelope = await recordEvent({ ...ctx, db: tx }, { accountId, type: "webhook.verified", data: { webhook_id: webhookId, challenge } });
     const now = new Date();
     const deliveryId = newId("delivery", now);
     const payload = JSON.stringify(envelope);
-    await tx.insert(webhookDeliveries).values({
+    await insertDelivery(tx, {
       id: deliveryId,
       accountId,
       webhookId,
@@ -54,11 +50,9 @@ export async function runVerification(ctx: SystemContext, { accountId, webhookId
       createdAt: now,
       updatedAt: now,
     });
-    const [attempt] = await tx
-      .insert(webhookAttempts)
-      .values({ id: newId("attempt", now), accountId, webhookId, deliveryId, eventId: envelope.id, eventType: envelope.type, attempt: 1, status: "pending", attemptedAt: now })
-      .returning();
-    return { webhook, envelope, deliveryId, payload, attemptId: attempt.id };
+    const attemptId = newId("attempt", now);
+    await insertPendingAttempt(tx, { id: attemptId, accountId, webhookId, deliveryId, eventId: envelope.id, eventType: envelope.type, attempt: 1, attemptedAt: now });
+    return { webhook, envelope, deliveryId, payload, attemptId };
   });
 
   const timeoutMs = Math.min(VERIFICATION_TIMEOUT_MS, getEnv().WEBHOOK_TIMEOUT_MS);
@@ -77,30 +71,24 @@ export async function runVerification(ctx: SystemContext, { accountId, webhookId
 
   return db.transaction(async (tx) => {
     const finishedAt = new Date();
-    await tx
-      .update(webhookAttempts)
-      .set({
-        status: answered ? "succeeded" : "failed",
-        responseStatus: result.status,
-        responseBody: result.body,
-        durationMs: result.durationMs,
-        error: answered ? null : (result.error ?? reason),
-      })
-      .where(eq(webhookAttempts.id, prepared.attemptId));
-    await tx
-      .update(webhookDeliveries)
-      .set({ status: answered ? "succeeded" : "failed", lastError: reason, completedAt: finishedAt, updatedAt: finishedAt })
-      .where(eq(webhookDeliveries.id, prepared.deliveryId));
+    await updateAttempt(
+      tx,
+      { accountId, id: prepared.attemptId },
+      { status: answered ? "succeeded" : "failed", responseStatus: result.status, responseBody: result.body, durationMs: result.durationMs, error: answered ? null : (result.error ?? reason) },
+    );
+    await updateDelivery(
+      tx,
+      { accountId, id: prepared.deliveryId },
+      { status: answered ? "succeeded" : "failed", lastError: reason, completedAt: finishedAt, updatedAt: finishedAt },
+    );
     // Only the URL that was challenged is confirmed: a PATCH that changed it meanwhile runs its own.
-    const [updated] = await tx
-      .update(webhooks)
-      .set(
-        answered
-          ? { status: "active", statusReason: null, consecutiveFailures: 0, updatedAt: finishedAt }
-          : { status: "verification_failed", statusReason: reason, updatedAt: finishedAt },
-      )
-      .where(and(eq(webhooks.id, webhookId), eq(webhooks.url, prepared.webhook.url)))
-      .returning();
+    const updated = await updateWebhookAtUrl(
+      tx,
+      { accountId, id: webhookId, url: prepared.webhook.url },
+      answered
+        ? { status: "active", statusReason: null, consecutiveFailures: 0, updatedAt: finishedAt }
+        : { status: "verification_failed", statusReason: reason, updatedAt: finishedAt },
+    );
     return updated ?? (await findWebhook(tx, accountId, webhookId));
   });
 }

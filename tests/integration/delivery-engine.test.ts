@@ -191,7 +191,7 @@ describe("deliveries many at a time", () => {
     await emit(account.id);
     const [delivery] = await deliveriesOf(hook.id);
     // While attempt 1 is in flight, another process takes it over: it writes the attempt again
-    // (a new row, as runAttempt does) and sends it itself.
+    // (a new row, as the attempt path does) and sends it itself.
     const otherAttemptId = newId("attempt");
     a.respond(async () => {
       await getDb().transaction(async (tx) => {
