@@ -19,12 +19,9 @@ import { ThreadScroller, type ThreadScrollerHandle } from "./thread-scroller";
 import { TypingIndicator } from "./typing";
 import { useTeamThread } from "./use-team-thread";
 import { asMessage, deliver, discardFromOutbox, useOutbox } from "./outbox";
-import type { ActivityItem, NoteItem } from "./team-types";
+import { type Page, takeOpening } from "./open-request";
 import { type ConversationItem, displayName, type MessageItem, type Teammate } from "./types";
 
-type Page<T = MessageItem> = { data: T[]; pagination: { next_cursor: string | null; has_more: boolean } };
-/** What opening a conversation brings, in one request. */
-type Opened = ConversationItem & { messages: Page; notes: Page<NoteItem>; activity: Page<ActivityItem> };
 
 /**
  * Reactions are not bubbles: each one is shown on the message it reacts to. Live reactions are
@@ -56,17 +53,28 @@ function mergeByTime(fetched: MessageItem[], current: MessageItem[]) {
   return [...fetched, ...current.filter((m) => !ids.has(m.id))].sort(order);
 }
 
-const PAGE_SIZE = "50";
 // Scrolling back goes in the largest pages the API gives: half the requests of a long thread.
 const OLDER_PAGE_SIZE = "100";
+// …and two of them are put into the thread at once: each time older messages join the thread it
+// is laid out again and the window renders a new stretch, so fewer, larger steps cost the
+// browser less for the same history.
+const OLDER_PAGES_AT_ONCE = 2;
 
-function fetchOlder(conversationId: string, cursor: string) {
+function fetchOlderPage(conversationId: string, cursor: string) {
   return requestJson<Page>("GET", `/v1/conversations/${conversationId}/messages?${new URLSearchParams({ limit: OLDER_PAGE_SIZE, cursor })}`);
 }
 
-/** The conversation with its newest messages, notes and activity: one request opens it. */
-function fetchOpened(conversationId: string) {
-  return requestJson<Opened>("GET", `/v1/conversations/${conversationId}?${new URLSearchParams({ include: "messages,notes,activity", limit: PAGE_SIZE })}`);
+/** The next older pages, newest first like each page; a later page that fails is left for the next step. */
+async function fetchOlder(conversationId: string, cursor: string): Promise<Awaited<ReturnType<typeof fetchOlderPage>>> {
+  const first = await fetchOlderPage(conversationId, cursor);
+  if (!first.ok) return first;
+  let data = first.data;
+  for (let page = 1; page < OLDER_PAGES_AT_ONCE && data.pagination.next_cursor; page++) {
+    const next = await fetchOlderPage(conversationId, data.pagination.next_cursor);
+    if (!next.ok) break;
+    data = { data: [...data.data, ...next.data.data], pagination: next.data.pagination };
+  }
+  return { ...first, data };
 }
 
 /** The first of the `unread` newest customer messages of a page (oldest first), where "New messages" goes. */
@@ -213,10 +221,11 @@ export function ConversationView({
     [setMessages, errorMessage],
   );
 
-  // One request opens the conversation: its newest messages, notes and activity together.
+  // One request opens the conversation: its newest messages, notes and activity together (sent
+  // at the click when the list opened it).
   useEffect(() => {
     let current = true;
-    void fetchOpened(conversation.id).then((result) => {
+    void takeOpening(conversation.id).then((result) => {
       if (!current) return;
       onOpened?.();
       if (result.ok) {

@@ -17,6 +17,7 @@ import { useShortcuts } from "./shortcuts";
 import { SimulateCustomer } from "./simulate-customer";
 import { useTypingTeammates } from "./typing";
 import { useInbox } from "./use-inbox";
+import { startOpening } from "./open-request";
 import type { ConversationItem, Teammate } from "./types";
 
 // The conversation view (thread, composer and its menus) is not needed to show the list: it is a
@@ -117,6 +118,8 @@ export function InboxApp({
   // The URL names the open conversation: /inbox/{id}. Opening one adds a history entry, so Back
   // (on a phone, the way back to the list) and Forward walk through what was opened.
   function open(id: string, found?: ConversationItem) {
+    // The thread is asked for first, before anything else this click sends or renders.
+    if (id !== selectedId) startOpening(id);
     // A search result outside the current list joins it while it is open.
     if (found) inbox.joinConversation(found);
     if (id !== selectedId) setOpened(null);

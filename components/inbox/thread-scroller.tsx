@@ -11,6 +11,18 @@ const NEAR_BOTTOM = 80;
 /** From how many entries on the thread is windowed. */
 const WINDOW_FROM = 300;
 
+/**
+ * A windowed entry's height before it is measured, close to what it measures (a one-line bubble,
+ * the sender's name over a reply, a day label above), so the list's height and the place of
+ * what is below move little when it is.
+ */
+function estimatedHeight(row: ThreadRow | undefined) {
+  if (!row) return 62;
+  const day = row.day ? 44 : 0;
+  if (row.kind !== "message") return day + 48;
+  return day + (row.message.direction === "outbound" ? 80 : 62);
+}
+
 /** What the conversation view asks of the thread's scroll position. */
 export type ThreadScrollerHandle = {
   /** Keeps the entry at the top of the screen where it is while older messages come in above it. */
@@ -76,11 +88,31 @@ export function ThreadScroller({
   const virtualizer = useVirtualizer({
     count: windowed ? rows.length : 0,
     getScrollElement: () => scroller.current,
-    estimateSize: () => 76,
+    estimateSize: (index) => estimatedHeight(rows[index]),
     overscan: 8,
     scrollMargin: listTop,
     getItemKey: (index) => rows[index]?.key ?? index,
+    // Where entries sit is written to the page by the window itself: a measured height moving
+    // the entries below it costs no render, and what scrolling brings into view is rendered in
+    // the next frame rather than synchronously inside every scroll event.
+    useFlushSync: false,
+    directDomUpdates: true,
+    directDomUpdatesMode: "position",
   });
+  // The list element is the window's container while windowed (it writes its height there), and
+  // a plain list in the page's flow otherwise.
+  const containerRef = virtualizer.containerRef;
+  const attachList = useCallback(
+    (node: HTMLOListElement | null) => {
+      listRef.current = node;
+      if (windowed) containerRef(node);
+      else {
+        containerRef(null);
+        node?.style.removeProperty("height");
+      }
+    },
+    [windowed, containerRef],
+  );
   // An entry above the screen changing height moves the view by as much, so what is on screen
   // stays; while older messages load, the held entry keeps it steady instead.
   virtualizer.shouldAdjustScrollPositionOnItemSizeChange = (item) => !anchor.current && item.start < (scroller.current?.scrollTop ?? 0);
@@ -191,6 +223,19 @@ export function ThreadScroller({
     return () => observer.disconnect();
   }, [pinToBottom]);
 
+  // Older messages just came in and the screen is still within reach of the top (they were
+  // fewer than a screen, or the reader kept going up): the next ones are asked for at once, not
+  // at the next scroll event, which may never come while the thread stands at its top.
+  const nearTop = useRef(onNearTop);
+  useEffect(() => {
+    nearTop.current = onNearTop;
+  });
+  useEffect(() => {
+    const node = scroller.current;
+    if (!node || loading || atStart || !ready) return;
+    if (node.scrollTop < Math.max(120, node.clientHeight)) nearTop.current();
+  }, [loading, atStart, ready]);
+
   function onScroll() {
     const node = scroller.current;
     if (!node) return;
@@ -235,7 +280,7 @@ export function ThreadScroller({
             </p>
           ) : null}
           {loading === "initial" && !ready ? <p className="text-center text-sm text-slate-500">{t("loading")}</p> : null}
-          <ol ref={listRef} className={windowed ? "relative w-full" : "flex flex-col gap-1.5"} style={windowed ? { height: virtualizer.getTotalSize() } : undefined}>
+          <ol ref={attachList} className={windowed ? "relative w-full" : "flex flex-col gap-1.5"}>
             {windowed
               ? virtualizer.getVirtualItems().map((item) => {
                   const row = rows[item.index];
@@ -247,7 +292,6 @@ export function ThreadScroller({
                       data-key={row.key}
                       ref={virtualizer.measureElement}
                       className="absolute left-0 top-0 flex w-full flex-col pb-1.5"
-                      style={{ transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}
                     >
                       <ThreadRowView row={row} people={people} meId={meId} renderMessage={renderMessage} />
                     </li>
