@@ -1,2 +1,2 @@
-export declare const SERVER_MAX_OLD_SPACE_MIB: number;
-export declare function serverNodeFlags(nodeOptions?: string): string[];
+export declare const SERVER_HEAP_GROWING_PERCENT: number;
+export declare function serverNodeFlags(): string[];

@@ -242,6 +242,16 @@ test("signing in while the database is unreachable says the service is unavailab
     { outage: "stopped", locale: "es-ES", labels: ["Correo electrónico", "Contraseña", "Iniciar sesión"], says: /no puede conectar con su base de datos.*inténtalo de nuevo/i, refused: "El correo o la contraseña no son correctos." },
     { outage: "partition", locale: "pt-BR", labels: ["E-mail", "Senha", "Entrar"], says: /não consegue acessar o banco de dados.*tente de novo/i, refused: "E-mail ou senha incorretos." },
   ] as const;
+  // With the database up, a wrong password is still told as one.
+  {
+    const page = await browser.newPage();
+    await page.goto(`${base}/login`);
+    await page.getByLabel("Email", { exact: true }).fill(admin.email);
+    await page.getByLabel("Password", { exact: true }).fill("not-the-password-1");
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await expect(page.locator("form").getByRole("alert")).toHaveText("Wrong email or password.");
+    await page.close();
+  }
   for (const { outage, locale, labels, says, refused } of cases) {
     const context = await browser.newContext({ locale });
     const page = await context.newPage();
