@@ -2,7 +2,7 @@ import "server-only";
 import { ConflictError, NotFoundError } from "@/lib/platform/errors";
 import { attemptDelivery } from "./attempt-delivery";
 import type { ServiceContext } from "@/lib/auth/context";
-import { findAttemptById, findDelivery, findWebhook } from "./store";
+import { findAttempt, findDelivery, findWebhook } from "./store";
 import { presentAttempt } from "./schemas";
 
 /**
@@ -29,5 +29,5 @@ export async function redeliver({ ctx, id, deliveryId }: { ctx: ServiceContext<"
   if (result.status === "skipped" || !result.attemptId) {
     throw new ConflictError(`The delivery cannot be retried now: ${result.error ?? "it has changed meanwhile"}.`);
   }
-  return presentAttempt((await findAttemptById(db, { accountId: ctx.accountId, id: result.attemptId }))!);
+  return presentAttempt((await findAttempt(db, { accountId: ctx.accountId, id: result.attemptId }))!);
 }

@@ -205,19 +205,10 @@ export async function insertPendingAttempt(tx: Executor, values: Omit<typeof web
   return inserted as WebhookAttempt | undefined;
 }
 
-export async function findAttempt(tx: Executor, { accountId, deliveryId, attempt }: { accountId: string; deliveryId: string; attempt: number }) {
-  const [row] = await tx
-    .select()
-    .from(webhookAttempts)
-    .where(and(eq(webhookAttempts.accountId, accountId), eq(webhookAttempts.deliveryId, deliveryId), eq(webhookAttempts.attempt, attempt)));
-  return row as WebhookAttempt | undefined;
-}
-
-export async function findAttemptById(tx: Executor, { accountId, id }: { accountId: string; id: string }) {
-  const [row] = await tx
-    .select()
-    .from(webhookAttempts)
-    .where(and(eq(webhookAttempts.accountId, accountId), eq(webhookAttempts.id, id)));
+/** An attempt of the account: by its id, or by its delivery and number. */
+export async function findAttempt(tx: Executor, { accountId, ...key }: { accountId: string } & ({ id: string } | { deliveryId: string; attempt: number })) {
+  const match = "id" in key ? eq(webhookAttempts.id, key.id) : and(eq(webhookAttempts.deliveryId, key.deliveryId), eq(webhookAttempts.attempt, key.attempt));
+  const [row] = await tx.select().from(webhookAttempts).where(and(eq(webhookAttempts.accountId, accountId), match));
   return row as WebhookAttempt | undefined;
 }
 
@@ -291,18 +282,9 @@ export function pageOfWebhooks<T>(tx: Executor, { accountId, limit, cursor, pres
 
 /** Fails the account's verification challenges of a webhook left pending since before `before` (a server stopped mid-way). */
 export async function failStaleChallenges(tx: Executor, { accountId, webhookId, before, error }: { accountId: string; webhookId: string; before: Date; error: string }) {
-  await tx
-    .update(webhookAttempts)
-    .set({ status: "failed", error })
-    .where(
-      and(
-        eq(webhookAttempts.accountId, accountId),
-        eq(webhookAttempts.webhookId, webhookId),
-        eq(webhookAttempts.eventType, "webhook.verified"),
-        eq(webhookAttempts.status, "pending"),
-        lt(webhookAttempts.attemptedAt, before),
-      ),
-    );
+  const ofThisWebhook = and(eq(webhookAttempts.accountId, accountId), eq(webhookAttempts.webhookId, webhookId));
+  const stale = and(eq(webhookAttempts.eventType, "webhook.verified"), eq(webhookAttempts.status, "pending"), lt(webhookAttempts.attemptedAt, before));
+  await tx.update(webhookAttempts).set({ status: "failed", error }).where(and(ofThisWebhook, stale));
 }
 
 export async function insertDelivery(tx: Executor, values: typeof webhookDeliveries.$inferInsert) {
@@ -322,10 +304,8 @@ export async function updateWebhookAtUrl(tx: Executor, { accountId, id, url }: {
 // ---- Deliveries, the log and the statistics.
 
 export async function findDelivery(tx: Executor, { accountId, webhookId, id }: { accountId: string; webhookId: string; id: string }) {
-  const [row] = await tx
-    .select()
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.accountId, accountId)));
+  const ofThisWebhook = and(eq(webhookDeliveries.accountId, accountId), eq(webhookDeliveries.webhookId, webhookId));
+  const [row] = await tx.select().from(webhookDeliveries).where(and(ofThisWebhook, eq(webhookDeliveries.id, id)));
   return row as WebhookDelivery | undefined;
 }
 
