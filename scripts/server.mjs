@@ -389,8 +389,15 @@ const HEALTH_HEADERS = {
 const isHealthCheck = (req, target) =>
   globalThis.__chorusServing === true && (req.method === "GET" || req.method === "HEAD") && (target === "/healthz" || target.startsWith("/healthz?"));
 
+// The first answer Next.js sends (whatever its status; not the liveness answers given here): the
+// job runner starts on a backlog left by a crash only once the app has shown it serves, with its
+// routes loaded (lib/server/background.ts).
+let firstAnswered;
+globalThis.__chorusFirstAnswer = new Promise((resolve) => (firstAnswered = resolve));
+
 const server = http.createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
   const target = req.url ?? "";
+
   if (isHealthCheck(req, target)) {
     req.resume();
     res.writeHead(200, HEALTH_HEADERS);
@@ -411,6 +418,12 @@ const server = http.createServer({ connectionsCheckingInterval: 1_000 }, (req, r
   if (req.headers["transfer-encoding"] !== undefined) limitStreamedBody(req, res);
   if (isEventStreamRequest(req, target) && eventStreamEntry()) return void serveEventStream(req, res, target);
   if (countsAsWork(target)) watchForOutage(req, res, target);
+  if (firstAnswered) {
+    res.once("finish", () => {
+      firstAnswered?.();
+      firstAnswered = undefined;
+    });
+  }
   return handle(req, res);
 });
 

@@ -12,6 +12,7 @@ const allowed = new Map([
   ["__chorusEarlyDb", "db/pglite-early.mjs"],
   ["__chorusStarted", "lib/server/start.ts"],
   ["__chorusServing", "lib/server/start.ts"],
+  ["__chorusFirstAnswer", "lib/server/background.ts"],
   ["__chorusRequestHook", "lib/platform/http/request-hook.ts"],
   ["__chorusLimiters", "lib/platform/rate-limit.ts"],
   ["__chorusTokenCache", "lib/auth/token-cache.ts"],
