@@ -56,9 +56,10 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
   // kept by triggers with every change of status or assignee (a few rows, not a pass over the
   // account's conversations).
   const nowRows = await queryRows<{ status: string; assigned_to: string | null; n: number | string }>(ctx.db, sql`
-    select status, nullif(user_id, '') as assigned_to, n
-    from report_open_now
-    where account_id = ${accountId} and n <> 0`);
+    select status, nullif(user_id, '') as assigned_to, sum(n)::int as n
+    from conversation_counts
+    where account_id = ${accountId} and status in ('open', 'assigned') and n <> 0
+    group by 1, 2`);
   const openCount = nowRows.reduce((sum, row) => sum + toNumber(row.n), 0);
   const unassignedNow = nowRows.filter((row) => row.status === "open").reduce((sum, row) => sum + toNumber(row.n), 0);
   const assignedNow = new Map<string, number>();

@@ -4,19 +4,22 @@ import * as assignRoute from "@/app/v1/conversations/[id]/assign/route";
 import * as closeRoute from "@/app/v1/conversations/[id]/close/route";
 import * as reopenRoute from "@/app/v1/conversations/[id]/reopen/route";
 import * as unassignRoute from "@/app/v1/conversations/[id]/unassign/route";
+import * as inboxCountsRoute from "@/app/api/inbox/counts/route";
 import * as summaryRoute from "@/app/v1/reports/summary/route";
 import { getDb, rowsOf } from "@/db";
 import { call } from "@/tests/support/api";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
 import { seedConversation } from "@/tests/support/seed";
 
-// The summary's "right now" figures (open, unassigned, assigned to each person) are counts kept
-// with every change of a conversation's status or assignee, not a pass over the conversations
-// at each read. Whatever changes them (the API's verbs, a bulk update, a person deleted, a
-// conversation or a whole account deleted), they must stay those of the conversations themselves.
+// The inbox's filter tabs and the summary's "right now" figures (open, unassigned, assigned to
+// each person) are counts kept with every change of a conversation's status, assignee or unread
+// state, not a pass over the conversations at each read. Whatever changes them (the API's verbs,
+// a bulk update, a person deleted, a conversation or a whole account deleted), they must stay
+// those of the conversations themselves.
 
 let accountId: string;
 let token: string;
+let adminId: string;
 let ana: string;
 let bruno: string;
 
@@ -50,6 +53,21 @@ async function expectSummaryMatchesConversations() {
   expect(report.conversations).toMatchObject({ open_now: truth.open_now, unassigned_now: truth.unassigned_now });
   const reported = Object.fromEntries(report.agents.filter((a) => a.assigned_now > 0).map((a) => [a.user_id, a.assigned_now]));
   expect(reported).toEqual(truth.assigned);
+
+  // The inbox's tabs, as a pass over the conversations counts them.
+  const tabs = await call(inboxCountsRoute.GET, { path: "/api/inbox/counts", token });
+  expect(tabs.status).toBe(200);
+  const [scan] = rowsOf<Record<string, number>>(
+    await getDb().execute(sql`
+      select count(*) filter (where status not in ('closed', 'snoozed'))::int as all,
+        count(*) filter (where status not in ('closed', 'snoozed') and assigned_to = ${adminId})::int as mine,
+        count(*) filter (where status not in ('closed', 'snoozed') and assigned_to is null)::int as unassigned,
+        count(*) filter (where status = 'snoozed')::int as snoozed,
+        count(*) filter (where status = 'closed')::int as closed,
+        count(*) filter (where status <> 'closed' and unread_count > 0)::int as unread
+      from conversations where account_id = ${accountId}`),
+  );
+  expect(tabs.body).toMatchObject(scan);
   return report;
 }
 
@@ -57,11 +75,12 @@ beforeAll(async () => {
   const created = await createTestAccount();
   accountId = created.account.id;
   token = created.adminToken;
+  adminId = created.admin.id;
   ana = (await addTestUser(accountId, "agent", "Ana Agent")).user.id;
   bruno = (await addTestUser(accountId, "agent", "Bruno Agent")).user.id;
 });
 
-describe("the summary's figures of right now", () => {
+describe("the inbox's tabs and the summary's figures of right now", () => {
   it("are kept by the counts as conversations arrive, are assigned, closed and reopened through the API", async () => {
     const first = await seedConversation({ accountId });
     const second = await seedConversation({ accountId });
@@ -102,8 +121,15 @@ describe("the summary's figures of right now", () => {
     await expectSummaryMatchesConversations();
     await db.execute(sql`update conversations set status = 'assigned', assigned_to = ${bruno} where account_id = ${accountId} and status = 'snoozed'`);
     await expectSummaryMatchesConversations();
-    // An update that changes neither status nor assignee (a new message's preview) leaves the counts alone.
+    // Customer messages arriving, then read: unread and back.
     await db.execute(sql`update conversations set last_message_preview = 'Hello', unread_count = unread_count + 1 where account_id = ${accountId}`);
+    await expectSummaryMatchesConversations();
+    await db.execute(sql`update conversations set unread_count = unread_count + 1 where account_id = ${accountId}`);
+    await db.execute(sql`update conversations set unread_count = 0, assigned_to = ${adminId}, status = 'assigned'
+      where id in (select id from conversations where account_id = ${accountId} and status = 'open' limit 1)`);
+    await expectSummaryMatchesConversations();
+    // An update that changes none of them (a new message's preview) leaves the counts alone.
+    await db.execute(sql`update conversations set last_message_preview = 'Hello again' where account_id = ${accountId}`);
     await expectSummaryMatchesConversations();
     // A person removed for good: their conversations stay assigned to nobody (the foreign key's own update).
     await db.execute(sql`delete from users where id = ${bruno}`);
@@ -118,7 +144,7 @@ describe("the summary's figures of right now", () => {
     const other = await createTestAccount();
     await seedConversation({ accountId: other.account.id });
     await seedConversation({ accountId: other.account.id, status: "assigned", assignedTo: other.admin.id });
-    const kept = async () => rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from report_open_now where account_id = ${other.account.id} and n <> 0`))[0].n;
+    const kept = async () => rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from conversation_counts where account_id = ${other.account.id} and n <> 0`))[0].n;
     expect(await kept()).toBe(2);
     await db.execute(sql`delete from accounts where id = ${other.account.id}`);
     expect(await kept()).toBe(0);
