@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { QueryOptions, Results } from "@electric-sql/pglite";
+import { type EarlyDatabase, LOAD_SLOTS } from "./pglite-early.mjs";
 import { isYielding } from "./priority";
 
 /**
@@ -66,7 +67,7 @@ export class WorkerPglite implements EmbeddedDatabase {
    * [0] jobs waiting, [1] recent ms a job held the database, [2] epoch ms the running job began
    * (0 idle), [3]/[4] jobs run and ms held since it opened, [5]/[6] the same for work that yields.
    */
-  private readonly load = new Float64Array(new SharedArrayBuffer(7 * Float64Array.BYTES_PER_ELEMENT));
+  private readonly load: Float64Array<SharedArrayBuffer>;
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Map<number, { channel: string; callback: (payload: string) => void }>();
   private worker: Promise<Worker>;
@@ -77,11 +78,17 @@ export class WorkerPglite implements EmbeddedDatabase {
    * `dataDir`: a folder (created on first use) or `memory://`. `onFailure` is told when the
    * worker stops without being asked to (the database cannot serve any more).
    */
+  /**
+   * `early`: the worker the server script started for this folder before Next.js loaded
+   * (db/pglite-early.mjs), adopted instead of starting one.
+   */
   constructor(
     private readonly dataDir: string,
     private readonly onFailure: (error: Error) => void = () => {},
+    early?: EarlyDatabase,
   ) {
-    this.worker = this.start();
+    this.load = early?.load ?? new Float64Array(new SharedArrayBuffer(LOAD_SLOTS * Float64Array.BYTES_PER_ELEMENT));
+    this.worker = this.start(early);
   }
 
   get closed() {
@@ -105,9 +112,9 @@ export class WorkerPglite implements EmbeddedDatabase {
     return { jobs, ms, yieldingJobs, yieldingMs };
   }
 
-  private async start(): Promise<Worker> {
-    if (!this.dataDir.startsWith("memory://") && !existsSync(path.join(this.dataDir, "PG_VERSION"))) await createDatabase(this.dataDir);
-    const worker = new Worker(workerScript(), { workerData: { dataDir: this.dataDir, load: this.load.buffer } });
+  private async start(early?: EarlyDatabase): Promise<Worker> {
+    if (!early && !this.dataDir.startsWith("memory://") && !existsSync(path.join(this.dataDir, "PG_VERSION"))) await createDatabase(this.dataDir);
+    const worker = early?.worker ?? new Worker(workerScript(), { workerData: { dataDir: this.dataDir, load: this.load.buffer } });
     worker.on("message", (message: Reply | { type: "notify"; channel: string; payload: string }) => {
       if ("type" in message) {
         for (const listener of this.listeners.values()) if (listener.channel === message.channel) listener.callback(message.payload);
@@ -128,6 +135,8 @@ export class WorkerPglite implements EmbeddedDatabase {
     };
     worker.on("error", fail);
     worker.on("exit", (code) => fail(new Error(`the embedded database stopped (worker exit ${code})`)));
+    // Stopped before it was adopted: told as if it had stopped now.
+    if (early?.failure) fail(early.failure);
     return worker;
   }
 

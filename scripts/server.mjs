@@ -4,7 +4,9 @@
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import http from "node:http";
+import { createRequire } from "node:module";
 import path from "node:path";
+import { openEmbeddedEarly } from "../db/pglite-early.mjs";
 import { createEventSocketHandler, WS_PATH } from "./event-socket.mjs";
 import { eventStreamEntry, isEventStreamRequest, serveEventStream } from "./event-stream.mjs";
 import { PAGE_RETRY_SECONDS, unavailablePage } from "./unavailable-page.mjs";
@@ -14,6 +16,15 @@ const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
 // Next reads NODE_ENV when it loads, so it is set before Next is imported.
 process.env.NODE_ENV ??= dev ? "development" : "production";
+// The embedded database opens while Next.js loads (db/pglite-early.mjs): its worker thread and
+// this thread work at once, and the app adopts the worker. The .env files are read first, as
+// Next.js reads them, so that the folder is the one the app will use.
+if (!dev) {
+  const { loadEnvConfig } = createRequire(createRequire(import.meta.url).resolve("next/package.json"))("@next/env");
+  loadEnvConfig(root, false, { info: () => {}, error: (...args) => console.error(...args) });
+  const dir = process.env.PGLITE_DIR || "./.data/pglite";
+  if (!process.env.DATABASE_URL && !dir.startsWith("memory://")) openEmbeddedEarly(path.resolve(process.cwd(), dir));
+}
 const { default: next } = await import("next");
 
 // Next attaches its own upgrade listener to the server of the first request (and ends every
@@ -378,8 +389,15 @@ const HEALTH_HEADERS = {
 const isHealthCheck = (req, target) =>
   globalThis.__chorusServing === true && (req.method === "GET" || req.method === "HEAD") && (target === "/healthz" || target.startsWith("/healthz?"));
 
+// The first answer Next.js sends (whatever its status; not the liveness answers given here): the
+// job runner starts on a backlog left by a crash only once the app has shown it serves, with its
+// routes loaded (lib/server/background.ts).
+let firstAnswered;
+globalThis.__chorusFirstAnswer = new Promise((resolve) => (firstAnswered = resolve));
+
 const server = http.createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
   const target = req.url ?? "";
+
   if (isHealthCheck(req, target)) {
     req.resume();
     res.writeHead(200, HEALTH_HEADERS);
@@ -400,6 +418,12 @@ const server = http.createServer({ connectionsCheckingInterval: 1_000 }, (req, r
   if (req.headers["transfer-encoding"] !== undefined) limitStreamedBody(req, res);
   if (isEventStreamRequest(req, target) && eventStreamEntry()) return void serveEventStream(req, res, target);
   if (countsAsWork(target)) watchForOutage(req, res, target);
+  if (firstAnswered) {
+    res.once("finish", () => {
+      firstAnswered?.();
+      firstAnswered = undefined;
+    });
+  }
   return handle(req, res);
 });
 

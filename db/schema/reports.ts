@@ -196,6 +196,24 @@ export const reportConversationDays = pgTable(
   (t) => [primaryKey({ name: "report_conversation_days_pk", columns: [t.accountId, t.day] })],
 );
 
+// The account's conversations counted per status, assignee ('' for nobody) and whether customer
+// messages are unread, kept by triggers on conversations with every change of these (migration
+// 0043): the inbox's filter tabs and the reports' "right now" figures read these few rows
+// instead of the account's conversations.
+export const conversationCounts = pgTable(
+  "conversation_counts",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["open", "assigned", "closed", "snoozed"] }).notNull(),
+    userId: text("user_id").notNull().default(""),
+    unread: boolean("unread").notNull().default(false),
+    n: integer("n").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "conversation_counts_pk", columns: [t.accountId, t.status, t.userId, t.unread] })],
+);
+
 // Each satisfaction answer with the agent it belongs to, and the count per UTC day, agent ('' for
 // nobody) and score, kept by triggers on conversations and reporting_events (migration 0041).
 export const reportRatings = pgTable(

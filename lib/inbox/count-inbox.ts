@@ -1,7 +1,7 @@
 import "server-only";
 import type { ServiceContext } from "@/lib/auth/context";
-import { and, countDistinct, eq, gt, isNull, ne, notInArray, sql } from "drizzle-orm";
-import { conversations, notifications } from "@/db/schema";
+import { and, countDistinct, eq, isNull, ne, notInArray, sql } from "drizzle-orm";
+import { conversationCounts, notifications } from "@/db/schema";
 
 export type InboxCounts = {
   all: number;
@@ -22,19 +22,20 @@ export type InboxCounts = {
  */
 export async function countInbox({ ctx }: { ctx: ServiceContext<"user"> }): Promise<InboxCounts> {
   const db = ctx.db;
-  const awake = notInArray(conversations.status, ["closed", "snoozed"]);
-  // One pass over the account's conversations gives every tab's count.
+  const awake = notInArray(conversationCounts.status, ["closed", "snoozed"]);
+  // Every tab's count from the account's kept counts (a few rows per status and assignee), not
+  // a pass over its conversations.
   const tabs = db
     .select({
-      all: sql<number>`count(*) filter (where ${awake})`,
-      mine: sql<number>`count(*) filter (where ${and(awake, eq(conversations.assignedTo, ctx.user.id))})`,
-      unassigned: sql<number>`count(*) filter (where ${and(awake, isNull(conversations.assignedTo))})`,
-      snoozed: sql<number>`count(*) filter (where ${eq(conversations.status, "snoozed")})`,
-      closed: sql<number>`count(*) filter (where ${eq(conversations.status, "closed")})`,
-      unread: sql<number>`count(*) filter (where ${and(ne(conversations.status, "closed"), gt(conversations.unreadCount, 0))})`,
+      all: sql<number>`coalesce(sum(${conversationCounts.n}) filter (where ${awake}), 0)`,
+      mine: sql<number>`coalesce(sum(${conversationCounts.n}) filter (where ${and(awake, eq(conversationCounts.userId, ctx.user.id))}), 0)`,
+      unassigned: sql<number>`coalesce(sum(${conversationCounts.n}) filter (where ${and(awake, eq(conversationCounts.userId, ""))}), 0)`,
+      snoozed: sql<number>`coalesce(sum(${conversationCounts.n}) filter (where ${eq(conversationCounts.status, "snoozed")}), 0)`,
+      closed: sql<number>`coalesce(sum(${conversationCounts.n}) filter (where ${eq(conversationCounts.status, "closed")}), 0)`,
+      unread: sql<number>`coalesce(sum(${conversationCounts.n}) filter (where ${and(ne(conversationCounts.status, "closed"), eq(conversationCounts.unread, true))}), 0)`,
     })
-    .from(conversations)
-    .where(eq(conversations.accountId, ctx.accountId));
+    .from(conversationCounts)
+    .where(eq(conversationCounts.accountId, ctx.accountId));
   const unreadMentions = db
     .select({ n: countDistinct(notifications.conversationId) })
     .from(notifications)

@@ -41,11 +41,16 @@ export type LocalProviderOptions = {
    * wait for the backlog's moment.
    */
   startAfterMs?: number;
+  /**
+   * Starts the first pass sooner, once this settles (the server's first answer): the backlog
+   * waits until the server has shown it serves, and no longer than `startAfterMs`.
+   */
+  startSooner?: Promise<unknown>;
   name?: JobProvider["name"];
 };
 
 /** The local provider: the durable runner (./local-runner.ts) in this process. */
-export function localJobProvider({ system, jobs, pollMs, lanes = DEFAULT_LANES, batches = true, releaseStaleClaims = false, startAfterMs = 0, name = "local" }: LocalProviderOptions): JobProvider {
+export function localJobProvider({ system, jobs, pollMs, lanes = DEFAULT_LANES, batches = true, releaseStaleClaims = false, startAfterMs = 0, startSooner, name = "local" }: LocalProviderOptions): JobProvider {
   let runner: JobRunner | undefined;
   let timer: NodeJS.Timeout | undefined;
   let stopping = false;
@@ -62,6 +67,7 @@ export function localJobProvider({ system, jobs, pollMs, lanes = DEFAULT_LANES, 
         if (released) console.log(`Resuming ${released} job(s) and deliveries left unfinished by the previous run.`);
       }
       timer = setTimeout(startRunner, startAfterMs);
+      void startSooner?.then(startRunner, startRunner);
     },
     wake(payload) {
       if (runner) runner.wake(payload);

@@ -30,7 +30,7 @@ export async function getAgentsReport({ ctx, range: asked }: { ctx: ServiceConte
     name: string;
     deleted: boolean;
     messages_sent: number | string | null;
-  }>(sql`
+  }>(ctx.db, sql`
     -- Each figure per user is computed once (materialized) and then joined to the users, never
     -- again for each user the plan loops over.
     with sent as materialized (
@@ -46,13 +46,13 @@ export async function getAgentsReport({ ctx, range: asked }: { ctx: ServiceConte
     where u.account_id = ${accountId}
     order by u.created_at, u.id`);
   // Medians and closes per person from the per-day histograms (see durationStats).
-  const responses = await durationStats({ kind: "first_response", accountId, from, to });
-  const resolutions = await durationStats({ kind: "resolution", accountId, from, to });
-  const closed = await closedConversations({ accountId, from, to, closes: resolutions });
-  const assigned = await assignedConversations({ accountId, from, to });
+  const responses = await durationStats({ db: ctx.db, kind: "first_response", accountId, from, to });
+  const resolutions = await durationStats({ db: ctx.db, kind: "resolution", accountId, from, to });
+  const closed = await closedConversations({ db: ctx.db, accountId, from, to, closes: resolutions });
+  const assigned = await assignedConversations({ db: ctx.db, accountId, from, to });
   // Survey answers per agent they belong to (see report_ratings): the mean of their scores.
   const rated = new Map<string, { n: number; sum: number }>();
-  for (const row of await ratings({ accountId, from, to })) {
+  for (const row of await ratings({ db: ctx.db, accountId, from, to })) {
     if (!row.user_id) continue;
     const acc = rated.get(row.user_id) ?? { n: 0, sum: 0 };
     rated.set(row.user_id, { n: acc.n + row.n, sum: acc.sum + row.score * row.n });

@@ -1,5 +1,6 @@
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
+import type { Executor } from "@/db";
 import { queryRows, toNumber } from "./query";
 import { splitRange } from "./rollups";
 
@@ -129,19 +130,21 @@ function histogram(kind: DurationKind, accountId: string, from: string, to: stri
  * keyed by user id; '' collects those of nobody). See `EXACT_UP_TO` for the precision.
  */
 export async function durationStats({
+  db,
   kind,
   accountId,
   from,
   to,
   exactUpTo = EXACT_UP_TO,
 }: {
+  db: Executor;
   kind: DurationKind;
   accountId: string;
   from: string;
   to: string;
   exactUpTo?: number;
 }): Promise<{ total: DurationStats; byUser: Map<string, DurationStats> }> {
-  const rows = await queryRows<HistogramRow>(histogram(kind, accountId, from, to));
+  const rows = await queryRows<HistogramRow>(db, histogram(kind, accountId, from, to));
   const measured = rows.filter((row) => toNumber(row.bucket) >= 0).reduce((sum, row) => sum + toNumber(row.n), 0);
 
   type Acc = { count: number; unanswered: number; sum: number; buckets: Map<number, number>; values: number[] };
@@ -166,7 +169,7 @@ export async function durationStats({
   const exact = measured <= exactUpTo;
   if (exact && measured > 0) {
     const within = (column: SQL) => sql`${column} >= ${from}::timestamptz and ${column} < ${to}::timestamptz`;
-    const values = await queryRows<{ user_id: string; seconds: number | string | null }>(
+    const values = await queryRows<{ user_id: string; seconds: number | string | null }>(db, 
       sql`select user_id, seconds from (${rawDurations(kind, accountId, within)}) v where seconds is not null`,
     );
     for (const row of values) {
@@ -205,18 +208,20 @@ export async function durationStats({
  * anyone, or by the same person) inside the range.
  */
 export async function closedConversations({
+  db,
   accountId,
   from,
   to,
   closes,
 }: {
+  db: Executor;
   accountId: string;
   from: string;
   to: string;
   /** The range's resolution figures (`durationStats` of kind "resolution"). */
   closes: { total: DurationStats; byUser: Map<string, DurationStats> };
 }): Promise<{ total: number; byUser: Map<string, number> }> {
-  const repeats = await queryRows<{ user_id: string; n: number | string }>(sql`
+  const repeats = await queryRows<{ user_id: string; n: number | string }>(db, sql`
     select user_id, count(*)::int as n
     from report_close_repeats
     where account_id = ${accountId} and closed_at >= ${from}::timestamptz and closed_at < ${to}::timestamptz
@@ -236,9 +241,9 @@ export async function closedConversations({
  * report_assignment_days, the rest from report_assignments) less those that follow an earlier
  * assignment of the same conversation to the same person inside the range.
  */
-export async function assignedConversations({ accountId, from, to }: { accountId: string; from: string; to: string }): Promise<Map<string, number>> {
+export async function assignedConversations({ db, accountId, from, to }: { db: Executor; accountId: string; from: string; to: string }): Promise<Map<string, number>> {
   const range = splitRange(from, to, DAY_MS);
-  const rows = await queryRows<{ user_id: string; n: number | string }>(sql`
+  const rows = await queryRows<{ user_id: string; n: number | string }>(db, sql`
     select user_id, sum(n)::int as n
     from (
       select d.user_id, d.n
@@ -260,9 +265,9 @@ export async function assignedConversations({ accountId, from, to }: { accountId
 }
 
 /** Conversations created in [from, to): whole UTC days from report_conversation_days, the rest from the conversations. */
-export async function createdConversations({ accountId, from, to }: { accountId: string; from: string; to: string }): Promise<number> {
+export async function createdConversations({ db, accountId, from, to }: { db: Executor; accountId: string; from: string; to: string }): Promise<number> {
   const range = splitRange(from, to, DAY_MS);
-  const [row] = await queryRows<{ n: number | string | null }>(sql`
+  const [row] = await queryRows<{ n: number | string | null }>(db, sql`
     select coalesce(sum(n), 0)::int as n from (
       select d.created as n from report_conversation_days d
       where d.account_id = ${accountId} and d.day >= ${range.innerFrom}::timestamptz and d.day < ${range.innerTo}::timestamptz
@@ -276,10 +281,10 @@ export async function createdConversations({ accountId, from, to }: { accountId:
  * Satisfaction answers given in [from, to) per agent they belong to ('' for nobody) and score:
  * whole UTC days from report_rating_days, the rest from report_ratings.
  */
-export async function ratings({ accountId, from, to }: { accountId: string; from: string; to: string }): Promise<{ user_id: string; score: number; n: number }[]> {
+export async function ratings({ db, accountId, from, to }: { db: Executor; accountId: string; from: string; to: string }): Promise<{ user_id: string; score: number; n: number }[]> {
   const range = splitRange(from, to, DAY_MS);
   const edges = sql`((g.rated_at >= ${from}::timestamptz and g.rated_at < ${range.innerFrom}::timestamptz) or (g.rated_at >= ${range.innerTo}::timestamptz and g.rated_at < ${to}::timestamptz))`;
-  const rows = await queryRows<{ user_id: string; score: number | string; n: number | string }>(sql`
+  const rows = await queryRows<{ user_id: string; score: number | string; n: number | string }>(db, sql`
     select user_id, score, sum(n)::int as n from (
       select d.user_id, d.score, d.n from report_rating_days d
       where d.account_id = ${accountId} and d.day >= ${range.innerFrom}::timestamptz and d.day < ${range.innerTo}::timestamptz

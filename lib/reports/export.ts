@@ -1,6 +1,7 @@
 import "server-only";
 import { auditChange } from "@/lib/audit/record-audit";
 import { sql } from "drizzle-orm";
+import type { Executor } from "@/db";
 import type { ServiceContext } from "@/lib/auth/context";
 import { csvLine } from "@/lib/platform/csv";
 import { queryRows, REACHED_NETWORK, resolutionSeconds, toIso, toSeconds } from "./query";
@@ -51,8 +52,8 @@ function toLine(row: ExportRow): string {
   ]);
 }
 
-async function exportBatch({ accountId, from, to, after }: { accountId: string; from: string; to: string; after?: { t: string; id: string } }) {
-  return queryRows<ExportRow>(sql`
+async function exportBatch({ db, accountId, from, to, after }: { db: Executor; accountId: string; from: string; to: string; after?: { t: string; id: string } }) {
+  return queryRows<ExportRow>(db, sql`
     select c.id, c.created_at, ct.phone, ct.name as contact_name, c.closed_at, c.csat_score, u.name as assignee,
       (select string_agg(l->>'name', '; ' order by l->>'name') from jsonb_array_elements(c.labels) l) as labels,
       case when c.closed_at is not null then ${resolutionSeconds("c")} end as resolution,
@@ -111,7 +112,7 @@ function exportConversationsCsv({ ctx, range }: { ctx: ServiceContext; range: Re
         return;
       }
       if (done) return controller.close();
-      const rows = await exportBatch({ accountId, from, to, after });
+      const rows = await exportBatch({ db: ctx.db, accountId, from, to, after });
       if (rows.length < BATCH) done = true;
       if (rows.length === 0) return controller.close();
       const last = rows[rows.length - 1];

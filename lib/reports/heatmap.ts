@@ -15,8 +15,8 @@ export async function getHeatmap({ ctx, range: asked }: { ctx: ServiceContext; r
   const range = await inBusinessZone(ctx, asked);
   const from = range.from.toISOString();
   const to = range.to.toISOString();
-  const timeZone = await businessTimeZone(ctx.accountId);
-  const rows = await queryRows<{ dow: number | string; hour: number | string; n: number | string }>(sql`
+  const timeZone = await businessTimeZone(ctx);
+  const rows = await queryRows<{ dow: number | string; hour: number | string; n: number | string }>(ctx.db, sql`
     select extract(isodow from at at time zone ${timeZone})::int as dow,
       extract(hour from at at time zone ${timeZone})::int as hour,
       sum(received)::int as n

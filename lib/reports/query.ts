@@ -1,10 +1,10 @@
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
-import { type Executor, getDb, rowsOf } from "@/db";
+import { type Executor, rowsOf } from "@/db";
 import { invalidField } from "@/lib/platform/errors";
 
-/** Rows of a raw query, whichever driver ran it (PGlite answers `{rows}`, postgres.js an array). */
-export async function queryRows<T>(query: SQL, db: Executor = getDb()): Promise<T[]> {
+/** Rows of a raw query on `db` (the caller's transaction or the pool), whichever driver ran it (PGlite answers `{rows}`, postgres.js an array). */
+export async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {
   try {
     return rowsOf<T>(await db.execute(query));
   } catch (error) {

@@ -17,7 +17,7 @@ const round = (amount: number) => Math.round(amount * 10_000) / 10_000;
 export async function getSpend({ ctx, range }: { ctx: ServiceContext; range: ReportRange }): Promise<SpendOutput> {
   const from = range.from.toISOString();
   const to = range.to.toISOString();
-  const rows = await queryRows<{ month: string; category: string; country_code: string | null; messages: number | string }>(sql`
+  const rows = await queryRows<{ month: string; category: string; country_code: string | null; messages: number | string }>(ctx.db, sql`
     select to_char(date_trunc('month', created_at at time zone ${range.tz}), 'YYYY-MM') as month,
            pricing->>'category' as category, pricing->>'country_code' as country_code, count(*)::int as messages
     from messages

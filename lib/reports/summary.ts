@@ -30,7 +30,7 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
   const from = range.from.toISOString();
   const to = range.to.toISOString();
 
-  const [totals] = await queryRows<Record<string, number | string | null>>(sql`
+  const [totals] = await queryRows<Record<string, number | string | null>>(ctx.db, sql`
     select m.received, m.sent, m.sent_by_agents, m.automated, m.failed
     from (
       select
@@ -43,21 +43,22 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
     ) m`);
 
   // The account's figures and each agent's, from the per-day histograms (see durationStats).
-  const responses = await durationStats({ kind: "first_response", accountId, from, to });
+  const responses = await durationStats({ db: ctx.db, kind: "first_response", accountId, from, to });
   const total = responses.total;
   const byUser = responses.byUser;
-  const resolutions = await durationStats({ kind: "resolution", accountId, from, to });
-  const closed = await closedConversations({ accountId, from, to, closes: resolutions });
+  const resolutions = await durationStats({ db: ctx.db, kind: "resolution", accountId, from, to });
+  const closed = await closedConversations({ db: ctx.db, accountId, from, to, closes: resolutions });
   const closedBy = closed.byUser;
 
-  const created = await createdConversations({ accountId, from, to });
+  const created = await createdConversations({ db: ctx.db, accountId, from, to });
 
-  // Right now, whatever the range: one pass over the open conversations (a figure of the
-  // present, not of a range; a shared counter would be a row every change of status waits on).
-  const nowRows = await queryRows<{ status: string; assigned_to: string | null; n: number | string }>(sql`
-    select status, assigned_to, count(*)::int as n
-    from conversations
-    where account_id = ${accountId} and status in ('open', 'assigned')
+  // Right now, whatever the range: the counts of open conversations per status and assignee,
+  // kept by triggers with every change of status or assignee (a few rows, not a pass over the
+  // account's conversations).
+  const nowRows = await queryRows<{ status: string; assigned_to: string | null; n: number | string }>(ctx.db, sql`
+    select status, nullif(user_id, '') as assigned_to, sum(n)::int as n
+    from conversation_counts
+    where account_id = ${accountId} and status in ('open', 'assigned') and n <> 0
     group by 1, 2`);
   const openCount = nowRows.reduce((sum, row) => sum + toNumber(row.n), 0);
   const unassignedNow = nowRows.filter((row) => row.status === "open").reduce((sum, row) => sum + toNumber(row.n), 0);
@@ -68,7 +69,7 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
 
   // Survey answers given in the range, whichever agent they belong to.
   const scores = new Map<number, number>();
-  for (const row of await ratings({ accountId, from, to })) scores.set(row.score, (scores.get(row.score) ?? 0) + row.n);
+  for (const row of await ratings({ db: ctx.db, accountId, from, to })) scores.set(row.score, (scores.get(row.score) ?? 0) + row.n);
   const answers = [...scores.values()].reduce((sum, n) => sum + n, 0);
   const scoreSum = [...scores.entries()].reduce((sum, [score, n]) => sum + score * n, 0);
 
@@ -79,7 +80,7 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
     role: "admin" | "agent";
     deleted: boolean;
     messages_sent: number | string | null;
-  }>(sql`
+  }>(ctx.db, sql`
     with sent as materialized (
       select user_id, sum(sent)::int as n
       from ${agentMessageCounts({ accountId, from, to })} counts

@@ -71,7 +71,7 @@ export async function getTimeseries({ ctx, query: asked }: { ctx: ServiceContext
         from buckets left join counts on counts.t = buckets.t
         order by buckets.t`;
 
-  const rows = await queryRows<{ t: string; value: number | string }>(statement);
+  const rows = await queryRows<{ t: string; value: number | string }>(ctx.db, statement);
   return {
     metric: query.metric,
     interval: query.interval,

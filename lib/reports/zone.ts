@@ -1,13 +1,12 @@
 import "server-only";
-import { getDb } from "@/db";
-import type { ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext, VerbContext } from "@/lib/auth/context";
 import { ValidationError, zodDetails } from "@/lib/platform/errors";
 import { loadBusinessProfile } from "@/lib/profile/business-profile";
 import { type ReportRange, reportRangeQuery } from "./schemas";
 
 /** The zone the business keeps its hours in (its profile's opening hours), else UTC. */
-export async function businessTimeZone(accountId: string): Promise<string> {
-  const profile = await loadBusinessProfile(getDb(), accountId);
+export async function businessTimeZone(ctx: Pick<VerbContext, "accountId" | "db">): Promise<string> {
+  const profile = await loadBusinessProfile(ctx.db, ctx.accountId);
   return profile.hours?.timezone ?? "UTC";
 }
 
@@ -18,7 +17,7 @@ export async function businessTimeZone(accountId: string): Promise<string> {
  */
 export async function inBusinessZone<T extends ReportRange>(ctx: ServiceContext, range: T): Promise<T> {
   if (range.zoneGiven) return range;
-  const tz = await businessTimeZone(ctx.accountId);
+  const tz = await businessTimeZone(ctx);
   if (tz === range.tz) return range;
   const placed = reportRangeQuery.safeParse({ ...range.input, tz });
   if (!placed.success) throw new ValidationError(zodDetails(placed.error));

@@ -15,10 +15,15 @@ let unlistenAuth: (() => Promise<void>) | undefined;
 let stopMaintenance: (() => Promise<void>) | undefined;
 
 /**
- * The job runner's first pass, this long after the server starts (a backlog left by a crash
- * waits behind the first requests; see LocalProviderOptions.startAfterMs).
+ * The job runner's first pass: once the server has answered its first request, and at the
+ * latest this long after it starts (a backlog left by a crash waits behind the first requests;
+ * see LocalProviderOptions.startAfterMs).
  */
-const RUNNER_AFTER_START_MS = 2_000;
+const RUNNER_AFTER_START_MS = 10_000;
+
+// On globalThis: set by the HTTP server (scripts/server.mjs), a separate module graph of the
+// same process, when it has sent its first answer; absent under `next dev` and in tests.
+const serverAnswered = () => (globalThis as unknown as { __chorusFirstAnswer?: Promise<void> }).__chorusFirstAnswer;
 /** The embedded database's first vacuum round, this long after the server starts. */
 const MAINTENANCE_AFTER_START_MS = 30_000;
 
@@ -36,6 +41,7 @@ export async function startBackgroundWork({ firstPassAfterMs = RUNNER_AFTER_STAR
     pollMs: env.JOBS_POLL_MS,
     releaseStaleClaims: Boolean(pglite),
     startAfterMs: firstPassAfterMs,
+    startSooner: serverAnswered(),
   };
   // The Inngest SDK (about 15 MiB once loaded) only for a server that hands its jobs to Inngest.
   provider = env.JOBS_BACKEND === "inngest" ? (await import("@/lib/server/inngest-relay")).inngestJobProvider(options) : localJobProvider(options);

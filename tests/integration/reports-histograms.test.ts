@@ -234,8 +234,8 @@ async function expectReportsMatch(from: string, to: string) {
   // The same range read from the histograms alone: counts and means exact, medians and 90th
   // percentiles within a bucket; the median of an odd count in the very bucket of the exact one.
   for (const kind of ["resolution", "first_response"] as const) {
-    const exact = await durationStats({ kind, accountId, from, to });
-    const binned = await durationStats({ kind, accountId, from, to, exactUpTo: 0 });
+    const exact = await durationStats({ db: getDb(), kind, accountId, from, to });
+    const binned = await durationStats({ db: getDb(), kind, accountId, from, to, exactUpTo: 0 });
     expect(binned.total.count).toBe(exact.total.count);
     expect(binned.total.unanswered).toBe(exact.total.unanswered);
     if (exact.total.count % 2 === 1) expect(bucketOf(binned.total.median as number)).toBe(bucketOf(exact.total.median as number));

@@ -27,8 +27,6 @@ const notYetConverted = new Set([
   "lib/oauth/token.ts",
   "lib/polish/polish.ts",
   "lib/push/notify.ts",
-  "lib/reports/query.ts",
-  "lib/reports/zone.ts",
 ]);
 
 const root = path.resolve(import.meta.dirname, "../..");

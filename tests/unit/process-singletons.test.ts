@@ -9,8 +9,10 @@ import { describe, expect, it } from "vitest";
 // sources; the automation rules travel in the verb context).
 const allowed = new Map([
   ["__chorusDb", "db/index.ts"],
+  ["__chorusEarlyDb", "db/pglite-early.mjs"],
   ["__chorusStarted", "lib/server/start.ts"],
   ["__chorusServing", "lib/server/start.ts"],
+  ["__chorusFirstAnswer", "lib/server/background.ts"],
   ["__chorusRequestHook", "lib/platform/http/request-hook.ts"],
   ["__chorusLimiters", "lib/platform/rate-limit.ts"],
   ["__chorusTokenCache", "lib/auth/token-cache.ts"],

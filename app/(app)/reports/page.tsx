@@ -1,6 +1,7 @@
 import { getTranslations } from "next-intl/server";
 import { ReportsDashboard } from "@/components/reports/reports-dashboard";
 import { PageHeader } from "@/components/ui/page-header";
+import { verbContext } from "@/lib/server/context";
 import { requireSession } from "@/lib/server/session";
 import { businessTimeZone } from "@/lib/reports/zone";
 
@@ -11,7 +12,7 @@ export async function generateMetadata() {
 export default async function ReportsPage() {
   const session = await requireSession();
   // One zone for every figure, range and file name: the business's, whoever looks at the page.
-  const [timeZone, t] = await Promise.all([businessTimeZone(session.accountId), getTranslations("reports")]);
+  const [timeZone, t] = await Promise.all([businessTimeZone(verbContext({ accountId: session.accountId })), getTranslations("reports")]);
   return (
     <main className="mx-auto h-full max-w-6xl overflow-y-auto px-4 py-6">
       <PageHeader title={t("title")} description={t("description", { zone: timeZone.replaceAll("_", " ") })} />
