@@ -95,6 +95,15 @@ export function ThreadScroller({
     // Where entries sit is written to the page by the window itself: a measured height moving
     // the entries below it costs no render, and what scrolling brings into view is rendered in
     // the next frame rather than synchronously inside every scroll event.
+    // An entry is measured once, by the ResizeObserver after the browser has laid it out: when it
+    // is attached the window takes its known or estimated height instead of reading the page's
+    // layout (each read after the previous entry was placed would lay the page out again).
+    measureElement: (element, entry, instance) => {
+      const box = entry?.borderBoxSize?.[0];
+      if (box) return Math.round(box.blockSize);
+      const index = instance.indexFromElement(element);
+      return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index);
+    },
     useFlushSync: false,
     directDomUpdates: true,
     directDomUpdatesMode: "position",
