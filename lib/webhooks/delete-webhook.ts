@@ -15,5 +15,5 @@ export async function deleteWebhook({ ctx, id }: { ctx: ServiceContext<"user">; 
     .where(and(eq(webhooks.accountId, ctx.accountId), eq(webhooks.id, id)))
     .returning({ id: webhooks.id });
   if (deleted.length === 0) throw new NotFoundError("Webhook");
-  await recordAudit(null, { accountId: ctx.accountId, actor: actorOf(ctx), action: "webhook.deleted", target: { type: "webhook", id } });
+  await recordAudit(ctx.db, { accountId: ctx.accountId, actor: actorOf(ctx), action: "webhook.deleted", target: { type: "webhook", id } });
 }
