@@ -10,7 +10,7 @@ import AuthorizePage from "@/app/oauth/authorize/page";
 import * as auditRoute from "@/app/v1/audit-log/route";
 import * as securityRoute from "@/app/v1/config/security/route";
 import { confirmMfaEnrolment, setMfaRequirement, startMfaEnrolment } from "@/lib/auth/mfa";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { checkAuthorizeRequest, signConsent } from "@/lib/oauth/authorize";
 import { PEER_ADDRESS_HEADER } from "@/lib/platform/http/request-hook";
 import { getEnv } from "@/lib/platform/env";
@@ -27,7 +27,7 @@ import { systemContext } from "@/lib/server/context";
 let pageHeaders = new Headers();
 vi.mock("next/headers", () => ({ headers: async () => pageHeaders }));
 
-const ctxOf = (user: { id: string; name: string; email: string; accountId: string }) => ({ accountId: user.accountId, user: { id: user.id, name: user.name, email: user.email } });
+const ctxOf = (user: { id: string; name: string; email: string; accountId: string }) => ({ accountId: user.accountId, user: { id: user.id, name: user.name, email: user.email }, ...systemContext() });
 const codeAt = (secret: string, email: string, offsetSteps = 0) =>
   new TOTP({ issuer: "Chorus", label: email, secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + offsetSteps * 30_000 });
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
