@@ -29,7 +29,7 @@ import { startReceiver, type WebhookReceiver } from "@/tests/support/webhook-rec
 import { drain } from "@/tests/support/webhooks";
 import { postConsent, postForm, sessionCookie } from "@/tests/support/oauth";
 import { Secret, TOTP } from "otpauth";
-import { verbContext } from "@/lib/server/context";
+import { systemContext, verbContext } from "@/lib/server/context";
 
 /**
  * Runs the real route handlers and checks every answer against the served OpenAPI
@@ -884,6 +884,7 @@ describe("/v1 contract", () => {
     // An app's access token (through the consent flow) cannot use /v1/auth/refresh.
     const verifier = "v".repeat(43);
     const check = await checkAuthorizeRequest(
+      systemContext().db,
       { client_id: app.body.client_id, redirect_uri: redirect, response_type: "code", scope: "users:read", state: "s", code_challenge: s256(verifier), code_challenge_method: "S256" },
       { role: "admin", accountId: account.id },
     );

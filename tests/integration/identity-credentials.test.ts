@@ -32,6 +32,7 @@ async function allowApp(adminToken: string, user: User) {
   const app = await call(appsRoute.POST, { method: "POST", path: "/v1/apps", token: adminToken, body: { name: "CRM", redirect_uris: [REDIRECT], allowed_scopes: ["users:read"] } });
   const verifier = oauth.generateRandomCodeVerifier();
   const check = await checkAuthorizeRequest(
+    systemContext().db,
     { client_id: app.body.client_id, redirect_uri: REDIRECT, response_type: "code", scope: "users:read", state: "s", code_challenge: s256(verifier), code_challenge_method: "S256" },
     { role: user.role, accountId: user.accountId },
   );

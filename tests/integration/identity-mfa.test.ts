@@ -58,6 +58,7 @@ describe("an account that requires two-factor sign-in", () => {
     const app = await call(appsRoute.POST, { method: "POST", path: "/v1/apps", token: adminToken, body: { name: "CRM", redirect_uris: ["https://crm.example.com/cb"], allowed_scopes: ["users:read"] } });
     expect(app.status).toBe(201);
     const check = await checkAuthorizeRequest(
+      systemContext().db,
       { client_id: app.body.client_id, redirect_uri: "https://crm.example.com/cb", response_type: "code", scope: "users:read", state: "s", code_challenge: "x".repeat(43), code_challenge_method: "S256" },
       { role: "agent", accountId: account.id },
     );
@@ -118,6 +119,7 @@ describe("an account that requires two-factor sign-in", () => {
     const app = await call(appsRoute.POST, { method: "POST", path: "/v1/apps", token: adminToken, body: { name: "CRM", redirect_uris: ["https://crm.example.com/cb"], allowed_scopes: ["users:read"] } });
     const verifier = oauth.generateRandomCodeVerifier();
     const check = await checkAuthorizeRequest(
+      systemContext().db,
       { client_id: app.body.client_id, redirect_uri: "https://crm.example.com/cb", response_type: "code", scope: "users:read", state: "s", code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256" },
       { role: "agent", accountId: account.id },
     );
@@ -164,6 +166,7 @@ describe("an account that requires two-factor sign-in", () => {
     expect(own.status).toBe(201);
     expect((await call(verifyRoute.GET, { path: "/v1/auth/verify", token: own.body.token })).status).toBe(200);
     const again = await checkAuthorizeRequest(
+      systemContext().db,
       { client_id: app.body.client_id, redirect_uri: "https://crm.example.com/cb", response_type: "code", scope: "users:read", state: "s", code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256" },
       { role: "agent", accountId: account.id },
     );

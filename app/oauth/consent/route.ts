@@ -37,6 +37,7 @@ export async function POST(req: Request) {
   if (!consent) return page(400, "This consent form has expired or is not yours. Start again from the app.");
   // Checked again: the app may have been deleted, or the user's role changed, since the page was shown.
   const check = await checkAuthorizeRequest(
+    systemContext().db,
     {
       client_id: consent.clientId,
       redirect_uri: consent.redirectUri,
