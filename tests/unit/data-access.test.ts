@@ -13,12 +13,6 @@ const notYetConverted = new Set([
   "lib/campaigns/outcomes.ts",
   "lib/campaigns/send.ts",
   "lib/campaigns/start.ts",
-  "lib/network/number-config.ts",
-  "lib/network/signup.ts",
-  "lib/oauth/apps.ts",
-  "lib/oauth/token.ts",
-  "lib/polish/polish.ts",
-  "lib/push/notify.ts",
   "lib/reports/query.ts",
   "lib/reports/zone.ts",
 ]);
