@@ -26,17 +26,17 @@ export async function createApiToken({ ctx, input }: { ctx: ServiceContext<"user
   const now = new Date();
   const id = newId("token", now);
   const row = await insertToken(ctx.db, {
-      id,
-      accountId: ctx.accountId,
-      userId: ctx.user.id,
-      kind: "api",
-      name: input.name,
-      scopes: input.permissions,
-      expiresAt: input.expires_at,
-      createdAt: now,
-      // The token has passed the second factor exactly when the credential creating it had.
-      secondFactorAt: ctx.token.secondFactorAt,
-    });
+    id,
+    accountId: ctx.accountId,
+    userId: ctx.user.id,
+    kind: "api",
+    name: input.name,
+    scopes: input.permissions,
+    expiresAt: input.expires_at,
+    createdAt: now,
+    // The token has passed the second factor exactly when the credential creating it had.
+    secondFactorAt: ctx.token.secondFactorAt,
+  });
   const token = await signToken({
     id,
     userId: ctx.user.id,

@@ -93,20 +93,20 @@ async function saveNumberConfig(ctx: ServiceContext, input: NumberConfigInput): 
     }
 
     const updated = await updateNumberIntegration(tx, ctx.accountId, {
-        provider: input.provider,
-        phoneNumber: input.phone_number ?? null,
-        phoneNumberId: input.phone_number_id ?? null,
-        businessAccountId: input.business_account_id ?? null,
-        accessTokenEnc,
-        appSecretEnc,
-        verifyToken: input.verify_token ?? null,
-        apiBaseUrl: input.api_base_url ?? null,
-        coexistence: input.coexistence,
-        // A cloud number is "pending" until a connection test reaches the network.
-        status: input.provider === "sandbox" ? "sandbox" : "pending",
-        statusReason: null,
-        updatedAt: new Date(),
-      });
+      provider: input.provider,
+      phoneNumber: input.phone_number ?? null,
+      phoneNumberId: input.phone_number_id ?? null,
+      businessAccountId: input.business_account_id ?? null,
+      accessTokenEnc,
+      appSecretEnc,
+      verifyToken: input.verify_token ?? null,
+      apiBaseUrl: input.api_base_url ?? null,
+      coexistence: input.coexistence,
+      // A cloud number is "pending" until a connection test reaches the network.
+      status: input.provider === "sandbox" ? "sandbox" : "pending",
+      statusReason: null,
+      updatedAt: new Date(),
+    });
     await recordAudit(tx, { accountId: ctx.accountId, actor: actorOf(ctx), action: "number.updated", target: { type: "account", id: ctx.accountId } });
     return presentNumberConfig(updated);
   });

@@ -19,17 +19,17 @@ export async function createApp({ ctx, input }: { ctx: ServiceContext<"user">; i
   const clientSecret = input.client_type === "confidential" ? newSecret("chorus_secret_") : null;
   return ctx.db.transaction(async (tx) => {
     const row = await insertApp(tx, {
-        id: newId("app", now),
-        accountId: ctx.accountId,
-        name: input.name,
-        clientId: newSecret("chorus_", 18),
-        clientType: input.client_type,
-        clientSecretHash: clientSecret ? hashSecret(clientSecret) : null,
-        redirectUris: input.redirect_uris,
-        allowedScopes: input.allowed_scopes,
-        createdBy: ctx.user.id,
-        createdAt: now,
-      });
+      id: newId("app", now),
+      accountId: ctx.accountId,
+      name: input.name,
+      clientId: newSecret("chorus_", 18),
+      clientType: input.client_type,
+      clientSecretHash: clientSecret ? hashSecret(clientSecret) : null,
+      redirectUris: input.redirect_uris,
+      allowedScopes: input.allowed_scopes,
+      createdBy: ctx.user.id,
+      createdAt: now,
+    });
     await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "app.created", target: { type: "app", id: row.id } });
     return { ...presentApp(row), client_secret: clientSecret };
   });
