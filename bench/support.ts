@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { closeDb, getDb, newPglite, openPglite, rowsOf, setDbHandle } from "@/db";
 import { createAccountWithUser } from "@/lib/accounts/create-account";
 import { createSession } from "@/lib/auth/sessions";
+import { systemContext } from "@/lib/server/context";
 
 export type BenchResult = Record<string, unknown> & { name: string };
 /** `smoke`: tiny sizes, so that CI runs every benchmark and none can rot (its numbers mean nothing). */
@@ -24,7 +25,7 @@ export async function createBenchAccount() {
   const { account, user } = await getDb().transaction((tx) =>
     createAccountWithUser(tx, { accountName: "Bench Co", name: "Bench Admin", email: "bench@example.com", password: "bench-password-123" }),
   );
-  const session = await createSession({ user });
+  const session = await createSession(systemContext().db, { user });
   return { account, user, token: session.token };
 }
 

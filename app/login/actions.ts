@@ -3,7 +3,7 @@
 import { AuthError } from "next-auth";
 import { getTranslations } from "next-intl/server";
 import { z } from "zod";
-import { signIn } from "@/lib/auth/next-auth";
+import { signIn } from "@/lib/server/next-auth";
 import { safeNextPath } from "@/lib/auth/next-path";
 import { isDatabaseUnavailable, loggable } from "@/lib/platform/errors";
 import { action, formInput, formText } from "@/lib/server/action";

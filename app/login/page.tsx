@@ -4,6 +4,7 @@ import { AuthShell } from "@/components/brand";
 import { ForgetOfflineData } from "@/components/pwa/service-worker";
 import { LoginForm } from "@/components/setup/login-form";
 import { isSetupDone } from "@/lib/accounts/setup";
+import { systemContext } from "@/lib/server/context";
 import { getCurrentSession } from "@/lib/server/session";
 import { safeNextPath } from "@/lib/auth/next-path";
 
@@ -13,7 +14,7 @@ export async function generateMetadata() {
 }
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
-  if (!(await isSetupDone())) redirect("/setup");
+  if (!(await isSetupDone(systemContext().db))) redirect("/setup");
   const params = await searchParams;
   const next = safeNextPath(params.next);
   const session = await getCurrentSession();

@@ -2,7 +2,7 @@
 
 import { AuthError } from "next-auth";
 import { z } from "zod";
-import { signIn } from "@/lib/auth/next-auth";
+import { signIn } from "@/lib/server/next-auth";
 import { action } from "@/lib/server/action";
 
 const signInAfterSetup = action({ role: "anyone", args: [z.string(), z.string()] }, async ([email, password]) => {

@@ -3,6 +3,7 @@ import { getTranslations } from "next-intl/server";
 import { AuthShell } from "@/components/brand";
 import { SetupForm } from "@/components/setup/setup-form";
 import { isSetupDone } from "@/lib/accounts/setup";
+import { systemContext } from "@/lib/server/context";
 
 export const dynamic = "force-dynamic";
 export async function generateMetadata() {
@@ -10,7 +11,7 @@ export async function generateMetadata() {
 }
 
 export default async function SetupPage() {
-  if (await isSetupDone()) redirect("/login");
+  if (await isSetupDone(systemContext().db)) redirect("/login");
   const t = await getTranslations("auth.setup");
   return (
     <AuthShell title={t("title")} subtitle={t("subtitle")}>

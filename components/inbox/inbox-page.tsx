@@ -18,7 +18,7 @@ export async function InboxPage({ conversationId = null }: { conversationId?: st
   const session = await requireSession();
   const [team, online, number, firstPage, counts, opened] = await Promise.all([
     collectPages((cursor) => listUsers({ ctx: session, limit: 100, cursor })),
-    listOnlineUserIds(session.accountId),
+    listOnlineUserIds(session),
     getNumberConfig({ ctx: session }),
     listInbox({ ctx: session, query: { filter: "all", sort: "activity", limit: INITIAL_LIST_LIMIT } }),
     countInbox({ ctx: session }),

@@ -1,10 +1,10 @@
 import "server-only";
-import type { AuthContext } from "@/lib/auth/tokens";
+import type { ServiceContext } from "@/lib/auth/context";
 import { mfaRequired, mfaStatus, setMfaRequirement } from "@/lib/auth/mfa";
 import { ConflictError, ForbiddenError } from "@/lib/platform/errors";
 import type { SecuritySettings } from "./schemas";
 
-type Caller = Pick<AuthContext, "accountId" | "user">;
+type Caller = ServiceContext<"user">;
 
 // The account's sign-in rules are an administrator's business, to read as well as to change.
 function assertAdmin(ctx: Caller) {
@@ -14,7 +14,7 @@ function assertAdmin(ctx: Caller) {
 /** `GET /v1/config/security` */
 export async function getSecuritySettings({ ctx }: { ctx: Caller }): Promise<SecuritySettings> {
   assertAdmin(ctx);
-  return { require_mfa: await mfaRequired({ accountId: ctx.accountId }) };
+  return { require_mfa: await mfaRequired(ctx) };
 }
 
 /**
@@ -24,9 +24,9 @@ export async function getSecuritySettings({ ctx }: { ctx: Caller }): Promise<Sec
  */
 export async function updateSecuritySettings({ ctx, input }: { ctx: Caller; input: SecuritySettings }): Promise<SecuritySettings> {
   assertAdmin(ctx);
-  if (input.require_mfa && !(await mfaStatus({ userId: ctx.user.id })).enabled) {
+  if (input.require_mfa && !(await mfaStatus(ctx.db, { userId: ctx.user.id })).enabled) {
     throw new ConflictError("Set up two-factor sign-in for yourself first (Settings → Account), then require it for everyone.");
   }
-  if ((await mfaRequired({ accountId: ctx.accountId })) !== input.require_mfa) await setMfaRequirement({ ctx, required: input.require_mfa });
+  if ((await mfaRequired(ctx)) !== input.require_mfa) await setMfaRequirement({ ctx, required: input.require_mfa });
   return { require_mfa: input.require_mfa };
 }

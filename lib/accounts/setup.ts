@@ -1,12 +1,13 @@
-import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { getDb } from "@/db";
-import { users } from "@/db/schema";
+import type { Executor } from "@/db";
 import { passwordSchema } from "@/lib/auth/password";
 import { ConflictError } from "@/lib/platform/errors";
 import type { Locale } from "@/lib/platform/i18n/locales";
 import { emailSchema, presentUser, userNameSchema } from "@/lib/auth/user-identity";
 import { createAccountWithUser } from "./create-account";
+import { anyUserExists, lockFirstRun } from "./store";
+
+// The first run comes before any account: these take the executor (`db`) the entry point holds.
 
 export const setupInput = z.object({
   account_name: z.string().trim().min(1, "is required").max(100, "must be at most 100 characters"),
@@ -16,9 +17,8 @@ export const setupInput = z.object({
 });
 export type SetupInput = z.infer<typeof setupInput>;
 
-export async function isSetupDone(): Promise<boolean> {
-  const rows = await getDb().select({ one: sql`1` }).from(users).limit(1);
-  return rows.length > 0;
+export async function isSetupDone(db: Executor): Promise<boolean> {
+  return anyUserExists(db);
 }
 
 export const setupDone = () => new ConflictError("Setup is already complete. Sign in instead.");
@@ -27,11 +27,10 @@ export const setupDone = () => new ConflictError("Setup is already complete. Sig
 const SETUP_LOCK = 72_531_002;
 
 /** First run: creates the first account and its administrator, once. */
-export async function setupFirstAccount(input: SetupInput, { locale = null }: { locale?: Locale | null } = {}) {
-  return getDb().transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${SETUP_LOCK})`);
-    const existing = await tx.select({ one: sql`1` }).from(users).limit(1);
-    if (existing.length) throw setupDone();
+export async function setupFirstAccount(db: Executor, input: SetupInput, { locale = null }: { locale?: Locale | null } = {}) {
+  return db.transaction(async (tx) => {
+    await lockFirstRun(tx, SETUP_LOCK);
+    if (await anyUserExists(tx)) throw setupDone();
     const { account, user } = await createAccountWithUser(tx, {
       accountName: input.account_name,
       name: input.name,

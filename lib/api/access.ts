@@ -1,4 +1,5 @@
 import { authenticateRequest } from "@/lib/auth/authenticate";
+import { systemContext } from "@/lib/server/context";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { getEnv } from "@/lib/platform/env";
 import { ApiError, ForbiddenError } from "@/lib/platform/errors";
@@ -28,7 +29,7 @@ export async function spendAddressBudget(req: Request): Promise<RateLimitState> 
 export async function authenticateWithinLimit(req: Request, onLimit: (state: RateLimitState) => void): Promise<AuthContext> {
   let ctx: AuthContext;
   try {
-    ctx = await authenticateRequest(req);
+    ctx = await authenticateRequest(systemContext().db, req);
   } catch (error) {
     const state = await consumeRequest(`ip:${clientAddress(req)}`);
     onLimit(state);

@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
-import { and, eq, isNull, lt } from "drizzle-orm";
-import { getDb } from "@/db";
-import { idempotencyKeys } from "@/db/schema";
+import type { Executor } from "@/db";
 import { ApiError, ConflictError, invalidField } from "@/lib/platform/errors";
+import { deleteKey, deleteKeyClaimedBefore, findKey, insertClaim, storeKeyResponse, takeOverAbandonedClaim } from "./store";
 
 const WINDOW_MS = 24 * 60 * 60 * 1000;
 // A claim left uncompleted this long belongs to a request that never finished (the process
@@ -44,69 +43,28 @@ type Claim = { accountId: string; route: string; key: string; requestHash: strin
  * reused with another body, or still in flight, is a 409. An uncompleted claim older than
  * ABANDONED_CLAIM_MS is taken over, so the retry runs.
  */
-export async function claimIdempotencyKey(claim: Claim): Promise<StoredResponse | null> {
-  const db = getDb();
-  const where = and(
-    eq(idempotencyKeys.accountId, claim.accountId),
-    eq(idempotencyKeys.route, claim.route),
-    eq(idempotencyKeys.key, claim.key),
-  );
-  await db.delete(idempotencyKeys).where(and(where, lt(idempotencyKeys.createdAt, new Date(Date.now() - WINDOW_MS))));
-  const inserted = await db
-    .insert(idempotencyKeys)
-    .values({ ...claim })
-    .onConflictDoNothing()
-    .returning({ key: idempotencyKeys.key });
-  if (inserted.length > 0) return null;
+export async function claimIdempotencyKey(db: Executor, claim: Claim): Promise<StoredResponse | null> {
+  await deleteKeyClaimedBefore(db, claim, new Date(Date.now() - WINDOW_MS));
+  if (await insertClaim(db, claim)) return null;
 
-  const [existing] = await db.select().from(idempotencyKeys).where(where).limit(1);
+  const existing = await findKey(db, claim);
   if (!existing) throw new ApiError(409, "conflict", "The idempotency key is being reused concurrently; retry.");
   if (existing.requestHash !== claim.requestHash) {
     throw new ConflictError("This Idempotency-Key was already used with a different request body.");
   }
   if (existing.responseStatus === null || existing.responseBody === null) {
-    // Conditional, so that of two retries racing for an abandoned claim only one runs.
     const now = new Date();
-    const taken = await db
-      .update(idempotencyKeys)
-      .set({ createdAt: now })
-      .where(
-        and(
-          where,
-          isNull(idempotencyKeys.responseStatus),
-          eq(idempotencyKeys.requestHash, claim.requestHash),
-          lt(idempotencyKeys.createdAt, new Date(now.getTime() - ABANDONED_CLAIM_MS)),
-        ),
-      )
-      .returning({ key: idempotencyKeys.key });
-    if (taken.length > 0) return null;
+    if (await takeOverAbandonedClaim(db, claim, { now, abandonedBefore: new Date(now.getTime() - ABANDONED_CLAIM_MS) })) return null;
     throw new ConflictError("A request with this Idempotency-Key is still being processed.");
   }
   return { status: existing.responseStatus, body: existing.responseBody, userId: existing.userId };
 }
 
-export async function completeIdempotencyKey(claim: Claim, response: Omit<StoredResponse, "userId">) {
-  await getDb()
-    .update(idempotencyKeys)
-    .set({ responseStatus: response.status, responseBody: response.body })
-    .where(
-      and(
-        eq(idempotencyKeys.accountId, claim.accountId),
-        eq(idempotencyKeys.route, claim.route),
-        eq(idempotencyKeys.key, claim.key),
-      ),
-    );
+export async function completeIdempotencyKey(db: Executor, claim: Claim, response: Omit<StoredResponse, "userId">) {
+  await storeKeyResponse(db, claim, response);
 }
 
 /** A request that failed on the server side may be retried with the same key. */
-export async function releaseIdempotencyKey(claim: Claim) {
-  await getDb()
-    .delete(idempotencyKeys)
-    .where(
-      and(
-        eq(idempotencyKeys.accountId, claim.accountId),
-        eq(idempotencyKeys.route, claim.route),
-        eq(idempotencyKeys.key, claim.key),
-      ),
-    );
+export async function releaseIdempotencyKey(db: Executor, claim: Claim) {
+  await deleteKey(db, claim);
 }

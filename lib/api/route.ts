@@ -1,7 +1,6 @@
 import { z } from "zod";
-import type { AuthContext } from "@/lib/auth/tokens";
 import type { Scope } from "@/lib/auth/scopes";
-import { type RequestContext, verbContext } from "@/lib/server/context";
+import { type RequestContext, systemContext, verbContext } from "@/lib/server/context";
 import { ConflictError, ForbiddenError, zodDetails } from "@/lib/platform/errors";
 import { listScopeOf, withListScope } from "@/lib/platform/cursor";
 import { JSON_BODY_LIMIT, parseJsonBody } from "@/lib/platform/http/read-body";
@@ -49,8 +48,8 @@ type Options<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> =
 };
 
 type IdempotentSecrets = {
-  withoutSecret: (body: Record<string, unknown>, ctx: AuthContext) => Record<string, unknown>;
-  restoreSecret: (body: Record<string, unknown>, ctx: AuthContext) => Promise<Record<string, unknown>>;
+  withoutSecret: (body: Record<string, unknown>, ctx: RequestContext) => Record<string, unknown>;
+  restoreSecret: (body: Record<string, unknown>, ctx: RequestContext) => Promise<Record<string, unknown>>;
 };
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -84,13 +83,15 @@ export function apiRoute<
   return async (req, context) => {
     const requestId = requestIdOf(req);
     let limitState: RateLimitState | undefined;
-    let claim: Parameters<typeof completeIdempotencyKey>[0] | undefined;
+    let claim: Parameters<typeof completeIdempotencyKey>[1] | undefined;
+    // The pool, for the idempotency store; the handler gets it in its context.
+    const { db } = systemContext();
     try {
-      let ctx: AuthContext | null = null;
+      let ctx: RequestContext | null = null;
       if (options.access.auth === "none") {
         if (!options.ownRateLimit) limitState = await spendAddressBudget(req);
       } else {
-        ctx = await authenticateWithinLimit(req, (state) => (limitState = state));
+        ctx = verbContext(await authenticateWithinLimit(req, (state) => (limitState = state)));
         if (options.sessionOnly && ctx.token.kind !== "session") {
           throw new ForbiddenError("Only a signed-in session can do this; API tokens cannot.", [
             { path: "token_type", message: "requires a session token" },
@@ -139,7 +140,7 @@ export function apiRoute<
           };
           // A refused claim (another body, or still in flight) belongs to another request:
           // its row must keep that request's answer, so only a won claim is completed here.
-          const stored = await claimIdempotencyKey(candidate);
+          const stored = await claimIdempotencyKey(db, candidate);
           if (!stored) claim = candidate;
           else {
             // An answer carrying a secret (a token, a signing secret) is replayed to the user
@@ -165,7 +166,7 @@ export function apiRoute<
           withListScope(scope, () =>
             handler({
               req,
-              ctx: (ctx && verbContext(ctx)) as RequestContext,
+              ctx: ctx as RequestContext,
               body: body as Infer<B>,
               query: query as Infer<Q>,
               params,
@@ -177,8 +178,8 @@ export function apiRoute<
       );
       if (claim) {
         const text = await response.clone().text();
-        const storable = secrets && response.ok && text ? JSON.stringify(secrets.withoutSecret(JSON.parse(text), ctx as AuthContext)) : text;
-        await completeIdempotencyKey(claim, { status: response.status, body: storable });
+        const storable = secrets && response.ok && text ? JSON.stringify(secrets.withoutSecret(JSON.parse(text), ctx as RequestContext)) : text;
+        await completeIdempotencyKey(db, claim, { status: response.status, body: storable });
         claim = undefined;
       }
       return finish(response);
@@ -187,8 +188,8 @@ export function apiRoute<
       if (!limitState && options.ownRateLimit) limitState = await options.ownRateLimit.peek(req).catch(() => undefined);
       if (claim) {
         // Client errors are final answers worth replaying; server errors may be retried.
-        if (response.status >= 500) await releaseIdempotencyKey(claim).catch(() => {});
-        else await completeIdempotencyKey(claim, { status: response.status, body: await response.clone().text() }).catch(() => {});
+        if (response.status >= 500) await releaseIdempotencyKey(db, claim).catch(() => {});
+        else await completeIdempotencyKey(db, claim, { status: response.status, body: await response.clone().text() }).catch(() => {});
       }
       return finish(response);
     }

@@ -1,6 +1,4 @@
-import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { messages } from "@/db/schema";
 import { detectHoursQuestion } from "@/lib/auto-replies/hours-question";
 import { type Language } from "@/lib/platform/language/language";
 import { llmConfig } from "@/lib/platform/llm";
@@ -9,6 +7,7 @@ import { isOpenAt } from "@/lib/profile/hours";
 import { customerLanguage, retrievePassages } from "@/lib/profile/knowledge";
 import { ASSISTANT_PASSAGES, answerFromPassages } from "./answer";
 import { loadAssistantSettings } from "./settings";
+import { findMessageToAnswer } from "./store";
 
 export type HandoffReason = "asked_for_person" | "below_threshold" | "no_answer" | "ungrounded" | "model_error";
 
@@ -55,11 +54,7 @@ export async function planAssistantReply(
   if (!config) return null;
   const settings = await loadAssistantSettings(db, accountId);
   if (!settings.answerOutsideHours) return null;
-  const [message] = await db
-    .select({ text: messages.text, language: messages.language, direction: messages.direction, senderType: messages.senderType, createdAt: messages.createdAt, deletedAt: messages.deletedAt })
-    .from(messages)
-    .where(and(eq(messages.accountId, accountId), eq(messages.conversationId, conversationId), eq(messages.id, messageId)))
-    .limit(1);
+  const message = await findMessageToAnswer(db, { accountId, conversationId, messageId });
   if (!message || message.direction !== "inbound" || message.senderType !== "contact" || message.deletedAt || !message.text?.trim()) return null;
   const profile = await loadBusinessProfile(db, accountId);
   if (!profile.hours || isOpenAt({ hours: profile.hours, at: message.createdAt })) return null;

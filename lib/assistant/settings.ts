@@ -1,14 +1,13 @@
-import { eq } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { assistantSettings } from "@/db/schema";
 import { actorOf, recordAudit } from "@/lib/audit/record-audit";
 import type { ServiceContext } from "@/lib/auth/context";
 import { llmConfig } from "@/lib/platform/llm";
 import { ASSISTANT_MIN_SCORE_DEFAULT, type AssistantConfigInput, type AssistantConfigOutput } from "./schemas";
+import { findAssistantSettings, upsertAssistantSettings } from "./store";
 
 /** The account's assistant settings; an account that never saved them does not answer by itself. */
 export async function loadAssistantSettings(db: Executor, accountId: string): Promise<{ answerOutsideHours: boolean; minScore: number }> {
-  const [row] = await db.select().from(assistantSettings).where(eq(assistantSettings.accountId, accountId)).limit(1);
+  const row = await findAssistantSettings(db, accountId);
   return row ? { answerOutsideHours: row.answerOutsideHours, minScore: row.minScore } : { answerOutsideHours: false, minScore: ASSISTANT_MIN_SCORE_DEFAULT };
 }
 
@@ -27,11 +26,7 @@ export async function updateAssistantConfig({ ctx, input }: { ctx: ServiceContex
   // Kept to four decimals, as it is shown: a score finer than that means nothing, and a single-precision column refuses the tiniest numbers.
   const values = { answerOutsideHours: input.answer_outside_hours, minScore: Math.round(input.min_score * 10_000) / 10_000, updatedAt: new Date() };
   return ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(assistantSettings)
-      .values({ accountId: ctx.accountId, ...values })
-      .onConflictDoUpdate({ target: assistantSettings.accountId, set: values })
-      .returning();
+    const row = await upsertAssistantSettings(tx, ctx.accountId, values);
     await recordAudit(tx, { accountId: ctx.accountId, actor: actorOf(ctx), action: "assistant.updated", target: { type: "account", id: ctx.accountId } });
     return present(row);
   });

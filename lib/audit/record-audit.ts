@@ -1,8 +1,8 @@
-import { getDb, type Executor } from "@/db";
-import { auditLog } from "@/db/schema";
+import type { Executor } from "@/db";
 import { currentRequestInfo, type RequestInfo } from "@/lib/platform/http/request-info";
 import { newId } from "@/lib/platform/ids";
 import type { AuditAction } from "./actions";
+import { insertAuditEntry } from "./store";
 
 /** The credential an API token or app acted with, and the person it belongs to. */
 type AuditVia = { token_id?: string; app_id?: string; user_id: string; user_name: string };
@@ -45,24 +45,24 @@ export function userActor(ctx: { user: { id: string; name: string }; token?: Cre
 }
 
 /**
- * Records a change made by a request context (its credential as the actor), in the context's
- * transaction when it runs in one, or in `tx`.
+ * Records a change made by a request context (its credential as the actor), through the
+ * context's executor, or `tx` when given.
  */
-export async function auditChange(ctx: { accountId: string; db?: Executor }, action: AuditAction, target: AuditTarget, tx?: Executor) {
-  await recordAudit(tx ?? ctx.db ?? null, { accountId: ctx.accountId, actor: actorOf(ctx), action, target });
+export async function auditChange(ctx: { accountId: string; db: Executor }, action: AuditAction, target: AuditTarget, tx?: Executor) {
+  await recordAudit(tx ?? ctx.db, { accountId: ctx.accountId, actor: actorOf(ctx), action, target });
 }
 
 /**
- * Appends one entry to the account's audit log, in the caller's transaction when given so
- * the entry commits (or not) with the change. Entries are never updated or deleted.
+ * Appends one entry to the account's audit log through `tx`: the caller's transaction, so the
+ * entry commits (or not) with the change, or the pool. Entries are never updated or deleted.
  */
 export async function recordAudit(
-  tx: Executor | null,
+  tx: Executor,
   entry: { accountId: string; actor: AuditActor; action: AuditAction; target?: AuditTarget; request?: RequestInfo; at?: Date },
 ) {
   const request = entry.request ?? currentRequestInfo();
   const at = entry.at ?? new Date();
-  await (tx ?? getDb()).insert(auditLog).values({
+  await insertAuditEntry(tx, {
     id: newId("audit", at),
     accountId: entry.accountId,
     actorType: entry.actor.type,

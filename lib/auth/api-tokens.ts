@@ -1,9 +1,8 @@
 import "server-only";
-import { and, desc, eq, gt, isNull } from "drizzle-orm";
-import { getDb } from "@/db";
+import { eq } from "drizzle-orm";
 import type { ServiceContext } from "./context";
 import { announceAuthChange } from "@/lib/auth/token-cache";
-import { apiTokens, users } from "@/db/schema";
+import { apiTokens } from "@/db/schema";
 import { keysetPage } from "@/lib/platform/keyset-page";
 import { omit } from "@/lib/platform/fields";
 import type { CursorPosition } from "@/lib/platform/cursor";
@@ -11,11 +10,12 @@ import { ForbiddenError, NotFoundError } from "@/lib/platform/errors";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
 import { newId } from "@/lib/platform/ids";
 import { roleAllows, type Scope } from "./scopes";
-import { type AuthContext, signToken } from "./tokens";
+import { findApiToken, insertToken, selectTokensWithOwner, revokeOwnApiTokens, revokeToken, selectOwnLiveApiTokens } from "./store";
+import { signToken } from "./tokens";
 import { type CreateTokenInput, presentToken } from "./token-schemas";
 
 /** Mints an api token with scopes within the caller's role; the token string is returned only here. */
-export async function createApiToken({ ctx, input }: { ctx: AuthContext; input: CreateTokenInput }) {
+export async function createApiToken({ ctx, input }: { ctx: ServiceContext<"user" | "token">; input: CreateTokenInput }) {
   const outside = input.permissions.filter((scope) => !roleAllows(ctx.user.role, scope));
   if (outside.length) {
     throw new ForbiddenError(
@@ -25,21 +25,18 @@ export async function createApiToken({ ctx, input }: { ctx: AuthContext; input: 
   }
   const now = new Date();
   const id = newId("token", now);
-  const [row] = await getDb()
-    .insert(apiTokens)
-    .values({
-      id,
-      accountId: ctx.accountId,
-      userId: ctx.user.id,
-      kind: "api",
-      name: input.name,
-      scopes: input.permissions,
-      expiresAt: input.expires_at,
-      createdAt: now,
-      // The token has passed the second factor exactly when the credential creating it had.
-      secondFactorAt: ctx.token.secondFactorAt,
-    })
-    .returning();
+  const row = await insertToken(ctx.db, {
+    id,
+    accountId: ctx.accountId,
+    userId: ctx.user.id,
+    kind: "api",
+    name: input.name,
+    scopes: input.permissions,
+    expiresAt: input.expires_at,
+    createdAt: now,
+    // The token has passed the second factor exactly when the credential creating it had.
+    secondFactorAt: ctx.token.secondFactorAt,
+  });
   const token = await signToken({
     id,
     userId: ctx.user.id,
@@ -49,7 +46,7 @@ export async function createApiToken({ ctx, input }: { ctx: AuthContext; input: 
     issuedAt: now,
     expiresAt: input.expires_at,
   });
-  await recordAudit(null, { accountId: ctx.accountId, actor: userActor(ctx), action: "token.created", target: { type: "token", id } });
+  await recordAudit(ctx.db, { accountId: ctx.accountId, actor: userActor(ctx), action: "token.created", target: { type: "token", id } });
   const { id: tokenId, name, token_type, permissions, expires_at, created_at } = presentToken(row);
   return { id: tokenId, name, token, token_type, permissions, expires_at, created_at };
 }
@@ -59,12 +56,8 @@ export async function createApiToken({ ctx, input }: { ctx: AuthContext; input: 
  * HS256 over the same claims gives the same string, so an Idempotency-Key replay returns the
  * first answer although only the token id was ever stored.
  */
-async function reissueApiToken({ ctx, id }: { ctx: AuthContext; id: string }): Promise<string> {
-  const [row] = await getDb()
-    .select()
-    .from(apiTokens)
-    .where(and(eq(apiTokens.id, id), eq(apiTokens.accountId, ctx.accountId), eq(apiTokens.userId, ctx.user.id), eq(apiTokens.kind, "api")))
-    .limit(1);
+async function reissueApiToken({ ctx, id }: { ctx: ServiceContext<"user">; id: string }): Promise<string> {
+  const row = await findApiToken(ctx.db, { accountId: ctx.accountId, id, userId: ctx.user.id });
   if (!row) throw new NotFoundError("Token");
   return signToken({
     id: row.id,
@@ -80,7 +73,7 @@ async function reissueApiToken({ ctx, id }: { ctx: AuthContext; id: string }): P
 /** Idempotency storage of a token creation: the answer is kept without the token string. */
 export const tokenCreationSecrets = {
   withoutSecret: (body: Record<string, unknown>) => omit(body, "token"),
-  restoreSecret: async (body: Record<string, unknown>, ctx: AuthContext) => ({ ...body, token: await reissueApiToken({ ctx, id: String(body.id) }) }),
+  restoreSecret: async (body: Record<string, unknown>, ctx: ServiceContext<"user">) => ({ ...body, token: await reissueApiToken({ ctx, id: String(body.id) }) }),
 };
 
 /**
@@ -92,7 +85,7 @@ export const tokenCreationSecrets = {
 export async function listApiTokens({ ctx, limit, cursor }: { ctx: ServiceContext<"user" | "token">; limit: number; cursor?: CursorPosition }) {
   const seesAll = ctx.user.role === "admin" && (ctx.token.kind === "session" || ctx.token.scopes.includes("users:read"));
   const onlyItself = ctx.token.kind === "api" && !seesAll;
-  return keysetPage(ctx.db.select({ token: apiTokens, owner: { id: users.id, name: users.name } }).from(apiTokens).innerJoin(users, eq(users.id, apiTokens.userId)).$dynamic(), {
+  return keysetPage(selectTokensWithOwner(ctx.db), {
     table: apiTokens,
     accountId: ctx.accountId,
     where: [eq(apiTokens.kind, "api"), onlyItself ? eq(apiTokens.id, ctx.token.id) : seesAll ? undefined : eq(apiTokens.userId, ctx.user.id)],
@@ -108,22 +101,17 @@ export async function listApiTokens({ ctx, limit, cursor }: { ctx: ServiceContex
  * Revokes an api token. A session revokes the user's own tokens (an administrator's, any of
  * the account); an api token may revoke only itself, so a leaked token cannot revoke others.
  */
-export async function revokeApiToken({ ctx, id }: { ctx: AuthContext; id: string }) {
+export async function revokeApiToken({ ctx, id }: { ctx: ServiceContext<"user" | "token">; id: string }) {
   if (ctx.token.kind !== "session" && id !== ctx.token.id) {
     throw new ForbiddenError("Revoking another token requires a signed-in session; an API token can revoke only itself.", [
       { path: "token_type", message: "requires a session token" },
     ]);
   }
-  const db = getDb();
-  const [row] = await db
-    .select()
-    .from(apiTokens)
-    .where(and(eq(apiTokens.id, id), eq(apiTokens.accountId, ctx.accountId), eq(apiTokens.kind, "api")))
-    .limit(1);
+  const row = await findApiToken(ctx.db, { accountId: ctx.accountId, id });
   if (!row || (ctx.user.role !== "admin" && row.userId !== ctx.user.id)) throw new NotFoundError("Token");
   if (!row.revokedAt) {
-    await db.transaction(async (tx) => {
-      await tx.update(apiTokens).set({ revokedAt: new Date() }).where(eq(apiTokens.id, id));
+    await ctx.db.transaction(async (tx) => {
+      await revokeToken(tx, id, new Date());
       await announceAuthChange(tx);
       await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "token.revoked", target: { type: "token", id } });
     });
@@ -131,32 +119,15 @@ export async function revokeApiToken({ ctx, id }: { ctx: AuthContext; id: string
 }
 
 /** The user's own live API tokens (not revoked, not expired), newest first: for Settings → Account. */
-export async function listOwnApiTokens({ ctx }: { ctx: Pick<AuthContext, "accountId" | "user"> }) {
-  const rows = await getDb()
-    .select()
-    .from(apiTokens)
-    .where(
-      and(
-        eq(apiTokens.accountId, ctx.accountId),
-        eq(apiTokens.userId, ctx.user.id),
-        eq(apiTokens.kind, "api"),
-        isNull(apiTokens.revokedAt),
-        gt(apiTokens.expiresAt, new Date()),
-      ),
-    )
-    .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id))
-    .limit(200);
+export async function listOwnApiTokens({ ctx }: { ctx: ServiceContext<"user"> }) {
+  const rows = await selectOwnLiveApiTokens(ctx.db, { accountId: ctx.accountId, userId: ctx.user.id, now: new Date() });
   return rows.map((row) => presentToken(row));
 }
 
 /** Revokes every live API token of the signed-in user at once; answers how many. */
-export async function revokeAllOwnApiTokens({ ctx }: { ctx: Pick<AuthContext, "accountId" | "user"> }) {
-  return getDb().transaction(async (tx) => {
-    const revoked = await tx
-      .update(apiTokens)
-      .set({ revokedAt: new Date() })
-      .where(and(eq(apiTokens.accountId, ctx.accountId), eq(apiTokens.userId, ctx.user.id), eq(apiTokens.kind, "api"), isNull(apiTokens.revokedAt)))
-      .returning({ id: apiTokens.id });
+export async function revokeAllOwnApiTokens({ ctx }: { ctx: ServiceContext<"user"> }) {
+  return ctx.db.transaction(async (tx) => {
+    const revoked = await revokeOwnApiTokens(tx, { accountId: ctx.accountId, userId: ctx.user.id, now: new Date() });
     if (revoked.length) await announceAuthChange(tx);
     for (const { id } of revoked) {
       await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "token.revoked", target: { type: "token", id } });

@@ -1,4 +1,5 @@
 import { decode } from "next-auth/jwt";
+import type { Executor } from "@/db";
 import { getEnv } from "@/lib/platform/env";
 import { ApiError, isDatabaseUnavailable, UnauthenticatedError } from "@/lib/platform/errors";
 import { authenticateBearer, type AuthContext, loadTokenContext } from "./tokens";
@@ -22,7 +23,7 @@ function readCookie(header: string | null, name: string): string | undefined {
 }
 
 /** The browser session behind a sign-in cookie, or null when there is none or it is invalid. */
-export async function authenticateSessionCookie(cookieHeader: string | null): Promise<AuthContext | null> {
+export async function authenticateSessionCookie(db: Executor, cookieHeader: string | null): Promise<AuthContext | null> {
   for (const name of SESSION_COOKIES) {
     const value = readCookie(cookieHeader, name);
     if (!value) continue;
@@ -33,7 +34,7 @@ export async function authenticateSessionCookie(cookieHeader: string | null): Pr
     // A session that cannot be loaded is no session; a database that cannot be reached says
     // nothing about the session, and is told as such (a 503 the form or page can wait out),
     // never as being signed out.
-    return loadTokenContext({ jti: claims.tid, userId: claims.sub, accountId: claims.acc, via: "cookie" }).catch((error) => {
+    return loadTokenContext(db, { jti: claims.tid, userId: claims.sub, accountId: claims.acc, via: "cookie" }).catch((error) => {
       if (isDatabaseUnavailable(error)) throw error;
       return null;
     });
@@ -68,15 +69,18 @@ function assertSecondFactor(ctx: AuthContext): AuthContext {
   return ctx;
 }
 
-/** Bearer token first, then the browser's sign-in cookie; either must satisfy the two-factor rule. */
-export async function authenticateRequest(req: Request): Promise<AuthContext> {
+/**
+ * Bearer token first, then the browser's sign-in cookie; either must satisfy the two-factor rule.
+ * Read through `db`: authentication comes before any verb context exists.
+ */
+export async function authenticateRequest(db: Executor, req: Request): Promise<AuthContext> {
   const header = req.headers.get("authorization");
   if (header) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw new UnauthenticatedError("invalid_token", "Use the header Authorization: Bearer <token>.");
-    return assertSecondFactor(await authenticateBearer(match[1]));
+    return assertSecondFactor(await authenticateBearer(db, match[1]));
   }
-  const session = await authenticateSessionCookie(req.headers.get("cookie"));
+  const session = await authenticateSessionCookie(db, req.headers.get("cookie"));
   if (session) return assertSecondFactor(session);
   throw new UnauthenticatedError("unauthenticated", "Authentication required: send Authorization: Bearer <token>.");
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import type { Executor } from "@/db";
 import { consumeLoginAttempt, forgiveLoginAttempt, type RateLimitState, rateLimitHeaders } from "@/lib/platform/rate-limit";
 import { ApiError, UnauthenticatedError } from "@/lib/platform/errors";
 import { presentUser } from "@/lib/auth/user-identity";
@@ -23,30 +24,33 @@ export const loginInput = z.object({
  * POST /v1/auth/login: the same 401 whether the email exists or not. `onLimit` receives the
  * sign-in budget (per address and email) for the RateLimit headers of every answer.
  */
-export async function loginWithPassword({
+export async function loginWithPassword(
+  db: Executor,
+  {
   email,
   password,
   otp,
   ip,
   onLimit = () => {},
-}: z.infer<typeof loginInput> & { ip: string; onLimit?: (state: RateLimitState) => void }) {
+}: z.infer<typeof loginInput> & { ip: string; onLimit?: (state: RateLimitState) => void },
+) {
   const limit = await consumeLoginAttempt({ ip, email });
   onLimit(limit);
   if (limit.limited) {
     throw new ApiError(429, "rate_limited", `Too many sign-in attempts. Retry in ${limit.resetSeconds} s.`, undefined, rateLimitHeaders(limit));
   }
-  const user = await verifyCredentials({ email, password });
+  const user = await verifyCredentials(db, { email, password });
   if (!user) {
-    await recordSignInFailure({ email });
+    await recordSignInFailure(db, { email });
     throw new UnauthenticatedError("unauthenticated", "Wrong email or password.");
   }
-  const secondFactor = await checkSecondFactor({ user, otp }).catch(async (error: unknown) => {
-    if (error instanceof ApiError && error.code === "invalid_otp") await recordSignInFailure({ email });
+  const secondFactor = await checkSecondFactor(db, { user, otp }).catch(async (error: unknown) => {
+    if (error instanceof ApiError && error.code === "invalid_otp") await recordSignInFailure(db, { email });
     throw error;
   });
   const forgiven = await forgiveLoginAttempt({ ip, email });
   if (forgiven) onLimit(forgiven);
-  const session = await createSession({ user, secondFactor });
-  await recordSignIn({ user });
+  const session = await createSession(db, { user, secondFactor });
+  await recordSignIn(db, { user });
   return { token: session.token, token_type: "session" as const, expires_at: session.expiresAt.toISOString(), user: presentUser(user) };
 }

@@ -1,14 +1,27 @@
 import "server-only";
-import { and, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { randomBytes } from "node:crypto";
-import { getDb } from "@/db";
-import { accounts, apiTokens, mfaRecoveryCodes, userMfa, users } from "@/db/schema";
+import type { Executor } from "@/db";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
 import { ApiError, ConflictError, invalidField } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { hashSecret } from "@/lib/platform/crypto/secret-hash";
 import { decryptSecret, encryptSecret } from "@/lib/platform/crypto/seal";
+import {
+  accountRequiresMfa,
+  countRecoveryCodesLeft,
+  deleteMfa,
+  enableMfa,
+  findMfa,
+  findSecondFactorState,
+  findUserName,
+  markSessionSecondFactor,
+  selectMfaEnrolledUserIds,
+  setAccountRequiresMfa,
+  spendMfaStep,
+  spendRecoveryCode,
+  upsertMfaSecret,
+} from "./store";
 import { announceAuthChange } from "./token-cache";
 
 const PERIOD = 30;
@@ -17,38 +30,27 @@ const FIELD = "mfa_secret";
 // Every /v1 401 carries the bearer challenge.
 const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="chorus", error="invalid_token", error_description="a second factor is required"' };
 
-type Who = { accountId: string; user: { id: string; name: string; email: string } };
+/** Who acts, with the executor their verbs run on. */
+type Who = { accountId: string; user: { id: string; name: string; email: string }; db: Executor };
 
 function totpFor(secretBase32: string, email: string) {
   return new TOTP({ issuer: "Chorus", label: email, algorithm: "SHA1", digits: 6, period: PERIOD, secret: Secret.fromBase32(secretBase32) });
 }
 
-async function readMfa(userId: string) {
-  const [row] = await getDb().select().from(userMfa).where(eq(userMfa.userId, userId)).limit(1);
-  return row ?? null;
-}
-
 /** Whether the user signs in with a second factor, and how many recovery codes are left. */
-export async function mfaStatus({ userId }: { userId: string }) {
-  const row = await readMfa(userId);
+export async function mfaStatus(db: Executor, { userId }: { userId: string }) {
+  const row = await findMfa(db, userId);
   if (!row?.enabledAt) return { enabled: false as const, recoveryCodesLeft: 0 };
-  const [left] = await getDb()
-    .select({ n: sql<number>`count(*)::int` })
-    .from(mfaRecoveryCodes)
-    .where(and(eq(mfaRecoveryCodes.userId, userId), isNull(mfaRecoveryCodes.usedAt)));
-  return { enabled: true as const, enabledAt: row.enabledAt, recoveryCodesLeft: left.n };
+  return { enabled: true as const, enabledAt: row.enabledAt, recoveryCodesLeft: await countRecoveryCodesLeft(db, userId) };
 }
 
 /** Starts enrolment: a new secret, kept sealed until the user confirms one code from it. */
 export async function startMfaEnrolment({ ctx }: { ctx: Who }) {
-  const existing = await readMfa(ctx.user.id);
+  const existing = await findMfa(ctx.db, ctx.user.id);
   if (existing?.enabledAt) throw new ConflictError("Two-factor sign-in is already on. Turn it off first to enrol another device.");
   const secret = new Secret({ size: 20 }).base32;
   const secretEnc = encryptSecret({ plaintext: secret, accountId: ctx.accountId, field: `${FIELD}:${ctx.user.id}` });
-  await getDb()
-    .insert(userMfa)
-    .values({ userId: ctx.user.id, accountId: ctx.accountId, secretEnc, createdAt: new Date() })
-    .onConflictDoUpdate({ target: userMfa.userId, set: { secretEnc, enabledAt: null, lastUsedStep: null, createdAt: new Date() } });
+  await upsertMfaSecret(ctx.db, { userId: ctx.user.id, accountId: ctx.accountId, secretEnc, now: new Date() });
   return { secret, uri: totpFor(secret, ctx.user.email).toString() };
 }
 
@@ -77,7 +79,7 @@ function acceptedStep(totp: TOTP, code: string, lastUsedStep: number | null): nu
  * The session it was confirmed in (`sessionId`) has proved the second factor.
  */
 export async function confirmMfaEnrolment({ ctx, code, sessionId }: { ctx: Who; code: string; sessionId?: string }) {
-  const row = await readMfa(ctx.user.id);
+  const row = await findMfa(ctx.db, ctx.user.id);
   if (!row) throw new ConflictError("Start the set-up first.");
   if (row.enabledAt) throw new ConflictError("Two-factor sign-in is already on.");
   const secret = decryptSecret({ stored: row.secretEnc, accountId: ctx.accountId, field: `${FIELD}:${ctx.user.id}` });
@@ -86,16 +88,15 @@ export async function confirmMfaEnrolment({ ctx, code, sessionId }: { ctx: Who; 
   if (step === null) throw invalidField("code", "does not match your authenticator app: enter the code it shows now");
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, recoveryCode);
   const now = new Date();
-  await getDb().transaction(async (tx) => {
-    await tx.update(userMfa).set({ enabledAt: now, lastUsedStep: step }).where(eq(userMfa.userId, ctx.user.id));
-    await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, ctx.user.id));
-    await tx.insert(mfaRecoveryCodes).values(codes.map((c) => ({ id: newId("recoveryCode", now), userId: ctx.user.id, codeHash: hashSecret(normaliseRecovery(c)), createdAt: now })));
-    if (sessionId) {
-      await tx
-        .update(apiTokens)
-        .set({ secondFactorAt: now })
-        .where(and(eq(apiTokens.id, sessionId), eq(apiTokens.userId, ctx.user.id), eq(apiTokens.kind, "session")));
-    }
+  await ctx.db.transaction(async (tx) => {
+    await enableMfa(tx, {
+      userId: ctx.user.id,
+      at: now,
+      step,
+      codeHashes: codes.map((c) => hashSecret(normaliseRecovery(c))),
+      newCodeId: () => newId("recoveryCode", now),
+    });
+    if (sessionId) await markSessionSecondFactor(tx, { sessionId, userId: ctx.user.id, at: now });
     await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "mfa.enabled", target: { type: "user", id: ctx.user.id } });
     await announceAuthChange(tx);
   });
@@ -109,15 +110,12 @@ export async function confirmMfaEnrolment({ ctx, code, sessionId }: { ctx: Who; 
  */
 export async function disableMfa({ ctx, userId, code, byAdmin = false }: { ctx: Who; userId: string; code?: string; byAdmin?: boolean }) {
   if (!byAdmin) {
-    const [account] = await getDb().select({ requireMfa: accounts.requireMfa }).from(accounts).where(eq(accounts.id, ctx.accountId)).limit(1);
-    if (account?.requireMfa) throw new ConflictError("Your account requires two-factor sign-in; it cannot be turned off.");
-    const ok = await verifySecondFactor({ user: { id: userId, accountId: ctx.accountId, email: ctx.user.email }, otp: code ?? "" });
+    if (await accountRequiresMfa(ctx.db, ctx.accountId)) throw new ConflictError("Your account requires two-factor sign-in; it cannot be turned off.");
+    const ok = await verifySecondFactor(ctx.db, { user: { id: userId, accountId: ctx.accountId, email: ctx.user.email }, otp: code ?? "" });
     if (!ok) throw invalidField("code", "is wrong or was already used");
   }
-  await getDb().transaction(async (tx) => {
-    const deleted = await tx.delete(userMfa).where(and(eq(userMfa.userId, userId), eq(userMfa.accountId, ctx.accountId))).returning({ userId: userMfa.userId });
-    if (!deleted.length) return;
-    await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, userId));
+  await ctx.db.transaction(async (tx) => {
+    if (!(await deleteMfa(tx, { userId, accountId: ctx.accountId }))) return;
     await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "mfa.disabled", target: { type: "user", id: userId } });
     await announceAuthChange(tx);
   });
@@ -127,8 +125,8 @@ export async function disableMfa({ ctx, userId, code, byAdmin = false }: { ctx: 
  * Checks a sign-in's second factor: a current TOTP code (each works once) or an unused
  * recovery code (spent now). False when it is wrong.
  */
-export async function verifySecondFactor({ user, otp }: { user: { id: string; accountId: string; email: string }; otp: string }): Promise<boolean> {
-  const row = await readMfa(user.id);
+export async function verifySecondFactor(db: Executor, { user, otp }: { user: { id: string; accountId: string; email: string }; otp: string }): Promise<boolean> {
+  const row = await findMfa(db, user.id);
   if (!row?.enabledAt) return false;
   const given = otp.replace(/\s/g, "");
   if (/^\d{6}$/.test(given)) {
@@ -136,33 +134,17 @@ export async function verifySecondFactor({ user, otp }: { user: { id: string; ac
     if (!secret) return false;
     const step = acceptedStep(totpFor(secret, user.email), given, row.lastUsedStep);
     if (step === null) return false;
-    // Conditional, so two sign-ins racing with the same code cannot both pass.
-    const won = await getDb()
-      .update(userMfa)
-      .set({ lastUsedStep: step })
-      .where(and(eq(userMfa.userId, user.id), or(isNull(userMfa.lastUsedStep), lt(userMfa.lastUsedStep, step))))
-      .returning({ userId: userMfa.userId });
-    return won.length === 1;
+    return spendMfaStep(db, { userId: user.id, step });
   }
-  const spent = await getDb()
-    .update(mfaRecoveryCodes)
-    .set({ usedAt: new Date() })
-    .where(and(eq(mfaRecoveryCodes.userId, user.id), eq(mfaRecoveryCodes.codeHash, hashSecret(normaliseRecovery(given))), isNull(mfaRecoveryCodes.usedAt)))
-    .returning({ id: mfaRecoveryCodes.id });
-  if (!spent.length) return false;
-  const [named] = await getDb().select({ name: users.name }).from(users).where(eq(users.id, user.id)).limit(1);
-  await recordAudit(null, { accountId: user.accountId, actor: { type: "user", id: user.id, name: named?.name ?? null }, action: "mfa.recovery_code_used", target: { type: "user", id: user.id } });
+  if (!(await spendRecoveryCode(db, { userId: user.id, codeHash: hashSecret(normaliseRecovery(given)), at: new Date() }))) return false;
+  const name = await findUserName(db, user.id);
+  await recordAudit(db, { accountId: user.accountId, actor: { type: "user", id: user.id, name }, action: "mfa.recovery_code_used", target: { type: "user", id: user.id } });
   return true;
 }
 
 /** What sign-in needs beyond the password: nothing, a code, or enrolment the account requires. */
-export async function secondFactorNeeded({ userId, accountId }: { userId: string; accountId: string }): Promise<"none" | "code" | "enrolment"> {
-  const [row] = await getDb()
-    .select({ enabledAt: userMfa.enabledAt, requireMfa: accounts.requireMfa })
-    .from(accounts)
-    .leftJoin(userMfa, eq(userMfa.userId, userId))
-    .where(eq(accounts.id, accountId))
-    .limit(1);
+export async function secondFactorNeeded(db: Executor, { userId, accountId }: { userId: string; accountId: string }): Promise<"none" | "code" | "enrolment"> {
+  const row = await findSecondFactorState(db, { userId, accountId });
   if (row?.enabledAt) return "code";
   return row?.requireMfa ? "enrolment" : "none";
 }
@@ -171,8 +153,8 @@ export async function secondFactorNeeded({ userId, accountId }: { userId: string
  * The sign-in step after a correct password (API and browser): 401 `mfa_required` until `otp`
  * is given, 401 `invalid_otp` when it is wrong or reused.
  */
-export async function checkSecondFactor({ user, otp }: { user: { id: string; accountId: string; email: string }; otp?: string }): Promise<boolean> {
-  const needed = await secondFactorNeeded({ userId: user.id, accountId: user.accountId });
+export async function checkSecondFactor(db: Executor, { user, otp }: { user: { id: string; accountId: string; email: string }; otp?: string }): Promise<boolean> {
+  const needed = await secondFactorNeeded(db, { userId: user.id, accountId: user.accountId });
   if (needed === "none") return false;
   if (needed === "enrolment") {
     throw new ApiError(403, "mfa_enrollment_required", "Your account requires two-factor sign-in: sign in in the browser and set it up in Settings → Account first.");
@@ -182,7 +164,7 @@ export async function checkSecondFactor({ user, otp }: { user: { id: string; acc
       { path: "otp", message: "is required" },
     ], CHALLENGE);
   }
-  if (!(await verifySecondFactor({ user, otp }))) {
+  if (!(await verifySecondFactor(db, { user, otp }))) {
     throw new ApiError(401, "invalid_otp", "otp: the code is wrong or was already used.", [{ path: "otp", message: "is wrong or was already used" }], CHALLENGE);
   }
   return true;
@@ -190,23 +172,18 @@ export async function checkSecondFactor({ user, otp }: { user: { id: string; acc
 
 /** The account-wide rule: every user must sign in with a second factor. */
 export async function setMfaRequirement({ ctx, required }: { ctx: Who; required: boolean }) {
-  await getDb().transaction(async (tx) => {
-    await tx.update(accounts).set({ requireMfa: required }).where(eq(accounts.id, ctx.accountId));
+  await ctx.db.transaction(async (tx) => {
+    await setAccountRequiresMfa(tx, { accountId: ctx.accountId, required });
     await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "mfa.requirement_changed", target: { type: "account", id: ctx.accountId } });
     await announceAuthChange(tx);
   });
 }
 
-export async function mfaRequired({ accountId }: { accountId: string }) {
-  const [row] = await getDb().select({ requireMfa: accounts.requireMfa }).from(accounts).where(eq(accounts.id, accountId)).limit(1);
-  return row?.requireMfa ?? false;
+export async function mfaRequired(ctx: { accountId: string; db: Executor }) {
+  return accountRequiresMfa(ctx.db, ctx.accountId);
 }
 
 /** Who in the account signs in with a second factor (for Settings → Users). */
-export async function mfaEnrolledUserIds({ accountId }: { accountId: string }): Promise<Set<string>> {
-  const rows = await getDb()
-    .select({ userId: userMfa.userId })
-    .from(userMfa)
-    .where(and(eq(userMfa.accountId, accountId), isNotNull(userMfa.enabledAt)));
-  return new Set(rows.map((r) => r.userId));
+export async function mfaEnrolledUserIds(ctx: { accountId: string; db: Executor }): Promise<Set<string>> {
+  return new Set(await selectMfaEnrolledUserIds(ctx.db, ctx.accountId));
 }

@@ -1,7 +1,8 @@
 import "server-only";
-import NextAuth, { CredentialsSignin } from "next-auth";
+import { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
+import type { Executor } from "@/db";
 import { clientAddress } from "@/lib/platform/http/client-address";
 import { consumeLoginAttempt, forgiveLoginAttempt } from "@/lib/platform/rate-limit";
 import { getEnv } from "@/lib/platform/env";
@@ -30,8 +31,11 @@ const credentials = z.object({
   otp: z.string().trim().max(64).optional().transform((v) => v || undefined),
 });
 
-// Lazy so the build never reads the environment; next-auth calls this per request.
-export const { handlers, signIn, signOut } = NextAuth(() => ({
+/**
+ * The browser sign-in's configuration, reading and writing through `db` (sign-in comes before
+ * any verb context). lib/server/next-auth.ts hands it the pool and makes the handlers.
+ */
+export const authConfig = (db: Executor): NextAuthConfig => ({
   secret: getEnv().AUTH_SECRET,
   trustHost: true,
   // By name only: next-auth's own messages can quote the request (emails) or the cause.
@@ -52,24 +56,24 @@ export const { handlers, signIn, signOut } = NextAuth(() => ({
         const limit = await consumeLoginAttempt({ ip, email: parsed.data.email });
         if (limit.limited) throw new TooManyAttempts();
         return withRequestInfo(requestInfoOf(request), async () => {
-          const user = await verifyCredentials(parsed.data);
+          const user = await verifyCredentials(db, parsed.data);
           if (!user) {
-            await recordSignInFailure({ email: parsed.data.email });
+            await recordSignInFailure(db, { email: parsed.data.email });
             return null;
           }
           // With two-factor sign-in on, the password alone is not enough. A user whose account
           // requires it but who has not set it up signs in and is taken to the set-up.
-          const secondFactor = (await secondFactorNeeded({ userId: user.id, accountId: user.accountId })) === "code";
+          const secondFactor = (await secondFactorNeeded(db, { userId: user.id, accountId: user.accountId })) === "code";
           if (secondFactor) {
             if (!parsed.data.otp) throw new SecondFactorRequired();
-            if (!(await verifySecondFactor({ user, otp: parsed.data.otp }))) {
-              await recordSignInFailure({ email: parsed.data.email });
+            if (!(await verifySecondFactor(db, { user, otp: parsed.data.otp }))) {
+              await recordSignInFailure(db, { email: parsed.data.email });
               throw new WrongSecondFactor();
             }
           }
           await forgiveLoginAttempt({ ip, email: parsed.data.email });
-          const session = await createSession({ user, secondFactor });
-          await recordSignIn({ user });
+          const session = await createSession(db, { user, secondFactor });
+          await recordSignIn(db, { user });
           return { id: user.id, name: user.name, email: user.email, tid: session.id, acc: user.accountId };
         });
       },
@@ -85,4 +89,4 @@ export const { handlers, signIn, signOut } = NextAuth(() => ({
       return token;
     },
   },
-}));
+});

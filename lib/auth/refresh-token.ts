@@ -1,10 +1,9 @@
 import "server-only";
-import { and, eq, isNull } from "drizzle-orm";
-import { getDb } from "@/db";
-import { apiTokens } from "@/db/schema";
 import { ForbiddenError, UnauthenticatedError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
+import type { ServiceContext } from "./context";
 import type { Scope } from "./scopes";
+import { findToken, insertToken, revokeForRenewal } from "./store";
 import { announceAuthChange } from "./token-cache";
 import { type AuthContext, SESSION_LIFETIME_MS, signToken } from "./tokens";
 
@@ -19,7 +18,7 @@ const SESSION_REFRESH_GRACE_MS = 10_000;
  * session refreshed again within its grace gets the same successor token, never a second
  * one, so a session cannot be multiplied.
  */
-export async function refreshToken({ ctx }: { ctx: AuthContext }) {
+export async function refreshToken({ ctx }: { ctx: ServiceContext<"user" | "token"> }) {
   if (ctx.token.kind === "oauth") {
     throw new ForbiddenError("An app's access token is renewed with its refresh token at POST /oauth/token.", [
       { path: "token_type", message: "oauth tokens renew at /oauth/token" },
@@ -30,24 +29,21 @@ export async function refreshToken({ ctx }: { ctx: AuthContext }) {
   const isSession = ctx.token.kind === "session";
   const lifetime = isSession ? SESSION_LIFETIME_MS : ctx.token.expiresAt.getTime() - ctx.token.createdAt.getTime();
   const expiresAt = new Date(now.getTime() + lifetime);
-  const outcome = await getDb().transaction(async (tx) => {
-    const [old] = await tx
-      .update(apiTokens)
-      .set(isSession ? { revokedAt: new Date(now.getTime() + SESSION_REFRESH_GRACE_MS), replacedBy: id } : { revokedAt: now })
-      .where(and(eq(apiTokens.id, ctx.token.id), isNull(apiTokens.revokedAt)))
-      .returning();
+  const outcome = await ctx.db.transaction(async (tx) => {
+    const old = await revokeForRenewal(
+      tx,
+      isSession ? { id: ctx.token.id, revokedAt: new Date(now.getTime() + SESSION_REFRESH_GRACE_MS), replacedBy: id } : { id: ctx.token.id, revokedAt: now },
+    );
     if (!old) {
       if (isSession) {
-        const [current] = await tx.select().from(apiTokens).where(eq(apiTokens.id, ctx.token.id)).limit(1);
-        const [successor] = current?.replacedBy
-          ? await tx.select().from(apiTokens).where(eq(apiTokens.id, current.replacedBy)).limit(1)
-          : [];
+        const current = await findToken(tx, ctx.token.id);
+        const successor = current?.replacedBy ? await findToken(tx, current.replacedBy) : undefined;
         if (successor && current.revokedAt && current.revokedAt > now) return { replay: successor, scopes: successor.scopes as Scope[] };
       }
       throw new UnauthenticatedError("invalid_token", "The token has been revoked.");
     }
     if (!isSession) await announceAuthChange(tx);
-    await tx.insert(apiTokens).values({
+    await insertToken(tx, {
       id,
       accountId: ctx.accountId,
       userId: ctx.user.id,

@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
+import { notifyAuthChange } from "./store";
 
 /**
  * Token and user state behind a verified token, kept in process so that an authenticated
@@ -46,5 +46,5 @@ export async function cachedToken<T>(tokenId: string, load: () => Promise<T>): P
 /** In the transaction that takes access away: forget here now, and everywhere on commit. */
 export async function announceAuthChange(tx: Executor) {
   forgetCachedTokens();
-  await tx.execute(sql`select pg_notify(${AUTH_CHANNEL}, '')`);
+  await notifyAuthChange(tx, AUTH_CHANNEL);
 }

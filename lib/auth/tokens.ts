@@ -1,9 +1,8 @@
-import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
-import { getDb } from "@/db";
-import { accounts, apiTokens, oauthApps, oauthGrants, userMfa, users } from "@/db/schema";
+import type { Executor } from "@/db";
 import { UnauthenticatedError } from "@/lib/platform/errors";
 import { deriveKey } from "@/lib/platform/crypto/keys";
+import { noteTokenUse, selectTokenRows } from "./store";
 import { cachedToken } from "./token-cache";
 import { type Role, roleAllows, type Scope, scopes as allScopes, scopesForRole } from "./scopes";
 
@@ -118,39 +117,6 @@ async function checkSignature(token: string, key: Buffer): Promise<{ claims: Cla
   }
 }
 
-/** The stored rows behind these token ids, with their owners' current state (one query). */
-function selectTokenRows(ids: string[]) {
-  const db = getDb();
-  return db
-    .select({
-      id: apiTokens.id,
-      kind: apiTokens.kind,
-      tokenName: apiTokens.name,
-      appId: oauthApps.id,
-      appName: oauthApps.name,
-      scopes: apiTokens.scopes,
-      expiresAt: apiTokens.expiresAt,
-      createdAt: apiTokens.createdAt,
-      revokedAt: apiTokens.revokedAt,
-      lastUsedAt: apiTokens.lastUsedAt,
-      secondFactorAt: apiTokens.secondFactorAt,
-      requireMfa: accounts.requireMfa,
-      mfaEnabledAt: userMfa.enabledAt,
-      userId: users.id,
-      accountId: users.accountId,
-      name: users.name,
-      email: users.email,
-      role: users.role,
-      deletedAt: users.deletedAt,
-    })
-    .from(apiTokens)
-    .innerJoin(users, eq(users.id, apiTokens.userId))
-    .innerJoin(accounts, eq(accounts.id, users.accountId))
-    .leftJoin(userMfa, eq(userMfa.userId, users.id))
-    .leftJoin(oauthGrants, eq(oauthGrants.id, apiTokens.oauthGrantId))
-    .leftJoin(oauthApps, eq(oauthApps.id, oauthGrants.appId))
-    .where(inArray(apiTokens.id, ids));
-}
 type TokenRow = Awaited<ReturnType<typeof selectTokenRows>>[number];
 
 /**
@@ -159,23 +125,30 @@ type TokenRow = Awaited<ReturnType<typeof selectTokenRows>>[number];
  * streams must not cost 500 round trips per event.
  */
 const FRESH_BATCH = 500;
-let freshWaiting = new Map<string, { resolve: (row: TokenRow | undefined) => void; reject: (error: unknown) => void }[]>();
-function loadFresh(id: string): Promise<TokenRow | undefined> {
+type Waiters = Map<string, { resolve: (row: TokenRow | undefined) => void; reject: (error: unknown) => void }[]>;
+// Per executor (in practice the pool): a batch reads through the executor its callers hold.
+let freshWaiting = new Map<Executor, Waiters>();
+function loadFresh(db: Executor, id: string): Promise<TokenRow | undefined> {
   return new Promise((resolve, reject) => {
-    if (freshWaiting.size === 0) setImmediate(readFreshBatch);
-    const waiters = freshWaiting.get(id) ?? [];
+    if (freshWaiting.size === 0) setImmediate(readFreshBatches);
+    const batch = freshWaiting.get(db) ?? new Map();
+    freshWaiting.set(db, batch);
+    const waiters = batch.get(id) ?? [];
     waiters.push({ resolve, reject });
-    freshWaiting.set(id, waiters);
+    batch.set(id, waiters);
   });
 }
-async function readFreshBatch() {
-  const batch = freshWaiting;
+function readFreshBatches() {
+  const batches = freshWaiting;
   freshWaiting = new Map();
+  for (const [db, batch] of batches) void readFreshBatch(db, batch);
+}
+async function readFreshBatch(db: Executor, batch: Waiters) {
   const ids = [...batch.keys()];
   for (let start = 0; start < ids.length; start += FRESH_BATCH) {
     const part = ids.slice(start, start + FRESH_BATCH);
     try {
-      const rows = new Map((await selectTokenRows(part)).map((row) => [row.id, row]));
+      const rows = new Map((await selectTokenRows(db, part)).map((row) => [row.id, row]));
       for (const id of part) for (const waiter of batch.get(id)!) waiter.resolve(rows.has(id) ? { ...rows.get(id)! } : undefined);
     } catch (error) {
       for (const id of part) for (const waiter of batch.get(id)!) waiter.reject(error);
@@ -189,7 +162,7 @@ const LAST_USED_GRANULARITY_MS = 60_000;
  * Checks a token id against its stored row and the owner's current state in one
  * round trip at most (none while the row is cached, see token-cache.ts). Revoked, deleted, expired tokens and deleted users are refused at once.
  */
-export async function loadTokenContext(input: {
+export async function loadTokenContext(db: Executor, input: {
   jti: string;
   userId: string;
   accountId: string;
@@ -197,9 +170,8 @@ export async function loadTokenContext(input: {
   /** Read the database, not the process's cache (the event stream re-checks a long-lived connection). */
   fresh?: boolean;
 }): Promise<AuthContext> {
-  const db = getDb();
-  const load = async (): Promise<TokenRow | undefined> => (await selectTokenRows([input.jti]))[0];
-  const row = input.fresh ? await loadFresh(input.jti) : await cachedToken(input.jti, load);
+  const load = async (): Promise<TokenRow | undefined> => (await selectTokenRows(db, [input.jti]))[0];
+  const row = input.fresh ? await loadFresh(db, input.jti) : await cachedToken(input.jti, load);
 
   if (!row || row.userId !== input.userId || row.accountId !== input.accountId) {
     throw new UnauthenticatedError("invalid_token", "The token is not recognised.");
@@ -213,19 +185,9 @@ export async function loadTokenContext(input: {
   if (input.via === "bearer" && row.expiresAt <= now) throw new UnauthenticatedError("invalid_token", "The token has expired.");
 
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
-    // Bookkeeping only: not awaited, so verification stays one round trip.
-    void db
-      .update(apiTokens)
-      .set({ lastUsedAt: now })
-    .where(
-        and(
-          eq(apiTokens.id, row.id),
-          or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, new Date(now.getTime() - LAST_USED_GRANULARITY_MS))),
-        ),
-      )
-      .catch(() => {});
-    // The person's activity (what turns `online` into `away` when it stops), at the same granularity.
-    void db.update(users).set({ lastActiveAt: now }).where(eq(users.id, row.userId)).catch(() => {});
+    // Bookkeeping only: not awaited, so verification stays one round trip. The person's
+    // activity (what turns `online` into `away` when it stops) is noted at the same granularity.
+    void noteTokenUse(db, { tokenId: row.id, userId: row.userId, now, granularityMs: LAST_USED_GRANULARITY_MS }).catch(() => {});
     row.lastUsedAt = now;
   }
 
@@ -268,7 +230,8 @@ function secondFactorState(row: { requireMfa: boolean; mfaEnabledAt: Date | null
   return "ok";
 }
 
-export async function authenticateBearer(token: string): Promise<AuthContext> {
+/** The caller behind a bearer token, read through `db` (authentication comes before any verb context). */
+export async function authenticateBearer(db: Executor, token: string): Promise<AuthContext> {
   const claims = await verifySignature(token);
-  return loadTokenContext({ jti: claims.jti, userId: claims.sub, accountId: claims.acc, via: "bearer" });
+  return loadTokenContext(db, { jti: claims.jti, userId: claims.sub, accountId: claims.acc, via: "bearer" });
 }

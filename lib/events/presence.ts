@@ -1,13 +1,12 @@
 import { loggable } from "@/lib/platform/errors";
-import { and, eq, isNull, sql } from "drizzle-orm";
-import { getDb } from "@/db";
+import type { Executor } from "@/db";
 import { getEnv } from "@/lib/platform/env";
-import { events, users } from "@/db/schema";
 import type { SystemContext } from "@/lib/auth/context";
 import type { AuthContext } from "@/lib/auth/tokens";
 import { presentUser } from "@/lib/auth/user-identity";
 import { listen } from "@/db/listen";
 import { recordEvent } from "./record-event";
+import { findUser, notify, selectLatestPresence } from "./store";
 
 /** Who comes and goes, with what their presence events are recorded through. */
 type Present = Pick<AuthContext, "accountId" | "user"> & SystemContext;
@@ -35,6 +34,8 @@ const REPEAT_MS = 20_000;
 const REMOTE_TTL_MS = 60_000;
 type Shared = {
   instance: string;
+  /** What the repeated reports go through: the executor sharing was started with (the process's pool). */
+  db?: Executor;
   remote: Map<string, Map<string, { count: number; at: number }>>;
   ready?: Promise<void>;
 };
@@ -72,31 +73,37 @@ function remoteConnections(userId: string): number {
   return total;
 }
 
-async function tellOthers(counts: Record<string, number>) {
+async function tellOthers(db: Executor, counts: Record<string, number>) {
   if (!Object.keys(counts).length) return;
-  await getDb().execute(sql`select pg_notify(${PRESENCE_CHANNEL}, ${JSON.stringify({ i: shared.instance, u: counts })})`);
+  await notify(db, PRESENCE_CHANNEL, JSON.stringify({ i: shared.instance, u: counts }));
 }
 
 function tellAll() {
+  const db = shared.db;
+  if (!db) return;
   // NOTIFY payloads stay under 8,000 bytes: 100 users a message.
   const entries = [...presence.connections.entries()];
   for (let i = 0; i < entries.length; i += 100) {
-    tellOthers(Object.fromEntries(entries.slice(i, i + 100))).catch(() => undefined);
+    tellOthers(db, Object.fromEntries(entries.slice(i, i + 100))).catch(() => undefined);
   }
 }
 
-/** Listens to the other processes' presence (the server starts it; the first connection at the latest). */
-export function startPresenceSharing(): Promise<void> {
+/**
+ * Listens to the other processes' presence (the server starts it; the first connection at the
+ * latest), reporting this process's counts through `db`.
+ */
+export function startPresenceSharing(db: Executor): Promise<void> {
+  shared.db ??= db;
   shared.ready ??= listen(PRESENCE_CHANNEL, onRemote).then(async () => {
     const repeat = setInterval(tellAll, REPEAT_MS);
     repeat.unref?.();
-    await getDb().execute(sql`select pg_notify(${PRESENCE_CHANNEL}, ${JSON.stringify({ i: shared.instance, hello: true })})`);
+    await notify(db, PRESENCE_CHANNEL, JSON.stringify({ i: shared.instance, hello: true }));
   });
   return shared.ready;
 }
 
-function shareCount(userId: string) {
-  tellOthers({ [userId]: presence.connections.get(userId) ?? 0 }).catch((error) => console.error(`presence: sharing failed: ${loggable(error)}`));
+function shareCount(db: Executor, userId: string) {
+  tellOthers(db, { [userId]: presence.connections.get(userId) ?? 0 }).catch((error) => console.error(`presence: sharing failed: ${loggable(error)}`));
 }
 
 export function setPresenceGraceMs(ms: number) {
@@ -121,18 +128,18 @@ function announce(ctx: Present, type: "user.online" | "user.offline"): Promise<v
 
 async function record(ctx: Present, type: "user.online" | "user.offline") {
   const { db } = ctx;
-  const [user] = await db.select().from(users).where(eq(users.id, ctx.user.id)).limit(1);
+  const user = await findUser(db, ctx.user.id);
   if (!user) return;
   await db.transaction((tx) => recordEvent({ ...ctx, db: tx }, { accountId: ctx.accountId, type, data: { user: presentUser(user) } }));
 }
 
 /** An inbox connection opened: the first one makes the user online. */
 export async function joinPresence(ctx: Present) {
-  await startPresenceSharing();
+  await startPresenceSharing(ctx.db);
   const count = presence.connections.get(ctx.user.id) ?? 0;
   presence.connections.set(ctx.user.id, count + 1);
   if (count > 0) return;
-  shareCount(ctx.user.id);
+  shareCount(ctx.db, ctx.user.id);
   const pending = presence.offlineTimers.get(ctx.user.id);
   if (pending) {
     clearTimeout(pending);
@@ -152,7 +159,7 @@ export function leavePresence(ctx: Present) {
     return;
   }
   presence.connections.delete(ctx.user.id);
-  shareCount(ctx.user.id);
+  shareCount(ctx.db, ctx.user.id);
   scheduleOffline(ctx, presence.graceMs ?? getEnv().PRESENCE_GRACE_MS);
 }
 
@@ -164,7 +171,7 @@ function scheduleOffline(ctx: Present, delayMs: number, recheck = false) {
     if (remoteConnections(ctx.user.id) > 0) return scheduleOffline(ctx, REMOTE_TTL_MS, true);
     try {
       // On a second look the other process may have said "offline" itself meanwhile.
-      if (recheck && !(await listOnlineUserIds(ctx.accountId)).includes(ctx.user.id)) return;
+      if (recheck && !(await listOnlineUserIds(ctx)).includes(ctx.user.id)) return;
       await announce(ctx, "user.offline");
     } catch (error) {
       console.error(`presence: recording offline failed: ${loggable(error)}`);
@@ -174,23 +181,8 @@ function scheduleOffline(ctx: Present, delayMs: number, recheck = false) {
   presence.offlineTimers.set(ctx.user.id, timer);
 }
 
-/**
- * Users of the account whose latest presence event is user.online (shared by every instance).
- * One lookup per teammate on events_presence_idx, however many presence events piled up.
- */
-export async function listOnlineUserIds(accountId: string): Promise<string[]> {
-  const latest = sql<string | null>`(
-    select ${events.type} from ${events}
-    where ${events.accountId} = ${accountId}
-      and ${events.type} in ('user.online', 'user.offline')
-      -- Qualified by hand: inside this subquery a bare "id" would be the event's.
-      and (${events.data}->'user'->>'id') = "users"."id"
-    order by ${events.id} desc
-    limit 1
-  )`;
-  const rows = await getDb()
-    .select({ userId: users.id, type: latest })
-    .from(users)
-    .where(and(eq(users.accountId, accountId), isNull(users.deletedAt)));
+/** Users of the account whose latest presence event is user.online (shared by every instance). */
+export async function listOnlineUserIds(ctx: { accountId: string; db: Executor }): Promise<string[]> {
+  const rows = await selectLatestPresence(ctx.db, ctx.accountId);
   return rows.filter((r) => r.type === "user.online").map((r) => r.userId);
 }

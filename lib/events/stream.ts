@@ -1,13 +1,11 @@
 import "server-only";
-import { and, asc, eq, gt, notInArray } from "drizzle-orm";
-import { getDb } from "@/db";
-import { events } from "@/db/schema";
 import { roleAllows } from "@/lib/auth/scopes";
 import type { SystemContext } from "@/lib/auth/context";
 import { type AuthContext, loadTokenContext } from "@/lib/auth/tokens";
 import { invalidField, loggable } from "@/lib/platform/errors";
 import { subscribeToEvents, toEnvelope } from "./hub";
 import { joinPresence, leavePresence } from "./presence";
+import { selectEventsAfter } from "./store";
 import type { EventEnvelope } from "./types";
 import { canSeeEvent, READ_SCOPE_BY_EVENT_PREFIX, UNSTREAMED_EVENT_TYPES } from "./visibility";
 
@@ -117,7 +115,7 @@ async function followEvents({
   const stillAllowed = async (): Promise<boolean> => {
     let fresh: AuthContext;
     try {
-      fresh = await loadTokenContext({ jti: opened.token.id, userId: opened.user.id, accountId: opened.accountId, via: opened.via, fresh: true });
+      fresh = await loadTokenContext(opened.db, { jti: opened.token.id, userId: opened.user.id, accountId: opened.accountId, via: opened.via, fresh: true });
     } catch (error) {
       if (error instanceof Error && error.name === "ApiError") {
         end("revoked");
@@ -153,7 +151,7 @@ async function followEvents({
     });
   };
 
-  const unsubscribe = await subscribeToEvents(opened.accountId, (event) => {
+  const unsubscribe = await subscribeToEvents(opened, (event) => {
     if (buffer) buffer.push(event);
     else {
       queue.push(event);
@@ -166,12 +164,7 @@ async function followEvents({
 
   try {
     for (let after = lastEventId; after && !closed; ) {
-      const missed = await getDb()
-        .select()
-        .from(events)
-        .where(and(eq(events.accountId, opened.accountId), gt(events.id, after), notInArray(events.type, [...UNSTREAMED_EVENT_TYPES])))
-        .orderBy(asc(events.id))
-        .limit(REPLAY_PAGE);
+      const missed = await selectEventsAfter(opened.db, { accountId: opened.accountId, after, exceptTypes: [...UNSTREAMED_EVENT_TYPES], limit: REPLAY_PAGE });
       for (const row of missed) send(toEnvelope(row));
       after = missed.length === REPLAY_PAGE ? missed[missed.length - 1].id : undefined;
     }

@@ -1,11 +1,11 @@
-import { eq } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { type NumberIntegration, numberIntegrations } from "@/db/schema";
+import type { NumberIntegration } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
 import { NotFoundError } from "@/lib/platform/errors";
 import { decryptSecret } from "@/lib/platform/crypto/seal";
 import { createCloudAdapter, type UrlPolicy } from "./cloud";
 import { sandboxAdapter } from "./sandbox";
+import { findNumberIntegration, insertSandboxIntegration } from "./store";
 import type { NetworkAdapter } from "./types";
 
 // The account's stored number integration as the rest of the app uses it: the row, its secrets,
@@ -29,15 +29,11 @@ export function networkUrlPolicy(): UrlPolicy {
 
 /** The account's integration row; accounts created before it existed get the sandbox default. */
 export async function loadNumberIntegration(executor: Executor, accountId: string): Promise<NumberIntegration> {
-  const [row] = await executor.select().from(numberIntegrations).where(eq(numberIntegrations.accountId, accountId)).limit(1);
+  const row = await findNumberIntegration(executor, accountId);
   if (row) return row;
-  const [created] = await executor
-    .insert(numberIntegrations)
-    .values({ accountId, provider: "sandbox", status: "sandbox", updatedAt: new Date() })
-    .onConflictDoNothing()
-    .returning();
+  const created = await insertSandboxIntegration(executor, accountId);
   if (created) return created;
-  const [again] = await executor.select().from(numberIntegrations).where(eq(numberIntegrations.accountId, accountId)).limit(1);
+  const again = await findNumberIntegration(executor, accountId);
   if (!again) throw new NotFoundError("Account");
   return again;
 }

@@ -1,7 +1,5 @@
-import { and, eq, ne } from "drizzle-orm";
-import { getDb } from "@/db";
 import { actorOf, recordAudit } from "@/lib/audit/record-audit";
-import { type NumberIntegration, numberIntegrations } from "@/db/schema";
+import type { NumberIntegration } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { getEnv } from "@/lib/platform/env";
 import { ConflictError, invalidField, isUniqueViolation, ValidationError } from "@/lib/platform/errors";
@@ -9,6 +7,7 @@ import { checkWebhookUrl } from "@/lib/platform/url-policy";
 import { encryptSecret } from "@/lib/platform/crypto/seal";
 import type { NumberConfigInput, NumberConfigOutput, NumberTestOutput } from "./schemas";
 import { adapterFor, DEFAULT_API_BASE_URL, defaultApiBaseUrl, loadNumberIntegration, networkUrlPolicy } from "./integration";
+import { cloudNumberTakenElsewhere, findNumberIntegration, updateNumberIntegration } from "./store";
 
 export { type NumberConfigInput, numberConfigInput, type NumberConfigOutput, type NumberTestOutput } from "./schemas";
 
@@ -50,7 +49,7 @@ export function presentNumberConfig(row: NumberIntegration): NumberConfigOutput 
 }
 
 export async function getNumberConfig({ ctx }: { ctx: ServiceContext }): Promise<NumberConfigOutput> {
-  return presentNumberConfig(await loadNumberIntegration(getDb(), ctx.accountId));
+  return presentNumberConfig(await loadNumberIntegration(ctx.db, ctx.accountId));
 }
 
 /** Replaces the number integration. Cloud needs every field the network requires, each missing one named. */
@@ -66,9 +65,9 @@ export async function updateNumberConfig({ ctx, input }: { ctx: ServiceContext; 
 }
 
 async function saveNumberConfig(ctx: ServiceContext, input: NumberConfigInput): Promise<NumberConfigOutput> {
-  return getDb().transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const current = await loadNumberIntegration(tx, ctx.accountId);
-    const [locked] = await tx.select().from(numberIntegrations).where(eq(numberIntegrations.accountId, ctx.accountId)).for("update");
+    const locked = await findNumberIntegration(tx, ctx.accountId, { forUpdate: true });
     const existing = locked ?? current;
 
     const keepOrSet = (given: string | null | undefined, stored: string | null, field: string) =>
@@ -90,39 +89,24 @@ async function saveNumberConfig(ctx: ServiceContext, input: NumberConfigInput): 
       if (missing.length) {
         throw new ValidationError(missing, `${missing.map((m) => m.path).join(", ")}: required for the cloud provider`);
       }
-      const [taken] = await tx
-        .select({ accountId: numberIntegrations.accountId })
-        .from(numberIntegrations)
-        .where(
-          and(
-            eq(numberIntegrations.provider, "cloud"),
-            eq(numberIntegrations.phoneNumberId, input.phone_number_id!),
-            ne(numberIntegrations.accountId, ctx.accountId),
-          ),
-        )
-        .limit(1);
-      if (taken) throw new ConflictError("This phone_number_id is already connected to another account.");
+      if (await cloudNumberTakenElsewhere(tx, { accountId: ctx.accountId, phoneNumberId: input.phone_number_id! })) throw new ConflictError("This phone_number_id is already connected to another account.");
     }
 
-    const [updated] = await tx
-      .update(numberIntegrations)
-      .set({
-        provider: input.provider,
-        phoneNumber: input.phone_number ?? null,
-        phoneNumberId: input.phone_number_id ?? null,
-        businessAccountId: input.business_account_id ?? null,
-        accessTokenEnc,
-        appSecretEnc,
-        verifyToken: input.verify_token ?? null,
-        apiBaseUrl: input.api_base_url ?? null,
-        coexistence: input.coexistence,
-        // A cloud number is "pending" until a connection test reaches the network.
-        status: input.provider === "sandbox" ? "sandbox" : "pending",
-        statusReason: null,
-        updatedAt: new Date(),
-      })
-      .where(eq(numberIntegrations.accountId, ctx.accountId))
-      .returning();
+    const updated = await updateNumberIntegration(tx, ctx.accountId, {
+      provider: input.provider,
+      phoneNumber: input.phone_number ?? null,
+      phoneNumberId: input.phone_number_id ?? null,
+      businessAccountId: input.business_account_id ?? null,
+      accessTokenEnc,
+      appSecretEnc,
+      verifyToken: input.verify_token ?? null,
+      apiBaseUrl: input.api_base_url ?? null,
+      coexistence: input.coexistence,
+      // A cloud number is "pending" until a connection test reaches the network.
+      status: input.provider === "sandbox" ? "sandbox" : "pending",
+      statusReason: null,
+      updatedAt: new Date(),
+    });
     await recordAudit(tx, { accountId: ctx.accountId, actor: actorOf(ctx), action: "number.updated", target: { type: "account", id: ctx.accountId } });
     return presentNumberConfig(updated);
   });
@@ -130,15 +114,10 @@ async function saveNumberConfig(ctx: ServiceContext, input: NumberConfigInput): 
 
 /** Asks the network whether the saved settings work, and records the answer as the number's status. */
 export async function testNumberConnection({ ctx }: { ctx: ServiceContext }): Promise<NumberTestOutput> {
-  const db = getDb();
-  const row = await loadNumberIntegration(db, ctx.accountId);
+  const row = await loadNumberIntegration(ctx.db, ctx.accountId);
   const built = adapterFor(row);
   const result = built.ok ? await built.adapter.testConnection() : { ok: false, message: built.message };
   const status = row.provider === "sandbox" ? "sandbox" : result.ok ? "connected" : "error";
-  const [updated] = await db
-    .update(numberIntegrations)
-    .set({ status, statusReason: result.ok ? null : result.message.slice(0, 500), updatedAt: new Date() })
-    .where(eq(numberIntegrations.accountId, ctx.accountId))
-    .returning();
+  const updated = await updateNumberIntegration(ctx.db, ctx.accountId, { status, statusReason: result.ok ? null : result.message.slice(0, 500), updatedAt: new Date() });
   return { ok: result.ok, message: result.message, status: updated.status };
 }

@@ -1,9 +1,6 @@
 import "server-only";
 import { randomBytes, randomInt } from "node:crypto";
 import { z } from "zod";
-import { eq } from "drizzle-orm";
-import { getDb } from "@/db";
-import { numberIntegrations } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { getEnv } from "@/lib/platform/env";
 import { ApiError } from "@/lib/platform/errors";
@@ -11,6 +8,7 @@ import { exchangeSignupCode, readNumber, registerNumber, subscribeApp } from "./
 import { presentNumberConfig, updateNumberConfig } from "./number-config";
 import { defaultApiBaseUrl, networkUrlPolicy } from "./integration";
 import { numberConfigOutput } from "./schemas";
+import { updateNumberIntegration } from "./store";
 
 const networkId = z
   .string({ error: "is required: the id the sign-up returned" })
@@ -104,14 +102,6 @@ export async function completeSignup({ ctx, input }: { ctx: ServiceContext; inpu
       coexistence: input.coexistence,
     },
   });
-  const [row] = await getDb()
-    .update(numberIntegrations)
-    .set({
-      status: "connected",
-      statusReason: null,
-      updatedAt: new Date(),
-    })
-    .where(eq(numberIntegrations.accountId, ctx.accountId))
-    .returning();
+  const row = await updateNumberIntegration(ctx.db, ctx.accountId, { status: "connected", statusReason: null, updatedAt: new Date() });
   return { number: presentNumberConfig(row), display_phone_number: displayNumber, verified_name: number.verifiedName, steps };
 }

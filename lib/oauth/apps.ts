@@ -1,8 +1,8 @@
 import "server-only";
 import { announceAuthChange } from "@/lib/auth/token-cache";
-import { and, eq, isNull } from "drizzle-orm";
-import { getDb, type Executor } from "@/db";
-import { apiTokens, oauthApps, oauthGrants } from "@/db/schema";
+import { isNull } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { oauthApps } from "@/db/schema";
 import { type CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
@@ -11,27 +11,25 @@ import { NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { type CreateAppInput, presentApp } from "./schemas";
 import { hashSecret, newSecret } from "@/lib/platform/crypto/secret-hash";
+import { findLiveAppByClientId, insertApp, revokeGrantRows, selectApps, softDeleteApp } from "./store";
 
 /** Registers an app; a confidential client's secret is returned only here. */
 export async function createApp({ ctx, input }: { ctx: ServiceContext<"user">; input: CreateAppInput }) {
   const now = new Date();
   const clientSecret = input.client_type === "confidential" ? newSecret("chorus_secret_") : null;
   return ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(oauthApps)
-      .values({
-        id: newId("app", now),
-        accountId: ctx.accountId,
-        name: input.name,
-        clientId: newSecret("chorus_", 18),
-        clientType: input.client_type,
-        clientSecretHash: clientSecret ? hashSecret(clientSecret) : null,
-        redirectUris: input.redirect_uris,
-        allowedScopes: input.allowed_scopes,
-        createdBy: ctx.user.id,
-        createdAt: now,
-      })
-      .returning();
+    const row = await insertApp(tx, {
+      id: newId("app", now),
+      accountId: ctx.accountId,
+      name: input.name,
+      clientId: newSecret("chorus_", 18),
+      clientType: input.client_type,
+      clientSecretHash: clientSecret ? hashSecret(clientSecret) : null,
+      redirectUris: input.redirect_uris,
+      allowedScopes: input.allowed_scopes,
+      createdBy: ctx.user.id,
+      createdAt: now,
+    });
     await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "app.created", target: { type: "app", id: row.id } });
     return { ...presentApp(row), client_secret: clientSecret };
   });
@@ -39,7 +37,7 @@ export async function createApp({ ctx, input }: { ctx: ServiceContext<"user">; i
 
 /** The account's apps, newest first. */
 export async function listApps({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
-  return keysetPage(ctx.db.select().from(oauthApps).$dynamic(), {
+  return keysetPage(selectApps(ctx.db), {
     table: oauthApps,
     accountId: ctx.accountId,
     where: [isNull(oauthApps.deletedAt)],
@@ -53,40 +51,22 @@ export async function listApps({ ctx, limit, cursor }: { ctx: ServiceContext; li
 
 /** Ends every grant of one app (or one grant): its access tokens stop working at once, its refresh tokens too. */
 export async function revokeGrants(tx: Executor, where: { appId: string } | { grantId: string }, reason: string) {
-  const now = new Date();
-  const revoked = await tx
-    .update(oauthGrants)
-    .set({ revokedAt: now, revokedReason: reason })
-    .where(and("appId" in where ? eq(oauthGrants.appId, where.appId) : eq(oauthGrants.id, where.grantId), isNull(oauthGrants.revokedAt)))
-    .returning({ id: oauthGrants.id });
-  for (const { id } of revoked) {
-    await tx.update(apiTokens).set({ revokedAt: now }).where(and(eq(apiTokens.oauthGrantId, id), isNull(apiTokens.revokedAt)));
-  }
+  const revoked = await revokeGrantRows(tx, where, reason, new Date());
   // Cached token state is forgotten here now, and on every instance at commit.
-  if (revoked.length) await announceAuthChange(tx);
-  return revoked.length;
+  if (revoked) await announceAuthChange(tx);
+  return revoked;
 }
 
 /** Removes an app: its client id stops working and every user's grant to it ends. */
 export async function deleteApp({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
   await ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(oauthApps)
-      .set({ deletedAt: new Date() })
-      .where(and(eq(oauthApps.id, id), eq(oauthApps.accountId, ctx.accountId), isNull(oauthApps.deletedAt)))
-      .returning({ id: oauthApps.id });
-    if (!row) throw new NotFoundError("App");
+    if (!(await softDeleteApp(tx, { accountId: ctx.accountId, id }))) throw new NotFoundError("App");
     await revokeGrants(tx, { appId: id }, "app_deleted");
     await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "app.deleted", target: { type: "app", id } });
   });
 }
 
 /** A live app by its client id (any account: the client id alone names it). */
-export async function findAppByClientId(clientId: string) {
-  const [row] = await getDb()
-    .select()
-    .from(oauthApps)
-    .where(and(eq(oauthApps.clientId, clientId), isNull(oauthApps.deletedAt)))
-    .limit(1);
-  return row ?? null;
+export async function findAppByClientId(db: Executor, clientId: string) {
+  return findLiveAppByClientId(db, clientId);
 }

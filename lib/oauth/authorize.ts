@@ -1,6 +1,7 @@
 import "server-only";
 import { jwtVerify, SignJWT } from "jose";
-import { oauthCodes, oauthGrants, type OauthApp } from "@/db/schema";
+import type { Executor } from "@/db";
+import type { OauthApp } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
 import { deriveKey } from "@/lib/platform/crypto/keys";
@@ -9,6 +10,7 @@ import type { AuthContext } from "@/lib/auth/tokens";
 import { newId } from "@/lib/platform/ids";
 import { findAppByClientId } from "./apps";
 import { oauthIssuer } from "./metadata";
+import { insertCode, insertGrant } from "./store";
 import { hashSecret, newSecret } from "@/lib/platform/crypto/secret-hash";
 
 const CODE_LIFETIME_MS = 10 * 60 * 1000;
@@ -48,10 +50,10 @@ const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 export type UntrustedReason = "missing_client_id" | "unknown_client" | "missing_redirect_uri" | "unregistered_redirect_uri" | "other_account" | "repeated_parameter";
 
 /** Checks `GET /oauth/authorize` parameters in the order RFC 6749 asks (client and redirect URI first). */
-export async function checkAuthorizeRequest(params: Record<string, string | undefined>, user: Pick<AuthContext["user"], "role"> & { accountId: string }): Promise<AuthorizeCheck> {
+export async function checkAuthorizeRequest(db: Executor, params: Record<string, string | undefined>, user: Pick<AuthContext["user"], "role"> & { accountId: string }): Promise<AuthorizeCheck> {
   const clientId = params.client_id;
   if (!clientId) return { ok: false, redirect: null, reason: "missing_client_id", message: "The link is missing client_id." };
-  const app = await findAppByClientId(clientId);
+  const app = await findAppByClientId(db, clientId);
   if (!app) return { ok: false, redirect: null, reason: "unknown_client", message: "No app is registered with this client_id (it may have been deleted)." };
   const redirectUri = params.redirect_uri;
   if (!redirectUri) return { ok: false, redirect: null, reason: "missing_redirect_uri", message: "The link is missing redirect_uri." };
@@ -115,7 +117,7 @@ export async function approveAuthorization({ ctx, request }: { ctx: ServiceConte
   await ctx.db.transaction(async (tx) => {
     const grantId = newId("grant", now);
     // The grant (and every token issued from it) has passed the second factor exactly when the approving session had.
-    await tx.insert(oauthGrants).values({
+    await insertGrant(tx, {
       id: grantId,
       accountId: ctx.accountId,
       appId: request.app.id,
@@ -124,7 +126,7 @@ export async function approveAuthorization({ ctx, request }: { ctx: ServiceConte
       secondFactorAt: ctx.token.secondFactorAt,
       createdAt: now,
     });
-    await tx.insert(oauthCodes).values({
+    await insertCode(tx, {
       codeHash: hashSecret(code),
       accountId: ctx.accountId,
       grantId,

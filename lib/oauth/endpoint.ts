@@ -1,10 +1,6 @@
 import "server-only";
-import { consumeRequest, rateLimitHeaders } from "@/lib/platform/rate-limit";
-import { clientAddress } from "@/lib/platform/http/client-address";
 import { readBody } from "@/lib/platform/http/read-body";
-import { withRequestInfo, requestInfoOf } from "@/lib/platform/http/request-info";
-import { authenticateClient, OAuthError, readClientCredentials } from "./token";
-import type { OauthApp } from "@/db/schema";
+import { OAuthError } from "./token";
 import { parseFormBody } from "./parameters";
 
 const FORM_LIMIT = 64 * 1024;
@@ -28,34 +24,6 @@ export async function readForm(req: Request): Promise<URLSearchParams> {
     if (form.getAll(key).length > 1) throw new OAuthError("invalid_request", `${key} is repeated.`);
   }
   return form;
-}
-
-/**
- * A client-authenticated, form-encoded OAuth endpoint (token, revocation): the caller's
- * address budget, the form, the client, and RFC 6749 error answers for every failure.
- */
-export function oauthEndpoint(work: (args: { app: OauthApp; form: URLSearchParams }) => Promise<Response>) {
-  return async (req: Request): Promise<Response> => {
-    const limit = await consumeRequest(`ip:${clientAddress(req)}`);
-    const limitHeaders = rateLimitHeaders(limit);
-    if (limit.limited) {
-      return oauthJson({ error: "slow_down", error_description: `Too many requests. Retry in ${limit.resetSeconds} s.` }, 429, limitHeaders);
-    }
-    try {
-      const form = await readForm(req);
-      const authorization = req.headers.get("authorization");
-      const app = await authenticateClient(readClientCredentials(authorization, form));
-      return await withRequestInfo(requestInfoOf(req), () => work({ app, form }));
-    } catch (error) {
-      if (!(error instanceof OAuthError)) {
-        console.error("oauth endpoint failed", error instanceof Error ? error.name : "error");
-        return oauthJson({ error: "server_error", error_description: "Something went wrong on our side. Try again later." }, 500, limitHeaders);
-      }
-      const headers: Record<string, string> = { ...limitHeaders };
-      if (error.status === 401) headers["WWW-Authenticate"] = 'Basic realm="chorus"';
-      return oauthJson({ error: error.error, error_description: error.description }, error.status, headers);
-    }
-  };
 }
 
 /** The 405 of an OAuth endpoint for other methods. */

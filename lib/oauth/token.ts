@@ -1,13 +1,14 @@
 import { recordAudit } from "@/lib/audit/record-audit";
 import "server-only";
-import { and, eq, isNull } from "drizzle-orm";
 import { errors as joseErrors, decodeJwt } from "jose";
-import { getDb, type Executor } from "@/db";
-import { apiTokens, type OauthApp, oauthCodes, oauthGrants, oauthRefreshTokens, users } from "@/db/schema";
+import type { Executor } from "@/db";
+import type { OauthApp, oauthGrants } from "@/db/schema";
+import { insertToken } from "@/lib/auth/store";
 import { type Scope, scopes as knownScopes, roleAllows } from "@/lib/auth/scopes";
 import { signToken } from "@/lib/auth/tokens";
 import { newId } from "@/lib/platform/ids";
 import { findAppByClientId, revokeGrants } from "./apps";
+import { findAccessToken, findCode, findGrant, findRefreshToken, findUserRole, insertRefreshToken, revokeAccessToken, spendCode, spendRefreshToken } from "./store";
 import { hashSecret, newSecret, s256, secretMatches } from "@/lib/platform/crypto/secret-hash";
 
 const ACCESS_TOKEN_LIFETIME_S = 60 * 60;
@@ -54,9 +55,12 @@ export function readClientCredentials(authorization: string | null, form: URLSea
   return { clientId, clientSecret, method: clientSecret === null ? "none" : "client_secret_post" };
 }
 
-/** The app behind these credentials: a confidential client must prove its secret, a public one has none. */
-export async function authenticateClient(credentials: ClientCredentials): Promise<OauthApp> {
-  const app = await findAppByClientId(credentials.clientId);
+/**
+ * The app behind these credentials: a confidential client must prove its secret, a public one
+ * has none. Read through `db`: the client is known before any verb context.
+ */
+export async function authenticateClient(db: Executor, credentials: ClientCredentials): Promise<OauthApp> {
+  const app = await findAppByClientId(db, credentials.clientId);
   if (!app) throw new OAuthError("invalid_client", "Unknown client.");
   if (app.clientType === "confidential") {
     if (credentials.clientSecret === null || !secretMatches(credentials.clientSecret, app.clientSecretHash)) {
@@ -81,7 +85,7 @@ async function issueTokens(tx: Executor, { app, grant, scopes }: { app: OauthApp
   const now = new Date();
   const id = newId("token", now);
   const expiresAt = new Date(now.getTime() + ACCESS_TOKEN_LIFETIME_S * 1000);
-  await tx.insert(apiTokens).values({
+  await insertToken(tx, {
     id,
     accountId: grant.accountId,
     userId: grant.userId,
@@ -94,7 +98,7 @@ async function issueTokens(tx: Executor, { app, grant, scopes }: { app: OauthApp
     secondFactorAt: grant.secondFactorAt,
   });
   const refreshToken = newSecret("chorus_refresh_");
-  await tx.insert(oauthRefreshTokens).values({
+  await insertRefreshToken(tx, {
     tokenHash: hashSecret(refreshToken),
     accountId: grant.accountId,
     grantId: grant.id,
@@ -107,7 +111,7 @@ async function issueTokens(tx: Executor, { app, grant, scopes }: { app: OauthApp
 
 /** The grant's user must still exist; the scopes are what their role allows today. */
 async function liveGrantScopes(tx: Executor, grant: Grant): Promise<Scope[]> {
-  const [user] = await tx.select({ role: users.role, deletedAt: users.deletedAt }).from(users).where(eq(users.id, grant.userId)).limit(1);
+  const user = await findUserRole(tx, grant.userId);
   if (!user || user.deletedAt) throw new OAuthError("invalid_grant", "The user of this grant no longer exists.");
   const known = new Set<string>(knownScopes);
   const scopes = (grant.scopes.filter((s) => known.has(s)) as Scope[]).filter((s) => roleAllows(user.role, s));
@@ -116,27 +120,23 @@ async function liveGrantScopes(tx: Executor, grant: Grant): Promise<Scope[]> {
 }
 
 /** grant_type=authorization_code: the code works once, within 10 minutes, with its redirect URI and PKCE verifier. */
-export async function exchangeCode({ app, form }: { app: OauthApp; form: URLSearchParams }) {
+export async function exchangeCode(db: Executor, { app, form }: { app: OauthApp; form: URLSearchParams }) {
   const code = required(form, "code");
   const redirectUri = required(form, "redirect_uri");
   const verifier = required(form, "code_verifier");
   if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier)) throw new OAuthError("invalid_request", "code_verifier must be 43 to 128 unreserved characters (RFC 7636).");
-  const outcome = await getDb().transaction(async (tx) => {
+  const outcome = await db.transaction(async (tx) => {
     // The code is spent by the first attempt, whatever its outcome: a guessed verifier gets one try.
-    const [spent] = await tx
-      .update(oauthCodes)
-      .set({ usedAt: new Date() })
-      .where(and(eq(oauthCodes.codeHash, hashSecret(code)), isNull(oauthCodes.usedAt)))
-      .returning();
+    const spent = await spendCode(tx, hashSecret(code));
     if (!spent) {
-      const [earlier] = await tx.select().from(oauthCodes).where(eq(oauthCodes.codeHash, hashSecret(code))).limit(1);
+      const earlier = await findCode(tx, hashSecret(code));
       if (!earlier) return { error: "The authorization code is not valid." };
       // A code presented twice may have been stolen: the tokens issued from it end (RFC 6749 section 4.1.2).
-      const [owner] = await tx.select({ appId: oauthGrants.appId }).from(oauthGrants).where(eq(oauthGrants.id, earlier.grantId)).limit(1);
+      const owner = await findGrant(tx, earlier.grantId);
       if (owner?.appId === app.id) await revokeGrants(tx, { grantId: earlier.grantId }, "code_reused");
       return { error: "The authorization code was already used." };
     }
-    const [grant] = await tx.select().from(oauthGrants).where(eq(oauthGrants.id, spent.grantId)).limit(1);
+    const grant = await findGrant(tx, spent.grantId);
     if (!grant || grant.appId !== app.id) return { error: "The authorization code was issued to another client." };
     if (grant.revokedAt) return { error: "The grant has been revoked." };
     if (spent.expiresAt.getTime() <= Date.now()) return { error: "The authorization code has expired." };
@@ -152,20 +152,16 @@ export async function exchangeCode({ app, form }: { app: OauthApp; form: URLSear
  * grant_type=refresh_token: each refresh token works once and is replaced (rotation). A refresh
  * token presented again means two parties hold it: the whole grant is revoked.
  */
-export async function exchangeRefreshToken({ app, form }: { app: OauthApp; form: URLSearchParams }) {
+export async function exchangeRefreshToken(db: Executor, { app, form }: { app: OauthApp; form: URLSearchParams }) {
   const presented = required(form, "refresh_token");
   const narrowed = form.get("scope");
-  const outcome = await getDb().transaction(async (tx) => {
-    const [row] = await tx.select().from(oauthRefreshTokens).where(eq(oauthRefreshTokens.tokenHash, hashSecret(presented))).limit(1);
+  const outcome = await db.transaction(async (tx) => {
+    const row = await findRefreshToken(tx, hashSecret(presented));
     if (!row) return { error: "The refresh token is not valid." };
-    const [grant] = await tx.select().from(oauthGrants).where(eq(oauthGrants.id, row.grantId)).limit(1);
+    const grant = await findGrant(tx, row.grantId);
     if (!grant || grant.appId !== app.id) return { error: "The refresh token was issued to another client." };
     if (grant.revokedAt) return { error: "The grant has been revoked." };
-    const [spent] = await tx
-      .update(oauthRefreshTokens)
-      .set({ usedAt: new Date() })
-      .where(and(eq(oauthRefreshTokens.tokenHash, row.tokenHash), isNull(oauthRefreshTokens.usedAt)))
-      .returning();
+    const spent = await spendRefreshToken(tx, row.tokenHash);
     if (!spent) {
       await revokeGrants(tx, { grantId: grant.id }, "refresh_token_reused");
       // A replayed refresh token may be stolen: the grant's end is recorded, by the system.
@@ -196,12 +192,12 @@ export async function exchangeRefreshToken({ app, form }: { app: OauthApp; form:
  * RFC 7009: a refresh token ends its whole grant, an access token only itself. Unknown tokens
  * and tokens of other clients are ignored (the answer is the same 200).
  */
-export async function revokeOAuthToken({ app, form }: { app: OauthApp; form: URLSearchParams }) {
+export async function revokeOAuthToken(db: Executor, { app, form }: { app: OauthApp; form: URLSearchParams }) {
   const token = required(form, "token");
-  await getDb().transaction(async (tx) => {
-    const [refresh] = await tx.select().from(oauthRefreshTokens).where(eq(oauthRefreshTokens.tokenHash, hashSecret(token))).limit(1);
+  await db.transaction(async (tx) => {
+    const refresh = await findRefreshToken(tx, hashSecret(token));
     if (refresh) {
-      const [grant] = await tx.select({ appId: oauthGrants.appId }).from(oauthGrants).where(eq(oauthGrants.id, refresh.grantId)).limit(1);
+      const grant = await findGrant(tx, refresh.grantId);
       if (grant?.appId === app.id) await revokeGrants(tx, { grantId: refresh.grantId }, "revoked_by_app");
       return;
     }
@@ -213,12 +209,7 @@ export async function revokeOAuthToken({ app, form }: { app: OauthApp; form: URL
       throw error;
     }
     if (typeof jti !== "string") return;
-    const [row] = await tx
-      .select({ id: apiTokens.id, grantId: apiTokens.oauthGrantId, appId: oauthGrants.appId })
-      .from(apiTokens)
-      .innerJoin(oauthGrants, eq(oauthGrants.id, apiTokens.oauthGrantId))
-      .where(and(eq(apiTokens.id, jti), eq(apiTokens.kind, "oauth")))
-      .limit(1);
-    if (row?.appId === app.id) await tx.update(apiTokens).set({ revokedAt: new Date() }).where(and(eq(apiTokens.id, row.id), isNull(apiTokens.revokedAt)));
+    const row = await findAccessToken(tx, jti);
+    if (row?.appId === app.id) await revokeAccessToken(tx, row.id);
   });
 }

@@ -1,8 +1,8 @@
 import "server-only";
-import { plants } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { recordEvent } from "@/lib/events/record-event";
 import { type NewPlant, type PlantInput, presentPlant } from "./schemas";
+import { insertPlant } from "./store";
 
 /**
  * Stores a plant and, in the same transaction, the plant.created event whose webhook
@@ -10,10 +10,7 @@ import { type NewPlant, type PlantInput, presentPlant } from "./schemas";
  */
 export async function createPlant({ ctx, input }: { ctx: ServiceContext; input: PlantInput }): Promise<NewPlant> {
   return ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(plants)
-      .values({ accountId: ctx.accountId, name: input.name, tag: input.tag ?? null })
-      .returning({ id: plants.id, name: plants.name, tag: plants.tag });
+    const row = await insertPlant(tx, { accountId: ctx.accountId, name: input.name, tag: input.tag ?? null });
     const plant = presentPlant(row);
     await recordEvent({ ...ctx, db: tx }, { accountId: ctx.accountId, type: "plant.created", data: plant, deliveryBody: plant });
     return plant;

@@ -1,6 +1,4 @@
-import { and, eq } from "drizzle-orm";
-import { getDb } from "@/db";
-import { contacts, conversations, users } from "@/db/schema";
+import type { Executor } from "@/db";
 import { NotFoundError } from "@/lib/platform/errors";
 import { type LlmConfig, llmConfig } from "@/lib/platform/llm";
 import { loadBusinessProfile } from "@/lib/profile/business-profile";
@@ -10,6 +8,10 @@ import { detectMessageLanguage } from "@/lib/platform/language/detect";
 import { type CorrectionContext, prepareSpelling } from "./corrections";
 import { detectDraftLanguage, type PolishStyle, polishWithRules } from "./rules";
 import { POLISH_TEXT_MAX, type PolishOutput } from "./schemas";
+import { findConversationContactName, selectTeamNames } from "./store";
+
+/** The account whose draft is polished, and the executor its business profile and names are read through. */
+type Polisher = { accountId: string; db: Executor };
 
 /** The optional engine gets this long in all; after it the rules engine answers. */
 const POLISH_LLM_TIMEOUT_MS = 3000;
@@ -79,21 +81,21 @@ function unwrapAnswer(content: string): string {
 
 async function polishWithLlm({
   config,
-  accountId,
+  ctx,
   text,
   style,
   language,
   signal,
 }: {
   config: LlmConfig;
-  accountId: string;
+  ctx: Polisher;
   text: string;
   style: PolishStyle;
   language: Language;
   signal: AbortSignal;
 }): Promise<string> {
-  const profile = await loadBusinessProfile(getDb(), accountId);
-  const documents = await loadDocumentContext(getDb(), { accountId, budget: POLISH_DOCUMENTS_BUDGET });
+  const profile = await loadBusinessProfile(ctx.db, ctx.accountId);
+  const documents = await loadDocumentContext(ctx.db, { accountId: ctx.accountId, budget: POLISH_DOCUMENTS_BUDGET });
   const response = await fetch(`${config.baseUrl}/chat/completions`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${config.apiKey}` },
@@ -127,21 +129,14 @@ function namesIn(text: string): string[] {
  * the conversation (when given), the team, the names the business profile writes with a capital, and
  * the business's own words, which no dictionary corrects.
  */
-async function loadCorrectionContext({ accountId, conversationId, profile }: { accountId: string; conversationId?: string; profile: { name: string; description: string } }): Promise<CorrectionContext> {
-  const db = getDb();
+async function loadCorrectionContext({ ctx, conversationId, profile }: { ctx: Polisher; conversationId?: string; profile: { name: string; description: string } }): Promise<CorrectionContext> {
   const names: string[] = [];
   if (conversationId) {
-    const [row] = await db
-      .select({ name: contacts.name })
-      .from(conversations)
-      .innerJoin(contacts, eq(contacts.id, conversations.contactId))
-      .where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId)))
-      .limit(1);
+    const row = await findConversationContactName(ctx.db, { accountId: ctx.accountId, conversationId });
     if (!row) throw new NotFoundError("Conversation");
     if (row.name) names.push(row.name);
   }
-  const team = await db.select({ name: users.name }).from(users).where(eq(users.accountId, accountId));
-  names.push(...team.map((member) => member.name), ...namesIn(profile.description));
+  names.push(...(await selectTeamNames(ctx.db, ctx.accountId)), ...namesIn(profile.description));
   const knownWords = profile.description.match(/\p{L}[\p{L}\p{M}]+/gu) ?? [];
   return { names, knownWords };
 }
@@ -153,26 +148,26 @@ async function loadCorrectionContext({ accountId, conversationId, profile }: { a
  * and any error, empty or oversized answer, or a wait over 3 s falls back to the rules engine.
  */
 export async function polishText({
-  accountId,
+  ctx,
   text,
   style,
   language: given,
   conversationId,
 }: {
-  accountId: string;
+  ctx: Polisher;
   text: string;
   style: PolishStyle;
   language?: Language;
   conversationId?: string;
 }): Promise<PolishOutput> {
-  const profile = await loadBusinessProfile(getDb(), accountId);
-  const context = await loadCorrectionContext({ accountId, conversationId, profile });
+  const profile = await loadBusinessProfile(ctx.db, ctx.accountId);
+  const context = await loadCorrectionContext({ ctx, conversationId, profile });
   // Chat drafts are short: the engine's own word lists settle what the detector is unsure of.
   const language = given ?? detectMessageLanguage(text) ?? detectDraftLanguage(text);
   const config = llmConfig();
   if (config) {
     try {
-      const polished = await polishWithLlm({ config, accountId, text, style, language, signal: AbortSignal.timeout(POLISH_LLM_TIMEOUT_MS) });
+      const polished = await polishWithLlm({ config, ctx, text, style, language, signal: AbortSignal.timeout(POLISH_LLM_TIMEOUT_MS) });
       return { text: polished, style, language, engine: "llm" };
     } catch (error) {
       const reason = error instanceof Error && error.name === "TimeoutError" ? `no answer within ${POLISH_LLM_TIMEOUT_MS} ms` : error instanceof Error ? error.message : String(error);

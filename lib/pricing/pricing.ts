@@ -1,6 +1,5 @@
-import { eq } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { type PriceRate, pricingTables } from "@/db/schema";
+import type { PriceRate } from "@/db/schema";
 import { auditChange } from "@/lib/audit/record-audit";
 import type { ServiceContext } from "@/lib/auth/context";
 import { invalidField } from "@/lib/platform/errors";
@@ -8,6 +7,7 @@ import { callingCodeOf } from "./country";
 import { DEFAULT_CURRENCY, DEFAULT_RATES } from "./default-table";
 import { describeEstimate, estimatePrice, type PricingCategory, pricingCategories } from "./estimate";
 import { MAX_RATES, type PricingInput, type PricingOutput, priceRate } from "./schemas";
+import { findPricingTable, upsertPricingTable } from "./store";
 
 const order = (a: PriceRate, b: PriceRate) =>
   (a.country_code === "*" ? -1 : b.country_code === "*" ? 1 : Number(a.country_code) - Number(b.country_code)) ||
@@ -15,7 +15,7 @@ const order = (a: PriceRate, b: PriceRate) =>
 
 /** The account's price table, or the default one. */
 export async function loadPricing(db: Executor, accountId: string): Promise<PricingOutput> {
-  const [row] = await db.select().from(pricingTables).where(eq(pricingTables.accountId, accountId)).limit(1);
+  const row = await findPricingTable(db, accountId);
   if (!row) return { currency: DEFAULT_CURRENCY, rates: DEFAULT_RATES, source: "default" };
   return { currency: row.currency, rates: row.rates, source: "custom", updated_at: row.updatedAt.toISOString() };
 }
@@ -91,10 +91,7 @@ export async function updatePricing({ ctx, input }: { ctx: ServiceContext; input
   });
   const values = { currency: input.currency, rates: [...rates].sort(order), updatedAt: new Date() };
   await ctx.db.transaction(async (tx) => {
-    await tx
-      .insert(pricingTables)
-      .values({ accountId: ctx.accountId, ...values })
-      .onConflictDoUpdate({ target: pricingTables.accountId, set: values });
+    await upsertPricingTable(tx, ctx.accountId, values);
     await auditChange(ctx, "settings.pricing_updated", { type: "account", id: ctx.accountId }, tx);
   });
   return { currency: values.currency, rates: values.rates, source: "custom", updated_at: values.updatedAt.toISOString() };

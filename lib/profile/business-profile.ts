@@ -1,20 +1,20 @@
-import { eq } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { accounts, type BusinessProfile, businessProfiles } from "@/db/schema";
+import type { BusinessProfile } from "@/db/schema";
 import { actorOf, recordAudit } from "@/lib/audit/record-audit";
 import type { ServiceContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/platform/errors";
 import { indexDescription } from "./knowledge";
 import { type BusinessProfileInput, normalizeHours, presentBusinessProfile } from "./schemas";
+import { findAccountName, findBusinessProfile, lockBusinessProfile, upsertBusinessProfile } from "./store";
 
 /**
  * The account's profile row. Every account gets one at creation; an account created before
  * profiles existed reads as its name with nothing configured.
  */
 export async function loadBusinessProfile(db: Executor, accountId: string): Promise<BusinessProfile> {
-  const [row] = await db.select().from(businessProfiles).where(eq(businessProfiles.accountId, accountId)).limit(1);
+  const row = await findBusinessProfile(db, accountId);
   if (row) return row;
-  const [account] = await db.select({ name: accounts.name, createdAt: accounts.createdAt }).from(accounts).where(eq(accounts.id, accountId)).limit(1);
+  const account = await findAccountName(db, accountId);
   if (!account) throw new NotFoundError("Account");
   return { accountId, name: account.name, description: "", language: "en", hours: null, autoReply: null, updatedAt: account.createdAt };
 }
@@ -34,12 +34,8 @@ export async function updateBusinessProfile({ ctx, input, now = new Date() }: { 
     ...(input.language ? { language: input.language } : {}),
   };
   const row = await ctx.db.transaction(async (tx) => {
-    const [previous] = await tx.select({ description: businessProfiles.description }).from(businessProfiles).where(eq(businessProfiles.accountId, ctx.accountId)).for("update");
-    const [saved] = await tx
-      .insert(businessProfiles)
-      .values({ accountId: ctx.accountId, ...values })
-      .onConflictDoUpdate({ target: businessProfiles.accountId, set: values })
-      .returning();
+    const previous = await lockBusinessProfile(tx, ctx.accountId);
+    const saved = await upsertBusinessProfile(tx, ctx.accountId, values);
     if (previous?.description !== saved.description) await indexDescription(tx, { accountId: ctx.accountId, description: saved.description });
     await recordAudit(tx, { accountId: ctx.accountId, actor: actorOf(ctx), action: "profile.updated", target: { type: "account", id: ctx.accountId } });
     return saved;

@@ -1,18 +1,17 @@
 import "server-only";
-import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import { z } from "zod";
 import webpush from "web-push";
-import { type Executor, getDb } from "@/db";
-import { contacts, conversationActivities, conversations, messages, notificationPreferences, pushSubscriptions, users } from "@/db/schema";
+import type { Executor } from "@/db";
 import { type PushNotifyPayload, pushNotifyPayload } from "@/lib/events/fan-out";
 import { enqueueJobs, type NewJob } from "@/lib/jobs/enqueue";
-import { defineJob, type PayloadOf } from "@/lib/jobs/define";
+import { defineJob, type JobContext, type PayloadOf } from "@/lib/jobs/define";
 import { getEnv } from "@/lib/platform/env";
 import { slaAlertRecipients } from "@/lib/sla/recipients";
 import { pinnedFetch } from "@/lib/platform/http/pinned-post";
 import { checkWebhookUrl } from "@/lib/platform/url-policy";
 import { inQuietHours, presentPreferences } from "./preferences";
 import type { PushPayload, PushReason } from "./schemas";
+import { deleteSubscriptions, findConversationForPush, findMessageText, findSubscription, latestAssigner, markPushed, selectPushDevices } from "./store";
 import { getVapidKeys } from "./vapid";
 
 const preferenceOf: Record<PushReason, keyof ReturnType<typeof presentPreferences>> = {
@@ -28,21 +27,12 @@ const clip = (value: string, length: number) => (Array.from(value).length > leng
 
 /** The words a push shows: who and what, short enough for a lock screen. */
 async function composePayload(db: Executor, job: PushNotifyPayload): Promise<PushPayload | null> {
-  const [row] = await db
-    .select({ id: conversations.id, assignedTo: conversations.assignedTo, preview: conversations.lastMessagePreview, name: contacts.name, phone: contacts.phone, username: contacts.username })
-    .from(conversations)
-    .innerJoin(contacts, eq(contacts.id, conversations.contactId))
-    .where(and(eq(conversations.accountId, job.accountId), eq(conversations.id, job.conversationId)))
-    .limit(1);
+  const row = await findConversationForPush(db, { accountId: job.accountId, conversationId: job.conversationId });
   if (!row) return null;
   const who = row.name ?? row.username ?? (row.phone ? `+${row.phone}` : "A customer");
   let body = row.preview ?? "";
   if (job.reason === "new_message" && job.messageId) {
-    const [message] = await db
-      .select({ text: messages.text, type: messages.type })
-      .from(messages)
-      .where(and(eq(messages.accountId, job.accountId), eq(messages.id, job.messageId)))
-      .limit(1);
+    const message = await findMessageText(db, { accountId: job.accountId, messageId: job.messageId });
     body = message?.text ?? (message ? `[${message.type}]` : body);
   }
   const title =
@@ -58,18 +48,12 @@ async function composePayload(db: Executor, job: PushNotifyPayload): Promise<Pus
  * The `push.notify` job: who is pushed (the event's people, their choices and quiet hours),
  * then one `push.send` job per device so each is retried on its own.
  */
-async function runPushNotify(job: PushNotifyPayload, { now }: { now: Date }) {
-  const db = getDb();
+async function runPushNotify(job: PushNotifyPayload, { now, system: { db } }: Pick<JobContext, "now" | "system">) {
   let userIds = job.userIds;
   if (job.reason === "assignment" && userIds) {
     // Taking a conversation yourself is not news to you.
-    const [latest] = await db
-      .select({ actorId: conversationActivities.actorId })
-      .from(conversationActivities)
-      .where(and(eq(conversationActivities.accountId, job.accountId), eq(conversationActivities.conversationId, job.conversationId), eq(conversationActivities.type, "assigned")))
-      .orderBy(desc(conversationActivities.createdAt), desc(conversationActivities.id))
-      .limit(1);
-    if (latest?.actorId) userIds = userIds.filter((id) => id !== latest.actorId);
+    const assigner = await latestAssigner(db, { accountId: job.accountId, conversationId: job.conversationId });
+    if (assigner) userIds = userIds.filter((id) => id !== assigner);
   }
   if (job.actorId) userIds = (userIds ?? []).filter((id) => id !== job.actorId);
   if ((job.reason === "sla_warning" || job.reason === "sla_breached") && !userIds) {
@@ -77,12 +61,7 @@ async function runPushNotify(job: PushNotifyPayload, { now }: { now: Date }) {
   }
   if (userIds && userIds.length === 0) return;
 
-  const devices = await db
-    .select({ id: pushSubscriptions.id, userId: pushSubscriptions.userId, preferences: notificationPreferences })
-    .from(pushSubscriptions)
-    .innerJoin(users, and(eq(users.id, pushSubscriptions.userId), isNull(users.deletedAt)))
-    .leftJoin(notificationPreferences, eq(notificationPreferences.userId, pushSubscriptions.userId))
-    .where(and(eq(pushSubscriptions.accountId, job.accountId), userIds ? inArray(pushSubscriptions.userId, userIds) : undefined));
+  const devices = await selectPushDevices(db, { accountId: job.accountId, userIds });
   const wanted = devices.filter(({ preferences }) => {
     const choices = presentPreferences(preferences ?? undefined);
     return choices[preferenceOf[job.reason]] === true && !inQuietHours(choices, now);
@@ -111,13 +90,8 @@ const PUSH_TIMEOUT_MS = 15_000;
  * webhook URL policy and a connection pinned to the address it approved. 404/410: the browser
  * dropped the subscription, so it is deleted. 429 and 5xx are retried; other refusals stop.
  */
-async function runPushSend({ accountId, subscriptionId, body, urgency }: z.output<typeof sendPayload>, { attempt }: { attempt: number }) {
-  const db = getDb();
-  const [subscription] = await db
-    .select()
-    .from(pushSubscriptions)
-    .where(and(eq(pushSubscriptions.accountId, accountId), eq(pushSubscriptions.id, subscriptionId)))
-    .limit(1);
+async function runPushSend({ accountId, subscriptionId, body, urgency }: z.output<typeof sendPayload>, { attempt, system: { db } }: Pick<JobContext, "attempt" | "system">) {
+  const subscription = await findSubscription(db, { accountId, id: subscriptionId });
   if (!subscription) return;
   const check = await checkWebhookUrl({ url: subscription.endpoint, allowInsecure: getEnv().WEBHOOK_ALLOW_INSECURE_TARGETS, subject: "The push endpoint" });
   if (!check.ok) {
@@ -145,11 +119,11 @@ async function runPushSend({ accountId, subscriptionId, body, urgency }: z.outpu
   }
   await response.body?.cancel().catch(() => undefined);
   if (response.status === 404 || response.status === 410) {
-    await db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.accountId, accountId), eq(pushSubscriptions.id, subscriptionId)));
+    await deleteSubscriptions(db, { accountId, ids: [subscriptionId] });
     return;
   }
   if (response.ok) {
-    await db.update(pushSubscriptions).set({ lastPushedAt: new Date() }).where(and(eq(pushSubscriptions.accountId, accountId), eq(pushSubscriptions.id, subscriptionId)));
+    await markPushed(db, { accountId, id: subscriptionId });
     return;
   }
   if (response.status === 429 || response.status >= 500) {

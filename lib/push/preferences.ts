@@ -1,8 +1,8 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
-import { notificationPreferences, type NotificationPreferences } from "@/db/schema";
+import type { NotificationPreferences } from "@/db/schema";
 import { defaultPreferences, type NotificationPreferencesInput } from "./schemas";
+import { findPreferences, upsertPreferences } from "./store";
 
 export function presentPreferences(row: NotificationPreferences | undefined): NotificationPreferencesInput {
   if (!row) return defaultPreferences;
@@ -19,12 +19,7 @@ export function presentPreferences(row: NotificationPreferences | undefined): No
 
 /** The calling user's push choices (the defaults until they save some). */
 export async function getNotificationPreferences({ ctx }: { ctx: ServiceContext<"user"> }): Promise<NotificationPreferencesInput> {
-  const [row] = await ctx.db
-    .select()
-    .from(notificationPreferences)
-    .where(and(eq(notificationPreferences.accountId, ctx.accountId), eq(notificationPreferences.userId, ctx.user.id)))
-    .limit(1);
-  return presentPreferences(row);
+  return presentPreferences(await findPreferences(ctx.db, { accountId: ctx.accountId, userId: ctx.user.id }));
 }
 
 export async function saveNotificationPreferences({ ctx, input }: { ctx: ServiceContext<"user">; input: NotificationPreferencesInput }) {
@@ -38,10 +33,7 @@ export async function saveNotificationPreferences({ ctx, input }: { ctx: Service
     timeZone: input.time_zone,
     updatedAt: new Date(),
   };
-  await ctx.db
-    .insert(notificationPreferences)
-    .values({ userId: ctx.user.id, accountId: ctx.accountId, ...values })
-    .onConflictDoUpdate({ target: notificationPreferences.userId, set: values });
+  await upsertPreferences(ctx.db, { accountId: ctx.accountId, userId: ctx.user.id, values });
   return input;
 }
 

@@ -1,12 +1,11 @@
 import "server-only";
-import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
-import { pushSubscriptions } from "@/db/schema";
 import { getEnv } from "@/lib/platform/env";
 import { invalidField, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { checkWebhookUrl } from "@/lib/platform/url-policy";
 import type { CreatePushSubscriptionInput, PushSubscriptionOutput } from "./schemas";
+import { deleteSameDeviceOfOthers, deleteSubscriptions, deleteUserSubscription, selectUserDeviceIds, upsertPushSubscription } from "./store";
 
 /** Devices one user may be pushed to; subscribing one more forgets the oldest. */
 const MAX_PUSH_SUBSCRIPTIONS_PER_USER = 10;
@@ -40,40 +39,15 @@ export async function createPushSubscription({
     auth: input.keys.auth,
     userAgent: userAgent?.slice(0, 300) ?? null,
   };
-  const [row] = await db
-    .insert(pushSubscriptions)
-    .values({ id: newId("pushSubscription", now), ...values, createdAt: now })
-    .onConflictDoUpdate({
-      target: [pushSubscriptions.accountId, pushSubscriptions.userId, pushSubscriptions.endpoint],
-      set: { p256dh: values.p256dh, auth: values.auth, userAgent: values.userAgent, lastPushedAt: null },
-    })
-    .returning();
-  await db
-    .delete(pushSubscriptions)
-    .where(
-      and(
-        eq(pushSubscriptions.accountId, ctx.accountId),
-        ne(pushSubscriptions.userId, ctx.user.id),
-        eq(pushSubscriptions.endpoint, input.endpoint),
-        eq(pushSubscriptions.p256dh, input.keys.p256dh),
-        eq(pushSubscriptions.auth, input.keys.auth),
-      ),
-    );
-  const mine = await db
-    .select({ id: pushSubscriptions.id })
-    .from(pushSubscriptions)
-    .where(and(eq(pushSubscriptions.accountId, ctx.accountId), eq(pushSubscriptions.userId, ctx.user.id)))
-    .orderBy(asc(pushSubscriptions.createdAt), asc(pushSubscriptions.id));
-  const surplus = mine.slice(0, Math.max(0, mine.length - MAX_PUSH_SUBSCRIPTIONS_PER_USER)).map((r) => r.id).filter((id) => id !== row.id);
-  if (surplus.length) await db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.accountId, ctx.accountId), inArray(pushSubscriptions.id, surplus)));
+  const row = await upsertPushSubscription(db, { id: newId("pushSubscription", now), values, now });
+  await deleteSameDeviceOfOthers(db, values);
+  const mine = await selectUserDeviceIds(db, { accountId: ctx.accountId, userId: ctx.user.id });
+  const surplus = mine.slice(0, Math.max(0, mine.length - MAX_PUSH_SUBSCRIPTIONS_PER_USER)).filter((id) => id !== row.id);
+  if (surplus.length) await deleteSubscriptions(db, { accountId: ctx.accountId, ids: surplus });
   return { subscription: { id: row.id, endpoint: row.endpoint, created_at: row.createdAt.toISOString() } };
 }
 
 /** Stops pushes to one browser of the calling user; another user's endpoint is not found. */
 export async function deletePushSubscription({ ctx, endpoint }: { ctx: ServiceContext<"user">; endpoint: string }) {
-  const deleted = await ctx.db
-    .delete(pushSubscriptions)
-    .where(and(eq(pushSubscriptions.accountId, ctx.accountId), eq(pushSubscriptions.userId, ctx.user.id), eq(pushSubscriptions.endpoint, endpoint)))
-    .returning({ id: pushSubscriptions.id });
-  if (deleted.length === 0) throw new NotFoundError("Push subscription");
+  if (!(await deleteUserSubscription(ctx.db, { accountId: ctx.accountId, userId: ctx.user.id, endpoint }))) throw new NotFoundError("Push subscription");
 }

@@ -149,7 +149,8 @@ function actionContext(session: AuthContext): ActionContext {
 async function caller(role: ActionRole, allowEnrolment: boolean): Promise<ActionContext | SystemContext> {
   if (role === "anyone") return systemContext();
   // An agent calling an administrator's action directly (not through a page) is refused by `requireAdmin`.
-  return actionContext(role === "admin" ? await requireAdmin() : await requireSession({ allowEnrolment }));
+  const { db } = systemContext();
+  return actionContext(role === "admin" ? await requireAdmin(db) : await requireSession(db, { allowEnrolment }));
 }
 
 /** Each argument parsed by its own schema, so a refused field is named as the form names it. */

@@ -5,6 +5,7 @@ import { isSetupDone } from "@/lib/accounts/setup";
 import { getEnv, isEnvError } from "@/lib/platform/env";
 import { startPresenceSharing } from "@/lib/events/presence";
 import { startBackgroundWork, stopBackgroundWork } from "./background";
+import { systemContext } from "./context";
 import { offerEventStream } from "./event-stream";
 
 // __chorusServing: set once started (migrated, background work running); until then the HTTP
@@ -60,8 +61,8 @@ export async function startServer() {
       })
     : undefined;
   await startBackgroundWork();
-  await startPresenceSharing();
-  const setupDone = await isSetupDone();
+  await startPresenceSharing(systemContext().db);
+  const setupDone = await isSetupDone(systemContext().db);
   offerEventStream();
   holder.__chorusServing = true;
   console.log(`Chorus is running at ${env.APP_URL} on ${database}, jobs: ${env.JOBS_BACKEND}.`);

@@ -10,5 +10,5 @@ import { deleteWebhookRow } from "./store";
  */
 export async function deleteWebhook({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
   if (!(await deleteWebhookRow(ctx.db, { accountId: ctx.accountId, id }))) throw new NotFoundError("Webhook");
-  await recordAudit(null, { accountId: ctx.accountId, actor: actorOf(ctx), action: "webhook.deleted", target: { type: "webhook", id } });
+  await recordAudit(ctx.db, { accountId: ctx.accountId, actor: actorOf(ctx), action: "webhook.deleted", target: { type: "webhook", id } });
 }

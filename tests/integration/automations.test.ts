@@ -20,10 +20,9 @@ import { getDb } from "@/db";
 import { auditLog, automations, macros, messages } from "@/db/schema";
 import { createApiToken } from "@/lib/auth/api-tokens";
 import type { Scope } from "@/lib/auth/scopes";
-import { authenticateBearer } from "@/lib/auth/tokens";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { call } from "@/tests/support/api";
-import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
+import { addTestUser, bearerContext, createTestAccount } from "@/tests/support/fixtures";
 import { eventsOf, nextPhone } from "@/tests/support/messaging";
 import { seedConversation, seedMessage } from "@/tests/support/seed";
 import { drain } from "@/tests/support/webhooks";
@@ -50,7 +49,7 @@ async function customerWrites(token: string, body: Record<string, unknown>) {
 }
 
 async function scopedToken(adminToken: string, permissions: Scope[]) {
-  const ctx = await authenticateBearer(adminToken);
+  const ctx = await bearerContext(adminToken);
   return (await createApiToken({ ctx, input: { name: "scoped", permissions, expires_at: new Date(Date.now() + 3 * 86_400_000) } })).token;
 }
 
@@ -441,7 +440,7 @@ describe("a macro that sends", () => {
       call(runMacroRoute.POST, { method: "POST", path: `/v1/conversations/${written.conversation_id}/macros/${macroId}`, token, params: { id: written.conversation_id, macro_id: macroId } });
     const outbound = async () => (await getDb().select().from(messages).where(and(eq(messages.accountId, account.id), eq(messages.direction, "outbound")))).length;
 
-    const agentCtx = await authenticateBearer(agent.token);
+    const agentCtx = await bearerContext(agent.token);
     const token = async (permissions: Scope[]) => (await createApiToken({ ctx: agentCtx, input: { name: "bot", permissions, expires_at: new Date(Date.now() + 3 * 86_400_000) } })).token;
     const organiseOnly = await token(["conversations:read", "conversations:write"]);
     const refused = await run(organiseOnly, greet.body.id);

@@ -8,7 +8,6 @@ import { events } from "@/db/schema";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { createApiToken } from "@/lib/auth/api-tokens";
 import type { Scope } from "@/lib/auth/scopes";
-import { authenticateBearer } from "@/lib/auth/tokens";
 import { confirmMfaEnrolment, setMfaRequirement, startMfaEnrolment } from "@/lib/auth/mfa";
 import { checkAuthorizeRequest, signConsent } from "@/lib/oauth/authorize";
 import { s256 } from "@/lib/platform/crypto/secret-hash";
@@ -22,7 +21,7 @@ import { Contract, type OpenApiDocument } from "@/tests/support/contract";
 import { setEnv } from "@/tests/support/env-vars";
 import { buildEditPayload, buildInboundPayload, signHubPayload, startFakeCloudNetwork } from "@/tests/support/fake-cloud-network";
 import { startFakeLlm } from "@/tests/support/fake-llm";
-import { addTestUser, createTestAccount, TEST_PASSWORD } from "@/tests/support/fixtures";
+import { addTestUser, bearerContext, createTestAccount, TEST_PASSWORD } from "@/tests/support/fixtures";
 import { JPEG, nextPhone, PNG } from "@/tests/support/messaging";
 import { makePdf } from "@/tests/support/pdf";
 import { createDispatchFetch, ROUTE_METHODS, routeTable } from "@/tests/support/route-table";
@@ -30,7 +29,7 @@ import { startReceiver, type WebhookReceiver } from "@/tests/support/webhook-rec
 import { drain } from "@/tests/support/webhooks";
 import { postConsent, postForm, sessionCookie } from "@/tests/support/oauth";
 import { Secret, TOTP } from "otpauth";
-import { verbContext } from "@/lib/server/context";
+import { systemContext, verbContext } from "@/lib/server/context";
 
 /**
  * Runs the real route handlers and checks every answer against the served OpenAPI
@@ -88,7 +87,7 @@ const HOUR = 3_600_000;
 
 /** An api token of the admin's account with only these scopes. */
 async function scopedToken(adminToken: string, permissions: Scope[]) {
-  const ctx = await authenticateBearer(adminToken);
+  const ctx = await bearerContext(adminToken);
   return (await createApiToken({ ctx, input: { name: `only ${permissions.join(" ")}`, permissions, expires_at: new Date(days(3)) } })).token;
 }
 
@@ -251,7 +250,7 @@ describe("/v1 contract", () => {
     await expectStatus(401, "POST", "/v1/auth/refresh", { token: created.body.token, body: {} });
     await expectStatus(400, "POST", "/v1/auth/refresh", { token: adminToken, rawBody: "{", headers: { "content-type": "application/json" } });
 
-    const refreshedId = (await authenticateBearer(refreshed.body.token)).token.id;
+    const refreshedId = (await bearerContext(refreshed.body.token)).token.id;
     await expectStatus(403, "DELETE", `/v1/auth/tokens/${created.body.id}`, { token: refreshed.body.token });
     await expectStatus(204, "DELETE", `/v1/auth/tokens/${refreshedId}`, { token: adminToken });
     await expectStatus(404, "DELETE", "/v1/auth/tokens/tok_unknown", { token: adminToken });
@@ -302,7 +301,7 @@ describe("/v1 contract", () => {
     });
     await expectStatus(400, "POST", "/v1/users", { token: adminToken, body: { name: "", email: "bad", role: "boss", password: "short" } });
     await expectStatus(403, "POST", "/v1/users", { token: agent.token, body: { name: "N", email: "n@example.com", role: "agent", password: TEST_PASSWORD } });
-    const readOnly = await createApiToken({ ctx: await authenticateBearer(adminToken), input: { name: "ro", permissions: ["reports:read"], expires_at: new Date(days(3)) } });
+    const readOnly = await createApiToken({ ctx: await bearerContext(adminToken), input: { name: "ro", permissions: ["reports:read"], expires_at: new Date(days(3)) } });
     await expectStatus(403, "GET", "/v1/users", { token: readOnly.token });
 
     await expectStatus(200, "GET", `/v1/users/${created.body.id}`, { token: adminToken });
@@ -885,6 +884,7 @@ describe("/v1 contract", () => {
     // An app's access token (through the consent flow) cannot use /v1/auth/refresh.
     const verifier = "v".repeat(43);
     const check = await checkAuthorizeRequest(
+      systemContext().db,
       { client_id: app.body.client_id, redirect_uri: redirect, response_type: "code", scope: "users:read", state: "s", code_challenge: s256(verifier), code_challenge_method: "S256" },
       { role: "admin", accountId: account.id },
     );

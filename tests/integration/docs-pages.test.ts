@@ -16,6 +16,7 @@ import { v1Document } from "@/lib/openapi/v1";
 import { proxy } from "@/proxy";
 import { call } from "@/tests/support/api";
 import { createTestAccount } from "@/tests/support/fixtures";
+import { systemContext } from "@/lib/server/context";
 
 // The guide is a server component: its catalogs come from next-intl's server API, here without a request.
 vi.mock("next-intl/server", async () => (await import("@/tests/support/intl")).serverTranslations());
@@ -26,7 +27,7 @@ const METHODS = ["get", "put", "post", "delete", "patch"];
 /** The browser's sign-in cookie for a fresh session of the account's administrator. */
 async function signedInCookie() {
   const { admin } = await createTestAccount();
-  const session = await createSession({ user: admin });
+  const session = await createSession(systemContext().db, { user: admin });
   const value = await encode({ token: { sub: admin.id, tid: session.id, acc: admin.accountId }, secret: getEnv().AUTH_SECRET, salt: COOKIE });
   return `${COOKIE}=${value}`;
 }

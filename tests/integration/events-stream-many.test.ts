@@ -13,7 +13,7 @@ describe("GET /v1/events/stream with many connections", () => {
   it("checks the tokens of 30 streams with one read of the database per event, not one each", async () => {
     const { account, admin } = await createTestAccount();
     const streams = [];
-    for (let i = 0; i < 30; i++) streams.push(await openEventStream((await createSession({ user: admin })).token));
+    for (let i = 0; i < 30; i++) streams.push(await openEventStream((await createSession(systemContext().db, { user: admin })).token));
     const select = vi.spyOn(getDb(), "select");
     try {
       const event = await getDb().transaction((tx) => recordEvent({ ...systemContext(), db: tx }, { accountId: account.id, type: "conversation.created", data: { n: 1 } }));

@@ -123,7 +123,7 @@ describe("GET /v1/events/stream", () => {
     const inbox1 = await openStream(adminToken, { query: "?presence=1" });
     const inbox2 = await openStream(adminToken, { query: "?presence=1" });
     await watcher.waitFor(1);
-    expect(await listOnlineUserIds(account.id)).toEqual([admin.id]);
+    expect(await listOnlineUserIds({ accountId: account.id, db: systemContext().db })).toEqual([admin.id]);
     inbox1.close();
     await new Promise((r) => setTimeout(r, 300));
     expect(watcher.events.map((e) => e.type)).toEqual(["user.online"]);
@@ -132,6 +132,6 @@ describe("GET /v1/events/stream", () => {
     watcher.close();
     expect(watcher.events.map((e) => e.type)).toEqual(["user.online", "user.offline"]);
     expect(watcher.events[1].data).toMatchObject({ user: { id: admin.id } });
-    expect(await listOnlineUserIds(account.id)).toEqual([]);
+    expect(await listOnlineUserIds({ accountId: account.id, db: systemContext().db })).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { Contract, type OpenApiDocument } from "@/tests/support/contract";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { createDispatchFetch } from "@/tests/support/route-table";
+import { systemContext } from "@/lib/server/context";
 
 /**
  * Property-based fuzzing of every operation of the served OpenAPI documents, as an outside
@@ -278,7 +279,7 @@ describe("fuzzing every operation of the served documents", () => {
     // operation, so one that signs out or revokes tokens cannot starve the next.
     const { admin } = await createTestAccount();
     for (const [index, operation] of operations.entries()) {
-      const { token: adminToken } = await createSession({ user: admin });
+      const { token: adminToken } = await createSession(systemContext().db, { user: admin });
       await resetRateLimiters();
       const samples = fc.sample(requestsFor(operation), { seed: SEED + index, numRuns: RUNS_PER_OPERATION });
       for (const [n, generated] of samples.entries()) {

@@ -41,7 +41,7 @@ const COOKIE = "authjs.session-token";
 const inAYear = () => new Date(Date.now() + 30 * 86_400_000).toISOString();
 
 async function cookieFor(user: { id: string; accountId: string; role: "admin" | "agent" }) {
-  const session = await createSession({ user });
+  const session = await createSession(systemContext().db, { user });
   const value = await encode({ token: { sub: user.id, tid: session.id, acc: user.accountId }, secret: getEnv().AUTH_SECRET, salt: COOKIE });
   return `${COOKIE}=${value}`;
 }

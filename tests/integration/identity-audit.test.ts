@@ -18,6 +18,7 @@ import { s256 } from "@/lib/platform/crypto/secret-hash";
 import { call } from "@/tests/support/api";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { postConsent, postForm, sessionCookie } from "@/tests/support/oauth";
+import { systemContext } from "@/lib/server/context";
 
 const REDIRECT = "https://crm.example.com/cb";
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
@@ -40,6 +41,7 @@ describe("the audit log names the credential used", () => {
     const app = await call(appsRoute.POST, { method: "POST", path: "/v1/apps", token: adminToken, body: { name: "Acme HR", redirect_uris: [REDIRECT], allowed_scopes: ["users:write"] } });
     const verifier = "v".repeat(43);
     const check = await checkAuthorizeRequest(
+      systemContext().db,
       { client_id: app.body.client_id, redirect_uri: REDIRECT, response_type: "code", scope: "users:write", state: "s", code_challenge: s256(verifier), code_challenge_method: "S256" },
       { role: "admin", accountId: admin.accountId },
     );

@@ -17,7 +17,7 @@ import { resetPassword } from "@/lib/users/passwords";
 import { call } from "@/tests/support/api";
 import { addTestUser, createTestAccount, TEST_PASSWORD } from "@/tests/support/fixtures";
 import { postConsent, postForm, sessionCookie } from "@/tests/support/oauth";
-import { systemContext } from "@/lib/server/context";
+import { systemContext, verbContext } from "@/lib/server/context";
 
 let cookie = "";
 vi.mock("next/headers", () => ({ headers: async () => new Headers({ cookie }) }));
@@ -32,6 +32,7 @@ async function allowApp(adminToken: string, user: User) {
   const app = await call(appsRoute.POST, { method: "POST", path: "/v1/apps", token: adminToken, body: { name: "CRM", redirect_uris: [REDIRECT], allowed_scopes: ["users:read"] } });
   const verifier = oauth.generateRandomCodeVerifier();
   const check = await checkAuthorizeRequest(
+    systemContext().db,
     { client_id: app.body.client_id, redirect_uri: REDIRECT, response_type: "code", scope: "users:read", state: "s", code_challenge: s256(verifier), code_challenge_method: "S256" },
     { role: user.role, accountId: user.accountId },
   );
@@ -85,7 +86,7 @@ describe("a new password or signing out everywhere ends sessions and apps' acces
   it("signing out everywhere ends every session and app grant", async () => {
     const { admin, adminToken } = await createTestAccount();
     const app = await allowApp(adminToken, admin);
-    await revokeAllSessions({ userId: admin.id });
+    await revokeAllSessions(systemContext().db, { userId: admin.id });
     expect(await verifyStatus(adminToken)).toBe(401);
     await expectAppCutOff(app);
   });
@@ -99,7 +100,7 @@ describe("Settings → Account: your API tokens", () => {
       (await call(tokensRoute.POST, { method: "POST", path: "/v1/auth/tokens", token, body: { name, permissions: ["conversations:read"], expires_at: inDays(3) } })).body.token as string;
     const mine = [await mint(agent.token, "one"), await mint(agent.token, "two")];
     const theirs = await mint(adminToken, "admin's");
-    expect((await listOwnApiTokens({ ctx: { accountId: account.id, user: agent.user } })).map((t) => t.name)).toEqual(["two", "one"]);
+    expect((await listOwnApiTokens({ ctx: verbContext({ accountId: account.id, user: agent.user }) })).map((t) => t.name)).toEqual(["two", "one"]);
 
     cookie = (await sessionCookie(agent.user)).cookie;
     const result = await revokeAllTokensAction();
@@ -107,7 +108,7 @@ describe("Settings → Account: your API tokens", () => {
     for (const token of mine) expect(await verifyStatus(token)).toBe(401);
     expect(await verifyStatus(theirs)).toBe(200);
     expect(await verifyStatus(agent.token)).toBe(200);
-    expect(await listOwnApiTokens({ ctx: { accountId: account.id, user: agent.user } })).toEqual([]);
+    expect(await listOwnApiTokens({ ctx: verbContext({ accountId: account.id, user: agent.user }) })).toEqual([]);
     const log = await call(auditRoute.GET, { path: "/v1/audit-log?action=token.revoked", token: adminToken });
     expect(log.body.data).toHaveLength(2);
     expect(log.body.data[0].actor).toMatchObject({ id: agent.user.id });

@@ -10,7 +10,7 @@ import AuthorizePage from "@/app/oauth/authorize/page";
 import * as auditRoute from "@/app/v1/audit-log/route";
 import * as securityRoute from "@/app/v1/config/security/route";
 import { confirmMfaEnrolment, setMfaRequirement, startMfaEnrolment } from "@/lib/auth/mfa";
-import { requireSession } from "@/lib/auth/current-user";
+import { requireSession } from "@/lib/server/session";
 import { checkAuthorizeRequest, signConsent } from "@/lib/oauth/authorize";
 import { PEER_ADDRESS_HEADER } from "@/lib/platform/http/request-hook";
 import { getEnv } from "@/lib/platform/env";
@@ -27,7 +27,7 @@ import { systemContext } from "@/lib/server/context";
 let pageHeaders = new Headers();
 vi.mock("next/headers", () => ({ headers: async () => pageHeaders }));
 
-const ctxOf = (user: { id: string; name: string; email: string; accountId: string }) => ({ accountId: user.accountId, user: { id: user.id, name: user.name, email: user.email } });
+const ctxOf = (user: { id: string; name: string; email: string; accountId: string }) => ({ accountId: user.accountId, user: { id: user.id, name: user.name, email: user.email }, ...systemContext() });
 const codeAt = (secret: string, email: string, offsetSteps = 0) =>
   new TOTP({ issuer: "Chorus", label: email, secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + offsetSteps * 30_000 });
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
@@ -58,6 +58,7 @@ describe("an account that requires two-factor sign-in", () => {
     const app = await call(appsRoute.POST, { method: "POST", path: "/v1/apps", token: adminToken, body: { name: "CRM", redirect_uris: ["https://crm.example.com/cb"], allowed_scopes: ["users:read"] } });
     expect(app.status).toBe(201);
     const check = await checkAuthorizeRequest(
+      systemContext().db,
       { client_id: app.body.client_id, redirect_uri: "https://crm.example.com/cb", response_type: "code", scope: "users:read", state: "s", code_challenge: "x".repeat(43), code_challenge_method: "S256" },
       { role: "agent", accountId: account.id },
     );
@@ -118,6 +119,7 @@ describe("an account that requires two-factor sign-in", () => {
     const app = await call(appsRoute.POST, { method: "POST", path: "/v1/apps", token: adminToken, body: { name: "CRM", redirect_uris: ["https://crm.example.com/cb"], allowed_scopes: ["users:read"] } });
     const verifier = oauth.generateRandomCodeVerifier();
     const check = await checkAuthorizeRequest(
+      systemContext().db,
       { client_id: app.body.client_id, redirect_uri: "https://crm.example.com/cb", response_type: "code", scope: "users:read", state: "s", code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256" },
       { role: "agent", accountId: account.id },
     );
@@ -164,6 +166,7 @@ describe("an account that requires two-factor sign-in", () => {
     expect(own.status).toBe(201);
     expect((await call(verifyRoute.GET, { path: "/v1/auth/verify", token: own.body.token })).status).toBe(200);
     const again = await checkAuthorizeRequest(
+      systemContext().db,
       { client_id: app.body.client_id, redirect_uri: "https://crm.example.com/cb", response_type: "code", scope: "users:read", state: "s", code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256" },
       { role: "agent", accountId: account.id },
     );

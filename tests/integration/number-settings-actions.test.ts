@@ -7,13 +7,14 @@ import { numberIntegrations, type User } from "@/db/schema";
 import { createSession } from "@/lib/auth/sessions";
 import { getEnv } from "@/lib/platform/env";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
+import { systemContext } from "@/lib/server/context";
 
 // Server actions read the browser's sign-in cookie from the request headers.
 let cookie = "";
 vi.mock("next/headers", () => ({ headers: async () => new Headers({ cookie }) }));
 
 async function signInAs(user: User) {
-  const session = await createSession({ user });
+  const session = await createSession(systemContext().db, { user });
   const salt = "authjs.session-token";
   const value = await encode({ token: { sub: user.id, tid: session.id, acc: user.accountId }, secret: getEnv().AUTH_SECRET, salt });
   cookie = `${salt}=${value}`;

@@ -9,6 +9,7 @@ import { proxy } from "@/proxy";
 import { call } from "@/tests/support/api";
 import { createTestAccount } from "@/tests/support/fixtures";
 import { oauthFetch, postConsent, postForm, sessionCookie } from "@/tests/support/oauth";
+import { systemContext } from "@/lib/server/context";
 
 const REDIRECT = "https://crm.example.com/callback";
 
@@ -29,6 +30,7 @@ async function codeFor(scope = "users:read") {
   const app = await registerApp(adminToken);
   const verifier = oauth.generateRandomCodeVerifier();
   const check = await checkAuthorizeRequest(
+    systemContext().db,
     { client_id: app.client_id, redirect_uri: REDIRECT, response_type: "code", scope, state: "st", code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256" },
     { role: admin.role, accountId: admin.accountId },
   );
@@ -62,13 +64,13 @@ describe("authorization errors go back to the app only when it is the signed-in 
     const app = await registerApp(adminToken);
     const stranger = await createTestAccount();
     const params = { client_id: app.client_id, redirect_uri: REDIRECT, response_type: "code", scope: "users:read", state: "x", code_challenge: "a".repeat(43), code_challenge_method: "S256" };
-    const foreign = await checkAuthorizeRequest(params, { role: "admin", accountId: stranger.account.id });
+    const foreign = await checkAuthorizeRequest(systemContext().db, params, { role: "admin", accountId: stranger.account.id });
     expect(foreign).toMatchObject({ ok: false, redirect: null, message: expect.stringMatching(/another Chorus account/) });
     // Even with its other parameters wrong (which would otherwise be redirected errors).
-    expect(await checkAuthorizeRequest({ ...params, response_type: "token" }, { role: "admin", accountId: stranger.account.id })).toMatchObject({ ok: false, redirect: null });
+    expect(await checkAuthorizeRequest(systemContext().db, { ...params, response_type: "token" }, { role: "admin", accountId: stranger.account.id })).toMatchObject({ ok: false, redirect: null });
 
     // A consent form signed for the stranger (as if shown to them) is answered on the page too.
-    const own = await checkAuthorizeRequest(params, { role: admin.role, accountId: admin.accountId });
+    const own = await checkAuthorizeRequest(systemContext().db, params, { role: admin.role, accountId: admin.accountId });
     if (!own.ok) throw new Error(own.message);
     const { cookie } = await sessionCookie(stranger.admin);
     const res = await postConsent({ cookie, consent: await signConsent(own.request, stranger.admin.id), decision: "deny" });
@@ -81,6 +83,7 @@ describe("authorization errors go back to the app only when it is the signed-in 
     const { admin, adminToken } = await createTestAccount();
     const app = await registerApp(adminToken);
     const check = await checkAuthorizeRequest(
+      systemContext().db,
       { client_id: app.client_id, redirect_uri: REDIRECT, response_type: "token", state: "x", code_challenge: "a".repeat(43), code_challenge_method: "S256" },
       { role: admin.role, accountId: admin.accountId },
     );

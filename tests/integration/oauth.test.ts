@@ -16,7 +16,7 @@ import { listAuthorizedApps, revokeAuthorizedApp } from "@/lib/oauth/grants";
 import { call } from "@/tests/support/api";
 import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
 import { oauthFetch, postConsent, postForm, sessionCookie } from "@/tests/support/oauth";
-import { verbContext } from "@/lib/server/context";
+import { systemContext, verbContext } from "@/lib/server/context";
 
 const REDIRECT = "https://crm.example.com/callback";
 const options = { [oauth.customFetch]: oauthFetch, [oauth.allowInsecureRequests]: true } as const;
@@ -42,6 +42,7 @@ type Consent = { user: { id: string; accountId: string; role: "admin" | "agent" 
 /** What the browser does: open /oauth/authorize (checked like the page does), click Allow or Deny, follow the redirect. */
 async function authorizeInBrowser(clientId: string, challenge: string, state: string, { user, scope, redirectUri = REDIRECT, decision = "allow" }: Consent) {
   const check = await checkAuthorizeRequest(
+    systemContext().db,
     { client_id: clientId, redirect_uri: redirectUri, response_type: "code", scope, state, code_challenge: challenge, code_challenge_method: "S256" },
     { role: user.role, accountId: user.accountId },
   );
@@ -220,17 +221,17 @@ describe("the token endpoint refuses bad input with RFC 6749 errors, granting no
     const app = await registerApp(adminToken);
     const user = { role: admin.role, accountId: admin.accountId };
     const good = { client_id: app.client_id, redirect_uri: REDIRECT, response_type: "code", scope: "users:read", state: "x", code_challenge: "a".repeat(43), code_challenge_method: "S256" };
-    expect(await checkAuthorizeRequest({ ...good, redirect_uri: "https://evil.example.com/cb" }, user)).toMatchObject({ ok: false, redirect: null });
-    expect(await checkAuthorizeRequest({ ...good, client_id: "nope" }, user)).toMatchObject({ ok: false, redirect: null });
-    const noPkce = await checkAuthorizeRequest({ ...good, code_challenge: undefined }, user);
+    expect(await checkAuthorizeRequest(systemContext().db, { ...good, redirect_uri: "https://evil.example.com/cb" }, user)).toMatchObject({ ok: false, redirect: null });
+    expect(await checkAuthorizeRequest(systemContext().db, { ...good, client_id: "nope" }, user)).toMatchObject({ ok: false, redirect: null });
+    const noPkce = await checkAuthorizeRequest(systemContext().db, { ...good, code_challenge: undefined }, user);
     expect(noPkce.ok || new URL(noPkce.redirect!).searchParams.get("error")).toBe("invalid_request");
-    const plain = await checkAuthorizeRequest({ ...good, code_challenge_method: "plain" }, user);
+    const plain = await checkAuthorizeRequest(systemContext().db, { ...good, code_challenge_method: "plain" }, user);
     expect(plain.ok || new URL(plain.redirect!).searchParams.get("error")).toBe("invalid_request");
-    const scope = await checkAuthorizeRequest({ ...good, scope: "webhooks:delete" }, user);
+    const scope = await checkAuthorizeRequest(systemContext().db, { ...good, scope: "webhooks:delete" }, user);
     expect(scope.ok || new URL(scope.redirect!).searchParams.get("error")).toBe("invalid_scope");
     const other = await createTestAccount();
     // An app of another account is not the signed-in user's to authorise: shown on the page, never redirected.
-    const foreign = await checkAuthorizeRequest(good, { role: "admin", accountId: other.account.id });
+    const foreign = await checkAuthorizeRequest(systemContext().db, good, { role: "admin", accountId: other.account.id });
     expect(foreign).toMatchObject({ ok: false, redirect: null });
   });
 });

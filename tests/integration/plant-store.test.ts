@@ -7,12 +7,11 @@ import { getDb } from "@/db";
 import { events, plants, webhookDeliveries, webhooks } from "@/db/schema";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { createApiToken } from "@/lib/auth/api-tokens";
-import { authenticateBearer } from "@/lib/auth/tokens";
 import { resetEnvCache } from "@/lib/platform/env";
 import { newId } from "@/lib/platform/ids";
 import { PLANT_LIST_CAP } from "@/lib/plants/schemas";
 import { call } from "@/tests/support/api";
-import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
+import { addTestUser, bearerContext, createTestAccount } from "@/tests/support/fixtures";
 
 const createPlant = (token: string | undefined, body: unknown) =>
   call(plantsRoute.POST, { method: "POST", path: "/plant-store/plants", token, body });
@@ -184,7 +183,7 @@ describe("plant store", () => {
     const { account, adminToken } = await createTestAccount();
     const agent = await addTestUser(account.id, "agent");
     expect((await createPlant(agent.token, { name: "Ivy" })).status).toBe(200);
-    const ctx = await authenticateBearer(adminToken);
+    const ctx = await bearerContext(adminToken);
     const api = await createApiToken({
       ctx,
       input: { name: "reports only", permissions: ["reports:read"], expires_at: new Date(Date.now() + 7 * 86_400_000) },
@@ -217,11 +216,11 @@ describe("plant store", () => {
 
   it("answers 401 for a revoked token", async () => {
     const { adminToken } = await createTestAccount();
-    const ctx = await authenticateBearer(adminToken);
+    const ctx = await bearerContext(adminToken);
     const api = await createApiToken({ ctx, input: { name: "t", permissions: ["users:read"], expires_at: new Date(Date.now() + 7 * 86_400_000) } });
     expect((await listPlants(api.token)).status).toBe(200);
     const { revokeApiToken } = await import("@/lib/auth/api-tokens");
-    await revokeApiToken({ ctx, id: (await authenticateBearer(api.token)).token.id });
+    await revokeApiToken({ ctx, id: (await bearerContext(api.token)).token.id });
     expectError(await listPlants(api.token), 401, /revoked/);
   });
 

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { listOnlineUserIds, setPresenceGraceMs } from "@/lib/events/presence";
+import { systemContext } from "@/lib/server/context";
 import { openEventStream } from "@/tests/support/event-stream";
 import { createTestAccount } from "@/tests/support/fixtures";
 
@@ -38,7 +39,7 @@ describe("presence shared by several server processes", () => {
     inbox.close();
     await sleep(500);
     expect(watcher.types).toEqual(["user.online"]);
-    expect(await listOnlineUserIds(account.id)).toEqual([admin.id]);
+    expect(await listOnlineUserIds({ accountId: account.id, db: systemContext().db })).toEqual([admin.id]);
     await otherProcessReports(admin.id, 0);
     watcher.close();
   });

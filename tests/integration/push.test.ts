@@ -13,14 +13,13 @@ import * as teamsRoute from "@/app/v1/teams/route";
 import { getDb } from "@/db";
 import { jobs, pushSubscriptions } from "@/db/schema";
 import { createApiToken } from "@/lib/auth/api-tokens";
-import { authenticateBearer } from "@/lib/auth/tokens";
 import { receiveInboundMessage } from "@/lib/messages/receive-inbound";
 import { saveNotificationPreferences } from "@/lib/push/preferences";
 import { defaultPreferences } from "@/lib/push/schemas";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { call } from "@/tests/support/api";
 import { setEnv } from "@/tests/support/env-vars";
-import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
+import { addTestUser, bearerContext, createTestAccount } from "@/tests/support/fixtures";
 import { nextPhone } from "@/tests/support/messaging";
 import { drain } from "@/tests/support/webhooks";
 import { systemContext, verbContext } from "@/lib/server/context";
@@ -310,7 +309,7 @@ describe("POST/DELETE /v1/push/subscriptions", () => {
       restore();
     }
 
-    const { token: apiToken } = await createApiToken({ ctx: await authenticateBearer(adminToken), input: { name: "ci", permissions: ["conversations:read"], expires_at: new Date(Date.now() + 86_400_000) } });
+    const { token: apiToken } = await createApiToken({ ctx: await bearerContext(adminToken), input: { name: "ci", permissions: ["conversations:read"], expires_at: new Date(Date.now() + 86_400_000) } });
     expect((await post({ endpoint: `${service.base}/push/api-token`, keys }, apiToken)).status).toBe(403);
     expect((await call(subscriptionsRoute.POST, { method: "POST", path: "/v1/push/subscriptions", body: { endpoint: `${service.base}/push/anon`, keys } })).status).toBe(401);
     expect(await getDb().select().from(pushSubscriptions).where(eq(pushSubscriptions.accountId, account.id))).toEqual([]);

@@ -29,7 +29,7 @@ import { systemContext } from "@/lib/server/context";
 
 const NEW_PASSWORD = "a brand new passphrase";
 const tokenOf = (url: string) => url.split("/").at(-1)!;
-const ctxOf = (user: { id: string; name: string; email: string; accountId: string }) => ({ accountId: user.accountId, user: { id: user.id, name: user.name, email: user.email } });
+const ctxOf = (user: { id: string; name: string; email: string; accountId: string }) => ({ accountId: user.accountId, user: { id: user.id, name: user.name, email: user.email }, ...systemContext() });
 const login = (body: Record<string, string>, ip = "203.0.113.9") =>
   call(loginRoute.POST, { method: "POST", path: "/v1/auth/login", body, headers: { [PEER_ADDRESS_HEADER]: ip, "user-agent": "team-admin-test" } });
 const audit = async (accountId: string) => (await getDb().select().from(auditLog).where(eq(auditLog.accountId, accountId)).orderBy(auditLog.id)).map((r) => r.action);
@@ -90,7 +90,7 @@ describe("invitations", () => {
 describe("passwords", () => {
   it("a user changes their password with a session; other sessions end, this one stays", async () => {
     const { account, admin, adminToken } = await createTestAccount();
-    const other = await createSession({ user: admin });
+    const other = await createSession(systemContext().db, { user: admin });
     const wrong = await call(passwordRoute.POST, { method: "POST", path: "/v1/auth/password", token: adminToken, body: { current_password: "not it at all", new_password: NEW_PASSWORD } });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.details[0].path).toBe("current_password");

@@ -23,7 +23,6 @@ import { recordActivity } from "@/lib/activity/record-activity";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { createApiToken } from "@/lib/auth/api-tokens";
 import type { Scope } from "@/lib/auth/scopes";
-import { authenticateBearer } from "@/lib/auth/tokens";
 import { fillCannedReply } from "@/lib/canned-replies/schemas";
 import { newId } from "@/lib/platform/ids";
 import { receiveInboundMessage } from "@/lib/messages/receive-inbound";
@@ -31,7 +30,7 @@ import { runAutoReplies, type SendAutomatedMessage } from "@/lib/auto-replies/au
 import { updateBusinessProfile } from "@/lib/profile/business-profile";
 import { businessProfileInput } from "@/lib/profile/schemas";
 import { call } from "@/tests/support/api";
-import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
+import { addTestUser, bearerContext, createTestAccount } from "@/tests/support/fixtures";
 import { eventsOf, nextPhone } from "@/tests/support/messaging";
 import { systemContext, verbContext } from "@/lib/server/context";
 
@@ -50,7 +49,7 @@ async function customerWrites(accountId: string, text = "Hola, ¿tienen macetas?
 }
 
 async function scopedToken(adminToken: string, permissions: Scope[]) {
-  const ctx = await authenticateBearer(adminToken);
+  const ctx = await bearerContext(adminToken);
   return (await createApiToken({ ctx, input: { name: "scoped", permissions, expires_at: new Date(Date.now() + 3 * 86_400_000) } })).token;
 }
 

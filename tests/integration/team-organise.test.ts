@@ -20,10 +20,9 @@ import { contacts, conversations, jobs, messages } from "@/db/schema";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { createApiToken } from "@/lib/auth/api-tokens";
 import type { Scope } from "@/lib/auth/scopes";
-import { authenticateBearer } from "@/lib/auth/tokens";
 import { receiveInboundMessage } from "@/lib/messages/receive-inbound";
 import { call } from "@/tests/support/api";
-import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
+import { addTestUser, bearerContext, createTestAccount } from "@/tests/support/fixtures";
 import { countRows, eventsOf, nextPhone, seedConversation } from "@/tests/support/messaging";
 import { drain } from "@/tests/support/webhooks";
 import { systemContext } from "@/lib/server/context";
@@ -34,7 +33,7 @@ const HOUR = 3_600_000;
 const inHours = (h: number) => new Date(Date.now() + h * HOUR).toISOString();
 
 async function scopedToken(adminToken: string, permissions: Scope[]) {
-  const ctx = await authenticateBearer(adminToken);
+  const ctx = await bearerContext(adminToken);
   return (await createApiToken({ ctx, input: { name: "scoped", permissions, expires_at: new Date(Date.now() + 3 * 86_400_000) } })).token;
 }
 

@@ -21,11 +21,10 @@ import { getDb } from "@/db";
 import { assignmentPolicies, conversations, slaOutcomes, teams, users } from "@/db/schema";
 import { createApiToken } from "@/lib/auth/api-tokens";
 import { type Scope, scopesForRole } from "@/lib/auth/scopes";
-import { authenticateBearer } from "@/lib/auth/tokens";
 import { resetRateLimiters } from "@/lib/platform/rate-limit";
 import { call } from "@/tests/support/api";
 import { setEnv } from "@/tests/support/env-vars";
-import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
+import { addTestUser, bearerContext, createTestAccount } from "@/tests/support/fixtures";
 import { eventsOf, nextPhone } from "@/tests/support/messaging";
 import { drain, registerWebhook } from "@/tests/support/webhooks";
 import { type WebhookReceiver, startReceiver } from "@/tests/support/webhook-receiver";
@@ -104,7 +103,7 @@ describe("who may set availability", () => {
     const { account } = await createTestAccount();
     const agent = await addTestUser(account.id, "agent");
     expect((await setAvailability(agent.token, "busy")).status).toBe(200);
-    const ctx = await authenticateBearer(agent.token);
+    const ctx = await bearerContext(agent.token);
     // users:read is a read scope; an integration holding every scope the agent has is still not the agent at their desk.
     for (const permissions of [["users:read"], scopesForRole("agent")] as Scope[][]) {
       const { token } = await createApiToken({ ctx, input: { name: "bot", permissions, expires_at: new Date(Date.now() + 3 * 86_400_000) } });

@@ -5,10 +5,9 @@ import * as meRoute from "@/app/v1/users/me/route";
 import { getDb } from "@/db";
 import { businessProfiles, users } from "@/db/schema";
 import { createApiToken } from "@/lib/auth/api-tokens";
-import { authenticateBearer } from "@/lib/auth/tokens";
 import { interfaceLocaleOf } from "@/lib/users/locale";
 import { call } from "@/tests/support/api";
-import { addTestUser, createTestAccount } from "@/tests/support/fixtures";
+import { addTestUser, bearerContext, createTestAccount } from "@/tests/support/fixtures";
 
 const patchMe = (token: string | undefined, body: unknown) => call(meRoute.PATCH, { method: "PATCH", path: "/v1/users/me", token, body });
 const storedLocale = async (id: string) => (await getDb().select({ locale: users.locale }).from(users).where(eq(users.id, id)))[0].locale;
@@ -47,7 +46,7 @@ describe("the interface language a person chooses", () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.code).toBe("validation_error");
     }
-    const apiToken = (await createApiToken({ ctx: await authenticateBearer(adminToken), input: { name: "ci", permissions: ["users:read"], expires_at: new Date(Date.now() + 3 * 86_400_000) } })).token;
+    const apiToken = (await createApiToken({ ctx: await bearerContext(adminToken), input: { name: "ci", permissions: ["users:read"], expires_at: new Date(Date.now() + 3 * 86_400_000) } })).token;
     expect((await patchMe(apiToken, { locale: "en" })).status).toBe(403);
     expect((await patchMe(undefined, { locale: "en" })).status).toBe(401);
     expect(await storedLocale(admin.id)).toBe("es");

@@ -5,7 +5,9 @@ import { createAccountWithUser } from "@/lib/accounts/create-account";
 import { hashPassword } from "@/lib/auth/password";
 import type { Role } from "@/lib/auth/scopes";
 import { createSession } from "@/lib/auth/sessions";
+import { authenticateBearer } from "@/lib/auth/tokens";
 import { newId } from "@/lib/platform/ids";
+import { systemContext, verbContext } from "@/lib/server/context";
 
 export const TEST_PASSWORD = "correct horse battery";
 
@@ -17,7 +19,7 @@ export async function createTestAccount(name = `Test Co ${unique()}`) {
   const { account, user } = await db.transaction((tx) =>
     createAccountWithUser(tx, { accountName: name, name: "Ada Admin", email: `admin-${unique()}@example.com`, password: TEST_PASSWORD, role: "admin" }),
   );
-  const session = await createSession({ user });
+  const session = await createSession(systemContext().db, { user });
   return { account, admin: user, adminToken: session.token };
 }
 
@@ -37,6 +39,11 @@ export async function addTestUser(accountId: string, role: Role, name = role ===
       updatedAt: now,
     })
     .returning();
-  const session = await createSession({ user });
+  const session = await createSession(systemContext().db, { user });
   return { user, token: session.token };
+}
+
+/** The verb context of a bearer token's caller, as the /v1 wrapper builds it. */
+export async function bearerContext(token: string) {
+  return verbContext(await authenticateBearer(systemContext().db, token));
 }

@@ -6,6 +6,7 @@ import * as tokenRoute from "@/app/oauth/token/route";
 import type { User } from "@/db/schema";
 import { createSession } from "@/lib/auth/sessions";
 import { getEnv } from "@/lib/platform/env";
+import { systemContext } from "@/lib/server/context";
 
 /** A fetch that serves the OAuth endpoints from their route handlers (what an OAuth library calls). */
 export async function oauthFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
@@ -20,7 +21,7 @@ export async function oauthFetch(input: string | URL | Request, init?: RequestIn
 
 /** The browser's sign-in cookie for a user (a fresh session). */
 export async function sessionCookie(user: Pick<User, "id" | "accountId" | "role">, { secondFactor = false } = {}) {
-  const session = await createSession({ user, secondFactor });
+  const session = await createSession(systemContext().db, { user, secondFactor });
   const salt = "authjs.session-token";
   const value = await encode({ token: { sub: user.id, tid: session.id, acc: user.accountId }, secret: getEnv().AUTH_SECRET, salt });
   return { cookie: `${salt}=${value}`, sessionId: session.id };

@@ -5,29 +5,8 @@ import { describe, expect, it } from "vitest";
 // One data-access convention: a domain verb acts through the context it is handed (`ctx.db`, the
 // pool or the caller's transaction) and never opens the database itself. The process's own
 // plumbing, above the domains, may: the context factory and the entry points (lib/server) and the
-// job runner (lib/jobs). The files below still call getDb() and are being converted; the list
-// only shrinks: a new caller fails here, and a converted file must leave the list.
+// job runner (lib/jobs). Any other caller fails here.
 const plumbing = /^lib\/(server|jobs)\//;
-const notYetConverted = new Set([
-  "lib/accounts/setup.ts",
-  "lib/api/idempotency.ts",
-  "lib/audit/record-audit.ts",
-  "lib/auth/api-tokens.ts",
-  "lib/auth/mfa.ts",
-  "lib/auth/refresh-token.ts",
-  "lib/auth/sessions.ts",
-  "lib/auth/sign-in-audit.ts",
-  "lib/auth/tokens.ts",
-  "lib/events/hub.ts",
-  "lib/events/presence.ts",
-  "lib/events/stream.ts",
-  "lib/network/number-config.ts",
-  "lib/network/signup.ts",
-  "lib/oauth/apps.ts",
-  "lib/oauth/token.ts",
-  "lib/polish/polish.ts",
-  "lib/push/notify.ts",
-]);
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -42,10 +21,9 @@ function* sources(dir: string): Generator<string> {
 const files = (dirs: string[]) => dirs.flatMap((dir) => [...sources(path.join(root, dir))].map((file) => path.relative(root, file)));
 
 describe("data access", () => {
-  it("no domain verb opens the database itself, beyond the files still being converted", () => {
+  it("no domain verb opens the database itself", () => {
     const callers = files(["lib"]).filter((file) => !plumbing.test(file) && /\bgetDb\(\)/.test(readFileSync(path.join(root, file), "utf8")));
-    expect(callers.filter((file) => !notYetConverted.has(file))).toEqual([]);
-    expect([...notYetConverted].filter((file) => !callers.includes(file))).toEqual([]);
+    expect(callers).toEqual([]);
   });
 
   it("nothing is connected by importing a module for its side effects", () => {

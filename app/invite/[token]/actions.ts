@@ -5,7 +5,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { SetPasswordState } from "@/components/identity/set-password-form";
-import { signIn } from "@/lib/auth/next-auth";
+import { signIn } from "@/lib/server/next-auth";
 import { matchAcceptLanguage } from "@/lib/platform/i18n/locales";
 import { action, failedFormState, formInput, formText } from "@/lib/server/action";
 import { acceptInvitation, acceptInvitationInput } from "@/lib/users/invitations";

@@ -31,7 +31,7 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Pr
   const repeated = Object.entries(params).find(([, v]) => Array.isArray(v));
   const check = repeated
     ? ({ ok: false, redirect: null, reason: "repeated_parameter", message: `The parameter ${repeated[0]} is repeated.` } as const)
-    : await checkAuthorizeRequest(single(params), { role: session.user.role, accountId: session.accountId });
+    : await checkAuthorizeRequest(session.db, single(params), { role: session.user.role, accountId: session.accountId });
   const t = await getTranslations("oauth");
   if (!check.ok) {
     if (check.redirect !== null) redirect(check.redirect);

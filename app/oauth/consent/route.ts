@@ -1,7 +1,7 @@
 import { notServed } from "@/lib/api/route";
 import { authenticateSessionCookie } from "@/lib/auth/authenticate";
 import { getEnv } from "@/lib/platform/env";
-import { verbContext } from "@/lib/server/context";
+import { systemContext, verbContext } from "@/lib/server/context";
 import { withRequestInfo, requestInfoOf } from "@/lib/platform/http/request-info";
 import { approveAuthorization, checkAuthorizeRequest, errorRedirect, readConsent } from "@/lib/oauth/authorize";
 import { oauthJson, readForm } from "@/lib/oauth/endpoint";
@@ -30,13 +30,14 @@ export async function POST(req: Request) {
     if (error instanceof OAuthError) return oauthJson({ error: error.error, error_description: error.description }, 400);
     throw error;
   }
-  const session = await authenticateSessionCookie(req.headers.get("cookie"));
+  const session = await authenticateSessionCookie(systemContext().db, req.headers.get("cookie"));
   if (!session) return page(401, "Your session has ended. Sign in and start again from the app.");
   if (session.secondFactor !== "ok") return page(403, "Your account requires two-factor sign-in. Sign in with your code and start again from the app.");
   const consent = await readConsent(form.get("consent") ?? "", session.user.id);
   if (!consent) return page(400, "This consent form has expired or is not yours. Start again from the app.");
   // Checked again: the app may have been deleted, or the user's role changed, since the page was shown.
   const check = await checkAuthorizeRequest(
+    systemContext().db,
     {
       client_id: consent.clientId,
       redirect_uri: consent.redirectUri,

@@ -1,9 +1,10 @@
-import { oauthEndpoint, oauthMethodNotAllowed } from "@/lib/oauth/endpoint";
+import { oauthEndpoint } from "@/lib/api/oauth-endpoint";
+import { oauthMethodNotAllowed } from "@/lib/oauth/endpoint";
 import { revokeOAuthToken } from "@/lib/oauth/token";
 
 /** RFC 7009 token revocation: 200 whether or not the token was known. */
-export const POST = oauthEndpoint(async ({ app, form }) => {
-  await revokeOAuthToken({ app, form });
+export const POST = oauthEndpoint(async ({ app, form, db }) => {
+  await revokeOAuthToken(db, { app, form });
   return new Response(null, { status: 200, headers: { "Cache-Control": "no-store" } });
 });
 

@@ -15,8 +15,8 @@ export default async function AccountPage() {
   const session = await requireSession();
   const t = await getTranslations("account");
   const [mfa, required, grants, tokens] = await Promise.all([
-    mfaStatus({ userId: session.user.id }),
-    mfaRequired({ accountId: session.accountId }),
+    mfaStatus(session.db, { userId: session.user.id }),
+    mfaRequired(session),
     listAuthorizedApps({ ctx: session }),
     listOwnApiTokens({ ctx: session }),
   ]);

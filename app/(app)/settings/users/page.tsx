@@ -17,8 +17,8 @@ export default async function UsersPage() {
   if (session.user.role !== "admin") return <AdminOnlyNotice what="users" />;
   const users = await collectPages((cursor) => listUsers({ ctx: session, limit: 100, cursor }));
   const [enrolled, requireMfa, invitations, t] = await Promise.all([
-    mfaEnrolledUserIds({ accountId: session.accountId }),
-    mfaRequired({ accountId: session.accountId }),
+    mfaEnrolledUserIds(session),
+    mfaRequired(session),
     listPendingInvitations({ ctx: session }),
     getTranslations("settingsUsers"),
   ]);

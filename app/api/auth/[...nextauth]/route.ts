@@ -1,5 +1,5 @@
 import { notServed } from "@/lib/api/route";
-import { handlers } from "@/lib/auth/next-auth";
+import { handlers } from "@/lib/server/next-auth";
 
 export const { GET, POST } = handlers;
 export const PUT = notServed("GET, HEAD, POST");
