@@ -218,3 +218,47 @@ export async function deleteConversationMedia(tx: Executor, { accountId, convers
       where ${and(eq(messages.conversationId, conversationId), isNotNull(messages.mediaId))}
     )`);
 }
+
+/** A conversation row by id, locked for the rest of the transaction (its account is the caller's to know). */
+export async function lockConversationRow(tx: Executor, { id }: { id: string }) {
+  const [row] = await tx.select().from(conversations).where(eq(conversations.id, id)).for("update");
+  return row;
+}
+
+/** The contact's latest conversation that is not snoozed (open, assigned or closed), locked. */
+export async function findLatestUnsnoozedConversation(tx: Executor, { accountId, contactId }: { accountId: string; contactId: string }) {
+  const [row] = await tx
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.accountId, accountId), eq(conversations.contactId, contactId), inArray(conversations.status, ["open", "assigned", "closed"])))
+    .orderBy(desc(conversations.createdAt), desc(conversations.id))
+    .limit(1)
+    .for("update");
+  return row;
+}
+
+/** Inserts an open conversation with its times at `at`, and nothing else (no event, no trail). */
+export async function insertOpenConversation(tx: Executor, { accountId, contactId, at }: { accountId: string; contactId: string; at: Date }) {
+  const [row] = await tx
+    .insert(conversations)
+    .values({ id: newId("conversation", at), accountId, contactId, status: "open", unreadCount: 0, createdAt: at, updatedAt: at })
+    .returning();
+  return row;
+}
+
+/** The account's conversation row (without its contact), locked for the rest of the transaction. */
+export async function lockAccountConversationRow(tx: Executor, { accountId, id }: { accountId: string; id: string }) {
+  const [row] = await tx
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.accountId, accountId), eq(conversations.id, id)))
+    .limit(1)
+    .for("update");
+  return row;
+}
+
+/** Updates one conversation's columns by id and returns the row. */
+export async function updateConversationRow(tx: Executor, { id, set }: { id: string; set: Partial<typeof conversations.$inferInsert> }) {
+  const [row] = await tx.update(conversations).set(set).where(eq(conversations.id, id)).returning();
+  return row;
+}
