@@ -30,7 +30,7 @@ import { assignTeam, setPriority } from "@/lib/teams/routing";
 import { findTeamId } from "@/lib/teams/store";
 import { prepareTemplateSend } from "@/lib/templates/templates";
 import { findTemplateId } from "@/lib/templates/store";
-import { findActiveUser, findUserName } from "@/lib/users/store";
+import { findLiveUser, findUserName } from "@/lib/users/store";
 import type { ActionType, AutomationActionInput } from "./schemas";
 
 /** Who runs the actions: a rule (its notes are written in its author's name) or a person running a macro. */
@@ -106,12 +106,12 @@ async function send(ctx: ActionContext, current: ConversationWithContact, messag
 const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
   assign_user: {
     check: async (tx, { accountId, action, path }) => {
-      if (!(await findActiveUser(tx, { accountId, id: action.user_id }))) throw invalidField(`${path}.user_id`, "is not a user of this account");
+      if (!(await findLiveUser(tx, { accountId, id: action.user_id }))) throw invalidField(`${path}.user_id`, "is not a user of this account");
     },
     run: async (ctx, action) => {
       const current = await conversationOf(ctx);
       if (current.status === "closed") return skip("the conversation is closed");
-      const assignee = await findActiveUser(ctx.db, { accountId: ctx.accountId, id: action.user_id });
+      const assignee = await findLiveUser(ctx.db, { accountId: ctx.accountId, id: action.user_id });
       if (!assignee) return skip("the user no longer exists");
       if (current.assignedTo === assignee.id && current.status !== "open") return skip("already assigned to them");
       const updated = await update(ctx, current, { status: current.status === "snoozed" ? "snoozed" : "assigned", assignedTo: assignee.id, assignedAt: ctx.now });
