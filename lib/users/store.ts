@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { accounts, apiTokens, businessProfiles, conversations, invitations, passwordResets, users } from "@/db/schema";
 
@@ -183,4 +183,13 @@ export async function acceptPendingInvitation(tx: Executor, { id, userId, at }: 
     .where(and(eq(invitations.id, id), isNull(invitations.acceptedAt)))
     .returning({ id: invitations.id });
   return Boolean(spent);
+}
+
+/** Of these ids, those of live users of the account. */
+export async function findLiveUserIds(executor: Executor, { accountId, ids }: { accountId: string; ids: string[] }) {
+  const rows = await executor
+    .select({ id: users.id })
+    .from(users)
+    .where(and(live(accountId), inArray(users.id, ids)));
+  return rows.map((row) => row.id);
 }
