@@ -1,7 +1,8 @@
-import { and, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import type { SystemContext } from "@/lib/auth/context";
-import { type Contact, contacts, type Conversation, conversations, media, messages, users } from "@/db/schema";
+import { type Contact, contacts, type Conversation, conversations, inboxSettings, media, messages, priorityRank, users } from "@/db/schema";
+import { afterCursorPlaceholder } from "@/lib/platform/pagination";
 import { NotFoundError } from "@/lib/platform/errors";
 import { recordActivities, recordActivity } from "@/lib/activity/record-activity";
 import type { ActivityActor } from "@/lib/activity/schemas";
@@ -260,5 +261,133 @@ export async function lockAccountConversationRow(tx: Executor, { accountId, id }
 /** Updates one conversation's columns by id and returns the row. */
 export async function updateConversationRow(tx: Executor, { id, set }: { id: string; set: Partial<typeof conversations.$inferInsert> }) {
   const [row] = await tx.update(conversations).set(set).where(eq(conversations.id, id)).returning();
+  return row;
+}
+
+// The conversation list
+
+export type ListShape = { status: boolean; assignee: "none" | "user" | null; label: boolean; cursor: boolean; team: "none" | "team" | null; priority: "none" | "value" | null; sort: "created" | "priority" };
+
+const activityOf = sql<Date>`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`;
+const rankOf = priorityRank(conversations.priority);
+
+function buildList(db: Executor, shape: ListShape) {
+  return selectConversations(db)
+    .where(
+      and(
+        eq(conversations.accountId, sql.placeholder("accountId")),
+        shape.status ? eq(conversations.status, sql.placeholder("status")) : undefined,
+        shape.assignee === "none"
+          ? isNull(conversations.assignedTo)
+          : shape.assignee === "user"
+            ? eq(conversations.assignedTo, sql.placeholder("assignedTo"))
+            : undefined,
+        shape.label ? hasLabelPlaceholder() : undefined,
+        shape.team === "none" ? isNull(conversations.teamId) : shape.team === "team" ? eq(conversations.teamId, sql.placeholder("teamId")) : undefined,
+        shape.priority === "none"
+          ? isNull(conversations.priority)
+          : shape.priority === "value"
+            ? eq(conversations.priority, sql.placeholder("priority"))
+            : undefined,
+        shape.cursor
+          ? shape.sort === "priority"
+            ? // Rank ascending, then latest activity and id descending: past the cursor's row.
+              sql`(${rankOf} > ${sql.placeholder("cursorRank")}::int or (${rankOf} = ${sql.placeholder("cursorRank")}::int and (${activityOf}, ${conversations.id}) < (${sql.placeholder("cursorAt")}::timestamptz, ${sql.placeholder("cursorId")})))`
+            : afterCursorPlaceholder(conversations, "desc")
+          : undefined,
+      ),
+    )
+    .orderBy(...(shape.sort === "priority" ? [asc(rankOf), desc(activityOf), desc(conversations.id)] : [desc(conversations.createdAt), desc(conversations.id)]))
+    .limit(sql.placeholder("limit"));
+}
+
+// The list statement of each filter combination, built once per database: the list is the
+// most frequent read of the inbox and of the API, and building the query is a measurable
+// part of answering it.
+const listStatements = new WeakMap<Executor, Map<string, ReturnType<ReturnType<typeof buildList>["prepare"]>>>();
+
+function listStatement(db: Executor, shape: ListShape) {
+  let byShape = listStatements.get(db);
+  if (!byShape) listStatements.set(db, (byShape = new Map()));
+  const key = `${shape.status}:${shape.assignee}:${shape.label}:${shape.cursor}:${shape.team}:${shape.priority}:${shape.sort}`;
+  let statement = byShape.get(key);
+  if (!statement) byShape.set(key, (statement = buildList(db, shape).prepare("conversations_list")));
+  return statement;
+}
+
+/** The rows of one page of the list: the statement of the filter combination, run with its values. */
+export async function listConversationRows(db: Executor, shape: ListShape, values: Record<string, unknown>) {
+  return listStatement(db, shape).execute(values);
+}
+
+export async function deleteConversationRow(tx: Executor, { id }: { id: string }) {
+  await tx.delete(conversations).where(eq(conversations.id, id));
+}
+
+/** Assigns the account's conversation to `userId` if it is still open and unassigned; undefined otherwise. */
+export async function assignIfWaiting(tx: Executor, { accountId, id, userId, at }: { accountId: string; id: string; userId: string; at: Date }) {
+  const [row] = await tx
+    .update(conversations)
+    .set({ status: "assigned", assignedTo: userId, assignedAt: at, updatedAt: at })
+    .where(and(eq(conversations.accountId, accountId), eq(conversations.id, id), eq(conversations.status, "open"), isNull(conversations.assignedTo)))
+    .returning();
+  return row;
+}
+
+/** Records the survey score of the account's conversation, once: undefined when it already has one. */
+export async function rateConversationOnce(tx: Executor, { accountId, id, score, at }: { accountId: string; id: string; score: number; at: Date }) {
+  const [row] = await tx
+    .update(conversations)
+    .set({ csatScore: score, csatAt: at })
+    .where(and(eq(conversations.accountId, accountId), eq(conversations.id, id), isNull(conversations.csatScore)))
+    .returning();
+  return row;
+}
+
+/** Takes the conversation's typing-indicator slot if none was taken since `since`: one writer wins, across processes too. */
+export async function claimTypingIndicatorSlot(tx: Executor, { accountId, id, at, since }: { accountId: string; id: string; at: Date; since: Date }) {
+  const [claimed] = await tx
+    .update(conversations)
+    .set({ typingIndicatorSentAt: at })
+    .where(and(eq(conversations.accountId, accountId), eq(conversations.id, id), or(isNull(conversations.typingIndicatorSentAt), lt(conversations.typingIndicatorSentAt, since))))
+    .returning({ id: conversations.id });
+  return Boolean(claimed);
+}
+
+/** Whether the conversation's contact is blocked (undefined: no such conversation, of the account when one is named). */
+export async function findConversationContactBlocked(tx: Executor, { accountId, conversationId }: { accountId?: string; conversationId: string }) {
+  const [row] = await tx
+    .select({ blocked: contacts.blocked })
+    .from(conversations)
+    .innerJoin(contacts, eq(contacts.id, conversations.contactId))
+    .where(and(accountId === undefined ? undefined : eq(conversations.accountId, accountId), eq(conversations.id, conversationId)))
+    .limit(1);
+  return row?.blocked;
+}
+
+/** The network's id of the newest message (not a reaction) the customer sent in the conversation that the network knows. */
+export async function findNewestCustomerNetworkId(tx: Executor, { accountId, conversationId }: { accountId: string; conversationId: string }) {
+  const [row] = await tx
+    .select({ networkMessageId: messages.networkMessageId })
+    .from(messages)
+    .where(and(eq(messages.accountId, accountId), eq(messages.conversationId, conversationId), eq(messages.direction, "inbound"), ne(messages.type, "reaction"), isNotNull(messages.networkMessageId)))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(1);
+  return row?.networkMessageId ?? undefined;
+}
+
+/** The account's saved inbox settings, if any. */
+export async function findInboxSettings(executor: Executor, { accountId }: { accountId: string }) {
+  const [row] = await executor.select().from(inboxSettings).where(eq(inboxSettings.accountId, accountId)).limit(1);
+  return row;
+}
+
+/** Saves the account's inbox settings (those left out keep their value) and returns them. */
+export async function upsertInboxSettings(executor: Executor, { accountId, set }: { accountId: string; set: Partial<typeof inboxSettings.$inferInsert> & { updatedAt: Date } }) {
+  const [row] = await executor
+    .insert(inboxSettings)
+    .values({ accountId, ...set })
+    .onConflictDoUpdate({ target: inboxSettings.accountId, set })
+    .returning();
   return row;
 }

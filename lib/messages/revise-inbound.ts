@@ -2,8 +2,9 @@ import type { SystemContext } from "@/lib/auth/context";
 import type { MessageRevision } from "@/db/schema";
 import { recordEvent } from "@/lib/events/record-event";
 import type { InboundRevision } from "@/lib/network/types";
+import { findConversationContactBlocked } from "@/lib/conversations/store";
 import { presentMessage, previewOf } from "./schemas";
-import { editMessageText, eraseMessage, findIdByNetworkId, findMessage, isConversationContactBlocked, isLatestMessage, setConversationPreview, setMediaCaption } from "./store";
+import { editMessageText, eraseMessage, findIdByNetworkId, findMessage, isLatestMessage, setConversationPreview, setMediaCaption } from "./store";
 
 /** What an inbox row shows when the latest message was deleted. */
 export const DELETED_PREVIEW = "Message deleted";
@@ -58,7 +59,7 @@ export async function applyCustomerRevision(ctx: SystemContext, { accountId, rev
       await setConversationPreview(tx, { conversationId: message.conversationId, preview, at: now });
     }
 
-    if (!(await isConversationContactBlocked(tx, { conversationId: message.conversationId }))) {
+    if (!(await findConversationContactBlocked(tx, { conversationId: message.conversationId }))) {
       const output = presentMessage(await findMessage(tx, { accountId, id: message.id }));
       await recordEvent({ ...ctx, db: tx }, { accountId, type: revision.kind === "edit" ? "message.updated" : "message.deleted", data: { message: output } });
     }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, asc, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { type Executor, rowsOf } from "@/db";
-import { businessProfiles, contacts, type Conversation, conversations, earlyStatuses, media, type Message, type MessageReaction, type MessageRevision, messages } from "@/db/schema";
+import { businessProfiles, type Conversation, conversations, earlyStatuses, media, type Message, type MessageReaction, type MessageRevision, messages } from "@/db/schema";
 import type { Language } from "@/lib/platform/language/language";
 import { NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
@@ -273,17 +273,6 @@ export async function editMessageText(tx: Executor, { id, text, at, history, now
 /** A new caption for a stored file of the account. */
 export async function setMediaCaption(tx: Executor, { accountId, id, caption }: { accountId: string; id: string; caption: string }) {
   await tx.update(media).set({ caption }).where(and(eq(media.id, id), eq(media.accountId, accountId)));
-}
-
-/** Whether the conversation's contact is blocked. */
-export async function isConversationContactBlocked(tx: Executor, { conversationId }: { conversationId: string }) {
-  const [row] = await tx
-    .select({ blocked: contacts.blocked })
-    .from(conversations)
-    .innerJoin(contacts, eq(contacts.id, conversations.contactId))
-    .where(eq(conversations.id, conversationId))
-    .limit(1);
-  return Boolean(row?.blocked);
 }
 
 /** The account's outbound message by our id or the network's, with what a status update reads. */

@@ -12,7 +12,6 @@ import { newId } from "@/lib/platform/ids";
 import { presentAssignment } from "@/lib/conversations/schemas";
 import type { AssignmentConfigInput, AssignmentConfigOutput } from "./assignment-schemas";
 import {
-  assignIfWaiting,
   type Candidate,
   countOpenAssignments,
   deleteAssignmentPolicy,
@@ -29,6 +28,7 @@ import {
   upsertWorkflowSettings,
 } from "./store";
 import { findLiveUserIds } from "@/lib/users/store";
+import { assignIfWaiting } from "@/lib/conversations/store";
 
 const saveWorkflowSettings = (tx: Executor, accountId: string, values: { awayAfterS?: number; defaultSlaPolicyId?: string | null }) =>
   upsertWorkflowSettings(tx, { accountId, values, defaults: { awayAfterS: DEFAULT_AWAY_AFTER_S } });
@@ -127,7 +127,7 @@ async function tryAssign(ctx: SystemContext, { accountId, conversation, now, awa
   const candidates = await findOnlineCandidates(tx, { accountId, teamId: conversation.teamId, awayAfterS, now });
   const chosen = pick(policy, candidates, await countOpenAssignments(tx, { accountId, userIds: candidates.map((c) => c.id) }));
   if (!chosen) return null;
-  const row = await assignIfWaiting(tx, { id: conversation.id, userId: chosen.id, at: now });
+  const row = await assignIfWaiting(tx, { accountId, id: conversation.id, userId: chosen.id, at: now });
   if (!row) return null;
   await updateAssignmentPolicy(tx, { id: policy.id, set: { lastAssignedUserId: chosen.id } });
   await recordEvent(ctx, { accountId, type: "conversation.assigned", data: { conversation: presentAssignment(row), user: presentUserRef(chosen) } });

@@ -90,16 +90,6 @@ export async function hasAutomaticPolicy(tx: Executor, { accountId }: { accountI
 export const lockAssignments = (tx: Executor, { accountId }: { accountId: string }) => tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`assignment:${accountId}`}))`);
 
 
-/** Assigns the conversation to `userId` if it is still open and unassigned; undefined otherwise. */
-export async function assignIfWaiting(tx: Executor, { id, userId, at }: { id: string; userId: string; at: Date }) {
-  const [row] = await tx
-    .update(conversations)
-    .set({ status: "assigned", assignedTo: userId, assignedAt: at, updatedAt: at })
-    .where(and(eq(conversations.id, id), eq(conversations.status, "open"), isNull(conversations.assignedTo)))
-    .returning();
-  return row;
-}
-
 /** What assignment reads of one conversation of the account, locked. */
 export async function lockConversationForAssignment(tx: Executor, { accountId, id }: { accountId: string; id: string }) {
   const [row] = await tx
