@@ -46,20 +46,24 @@ export async function ensureContact(tx: Executor, { accountId, phone, userId, us
 /** Conversations carrying the label (served by the GIN index on conversations.labels). */
 export const hasLabel = (labelId: string) => sql`${conversations.labels} @> ${labelPlaceholder(labelId).labels}::jsonb`;
 /** `hasLabel` for a statement prepared once: the label comes as the placeholder `labels` (`labelPlaceholder`). */
-export const hasLabelPlaceholder = () => sql`${conversations.labels} @> ${sql.placeholder("labels")}::jsonb`;
+const hasLabelPlaceholder = () => sql`${conversations.labels} @> ${sql.placeholder("labels")}::jsonb`;
 export const labelPlaceholder = (labelId: string) => ({ labels: JSON.stringify([{ id: labelId }]) });
 
-/** The contact's conversation that is not closed (open, assigned or snoozed), newest first. */
-export async function findActiveConversation(tx: Executor, { accountId, contactId }: { accountId: string; contactId: string }) {
+/** The contact's newest conversation in one of `statuses`, locked. */
+async function latestOfContact(tx: Executor, { accountId, contactId, statuses }: { accountId: string; contactId: string; statuses: Conversation["status"][] }) {
   const [row] = await tx
     .select()
     .from(conversations)
-    .where(and(eq(conversations.accountId, accountId), eq(conversations.contactId, contactId), inArray(conversations.status, ["open", "assigned", "snoozed"])))
+    .where(and(eq(conversations.accountId, accountId), eq(conversations.contactId, contactId), inArray(conversations.status, statuses)))
     .orderBy(desc(conversations.createdAt), desc(conversations.id))
     .limit(1)
     .for("update");
   return row;
 }
+
+/** The contact's conversation that is not closed (open, assigned or snoozed), newest first, locked. */
+export const findActiveConversation = (tx: Executor, contact: { accountId: string; contactId: string }) =>
+  latestOfContact(tx, { ...contact, statuses: ["open", "assigned", "snoozed"] });
 
 /** Starts a conversation; `actor` is who started it (the customer when absent); `closed` files it away at once (a blocked contact's message). */
 export async function createConversation(
@@ -227,16 +231,8 @@ export async function lockConversationRow(tx: Executor, { id }: { id: string }) 
 }
 
 /** The contact's latest conversation that is not snoozed (open, assigned or closed), locked. */
-export async function findLatestUnsnoozedConversation(tx: Executor, { accountId, contactId }: { accountId: string; contactId: string }) {
-  const [row] = await tx
-    .select()
-    .from(conversations)
-    .where(and(eq(conversations.accountId, accountId), eq(conversations.contactId, contactId), inArray(conversations.status, ["open", "assigned", "closed"])))
-    .orderBy(desc(conversations.createdAt), desc(conversations.id))
-    .limit(1)
-    .for("update");
-  return row;
-}
+export const findLatestUnsnoozedConversation = (tx: Executor, contact: { accountId: string; contactId: string }) =>
+  latestOfContact(tx, { ...contact, statuses: ["open", "assigned", "closed"] });
 
 /** Inserts an open conversation with its times at `at`, and nothing else (no event, no trail). */
 export async function insertOpenConversation(tx: Executor, { accountId, contactId, at }: { accountId: string; contactId: string; at: Date }) {
@@ -266,7 +262,7 @@ export async function updateConversationRow(tx: Executor, { id, set }: { id: str
 
 // The conversation list
 
-export type ListShape = { status: boolean; assignee: "none" | "user" | null; label: boolean; cursor: boolean; team: "none" | "team" | null; priority: "none" | "value" | null; sort: "created" | "priority" };
+type ListShape = { status: boolean; assignee: "none" | "user" | null; label: boolean; cursor: boolean; team: "none" | "team" | null; priority: "none" | "value" | null; sort: "created" | "priority" };
 
 const activityOf = sql<Date>`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`;
 const rankOf = priorityRank(conversations.priority);
