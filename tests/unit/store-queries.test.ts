@@ -30,8 +30,6 @@ const notYetConverted = new Set([
   "lib/inbox/count-inbox.ts",
   "lib/inbox/list-inbox.ts",
   "lib/inbox/mark-read.ts",
-  "lib/notifications/create-mention-notifications.ts",
-  "lib/notifications/notifications.ts",
   "lib/reports/agents.ts",
   "lib/reports/durations.ts",
   "lib/reports/export.ts",
