@@ -29,7 +29,7 @@ import { assignByPolicy } from "@/lib/teams/assignment";
 import { assignTeam, setPriority } from "@/lib/teams/routing";
 import { findTeamId } from "@/lib/teams/store";
 import { prepareTemplateSend } from "@/lib/templates/templates";
-import { findTemplateId } from "@/lib/templates/store";
+import { findTemplateByName } from "@/lib/templates/store";
 import { findLiveUser, findUserName } from "@/lib/users/store";
 import type { ActionType, AutomationActionInput } from "./schemas";
 
@@ -216,7 +216,7 @@ const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
   send_template: {
     scope: "messages:write",
     check: async (tx, { accountId, action, path }) => {
-      const row = await findTemplateId(tx, { accountId, name: action.name, language: action.language });
+      const row = await findTemplateByName(tx, { accountId, name: action.name, language: action.language });
       if (!row) throw invalidField(`${path}.name`, `is not a template of this account in ${action.language}`);
     },
     run: async (ctx, action) => {

@@ -244,9 +244,13 @@ export async function findMessageMedia(executor: Executor, { accountId, id }: { 
   return row;
 }
 
-/** A stored file by id (bytes included), for sending. */
-export async function findMedia(executor: Executor, { id }: { id: string }) {
-  const [row] = await executor.select().from(media).where(eq(media.id, id)).limit(1);
+/** A stored file by id (bytes included), for sending; of the account when one is named. */
+export async function findMedia(executor: Executor, { accountId, id }: { accountId?: string; id: string }) {
+  const [row] = await executor
+    .select()
+    .from(media)
+    .where(and(accountId === undefined ? undefined : eq(media.accountId, accountId), eq(media.id, id)))
+    .limit(1);
   return row;
 }
 
