@@ -12,7 +12,8 @@ import { type InboundInput, receiveInboundMessage, syncContactName } from "@/lib
 import type { MessageKindContent } from "@/lib/messages/kinds";
 import { importHistoryMessage } from "@/lib/messages/import-history";
 import { keepEarlyStatus } from "@/lib/messages/early-statuses";
-import { applyTemplateStatus, phoneNumberIdsOfBusinessAccounts } from "@/lib/templates/status";
+import { applyTemplateStatus } from "@/lib/templates/status";
+import { phoneNumberIdsOfBusinessAccounts } from "@/lib/templates/store";
 import { findIdByNetworkId } from "@/lib/messages/store";
 import { applyCustomerRevision } from "@/lib/messages/revise-inbound";
 import { verifySha256Header } from "@/lib/platform/crypto/hmac";
