@@ -1,6 +1,6 @@
 import { and, eq, inArray, or } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { messageTemplates, numberIntegrations } from "@/db/schema";
+import { media, messageTemplates, numberIntegrations } from "@/db/schema";
 
 /** The account's template of this name in this language, if any. */
 export async function findTemplateByName(executor: Executor, { accountId, name, language }: { accountId: string; name: string; language: string }) {
@@ -53,4 +53,36 @@ export async function findTemplatesNamedByUpdate(
 export async function findTemplateRow(db: Executor, { id }: { id: string }) {
   const [row] = await db.select().from(messageTemplates).where(eq(messageTemplates.id, id)).limit(1);
   return row;
+}
+
+/** The account's templates, for a keyset page. */
+export function selectTemplates(executor: Executor) {
+  return executor.select().from(messageTemplates).$dynamic();
+}
+
+/** One template of the account, locked for the rest of the transaction when `lock`. */
+export async function findTemplate(executor: Executor, { accountId, id, lock = false }: { accountId: string; id: string; lock?: boolean }) {
+  const query = executor
+    .select()
+    .from(messageTemplates)
+    .where(and(eq(messageTemplates.accountId, accountId), eq(messageTemplates.id, id)))
+    .limit(1);
+  const [row] = lock ? await query.for("update") : await query;
+  return row;
+}
+
+export async function insertTemplate(tx: Executor, values: typeof messageTemplates.$inferInsert) {
+  const [row] = await tx.insert(messageTemplates).values(values).returning();
+  return row;
+}
+
+export async function updateTemplateRow(tx: Executor, { id, set }: { id: string; set: Partial<typeof messageTemplates.$inferInsert> }) {
+  const [row] = await tx.update(messageTemplates).set(set).where(eq(messageTemplates.id, id)).returning();
+  return row;
+}
+
+/** Deletes a template of the account and its header file (given by id). */
+export async function deleteTemplateRow(tx: Executor, { accountId, id, headerMediaId }: { accountId: string; id: string; headerMediaId?: string }) {
+  await tx.delete(messageTemplates).where(and(eq(messageTemplates.accountId, accountId), eq(messageTemplates.id, id)));
+  if (headerMediaId) await tx.delete(media).where(and(eq(media.accountId, accountId), eq(media.id, headerMediaId)));
 }

@@ -46,7 +46,6 @@ const notYetConverted = new Set([
   "lib/sla/recipients.ts",
   "lib/sla/report.ts",
   "lib/sla/sla.ts",
-  "lib/templates/templates.ts",
   "lib/webhooks/attempt-delivery.ts",
   "lib/webhooks/create-webhook.ts",
   "lib/webhooks/delete-webhook.ts",
