@@ -26,7 +26,6 @@ const notYetConverted = new Set([
   "lib/contacts/identity.ts",
   "lib/contacts/import.ts",
   "lib/contacts/labels.ts",
-  "lib/inbound/cloud-webhook.ts",
   "lib/inbox/count-inbox.ts",
   "lib/inbox/list-inbox.ts",
   "lib/inbox/mark-read.ts",
