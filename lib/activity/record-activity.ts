@@ -1,7 +1,7 @@
 import type { Executor } from "@/db";
-import { conversationActivities } from "@/db/schema";
 import { newId } from "@/lib/platform/ids";
 import { type ActivityActor, type ActivityOutput, type ActivityType, presentActivity } from "./schemas";
+import { insertActivities, insertActivity } from "./store";
 
 type ActivityEntry = { accountId: string; conversationId: string; type: ActivityType; actor: ActivityActor; data?: Record<string, unknown>; at: Date };
 
@@ -25,12 +25,12 @@ const activityRow = (input: ActivityEntry) => ({
  */
 export async function recordActivity(tx: Executor, input: Omit<ActivityEntry, "at"> & { at?: Date }): Promise<ActivityOutput> {
   const at = input.at ?? new Date();
-  const [row] = await tx.insert(conversationActivities).values(activityRow({ ...input, at })).returning();
+  const row = await insertActivity(tx, activityRow({ ...input, at }));
   return presentActivity(row);
 }
 
 /** Several entries of the trail in one statement (a campaign starting many conversations at once). */
 export async function recordActivities(tx: Executor, inputs: ActivityEntry[]) {
   if (!inputs.length) return;
-  await tx.insert(conversationActivities).values(inputs.map(activityRow));
+  await insertActivities(tx, inputs.map(activityRow));
 }

@@ -1,30 +1,36 @@
-import { and, eq, isNull } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { cannedReplies, conversationNotes, conversations, labels, messageTemplates, slaPolicies, teams, users } from "@/db/schema";
+import type { conversations } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
 import type { ActivityActor } from "@/lib/activity/schemas";
 import type { EventReaction } from "@/lib/auth/context";
 import type { Scope } from "@/lib/auth/scopes";
 import { presentUserRef } from "@/lib/auth/user-identity";
 import { fillCannedReply } from "@/lib/canned-replies/schemas";
+import { findCannedReply } from "@/lib/canned-replies/store";
 import { contactAddress } from "@/lib/contacts/identity";
 import { presentAssignment, presentConversation, conversationSummary, type ConversationWithContact } from "@/lib/conversations/schemas";
-import { findConversation } from "@/lib/conversations/store";
+import { findConversation, updateConversationRow } from "@/lib/conversations/store";
 import { scheduleSurveyOnClose } from "@/lib/csat/schedule";
 import { recordEvent } from "@/lib/events/record-event";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { MAX_LABELS_PER_CONVERSATION } from "@/lib/labels/schemas";
+import { findLabel } from "@/lib/labels/store";
 import { queueOutboundMessage } from "@/lib/messages/send-message";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integration";
 import { presentNote } from "@/lib/notes/schemas";
+import { insertNote } from "@/lib/notes/store";
 import { invalidField } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { loadBusinessProfile } from "@/lib/profile/business-profile";
 import { recordResolution } from "@/lib/reports/record";
 import { applySla } from "@/lib/sla/sla";
+import { findSlaPolicyId } from "@/lib/sla/store";
 import { assignByPolicy } from "@/lib/teams/assignment";
 import { assignTeam, setPriority } from "@/lib/teams/routing";
+import { findTeamId } from "@/lib/teams/store";
 import { prepareTemplateSend } from "@/lib/templates/templates";
+import { findTemplateByName } from "@/lib/templates/store";
+import { findLiveUser, findUserName } from "@/lib/users/store";
 import type { ActionType, AutomationActionInput } from "./schemas";
 
 /** Who runs the actions: a rule (its notes are written in its author's name) or a person running a macro. */
@@ -73,41 +79,8 @@ async function conversationOf(ctx: ActionContext): Promise<ConversationWithConta
   return findConversation(ctx.db, { accountId: ctx.accountId, id: ctx.conversationId, lock: true });
 }
 
-async function activeUser(tx: Executor, accountId: string, id: string) {
-  const [row] = await tx
-    .select()
-    .from(users)
-    .where(and(eq(users.accountId, accountId), eq(users.id, id), isNull(users.deletedAt)))
-    .limit(1);
-  return row;
-}
-
-async function labelOf(tx: Executor, accountId: string, id: string) {
-  const [row] = await tx.select().from(labels).where(and(eq(labels.accountId, accountId), eq(labels.id, id))).limit(1);
-  return row;
-}
-
-async function cannedReplyOf(tx: Executor, accountId: string, id: string) {
-  const [row] = await tx.select().from(cannedReplies).where(and(eq(cannedReplies.accountId, accountId), eq(cannedReplies.id, id))).limit(1);
-  return row;
-}
-
-async function teamOf(tx: Executor, accountId: string, id: string) {
-  const [row] = await tx.select({ id: teams.id }).from(teams).where(and(eq(teams.accountId, accountId), eq(teams.id, id))).limit(1);
-  return row;
-}
-
-async function slaPolicyOf(tx: Executor, accountId: string, id: string) {
-  const [row] = await tx.select({ id: slaPolicies.id }).from(slaPolicies).where(and(eq(slaPolicies.accountId, accountId), eq(slaPolicies.id, id))).limit(1);
-  return row;
-}
-
 async function update(ctx: ActionContext, current: ConversationWithContact, values: Partial<typeof conversations.$inferInsert>): Promise<ConversationWithContact> {
-  const [row] = await ctx.db
-    .update(conversations)
-    .set({ ...values, updatedAt: ctx.now })
-    .where(eq(conversations.id, current.id))
-    .returning();
+  const row = await updateConversationRow(ctx.db, { id: current.id, set: { ...values, updatedAt: ctx.now } });
   return { ...row, contact: current.contact };
 }
 
@@ -133,12 +106,12 @@ async function send(ctx: ActionContext, current: ConversationWithContact, messag
 const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
   assign_user: {
     check: async (tx, { accountId, action, path }) => {
-      if (!(await activeUser(tx, accountId, action.user_id))) throw invalidField(`${path}.user_id`, "is not a user of this account");
+      if (!(await findLiveUser(tx, { accountId, id: action.user_id }))) throw invalidField(`${path}.user_id`, "is not a user of this account");
     },
     run: async (ctx, action) => {
       const current = await conversationOf(ctx);
       if (current.status === "closed") return skip("the conversation is closed");
-      const assignee = await activeUser(ctx.db, ctx.accountId, action.user_id);
+      const assignee = await findLiveUser(ctx.db, { accountId: ctx.accountId, id: action.user_id });
       if (!assignee) return skip("the user no longer exists");
       if (current.assignedTo === assignee.id && current.status !== "open") return skip("already assigned to them");
       const updated = await update(ctx, current, { status: current.status === "snoozed" ? "snoozed" : "assigned", assignedTo: assignee.id, assignedAt: ctx.now });
@@ -155,11 +128,11 @@ const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
   },
   add_label: {
     check: async (tx, { accountId, action, path }) => {
-      if (!(await labelOf(tx, accountId, action.label_id))) throw invalidField(`${path}.label_id`, "is not a label of this account");
+      if (!(await findLabel(tx, { accountId, id: action.label_id }))) throw invalidField(`${path}.label_id`, "is not a label of this account");
     },
     run: async (ctx, action) => {
       const current = await conversationOf(ctx);
-      const label = await labelOf(ctx.db, ctx.accountId, action.label_id);
+      const label = await findLabel(ctx.db, { accountId: ctx.accountId, id: action.label_id });
       if (!label) return skip("the label no longer exists");
       if (current.labels.some((l) => l.id === label.id)) return skip("the conversation already has the label");
       if (current.labels.length >= MAX_LABELS_PER_CONVERSATION) return skip(`the conversation already has ${MAX_LABELS_PER_CONVERSATION} labels`);
@@ -170,7 +143,7 @@ const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
   },
   remove_label: {
     check: async (tx, { accountId, action, path }) => {
-      if (!(await labelOf(tx, accountId, action.label_id))) throw invalidField(`${path}.label_id`, "is not a label of this account");
+      if (!(await findLabel(tx, { accountId, id: action.label_id }))) throw invalidField(`${path}.label_id`, "is not a label of this account");
     },
     run: async (ctx, action) => {
       const current = await conversationOf(ctx);
@@ -182,11 +155,11 @@ const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
   },
   assign_team: {
     check: async (tx, { accountId, action, path }) => {
-      if (!(await teamOf(tx, accountId, action.team_id))) throw invalidField(`${path}.team_id`, "is not a team of this account");
+      if (!(await findTeamId(tx, { accountId, id: action.team_id }))) throw invalidField(`${path}.team_id`, "is not a team of this account");
     },
     run: async (ctx, action) => {
       const current = await conversationOf(ctx);
-      if (!(await teamOf(ctx.db, ctx.accountId, action.team_id))) return skip("the team no longer exists");
+      if (!(await findTeamId(ctx.db, { accountId: ctx.accountId, id: action.team_id }))) return skip("the team no longer exists");
       if (current.teamId === action.team_id) return skip("the conversation is already with the team");
       // An unassigned open conversation is then offered to the team's assignment policy.
       await assignTeam(ctx.db, { ctx: { accountId: ctx.accountId, db: ctx.db, react: ctx.react }, conversationId: current.id, teamId: action.team_id, actor: activityActor(ctx.actor), via: via(ctx.actor) });
@@ -210,12 +183,12 @@ const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
   },
   apply_sla: {
     check: async (tx, { accountId, action, path }) => {
-      if (!(await slaPolicyOf(tx, accountId, action.sla_policy_id))) throw invalidField(`${path}.sla_policy_id`, "is not an SLA policy of this account");
+      if (!(await findSlaPolicyId(tx, { accountId, id: action.sla_policy_id }))) throw invalidField(`${path}.sla_policy_id`, "is not an SLA policy of this account");
     },
     run: async (ctx, action) => {
       const current = await conversationOf(ctx);
       if (current.status === "closed") return skip("the conversation is closed");
-      if (!(await slaPolicyOf(ctx.db, ctx.accountId, action.sla_policy_id))) return skip("the SLA policy no longer exists");
+      if (!(await findSlaPolicyId(ctx.db, { accountId: ctx.accountId, id: action.sla_policy_id }))) return skip("the SLA policy no longer exists");
       if (current.slaPolicyId === action.sla_policy_id) return skip("the conversation already has the SLA policy");
       await applySla(ctx.db, { ctx: { accountId: ctx.accountId, db: ctx.db, react: ctx.react }, conversationId: current.id, slaPolicyId: action.sla_policy_id, actor: activityActor(ctx.actor), via: via(ctx.actor) });
     },
@@ -223,12 +196,12 @@ const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
   send_canned_reply: {
     scope: "messages:write",
     check: async (tx, { accountId, action, path }) => {
-      if (!(await cannedReplyOf(tx, accountId, action.canned_reply_id))) throw invalidField(`${path}.canned_reply_id`, "is not a canned reply of this account");
+      if (!(await findCannedReply(tx, { accountId, id: action.canned_reply_id }))) throw invalidField(`${path}.canned_reply_id`, "is not a canned reply of this account");
     },
     run: async (ctx, action) => {
       const current = await conversationOf(ctx);
       if (current.contact.blocked) return skip("the contact is blocked");
-      const reply = await cannedReplyOf(ctx.db, ctx.accountId, action.canned_reply_id);
+      const reply = await findCannedReply(ctx.db, { accountId: ctx.accountId, id: action.canned_reply_id });
       if (!reply) return skip("the canned reply no longer exists");
       const profile = await loadBusinessProfile(ctx.db, ctx.accountId);
       const text = fillCannedReply(reply.text, {
@@ -243,11 +216,7 @@ const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
   send_template: {
     scope: "messages:write",
     check: async (tx, { accountId, action, path }) => {
-      const [row] = await tx
-        .select({ id: messageTemplates.id })
-        .from(messageTemplates)
-        .where(and(eq(messageTemplates.accountId, accountId), eq(messageTemplates.name, action.name), eq(messageTemplates.language, action.language)))
-        .limit(1);
+      const row = await findTemplateByName(tx, { accountId, name: action.name, language: action.language });
       if (!row) throw invalidField(`${path}.name`, `is not a template of this account in ${action.language}`);
     },
     run: async (ctx, action) => {
@@ -262,12 +231,9 @@ const actionRegistry: { [K in ActionType]: ActionDefinition<K> } = {
       const current = await conversationOf(ctx);
       const authorId = ctx.actor.type === "user" ? ctx.actor.user.id : ctx.actor.authorId;
       if (!authorId) return skip("the rule has no author to write the note");
-      const [author] = await ctx.db.select({ id: users.id, name: users.name }).from(users).where(and(eq(users.accountId, ctx.accountId), eq(users.id, authorId))).limit(1);
+      const author = await findUserName(ctx.db, { accountId: ctx.accountId, id: authorId });
       if (!author) return skip("the rule's author no longer exists");
-      const [row] = await ctx.db
-        .insert(conversationNotes)
-        .values({ id: newId("note", ctx.now), accountId: ctx.accountId, conversationId: current.id, authorId: author.id, text: action.text, mentions: [], createdAt: ctx.now })
-        .returning();
+      const row = await insertNote(ctx.db, { id: newId("note", ctx.now), accountId: ctx.accountId, conversationId: current.id, authorId: author.id, text: action.text, mentions: [], createdAt: ctx.now });
       await recordEvent(ctx, { accountId: ctx.accountId, type: "note.created", data: { note: presentNote(row, author), conversation: conversationSummary(current) } });
     },
   },

@@ -1,7 +1,6 @@
 import "server-only";
-import { and, eq, gt, gte, lt, lte, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { accounts, automations } from "@/db/schema";
+import { automations } from "@/db/schema";
 import { auditChange } from "@/lib/audit/record-audit";
 import type { ServiceContext } from "@/lib/auth/context";
 import { type CursorPosition } from "@/lib/platform/cursor";
@@ -10,6 +9,16 @@ import { newId } from "@/lib/platform/ids";
 import { keysetPage } from "@/lib/platform/keyset-page";
 import { checkActions } from "./actions";
 import { type CreateAutomationInput, presentAutomation, type UpdateAutomationInput } from "./schemas";
+import {
+  deleteAutomationRow,
+  findAutomationsInOrder,
+  insertAutomation,
+  lockAutomation,
+  lockRuleOrder,
+  selectAutomations,
+  shiftAutomationPositions,
+  updateAutomationRow,
+} from "./store";
 
 const MAX_AUTOMATIONS_PER_ACCOUNT = 100;
 
@@ -17,7 +26,7 @@ type Ctx = ServiceContext<"user">;
 
 /** Oldest first, in keyset pages; `position` is the running order. */
 export async function listAutomations({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
-  return keysetPage(ctx.db.select().from(automations).$dynamic(), {
+  return keysetPage(selectAutomations(ctx.db), {
     table: automations,
     accountId: ctx.accountId,
     order: "asc",
@@ -30,19 +39,12 @@ export async function listAutomations({ ctx, limit, cursor }: { ctx: ServiceCont
 
 /** Every rule of the account in running order (at most 100), for the settings page. */
 export async function listAutomationsInOrder({ ctx }: { ctx: ServiceContext }) {
-  const rows = await ctx.db.select().from(automations).where(eq(automations.accountId, ctx.accountId)).orderBy(automations.position, automations.id);
+  const rows = await findAutomationsInOrder(ctx.db, { accountId: ctx.accountId });
   return rows.map(presentAutomation);
 }
 
-/** Serialises changes to one account's rule order (the account row is the lock). */
-async function lockRuleOrder(tx: Executor, accountId: string): Promise<number> {
-  await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).for("update");
-  const [{ n }] = await tx.select({ n: sql<number>`count(*)::int` }).from(automations).where(eq(automations.accountId, accountId));
-  return Number(n);
-}
-
 async function findRule(tx: Executor, { accountId, id }: { accountId: string; id: string }) {
-  const [row] = await tx.select().from(automations).where(and(eq(automations.accountId, accountId), eq(automations.id, id))).for("update");
+  const row = await lockAutomation(tx, { accountId, id });
   if (!row) throw new NotFoundError("Automation");
   return row;
 }
@@ -55,17 +57,12 @@ async function findRule(tx: Executor, { accountId, id }: { accountId: string; id
 export async function createAutomation({ ctx, input }: { ctx: Ctx; input: CreateAutomationInput }) {
   return ctx.db.transaction(async (tx) => {
     await checkActions(tx, { accountId: ctx.accountId, actions: input.actions });
-    const count = await lockRuleOrder(tx, ctx.accountId);
+    const count = await lockRuleOrder(tx, { accountId: ctx.accountId });
     if (count >= MAX_AUTOMATIONS_PER_ACCOUNT) throw new ConflictError(`An account can have at most ${MAX_AUTOMATIONS_PER_ACCOUNT} automations. Delete one first.`);
     const position = Math.min(input.position ?? count, count);
-    await tx
-      .update(automations)
-      .set({ position: sql`${automations.position} + 1` })
-      .where(and(eq(automations.accountId, ctx.accountId), gte(automations.position, position)));
+    await shiftAutomationPositions(tx, { accountId: ctx.accountId, from: position, by: 1 });
     const now = new Date();
-    const [row] = await tx
-      .insert(automations)
-      .values({
+    const row = await insertAutomation(tx, {
         id: newId("automation", now),
         accountId: ctx.accountId,
         name: input.name,
@@ -75,10 +72,9 @@ export async function createAutomation({ ctx, input }: { ctx: Ctx; input: Create
         actions: input.actions,
         position,
         authorId: ctx.user.id,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
+      createdAt: now,
+      updatedAt: now,
+    });
     await auditChange(ctx, "automation.created", { type: "automation", id: row.id }, tx);
     return presentAutomation(row);
   });
@@ -88,27 +84,21 @@ export async function createAutomation({ ctx, input }: { ctx: Ctx; input: Create
 export async function updateAutomation({ ctx, id, input }: { ctx: Ctx; id: string; input: UpdateAutomationInput }) {
   return ctx.db.transaction(async (tx) => {
     if (input.actions) await checkActions(tx, { accountId: ctx.accountId, actions: input.actions });
-    const count = await lockRuleOrder(tx, ctx.accountId);
+    const count = await lockRuleOrder(tx, { accountId: ctx.accountId });
     const current = await findRule(tx, { accountId: ctx.accountId, id });
     let position = current.position;
     if (input.position !== undefined) {
       position = Math.min(input.position, count - 1);
-      const inAccount = eq(automations.accountId, ctx.accountId);
+      // Positions are whole numbers: the rules between the old place and the new move one step.
       if (position < current.position) {
-        await tx
-          .update(automations)
-          .set({ position: sql`${automations.position} + 1` })
-          .where(and(inAccount, gte(automations.position, position), lt(automations.position, current.position)));
+        await shiftAutomationPositions(tx, { accountId: ctx.accountId, from: position, until: current.position, by: 1 });
       } else if (position > current.position) {
-        await tx
-          .update(automations)
-          .set({ position: sql`${automations.position} - 1` })
-          .where(and(inAccount, gt(automations.position, current.position), lte(automations.position, position)));
+        await shiftAutomationPositions(tx, { accountId: ctx.accountId, from: current.position + 1, until: position + 1, by: -1 });
       }
     }
-    const [row] = await tx
-      .update(automations)
-      .set({
+    const row = await updateAutomationRow(tx, {
+      id: current.id,
+      set: {
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
         ...(input.event !== undefined ? { event: input.event } : {}),
@@ -116,9 +106,8 @@ export async function updateAutomation({ ctx, id, input }: { ctx: Ctx; id: strin
         ...(input.actions !== undefined ? { actions: input.actions, authorId: ctx.user.id } : {}),
         position,
         updatedAt: new Date(),
-      })
-      .where(eq(automations.id, current.id))
-      .returning();
+      },
+    });
     await auditChange(ctx, "automation.updated", { type: "automation", id: row.id }, tx);
     return presentAutomation(row);
   });
@@ -126,13 +115,10 @@ export async function updateAutomation({ ctx, id, input }: { ctx: Ctx; id: strin
 
 export async function deleteAutomation({ ctx, id }: { ctx: Ctx; id: string }) {
   await ctx.db.transaction(async (tx) => {
-    await lockRuleOrder(tx, ctx.accountId);
+    await lockRuleOrder(tx, { accountId: ctx.accountId });
     const current = await findRule(tx, { accountId: ctx.accountId, id });
-    await tx.delete(automations).where(eq(automations.id, current.id));
-    await tx
-      .update(automations)
-      .set({ position: sql`${automations.position} - 1` })
-      .where(and(eq(automations.accountId, ctx.accountId), gt(automations.position, current.position)));
+    await deleteAutomationRow(tx, { id: current.id });
+    await shiftAutomationPositions(tx, { accountId: ctx.accountId, from: current.position + 1, by: -1 });
     await auditChange(ctx, "automation.deleted", { type: "automation", id }, tx);
   });
 }

@@ -1,7 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { and, asc, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { automations } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { recordAudit } from "@/lib/audit/record-audit";
 import type { VerbContext } from "@/lib/auth/context";
@@ -9,8 +7,9 @@ import type { EventEnvelope } from "@/lib/events/types";
 import { ApiError } from "@/lib/platform/errors";
 import { type ActionResult, runAction, type RunActor } from "./actions";
 import { allConditionsHold } from "./conditions";
-import { factsExpression, factsOf, type LoadedFacts, loadConversationFacts, readerOf } from "./facts";
+import { factsOf, type LoadedFacts, loadConversationFacts, readerOf } from "./facts";
 import { type AutomationActionInput, type AutomationConditionInput, automationEvents, type AutomationEvent } from "./schemas";
+import { findEnabledAutomations, findRuleVersionAndFacts } from "./store";
 
 // Set while a rule's actions run: the events they record never trigger rules again, so no rule
 // can loop (a rule that assigns on `conversation.assigned` runs once, not forever).
@@ -36,17 +35,9 @@ type AccountRules = { version: string; byEvent: Map<string, CompiledRule[]> };
 const ruleCache = new Map<string, AccountRules>();
 const MAX_CACHED_ACCOUNTS = 1000;
 
-/** The account's rule version: how many rules, and when each last changed (ids and positions move with them). */
-const versionOf = (accountId: string) => sql<string>`(select count(*)::text || ':' || coalesce(max(${automations.updatedAt})::text, '') || ':' || coalesce(sum(extract(epoch from ${automations.updatedAt}))::text, '0') || ':' || coalesce(sum(${automations.position}), 0)::text
-    from ${automations} where ${automations.accountId} = ${accountId})`;
-
 /** Every rule of the account, enabled ones by event in running order, with the version they were read at (one statement, one snapshot). */
 async function loadAccountRules(tx: Executor, accountId: string, version: string): Promise<AccountRules> {
-  const rows = await tx
-    .select({ rule: automations, version: versionOf(accountId) })
-    .from(automations)
-    .where(and(eq(automations.accountId, accountId), eq(automations.enabled, true)))
-    .orderBy(asc(automations.position), asc(automations.id));
+  const rows = await findEnabledAutomations(tx, { accountId });
   const byEvent = new Map<string, CompiledRule[]>();
   for (const { rule } of rows) {
     const list = byEvent.get(rule.event) ?? [];
@@ -70,10 +61,7 @@ async function enabledRules(
   tx: Executor,
   { accountId, event, conversationId, messageId }: { accountId: string; event: AutomationEvent; conversationId: string; messageId?: string },
 ): Promise<{ rules: CompiledRule[]; facts: LoadedFacts | null }> {
-  const listening = sql`exists (select 1 from ${automations} where ${automations.accountId} = ${accountId} and ${automations.event} = ${event} and ${automations.enabled})`;
-  const [row] = await tx
-    .select({ version: versionOf(accountId), facts: sql<unknown>`case when ${listening} then ${factsExpression({ accountId, conversationId, messageId })} end` })
-    .from(sql`(select 1) as one`);
+  const row = await findRuleVersionAndFacts(tx, { accountId, event, conversationId, messageId });
   if (row.facts === null || row.facts === undefined) return { rules: [], facts: null };
   const cached = ruleCache.get(accountId);
   const account = cached && cached.version === row.version ? cached : await loadAccountRules(tx, accountId, row.version);

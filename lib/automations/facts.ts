@@ -1,10 +1,10 @@
-import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { contacts, conversations, type LabelRef, messages } from "@/db/schema";
+import type { LabelRef } from "@/db/schema";
 import { loadBusinessProfile } from "@/lib/profile/business-profile";
 import { isOpenAt } from "@/lib/profile/hours";
 import { attributeKey, type ConversationFacts, type FactReader, fieldReaders } from "./conditions";
 import type { ConditionField } from "./schemas";
+import { findContactsConversationLabels, findConversationFacts } from "./store";
 
 export type LoadedFacts = ConversationFacts & { contactId: string; blocked: boolean };
 
@@ -22,24 +22,7 @@ type FactsJson = {
   message: { text: string | null; language: string | null } | null;
 };
 
-/**
- * The facts of one conversation as one JSON value, as the conditions see them: the conversation,
- * its contact and the message the event is about (or, without one, the conversation's latest
- * customer message). It names no column of an outer query, so the database computes it once
- * even as a column of every rule loaded beside it.
- */
-export function factsExpression({ accountId, conversationId, messageId }: { accountId: string; conversationId: string; messageId?: string }): SQL<unknown> {
-  const message = messageId
-    ? sql`select json_build_object('text', m.text, 'language', m.language) from ${messages} m where m.account_id = ${accountId} and m.id = ${messageId}`
-    : sql`select json_build_object('text', m.text, 'language', m.language) from ${messages} m where m.account_id = ${accountId} and m.conversation_id = ${conversationId} and m.direction = 'inbound' order by m.created_at desc, m.id desc limit 1`;
-  return sql`(select json_build_object(
-      'status', c.status, 'assigneeId', c.assigned_to, 'priority', c.priority, 'teamId', c.team_id, 'labels', c.labels, 'contactId', ct.id, 'name', ct.name,
-      'phone', ct.phone, 'attributes', ct.attributes, 'blocked', ct.blocked, 'message', (${message}))
-    from ${conversations} c join ${contacts} ct on ct.id = c.contact_id
-    where c.account_id = ${accountId} and c.id = ${conversationId})`;
-}
-
-/** The facts from `factsExpression`'s value (a JSON string on one driver, parsed on the other). */
+/** The facts from the value of `findConversationFacts` (or `findRuleVersionAndFacts`) (a JSON string on one driver, parsed on the other). */
 export function factsOf(value: unknown): LoadedFacts | null {
   if (value === null || value === undefined) return null;
   const row = (typeof value === "string" ? JSON.parse(value) : value) as FactsJson;
@@ -52,21 +35,17 @@ export function factsOf(value: unknown): LoadedFacts | null {
   };
 }
 
-/** The facts of one conversation (see factsExpression). */
+/** The facts of one conversation (see findConversationFacts). */
 export async function loadConversationFacts(
   tx: Executor,
   subject: { accountId: string; conversationId: string; messageId?: string },
 ): Promise<LoadedFacts | null> {
-  const [row] = await tx.select({ facts: factsExpression(subject) }).from(sql`(select 1) as one`);
-  return factsOf(row?.facts);
+  return factsOf(await findConversationFacts(tx, subject));
 }
 
 /** Labels on any of the contact's conversations (contacts carry no labels of their own). */
 async function contactLabels(tx: Executor, { accountId, contactId }: { accountId: string; contactId: string }): Promise<LabelRef[]> {
-  const rows = await tx
-    .select({ labels: conversations.labels })
-    .from(conversations)
-    .where(and(eq(conversations.accountId, accountId), eq(conversations.contactId, contactId), sql`${conversations.labels} <> '[]'::jsonb`));
+  const rows = await findContactsConversationLabels(tx, { accountId, contactIds: [contactId] });
   const seen = new Map<string, LabelRef>();
   for (const row of rows) for (const label of row.labels) seen.set(label.id, label);
   return [...seen.values()];

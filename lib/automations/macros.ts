@@ -1,5 +1,4 @@
 import "server-only";
-import { and, eq, or } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { macros } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
@@ -13,11 +12,11 @@ import { newId } from "@/lib/platform/ids";
 import { keysetPage } from "@/lib/platform/keyset-page";
 import { checkActions, runAction, scopesToRun, type ActionResult } from "./actions";
 import { type AutomationActionInput, type CreateMacroInput, type MacroRunOutput, presentMacro, type UpdateMacroInput } from "./schemas";
+import { deleteMacroRow, findVisibleMacro as findMacroRow, insertMacro, macroVisibleTo, selectMacros, updateMacroRow } from "./store";
 
 type Ctx = ServiceContext<"user" | "token">;
 
 /** The macros a user sees: the account's, and their own personal ones. */
-const visibleTo = (ctx: Ctx) => or(eq(macros.visibility, "account"), eq(macros.ownerId, ctx.user.id));
 
 /** An account macro is shared configuration: only an administrator saves, changes or deletes one. */
 function refuseSharedUnlessAdmin(ctx: Ctx, visibility: "personal" | "account") {
@@ -25,10 +24,10 @@ function refuseSharedUnlessAdmin(ctx: Ctx, visibility: "personal" | "account") {
 }
 
 export async function listMacros({ ctx, limit, cursor }: { ctx: Ctx; limit: number; cursor?: CursorPosition }) {
-  return keysetPage(ctx.db.select().from(macros).$dynamic(), {
+  return keysetPage(selectMacros(ctx.db), {
     table: macros,
     accountId: ctx.accountId,
-    where: [visibleTo(ctx)],
+    where: [macroVisibleTo(ctx.user.id)],
     order: "asc",
     limit,
     cursor,
@@ -38,12 +37,7 @@ export async function listMacros({ ctx, limit, cursor }: { ctx: Ctx; limit: numb
 }
 
 async function findVisibleMacro(tx: Executor, ctx: Ctx, id: string, lock = false) {
-  const query = tx
-    .select()
-    .from(macros)
-    .where(and(eq(macros.accountId, ctx.accountId), eq(macros.id, id), visibleTo(ctx)))
-    .limit(1);
-  const [row] = lock ? await query.for("update") : await query;
+  const row = await findMacroRow(tx, { accountId: ctx.accountId, userId: ctx.user.id, id, lock });
   if (!row) throw new NotFoundError("Macro");
   return row;
 }
@@ -53,10 +47,7 @@ export async function createMacro({ ctx, input }: { ctx: Ctx; input: CreateMacro
   return ctx.db.transaction(async (tx) => {
     await checkActions(tx, { accountId: ctx.accountId, actions: input.actions });
     const now = new Date();
-    const [row] = await tx
-      .insert(macros)
-      .values({ id: newId("macro", now), accountId: ctx.accountId, name: input.name, visibility: input.visibility, ownerId: ctx.user.id, actions: input.actions, createdAt: now, updatedAt: now })
-      .returning();
+    const row = await insertMacro(tx, { id: newId("macro", now), accountId: ctx.accountId, name: input.name, visibility: input.visibility, ownerId: ctx.user.id, actions: input.actions, createdAt: now, updatedAt: now });
     await auditChange(ctx, "macro.created", { type: "macro", id: row.id }, tx);
     return presentMacro(row);
   });
@@ -68,16 +59,15 @@ export async function updateMacro({ ctx, id, input }: { ctx: Ctx; id: string; in
     refuseSharedUnlessAdmin(ctx, current.visibility);
     if (input.visibility) refuseSharedUnlessAdmin(ctx, input.visibility);
     if (input.actions) await checkActions(tx, { accountId: ctx.accountId, actions: input.actions });
-    const [row] = await tx
-      .update(macros)
-      .set({
+    const row = await updateMacroRow(tx, {
+      id: current.id,
+      set: {
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.visibility !== undefined ? { visibility: input.visibility } : {}),
         ...(input.actions !== undefined ? { actions: input.actions } : {}),
         updatedAt: new Date(),
-      })
-      .where(eq(macros.id, current.id))
-      .returning();
+      },
+    });
     await auditChange(ctx, "macro.updated", { type: "macro", id: row.id }, tx);
     return presentMacro(row);
   });
@@ -87,7 +77,7 @@ export async function deleteMacro({ ctx, id }: { ctx: Ctx; id: string }) {
   await ctx.db.transaction(async (tx) => {
     const current = await findVisibleMacro(tx, ctx, id, true);
     refuseSharedUnlessAdmin(ctx, current.visibility);
-    await tx.delete(macros).where(eq(macros.id, current.id));
+    await deleteMacroRow(tx, { id: current.id });
     await auditChange(ctx, "macro.deleted", { type: "macro", id }, tx);
   });
 }

@@ -1,5 +1,4 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { contacts, conversations, type LabelRef, messages } from "@/db/schema";
+import type { LabelRef } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { loadBusinessProfile } from "@/lib/profile/business-profile";
 import { isOpenAt } from "@/lib/profile/hours";
@@ -7,6 +6,7 @@ import { allConditionsHold } from "./conditions";
 import { patternProgramSize } from "./safe-regex";
 import { type LoadedFacts, readerOf } from "./facts";
 import type { AutomationConditionInput, AutomationPreviewOutput } from "./schemas";
+import { findContactsConversationLabels, findLatestInboundOfConversations, findPreviewSample } from "./store";
 
 const PREVIEW_SAMPLE = 1000;
 /**
@@ -34,47 +34,21 @@ class BudgetSpent extends Error {}
  */
 export async function previewAutomation({ ctx, conditions }: { ctx: ServiceContext; conditions: AutomationConditionInput[] }): Promise<AutomationPreviewOutput> {
   const db = ctx.db;
-  const rows = await db
-    .select({
-      id: conversations.id,
-      status: conversations.status,
-      assigneeId: conversations.assignedTo,
-      priority: conversations.priority,
-      teamId: conversations.teamId,
-      labels: conversations.labels,
-      at: sql<Date>`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`.mapWith(conversations.createdAt),
-      contactId: contacts.id,
-      name: contacts.name,
-      phone: contacts.phone,
-      attributes: contacts.attributes,
-      blocked: contacts.blocked,
-    })
-    .from(conversations)
-    .innerJoin(contacts, eq(contacts.id, conversations.contactId))
-    .where(eq(conversations.accountId, ctx.accountId))
-    .orderBy(desc(conversations.createdAt), desc(conversations.id))
-    .limit(PREVIEW_SAMPLE);
+  const rows = await findPreviewSample(db, { accountId: ctx.accountId, limit: PREVIEW_SAMPLE });
   if (rows.length === 0) return { matched: 0, sampled: 0, cut_short: false };
   const ids = rows.map((r) => r.id);
   const fields = new Set(conditions.map((c) => c.field));
 
   const latest = new Map<string, { text: string | null; language: string | null }>();
   if ([...fields].some((f) => f.startsWith("message."))) {
-    const found = await db
-      .selectDistinctOn([messages.conversationId], { conversationId: messages.conversationId, text: messages.text, language: messages.language })
-      .from(messages)
-      .where(and(eq(messages.accountId, ctx.accountId), inArray(messages.conversationId, ids), eq(messages.direction, "inbound")))
-      .orderBy(messages.conversationId, desc(messages.createdAt), desc(messages.id));
+    const found = await findLatestInboundOfConversations(db, { accountId: ctx.accountId, conversationIds: ids });
     for (const m of found) latest.set(m.conversationId, { text: m.text, language: m.language });
   }
 
   const labelsByContact = new Map<string, Map<string, LabelRef>>();
   if (fields.has("contact.labels")) {
     const contactIds = [...new Set(rows.map((r) => r.contactId))];
-    const labelled = await db
-      .select({ contactId: conversations.contactId, labels: conversations.labels })
-      .from(conversations)
-      .where(and(eq(conversations.accountId, ctx.accountId), inArray(conversations.contactId, contactIds), sql`${conversations.labels} <> '[]'::jsonb`));
+    const labelled = await findContactsConversationLabels(db, { accountId: ctx.accountId, contactIds });
     for (const row of labelled) {
       const seen = labelsByContact.get(row.contactId) ?? new Map<string, LabelRef>();
       for (const label of row.labels) seen.set(label.id, label);

@@ -1,6 +1,5 @@
 import { auditChange } from "@/lib/audit/record-audit";
 import "server-only";
-import { and, eq } from "drizzle-orm";
 import { cannedReplies } from "@/db/schema";
 import { type CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
@@ -8,12 +7,13 @@ import type { ServiceContext } from "@/lib/auth/context";
 import { ConflictError, isUniqueViolation, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { type CreateCannedReplyInput, presentCannedReply, type UpdateCannedReplyInput } from "./schemas";
+import { deleteCannedReplyRow, insertCannedReply, selectCannedReplies, updateCannedReplyRow } from "./store";
 
 const duplicate = (shortcut: string) => new ConflictError(`A canned reply with the shortcut "/${shortcut}" already exists.`);
 
 /** Oldest first, in keyset pages. */
 export async function listCannedReplies({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
-  return keysetPage(ctx.db.select().from(cannedReplies).$dynamic(), {
+  return keysetPage(selectCannedReplies(ctx.db), {
     table: cannedReplies,
     accountId: ctx.accountId,
     order: "asc",
@@ -27,10 +27,7 @@ export async function listCannedReplies({ ctx, limit, cursor }: { ctx: ServiceCo
 export async function createCannedReply({ ctx, input }: { ctx: ServiceContext; input: CreateCannedReplyInput }) {
   const now = new Date();
   try {
-    const [row] = await ctx.db
-      .insert(cannedReplies)
-      .values({ id: newId("cannedReply", now), accountId: ctx.accountId, shortcut: input.shortcut, text: input.text, createdAt: now, updatedAt: now })
-      .returning();
+    const row = await insertCannedReply(ctx.db, { id: newId("cannedReply", now), accountId: ctx.accountId, shortcut: input.shortcut, text: input.text, createdAt: now, updatedAt: now });
     await auditChange(ctx, "canned_reply.created", { type: "canned_reply", id: row.id });
     return presentCannedReply(row);
   } catch (error) {
@@ -41,11 +38,11 @@ export async function createCannedReply({ ctx, input }: { ctx: ServiceContext; i
 
 export async function updateCannedReply({ ctx, id, input }: { ctx: ServiceContext; id: string; input: UpdateCannedReplyInput }) {
   try {
-    const [row] = await ctx.db
-      .update(cannedReplies)
-      .set({ ...(input.shortcut !== undefined ? { shortcut: input.shortcut } : {}), ...(input.text !== undefined ? { text: input.text } : {}), updatedAt: new Date() })
-      .where(and(eq(cannedReplies.accountId, ctx.accountId), eq(cannedReplies.id, id)))
-      .returning();
+    const row = await updateCannedReplyRow(ctx.db, {
+      accountId: ctx.accountId,
+      id,
+      set: { ...(input.shortcut !== undefined ? { shortcut: input.shortcut } : {}), ...(input.text !== undefined ? { text: input.text } : {}), updatedAt: new Date() },
+    });
     if (!row) throw new NotFoundError("Canned reply");
     await auditChange(ctx, "canned_reply.updated", { type: "canned_reply", id: row.id });
     return presentCannedReply(row);
@@ -56,10 +53,6 @@ export async function updateCannedReply({ ctx, id, input }: { ctx: ServiceContex
 }
 
 export async function deleteCannedReply({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  const deleted = await ctx.db
-    .delete(cannedReplies)
-    .where(and(eq(cannedReplies.accountId, ctx.accountId), eq(cannedReplies.id, id)))
-    .returning({ id: cannedReplies.id });
-  if (!deleted.length) throw new NotFoundError("Canned reply");
+  if (!(await deleteCannedReplyRow(ctx.db, { accountId: ctx.accountId, id }))) throw new NotFoundError("Canned reply");
   await auditChange(ctx, "canned_reply.deleted", { type: "canned_reply", id });
 }

@@ -1,7 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { contactActivity, contactNameKey, contacts, conversations } from "@/db/schema";
 import { ApiError, NotFoundError } from "@/lib/platform/errors";
+import { newId } from "@/lib/platform/ids";
 import type { ContactWithStats } from "./schemas";
 
 // Written out: inside a subquery drizzle would leave the outer columns unqualified. Served by conversations_contact_idx.
@@ -43,4 +44,19 @@ export async function findContact(executor: Executor, { accountId, id }: { accou
 /** A send to a blocked contact is refused (its transaction then writes nothing). */
 export function refuseBlockedContact(contact: { blocked?: boolean }) {
   if (contact.blocked) throw new ApiError(409, "contact_blocked", "This contact is blocked. Unblock them on their contact page to send a message.");
+}
+
+/** The contact with this number, created when new, named `name` unless a person gave it a name. */
+export async function upsertContactName(executor: Executor, { accountId, phone, name }: { accountId: string; phone: string; name: string | null }) {
+  const now = new Date();
+  await executor
+    .insert(contacts)
+    .values({ id: newId("contact", now), accountId, phone, name, createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({ target: [contacts.accountId, contacts.phone], set: { name, updatedAt: now }, setWhere: isNull(contacts.nameEditedAt) });
+}
+
+/** Where a contact's messages go: its number and business-scoped user id. */
+export async function findContactAddress(executor: Executor, { id }: { id: string }) {
+  const [row] = await executor.select({ phone: contacts.phone, networkUserId: contacts.networkUserId }).from(contacts).where(eq(contacts.id, id)).limit(1);
+  return row;
 }

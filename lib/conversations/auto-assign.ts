@@ -1,6 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { conversations } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { userActor } from "@/lib/activity/schemas";
@@ -8,6 +6,7 @@ import { recordEvent } from "@/lib/events/record-event";
 import { loadInboxSettings } from "@/lib/conversations/inbox-settings";
 import { presentUserRef } from "@/lib/auth/user-identity";
 import { presentAssignment } from "./schemas";
+import { assignIfWaiting } from "./store";
 
 /**
  * A person's reply in an unassigned (open) conversation makes it theirs, unless the account
@@ -18,18 +17,7 @@ export async function autoAssignOnReply(tx: Executor, { ctx, conversationId }: {
   const settings = await loadInboxSettings(tx, ctx.accountId);
   if (!settings.auto_assign_on_reply) return null;
   const now = new Date();
-  const [row] = await tx
-    .update(conversations)
-    .set({ status: "assigned", assignedTo: ctx.user.id, assignedAt: now, updatedAt: now })
-    .where(
-      and(
-        eq(conversations.accountId, ctx.accountId),
-        eq(conversations.id, conversationId),
-        eq(conversations.status, "open"),
-        isNull(conversations.assignedTo),
-      ),
-    )
-    .returning();
+  const row = await assignIfWaiting(tx, { accountId: ctx.accountId, id: conversationId, userId: ctx.user.id, at: now });
   if (!row) return null;
   await recordEvent({ ...ctx, db: tx }, {
     accountId: ctx.accountId,

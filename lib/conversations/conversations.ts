@@ -1,9 +1,8 @@
-import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
-import type { Executor, Tx } from "@/db";
-import { conversations, priorityRank, users } from "@/db/schema";
+import type { Tx } from "@/db";
+import type { conversations, users } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { toPage } from "@/lib/platform/cursor";
-import { afterCursorPlaceholder, cursorPlaceholders } from "@/lib/platform/pagination";
+import { cursorPlaceholders } from "@/lib/platform/pagination";
 import type { ServiceContext } from "@/lib/auth/context";
 import { ConflictError, invalidField, NotFoundError } from "@/lib/platform/errors";
 import { recordActivity } from "@/lib/activity/record-activity";
@@ -17,56 +16,17 @@ import type { EventType } from "@/lib/events/types";
 import type { ActivityType } from "@/lib/activity/schemas";
 import { presentUserRef, type UserRefOutput } from "@/lib/auth/user-identity";
 import { type ConversationStatus, type ConversationWithContact, type Priority, presentAssignment, presentConversation, priorities } from "./schemas";
-import { deleteConversationMedia, findConversation, hasLabelPlaceholder, joinContact, labelPlaceholder, reopenClosedConversation, selectConversations } from "./store";
-
-type ListShape = { status: boolean; assignee: "none" | "user" | null; label: boolean; cursor: boolean; team: "none" | "team" | null; priority: "none" | "value" | null; sort: "created" | "priority" };
-
-const activityOf = sql<Date>`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`;
-const rankOf = priorityRank(conversations.priority);
-
-function buildList(db: Executor, shape: ListShape) {
-  return selectConversations(db)
-    .where(
-      and(
-        eq(conversations.accountId, sql.placeholder("accountId")),
-        shape.status ? eq(conversations.status, sql.placeholder("status")) : undefined,
-        shape.assignee === "none"
-          ? isNull(conversations.assignedTo)
-          : shape.assignee === "user"
-            ? eq(conversations.assignedTo, sql.placeholder("assignedTo"))
-            : undefined,
-        shape.label ? hasLabelPlaceholder() : undefined,
-        shape.team === "none" ? isNull(conversations.teamId) : shape.team === "team" ? eq(conversations.teamId, sql.placeholder("teamId")) : undefined,
-        shape.priority === "none"
-          ? isNull(conversations.priority)
-          : shape.priority === "value"
-            ? eq(conversations.priority, sql.placeholder("priority"))
-            : undefined,
-        shape.cursor
-          ? shape.sort === "priority"
-            ? // Rank ascending, then latest activity and id descending: past the cursor's row.
-              sql`(${rankOf} > ${sql.placeholder("cursorRank")}::int or (${rankOf} = ${sql.placeholder("cursorRank")}::int and (${activityOf}, ${conversations.id}) < (${sql.placeholder("cursorAt")}::timestamptz, ${sql.placeholder("cursorId")})))`
-            : afterCursorPlaceholder(conversations, "desc")
-          : undefined,
-      ),
-    )
-    .orderBy(...(shape.sort === "priority" ? [asc(rankOf), desc(activityOf), desc(conversations.id)] : [desc(conversations.createdAt), desc(conversations.id)]))
-    .limit(sql.placeholder("limit"));
-}
-
-// The list statement of each filter combination, built once per database: the list is the
-// most frequent read of the inbox and of the API, and building the query is a measurable
-// part of answering it.
-const listStatements = new WeakMap<Executor, Map<string, ReturnType<ReturnType<typeof buildList>["prepare"]>>>();
-
-function listStatement(db: Executor, shape: ListShape) {
-  let byShape = listStatements.get(db);
-  if (!byShape) listStatements.set(db, (byShape = new Map()));
-  const key = `${shape.status}:${shape.assignee}:${shape.label}:${shape.cursor}:${shape.team}:${shape.priority}:${shape.sort}`;
-  let statement = byShape.get(key);
-  if (!statement) byShape.set(key, (statement = buildList(db, shape).prepare("conversations_list")));
-  return statement;
-}
+import {
+  deleteConversationMedia,
+  deleteConversationRow,
+  findConversation,
+  joinContact,
+  labelPlaceholder,
+  listConversationRows,
+  reopenClosedConversation,
+  updateConversationRow,
+} from "./store";
+import { findLiveUser, findUserName } from "@/lib/users/store";
 
 /**
  * Newest first by (created_at, id): an immutable key, so rows added while a client pages
@@ -100,7 +60,7 @@ export async function listConversations({
   // A priority-order cursor carries the row's rank in front of its id (`2:conv_…`).
   const byPriority = sort === "priority";
   const rankedCursor = byPriority && cursor ? parseRankedId(cursor.id) : undefined;
-  const rows = await listStatement(ctx.db, { status: !!status, assignee, label: !!label, cursor: !!cursor, team: teamShape, priority: priorityShape, sort }).execute({
+  const rows = await listConversationRows(ctx.db, { status: !!status, assignee, label: !!label, cursor: !!cursor, team: teamShape, priority: priorityShape, sort }, {
     accountId: ctx.accountId,
     limit: limit + 1,
     ...(status ? { status } : {}),
@@ -161,11 +121,7 @@ async function transition(
     const values = await change(tx, current, now);
     // Nothing to change (assigning to the current assignee): no write, no event.
     if (!values) return presentConversation(current);
-    const [row] = await tx
-      .update(conversations)
-      .set({ ...values, updatedAt: now })
-      .where(eq(conversations.id, current.id))
-      .returning();
+    const row = await updateConversationRow(tx, { id: current.id, set: { ...values, updatedAt: now } });
     const updated = { ...row, contact: current.contact };
     const { type, data } = await event(updated, tx);
     await recordEvent({ ...ctx, db: tx }, { accountId: ctx.accountId, type, data });
@@ -178,12 +134,7 @@ async function transition(
 /** `{id, name}` of a user of the account (deleted ones too), for the activity trail. */
 async function userSummary(tx: Tx, accountId: string, userId: string | null) {
   if (!userId) return null;
-  const [row] = await tx
-    .select({ id: users.id, name: users.name })
-    .from(users)
-    .where(and(eq(users.accountId, accountId), eq(users.id, userId)))
-    .limit(1);
-  return row ?? null;
+  return (await findUserName(tx, { accountId, id: userId })) ?? null;
 }
 
 export const actor = (ctx: ServiceContext<"user">): UserRefOutput => ({ id: ctx.user.id, name: ctx.user.name, email: ctx.user.email, role: ctx.user.role });
@@ -200,11 +151,7 @@ export async function assignConversation({ ctx, id, userId }: { ctx: ServiceCont
     id,
     "assign",
     async (tx, current, now) => {
-      [assignee] = await tx
-        .select()
-        .from(users)
-        .where(and(eq(users.accountId, ctx.accountId), eq(users.id, targetId), isNull(users.deletedAt)))
-        .limit(1);
+      assignee = await findLiveUser(tx, { accountId: ctx.accountId, id: targetId });
       if (!assignee) throw new NotFoundError("User");
       if (current.assignedTo === targetId && current.status !== "open") return null;
       return { status: current.status === "snoozed" ? "snoozed" : "assigned", assignedTo: targetId, assignedAt: now, unreadCount: 0 };
@@ -268,6 +215,6 @@ export async function deleteConversation({ ctx, id }: { ctx: ServiceContext<"use
   await ctx.db.transaction(async (tx) => {
     const current = await findConversation(tx, { accountId: ctx.accountId, id, lock: true });
     await deleteConversationMedia(tx, { accountId: ctx.accountId, conversationId: current.id });
-    await tx.delete(conversations).where(eq(conversations.id, current.id));
+    await deleteConversationRow(tx, { id: current.id });
   });
 }

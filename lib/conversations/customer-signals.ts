@@ -1,11 +1,10 @@
-import { and, desc, eq, isNotNull, isNull, lt, ne, or } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db";
 import type { SystemContext } from "@/lib/auth/context";
-import { contacts, conversations, messages } from "@/db/schema";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { adapterFor, loadNumberIntegration } from "@/lib/network/integration";
 import { loadInboxSettings } from "./inbox-settings";
+import { claimTypingIndicatorSlot, findConversationContactBlocked, findNewestCustomerNetworkId } from "./store";
 import { defineJob, type PayloadOf } from "@/lib/jobs/define";
 
 /** The typing indicator goes to a customer at most this often per conversation. */
@@ -14,26 +13,9 @@ const TYPING_INDICATOR_INTERVAL_MS = 20_000;
 const MAX_SIGNAL_ATTEMPTS = 3;
 const SIGNAL_RETRY_DELAYS_MS = [5_000, 30_000];
 
-/** The newest message (not a reaction) the customer sent in the conversation that the network knows (by its id). */
-async function newestCustomerMessage(tx: Executor, { accountId, conversationId }: { accountId: string; conversationId: string }) {
-  const [row] = await tx
-    .select({ networkMessageId: messages.networkMessageId })
-    .from(messages)
-    .where(and(eq(messages.accountId, accountId), eq(messages.conversationId, conversationId), eq(messages.direction, "inbound"), ne(messages.type, "reaction"), isNotNull(messages.networkMessageId)))
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(1);
-  return row?.networkMessageId ?? undefined;
-}
-
-async function contactBlocked(tx: Executor, { accountId, conversationId }: { accountId: string; conversationId: string }) {
-  const [row] = await tx
-    .select({ blocked: contacts.blocked })
-    .from(conversations)
-    .innerJoin(contacts, eq(contacts.id, conversations.contactId))
-    .where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId)))
-    .limit(1);
-  return row?.blocked ?? true;
-}
+/** Whether the contact is blocked; an unknown conversation counts as blocked (nothing is sent). */
+const contactBlocked = async (tx: Executor, { accountId, conversationId }: { accountId: string; conversationId: string }) =>
+  (await findConversationContactBlocked(tx, { accountId, conversationId })) ?? true;
 
 /**
  * An agent opened a conversation with unread customer messages: unless the account turned read
@@ -44,7 +26,7 @@ export async function queueReadReceipt(tx: Executor, { accountId, conversationId
   const settings = await loadInboxSettings(tx, accountId);
   if (!settings.send_read_receipts) return false;
   if (await contactBlocked(tx, { accountId, conversationId })) return false;
-  const networkMessageId = await newestCustomerMessage(tx, { accountId, conversationId });
+  const networkMessageId = await findNewestCustomerNetworkId(tx, { accountId, conversationId });
   if (!networkMessageId) return false;
   await enqueueJob(tx, { kind: "network.read-signal", accountId, payload: { accountId, networkMessageId, typing: false } });
   return true;
@@ -60,21 +42,11 @@ export async function queueTypingIndicator(tx: Executor, { accountId, conversati
   const settings = await loadInboxSettings(tx, accountId);
   if (!settings.send_typing_indicator) return false;
   if (await contactBlocked(tx, { accountId, conversationId })) return false;
-  const networkMessageId = await newestCustomerMessage(tx, { accountId, conversationId });
+  const networkMessageId = await findNewestCustomerNetworkId(tx, { accountId, conversationId });
   if (!networkMessageId) return false;
   const since = new Date(now.getTime() - TYPING_INDICATOR_INTERVAL_MS);
   // One writer wins the slot: the conditional update is the throttle, across processes too.
-  const [claimed] = await tx
-    .update(conversations)
-    .set({ typingIndicatorSentAt: now })
-    .where(
-      and(
-        eq(conversations.accountId, accountId),
-        eq(conversations.id, conversationId),
-        or(isNull(conversations.typingIndicatorSentAt), lt(conversations.typingIndicatorSentAt, since)),
-      ),
-    )
-    .returning({ id: conversations.id });
+  const claimed = await claimTypingIndicatorSlot(tx, { accountId, id: conversationId, at: now, since });
   if (!claimed) return false;
   await enqueueJob(tx, { kind: "network.read-signal", accountId, payload: { accountId, networkMessageId, typing: true } });
   return true;

@@ -1,9 +1,9 @@
 import { auditChange } from "@/lib/audit/record-audit";
-import { eq } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { inboxSettings } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import type { InboxSettingsInput, InboxSettingsOutput } from "./inbox-settings-schemas";
+import { findInboxSettings, upsertInboxSettings } from "./store";
 
 const defaults: InboxSettingsOutput = { auto_assign_on_reply: true, send_read_receipts: true, send_typing_indicator: true };
 
@@ -15,7 +15,7 @@ const present = (row: typeof inboxSettings.$inferSelect): InboxSettingsOutput =>
 
 /** The account's inbox settings; an account that never saved them has the defaults. */
 export async function loadInboxSettings(executor: Executor, accountId: string): Promise<InboxSettingsOutput> {
-  const [row] = await executor.select().from(inboxSettings).where(eq(inboxSettings.accountId, accountId)).limit(1);
+  const row = await findInboxSettings(executor, { accountId });
   return row ? present(row) : defaults;
 }
 
@@ -32,11 +32,7 @@ export async function updateInboxSettings({ ctx, input }: { ctx: ServiceContext;
     ...(input.send_typing_indicator !== undefined ? { sendTypingIndicator: input.send_typing_indicator } : {}),
     updatedAt: now,
   };
-  const [row] = await ctx.db
-    .insert(inboxSettings)
-    .values({ accountId: ctx.accountId, ...set })
-    .onConflictDoUpdate({ target: inboxSettings.accountId, set })
-    .returning();
+  const row = await upsertInboxSettings(ctx.db, { accountId: ctx.accountId, set });
   await auditChange(ctx, "settings.inbox_updated", { type: "account", id: ctx.accountId });
   return present(row);
 }

@@ -1,8 +1,7 @@
 import type { ConversationWithContact } from "./schemas";
-import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { SystemContext } from "@/lib/auth/context";
-import { type Conversation, conversations } from "@/db/schema";
+import type { Conversation } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { ConflictError, invalidField } from "@/lib/platform/errors";
 import { recordEvent } from "@/lib/events/record-event";
@@ -10,7 +9,7 @@ import { enqueueJob } from "@/lib/jobs/enqueue";
 import { recordConversationActivity } from "./activity-hooks";
 import { actor } from "./conversations";
 import { presentConversation } from "./schemas";
-import { assigneeIsLive, findConversation } from "./store";
+import { assigneeIsLive, findConversation, lockAccountConversationRow, updateConversationRow } from "./store";
 import { defineJob, type PayloadOf } from "@/lib/jobs/define";
 
 const MAX_SNOOZE_MS = 90 * 86_400_000;
@@ -26,11 +25,7 @@ export async function snoozeConversation({ ctx, id, until, now = new Date() }: {
   return ctx.db.transaction(async (tx) => {
     const current = await findConversation(tx, { accountId: ctx.accountId, id, lock: true });
     if (current.status === "closed") throw new ConflictError("A closed conversation cannot be snoozed; reopen it first.", "invalid_transition");
-    const [row] = await tx
-      .update(conversations)
-      .set({ status: "snoozed", snoozedUntil: until, updatedAt: now })
-      .where(eq(conversations.id, current.id))
-      .returning();
+    const row = await updateConversationRow(tx, { id: current.id, set: { status: "snoozed", snoozedUntil: until, updatedAt: now } });
     const conversation = presentConversation({ ...row, contact: current.contact });
     await recordEvent({ ...ctx, db: tx }, { accountId: ctx.accountId, type: "conversation.snoozed", data: { conversation, user: actor(ctx) } });
     await enqueueJob(tx, {
@@ -61,15 +56,10 @@ export async function wakeSnoozedConversation(
 ) {
   const tx = ctx.db;
   const keep = await assigneeIsLive(tx, { accountId, userId: conversation.assignedTo });
-  const [row] = await tx
-    .update(conversations)
-    .set(
-      keep
-        ? { status: "assigned", snoozedUntil: null, updatedAt: now }
-        : { status: "open", snoozedUntil: null, assignedTo: null, assignedAt: null, updatedAt: now },
-    )
-    .where(eq(conversations.id, conversation.id))
-    .returning();
+  const row = await updateConversationRow(tx, {
+    id: conversation.id,
+    set: keep ? { status: "assigned", snoozedUntil: null, updatedAt: now } : { status: "open", snoozedUntil: null, assignedTo: null, assignedAt: null, updatedAt: now },
+  });
   await recordEvent(ctx, { accountId, type: "conversation.reopened", data: { conversation: presentConversation({ ...row, contact }) } });
   return row;
 }
@@ -82,12 +72,7 @@ const wakePayload = z.object({ accountId: z.string().min(1), conversationId: z.s
  */
 async function runWakeJob(ctx: SystemContext, { accountId, conversationId }: z.output<typeof wakePayload>, { now }: { now: Date }) {
   await ctx.db.transaction(async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(conversations)
-      .where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId)))
-      .limit(1)
-      .for("update");
+    const current = await lockAccountConversationRow(tx, { accountId, id: conversationId });
     if (!current || current.status !== "snoozed" || !current.snoozedUntil || current.snoozedUntil.getTime() > now.getTime()) return;
     const { contact } = await findConversation(tx, { accountId, id: conversationId });
     await wakeSnoozedConversation({ ...ctx, db: tx }, { accountId, conversation: current, contact, now });

@@ -1,7 +1,8 @@
-import { and, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import type { SystemContext } from "@/lib/auth/context";
-import { type Contact, contacts, type Conversation, conversations, media, messages, users } from "@/db/schema";
+import { type Contact, contacts, type Conversation, conversations, inboxSettings, media, messages, priorityRank, users } from "@/db/schema";
+import { afterCursorPlaceholder } from "@/lib/platform/pagination";
 import { NotFoundError } from "@/lib/platform/errors";
 import { recordActivities, recordActivity } from "@/lib/activity/record-activity";
 import type { ActivityActor } from "@/lib/activity/schemas";
@@ -45,20 +46,24 @@ export async function ensureContact(tx: Executor, { accountId, phone, userId, us
 /** Conversations carrying the label (served by the GIN index on conversations.labels). */
 export const hasLabel = (labelId: string) => sql`${conversations.labels} @> ${labelPlaceholder(labelId).labels}::jsonb`;
 /** `hasLabel` for a statement prepared once: the label comes as the placeholder `labels` (`labelPlaceholder`). */
-export const hasLabelPlaceholder = () => sql`${conversations.labels} @> ${sql.placeholder("labels")}::jsonb`;
+const hasLabelPlaceholder = () => sql`${conversations.labels} @> ${sql.placeholder("labels")}::jsonb`;
 export const labelPlaceholder = (labelId: string) => ({ labels: JSON.stringify([{ id: labelId }]) });
 
-/** The contact's conversation that is not closed (open, assigned or snoozed), newest first. */
-export async function findActiveConversation(tx: Executor, { accountId, contactId }: { accountId: string; contactId: string }) {
+/** The contact's newest conversation in one of `statuses`, locked. */
+async function latestOfContact(tx: Executor, { accountId, contactId, statuses }: { accountId: string; contactId: string; statuses: Conversation["status"][] }) {
   const [row] = await tx
     .select()
     .from(conversations)
-    .where(and(eq(conversations.accountId, accountId), eq(conversations.contactId, contactId), inArray(conversations.status, ["open", "assigned", "snoozed"])))
+    .where(and(eq(conversations.accountId, accountId), eq(conversations.contactId, contactId), inArray(conversations.status, statuses)))
     .orderBy(desc(conversations.createdAt), desc(conversations.id))
     .limit(1)
     .for("update");
   return row;
 }
+
+/** The contact's conversation that is not closed (open, assigned or snoozed), newest first, locked. */
+export const findActiveConversation = (tx: Executor, contact: { accountId: string; contactId: string }) =>
+  latestOfContact(tx, { ...contact, statuses: ["open", "assigned", "snoozed"] });
 
 /** Starts a conversation; `actor` is who started it (the customer when absent); `closed` files it away at once (a blocked contact's message). */
 export async function createConversation(
@@ -217,4 +222,168 @@ export async function deleteConversationMedia(tx: Executor, { accountId, convers
       select ${messages.mediaId} from ${messages}
       where ${and(eq(messages.conversationId, conversationId), isNotNull(messages.mediaId))}
     )`);
+}
+
+/** A conversation row by id, locked for the rest of the transaction (its account is the caller's to know). */
+export async function lockConversationRow(tx: Executor, { id }: { id: string }) {
+  const [row] = await tx.select().from(conversations).where(eq(conversations.id, id)).for("update");
+  return row;
+}
+
+/** The contact's latest conversation that is not snoozed (open, assigned or closed), locked. */
+export const findLatestUnsnoozedConversation = (tx: Executor, contact: { accountId: string; contactId: string }) =>
+  latestOfContact(tx, { ...contact, statuses: ["open", "assigned", "closed"] });
+
+/** Inserts an open conversation with its times at `at`, and nothing else (no event, no trail). */
+export async function insertOpenConversation(tx: Executor, { accountId, contactId, at }: { accountId: string; contactId: string; at: Date }) {
+  const [row] = await tx
+    .insert(conversations)
+    .values({ id: newId("conversation", at), accountId, contactId, status: "open", unreadCount: 0, createdAt: at, updatedAt: at })
+    .returning();
+  return row;
+}
+
+/** The account's conversation row (without its contact), locked for the rest of the transaction. */
+export async function lockAccountConversationRow(tx: Executor, { accountId, id }: { accountId: string; id: string }) {
+  const [row] = await tx
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.accountId, accountId), eq(conversations.id, id)))
+    .limit(1)
+    .for("update");
+  return row;
+}
+
+/** Updates one conversation's columns by id and returns the row. */
+export async function updateConversationRow(tx: Executor, { id, set }: { id: string; set: Partial<typeof conversations.$inferInsert> }) {
+  const [row] = await tx.update(conversations).set(set).where(eq(conversations.id, id)).returning();
+  return row;
+}
+
+// The conversation list
+
+type ListShape = { status: boolean; assignee: "none" | "user" | null; label: boolean; cursor: boolean; team: "none" | "team" | null; priority: "none" | "value" | null; sort: "created" | "priority" };
+
+const activityOf = sql<Date>`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`;
+const rankOf = priorityRank(conversations.priority);
+
+function buildList(db: Executor, shape: ListShape) {
+  return selectConversations(db)
+    .where(
+      and(
+        eq(conversations.accountId, sql.placeholder("accountId")),
+        shape.status ? eq(conversations.status, sql.placeholder("status")) : undefined,
+        shape.assignee === "none"
+          ? isNull(conversations.assignedTo)
+          : shape.assignee === "user"
+            ? eq(conversations.assignedTo, sql.placeholder("assignedTo"))
+            : undefined,
+        shape.label ? hasLabelPlaceholder() : undefined,
+        shape.team === "none" ? isNull(conversations.teamId) : shape.team === "team" ? eq(conversations.teamId, sql.placeholder("teamId")) : undefined,
+        shape.priority === "none"
+          ? isNull(conversations.priority)
+          : shape.priority === "value"
+            ? eq(conversations.priority, sql.placeholder("priority"))
+            : undefined,
+        shape.cursor
+          ? shape.sort === "priority"
+            ? // Rank ascending, then latest activity and id descending: past the cursor's row.
+              sql`(${rankOf} > ${sql.placeholder("cursorRank")}::int or (${rankOf} = ${sql.placeholder("cursorRank")}::int and (${activityOf}, ${conversations.id}) < (${sql.placeholder("cursorAt")}::timestamptz, ${sql.placeholder("cursorId")})))`
+            : afterCursorPlaceholder(conversations, "desc")
+          : undefined,
+      ),
+    )
+    .orderBy(...(shape.sort === "priority" ? [asc(rankOf), desc(activityOf), desc(conversations.id)] : [desc(conversations.createdAt), desc(conversations.id)]))
+    .limit(sql.placeholder("limit"));
+}
+
+// The list statement of each filter combination, built once per database: the list is the
+// most frequent read of the inbox and of the API, and building the query is a measurable
+// part of answering it.
+const listStatements = new WeakMap<Executor, Map<string, ReturnType<ReturnType<typeof buildList>["prepare"]>>>();
+
+function listStatement(db: Executor, shape: ListShape) {
+  let byShape = listStatements.get(db);
+  if (!byShape) listStatements.set(db, (byShape = new Map()));
+  const key = `${shape.status}:${shape.assignee}:${shape.label}:${shape.cursor}:${shape.team}:${shape.priority}:${shape.sort}`;
+  let statement = byShape.get(key);
+  if (!statement) byShape.set(key, (statement = buildList(db, shape).prepare("conversations_list")));
+  return statement;
+}
+
+/** The rows of one page of the list: the statement of the filter combination, run with its values. */
+export async function listConversationRows(db: Executor, shape: ListShape, values: Record<string, unknown>) {
+  return listStatement(db, shape).execute(values);
+}
+
+export async function deleteConversationRow(tx: Executor, { id }: { id: string }) {
+  await tx.delete(conversations).where(eq(conversations.id, id));
+}
+
+/** Assigns the account's conversation to `userId` if it is still open and unassigned; undefined otherwise. */
+export async function assignIfWaiting(tx: Executor, { accountId, id, userId, at }: { accountId: string; id: string; userId: string; at: Date }) {
+  const [row] = await tx
+    .update(conversations)
+    .set({ status: "assigned", assignedTo: userId, assignedAt: at, updatedAt: at })
+    .where(and(eq(conversations.accountId, accountId), eq(conversations.id, id), eq(conversations.status, "open"), isNull(conversations.assignedTo)))
+    .returning();
+  return row;
+}
+
+/** Records the survey score of the account's conversation, once: undefined when it already has one. */
+export async function rateConversationOnce(tx: Executor, { accountId, id, score, at }: { accountId: string; id: string; score: number; at: Date }) {
+  const [row] = await tx
+    .update(conversations)
+    .set({ csatScore: score, csatAt: at })
+    .where(and(eq(conversations.accountId, accountId), eq(conversations.id, id), isNull(conversations.csatScore)))
+    .returning();
+  return row;
+}
+
+/** Takes the conversation's typing-indicator slot if none was taken since `since`: one writer wins, across processes too. */
+export async function claimTypingIndicatorSlot(tx: Executor, { accountId, id, at, since }: { accountId: string; id: string; at: Date; since: Date }) {
+  const [claimed] = await tx
+    .update(conversations)
+    .set({ typingIndicatorSentAt: at })
+    .where(and(eq(conversations.accountId, accountId), eq(conversations.id, id), or(isNull(conversations.typingIndicatorSentAt), lt(conversations.typingIndicatorSentAt, since))))
+    .returning({ id: conversations.id });
+  return Boolean(claimed);
+}
+
+/** Whether the conversation's contact is blocked (undefined: no such conversation, of the account when one is named). */
+export async function findConversationContactBlocked(tx: Executor, { accountId, conversationId }: { accountId?: string; conversationId: string }) {
+  const [row] = await tx
+    .select({ blocked: contacts.blocked })
+    .from(conversations)
+    .innerJoin(contacts, eq(contacts.id, conversations.contactId))
+    .where(and(accountId === undefined ? undefined : eq(conversations.accountId, accountId), eq(conversations.id, conversationId)))
+    .limit(1);
+  return row?.blocked;
+}
+
+/** The network's id of the newest message (not a reaction) the customer sent in the conversation that the network knows. */
+export async function findNewestCustomerNetworkId(tx: Executor, { accountId, conversationId }: { accountId: string; conversationId: string }) {
+  const [row] = await tx
+    .select({ networkMessageId: messages.networkMessageId })
+    .from(messages)
+    .where(and(eq(messages.accountId, accountId), eq(messages.conversationId, conversationId), eq(messages.direction, "inbound"), ne(messages.type, "reaction"), isNotNull(messages.networkMessageId)))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(1);
+  return row?.networkMessageId ?? undefined;
+}
+
+/** The account's saved inbox settings, if any. */
+export async function findInboxSettings(executor: Executor, { accountId }: { accountId: string }) {
+  const [row] = await executor.select().from(inboxSettings).where(eq(inboxSettings.accountId, accountId)).limit(1);
+  return row;
+}
+
+/** Saves the account's inbox settings (those left out keep their value) and returns them. */
+export async function upsertInboxSettings(executor: Executor, { accountId, set }: { accountId: string; set: Partial<typeof inboxSettings.$inferInsert> & { updatedAt: Date } }) {
+  const [row] = await executor
+    .insert(inboxSettings)
+    .values({ accountId, ...set })
+    .onConflictDoUpdate({ target: inboxSettings.accountId, set })
+    .returning();
+  return row;
 }

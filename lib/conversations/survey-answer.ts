@@ -1,11 +1,11 @@
 import type { ConversationWithContact } from "./schemas";
-import { and, eq, isNull } from "drizzle-orm";
 import type { SystemContext } from "@/lib/auth/context";
-import { type Conversation, conversations } from "@/db/schema";
+import type { Conversation } from "@/db/schema";
 import { presentConversation } from "@/lib/conversations/schemas";
 import { recordEvent } from "@/lib/events/record-event";
 import type { InteractiveReply } from "@/lib/network/types";
 import { CSAT_ANSWER_WINDOW_MS } from "@/lib/csat/schemas";
+import { rateConversationOnce } from "./store";
 
 const choiceId = /^csat_([1-5])$/;
 const bareDigit = /^\s*([1-5])\s*$/;
@@ -49,11 +49,7 @@ export async function recordSurveyAnswer(
   { accountId, conversationId, contact, score, at }: { accountId: string; conversationId: string; contact: ConversationWithContact["contact"]; score: number; at: Date },
 ): Promise<Conversation | null> {
   const tx = ctx.db;
-  const [row] = await tx
-    .update(conversations)
-    .set({ csatScore: score, csatAt: at })
-    .where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId), isNull(conversations.csatScore)))
-    .returning();
+  const row = await rateConversationOnce(tx, { accountId, id: conversationId, score, at });
   if (!row) return null;
   await recordEvent(ctx, { accountId, type: "conversation.rated", data: { conversation: presentConversation({ ...row, contact }) } });
   return row;

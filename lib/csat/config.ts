@@ -1,13 +1,12 @@
 import { auditChange } from "@/lib/audit/record-audit";
-import { eq } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { csatSettings } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { type CsatConfigInput, type CsatConfigOutput, DEFAULT_CSAT_QUESTION } from "./schemas";
+import { findCsatSettings, upsertCsatSettings } from "./store";
 
 /** The account's survey settings; an account that never saved them has the survey off. */
 export async function loadCsatConfig(db: Executor, accountId: string): Promise<CsatConfigOutput> {
-  const [row] = await db.select().from(csatSettings).where(eq(csatSettings.accountId, accountId)).limit(1);
+  const row = await findCsatSettings(db, { accountId });
   return row ? { enabled: row.enabled, question: row.question } : { enabled: false, question: DEFAULT_CSAT_QUESTION };
 }
 
@@ -17,11 +16,7 @@ export async function getCsatConfig({ ctx }: { ctx: ServiceContext }): Promise<C
 
 export async function updateCsatConfig({ ctx, input }: { ctx: ServiceContext; input: CsatConfigInput }): Promise<CsatConfigOutput> {
   const values = { enabled: input.enabled, question: input.question, updatedAt: new Date() };
-  const [row] = await ctx.db
-    .insert(csatSettings)
-    .values({ accountId: ctx.accountId, ...values })
-    .onConflictDoUpdate({ target: csatSettings.accountId, set: values })
-    .returning();
+  const row = await upsertCsatSettings(ctx.db, { accountId: ctx.accountId, values });
   await auditChange(ctx, "settings.survey_updated", { type: "account", id: ctx.accountId });
   return { enabled: row.enabled, question: row.question };
 }

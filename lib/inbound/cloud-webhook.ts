@@ -1,7 +1,6 @@
-import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { SystemContext } from "@/lib/auth/context";
-import { numberIntegrations } from "@/db/schema";
+import { findCloudNumberByVerifyToken, findCloudNumbersByPhoneNumber, findCloudNumbersByPhoneNumberId } from "./store";
 import { ApiError, ForbiddenError, invalidField } from "@/lib/platform/errors";
 import { defineJob, type PayloadOf } from "@/lib/jobs/define";
 import { enqueueJob } from "@/lib/jobs/enqueue";
@@ -12,7 +11,8 @@ import { type InboundInput, receiveInboundMessage, syncContactName } from "@/lib
 import type { MessageKindContent } from "@/lib/messages/kinds";
 import { importHistoryMessage } from "@/lib/messages/import-history";
 import { keepEarlyStatus } from "@/lib/messages/early-statuses";
-import { applyTemplateStatus, phoneNumberIdsOfBusinessAccounts } from "@/lib/templates/status";
+import { applyTemplateStatus } from "@/lib/templates/status";
+import { phoneNumberIdsOfBusinessAccounts } from "@/lib/templates/store";
 import { findIdByNetworkId } from "@/lib/messages/store";
 import { applyCustomerRevision } from "@/lib/messages/revise-inbound";
 import { verifySha256Header } from "@/lib/platform/crypto/hmac";
@@ -34,11 +34,7 @@ export async function answerWebhookChallenge(ctx: SystemContext, { mode, verifyT
   if (mode !== "subscribe") throw invalidField("hub.mode", 'must be "subscribe"');
   if (!challenge) throw invalidField("hub.challenge", "is required");
   if (!verifyToken) throw new ForbiddenError("The verify token does not match this number's settings.");
-  const [row] = await ctx.db
-    .select({ accountId: numberIntegrations.accountId })
-    .from(numberIntegrations)
-    .where(and(eq(numberIntegrations.provider, "cloud"), eq(numberIntegrations.verifyToken, verifyToken)))
-    .limit(1);
+  const row = await findCloudNumberByVerifyToken(ctx.db, { verifyToken });
   if (!row) throw new ForbiddenError("The verify token does not match this number's settings.");
   return challenge;
 }
@@ -98,10 +94,7 @@ export async function receiveCloudWebhook(ctx: SystemContext, { rawBody, signatu
   if (phoneNumberIds.size === 0) return { messages: 0, statuses: 0 };
 
   const db = ctx.db;
-  const integrations = await db
-    .select()
-    .from(numberIntegrations)
-    .where(and(eq(numberIntegrations.provider, "cloud"), inArray(numberIntegrations.phoneNumberId, [...phoneNumberIds])));
+  const integrations = await findCloudNumbersByPhoneNumberId(db, { phoneNumberIds: [...phoneNumberIds] });
   const unknown = [...phoneNumberIds].filter((id) => !integrations.some((i) => i.phoneNumberId === id));
   if (unknown.length > 0) {
     // Answered 200 all the same: an error would make the network redeliver the batch for ever.
@@ -222,10 +215,7 @@ export async function receiveCloudWebhook(ctx: SystemContext, { rawBody, signatu
  */
 async function receiveQualityUpdates(ctx: SystemContext, { rawBody, signature, updates }: { rawBody: Buffer; signature: string | null; updates: QualityUpdate[] }) {
   const numbers = [...new Set(updates.map((u) => `+${u.displayPhoneNumber}`))];
-  const integrations = await ctx.db
-    .select()
-    .from(numberIntegrations)
-    .where(and(eq(numberIntegrations.provider, "cloud"), inArray(numberIntegrations.phoneNumber, numbers)));
+  const integrations = await findCloudNumbersByPhoneNumber(ctx.db, { phoneNumbers: numbers });
   for (const update of updates) {
     const matches = integrations.filter(
       (i) => (i.phoneNumber ?? "").replace(/\D/g, "") === update.displayPhoneNumber && (!update.businessAccountId || !i.businessAccountId || i.businessAccountId === update.businessAccountId),

@@ -1,20 +1,20 @@
 import { auditChange } from "@/lib/audit/record-audit";
 import "server-only";
-import { and, eq, inArray, sql } from "drizzle-orm";
-import { conversations, type LabelRef, labels } from "@/db/schema";
+import { type LabelRef, labels } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
 import type { ServiceContext } from "@/lib/auth/context";
 import { recordConversationActivity } from "@/lib/conversations/activity-hooks";
 import { presentConversation } from "@/lib/conversations/schemas";
-import { findConversation, hasLabel } from "@/lib/conversations/store";
+import { findConversation, updateConversationRow } from "@/lib/conversations/store";
 import { ConflictError, invalidField, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { type CreateLabelInput, presentLabel } from "./schemas";
+import { deleteLabelRow, findLabels, insertLabelUnlessTaken, removeLabelFromConversations, selectLabels } from "./store";
 
 /** Oldest first, so the list keeps the order labels were made in. */
 export async function listLabels({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
-  return keysetPage(ctx.db.select().from(labels).$dynamic(), {
+  return keysetPage(selectLabels(ctx.db), {
     table: labels,
     accountId: ctx.accountId,
     order: "asc",
@@ -30,11 +30,7 @@ const duplicate = () => new ConflictError("A label with this name already exists
 export async function createLabel({ ctx, input }: { ctx: ServiceContext; input: CreateLabelInput }) {
   const now = new Date();
   // The unique index on lower(name) settles a race; the insert answers 409 either way.
-  const [row] = await ctx.db
-    .insert(labels)
-    .values({ id: newId("label", now), accountId: ctx.accountId, name: input.name, color: input.color, createdAt: now })
-    .onConflictDoNothing()
-    .returning();
+  const row = await insertLabelUnlessTaken(ctx.db, { id: newId("label", now), accountId: ctx.accountId, name: input.name, color: input.color, createdAt: now });
   if (!row) throw duplicate();
   await auditChange(ctx, "label.created", { type: "label", id: row.id });
   return presentLabel(row);
@@ -43,17 +39,9 @@ export async function createLabel({ ctx, input }: { ctx: ServiceContext; input: 
 /** Deletes the label and takes it off every conversation that carried it. */
 export async function deleteLabel({ ctx, id }: { ctx: ServiceContext; id: string }) {
   await ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .delete(labels)
-      .where(and(eq(labels.accountId, ctx.accountId), eq(labels.id, id)))
-      .returning();
+    const row = await deleteLabelRow(tx, { accountId: ctx.accountId, id });
     if (!row) throw new NotFoundError("Label");
-    await tx
-      .update(conversations)
-      .set({
-        labels: sql`coalesce((select jsonb_agg(item) from jsonb_array_elements(${conversations.labels}) as item where item->>'id' <> ${id}), '[]'::jsonb)`,
-      })
-      .where(and(eq(conversations.accountId, ctx.accountId), hasLabel(id)));
+    await removeLabelFromConversations(tx, { accountId: ctx.accountId, id });
     await auditChange(ctx, "label.deleted", { type: "label", id }, tx);
   });
 }
@@ -66,12 +54,7 @@ export async function setConversationLabels({ ctx, id, labelIds }: { ctx: Servic
   const wanted = [...new Set(labelIds)];
   return ctx.db.transaction(async (tx) => {
     const current = await findConversation(tx, { accountId: ctx.accountId, id, lock: true });
-    const found = wanted.length
-      ? await tx
-          .select()
-          .from(labels)
-          .where(and(eq(labels.accountId, ctx.accountId), inArray(labels.id, wanted)))
-      : [];
+    const found = wanted.length ? await findLabels(tx, { accountId: ctx.accountId, ids: wanted }) : [];
     const unknown = labelIds.findIndex((labelId) => !found.some((l) => l.id === labelId));
     if (unknown >= 0) throw invalidField(`label_ids.${unknown}`, "is not a label of this account");
     const next: LabelRef[] = found.map((l) => ({ id: l.id, name: l.name, color: l.color }));
@@ -80,7 +63,7 @@ export async function setConversationLabels({ ctx, id, labelIds }: { ctx: Servic
     const removed = current.labels.filter((l) => !wanted.includes(l.id));
     if (added.length === 0 && removed.length === 0) return presentConversation(current);
     const now = new Date();
-    const [row] = await tx.update(conversations).set({ labels: next, updatedAt: now }).where(eq(conversations.id, current.id)).returning();
+    const row = await updateConversationRow(tx, { id: current.id, set: { labels: next, updatedAt: now } });
     const actor = { type: "user" as const, id: ctx.user.id, name: ctx.user.name };
     for (const label of added) await recordConversationActivity(tx, { accountId: ctx.accountId, conversationId: row.id, type: "labeled", actor, data: { label } });
     for (const label of removed) await recordConversationActivity(tx, { accountId: ctx.accountId, conversationId: row.id, type: "unlabeled", actor, data: { label } });

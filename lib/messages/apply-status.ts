@@ -1,11 +1,10 @@
-import { and, eq } from "drizzle-orm";
 import type { SystemContext } from "@/lib/auth/context";
-import { type Message, type MessagePricing, messages } from "@/db/schema";
+import type { Message, MessagePricing } from "@/db/schema";
 import { callingCodeOf } from "@/lib/pricing/country";
 import { recordEvent } from "@/lib/events/record-event";
 import { sandboxStatusJob, sandboxStatusReport } from "@/lib/network/sandbox";
 import { presentMessage } from "./schemas";
-import { findMessage } from "./store";
+import { findMessage, findMessageForSandbox, findOutboundForStatus, updateMessage } from "./store";
 import type { z } from "zod";
 import { defineJob, type PayloadOf } from "@/lib/jobs/define";
 
@@ -48,34 +47,23 @@ export async function applyMessageStatus(
   },
 ) {
   const tx = ctx.db;
-  const [target] = await tx
-    .select({ id: messages.id, toNumber: messages.toNumber, pricing: messages.pricing })
-    .from(messages)
-    .where(
-      and(
-        eq(messages.accountId, accountId),
-        eq(messages.direction, "outbound"),
-        messageId ? eq(messages.id, messageId) : eq(messages.networkMessageId, networkMessageId ?? ""),
-      ),
-    )
-    .limit(1);
+  const target = await findOutboundForStatus(tx, { accountId, messageId, networkMessageId });
   if (!target) return null;
   if (pricing) {
     // Kept from whichever status carries it, even one too late to move the message forward.
     const countryCode = callingCodeOf(target.toNumber);
     const stored: MessagePricing = { ...pricing, ...(countryCode ? { country_code: countryCode } : {}) };
     if (JSON.stringify(stored) !== JSON.stringify(target.pricing)) {
-      await tx.update(messages).set({ pricing: stored }).where(eq(messages.id, target.id));
+      await updateMessage(tx, { id: target.id, set: { pricing: stored } });
     }
   }
   const message = await findMessage(tx, { accountId, id: target.id, lock: true });
   if (!isForwardStatus(message.status, status)) return null;
   const now = new Date();
-  const [row] = await tx
-    .update(messages)
-    .set({ status, updatedAt: now, ...(status === "failed" ? { error: error ?? { code: "unknown", message: "The network reported the message as failed." } } : {}) })
-    .where(eq(messages.id, message.id))
-    .returning();
+  const row = await updateMessage(tx, {
+    id: message.id,
+    set: { status, updatedAt: now, ...(status === "failed" ? { error: error ?? { code: "unknown", message: "The network reported the message as failed." } } : {}) },
+  });
   const output = presentMessage({ ...row, media: message.media });
   await recordEvent(ctx, { accountId, type: `message.${status}`, data: { message: output } });
   return output;
@@ -86,7 +74,7 @@ export async function applyMessageStatus(
  * reports and when is the sandbox adapter's (`lib/network/sandbox.ts`).
  */
 async function simulateSandboxStatus(ctx: SystemContext, { messageId, status }: z.output<typeof sandboxStatusJob>) {
-  const [row] = await ctx.db.select({ accountId: messages.accountId, type: messages.type, content: messages.content }).from(messages).where(eq(messages.id, messageId)).limit(1);
+  const row = await findMessageForSandbox(ctx.db, { id: messageId });
   if (!row) return;
   const report = sandboxStatusReport({ type: row.type, content: row.content, status });
   await ctx.db.transaction((tx) => applyMessageStatus({ ...ctx, db: tx }, { accountId: row.accountId, messageId, ...report }));

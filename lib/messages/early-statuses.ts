@@ -1,8 +1,7 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/db";
 import type { SystemContext } from "@/lib/auth/context";
-import { earlyStatuses } from "@/db/schema";
 import { applyMessageStatus, type NetworkStatus } from "./apply-status";
+import { deleteEarlyStatuses, findEarlyStatuses, insertEarlyStatus } from "./store";
 
 /**
  * A status for a network message id no message carries yet: the network can report `sent`
@@ -12,7 +11,7 @@ export async function keepEarlyStatus(
   tx: Executor,
   { accountId, networkMessageId, status, error }: { accountId: string; networkMessageId: string; status: NetworkStatus; error?: { code: string; message: string } },
 ) {
-  await tx.insert(earlyStatuses).values({ accountId, networkMessageId, status, error: error ?? null, createdAt: new Date() });
+  await insertEarlyStatus(tx, { accountId, networkMessageId, status, error });
 }
 
 const order: Record<NetworkStatus, number> = { sent: 0, failed: 1, delivered: 2, read: 3 };
@@ -23,14 +22,10 @@ const order: Record<NetworkStatus, number> = { sent: 0, failed: 1, delivered: 2,
  */
 export async function applyEarlyStatuses(ctx: SystemContext, { accountId, messageId, networkMessageId }: { accountId: string; messageId: string; networkMessageId: string }) {
   const tx = ctx.db;
-  const rows = await tx
-    .select()
-    .from(earlyStatuses)
-    .where(and(eq(earlyStatuses.accountId, accountId), eq(earlyStatuses.networkMessageId, networkMessageId)))
-    .orderBy(asc(earlyStatuses.id));
+  const rows = await findEarlyStatuses(tx, { accountId, networkMessageId });
   if (rows.length === 0) return;
   for (const row of [...rows].sort((a, b) => order[a.status] - order[b.status])) {
     await applyMessageStatus(ctx, { accountId, messageId, status: row.status, error: row.error ?? undefined });
   }
-  await tx.delete(earlyStatuses).where(inArray(earlyStatuses.id, rows.map((row) => row.id)));
+  await deleteEarlyStatuses(tx, { ids: rows.map((row) => row.id) });
 }

@@ -1,14 +1,10 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { SystemContext } from "@/lib/auth/context";
-import { conversations } from "@/db/schema";
-import { ensureContact } from "@/lib/conversations/store";
-import { newId } from "@/lib/platform/ids";
+import { ensureContact, findLatestUnsnoozedConversation, insertOpenConversation } from "@/lib/conversations/store";
 import type { HistoryMessage } from "@/lib/network/types";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integration";
 import type { MessageKindContent } from "./kinds";
-import { lookupMessage, openServiceWindow, setReaction } from "./receive-inbound";
 import { previewOf } from "./schemas";
-import { findIdByNetworkId, insertMessage, mediaNotSynced } from "./store";
+import { findIdByNetworkId, insertMessage, lookupMessage, mediaNotSynced, openServiceWindow, setReaction, touchConversationWithPast } from "./store";
 
 /**
  * Imports one past message of a number in coexistence (`history` notification): stored with
@@ -31,19 +27,8 @@ export async function importHistoryMessage(ctx: SystemContext, { accountId, mess
     }
 
     const at = message.timestamp;
-    let [conversation] = await tx
-      .select()
-      .from(conversations)
-      .where(and(eq(conversations.accountId, accountId), eq(conversations.contactId, contact.id), inArray(conversations.status, ["open", "assigned", "closed"])))
-      .orderBy(desc(conversations.createdAt), desc(conversations.id))
-      .limit(1)
-      .for("update");
-    if (!conversation) {
-      [conversation] = await tx
-        .insert(conversations)
-        .values({ id: newId("conversation", at), accountId, contactId: contact.id, status: "open", unreadCount: 0, createdAt: at, updatedAt: at })
-        .returning();
-    }
+    const conversation =
+      (await findLatestUnsnoozedConversation(tx, { accountId, contactId: contact.id })) ?? (await insertOpenConversation(tx, { accountId, contactId: contact.id, at }));
     const quoted = message.context ? await lookupMessage(tx, { accountId, lookup: message.context, contactPhone: thread }) : undefined;
     const content = message.content as MessageKindContent | undefined;
     const isMedia = Boolean(message.media);
@@ -68,13 +53,7 @@ export async function importHistoryMessage(ctx: SystemContext, { accountId, mess
     });
     // The preview follows the newest message; an older one from the past leaves it.
     const preview = previewOf({ type: message.type, text: message.text, caption: message.media?.caption, content });
-    await tx
-      .update(conversations)
-      .set({
-        lastMessagePreview: sql`case when ${conversations.lastMessageAt} is null or ${conversations.lastMessageAt} <= ${at.toISOString()}::timestamptz then ${preview} else ${conversations.lastMessagePreview} end`,
-        lastMessageAt: sql`greatest(${conversations.lastMessageAt}, ${at.toISOString()}::timestamptz)`,
-      })
-      .where(eq(conversations.id, conversation.id));
+    await touchConversationWithPast(tx, { conversationId: conversation.id, at, preview });
     if (direction === "inbound") await openServiceWindow(tx, { conversationId: conversation.id, sentAt: at });
     return { imported: true };
   });

@@ -1,14 +1,14 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
-import { conversations, media, messages } from "@/db/schema";
+import { eq } from "drizzle-orm";
+import { messages } from "@/db/schema";
 import { keysetPage, type PageArgs } from "@/lib/platform/keyset-page";
 import type { ServiceContext } from "@/lib/auth/context";
 import { findConversation } from "@/lib/conversations/store";
 import { NotFoundError } from "@/lib/platform/errors";
 import { recordEvent } from "@/lib/events/record-event";
-import { DELETED_PREVIEW, isLatestMessage } from "./revise-inbound";
+import { DELETED_PREVIEW } from "./revise-inbound";
 import { presentMessage, presentMessageWithHistory } from "./schemas";
-import { findMessage, joinMedia, selectMessages } from "./store";
+import { eraseMessage, findMessage, findMessageMedia, isLatestMessage, joinMedia, selectMessages, setConversationPreview } from "./store";
 
 /** One message; an admin also gets `history`, the words the customer edited or deleted. */
 export async function getMessage({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
@@ -34,12 +34,7 @@ export async function listConversationMessages({ ctx, conversationId, limit, cur
 
 /** The media bytes of a message, for download. */
 export async function getMessageMedia({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  const [row] = await ctx.db
-    .select({ type: messages.type, bytes: media.bytes, mimeType: media.mimeType, filename: media.filename })
-    .from(messages)
-    .innerJoin(media, eq(media.id, messages.mediaId))
-    .where(and(eq(messages.accountId, ctx.accountId), eq(messages.id, id)))
-    .limit(1);
+  const row = await findMessageMedia(ctx.db, { accountId: ctx.accountId, id });
   if (!row) throw new NotFoundError("Media");
   return row;
 }
@@ -54,11 +49,10 @@ export async function deleteMessage({ ctx, id }: { ctx: ServiceContext; id: stri
     const message = await findMessage(tx, { accountId: ctx.accountId, id, lock: true });
     if (message.deletedAt) return;
     const now = new Date();
-    await tx.update(messages).set({ text: null, mediaId: null, content: null, deletedAt: now, updatedAt: now }).where(eq(messages.id, message.id));
-    if (message.mediaId) await tx.delete(media).where(and(eq(media.id, message.mediaId), eq(media.accountId, ctx.accountId)));
+    await eraseMessage(tx, { accountId: ctx.accountId, message, at: now, now });
     // The inbox's preview must not keep showing the erased words.
     if (await isLatestMessage(tx, { conversationId: message.conversationId, id: message.id })) {
-      await tx.update(conversations).set({ lastMessagePreview: DELETED_PREVIEW, updatedAt: now }).where(eq(conversations.id, message.conversationId));
+      await setConversationPreview(tx, { conversationId: message.conversationId, preview: DELETED_PREVIEW, at: now });
     }
     await recordEvent({ ...ctx, db: tx }, { accountId: ctx.accountId, type: "message.deleted", data: { message: presentMessage(await findMessage(tx, { accountId: ctx.accountId, id: message.id })) } });
   });

@@ -1,14 +1,13 @@
 import { detectMessageLanguage } from "@/lib/platform/language/detect";
-import { and, eq, isNull, sql } from "drizzle-orm";
-import type { Executor } from "@/db";
 import type { SystemContext } from "@/lib/auth/context";
-import { type Conversation, contacts, conversations, type MessageReaction, messages } from "@/db/schema";
+import type { Conversation } from "@/db/schema";
 import { conversationSummary } from "@/lib/conversations/schemas";
 import {
   createConversation,
   ensureContact,
   findActiveConversation,
   findLatestClosedConversation,
+  lockConversationRow,
   reopenClosedConversation,
 } from "@/lib/conversations/store";
 import { wakeSnoozedConversation } from "@/lib/conversations/snooze";
@@ -16,8 +15,8 @@ import { invalidField } from "@/lib/platform/errors";
 import { isNetworkUserId } from "@/lib/platform/fields";
 import { recordEvent } from "@/lib/events/record-event";
 import { workflowOnCustomerMessage } from "@/lib/teams/routing";
-import { newId } from "@/lib/platform/ids";
 import { contactAddress } from "@/lib/contacts/identity";
+import { upsertContactName } from "@/lib/contacts/store";
 import { recordSurveyAnswer, surveyScoreOf } from "@/lib/conversations/survey-answer";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integration";
 import type { InteractiveReply } from "@/lib/network/types";
@@ -26,13 +25,7 @@ import { thankForSurveyAnswer } from "./send-survey";
 import { inboundMediaKind } from "./inbound-media-type";
 import type { MessageKindContent } from "./kinds";
 import { type DecodedMedia, type MessageKind, type MessageOutput, presentMessage, previewOf } from "./schemas";
-import { findIdByNetworkId, findMessage, insertMessage, storeMedia, touchConversation } from "./store";
-
-/** The customer-service window: free-form messages are allowed this long after the customer's last message. */
-const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-/** A message named by the network's id (cloud webhook) or by Chorus's id (the sandbox). */
-export type MessageLookup = { networkMessageId?: string; messageId?: string };
+import { findIdByNetworkId, findMessage, insertMessage, lookupMessage, type MessageLookup, openServiceWindow, setReaction, storeMedia, touchConversation } from "./store";
 
 export type InboundInput = {
   /** The network's id; a second delivery with the same id is not stored again. */
@@ -62,54 +55,6 @@ export type InboundInput = {
 };
 
 export type InboundResult = { duplicate: boolean; message: MessageOutput } | { skipped: string };
-
-/**
- * Finds a message of the account by either id; `contactPhone` limits it to messages exchanged
- * with that customer, known by any of their addresses (a customer can only quote or react to
- * their own conversations).
- */
-export async function lookupMessage(
-  tx: Executor,
-  { accountId, lookup, contactPhone }: { accountId: string; lookup: MessageLookup; contactPhone?: string | string[] },
-) {
-  const byId = lookup.messageId
-    ? eq(messages.id, lookup.messageId)
-    : lookup.networkMessageId
-      ? eq(messages.networkMessageId, lookup.networkMessageId)
-      : undefined;
-  if (!byId) return undefined;
-  const [row] = await tx
-    .select({ id: messages.id, conversationId: messages.conversationId, fromNumber: messages.fromNumber, toNumber: messages.toNumber, direction: messages.direction })
-    .from(messages)
-    .where(and(eq(messages.accountId, accountId), byId))
-    .limit(1);
-  if (!row) return undefined;
-  const addresses = typeof contactPhone === "string" ? [contactPhone] : contactPhone;
-  if (addresses && !addresses.includes(row.direction === "inbound" ? row.fromNumber : row.toNumber)) return undefined;
-  return row;
-}
-
-/** Sets (or, with an empty emoji, removes) one person's reaction on a message. */
-export async function setReaction(tx: Executor, { messageId, reaction }: { messageId: string; reaction: MessageReaction }) {
-  const [row] = await tx.select({ reactions: messages.reactions }).from(messages).where(eq(messages.id, messageId)).for("update");
-  const others = (row?.reactions ?? []).filter((r) => r.from !== reaction.from);
-  const next = reaction.emoji ? [...others, reaction] : others;
-  await tx
-    .update(messages)
-    .set({ reactions: next.length > 0 ? next : null, updatedAt: new Date() })
-    .where(eq(messages.id, messageId));
-}
-
-/** Moves the conversation's window to the customer's message + 24 h (never backwards). */
-export async function openServiceWindow(tx: Executor, { conversationId, sentAt }: { conversationId: string; sentAt: Date }): Promise<Conversation> {
-  const until = new Date(Math.min(sentAt.getTime(), Date.now()) + SERVICE_WINDOW_MS).toISOString();
-  const [row] = await tx
-    .update(conversations)
-    .set({ serviceWindowExpiresAt: sql`greatest(${conversations.serviceWindowExpiresAt}, ${until}::timestamptz)` })
-    .where(eq(conversations.id, conversationId))
-    .returning();
-  return row;
-}
 
 /**
  * Stores a customer's message, from the sandbox or the cloud network alike: the contact is
@@ -158,7 +103,7 @@ export async function receiveInboundMessage(ctx: SystemContext, { accountId, inb
     let score: number | null = null;
     let conversation: Conversation | undefined;
     if (target) {
-      [conversation] = await tx.select().from(conversations).where(eq(conversations.id, target.conversationId)).for("update");
+      conversation = await lockConversationRow(tx, { id: target.conversationId });
     } else {
       conversation = await findActiveConversation(tx, { accountId, contactId: contact.id });
       if (conversation && !silent) score = surveyScoreOf({ conversation, ...answer });
@@ -232,9 +177,5 @@ function identityOf(inbound: InboundInput) {
 
 /** A contact's name as the business app's address book has it (coexistence contact sync). */
 export async function syncContactName(ctx: SystemContext, { accountId, phone, name }: { accountId: string; phone: string; name: string | null }) {
-  const now = new Date();
-  await ctx.db
-    .insert(contacts)
-    .values({ id: newId("contact", now), accountId, phone, name, createdAt: now, updatedAt: now })
-    .onConflictDoUpdate({ target: [contacts.accountId, contacts.phone], set: { name, updatedAt: now }, setWhere: isNull(contacts.nameEditedAt) });
+  await upsertContactName(ctx.db, { accountId, phone, name });
 }

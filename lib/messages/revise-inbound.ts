@@ -1,25 +1,13 @@
-import { and, desc, eq } from "drizzle-orm";
-import type { Executor } from "@/db";
 import type { SystemContext } from "@/lib/auth/context";
-import { contacts, conversations, media, type MessageRevision, messages } from "@/db/schema";
+import type { MessageRevision } from "@/db/schema";
 import { recordEvent } from "@/lib/events/record-event";
 import type { InboundRevision } from "@/lib/network/types";
+import { findConversationContactBlocked } from "@/lib/conversations/store";
 import { presentMessage, previewOf } from "./schemas";
-import { findMessage } from "./store";
+import { editMessageText, eraseMessage, findIdByNetworkId, findMessage, isLatestMessage, setConversationPreview, setMediaCaption } from "./store";
 
 /** What an inbox row shows when the latest message was deleted. */
 export const DELETED_PREVIEW = "Message deleted";
-
-/** Whether this message is its conversation's latest (whose words the inbox row shows). */
-export async function isLatestMessage(tx: Executor, { conversationId, id }: { conversationId: string; id: string }) {
-  const [latest] = await tx
-    .select({ id: messages.id })
-    .from(messages)
-    .where(eq(messages.conversationId, conversationId))
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(1);
-  return latest?.id === id;
-}
 
 export type RevisionResult = { applied: true } | { duplicate: true } | { skipped: string };
 
@@ -33,13 +21,9 @@ export type RevisionResult = { applied: true } | { duplicate: true } | { skipped
  */
 export async function applyCustomerRevision(ctx: SystemContext, { accountId, revision }: { accountId: string; revision: InboundRevision }): Promise<RevisionResult> {
   return ctx.db.transaction(async (tx) => {
-    const [target] = await tx
-      .select({ id: messages.id })
-      .from(messages)
-      .where(and(eq(messages.accountId, accountId), eq(messages.networkMessageId, revision.networkMessageId)))
-      .limit(1);
-    if (!target) return { skipped: "revision_target_unknown" };
-    const message = await findMessage(tx, { accountId, id: target.id, lock: true });
+    const targetId = await findIdByNetworkId(tx, { accountId, networkMessageId: revision.networkMessageId });
+    if (!targetId) return { skipped: "revision_target_unknown" };
+    const message = await findMessage(tx, { accountId, id: targetId, lock: true });
     // The sender is known by number, by business-scoped user id, or both (a customer whose number appeared later).
     const sender = [revision.from, revision.fromUserId].filter((address): address is string => Boolean(address));
     if (message.direction !== "inbound" || message.senderType !== "contact" || !sender.includes(message.fromNumber)) {
@@ -64,30 +48,18 @@ export async function applyCustomerRevision(ctx: SystemContext, { accountId, rev
       const text = message.type === "text" && revision.text !== undefined ? revision.text : message.text;
       const caption = message.mediaId && revision.caption !== undefined ? revision.caption : undefined;
       if (text === message.text && caption === undefined) return { skipped: "revision_changes_nothing" };
-      await tx.update(messages).set({ text, editedAt: at, history: nextHistory, updatedAt: now }).where(eq(messages.id, message.id));
-      if (caption !== undefined && message.mediaId) {
-        await tx.update(media).set({ caption }).where(and(eq(media.id, message.mediaId), eq(media.accountId, accountId)));
-      }
+      await editMessageText(tx, { id: message.id, text, at, history: nextHistory, now });
+      if (caption !== undefined && message.mediaId) await setMediaCaption(tx, { accountId, id: message.mediaId, caption });
       preview = previewOf({ type: message.type, text, caption: caption ?? message.media?.caption, content: message.content });
     } else {
-      await tx
-        .update(messages)
-        .set({ text: null, mediaId: null, content: null, deletedAt: at, history: nextHistory, updatedAt: now })
-        .where(eq(messages.id, message.id));
-      if (message.mediaId) await tx.delete(media).where(and(eq(media.id, message.mediaId), eq(media.accountId, accountId)));
+      await eraseMessage(tx, { accountId, message, at, now, history: nextHistory });
       preview = DELETED_PREVIEW;
     }
     if (await isLatestMessage(tx, { conversationId: message.conversationId, id: message.id })) {
-      await tx.update(conversations).set({ lastMessagePreview: preview, updatedAt: now }).where(eq(conversations.id, message.conversationId));
+      await setConversationPreview(tx, { conversationId: message.conversationId, preview, at: now });
     }
 
-    const [conversation] = await tx
-      .select({ blocked: contacts.blocked })
-      .from(conversations)
-      .innerJoin(contacts, eq(contacts.id, conversations.contactId))
-      .where(eq(conversations.id, message.conversationId))
-      .limit(1);
-    if (!conversation?.blocked) {
+    if (!(await findConversationContactBlocked(tx, { conversationId: message.conversationId }))) {
       const output = presentMessage(await findMessage(tx, { accountId, id: message.id }));
       await recordEvent({ ...ctx, db: tx }, { accountId, type: revision.kind === "edit" ? "message.updated" : "message.deleted", data: { message: output } });
     }

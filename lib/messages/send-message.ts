@@ -1,7 +1,5 @@
-import { and, eq } from "drizzle-orm";
 import { slaOnPersonReply } from "@/lib/sla/sla";
 import type { Executor } from "@/db";
-import { conversations, messages } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { userActor } from "@/lib/activity/schemas";
 import { autoAssignOnReply } from "@/lib/conversations/auto-assign";
@@ -16,9 +14,8 @@ import type { OutboundList } from "@/lib/network/types";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integration";
 import { prepareTemplateSend } from "@/lib/templates/templates";
 import type { MessageKindContent } from "./kinds";
-import { setReaction } from "./receive-inbound";
 import { type DecodedMedia, presentMessage, previewOf, type SendMessageInput } from "./schemas";
-import { insertMessage, storeMedia, touchConversation } from "./store";
+import { findMessageSummary, findServiceWindow, insertMessage, setReaction, storeMedia, touchConversation } from "./store";
 
 /**
  * Records a message from the calling user as `queued` and, in the same transaction, the job
@@ -54,16 +51,13 @@ export async function sendMessage({ ctx, input }: { ctx: ServiceContext<"user">;
     await autoAssignOnReply(tx, { ctx, conversationId });
     await slaOnPersonReply(tx, { accountId, conversationId, userId: ctx.user.id, at: new Date() });
 
-    const [window] = await tx
-      .select({ expiresAt: conversations.serviceWindowExpiresAt })
-      .from(conversations)
-      .where(eq(conversations.id, conversationId));
+    const windowEnd = await findServiceWindow(tx, { conversationId });
     // A customer who never wrote has no window yet: the first message is the network's call.
-    if (input.type !== "template" && window?.expiresAt && window.expiresAt.getTime() <= Date.now()) {
+    if (input.type !== "template" && windowEnd && windowEnd.getTime() <= Date.now()) {
       throw new ApiError(
         409,
         "outside_service_window",
-        `The customer's last message is more than 24 hours old (the window closed at ${window.expiresAt.toISOString()}): only a template can reach them now.`,
+        `The customer's last message is more than 24 hours old (the window closed at ${windowEnd.toISOString()}): only a template can reach them now.`,
       );
     }
 
@@ -85,11 +79,7 @@ export async function sendMessage({ ctx, input }: { ctx: ServiceContext<"user">;
 
 /** A message of this conversation, or a 400 naming `field`. */
 async function messageOfConversation(tx: Executor, { accountId, conversationId, id, field }: { accountId: string; conversationId: string; id: string; field: string }) {
-  const [row] = await tx
-    .select({ id: messages.id, conversationId: messages.conversationId, type: messages.type, deletedAt: messages.deletedAt })
-    .from(messages)
-    .where(and(eq(messages.accountId, accountId), eq(messages.id, id)))
-    .limit(1);
+  const row = await findMessageSummary(tx, { accountId, id });
   if (!row || row.conversationId !== conversationId) throw invalidField(field, "is not a message of this conversation");
   return row;
 }

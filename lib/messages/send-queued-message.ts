@@ -1,8 +1,7 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
-import { type Executor, rowsOf } from "@/db";
+import type { Executor } from "@/db";
 import type { SystemContext } from "@/lib/auth/context";
-import { earlyStatuses, media, type Message, messageSendAttempts, messages, type NumberIntegration } from "@/db/schema";
+import type { Message, NumberIntegration } from "@/db/schema";
 import { recordEvent, recordEvents } from "@/lib/events/record-event";
 import { defineJob, type PayloadOf } from "@/lib/jobs/define";
 import { adapterFor, loadNumberIntegration } from "@/lib/network/integration";
@@ -11,7 +10,18 @@ import type { OutboundList, OutboundMessage } from "@/lib/network/types";
 import { applyEarlyStatuses } from "./early-statuses";
 import type { MessageKindContent } from "./kinds";
 import { presentMessage } from "./schemas";
-import { findMessage } from "./store";
+import {
+  findMedia,
+  findMessage,
+  findMessageRow,
+  findMessageRows,
+  findNetworkId,
+  findNetworkIdsWithEarlyStatuses,
+  endSendAttempt,
+  markQueuedMessagesSent,
+  startSendAttempt,
+  updateQueuedMessage,
+} from "./store";
 
 /** Attempts per message before a retryable network error becomes `failed`. */
 const MAX_SEND_ATTEMPTS = 5;
@@ -39,26 +49,13 @@ async function markFailed(ctx: SystemContext, accountId: string, messageId: stri
   await ctx.db.transaction(async (tx) => {
     const inTx = { ...ctx, db: tx };
     const now = new Date();
-    const [row] = await tx
-      .update(messages)
-      .set({ status: "failed", error, updatedAt: now })
-      .where(and(eq(messages.id, messageId), eq(messages.status, "queued")))
-      .returning();
-    await tx.delete(messageSendAttempts).where(and(eq(messageSendAttempts.accountId, accountId), eq(messageSendAttempts.messageId, messageId)));
+    const row = await updateQueuedMessage(tx, { id: messageId, set: { status: "failed", error, updatedAt: now } });
+    await endSendAttempt(tx, { accountId, messageId });
     if (!row) return;
     const { media: meta } = await findMessage(tx, { accountId, id: messageId });
     await recordEvent(inTx, { accountId, type: "message.failed", data: { message: presentMessage({ ...row, media: meta }) } });
   });
 }
-
-const networkIdOf = async (db: Executor, accountId: string, id: string) => {
-  const [row] = await db
-    .select({ networkMessageId: messages.networkMessageId })
-    .from(messages)
-    .where(and(eq(messages.accountId, accountId), eq(messages.id, id)))
-    .limit(1);
-  return row?.networkMessageId ?? undefined;
-};
 
 /** The network's view of a stored message: kinds from `content`, quoted and reacted-to messages by the network's ids. */
 async function outboundOf(db: Executor, message: Message): Promise<{ ok: true; outbound: OutboundMessage } | { ok: false; message: string }> {
@@ -66,7 +63,7 @@ async function outboundOf(db: Executor, message: Message): Promise<{ ok: true; o
   const outbound: OutboundMessage = { to: message.toNumber, type: message.type as OutboundMessage["type"], ...(message.text !== null ? { text: message.text } : {}) };
   if (message.contextMessageId) {
     // A quote of a message the network never carried (still queued, or failed) is sent as a plain message.
-    const networkMessageId = await networkIdOf(db, message.accountId, message.contextMessageId);
+    const networkMessageId = await findNetworkId(db, { accountId: message.accountId, id: message.contextMessageId });
     if (networkMessageId) outbound.context = { networkMessageId };
   }
   if (message.type === "location" && content.location) outbound.location = content.location;
@@ -96,7 +93,7 @@ async function outboundOf(db: Executor, message: Message): Promise<{ ok: true; o
     outbound.interactive = { ...flow, flow_token: flow.flow_token ?? message.id };
   }
   if (message.type === "reaction" && content.reaction) {
-    const networkMessageId = await networkIdOf(db, message.accountId, content.reaction.message_id);
+    const networkMessageId = await findNetworkId(db, { accountId: message.accountId, id: content.reaction.message_id });
     if (!networkMessageId) return { ok: false, message: "The message reacted to never reached the network." };
     outbound.reaction = { networkMessageId, emoji: content.reaction.emoji };
   }
@@ -147,26 +144,6 @@ const INTERRUPTED = {
 };
 
 /**
- * Records, in a statement of its own committed before the network is called, that the send of
- * a message starts. The Cloud API has no idempotency key: a send whose answer was never recorded
- * (the process died between the two) may have reached the customer, so it is never repeated.
- * Returns false when an earlier attempt started and never recorded its answer.
- */
-async function startAttempt(db: Executor, message: Message): Promise<boolean> {
-  const started = await db
-    .insert(messageSendAttempts)
-    .values({ messageId: message.id, accountId: message.accountId, startedAt: new Date() })
-    .onConflictDoNothing()
-    .returning({ messageId: messageSendAttempts.messageId });
-  return started.length > 0;
-}
-
-/** The network answered that it did not take the message: a later attempt may send it. */
-async function endAttempt(db: Executor, message: Message) {
-  await db.delete(messageSendAttempts).where(and(eq(messageSendAttempts.accountId, message.accountId), eq(messageSendAttempts.messageId, message.id)));
-}
-
-/**
  * The first half of `sendQueuedMessage`: hands the message to the network and, when the
  * network took it, leaves recording that to the caller (`recordSentMessages`, for a sender of
  * many messages that records their answers together). A refusal, or a message that cannot be
@@ -180,7 +157,7 @@ export async function handOverQueuedMessage(
 ): Promise<{ sent: HandedOver } | { outcome: SendOutcome }> {
   const db = ctx.db;
   // A caller that sends many messages (a campaign) passes the rows it has just written and read.
-  const [message] = loaded?.message?.id === messageId ? [loaded.message] : await db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
+  const message = loaded?.message?.id === messageId ? loaded.message : await findMessageRow(db, { id: messageId });
   if (!message || message.status !== "queued" || message.deletedAt) return { outcome: undefined };
 
   const integration = loaded?.integration?.accountId === message.accountId ? loaded.integration : await loadNumberIntegration(db, message.accountId);
@@ -205,7 +182,7 @@ export async function handOverQueuedMessage(
     });
   }
   if (message.mediaId) {
-    const [file] = await db.select().from(media).where(eq(media.id, message.mediaId)).limit(1);
+    const file = await findMedia(db, { id: message.mediaId });
     if (!file) {
       await markFailed(ctx, message.accountId, message.id, { code: "media_missing", message: "The message's media is no longer stored." });
       return { outcome: undefined };
@@ -213,7 +190,7 @@ export async function handOverQueuedMessage(
     outbound.media = { mimeType: file.mimeType, bytes: file.bytes, ...(file.filename ? { filename: file.filename } : {}), ...(file.caption ? { caption: file.caption } : {}) };
   }
 
-  if (!startRecordedByCaller && !(await startAttempt(db, message))) {
+  if (!startRecordedByCaller && !(await startSendAttempt(db, message))) {
     await markFailed(ctx, message.accountId, message.id, INTERRUPTED);
     return { outcome: undefined };
   }
@@ -223,7 +200,7 @@ export async function handOverQueuedMessage(
   const error = { code: result.code, message: result.message };
   if (result.retryable && attempt < MAX_SEND_ATTEMPTS) {
     const delay = SEND_RETRY_DELAYS_MS[Math.min(attempt, SEND_RETRY_DELAYS_MS.length) - 1];
-    if (!startRecordedByCaller) await endAttempt(db, message);
+    if (!startRecordedByCaller) await endSendAttempt(db, { accountId: message.accountId, messageId: message.id });
     return { outcome: { retryAt: new Date(Date.now() + delay), error: `${error.code}: ${error.message}` } };
   }
   await markFailed(ctx, message.accountId, message.id, error);
@@ -235,12 +212,8 @@ async function recordSent(ctx: SystemContext, { message, integration, networkMes
   await ctx.db.transaction(async (tx) => {
     const inTx = { ...ctx, db: tx };
     const now = new Date();
-    const [row] = await tx
-      .update(messages)
-      .set({ status: "sent", networkMessageId, error: null, updatedAt: now })
-      .where(and(eq(messages.id, message.id), eq(messages.status, "queued")))
-      .returning();
-    await tx.delete(messageSendAttempts).where(and(eq(messageSendAttempts.accountId, message.accountId), eq(messageSendAttempts.messageId, message.id)));
+    const row = await updateQueuedMessage(tx, { id: message.id, set: { status: "sent", networkMessageId, error: null, updatedAt: now } });
+    await endSendAttempt(tx, { accountId: message.accountId, messageId: message.id });
     if (!row) return;
     // Only a message with a file needs its media's metadata read back.
     const meta = row.mediaId ? (await findMessage(tx, { accountId: message.accountId, id: message.id })).media : null;
@@ -264,14 +237,9 @@ export async function recordSentMessages(ctx: SystemContext, list: HandedOver[])
     const inTx = { ...ctx, db: tx };
     const now = new Date();
     const sent = list.map((h) => ({ id: h.message.id, network_message_id: h.networkMessageId }));
-    const updated = rowsOf<{ id: string }>(
-      await tx.execute(sql`update ${messages} set status = 'sent', network_message_id = x.network_message_id, error = null, updated_at = ${now.toISOString()}::timestamptz
-        from jsonb_to_recordset(${JSON.stringify(sent)}::jsonb) as x(id text, network_message_id text)
-        where ${messages.id} = x.id and ${messages.accountId} = ${accountId} and ${messages.status} = 'queued'
-        returning ${messages.id}`),
-    );
+    const updated = await markQueuedMessagesSent(tx, { accountId, sent, at: now });
     if (!updated.length) return;
-    const rows = await tx.select().from(messages).where(and(eq(messages.accountId, accountId), inArray(messages.id, updated.map((r) => r.id))));
+    const rows = await findMessageRows(tx, { accountId, ids: updated.map((r) => r.id) });
     const order = new Map(list.map((h, i) => [h.message.id, i]));
     rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     const presented = [];
@@ -281,10 +249,7 @@ export async function recordSentMessages(ctx: SystemContext, list: HandedOver[])
       presented.push(presentMessage({ ...row, media: meta }));
     }
     await recordEvents(inTx, presented.map((message) => ({ accountId, type: "message.sent" as const, data: { message } })));
-    const early = await tx
-      .selectDistinct({ networkMessageId: earlyStatuses.networkMessageId })
-      .from(earlyStatuses)
-      .where(and(eq(earlyStatuses.accountId, accountId), inArray(earlyStatuses.networkMessageId, rows.map((r) => r.networkMessageId!))));
+    const early = await findNetworkIdsWithEarlyStatuses(tx, { accountId, networkMessageIds: rows.map((r) => r.networkMessageId!) });
     const byNetworkId = new Map(rows.map((r) => [r.networkMessageId!, r.id]));
     for (const { networkMessageId } of early) {
       await applyEarlyStatuses(inTx, { accountId, messageId: byNetworkId.get(networkMessageId)!, networkMessageId });

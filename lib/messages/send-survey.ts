@@ -1,9 +1,9 @@
 import { contactAddress } from "@/lib/contacts/identity";
-import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db";
 import type { SystemContext } from "@/lib/auth/context";
-import { contacts, conversations } from "@/db/schema";
+import { findContactAddress } from "@/lib/contacts/store";
+import { lockAccountConversationRow, updateConversationRow } from "@/lib/conversations/store";
 import { queueOutboundMessage } from "@/lib/messages/send-message";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integration";
 import { loadCsatConfig } from "@/lib/csat/config";
@@ -23,18 +23,13 @@ const surveyJob = z.object({ accountId: z.string(), conversationId: z.string(), 
  */
 async function sendSurvey(ctx: SystemContext, { accountId, conversationId, closedAt }: z.output<typeof surveyJob>) {
   await ctx.db.transaction(async (tx) => {
-    const [conversation] = await tx
-      .select()
-      .from(conversations)
-      .where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId)))
-      .limit(1)
-      .for("update");
+    const conversation = await lockAccountConversationRow(tx, { accountId, id: conversationId });
     if (!conversation || conversation.status !== "closed" || conversation.closedAt?.toISOString() !== closedAt) return;
     if (conversation.csatScore !== null) return;
     if (conversation.csatAskedAt && conversation.csatAskedAt >= conversation.closedAt) return;
     const config = await loadCsatConfig(tx, accountId);
     if (!config.enabled) return;
-    const [contact] = await tx.select({ phone: contacts.phone, networkUserId: contacts.networkUserId }).from(contacts).where(eq(contacts.id, conversation.contactId)).limit(1);
+    const contact = await findContactAddress(tx, { id: conversation.contactId });
     if (!contact) return;
 
     const integration = await loadNumberIntegration(tx, accountId);
@@ -59,7 +54,7 @@ async function sendSurvey(ctx: SystemContext, { accountId, conversationId, close
         },
       },
     });
-    await tx.update(conversations).set({ csatAskedAt: new Date() }).where(eq(conversations.id, conversationId));
+    await updateConversationRow(tx, { id: conversationId, set: { csatAskedAt: new Date() } });
   });
 }
 

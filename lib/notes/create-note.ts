@@ -1,6 +1,4 @@
 import "server-only";
-import { and, eq, inArray, isNull } from "drizzle-orm";
-import { conversationNotes, users } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { conversationSummary } from "@/lib/conversations/schemas";
 import { findConversation } from "@/lib/conversations/store";
@@ -8,7 +6,9 @@ import { ValidationError } from "@/lib/platform/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import { newId } from "@/lib/platform/ids";
 import { createMentionNotifications } from "@/lib/notifications/create-mention-notifications";
+import { findLiveUserIds } from "@/lib/users/store";
 import { type CreateNoteInput, presentNote } from "./schemas";
+import { insertNote } from "./store";
 
 /**
  * Adds an internal note to a conversation: stored, never sent to the network. Each mentioned
@@ -20,19 +20,12 @@ export async function createNote({ ctx, conversationId, input }: { ctx: ServiceC
   return ctx.db.transaction(async (tx) => {
     const conversation = await findConversation(tx, { accountId: ctx.accountId, id: conversationId });
     if (mentions.length) {
-      const found = await tx
-        .select({ id: users.id })
-        .from(users)
-        .where(and(eq(users.accountId, ctx.accountId), inArray(users.id, mentions), isNull(users.deletedAt)));
-      const known = new Set(found.map((u) => u.id));
+      const known = new Set(await findLiveUserIds(tx, { accountId: ctx.accountId, ids: mentions }));
       const unknown = (input.mentions ?? []).flatMap((id, index) => (known.has(id) ? [] : [{ path: `mentions.${index}`, message: "is not a user of this account" }]));
       if (unknown.length) throw new ValidationError(unknown, `${unknown[0].path}: ${unknown[0].message}`);
     }
     const now = new Date();
-    const [row] = await tx
-      .insert(conversationNotes)
-      .values({ id: newId("note", now), accountId: ctx.accountId, conversationId: conversation.id, authorId: ctx.user.id, text: input.text, mentions, createdAt: now })
-      .returning();
+    const row = await insertNote(tx, { id: newId("note", now), accountId: ctx.accountId, conversationId: conversation.id, authorId: ctx.user.id, text: input.text, mentions, createdAt: now });
     const note = presentNote(row, ctx.user);
     await createMentionNotifications(tx, {
       accountId: ctx.accountId,

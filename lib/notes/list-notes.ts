@@ -1,17 +1,18 @@
 import "server-only";
 import { eq } from "drizzle-orm";
-import { conversationNotes, users } from "@/db/schema";
+import { conversationNotes } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { findConversation } from "@/lib/conversations/store";
 import { keysetPage, type PageArgs } from "@/lib/platform/keyset-page";
 import { presentNote } from "./schemas";
+import { selectNotesWithAuthor } from "./store";
 
 /** A conversation's notes, newest first (like its messages), in keyset pages. */
 export async function listNotes({ ctx, conversationId, limit, cursor }: PageArgs & { ctx: ServiceContext; conversationId: string }) {
   const db = ctx.db;
   await findConversation(db, { accountId: ctx.accountId, id: conversationId });
   return keysetPage(
-    db.select({ note: conversationNotes, author: { id: users.id, name: users.name } }).from(conversationNotes).innerJoin(users, eq(users.id, conversationNotes.authorId)).$dynamic(),
+    selectNotesWithAuthor(db),
     {
       table: conversationNotes,
       accountId: ctx.accountId,

@@ -1,46 +1,14 @@
 import "server-only";
-import { and, count, desc, eq, inArray, isNull } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
-import { contacts, conversationNotes, conversations, notifications, users } from "@/db/schema";
 import { type CursorPosition, toPage } from "@/lib/platform/cursor";
-import { afterCursor } from "@/lib/platform/pagination";
 import type { ServiceContext } from "@/lib/auth/context";
 import type { MarkNotificationsReadInput, NotificationOutput } from "./schemas";
+import { countUnreadNotifications, findUserNotifications, markUserNotificationsRead } from "./store";
 
-const actors = alias(users, "actors");
-
-async function unreadCount(ctx: ServiceContext<"user">) {
-  const [row] = await ctx.db
-    .select({ n: count() })
-    .from(notifications)
-    .where(and(eq(notifications.accountId, ctx.accountId), eq(notifications.userId, ctx.user.id), isNull(notifications.readAt)));
-  return row?.n ?? 0;
-}
+const unreadCount = (ctx: ServiceContext<"user">) => countUnreadNotifications(ctx.db, { accountId: ctx.accountId, userId: ctx.user.id });
 
 /** The caller's own notifications, newest first, with how many are unread. */
 export async function listNotifications({ ctx, limit, cursor, unread }: { ctx: ServiceContext<"user">; limit: number; cursor?: CursorPosition; unread?: boolean }) {
-  const rows = await ctx.db
-    .select({
-      notification: notifications,
-      note: { text: conversationNotes.text },
-      actor: { id: actors.id, name: actors.name },
-      contact: { id: contacts.id, phone: contacts.phone, username: contacts.username, name: contacts.name },
-    })
-    .from(notifications)
-    .leftJoin(conversations, eq(conversations.id, notifications.conversationId))
-    .leftJoin(contacts, eq(contacts.id, conversations.contactId))
-    .leftJoin(conversationNotes, eq(conversationNotes.id, notifications.noteId))
-    .leftJoin(actors, eq(actors.id, notifications.actorId))
-    .where(
-      and(
-        eq(notifications.accountId, ctx.accountId),
-        eq(notifications.userId, ctx.user.id),
-        unread ? isNull(notifications.readAt) : undefined,
-        afterCursor(notifications, cursor, "desc"),
-      ),
-    )
-    .orderBy(desc(notifications.createdAt), desc(notifications.id))
-    .limit(limit + 1);
+  const rows = await findUserNotifications(ctx.db, { accountId: ctx.accountId, userId: ctx.user.id, limit: limit + 1, cursor, unread });
   const page = toPage(
     rows,
     limit,
@@ -63,17 +31,6 @@ export async function listNotifications({ ctx, limit, cursor, unread }: { ctx: S
 /** Marks the caller's notifications read: the given ones (others' ids change nothing) or all. */
 export async function markNotificationsRead({ ctx, input }: { ctx: ServiceContext<"user">; input: MarkNotificationsReadInput }) {
   const now = new Date();
-  const updated = await ctx.db
-    .update(notifications)
-    .set({ readAt: now })
-    .where(
-      and(
-        eq(notifications.accountId, ctx.accountId),
-        eq(notifications.userId, ctx.user.id),
-        isNull(notifications.readAt),
-        "ids" in input ? inArray(notifications.id, input.ids) : undefined,
-      ),
-    )
-    .returning({ id: notifications.id });
+  const updated = await markUserNotificationsRead(ctx.db, { accountId: ctx.accountId, userId: ctx.user.id, ids: "ids" in input ? input.ids : undefined, at: now });
   return { updated: updated.length, unread_count: await unreadCount(ctx) };
 }

@@ -1,7 +1,6 @@
-import { and, asc, count, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import type { SystemContext } from "@/lib/auth/context";
-import { assignmentPolicies, type AssignmentPolicy, conversations, teamMembers, teams, users, workflowSettings } from "@/db/schema";
+import type { AssignmentPolicy } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 
 import { auditChange } from "@/lib/audit/record-audit";
@@ -12,28 +11,33 @@ import { invalidField } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { presentAssignment } from "@/lib/conversations/schemas";
 import type { AssignmentConfigInput, AssignmentConfigOutput } from "./assignment-schemas";
+import {
+  type Candidate,
+  countOpenAssignments,
+  deleteAssignmentPolicy,
+  findAssignmentPolicy,
+  findOnlineCandidates,
+  findTeamId,
+  findWorkflowSettings,
+  hasAutomaticPolicy,
+  insertAssignmentPolicy,
+  lockAssignments,
+  lockConversationForAssignment,
+  lockWaitingConversations,
+  updateAssignmentPolicy,
+  upsertWorkflowSettings,
+} from "./store";
+import { findLiveUserIds } from "@/lib/users/store";
+import { assignIfWaiting } from "@/lib/conversations/store";
+
+const saveWorkflowSettings = (tx: Executor, accountId: string, values: { awayAfterS?: number; defaultSlaPolicyId?: string | null }) =>
+  upsertWorkflowSettings(tx, { accountId, values, defaults: { awayAfterS: DEFAULT_AWAY_AFTER_S } });
+const policyRow = (executor: Executor, accountId: string, teamId: string | null) => findAssignmentPolicy(executor, { accountId, teamId });
 
 /** The account's team-workflow settings, or the defaults. */
 export async function loadWorkflowSettings(executor: Executor, accountId: string) {
-  const [row] = await executor.select().from(workflowSettings).where(eq(workflowSettings.accountId, accountId)).limit(1);
+  const row = await findWorkflowSettings(executor, { accountId });
   return { awayAfterS: row?.awayAfterS ?? DEFAULT_AWAY_AFTER_S, defaultSlaPolicyId: row?.defaultSlaPolicyId ?? null };
-}
-
-async function saveWorkflowSettings(tx: Executor, accountId: string, values: { awayAfterS?: number; defaultSlaPolicyId?: string | null }) {
-  const now = new Date();
-  await tx
-    .insert(workflowSettings)
-    .values({ accountId, awayAfterS: values.awayAfterS ?? DEFAULT_AWAY_AFTER_S, defaultSlaPolicyId: values.defaultSlaPolicyId ?? null, updatedAt: now })
-    .onConflictDoUpdate({ target: workflowSettings.accountId, set: { ...values, updatedAt: now } });
-}
-
-async function policyRow(executor: Executor, accountId: string, teamId: string | null) {
-  const [row] = await executor
-    .select()
-    .from(assignmentPolicies)
-    .where(and(eq(assignmentPolicies.accountId, accountId), teamId ? eq(assignmentPolicies.teamId, teamId) : isNull(assignmentPolicies.teamId)))
-    .limit(1);
-  return row;
 }
 
 function presentConfig(row: AssignmentPolicy | undefined, { teamId, inherited, awayAfterS }: { teamId: string | null; inherited: boolean; awayAfterS: number }): AssignmentConfigOutput {
@@ -48,12 +52,7 @@ function presentConfig(row: AssignmentPolicy | undefined, { teamId, inherited, a
 }
 
 async function assertTeam(executor: Executor, accountId: string, teamId: string, path: string) {
-  const [team] = await executor
-    .select({ id: teams.id })
-    .from(teams)
-    .where(and(eq(teams.accountId, accountId), eq(teams.id, teamId)))
-    .limit(1);
-  if (!team) throw invalidField(path, "is not a team of this account");
+  if (!(await findTeamId(executor, { accountId, id: teamId }))) throw invalidField(path, "is not a team of this account");
 }
 
 /** The policy of the account, or of a team (its own, else the account's it inherits). */
@@ -77,25 +76,18 @@ export async function updateAssignmentConfig({ ctx, input }: { ctx: ServiceConte
     if (teamId) await assertTeam(tx, ctx.accountId, teamId, "team_id");
     const people = Object.keys(input.agent_capacities);
     if (people.length) {
-      const found = await tx
-        .select({ id: users.id })
-        .from(users)
-        .where(and(eq(users.accountId, ctx.accountId), inArray(users.id, people), isNull(users.deletedAt)));
-      const known = new Set(found.map((u) => u.id));
+      const known = new Set(await findLiveUserIds(tx, { accountId: ctx.accountId, ids: people }));
       const unknown = people.find((id) => !known.has(id));
       if (unknown) throw invalidField(`agent_capacities.${unknown}`, "is not a user of this account");
     }
     const now = new Date();
     const current = await policyRow(tx, ctx.accountId, teamId);
     if (input.mode === "inherit") {
-      if (current) await tx.delete(assignmentPolicies).where(eq(assignmentPolicies.id, current.id));
+      if (current) await deleteAssignmentPolicy(tx, { id: current.id });
     } else if (current) {
-      await tx
-        .update(assignmentPolicies)
-        .set({ mode: input.mode, capacity: input.capacity, agentCapacities: input.agent_capacities, updatedAt: now })
-        .where(eq(assignmentPolicies.id, current.id));
+      await updateAssignmentPolicy(tx, { id: current.id, set: { mode: input.mode, capacity: input.capacity, agentCapacities: input.agent_capacities, updatedAt: now } });
     } else {
-      await tx.insert(assignmentPolicies).values({
+      await insertAssignmentPolicy(tx, {
         id: newId("assignmentPolicy", now),
         accountId: ctx.accountId,
         teamId,
@@ -110,32 +102,6 @@ export async function updateAssignmentConfig({ ctx, input }: { ctx: ServiceConte
     await drainAssignmentQueue({ ...ctx, db: tx }, { accountId: ctx.accountId, now });
     return getAssignmentConfig({ ctx: { ...ctx, db: tx }, teamId: teamId ?? undefined });
   });
-}
-
-type Candidate = { id: string; name: string; email: string; role: "admin" | "agent" };
-
-/** Online (and not away) people who may take the conversation: the team's members, or everyone. */
-async function onlineCandidates(tx: Executor, { accountId, teamId, awayAfterS, now }: { accountId: string; teamId: string | null; awayAfterS: number; now: Date }): Promise<Candidate[]> {
-  const activeSince = new Date(now.getTime() - awayAfterS * 1000);
-  const base = tx.select({ id: users.id, name: users.name, email: users.email, role: users.role }).from(users);
-  const where = and(eq(users.accountId, accountId), isNull(users.deletedAt), eq(users.availability, "online"), gt(users.lastActiveAt, activeSince));
-  const rows = teamId
-    ? await base.innerJoin(teamMembers, and(eq(teamMembers.userId, users.id), eq(teamMembers.teamId, teamId))).where(where).orderBy(asc(users.id))
-    : await base.where(where).orderBy(asc(users.id));
-  return rows;
-}
-
-/** Open (not closed) conversations assigned to each person. */
-async function loadsOf(tx: Executor, accountId: string, userIds: string[]) {
-  const loads = new Map<string, number>(userIds.map((id) => [id, 0]));
-  if (userIds.length === 0) return loads;
-  const rows = await tx
-    .select({ userId: conversations.assignedTo, open: count() })
-    .from(conversations)
-    .where(and(eq(conversations.accountId, accountId), inArray(conversations.assignedTo, userIds), ne(conversations.status, "closed")))
-    .groupBy(conversations.assignedTo);
-  for (const row of rows) if (row.userId) loads.set(row.userId, Number(row.open));
-  return loads;
 }
 
 /**
@@ -153,34 +119,17 @@ function pick(policy: AssignmentPolicy, candidates: Candidate[], loads: Map<stri
   return turn.reduce((best, c) => ((loads.get(c.id) ?? 0) < (loads.get(best.id) ?? 0) ? c : best), turn[0]);
 }
 
-/** Whether any policy of the account assigns automatically (most accounts: none, and nothing else is read). */
-async function hasAutomaticPolicy(tx: Executor, accountId: string) {
-  const rows = await tx
-    .select({ id: assignmentPolicies.id })
-    .from(assignmentPolicies)
-    .where(and(eq(assignmentPolicies.accountId, accountId), ne(assignmentPolicies.mode, "manual")))
-    .limit(1);
-  return rows.length > 0;
-}
-
-/** One account's automatic assignments happen one at a time: two arrivals never both take a person's last free place. */
-const lockAssignments = (tx: Executor, accountId: string) => tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`assignment:${accountId}`}))`);
-
 async function tryAssign(ctx: SystemContext, { accountId, conversation, now, awayAfterS }: { accountId: string; conversation: { id: string; teamId: string | null }; now: Date; awayAfterS: number }) {
   const tx = ctx.db;
   const own = conversation.teamId ? await policyRow(tx, accountId, conversation.teamId) : undefined;
   const policy = own ?? (await policyRow(tx, accountId, null));
   if (!policy || policy.mode === "manual") return null;
-  const candidates = await onlineCandidates(tx, { accountId, teamId: conversation.teamId, awayAfterS, now });
-  const chosen = pick(policy, candidates, await loadsOf(tx, accountId, candidates.map((c) => c.id)));
+  const candidates = await findOnlineCandidates(tx, { accountId, teamId: conversation.teamId, awayAfterS, now });
+  const chosen = pick(policy, candidates, await countOpenAssignments(tx, { accountId, userIds: candidates.map((c) => c.id) }));
   if (!chosen) return null;
-  const [row] = await tx
-    .update(conversations)
-    .set({ status: "assigned", assignedTo: chosen.id, assignedAt: now, updatedAt: now })
-    .where(and(eq(conversations.id, conversation.id), eq(conversations.status, "open"), isNull(conversations.assignedTo)))
-    .returning();
+  const row = await assignIfWaiting(tx, { accountId, id: conversation.id, userId: chosen.id, at: now });
   if (!row) return null;
-  await tx.update(assignmentPolicies).set({ lastAssignedUserId: chosen.id }).where(eq(assignmentPolicies.id, policy.id));
+  await updateAssignmentPolicy(tx, { id: policy.id, set: { lastAssignedUserId: chosen.id } });
   await recordEvent(ctx, { accountId, type: "conversation.assigned", data: { conversation: presentAssignment(row), user: presentUserRef(chosen) } });
   await recordActivity(tx, {
     accountId,
@@ -200,14 +149,10 @@ async function tryAssign(ctx: SystemContext, { accountId, conversation, now, awa
  * updated conversation, or null when it was not assigned.
  */
 export async function assignByPolicy(tx: Executor, { ctx, conversationId, now = new Date() }: { ctx: ServiceContext; conversationId: string; now?: Date }) {
-  const [conversation] = await tx
-    .select({ id: conversations.id, teamId: conversations.teamId, status: conversations.status, assignedTo: conversations.assignedTo })
-    .from(conversations)
-    .where(and(eq(conversations.accountId, ctx.accountId), eq(conversations.id, conversationId)))
-    .for("update");
+  const conversation = await lockConversationForAssignment(tx, { accountId: ctx.accountId, id: conversationId });
   if (!conversation || conversation.status !== "open" || conversation.assignedTo) return null;
-  if (!(await hasAutomaticPolicy(tx, ctx.accountId))) return null;
-  await lockAssignments(tx, ctx.accountId);
+  if (!(await hasAutomaticPolicy(tx, { accountId: ctx.accountId }))) return null;
+  await lockAssignments(tx, { accountId: ctx.accountId });
   const { awayAfterS } = await loadWorkflowSettings(tx, ctx.accountId);
   return tryAssign({ ...ctx, db: tx }, { accountId: ctx.accountId, conversation, now, awayAfterS });
 }
@@ -222,16 +167,10 @@ const QUEUE_PASS = 200;
  */
 export async function drainAssignmentQueue(ctx: SystemContext, { accountId, now = new Date() }: { accountId: string; now?: Date }) {
   const tx = ctx.db;
-  if (!(await hasAutomaticPolicy(tx, accountId))) return 0;
-  await lockAssignments(tx, accountId);
+  if (!(await hasAutomaticPolicy(tx, { accountId }))) return 0;
+  await lockAssignments(tx, { accountId });
   const { awayAfterS } = await loadWorkflowSettings(tx, accountId);
-  const waiting = await tx
-    .select({ id: conversations.id, teamId: conversations.teamId })
-    .from(conversations)
-    .where(and(eq(conversations.accountId, accountId), eq(conversations.status, "open"), isNull(conversations.assignedTo)))
-    .orderBy(asc(conversations.createdAt), asc(conversations.id))
-    .limit(QUEUE_PASS)
-    .for("update", { skipLocked: true });
+  const waiting = await lockWaitingConversations(tx, { accountId, limit: QUEUE_PASS });
   let assigned = 0;
   for (const conversation of waiting) {
     if (await tryAssign(ctx, { accountId, conversation, now, awayAfterS })) assigned++;

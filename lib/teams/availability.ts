@@ -1,20 +1,15 @@
 import "server-only";
-import { and, eq, isNull } from "drizzle-orm";
-import { users } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { presentUser, type Availability } from "@/lib/auth/user-identity";
 import { recordEvent } from "@/lib/events/record-event";
 import { NotFoundError } from "@/lib/platform/errors";
+import { findLiveUser, updateLiveUser } from "@/lib/users/store";
 import { drainAssignmentQueue, loadWorkflowSettings } from "./assignment";
 
 /** The caller as the user resource shows them, availability included. */
 export async function getMe({ ctx }: { ctx: ServiceContext<"user"> }) {
   const db = ctx.db;
-  const [user] = await db
-    .select()
-    .from(users)
-    .where(and(eq(users.accountId, ctx.accountId), eq(users.id, ctx.user.id), isNull(users.deletedAt)))
-    .limit(1);
+  const user = await findLiveUser(db, { accountId: ctx.accountId, id: ctx.user.id });
   if (!user) throw new NotFoundError("User");
   return presentUser(user, await loadWorkflowSettings(db, ctx.accountId));
 }
@@ -26,11 +21,7 @@ export async function getMe({ ctx }: { ctx: ServiceContext<"user"> }) {
 export async function setMyAvailability({ ctx, availability }: { ctx: ServiceContext<"user">; availability: Availability }) {
   return ctx.db.transaction(async (tx) => {
     const now = new Date();
-    const [user] = await tx
-      .update(users)
-      .set({ availability, lastActiveAt: now })
-      .where(and(eq(users.accountId, ctx.accountId), eq(users.id, ctx.user.id), isNull(users.deletedAt)))
-      .returning();
+    const user = await updateLiveUser(tx, { accountId: ctx.accountId, id: ctx.user.id, set: { availability, lastActiveAt: now } });
     if (!user) throw new NotFoundError("User");
     const settings = await loadWorkflowSettings(tx, ctx.accountId);
     const output = presentUser(user, settings);

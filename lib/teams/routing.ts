@@ -1,14 +1,13 @@
-import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { conversations, teams } from "@/db/schema";
 import type { ServiceContext, SystemContext } from "@/lib/auth/context";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { type ActivityActor, type ActivityVia, userActor } from "@/lib/activity/schemas";
 import { invalidField } from "@/lib/platform/errors";
 import { type Priority, presentConversation, type UpdateConversationInput } from "@/lib/conversations/schemas";
-import { findConversation } from "@/lib/conversations/store";
+import { findConversation, updateConversationRow } from "@/lib/conversations/store";
 import { slaOnCustomerMessage } from "@/lib/sla/sla";
 import { assignByPolicy, loadWorkflowSettings } from "./assignment";
+import { findTeam } from "./store";
 
 /**
  * Sets the conversation's priority (null removes it), recorded in the activity trail. For the
@@ -22,7 +21,7 @@ export async function setPriority(
   const current = await findConversation(tx, { accountId: ctx.accountId, id: conversationId, lock: true });
   if ((current.priority ?? null) === priority) return current;
   const now = new Date();
-  await tx.update(conversations).set({ priority, updatedAt: now }).where(eq(conversations.id, current.id));
+  await updateConversationRow(tx, { id: current.id, set: { priority, updatedAt: now } });
   await recordActivity(tx, { accountId: ctx.accountId, conversationId, type: "priority_changed", actor, data: { priority, ...via }, at: now });
   return findConversation(tx, { accountId: ctx.accountId, id: conversationId });
 }
@@ -36,18 +35,13 @@ export async function assignTeam(
   tx: Executor,
   { ctx, conversationId, teamId, actor = { type: "automation" }, via }: { ctx: ServiceContext; conversationId: string; teamId: string | null; actor?: ActivityActor; via?: ActivityVia },
 ) {
-  const [team] = teamId
-    ? await tx
-        .select({ id: teams.id, name: teams.name })
-        .from(teams)
-        .where(and(eq(teams.accountId, ctx.accountId), eq(teams.id, teamId)))
-        .limit(1)
-    : [null];
+  const found = teamId ? await findTeam(tx, { accountId: ctx.accountId, id: teamId }) : undefined;
+  const team = found ? { id: found.id, name: found.name } : undefined;
   if (teamId && !team) throw invalidField("team_id", "is not a team of this account");
   const current = await findConversation(tx, { accountId: ctx.accountId, id: conversationId, lock: true });
   if ((current.teamId ?? null) === teamId) return current;
   const now = new Date();
-  await tx.update(conversations).set({ teamId, updatedAt: now }).where(eq(conversations.id, current.id));
+  await updateConversationRow(tx, { id: current.id, set: { teamId, updatedAt: now } });
   await recordActivity(tx, { accountId: ctx.accountId, conversationId, type: "team_changed", actor, data: { team: team ?? null, ...via }, at: now });
   if (teamId && current.status === "open" && !current.assignedTo) await assignByPolicy(tx, { ctx, conversationId, now });
   return findConversation(tx, { accountId: ctx.accountId, id: conversationId });

@@ -1,8 +1,9 @@
-import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { media, messageTemplates } from "@/db/schema";
+import type { messageTemplates } from "@/db/schema";
 import type { TemplateButtonContent, TemplateContent } from "@/lib/messages/kinds";
 import { validateMedia } from "@/lib/messages/media-rules";
+import { findMedia } from "@/lib/messages/store";
+import { findTemplateByName } from "./store";
 import { ApiError, invalidField } from "@/lib/platform/errors";
 import { hasUrlVariable, headerMediaKinds, renderTemplateBody, urlWithSuffix, variableCount } from "./schemas";
 
@@ -25,11 +26,7 @@ export async function prepareTemplateSend(
   executor: Executor,
   { accountId, template }: { accountId: string; template: TemplateSend },
 ): Promise<PreparedTemplateSend> {
-  const [row] = await executor
-    .select()
-    .from(messageTemplates)
-    .where(and(eq(messageTemplates.accountId, accountId), eq(messageTemplates.name, template.name), eq(messageTemplates.language, template.language)))
-    .limit(1);
+  const row = await findTemplateByName(executor, { accountId, name: template.name, language: template.language });
   return prepareWithRow(executor, { accountId, template, row });
 }
 
@@ -45,11 +42,7 @@ export async function prepareTemplateSends(
   { accountId, name, language, sends }: { accountId: string; name: string; language: string; sends: Omit<TemplateSend, "name" | "language">[] },
 ): Promise<(PreparedTemplateSend | ApiError)[]> {
   if (!sends.length) return [];
-  const [row] = await executor
-    .select()
-    .from(messageTemplates)
-    .where(and(eq(messageTemplates.accountId, accountId), eq(messageTemplates.name, name), eq(messageTemplates.language, language)))
-    .limit(1);
+  const row = await findTemplateByName(executor, { accountId, name, language });
   const out: (PreparedTemplateSend | ApiError)[] = [];
   for (const send of sends) {
     try {
@@ -98,9 +91,7 @@ async function prepareWithRow(
       if (!checked.ok) throw invalidField(`template.header.${checked.issues[0].path}`, checked.issues[0].message.replace(/^media\.\w+ /, ""));
       file = { bytes: checked.bytes, mimeType: checked.mimeType, ...(template.header.media.filename ? { filename: template.header.media.filename } : {}) };
     } else {
-      const [stored] = header?.media?.id
-        ? await executor.select().from(media).where(and(eq(media.accountId, accountId), eq(media.id, header.media.id))).limit(1)
-        : [];
+      const stored = header?.media?.id ? await findMedia(executor, { accountId, id: header.media.id }) : undefined;
       if (!stored) throw invalidField("template.header.media", "is required: the template's own header file is no longer stored");
       file = { bytes: stored.bytes, mimeType: stored.mimeType, ...(stored.filename ? { filename: stored.filename } : {}) };
     }

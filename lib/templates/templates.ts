@@ -1,8 +1,7 @@
 import { auditChange } from "@/lib/audit/record-audit";
-import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db";
 import type { SystemContext } from "@/lib/auth/context";
-import { media, messageTemplates, type TemplateComponents } from "@/db/schema";
+import { messageTemplates, type TemplateComponents } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
 import type { ServiceContext } from "@/lib/auth/context";
@@ -15,6 +14,7 @@ import { defaultApiBaseUrl, loadNumberIntegration, networkUrlPolicy, secretsOf }
 import { validateMedia } from "@/lib/messages/media-rules";
 import { storeMedia } from "@/lib/messages/store";
 import { type CreateTemplateInput, headerMediaKinds, presentTemplate, storedButtons, type TemplateOutput } from "./schemas";
+import { deleteTemplateRow, findTemplate, findTemplateByName, insertTemplate, selectTemplates, updateTemplateRow } from "./store";
 export { prepareTemplateSend } from "./prepare-send";
 
 /** How long the sandbox "reviews" a template before approving (or rejecting) it. */
@@ -58,7 +58,7 @@ function componentsOf(input: CreateTemplateInput): { components: TemplateCompone
 }
 
 export async function listTemplates({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
-  return keysetPage(ctx.db.select().from(messageTemplates).$dynamic(), {
+  return keysetPage(selectTemplates(ctx.db), {
     table: messageTemplates,
     accountId: ctx.accountId,
     order: "asc",
@@ -70,11 +70,7 @@ export async function listTemplates({ ctx, limit, cursor }: { ctx: ServiceContex
 }
 
 export async function getTemplate({ ctx, id }: { ctx: ServiceContext; id: string }): Promise<TemplateOutput> {
-  const [row] = await ctx.db
-    .select()
-    .from(messageTemplates)
-    .where(and(eq(messageTemplates.accountId, ctx.accountId), eq(messageTemplates.id, id)))
-    .limit(1);
+  const row = await findTemplate(ctx.db, { accountId: ctx.accountId, id });
   if (!row) throw new NotFoundError("Template");
   return presentTemplate(row);
 }
@@ -86,11 +82,7 @@ export async function getTemplate({ ctx, id }: { ctx: ServiceContext; id: string
  */
 export async function createTemplate({ ctx, input }: { ctx: ServiceContext; input: CreateTemplateInput }): Promise<TemplateOutput> {
   const db = ctx.db;
-  const [taken] = await db
-    .select({ id: messageTemplates.id })
-    .from(messageTemplates)
-    .where(and(eq(messageTemplates.accountId, ctx.accountId), eq(messageTemplates.name, input.name), eq(messageTemplates.language, input.language)))
-    .limit(1);
+  const taken = await findTemplateByName(db, { accountId: ctx.accountId, name: input.name, language: input.language });
   if (taken) throw new ConflictError(`A template named ${input.name} already exists in ${input.language}.`);
 
   const target = await cloudTarget(db, ctx.accountId);
@@ -116,21 +108,18 @@ export async function createTemplate({ ctx, input }: { ctx: ServiceContext; inpu
         const stored = await storeMedia(tx, { accountId: ctx.accountId, file: headerFile, at: now });
         components.header.media.id = stored.id;
       }
-      const [row] = await tx
-        .insert(messageTemplates)
-        .values({
-          id: newId("template", now),
-          accountId: ctx.accountId,
-          name: input.name,
-          language: input.language,
-          category: input.category,
-          components,
-          status,
-          networkTemplateId,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
+      const row = await insertTemplate(tx, {
+        id: newId("template", now),
+        accountId: ctx.accountId,
+        name: input.name,
+        language: input.language,
+        category: input.category,
+        components,
+        status,
+        networkTemplateId,
+        createdAt: now,
+        updatedAt: now,
+      });
       if (!target) {
         await enqueueJob(tx, { kind: "template.simulate-review", accountId: ctx.accountId, payload: { templateId: row.id }, runAt: new Date(now.getTime() + SANDBOX_REVIEW_MS) });
       }
@@ -149,11 +138,7 @@ export async function createTemplate({ ctx, input }: { ctx: ServiceContext; inpu
 /** Deletes a template here and, for a cloud number, at the network (its failure is a 502 and nothing is deleted). */
 export async function deleteTemplate({ ctx, id }: { ctx: ServiceContext; id: string }) {
   const db = ctx.db;
-  const [row] = await db
-    .select()
-    .from(messageTemplates)
-    .where(and(eq(messageTemplates.accountId, ctx.accountId), eq(messageTemplates.id, id)))
-    .limit(1);
+  const row = await findTemplate(db, { accountId: ctx.accountId, id });
   if (!row) throw new NotFoundError("Template");
   const target = await cloudTarget(db, ctx.accountId);
   if (target && row.networkTemplateId) {
@@ -161,9 +146,7 @@ export async function deleteTemplate({ ctx, id }: { ctx: ServiceContext; id: str
     if (!deleted.ok) throw networkError(deleted.failure.message);
   }
   await db.transaction(async (tx) => {
-    await tx.delete(messageTemplates).where(and(eq(messageTemplates.accountId, ctx.accountId), eq(messageTemplates.id, id)));
-    const headerMediaId = row.components.header?.media?.id;
-    if (headerMediaId) await tx.delete(media).where(and(eq(media.accountId, ctx.accountId), eq(media.id, headerMediaId)));
+    await deleteTemplateRow(tx, { accountId: ctx.accountId, id, headerMediaId: row.components.header?.media?.id });
     await auditChange(ctx, "template.deleted", { type: "template", id }, tx);
   });
 }
@@ -174,15 +157,11 @@ export async function setTemplateStatus(
   { accountId, id, status, reason }: { accountId: string; id: string; status: "PENDING" | "APPROVED" | "REJECTED"; reason?: string | null },
 ) {
   const tx = ctx.db;
-  const [current] = await tx.select().from(messageTemplates).where(and(eq(messageTemplates.accountId, accountId), eq(messageTemplates.id, id))).for("update");
+  const current = await findTemplate(tx, { accountId, id, lock: true });
   if (!current) return null;
   const rejectedReason = status === "REJECTED" ? (reason ?? "Rejected by the network.") : null;
   if (current.status === status && current.rejectedReason === rejectedReason) return null;
-  const [row] = await tx
-    .update(messageTemplates)
-    .set({ status, rejectedReason, updatedAt: new Date() })
-    .where(eq(messageTemplates.id, id))
-    .returning();
+  const row = await updateTemplateRow(tx, { id, set: { status, rejectedReason, updatedAt: new Date() } });
   const output = presentTemplate(row);
   await recordEvent(ctx, { accountId, type: "template.updated", data: { template: output } });
   return output;

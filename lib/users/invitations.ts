@@ -1,9 +1,7 @@
 import "server-only";
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db";
 import type { SystemContext } from "@/lib/auth/context";
-import { accounts, invitations, users } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { isoTimestamp, prefixedId } from "@/lib/platform/fields";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
@@ -20,6 +18,17 @@ import { translatorFor } from "@/i18n/translator";
 import { interfaceLocaleOf } from "./locale";
 import { emailSchema, presentUser, userNameSchema } from "@/lib/auth/user-identity";
 import { passwordSchema } from "@/lib/auth/password";
+import {
+  acceptPendingInvitation,
+  deletePendingInvitation,
+  findAccountName,
+  findInvitationByTokenHash,
+  findLiveUserIdByEmail,
+  findPendingInvitations,
+  insertInvitation,
+  insertUser,
+  updatePendingInvitation,
+} from "./store";
 
 const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -60,17 +69,11 @@ export const acceptInvitationInput = z.object({ name: userNameSchema, password: 
  * told here; accepting the invitation explains it to the invited person.
  */
 async function assertNotTeammate(tx: Executor, accountId: string, email: string) {
-  const [taken] = await tx
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.accountId, accountId), sql`lower(${users.email}) = ${email.toLowerCase()}`, isNull(users.deletedAt)))
-    .limit(1);
-  if (taken) throw invalidField("email", "is already used by a user of this account");
+  if (await findLiveUserIdByEmail(tx, { accountId, email })) throw invalidField("email", "is already used by a user of this account");
 }
 
 async function accountNameOf(executor: Executor, accountId: string) {
-  const [account] = await executor.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, accountId)).limit(1);
-  return account?.name ?? "Chorus";
+  return (await findAccountName(executor, { accountId })) ?? "Chorus";
 }
 
 /**
@@ -91,7 +94,7 @@ export async function createInvitation({ ctx, input }: { ctx: ServiceContext<"us
   const id = newId("invitation", now);
   const accountName = await ctx.db.transaction(async (tx) => {
     await assertNotTeammate(tx, ctx.accountId, input.email);
-    await tx.insert(invitations).values({ id, accountId: ctx.accountId, email: input.email, role: input.role, tokenHash: hashSecret(token), invitedBy: ctx.user.id, expiresAt, createdAt: now });
+    await insertInvitation(tx, { id, accountId: ctx.accountId, email: input.email, role: input.role, tokenHash: hashSecret(token), invitedBy: ctx.user.id, expiresAt, createdAt: now });
     await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "user.invited", target: { type: "invitation", id } });
     return accountNameOf(tx, ctx.accountId);
   });
@@ -108,13 +111,7 @@ function assertAdmin(ctx: { user: { role?: string } }) {
 /** `GET /v1/invitations`: invitations not accepted yet (expired ones too), newest first. */
 export async function listPendingInvitations({ ctx }: { ctx: ServiceContext<"user"> }): Promise<{ data: PendingInvitationOutput[] }> {
   assertAdmin(ctx);
-  const rows = await ctx.db
-    .select({ invitation: invitations, inviter: { id: users.id, name: users.name } })
-    .from(invitations)
-    .leftJoin(users, and(eq(users.id, invitations.invitedBy), isNull(users.deletedAt)))
-    .where(and(eq(invitations.accountId, ctx.accountId), isNull(invitations.acceptedAt)))
-    .orderBy(desc(invitations.createdAt), desc(invitations.id))
-    .limit(500);
+  const rows = await findPendingInvitations(ctx.db, { accountId: ctx.accountId, limit: 500 });
   const now = Date.now();
   return {
     data: rows.map(({ invitation, inviter }) => ({
@@ -133,11 +130,7 @@ export async function listPendingInvitations({ ctx }: { ctx: ServiceContext<"use
 export async function revokeInvitation({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
   assertAdmin(ctx);
   await ctx.db.transaction(async (tx) => {
-    const [gone] = await tx
-      .delete(invitations)
-      .where(and(eq(invitations.id, id), eq(invitations.accountId, ctx.accountId), isNull(invitations.acceptedAt)))
-      .returning({ id: invitations.id });
-    if (!gone) throw new NotFoundError("Invitation");
+    if (!(await deletePendingInvitation(tx, { accountId: ctx.accountId, id }))) throw new NotFoundError("Invitation");
     await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "user.invitation_revoked", target: { type: "invitation", id } });
   });
 }
@@ -152,11 +145,7 @@ export async function resendInvitation({ ctx, id }: { ctx: ServiceContext<"user"
   const token = newSecret("chorus_invite_");
   const expiresAt = new Date(now.getTime() + INVITATION_LIFETIME_MS);
   const { row, accountName } = await ctx.db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(invitations)
-      .set({ tokenHash: hashSecret(token), expiresAt, invitedBy: ctx.user.id })
-      .where(and(eq(invitations.id, id), eq(invitations.accountId, ctx.accountId), isNull(invitations.acceptedAt)))
-      .returning();
+    const updated = await updatePendingInvitation(tx, { accountId: ctx.accountId, id, set: { tokenHash: hashSecret(token), expiresAt, invitedBy: ctx.user.id } });
     if (!updated) throw new NotFoundError("Invitation");
     await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "user.invitation_resent", target: { type: "invitation", id } });
     return { row: updated, accountName: await accountNameOf(tx, ctx.accountId) };
@@ -171,12 +160,7 @@ export async function resendInvitation({ ctx, id }: { ctx: ServiceContext<"user"
  * to the person holding the link, who owns the address, never to whoever invited them.
  */
 async function assertEmailUnused(executor: Executor, email: string) {
-  const [taken] = await executor
-    .select({ id: users.id })
-    .from(users)
-    .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, isNull(users.deletedAt)))
-    .limit(1);
-  if (taken) {
+  if (await findLiveUserIdByEmail(executor, { email })) {
     throw new ApiError(
       409,
       "email_in_use",
@@ -186,12 +170,7 @@ async function assertEmailUnused(executor: Executor, email: string) {
 }
 
 async function findInvitation(db: Executor, token: string) {
-  const [row] = await db
-    .select({ invitation: invitations, accountName: accounts.name })
-    .from(invitations)
-    .innerJoin(accounts, eq(accounts.id, invitations.accountId))
-    .where(eq(invitations.tokenHash, hashSecret(token)))
-    .limit(1);
+  const row = await findInvitationByTokenHash(db, { tokenHash: hashSecret(token) });
   if (!row) throw new ApiError(404, "not_found", "This invitation link is not valid. Ask your administrator for a new one.");
   if (row.invitation.acceptedAt) throw new ApiError(410, "invitation_used", "This invitation was already used. Sign in instead.");
   if (row.invitation.expiresAt.getTime() <= Date.now()) {
@@ -215,17 +194,9 @@ export async function acceptInvitation(ctx: SystemContext, { token, input, local
   return ctx.db.transaction(async (tx) => {
     const now = new Date();
     const userId = newId("user", now);
-    const [spent] = await tx
-      .update(invitations)
-      .set({ acceptedAt: now, acceptedUserId: userId })
-      .where(and(eq(invitations.id, invitation.id), isNull(invitations.acceptedAt)))
-      .returning({ id: invitations.id });
-    if (!spent) throw new ApiError(410, "invitation_used", "This invitation was already used. Sign in instead.");
+    if (!(await acceptPendingInvitation(tx, { id: invitation.id, userId, at: now }))) throw new ApiError(410, "invitation_used", "This invitation was already used. Sign in instead.");
     await assertEmailUnused(tx, invitation.email);
-    const [user] = await tx
-      .insert(users)
-      .values({ id: userId, accountId: invitation.accountId, name: input.name, email: invitation.email, passwordHash, role: invitation.role, locale, createdAt: now, updatedAt: now })
-      .returning();
+    const user = await insertUser(tx, { id: userId, accountId: invitation.accountId, name: input.name, email: invitation.email, passwordHash, role: invitation.role, locale, createdAt: now, updatedAt: now });
     const output = presentUser(user);
     await recordEvent({ ...ctx, db: tx }, { accountId: invitation.accountId, type: "user.created", data: { user: output } });
     await recordAudit(tx, { accountId: invitation.accountId, actor: { type: "user", id: user.id, name: user.name }, action: "user.created", target: { type: "user", id: user.id } });

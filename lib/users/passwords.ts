@@ -1,16 +1,15 @@
 import "server-only";
 import type { ServiceContext, SystemContext } from "@/lib/auth/context";
 import { endUserAccess } from "@/lib/auth/sessions";
-import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db";
-import { passwordResets, users } from "@/db/schema";
 import { recordAudit, userActor } from "@/lib/audit/record-audit";
 import { hashPassword, passwordSchema, verifyPassword } from "@/lib/auth/password";
 import { hashSecret, newSecret } from "@/lib/platform/crypto/secret-hash";
 import { getEnv } from "@/lib/platform/env";
 import { ApiError, invalidField, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
+import { findLiveUser, findPasswordReset, insertPasswordReset, spendOpenPasswordResets, spendPasswordReset, updateUserRow } from "./store";
 
 const RESET_LINK_LIFETIME_MS = 60 * 60 * 1000;
 
@@ -35,12 +34,12 @@ async function endSessions(tx: Executor, userId: string, reason: string, keep?: 
 
 /** `POST /v1/auth/password`: the signed-in user changes their password; their other sessions end. */
 export async function changePassword({ ctx, input }: { ctx: ServiceContext<"user" | "token">; input: z.infer<typeof changePasswordInput> }) {
-  const [user] = await ctx.db.select().from(users).where(and(eq(users.id, ctx.user.id), isNull(users.deletedAt))).limit(1);
+  const user = await findLiveUser(ctx.db, { accountId: ctx.accountId, id: ctx.user.id });
   if (!user) throw new NotFoundError("User");
   if (!(await verifyPassword(user.passwordHash, input.current_password))) throw invalidField("current_password", "is wrong");
   const passwordHash = await hashPassword(input.new_password);
   await ctx.db.transaction(async (tx) => {
-    await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
+    await updateUserRow(tx, { id: user.id, set: { passwordHash, updatedAt: new Date() } });
     await endSessions(tx, user.id, "password_changed", ctx.token.id);
     await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "auth.password_changed", target: { type: "user", id: user.id } });
   });
@@ -48,30 +47,21 @@ export async function changePassword({ ctx, input }: { ctx: ServiceContext<"user
 
 /** An administrator's one-time reset link for a user (1 hour); an earlier unused link stops working. */
 export async function issuePasswordReset({ ctx, userId }: { ctx: ServiceContext<"user">; userId: string }) {
-  const [user] = await ctx.db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.id, userId), eq(users.accountId, ctx.accountId), isNull(users.deletedAt)))
-    .limit(1);
+  const user = await findLiveUser(ctx.db, { accountId: ctx.accountId, id: userId });
   if (!user) throw new NotFoundError("User");
   const now = new Date();
   const token = newSecret("chorus_reset_");
   const expiresAt = new Date(now.getTime() + RESET_LINK_LIFETIME_MS);
   await ctx.db.transaction(async (tx) => {
-    await tx.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
-    await tx.insert(passwordResets).values({ id: newId("passwordReset", now), accountId: ctx.accountId, userId, tokenHash: hashSecret(token), createdBy: ctx.user.id, expiresAt, createdAt: now });
+    await spendOpenPasswordResets(tx, { userId, at: now });
+    await insertPasswordReset(tx, { id: newId("passwordReset", now), accountId: ctx.accountId, userId, tokenHash: hashSecret(token), createdBy: ctx.user.id, expiresAt, createdAt: now });
     await recordAudit(tx, { accountId: ctx.accountId, actor: userActor(ctx), action: "auth.password_reset_issued", target: { type: "user", id: userId } });
   });
   return { url: `${getEnv().APP_URL}/reset-password/${token}`, expires_at: expiresAt.toISOString() };
 }
 
 async function findReset(db: Executor, token: string) {
-  const [row] = await db
-    .select({ reset: passwordResets, user: { id: users.id, name: users.name, email: users.email, deletedAt: users.deletedAt } })
-    .from(passwordResets)
-    .innerJoin(users, eq(users.id, passwordResets.userId))
-    .where(eq(passwordResets.tokenHash, hashSecret(token)))
-    .limit(1);
+  const row = await findPasswordReset(db, { tokenHash: hashSecret(token) });
   if (!row || row.user.deletedAt) throw new ApiError(404, "not_found", "This reset link is not valid. Ask your administrator for a new one.");
   if (row.reset.usedAt) throw new ApiError(410, "link_used", "This reset link was already used or replaced by a newer one. Ask your administrator for a new one.");
   if (row.reset.expiresAt.getTime() <= Date.now()) throw new ApiError(410, "link_expired", "This reset link has expired (links last 1 hour). Ask your administrator for a new one.");
@@ -89,13 +79,8 @@ export async function resetPassword(ctx: SystemContext, { token, password }: { t
   const { reset, user } = await findReset(ctx.db, token);
   const passwordHash = await hashPassword(password);
   await ctx.db.transaction(async (tx) => {
-    const [spent] = await tx
-      .update(passwordResets)
-      .set({ usedAt: new Date() })
-      .where(and(eq(passwordResets.id, reset.id), isNull(passwordResets.usedAt)))
-      .returning({ id: passwordResets.id });
-    if (!spent) throw new ApiError(410, "link_used", "This reset link was already used.");
-    await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
+    if (!(await spendPasswordReset(tx, { id: reset.id, at: new Date() }))) throw new ApiError(410, "link_used", "This reset link was already used.");
+    await updateUserRow(tx, { id: user.id, set: { passwordHash, updatedAt: new Date() } });
     await endSessions(tx, user.id, "password_reset");
     await recordAudit(tx, { accountId: reset.accountId, actor: { type: "user", id: user.id, name: user.name }, action: "auth.password_reset", target: { type: "user", id: user.id } });
   });

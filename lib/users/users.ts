@@ -1,7 +1,7 @@
 import "server-only";
-import { and, eq, isNull, ne, sql } from "drizzle-orm";
+import { isNull } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { apiTokens, conversations, type User, users } from "@/db/schema";
+import { type User, users } from "@/db/schema";
 import { assertEmailFree } from "@/lib/accounts/create-account";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
@@ -20,12 +20,11 @@ import { userActor } from "@/lib/activity/schemas";
 import { presentUser } from "@/lib/auth/user-identity";
 import { loadWorkflowSettings } from "@/lib/teams/assignment";
 import type { CreateUserInput, UpdateUserInput } from "./schemas";
-
-const live = (accountId: string) => and(eq(users.accountId, accountId), isNull(users.deletedAt));
+import { countOtherAdmins, findLiveUser, insertUser, lockAdmins, releaseAssignedConversations, revokeUserTokens, selectUsers, updateUserRow } from "./store";
 
 export async function listUsers({ ctx, limit, cursor }: { ctx: ServiceContext<"user">; limit: number; cursor?: CursorPosition }) {
   const settings = await loadWorkflowSettings(ctx.db, ctx.accountId);
-  return keysetPage(ctx.db.select().from(users).$dynamic(), {
+  return keysetPage(selectUsers(ctx.db), {
     table: users,
     accountId: ctx.accountId,
     where: [isNull(users.deletedAt)],
@@ -38,12 +37,7 @@ export async function listUsers({ ctx, limit, cursor }: { ctx: ServiceContext<"u
 }
 
 async function findUser(tx: Executor, accountId: string, id: string, lock = false): Promise<User> {
-  const query = tx
-    .select()
-    .from(users)
-    .where(and(live(accountId), eq(users.id, id)))
-    .limit(1);
-  const [user] = lock ? await query.for("update") : await query;
+  const user = await findLiveUser(tx, { accountId, id, lock });
   if (!user) throw new NotFoundError("User");
   return user;
 }
@@ -57,10 +51,7 @@ export async function createUser({ ctx, input }: { ctx: ServiceContext<"user">; 
   return ctx.db.transaction(async (tx) => {
     await assertEmailFree(tx, input.email);
     const now = new Date();
-    const [user] = await tx
-      .insert(users)
-      .values({ id: newId("user", now), accountId: ctx.accountId, name: input.name, email: input.email, passwordHash, role: input.role, createdAt: now, updatedAt: now })
-      .returning();
+    const user = await insertUser(tx, { id: newId("user", now), accountId: ctx.accountId, name: input.name, email: input.email, passwordHash, role: input.role, createdAt: now, updatedAt: now });
     const output = presentUser(user);
     await recordEvent({ ...ctx, db: tx }, { accountId: ctx.accountId, type: "user.created", data: { user: output } });
     await recordAudit(tx, { accountId: ctx.accountId, actor: auditActor(ctx), action: "user.created", target: { type: "user", id: user.id } });
@@ -68,42 +59,30 @@ export async function createUser({ ctx, input }: { ctx: ServiceContext<"user">; 
   });
 }
 
-/** Serialises admin-count checks of one account so two demotions cannot both pass. */
-async function lockAdmins(tx: Executor, accountId: string) {
-  await tx.execute(sql`select id from ${users} where ${users.accountId} = ${accountId} and ${users.role} = 'admin' and ${users.deletedAt} is null for update`);
-}
-
-async function otherAdmins(tx: Executor, accountId: string, exceptId: string) {
-  const [row] = await tx
-    .select({ n: sql<number>`count(*)::int` })
-    .from(users)
-    .where(and(live(accountId), eq(users.role, "admin"), ne(users.id, exceptId)));
-  return row.n;
-}
+const otherAdmins = (tx: Executor, accountId: string, exceptId: string) => countOtherAdmins(tx, { accountId, exceptId });
 
 export async function updateUser({ ctx, id, input }: { ctx: ServiceContext<"user">; id: string; input: UpdateUserInput }) {
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   return ctx.db.transaction(async (tx) => {
-    await lockAdmins(tx, ctx.accountId);
+    await lockAdmins(tx, { accountId: ctx.accountId });
     const user = await findUser(tx, ctx.accountId, id, true);
     if (user.role === "admin" && input.role === "agent" && (await otherAdmins(tx, ctx.accountId, id)) === 0) {
       throw new ConflictError("The last administrator cannot be demoted. Promote someone else first.");
     }
     if (input.email && input.email !== user.email.toLowerCase()) await assertEmailFree(tx, input.email);
-    const [updated] = await tx
-      .update(users)
-      .set({
+    const updated = await updateUserRow(tx, {
+      id,
+      set: {
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.email !== undefined ? { email: input.email } : {}),
         ...(input.role !== undefined ? { role: input.role } : {}),
         ...(passwordHash ? { passwordHash } : {}),
         updatedAt: new Date(),
-      })
-      .where(eq(users.id, id))
-      .returning();
+      },
+    });
     if (passwordHash) {
       // A new password signs the user out of every session.
-      await tx.update(apiTokens).set({ revokedAt: new Date() }).where(and(eq(apiTokens.userId, id), eq(apiTokens.kind, "session"), isNull(apiTokens.revokedAt)));
+      await revokeUserTokens(tx, { userId: id, at: new Date(), sessionsOnly: true });
     }
     const output = presentUser(updated);
     await announceAuthChange(tx);
@@ -120,20 +99,16 @@ export async function updateUser({ ctx, id, input }: { ctx: ServiceContext<"user
  */
 export async function deleteUser({ ctx, id }: { ctx: ServiceContext<"user">; id: string }) {
   await ctx.db.transaction(async (tx) => {
-    await lockAdmins(tx, ctx.accountId);
+    await lockAdmins(tx, { accountId: ctx.accountId });
     const user = await findUser(tx, ctx.accountId, id, true);
     if (user.role === "admin" && (await otherAdmins(tx, ctx.accountId, id)) === 0) {
       throw new ConflictError("The last administrator cannot be deleted.");
     }
     const now = new Date();
-    await tx.update(users).set({ deletedAt: now, updatedAt: now }).where(eq(users.id, id));
-    await tx.update(apiTokens).set({ revokedAt: now }).where(and(eq(apiTokens.userId, id), isNull(apiTokens.revokedAt)));
+    await updateUserRow(tx, { id, set: { deletedAt: now, updatedAt: now } });
+    await revokeUserTokens(tx, { userId: id, at: now });
     await announceAuthChange(tx);
-    const released = await tx
-      .update(conversations)
-      .set({ assignedTo: null, assignedAt: null, status: sql`case when ${conversations.status} = 'assigned' then 'open' else ${conversations.status} end`, updatedAt: now })
-      .where(and(eq(conversations.accountId, ctx.accountId), eq(conversations.assignedTo, id)))
-      .returning({ id: conversations.id, status: conversations.status, assignedTo: conversations.assignedTo, assignedAt: conversations.assignedAt });
+    const released = await releaseAssignedConversations(tx, { accountId: ctx.accountId, userId: id, at: now });
     // The same event as an unassign by hand: the whole conversation and who acted.
     for (const { id: conversationId } of released) {
       const conversation = await findConversation(tx, { accountId: ctx.accountId, id: conversationId });
