@@ -7,28 +7,28 @@ import { describe, expect, it } from "vitest";
 // writes. A file outside a store that uses the database modules and calls the query builder
 // (`.select(`, `.insert(`, `.update(`, `.delete(`, `` sql` ``, `.execute(`) is a verb still writing
 // its queries inline. The files below are still being converted; the list only shrinks: a new
-// such file fails here, and a converted file must leave the list. The plumbing (lib/server,
-// lib/jobs, lib/platform) and the domains of authentication and the account (auth, oauth,
-// accounts, api, audit, events, push, network, polish, profile, plants, assistant, pricing) keep
-// their own list.
-const elsewhere = /^lib\/(server|jobs|platform|auth|oauth|accounts|api|audit|events|push|network|polish|profile|plants|assistant|pricing)\//;
+// such file fails here, and a converted file must leave the list. The plumbing under and above
+// the domains (lib/platform, lib/jobs, lib/server) keeps its own SQL.
+const elsewhere = /^lib\/(server|jobs|platform)\//;
 const notYetConverted = new Set([
   "lib/auto-replies/auto-replies.ts",
   "lib/campaigns/audience.ts",
   "lib/campaigns/campaigns.ts",
   "lib/campaigns/opt-out.ts",
-  "lib/campaigns/outcomes.ts",
   "lib/campaigns/prepare.ts",
   "lib/campaigns/send.ts",
   "lib/campaigns/settings.ts",
-  "lib/campaigns/start.ts",
   "lib/contacts/contacts.ts",
   "lib/contacts/identity.ts",
   "lib/contacts/import.ts",
   "lib/contacts/labels.ts",
+  "lib/events/fan-out.ts",
+  "lib/events/record-event.ts",
   "lib/inbox/count-inbox.ts",
   "lib/inbox/list-inbox.ts",
   "lib/inbox/mark-read.ts",
+  "lib/profile/documents.ts",
+  "lib/profile/knowledge.ts",
   "lib/reports/agents.ts",
   "lib/reports/durations.ts",
   "lib/reports/export.ts",
@@ -45,18 +45,6 @@ const notYetConverted = new Set([
   "lib/sla/recipients.ts",
   "lib/sla/report.ts",
   "lib/sla/sla.ts",
-  "lib/webhooks/attempt-delivery.ts",
-  "lib/webhooks/create-webhook.ts",
-  "lib/webhooks/delete-webhook.ts",
-  "lib/webhooks/deliver-batch.ts",
-  "lib/webhooks/deliver-job.ts",
-  "lib/webhooks/find-webhook.ts",
-  "lib/webhooks/get-webhook-stats.ts",
-  "lib/webhooks/list-webhook-logs.ts",
-  "lib/webhooks/list-webhooks.ts",
-  "lib/webhooks/redeliver.ts",
-  "lib/webhooks/update-webhook.ts",
-  "lib/webhooks/verify-webhook.ts",
 ]);
 
 const root = path.resolve(import.meta.dirname, "../..");
