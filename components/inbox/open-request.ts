@@ -7,7 +7,7 @@ export type Page<T = MessageItem> = { data: T[]; pagination: { next_cursor: stri
 export type Opened = ConversationItem & { messages: Page; notes: Page<NoteItem>; activity: Page<ActivityItem> };
 
 /** The newest page of messages a conversation opens with. */
-export const OPEN_PAGE_SIZE = "50";
+const OPEN_PAGE_SIZE = "50";
 
 /** How long a request sent at the click waits for the conversation view to take it. */
 const TAKE_WITHIN_MS = 2_000;
