@@ -12,12 +12,6 @@ import { describe, expect, it } from "vitest";
 const elsewhere = /^lib\/(server|jobs|platform)\//;
 const notYetConverted = new Set([
   "lib/auto-replies/auto-replies.ts",
-  "lib/campaigns/audience.ts",
-  "lib/campaigns/campaigns.ts",
-  "lib/campaigns/opt-out.ts",
-  "lib/campaigns/prepare.ts",
-  "lib/campaigns/send.ts",
-  "lib/campaigns/settings.ts",
   "lib/contacts/contacts.ts",
   "lib/contacts/identity.ts",
   "lib/contacts/import.ts",
