@@ -1,12 +1,13 @@
 import type { Executor } from "@/db";
 import type { CampaignAudience, CampaignCost, CampaignTemplate } from "@/db/schema";
+import { findContactIds, someContactHasAttribute } from "@/lib/contacts/store";
 import { findLabels } from "@/lib/labels/store";
 import { invalidField } from "@/lib/platform/errors";
 import { estimatePrice } from "@/lib/pricing/estimate";
 import { loadPricing } from "@/lib/pricing/pricing";
 import { prepareTemplateSend } from "@/lib/templates/prepare-send";
 import { findTemplateCategory } from "@/lib/templates/store";
-import { audienceCondition, countAudience, eligiblePhones, findContactIds, sampleAudience, skipReasonSql, someContactHasAttribute } from "./store/audience";
+import { audienceCondition, countAudience, eligiblePhones, sampleAudience, skipReasonSql } from "./store/audience";
 
 /** Labels and contacts the audience names must be the account's (else 400 naming the first unknown one). */
 export async function checkAudience(db: Executor, accountId: string, audience: CampaignAudience) {

@@ -6,6 +6,7 @@ import { enqueueJob, retireWaitingJobs } from "@/lib/jobs/enqueue";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { ConflictError, invalidField, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
+import { failQueuedMessages } from "@/lib/messages/store";
 import { keysetPage } from "@/lib/platform/keyset-page";
 import { checkAudience, checkTemplate, estimateAudienceCost, summarizeAudience, templateCategory } from "./audience";
 import type { CampaignOutput, CreateCampaignInput, RecipientStatus, UpdateCampaignInput } from "./schemas";
@@ -13,7 +14,6 @@ import { loadCampaignSettings } from "./settings";
 import {
   countRecipientsByStatus,
   deleteCampaignRow,
-  failQueuedMessages,
   findAccountCampaign,
   insertCampaign,
   raiseDispatchGeneration,

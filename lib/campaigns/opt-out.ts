@@ -1,10 +1,12 @@
 import { z } from "zod";
 import type { Tx } from "@/db";
 import type { Conversation, Message } from "@/db/schema";
+import { optOutOfMarketing } from "@/lib/contacts/store";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { defineJob, type PayloadOf } from "@/lib/jobs/define";
+import { findLatestInboundLanguage, findMessageRows } from "@/lib/messages/store";
 import { loadCampaignSettings, normalizeKeyword } from "./settings";
-import { findMessageSender, latestInboundLanguage, optOutContact } from "./store/opt-out";
+
 
 type Language = "en" | "es" | "pt";
 
@@ -36,8 +38,8 @@ export async function handleOptOutKeyword(tx: Tx, { accountId, message, conversa
   const settings = await loadCampaignSettings(tx, accountId);
   const keyword = optOutKeywordOf(message.text, settings.opt_out_keywords);
   if (!keyword) return false;
-  await optOutContact(tx, { accountId, contactId: conversation.contactId, at: new Date() });
-  const language = message.language ?? (await latestInboundLanguage(tx, { accountId, conversationId: conversation.id })) ?? KEYWORD_LANGUAGE[normalizeKeyword(keyword)] ?? "en";
+  await optOutOfMarketing(tx, { accountId, id: conversation.contactId, at: new Date() });
+  const language = message.language ?? (await findLatestInboundLanguage(tx, { accountId, conversationId: conversation.id })) ?? KEYWORD_LANGUAGE[normalizeKeyword(keyword)] ?? "en";
   await enqueueJob(tx, { kind: "contact.opt-out", accountId, payload: { accountId, conversationId: conversation.id, messageId: message.id, language } });
   return true;
 }
@@ -50,9 +52,9 @@ export type SendOptOutConfirmation = (args: { tx: Tx; accountId: string; convers
 export function createOptOutJob(send: SendOptOutConfirmation) {
   return defineJob({ kind: "contact.opt-out", schema: optOutPayload, handler: async ({ accountId, conversationId, messageId, language }, { system }) => {
     await system.db.transaction(async (tx) => {
-      const inbound = await findMessageSender(tx, { accountId, messageId });
+      const [inbound] = await findMessageRows(tx, { accountId, ids: [messageId] });
       if (!inbound) return;
-      await send({ tx, accountId, conversationId, to: inbound.from, text: OPT_OUT_CONFIRMATIONS[language] });
+      await send({ tx, accountId, conversationId, to: inbound.fromNumber, text: OPT_OUT_CONFIRMATIONS[language] });
     });
   } });
 }

@@ -1,16 +1,16 @@
 import type { SystemContext } from "@/lib/auth/context";
 import type { Campaign, Contact } from "@/db/schema";
 import { contactAddress } from "@/lib/contacts/identity";
+import { findContactRows } from "@/lib/contacts/store";
 import { createConversations, findActiveConversations } from "@/lib/conversations/store";
 import { previewOf } from "@/lib/messages/schemas";
 import type { MessageKindContent } from "@/lib/messages/kinds";
-import { insertMessages, type NewMessage, storeMedia, touchConversationsKeepingUnread } from "@/lib/messages/store";
+import { failQueuedMessages, insertMessages, type NewMessage, storeMedia, touchConversationsKeepingUnread } from "@/lib/messages/store";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integration";
 import { ApiError } from "@/lib/platform/errors";
 import { prepareTemplateSends } from "@/lib/templates/prepare-send";
 import { variableValue } from "./audience";
-import { failQueuedMessages } from "./store/campaigns";
-import { findAccountContacts, lockPendingRecipients, updateRecipients } from "./store/prepare";
+import { lockPendingRecipients, updateRecipients } from "./store/prepare";
 
 export type Due = { id: number; contactId: string; messageId: string; attempts: number };
 export type Written = Awaited<ReturnType<typeof insertMessages>>[number];
@@ -30,7 +30,7 @@ export async function prepareShare(ctx: SystemContext, campaign: Campaign, ids: 
   return ctx.db.transaction(async (tx) => {
     const rows = await lockPendingRecipients(tx, { campaignId: campaign.id, ids });
     if (!rows.length) return { due: [] as Due[], written: new Map<string, Written>(), integration: undefined };
-    const found = await findAccountContacts(tx, { accountId: campaign.accountId, ids: rows.map((r) => r.contactId) });
+    const found = await findContactRows(tx, { accountId: campaign.accountId, ids: rows.map((r) => r.contactId) });
     const contactOf = new Map(found.map((c) => [c.id, c]));
 
     const settled: { id: number; status: "skipped" | "failed"; reason: string; messageId: string | null }[] = [];

@@ -1,4 +1,4 @@
-import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, type SQL, sql } from "drizzle-orm";
 import { type Executor, rowsOf } from "@/db";
 import { type CampaignAudience, contacts } from "@/db/schema";
 
@@ -32,21 +32,6 @@ export function audienceCondition(accountId: string, audience: CampaignAudience)
 export function skipReasonSql(requireOptIn: boolean): SQL {
   return sql`case when ${contacts.blocked} then 'blocked' when ${contacts.marketingOptIn} = false then 'opted_out'
     when ${contacts.marketingOptIn} is null and ${requireOptIn}::boolean then 'no_consent' else null end`;
-}
-
-/** Of these ids, those of the account's contacts. */
-export async function findContactIds(db: Executor, { accountId, ids }: { accountId: string; ids: string[] }) {
-  return db.select({ id: contacts.id }).from(contacts).where(and(eq(contacts.accountId, accountId), inArray(contacts.id, ids)));
-}
-
-/** Whether some contact of the account holds the attribute. */
-export async function someContactHasAttribute(db: Executor, { accountId, key }: { accountId: string; key: string }) {
-  const [held] = await db
-    .select({ id: contacts.id })
-    .from(contacts)
-    .where(and(eq(contacts.accountId, accountId), sql`${contacts.attributes} ->> ${key}::text is not null`))
-    .limit(1);
-  return held !== undefined;
 }
 
 /** How many contacts the condition names, and how many of them each skip reason holds back. */

@@ -1,6 +1,6 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { type Executor, rowsOf } from "@/db";
-import { type Campaign, campaignRecipients, campaigns, messages } from "@/db/schema";
+import { type Campaign, campaignRecipients, campaigns } from "@/db/schema";
 import type { RecipientStatus } from "../schemas";
 
 /** The queries of campaigns as the API manages them: their rows, their recipients' counts and list. */
@@ -93,14 +93,6 @@ export async function skipPendingRecipients(db: Executor, { campaignId, reason, 
     .set({ status: "skipped", reason, updatedAt: at })
     .where(and(eq(campaignRecipients.campaignId, campaignId), eq(campaignRecipients.status, "pending")))
     .returning({ messageId: campaignRecipients.messageId });
-}
-
-/** Fails those of these messages that are still queued, with the error. */
-export async function failQueuedMessages(db: Executor, { ids, error, at }: { ids: string[]; error: { code: string; message: string }; at: Date }) {
-  await db
-    .update(messages)
-    .set({ status: "failed", error, updatedAt: at })
-    .where(and(inArray(messages.id, ids), eq(messages.status, "queued")));
 }
 
 export type RecipientRow = {

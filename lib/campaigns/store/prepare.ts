@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { campaignRecipients, contacts } from "@/db/schema";
+import { campaignRecipients } from "@/db/schema";
 
 /** The queries that make a part of a campaign's share ready to send. */
 
@@ -12,11 +12,6 @@ export async function lockPendingRecipients(db: Executor, { campaignId, ids }: {
     .where(and(inArray(campaignRecipients.id, ids), eq(campaignRecipients.campaignId, campaignId), eq(campaignRecipients.status, "pending")))
     .orderBy(asc(campaignRecipients.id))
     .for("update", { skipLocked: true });
-}
-
-/** Of these ids, the account's contacts. */
-export async function findAccountContacts(db: Executor, { accountId, ids }: { accountId: string; ids: string[] }) {
-  return db.select().from(contacts).where(and(eq(contacts.accountId, accountId), inArray(contacts.id, ids)));
 }
 
 /** Sets each recipient's status, reason and message where given (null keeps the stored value), in one statement. */
