@@ -9,13 +9,13 @@ import { type Campaign, type CampaignCost, campaignRecipients, campaigns, contac
  */
 
 /** What a message that fails because its send was cut short says. */
-export const INTERRUPTED = {
+const INTERRUPTED = {
   code: "interrupted",
   message: "Sending stopped while this message was being handed to the network (a crash or restart); it may have arrived, so it is not sent again.",
 };
 
 /** Recipients whose contact may be messaged now (checked again in the statement that claims them). */
-export const mayMessage = (requireOptIn: boolean) =>
+const mayMessage = (requireOptIn: boolean) =>
   sql`exists (select 1 from ${contacts} c where c.id = ${campaignRecipients.contactId} and not c.blocked
     and c.marketing_opt_in is distinct from false and (c.marketing_opt_in is not null or not ${requireOptIn}::boolean))`;
 
