@@ -1,43 +1,18 @@
-import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { type Executor, rowsOf } from "@/db";
-import { type CampaignAudience, type CampaignCost, type CampaignTemplate, contacts, labels, messageTemplates } from "@/db/schema";
+import type { Executor } from "@/db";
+import type { CampaignAudience, CampaignCost, CampaignTemplate } from "@/db/schema";
+import { findContactIds, someContactHasAttribute } from "@/lib/contacts/store";
+import { findLabels } from "@/lib/labels/store";
 import { invalidField } from "@/lib/platform/errors";
 import { estimatePrice } from "@/lib/pricing/estimate";
 import { loadPricing } from "@/lib/pricing/pricing";
 import { prepareTemplateSend } from "@/lib/templates/prepare-send";
-
-/**
- * The audience as a condition on `contacts` (alias-free): a contact must meet every criterion
- * given; `label_ids` matches a label set on the contact or on any of its conversations.
- */
-export function audienceCondition(accountId: string, audience: CampaignAudience): SQL {
-  const parts: SQL[] = [sql`${contacts.accountId} = ${accountId}`];
-  if (audience.label_ids?.length) {
-    const ids = JSON.stringify(audience.label_ids);
-    parts.push(sql`exists (select 1 from jsonb_array_elements_text(${ids}::jsonb) as wanted(id)
-      where ${contacts.labels} @> jsonb_build_array(jsonb_build_object('id', wanted.id))
-        or exists (select 1 from conversations cv where cv.account_id = ${contacts.accountId} and cv.contact_id = ${contacts.id}
-          and cv.labels @> jsonb_build_array(jsonb_build_object('id', wanted.id))))`);
-  }
-  if (audience.attributes && Object.keys(audience.attributes).length) {
-    parts.push(sql`${contacts.attributes} @> ${JSON.stringify(audience.attributes)}::jsonb`);
-  }
-  if (audience.contact_ids?.length) {
-    parts.push(sql`${contacts.id} in (select jsonb_array_elements_text(${JSON.stringify(audience.contact_ids)}::jsonb))`);
-  }
-  return sql.join(parts, sql` and `);
-}
-
-/** Why a contact gets no campaign message before any is written: blocked, opted out, or never agreed (when consent is required). */
-export function skipReasonSql(requireOptIn: boolean): SQL {
-  return sql`case when ${contacts.blocked} then 'blocked' when ${contacts.marketingOptIn} = false then 'opted_out'
-    when ${contacts.marketingOptIn} is null and ${requireOptIn}::boolean then 'no_consent' else null end`;
-}
+import { findTemplateCategory } from "@/lib/templates/store";
+import { audienceCondition, countAudience, eligiblePhones, sampleAudience, skipReasonSql } from "./store/audience";
 
 /** Labels and contacts the audience names must be the account's (else 400 naming the first unknown one). */
 export async function checkAudience(db: Executor, accountId: string, audience: CampaignAudience) {
   if (audience.label_ids?.length) {
-    const found = await db.select({ id: labels.id }).from(labels).where(and(eq(labels.accountId, accountId), inArray(labels.id, audience.label_ids)));
+    const found = await findLabels(db, { accountId, ids: audience.label_ids });
     const known = new Set(found.map((l) => l.id));
     const unknown = audience.label_ids.findIndex((id) => !known.has(id));
     if (unknown >= 0) throw invalidField(`audience.label_ids.${unknown}`, "is not a label of this account");
@@ -47,7 +22,7 @@ export async function checkAudience(db: Executor, accountId: string, audience: C
     // In slices: a list of thousands stays a handful of statements.
     for (let i = 0; i < audience.contact_ids.length; i += 1000) {
       const slice = audience.contact_ids.slice(i, i + 1000);
-      const found = await db.select({ id: contacts.id }).from(contacts).where(and(eq(contacts.accountId, accountId), inArray(contacts.id, slice)));
+      const found = await findContactIds(db, { accountId, ids: slice });
       for (const row of found) known.add(row.id);
     }
     const unknown = audience.contact_ids.findIndex((id) => !known.has(id));
@@ -65,23 +40,13 @@ export async function checkTemplate(db: Executor, accountId: string, template: C
   for (const [index, variable] of template.variables.entries()) {
     const key = attributeKeyOf(variable.source);
     if (key === null) continue;
-    const [held] = await db
-      .select({ id: contacts.id })
-      .from(contacts)
-      .where(and(eq(contacts.accountId, accountId), sql`${contacts.attributes} ->> ${key}::text is not null`))
-      .limit(1);
-    if (!held) throw invalidField(`template.variables.${index}.source`, `no contact of this account has the attribute ${key}`);
+    if (!(await someContactHasAttribute(db, { accountId, key }))) throw invalidField(`template.variables.${index}.source`, `no contact of this account has the attribute ${key}`);
   }
   return templateCategory(db, accountId, template);
 }
 
 export async function templateCategory(db: Executor, accountId: string, template: { name: string; language: string }) {
-  const [row] = await db
-    .select({ category: messageTemplates.category })
-    .from(messageTemplates)
-    .where(and(eq(messageTemplates.accountId, accountId), eq(messageTemplates.name, template.name), eq(messageTemplates.language, template.language)))
-    .limit(1);
-  return row?.category ?? null;
+  return findTemplateCategory(db, { accountId, name: template.name, language: template.language });
 }
 
 const attributeKeyOf = (source: string) => (source.startsWith("contact.attributes.") ? source.slice("contact.attributes.".length) : null);
@@ -100,17 +65,8 @@ export function variableValue(variable: { source: string; value?: string }, cont
 export async function summarizeAudience(db: Executor, { accountId, audience, requireOptIn }: { accountId: string; audience: CampaignAudience; requireOptIn: boolean }) {
   const where = audienceCondition(accountId, audience);
   const reason = skipReasonSql(requireOptIn);
-  const [totals] = rowsOf<{ count: string | number; no_consent: string | number; opted_out: string | number; blocked: string | number }>(
-    await db.execute(sql`select count(*) as count,
-      count(*) filter (where r = 'no_consent') as no_consent, count(*) filter (where r = 'opted_out') as opted_out, count(*) filter (where r = 'blocked') as blocked
-      from (select ${reason} as r from ${contacts} where ${where}) as audience`),
-  );
-  const sample = await db
-    .select({ id: contacts.id, name: contacts.name, phone: contacts.phone, reason: sql<string | null>`${reason}` })
-    .from(contacts)
-    .where(where)
-    .orderBy(contacts.createdAt, contacts.id)
-    .limit(10);
+  const totals = await countAudience(db, { where, reason });
+  const sample = await sampleAudience(db, { where, reason });
   const skipped = { no_consent: Number(totals.no_consent), opted_out: Number(totals.opted_out), blocked: Number(totals.blocked) };
   const count = Number(totals.count);
   return {
@@ -154,9 +110,6 @@ export async function estimateCost(db: Executor, { accountId, category, phones }
 
 /** The estimate for the audience's eligible contacts now. */
 export async function estimateAudienceCost(db: Executor, { accountId, audience, requireOptIn, category }: { accountId: string; audience: CampaignAudience; requireOptIn: boolean; category: string }) {
-  const rows = await db
-    .select({ phone: contacts.phone })
-    .from(contacts)
-    .where(and(audienceCondition(accountId, audience), sql`${skipReasonSql(requireOptIn)} is null`));
-  return estimateCost(db, { accountId, category, phones: rows.map((r) => r.phone) });
+  const phones = await eligiblePhones(db, { accountId, audience, requireOptIn });
+  return estimateCost(db, { accountId, category, phones });
 }

@@ -1,50 +1,37 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
-import { type Executor, rowsOf, toDate } from "@/db";
-import { type Campaign, type CampaignCost, campaignRecipients, campaigns, messages } from "@/db/schema";
+import { type Executor, toDate } from "@/db";
+import { type Campaign, type CampaignCost, campaigns } from "@/db/schema";
 import { auditChange } from "@/lib/audit/record-audit";
 import type { ServiceContext } from "@/lib/auth/context";
 import { enqueueJob, retireWaitingJobs } from "@/lib/jobs/enqueue";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { ConflictError, invalidField, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
+import { failQueuedMessages } from "@/lib/messages/store";
 import { keysetPage } from "@/lib/platform/keyset-page";
 import { checkAudience, checkTemplate, estimateAudienceCost, summarizeAudience, templateCategory } from "./audience";
 import type { CampaignOutput, CreateCampaignInput, RecipientStatus, UpdateCampaignInput } from "./schemas";
 import { loadCampaignSettings } from "./settings";
+import {
+  countRecipientsByStatus,
+  deleteCampaignRow,
+  findAccountCampaign,
+  insertCampaign,
+  raiseDispatchGeneration,
+  selectCampaigns,
+  selectRecipients,
+  skipPendingRecipients,
+  updateCampaignRow,
+  updateUnstartedCampaign,
+} from "./store/campaigns";
 
 type Counts = CampaignOutput["counts"];
 const zeroCounts = (): Counts => ({ recipients: 0, queued: 0, sent: 0, delivered: 0, read: 0, replied: 0, failed: 0, skipped: 0 });
-
-/**
- * A recipient's status as shown, from its row and its message: the message's own status once
- * sent (statuses from the network move it), `replied` once the customer wrote after it.
- */
-const RECIPIENT_STATUS = sql.raw(`case
-  when r.status in ('pending', 'sending') then 'queued'
-  when r.status = 'skipped' then 'skipped'
-  when r.status = 'failed' or m.status = 'failed' then 'failed'
-  when exists (select 1 from messages reply where reply.conversation_id = m.conversation_id and reply.direction = 'inbound' and reply.created_at > m.created_at) then 'replied'
-  when m.status = 'read' then 'read'
-  when m.status = 'delivered' then 'delivered'
-  else 'sent' end`);
 
 /** The counts of campaigns that started, from their recipients (one statement for the list). */
 async function countRecipients(db: Executor, ids: string[]): Promise<Map<string, Counts>> {
   const result = new Map<string, Counts>();
   if (!ids.length) return result;
-  const rows = rowsOf<Record<string, string | number>>(
-    await db.execute(sql`select campaign_id, count(*) as recipients,
-      count(*) filter (where s = 'queued') as queued,
-      count(*) filter (where s in ('sent', 'delivered', 'read', 'replied')) as sent,
-      count(*) filter (where s in ('delivered', 'read') or (s = 'replied' and ms in ('delivered', 'read'))) as delivered,
-      count(*) filter (where s = 'read' or (s = 'replied' and ms = 'read')) as read,
-      count(*) filter (where s = 'replied') as replied,
-      count(*) filter (where s = 'failed') as failed,
-      count(*) filter (where s = 'skipped') as skipped
-      from (select r.campaign_id, m.status as ms, ${RECIPIENT_STATUS} as s from ${campaignRecipients} r left join messages m on m.id = r.message_id
-        where r.campaign_id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))) as x
-      group by campaign_id`),
-  );
+  const rows = await countRecipientsByStatus(db, ids);
   for (const row of rows) {
     const counts = zeroCounts();
     for (const key of Object.keys(counts) as (keyof Counts)[]) counts[key] = Number(row[key] ?? 0);
@@ -85,12 +72,7 @@ async function present(db: Executor, rows: Campaign[]): Promise<CampaignOutput[]
 }
 
 async function findCampaign(db: Executor, { accountId, id, lock = false }: { accountId: string; id: string; lock?: boolean }) {
-  const query = db
-    .select()
-    .from(campaigns)
-    .where(and(eq(campaigns.accountId, accountId), eq(campaigns.id, id)))
-    .limit(1);
-  const [row] = lock ? await query.for("update") : await query;
+  const row = await findAccountCampaign(db, { accountId, id, lock });
   if (!row) throw new NotFoundError("Campaign");
   return row;
 }
@@ -98,7 +80,7 @@ async function findCampaign(db: Executor, { accountId, id, lock = false }: { acc
 /** Newest first. */
 export async function listCampaigns({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
   const db = ctx.db;
-  const page = await keysetPage(db.select().from(campaigns).$dynamic(), {
+  const page = await keysetPage(selectCampaigns(db), {
     table: campaigns,
     accountId: ctx.accountId,
     order: "desc",
@@ -122,9 +104,7 @@ export async function createCampaign({ ctx, input }: { ctx: ServiceContext<"user
   await checkTemplate(db, ctx.accountId, input.template);
   await checkAudience(db, ctx.accountId, input.audience);
   const now = new Date();
-  const [row] = await db
-    .insert(campaigns)
-    .values({
+  const row = await insertCampaign(db, {
       id: newId("campaign", now),
       accountId: ctx.accountId,
       name: input.name,
@@ -133,9 +113,8 @@ export async function createCampaign({ ctx, input }: { ctx: ServiceContext<"user
       status: "draft",
       createdBy: ctx.user.id,
       createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
+    updatedAt: now,
+  });
   await auditChange(ctx, "campaign.created", { type: "campaign", id: row.id });
   return (await present(db, [row]))[0];
 }
@@ -149,11 +128,10 @@ export async function updateCampaign({ ctx, id, input }: { ctx: ServiceContext; 
   if (current.status !== "draft" && current.status !== "scheduled") throw refuse(current, "changed");
   if (input.template) await checkTemplate(db, ctx.accountId, input.template);
   if (input.audience) await checkAudience(db, ctx.accountId, input.audience);
-  const [row] = await db
-    .update(campaigns)
-    .set({ ...(input.name ? { name: input.name } : {}), ...(input.template ? { template: input.template } : {}), ...(input.audience ? { audience: input.audience } : {}), updatedAt: new Date() })
-    .where(and(eq(campaigns.id, id), sql`${campaigns.status} in ('draft', 'scheduled')`))
-    .returning();
+  const row = await updateUnstartedCampaign(db, {
+    id,
+    set: { ...(input.name ? { name: input.name } : {}), ...(input.template ? { template: input.template } : {}), ...(input.audience ? { audience: input.audience } : {}), updatedAt: new Date() },
+  });
   if (!row) throw refuse(current, "changed");
   return (await present(db, [row]))[0];
 }
@@ -163,7 +141,7 @@ export async function deleteCampaign({ ctx, id }: { ctx: ServiceContext; id: str
   await ctx.db.transaction(async (tx) => {
     const row = await findCampaign(tx, { accountId: ctx.accountId, id, lock: true });
     if (row.status === "sending" || row.status === "paused") throw refuse(row, "deleted (cancel it first)");
-    await tx.delete(campaigns).where(eq(campaigns.id, id));
+    await deleteCampaignRow(tx, id);
     await auditChange(ctx, "campaign.deleted", { type: "campaign", id }, tx);
   });
 }
@@ -175,13 +153,9 @@ export async function deleteCampaign({ ctx, id }: { ctx: ServiceContext; id: str
  * recipient (it checks the generation), so the pace never doubles.
  */
 async function startPacer(tx: Executor, { accountId, campaignId, runAt }: { accountId: string; campaignId: string; runAt: Date }) {
-  const [row] = await tx
-    .update(campaigns)
-    .set({ dispatchGeneration: sql`${campaigns.dispatchGeneration} + 1` })
-    .where(eq(campaigns.id, campaignId))
-    .returning({ generation: campaigns.dispatchGeneration });
+  const generation = await raiseDispatchGeneration(tx, campaignId);
   await retireWaitingJobs(tx, { kind: "campaign.dispatch", accountId, payload: { campaignId } });
-  await enqueueJob(tx, { kind: "campaign.dispatch", accountId, payload: { campaignId, generation: row.generation }, runAt });
+  await enqueueJob(tx, { kind: "campaign.dispatch", accountId, payload: { campaignId, generation }, runAt });
 }
 
 const MAX_SCHEDULE_AHEAD_MS = 366 * 24 * 3600_000;
@@ -199,11 +173,7 @@ export async function scheduleCampaign({ ctx, id, sendAt }: { ctx: ServiceContex
     const current = await findCampaign(tx, { accountId: ctx.accountId, id, lock: true });
     if (current.status !== "draft" && current.status !== "scheduled") throw refuse(current, "scheduled");
     await checkTemplate(tx, ctx.accountId, current.template);
-    const [updated] = await tx
-      .update(campaigns)
-      .set({ status: "scheduled", sendAt: at < now ? now : at, updatedAt: now })
-      .where(eq(campaigns.id, id))
-      .returning();
+    const updated = await updateCampaignRow(tx, { id, set: { status: "scheduled", sendAt: at < now ? now : at, updatedAt: now } });
     await startPacer(tx, { accountId: ctx.accountId, campaignId: id, runAt: at < now ? now : at });
     await auditChange(ctx, "campaign.scheduled", { type: "campaign", id }, tx);
     return updated;
@@ -226,18 +196,11 @@ export async function resumeCampaign({ ctx, id }: { ctx: ServiceContext; id: str
 /** Stops a campaign for good: recipients not messaged yet are skipped (`cancelled`). */
 export async function cancelCampaign({ ctx, id }: { ctx: ServiceContext; id: string }) {
   return transition(ctx, id, ["draft", "scheduled", "sending", "paused"], "cancelled", "cancelled", async (tx, now) => {
-    const left = await tx
-      .update(campaignRecipients)
-      .set({ status: "skipped", reason: "cancelled", updatedAt: now })
-      .where(and(eq(campaignRecipients.campaignId, id), eq(campaignRecipients.status, "pending")))
-      .returning({ messageId: campaignRecipients.messageId });
+    const left = await skipPendingRecipients(tx, { campaignId: id, reason: "cancelled", at: now });
     // Messages already written for them (made ready, or waiting to be retried) are not left queued.
     const written = left.flatMap((r) => (r.messageId ? [r.messageId] : []));
     if (written.length) {
-      await tx
-        .update(messages)
-        .set({ status: "failed", error: { code: "cancelled", message: "Not sent: the campaign was cancelled." }, updatedAt: now })
-        .where(and(inArray(messages.id, written), eq(messages.status, "queued")));
+      await failQueuedMessages(tx, { ids: written, error: { code: "cancelled", message: "Not sent: the campaign was cancelled." }, at: now });
     }
     await auditChange(ctx, "campaign.cancelled", { type: "campaign", id }, tx);
   });
@@ -256,11 +219,7 @@ async function transition(
     const current = await findCampaign(tx, { accountId: ctx.accountId, id, lock: true });
     if (!from.includes(current.status)) throw refuse(current, verb);
     const now = new Date();
-    const [updated] = await tx
-      .update(campaigns)
-      .set({ status: to, updatedAt: now, ...(to === "cancelled" ? { finishedAt: now } : {}) })
-      .where(eq(campaigns.id, id))
-      .returning();
+    const updated = await updateCampaignRow(tx, { id, set: { status: to, updatedAt: now, ...(to === "cancelled" ? { finishedAt: now } : {}) } });
     await then?.(tx, now);
     return updated;
   });
@@ -271,15 +230,7 @@ async function transition(
 export async function listRecipients({ ctx, id, limit, cursor, status }: { ctx: ServiceContext; id: string; limit: number; cursor?: string; status?: RecipientStatus }) {
   const db = ctx.db;
   await findCampaign(db, { accountId: ctx.accountId, id });
-  const rows = rowsOf<{ id: string | number; contact_id: string; name: string | null; phone: string | null; s: RecipientStatus; reason: string | null; error_code: string | null; message_id: string | null; updated_at: string | Date }>(
-    await db.execute(sql`select * from (
-        select r.id, r.contact_id, c.name, c.phone, ${RECIPIENT_STATUS} as s, r.reason, m.error ->> 'code' as error_code, r.message_id,
-          greatest(r.updated_at, m.updated_at) as updated_at
-        from ${campaignRecipients} r join contacts c on c.id = r.contact_id left join messages m on m.id = r.message_id
-        where r.campaign_id = ${id} and r.account_id = ${ctx.accountId} ${cursor ? sql`and r.id > ${Number(cursor)}` : sql``}
-      ) as x ${status ? sql`where s = ${status}` : sql``}
-      order by id limit ${limit + 1}`),
-  );
+  const rows = await selectRecipients(db, { accountId: ctx.accountId, campaignId: id, limit, cursor, status });
   const more = rows.length > limit;
   const data = rows.slice(0, limit).map((r) => ({
     contact_id: r.contact_id,

@@ -1,10 +1,12 @@
-import { and, desc, eq, isNotNull } from "drizzle-orm";
 import { z } from "zod";
-import type { Executor, Tx } from "@/db";
-import { type Conversation, contacts, type Message, messages } from "@/db/schema";
+import type { Tx } from "@/db";
+import type { Conversation, Message } from "@/db/schema";
+import { optOutOfMarketing } from "@/lib/contacts/store";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { defineJob, type PayloadOf } from "@/lib/jobs/define";
+import { findLatestInboundLanguage, findMessageRows } from "@/lib/messages/store";
 import { loadCampaignSettings, normalizeKeyword } from "./settings";
+
 
 type Language = "en" | "es" | "pt";
 
@@ -36,24 +38,10 @@ export async function handleOptOutKeyword(tx: Tx, { accountId, message, conversa
   const settings = await loadCampaignSettings(tx, accountId);
   const keyword = optOutKeywordOf(message.text, settings.opt_out_keywords);
   if (!keyword) return false;
-  await tx
-    .update(contacts)
-    .set({ marketingOptIn: false, updatedAt: new Date() })
-    .where(and(eq(contacts.accountId, accountId), eq(contacts.id, conversation.contactId)));
-  const language = message.language ?? (await latestLanguage(tx, { accountId, conversationId: conversation.id })) ?? KEYWORD_LANGUAGE[normalizeKeyword(keyword)] ?? "en";
+  await optOutOfMarketing(tx, { accountId, id: conversation.contactId, at: new Date() });
+  const language = message.language ?? (await findLatestInboundLanguage(tx, { accountId, conversationId: conversation.id })) ?? KEYWORD_LANGUAGE[normalizeKeyword(keyword)] ?? "en";
   await enqueueJob(tx, { kind: "contact.opt-out", accountId, payload: { accountId, conversationId: conversation.id, messageId: message.id, language } });
   return true;
-}
-
-/** The language of the customer's latest earlier message in which one was recognised. */
-async function latestLanguage(db: Executor, { accountId, conversationId }: { accountId: string; conversationId: string }) {
-  const [row] = await db
-    .select({ language: messages.language })
-    .from(messages)
-    .where(and(eq(messages.accountId, accountId), eq(messages.conversationId, conversationId), eq(messages.direction, "inbound"), isNotNull(messages.language)))
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(1);
-  return row?.language ?? null;
 }
 
 const optOutPayload = z.object({ accountId: z.string().min(1), conversationId: z.string().min(1), messageId: z.string().min(1), language: z.enum(["en", "es", "pt"]) });
@@ -64,13 +52,9 @@ export type SendOptOutConfirmation = (args: { tx: Tx; accountId: string; convers
 export function createOptOutJob(send: SendOptOutConfirmation) {
   return defineJob({ kind: "contact.opt-out", schema: optOutPayload, handler: async ({ accountId, conversationId, messageId, language }, { system }) => {
     await system.db.transaction(async (tx) => {
-      const [inbound] = await tx
-        .select({ from: messages.fromNumber })
-        .from(messages)
-        .where(and(eq(messages.accountId, accountId), eq(messages.id, messageId)))
-        .limit(1);
+      const [inbound] = await findMessageRows(tx, { accountId, ids: [messageId] });
       if (!inbound) return;
-      await send({ tx, accountId, conversationId, to: inbound.from, text: OPT_OUT_CONFIRMATIONS[language] });
+      await send({ tx, accountId, conversationId, to: inbound.fromNumber, text: OPT_OUT_CONFIRMATIONS[language] });
     });
   } });
 }

@@ -2,7 +2,7 @@ import type { SystemContext } from "@/lib/auth/context";
 import { type Executor, notYielding } from "@/db";
 import { type HandedOver, recordSentMessages } from "@/lib/messages/send-queued-message";
 import type { Due } from "./prepare";
-import { failInterrupted, putBackInLine, settleAnswered, settleStaleSending } from "./store";
+import { failInterrupted, putBackInLine, settleAnswered, settleStaleSending } from "./store/sending";
 
 /**
  * A recipient still `sending` longer than any send can take (the network's answer times out

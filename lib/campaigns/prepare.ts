@@ -1,15 +1,16 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { SystemContext } from "@/lib/auth/context";
-import { type Campaign, type Contact, campaignRecipients, contacts, messages } from "@/db/schema";
+import type { Campaign, Contact } from "@/db/schema";
 import { contactAddress } from "@/lib/contacts/identity";
+import { findContactRows } from "@/lib/contacts/store";
 import { createConversations, findActiveConversations } from "@/lib/conversations/store";
 import { previewOf } from "@/lib/messages/schemas";
 import type { MessageKindContent } from "@/lib/messages/kinds";
-import { insertMessages, type NewMessage, storeMedia, touchConversationsKeepingUnread } from "@/lib/messages/store";
+import { failQueuedMessages, insertMessages, type NewMessage, storeMedia, touchConversationsKeepingUnread } from "@/lib/messages/store";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integration";
 import { ApiError } from "@/lib/platform/errors";
 import { prepareTemplateSends } from "@/lib/templates/prepare-send";
 import { variableValue } from "./audience";
+import { lockPendingRecipients, updateRecipients } from "./store/prepare";
 
 export type Due = { id: number; contactId: string; messageId: string; attempts: number };
 export type Written = Awaited<ReturnType<typeof insertMessages>>[number];
@@ -27,14 +28,9 @@ export type Integration = Awaited<ReturnType<typeof loadNumberIntegration>>;
  */
 export async function prepareShare(ctx: SystemContext, campaign: Campaign, ids: number[], requireOptIn: boolean, at: Date) {
   return ctx.db.transaction(async (tx) => {
-    const rows = await tx
-      .select()
-      .from(campaignRecipients)
-      .where(and(inArray(campaignRecipients.id, ids), eq(campaignRecipients.campaignId, campaign.id), eq(campaignRecipients.status, "pending")))
-      .orderBy(asc(campaignRecipients.id))
-      .for("update", { skipLocked: true });
+    const rows = await lockPendingRecipients(tx, { campaignId: campaign.id, ids });
     if (!rows.length) return { due: [] as Due[], written: new Map<string, Written>(), integration: undefined };
-    const found = await tx.select().from(contacts).where(and(eq(contacts.accountId, campaign.accountId), inArray(contacts.id, rows.map((r) => r.contactId))));
+    const found = await findContactRows(tx, { accountId: campaign.accountId, ids: rows.map((r) => r.contactId) });
     const contactOf = new Map(found.map((c) => [c.id, c]));
 
     const settled: { id: number; status: "skipped" | "failed"; reason: string; messageId: string | null }[] = [];
@@ -122,19 +118,12 @@ export async function prepareShare(ctx: SystemContext, campaign: Campaign, ids: 
       ...ready.filter((r) => written.has(r.messageId)).map((r) => ({ id: r.id, status: null, reason: null, message_id: r.messageId })),
     ];
     if (updates.length) {
-      await tx.execute(sql`update ${campaignRecipients} set
-          status = coalesce(x.status, ${campaignRecipients.status}), reason = coalesce(x.reason, ${campaignRecipients.reason}),
-          message_id = coalesce(x.message_id, ${campaignRecipients.messageId}), updated_at = ${at.toISOString()}::timestamptz
-        from jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) as x(id bigint, status text, reason text, message_id text)
-        where ${campaignRecipients.id} = x.id`);
+      await updateRecipients(tx, { updates, at });
     }
     // A message written for an earlier attempt is not left queued in the conversation.
     for (const reason of new Set(settled.filter((x) => x.messageId).map((x) => x.reason))) {
       const abandoned = settled.flatMap((x) => (x.messageId && x.reason === reason ? [x.messageId] : []));
-      await tx
-        .update(messages)
-        .set({ status: "failed", error: { code: reason, message: "Not sent: the campaign skipped this customer." }, updatedAt: at })
-        .where(and(inArray(messages.id, abandoned), eq(messages.status, "queued")));
+      await failQueuedMessages(tx, { ids: abandoned, error: { code: reason, message: "Not sent: the campaign skipped this customer." }, at });
     }
     ready.sort((a, b) => a.id - b.id);
     return { due: ready, written, integration };

@@ -1,5 +1,5 @@
 import type { SystemContext } from "@/lib/auth/context";
-import { yieldingToOthers } from "@/db";
+import { yieldingToOthers } from "@/db/priority";
 import type { Campaign } from "@/db/schema";
 import { z } from "zod";
 import { defineJob, type JobContext, type JobOutcome, type PayloadOf } from "@/lib/jobs/define";
@@ -9,7 +9,7 @@ import { nextSlotAt, type Pace, startPace, takeSlot, WARM_UP_MS, warmUpWaitMs } 
 import { type Due, type Integration, prepareShare, type Written } from "./prepare";
 import { loadCampaignSettings } from "./settings";
 import { startCampaign, writeAudience } from "./start";
-import { campaignState, claimRecipients, dueRecipientIds, findCampaignById, finishCampaign, recipientsLeft } from "./store";
+import { campaignState, claimRecipients, dueRecipientIds, findCampaignById, finishCampaign, recipientsLeft } from "./store/sending";
 
 /**
  * Recipients with the network at the same time: enough to keep the pace while the network takes

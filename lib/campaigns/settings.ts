@@ -1,14 +1,13 @@
-import { eq } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { campaignSettings } from "@/db/schema";
 import { auditChange } from "@/lib/audit/record-audit";
 import type { ServiceContext } from "@/lib/auth/context";
 import { invalidField } from "@/lib/platform/errors";
+import { findCampaignSettings, upsertCampaignSettings } from "./store/settings";
 import { type CampaignSettingsInput, type CampaignSettingsOutput, DEFAULT_MESSAGES_PER_SECOND, DEFAULT_OPT_OUT_KEYWORDS } from "./schemas";
 
 /** The account's campaign settings, or the defaults (80 per second, opt-in required, STOP BAJA PARAR SAIR). */
 export async function loadCampaignSettings(db: Executor, accountId: string): Promise<CampaignSettingsOutput> {
-  const [row] = await db.select().from(campaignSettings).where(eq(campaignSettings.accountId, accountId)).limit(1);
+  const row = await findCampaignSettings(db, accountId);
   if (!row) return { messages_per_second: DEFAULT_MESSAGES_PER_SECOND, require_opt_in: true, opt_out_keywords: [...DEFAULT_OPT_OUT_KEYWORDS] };
   return { messages_per_second: row.messagesPerSecond, require_opt_in: row.requireOptIn, opt_out_keywords: row.optOutKeywords };
 }
@@ -33,10 +32,7 @@ export async function updateCampaignSettings({ ctx, input }: { ctx: ServiceConte
   };
   const now = new Date();
   const values = { messagesPerSecond: next.messages_per_second, requireOptIn: next.require_opt_in, optOutKeywords: next.opt_out_keywords, updatedAt: now };
-  await ctx.db
-    .insert(campaignSettings)
-    .values({ accountId: ctx.accountId, ...values })
-    .onConflictDoUpdate({ target: campaignSettings.accountId, set: values });
+  await upsertCampaignSettings(ctx.db, ctx.accountId, values);
   await auditChange(ctx, "settings.campaigns_updated", { type: "account", id: ctx.accountId });
   return next;
 }

@@ -1,8 +1,9 @@
 import type { Executor } from "@/db";
 import type { Campaign } from "@/db/schema";
-import { audienceCondition, estimateCost, skipReasonSql, templateCategory } from "./audience";
+import { estimateCost, templateCategory } from "./audience";
+import { audienceCondition, skipReasonSql } from "./store/audience";
 import { loadCampaignSettings } from "./settings";
-import { type AudienceCursor, findCampaignById, fixEstimatedCost, markCampaignStarted, pendingPhones, writeAudiencePart } from "./store";
+import { type AudienceCursor, findCampaignById, fixEstimatedCost, markCampaignStarted, pendingPhones, writeAudiencePart } from "./store/sending";
 
 /**
  * Starts a scheduled campaign: moves it to `sending` (in a short transaction that finds it

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { contactActivity, contactNameKey, contacts, conversations } from "@/db/schema";
 import { ApiError, NotFoundError } from "@/lib/platform/errors";
@@ -59,4 +59,32 @@ export async function upsertContactName(executor: Executor, { accountId, phone, 
 export async function findContactAddress(executor: Executor, { id }: { id: string }) {
   const [row] = await executor.select({ phone: contacts.phone, networkUserId: contacts.networkUserId }).from(contacts).where(eq(contacts.id, id)).limit(1);
   return row;
+}
+
+/** Of these ids, the account's contacts. */
+export async function findContactRows(executor: Executor, { accountId, ids }: { accountId: string; ids: string[] }) {
+  return executor.select().from(contacts).where(and(eq(contacts.accountId, accountId), inArray(contacts.id, ids)));
+}
+
+/** Of these ids, those of the account's contacts (only the ids: a list may hold thousands). */
+export async function findContactIds(executor: Executor, { accountId, ids }: { accountId: string; ids: string[] }) {
+  return executor.select({ id: contacts.id }).from(contacts).where(and(eq(contacts.accountId, accountId), inArray(contacts.id, ids)));
+}
+
+/** Whether some contact of the account holds the attribute. */
+export async function someContactHasAttribute(executor: Executor, { accountId, key }: { accountId: string; key: string }) {
+  const [held] = await executor
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(and(eq(contacts.accountId, accountId), sql`${contacts.attributes} ->> ${key}::text is not null`))
+    .limit(1);
+  return held !== undefined;
+}
+
+/** Sets the contact's `marketing_opt_in` to false. */
+export async function optOutOfMarketing(executor: Executor, { accountId, id, at }: { accountId: string; id: string; at: Date }) {
+  await executor
+    .update(contacts)
+    .set({ marketingOptIn: false, updatedAt: at })
+    .where(and(eq(contacts.accountId, accountId), eq(contacts.id, id)));
 }

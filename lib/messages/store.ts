@@ -415,3 +415,22 @@ export async function startSendAttempt(db: Executor, message: Pick<Message, "id"
 export async function endSendAttempt(db: Executor, { accountId, messageId }: { accountId: string; messageId: string }) {
   await db.delete(messageSendAttempts).where(and(eq(messageSendAttempts.accountId, accountId), eq(messageSendAttempts.messageId, messageId)));
 }
+
+/** The language of the customer's latest message in the conversation in which one was recognised (null when none was). */
+export async function findLatestInboundLanguage(db: Executor, { accountId, conversationId }: { accountId: string; conversationId: string }) {
+  const [row] = await db
+    .select({ language: messages.language })
+    .from(messages)
+    .where(and(eq(messages.accountId, accountId), eq(messages.conversationId, conversationId), eq(messages.direction, "inbound"), isNotNull(messages.language)))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(1);
+  return row?.language ?? null;
+}
+
+/** Fails those of these messages that are still queued, with the error. */
+export async function failQueuedMessages(tx: Executor, { ids, error, at }: { ids: string[]; error: { code: string; message: string }; at: Date }) {
+  await tx
+    .update(messages)
+    .set({ status: "failed", error, updatedAt: at })
+    .where(and(inArray(messages.id, ids), eq(messages.status, "queued")));
+}

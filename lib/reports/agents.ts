@@ -1,11 +1,10 @@
 import "server-only";
-import { sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
 import { assignedConversations, closedConversations, durationStats, ratings } from "./durations";
-import { queryRows, toAverage, toNumber, toSeconds } from "./query";
+import { toAverage, toNumber, toSeconds } from "./query";
 import type { AgentsReportOutput, ReportRange } from "./schemas";
+import { usersWithMessagesSent } from "./store/agents";
 import { inBusinessZone } from "./zone";
-import { agentMessageCounts } from "./rollups";
 
 /**
  * Each user's figures for [from, to):
@@ -25,26 +24,7 @@ export async function getAgentsReport({ ctx, range: asked }: { ctx: ServiceConte
   const accountId = ctx.accountId;
   const from = range.from.toISOString();
   const to = range.to.toISOString();
-  const rows = await queryRows<{
-    user_id: string;
-    name: string;
-    deleted: boolean;
-    messages_sent: number | string | null;
-  }>(ctx.db, sql`
-    -- Each figure per user is computed once (materialized) and then joined to the users, never
-    -- again for each user the plan loops over.
-    with sent as materialized (
-      select user_id, sum(sent_ok)::int as n
-      from ${agentMessageCounts({ accountId, from, to })} counts
-      group by 1
-      having sum(sent_ok) > 0
-    )
-    select u.id as user_id, u.name, (u.deleted_at is not null) as deleted,
-      sent.n as messages_sent
-    from users u
-    left join sent on sent.user_id = u.id
-    where u.account_id = ${accountId}
-    order by u.created_at, u.id`);
+  const rows = await usersWithMessagesSent(ctx.db, { accountId, from, to });
   // Medians and closes per person from the per-day histograms (see durationStats).
   const responses = await durationStats({ db: ctx.db, kind: "first_response", accountId, from, to });
   const resolutions = await durationStats({ db: ctx.db, kind: "resolution", accountId, from, to });

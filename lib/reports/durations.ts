@@ -1,10 +1,7 @@
 import "server-only";
-import { type SQL, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { queryRows, toNumber } from "./query";
-import { splitRange } from "./rollups";
-
-const DAY_MS = 86_400_000;
+import { toNumber } from "./query";
+import { assignmentCounts, closeRepeats, createdCount, type DurationKind, durationsOf, histogramRows, ratingCounts } from "./store/durations";
 
 /**
  * Up to this many durations in a range, its medians and 90th percentiles are exact (read from
@@ -12,8 +9,6 @@ const DAY_MS = 86_400_000;
  * of the exact figure (see `bucketBounds`). Counts, sums and means are exact either way.
  */
 const EXACT_UP_TO = 1_000;
-
-export type DurationKind = "resolution" | "first_response";
 
 /** One person's (or the whole account's) durations in a range. */
 export type DurationStats = {
@@ -80,52 +75,6 @@ function histogramPercentile(buckets: Map<number, number>, p: number): number | 
 }
 
 /**
- * Rows of the range's durations from their own tables: `(user_id, seconds)`, seconds null for an
- * unanswered first response; a resolution time is never below 0, as the histograms count it.
- */
-function rawDurations(kind: DurationKind, accountId: string, within: (column: SQL) => SQL): SQL {
-  if (kind === "first_response") {
-    return sql`
-      select coalesce(f.reply_user_id, '') as user_id, extract(epoch from (f.reply_at - f.inbound_at))::float8 as seconds
-      from report_first_responses f
-      where f.account_id = ${accountId} and ${within(sql`f.inbound_at`)}`;
-  }
-  return sql`
-    select coalesce(r.user_id, '') as user_id, greatest(r.value_s, 0) as seconds
-    from reporting_events r
-    where r.account_id = ${accountId} and r.name = 'conversation_resolved' and ${within(sql`r.created_at`)}
-    union all
-    select coalesce(i.user_id, '') as user_id, greatest(i.value_s, 0) as seconds
-    from report_implicit_closes i
-    where i.account_id = ${accountId} and ${within(sql`i.created_at`)}`;
-}
-
-type HistogramRow = { user_id: string; bucket: number | string; n: number | string; total_s: number | string };
-
-/**
- * The histogram of [from, to) per person and bucket: whole UTC days from report_duration_days,
- * the parts of the range outside them (a zone's midnight is rarely UTC's) from the durations.
- */
-function histogram(kind: DurationKind, accountId: string, from: string, to: string): SQL {
-  const range = splitRange(from, to, DAY_MS);
-  const edges = (column: SQL) =>
-    sql`((${column} >= ${from}::timestamptz and ${column} < ${range.innerFrom}::timestamptz) or (${column} >= ${range.innerTo}::timestamptz and ${column} < ${to}::timestamptz))`;
-  return sql`
-    select user_id, bucket, sum(n)::int as n, sum(total_s)::float8 as total_s
-    from (
-      select d.user_id, d.bucket, d.n, d.total_s
-      from report_duration_days d
-      where d.account_id = ${accountId} and d.kind = ${kind}
-        and d.day >= ${range.innerFrom}::timestamptz and d.day < ${range.innerTo}::timestamptz
-      union all
-      select e.user_id, chorus_report_bucket(e.seconds), 1, coalesce(e.seconds, 0)
-      from (${rawDurations(kind, accountId, edges)}) e
-    ) h
-    group by 1, 2
-    having sum(n) <> 0`;
-}
-
-/**
  * The account's durations of one kind in [from, to) (`total`) and each person's (`byUser`,
  * keyed by user id; '' collects those of nobody). See `EXACT_UP_TO` for the precision.
  */
@@ -144,7 +93,7 @@ export async function durationStats({
   to: string;
   exactUpTo?: number;
 }): Promise<{ total: DurationStats; byUser: Map<string, DurationStats> }> {
-  const rows = await queryRows<HistogramRow>(db, histogram(kind, accountId, from, to));
+  const rows = await histogramRows(db, { kind, accountId, from, to });
   const measured = rows.filter((row) => toNumber(row.bucket) >= 0).reduce((sum, row) => sum + toNumber(row.n), 0);
 
   type Acc = { count: number; unanswered: number; sum: number; buckets: Map<number, number>; values: number[] };
@@ -168,10 +117,7 @@ export async function durationStats({
 
   const exact = measured <= exactUpTo;
   if (exact && measured > 0) {
-    const within = (column: SQL) => sql`${column} >= ${from}::timestamptz and ${column} < ${to}::timestamptz`;
-    const values = await queryRows<{ user_id: string; seconds: number | string | null }>(db, 
-      sql`select user_id, seconds from (${rawDurations(kind, accountId, within)}) v where seconds is not null`,
-    );
+    const values = await durationsOf(db, { kind, accountId, from, to });
     for (const row of values) {
       const seconds = Number(row.seconds);
       total.values.push(seconds);
@@ -221,12 +167,7 @@ export async function closedConversations({
   /** The range's resolution figures (`durationStats` of kind "resolution"). */
   closes: { total: DurationStats; byUser: Map<string, DurationStats> };
 }): Promise<{ total: number; byUser: Map<string, number> }> {
-  const repeats = await queryRows<{ user_id: string; n: number | string }>(db, sql`
-    select user_id, count(*)::int as n
-    from report_close_repeats
-    where account_id = ${accountId} and closed_at >= ${from}::timestamptz and closed_at < ${to}::timestamptz
-      and previous_at >= ${from}::timestamptz
-    group by 1`);
+  const repeats = await closeRepeats(db, { accountId, from, to });
   const repeated = new Map(repeats.map((row) => [row.user_id, toNumber(row.n)]));
   const byUser = new Map<string, number>();
   for (const [userId, stats] of closes.byUser) {
@@ -242,38 +183,13 @@ export async function closedConversations({
  * assignment of the same conversation to the same person inside the range.
  */
 export async function assignedConversations({ db, accountId, from, to }: { db: Executor; accountId: string; from: string; to: string }): Promise<Map<string, number>> {
-  const range = splitRange(from, to, DAY_MS);
-  const rows = await queryRows<{ user_id: string; n: number | string }>(db, sql`
-    select user_id, sum(n)::int as n
-    from (
-      select d.user_id, d.n
-      from report_assignment_days d
-      where d.account_id = ${accountId} and d.day >= ${range.innerFrom}::timestamptz and d.day < ${range.innerTo}::timestamptz
-      union all
-      select a.user_id, 1
-      from report_assignments a
-      where a.account_id = ${accountId} and ${range.edges("a")}
-      union all
-      select a.user_id, -1
-      from report_assignments a
-      where a.account_id = ${accountId} and a.previous_at is not null
-        and a.created_at >= ${from}::timestamptz and a.created_at < ${to}::timestamptz and a.previous_at >= ${from}::timestamptz
-    ) counts
-    group by 1
-    having sum(n) > 0`);
+  const rows = await assignmentCounts(db, { accountId, from, to });
   return new Map(rows.map((row) => [row.user_id, toNumber(row.n)]));
 }
 
 /** Conversations created in [from, to): whole UTC days from report_conversation_days, the rest from the conversations. */
 export async function createdConversations({ db, accountId, from, to }: { db: Executor; accountId: string; from: string; to: string }): Promise<number> {
-  const range = splitRange(from, to, DAY_MS);
-  const [row] = await queryRows<{ n: number | string | null }>(db, sql`
-    select coalesce(sum(n), 0)::int as n from (
-      select d.created as n from report_conversation_days d
-      where d.account_id = ${accountId} and d.day >= ${range.innerFrom}::timestamptz and d.day < ${range.innerTo}::timestamptz
-      union all
-      select count(*) from conversations c where c.account_id = ${accountId} and ${range.edges("c")}
-    ) counts`);
+  const row = await createdCount(db, { accountId, from, to });
   return toNumber(row?.n);
 }
 
@@ -282,16 +198,6 @@ export async function createdConversations({ db, accountId, from, to }: { db: Ex
  * whole UTC days from report_rating_days, the rest from report_ratings.
  */
 export async function ratings({ db, accountId, from, to }: { db: Executor; accountId: string; from: string; to: string }): Promise<{ user_id: string; score: number; n: number }[]> {
-  const range = splitRange(from, to, DAY_MS);
-  const edges = sql`((g.rated_at >= ${from}::timestamptz and g.rated_at < ${range.innerFrom}::timestamptz) or (g.rated_at >= ${range.innerTo}::timestamptz and g.rated_at < ${to}::timestamptz))`;
-  const rows = await queryRows<{ user_id: string; score: number | string; n: number | string }>(db, sql`
-    select user_id, score, sum(n)::int as n from (
-      select d.user_id, d.score, d.n from report_rating_days d
-      where d.account_id = ${accountId} and d.day >= ${range.innerFrom}::timestamptz and d.day < ${range.innerTo}::timestamptz
-      union all
-      select coalesce(g.user_id, ''), g.score, 1 from report_ratings g where g.account_id = ${accountId} and ${edges}
-    ) counts
-    group by 1, 2
-    having sum(n) <> 0`);
+  const rows = await ratingCounts(db, { accountId, from, to });
   return rows.map((row) => ({ user_id: row.user_id, score: toNumber(row.score), n: toNumber(row.n) }));
 }

@@ -1,9 +1,8 @@
 import "server-only";
-import { sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
-import { queryRows, toNumber } from "./query";
-import { messageCounts } from "./rollups";
+import { toNumber } from "./query";
 import { type HeatmapOutput, heatmapWeekdays, type ReportRange } from "./schemas";
+import { inboundByWeekdayHour } from "./store/heatmap";
 import { businessTimeZone, inBusinessZone } from "./zone";
 
 /**
@@ -16,13 +15,7 @@ export async function getHeatmap({ ctx, range: asked }: { ctx: ServiceContext; r
   const from = range.from.toISOString();
   const to = range.to.toISOString();
   const timeZone = await businessTimeZone(ctx);
-  const rows = await queryRows<{ dow: number | string; hour: number | string; n: number | string }>(ctx.db, sql`
-    select extract(isodow from at at time zone ${timeZone})::int as dow,
-      extract(hour from at at time zone ${timeZone})::int as hour,
-      sum(received)::int as n
-    from ${messageCounts({ accountId: ctx.accountId, from, to })} counts
-    where received <> 0
-    group by 1, 2`);
+  const rows = await inboundByWeekdayHour(ctx.db, { accountId: ctx.accountId, from, to, timeZone });
   const data = heatmapWeekdays.map((weekday) => ({ weekday, hours: Array.from({ length: 24 }, () => 0) }));
   let total = 0;
   for (const row of rows) {

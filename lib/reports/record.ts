@@ -1,6 +1,7 @@
 import type { Executor } from "@/db";
-import { type Conversation, reportingEvents } from "@/db/schema";
+import type { Conversation } from "@/db/schema";
 import { newId } from "@/lib/platform/ids";
+import { insertReportingEvent } from "./store/record";
 
 /**
  * Records a close as a resolution, in the close's transaction: the assignee at that moment keeps
@@ -15,7 +16,7 @@ export async function recordResolution(
   const closedAt = conversation.closedAt;
   if (!closedAt) return;
   const startedAt = conversation.openedAt ?? conversation.createdAt;
-  await tx.insert(reportingEvents).values({
+  await insertReportingEvent(tx, {
     id: newId("reportingEvent", closedAt),
     accountId,
     conversationId: conversation.id,

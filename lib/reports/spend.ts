@@ -1,10 +1,10 @@
 import "server-only";
-import { sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
 import { pricingCategories, rateFor } from "@/lib/pricing/estimate";
 import { loadPricing } from "@/lib/pricing/pricing";
-import { queryRows, toNumber } from "./query";
+import { toNumber } from "./query";
 import type { ReportRange, SpendOutput } from "./schemas";
+import { billableMessagesByMonth } from "./store/spend";
 
 const round = (amount: number) => Math.round(amount * 10_000) / 10_000;
 
@@ -17,14 +17,7 @@ const round = (amount: number) => Math.round(amount * 10_000) / 10_000;
 export async function getSpend({ ctx, range }: { ctx: ServiceContext; range: ReportRange }): Promise<SpendOutput> {
   const from = range.from.toISOString();
   const to = range.to.toISOString();
-  const rows = await queryRows<{ month: string; category: string; country_code: string | null; messages: number | string }>(ctx.db, sql`
-    select to_char(date_trunc('month', created_at at time zone ${range.tz}), 'YYYY-MM') as month,
-           pricing->>'category' as category, pricing->>'country_code' as country_code, count(*)::int as messages
-    from messages
-    where account_id = ${ctx.accountId} and direction = 'outbound' and pricing is not null
-      and (pricing->>'billable')::boolean and created_at >= ${from}::timestamptz and created_at < ${to}::timestamptz
-    group by 1, 2, 3
-    order by 1`);
+  const rows = await billableMessagesByMonth(ctx.db, { accountId: ctx.accountId, from, to, tz: range.tz });
   const table = await loadPricing(ctx.db, ctx.accountId);
   const months = new Map<string, Map<string, { messages: number; amount: number }>>();
   let unpriced = 0;

@@ -1,10 +1,9 @@
 import "server-only";
-import { sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
 import { closedConversations, createdConversations, durationStats, ratings } from "./durations";
-import { queryRows, toAverage, toNumber, toSeconds } from "./query";
-import { agentMessageCounts, messageCounts } from "./rollups";
+import { toAverage, toNumber, toSeconds } from "./query";
 import type { AgentReport, ReportRange, SummaryOutput } from "./schemas";
+import { messageTotals, openConversationCounts, usersWithMessagesSentAndRole } from "./store/summary";
 import { inBusinessZone } from "./zone";
 
 /**
@@ -30,17 +29,7 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
   const from = range.from.toISOString();
   const to = range.to.toISOString();
 
-  const [totals] = await queryRows<Record<string, number | string | null>>(ctx.db, sql`
-    select m.received, m.sent, m.sent_by_agents, m.automated, m.failed
-    from (
-      select
-        coalesce(sum(received), 0)::int as received,
-        coalesce(sum(sent), 0)::int as sent,
-        coalesce(sum(sent_by_agents), 0)::int as sent_by_agents,
-        coalesce(sum(automated), 0)::int as automated,
-        coalesce(sum(failed), 0)::int as failed
-      from ${messageCounts({ accountId, from, to })} counts
-    ) m`);
+  const totals = await messageTotals(ctx.db, { accountId, from, to });
 
   // The account's figures and each agent's, from the per-day histograms (see durationStats).
   const responses = await durationStats({ db: ctx.db, kind: "first_response", accountId, from, to });
@@ -55,11 +44,7 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
   // Right now, whatever the range: the counts of open conversations per status and assignee,
   // kept by triggers with every change of status or assignee (a few rows, not a pass over the
   // account's conversations).
-  const nowRows = await queryRows<{ status: string; assigned_to: string | null; n: number | string }>(ctx.db, sql`
-    select status, nullif(user_id, '') as assigned_to, sum(n)::int as n
-    from conversation_counts
-    where account_id = ${accountId} and status in ('open', 'assigned') and n <> 0
-    group by 1, 2`);
+  const nowRows = await openConversationCounts(ctx.db, accountId);
   const openCount = nowRows.reduce((sum, row) => sum + toNumber(row.n), 0);
   const unassignedNow = nowRows.filter((row) => row.status === "open").reduce((sum, row) => sum + toNumber(row.n), 0);
   const assignedNow = new Map<string, number>();
@@ -74,24 +59,7 @@ export async function getSummary({ ctx, range: asked }: { ctx: ServiceContext; r
   const scoreSum = [...scores.entries()].reduce((sum, [score, n]) => sum + score * n, 0);
 
 
-  const agentRows = await queryRows<{
-    user_id: string;
-    name: string;
-    role: "admin" | "agent";
-    deleted: boolean;
-    messages_sent: number | string | null;
-  }>(ctx.db, sql`
-    with sent as materialized (
-      select user_id, sum(sent)::int as n
-      from ${agentMessageCounts({ accountId, from, to })} counts
-      group by 1
-      having sum(sent) > 0
-    )
-    select u.id as user_id, u.name, u.role, (u.deleted_at is not null) as deleted, sent.n as messages_sent
-    from users u
-    left join sent on sent.user_id = u.id
-    where u.account_id = ${accountId}
-    order by u.created_at, u.id`);
+  const agentRows = await usersWithMessagesSentAndRole(ctx.db, { accountId, from, to });
 
   // Deleted users are listed only with activity in the range.
   const agents: AgentReport[] = agentRows

@@ -1,8 +1,9 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
-import { queryRows, toNumber } from "@/lib/reports/query";
-import { slaOutcomeCounts } from "@/lib/reports/rollups";
+import { toNumber } from "@/lib/reports/query";
+import { queryRows } from "@/lib/reports/store/query";
+import { slaOutcomeCounts } from "@/lib/reports/store/rollups";
 import type { ReportRange } from "@/lib/reports/schemas";
 import { inBusinessZone } from "@/lib/reports/zone";
 import type { SlaReportOutput } from "./report-schemas";

@@ -86,3 +86,13 @@ export async function deleteTemplateRow(tx: Executor, { accountId, id, headerMed
   await tx.delete(messageTemplates).where(and(eq(messageTemplates.accountId, accountId), eq(messageTemplates.id, id)));
   if (headerMediaId) await tx.delete(media).where(and(eq(media.accountId, accountId), eq(media.id, headerMediaId)));
 }
+
+/** The category of the account's template with this name and language, or null. */
+export async function findTemplateCategory(executor: Executor, { accountId, name, language }: { accountId: string; name: string; language: string }) {
+  const [row] = await executor
+    .select({ category: messageTemplates.category })
+    .from(messageTemplates)
+    .where(and(eq(messageTemplates.accountId, accountId), eq(messageTemplates.name, name), eq(messageTemplates.language, language)))
+    .limit(1);
+  return row?.category ?? null;
+}
