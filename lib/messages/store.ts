@@ -415,3 +415,13 @@ export async function startSendAttempt(db: Executor, message: Pick<Message, "id"
 export async function endSendAttempt(db: Executor, { accountId, messageId }: { accountId: string; messageId: string }) {
   await db.delete(messageSendAttempts).where(and(eq(messageSendAttempts.accountId, accountId), eq(messageSendAttempts.messageId, messageId)));
 }
+
+/** Whether a person (not the network, a bot or an automation) ever sent a message in the conversation. */
+export async function hasPersonReplied(tx: Executor, { conversationId }: { conversationId: string }) {
+  const [row] = await tx
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), eq(messages.direction, "outbound"), eq(messages.senderType, "user")))
+    .limit(1);
+  return Boolean(row);
+}

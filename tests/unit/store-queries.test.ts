@@ -37,10 +37,6 @@ const notYetConverted = new Set([
   "lib/reports/timeseries.ts",
   "lib/search/pattern.ts",
   "lib/search/search.ts",
-  "lib/sla/policies.ts",
-  "lib/sla/recipients.ts",
-  "lib/sla/report.ts",
-  "lib/sla/sla.ts",
 ]);
 
 const root = path.resolve(import.meta.dirname, "../..");
