@@ -11,7 +11,6 @@ import { describe, expect, it } from "vitest";
 // the domains (lib/platform, lib/jobs, lib/server) keeps its own SQL.
 const elsewhere = /^lib\/(server|jobs|platform)\//;
 const notYetConverted = new Set([
-  "lib/auto-replies/auto-replies.ts",
   "lib/campaigns/audience.ts",
   "lib/campaigns/campaigns.ts",
   "lib/campaigns/opt-out.ts",
