@@ -19,8 +19,6 @@ const notYetConverted = new Set([
   "lib/campaigns/settings.ts",
   "lib/events/fan-out.ts",
   "lib/events/record-event.ts",
-  "lib/profile/documents.ts",
-  "lib/profile/knowledge.ts",
   "lib/reports/agents.ts",
   "lib/reports/durations.ts",
   "lib/reports/export.ts",
