@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { type Contact, contactActivity, contactNameKey, contactSearchDocument, contacts, conversations } from "@/db/schema";
-import { matchesWords, phoneContains, searchTerms } from "@/lib/search/pattern";
+import { searchTerms } from "@/lib/search/pattern";
+import { matchesWords, phoneContains } from "@/lib/search/store";
 import { ApiError, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import type { ContactWithStats } from "./schemas";

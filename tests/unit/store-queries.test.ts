@@ -29,8 +29,6 @@ const notYetConverted = new Set([
   "lib/reports/spend.ts",
   "lib/reports/summary.ts",
   "lib/reports/timeseries.ts",
-  "lib/search/pattern.ts",
-  "lib/search/search.ts",
 ]);
 
 const root = path.resolve(import.meta.dirname, "../..");
