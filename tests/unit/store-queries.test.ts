@@ -17,8 +17,6 @@ const notYetConverted = new Set([
   "lib/campaigns/prepare.ts",
   "lib/campaigns/send.ts",
   "lib/campaigns/settings.ts",
-  "lib/events/fan-out.ts",
-  "lib/events/record-event.ts",
   "lib/reports/agents.ts",
   "lib/reports/durations.ts",
   "lib/reports/export.ts",
