@@ -22,7 +22,7 @@ const contactColumns = {
 };
 
 /** `selectContacts` with the list's ordering keys: the latest activity (`contact_activity`) and the name key. */
-export function selectContactsToList(executor: Executor) {
+function selectContactsToList(executor: Executor) {
   return executor
     .select({ ...contactColumns, sortAt: contactActivity.sortAt, nameKey: sql<string>`${contactNameKey(contacts)}` })
     .from(contacts)

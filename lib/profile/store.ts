@@ -108,7 +108,7 @@ export async function findDocumentTextPrefixes(db: Executor, { accountId, budget
 // Knowledge: the passages the profile description and documents are cut into, searched per language.
 
 /** A passage to store: its text, the same text made plain for the search vectors, and its page. */
-export type NewPassage = { text: string; searchable: string; page: number | null };
+type NewPassage = { text: string; searchable: string; page: number | null };
 
 /** Stores passages of one source in order, with their search vectors in the three languages. */
 export async function insertPassageRows(
