@@ -1,7 +1,6 @@
-import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db";
 import type { SystemContext } from "@/lib/auth/context";
-import { type AutoReplySettings, conversations, messages } from "@/db/schema";
+import type { AutoReplySettings } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { presentConversation } from "@/lib/conversations/schemas";
 import { findConversation } from "@/lib/conversations/store";
@@ -11,6 +10,7 @@ import { detectMessageLanguage } from "@/lib/platform/language/detect";
 import { isDefaultOutsideHoursMessage, outsideHoursDefaults } from "./texts";
 import type { AssistantPlan, HandoffReason } from "@/lib/assistant/out-of-hours";
 import { detectHoursQuestion } from "./hours-question";
+import { findConversationAssignee, findMessageToAnswer, lockAutoReplyState, markAutoReplyHandled, unassignConversationRow } from "./store";
 import {
   hoursAnswerIntro,
   nextOpeningSentence,
@@ -140,13 +140,10 @@ async function handOff(
   { accountId, conversation, reason, onlyIfAssigned = false }: { accountId: string; conversation: { id: string; status: string }; reason: HandoffReason; onlyIfAssigned?: boolean },
 ) {
   const db = ctx.db;
-  const [before] = await db.select({ assignedTo: conversations.assignedTo }).from(conversations).where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversation.id)));
+  const before = await findConversationAssignee(db, { accountId, id: conversation.id });
   if (onlyIfAssigned && !before?.assignedTo) return;
   if (before?.assignedTo) {
-    await db
-      .update(conversations)
-      .set({ assignedTo: null, assignedAt: null, ...(conversation.status === "assigned" ? { status: "open" as const } : {}), updatedAt: new Date() })
-      .where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversation.id)));
+    await unassignConversationRow(db, { accountId, id: conversation.id, wasAssignedStatus: conversation.status === "assigned", at: new Date() });
     // The same event as an unassign by hand, without a `user`: nobody acted, the assistant did.
     const updated = await findConversation(db, { accountId, id: conversation.id });
     await recordEvent(ctx, { accountId, type: "conversation.unassigned", data: { conversation: presentConversation(updated) } });
@@ -180,24 +177,15 @@ export async function runAutoReplies(
   },
 ): Promise<{ replies: AutoReplyDecision[]; skipped?: "not_found" | "not_inbound" | "already_handled" | "too_late" }> {
   const work = async (db: Executor) => {
-    const [conversation] = await db
-      .select({ id: conversations.id, status: conversations.status, lastAutoReplyAt: conversations.lastAutoReplyAt, handled: conversations.autoReplyHandledMessageId })
-      .from(conversations)
-      .where(and(eq(conversations.accountId, accountId), eq(conversations.id, conversationId)))
-      .for("update");
+    const conversation = await lockAutoReplyState(db, { accountId, id: conversationId });
     if (!conversation) return { replies: [], skipped: "not_found" as const };
-    const [message] = await db
-      .select({ id: messages.id, direction: messages.direction, senderType: messages.senderType, fromNumber: messages.fromNumber, text: messages.text, createdAt: messages.createdAt, deletedAt: messages.deletedAt })
-      .from(messages)
-      .where(and(eq(messages.accountId, accountId), eq(messages.conversationId, conversationId), eq(messages.id, messageId)))
-      .limit(1);
+    const message = await findMessageToAnswer(db, { accountId, conversationId, id: messageId });
     if (!message) return { replies: [], skipped: "not_found" as const };
     if (message.direction !== "inbound" || message.senderType !== "contact") return { replies: [], skipped: "not_inbound" as const };
     // Ids are time-sortable: anything at or before the handled one has had its chance.
     if (conversation.handled && conversation.handled >= message.id) return { replies: [], skipped: "already_handled" as const };
 
-    const markHandled = (extra: { lastAutoReplyAt?: Date } = {}) =>
-      db.update(conversations).set({ autoReplyHandledMessageId: message.id, ...extra }).where(eq(conversations.id, conversation.id));
+    const markHandled = (extra: { lastAutoReplyAt?: Date } = {}) => markAutoReplyHandled(db, { id: conversation.id, messageId: message.id, ...extra });
     if (now.getTime() - message.createdAt.getTime() > AUTO_REPLY_MAX_DELAY_MS) {
       await markHandled();
       return { replies: [], skipped: "too_late" as const };

@@ -1,19 +1,11 @@
 import "server-only";
-import { and, asc, desc, eq, or, sql } from "drizzle-orm";
-import { contactActivity, contactNameKey, contactSearchDocument, contacts } from "@/db/schema";
+import type { contacts } from "@/db/schema";
 import { decodeListCursor, encodeListCursor } from "@/lib/platform/cursor";
 import type { ServiceContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/platform/errors";
 import { recordEvent } from "@/lib/events/record-event";
-import { matchesWords, phoneContains, searchTerms } from "@/lib/search/pattern";
 import { type ContactSort, presentContact, type UpdateContactInput } from "./schemas";
-import { findContact, selectContactsToList, withStats } from "./store";
-
-/** Name or email words start with the words of `q`, or the number contains its digits; nothing for punctuation alone. */
-function contactMatches(q: string) {
-  const { words, digits } = searchTerms(q);
-  return or(matchesWords(contactSearchDocument(contacts), words), phoneContains(contacts.phone, digits)) ?? sql`false`;
-}
+import { findContact, listContactRows, lockContact, updateContactRow, withStats } from "./store";
 
 /**
  * One page of contacts in the chosen order, `q` keeping those whose name, number or email matches.
@@ -24,23 +16,8 @@ function contactMatches(q: string) {
 export async function listContacts({ ctx, limit, cursor, q, sort = "last_message" }: { ctx: ServiceContext; limit: number; cursor?: string; q?: string; sort?: ContactSort }) {
   const list = `contacts:${sort}`;
   const after = cursor ? decodeListCursor(cursor, list, 2) : undefined;
-  const nameKey = contactNameKey(contacts);
   const byName = sort === "name";
-  const rows = await selectContactsToList(ctx.db)
-    .where(
-      and(
-        eq(contacts.accountId, ctx.accountId),
-        eq(contactActivity.accountId, ctx.accountId),
-        q ? contactMatches(q) : undefined,
-        after
-          ? byName
-            ? sql`(${nameKey}, ${contacts.id}) > (${after[0]}::text COLLATE "C", ${after[1]})`
-            : sql`(${contactActivity.sortAt}, ${contactActivity.contactId}) < (${after[0]}::timestamptz, ${after[1]})`
-          : undefined,
-      ),
-    )
-    .orderBy(...(byName ? [asc(nameKey), asc(contacts.id)] : [desc(contactActivity.sortAt), desc(contactActivity.contactId)]))
-    .limit(limit + 1);
+  const rows = await listContactRows(ctx.db, { accountId: ctx.accountId, byName, after, q, limit: limit + 1 });
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
@@ -63,11 +40,7 @@ export async function getContact({ ctx, id }: { ctx: ServiceContext; id: string 
  */
 export async function updateContact({ ctx, id, input }: { ctx: ServiceContext<"user">; id: string; input: UpdateContactInput }) {
   return ctx.db.transaction(async (tx) => {
-    const [locked] = await tx
-      .select()
-      .from(contacts)
-      .where(and(eq(contacts.accountId, ctx.accountId), eq(contacts.id, id)))
-      .for("update");
+    const locked = await lockContact(tx, { accountId: ctx.accountId, id });
     if (!locked) throw new NotFoundError("Contact");
     const now = new Date();
     const changes: Partial<typeof contacts.$inferInsert> = {};
@@ -78,10 +51,7 @@ export async function updateContact({ ctx, id, input }: { ctx: ServiceContext<"u
     if (input.blocked !== undefined && input.blocked !== locked.blocked) changes.blocked = input.blocked;
     if (input.marketing_opt_in !== undefined && input.marketing_opt_in !== locked.marketingOptIn) changes.marketingOptIn = input.marketing_opt_in;
     if (Object.keys(changes).length === 0) return presentContact(await findContact(tx, { accountId: ctx.accountId, id }));
-    await tx
-      .update(contacts)
-      .set({ ...changes, updatedAt: now })
-      .where(eq(contacts.id, locked.id));
+    await updateContactRow(tx, { id: locked.id, set: { ...changes, updatedAt: now } });
     const contact = presentContact(await findContact(tx, { accountId: ctx.accountId, id }));
     await recordEvent({ ...ctx, db: tx }, { accountId: ctx.accountId, type: "contact.updated", data: { contact } });
     return contact;

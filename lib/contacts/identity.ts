@@ -1,23 +1,13 @@
-import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { type Contact, contacts, conversations } from "@/db/schema";
+import type { Contact } from "@/db/schema";
 import { newId } from "@/lib/platform/ids";
+import { deleteContactRow, insertContactIfNew, lockContactByPhone, lockContactByUserId, moveConversationsToContact, updateContactRow } from "./store";
 
 /** Who a customer is, as a message names them: a phone number, a business-scoped user id, or both. */
 export type ContactIdentity = { phone?: string | null; userId?: string | null; username?: string | null; name?: string | null };
 
 /** Where messages to the contact go: the phone when known, else the business-scoped user id. */
 export const contactAddress = (contact: { phone: string | null; networkUserId: string | null }) => contact.phone ?? contact.networkUserId ?? "";
-
-async function lockByPhone(tx: Executor, accountId: string, phone: string) {
-  const [row] = await tx.select().from(contacts).where(and(eq(contacts.accountId, accountId), eq(contacts.phone, phone))).for("update");
-  return row as Contact | undefined;
-}
-
-async function lockByUserId(tx: Executor, accountId: string, userId: string) {
-  const [row] = await tx.select().from(contacts).where(and(eq(contacts.accountId, accountId), eq(contacts.networkUserId, userId))).for("update");
-  return row as Contact | undefined;
-}
 
 /**
  * Folds a phone-only contact into the contact of the same customer known by their BSUID:
@@ -26,11 +16,11 @@ async function lockByUserId(tx: Executor, accountId: string, userId: string) {
  * phone-only contact is removed. The phone then belongs to the BSUID contact.
  */
 async function mergeInto(tx: Executor, { keep, gone, now }: { keep: Contact; gone: Contact; now: Date }): Promise<Contact> {
-  await tx.update(conversations).set({ contactId: keep.id }).where(and(eq(conversations.accountId, keep.accountId), eq(conversations.contactId, gone.id)));
-  await tx.delete(contacts).where(eq(contacts.id, gone.id));
-  const [merged] = await tx
-    .update(contacts)
-    .set({
+  await moveConversationsToContact(tx, { accountId: keep.accountId, from: gone.id, to: keep.id });
+  await deleteContactRow(tx, { id: gone.id });
+  return updateContactRow(tx, {
+    id: keep.id,
+    set: {
       phone: gone.phone,
       name: keep.name ?? gone.name,
       nameEditedAt: keep.name ? keep.nameEditedAt : gone.nameEditedAt,
@@ -40,10 +30,8 @@ async function mergeInto(tx: Executor, { keep, gone, now }: { keep: Contact; gon
       blocked: keep.blocked || gone.blocked,
       createdAt: gone.createdAt < keep.createdAt ? gone.createdAt : keep.createdAt,
       updatedAt: now,
-    })
-    .where(eq(contacts.id, keep.id))
-    .returning();
-  return merged;
+    },
+  });
 }
 
 /**
@@ -59,12 +47,9 @@ export async function ensureContactByIdentity(tx: Executor, { accountId, identit
   const phone = identity.phone || null;
   const userId = identity.userId || null;
   if (!phone && !userId) throw new Error("A contact needs a phone number or a business-scoped user id.");
-  await tx
-    .insert(contacts)
-    .values({ id: newId("contact", now), accountId, phone, networkUserId: userId, username: identity.username ?? null, name: identity.name ?? null, createdAt: now, updatedAt: now })
-    .onConflictDoNothing();
-  const byUserId = userId ? await lockByUserId(tx, accountId, userId) : undefined;
-  const byPhone = phone ? await lockByPhone(tx, accountId, phone) : undefined;
+  await insertContactIfNew(tx, { id: newId("contact", now), accountId, phone, networkUserId: userId, username: identity.username ?? null, name: identity.name ?? null, createdAt: now, updatedAt: now });
+  const byUserId = userId ? await lockContactByUserId(tx, { accountId, userId }) : undefined;
+  const byPhone = phone ? await lockContactByPhone(tx, { accountId, phone }) : undefined;
   let contact: Contact;
   if (byUserId && byPhone && byUserId.id !== byPhone.id) {
     contact = byPhone.networkUserId ? byUserId : await mergeInto(tx, { keep: byUserId, gone: byPhone, now });
@@ -78,11 +63,6 @@ export async function ensureContactByIdentity(tx: Executor, { accountId, identit
   // A name a person gave the contact wins over the network's profile name.
   if (identity.name && contact.name !== identity.name && !contact.nameEditedAt) changes.name = identity.name;
   if (Object.keys(changes).length === 0) return contact;
-  const [updated] = await tx
-    .update(contacts)
-    .set({ ...changes, updatedAt: now })
-    .where(eq(contacts.id, contact.id))
-    .returning();
-  return updated;
+  return updateContactRow(tx, { id: contact.id, set: { ...changes, updatedAt: now } });
 }
 

@@ -1,13 +1,11 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
 import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js";
-import { contacts } from "@/db/schema";
 import { auditChange } from "@/lib/audit/record-audit";
 import type { ServiceContext } from "@/lib/auth/context";
 import { parseCsv } from "@/lib/platform/csv-parse";
 import { invalidField } from "@/lib/platform/errors";
-import { newId } from "@/lib/platform/ids";
 import { type ImportContactsInput, type ImportContactsOutput, MAX_IMPORT_ROWS } from "./import-schemas";
 import { MAX_ATTRIBUTES } from "./schemas";
+import { findContactsConsentByPhone, type ImportedContact, upsertImportedContacts } from "./store";
 
 const KNOWN = new Set(["phone", "name", "email", "marketing_opt_in"]);
 const YES = new Set(["true", "yes", "y", "1", "si", "sí", "sim"]);
@@ -15,7 +13,7 @@ const NO = new Set(["false", "no", "n", "0", "nao", "não"]);
 const MAX_ERRORS_LISTED = 1000;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-type Row = { line: number; phone: string; name: string | null; email: string | null; optIn: boolean | null | undefined; attributes: Record<string, string> };
+type Row = ImportedContact & { line: number };
 
 /**
  * Contacts from a CSV file: each row checked on its own (a bad row is reported with its line
@@ -98,7 +96,7 @@ export async function importContacts({ ctx, input }: { ctx: ServiceContext; inpu
   const optedOut = new Set<string>();
   for (let i = 0; i < rows.length; i += 1000) {
     const slice = rows.slice(i, i + 1000).map((r) => r.phone);
-    const found = await db.select({ phone: contacts.phone, optIn: contacts.marketingOptIn }).from(contacts).where(and(eq(contacts.accountId, ctx.accountId), inArray(contacts.phone, slice)));
+    const found = await findContactsConsentByPhone(db, { accountId: ctx.accountId, phones: slice });
     for (const row of found) {
       if (row.phone) existing.add(row.phone);
       if (row.phone && row.optIn === false) optedOut.add(row.phone);
@@ -118,39 +116,7 @@ export async function importContacts({ ctx, input }: { ctx: ServiceContext; inpu
   await db.transaction(async (tx) => {
     const now = new Date();
     for (let i = 0; i < rows.length; i += 500) {
-      const slice = rows.slice(i, i + 500);
-      await tx
-        .insert(contacts)
-        .values(
-          slice.map((r) => ({
-            id: newId("contact", now),
-            accountId: ctx.accountId,
-            phone: r.phone,
-            name: r.name,
-            email: r.email,
-            attributes: r.attributes,
-            marketingOptIn: r.optIn ?? null,
-            nameEditedAt: r.name ? now : null,
-            createdAt: now,
-            updatedAt: now,
-          })),
-        )
-        .onConflictDoUpdate({
-          target: [contacts.accountId, contacts.phone],
-          set: {
-            name: sql`coalesce(excluded.name, ${contacts.name})`,
-            nameEditedAt: sql`case when excluded.name is null then ${contacts.nameEditedAt} else excluded.name_edited_at end`,
-            email: sql`coalesce(excluded.email, ${contacts.email})`,
-            attributes: sql`${contacts.attributes} || excluded.attributes`,
-            // Consent changes only where the file (or the import) says something about it, and an
-            // opt-out is never undone by an import: only the customer's own opt-in (recorded by the
-            // business on the contact) turns it back on.
-            marketingOptIn: slice.some((r) => r.optIn !== undefined)
-              ? sql`case when ${contacts.marketingOptIn} = false then false else coalesce(excluded.marketing_opt_in, ${contacts.marketingOptIn}) end`
-              : sql`${contacts.marketingOptIn}`,
-            updatedAt: now,
-          },
-        });
+      await upsertImportedContacts(tx, { accountId: ctx.accountId, rows: rows.slice(i, i + 500), now });
     }
     await auditChange(ctx, "contacts.imported", { type: "account", id: ctx.accountId }, tx);
   });

@@ -387,3 +387,8 @@ export async function upsertInboxSettings(executor: Executor, { accountId, set }
     .returning();
   return row;
 }
+
+/** The account's conversations with these ids, with their contacts (in no particular order). */
+export async function findConversationsByIds(db: Executor, { accountId, ids }: { accountId: string; ids: string[] }) {
+  return selectConversations(db).where(and(eq(conversations.accountId, accountId), inArray(conversations.id, ids)));
+}

@@ -1,11 +1,9 @@
-import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { type Executor, rowsOf } from "@/db";
-import { jobs, pushSubscriptions, webhookDeliveries, webhooks } from "@/db/schema";
-import { enqueueJobs, JOBS_CHANNEL } from "@/lib/jobs/enqueue";
-import { DELIVERIES_SOURCE } from "@/lib/jobs/source";
+import type { Executor } from "@/db";
+import { enqueueJobs } from "@/lib/jobs/enqueue";
 import { getEnv } from "@/lib/platform/env";
 import { newId } from "@/lib/platform/ids";
+import { insertEventDeliveries, insertEventsDeliveries, insertPushJobIfSubscribed } from "./store";
 import type { EventEnvelope } from "./types";
 
 /**
@@ -38,33 +36,12 @@ export async function fanOutToWebhooks(tx: Executor, { accountId, envelope, crea
   const payload = JSON.stringify(deliveryBody ?? envelope);
   const ids = Array.from({ length: MAX_WEBHOOKS_PER_ACCOUNT }, () => newId("delivery", createdAt));
   const at = createdAt.toISOString();
-  const w = webhooks;
-  const result = await tx.execute(sql`
-    with targets as (
-      select ${w.id} as webhook_id, row_number() over (order by ${w.id}) as n from ${w}
-      where ${w.accountId} = ${accountId} and ${w.status} = 'active'
-        and (${w.events} @> ${JSON.stringify([envelope.type])}::jsonb or ${w.events} @> '["*"]'::jsonb)
-        and ${w.id} <> ${excludeWebhookId ?? ""}
-    ),
-    ids as (
-      select id, n from jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb) with ordinality as x(id, n)
-    ),
-    inserted as (
-      insert into ${webhookDeliveries} (id, account_id, webhook_id, event_id, event_type, payload, status, next_attempt_at, created_at, updated_at)
-      -- More endpoints than the cap (it is enforced on creation) would still each get a unique id.
-      select coalesce(ids.id, 'dlv_' || replace(gen_random_uuid()::text, '-', '')), ${accountId}, t.webhook_id, ${envelope.id}, ${envelope.type},
-        ${payload}, 'pending', ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
-      from targets t left join ids on ids.n = t.n
-      returning id, webhook_id
-    ),
-    woken as (select pg_notify(${JOBS_CHANNEL}, ${DELIVERIES_SOURCE}))
-    select i.id, i.webhook_id, (select count(*) from woken) as woken from inserted i`);
+  const inserted = await insertEventDeliveries(tx, { accountId, eventId: envelope.id, eventType: envelope.type, payload, ids, at, excludeWebhookId });
   // With JOBS_BACKEND=inngest the relay hands each delivery to Inngest through a job row (outbox).
   if (getEnv().JOBS_BACKEND === "inngest") {
-    const rows = rowsOf<{ id: string; webhook_id: string }>(result);
     await enqueueJobs(
       tx,
-      rows.map((row) => ({
+      inserted.map((row) => ({
         kind: "webhook.deliver" as const,
         // The endpoint groups its jobs for the runner's per-endpoint cap.
         payload: { deliveryId: row.id, webhookId: row.webhook_id },
@@ -86,33 +63,11 @@ export async function fanOutManyToWebhooks(tx: Executor, list: RecordedEvent[]):
   const evs = list.map((e, n) => ({ n, event_id: e.envelope.id, event_type: e.envelope.type, payload: JSON.stringify(e.envelope) }));
   const ids = Array.from({ length: MAX_WEBHOOKS_PER_ACCOUNT * list.length }, () => newId("delivery", createdAt));
   const at = createdAt.toISOString();
-  const w = webhooks;
-  const result = await tx.execute(sql`
-    with evs as (
-      select * from jsonb_to_recordset(${JSON.stringify(evs)}::jsonb) as x(n int, event_id text, event_type text, payload text)
-    ),
-    targets as (
-      select ${w.id} as webhook_id, e.event_id, e.event_type, e.payload, row_number() over (order by e.n, ${w.id}) as k
-      from ${w} join evs e on (${w.events} @> jsonb_build_array(e.event_type) or ${w.events} @> '["*"]'::jsonb)
-      where ${w.accountId} = ${accountId} and ${w.status} = 'active'
-    ),
-    ids as (
-      select id, n from jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb) with ordinality as x(id, n)
-    ),
-    inserted as (
-      insert into ${webhookDeliveries} (id, account_id, webhook_id, event_id, event_type, payload, status, next_attempt_at, created_at, updated_at)
-      select coalesce(ids.id, 'dlv_' || replace(gen_random_uuid()::text, '-', '')), ${accountId}, t.webhook_id, t.event_id, t.event_type,
-        t.payload, 'pending', ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
-      from targets t left join ids on ids.n = t.k
-      returning id, webhook_id
-    ),
-    woken as (select pg_notify(${JOBS_CHANNEL}, ${DELIVERIES_SOURCE}) where exists (select 1 from inserted))
-    select i.id, i.webhook_id, (select count(*) from woken) as woken from inserted i`);
+  const inserted = await insertEventsDeliveries(tx, { accountId, events: evs, ids, at });
   if (getEnv().JOBS_BACKEND === "inngest") {
-    const rows = rowsOf<{ id: string; webhook_id: string }>(result);
     await enqueueJobs(
       tx,
-      rows.map((row) => ({ kind: "webhook.deliver" as const, payload: { deliveryId: row.id, webhookId: row.webhook_id }, accountId, runAt: createdAt })),
+      inserted.map((row) => ({ kind: "webhook.deliver" as const, payload: { deliveryId: row.id, webhookId: row.webhook_id }, accountId, runAt: createdAt })),
     );
   }
 }
@@ -180,12 +135,5 @@ export async function fanOutToPush(tx: Executor, { accountId, envelope, createdA
   const payload = pushOf(accountId, envelope.type, envelope.data);
   if (!payload) return;
   const at = createdAt.toISOString();
-  await tx.execute(sql`
-    with inserted as (
-      insert into ${jobs} (kind, payload, account_id, status, run_at, attempts, created_at, updated_at)
-      select 'push.notify', ${JSON.stringify(payload)}::jsonb, ${accountId}, 'pending', ${at}::timestamptz, 0, ${at}::timestamptz, ${at}::timestamptz
-      where exists (select 1 from ${pushSubscriptions} where ${pushSubscriptions.accountId} = ${accountId})
-      returning id
-    )
-    select pg_notify(${JOBS_CHANNEL}, 'push.notify') from inserted`);
+  await insertPushJobIfSubscribed(tx, { accountId, payload, at });
 }

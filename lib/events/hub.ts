@@ -3,7 +3,7 @@ import { loggable } from "@/lib/platform/errors";
 import type { Executor } from "@/db";
 import type { events } from "@/db/schema";
 import { listen } from "@/db/listen";
-import { EVENTS_CHANNEL } from "./record-event";
+import { EVENTS_CHANNEL } from "./store";
 import { findEvent } from "./store";
 import type { EventEnvelope, EventType } from "./types";
 

@@ -1,13 +1,10 @@
-import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { events } from "@/db/schema";
 import type { SystemContext } from "@/lib/auth/context";
 import { newId } from "@/lib/platform/ids";
 import { fanOutManyToWebhooks, fanOutToPush, fanOutToWebhooks, type RecordedEvent } from "./fan-out";
 import { type EventEnvelope, type EventType, streamOnlyEventTypes } from "./types";
+import { insertEvent, insertEvents } from "./store";
 import { isStreamedEvent } from "./visibility";
-
-export const EVENTS_CHANNEL = "chorus_events";
 
 /** Delivery rows for the webhooks, then the push job: both in the event's transaction. */
 async function fanOut(tx: Executor, event: RecordedEvent) {
@@ -40,13 +37,7 @@ export async function recordEvent(
   // statement its own commit, perhaps on another connection) the fan-out waits for the event
   // row, so that a failed event row never leaves deliveries behind.
   const inTransaction = "rollback" in tx;
-  const recorded = tx.execute(sql`
-    with recorded as (
-      insert into ${events} (id, account_id, type, data, created_at)
-      values (${id}, ${input.accountId}, ${input.type}, ${JSON.stringify(input.data)}::jsonb, ${now.toISOString()}::timestamptz)
-      returning id
-    )
-    select ${streamed ? sql`pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ id, account_id: input.accountId })})` : sql`id`} from recorded`).then(() => undefined);
+  const recorded = insertEvent(tx, { id, accountId: input.accountId, type: input.type, data: input.data, at: now, notify: streamed });
   const envelope: EventEnvelope = { id, type: input.type, created_at: now.toISOString(), data: input.data };
   if (!inTransaction) await recorded;
   const delivered = fannedOut
@@ -85,16 +76,7 @@ export async function recordEvents(ctx: SystemContext, input: { accountId: strin
     data: envelope.data,
     notify: isStreamedEvent(envelope.type) ? JSON.stringify({ id: envelope.id, account_id: input[0].accountId }) : null,
   }));
-  // A data-modifying WITH runs to completion whether or not the query reads it.
-  await tx.execute(sql`
-    with recorded as (
-      insert into ${events} (id, account_id, type, data, created_at)
-      select x.id, ${input[0].accountId}, x.type, x.data, ${now.toISOString()}::timestamptz
-      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(id text, type text, data jsonb)
-      returning id
-    )
-    select pg_notify(${EVENTS_CHANNEL}, x.notify) from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(notify text)
-    where x.notify is not null and (select count(*) from recorded) > 0`);
+  await insertEvents(tx, { accountId: input[0].accountId, rows, at: now });
   const fanned = envelopes.map((envelope) => ({ accountId: input[0].accountId, envelope, createdAt: now }));
   await fanOutManyToWebhooks(tx, fanned);
   for (const event of fanned) await fanOutToPush(tx, event);

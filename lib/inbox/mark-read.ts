@@ -1,9 +1,8 @@
 import "server-only";
-import { and, eq, gt } from "drizzle-orm";
-import { conversations } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/platform/errors";
 import { queueReadReceipt } from "@/lib/conversations/customer-signals";
+import { clearUnreadCount, conversationExists } from "./store";
 
 /**
  * The inbox opened the conversation: its unread count goes back to 0 for the whole team
@@ -13,17 +12,8 @@ import { queueReadReceipt } from "@/lib/conversations/customer-signals";
  */
 export async function markConversationRead({ ctx, id }: { ctx: ServiceContext; id: string }) {
   await ctx.db.transaction(async (tx) => {
-    const [exists] = await tx
-      .select({ id: conversations.id })
-      .from(conversations)
-      .where(and(eq(conversations.id, id), eq(conversations.accountId, ctx.accountId)))
-      .limit(1);
-    if (!exists) throw new NotFoundError("Conversation");
-    const [wasUnread] = await tx
-      .update(conversations)
-      .set({ unreadCount: 0 })
-      .where(and(eq(conversations.id, id), eq(conversations.accountId, ctx.accountId), gt(conversations.unreadCount, 0)))
-      .returning({ id: conversations.id });
+    if (!(await conversationExists(tx, { accountId: ctx.accountId, id }))) throw new NotFoundError("Conversation");
+    const wasUnread = await clearUnreadCount(tx, { accountId: ctx.accountId, id });
     if (wasUnread) await queueReadReceipt(tx, { accountId: ctx.accountId, conversationId: id });
   });
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, asc, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { type Executor, rowsOf } from "@/db";
 import { businessProfiles, type Conversation, conversations, earlyStatuses, media, type Message, type MessageReaction, type MessageRevision, messageSendAttempts, messages } from "@/db/schema";
 import type { Language } from "@/lib/platform/language/language";
@@ -433,4 +433,33 @@ export async function failQueuedMessages(tx: Executor, { ids, error, at }: { ids
     .update(messages)
     .set({ status: "failed", error, updatedAt: at })
     .where(and(inArray(messages.id, ids), eq(messages.status, "queued")));
+}
+
+/** Whether a person (not the network, a bot or an automation) ever sent a message in the conversation. */
+export async function hasPersonReplied(tx: Executor, { conversationId }: { conversationId: string }) {
+  const [row] = await tx
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), eq(messages.direction, "outbound"), eq(messages.senderType, "user")))
+    .limit(1);
+  return Boolean(row);
+}
+
+/** The customer's newest text message in the conversation that was not deleted, or undefined. */
+export async function findLastCustomerText(db: Executor, { accountId, conversationId }: { accountId: string; conversationId: string }) {
+  const [last] = await db
+    .select({ id: messages.id, text: messages.text, language: messages.language, createdAt: messages.createdAt })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.accountId, accountId),
+        eq(messages.conversationId, conversationId),
+        eq(messages.direction, "inbound"),
+        eq(messages.type, "text"),
+        isNull(messages.deletedAt),
+      ),
+    )
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(1);
+  return last;
 }

@@ -73,3 +73,13 @@ export async function insertMentionNotifications(
     })),
   );
 }
+
+/** One notification of this type about a conversation per user (an SLA warning or breach). */
+export async function insertConversationNotifications(
+  tx: Executor,
+  input: { accountId: string; conversationId: string; type: "sla_warning" | "sla_breached"; message: string; userIds: string[]; at: Date },
+) {
+  await tx.insert(notifications).values(
+    input.userIds.map((userId) => ({ id: newId("notification", input.at), accountId: input.accountId, userId, type: input.type, conversationId: input.conversationId, message: input.message, createdAt: input.at })),
+  );
+}

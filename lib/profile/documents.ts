@@ -1,12 +1,12 @@
-import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { accounts, documents } from "@/db/schema";
+import { documents } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
 import type { ServiceContext } from "@/lib/auth/context";
 import { ConflictError, invalidField, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import { indexDocument } from "./knowledge";
+import { countDocuments, deleteDocumentRow, findDocumentFile, findDocumentTextPrefixes, findDocumentWithText, insertDocument, lockAccountRow, selectDocumentList } from "./store";
 import { DOCUMENT_MAX_BYTES, DOCUMENTS_PER_ACCOUNT, documentWithTextOutput, presentDocument, type UploadDocumentInput } from "./schemas";
 
 /** Extracted text kept per document; far more than any prompt uses, bounded so one PDF cannot bloat a row. */
@@ -84,17 +84,8 @@ async function extractPdf(bytes: Buffer): Promise<Extracted> {
   }
 }
 
-const listColumns = {
-  id: documents.id,
-  filename: documents.filename,
-  size: documents.size,
-  pages: documents.pages,
-  createdAt: documents.createdAt,
-  textLength: sql<number>`length(${documents.text})::int`,
-};
-
 export async function listDocuments({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
-  return keysetPage(ctx.db.select(listColumns).from(documents).$dynamic(), {
+  return keysetPage(selectDocumentList(ctx.db), {
     table: documents,
     accountId: ctx.accountId,
     order: "asc",
@@ -107,28 +98,15 @@ export async function listDocuments({ ctx, limit, cursor }: { ctx: ServiceContex
 
 /** One document with its extracted text (what the smart features read). */
 export async function getDocument({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  const [row] = await ctx.db
-    .select({ ...listColumns, text: documents.text })
-    .from(documents)
-    .where(and(eq(documents.accountId, ctx.accountId), eq(documents.id, id)))
-    .limit(1);
+  const row = await findDocumentWithText(ctx.db, { accountId: ctx.accountId, id });
   if (!row) throw new NotFoundError("Document");
   return documentWithTextOutput.parse({ ...presentDocument(row), text: row.text });
 }
 
 export async function getDocumentFile({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  const [row] = await ctx.db
-    .select({ filename: documents.filename, bytes: documents.bytes })
-    .from(documents)
-    .where(and(eq(documents.accountId, ctx.accountId), eq(documents.id, id)))
-    .limit(1);
+  const row = await findDocumentFile(ctx.db, { accountId: ctx.accountId, id });
   if (!row) throw new NotFoundError("Document");
   return row;
-}
-
-async function countDocuments(db: Executor, accountId: string) {
-  const [row] = await db.select({ n: count() }).from(documents).where(eq(documents.accountId, accountId));
-  return Number(row.n);
 }
 
 const limitReached = () =>
@@ -137,29 +115,22 @@ const limitReached = () =>
 export async function uploadDocument({ ctx, input, now = new Date() }: { ctx: ServiceContext; input: UploadDocumentInput; now?: Date }) {
   const bytes = decodeDocumentData(input.data);
   // Checked before the (slow) text extraction, and again under the lock below.
-  if ((await countDocuments(ctx.db, ctx.accountId)) >= DOCUMENTS_PER_ACCOUNT) throw limitReached();
+  if ((await countDocuments(ctx.db, { accountId: ctx.accountId })) >= DOCUMENTS_PER_ACCOUNT) throw limitReached();
   const { pages, text, pageTexts } = await extractPdf(bytes);
   const filename = input.filename.replace(/^.*[\\/]/, "") || "document.pdf";
 
   return ctx.db.transaction(async (tx) => {
     // Serialises uploads of one account so two at once cannot both take the twentieth place.
-    await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, ctx.accountId)).for("update");
-    if ((await countDocuments(tx, ctx.accountId)) >= DOCUMENTS_PER_ACCOUNT) throw limitReached();
-    const [row] = await tx
-      .insert(documents)
-      .values({ id: newId("document", now), accountId: ctx.accountId, filename, size: bytes.length, pages, text, bytes, createdAt: now })
-      .returning({ id: documents.id, filename: documents.filename, size: documents.size, pages: documents.pages, createdAt: documents.createdAt });
+    await lockAccountRow(tx, { accountId: ctx.accountId });
+    if ((await countDocuments(tx, { accountId: ctx.accountId })) >= DOCUMENTS_PER_ACCOUNT) throw limitReached();
+    const row = await insertDocument(tx, { id: newId("document", now), accountId: ctx.accountId, filename, size: bytes.length, pages, text, bytes, createdAt: now });
     await indexDocument(tx, { accountId: ctx.accountId, documentId: row.id, pages: pageTexts });
     return presentDocument({ ...row, textLength: text.length });
   });
 }
 
 export async function deleteDocument({ ctx, id }: { ctx: ServiceContext; id: string }) {
-  const removed = await ctx.db
-    .delete(documents)
-    .where(and(eq(documents.accountId, ctx.accountId), eq(documents.id, id)))
-    .returning({ id: documents.id });
-  if (removed.length === 0) throw new NotFoundError("Document");
+  if (!(await deleteDocumentRow(ctx.db, { accountId: ctx.accountId, id }))) throw new NotFoundError("Document");
 }
 
 /**
@@ -168,12 +139,7 @@ export async function deleteDocument({ ctx, id }: { ctx: ServiceContext; id: str
  */
 export async function loadDocumentContext(db: Executor, { accountId, budget }: { accountId: string; budget: number }) {
   // Only a prefix of each text leaves the database: never more than the whole budget per document.
-  const rows = await db
-    .select({ filename: documents.filename, text: sql<string>`left(${documents.text}, ${budget})`, length: sql<number>`length(${documents.text})::int` })
-    .from(documents)
-    .where(eq(documents.accountId, accountId))
-    .orderBy(asc(documents.createdAt), asc(documents.id))
-    .limit(DOCUMENTS_PER_ACCOUNT);
+  const rows = await findDocumentTextPrefixes(db, { accountId, budget, limit: DOCUMENTS_PER_ACCOUNT });
   const withText = rows.filter((row) => row.length > 0);
   const shares = new Map<number, number>();
   let remaining = budget;

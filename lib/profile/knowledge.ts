@@ -1,15 +1,28 @@
 import { createHash } from "node:crypto";
-import { and, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { businessProfiles, documents, knowledgePassages, messages, suggestionDismissals } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { findConversation } from "@/lib/conversations/store";
+import { findLastCustomerText } from "@/lib/messages/store";
 import { NotFoundError } from "@/lib/platform/errors";
-import { newId } from "@/lib/platform/ids";
 import { llmConfig } from "@/lib/platform/llm";
-import { type Language, textSearchConfig } from "@/lib/platform/language/language";
+import type { Language } from "@/lib/platform/language/language";
 import { detectMessageLanguage } from "@/lib/platform/language/detect";
 import type { SuggestionsOutput } from "./schemas";
+import {
+  deleteDescriptionPassages,
+  deleteDocumentPassages,
+  deletePassages,
+  findDescriptionIndexed,
+  findDismissedHashes,
+  findPassagesCutBefore,
+  findPassageText,
+  findProfileLanguage,
+  findUnindexedDocuments,
+  insertDismissal,
+  insertPassageRows,
+  lockKnowledgeIndexing,
+  searchPassages,
+} from "./store";
 
 /**
  * A passage is at most about this long: short enough to insert into a chat reply whole, long
@@ -139,30 +152,18 @@ type PassageSource = { sourceType: "description" } | { sourceType: "document"; d
 
 async function insertPassages(db: Executor, accountId: string, source: PassageSource, texts: { text: string; page: number | null }[]) {
   if (texts.length === 0) return;
-  const now = new Date();
-  await db.insert(knowledgePassages).values(
-    texts.map(({ text, page }, position) => {
-      const searchable = plain(text);
-      return {
-        id: newId("passage", now),
-        accountId,
-        sourceType: source.sourceType,
-        documentId: source.sourceType === "document" ? source.documentId : null,
-        page,
-        position,
-        text,
-        cut: PASSAGE_CUT,
-        searchEn: sql`to_tsvector('english', ${searchable})`,
-        searchEs: sql`to_tsvector('spanish', ${searchable})`,
-        searchPt: sql`to_tsvector('portuguese', ${searchable})`,
-      };
-    }),
-  );
+  await insertPassageRows(db, {
+    accountId,
+    sourceType: source.sourceType,
+    documentId: source.sourceType === "document" ? source.documentId : null,
+    cut: PASSAGE_CUT,
+    passages: texts.map(({ text, page }) => ({ text, searchable: plain(text), page })),
+  });
 }
 
 /** Replaces the passages of the profile description (call after the description changes). */
 export async function indexDescription(db: Executor, { accountId, description }: { accountId: string; description: string }) {
-  await db.delete(knowledgePassages).where(and(eq(knowledgePassages.accountId, accountId), eq(knowledgePassages.sourceType, "description")));
+  await deleteDescriptionPassages(db, { accountId });
   await insertPassages(db, accountId, { sourceType: "description" }, splitPassages(description).map((text) => ({ text, page: null })));
 }
 
@@ -171,7 +172,7 @@ export async function indexDescription(db: Executor, { accountId, description }:
  * suggestion can cite its page; documents stored before indexing existed are split as one text.
  */
 export async function indexDocument(db: Executor, { accountId, documentId, pages }: { accountId: string; documentId: string; pages: string[] }) {
-  await db.delete(knowledgePassages).where(and(eq(knowledgePassages.accountId, accountId), eq(knowledgePassages.documentId, documentId)));
+  await deleteDocumentPassages(db, { accountId, documentId });
   const texts = pages.flatMap((pageText, index) => splitPassages(pageText).map((text) => ({ text, page: pages.length > 1 ? index + 1 : null })));
   await insertPassages(db, accountId, { sourceType: "document", documentId, pages }, texts);
 }
@@ -183,13 +184,9 @@ export async function indexDocument(db: Executor, { accountId, documentId, pages
  * paragraph ends, so their pages are kept.
  */
 async function recutOldPassages(db: Executor, accountId: string) {
-  const old = await db
-    .select({ id: knowledgePassages.id, sourceType: knowledgePassages.sourceType, documentId: knowledgePassages.documentId, page: knowledgePassages.page, text: knowledgePassages.text })
-    .from(knowledgePassages)
-    .where(and(eq(knowledgePassages.accountId, accountId), lt(knowledgePassages.cut, PASSAGE_CUT)))
-    .orderBy(knowledgePassages.documentId, knowledgePassages.page, knowledgePassages.position);
+  const old = await findPassagesCutBefore(db, { accountId, cut: PASSAGE_CUT });
   if (old.length === 0) return;
-  await db.delete(knowledgePassages).where(and(eq(knowledgePassages.accountId, accountId), inArray(knowledgePassages.id, old.map((row) => row.id))));
+  await deletePassages(db, { accountId, ids: old.map((row) => row.id) });
   const groups = new Map<string, { documentId: string; page: number | null; texts: string[] }>();
   for (const row of old) {
     if (row.sourceType !== "document" || !row.documentId) continue;
@@ -211,24 +208,16 @@ async function recutOldPassages(db: Executor, accountId: string) {
  */
 async function indexExistingKnowledge(executor: Executor, accountId: string) {
   await executor.transaction(async (db) => {
-    await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`knowledge:${accountId}`}))`);
+    await lockKnowledgeIndexing(db, { accountId });
     await indexMissingKnowledge(db, accountId);
   });
 }
 
 async function indexMissingKnowledge(db: Executor, accountId: string) {
   await recutOldPassages(db, accountId);
-  const hasPassages = (condition: ReturnType<typeof sql>) =>
-    sql`exists (select 1 from ${knowledgePassages} where ${knowledgePassages.accountId} = ${accountId} and ${condition})`;
-  const [profile] = await db
-    .select({ description: businessProfiles.description, indexed: sql<boolean>`${hasPassages(sql`${knowledgePassages.sourceType} = 'description'`)}` })
-    .from(businessProfiles)
-    .where(eq(businessProfiles.accountId, accountId));
+  const profile = await findDescriptionIndexed(db, { accountId });
   if (profile?.description.trim() && !profile.indexed) await indexDescription(db, { accountId, description: profile.description });
-  const unindexed = await db
-    .select({ id: documents.id, text: documents.text })
-    .from(documents)
-    .where(and(eq(documents.accountId, accountId), sql`not ${hasPassages(sql`${knowledgePassages.documentId} = ${documents.id}`)}`));
+  const unindexed = await findUnindexedDocuments(db, { accountId });
   for (const doc of unindexed) await indexDocument(db, { accountId, documentId: doc.id, pages: [doc.text] });
 }
 
@@ -246,20 +235,7 @@ function passageHash(text: string): string {
 
 /** The customer's last text message in a conversation, or null. */
 export async function lastCustomerText(db: Executor, { accountId, conversationId }: { accountId: string; conversationId: string }) {
-  const [last] = await db
-    .select({ id: messages.id, text: messages.text, language: messages.language, createdAt: messages.createdAt })
-    .from(messages)
-    .where(
-      and(
-        eq(messages.accountId, accountId),
-        eq(messages.conversationId, conversationId),
-        eq(messages.direction, "inbound"),
-        eq(messages.type, "text"),
-        isNull(messages.deletedAt),
-      ),
-    )
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(1);
+  const last = await findLastCustomerText(db, { accountId, conversationId });
   return last?.text?.trim() ? { ...last, text: last.text } : null;
 }
 
@@ -268,8 +244,7 @@ export async function customerLanguage(db: Executor, { accountId, text, stored }
   if (stored) return stored;
   const detected = detectMessageLanguage(text);
   if (detected) return detected;
-  const [profile] = await db.select({ language: businessProfiles.language }).from(businessProfiles).where(eq(businessProfiles.accountId, accountId));
-  return profile?.language ?? "en";
+  return (await findProfileLanguage(db, { accountId })) ?? "en";
 }
 
 /**
@@ -284,18 +259,7 @@ export async function retrievePassages(
   { accountId, text, language, limit = SUGGESTIONS_MAX, excludeHashes = new Set<string>() }: { accountId: string; text: string; language: Language; limit?: number; excludeHashes?: Set<string> },
 ): Promise<RetrievedPassage[]> {
   await indexExistingKnowledge(db, accountId);
-  const config = textSearchConfig[language];
-  const column = { en: knowledgePassages.searchEn, es: knowledgePassages.searchEs, pt: knowledgePassages.searchPt }[language];
-  // plainto_tsquery drops stop words and stems; its AND is turned into OR so a passage need not hold every word.
-  const query = sql`replace(plainto_tsquery(${config}::regconfig, ${plain(text)})::text, '&', '|')::tsquery`;
-  const rank = sql<number>`ts_rank_cd(${column}, ${query}, 1)`;
-  const rows = await db
-    .select({ id: knowledgePassages.id, text: knowledgePassages.text, sourceType: knowledgePassages.sourceType, documentId: knowledgePassages.documentId, filename: documents.filename, page: knowledgePassages.page, score: rank })
-    .from(knowledgePassages)
-    .leftJoin(documents, and(eq(documents.id, knowledgePassages.documentId), eq(documents.accountId, accountId)))
-    .where(and(eq(knowledgePassages.accountId, accountId), sql`numnode(${query}) > 0`, sql`${column} @@ ${query}`))
-    .orderBy(desc(rank), knowledgePassages.sourceType, knowledgePassages.position)
-    .limit(CANDIDATES_MAX);
+  const rows = await searchPassages(db, { accountId, plainText: plain(text), language, limit: CANDIDATES_MAX });
   const candidates = rows.filter((row) => !excludeHashes.has(passageHash(row.text))).map((row) => ({ row, language: detectMessageLanguage(row.text) }));
   const inLanguage = candidates.some((candidate) => candidate.language === language);
   return candidates
@@ -325,11 +289,8 @@ export async function suggestAnswers({ ctx, conversationId }: { ctx: ServiceCont
   const language = await customerLanguage(db, { accountId: ctx.accountId, text: last.text, stored: last.language });
   const windowOpen = conversation.serviceWindowExpiresAt !== null && conversation.serviceWindowExpiresAt.getTime() > Date.now();
   if (!windowOpen) return { data: [], language, window_open: false };
-  const dismissed = await db
-    .select({ hash: suggestionDismissals.textHash })
-    .from(suggestionDismissals)
-    .where(and(eq(suggestionDismissals.accountId, ctx.accountId), eq(suggestionDismissals.conversationId, conversationId)));
-  const passages = await retrievePassages(db, { accountId: ctx.accountId, text: last.text, language, excludeHashes: new Set(dismissed.map((row) => row.hash)) });
+  const dismissed = await findDismissedHashes(db, { accountId: ctx.accountId, conversationId });
+  const passages = await retrievePassages(db, { accountId: ctx.accountId, text: last.text, language, excludeHashes: new Set(dismissed) });
   return { data: passages, language, window_open: true, draft: llmConfig() !== null };
 }
 
@@ -337,13 +298,7 @@ export async function suggestAnswers({ ctx, conversationId }: { ctx: ServiceCont
 export async function dismissSuggestion({ ctx, conversationId, suggestionId }: { ctx: ServiceContext; conversationId: string; suggestionId: string }) {
   const db = ctx.db;
   await findConversation(db, { accountId: ctx.accountId, id: conversationId });
-  const [passage] = await db
-    .select({ text: knowledgePassages.text })
-    .from(knowledgePassages)
-    .where(and(eq(knowledgePassages.accountId, ctx.accountId), eq(knowledgePassages.id, suggestionId)));
+  const passage = await findPassageText(db, { accountId: ctx.accountId, id: suggestionId });
   if (!passage) throw new NotFoundError("Suggestion");
-  await db
-    .insert(suggestionDismissals)
-    .values({ accountId: ctx.accountId, conversationId, textHash: passageHash(passage.text) })
-    .onConflictDoNothing();
+  await insertDismissal(db, { accountId: ctx.accountId, conversationId, textHash: passageHash(passage.text) });
 }

@@ -1,29 +1,18 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { slaPolicies, workflowSettings } from "@/db/schema";
+import { slaPolicies } from "@/db/schema";
 import type { CursorPosition } from "@/lib/platform/cursor";
 import { keysetPage } from "@/lib/platform/keyset-page";
 import type { ServiceContext } from "@/lib/auth/context";
 import { auditChange } from "@/lib/audit/record-audit";
 import { ConflictError, conflictOnUnique, invalidField, NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
-import { DEFAULT_AWAY_AFTER_S } from "@/lib/auth/user-identity";
+import { deleteSlaPolicyRow, detachSlaPolicyFromConversations, findDefaultSlaPolicyId, findSlaPolicy, insertSlaPolicy, selectSlaPolicies, setDefaultSlaPolicyId, updateSlaPolicyRow } from "./store";
 import { type CreateSlaPolicyInput, presentSlaPolicy, type UpdateSlaPolicyInput } from "./schemas";
-import { detachSlaPolicy } from "./sla";
 
-async function defaultPolicyId(executor: Executor, accountId: string) {
-  const [row] = await executor.select({ id: workflowSettings.defaultSlaPolicyId }).from(workflowSettings).where(eq(workflowSettings.accountId, accountId)).limit(1);
-  return row?.id ?? null;
-}
+const defaultPolicyId = (executor: Executor, accountId: string) => findDefaultSlaPolicyId(executor, { accountId });
 
-async function setDefault(tx: Executor, accountId: string, policyId: string | null) {
-  const now = new Date();
-  await tx
-    .insert(workflowSettings)
-    .values({ accountId, awayAfterS: DEFAULT_AWAY_AFTER_S, defaultSlaPolicyId: policyId, updatedAt: now })
-    .onConflictDoUpdate({ target: workflowSettings.accountId, set: { defaultSlaPolicyId: policyId, updatedAt: now } });
-}
+const setDefault = (tx: Executor, accountId: string, policyId: string | null) => setDefaultSlaPolicyId(tx, { accountId, policyId });
 
 const duplicate = () => new ConflictError("An SLA policy with this name already exists.");
 
@@ -34,7 +23,7 @@ const uniqueName = <T>(work: () => Promise<T>) => conflictOnUnique(work, duplica
 export async function listSlaPolicies({ ctx, limit, cursor }: { ctx: ServiceContext; limit: number; cursor?: CursorPosition }) {
   const executor = ctx.db;
   const defaultId = await defaultPolicyId(executor, ctx.accountId);
-  return keysetPage(executor.select().from(slaPolicies).$dynamic(), {
+  return keysetPage(selectSlaPolicies(executor), {
     table: slaPolicies,
     accountId: ctx.accountId,
     order: "asc",
@@ -46,12 +35,7 @@ export async function listSlaPolicies({ ctx, limit, cursor }: { ctx: ServiceCont
 }
 
 async function findPolicy(executor: Executor, accountId: string, id: string, lock = false) {
-  const query = executor
-    .select()
-    .from(slaPolicies)
-    .where(and(eq(slaPolicies.accountId, accountId), eq(slaPolicies.id, id)))
-    .limit(1);
-  const [row] = lock ? await query.for("update") : await query;
+  const row = await findSlaPolicy(executor, { accountId, id, lock });
   if (!row) throw new NotFoundError("SLA policy");
   return row;
 }
@@ -65,9 +49,7 @@ export async function createSlaPolicy({ ctx, input }: { ctx: ServiceContext; inp
   return uniqueName(() =>
     ctx.db.transaction(async (tx) => {
       const now = new Date();
-      const [row] = await tx
-        .insert(slaPolicies)
-        .values({
+      const row = await insertSlaPolicy(tx, {
           id: newId("slaPolicy", now),
           accountId: ctx.accountId,
           name: input.name,
@@ -77,8 +59,7 @@ export async function createSlaPolicy({ ctx, input }: { ctx: ServiceContext; inp
           businessHoursOnly: input.business_hours_only,
           createdAt: now,
           updatedAt: now,
-        })
-        .returning();
+        });
       if (input.default) await setDefault(tx, ctx.accountId, row.id);
       await auditChange(ctx, "sla_policy.created", { type: "sla_policy", id: row.id }, tx);
       return presentSlaPolicy(row, await defaultPolicyId(tx, ctx.accountId));
@@ -101,11 +82,7 @@ export async function updateSlaPolicy({ ctx, id, input }: { ctx: ServiceContext;
       if (next.firstResponseS == null && next.nextResponseS == null && next.resolutionS == null) {
         throw invalidField("first_response_s", "set at least one of first_response_s, next_response_s, resolution_s");
       }
-      const [row] = await tx
-        .update(slaPolicies)
-        .set({ ...next, updatedAt: new Date() })
-        .where(eq(slaPolicies.id, id))
-        .returning();
+      const row = await updateSlaPolicyRow(tx, { id, set: { ...next, updatedAt: new Date() } });
       const currentDefault = await defaultPolicyId(tx, ctx.accountId);
       if (input.default === true && currentDefault !== id) await setDefault(tx, ctx.accountId, id);
       if (input.default === false && currentDefault === id) await setDefault(tx, ctx.accountId, null);
@@ -119,8 +96,8 @@ export async function updateSlaPolicy({ ctx, id, input }: { ctx: ServiceContext;
 export async function deleteSlaPolicy({ ctx, id }: { ctx: ServiceContext; id: string }) {
   await ctx.db.transaction(async (tx) => {
     await findPolicy(tx, ctx.accountId, id, true);
-    await detachSlaPolicy(tx, { accountId: ctx.accountId, slaPolicyId: id });
-    await tx.delete(slaPolicies).where(eq(slaPolicies.id, id));
+    await detachSlaPolicyFromConversations(tx, { accountId: ctx.accountId, slaPolicyId: id });
+    await deleteSlaPolicyRow(tx, { id });
     await auditChange(ctx, "sla_policy.deleted", { type: "sla_policy", id }, tx);
   });
 }

@@ -1,12 +1,10 @@
 import "server-only";
-import { sql } from "drizzle-orm";
 import type { ServiceContext } from "@/lib/auth/context";
 import { toNumber } from "@/lib/reports/query";
-import { queryRows } from "@/lib/reports/store/query";
-import { slaOutcomeCounts } from "@/lib/reports/store/rollups";
 import type { ReportRange } from "@/lib/reports/schemas";
 import { inBusinessZone } from "@/lib/reports/zone";
 import type { SlaReportOutput } from "./report-schemas";
+import { sumSlaOutcomes } from "./store";
 
 const ratio = (met: number, breached: number) => (met + breached === 0 ? null : met / (met + breached));
 
@@ -20,19 +18,7 @@ export async function getSlaReport({ ctx, range: asked }: { ctx: ServiceContext;
   const range = await inBusinessZone(ctx, asked);
   const from = range.from.toISOString();
   const to = range.to.toISOString();
-  const counts = slaOutcomeCounts({ accountId: ctx.accountId, from, to });
-  const policies = await queryRows<{ id: string; name: string | null; met: number | string; breached: number | string }>(ctx.db, sql`
-    select o.sla_policy_id as id, p.name, sum(o.met)::int as met, sum(o.breached)::int as breached
-    from ${counts} o left join sla_policies p on p.id = o.sla_policy_id
-    group by o.sla_policy_id, p.name
-    having sum(o.met) + sum(o.breached) > 0
-    order by p.name nulls last, o.sla_policy_id`);
-  const agents = await queryRows<{ id: string | null; name: string | null; met: number | string; breached: number | string }>(ctx.db, sql`
-    select o.user_id as id, u.name, sum(o.met)::int as met, sum(o.breached)::int as breached
-    from ${counts} o left join users u on u.id = o.user_id
-    group by o.user_id, u.name
-    having sum(o.met) + sum(o.breached) > 0
-    order by u.name nulls last, o.user_id`);
+  const { policies, agents } = await sumSlaOutcomes(ctx.db, { accountId: ctx.accountId, from, to });
   return {
     from,
     to,

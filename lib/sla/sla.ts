@@ -1,36 +1,28 @@
-import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db";
 import type { SystemContext } from "@/lib/auth/context";
-import { type Conversation, conversations, messages, notifications, type SlaPolicy, slaOutcomes, slaPolicies } from "@/db/schema";
+import type { Conversation, SlaPolicy } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { recordActivity } from "@/lib/activity/record-activity";
 import type { ActivityActor, ActivityVia } from "@/lib/activity/schemas";
 import { recordEvent } from "@/lib/events/record-event";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { invalidField } from "@/lib/platform/errors";
-import { newId } from "@/lib/platform/ids";
 import { loadBusinessProfile } from "@/lib/profile/business-profile";
 import { presentConversation, presentSlaState } from "@/lib/conversations/schemas";
-import { findConversation } from "@/lib/conversations/store";
+import { findConversation, lockAccountConversationRow, updateConversationRow } from "@/lib/conversations/store";
+import { hasPersonReplied } from "@/lib/messages/store";
+import { insertConversationNotifications } from "@/lib/notifications/store";
 import { addClockSeconds } from "./clock";
 import { slaAlertRecipients } from "./recipients";
 import type { SlaKind } from "./schemas";
+import { findSlaPolicy, insertSlaOutcome } from "./store";
 import { defineJob, type PayloadOf } from "@/lib/jobs/define";
 
 /** The share of a target's time after which it is in `warning`. */
 const WARNING_SHARE = 0.8;
 
 type Target = { kind: SlaKind; startedAt: Date; seconds: number };
-
-async function hasPersonReplied(tx: Executor, conversationId: string) {
-  const [row] = await tx
-    .select({ id: messages.id })
-    .from(messages)
-    .where(and(eq(messages.conversationId, conversationId), eq(messages.direction, "outbound"), eq(messages.senderType, "user")))
-    .limit(1);
-  return Boolean(row);
-}
 
 /**
  * The target whose clock runs now: a person's answer while the customer waits (the first
@@ -39,7 +31,7 @@ async function hasPersonReplied(tx: Executor, conversationId: string) {
 async function currentTarget(tx: Executor, conversation: Conversation, policy: SlaPolicy): Promise<Target | null> {
   if (conversation.status === "closed") return null;
   if (conversation.awaitingReplySince) {
-    const replied = await hasPersonReplied(tx, conversation.id);
+    const replied = await hasPersonReplied(tx, { conversationId: conversation.id });
     if (!replied && policy.firstResponseS) return { kind: "first_response", startedAt: conversation.awaitingReplySince, seconds: policy.firstResponseS };
     if (replied && policy.nextResponseS) return { kind: "next_response", startedAt: conversation.awaitingReplySince, seconds: policy.nextResponseS };
   }
@@ -59,46 +51,24 @@ async function clockHours(tx: Executor, accountId: string, policy: SlaPolicy) {
 async function restartClock(tx: Executor, { accountId, conversation, policy }: { accountId: string; conversation: Conversation; policy: SlaPolicy }) {
   const target = await currentTarget(tx, conversation, policy);
   if (!target) {
-    const [row] = await tx
-      .update(conversations)
-      .set({ slaPolicyId: policy.id, slaKind: null, slaStartedAt: null, slaDueAt: null, slaWarnAt: null, slaStatus: "met" })
-      .where(eq(conversations.id, conversation.id))
-      .returning();
-    return row;
+    return updateConversationRow(tx, { id: conversation.id, set: { slaPolicyId: policy.id, slaKind: null, slaStartedAt: null, slaDueAt: null, slaWarnAt: null, slaStatus: "met" } });
   }
   // The same target from the same start is the clock already running (warned or breached as it is).
   if (conversation.slaPolicyId === policy.id && conversation.slaKind === target.kind && conversation.slaStartedAt?.getTime() === target.startedAt.getTime()) return conversation;
   const hours = await clockHours(tx, accountId, policy);
   const dueAt = addClockSeconds({ from: target.startedAt, seconds: target.seconds, hours });
   const warnAt = addClockSeconds({ from: target.startedAt, seconds: Math.floor(target.seconds * WARNING_SHARE), hours });
-  const [row] = await tx
-    .update(conversations)
-    .set({ slaPolicyId: policy.id, slaKind: target.kind, slaStartedAt: target.startedAt, slaDueAt: dueAt, slaWarnAt: warnAt, slaStatus: "ok" })
-    .where(eq(conversations.id, conversation.id))
-    .returning();
+  const row = await updateConversationRow(tx, { id: conversation.id, set: { slaPolicyId: policy.id, slaKind: target.kind, slaStartedAt: target.startedAt, slaDueAt: dueAt, slaWarnAt: warnAt, slaStatus: "ok" } });
   const payload = { accountId, conversationId: conversation.id };
   await enqueueJob(tx, { kind: "sla.check", accountId, payload, runAt: warnAt });
   await enqueueJob(tx, { kind: "sla.check", accountId, payload, runAt: dueAt });
   return row;
 }
 
-async function findPolicy(executor: Executor, accountId: string, id: string) {
-  const [row] = await executor
-    .select()
-    .from(slaPolicies)
-    .where(and(eq(slaPolicies.accountId, accountId), eq(slaPolicies.id, id)))
-    .limit(1);
-  return row;
-}
+const findPolicy = (executor: Executor, accountId: string, id: string) => findSlaPolicy(executor, { accountId, id });
 
-async function lockConversation(tx: Executor, accountId: string, id: string) {
-  const [row] = await tx
-    .select()
-    .from(conversations)
-    .where(and(eq(conversations.accountId, accountId), eq(conversations.id, id)))
-    .for("update");
-  return row;
-}
+/** The account's conversation row, locked until the transaction ends. */
+const lockConversation = (tx: Executor, accountId: string, id: string) => lockAccountConversationRow(tx, { accountId, id });
 
 /**
  * Applies an SLA policy to a conversation (null removes it) and starts its clock: the first
@@ -116,13 +86,7 @@ export async function applySla(
   if ((current.slaPolicyId ?? null) === (slaPolicyId ?? null)) return current;
   const row = policy
     ? await restartClock(tx, { accountId: ctx.accountId, conversation: current, policy })
-    : (
-        await tx
-          .update(conversations)
-          .set({ slaPolicyId: null, slaKind: null, slaStartedAt: null, slaDueAt: null, slaWarnAt: null, slaStatus: null })
-          .where(eq(conversations.id, current.id))
-          .returning()
-      )[0];
+    : await updateConversationRow(tx, { id: current.id, set: { slaPolicyId: null, slaKind: null, slaStartedAt: null, slaDueAt: null, slaWarnAt: null, slaStatus: null } });
   await recordActivity(tx, {
     accountId: ctx.accountId,
     conversationId,
@@ -135,16 +99,7 @@ export async function applySla(
 
 async function recordOutcome(tx: Executor, { conversation, outcome, userId, at }: { conversation: Conversation; outcome: "met" | "breached"; userId: string | null; at: Date }) {
   if (!conversation.slaPolicyId || !conversation.slaKind) return;
-  await tx.insert(slaOutcomes).values({
-    id: newId("slaOutcome", at),
-    accountId: conversation.accountId,
-    conversationId: conversation.id,
-    slaPolicyId: conversation.slaPolicyId,
-    kind: conversation.slaKind,
-    outcome,
-    userId,
-    createdAt: at,
-  });
+  await insertSlaOutcome(tx, { conversation, kind: conversation.slaKind, slaPolicyId: conversation.slaPolicyId, outcome, userId, at });
 }
 
 /**
@@ -154,7 +109,7 @@ async function recordOutcome(tx: Executor, { conversation, outcome, userId, at }
 export async function slaOnCustomerMessage(tx: Executor, { accountId, conversationId, at, defaultPolicyId }: { accountId: string; conversationId: string; at: Date; defaultPolicyId: string | null }) {
   const current = await lockConversation(tx, accountId, conversationId);
   if (!current || current.status === "closed") return;
-  const waiting = current.awaitingReplySince ? current : (await tx.update(conversations).set({ awaitingReplySince: at }).where(eq(conversations.id, current.id)).returning())[0];
+  const waiting = current.awaitingReplySince ? current : await updateConversationRow(tx, { id: current.id, set: { awaitingReplySince: at } });
   const isNew = current.createdAt.getTime() === at.getTime();
   const policyId = current.slaPolicyId ?? (isNew ? defaultPolicyId : null);
   if (!policyId) return;
@@ -169,7 +124,7 @@ export async function slaOnCustomerMessage(tx: Executor, { accountId, conversati
 export async function slaOnPersonReply(tx: Executor, { accountId, conversationId, userId, at }: { accountId: string; conversationId: string; userId: string; at: Date }) {
   const current = await lockConversation(tx, accountId, conversationId);
   if (!current?.awaitingReplySince) return;
-  const [answered] = await tx.update(conversations).set({ awaitingReplySince: null }).where(eq(conversations.id, current.id)).returning();
+  const answered = await updateConversationRow(tx, { id: current.id, set: { awaitingReplySince: null } });
   if (!current.slaPolicyId) return;
   const answering = current.slaKind === "first_response" || current.slaKind === "next_response";
   if (answering && (current.slaStatus === "ok" || current.slaStatus === "warning")) await recordOutcome(tx, { conversation: current, outcome: "met", userId, at });
@@ -184,10 +139,7 @@ export async function slaOnClose(tx: Executor, { accountId, conversationId, at }
   if (current.slaKind === "resolution" && (current.slaStatus === "ok" || current.slaStatus === "warning")) {
     await recordOutcome(tx, { conversation: current, outcome: "met", userId: current.assignedTo, at });
   }
-  await tx
-    .update(conversations)
-    .set({ slaKind: null, slaStartedAt: null, slaDueAt: null, slaWarnAt: null, slaStatus: "met", awaitingReplySince: null })
-    .where(eq(conversations.id, current.id));
+  await updateConversationRow(tx, { id: current.id, set: { slaKind: null, slaStartedAt: null, slaDueAt: null, slaWarnAt: null, slaStatus: "met", awaitingReplySince: null } });
 }
 
 const kindWords: Record<SlaKind, string> = { first_response: "First response", next_response: "Next response", resolution: "Resolution" };
@@ -204,9 +156,14 @@ async function alert(ctx: SystemContext, { conversation, type, now }: { conversa
   const kind = conversation.slaKind ? kindWords[conversation.slaKind] : "SLA";
   const message = type === "sla.warning" ? `${kind} due soon (80 % of the time has passed)` : `${kind} target missed`;
   if (recipients.length) {
-    await tx.insert(notifications).values(
-      recipients.map((userId) => ({ id: newId("notification", now), accountId: conversation.accountId, userId, type: type === "sla.warning" ? ("sla_warning" as const) : ("sla_breached" as const), conversationId: conversation.id, message, createdAt: now })),
-    );
+    await insertConversationNotifications(tx, {
+      accountId: conversation.accountId,
+      conversationId: conversation.id,
+      type: type === "sla.warning" ? "sla_warning" : "sla_breached",
+      message,
+      userIds: recipients,
+      at: now,
+    });
   }
 }
 
@@ -222,11 +179,11 @@ async function runSlaCheck(ctx: SystemContext, { accountId, conversationId }: z.
     if (!current?.slaKind || !current.slaDueAt || !current.slaWarnAt) return;
     let row = current;
     if (row.slaStatus === "ok" && current.slaWarnAt.getTime() <= now.getTime() && current.slaDueAt.getTime() > now.getTime()) {
-      [row] = await tx.update(conversations).set({ slaStatus: "warning" }).where(eq(conversations.id, row.id)).returning();
+      row = await updateConversationRow(tx, { id: row.id, set: { slaStatus: "warning" } });
       await alert({ ...ctx, db: tx }, { conversation: row, type: "sla.warning", now });
     }
     if ((row.slaStatus === "ok" || row.slaStatus === "warning") && current.slaDueAt.getTime() <= now.getTime()) {
-      [row] = await tx.update(conversations).set({ slaStatus: "breached" }).where(eq(conversations.id, row.id)).returning();
+      row = await updateConversationRow(tx, { id: row.id, set: { slaStatus: "breached" } });
       await recordOutcome(tx, { conversation: row, outcome: "breached", userId: row.assignedTo, at: now });
       await alert({ ...ctx, db: tx }, { conversation: row, type: "sla.breached", now });
     }
@@ -240,12 +197,3 @@ declare module "@/lib/jobs/define" {
     "sla.check": PayloadOf<typeof slaCheckJob>;
   }
 }
-
-/** Clears the policy from conversations (a deleted policy): their clocks stop. */
-export async function detachSlaPolicy(tx: Executor, { accountId, slaPolicyId }: { accountId: string; slaPolicyId: string }) {
-  await tx
-    .update(conversations)
-    .set({ slaPolicyId: null, slaKind: null, slaStartedAt: null, slaDueAt: null, slaWarnAt: null, slaStatus: null })
-    .where(and(eq(conversations.accountId, accountId), eq(conversations.slaPolicyId, slaPolicyId)));
-}
-

@@ -6,30 +6,9 @@ import { describe, expect, it } from "vitest";
 // keeps the rules, events and transactions and calls named store functions for its reads and
 // writes. A file outside a store that uses the database modules and calls the query builder
 // (`.select(`, `.insert(`, `.update(`, `.delete(`, `` sql` ``, `.execute(`) is a verb still writing
-// its queries inline. The files below are still being converted; the list only shrinks: a new
-// such file fails here, and a converted file must leave the list. The plumbing under and above
-// the domains (lib/platform, lib/jobs, lib/server) keeps its own SQL.
+// its queries inline, and fails here. The plumbing under and above the domains (lib/platform,
+// lib/jobs, lib/server) keeps its own SQL.
 const elsewhere = /^lib\/(server|jobs|platform)\//;
-const notYetConverted = new Set([
-  "lib/auto-replies/auto-replies.ts",
-  "lib/contacts/contacts.ts",
-  "lib/contacts/identity.ts",
-  "lib/contacts/import.ts",
-  "lib/contacts/labels.ts",
-  "lib/events/fan-out.ts",
-  "lib/events/record-event.ts",
-  "lib/inbox/count-inbox.ts",
-  "lib/inbox/list-inbox.ts",
-  "lib/inbox/mark-read.ts",
-  "lib/profile/documents.ts",
-  "lib/profile/knowledge.ts",
-  "lib/search/pattern.ts",
-  "lib/search/search.ts",
-  "lib/sla/policies.ts",
-  "lib/sla/recipients.ts",
-  "lib/sla/report.ts",
-  "lib/sla/sla.ts",
-]);
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -40,7 +19,7 @@ const usesDatabase = /^import (?!type )[^;]*from "(drizzle-orm|@\/db|@\/db\/sche
 const queryBuilder = /\.(select|insert|update|delete|execute)\(|sql`/;
 
 describe("store queries", () => {
-  it("no verb writes its queries inline, beyond the files still being converted", () => {
+  it("no verb writes its queries inline", () => {
     const inline = readdirSync(path.join(root, "lib"), { recursive: true, encoding: "utf8" })
       .filter((name) => /\.(ts|tsx|mjs)$/.test(name))
       .map((name) => path.join("lib", name).split(path.sep).join("/"))
@@ -49,7 +28,6 @@ describe("store queries", () => {
         const text = readFileSync(path.join(root, file), "utf8");
         return usesDatabase.test(text) && queryBuilder.test(text);
       });
-    expect(inline.filter((file) => !notYetConverted.has(file))).toEqual([]);
-    expect([...notYetConverted].filter((file) => !inline.includes(file))).toEqual([]);
+    expect(inline).toEqual([]);
   });
 });
