@@ -15,7 +15,7 @@ async function fanOut(tx: Executor, event: RecordedEvent) {
 /**
  * Records an event in the caller's transaction and enqueues its fan-out there (./fan-out.ts:
  * a delivery row per subscribed webhook, a push job), committed with the change itself; live
- * listeners hear of it on commit through the row's notification (./stream.ts), and the context's
+ * listeners hear of it on commit through the row's notification (./hub.ts listens, ./stream.ts serves), and the context's
  * reaction (the automation rules) runs before it commits. `deliveryBody` replaces the envelope as the webhook body
  * (the New Plant webhook). `excludeWebhookId` leaves one webhook out (webhook.failed goes to
  * the others only). webhook.verified is never fanned out nor announced to live listeners: the

@@ -101,9 +101,9 @@ async function outboundOf(db: Executor, message: Message): Promise<{ ok: true; o
 }
 
 /**
- * One attempt to hand a queued message to the network (job `message.send`; the Inngest
- * function calls the same). Idempotent: a message that is no longer `queued` (sent, failed,
- * deleted) is left alone. Success → `sent` + message.sent; a permanent error → `failed` with
+ * One attempt to hand a queued message to the network (job `message.send`, run by the local
+ * runner or by Inngest's generic run-job function). Idempotent: a message that is no longer
+ * `queued` (sent, failed, deleted) is left alone. Success → `sent` + message.sent; a permanent error → `failed` with
  * the network's error + message.failed; a temporary one → retry later, up to MAX_SEND_ATTEMPTS.
  */
 export async function sendQueuedMessage(ctx: SystemContext, payload: SendJobPayload, options: HandOverOptions = {}): Promise<SendOutcome> {
