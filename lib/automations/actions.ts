@@ -86,8 +86,7 @@ async function update(ctx: ActionContext, current: ConversationWithContact, valu
 
 async function send(ctx: ActionContext, current: ConversationWithContact, message: { type: "text" | "template"; text: string; content?: Parameters<typeof queueOutboundMessage>[1]["content"]; media?: unknown }) {
   const integration = await loadNumberIntegration(ctx.db, ctx.accountId);
-  await queueOutboundMessage(ctx.db, {
-    accountId: ctx.accountId,
+  await queueOutboundMessage(ctx, {
     conversationId: current.id,
     from: businessNumberOf(integration),
     to: contactAddress(current.contact as { phone: string | null; networkUserId: string | null }),

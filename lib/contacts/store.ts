@@ -3,7 +3,7 @@ import type { Executor } from "@/db";
 import { type Contact, contactActivity, contactNameKey, contactSearchDocument, contacts, conversations } from "@/db/schema";
 import { searchTerms } from "@/lib/search/pattern";
 import { matchesWords, phoneContains } from "@/lib/search/store";
-import { ApiError, NotFoundError } from "@/lib/platform/errors";
+import { NotFoundError } from "@/lib/platform/errors";
 import { newId } from "@/lib/platform/ids";
 import type { ContactWithStats } from "./schemas";
 
@@ -43,10 +43,6 @@ export async function findContact(executor: Executor, { accountId, id }: { accou
   return withStats(row);
 }
 
-/** A send to a blocked contact is refused (its transaction then writes nothing). */
-export function refuseBlockedContact(contact: { blocked?: boolean }) {
-  if (contact.blocked) throw new ApiError(409, "contact_blocked", "This contact is blocked. Unblock them on their contact page to send a message.");
-}
 
 /** The contact with this number, created when new, named `name` unless a person gave it a name. */
 export async function upsertContactName(executor: Executor, { accountId, phone, name }: { accountId: string; phone: string; name: string | null }) {

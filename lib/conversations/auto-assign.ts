@@ -1,4 +1,3 @@
-import type { Executor } from "@/db";
 import type { ServiceContext } from "@/lib/auth/context";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { userActor } from "@/lib/activity/schemas";
@@ -13,7 +12,8 @@ import { assignIfWaiting } from "./store";
  * turned `auto_assign_on_reply` off: the same `conversation.assigned` as an assign by hand,
  * in the reply's transaction. The caller holds the conversation's row lock.
  */
-export async function autoAssignOnReply(tx: Executor, { ctx, conversationId }: { ctx: ServiceContext<"user">; conversationId: string }) {
+export async function autoAssignOnReply(ctx: ServiceContext<"user">, { conversationId }: { conversationId: string }) {
+  const tx = ctx.db;
   const settings = await loadInboxSettings(tx, ctx.accountId);
   if (!settings.auto_assign_on_reply) return null;
   const now = new Date();

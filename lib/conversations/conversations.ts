@@ -23,9 +23,9 @@ import {
   joinContact,
   labelPlaceholder,
   listConversationRows,
-  reopenClosedConversation,
   updateConversationRow,
 } from "./store";
+import { reopenClosedConversation } from "./start-conversation";
 import { findLiveUser, findUserName } from "@/lib/users/store";
 
 /**

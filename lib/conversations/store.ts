@@ -1,15 +1,11 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import type { SystemContext } from "@/lib/auth/context";
 import { type Contact, contacts, type Conversation, conversations, inboxSettings, media, messages, priorityRank, users } from "@/db/schema";
 import { afterCursorPlaceholder } from "@/lib/platform/pagination";
 import { NotFoundError } from "@/lib/platform/errors";
-import { recordActivities, recordActivity } from "@/lib/activity/record-activity";
-import type { ActivityActor } from "@/lib/activity/schemas";
-import { recordEvent, recordEvents } from "@/lib/events/record-event";
 import { type ContactIdentity, ensureContactByIdentity } from "@/lib/contacts/identity";
 import { newId } from "@/lib/platform/ids";
-import { type ConversationWithContact, presentConversation } from "./schemas";
+import type { ConversationWithContact } from "./schemas";
 
 /** Conversations joined with the contact fields their public shape shows. */
 export function selectConversations(executor: Executor) {
@@ -65,37 +61,6 @@ async function latestOfContact(tx: Executor, { accountId, contactId, statuses }:
 export const findActiveConversation = (tx: Executor, contact: { accountId: string; contactId: string }) =>
   latestOfContact(tx, { ...contact, statuses: ["open", "assigned", "snoozed"] });
 
-/** Starts a conversation; `actor` is who started it (the customer when absent); `closed` files it away at once (a blocked contact's message). */
-export async function createConversation(
-  ctx: SystemContext,
-  { accountId, contact, at, actor, closed = false }: { accountId: string; contact: Contact; at: Date; actor?: ActivityActor; closed?: boolean },
-) {
-  const tx = ctx.db;
-  const [row] = await tx
-    .insert(conversations)
-    .values({
-      id: newId("conversation", at),
-      accountId,
-      contactId: contact.id,
-      status: closed ? "closed" : "open",
-      closedAt: closed ? at : null,
-      unreadCount: 0,
-      createdAt: at,
-      updatedAt: at,
-    })
-    .returning();
-  const conversation = { ...row, contact };
-  await recordEvent(ctx, { accountId, type: "conversation.created", data: { conversation: presentConversation(conversation) } });
-  await recordActivity(tx, {
-    accountId,
-    conversationId: row.id,
-    type: "created",
-    actor: actor ?? { type: "contact", id: contact.id, name: contact.name },
-    at,
-  });
-  return row;
-}
-
 /**
  * The contacts' conversations that are not closed, newest of each, locked: `findActiveConversation`
  * for many contacts in one statement.
@@ -113,24 +78,16 @@ export async function findActiveConversations(tx: Executor, { accountId, contact
   return found;
 }
 
-/**
- * `createConversation` for many contacts: one insert and one statement for their trails; each
- * conversation.created event is recorded as one conversation's is.
- */
-export async function createConversations(
-  ctx: SystemContext,
-  { accountId, contacts: list, at, actor, closed = false }: { accountId: string; contacts: Contact[]; at: Date; actor: ActivityActor; closed?: boolean },
-) {
-  const tx = ctx.db;
-  const created = new Map<string, Conversation>();
-  if (!list.length) return created;
-  const rows = await tx
+/** Inserts the contacts' new conversations (`closed` files them away at once), one each. */
+export async function insertConversations(tx: Executor, { accountId, contactIds, at, closed }: { accountId: string; contactIds: string[]; at: Date; closed: boolean }) {
+  if (!contactIds.length) return [];
+  return tx
     .insert(conversations)
     .values(
-      list.map((contact) => ({
+      contactIds.map((contactId) => ({
         id: newId("conversation", at),
         accountId,
-        contactId: contact.id,
+        contactId,
         status: closed ? ("closed" as const) : ("open" as const),
         closedAt: closed ? at : null,
         unreadCount: 0,
@@ -139,56 +96,19 @@ export async function createConversations(
       })),
     )
     .returning();
-  const byId = new Map(list.map((contact) => [contact.id, contact]));
-  for (const row of rows) created.set(row.contactId, row);
-  await recordEvents(
-    ctx,
-    rows.map((row) => ({ accountId, type: "conversation.created" as const, data: { conversation: presentConversation({ ...row, contact: byId.get(row.contactId)! }) } })),
-  );
-  await recordActivities(
-    tx,
-    rows.map((row) => ({ accountId, conversationId: row.id, type: "created" as const, actor, at })),
-  );
-  return created;
 }
 
-/**
- * Reopens a closed conversation in place: `assigned` when its assignee is still a user of the
- * account, else `open`. `user` is who reopened it (absent when a customer's message did).
- */
-export async function reopenClosedConversation(
-  ctx: SystemContext,
-  {
-    accountId,
-    conversation,
-    contact,
-    user,
-  }: { accountId: string; conversation: Conversation; contact: ConversationWithContact["contact"]; user?: { id: string; name: string } & Record<string, unknown> },
-) {
-  const tx = ctx.db;
-  const keep = await assigneeIsLive(tx, { accountId, userId: conversation.assignedTo });
-  const now = new Date();
+/** Sets a closed conversation open again: `assigned` to its assignee when `keepAssignee`, else `open` and unassigned. */
+export async function reopenConversationRow(tx: Executor, { accountId, id, keepAssignee, at }: { accountId: string; id: string; keepAssignee: boolean; at: Date }) {
   const [row] = await tx
     .update(conversations)
     .set(
-      keep
-        ? { status: "assigned", closedAt: null, openedAt: now, updatedAt: now }
-        : { status: "open", closedAt: null, assignedTo: null, assignedAt: null, openedAt: now, updatedAt: now },
+      keepAssignee
+        ? { status: "assigned", closedAt: null, openedAt: at, updatedAt: at }
+        : { status: "open", closedAt: null, assignedTo: null, assignedAt: null, openedAt: at, updatedAt: at },
     )
-    .where(eq(conversations.id, conversation.id))
+    .where(and(eq(conversations.accountId, accountId), eq(conversations.id, id)))
     .returning();
-  await recordEvent(ctx, {
-    accountId,
-    type: "conversation.reopened",
-    data: { conversation: presentConversation({ ...row, contact }), ...(user ? { user } : {}) },
-  });
-  await recordActivity(tx, {
-    accountId,
-    conversationId: row.id,
-    type: "reopened",
-    actor: user ? { type: "user", id: user.id, name: user.name } : { type: "contact", id: contact.id, name: contact.name },
-    at: now,
-  });
   return row;
 }
 

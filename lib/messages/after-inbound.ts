@@ -1,9 +1,10 @@
 import type { Tx } from "@/db";
+import type { VerbContext } from "@/lib/auth/context";
 import type { Conversation, Message } from "@/db/schema";
 import { handleOptOutKeyword } from "@/lib/campaigns/opt-out";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 
-export type InboundContext = { accountId: string; message: Message; conversation: Conversation };
+type InboundMessageAndConversation = { message: Message; conversation: Conversation };
 
 /**
  * What follows a customer's message, inside the transaction that stored it: an opt-out
@@ -11,7 +12,8 @@ export type InboundContext = { accountId: string; message: Message; conversation
  * answers of the business profile run as a `message.auto-reply` job, so the network's
  * webhook is answered fast and a crash loses no answer.
  */
-export async function afterInboundMessage(tx: Tx, { accountId, message, conversation }: InboundContext): Promise<void> {
+export async function afterInboundMessage(ctx: Pick<VerbContext, "accountId"> & { db: Tx }, { message, conversation }: InboundMessageAndConversation): Promise<void> {
+  const { accountId, db: tx } = ctx;
   // An opt-out keyword is answered with its confirmation; the automatic answers still run.
   await handleOptOutKeyword(tx, { accountId, message, conversation });
   await enqueueJob(tx, {

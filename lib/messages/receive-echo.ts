@@ -1,5 +1,6 @@
 import type { SystemContext } from "@/lib/auth/context";
-import { createConversation, ensureContact, findActiveConversation } from "@/lib/conversations/store";
+import { ensureContact, findActiveConversation } from "@/lib/conversations/store";
+import { createConversation } from "@/lib/conversations/start-conversation";
 import { recordEvent } from "@/lib/events/record-event";
 import { businessNumberOf, loadNumberIntegration } from "@/lib/network/integration";
 import type { BusinessAppEcho } from "@/lib/network/types";

@@ -2,14 +2,8 @@ import { detectMessageLanguage } from "@/lib/platform/language/detect";
 import type { SystemContext } from "@/lib/auth/context";
 import type { Conversation } from "@/db/schema";
 import { conversationSummary } from "@/lib/conversations/schemas";
-import {
-  createConversation,
-  ensureContact,
-  findActiveConversation,
-  findLatestClosedConversation,
-  lockConversationRow,
-  reopenClosedConversation,
-} from "@/lib/conversations/store";
+import { ensureContact, findActiveConversation, findLatestClosedConversation, lockConversationRow } from "@/lib/conversations/store";
+import { createConversation, reopenClosedConversation } from "@/lib/conversations/start-conversation";
 import { wakeSnoozedConversation } from "@/lib/conversations/snooze";
 import { invalidField } from "@/lib/platform/errors";
 import { isNetworkUserId } from "@/lib/platform/fields";
@@ -156,10 +150,10 @@ export async function receiveInboundMessage(ctx: SystemContext, { accountId, inb
     await recordEvent(inTx, { accountId, type: "message.received", data: { message: output, conversation: conversationSummary(updated) } });
     if (score !== null) {
       const rated = await recordSurveyAnswer(inTx, { accountId, conversationId: conversation.id, contact, score, at: now });
-      if (rated) await thankForSurveyAnswer(tx, { accountId, conversationId: conversation.id, from: businessNumberOf(integration), to: contactAddress(contact) });
+      if (rated) await thankForSurveyAnswer({ accountId, db: tx }, { conversationId: conversation.id, from: businessNumberOf(integration), to: contactAddress(contact) });
     } else if (!inbound.reaction) {
       await workflowOnCustomerMessage(inTx, { accountId, conversationId: conversation.id, at: now });
-      await afterInboundMessage(tx, { accountId, message, conversation: updated });
+      await afterInboundMessage({ accountId, db: tx }, { message, conversation: updated });
     }
     return { duplicate: false, message: output };
   });

@@ -1,12 +1,13 @@
 import { slaOnPersonReply } from "@/lib/sla/sla";
 import type { Executor } from "@/db";
-import type { ServiceContext } from "@/lib/auth/context";
+import type { ServiceContext, VerbContext } from "@/lib/auth/context";
 import { userActor } from "@/lib/activity/schemas";
 import { autoAssignOnReply } from "@/lib/conversations/auto-assign";
 import { contactAddress } from "@/lib/contacts/identity";
-import { refuseBlockedContact } from "@/lib/contacts/store";
+import { refuseBlockedContact } from "@/lib/contacts/blocked";
 import { actor } from "@/lib/conversations/conversations";
-import { createConversation, ensureContact, findActiveConversation, findConversation, reopenClosedConversation } from "@/lib/conversations/store";
+import { ensureContact, findActiveConversation, findConversation } from "@/lib/conversations/store";
+import { createConversation, reopenClosedConversation } from "@/lib/conversations/start-conversation";
 import { ApiError, invalidField } from "@/lib/platform/errors";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import type { SendAutomatedMessage } from "@/lib/auto-replies/auto-replies";
@@ -48,8 +49,8 @@ export async function sendMessage({ ctx, input }: { ctx: ServiceContext<"user">;
         ? active.id
         : (await createConversation({ ...ctx, db: tx }, { accountId, contact, at: new Date(), actor: userActor(ctx.user) })).id;
     }
-    await autoAssignOnReply(tx, { ctx, conversationId });
-    await slaOnPersonReply(tx, { accountId, conversationId, userId: ctx.user.id, at: new Date() });
+    await autoAssignOnReply({ ...ctx, db: tx }, { conversationId });
+    await slaOnPersonReply({ accountId, db: tx }, { conversationId, userId: ctx.user.id, at: new Date() });
 
     const windowEnd = await findServiceWindow(tx, { conversationId });
     // A customer who never wrote has no window yet: the first message is the network's call.
@@ -62,8 +63,7 @@ export async function sendMessage({ ctx, input }: { ctx: ServiceContext<"user">;
     }
 
     const checked = await checkKindInput(tx, { accountId, conversationId, input });
-    return queueOutboundMessage(tx, {
-      accountId,
+    return queueOutboundMessage({ accountId, db: tx }, {
       conversationId,
       from: businessNumberOf(integration),
       to,
@@ -119,9 +119,8 @@ async function checkKindInput(
  * transaction: the one send path for people (sendMessage) and for automatic answers.
  */
 export async function queueOutboundMessage(
-  tx: Executor,
+  ctx: Pick<VerbContext, "accountId" | "db">,
   input: {
-    accountId: string;
     conversationId: string;
     from: string;
     to: string;
@@ -136,11 +135,12 @@ export async function queueOutboundMessage(
     interactive?: OutboundList;
   },
 ) {
+  const { accountId, db: tx } = ctx;
   const now = new Date();
-  const stored = input.media ? await storeMedia(tx, { accountId: input.accountId, file: input.media, at: now }) : null;
+  const stored = input.media ? await storeMedia(tx, { accountId: accountId, file: input.media, at: now }) : null;
   const message = await insertMessage(tx, {
     at: now,
-    accountId: input.accountId,
+    accountId: accountId,
     conversationId: input.conversationId,
     direction: "outbound",
     fromNumber: input.from,
@@ -171,7 +171,7 @@ export async function queueOutboundMessage(
   });
   await enqueueJob(tx, {
     kind: "message.send",
-    accountId: input.accountId,
+    accountId: accountId,
     payload: { messageId: message.id, ...(input.interactive ? { interactive: input.interactive } : {}) },
   });
   return presentMessage({ ...message, media: stored });
@@ -180,8 +180,7 @@ export async function queueOutboundMessage(
 /** The automatic answers' send path (business profile): a text from "automation". */
 export const sendAutomatedMessage: SendAutomatedMessage = async ({ tx, accountId, conversationId, to, text }) => {
   const integration = await loadNumberIntegration(tx, accountId);
-  return queueOutboundMessage(tx, {
-    accountId,
+  return queueOutboundMessage({ accountId, db: tx }, {
     conversationId,
     from: businessNumberOf(integration),
     to,

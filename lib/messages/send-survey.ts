@@ -1,7 +1,6 @@
 import { contactAddress } from "@/lib/contacts/identity";
 import { z } from "zod";
-import type { Executor } from "@/db";
-import type { SystemContext } from "@/lib/auth/context";
+import type { SystemContext, VerbContext } from "@/lib/auth/context";
 import { findContactAddress } from "@/lib/contacts/store";
 import { lockAccountConversationRow, updateConversationRow } from "@/lib/conversations/store";
 import { queueOutboundMessage } from "@/lib/messages/send-message";
@@ -35,8 +34,7 @@ async function sendSurvey(ctx: SystemContext, { accountId, conversationId, close
     const integration = await loadNumberIntegration(tx, accountId);
     const language = await conversationLanguage(tx, { accountId, conversationId });
     const texts = csatTexts[language];
-    await queueOutboundMessage(tx, {
-      accountId,
+    await queueOutboundMessage({ accountId, db: tx }, {
       conversationId,
       from: businessNumberOf(integration),
       to: contactAddress(contact),
@@ -70,10 +68,9 @@ declare module "@/lib/jobs/define" {
  * Thanks a customer for a survey answer, in their language, from "automation", in the
  * transaction that recorded the score (once: only the first answer is recorded).
  */
-export async function thankForSurveyAnswer(tx: Executor, { accountId, conversationId, from, to }: { accountId: string; conversationId: string; from: string; to: string }) {
-  const language = await conversationLanguage(tx, { accountId, conversationId });
-  await queueOutboundMessage(tx, {
-    accountId,
+export async function thankForSurveyAnswer(ctx: Pick<VerbContext, "accountId" | "db">, { conversationId, from, to }: { conversationId: string; from: string; to: string }) {
+  const language = await conversationLanguage(ctx.db, { accountId: ctx.accountId, conversationId });
+  await queueOutboundMessage(ctx, {
     conversationId,
     from,
     to,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Executor } from "@/db";
-import type { SystemContext } from "@/lib/auth/context";
+import type { SystemContext, VerbContext } from "@/lib/auth/context";
 import type { Conversation, SlaPolicy } from "@/db/schema";
 import type { ServiceContext } from "@/lib/auth/context";
 import { recordActivity } from "@/lib/activity/record-activity";
@@ -121,7 +121,8 @@ export async function slaOnCustomerMessage(tx: Executor, { accountId, conversati
 }
 
 /** A person answered: an answer clock still running is met (by them), and the next clock starts. */
-export async function slaOnPersonReply(tx: Executor, { accountId, conversationId, userId, at }: { accountId: string; conversationId: string; userId: string; at: Date }) {
+export async function slaOnPersonReply(ctx: Pick<VerbContext, "accountId" | "db">, { conversationId, userId, at }: { conversationId: string; userId: string; at: Date }) {
+  const { accountId, db: tx } = ctx;
   const current = await lockConversation(tx, accountId, conversationId);
   if (!current?.awaitingReplySince) return;
   const answered = await updateConversationRow(tx, { id: current.id, set: { awaitingReplySince: null } });
