@@ -33,6 +33,11 @@ const config = {
     // byte more, so a body the proxy cuts is still over every route's limit and gets the 413.
     // (scripts/server.mjs refuses a body over 32 MiB before Next.js reads any of it.)
     proxyClientMaxBodySize: 32 * 1024 * 1024 + 1,
+    // A server loads a page's or a route's code when it is first asked for, not every entry
+    // at start: loading all of them took about a second of the main thread after the server
+    // began listening, in front of its first answers (a restart's health check among them),
+    // and kept pages nobody opened in memory (docs/performance.md, "Restart").
+    preloadEntriesOnStart: false,
   },
 };
 
