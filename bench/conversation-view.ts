@@ -133,7 +133,8 @@ function pendingRequests(page: Page) {
   const open = new Set<Request>();
   const counts = (request: Request) => !request.url().includes("/v1/events/stream");
   page.on("request", (request) => counts(request) && open.add(request));
-  for (const done of ["requestfinished", "requestfailed"] as const) page.on(done, (request) => open.delete(request));
+  page.on("requestfinished", (request) => open.delete(request));
+  page.on("requestfailed", (request) => open.delete(request));
   return {
     async settled() {
       let quietSince = performance.now();
