@@ -226,6 +226,9 @@ export const campaignBench: Bench = {
         recipients: eligible + size.optedOut,
         eligible,
         sent: count("sent"),
+        // Distinct recipients the network received: more than `sent` when a recipient recorded
+        // `interrupted` had in fact reached it (its answer came just before the kill).
+        reached_network: perPhone.size,
         skipped: count("skipped"),
         interrupted,
         killed_after: beforeKill,
