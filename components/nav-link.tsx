@@ -4,11 +4,11 @@ import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 
 /**
- * A link of the app's navigation bar. Its page is fetched ahead when the pointer or the focus
- * reaches it, not whenever the bar is on screen: the bar is on every page, and a prefetch renders
- * the whole page on the server, so fetching every entry at each load (and again at each change of
- * address, a conversation opened) queued five page renders in front of the request that opens a
- * conversation.
+ * A link of the app's navigation bar (and of the settings pages' list). Its page is fetched ahead
+ * when the pointer, the focus or a touch reaches it, not whenever it is on screen: the bar is on
+ * every page, and fetching every entry at each load (and again at each change of address, a
+ * conversation opened) put five requests on the server's thread in front of the one that opens
+ * a conversation.
  */
 export function NavLink({ href, matchPrefix, children }: { href: string; matchPrefix?: string; children: React.ReactNode }) {
   const pathname = usePathname();
