@@ -19,7 +19,8 @@ export function LoginForm({ email, setupDone, notice, next }: { email?: string; 
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
     const typed = (name: string) => (form.current?.elements.namedItem(name) as HTMLInputElement | null)?.value ?? "";
-    const [typedEmail, typedPassword] = [typed("email"), typed("password")];
+    const typedEmail = typed("email");
+    const typedPassword = typed("password");
     if (typedEmail) setEmail(typedEmail);
     if (typedPassword) setPassword(typedPassword);
   }, []);
