@@ -5,10 +5,13 @@
 // when the network received it. It reports the campaign's status over IPC:
 //   → { type: "status", status, db, uptimeMs }   every second (db: how long the database was held, and by what)
 //   → { type: "probe", asked, answeredMs, status }  each agent send, once POST /v1/messages answers
+//   ← { type: "notify", id, rawBody, signature }  a notification of the network (its statuses), posted to /api/network/webhook
+//   → { type: "notified", id, status }         how the server answered it
 //   ← { type: "stop" }                        finishes the work in flight, closes the database
 import { getDbHandle, closeDb } from "@/db";
 import { WorkerPglite } from "@/db/pglite-client";
 import { POST as sendMessage } from "@/app/v1/messages/route";
+import { POST as receiveNotification } from "@/app/api/network/webhook/route";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { campaigns } from "@/db/schema";
@@ -43,7 +46,22 @@ async function main() {
     const db = pglite instanceof WorkerPglite ? pglite.usage() : undefined;
     process.send?.({ type: "status", status: campaign?.status, db, uptimeMs: Math.round(performance.now()) });
   }, 1000);
-  process.on("message", async (message: { type: string }) => {
+  process.on("message", async (message: { type: string; id?: number; rawBody?: string; signature?: string }) => {
+    if (message.type === "notify") {
+      const req = new Request("http://localhost/api/network/webhook", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-hub-signature-256": message.signature! },
+        body: message.rawBody,
+      });
+      const status = await receiveNotification(req, { params: Promise.resolve({}) })
+        .then(async (res) => {
+          await res.text();
+          return res.status;
+        })
+        .catch(() => 0);
+      if (!stopping) process.send?.({ type: "notified", id: message.id, status });
+      return;
+    }
     if (message.type !== "stop") return;
     stopping = true;
     clearInterval(agent);

@@ -11,7 +11,7 @@ import { messageTemplates } from "@/db/schema";
 import { resetEnvCache } from "@/lib/platform/env";
 import { newId } from "@/lib/platform/ids";
 import { call } from "@/tests/support/api";
-import { startFakeCloudNetwork } from "@/tests/support/fake-cloud-network";
+import { type AcceptedMessage, buildInboundPayload, signHubPayload, startFakeCloudNetwork } from "@/tests/support/fake-cloud-network";
 import { type Bench, createBenchAccount, log, percentile, round } from "./support";
 
 const PACE = 80;
@@ -22,14 +22,24 @@ const sizes = (smoke: boolean) => (smoke ? { recipients: 200, optedOut: 10 } : {
 
 type Status = { type: "status"; status: string; uptimeMs?: number; db?: { jobs: number; ms: number; yieldingJobs: number; yieldingMs: number } };
 type Probe = { type: "probe"; asked: number; answeredMs: number; status: number };
+type Notified = { type: "notified"; id: number; status: number };
+
+const APP_SECRET = "bench-app-secret-campaign-0123456";
+/** How often the network posts the statuses of the messages it accepted since, and how many at most in one notification. */
+const NOTIFY_EVERY_MS = 250;
+const STATUSES_PER_NOTIFICATION = 100;
 
 /**
  * `campaign-10k`: a campaign to 10,000 consenting contacts (and some opted out) on an embedded
  * database, sent by a server process of its own to the fake network at the default pace
  * (80 per second), killed with SIGKILL when 40 % are sent and started again. Measures the
  * sustained rate of each run (within 10 % of the pace), duplicates (none), every recipient
- * accounted for (each consenting one sent once, or failed `interrupted` when its send was in
- * flight at the kill), and how soon an agent's message reaches the network meanwhile (p99 < 1 s).
+ * accounted for (each consenting one sent once, or failed `interrupted` when the kill came
+ * before the network took it), and how soon an agent's message reaches the network meanwhile
+ * (p99 < 1 s). The network posts the `sent` status of each message it accepted, with the callback
+ * data the message was sent with, to the server running, and posts again to the next server what
+ * a killed one never answered: a recipient whose send's answer the kill cut short is counted
+ * from its status.
  *
  * The agent's goal counts every send asked of a running server and refused (anything but a 201)
  * or taken to the network by it. Sends asked just before the kill and taken to the network by
@@ -64,7 +74,7 @@ export const campaignBench: Bench = {
           phone_number_id: network.phoneNumberId,
           business_account_id: network.businessAccountId,
           access_token: "EAAG-bench-campaign",
-          app_secret: "bench-app-secret-campaign-0123456",
+          app_secret: APP_SECRET,
           verify_token: "bench-verify",
           api_base_url: network.apiBaseUrl,
         },
@@ -109,6 +119,39 @@ export const campaignBench: Bench = {
       if (scheduled.status !== 200) throw new Error(`schedule: ${scheduled.text}`);
       await closeDb();
 
+      // The statuses the network has still to post (or post again), and those posted and not yet answered.
+      const unreported: AcceptedMessage[] = [];
+      const posted = new Map<number, AcceptedMessage[]>();
+      let notifications = 0;
+      let statusesAnswered = 0;
+      let server: ChildProcess | undefined;
+      const notifier = setInterval(() => {
+        if (!server?.connected || !unreported.length || posted.size >= 2) return;
+        const batch = unreported.splice(0, STATUSES_PER_NOTIFICATION);
+        const id = ++notifications;
+        const rawBody = JSON.stringify(
+          buildInboundPayload({
+            phoneNumberId: network.phoneNumberId,
+            businessAccountId: network.businessAccountId,
+            statuses: batch.map((m) => ({ id: m.id, status: "sent", recipientId: m.to, ...(m.callbackData ? { callbackData: m.callbackData } : {}) })),
+          }),
+        );
+        posted.set(id, batch);
+        server.send({ type: "notify", id, rawBody, signature: signHubPayload({ appSecret: APP_SECRET, rawBody }) });
+      }, NOTIFY_EVERY_MS);
+      const answered = ({ id, status }: Notified) => {
+        const batch = posted.get(id);
+        if (!batch) return;
+        posted.delete(id);
+        if (status === 200) statusesAnswered += batch.length;
+        else unreported.unshift(...batch);
+      };
+      // What a killed server never answered is posted again.
+      const requeuePosted = () => {
+        for (const batch of posted.values()) unreported.unshift(...batch);
+        posted.clear();
+      };
+
       // Arrivals at the network, stamped as they come.
       const templateArrivals: { to: string; at: number }[] = [];
       const agentArrivals = new Map<number, number>();
@@ -117,6 +160,7 @@ export const campaignBench: Bench = {
         const list = network.acceptedMessages;
         for (; seen < list.length; seen++) {
           const m = list[seen];
+          unreported.push(m);
           if (m.type === "template") templateArrivals.push({ to: m.to, at: Date.now() });
           else {
             const asked = Number(/agent probe (\d+)/.exec(JSON.stringify(m.body))?.[1]);
@@ -144,11 +188,13 @@ export const campaignBench: Bench = {
           env: { ...process.env, PGLITE_DIR: dataDir, CAMPAIGN_ID: campaignId, TOKEN: token, AGENT_TO: "14155550100" },
         });
         const run = workers.length;
-        child.on("message", (message: Status | Probe) => {
+        child.on("message", (message: Status | Probe | Notified) => {
           if (message.type === "probe") probes.push({ ...message, run });
+          else if (message.type === "notified") answered(message);
           else last = message;
         });
         workers.push(child);
+        server = child;
         return child;
       };
       const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
@@ -167,17 +213,21 @@ export const campaignBench: Bench = {
       first.kill("SIGKILL");
       const killedAt = Date.now();
       await exited(first);
+      requeuePosted();
       const beforeKill = templateArrivals.length;
       usage(last, "first run");
       log(`killed with SIGKILL after ${beforeKill} sends; restarting…`);
       last = undefined;
       const second = startWorker();
       await waitFor(() => last?.status === "done", "the campaign to finish");
+      // Every message the network accepted has had its status posted and answered.
+      await waitFor(() => seen === network.acceptedMessages.length && !unreported.length && !posted.size, "the network's statuses to be answered");
       usage(last, "second run");
       const stoppedAt = Date.now();
       second.send({ type: "stop" });
       await exited(second);
       clearInterval(watch);
+      clearInterval(notifier);
 
       // Rates of each run, from its first send to its last (the restart's gap excluded).
       const rate = (list: { at: number }[]) => (list.length > 1 ? (list.length - 1) / ((list.at(-1)!.at - list[0].at) / 1000) : 0);
@@ -226,11 +276,13 @@ export const campaignBench: Bench = {
         recipients: eligible + size.optedOut,
         eligible,
         sent: count("sent"),
-        // Distinct recipients the network received: more than `sent` when a recipient recorded
-        // `interrupted` had in fact reached it (its answer came just before the kill).
+        // Distinct recipients the network received: `sent` as well once their statuses are answered
+        // (a recipient whose send's answer the kill cut short is counted from its status).
         reached_network: perPhone.size,
         skipped: count("skipped"),
         interrupted,
+        // The `sent` statuses the network posted and the servers answered (one per message it accepted).
+        statuses_answered: statusesAnswered,
         killed_after: beforeKill,
         rate_per_s: rates.map((r) => round(r, 1)),
         duplicates,

@@ -2,7 +2,7 @@ import type { SystemContext } from "@/lib/auth/context";
 import { type Executor, notYielding } from "@/db";
 import { type HandedOver, recordSentMessages } from "@/lib/messages/send-queued-message";
 import type { Due } from "./prepare";
-import { failInterrupted, putBackInLine, settleAnswered, settleStaleSending } from "./store/sending";
+import { failInterrupted, putBackInLine, settleAnswered, settleReachedNetwork, settleStaleSending } from "./store/sending";
 
 /**
  * A recipient still `sending` longer than any send can take (the network's answer times out
@@ -76,4 +76,13 @@ export async function recordOutcomes(db: Executor, outcomes: Outcome[]) {
   await putBackInLine(db, outcomes.flatMap((o) => (typeof o.result === "object" ? [{ id: o.recipient.id, runAt: o.result.retryAt }] : [])), at);
   // Whether the network got them is unknown: never again (as settleInterrupted).
   await failInterrupted(db, outcomes.filter((o) => o.result === "interrupted").map((o) => ({ id: o.recipient.id, messageId: o.recipient.messageId })), at);
+}
+
+/**
+ * A recipient failed `interrupted` was never sent again, and whether the message arrived was
+ * unknown; when the network's status for it comes after all (matched by the message's callback
+ * data), the recipient is counted as the message shows: `sent` (or `failed` with the network's code).
+ */
+export async function recipientsReachedNetwork(db: Executor, { accountId, messageIds }: { accountId: string; messageIds: string[] }) {
+  await settleReachedNetwork(db, { accountId, messageIds, at: new Date() });
 }

@@ -11,6 +11,8 @@ import { type InboundInput, receiveInboundMessage, syncContactName } from "@/lib
 import type { MessageKindContent } from "@/lib/messages/kinds";
 import { importHistoryMessage } from "@/lib/messages/import-history";
 import { keepEarlyStatus } from "@/lib/messages/early-statuses";
+import { recordReachedNetwork } from "@/lib/messages/reached-network";
+import { recipientsReachedNetwork } from "@/lib/campaigns/outcomes";
 import { applyTemplateStatus } from "@/lib/templates/status";
 import { phoneNumberIdsOfBusinessAccounts } from "@/lib/templates/store";
 import { findIdByNetworkId } from "@/lib/messages/store";
@@ -188,18 +190,22 @@ export async function receiveCloudWebhook(ctx: SystemContext, { rawBody, signatu
   for (const status of batch.statuses) {
     const accountId = accountFor(status.phoneNumberId);
     if (!accountId) continue;
+    const { networkMessageId, callbackData } = status;
+    const report = { accountId, networkMessageId, status: status.status, error: status.error, ...(status.pricing ? { pricing: status.pricing } : {}) };
     const result = await db.transaction(async (tx) => {
-      const applied = await applyMessageStatus({ ...ctx, db: tx }, {
-        accountId,
-        networkMessageId: status.networkMessageId,
-        status: status.status,
-        error: status.error,
-        ...(status.pricing ? { pricing: status.pricing } : {}),
-      });
-      // A status can overtake the send's own record of the network's id: kept for applyEarlyStatuses.
-      if (!applied && !(await findIdByNetworkId(tx, { accountId, networkMessageId: status.networkMessageId }))) {
-        await keepEarlyStatus(tx, { accountId, networkMessageId: status.networkMessageId, status: status.status, error: status.error });
+      const inTx = { ...ctx, db: tx };
+      const applied = await applyMessageStatus(inTx, report);
+      if (applied || (await findIdByNetworkId(tx, { accountId, networkMessageId }))) return applied;
+      // A network id no message carries yet. The callback data names the message the network
+      // took: recorded now, even if the send's own record never comes (the process stopped).
+      const reached = callbackData ? await recordReachedNetwork(inTx, { accountId, messageId: callbackData, networkMessageId }) : undefined;
+      if (reached) {
+        const moved = await applyMessageStatus(inTx, report);
+        await recipientsReachedNetwork(tx, { accountId, messageIds: [reached] });
+        return moved ?? true;
       }
+      // A status can overtake the send's own record of the network's id: kept for applyEarlyStatuses.
+      await keepEarlyStatus(tx, { accountId, networkMessageId, status: status.status, error: status.error });
       return applied;
     });
     if (result) applied++;

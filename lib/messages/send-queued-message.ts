@@ -60,7 +60,12 @@ async function markFailed(ctx: SystemContext, accountId: string, messageId: stri
 /** The network's view of a stored message: kinds from `content`, quoted and reacted-to messages by the network's ids. */
 async function outboundOf(db: Executor, message: Message): Promise<{ ok: true; outbound: OutboundMessage } | { ok: false; message: string }> {
   const content = (message.content ?? {}) as MessageKindContent;
-  const outbound: OutboundMessage = { to: message.toNumber, type: message.type as OutboundMessage["type"], ...(message.text !== null ? { text: message.text } : {}) };
+  const outbound: OutboundMessage = {
+    to: message.toNumber,
+    type: message.type as OutboundMessage["type"],
+    ...(message.text !== null ? { text: message.text } : {}),
+    callbackData: message.id,
+  };
   if (message.contextMessageId) {
     // A quote of a message the network never carried (still queued, or failed) is sent as a plain message.
     const networkMessageId = await findNetworkId(db, { accountId: message.accountId, id: message.contextMessageId });

@@ -324,6 +324,28 @@ export async function markQueuedMessagesSent(tx: Executor, { accountId, sent, at
   );
 }
 
+/**
+ * One outbound message of the account that has no network id yet and is `queued` (its send's
+ * answer not recorded yet) or failed `interrupted` (its send was cut short): `sent`, with the
+ * network's id. Returns the row, or undefined when no such message is there.
+ */
+export async function markReachedNetwork(tx: Executor, { accountId, id, networkMessageId, at }: { accountId: string; id: string; networkMessageId: string; at: Date }) {
+  const [row] = await tx
+    .update(messages)
+    .set({ status: "sent", networkMessageId, error: null, updatedAt: at })
+    .where(
+      and(
+        eq(messages.accountId, accountId),
+        eq(messages.id, id),
+        eq(messages.direction, "outbound"),
+        isNull(messages.networkMessageId),
+        sql`(${messages.status} = 'queued' or (${messages.status} = 'failed' and ${messages.error} ->> 'code' = 'interrupted'))`,
+      ),
+    )
+    .returning();
+  return row;
+}
+
 /** A message row by id, whichever account (a job's payload names it). */
 export async function findMessageRow(executor: Executor, { id }: { id: string }): Promise<Message | undefined> {
   const [row] = await executor.select().from(messages).where(eq(messages.id, id)).limit(1);

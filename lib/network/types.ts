@@ -42,6 +42,11 @@ export type OutboundMessage = {
   };
   /** The network's id of the message replied to. */
   context?: { networkMessageId: string };
+  /**
+   * Our id of the message, which the network hands back in each status it reports for it: a
+   * status can then be matched even when the process stopped before it recorded the network's id.
+   */
+  callbackData?: string;
 };
 
 /** The inbound kinds beyond text and media. */
@@ -91,6 +96,8 @@ export type InboundMessage = {
 };
 
 export type StatusUpdate = {
+  /** What the send carried as its callback data (our id of the message), when the network echoes it. */
+  callbackData?: string;
   networkMessageId: string;
   status: "sent" | "delivered" | "read" | "failed";
   timestamp: Date;

@@ -18,9 +18,12 @@ import * as importRoute from "@/app/v1/contacts/import/route";
 import * as labelsRoute from "@/app/v1/labels/route";
 import * as templatesRoute from "@/app/v1/templates/route";
 import { getDb, rowsOf } from "@/db";
-import { campaignRecipients, contacts, conversations, events, jobs, messages, webhookDeliveries, webhooks } from "@/db/schema";
+import { campaignRecipients, campaigns as campaignsTable, contacts, conversations, events, jobs, messages, webhookDeliveries, webhooks } from "@/db/schema";
 import { OPT_OUT_CONFIRMATIONS } from "@/lib/campaigns/opt-out";
+import { prepareShare } from "@/lib/campaigns/prepare";
 import { setCampaignWarmUpMs, setDispatchRunMs } from "@/lib/campaigns/send";
+import { claimRecipients } from "@/lib/campaigns/store/sending";
+import { handOverQueuedMessage } from "@/lib/messages/send-queued-message";
 import { drainJobs } from "@/lib/jobs/runner";
 import { releaseAllStaleClaims } from "@/lib/jobs/sources";
 import { newId } from "@/lib/platform/ids";
@@ -403,6 +406,84 @@ describe("sending a campaign", () => {
     const byContact = new Map((await recipients(id)).map((r) => [r.contact_id, r]));
     expect(byContact.get(inFlight.id)).toMatchObject({ status: "failed", reason: "interrupted" });
     expect((await getCampaign(id)).body.counts).toMatchObject({ recipients: 9, sent: 8, failed: 1 });
+  });
+
+  /**
+   * What kill -9 leaves when it comes between the network taking a recipient's message and the
+   * run recording the answer: the recipient claimed (`sending`, a minute ago), its message
+   * written and `queued`, the network holding it, and the dispatch job claimed by the dead process.
+   */
+  async function killedAfterTheNetworkTookOne(id: string) {
+    const db = getDb();
+    const [campaign] = await db.select().from(campaignsTable).where(eq(campaignsTable.id, id));
+    const [next] = await db.select().from(campaignRecipients).where(sql`${campaignRecipients.campaignId} = ${id} and ${campaignRecipients.status} = 'pending'`).orderBy(campaignRecipients.id).limit(1);
+    const made = await prepareShare(systemContext(), campaign, [next.id], false, new Date());
+    expect(made.due).toHaveLength(1);
+    expect(await claimRecipients(db, campaign, [next.id], false)).toEqual(new Set([next.id]));
+    const handed = await handOverQueuedMessage(systemContext(), { messageId: made.due[0].messageId }, { startRecordedByCaller: true });
+    expect("sent" in handed).toBe(true);
+    await db.execute(sql`update ${jobs} set status = 'running', locked_until = now() + interval '1 hour', run_at = now() where kind = 'campaign.dispatch' and account_id = ${account.account.id}`);
+    await db.update(campaignRecipients).set({ updatedAt: new Date(Date.now() - 60_000) }).where(eq(campaignRecipients.id, next.id));
+    const accepted = network.acceptedMessages.at(-1)!;
+    // The network hands our id back in every status of the message.
+    expect(accepted.callbackData).toBe(made.due[0].messageId);
+    return { contactId: next.contactId, messageId: made.due[0].messageId, accepted };
+  }
+
+  it("a recipient failed interrupted by a crash is counted sent once the network's status for its message comes, and is never sent again", async () => {
+    await createTemplate("spring_catalogue");
+    await call(settingsRoute.PUT, { method: "PUT", path: "/v1/config/campaigns", token: admin(), body: { messages_per_second: 3 } });
+    const list = [];
+    for (let i = 0; i < 9; i++) list.push(await addContact(`3461100110${i}`, { name: `C${i}`, marketingOptIn: true }));
+    const id = (await post(campaignsRoute, "/v1/campaigns", campaignBody({ contact_ids: list.map((c) => c.id) }))).body.id as string;
+    await post(scheduleRoute, `/v1/campaigns/${id}/schedule`, {}, admin(), { id });
+    await drainJobs(systemContext(), jobRegistry, { maxRounds: 1 });
+    expect(network.acceptedMessages).toHaveLength(3);
+    const lost = await killedAfterTheNetworkTookOne(id);
+
+    // The restart settles it before the network's status comes (the server was down when it was sent).
+    expect(await releaseAllStaleClaims(getDb())).toBeGreaterThan(0);
+    expect(await runUntilSettled(id)).toBe("done");
+    const byContact = async () => new Map((await recipients(id)).map((r) => [r.contact_id, r]));
+    expect((await byContact()).get(lost.contactId)).toMatchObject({ status: "failed", reason: "interrupted" });
+    expect((await getCampaign(id)).body.counts).toMatchObject({ recipients: 9, sent: 8, failed: 1 });
+
+    // The network's statuses for it, redelivered once the server is back.
+    const status = (value: string) => ({ id: lost.accepted.id, status: value, recipientId: lost.accepted.to, callbackData: lost.accepted.callbackData });
+    expect((await statuses([status("sent")])).status).toBe(200);
+    expect((await statuses([status("delivered")])).status).toBe(200);
+    expect((await byContact()).get(lost.contactId)).toMatchObject({ status: "delivered", reason: null, message_id: lost.messageId });
+    expect((await getCampaign(id)).body.counts).toMatchObject({ recipients: 9, sent: 9, delivered: 1, failed: 0 });
+    const [message] = await getDb().select().from(messages).where(eq(messages.id, lost.messageId));
+    expect(message).toMatchObject({ status: "delivered", networkMessageId: lost.accepted.id, error: null });
+    const sentEvents = await getDb().select().from(events).where(sql`${events.accountId} = ${account.account.id} and ${events.type} = 'message.sent' and ${events.data} -> 'message' ->> 'id' = ${lost.messageId}`);
+    expect(sentEvents).toHaveLength(1);
+
+    // Redelivered again: nothing changes; nobody was messaged twice.
+    expect((await statuses([status("sent")])).status).toBe(200);
+    expect((await getCampaign(id)).body.counts).toMatchObject({ recipients: 9, sent: 9, delivered: 1, failed: 0 });
+    for (const contact of list) expect(acceptedTo(contact.phone!), contact.phone!).toHaveLength(1);
+  });
+
+  it("a status that comes before the restart settles the crash records the message, and the restart counts the recipient sent", async () => {
+    await createTemplate("spring_catalogue");
+    await call(settingsRoute.PUT, { method: "PUT", path: "/v1/config/campaigns", token: admin(), body: { messages_per_second: 3 } });
+    const list = [];
+    for (let i = 0; i < 6; i++) list.push(await addContact(`3461100120${i}`, { name: `C${i}`, marketingOptIn: true }));
+    const id = (await post(campaignsRoute, "/v1/campaigns", campaignBody({ contact_ids: list.map((c) => c.id) }))).body.id as string;
+    await post(scheduleRoute, `/v1/campaigns/${id}/schedule`, {}, admin(), { id });
+    await drainJobs(systemContext(), jobRegistry, { maxRounds: 1 });
+    const lost = await killedAfterTheNetworkTookOne(id);
+
+    expect((await statuses([{ id: lost.accepted.id, status: "sent", recipientId: lost.accepted.to, callbackData: lost.accepted.callbackData }])).status).toBe(200);
+    const [message] = await getDb().select().from(messages).where(eq(messages.id, lost.messageId));
+    expect(message).toMatchObject({ status: "sent", networkMessageId: lost.accepted.id });
+
+    expect(await releaseAllStaleClaims(getDb())).toBeGreaterThan(0);
+    expect(await runUntilSettled(id)).toBe("done");
+    expect(new Map((await recipients(id)).map((r) => [r.contact_id, r])).get(lost.contactId)).toMatchObject({ status: "sent", reason: null });
+    expect((await getCampaign(id)).body.counts).toMatchObject({ recipients: 6, sent: 6, failed: 0 });
+    for (const contact of list) expect(acceptedTo(contact.phone!), contact.phone!).toHaveLength(1);
   });
 
   it("after a crash while its audience was being written, the next run writes the rest: everyone messaged once, the cost fixed", async () => {

@@ -105,6 +105,8 @@ describe("sending through the cloud network", () => {
       to,
       type: "text",
       text: { body: "Your plants ship today", preview_url: false },
+      // Handed back in the message's statuses.
+      biz_opaque_callback_data: res.body.id,
     });
     const [row] = await getDb().select().from(messages).where(eq(messages.id, res.body.id));
     expect(row.networkMessageId).toBe(network.acceptedMessages[0].id);

@@ -281,11 +281,13 @@ describe("satisfaction survey through the cloud network", () => {
     const [conversation] = await getDb().select().from(conversations).where(eq(conversations.accountId, account.account.id));
     await close(account, conversation.id);
 
+    const [survey] = await surveysOf(conversation.id);
     expect(network.requests.map((request) => request.body)).toEqual([
       {
         messaging_product: "whatsapp",
         recipient_type: "individual",
         to: from,
+        biz_opaque_callback_data: survey.id,
         type: "interactive",
         interactive: {
           type: "list",
@@ -308,7 +310,6 @@ describe("satisfaction survey through the cloud network", () => {
         },
       },
     ]);
-    const [survey] = await surveysOf(conversation.id);
     expect(survey).toMatchObject({ status: "sent", networkMessageId: network.acceptedMessages[0].id });
 
     const answer = await postWebhook(

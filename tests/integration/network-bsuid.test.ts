@@ -122,6 +122,7 @@ describe("a customer known only by their business-scoped user id", () => {
       recipient: bsuid,
       type: "text",
       text: { body: "Yes, two left.", preview_url: false },
+      biz_opaque_callback_data: reply.body.id,
     });
     expect(network.acceptedMessages[0].to).toBe(bsuid);
   });

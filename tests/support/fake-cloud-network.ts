@@ -14,7 +14,14 @@ export type RecordedRequest = {
 
 export type StoredMedia = { id: string; bytes: Buffer; mimeType: string; filename?: string };
 
-export type AcceptedMessage = { id: string; to: string; type: string; body: Record<string, unknown> };
+export type AcceptedMessage = {
+  id: string;
+  to: string;
+  type: string;
+  body: Record<string, unknown>;
+  /** The send's `biz_opaque_callback_data`, which every status of the message hands back. */
+  callbackData?: string;
+};
 
 type Failure = { status: number; body?: unknown; times: number; path?: RegExp };
 type Delay = { ms: number; times: number; path?: RegExp };
@@ -417,10 +424,14 @@ export async function startFakeCloudNetwork({
         return invalid(`(#100) Param ${type}['caption'] is invalid.`, "Caption must be at most 1024 characters");
       }
     }
+    const callbackData = json.biz_opaque_callback_data;
+    if (callbackData !== undefined && (typeof callbackData !== "string" || callbackData.length > 512)) {
+      return invalid("(#100) Invalid parameter", "biz_opaque_callback_data must be a string of at most 512 characters");
+    }
     const id = state.nextMessageId ?? createMessageId();
     state.nextMessageId = null;
     const waId = recipient ?? to.replace(/\D/g, "");
-    acceptedMessages.push({ id, to: waId, type, body: json });
+    acceptedMessages.push({ id, to: waId, type, body: json, ...(callbackData ? { callbackData } : {}) });
     sendJson({
       response,
       status: 200,
@@ -727,6 +738,8 @@ export type InboundStatusInput = {
   error?: { code: number; title: string; message?: string; details?: string };
   /** The status's `pricing` (sent and delivered carry a free service one unless given). */
   pricing?: { category: string; billable: boolean; pricing_model?: string; type?: string };
+  /** The send's `biz_opaque_callback_data`, handed back as the network does in sent, delivered and read statuses. */
+  callbackData?: string;
 };
 
 function toUnixSeconds(date: Date | undefined): string {
@@ -765,6 +778,7 @@ function buildStatus(input: InboundStatusInput): Record<string, unknown> {
     status: input.status,
     timestamp: toUnixSeconds(input.timestamp),
     recipient_id: input.recipientId,
+    ...(input.callbackData ? { biz_opaque_callback_data: input.callbackData } : {}),
   };
   if (input.status === "sent" || input.status === "delivered") {
     status.conversation = { id: randomBytes(16).toString("hex"), origin: { type: "service" } };

@@ -127,6 +127,22 @@ export async function settleAnswered(db: Executor, ids: number[], at: Date) {
     where m.id = r.message_id and r.status = 'sending' and r.id in (select (jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))::bigint)`);
 }
 
+/**
+ * Recipients failed `interrupted` whose message the network has since reported it took: what
+ * the message shows now (`sent`, or `failed` with the network's code).
+ */
+export async function settleReachedNetwork(db: Executor, { accountId, messageIds, at }: { accountId: string; messageIds: string[]; at: Date }) {
+  if (!messageIds.length) return;
+  await db.execute(sql`update ${campaignRecipients} r set
+      status = case when m.status = 'failed' then 'failed' else 'sent' end,
+      reason = case when m.status = 'failed' then coalesce(m.error ->> 'code', 'send_failed') else null end,
+      updated_at = ${at.toISOString()}::timestamptz
+    from ${messages} m
+    where r.account_id = ${accountId} and m.id = r.message_id and m.account_id = r.account_id
+      and r.status = 'failed' and r.reason = 'interrupted' and m.status <> 'queued'
+      and r.message_id in (select jsonb_array_elements_text(${JSON.stringify(messageIds)}::jsonb))`);
+}
+
 /** Recipients the network refused for now: back in line, due at their own time. */
 export async function putBackInLine(db: Executor, retries: { id: number; runAt: Date }[], at: Date) {
   if (!retries.length) return;

@@ -80,6 +80,8 @@ export function createCloudAdapter({
       // A customer known only by their business-scoped user id is addressed by `recipient`.
       ...(isNetworkUserId(message.to) ? { recipient: message.to } : { to: message.to }),
       ...(message.context ? { context: { message_id: message.context.networkMessageId } } : {}),
+      // Handed back in the message's statuses (up to 512 characters).
+      ...(message.callbackData && message.callbackData.length <= 512 ? { biz_opaque_callback_data: message.callbackData } : {}),
     };
     let payload: Record<string, unknown>;
     if (message.type === "template" && message.template && message.media) {

@@ -48,6 +48,8 @@ const cloudStatusSchema = z.looseObject({
   status: z.string(),
   timestamp: cloudTimestampSchema,
   recipient_id: z.string().optional(),
+  // What the send carried as `biz_opaque_callback_data`; an odd one is dropped, never the status.
+  biz_opaque_callback_data: z.string().min(1).max(512).optional().catch(undefined),
   errors: z.array(cloudStatusErrorSchema).optional(),
   // What the network charges for the message; an odd one is dropped, never the status.
   pricing: z
@@ -143,6 +145,7 @@ function toStatusUpdate({ status, phoneNumberId }: { status: CloudStatus; phoneN
     networkMessageId: status.id,
     status: status.status,
     timestamp: parseTimestamp(status.timestamp),
+    ...(status.biz_opaque_callback_data ? { callbackData: status.biz_opaque_callback_data } : {}),
     ...(phoneNumberId ? { phoneNumberId } : {}),
     ...(status.pricing
       ? {
