@@ -6,7 +6,7 @@
 //   → { type: "status", status, db, uptimeMs }   every second (db: how long the database was held, and by what)
 //   → { type: "probe", asked, answeredMs, status }  each agent send, once POST /v1/messages answers
 //   ← { type: "notify", id, rawBody, signature }  a notification of the network (its statuses), posted to /api/network/webhook
-//   → { type: "notified", id, status }         how the server answered it
+//   → { type: "notified", id, status, applied }  how the server answered it, and how many of its statuses moved a message
 //   ← { type: "stop" }                        finishes the work in flight, closes the database
 import { getDbHandle, closeDb } from "@/db";
 import { WorkerPglite } from "@/db/pglite-client";
@@ -53,13 +53,13 @@ async function main() {
         headers: { "content-type": "application/json", "x-hub-signature-256": message.signature! },
         body: message.rawBody,
       });
-      const status = await receiveNotification(req, { params: Promise.resolve({}) })
+      const { status, applied } = await receiveNotification(req, { params: Promise.resolve({}) })
         .then(async (res) => {
-          await res.text();
-          return res.status;
+          const body = (await res.json().catch(() => ({}))) as { statuses?: number };
+          return { status: res.status, applied: body.statuses ?? 0 };
         })
-        .catch(() => 0);
-      if (!stopping) process.send?.({ type: "notified", id: message.id, status });
+        .catch(() => ({ status: 0, applied: 0 }));
+      if (!stopping) process.send?.({ type: "notified", id: message.id, status, applied });
       return;
     }
     if (message.type !== "stop") return;

@@ -22,7 +22,7 @@ const sizes = (smoke: boolean) => (smoke ? { recipients: 200, optedOut: 10 } : {
 
 type Status = { type: "status"; status: string; uptimeMs?: number; db?: { jobs: number; ms: number; yieldingJobs: number; yieldingMs: number } };
 type Probe = { type: "probe"; asked: number; answeredMs: number; status: number };
-type Notified = { type: "notified"; id: number; status: number };
+type Notified = { type: "notified"; id: number; status: number; applied: number };
 
 const APP_SECRET = "bench-app-secret-campaign-0123456";
 /** How often the network posts the statuses of the messages it accepted since, and how many at most in one notification. */
@@ -124,6 +124,7 @@ export const campaignBench: Bench = {
       const posted = new Map<number, AcceptedMessage[]>();
       let notifications = 0;
       let statusesAnswered = 0;
+      let statusesApplied = 0;
       let server: ChildProcess | undefined;
       const notifier = setInterval(() => {
         if (!server?.connected || !unreported.length || posted.size >= 2) return;
@@ -139,11 +140,14 @@ export const campaignBench: Bench = {
         posted.set(id, batch);
         server.send({ type: "notify", id, rawBody, signature: signHubPayload({ appSecret: APP_SECRET, rawBody }) });
       }, NOTIFY_EVERY_MS);
-      const answered = ({ id, status }: Notified) => {
+      const answered = ({ id, status, applied }: Notified) => {
         const batch = posted.get(id);
         if (!batch) return;
         posted.delete(id);
-        if (status === 200) statusesAnswered += batch.length;
+        if (status === 200) {
+          statusesAnswered += batch.length;
+          statusesApplied += applied;
+        }
         else unreported.unshift(...batch);
       };
       // What a killed server never answered is posted again.
@@ -283,6 +287,9 @@ export const campaignBench: Bench = {
         interrupted,
         // The `sent` statuses the network posted and the servers answered (one per message it accepted).
         statuses_answered: statusesAnswered,
+        // Of those, the ones that moved a message: each a message the network took whose send's
+        // answer the kill cut short, recorded from its status (the others repeat what the send recorded).
+        recorded_from_statuses: statusesApplied,
         killed_after: beforeKill,
         rate_per_s: rates.map((r) => round(r, 1)),
         duplicates,
