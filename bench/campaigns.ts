@@ -287,8 +287,8 @@ export const campaignBench: Bench = {
         interrupted,
         // The `sent` statuses the network posted and the servers answered (one per message it accepted).
         statuses_answered: statusesAnswered,
-        // Of those, the ones that moved a message: each a message the network took whose send's
-        // answer the kill cut short, recorded from its status (the others repeat what the send recorded).
+        // Of those, the ones that moved a message: each a message the network took whose send's own
+        // record had not come (cut short by the kill, or not yet written), recorded from its status.
         recorded_from_statuses: statusesApplied,
         killed_after: beforeKill,
         rate_per_s: rates.map((r) => round(r, 1)),

@@ -198,11 +198,17 @@ export async function receiveCloudWebhook(ctx: SystemContext, { rawBody, signatu
       if (applied || (await findIdByNetworkId(tx, { accountId, networkMessageId }))) return applied;
       // A network id no message carries yet. The callback data names the message the network
       // took: recorded now, even if the send's own record never comes (the process stopped).
-      const reached = callbackData ? await recordReachedNetwork(inTx, { accountId, messageId: callbackData, networkMessageId }) : undefined;
-      if (reached) {
+      if (callbackData) {
+        const reached = await recordReachedNetwork(inTx, { accountId, messageId: callbackData, networkMessageId });
+        // Recorded by another transaction while this one waited for the message (the send's own
+        // record, or another status of it): the status applies to it now.
         const moved = await applyMessageStatus(inTx, report);
-        await recipientsReachedNetwork(tx, { accountId, messageIds: [reached] });
-        return moved ?? true;
+        const messageId = reached ?? moved?.id;
+        if (messageId) {
+          await recipientsReachedNetwork(tx, { accountId, messageIds: [messageId] });
+          return moved ?? true;
+        }
+        if (await findIdByNetworkId(tx, { accountId, networkMessageId })) return null;
       }
       // A status can overtake the send's own record of the network's id: kept for applyEarlyStatuses.
       await keepEarlyStatus(tx, { accountId, networkMessageId, status: status.status, error: status.error });

@@ -486,6 +486,28 @@ describe("sending a campaign", () => {
     for (const contact of list) expect(acceptedTo(contact.phone!), contact.phone!).toHaveLength(1);
   });
 
+  it("a recipient settled interrupted while the network's status recorded its message follows the message at the next settling", async () => {
+    await createTemplate("spring_catalogue");
+    await call(settingsRoute.PUT, { method: "PUT", path: "/v1/config/campaigns", token: admin(), body: { messages_per_second: 3 } });
+    const list = [];
+    for (let i = 0; i < 6; i++) list.push(await addContact(`3461100130${i}`, { name: `C${i}`, marketingOptIn: true }));
+    const id = (await post(campaignsRoute, "/v1/campaigns", campaignBody({ contact_ids: list.map((c) => c.id) }))).body.id as string;
+    await post(scheduleRoute, `/v1/campaigns/${id}/schedule`, {}, admin(), { id });
+    await drainJobs(systemContext(), jobRegistry, { maxRounds: 1 });
+    const lost = await killedAfterTheNetworkTookOne(id);
+    // What two transactions side by side can leave on PostgreSQL: the settling read the message as
+    // queued and failed the recipient `interrupted`, while the status recorded the message `sent`
+    // (after the status had looked for a recipient to correct, when it was still `sending`).
+    const db = getDb();
+    await db.update(messages).set({ status: "sent", networkMessageId: lost.accepted.id }).where(eq(messages.id, lost.messageId));
+    await db.update(campaignRecipients).set({ status: "failed", reason: "interrupted" }).where(eq(campaignRecipients.messageId, lost.messageId));
+
+    expect(await releaseAllStaleClaims(db)).toBeGreaterThan(0);
+    expect(await runUntilSettled(id)).toBe("done");
+    expect(new Map((await recipients(id)).map((r) => [r.contact_id, r])).get(lost.contactId)).toMatchObject({ status: "sent", reason: null });
+    expect((await getCampaign(id)).body.counts).toMatchObject({ recipients: 6, sent: 6, failed: 0 });
+  });
+
   it("after a crash while its audience was being written, the next run writes the rest: everyone messaged once, the cost fixed", async () => {
     await createTemplate("spring_catalogue");
     const list = [];

@@ -181,6 +181,29 @@ describe("the network's statuses name the message they concern by the callback d
     expect(await eventsOf(account.account.id, "message.sent")).toHaveLength(1);
   });
 
+  // Two transactions at once: only PostgreSQL runs them side by side (the embedded database runs one at a time).
+  it.runIf(process.env.TEST_DB === "postgres")("a status that waits for the send's own record of the network id is applied once that record commits, not kept aside", async () => {
+    const { id, to, accepted } = await handedOverThenKilled("Ready for pickup");
+    let recorded = () => {};
+    const holding = new Promise<void>((resolve) => (recorded = resolve));
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // The send records the network's id, and its transaction has not committed yet.
+    const send = getDb().transaction(async (tx) => {
+      await tx.update(messages).set({ status: "sent", networkMessageId: accepted.id }).where(eq(messages.id, id));
+      recorded();
+      await released;
+    });
+    await holding;
+    const status = statuses([{ id: accepted.id, status: "delivered", recipientId: to, callbackData: accepted.callbackData }]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await send;
+    await status;
+    expect((await getMessage(id)).status).toBe("delivered");
+    expect(await getDb().select().from(earlyStatuses).where(eq(earlyStatuses.accountId, account.account.id))).toHaveLength(0);
+  });
+
   it("callback data naming no message the network could have taken changes nothing", async () => {
     // Another account's message, failed interrupted.
     const other = await createTestAccount();

@@ -114,6 +114,9 @@ export async function settleStaleSending(db: Executor, { campaignId, cutoff, at 
     )
     update ${messages} set status = 'failed', error = ${JSON.stringify(INTERRUPTED)}::jsonb, updated_at = ${at.toISOString()}::timestamptz
     where id in (select message_id from settled where reason = 'interrupted') and status = 'queued'`);
+  // A message the network's status recorded while this ran (after it read the message as queued,
+  // before the message's update above, which then left it alone): its recipient follows it.
+  await followReachedMessages(db, sql`r.campaign_id = ${campaignId}`, at);
 }
 
 /** Recipients whose message's answer was recorded: `sent`, or `failed` with the network's code. */
@@ -128,19 +131,23 @@ export async function settleAnswered(db: Executor, ids: number[], at: Date) {
 }
 
 /**
- * Recipients failed `interrupted` whose message the network has since reported it took: what
- * the message shows now (`sent`, or `failed` with the network's code).
+ * Recipients (of `which`) failed `interrupted` whose message the network has since reported it
+ * took: as the message shows now (`sent`, or `failed` with the network's code).
  */
-export async function settleReachedNetwork(db: Executor, { accountId, messageIds, at }: { accountId: string; messageIds: string[]; at: Date }) {
-  if (!messageIds.length) return;
+async function followReachedMessages(db: Executor, which: SQL, at: Date) {
   await db.execute(sql`update ${campaignRecipients} r set
       status = case when m.status = 'failed' then 'failed' else 'sent' end,
       reason = case when m.status = 'failed' then coalesce(m.error ->> 'code', 'send_failed') else null end,
       updated_at = ${at.toISOString()}::timestamptz
     from ${messages} m
-    where r.account_id = ${accountId} and m.id = r.message_id and m.account_id = r.account_id
-      and r.status = 'failed' and r.reason = 'interrupted' and m.status <> 'queued'
-      and r.message_id in (select jsonb_array_elements_text(${JSON.stringify(messageIds)}::jsonb))`);
+    where m.id = r.message_id and m.account_id = r.account_id and r.status = 'failed' and r.reason = 'interrupted'
+      and m.status <> 'queued' and not (m.status = 'failed' and m.error ->> 'code' = 'interrupted') and ${which}`);
+}
+
+/** `followReachedMessages` for the recipients of these messages of the account. */
+export async function settleReachedNetwork(db: Executor, { accountId, messageIds, at }: { accountId: string; messageIds: string[]; at: Date }) {
+  if (!messageIds.length) return;
+  await followReachedMessages(db, sql`r.account_id = ${accountId} and r.message_id in (select jsonb_array_elements_text(${JSON.stringify(messageIds)}::jsonb))`, at);
 }
 
 /** Recipients the network refused for now: back in line, due at their own time. */
@@ -164,6 +171,8 @@ export async function failInterrupted(db: Executor, lost: { id: number; messageI
       .update(messages)
       .set({ status: "failed", error: INTERRUPTED, updatedAt: at })
       .where(and(inArray(messages.id, lost.map((r) => r.messageId)), eq(messages.status, "queued")));
+    // One the network's status recorded meanwhile (the update above left it alone): its recipient follows it.
+    await followReachedMessages(tx, sql`r.id in (select (jsonb_array_elements_text(${JSON.stringify(lost.map((r) => r.id))}::jsonb))::bigint)`, at);
   });
 }
 
