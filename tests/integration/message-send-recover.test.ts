@@ -215,7 +215,13 @@ describe("the network's statuses name the message they concern by the callback d
     await statuses([{ id: "wamid.someone-elses", status: "sent", recipientId: "447700900001", callbackData: theirs }]);
     expect((await getDb().select().from(messages).where(eq(messages.id, theirs)))[0]).toMatchObject({ status: "failed", networkMessageId: null, error: interrupted });
 
-    // A message the network refused; one already carrying its network id; a customer's message.
+    // A customer's message in this account.
+    const inbound = newId("message", now);
+    await getDb().insert(messages).values({ id: inbound, accountId: account.account.id, conversationId: (await seedConversation({ accountId: account.account.id })).conversation.id, direction: "inbound", fromNumber: "447700900005", toNumber: "14155552671", type: "text", text: "Hello", status: "received", senderType: "contact", createdAt: now, updatedAt: now });
+    await statuses([{ id: "wamid.customers", status: "sent", recipientId: "447700900005", callbackData: inbound }]);
+    expect((await getDb().select().from(messages).where(eq(messages.id, inbound)))[0]).toMatchObject({ status: "received", networkMessageId: null });
+
+    // A message the network refused; one already carrying its network id.
     network.failNext({ status: 400, body: { error: { message: "(#131026) Message undeliverable", code: 131026 } } });
     const refused = await send({ to: nextPhone(), type: "text", text: "Refused" });
     const sent = await send({ to: nextPhone(), type: "text", text: "Sent" });
@@ -232,7 +238,7 @@ describe("the network's statuses name the message they concern by the callback d
     expect((await getDb().select().from(messages).where(eq(messages.id, sent.body.id)))[0]).toMatchObject({ status: "sent", networkMessageId: sentId });
     // Each kept, in this account only, for a send that may still record that id.
     const kept = await getDb().select().from(earlyStatuses).where(eq(earlyStatuses.accountId, account.account.id));
-    expect(kept.map((k) => k.networkMessageId).sort()).toEqual(["wamid.another", "wamid.long", "wamid.refused", "wamid.someone-elses"]);
+    expect(kept.map((k) => k.networkMessageId).sort()).toEqual(["wamid.another", "wamid.customers", "wamid.long", "wamid.refused", "wamid.someone-elses"]);
     expect(await getDb().select().from(earlyStatuses).where(eq(earlyStatuses.accountId, other.account.id))).toHaveLength(0);
   });
 });

@@ -59,14 +59,14 @@ const eventDataSchemas: Record<EventType, { summary: string; description?: strin
   "message.received": { summary: "A customer's message arrived", data: z.object({ message: messageOutput, conversation: conversationSummaryOutput }) },
   "message.sent": {
     summary: "The network accepted a message",
-    description: "Also follows a `message.failed` with `error.code` `interrupted` (a send cut short by a restart, not known to have arrived) when the network's status shows it did arrive.",
+    description: "Also follows a `message.failed` with `error.code` `interrupted` (a send cut short by a restart, not known to have reached the network) when the network's status shows it took the message.",
     data: message,
   },
   "message.delivered": { summary: "A message reached the customer's phone", data: message },
   "message.read": { summary: "The customer read a message", data: message },
   "message.failed": {
     summary: "A message could not be sent",
-    description: "`message.error` carries the network's error. With `error.code` `interrupted` the send was cut short by a restart and the message is not sent again; a `message.sent` follows if the network reports it arrived.",
+    description: "`message.error` carries the network's error. With `error.code` `interrupted` the send was cut short by a restart and the message is not sent again; a `message.sent` follows if the network reports it took it.",
     data: message,
   },
   "message.updated": {
