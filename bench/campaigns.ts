@@ -147,8 +147,7 @@ export const campaignBench: Bench = {
         if (status === 200) {
           statusesAnswered += batch.length;
           statusesApplied += applied;
-        }
-        else unreported.unshift(...batch);
+        } else unreported.unshift(...batch);
       };
       // What a killed server never answered is posted again.
       const requeuePosted = () => {

@@ -1,8 +1,6 @@
 import type { SystemContext } from "@/lib/auth/context";
-import { recordEvent } from "@/lib/events/record-event";
-import { applyEarlyStatuses } from "./early-statuses";
-import { presentMessage } from "./schemas";
-import { endSendAttempt, findMessage, markReachedNetwork } from "./store";
+import { announceSent } from "./send-queued-message";
+import { endSendAttempt, markReachedNetwork } from "./store";
 
 /**
  * Each message is sent with our id as its callback data, which the network hands back in every
@@ -19,9 +17,6 @@ export async function recordReachedNetwork(ctx: SystemContext, { accountId, mess
   const row = await markReachedNetwork(tx, { accountId, id: messageId, networkMessageId, at: new Date() });
   if (!row) return undefined;
   await endSendAttempt(tx, { accountId, messageId: row.id });
-  // Only a message with a file needs its media's metadata read back.
-  const meta = row.mediaId ? (await findMessage(tx, { accountId, id: row.id })).media : null;
-  await recordEvent(ctx, { accountId, type: "message.sent", data: { message: presentMessage({ ...row, media: meta }) } });
-  await applyEarlyStatuses(ctx, { accountId, messageId: row.id, networkMessageId });
+  await announceSent(ctx, row);
   return row.id;
 }

@@ -212,6 +212,17 @@ export async function handOverQueuedMessage(
   return { outcome: undefined };
 }
 
+/**
+ * What follows a message's record as `sent` with the network's id, in the same transaction: its
+ * message.sent event, then the statuses that came for that id before the record.
+ */
+export async function announceSent(ctx: SystemContext, row: Message) {
+  // Only a message with a file needs its media's metadata read back.
+  const meta = row.mediaId ? (await findMessage(ctx.db, { accountId: row.accountId, id: row.id })).media : null;
+  await recordEvent(ctx, { accountId: row.accountId, type: "message.sent", data: { message: presentMessage({ ...row, media: meta }) } });
+  await applyEarlyStatuses(ctx, { accountId: row.accountId, messageId: row.id, networkMessageId: row.networkMessageId! });
+}
+
 /** Records what the network answered for one message: `sent` with its id, message.sent, early statuses. */
 async function recordSent(ctx: SystemContext, { message, integration, networkMessageId }: HandedOver) {
   await ctx.db.transaction(async (tx) => {
@@ -220,10 +231,7 @@ async function recordSent(ctx: SystemContext, { message, integration, networkMes
     const row = await updateQueuedMessage(tx, { id: message.id, set: { status: "sent", networkMessageId, error: null, updatedAt: now } });
     await endSendAttempt(tx, { accountId: message.accountId, messageId: message.id });
     if (!row) return;
-    // Only a message with a file needs its media's metadata read back.
-    const meta = row.mediaId ? (await findMessage(tx, { accountId: message.accountId, id: message.id })).media : null;
-    await recordEvent(inTx, { accountId: message.accountId, type: "message.sent", data: { message: presentMessage({ ...row, media: meta }) } });
-    await applyEarlyStatuses(inTx, { accountId: message.accountId, messageId: message.id, networkMessageId });
+    await announceSent(inTx, row);
     if (integration.provider === "sandbox") await scheduleSandboxStatuses(tx, { accountId: message.accountId, messageId: message.id, sentAt: now });
   });
 }

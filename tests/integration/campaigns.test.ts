@@ -430,14 +430,20 @@ describe("sending a campaign", () => {
     return { contactId: next.contactId, messageId: made.due[0].messageId, accepted };
   }
 
-  it("a recipient failed interrupted by a crash is counted sent once the network's status for its message comes, and is never sent again", async () => {
+  /** A campaign to `count` consenting contacts at 3 a second, its first second's share sent. */
+  async function campaignAfterItsFirstShare(count: number, phonePrefix: string) {
     await createTemplate("spring_catalogue");
     await call(settingsRoute.PUT, { method: "PUT", path: "/v1/config/campaigns", token: admin(), body: { messages_per_second: 3 } });
     const list = [];
-    for (let i = 0; i < 9; i++) list.push(await addContact(`3461100110${i}`, { name: `C${i}`, marketingOptIn: true }));
+    for (let i = 0; i < count; i++) list.push(await addContact(`${phonePrefix}${i}`, { name: `C${i}`, marketingOptIn: true }));
     const id = (await post(campaignsRoute, "/v1/campaigns", campaignBody({ contact_ids: list.map((c) => c.id) }))).body.id as string;
     await post(scheduleRoute, `/v1/campaigns/${id}/schedule`, {}, admin(), { id });
     await drainJobs(systemContext(), jobRegistry, { maxRounds: 1 });
+    return { id, list };
+  }
+
+  it("a recipient failed interrupted by a crash is counted sent once the network's status for its message comes, and is never sent again", async () => {
+    const { id, list } = await campaignAfterItsFirstShare(9, "3461100110");
     expect(network.acceptedMessages).toHaveLength(3);
     const lost = await killedAfterTheNetworkTookOne(id);
 
@@ -466,13 +472,7 @@ describe("sending a campaign", () => {
   });
 
   it("a status that comes before the restart settles the crash records the message, and the restart counts the recipient sent", async () => {
-    await createTemplate("spring_catalogue");
-    await call(settingsRoute.PUT, { method: "PUT", path: "/v1/config/campaigns", token: admin(), body: { messages_per_second: 3 } });
-    const list = [];
-    for (let i = 0; i < 6; i++) list.push(await addContact(`3461100120${i}`, { name: `C${i}`, marketingOptIn: true }));
-    const id = (await post(campaignsRoute, "/v1/campaigns", campaignBody({ contact_ids: list.map((c) => c.id) }))).body.id as string;
-    await post(scheduleRoute, `/v1/campaigns/${id}/schedule`, {}, admin(), { id });
-    await drainJobs(systemContext(), jobRegistry, { maxRounds: 1 });
+    const { id, list } = await campaignAfterItsFirstShare(6, "3461100120");
     const lost = await killedAfterTheNetworkTookOne(id);
 
     expect((await statuses([{ id: lost.accepted.id, status: "sent", recipientId: lost.accepted.to, callbackData: lost.accepted.callbackData }])).status).toBe(200);
@@ -487,13 +487,7 @@ describe("sending a campaign", () => {
   });
 
   it("a recipient settled interrupted while the network's status recorded its message follows the message at the next settling", async () => {
-    await createTemplate("spring_catalogue");
-    await call(settingsRoute.PUT, { method: "PUT", path: "/v1/config/campaigns", token: admin(), body: { messages_per_second: 3 } });
-    const list = [];
-    for (let i = 0; i < 6; i++) list.push(await addContact(`3461100130${i}`, { name: `C${i}`, marketingOptIn: true }));
-    const id = (await post(campaignsRoute, "/v1/campaigns", campaignBody({ contact_ids: list.map((c) => c.id) }))).body.id as string;
-    await post(scheduleRoute, `/v1/campaigns/${id}/schedule`, {}, admin(), { id });
-    await drainJobs(systemContext(), jobRegistry, { maxRounds: 1 });
+    const { id } = await campaignAfterItsFirstShare(6, "3461100130");
     const lost = await killedAfterTheNetworkTookOne(id);
     // What two transactions side by side can leave on PostgreSQL: the settling read the message as
     // queued and failed the recipient `interrupted`, while the status recorded the message `sent`
